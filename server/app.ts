@@ -1,0 +1,56 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from './context.js';
+import { authenticate } from './auth.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { metaHandlers } from './handlers/meta.js';
+import { foundationRoutes } from './routes/foundation.js';
+import { boardRouter, BOARD_PATH } from './board.js';
+import type { Logger } from '../shared/logger.js';
+
+/** Request id (incoming X-Request-Id when sane) and one structured access log line per request. */
+function requestContext(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.http('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      });
+    });
+    next();
+  };
+}
+
+/** Builds the Express application (no listen), so tests and entry files share it. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  // Keep bracket keys such as page[number] flat and read them deliberately (see jsonapi.ts).
+  app.set('query parser', 'simple');
+  app.disable('x-powered-by');
+  app.use(requestContext(deps.logger));
+
+  const meta = metaHandlers(deps);
+  app.get('/healthz', meta.healthz);
+  app.get('/readyz', meta.readyz);
+  app.get('/.well-known/terraform.json', meta.discovery);
+  app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
+
+  const auth = authenticate(deps.db);
+  const api = express.Router();
+  api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
+  api.get('/ping', meta.ping);
+  api.use(foundationRoutes(deps, auth));
+  app.use('/api/v2', api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logger));
+  return app;
+}

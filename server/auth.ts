@@ -1,0 +1,52 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Db } from '../shared/db.js';
+import type { Principal } from '../shared/access.js';
+import { Unauthorized } from '../shared/errors.js';
+import { sha256Hex } from '../shared/crypto.js';
+import { touchToken } from '../shared/repos/tokens.js';
+
+/** Reads the bearer token from an Authorization header. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1] : null;
+}
+
+/** Resolves a token secret to its principal, or null when unknown or expired. */
+export async function principalFor(db: Db, secret: string): Promise<Principal | null> {
+  const row = await db('authentication_tokens as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('teams as tm', 'tm.id', 't.team_id')
+    .where('t.digest', sha256Hex(secret))
+    .andWhere((q) => q.whereNull('t.expired_at').orWhere('t.expired_at', '>', db.fn.now()))
+    .first(
+      't.id as token_id', 't.kind', 't.organization_name as token_org', 't.last_used_at',
+      'u.id as u_id', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
+      db.raw('to_jsonb(tm.*) as team'),
+    );
+  if (!row) return null;
+  const recent = row.last_used_at && Date.now() - new Date(row.last_used_at).getTime() < 60_000;
+  if (!recent) void touchToken(db, row.token_id).catch(() => undefined);
+  if (row.kind === 'user' && row.u_id) {
+    return {
+      kind: 'user',
+      tokenId: row.token_id,
+      user: { id: row.u_id, username: row.u_username, email: row.u_email, is_admin: row.u_is_admin, created_at: row.u_created_at },
+    };
+  }
+  if (row.kind === 'team' && row.team) {
+    return { kind: 'team', tokenId: row.token_id, team: { ...row.team, created_at: new Date(row.team.created_at) } };
+  }
+  if (row.kind === 'organization' && row.token_org) return { kind: 'organization', tokenId: row.token_id, organizationName: row.token_org };
+  return null;
+}
+
+/** Middleware: 401 unless the request carries a valid bearer token. */
+export const authenticate =
+  (db: Db) =>
+  async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const secret = bearerToken(req.get('authorization'));
+    const principal = secret ? await principalFor(db, secret) : null;
+    if (!principal) throw new Unauthorized();
+    res.locals.principal = principal;
+    next();
+  };

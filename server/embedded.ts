@@ -1,0 +1,26 @@
+import { loadConfig } from '../shared/config.js';
+import { migrateLatest } from '../shared/db/migrate.js';
+import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { QUEUE_NAMES } from '../shared/queues.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { startWorkers } from '../workers/bootstrap.js';
+import { startWeb } from './web.js';
+
+/** `npm start`: creates the database, migrates, then runs the API and every worker in one process. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await migrateLatest(config.databaseUrl);
+  const rt = openRuntime(config);
+  const workers = await startWorkers(rt, QUEUE_NAMES);
+  const web = await startWeb(rt);
+  onShutdown(rt.logger, async () => {
+    await web.stop();
+    await workers.stop(config.shutdownBudgetMs);
+    await closeRuntime(rt);
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

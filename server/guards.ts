@@ -1,0 +1,72 @@
+import type { Db } from '../shared/db.js';
+import { NotFound } from '../shared/errors.js';
+import {
+  accessAtLeast,
+  organizationGrant,
+  workspaceAccess,
+  type OrganizationGrant,
+  type OrganizationPermission,
+  type Principal,
+  type WorkspaceAccess,
+} from '../shared/access.js';
+import { findOrganization, type OrganizationRow } from '../shared/repos/organizations.js';
+import { findWorkspace, type WorkspaceRow } from '../shared/repos/workspaces.js';
+import { findTeam, type TeamRow } from '../shared/repos/teams.js';
+
+/*
+ * Loaders that answer 404 for anything the caller may not see, as TFE does, so the existence
+ * of another organization's resources never leaks.
+ */
+
+export interface OrgScope {
+  org: OrganizationRow;
+  grant: OrganizationGrant;
+}
+
+/** The organization and the caller's grant in it; `need` is an organization permission, or 'owner'. */
+export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner'): Promise<OrgScope> {
+  const org = await findOrganization(db, name);
+  const grant = org ? await organizationGrant(db, principal, name) : null;
+  if (!org || !grant) throw new NotFound();
+  if (need === 'owner' ? !grant.isOwner : need && !grant.permissions[need]) throw new NotFound();
+  return { org, grant };
+}
+
+export interface WorkspaceScope {
+  workspace: WorkspaceRow;
+  grant: OrganizationGrant;
+  access: WorkspaceAccess;
+}
+
+/** The workspace and the caller's access to it, which must be at least `need` (default read). */
+export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+  const grant = workspace ? await organizationGrant(db, principal, workspace.organization_name) : null;
+  const access = workspace && grant ? await workspaceAccess(db, grant, workspace.id) : null;
+  if (!workspace || !grant || !accessAtLeast(access, need)) throw new NotFound();
+  return { workspace, grant, access: access! };
+}
+
+export const workspaceScopeById = async (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read') =>
+  workspaceScope(db, principal, await findWorkspace(db, id), need);
+
+export interface TeamScope {
+  team: TeamRow;
+  grant: OrganizationGrant;
+}
+
+/** Whether a grant may see a team: organization-visible teams, its own teams, or team managers. */
+export const canSeeTeam = (grant: OrganizationGrant, team: TeamRow): boolean =>
+  team.visibility === 'organization' ||
+  grant.isOwner ||
+  grant.permissions['manage-teams'] ||
+  grant.permissions['access-secret-teams'] ||
+  grant.teamIds.includes(team.id);
+
+/** The team and the caller's grant in its organization; `need` as for orgScope. */
+export async function teamScope(db: Db, principal: Principal, id: string, need?: OrganizationPermission | 'owner'): Promise<TeamScope> {
+  const team = await findTeam(db, id);
+  const grant = team ? await organizationGrant(db, principal, team.organization_name) : null;
+  if (!team || !grant || !canSeeTeam(grant, team)) throw new NotFound();
+  if (need === 'owner' ? !grant.isOwner : need && !grant.permissions[need]) throw new NotFound();
+  return { team, grant };
+}

@@ -1,0 +1,26 @@
+import type { Request } from 'express';
+
+/** Attributes of a validated JSON:API request document. */
+export function attributesOf(req: Request): Record<string, unknown> {
+  const data = (req.body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data;
+  return data?.attributes ?? {};
+}
+
+/** A to-one relationship id from a validated document, or undefined. */
+export function relationshipId(req: Request, name: string): string | undefined {
+  const rel = (req.body as { data?: { relationships?: Record<string, { data?: { id?: string } | null }> } })?.data?.relationships?.[name];
+  return rel?.data?.id ?? undefined;
+}
+
+/** Linkage ids of a validated relationship list body `{ data: [{type, id}] }`, de-duplicated in order. */
+export function linkageIds(req: Request): string[] {
+  const data = (req.body as { data: { id: string }[] }).data;
+  return [...new Set(data.map((d) => d.id))];
+}
+
+/** True when the request carried a JSON:API document (some endpoints take an optional body). */
+export const hasDocument = (req: Request): boolean =>
+  typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;
+
+/** Express request whose route parameters are plain strings (Express 5 types them loosely). */
+export type Req = Request<Record<string, string>>;

@@ -1,0 +1,117 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { IllegalTransition, NotFound, Unprocessable } from '../../shared/errors.js';
+import { organizationGrant } from '../../shared/access.js';
+import { membershipMachine } from '../../shared/domain/membership.js';
+import { freeUsernameFor, findUserByEmail, insertUser } from '../../shared/repos/users.js';
+import { activateMembership, findMembership, findMembershipOf, insertMembership, membershipsOf, type MembershipRow } from '../../shared/repos/memberships.js';
+import { addTeamMembers } from '../../shared/repos/teams.js';
+import { queueInvitationMail } from '../../shared/invitations.js';
+import { enqueueAfterCommit, jobs } from '../../shared/queues.js';
+import { orgScope } from '../guards.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { attributesOf, type Req } from './body.js';
+import { membershipResource, userResource } from '../serializers/foundation.js';
+import type { Db } from '../../shared/db.js';
+
+/** Serializes memberships with their team ids and, when asked, the users. */
+async function present(db: Db, rows: MembershipRow[], includeUser: boolean): Promise<{ data: Resource[]; included: Resource[] }> {
+  const ids = rows.map((r) => r.id);
+  const teamRows = ids.length ? await db('team_members').whereIn('organization_membership_id', ids).select('organization_membership_id', 'team_id') : [];
+  const users = ids.length ? await db('users').whereIn('id', rows.map((r) => r.user_id)) : [];
+  const userById = new Map(users.map((u) => [u.id as string, u]));
+  const data = rows.map((r) =>
+    membershipResource(
+      r,
+      userById.get(r.user_id)?.email ?? null,
+      teamRows.filter((t) => t.organization_membership_id === r.id).map((t) => t.team_id as string),
+    ),
+  );
+  const included = includeUser ? uniqueResources(users.map((u) => userResource(u))) : [];
+  return { data, included };
+}
+
+/** Removing this membership must not leave the organization's owners team empty. */
+export async function assertOwnersKeepAMember(db: Db, organizationName: string, leavingMembershipIds: string[]): Promise<void> {
+  const owners = await db('teams').where({ organization_name: organizationName, is_owners: true }).first('id');
+  if (!owners) return;
+  const remaining = await db('team_members as tm')
+    .join('organization_memberships as m', 'm.id', 'tm.organization_membership_id')
+    .where({ 'tm.team_id': owners.id, 'm.status': 'active' })
+    .whereNotIn('tm.organization_membership_id', leavingMembershipIds)
+    .first('tm.organization_membership_id');
+  if (!remaining) throw new Unprocessable('the owners team must keep at least one active member');
+}
+
+export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
+  return {
+    async invite(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
+      const { email } = attributesOf(req) as { email: string };
+      const teamIds = ((req.body.data.relationships?.teams?.data ?? []) as { id: string }[]).map((t) => t.id);
+      const { membership, mailId, user } = await db.transaction(async (tx) => {
+        const known = await findUserByEmail(tx, email);
+        const user = known ?? (await insertUser(tx, { username: await freeUsernameFor(tx, email), email }));
+        if (await findMembershipOf(tx, org.name, user.id)) throw new Unprocessable(`${email} is already a member of ${org.name}`, '/data/attributes/email');
+        const teams = teamIds.length ? await tx('teams').where({ organization_name: org.name }).whereIn('id', teamIds).pluck('id') : [];
+        const unknown = teamIds.filter((id) => !teams.includes(id));
+        if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${org.name}`, '/data/relationships/teams');
+        const membership = await insertMembership(tx, org.name, user.id, 'invited');
+        for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
+        const mail = await queueInvitationMail(tx, config, { membershipId: membership.id, organizationName: org.name, email });
+        return { membership, mailId: mail.id, user };
+      });
+      await enqueueAfterCommit(queues, jobs.mailDelivery(mailId), logger);
+      const body = await present(db, [membership], true);
+      sendResource(res, 201, body.data[0], [userResource(user)]);
+    },
+
+    async list(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const include = readInclude(req, ['user', 'teams']);
+      const page = readPageOrDefault(req);
+      const query = membershipsOf(db, org.name);
+      const status = readParam(req, 'filter[status]');
+      if (status) query.whereIn('status', status.split(','));
+      const email = readParam(req, 'filter[email]');
+      if (email) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [email.toLowerCase().split(',')]).select('id'));
+      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
+      const rows = await query.orderBy('created_at').limit(page.size).offset((page.number - 1) * page.size);
+      const body = await present(db, rows, include.has('user'));
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+    },
+
+    async show(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      const row = await findMembership(db, req.params.id);
+      const own = row && principal.kind === 'user' && principal.user.id === row.user_id;
+      if (!row || (!own && !(await organizationGrant(db, principal, row.organization_name)))) throw new NotFound();
+      const body = await present(db, [row], readInclude(req, ['user', 'teams']).has('user'));
+      sendResource(res, 200, body.data[0], body.included);
+    },
+
+    async destroy(req: Req, res: Response) {
+      const row = await findMembership(db, req.params.id);
+      if (!row) throw new NotFound();
+      await orgScope(db, res.locals.principal, row.organization_name, 'manage-membership');
+      await db.transaction(async (tx) => {
+        await tx('organization_memberships').where({ id: row.id }).forUpdate().first();
+        await assertOwnersKeepAMember(tx, row.organization_name, [row.id]);
+        await tx('organization_memberships').where({ id: row.id }).del();
+      });
+      res.status(204).end();
+    },
+
+    /** The invited user accepts; from then on the user counts in every team the membership joined. */
+    async accept(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      const row = await findMembership(db, req.params.id);
+      if (!row || principal.kind !== 'user' || principal.user.id !== row.user_id) throw new NotFound();
+      membershipMachine.transition(row.status, 'accept');
+      const updated = await activateMembership(db, row.id);
+      if (!updated) throw new IllegalTransition(membershipMachine.name, 'active', 'accept');
+      const body = await present(db, [updated], false);
+      sendResource(res, 200, body.data[0]);
+    },
+  };
+}

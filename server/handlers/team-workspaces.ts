@@ -1,0 +1,67 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { BadRequest, NotFound, Unprocessable } from '../../shared/errors.js';
+import type { WorkspaceAccess } from '../../shared/access.js';
+import {
+  deleteTeamWorkspace,
+  findTeamWorkspace,
+  insertTeamWorkspace,
+  teamWorkspacesOf,
+  updateTeamWorkspace,
+} from '../../shared/repos/team-workspaces.js';
+import { teamScope, workspaceScopeById } from '../guards.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { attributesOf, relationshipId, type Req } from './body.js';
+import { teamWorkspaceResource } from '../serializers/foundation.js';
+
+/** Team access to workspaces; managing it needs admin access to the workspace. */
+export function teamWorkspaceHandlers({ db }: AppDeps) {
+  async function load(req: Req, res: Response) {
+    const row = await findTeamWorkspace(db, req.params.id);
+    if (!row) throw new NotFound();
+    await workspaceScopeById(db, res.locals.principal, row.workspace_id, 'admin');
+    return row;
+  }
+
+  return {
+    async create(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'admin');
+      const { team } = await teamScope(db, res.locals.principal, relationshipId(req, 'team')!);
+      if (team.organization_name !== workspace.organization_name) throw new NotFound();
+      const { access } = attributesOf(req) as { access: WorkspaceAccess };
+      const row = await db.transaction(async (tx) => {
+        if (await tx('team_workspaces').where({ team_id: team.id, workspace_id: workspace.id }).first()) {
+          throw new Unprocessable('team already has access to this workspace', '/data/relationships/team');
+        }
+        return insertTeamWorkspace(tx, team.id, workspace.id, access);
+      });
+      sendResource(res, 201, teamWorkspaceResource(row));
+    },
+
+    async list(req: Req, res: Response) {
+      const workspaceId = readParam(req, 'filter[workspace][id]');
+      if (!workspaceId) throw new BadRequest('filter[workspace][id] is required', 'filter[workspace][id]');
+      await workspaceScopeById(db, res.locals.principal, workspaceId, 'admin');
+      const page = readPageOrDefault(req);
+      const rows = await teamWorkspacesOf(db, workspaceId);
+      const slice = rows.slice((page.number - 1) * page.size, page.number * page.size);
+      send(res, 200, { data: slice.map(teamWorkspaceResource), ...paginate(req, page, rows.length) });
+    },
+
+    async show(req: Req, res: Response) {
+      sendResource(res, 200, teamWorkspaceResource(await load(req, res)));
+    },
+
+    async update(req: Req, res: Response) {
+      const row = await load(req, res);
+      const { access } = attributesOf(req) as { access: WorkspaceAccess };
+      sendResource(res, 200, teamWorkspaceResource(await updateTeamWorkspace(db, row.id, access)));
+    },
+
+    async destroy(req: Req, res: Response) {
+      const row = await load(req, res);
+      await deleteTeamWorkspace(db, row.id);
+      res.status(204).end();
+    },
+  };
+}

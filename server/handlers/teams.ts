@@ -1,0 +1,120 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import type { Db } from '../../shared/db.js';
+import { Unprocessable } from '../../shared/errors.js';
+import { normalizeAccess, type OrganizationAccess, type OrganizationGrant } from '../../shared/access.js';
+import { deleteTeam, insertTeam, teamMembers, teamsOf, updateTeam, type TeamRow } from '../../shared/repos/teams.js';
+import { canSeeTeam, orgScope, teamScope } from '../guards.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { attributesOf, type Req } from './body.js';
+import { membershipResource, teamResource, userResource } from '../serializers/foundation.js';
+
+const INCLUDES = ['users', 'organization_memberships'] as const;
+
+/** Teams with their members; `users` lists only members whose invitation is accepted. */
+export async function presentTeams(db: Db, teams: TeamRow[], grant: OrganizationGrant | null, include: Set<string>) {
+  const members = teams.length ? await teamMembers(db, teams.map((t) => t.id)) : [];
+  const included: Resource[] = [];
+  const data = teams.map((team) => {
+    const mine = members.filter((m) => m.team_id === team.id);
+    const active = mine.filter((m) => m.status === 'active');
+    if (include.has('users')) {
+      for (const m of active) included.push(userResource({ id: m.user_id, username: m.username, email: m.email, is_admin: m.is_admin, created_at: m.user_created_at }));
+    }
+    if (include.has('organization_memberships')) {
+      for (const m of mine) {
+        included.push(
+          membershipResource({ id: m.membership_id, organization_name: team.organization_name, user_id: m.user_id, status: m.status as 'invited' | 'active', created_at: m.user_created_at }, m.email, []),
+        );
+      }
+    }
+    return teamResource(team, { userIds: active.map((m) => m.user_id), membershipIds: mine.map((m) => m.membership_id) }, grant);
+  });
+  return { data, included: uniqueResources(included) };
+}
+
+type TeamAttrs = {
+  name?: string;
+  visibility?: 'secret' | 'organization';
+  'organization-access'?: Partial<OrganizationAccess>;
+  'sso-team-id'?: string | null;
+  'allow-member-token-management'?: boolean;
+};
+
+function columns(attrs: TeamAttrs) {
+  return {
+    ...(attrs.name !== undefined ? { name: attrs.name } : {}),
+    ...(attrs.visibility !== undefined ? { visibility: attrs.visibility } : {}),
+    ...(attrs['sso-team-id'] !== undefined ? { sso_team_id: attrs['sso-team-id'] } : {}),
+    ...(attrs['allow-member-token-management'] !== undefined ? { allow_member_token_management: attrs['allow-member-token-management'] } : {}),
+  };
+}
+
+const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+
+export function teamHandlers({ db }: AppDeps) {
+  return {
+    async create(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-teams');
+      const attrs = attributesOf(req) as TeamAttrs;
+      const team = await db.transaction(async (tx) => {
+        if (await teamsOf(tx, org.name).where({ name: attrs.name }).first()) throw nameTaken();
+        return insertTeam(tx, {
+          organization_name: org.name,
+          name: attrs.name!,
+          ...columns(attrs),
+          organization_access: normalizeAccess(attrs['organization-access']),
+        });
+      });
+      sendResource(res, 201, teamResource(team, { userIds: [], membershipIds: [] }, grant));
+    },
+
+    async list(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      const include = readInclude(req, INCLUDES);
+      const page = readPageOrDefault(req);
+      const query = teamsOf(db, org.name);
+      const names = readParam(req, 'filter[names]');
+      if (names) query.whereIn('name', names.split(','));
+      const search = readParam(req, 'q');
+      if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+      const visible = (await query.orderBy('name')).filter((t) => canSeeTeam(grant, t));
+      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
+      const body = await presentTeams(db, slice, grant, include);
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, visible.length) });
+    },
+
+    async show(req: Req, res: Response) {
+      const { team, grant } = await teamScope(db, res.locals.principal, req.params.id);
+      const body = await presentTeams(db, [team], grant, readInclude(req, INCLUDES));
+      sendResource(res, 200, body.data[0], body.included);
+    },
+
+    async update(req: Req, res: Response) {
+      const { team, grant } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
+      const attrs = attributesOf(req) as TeamAttrs;
+      if (team.is_owners && attrs.name !== undefined && attrs.name !== team.name) {
+        throw new Unprocessable('the owners team cannot be renamed', '/data/attributes/name');
+      }
+      if (team.is_owners && attrs['organization-access']) {
+        throw new Unprocessable('the owners team always has every organization permission', '/data/attributes/organization-access');
+      }
+      const updated = await db.transaction(async (tx) => {
+        if (attrs.name && attrs.name !== team.name && (await teamsOf(tx, team.organization_name).where({ name: attrs.name }).first())) throw nameTaken();
+        return updateTeam(tx, team.id, {
+          ...columns(attrs),
+          ...(attrs['organization-access'] ? { organization_access: normalizeAccess({ ...team.organization_access, ...attrs['organization-access'] }) } : {}),
+        });
+      });
+      const body = await presentTeams(db, [updated], grant, new Set());
+      sendResource(res, 200, body.data[0]);
+    },
+
+    async destroy(req: Req, res: Response) {
+      const { team } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
+      if (team.is_owners) throw new Unprocessable('the owners team cannot be deleted');
+      await deleteTeam(db, team.id);
+      res.status(204).end();
+    },
+  };
+}

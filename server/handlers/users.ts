@@ -1,0 +1,49 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
+import { findUserByEmail, findUserById, findUserByUsername, insertUser, type UserRow } from '../../shared/repos/users.js';
+import { isSiteAdmin, type Principal } from '../../shared/access.js';
+import { sendResource } from '../jsonapi.js';
+import { attributesOf, type Req } from './body.js';
+import { userResource } from '../serializers/foundation.js';
+
+/** Whether a principal may see a user: itself, a site admin, or someone sharing an organization. */
+async function canSeeUser(deps: AppDeps, principal: Principal, user: UserRow): Promise<boolean> {
+  if (principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin)) return true;
+  const orgs = principal.kind === 'user'
+    ? deps.db('organization_memberships').where({ user_id: principal.user.id, status: 'active' }).select('organization_name')
+    : [principal.kind === 'team' ? principal.team.organization_name : principal.organizationName];
+  const shared = await deps.db('organization_memberships').where({ user_id: user.id }).whereIn('organization_name', orgs).first('id');
+  return Boolean(shared);
+}
+
+export function userHandlers(deps: AppDeps) {
+  const { db } = deps;
+  return {
+    async accountDetails(_req: Req, res: Response) {
+      const principal = res.locals.principal;
+      if (principal.kind !== 'user') throw new NotFound();
+      sendResource(res, 200, userResource(principal.user, { self: true }));
+    },
+
+    async show(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      const user = await findUserById(db, req.params.id);
+      if (!user || !(await canSeeUser(deps, principal, user))) throw new NotFound();
+      const self = principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin);
+      sendResource(res, 200, userResource(user, { self }));
+    },
+
+    /** Site admin only: creates a user account. */
+    async adminCreate(req: Req, res: Response) {
+      if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
+      const attrs = attributesOf(req) as { username: string; email: string; 'is-admin'?: boolean };
+      const user = await db.transaction(async (tx) => {
+        if (await findUserByUsername(tx, attrs.username)) throw new Unprocessable('username has already been taken', '/data/attributes/username');
+        if (await findUserByEmail(tx, attrs.email)) throw new Unprocessable('email has already been taken', '/data/attributes/email');
+        return insertUser(tx, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });
+      });
+      sendResource(res, 201, userResource(user, { self: true }));
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
+import { workspaceAccessMap } from '../../shared/access.js';
+import {
+  deleteWorkspace,
+  findWorkspaceByName,
+  insertWorkspace,
+  updateWorkspace,
+  type WorkspaceRow,
+  type WorkspaceSettings,
+} from '../../shared/repos/workspaces.js';
+import { orgScope, workspaceScope, workspaceScopeById } from '../guards.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { attributesOf, type Req } from './body.js';
+import { organizationResource, workspaceResource } from '../serializers/foundation.js';
+
+/** API attribute -> column, for the settings a client may write. */
+const SETTINGS: Record<string, keyof WorkspaceSettings> = {
+  name: 'name',
+  description: 'description',
+  'working-directory': 'working_directory',
+  'auto-apply': 'auto_apply',
+  'execution-mode': 'execution_mode',
+  'terraform-version': 'terraform_version',
+  'vcs-repo': 'vcs_repo',
+  'assessments-enabled': 'assessments_enabled',
+  'auto-destroy-at': 'auto_destroy_at',
+  'allow-destroy-plan': 'allow_destroy_plan',
+  'queue-all-runs': 'queue_all_runs',
+  'speculative-enabled': 'speculative_enabled',
+  'global-remote-state': 'global_remote_state',
+  'structured-run-output-enabled': 'structured_run_output_enabled',
+};
+
+/** Known attributes become columns; unknown ones are ignored, as TFE does. Null text becomes ''. */
+function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
+  const out: Record<string, unknown> = {};
+  for (const [attr, column] of Object.entries(SETTINGS)) {
+    if (!(attr in attrs)) continue;
+    const v = attrs[attr];
+    if (column === 'auto_destroy_at') out[column] = v ? new Date(v as string) : null;
+    else if (column === 'description' || column === 'working_directory') out[column] = v ?? '';
+    else out[column] = v;
+  }
+  return out as WorkspaceSettings;
+}
+
+const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+
+export function workspaceHandlers({ db }: AppDeps) {
+  const include = (req: Req) => readInclude(req, ['organization']);
+
+  async function respond(req: Req, res: Response, status: number, ws: WorkspaceRow, scope: Awaited<ReturnType<typeof workspaceScope>>) {
+    const inc = include(req);
+    const org = inc.has('organization') ? await db('organizations').where({ name: ws.organization_name }).first() : null;
+    sendResource(res, status, workspaceResource(ws, scope.access), org ? [organizationResource(org, scope.grant)] : undefined);
+  }
+
+  return {
+    async create(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
+      const settings = settingsFrom(attributesOf(req));
+      const ws = await db.transaction(async (tx) => {
+        if (await findWorkspaceByName(tx, org.name, settings.name!)) throw nameTaken();
+        return insertWorkspace(tx, org.name, { ...settings, name: settings.name! });
+      });
+      await respond(req, res, 201, ws, { workspace: ws, grant, access: 'admin' });
+    },
+
+    async list(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      include(req);
+      const page = readPageOrDefault(req);
+      const query = db<WorkspaceRow>('workspaces').where({ organization_name: org.name });
+      const search = readParam(req, 'search[name]');
+      if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+      const rows = await query.orderBy('name');
+      const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
+      const visible = rows.filter((r) => access.has(r.id));
+      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
+      send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!)), ...paginate(req, page, visible.length) });
+    },
+
+    async showByName(req: Req, res: Response) {
+      await orgScope(db, res.locals.principal, req.params.org);
+      const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));
+      await respond(req, res, 200, scope.workspace, scope);
+    },
+
+    async show(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      await respond(req, res, 200, scope.workspace, scope);
+    },
+
+    async update(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      const ws = scope.workspace;
+      const settings = settingsFrom(attributesOf(req));
+      const updated = await db.transaction(async (tx) => {
+        if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
+        return updateWorkspace(tx, ws.id, settings);
+      });
+      await respond(req, res, 200, updated, scope);
+    },
+
+    async destroy(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await deleteWorkspace(db, workspace.id);
+      res.status(204).end();
+    },
+
+    async destroyByName(req: Req, res: Response) {
+      const ws = await findWorkspaceByName(db, req.params.org, req.params.name);
+      if (!ws) throw new NotFound();
+      await workspaceScope(db, res.locals.principal, ws, 'admin');
+      await deleteWorkspace(db, ws.id);
+      res.status(204).end();
+    },
+  };
+}

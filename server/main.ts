@@ -1,0 +1,19 @@
+import { loadConfig } from '../shared/config.js';
+import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { startWeb } from './web.js';
+
+/** Web process entry: the API only (migrations are the release process's job). */
+async function main(): Promise<void> {
+  const rt = openRuntime(loadConfig());
+  const web = await startWeb(rt);
+  onShutdown(rt.logger, async () => {
+    await web.stop();
+    await closeRuntime(rt);
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`web failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

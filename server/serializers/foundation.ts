@@ -1,0 +1,251 @@
+import { iso, many, one, type Resource } from '../jsonapi.js';
+import { normalizeAccess, accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import type { Config } from '../../shared/config.js';
+import type { OrganizationRow } from '../../shared/repos/organizations.js';
+import type { UserRow } from '../../shared/repos/users.js';
+import type { MembershipRow } from '../../shared/repos/memberships.js';
+import type { TeamRow } from '../../shared/repos/teams.js';
+import type { TokenRow } from '../../shared/repos/tokens.js';
+import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
+import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
+
+export function organizationResource(org: OrganizationRow, grant: OrganizationGrant | null): Resource {
+  const owner = grant?.isOwner ?? false;
+  return {
+    type: 'organizations',
+    id: org.name,
+    attributes: {
+      name: org.name,
+      email: org.email,
+      'external-id': org.external_id,
+      'created-at': iso(org.created_at),
+      'collaborator-auth-policy': 'password',
+      'cost-estimation-enabled': false,
+      'session-timeout': null,
+      'session-remember': null,
+      'two-factor-conformant': false,
+      'trial-expires-at': null,
+      permissions: {
+        'can-update': owner,
+        'can-destroy': owner,
+        'can-create-team': owner || (grant?.permissions['manage-teams'] ?? false),
+        'can-create-workspace': grant?.permissions['manage-workspaces'] ?? false,
+        'can-manage-users': owner || (grant?.permissions['manage-membership'] ?? false),
+        'can-manage-subscription': false,
+        'can-manage-run-tasks': grant?.permissions['manage-run-tasks'] ?? false,
+        'can-update-api-token': owner,
+        'can-create-module': grant?.permissions['manage-modules'] ?? false,
+        'can-manage-policies': grant?.permissions['manage-policies'] ?? false,
+        'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
+      },
+    },
+    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id) },
+    links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
+  };
+}
+
+/** Entitlements follow the edition: `free` restricts what the interface contract's limits say. */
+export function entitlementSetResource(org: OrganizationRow, config: Config): Resource {
+  const full = config.edition !== 'free';
+  return {
+    type: 'entitlement-sets',
+    id: org.external_id,
+    attributes: {
+      agents: false,
+      'audit-logging': full,
+      'configuration-designer': true,
+      'cost-estimation': false,
+      'global-run-tasks': full,
+      'module-tests-generation': false,
+      operations: true,
+      'policy-enforcement': true,
+      'policy-limit': full ? null : 5,
+      'policy-mandatory-enforcement-limit': null,
+      'policy-set-limit': full ? null : 1,
+      'private-module-registry': true,
+      'run-task-limit': full ? null : 1,
+      'run-task-mandatory-enforcement-limit': null,
+      'run-task-workspace-limit': full ? null : 10,
+      'run-tasks': true,
+      sentinel: true,
+      'self-serve-billing': false,
+      sso: false,
+      'state-storage': true,
+      teams: true,
+      'usage-reporting': false,
+      'user-limit': null,
+      'vcs-integrations': false,
+    },
+  };
+}
+
+export function userResource(user: UserRow, opts: { self?: boolean } = {}): Resource {
+  return {
+    type: 'users',
+    id: user.id,
+    attributes: {
+      username: user.username,
+      ...(opts.self ? { email: user.email } : {}),
+      'is-service-account': false,
+      'is-site-admin': user.is_admin,
+      'avatar-url': null,
+      'v2-only': true,
+      'two-factor': { enabled: false, verified: false },
+      permissions: { 'can-create-organizations': true, 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },
+    },
+    links: { self: `/api/v2/users/${user.id}` },
+  };
+}
+
+export function membershipResource(m: MembershipRow, email: string | null, teamIds: string[]): Resource {
+  return {
+    type: 'organization-memberships',
+    id: m.id,
+    attributes: { status: m.status, email, 'created-at': iso(m.created_at) },
+    relationships: {
+      organization: one('organizations', m.organization_name),
+      user: one('users', m.user_id),
+      teams: many('teams', teamIds),
+    },
+  };
+}
+
+export function teamResource(team: TeamRow, members: { userIds: string[]; membershipIds: string[] }, grant: OrganizationGrant | null): Resource {
+  const manage = (grant?.isOwner ?? false) || (grant?.permissions['manage-teams'] ?? false);
+  const membership = (grant?.isOwner ?? false) || (grant?.permissions['manage-membership'] ?? false);
+  return {
+    type: 'teams',
+    id: team.id,
+    attributes: {
+      name: team.name,
+      'is-unified': false,
+      visibility: team.visibility,
+      'users-count': members.userIds.length,
+      'sso-team-id': team.sso_team_id,
+      'allow-member-token-management': team.allow_member_token_management,
+      'organization-access': team.is_owners
+        ? Object.fromEntries(Object.keys(normalizeAccess({})).map((k) => [k, true]))
+        : normalizeAccess(team.organization_access),
+      permissions: {
+        'can-update-membership': membership,
+        'can-destroy': manage && !team.is_owners,
+        'can-update-organization-access': manage && !team.is_owners,
+        'can-update-api-token': manage,
+        'can-update-visibility': manage,
+        'can-update-name': manage && !team.is_owners,
+        'can-update-sso-team-id': manage,
+        'can-update-member-token-management': manage,
+        'can-view-api-token': manage,
+      },
+      'created-at': iso(team.created_at),
+    },
+    relationships: {
+      organization: one('organizations', team.organization_name),
+      users: many('users', members.userIds),
+      'organization-memberships': many('organization-memberships', members.membershipIds),
+    },
+    links: { self: `/api/v2/teams/${team.id}` },
+  };
+}
+
+/** Token document; `secret` is present only in the response that created it. */
+export function tokenResource(row: TokenRow, secret?: string): Resource {
+  return {
+    type: 'authentication-tokens',
+    id: row.id,
+    attributes: {
+      'created-at': iso(row.created_at),
+      'last-used-at': iso(row.last_used_at),
+      description: row.description,
+      'expired-at': iso(row.expired_at),
+      token: secret ?? null,
+    },
+    relationships: { 'created-by': one('users', row.created_by_id) },
+  };
+}
+
+export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Resource {
+  const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
+  return {
+    type: 'workspaces',
+    id: ws.id,
+    attributes: {
+      name: ws.name,
+      description: ws.description,
+      'working-directory': ws.working_directory,
+      'auto-apply': ws.auto_apply,
+      'execution-mode': ws.execution_mode,
+      operations: ws.execution_mode !== 'local',
+      'terraform-version': ws.terraform_version,
+      'vcs-repo': ws.vcs_repo,
+      'vcs-repo-identifier': (ws.vcs_repo?.identifier as string | undefined) ?? null,
+      'assessments-enabled': ws.assessments_enabled,
+      'auto-destroy-at': iso(ws.auto_destroy_at),
+      'allow-destroy-plan': ws.allow_destroy_plan,
+      'queue-all-runs': ws.queue_all_runs,
+      'speculative-enabled': ws.speculative_enabled,
+      'global-remote-state': ws.global_remote_state,
+      'structured-run-output-enabled': ws.structured_run_output_enabled,
+      'file-triggers-enabled': false,
+      'trigger-prefixes': [],
+      'trigger-patterns': [],
+      'tag-names': [],
+      source: 'tfe-api',
+      environment: 'default',
+      locked: ws.locked,
+      'resource-count': 0,
+      'created-at': iso(ws.created_at),
+      'updated-at': iso(ws.updated_at),
+      actions: { 'is-destroyable': at('admin') },
+      permissions: {
+        'can-update': at('admin'),
+        'can-destroy': at('admin'),
+        'can-queue-run': at('plan'),
+        'can-queue-apply': at('write'),
+        'can-queue-destroy': at('admin'),
+        'can-read-variable': at('read'),
+        'can-update-variable': at('write'),
+        'can-read-state-versions': at('read'),
+        'can-read-state-outputs': at('read'),
+        'can-create-state-versions': at('write'),
+        'can-lock': at('write'),
+        'can-unlock': at('write'),
+        'can-force-unlock': at('admin'),
+        'can-read-settings': at('read'),
+        'can-manage-tags': at('admin'),
+        'can-manage-run-tasks': at('admin'),
+        'can-force-delete': at('admin'),
+        'can-manage-assessments': at('admin'),
+        'can-read-assessment-results': at('read'),
+        'can-manage-notification-configurations': at('admin'),
+      },
+    },
+    relationships: {
+      organization: one('organizations', ws.organization_name),
+      'current-run': one('runs', null),
+      'latest-run': one('runs', null),
+      'current-configuration-version': one('configuration-versions', null),
+      'current-state-version': one('state-versions', null),
+    },
+    links: { self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}` },
+  };
+}
+
+export function teamWorkspaceResource(row: TeamWorkspaceRow): Resource {
+  const level = row.access;
+  const runs = level === 'read' ? 'read' : level === 'plan' ? 'plan' : 'apply';
+  return {
+    type: 'team-workspaces',
+    id: row.id,
+    attributes: {
+      access: level,
+      runs,
+      variables: level === 'admin' || level === 'write' ? 'write' : 'none',
+      'state-versions': level === 'read' || level === 'plan' ? 'read-outputs' : 'write',
+      'sentinel-mocks': level === 'read' ? 'none' : 'read',
+      'workspace-locking': level === 'write' || level === 'admin',
+      'run-tasks': level === 'admin',
+    },
+    relationships: { team: one('teams', row.team_id), workspace: one('workspaces', row.workspace_id) },
+  };
+}

@@ -1,0 +1,123 @@
+import type { Db } from './db.js';
+import type { UserRow } from './repos/users.js';
+import type { TeamRow } from './repos/teams.js';
+
+export const ORGANIZATION_PERMISSIONS = [
+  'manage-policies',
+  'manage-policy-overrides',
+  'manage-workspaces',
+  'manage-vcs-settings',
+  'manage-providers',
+  'manage-modules',
+  'manage-run-tasks',
+  'manage-projects',
+  'read-workspaces',
+  'read-projects',
+  'manage-membership',
+  'manage-teams',
+  'manage-organization-access',
+  'access-secret-teams',
+  'manage-agent-pools',
+] as const;
+export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
+export type OrganizationAccess = Record<OrganizationPermission, boolean>;
+
+export const WORKSPACE_ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'] as const;
+export type WorkspaceAccess = (typeof WORKSPACE_ACCESS_LEVELS)[number];
+
+/** Who is calling: the owner of the bearer token. */
+export type Principal =
+  | { kind: 'user'; tokenId: string; user: UserRow }
+  | { kind: 'team'; tokenId: string; team: TeamRow }
+  | { kind: 'organization'; tokenId: string; organizationName: string };
+
+/** What a principal may do inside one organization. */
+export interface OrganizationGrant {
+  organizationName: string;
+  isOwner: boolean;
+  permissions: OrganizationAccess;
+  teamIds: string[];
+}
+
+export function fullAccess(): OrganizationAccess {
+  return Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess;
+}
+
+export function normalizeAccess(partial: Partial<OrganizationAccess> | undefined): OrganizationAccess {
+  return Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, partial?.[p] === true])) as OrganizationAccess;
+}
+
+function unionAccess(teams: Pick<TeamRow, 'organization_access'>[]): OrganizationAccess {
+  const out = normalizeAccess({});
+  for (const t of teams) for (const p of ORGANIZATION_PERMISSIONS) if (t.organization_access?.[p]) out[p] = true;
+  return out;
+}
+
+export const isSiteAdmin = (p: Principal): boolean => p.kind === 'user' && p.user.is_admin;
+
+/** The principal's grant in an organization, or null when it may not see the organization at all. */
+export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
+  switch (principal.kind) {
+    case 'organization':
+      if (principal.organizationName !== organizationName) return null;
+      return { organizationName, isOwner: false, permissions: fullAccess(), teamIds: [] };
+    case 'team': {
+      const team = principal.team;
+      if (team.organization_name !== organizationName) return null;
+      return { organizationName, isOwner: team.is_owners, permissions: team.is_owners ? fullAccess() : unionAccess([team]), teamIds: [team.id] };
+    }
+    case 'user': {
+      const teams = await db('organization_memberships as m')
+        .leftJoin('team_members as tm', 'tm.organization_membership_id', 'm.id')
+        .leftJoin('teams as t', 't.id', 'tm.team_id')
+        .where({ 'm.organization_name': organizationName, 'm.user_id': principal.user.id, 'm.status': 'active' })
+        .select<{ id: string | null; is_owners: boolean | null; organization_access: Partial<OrganizationAccess> | null }[]>(
+          't.id', 't.is_owners', 't.organization_access',
+        );
+      if (!teams.length) {
+        if (!principal.user.is_admin) return null;
+        return { organizationName, isOwner: true, permissions: fullAccess(), teamIds: [] };
+      }
+      const memberOf = teams.filter((t): t is { id: string; is_owners: boolean; organization_access: Partial<OrganizationAccess> } => t.id !== null);
+      const isOwner = principal.user.is_admin || memberOf.some((t) => t.is_owners);
+      return { organizationName, isOwner, permissions: isOwner ? fullAccess() : unionAccess(memberOf), teamIds: memberOf.map((t) => t.id) };
+    }
+  }
+}
+
+const RANK: Record<WorkspaceAccess, number> = { read: 1, plan: 2, write: 3, admin: 4 };
+
+/** True when `have` is at least `need`. */
+export const accessAtLeast = (have: WorkspaceAccess | null, need: WorkspaceAccess): boolean => have !== null && RANK[have] >= RANK[need];
+
+/** The grant's access level on a workspace, or null when the workspace is invisible to it. */
+export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {
+  if (grant.isOwner || grant.permissions['manage-workspaces']) return 'admin';
+  let best: WorkspaceAccess | null = grant.permissions['read-workspaces'] ? 'read' : null;
+  if (grant.teamIds.length) {
+    const levels = (await db('team_workspaces').where({ workspace_id: workspaceId }).whereIn('team_id', grant.teamIds).pluck('access')) as WorkspaceAccess[];
+    for (const level of levels) if (!best || RANK[level] > RANK[best]) best = level;
+  }
+  return best;
+}
+
+/** Access levels of a grant on many workspaces at once (for lists); absent ids are invisible. */
+export async function workspaceAccessMap(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<Map<string, WorkspaceAccess>> {
+  const out = new Map<string, WorkspaceAccess>();
+  if (grant.isOwner || grant.permissions['manage-workspaces']) {
+    for (const id of workspaceIds) out.set(id, 'admin');
+    return out;
+  }
+  if (grant.permissions['read-workspaces']) for (const id of workspaceIds) out.set(id, 'read');
+  if (grant.teamIds.length && workspaceIds.length) {
+    const rows = (await db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access')) as {
+      workspace_id: string;
+      access: WorkspaceAccess;
+    }[];
+    for (const r of rows) {
+      const cur = out.get(r.workspace_id);
+      if (!cur || RANK[r.access] > RANK[cur]) out.set(r.workspace_id, r.access);
+    }
+  }
+  return out;
+}

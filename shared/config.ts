@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Ajv } from 'ajv';
+
+/** Editions restrict features as the interface contract's limits say. */
+export type Edition = 'self-hosted' | 'free' | 'standard';
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly uploadUrl: string;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly queuePrefix: string;
+  readonly encryptionKey: Buffer;
+  readonly siteAdminToken: string | null;
+  readonly outboundAllowedCidrs: readonly string[];
+  readonly edition: Edition;
+  readonly logLevel: string;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string;
+  readonly reconcileIntervalMs: number;
+  readonly shutdownBudgetMs: number;
+}
+
+const schema = {
+  type: 'object',
+  properties: {
+    NODE_ENV: { enum: ['development', 'production', 'test'] },
+    PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    UPLOAD_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
+    ENCRYPTION_KEY: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
+    SITE_ADMIN_TOKEN: { type: 'string', minLength: 1 },
+    OUTBOUND_ALLOWED_CIDRS: { type: 'string', pattern: '^[0-9a-fA-F:./, ]*$' },
+    EDITION: { enum: ['self-hosted', 'free', 'standard'] },
+    LOG_LEVEL: { enum: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] },
+    SMTP_URL: { type: 'string', pattern: '^smtps?://' },
+    MAIL_FROM: { type: 'string', minLength: 3 },
+    RECONCILE_INTERVAL_MS: { type: 'string', pattern: '^[0-9]{3,9}$' },
+    SHUTDOWN_BUDGET_MS: { type: 'string', pattern: '^[0-9]{1,9}$' },
+  },
+} as const;
+
+/** Raised when the environment is invalid; the message names every bad variable. */
+export class ConfigError extends Error {}
+
+function devEncryptionKey(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}
+
+/** Reads, validates and freezes configuration from an environment map. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset so `FOO= npm start` behaves like no FOO at all.
+  const env: Record<string, string> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') env[key] = value;
+  }
+  const validate = new Ajv({ allErrors: true }).compile(schema);
+  const problems: string[] = [];
+  if (!validate(env)) {
+    for (const e of validate.errors ?? []) problems.push(`${e.instancePath.slice(1)} ${e.message}`);
+  }
+  const mode = (env.NODE_ENV ?? 'development') as Config['env'];
+  if (mode === 'production' && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY is required in production');
+  if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+
+  const port = Number(env.PORT ?? '8080');
+  const baseUrl = (env.BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  const keyHex = env.ENCRYPTION_KEY ?? devEncryptionKey(resolve('.data', 'encryption.key'));
+  return Object.freeze({
+    env: mode,
+    port,
+    baseUrl,
+    uploadUrl: (env.UPLOAD_URL ?? baseUrl).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
+    redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    queuePrefix: env.QUEUE_PREFIX ?? 'rls',
+    encryptionKey: Buffer.from(keyHex, 'hex'),
+    siteAdminToken: env.SITE_ADMIN_TOKEN ?? null,
+    outboundAllowedCidrs: Object.freeze(
+      (env.OUTBOUND_ALLOWED_CIDRS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    ),
+    edition: (env.EDITION ?? 'self-hosted') as Edition,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    smtpUrl: env.SMTP_URL ?? null,
+    mailFrom: env.MAIL_FROM ?? 'Run Lifecycle Service <noreply@localhost>',
+    reconcileIntervalMs: Number(env.RECONCILE_INTERVAL_MS ?? '30000'),
+    shutdownBudgetMs: Number(env.SHUTDOWN_BUDGET_MS ?? '10000'),
+  });
+}

@@ -1,0 +1,51 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type Db = Knex;
+export type Tx = Knex.Transaction;
+
+// Counts come back from pg as strings for bigint; the API serves numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Creates the knex pool for the service. */
+export function createDb(databaseUrl: string, poolMax = 10): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: databaseUrl,
+    pool: { min: 0, max: poolMax },
+  });
+}
+
+/** Creates the database named in the URL when it does not exist yet (safe when several processes race). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`unsupported database name: ${name}`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name}"`);
+  } catch (err) {
+    // 42P04 duplicate_database / 23505: another process created it first.
+    const code = (err as { code?: string }).code;
+    if (code !== '42P04' && code !== '23505') throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops a database (used by tests for their per-run database). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}

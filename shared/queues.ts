@@ -1,0 +1,97 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+/*
+ * Queue and job names are a wire contract between processes: renaming one strands the jobs
+ * already queued under the old name. Add new names; retire old ones only after a drain.
+ */
+export const QUEUE_NAMES = [
+  'verification',
+  'run-task-dispatch',
+  'deadline-expiry',
+  'notification-delivery',
+  'test-run-execution',
+  'run-pipeline',
+] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export const JOB = {
+  mailDelivery: 'mail-delivery',
+  reconcile: 'reconcile',
+} as const;
+
+/** Payloads carry ids only; processors re-read the row. */
+export interface MailDeliveryPayload {
+  mailId: string;
+}
+
+/** A job ready to enqueue: where it goes, what it carries, and its deterministic id. */
+export interface JobSpec {
+  queue: QueueName;
+  name: string;
+  data: Record<string, string>;
+  jobId: string;
+  opts?: JobsOptions;
+}
+
+/** Job builders: the one place job ids are derived (no ':' and never all digits, as BullMQ requires). */
+export const jobs = {
+  mailDelivery: (mailId: string): JobSpec => ({
+    queue: 'notification-delivery',
+    name: JOB.mailDelivery,
+    data: { mailId },
+    jobId: `mail-${mailId}`,
+    opts: { attempts: 8, backoff: { type: 'exponential', delay: 5000 } },
+  }),
+};
+
+/** BullMQ prefix with a Redis Cluster hash tag so every key of the service lands in one slot. */
+export function bullPrefix(queuePrefix: string): string {
+  return `{${queuePrefix}}`;
+}
+
+export type Queues = Readonly<Record<QueueName, Queue>>;
+
+export function createQueues(connection: Redis, queuePrefix: string): Queues {
+  const prefix = bullPrefix(queuePrefix);
+  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+  return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}
+
+const DEFAULTS: JobsOptions = {
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+};
+
+/**
+ * Enqueues after commit. A duplicate jobId is a no-op in BullMQ, so enqueueing twice is safe.
+ * Failures are logged, never thrown: the reconciler restores the job from the row.
+ */
+export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: Logger): Promise<void> {
+  try {
+    await queues[spec.queue].add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId: spec.jobId });
+  } catch (err) {
+    logger.warn('enqueue failed; the reconciler will restore the job', { jobId: spec.jobId, queue: spec.queue, error: String(err) });
+  }
+}
+
+/**
+ * Enqueues work the reconciler found due. A finished job with the same id would block the add,
+ * so it is removed first; a waiting, delayed or active job is left alone.
+ */
+export async function requeue(queues: Queues, spec: JobSpec): Promise<boolean> {
+  const queue = queues[spec.queue];
+  const existing = await queue.getJob(spec.jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    await existing.remove();
+  }
+  await queue.add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId: spec.jobId });
+  return true;
+}

@@ -1,0 +1,30 @@
+import type { Db } from './db.js';
+import type { Logger } from './logger.js';
+import { jobs, requeue, type JobSpec, type Queues } from './queues.js';
+import { dueMailIds } from './repos/mail.js';
+
+/** A kind of durable work: finds rows that are due or stuck and names the job each one needs. */
+export interface ReconcileSource {
+  name: string;
+  due(db: Db, limit: number): Promise<JobSpec[]>;
+}
+
+/** Every kind of durable work the reconciler watches; each area adds its source here. */
+export const reconcileSources: ReconcileSource[] = [
+  { name: 'mail', due: async (db, limit) => (await dueMailIds(db, limit)).map(jobs.mailDelivery) },
+];
+
+/**
+ * Re-enqueues every due or stuck row. Job ids are deterministic, so work that still has a live
+ * job is left alone; only rows whose job was lost (Redis flush, crashed worker) get a new one.
+ */
+export async function reconcile(db: Db, queues: Queues, logger: Logger, sources = reconcileSources, limit = 1000): Promise<Record<string, number>> {
+  const restored: Record<string, number> = {};
+  for (const source of sources) {
+    let n = 0;
+    for (const spec of await source.due(db, limit)) if (await requeue(queues, spec)) n++;
+    restored[source.name] = n;
+    if (n) logger.info('reconciler restored jobs', { source: source.name, count: n });
+  }
+  return restored;
+}

@@ -1,0 +1,73 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { mailMachine, type MailStatus } from '../domain/mail.js';
+
+export interface MailRow {
+  id: string;
+  kind: string;
+  ref_id: string | null;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: MailStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  last_error: string | null;
+  sent_by: string | null;
+  sent_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertMail(db: Db, msg: { kind: string; refId?: string; to: string; subject: string; body: string }): Promise<MailRow> {
+  const [row] = await db<MailRow>('mail_messages')
+    .insert({ id: newId('mail'), kind: msg.kind, ref_id: msg.refId ?? null, to_address: msg.to, subject: msg.subject, body: msg.body })
+    .returning('*');
+  return row;
+}
+
+export const findMail = (db: Db, id: string) => db<MailRow>('mail_messages').where({ id }).first();
+
+/** Claims a message under a lease (compare-and-set). Undefined means nothing to do: sent, failed, or leased elsewhere. */
+export async function claimMail(db: Db, id: string, leaseMs: number): Promise<MailRow | undefined> {
+  const [row] = await db<MailRow>('mail_messages')
+    .where({ id })
+    .andWhere((q) =>
+      q.where('status', 'pending').orWhere((q2) => q2.where('status', 'sending').andWhere('lease_until', '<', db.fn.now())),
+    )
+    .whereIn('status', mailMachine.sources('claim'))
+    .update({
+      status: mailMachine.moves.claim.to,
+      attempts: db.raw('attempts + 1'),
+      lease_until: db.raw(`now() + (? || ' milliseconds')::interval`, [String(leaseMs)]),
+      updated_at: db.fn.now(),
+    })
+    .returning('*');
+  return row;
+}
+
+/** Finishes a claimed message: sent, back to pending for a retry, or failed for good. */
+export async function settleMail(
+  db: Db,
+  id: string,
+  event: 'deliver' | 'retry' | 'give_up',
+  info: { sentBy?: string; error?: string; retryInMs?: number },
+): Promise<boolean> {
+  const values: Record<string, unknown> = { status: mailMachine.moves[event].to, lease_until: null, updated_at: db.fn.now() };
+  if (event === 'deliver') Object.assign(values, { sent_at: db.fn.now(), sent_by: info.sentBy ?? null, last_error: null });
+  if (info.error) values.last_error = info.error.slice(0, 2000);
+  if (event === 'retry') values.next_attempt_at = db.raw(`now() + (? || ' milliseconds')::interval`, [String(info.retryInMs ?? 0)]);
+  const n = await db('mail_messages').where({ id }).whereIn('status', mailMachine.sources(event)).update(values);
+  return n === 1;
+}
+
+/** Messages that should have a job: due pending ones and expired leases. */
+export async function dueMailIds(db: Db, limit: number): Promise<string[]> {
+  return db('mail_messages')
+    .where((q) => q.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
+    .orWhere((q) => q.where('status', 'sending').andWhere('lease_until', '<', db.fn.now()))
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .pluck('id');
+}

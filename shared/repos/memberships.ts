@@ -1,0 +1,44 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+
+export type MembershipStatus = 'invited' | 'active';
+
+export interface MembershipRow {
+  id: string;
+  organization_name: string;
+  user_id: string;
+  status: MembershipStatus;
+  created_at: Date;
+}
+
+export const findMembership = (db: Db, id: string) => db<MembershipRow>('organization_memberships').where({ id }).first();
+export const findMembershipOf = (db: Db, organizationName: string, userId: string) =>
+  db<MembershipRow>('organization_memberships').where({ organization_name: organizationName, user_id: userId }).first();
+
+export async function insertMembership(db: Db, organizationName: string, userId: string, status: MembershipStatus): Promise<MembershipRow> {
+  const [row] = await db<MembershipRow>('organization_memberships')
+    .insert({ id: newId('ou'), organization_name: organizationName, user_id: userId, status })
+    .returning('*');
+  return row;
+}
+
+/** Compare-and-set: invited -> active. Returns undefined when the membership was not invited. */
+export async function activateMembership(db: Db, id: string): Promise<MembershipRow | undefined> {
+  const [row] = await db<MembershipRow>('organization_memberships').where({ id, status: 'invited' }).update({ status: 'active' }).returning('*');
+  return row;
+}
+
+export const deleteMembership = (db: Db, id: string) => db('organization_memberships').where({ id }).del();
+
+export function membershipsOf(db: Db, organizationName: string) {
+  return db<MembershipRow>('organization_memberships').where({ organization_name: organizationName });
+}
+
+/** Memberships whose users hold the given usernames, within one organization. */
+export function membershipsByUsername(db: Db, organizationName: string, usernames: string[]) {
+  return db('organization_memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.organization_name', organizationName)
+    .whereIn('u.username', usernames)
+    .select<(MembershipRow & { username: string })[]>('m.*', 'u.username');
+}

@@ -1,0 +1,39 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import type { Principal } from '../access.js';
+
+export interface OrganizationRow {
+  name: string;
+  external_id: string;
+  email: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
+
+export async function insertOrganization(db: Db, attrs: { name: string; email: string }): Promise<OrganizationRow> {
+  const [row] = await db<OrganizationRow>('organizations')
+    .insert({ name: attrs.name, email: attrs.email, external_id: newId('org') })
+    .returning('*');
+  return row;
+}
+
+export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string }): Promise<OrganizationRow> {
+  const [row] = await db<OrganizationRow>('organizations')
+    .where({ name })
+    .update({ ...patch, updated_at: db.fn.now() as unknown as Date })
+    .returning('*');
+  return row;
+}
+
+/** Organizations a principal can see: a user's active memberships (all for a site admin), a token's own organization. */
+export function organizationsVisibleTo(db: Db, principal: Principal) {
+  const q = db<OrganizationRow>('organizations');
+  if (principal.kind === 'team') return q.where('name', principal.team.organization_name);
+  if (principal.kind === 'organization') return q.where('name', principal.organizationName);
+  if (!principal.user.is_admin) {
+    q.whereIn('name', db('organization_memberships').where({ user_id: principal.user.id, status: 'active' }).select('organization_name'));
+  }
+  return q;
+}

@@ -1,0 +1,66 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { newApiToken, sha256Hex } from '../crypto.js';
+
+export type TokenKind = 'user' | 'team' | 'organization';
+
+export interface TokenRow {
+  id: string;
+  kind: TokenKind;
+  user_id: string | null;
+  team_id: string | null;
+  organization_name: string | null;
+  digest: string;
+  description: string | null;
+  from_configuration: boolean;
+  created_by_id: string | null;
+  expired_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+/** Looks a bearer token up by its digest (the secret itself is never stored). */
+export async function findTokenBySecret(db: Db, secret: string): Promise<TokenRow | undefined> {
+  return db<TokenRow>('authentication_tokens').where({ digest: sha256Hex(secret) }).first();
+}
+
+export const findToken = (db: Db, id: string) => db<TokenRow>('authentication_tokens').where({ id }).first();
+
+/** Creates a token; returns the row and the secret, which the caller shows exactly once. */
+export async function issueToken(
+  db: Db,
+  owner: { kind: TokenKind; userId?: string; teamId?: string; organizationName?: string },
+  attrs: { description?: string | null; expiredAt?: Date | null; createdById?: string | null; secret?: string; fromConfiguration?: boolean } = {},
+): Promise<{ row: TokenRow; secret: string }> {
+  const secret = attrs.secret ?? newApiToken();
+  const [row] = await db<TokenRow>('authentication_tokens')
+    .insert({
+      id: newId('at'),
+      kind: owner.kind,
+      user_id: owner.userId ?? null,
+      team_id: owner.teamId ?? null,
+      organization_name: owner.organizationName ?? null,
+      digest: sha256Hex(secret),
+      description: attrs.description ?? null,
+      expired_at: attrs.expiredAt ?? null,
+      created_by_id: attrs.createdById ?? null,
+      from_configuration: attrs.fromConfiguration ?? false,
+    })
+    .returning('*');
+  return { row, secret };
+}
+
+export const deleteToken = (db: Db, id: string) => db('authentication_tokens').where({ id }).del();
+export const tokensOfUser = (db: Db, userId: string) =>
+  db<TokenRow>('authentication_tokens').where({ user_id: userId, kind: 'user' }).orderBy('created_at');
+export const teamToken = (db: Db, teamId: string) => db<TokenRow>('authentication_tokens').where({ team_id: teamId, kind: 'team' }).first();
+export const organizationToken = (db: Db, name: string) =>
+  db<TokenRow>('authentication_tokens').where({ organization_name: name, kind: 'organization' }).first();
+
+/** Records use at most once a minute, so authentication stays a read on the hot path. */
+export async function touchToken(db: Db, id: string): Promise<void> {
+  await db('authentication_tokens')
+    .where({ id })
+    .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
+    .update({ last_used_at: db.fn.now() });
+}

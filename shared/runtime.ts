@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createDb, type Db } from './db.js';
+import { createLogger, type Logger } from './logger.js';
+import { createRedis } from './redis.js';
+import { closeQueues, createQueues, type Queues } from './queues.js';
+
+/** The shared connections every process opens: Postgres pool, a producer Redis connection and the queues. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+}
+
+export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
+  const db = createDb(config.databaseUrl);
+  const redis = createRedis(config.redisUrl, 'producer');
+  redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
+  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix) };
+}
+
+export async function closeRuntime(rt: Runtime): Promise<void> {
+  await closeQueues(rt.queues).catch(() => undefined);
+  rt.redis.disconnect();
+  await rt.db.destroy();
+}

@@ -1,0 +1,59 @@
+import { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS } from '../access.js';
+import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
+
+const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
+
+const organizationAttributes = { name: NAME, email: EMAIL };
+
+const teamAttributes = {
+  name: { type: 'string', minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_ .-]+$' },
+  visibility: { enum: ['secret', 'organization'] },
+  'organization-access': {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, BOOL])),
+  },
+  'sso-team-id': { oneOf: [{ type: 'null' }, TEXT(200)] },
+  'allow-member-token-management': BOOL,
+};
+
+const workspaceAttributes = {
+  name: NAME,
+  description: { oneOf: [{ type: 'null' }, TEXT()] },
+  'working-directory': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 500, pattern: '^(?!/)(?!.*\\.\\.)' }] },
+  'auto-apply': BOOL,
+  'execution-mode': { enum: ['remote', 'local', 'agent'] },
+  'terraform-version': { type: 'string', pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?)$' },
+  'vcs-repo': { oneOf: [{ type: 'null' }, { type: 'object' }] },
+  'assessments-enabled': BOOL,
+  'auto-destroy-at': NULLABLE_TIME,
+  'allow-destroy-plan': BOOL,
+  'queue-all-runs': BOOL,
+  'speculative-enabled': BOOL,
+  'global-remote-state': BOOL,
+  'structured-run-output-enabled': BOOL,
+};
+
+/** Request body schemas of the foundation resources, by name. */
+export const foundationSchemas = {
+  'organization.create': resourceDocument('organizations', organizationAttributes, { required: ['name', 'email'] }),
+  'organization.update': resourceDocument('organizations', organizationAttributes),
+  'user.create': resourceDocument('users', { username: NAME, email: EMAIL, 'is-admin': BOOL }, { required: ['username', 'email'] }),
+  'token.create': resourceDocument('authentication-tokens', { description: { oneOf: [{ type: 'null' }, TEXT(500)] }, 'expired-at': NULLABLE_TIME }),
+  'membership.create': resourceDocument('organization-memberships', { email: EMAIL }, {
+    required: ['email'],
+    relationships: { teams: toMany('teams') },
+  }),
+  'team.create': resourceDocument('teams', teamAttributes, { required: ['name'] }),
+  'team.update': resourceDocument('teams', teamAttributes),
+  'team.users': linkageList('users'),
+  'team.memberships': linkageList('organization-memberships'),
+  'team-workspace.create': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, {
+    required: ['access'],
+    relationships: { workspace: toOne('workspaces'), team: toOne('teams') },
+    requiredRelationships: ['workspace', 'team'],
+  }),
+  'team-workspace.update': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, { required: ['access'] }),
+  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'] }),
+  'workspace.update': resourceDocument('workspaces', workspaceAttributes),
+} as const;

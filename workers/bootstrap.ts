@@ -1,0 +1,68 @@
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { Runtime } from '../shared/runtime.js';
+import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
+import { createRedis } from '../shared/redis.js';
+import { createMailer } from '../shared/mail.js';
+import { reconcile } from '../shared/reconciler.js';
+import type { WorkerDeps } from './context.js';
+import { CONCURRENCY, PROCESSORS } from './processors.js';
+
+export interface WorkerHandle {
+  queues: QueueName[];
+  /** Stops taking jobs and waits for active ones up to the budget; then hands the rest back. */
+  stop(budgetMs: number): Promise<void>;
+}
+
+/** Starts processors for the given queues (those that have any). */
+export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
+  const connection = createRedis(rt.config.redisUrl, 'worker');
+  connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
+  const deps: WorkerDeps = { ...rt, mailer: createMailer(rt.config, rt.logger), workerId: `${hostname()}:${process.pid}` };
+  const workers: Worker[] = [];
+  const active: QueueName[] = [];
+
+  for (const name of queueNames) {
+    const handlers = PROCESSORS[name];
+    if (!handlers) {
+      rt.logger.info('no processor for this queue yet', { queue: name });
+      continue;
+    }
+    const worker = new Worker(
+      name,
+      async (job) => {
+        const handler = handlers[job.name];
+        if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
+        await handler(job, deps);
+      },
+      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: CONCURRENCY[name] ?? 1, autorun: true },
+    );
+    worker.on('failed', (job, err) => rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message }));
+    worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
+    workers.push(worker);
+    active.push(name);
+  }
+
+  if (active.includes('deadline-expiry')) {
+    // One scheduler per name, however many processes upsert it.
+    await rt.queues['deadline-expiry'].upsertJobScheduler('reconciler', { every: rt.config.reconcileIntervalMs }, { name: JOB.reconcile, data: {} });
+    await reconcile(rt.db, rt.queues, rt.logger).catch((err) => rt.logger.warn('boot reconcile failed', { error: String(err) }));
+  }
+  rt.logger.info('workers started', { queues: active, workerId: deps.workerId });
+
+  return {
+    queues: active,
+    async stop(budgetMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const);
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), budgetMs)));
+      if ((await Promise.race([graceful, timeout])) === 'timeout') {
+        rt.logger.warn('shutdown budget exceeded; handing active jobs back');
+        await Promise.all(workers.map((w) => w.close(true)));
+      }
+      clearTimeout(timer);
+      deps.mailer.close();
+      connection.disconnect();
+    },
+  };
+}

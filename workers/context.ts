@@ -1,0 +1,20 @@
+import type { Job } from 'bullmq';
+import type { Runtime } from '../shared/runtime.js';
+import type { Mailer } from '../shared/mail.js';
+
+/** Collaborators of job processors. */
+export interface WorkerDeps extends Runtime {
+  mailer: Mailer;
+  /** Identifies this process in rows it settles (host:pid). */
+  workerId: string;
+}
+
+/** One handler per job name; job data is `unknown` until the handler validates it. */
+export type Processor = (job: Job<unknown>, deps: WorkerDeps) => Promise<void>;
+
+/** Reads a string id from job data, or fails the job permanently. */
+export function idFrom(data: unknown, key: string): string {
+  const value = (data as Record<string, unknown> | null)?.[key];
+  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new Error(`job data lacks a valid ${key}`);
+  return value;
+}

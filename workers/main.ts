@@ -1,0 +1,33 @@
+import { loadConfig } from '../shared/config.js';
+import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { QUEUE_NAMES, type QueueName } from '../shared/queues.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { startWorkers } from './bootstrap.js';
+
+/** Worker entry: `node dist/workers/main.js [queue...]`; no argument runs every queue. */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => !(QUEUE_NAMES as readonly string[]).includes(a));
+  if (unknown.length) {
+    process.stderr.write(`unknown queue(s): ${unknown.join(', ')}; known: ${QUEUE_NAMES.join(', ')}\n`);
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const rt = openRuntime(config);
+  const handle = await startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
+  if (!handle.queues.length) {
+    rt.logger.info('nothing to process for the requested queues; exiting');
+    await handle.stop(0);
+    await closeRuntime(rt);
+    return;
+  }
+  onShutdown(rt.logger, async () => {
+    await handle.stop(config.shutdownBudgetMs);
+    await closeRuntime(rt);
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
