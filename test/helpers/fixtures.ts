@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { api, doc } from './api.js';
+
+export const uniq = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+export interface TestUser {
+  id: string;
+  username: string;
+  email: string;
+  token: string;
+}
+
+/** A user created by the site admin, with its own API token. */
+export async function createUser(name = uniq('user')): Promise<TestUser> {
+  const email = `${name}@example.test`;
+  const created = await api('POST', '/admin/users', { body: doc('users', { username: name, email }) });
+  expect(created.status, created.text).to.equal(201);
+  const token = await api('POST', `/users/${created.body.data.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'test' }) });
+  expect(token.status, token.text).to.equal(201);
+  return { id: created.body.data.id, username: name, email, token: token.body.data.attributes.token };
+}
+
+/** An organization owned by `owner` (a fresh user by default). */
+export async function createOrg(owner?: TestUser): Promise<{ name: string; owner: TestUser }> {
+  const user = owner ?? (await createUser());
+  const name = uniq('org');
+  const res = await api('POST', '/organizations', { token: user.token, body: doc('organizations', { name, email: `${name}@example.test` }) });
+  expect(res.status, res.text).to.equal(201);
+  return { name, owner: user };
+}
+
+/** Invites `user` into `org` and accepts as that user; returns the membership id. */
+export async function joinOrg(org: { name: string; owner: TestUser }, user: TestUser, accept = true): Promise<string> {
+  const inv = await api('POST', `/organizations/${org.name}/organization-memberships`, {
+    token: org.owner.token,
+    body: doc('organization-memberships', { email: user.email }),
+  });
+  expect(inv.status, inv.text).to.equal(201);
+  if (accept) {
+    const acc = await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, { token: user.token });
+    expect(acc.status, acc.text).to.equal(200);
+  }
+  return inv.body.data.id;
+}
+
+export async function createTeam(org: { name: string; owner: TestUser }, attrs: Record<string, unknown> = {}): Promise<string> {
+  const res = await api('POST', `/organizations/${org.name}/teams`, { token: org.owner.token, body: doc('teams', { name: uniq('team'), ...attrs }) });
+  expect(res.status, res.text).to.equal(201);
+  return res.body.data.id;
+}
+
+export async function createWorkspace(org: { name: string; owner: TestUser }, attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+  const name = uniq('ws');
+  const res = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name, ...attrs }) });
+  expect(res.status, res.text).to.equal(201);
+  return { id: res.body.data.id, name };
+}
+
+/** Row count of a table, for asserting that a refused request wrote nothing. */
+export async function countRows(table: string): Promise<number> {
+  const { harness } = await import('./harness.js');
+  const [{ count }] = await harness().rt.db(table).count<{ count: number }[]>({ count: '*' });
+  return Number(count);
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { dropDatabase } from '../../shared/db.js';
+import { migrateLatest } from '../../shared/db/migrate.js';
+import { createLogger } from '../../shared/logger.js';
+import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
+import { bullPrefix } from '../../shared/queues.js';
+import { startWeb, type WebHandle } from '../../server/web.js';
+
+/** Everything a test needs: the running API, its runtime, and the per-run identity. */
+export interface Harness {
+  rt: Runtime;
+  config: Config;
+  web: WebHandle;
+  baseUrl: string;
+  adminToken: string;
+  /** Environment for child processes (workers) so they share this run's database and queues. */
+  childEnv: NodeJS.ProcessEnv;
+}
+
+let current: Harness | null = null;
+
+export function harness(): Harness {
+  if (!current) throw new Error('test harness not started');
+  return current;
+}
+
+const PG = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A fresh database and queue prefix for this run, migrations applied, API listening on a free port. */
+export async function startHarness(): Promise<Harness> {
+  const runId = randomBytes(5).toString('hex');
+  const adminToken = `test-admin-${randomBytes(16).toString('hex')}`;
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    DATABASE_URL: `${PG}/rls_test_${runId}`,
+    REDIS_URL: REDIS,
+    QUEUE_PREFIX: `test-${runId}`,
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SITE_ADMIN_TOKEN: adminToken,
+    OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    RECONCILE_INTERVAL_MS: '3600000',
+    PORT: '0',
+  };
+  await migrateLatest(env.DATABASE_URL!);
+  const config = loadConfig(env);
+  const rt = openRuntime(config, createLogger(config.logLevel));
+  const web = await startWeb(rt, 0);
+  const baseUrl = `http://127.0.0.1:${web.port}`;
+  current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env, BASE_URL: baseUrl } };
+  return current;
+}
+
+/** Deletes every Redis key of this run's queue prefix (also used to simulate a Redis flush). */
+export async function flushQueueKeys(h: Harness): Promise<number> {
+  const pattern = `${bullPrefix(h.config.queuePrefix)}:*`;
+  let cursor = '0';
+  let n = 0;
+  do {
+    const [next, keys] = await h.rt.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) n += await h.rt.redis.del(...keys);
+  } while (cursor !== '0');
+  return n;
+}
+
+export async function stopHarness(): Promise<void> {
+  if (!current) return;
+  const h = current;
+  current = null;
+  await h.web.stop();
+  await flushQueueKeys(h);
+  await closeRuntime(h.rt);
+  if (!process.env.TEST_KEEP_DB) await dropDatabase(h.config.databaseUrl);
+}
