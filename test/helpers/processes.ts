@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { harness } from './harness.js';
+
+const WORKERS_MAIN = fileURLToPath(new URL('../../workers/main.js', import.meta.url));
+
+export interface WorkerProcess {
+  proc: ChildProcess;
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `workers/main.js` as a real child process sharing this run's database and queue prefix. */
+export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
+  const proc = spawn(process.execPath, [WORKERS_MAIN, ...queues], {
+    env: { ...harness().childEnv, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return {
+    proc,
+    output: () => out,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value or the time runs out. */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until a worker process logs that it started. */
+export const workersReady = (w: WorkerProcess) => waitFor(() => w.output().includes('"workers started"'), 'workers to start');

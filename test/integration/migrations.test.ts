@@ -1,0 +1,26 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateLatest } from '../../shared/db/migrate.js';
+import { dropDatabase } from '../../shared/db.js';
+
+describe('migrations', function () {
+  this.timeout(60_000);
+
+  it('create the database and apply every migration once when two processes start at the same time', async () => {
+    const url = `postgres://postgres@127.0.0.1:5432/rls_migrate_${randomBytes(4).toString('hex')}`;
+    try {
+      const [a, b] = await Promise.all([migrateLatest(url), migrateLatest(url)]);
+      expect(a.length + b.length).to.be.greaterThan(0);
+      expect(Math.min(a.length, b.length)).to.equal(0);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query('select name from knex_migrations');
+      await client.end();
+      expect(rows.length).to.equal(a.length + b.length);
+      expect(await migrateLatest(url)).to.deep.equal([]);
+    } finally {
+      await dropDatabase(url);
+    }
+  });
+});
