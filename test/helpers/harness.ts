@@ -54,8 +54,8 @@ export async function startHarness(): Promise<Harness> {
 }
 
 /** Deletes every Redis key of this run's queue prefix (also used to simulate a Redis flush). */
-export async function flushQueueKeys(h: Harness): Promise<number> {
-  const pattern = `${bullPrefix(h.config.queuePrefix)}:*`;
+export async function flushQueueKeys(h: Harness, queuePrefix = h.config.queuePrefix): Promise<number> {
+  const pattern = `${bullPrefix(queuePrefix)}:*`;
   let cursor = '0';
   let n = 0;
   do {
