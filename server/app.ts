@@ -5,6 +5,8 @@ import { authenticate } from './auth.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metaHandlers } from './handlers/meta.js';
 import { foundationRoutes } from './routes/foundation.js';
+import { configurationVersionRoutes } from './routes/configuration-versions.js';
+import { objectRoutes } from './routes/objects.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -48,7 +50,9 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.get('/ping', meta.ping);
   api.use(foundationRoutes(deps, auth));
+  api.use(configurationVersionRoutes(deps, auth));
   app.use('/api/v2', api);
+  app.use(objectRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

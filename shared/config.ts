@@ -23,6 +23,12 @@ export interface Config {
   readonly mailFrom: string;
   readonly reconcileIntervalMs: number;
   readonly shutdownBudgetMs: number;
+  /** Largest configuration archive accepted, in bytes. */
+  readonly maxArchiveBytes: number;
+  readonly uploadUrlTtlSeconds: number;
+  readonly downloadUrlTtlSeconds: number;
+  /** Archive API-created configuration versions older than this many days (0: never). */
+  readonly cvGcAfterDays: number;
 }
 
 const schema = {
@@ -44,6 +50,10 @@ const schema = {
     MAIL_FROM: { type: 'string', minLength: 3 },
     RECONCILE_INTERVAL_MS: { type: 'string', pattern: '^[0-9]{3,9}$' },
     SHUTDOWN_BUDGET_MS: { type: 'string', pattern: '^[0-9]{1,9}$' },
+    MAX_ARCHIVE_BYTES: { type: 'string', pattern: '^[0-9]{1,12}$' },
+    UPLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    DOWNLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    CV_GC_AFTER_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
   },
 } as const;
 
@@ -97,5 +107,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Run Lifecycle Service <noreply@localhost>',
     reconcileIntervalMs: Number(env.RECONCILE_INTERVAL_MS ?? '30000'),
     shutdownBudgetMs: Number(env.SHUTDOWN_BUDGET_MS ?? '10000'),
+    maxArchiveBytes: Number(env.MAX_ARCHIVE_BYTES ?? String(100 * 1024 * 1024)),
+    uploadUrlTtlSeconds: Number(env.UPLOAD_URL_TTL_SECONDS ?? '3600'),
+    downloadUrlTtlSeconds: Number(env.DOWNLOAD_URL_TTL_SECONDS ?? '300'),
+    cvGcAfterDays: Number(env.CV_GC_AFTER_DAYS ?? '0'),
   });
 }

@@ -19,6 +19,8 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 export const JOB = {
   mailDelivery: 'mail-delivery',
   reconcile: 'reconcile',
+  maintenance: 'maintenance',
+  runStep: 'run-step',
 } as const;
 
 /** Payloads carry ids only; processors re-read the row. */
@@ -43,6 +45,13 @@ export const jobs = {
     data: { mailId },
     jobId: `mail-${mailId}`,
     opts: { attempts: 8, backoff: { type: 'exponential', delay: 5000 } },
+  }),
+  /** One step of a run (e.g. plan, apply), keyed by run and step so a step is queued once. */
+  runStep: (runId: string, step: string): JobSpec => ({
+    queue: 'run-pipeline',
+    name: JOB.runStep,
+    data: { runId, step },
+    jobId: `run-${runId}-${step}`,
   }),
 };
 

@@ -4,21 +4,24 @@ import { createDb, type Db } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRedis } from './redis.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
+import type { ObjectStore } from './store/object-store.js';
+import { PostgresObjectStore } from './store/postgres-store.js';
 
-/** The shared connections every process opens: Postgres pool, a producer Redis connection and the queues. */
+/** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues and the object store. */
 export interface Runtime {
   config: Config;
   logger: Logger;
   db: Db;
   redis: Redis;
   queues: Queues;
+  store: ObjectStore;
 }
 
 export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
   const db = createDb(config.databaseUrl);
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
-  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix) };
+  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix), store: new PostgresObjectStore(db) };
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {

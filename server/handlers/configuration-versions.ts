@@ -1,0 +1,125 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { Forbidden, NotFound } from '../../shared/errors.js';
+import type { WorkspaceAccess } from '../../shared/access.js';
+import { cvsOfWorkspace, findCv, findIngress, insertCv, type CvRow } from '../../shared/repos/configuration-versions.js';
+import { findRun } from '../../shared/repos/runs.js';
+import { cvAction } from '../../shared/usecases/configuration-versions.js';
+import { signedObjectUrl } from '../../shared/signed-urls.js';
+import type { Db } from '../../shared/db.js';
+import { workspaceScopeById } from '../guards.js';
+import { check } from '../validate.js';
+import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
+import { attributesOf, hasDocument, type Req } from './body.js';
+import { cvResource, ingressResource } from '../serializers/configuration-versions.js';
+import { runResource } from '../serializers/runs.js';
+
+const INCLUDES = ['ingress_attributes', 'run'] as const;
+const UNREADABLE = ['backing_data_soft_deleted', 'backing_data_permanently_deleted'];
+
+/** Versions with their ingress attributes and, when asked, the run each one created. */
+async function present(db: Db, cvs: CvRow[], include: Set<string>): Promise<{ data: Resource[]; included: Resource[] }> {
+  const ids = cvs.map((c) => c.id);
+  const ingress = ids.length ? await db('ingress_attributes').whereIn('configuration_version_id', ids) : [];
+  const runs = include.has('run') && ids.length
+    ? await db('runs').distinctOn('configuration_version_id').whereIn('configuration_version_id', ids).orderBy(['configuration_version_id', 'created_at'])
+    : [];
+  const data = cvs.map((cv) => cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }));
+  const included = [
+    ...(include.has('ingress_attributes') ? ingress.map(ingressResource) : []),
+    ...runs.map(runResource),
+  ];
+  return { data, included };
+}
+
+export function configurationVersionHandlers(rt: AppDeps) {
+  const { db, config } = rt;
+
+  /** The version and the caller's access to its workspace (404 when invisible or below `need`). */
+  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read', readable = true): Promise<CvRow> {
+    const cv = await findCv(db, req.params.id);
+    if (!cv) throw new NotFound();
+    await workspaceScopeById(db, res.locals.principal, cv.workspace_id, need);
+    if (readable && UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
+    return cv;
+  }
+
+  const downloadRedirect = (res: Response, cv: CvRow | undefined) => {
+    if (!cv || cv.status !== 'uploaded' || !cv.archive_object_id) throw new NotFound('the configuration version has no uploaded archive to download');
+    res.redirect(302, signedObjectUrl(config.uploadUrl, config.encryptionKey, 'object', cv.archive_object_id, config.downloadUrlTtlSeconds));
+  };
+
+  /** The three self-hosted actions: 200 with no body, 400 when the transition fails, 404 in other editions. */
+  const backingDataAction = (event: 'soft_delete' | 'restore' | 'permanent_delete') => async (req: Req, res: Response) => {
+    if (config.edition !== 'self-hosted') throw new NotFound();
+    const cv = await load(req, res, 'admin', false);
+    await cvAction(rt, cv.id, event, 400);
+    res.status(200).end();
+  };
+
+  return {
+    async list(req: Req, res: Response) {
+      await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
+      const include = readInclude(req, INCLUDES);
+      const page = readPageOrDefault(req);
+      const query = cvsOfWorkspace(db, req.params.id);
+      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const body = await present(db, rows, include);
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+    },
+
+    async create(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      const { workspace } = await workspaceScopeById(db, principal, req.params.id, 'plan');
+      if (principal.kind === 'organization') {
+        throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
+      }
+      if (hasDocument(req)) check('cv.create', req.body);
+      const attrs = attributesOf(req) as { 'auto-queue-runs'?: boolean; speculative?: boolean; provisional?: boolean };
+      const cv = await insertCv(db, {
+        workspace_id: workspace.id,
+        source: req.get('x-terraform-integration') === 'cloud' ? 'terraform' : 'tfe-api',
+        auto_queue_runs: attrs['auto-queue-runs'] ?? true,
+        speculative: attrs.speculative ?? false,
+        provisional: attrs.provisional ?? false,
+        created_by_id: principal.kind === 'user' ? principal.user.id : null,
+      });
+      const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'cv-upload', cv.id, config.uploadUrlTtlSeconds);
+      sendResource(res, 201, cvResource(cv, { uploadUrl }));
+    },
+
+    async show(req: Req, res: Response) {
+      const cv = await load(req, res);
+      const body = await present(db, [cv], readInclude(req, INCLUDES));
+      sendResource(res, 200, body.data[0], body.included);
+    },
+
+    async ingressAttributes(req: Req, res: Response) {
+      const cv = await load(req, res);
+      const ia = await findIngress(db, cv.id);
+      send(res, 200, { data: ia ? ingressResource(ia) : null });
+    },
+
+    async archive(req: Req, res: Response) {
+      const cv = await load(req, res, 'write', false);
+      await cvAction(rt, cv.id, 'archive', 409);
+      res.status(202).end();
+    },
+
+    async download(req: Req, res: Response) {
+      downloadRedirect(res, await load(req, res, 'read', false));
+    },
+
+    async downloadForRun(req: Req, res: Response) {
+      const run = await findRun(db, req.params.id);
+      if (!run) throw new NotFound();
+      await workspaceScopeById(db, res.locals.principal, run.workspace_id, 'read');
+      downloadRedirect(res, run.configuration_version_id ? await findCv(db, run.configuration_version_id) : undefined);
+    },
+
+    softDelete: backingDataAction('soft_delete'),
+    restore: backingDataAction('restore'),
+    permanentlyDelete: backingDataAction('permanent_delete'),
+  };
+}

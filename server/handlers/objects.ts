@@ -1,0 +1,60 @@
+import type { Request, Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { ApiError, NotFound, PayloadTooLarge } from '../../shared/errors.js';
+import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
+import { acceptUpload, failUpload } from '../../shared/usecases/configuration-versions.js';
+import { send } from '../jsonapi.js';
+
+/** Reads a request body up to `limit` bytes; null when it is larger (the rest is not read). */
+async function readBody(req: Request, limit: number): Promise<Buffer | null> {
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (declared > limit) return null;
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    size += (part as Buffer).length;
+    if (size > limit) return null;
+    parts.push(part as Buffer);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
+function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
+  try {
+    const grant = verifyGrant(deps.config.encryptionKey, token);
+    if (!kinds.includes(grant.kind)) throw new NotFound();
+    return grant;
+  } catch (err) {
+    if (!(err instanceof SignedUrlError)) throw err;
+    if (err.reason === 'malformed') throw new NotFound();
+    throw new ApiError(403, 'forbidden', err.reason === 'expired' ? 'this URL has expired' : 'this URL is not valid (bad signature)');
+  }
+}
+
+/** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
+export function objectHandlers(deps: AppDeps) {
+  return {
+    async upload(req: Request<{ token: string }>, res: Response) {
+      const grant = grantOf(deps, req.params.token, ['cv-upload']);
+      const body = await readBody(req, deps.config.maxArchiveBytes);
+      if (!body) {
+        await failUpload(deps.db, grant.id, `the archive is larger than the limit of ${deps.config.maxArchiveBytes} bytes`);
+        res.set('Connection', 'close');
+        throw new PayloadTooLarge(`the archive is larger than the limit of ${deps.config.maxArchiveBytes} bytes`);
+      }
+      await acceptUpload(deps, grant.id, body);
+      send(res, 200, {});
+    },
+
+    async download(req: Request<{ token: string }>, res: Response) {
+      const grant = grantOf(deps, req.params.token, ['object']);
+      const stat = await deps.store.stat(grant.id);
+      const stream = stat ? await deps.store.get(grant.id) : null;
+      if (!stat || !stream) throw new NotFound();
+      res.status(200).set({ 'Content-Type': stat.contentType, 'Content-Length': String(stat.size), 'Cache-Control': 'private, no-store' });
+      stream.on('error', (err) => res.destroy(err));
+      stream.pipe(res);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { cvMachine, type CvEvent, type CvStatus } from '../domain/configuration-version.js';
+
+export interface CvRow {
+  id: string;
+  workspace_id: string;
+  status: CvStatus;
+  source: string;
+  auto_queue_runs: boolean;
+  speculative: boolean;
+  provisional: boolean;
+  error: string | null;
+  error_message: string | null;
+  archive_object_id: string | null;
+  changed_files: string[];
+  status_timestamps: Record<string, string>;
+  created_by_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface IngressRow {
+  id: string;
+  configuration_version_id: string;
+  branch: string | null;
+  clone_url: string | null;
+  commit_message: string | null;
+  commit_sha: string | null;
+  commit_url: string | null;
+  compare_url: string | null;
+  identifier: string | null;
+  is_pull_request: boolean;
+  on_default_branch: boolean;
+  pull_request_number: number | null;
+  pull_request_url: string | null;
+  pull_request_title: string | null;
+  pull_request_body: string | null;
+  tag: string | null;
+  sender_username: string | null;
+  sender_avatar_url: string | null;
+  sender_html_url: string | null;
+  created_at: Date;
+}
+
+export const findCv = (db: Db, id: string) => db<CvRow>('configuration_versions').where({ id }).first();
+export const cvsOfWorkspace = (db: Db, workspaceId: string) => db<CvRow>('configuration_versions').where({ workspace_id: workspaceId });
+export const findIngress = (db: Db, cvId: string) => db<IngressRow>('ingress_attributes').where({ configuration_version_id: cvId }).first();
+
+export async function insertCv(
+  db: Db,
+  attrs: Pick<CvRow, 'workspace_id' | 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { created_by_id?: string | null; status?: CvStatus },
+): Promise<CvRow> {
+  const [row] = await db<CvRow>('configuration_versions')
+    .insert({ id: newId('cv'), ...attrs, status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never })
+    .returning('*');
+  return row;
+}
+
+export async function insertIngress(db: Db, cvId: string, attrs: Partial<Omit<IngressRow, 'id' | 'configuration_version_id' | 'created_at'>>): Promise<IngressRow> {
+  const [row] = await db<IngressRow>('ingress_attributes').insert({ id: newId('ia'), configuration_version_id: cvId, ...attrs }).returning('*');
+  return row;
+}
+
+const TIMESTAMP_OF: Partial<Record<CvStatus, string>> = {
+  uploaded: 'finished-at',
+  errored: 'errored-at',
+  archived: 'archived-at',
+  fetching: 'fetching-at',
+  backing_data_soft_deleted: 'soft-deleted-at',
+  backing_data_permanently_deleted: 'permanently-deleted-at',
+};
+
+/**
+ * Compare-and-set move of a version: only from `from` (default: every state the event allows).
+ * Returns the updated row, or undefined when another request moved it first.
+ */
+export async function moveCv(
+  db: Db,
+  id: string,
+  event: CvEvent,
+  changes: Partial<Pick<CvRow, 'archive_object_id' | 'error' | 'error_message'>> = {},
+  from: readonly CvStatus[] = cvMachine.sources(event),
+): Promise<CvRow | undefined> {
+  const to = cvMachine.moves[event].to;
+  const stamp = TIMESTAMP_OF[to];
+  const [row] = await db<CvRow>('configuration_versions')
+    .where({ id })
+    .whereIn('status', from as CvStatus[])
+    .update({
+      ...changes,
+      status: to,
+      updated_at: db.fn.now() as unknown as Date,
+      ...(stamp ? { status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [stamp, new Date().toISOString()]) as never } : {}),
+    })
+    .returning('*');
+  return row;
+}
+
+/** Whether the version is the current configuration version of any workspace. */
+export async function isCurrentAnywhere(db: Db, cvId: string): Promise<boolean> {
+  return Boolean(await db('workspaces').where({ current_configuration_version_id: cvId }).first('id'));
+}
+
+/** Runs of this version that have not reached a final state. */
+export async function activeRunCount(db: Db, cvId: string, finalStatuses: readonly string[]): Promise<number> {
+  const row = await db('runs').where({ configuration_version_id: cvId }).whereNotIn('status', finalStatuses).count<{ count: number }[]>({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+}
+
+/** Makes a version the workspace's current one unless a newer version already is (provisional promotion). */
+export async function makeCurrent(db: Db, workspaceId: string, cv: Pick<CvRow, 'id' | 'created_at'>): Promise<boolean> {
+  const n = await db('workspaces')
+    .where({ id: workspaceId })
+    .andWhere((q) =>
+      q
+        .whereNull('current_configuration_version_id')
+        .orWhereIn('current_configuration_version_id', db('configuration_versions').where('created_at', '<=', cv.created_at).select('id')),
+    )
+    .update({ current_configuration_version_id: cv.id });
+  return n === 1;
+}

@@ -1,0 +1,22 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../db.js';
+
+export interface StoredObject {
+  id: string;
+  size: number;
+  sha256: string;
+  contentType: string;
+}
+
+/**
+ * Where archives, plans, logs and policy code live. Writes take the caller's transaction so a
+ * blob and the row that points at it commit together.
+ */
+export interface ObjectStore {
+  put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts?: { contentType?: string; prefix?: string }): Promise<StoredObject>;
+  /** A stream of the object's bytes, or null when it does not exist. */
+  get(id: string): Promise<Readable | null>;
+  stat(id: string): Promise<StoredObject | null>;
+  exists(id: string): Promise<boolean>;
+  delete(tx: Db, id: string): Promise<void>;
+}

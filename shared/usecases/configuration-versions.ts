@@ -1,0 +1,108 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { ApiError, Conflict } from '../errors.js';
+import { inspectArchive } from '../archive.js';
+import { refusal, type CvEvent } from '../domain/configuration-version.js';
+import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
+import { insertPendingRun, type RunRow } from '../repos/runs.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+
+/** Why an upload was refused; the signed-URL route maps it to its HTTP status. */
+export class UploadRefused extends ApiError {}
+
+/** Unpacked archives may be this many times larger than the upload limit (guards against gzip bombs). */
+const UNPACK_FACTOR = 10;
+
+/**
+ * Marks a pending version errored (compare-and-set) and explains why. Used for corrupt, empty
+ * or oversized uploads; nothing else changes.
+ */
+export async function failUpload(db: Db, cvId: string, message: string): Promise<CvRow | undefined> {
+  return moveCv(db, cvId, 'fail', { error: 'invalid-archive', error_message: message }, ['pending']);
+}
+
+/**
+ * Accepts the archive of a pending version: validates it, stores it, moves the version to
+ * `uploaded`, makes it current unless provisional, and queues a run when auto-queue-runs is on,
+ * all in one transaction. A second upload to the same version finds it no longer pending.
+ */
+export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Promise<{ cv: CvRow; run: RunRow | null }> {
+  const before = await findCv(rt.db, cvId);
+  if (!before) throw new UploadRefused(404, 'not found', 'configuration version not found');
+  if (before.status !== 'pending') throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+
+  const check = await inspectArchive(body, rt.config.maxArchiveBytes * UNPACK_FACTOR);
+  if (!check.ok) {
+    await failUpload(rt.db, cvId, check.message);
+    throw new UploadRefused(422, 'invalid archive', check.message);
+  }
+
+  const result = await rt.db.transaction(async (tx) => {
+    const stored = await rt.store.put(tx, body, { contentType: 'application/x-tar+gzip', prefix: 'archive' });
+    const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
+    if (!cv) throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+    if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
+    const run = cv.auto_queue_runs
+      ? await insertPendingRun(tx, {
+          workspace_id: cv.workspace_id,
+          configuration_version_id: cv.id,
+          source: 'tfe-configuration-version',
+          plan_only: cv.speculative,
+          created_by_id: cv.created_by_id,
+        })
+      : null;
+    return { cv, run };
+  });
+  if (result.run) await enqueueAfterCommit(rt.queues, jobs.runStep(result.run.id, 'plan'), rt.logger);
+  return result;
+}
+
+/** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
+export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedStatus: number): Promise<CvRow> {
+  return rt.db.transaction(async (tx) => {
+    const cv = await tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
+    if (!cv) throw new ApiError(404, 'not found', 'configuration version not found');
+    const why = refusal(event, {
+      status: cv.status,
+      source: cv.source,
+      isCurrent: await isCurrentAnywhere(tx, cv.id),
+      activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
+      hasBackingData: cv.archive_object_id !== null,
+    });
+    if (why) throw refusedStatus === 409 ? new Conflict(why) : new ApiError(refusedStatus, 'transition failed', why);
+    // Archive and permanent delete discard the archive; soft delete keeps it for a restore.
+    const discard = event === 'archive' || event === 'permanent_delete';
+    const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
+    if (!moved) throw new Conflict('the configuration version changed concurrently; try again');
+    if (discard && cv.archive_object_id) await rt.store.delete(tx, cv.archive_object_id);
+    return moved;
+  });
+}
+
+/**
+ * Maintenance: archives API-created versions older than `days` that are uploaded, not current
+ * anywhere and have no active runs. Returns the ids archived.
+ */
+export async function collectOldVersions(rt: Runtime, days: number, limit = 500): Promise<string[]> {
+  const candidates = (await rt.db('configuration_versions as cv')
+    .where('cv.status', 'uploaded')
+    .whereIn('cv.source', ['tfe-api', 'terraform'])
+    .where('cv.created_at', '<', rt.db.raw(`now() - (? || ' days')::interval`, [String(days)]))
+    .whereNotExists(rt.db('workspaces').whereRaw('workspaces.current_configuration_version_id = cv.id'))
+    .whereNotExists(rt.db('runs').whereRaw('runs.configuration_version_id = cv.id').whereNotIn('status', FINAL_RUN_STATUSES))
+    .orderBy('cv.created_at')
+    .limit(limit)
+    .pluck('cv.id')) as string[];
+  const archived: string[] = [];
+  for (const id of candidates) {
+    try {
+      await cvAction(rt, id, 'archive', 409);
+      archived.push(id);
+    } catch (err) {
+      // Someone changed it since the scan (a new run, a move): skip it this round.
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  return archived;
+}
