@@ -10,7 +10,7 @@ import {
   type WorkspaceRow,
   type WorkspaceSettings,
 } from '../../shared/repos/workspaces.js';
-import { orgScope, workspaceScope, workspaceScopeById } from '../guards.js';
+import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { organizationResource, workspaceResource } from '../serializers/foundation.js';
@@ -51,8 +51,7 @@ const nameTaken = () => new Unprocessable('name has already been taken', '/data/
 export function workspaceHandlers({ db }: AppDeps) {
   const include = (req: Req) => readInclude(req, ['organization']);
 
-  async function respond(req: Req, res: Response, status: number, ws: WorkspaceRow, scope: Awaited<ReturnType<typeof workspaceScope>>) {
-    const inc = include(req);
+  async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
     const org = inc.has('organization') ? await db('organizations').where({ name: ws.organization_name }).first() : null;
     sendResource(res, status, workspaceResource(ws, scope.access), org ? [organizationResource(org, scope.grant)] : undefined);
   }
@@ -60,17 +59,18 @@ export function workspaceHandlers({ db }: AppDeps) {
   return {
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
+      const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
       const ws = await db.transaction(async (tx) => {
         if (await findWorkspaceByName(tx, org.name, settings.name!)) throw nameTaken();
         return insertWorkspace(tx, org.name, { ...settings, name: settings.name! });
       });
-      await respond(req, res, 201, ws, { workspace: ws, grant, access: 'admin' });
+      await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc);
     },
 
     async list(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
-      include(req);
+      const inc = include(req);
       const page = readPageOrDefault(req);
       const query = db<WorkspaceRow>('workspaces').where({ organization_name: org.name });
       const search = readParam(req, 'search[name]');
@@ -79,29 +79,31 @@ export function workspaceHandlers({ db }: AppDeps) {
       const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
       const visible = rows.filter((r) => access.has(r.id));
       const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
-      send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!)), ...paginate(req, page, visible.length) });
+      const included = inc.has('organization') && slice.length ? { included: [organizationResource(org, grant)] } : {};
+      send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!)), ...included, ...paginate(req, page, visible.length) });
     },
 
     async showByName(req: Req, res: Response) {
       await orgScope(db, res.locals.principal, req.params.org);
       const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));
-      await respond(req, res, 200, scope.workspace, scope);
+      await respond(res, 200, scope.workspace, scope, include(req));
     },
 
     async show(req: Req, res: Response) {
       const scope = await workspaceScopeById(db, res.locals.principal, req.params.id);
-      await respond(req, res, 200, scope.workspace, scope);
+      await respond(res, 200, scope.workspace, scope, include(req));
     },
 
     async update(req: Req, res: Response) {
       const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       const ws = scope.workspace;
+      const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
       const updated = await db.transaction(async (tx) => {
         if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
         return updateWorkspace(tx, ws.id, settings);
       });
-      await respond(req, res, 200, updated, scope);
+      await respond(res, 200, updated, scope, inc);
     },
 
     async destroy(req: Req, res: Response) {
