@@ -45,12 +45,13 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/.well-known/terraform.json', meta.discovery);
   app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
 
-  const auth = authenticate(deps.db);
   const api = express.Router();
-  api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.get('/ping', meta.ping);
-  api.use(foundationRoutes(deps, auth));
-  api.use(configurationVersionRoutes(deps, auth));
+  // Authenticate before reading the body, so an anonymous request never gets past 401.
+  api.use(authenticate(deps.db));
+  api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
+  api.use(foundationRoutes(deps));
+  api.use(configurationVersionRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
 
