@@ -44,7 +44,9 @@ async function assertAllMembers(tx: Tx, team: TeamRow, membershipIds: string[], 
 export function teamMemberHandlers({ db }: AppDeps) {
   const change = (resolve: (tx: Tx, team: TeamRow, ids: string[]) => Promise<string[]>, op: 'add' | 'remove') =>
     async (req: Req, res: Response) => {
-      const { team } = await teamScope(db, res.locals.principal, req.params.id, 'manage-membership');
+      const { team, grant } = await teamScope(db, res.locals.principal, req.params.id, 'manage-membership');
+      // Joining the owners team grants everything, so only owners may change who is in it.
+      if (team.is_owners && !grant.isOwner) throw new NotFound();
       const ids = linkageIds(req);
       await db.transaction(async (tx) => {
         // Serialise changes to one team so the owners-not-empty check cannot race.

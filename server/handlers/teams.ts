@@ -1,9 +1,10 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
-import { Unprocessable } from '../../shared/errors.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { normalizeAccess, type OrganizationAccess, type OrganizationGrant } from '../../shared/access.js';
 import { deleteTeam, insertTeam, teamMembers, teamsOf, updateTeam, type TeamRow } from '../../shared/repos/teams.js';
+import type { MembershipRow } from '../../shared/repos/memberships.js';
 import { canSeeTeam, orgScope, teamScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
@@ -11,9 +12,27 @@ import { membershipResource, teamResource, userResource } from '../serializers/f
 
 const INCLUDES = ['users', 'organization_memberships'] as const;
 
+/** Membership rows and, per membership, the ids of its teams the grant may see. */
+async function membershipsWithTeams(db: Db, ids: string[], grant: OrganizationGrant | null) {
+  const rows = new Map((await db<MembershipRow>('organization_memberships').whereIn('id', ids)).map((r) => [r.id, r]));
+  const teamIds = new Map<string, string[]>();
+  const links = await db('team_members as tm')
+    .join('teams as t', 't.id', 'tm.team_id')
+    .whereIn('tm.organization_membership_id', ids)
+    .orderBy('t.name')
+    .select<(TeamRow & { membership_id: string })[]>('t.*', 'tm.organization_membership_id as membership_id');
+  for (const link of links) {
+    if (grant && canSeeTeam(grant, link)) teamIds.set(link.membership_id, [...(teamIds.get(link.membership_id) ?? []), link.id]);
+  }
+  return { rows, teamIds };
+}
+
 /** Teams with their members; `users` lists only members whose invitation is accepted. */
 export async function presentTeams(db: Db, teams: TeamRow[], grant: OrganizationGrant | null, include: Set<string>) {
   const members = teams.length ? await teamMembers(db, teams.map((t) => t.id)) : [];
+  const membershipIds = [...new Set(members.map((m) => m.membership_id))];
+  const wantMemberships = include.has('organization_memberships') && membershipIds.length > 0;
+  const memberships = wantMemberships ? await membershipsWithTeams(db, membershipIds, grant) : null;
   const included: Resource[] = [];
   const data = teams.map((team) => {
     const mine = members.filter((m) => m.team_id === team.id);
@@ -21,11 +40,9 @@ export async function presentTeams(db: Db, teams: TeamRow[], grant: Organization
     if (include.has('users')) {
       for (const m of active) included.push(userResource({ id: m.user_id, username: m.username, email: m.email, is_admin: m.is_admin, created_at: m.user_created_at }));
     }
-    if (include.has('organization_memberships')) {
+    if (memberships) {
       for (const m of mine) {
-        included.push(
-          membershipResource({ id: m.membership_id, organization_name: team.organization_name, user_id: m.user_id, status: m.status as 'invited' | 'active', created_at: m.user_created_at }, m.email, []),
-        );
+        included.push(membershipResource(memberships.rows.get(m.membership_id)!, m.email, memberships.teamIds.get(m.membership_id) ?? []));
       }
     }
     return teamResource(team, { userIds: active.map((m) => m.user_id), membershipIds: mine.map((m) => m.membership_id) }, grant);
@@ -50,6 +67,11 @@ function columns(attrs: TeamAttrs) {
   };
 }
 
+/** Granting organization permissions needs manage-organization-access (owners have it), as in TFE. */
+function assertMayGrant(grant: OrganizationGrant, attrs: TeamAttrs): void {
+  if (attrs['organization-access'] && !grant.isOwner && !grant.permissions['manage-organization-access']) throw new NotFound();
+}
+
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
 export function teamHandlers({ db }: AppDeps) {
@@ -57,6 +79,7 @@ export function teamHandlers({ db }: AppDeps) {
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-teams');
       const attrs = attributesOf(req) as TeamAttrs;
+      assertMayGrant(grant, attrs);
       const team = await db.transaction(async (tx) => {
         if (await teamsOf(tx, org.name).where({ name: attrs.name }).first()) throw nameTaken();
         return insertTeam(tx, {
@@ -93,6 +116,7 @@ export function teamHandlers({ db }: AppDeps) {
     async update(req: Req, res: Response) {
       const { team, grant } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
       const attrs = attributesOf(req) as TeamAttrs;
+      assertMayGrant(grant, attrs);
       if (team.is_owners && attrs.name !== undefined && attrs.name !== team.name) {
         throw new Unprocessable('the owners team cannot be renamed', '/data/attributes/name');
       }

@@ -127,9 +127,9 @@ export function teamResource(team: TeamRow, members: { userIds: string[]; member
         ? Object.fromEntries(Object.keys(normalizeAccess({})).map((k) => [k, true]))
         : normalizeAccess(team.organization_access),
       permissions: {
-        'can-update-membership': membership,
+        'can-update-membership': membership && (!team.is_owners || (grant?.isOwner ?? false)),
         'can-destroy': manage && !team.is_owners,
-        'can-update-organization-access': manage && !team.is_owners,
+        'can-update-organization-access': manage && !team.is_owners && ((grant?.isOwner ?? false) || (grant?.permissions['manage-organization-access'] ?? false)),
         'can-update-api-token': manage,
         'can-update-visibility': manage,
         'can-update-name': manage && !team.is_owners,

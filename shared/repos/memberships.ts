@@ -34,11 +34,11 @@ export function membershipsOf(db: Db, organizationName: string) {
   return db<MembershipRow>('organization_memberships').where({ organization_name: organizationName });
 }
 
-/** Memberships whose users hold the given usernames, within one organization. */
+/** Memberships whose users hold the given usernames (or user ids), within one organization. */
 export function membershipsByUsername(db: Db, organizationName: string, usernames: string[]) {
   return db('organization_memberships as m')
     .join('users as u', 'u.id', 'm.user_id')
     .where('m.organization_name', organizationName)
-    .whereIn('u.username', usernames)
+    .where((q) => q.whereIn('u.username', usernames).orWhereIn('u.id', usernames))
     .select<(MembershipRow & { username: string })[]>('m.*', 'u.username');
 }
