@@ -1,34 +1,47 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { IllegalTransition, NotFound, Unprocessable } from '../../shared/errors.js';
-import { organizationGrant } from '../../shared/access.js';
+import { organizationGrant, type OrganizationGrant } from '../../shared/access.js';
 import { membershipMachine } from '../../shared/domain/membership.js';
-import { freeUsernameFor, findUserByEmail, insertUser } from '../../shared/repos/users.js';
+import { freeUsernameFor, findUserByEmail, insertUser, lockUserCreation } from '../../shared/repos/users.js';
 import { activateMembership, findMembership, findMembershipOf, insertMembership, membershipsOf, type MembershipRow } from '../../shared/repos/memberships.js';
-import { addTeamMembers } from '../../shared/repos/teams.js';
+import { addTeamMembers, type TeamRow } from '../../shared/repos/teams.js';
 import { queueInvitationMail } from '../../shared/invitations.js';
 import { enqueueAfterCommit, jobs } from '../../shared/queues.js';
-import { orgScope } from '../guards.js';
+import { canSeeTeam, orgScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
+import { presentTeams } from './teams.js';
 import { membershipResource, userResource } from '../serializers/foundation.js';
 import type { Db } from '../../shared/db.js';
 
-/** Serializes memberships with their team ids and, when asked, the users. */
-async function present(db: Db, rows: MembershipRow[], includeUser: boolean): Promise<{ data: Resource[]; included: Resource[] }> {
+/**
+ * Serializes memberships with the ids of the teams the caller may see (all of them for the invitee's own view,
+ * where `grant` is null) and, when asked, the users and those teams.
+ */
+async function present(
+  db: Db,
+  rows: MembershipRow[],
+  include: Set<string>,
+  grant: OrganizationGrant | null,
+): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = rows.map((r) => r.id);
   const teamRows = ids.length ? await db('team_members').whereIn('organization_membership_id', ids).select('organization_membership_id', 'team_id') : [];
+  const teamIds = [...new Set(teamRows.map((t) => t.team_id as string))];
+  const teams: TeamRow[] = teamIds.length ? await db('teams').whereIn('id', teamIds) : [];
+  const visible = new Map(teams.filter((t) => !grant || canSeeTeam(grant, t)).map((t) => [t.id, t]));
   const users = ids.length ? await db('users').whereIn('id', rows.map((r) => r.user_id)) : [];
   const userById = new Map(users.map((u) => [u.id as string, u]));
   const data = rows.map((r) =>
     membershipResource(
       r,
       userById.get(r.user_id)?.email ?? null,
-      teamRows.filter((t) => t.organization_membership_id === r.id).map((t) => t.team_id as string),
+      teamRows.filter((t) => t.organization_membership_id === r.id && visible.has(t.team_id)).map((t) => t.team_id as string),
     ),
   );
-  const included = includeUser ? uniqueResources(users.map((u) => userResource(u))) : [];
-  return { data, included };
+  const includedTeams = include.has('teams') && visible.size ? (await presentTeams(db, [...visible.values()], grant, new Set())).data : [];
+  const included = [...(include.has('user') ? users.map((u) => userResource(u)) : []), ...includedTeams];
+  return { data, included: uniqueResources(included) };
 }
 
 /** Removing this membership must not leave the organization's owners team empty. */
@@ -46,15 +59,17 @@ export async function assertOwnersKeepAMember(db: Db, organizationName: string, 
 export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
   return {
     async invite(req: Req, res: Response) {
-      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
       const { email } = attributesOf(req) as { email: string };
       const teamIds = ((req.body.data.relationships?.teams?.data ?? []) as { id: string }[]).map((t) => t.id);
       const { membership, mailId, user } = await db.transaction(async (tx) => {
+        await lockUserCreation(tx);
         const known = await findUserByEmail(tx, email);
         const user = known ?? (await insertUser(tx, { username: await freeUsernameFor(tx, email), email }));
         if (await findMembershipOf(tx, org.name, user.id)) throw new Unprocessable(`${email} is already a member of ${org.name}`, '/data/attributes/email');
-        const teams = teamIds.length ? await tx('teams').where({ organization_name: org.name }).whereIn('id', teamIds).pluck('id') : [];
-        const unknown = teamIds.filter((id) => !teams.includes(id));
+        const teams: TeamRow[] = teamIds.length ? await tx('teams').where({ organization_name: org.name }).whereIn('id', teamIds) : [];
+        // Only owners may put someone into the owners team (it holds every permission).
+        const unknown = teamIds.filter((id) => !teams.some((t) => t.id === id && (!t.is_owners || grant.isOwner)));
         if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${org.name}`, '/data/relationships/teams');
         const membership = await insertMembership(tx, org.name, user.id, 'invited');
         for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
@@ -62,12 +77,12 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
         return { membership, mailId: mail.id, user };
       });
       await enqueueAfterCommit(queues, jobs.mailDelivery(mailId), logger);
-      const body = await present(db, [membership], true);
+      const body = await present(db, [membership], new Set(), null);
       sendResource(res, 201, body.data[0], [userResource(user)]);
     },
 
     async list(req: Req, res: Response) {
-      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, ['user', 'teams']);
       const page = readPageOrDefault(req);
       const query = membershipsOf(db, org.name);
@@ -77,7 +92,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       if (email) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [email.toLowerCase().split(',')]).select('id'));
       const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
       const rows = await query.orderBy('created_at').limit(page.size).offset((page.number - 1) * page.size);
-      const body = await present(db, rows, include.has('user'));
+      const body = await present(db, rows, include, grant);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
@@ -85,17 +100,21 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       const principal = res.locals.principal;
       const row = await findMembership(db, req.params.id);
       const own = row && principal.kind === 'user' && principal.user.id === row.user_id;
-      if (!row || (!own && !(await organizationGrant(db, principal, row.organization_name)))) throw new NotFound();
-      const body = await present(db, [row], readInclude(req, ['user', 'teams']).has('user'));
+      const grant = row ? await organizationGrant(db, principal, row.organization_name) : null;
+      if (!row || (!own && !grant)) throw new NotFound();
+      const body = await present(db, [row], readInclude(req, ['user', 'teams']), grant);
       sendResource(res, 200, body.data[0], body.included);
     },
 
     async destroy(req: Req, res: Response) {
       const row = await findMembership(db, req.params.id);
       if (!row) throw new NotFound();
-      await orgScope(db, res.locals.principal, row.organization_name, 'manage-membership');
+      const { grant } = await orgScope(db, res.locals.principal, row.organization_name, 'manage-membership');
       await db.transaction(async (tx) => {
-        await tx('organization_memberships').where({ id: row.id }).forUpdate().first();
+        const owner = await tx('team_members as tm').join('teams as t', 't.id', 'tm.team_id').where({ 'tm.organization_membership_id': row.id, 't.is_owners': true }).first('t.id');
+        if (owner && !grant.isOwner) throw new NotFound();
+        // Lock the owners team, as team member changes do, so concurrent removals cannot both pass the check.
+        await tx('teams').where({ organization_name: row.organization_name, is_owners: true }).forUpdate().first('id');
         await assertOwnersKeepAMember(tx, row.organization_name, [row.id]);
         await tx('organization_memberships').where({ id: row.id }).del();
       });
@@ -110,7 +129,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       membershipMachine.transition(row.status, 'accept');
       const updated = await activateMembership(db, row.id);
       if (!updated) throw new IllegalTransition(membershipMachine.name, 'active', 'accept');
-      const body = await present(db, [updated], false);
+      const body = await present(db, [updated], new Set(), null);
       sendResource(res, 200, body.data[0]);
     },
   };

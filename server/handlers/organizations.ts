@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { Forbidden, NotFound, Unprocessable } from '../../shared/errors.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { findOrganization, insertOrganization, organizationsVisibleTo, updateOrganization } from '../../shared/repos/organizations.js';
 import { insertTeam, addTeamMembers } from '../../shared/repos/teams.js';
 import { insertMembership } from '../../shared/repos/memberships.js';
@@ -16,7 +16,7 @@ export function organizationHandlers({ db, config }: AppDeps) {
   return {
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      if (principal.kind !== 'user') throw new Forbidden('Only user tokens can create organizations.');
+      if (principal.kind !== 'user') throw new NotFound();
       const { name, email } = attributesOf(req) as { name: string; email: string };
       const org = await db.transaction(async (tx) => {
         if (await findOrganization(tx, name)) throw nameTaken();

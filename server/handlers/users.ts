@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { findUserByEmail, findUserById, findUserByUsername, insertUser, type UserRow } from '../../shared/repos/users.js';
+import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, type UserRow } from '../../shared/repos/users.js';
 import { isSiteAdmin, type Principal } from '../../shared/access.js';
 import { sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
@@ -39,6 +39,7 @@ export function userHandlers(deps: AppDeps) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const attrs = attributesOf(req) as { username: string; email: string; 'is-admin'?: boolean };
       const user = await db.transaction(async (tx) => {
+        await lockUserCreation(tx);
         if (await findUserByUsername(tx, attrs.username)) throw new Unprocessable('username has already been taken', '/data/attributes/username');
         if (await findUserByEmail(tx, attrs.email)) throw new Unprocessable('email has already been taken', '/data/attributes/email');
         return insertUser(tx, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });

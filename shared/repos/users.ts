@@ -9,6 +9,11 @@ export interface UserRow {
   created_at: Date;
 }
 
+const USER_CREATION_LOCK = 7_431_004;
+
+/** Serialises user creation (admin and invitations) so concurrent requests see each other's usernames and emails. */
+export const lockUserCreation = (tx: Db) => tx.raw('select pg_advisory_xact_lock(?)', [USER_CREATION_LOCK]);
+
 export const findUserById = (db: Db, id: string) => db<UserRow>('users').where({ id }).first();
 export const findUserByUsername = (db: Db, username: string) => db<UserRow>('users').where({ username }).first();
 export const findUserByEmail = (db: Db, email: string) =>
