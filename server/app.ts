@@ -7,6 +7,7 @@ import { metaHandlers } from './handlers/meta.js';
 import { foundationRoutes } from './routes/foundation.js';
 import { configurationVersionRoutes } from './routes/configuration-versions.js';
 import { objectRoutes } from './routes/objects.js';
+import { logRoutes, runRoutes } from './routes/runs.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -52,8 +53,10 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
+  api.use(runRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
+  app.use(logRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logger));

@@ -27,8 +27,17 @@ export interface Config {
   readonly maxArchiveBytes: number;
   readonly uploadUrlTtlSeconds: number;
   readonly downloadUrlTtlSeconds: number;
+  readonly logUrlTtlSeconds: number;
   /** Archive API-created configuration versions older than this many days (0: never). */
   readonly cvGcAfterDays: number;
+  readonly terraformBin: string;
+  /** Operator CLI configuration for Terraform (e.g. a provider mirror). */
+  readonly terraformCliConfig: string | null;
+  /** A worker renews its lease on a running plan or apply; past it, the run counts as abandoned. */
+  readonly runLeaseSeconds: number;
+  readonly forceCancelCoolOffSeconds: number;
+  /** Plans and applies one worker process runs at once. */
+  readonly runConcurrency: number;
 }
 
 const schema = {
@@ -53,7 +62,13 @@ const schema = {
     MAX_ARCHIVE_BYTES: { type: 'string', pattern: '^[0-9]{1,12}$' },
     UPLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     DOWNLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    LOG_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     CV_GC_AFTER_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    TERRAFORM_BIN: { type: 'string', minLength: 1 },
+    TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
+    RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    FORCE_CANCEL_COOLOFF_SECONDS: { type: 'string', pattern: '^[0-9]{1,6}$' },
+    RUN_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
   },
 } as const;
 
@@ -110,6 +125,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxArchiveBytes: Number(env.MAX_ARCHIVE_BYTES ?? String(100 * 1024 * 1024)),
     uploadUrlTtlSeconds: Number(env.UPLOAD_URL_TTL_SECONDS ?? '3600'),
     downloadUrlTtlSeconds: Number(env.DOWNLOAD_URL_TTL_SECONDS ?? '300'),
+    logUrlTtlSeconds: Number(env.LOG_URL_TTL_SECONDS ?? '3600'),
     cvGcAfterDays: Number(env.CV_GC_AFTER_DAYS ?? '0'),
+    terraformBin: env.TERRAFORM_BIN ?? 'terraform',
+    terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
+    runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),
+    forceCancelCoolOffSeconds: Number(env.FORCE_CANCEL_COOLOFF_SECONDS ?? '10'),
+    runConcurrency: Number(env.RUN_CONCURRENCY ?? '2'),
   });
 }

@@ -2,6 +2,7 @@ import type { Db } from './db.js';
 import type { Logger } from './logger.js';
 import { jobs, requeue, type JobSpec, type Queues } from './queues.js';
 import { dueMailIds } from './repos/mail.js';
+import { nextStep } from './usecases/runs.js';
 
 /** A kind of durable work: finds rows that are due or stuck and names the job each one needs. */
 export interface ReconcileSource {
@@ -12,6 +13,19 @@ export interface ReconcileSource {
 /** Every kind of durable work the reconciler watches; each area adds its source here. */
 export const reconcileSources: ReconcileSource[] = [
   { name: 'mail', due: async (db, limit) => (await dueMailIds(db, limit)).map(jobs.mailDelivery) },
+  {
+    // Runs waiting for a step, and running ones whose worker's lease has expired.
+    name: 'runs',
+    due: async (db, limit) => {
+      const rows = await db('runs')
+        .whereIn('status', ['pending', 'plan_queued', 'confirmed', 'pre_apply_completed', 'apply_queued'])
+        .orWhere((q) => q.whereIn('status', ['planning', 'applying']).andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now())))
+        .orderBy('created_at')
+        .limit(limit)
+        .select('id', 'status');
+      return rows.map((r) => nextStep(r)).filter((s): s is JobSpec => s !== null);
+    },
+  },
 ];
 
 /**

@@ -6,7 +6,7 @@ import { createRedis } from '../shared/redis.js';
 import { createMailer } from '../shared/mail.js';
 import { reconcile } from '../shared/reconciler.js';
 import type { WorkerDeps } from './context.js';
-import { CONCURRENCY, PROCESSORS } from './processors.js';
+import { concurrency, PROCESSORS } from './processors.js';
 
 export interface WorkerHandle {
   queues: QueueName[];
@@ -18,7 +18,12 @@ export interface WorkerHandle {
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
   const connection = createRedis(rt.config.redisUrl, 'worker');
   connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
-  const deps: WorkerDeps = { ...rt, mailer: createMailer(rt.config, rt.logger), workerId: `${hostname()}:${process.pid}` };
+  const deps: WorkerDeps = {
+    ...rt,
+    mailer: createMailer(rt.config, rt.logger),
+    workerId: `${hostname()}:${process.pid}`,
+    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig },
+  };
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 
@@ -35,7 +40,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
         if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
         await handler(job, deps);
       },
-      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: CONCURRENCY[name] ?? 1, autorun: true },
+      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true },
     );
     worker.on('failed', (job, err) => rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message }));
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
@@ -46,6 +51,11 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   if (active.includes('deadline-expiry')) {
     // One scheduler per name, however many processes upsert it.
     await rt.queues['deadline-expiry'].upsertJobScheduler('reconciler', { every: rt.config.reconcileIntervalMs }, { name: JOB.reconcile, data: {} });
+    if (rt.config.cvGcAfterDays > 0) {
+      await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} });
+    } else {
+      await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
+    }
     await reconcile(rt.db, rt.queues, rt.logger).catch((err) => rt.logger.warn('boot reconcile failed', { error: String(err) }));
   }
   rt.logger.info('workers started', { queues: active, workerId: deps.workerId });

@@ -1,12 +1,14 @@
 import type { Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
 import type { Mailer } from '../shared/mail.js';
+import type { TerraformSettings } from '../shared/terraform/runner.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
   mailer: Mailer;
   /** Identifies this process in rows it settles (host:pid). */
   workerId: string;
+  terraform: TerraformSettings;
 }
 
 /** One handler per job name; job data is `unknown` until the handler validates it. */

@@ -1,8 +1,16 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { reconcile } from '../shared/reconciler.js';
+import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
 
 /** The periodic sweep: restores jobs for every row that is due or stuck. */
 export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
   await reconcile(deps.db, deps.queues, deps.logger);
+}
+
+/** Hourly housekeeping (when CV_GC_AFTER_DAYS is set): archives old API-created configuration versions. */
+export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+  if (deps.config.cvGcAfterDays <= 0) return;
+  const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
+  if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
 }

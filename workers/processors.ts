@@ -1,7 +1,9 @@
 import { JOB, type QueueName } from '../shared/queues.js';
 import type { Processor } from './context.js';
 import { deliverMail } from './notification-delivery.js';
-import { runReconciler } from './deadline-expiry.js';
+import { runMaintenance, runReconciler } from './deadline-expiry.js';
+import { runStep } from './run-pipeline.js';
+import type { Runtime } from '../shared/runtime.js';
 
 /**
  * Processors by queue and job name. Queues without an entry have no processor yet: their
@@ -9,11 +11,12 @@ import { runReconciler } from './deadline-expiry.js';
  */
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail },
-  'deadline-expiry': { [JOB.reconcile]: runReconciler },
+  'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance },
+  'run-pipeline': { [JOB.runStep]: runStep },
 };
 
-/** Concurrency per queue for one process. */
-export const CONCURRENCY: Partial<Record<QueueName, number>> = {
-  'notification-delivery': 8,
-  'deadline-expiry': 1,
-};
+/** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
+export function concurrency(rt: Runtime, queue: QueueName): number {
+  if (queue === 'run-pipeline') return rt.config.runConcurrency;
+  return queue === 'notification-delivery' ? 8 : 1;
+}

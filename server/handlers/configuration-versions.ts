@@ -7,18 +7,19 @@ import { findRun } from '../../shared/repos/runs.js';
 import { cvAction } from '../../shared/usecases/configuration-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
-import { workspaceScopeById } from '../guards.js';
+import { workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, type Req } from './body.js';
 import { cvResource, ingressResource } from '../serializers/configuration-versions.js';
-import { runResource } from '../serializers/runs.js';
+import { presentRuns } from './runs.js';
+import type { Config } from '../../shared/config.js';
 
 const INCLUDES = ['ingress_attributes', 'run'] as const;
 const UNREADABLE = ['backing_data_soft_deleted', 'backing_data_permanently_deleted'];
 
 /** Versions with their ingress attributes and, when asked, the run each one created. */
-async function present(db: Db, cvs: CvRow[], include: Set<string>): Promise<{ data: Resource[]; included: Resource[] }> {
+async function present(db: Db, config: Config, cvs: CvRow[], include: Set<string>, scope: WorkspaceScope): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = cvs.map((c) => c.id);
   const ingress = ids.length ? await db('ingress_attributes').whereIn('configuration_version_id', ids) : [];
   const runs = include.has('run') && ids.length
@@ -27,7 +28,7 @@ async function present(db: Db, cvs: CvRow[], include: Set<string>): Promise<{ da
   const data = cvs.map((cv) => cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }));
   const included = [
     ...(include.has('ingress_attributes') ? ingress.map(ingressResource) : []),
-    ...runs.map(runResource),
+    ...(await presentRuns(db, config, runs, () => scope.access, scope.grant)).data,
   ];
   return { data, included };
 }
@@ -36,12 +37,12 @@ export function configurationVersionHandlers(rt: AppDeps) {
   const { db, config } = rt;
 
   /** The version and the caller's access to its workspace (404 when invisible or below `need`). */
-  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read', readable = true): Promise<CvRow> {
+  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read', readable = true): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
     const cv = await findCv(db, req.params.id);
     if (!cv) throw new NotFound();
-    await workspaceScopeById(db, res.locals.principal, cv.workspace_id, need);
+    const scope = await workspaceScopeById(db, res.locals.principal, cv.workspace_id, need);
     if (readable && UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
-    return cv;
+    return { cv, scope };
   }
 
   const downloadRedirect = (res: Response, cv: CvRow | undefined) => {
@@ -52,20 +53,20 @@ export function configurationVersionHandlers(rt: AppDeps) {
   /** The three self-hosted actions: 200 with no body, 400 when the transition fails, 404 in other editions. */
   const backingDataAction = (event: 'soft_delete' | 'restore' | 'permanent_delete') => async (req: Req, res: Response) => {
     if (config.edition !== 'self-hosted') throw new NotFound();
-    const cv = await load(req, res, 'admin', false);
+    const { cv } = await load(req, res, 'admin', false);
     await cvAction(rt, cv.id, event, 400);
     res.status(200).end();
   };
 
   return {
     async list(req: Req, res: Response) {
-      await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
       const query = cvsOfWorkspace(db, req.params.id);
       const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
       const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
-      const body = await present(db, rows, include);
+      const body = await present(db, config, rows, include, scope);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
@@ -90,25 +91,25 @@ export function configurationVersionHandlers(rt: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      const cv = await load(req, res);
-      const body = await present(db, [cv], readInclude(req, INCLUDES));
+      const { cv, scope } = await load(req, res);
+      const body = await present(db, config, [cv], readInclude(req, INCLUDES), scope);
       sendResource(res, 200, body.data[0], body.included);
     },
 
     async ingressAttributes(req: Req, res: Response) {
-      const cv = await load(req, res);
+      const { cv } = await load(req, res);
       const ia = await findIngress(db, cv.id);
       send(res, 200, { data: ia ? ingressResource(ia) : null });
     },
 
     async archive(req: Req, res: Response) {
-      const cv = await load(req, res, 'write', false);
+      const { cv } = await load(req, res, 'write', false);
       await cvAction(rt, cv.id, 'archive', 409);
       res.status(202).end();
     },
 
     async download(req: Req, res: Response) {
-      downloadRedirect(res, await load(req, res, 'read', false));
+      downloadRedirect(res, (await load(req, res, 'read', false)).cv);
     },
 
     async downloadForRun(req: Req, res: Response) {

@@ -224,8 +224,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       organization: one('organizations', ws.organization_name),
       'current-run': one('runs', null),
       'latest-run': one('runs', null),
-      'current-configuration-version': one('configuration-versions', null),
-      'current-state-version': one('state-versions', null),
+      'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
+      'current-state-version': one('state-versions', ws.current_state_version_id),
     },
     links: { self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}` },
   };

@@ -1,32 +1,163 @@
-import { iso, one, type Resource } from '../jsonapi.js';
-import type { RunRow } from '../../shared/repos/runs.js';
+import { iso, many, one, type Resource } from '../jsonapi.js';
+import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { runActions } from '../../shared/domain/run.js';
+import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
+import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
 
-/** The run document (the fields queueing sets; the run engine adds plan, apply and actions). */
-export function runResource(run: RunRow): Resource {
+/** What the caller may do to a run, from its workspace access. */
+function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {
+  const act = accessAtLeast(access, run.plan_only ? 'plan' : 'write');
+  return {
+    'can-apply': accessAtLeast(access, 'write'),
+    'can-cancel': act,
+    'can-discard': accessAtLeast(access, 'write'),
+    'can-force-cancel': act,
+    'can-force-execute': accessAtLeast(access, 'write'),
+    'can-comment': accessAtLeast(access, 'read'),
+    'can-override-policy-check': grant?.permissions['manage-policy-overrides'] ?? false,
+  };
+}
+
+export interface RunContext {
+  plan: PlanRow;
+  apply: ApplyRow;
+  access: WorkspaceAccess;
+  grant: OrganizationGrant | null;
+  taskStageIds?: string[];
+  policyCheckIds?: string[];
+}
+
+export function runResource(run: RunRow, ctx: RunContext): Resource {
   return {
     type: 'runs',
     id: run.id,
     attributes: {
       status: run.status,
+      'status-timestamps': run.status_timestamps,
       source: run.source,
       message: run.message,
+      'trigger-reason': 'manual',
       'is-destroy': run.is_destroy,
       'auto-apply': run.auto_apply,
       'plan-only': run.plan_only,
       refresh: run.refresh,
       'refresh-only': run.refresh_only,
       'save-plan': run.save_plan,
+      'allow-empty-apply': run.allow_empty_apply,
+      'allow-config-generation': false,
+      'has-changes': run.has_changes === true,
       'target-addrs': run.target_addrs,
       'replace-addrs': run.replace_addrs,
-      'status-timestamps': run.status_timestamps,
+      variables: run.variables,
+      'terraform-version': run.terraform_version,
+      'position-in-queue': 0,
       'created-at': iso(run.created_at),
-      actions: { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false },
+      'canceled-at': run.status_timestamps['canceled-at'] ?? null,
+      'force-cancel-available-at': iso(run.force_cancel_available_at),
+      'error-message': run.error_message,
+      actions: runActions(run),
+      permissions: runPermissions(ctx.access, ctx.grant, run),
     },
     relationships: {
       workspace: one('workspaces', run.workspace_id),
       'configuration-version': one('configuration-versions', run.configuration_version_id),
       'created-by': one('users', run.created_by_id),
+      'confirmed-by': one('users', null),
+      plan: one('plans', ctx.plan.id),
+      apply: one('applies', ctx.apply.id),
+      'cost-estimate': one('cost-estimates', null),
+      'task-stages': many('task-stages', ctx.taskStageIds ?? []),
+      'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
+      comments: many('comments', []),
+      'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } } as never,
     },
     links: { self: `/api/v2/runs/${run.id}` },
+  };
+}
+
+const phaseStatus = (status: string, runStatus: string, queuedWhen: string[]) => (status === 'pending' && queuedWhen.includes(runStatus) ? 'queued' : status);
+
+export function planResource(plan: PlanRow, run: Pick<RunRow, 'status'>, logReadUrl: string): Resource {
+  return {
+    type: 'plans',
+    id: plan.id,
+    attributes: {
+      status: phaseStatus(plan.status, run.status, ['plan_queued']),
+      'has-changes': plan.has_changes === true,
+      'resource-additions': plan.resource_additions,
+      'resource-changes': plan.resource_changes,
+      'resource-destructions': plan.resource_destructions,
+      'resource-imports': plan.resource_imports,
+      'generated-configuration': false,
+      'execution-details': { mode: 'remote' },
+      'status-timestamps': plan.status_timestamps,
+      'log-read-url': logReadUrl,
+    },
+    relationships: { run: one('runs', plan.run_id), exports: many('plan-exports', []) },
+    links: { self: `/api/v2/plans/${plan.id}`, 'json-output': `/api/v2/plans/${plan.id}/json-output` },
+  };
+}
+
+export function applyResource(apply: ApplyRow, run: Pick<RunRow, 'status'>, logReadUrl: string): Resource {
+  return {
+    type: 'applies',
+    id: apply.id,
+    attributes: {
+      status: phaseStatus(apply.status, run.status, ['apply_queued']),
+      'resource-additions': apply.resource_additions,
+      'resource-changes': apply.resource_changes,
+      'resource-destructions': apply.resource_destructions,
+      'resource-imports': apply.resource_imports,
+      'execution-details': { mode: 'remote' },
+      'status-timestamps': apply.status_timestamps,
+      'log-read-url': logReadUrl,
+    },
+    relationships: { run: one('runs', apply.run_id) },
+    links: { self: `/api/v2/applies/${apply.id}` },
+  };
+}
+
+export function runEventResource(e: { id: string; run_id: string; action: string; description: string | null; actor_id: string | null; created_at: Date }): Resource {
+  return {
+    type: 'run-events',
+    id: e.id,
+    attributes: { action: e.action, description: e.description, 'created-at': iso(e.created_at) },
+    relationships: { actor: one('users', e.actor_id), target: one('runs', e.run_id), comment: one('comments', null) },
+  };
+}
+
+export function stateVersionResource(sv: StateVersionRow, outputIds: string[], downloadUrl: string | null): Resource {
+  return {
+    type: 'state-versions',
+    id: sv.id,
+    attributes: {
+      serial: sv.serial,
+      lineage: sv.lineage,
+      size: sv.size,
+      status: 'finalized',
+      'state-version': 4,
+      'terraform-version': sv.terraform_version,
+      'resources-processed': true,
+      'hosted-state-download-url': downloadUrl,
+      'hosted-json-state-download-url': null,
+      'vcs-commit-sha': null,
+      'created-at': iso(sv.created_at),
+    },
+    relationships: {
+      run: one('runs', sv.run_id),
+      workspace: one('workspaces', sv.workspace_id),
+      outputs: many('state-version-outputs', outputIds),
+    },
+    links: { self: `/api/v2/state-versions/${sv.id}` },
+  };
+}
+
+/** A state output; `value` is the decoded value, or null when withheld (sensitive in lists). */
+export function stateOutputResource(o: StateOutputRow, value: unknown): Resource {
+  return {
+    type: 'state-version-outputs',
+    id: o.id,
+    attributes: { name: o.name, sensitive: o.sensitive, type: typeof o.type === 'string' ? o.type : 'unknown', value, 'detailed-type': o.type },
+    links: { self: `/api/v2/state-version-outputs/${o.id}` },
   };
 }

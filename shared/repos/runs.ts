@@ -1,11 +1,14 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
+import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
+import { publishRunTransition } from '../run-events.js';
+import { createLog } from '../logs.js';
 
 export interface RunRow {
   id: string;
   workspace_id: string;
   configuration_version_id: string | null;
-  status: string;
+  status: RunStatus;
   source: string;
   message: string;
   is_destroy: boolean;
@@ -14,26 +17,126 @@ export interface RunRow {
   refresh: boolean;
   refresh_only: boolean;
   save_plan: boolean;
+  allow_empty_apply: boolean;
   target_addrs: string[];
   replace_addrs: string[];
   variables: { key: string; value: string }[];
   status_timestamps: Record<string, string>;
+  has_changes: boolean | null;
+  terraform_version: string | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  cancel_requested_at: Date | null;
+  force_cancel_available_at: Date | null;
+  error_message: string | null;
   created_by_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export const findRun = (db: Db, id: string) => db<RunRow>('runs').where({ id }).first();
+export interface PlanRow {
+  id: string;
+  run_id: string;
+  status: string;
+  log_id: string | null;
+  has_changes: boolean | null;
+  resource_additions: number;
+  resource_changes: number;
+  resource_destructions: number;
+  resource_imports: number;
+  json_object_id: string | null;
+  file_object_id: string | null;
+  attempts: number;
+  status_timestamps: Record<string, string>;
+  created_at: Date;
+}
 
-/** Inserts a run in `pending` with its `created` event (same transaction as the caller's change). */
-export async function insertPendingRun(
-  db: Db,
-  attrs: Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> & Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy'>> & { created_by_id?: string | null },
-): Promise<RunRow> {
+export interface ApplyRow {
+  id: string;
+  run_id: string;
+  status: string;
+  log_id: string | null;
+  resource_additions: number;
+  resource_changes: number;
+  resource_destructions: number;
+  resource_imports: number;
+  started_at: Date | null;
+  status_timestamps: Record<string, string>;
+  created_at: Date;
+}
+
+export const findRun = (db: Db, id: string) => db<RunRow>('runs').where({ id }).first();
+export const findPlan = (db: Db, id: string) => db<PlanRow>('plans').where({ id }).first();
+export const findApply = (db: Db, id: string) => db<ApplyRow>('applies').where({ id }).first();
+export const planOfRun = (db: Db, runId: string) => db<PlanRow>('plans').where({ run_id: runId }).first();
+export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').where({ run_id: runId }).first();
+
+export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> &
+  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'terraform_version'>> & {
+    created_by_id?: string | null;
+  };
+
+const json = (v: unknown) => JSON.stringify(v) as never;
+
+/** Inserts a run in `pending` with its plan, its apply and its `created` event (caller's transaction). */
+export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
   const [row] = await db<RunRow>('runs')
-    .insert({ id: newId('run'), ...attrs, status: 'pending', status_timestamps: JSON.stringify({ 'plan-queueable-at': now }) as never })
+    .insert({
+      id: newId('run'),
+      ...attrs,
+      target_addrs: json(attrs.target_addrs ?? []),
+      replace_addrs: json(attrs.replace_addrs ?? []),
+      variables: json(attrs.variables ?? []),
+      status: 'pending',
+      status_timestamps: json({ 'plan-queueable-at': now }),
+    })
     .returning('*');
+  await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: await createLog(db) });
+  await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: await createLog(db) });
   await db('run_events').insert({ id: newId('re'), run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
+  await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
+}
+
+/** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
+export const timestampKey = (status: string) => `${status.replace(/_/g, '-')}-at`;
+
+/**
+ * Moves a run with compare-and-set from its current status, writing the run event and telling
+ * subscribers in the same transaction. Returns the moved run, or undefined when the run was no
+ * longer in `from` (someone else moved it first). Throws IllegalTransition on an illegal move.
+ */
+export async function transitionRun(
+  db: Db,
+  run: Pick<RunRow, 'id' | 'status'>,
+  event: RunEvent,
+  opts: { actorId?: string | null; description?: string | null; changes?: Partial<RunRow> } = {},
+): Promise<RunRow | undefined> {
+  const to = runMachine.transition(run.status, event);
+  const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
+  for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = json(values[k]);
+  values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
+  const [moved] = await db<RunRow>('runs').where({ id: run.id, status: run.status }).update(values).returning('*');
+  if (!moved) return undefined;
+  await db('run_events').insert({
+    id: newId('re'),
+    run_id: run.id,
+    action: event,
+    from_status: run.status,
+    to_status: to,
+    actor_id: opts.actorId ?? null,
+    description: opts.description ?? null,
+  });
+  await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null });
+  return moved;
+}
+
+/** Updates plan or apply bookkeeping, stamping status-timestamps when the status changes. */
+export async function updatePhase(db: Db, table: 'plans' | 'applies', id: string, changes: Record<string, unknown>): Promise<void> {
+  const values = { ...changes };
+  if (typeof changes.status === 'string') {
+    values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [`${changes.status}-at`, new Date().toISOString()]);
+  }
+  await db(table).where({ id }).update(values);
 }

@@ -19,12 +19,14 @@ export interface WorkspaceRow {
   global_remote_state: boolean;
   structured_run_output_enabled: boolean;
   locked: boolean;
+  current_configuration_version_id: string | null;
+  current_state_version_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /** Columns a client may set on create or update. */
-export type WorkspaceSettings = Partial<Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'created_at' | 'updated_at'>>;
+export type WorkspaceSettings = Partial<Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id'>>;
 
 export const findWorkspace = (db: Db, id: string) => db<WorkspaceRow>('workspaces').where({ id }).first();
 export const findWorkspaceByName = (db: Db, organizationName: string, name: string) =>

@@ -54,7 +54,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
       : null;
     return { cv, run };
   });
-  if (result.run) await enqueueAfterCommit(rt.queues, jobs.runStep(result.run.id, 'plan'), rt.logger);
+  if (result.run) await enqueueAfterCommit(rt.queues, jobs.runStep(result.run.id, 'queue'), rt.logger);
   return result;
 }
 

@@ -1,0 +1,205 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import type { Db } from '../../shared/db.js';
+import type { Config } from '../../shared/config.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
+import { FINAL_RUN_STATUSES } from '../../shared/domain/run.js';
+import { usableForRuns } from '../../shared/domain/configuration-version.js';
+import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { findRun, type ApplyRow, type PlanRow, type RunRow } from '../../shared/repos/runs.js';
+import { findCv } from '../../shared/repos/configuration-versions.js';
+import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { orgScope, workspaceScopeById } from '../guards.js';
+import { check } from '../validate.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
+import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
+import { cvResource } from '../serializers/configuration-versions.js';
+import { userResource, workspaceResource } from '../serializers/foundation.js';
+
+const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'configuration_version.ingress_attributes', 'workspace', 'task_stages', 'cost_estimate'] as const;
+
+/** A pre-signed, unauthenticated log URL (the CLI reads logs without a token). */
+export const logReadUrl = (config: Config, logId: string | null) =>
+  logId ? signedObjectUrl(config.baseUrl, config.encryptionKey, 'log', logId, config.logUrlTtlSeconds).replace('/v1/object/', '/v1/logs/') : '';
+
+/** Runs with their plans and applies; `include` adds related resources. */
+export async function presentRuns(
+  db: Db,
+  config: Config,
+  runs: RunRow[],
+  access: (run: RunRow) => WorkspaceAccess,
+  grant: OrganizationGrant | null,
+  include: Set<string> = new Set(),
+): Promise<{ data: Resource[]; included: Resource[] }> {
+  const ids = runs.map((r) => r.id);
+  const plans = new Map(((ids.length ? await db('plans').whereIn('run_id', ids) : []) as PlanRow[]).map((p) => [p.run_id, p]));
+  const applies = new Map(((ids.length ? await db('applies').whereIn('run_id', ids) : []) as ApplyRow[]).map((a) => [a.run_id, a]));
+  const data = runs.map((run) => runResource(run, { plan: plans.get(run.id)!, apply: applies.get(run.id)!, access: access(run), grant }));
+  const included: Resource[] = [];
+  for (const run of runs) {
+    if (include.has('plan')) included.push(planResource(plans.get(run.id)!, run, logReadUrl(config, plans.get(run.id)!.log_id)));
+    if (include.has('apply')) included.push(applyResource(applies.get(run.id)!, run, logReadUrl(config, applies.get(run.id)!.log_id)));
+  }
+  if (include.has('workspace') && runs.length) {
+    const workspaces = await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))]);
+    for (const ws of workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!)));
+  }
+  if (include.has('created_by')) {
+    const users = await db('users').whereIn('id', runs.map((r) => r.created_by_id).filter((x): x is string => Boolean(x)));
+    included.push(...users.map((u) => userResource(u)));
+  }
+  if (include.has('configuration_version') || include.has('configuration_version.ingress_attributes')) {
+    const cvs = await db('configuration_versions').whereIn('id', runs.map((r) => r.configuration_version_id).filter((x): x is string => Boolean(x)));
+    included.push(...cvs.map((cv) => cvResource(cv)));
+  }
+  return { data, included: uniqueResources(included) };
+}
+
+type RunAttrs = {
+  message?: string;
+  'is-destroy'?: boolean;
+  'auto-apply'?: boolean;
+  'plan-only'?: boolean;
+  refresh?: boolean;
+  'refresh-only'?: boolean;
+  'save-plan'?: boolean;
+  'allow-empty-apply'?: boolean;
+  'target-addrs'?: string[];
+  'replace-addrs'?: string[];
+  variables?: { key: string; value: string }[];
+};
+
+export function runHandlers(deps: AppDeps) {
+  const { db, config } = deps;
+
+  /** The run and the caller's access to its workspace (at least `need`). */
+  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {
+    const run = await findRun(db, req.params.id);
+    if (!run) throw new NotFound();
+    const scope = await workspaceScopeById(db, res.locals.principal, run.workspace_id, need);
+    return { run, ...scope };
+  }
+
+  const commentOf = (req: Req): string | undefined => {
+    if (!hasDocument(req)) return undefined;
+    check('run.action', req.body);
+    return (req.body as { comment?: string }).comment ?? undefined;
+  };
+  const actorOf = (res: Response) => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
+
+  return {
+    async create(req: Req, res: Response) {
+      const attrs = attributesOf(req) as RunAttrs;
+      const scope = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'plan');
+      const ws = scope.workspace;
+      if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
+      const cvId = relationshipId(req, 'configuration-version') ?? (await db('workspaces').where({ id: ws.id }).first('current_configuration_version_id'))?.current_configuration_version_id;
+      const cv = cvId ? await findCv(db, cvId) : undefined;
+      if (!cv || cv.workspace_id !== ws.id) {
+        throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
+      }
+      if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
+      if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
+      if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
+      const planOnly = attrs['plan-only'] ?? cv.speculative;
+      if (!planOnly && !(scope.access === 'write' || scope.access === 'admin')) throw new NotFound();
+      const run = await createRun(deps, {
+        workspace_id: ws.id,
+        configuration_version_id: cv.id,
+        source: 'tfe-api',
+        message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
+        is_destroy: attrs['is-destroy'] ?? false,
+        auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
+        plan_only: planOnly,
+        refresh: attrs.refresh ?? true,
+        refresh_only: attrs['refresh-only'] ?? false,
+        save_plan: attrs['save-plan'] ?? false,
+        allow_empty_apply: attrs['allow-empty-apply'] ?? false,
+        target_addrs: attrs['target-addrs'] ?? [],
+        replace_addrs: attrs['replace-addrs'] ?? [],
+        variables: attrs.variables ?? [],
+        created_by_id: actorOf(res),
+      });
+      const body = await presentRuns(db, config, [run], () => scope.access, scope.grant);
+      sendResource(res, 201, body.data[0]);
+    },
+
+    async show(req: Req, res: Response) {
+      const { run, access, grant } = await load(req, res);
+      const body = await presentRuns(db, config, [run], () => access, grant, readInclude(req, INCLUDES));
+      sendResource(res, 200, body.data[0], body.included);
+    },
+
+    async listForWorkspace(req: Req, res: Response) {
+      const { access, grant } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const include = readInclude(req, INCLUDES);
+      const page = readPageOrDefault(req);
+      const query = db<RunRow>('runs').where({ workspace_id: req.params.id });
+      const status = readParam(req, 'filter[status]');
+      if (status) query.whereIn('status', status.split(','));
+      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const body = await presentRuns(db, config, rows, () => access, grant, include);
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+    },
+
+    /** Runs of the organization that have not finished, oldest first, limited to visible workspaces. */
+    async queue(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      const page = readPageOrDefault(req);
+      const rows = await db<RunRow>('runs')
+        .join('workspaces', 'workspaces.id', 'runs.workspace_id')
+        .where('workspaces.organization_name', org.name)
+        .whereNotIn('runs.status', FINAL_RUN_STATUSES)
+        .orderBy('runs.created_at')
+        .select('runs.*');
+      const access = await workspaceAccessMap(db, grant, [...new Set(rows.map((r) => r.workspace_id))]);
+      const visible = rows.filter((r) => access.has(r.workspace_id));
+      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
+      const body = await presentRuns(db, config, slice, (r) => access.get(r.workspace_id)!, grant);
+      send(res, 200, { data: body.data, ...paginate(req, page, visible.length) });
+    },
+
+    async capacity(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const counts = await db('runs')
+        .join('workspaces', 'workspaces.id', 'runs.workspace_id')
+        .where('workspaces.organization_name', org.name)
+        .select(db.raw(`count(*) filter (where runs.status = 'pending') as pending`), db.raw(`count(*) filter (where runs.status in ('planning', 'applying')) as running`))
+        .first();
+      send(res, 200, { data: { type: 'organization-capacity', id: org.name, attributes: { pending: Number(counts?.pending ?? 0), running: Number(counts?.running ?? 0) } } });
+    },
+
+    async events(req: Req, res: Response) {
+      const { run } = await load(req, res);
+      const rows = await db('run_events').where({ run_id: run.id }).orderBy('created_at').orderBy('id');
+      send(res, 200, { data: rows.map(runEventResource), meta: { pagination: { 'current-page': 1, 'page-size': rows.length, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': rows.length } } });
+    },
+
+    async apply(req: Req, res: Response) {
+      const { run } = await load(req, res, 'write');
+      await confirmRun(deps, run, actorOf(res), commentOf(req));
+      res.status(202).end();
+    },
+
+    async discard(req: Req, res: Response) {
+      const { run } = await load(req, res, 'write');
+      await discardRun(deps, run, actorOf(res), commentOf(req));
+      res.status(202).end();
+    },
+
+    async cancel(req: Req, res: Response) {
+      const { run } = await load(req, res, 'plan');
+      await cancelRun(deps, run, actorOf(res), config.forceCancelCoolOffSeconds, commentOf(req));
+      res.status(202).end();
+    },
+
+    async forceCancel(req: Req, res: Response) {
+      const { run } = await load(req, res, 'plan');
+      await forceCancelRun(deps, run, actorOf(res), commentOf(req));
+      res.status(202).end();
+    },
+  };
+}

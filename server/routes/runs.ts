@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import type { AppDeps } from '../context.js';
+import { validate } from '../validate.js';
+import { runHandlers } from '../handlers/runs.js';
+import { planApplyHandlers } from '../handlers/plans-applies.js';
+import { stateVersionHandlers } from '../handlers/state-versions.js';
+
+/** Runs, plans, applies and state versions. */
+export function runRoutes(deps: AppDeps): Router {
+  const r = Router();
+  const runs = runHandlers(deps);
+  const pa = planApplyHandlers(deps);
+  const sv = stateVersionHandlers(deps);
+  r.post('/runs', validate('run.create'), runs.create);
+  r.get('/runs/:id', runs.show);
+  r.get('/runs/:id/run-events', runs.events);
+  r.post('/runs/:id/actions/apply', runs.apply);
+  r.post('/runs/:id/actions/discard', runs.discard);
+  r.post('/runs/:id/actions/cancel', runs.cancel);
+  r.post('/runs/:id/actions/force-cancel', runs.forceCancel);
+  r.get('/workspaces/:id/runs', runs.listForWorkspace);
+  r.get('/organizations/:org/runs/queue', runs.queue);
+  r.get('/organizations/:org/capacity', runs.capacity);
+  r.get('/plans/:id', pa.showPlan);
+  r.get('/plans/:id/json-output', pa.jsonOutput);
+  r.get('/plans/:id/json-output-redacted', pa.jsonOutputRedacted);
+  r.get('/applies/:id', pa.showApply);
+  r.get('/workspaces/:id/current-state-version', sv.current);
+  r.get('/workspaces/:id/current-state-version-outputs', sv.currentOutputs);
+  r.get('/state-versions/:id', sv.show);
+  r.get('/state-version-outputs/:id', sv.output);
+  return r;
+}
+
+/** Pre-signed log URLs, read without a token. */
+export function logRoutes(deps: AppDeps): Router {
+  const r = Router();
+  r.get('/v1/logs/:token', planApplyHandlers(deps).readLog);
+  return r;
+}

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { extract } from 'tar';
+import type { ObjectStore } from '../store/object-store.js';
+import { safeEntryPath } from '../archive.js';
+
+export interface TerraformSettings {
+  bin: string;
+  /** Operator's CLI configuration (e.g. a provider mirror), passed as TF_CLI_CONFIG_FILE. */
+  cliConfigFile: string | null;
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface TerraformProcess {
+  done: Promise<ExitStatus>;
+  /** SIGINT: Terraform stops safely at the next opportunity. */
+  interrupt(): void;
+  /** SIGKILL: immediate. */
+  kill(): void;
+}
+
+/**
+ * The environment Terraform gets: nothing of the service's own (no database URL, keys or
+ * tokens), only what the CLI needs to run unattended.
+ */
+export function terraformEnv(settings: TerraformSettings, home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    CHECKPOINT_DISABLE: '1',
+    ...(settings.cliConfigFile ? { TF_CLI_CONFIG_FILE: settings.cliConfigFile } : {}),
+  };
+}
+
+/** Runs one Terraform command, streaming stdout and stderr to `onOutput`. */
+export function spawnTerraform(settings: TerraformSettings, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: Buffer) => void }): TerraformProcess {
+  const child = spawn(settings.bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (c: Buffer) => opts.onOutput?.(c));
+  child.stderr.on('data', (c: Buffer) => opts.onOutput?.(c));
+  const done = new Promise<ExitStatus>((resolveDone) => {
+    child.on('error', (err) => {
+      opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`));
+      resolveDone({ code: 127, signal: null });
+    });
+    child.on('close', (code, signal) => resolveDone({ code, signal }));
+  });
+  return {
+    done,
+    interrupt: () => void child.kill('SIGINT'),
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
+/** Runs a command to completion and returns its exit status and captured output. */
+export async function runTerraform(settings: TerraformSettings, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ExitStatus & { output: string }> {
+  const parts: Buffer[] = [];
+  const status = await spawnTerraform(settings, args, { cwd, env, onOutput: (c) => parts.push(c) }).done;
+  return { ...status, output: Buffer.concat(parts).toString('utf8') };
+}
+
+// Makes Terraform keep state in a local file the worker provides, whatever cloud or backend
+// block the configuration declares (a backend in an override file replaces either). The path is
+// relative: a saved plan records its backend, and the apply runs in another temporary directory.
+const STATE_FILE = 'zz_rls_state.tfstate';
+const BACKEND_OVERRIDE = `terraform {\n  backend "local" {\n    path = "${STATE_FILE}"\n  }\n}\n`;
+
+export interface Workdir {
+  root: string;
+  /** Where Terraform runs: the unpacked configuration plus the workspace's working directory. */
+  dir: string;
+  statePath: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh temporary directory with the configuration unpacked, the backend neutralised, the
+ * current state in place and the run's variables (HCL literals) in an auto.tfvars file.
+ */
+export async function prepareWorkdir(
+  store: ObjectStore,
+  settings: TerraformSettings,
+  opts: { archiveObjectId: string; workingDirectory: string; state: Buffer | null; variables: { key: string; value: string }[] },
+): Promise<Workdir> {
+  const root = await mkdtemp(join(tmpdir(), 'rls-run-'));
+  const cleanup = () => rm(root, { recursive: true, force: true });
+  try {
+    const config = join(root, 'config');
+    const home = join(root, 'home');
+    await mkdir(config);
+    await mkdir(home);
+    const archive = await store.get(opts.archiveObjectId);
+    if (!archive) throw new Error('the configuration archive is missing');
+    await pipeline(archive, extract({ cwd: config, strict: true, filter: (path) => safeEntryPath(path) }));
+    const dir = resolve(config, opts.workingDirectory || '.');
+    if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
+    await mkdir(dir, { recursive: true });
+    const statePath = join(dir, STATE_FILE);
+    if (opts.state) await writeFile(statePath, opts.state);
+    await writeFile(join(dir, 'zz_rls_backend_override.tf'), BACKEND_OVERRIDE);
+    if (opts.variables.length) {
+      const lines = opts.variables.map((v) => `${v.key} = ${v.value}`).join('\n');
+      await writeFile(join(dir, 'zz_rls_run_variables.auto.tfvars'), lines + '\n');
+    }
+    return { root, dir, statePath, home, env: terraformEnv(settings, home), cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}

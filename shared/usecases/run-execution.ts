@@ -1,0 +1,339 @@
+import { readFile, writeFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { runMachine, type RunStatus } from '../domain/run.js';
+import { applyOfRun, planOfRun, transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
+import { findCv, makeCurrent } from '../repos/configuration-versions.js';
+import { findStateVersion, insertStateVersion, parseState } from '../repos/state-versions.js';
+import { enterStage } from '../run-stages.js';
+import { createLog, LogWriter } from '../logs.js';
+import { readAll } from '../store/postgres-store.js';
+import { prepareWorkdir, runTerraform, spawnTerraform, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { afterMove } from './runs.js';
+
+export interface ExecutionDeps extends Runtime {
+  workerId: string;
+  terraform: TerraformSettings;
+}
+
+/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs). */
+async function preamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
+  const { output } = await runTerraform(settings, ['version', '-json'], process.cwd(), { PATH: process.env.PATH ?? '' });
+  let version = 'unknown';
+  let platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  try {
+    const parsed = JSON.parse(output) as { terraform_version?: string; platform?: string };
+    version = parsed.terraform_version ?? version;
+    platform = parsed.platform ?? platform;
+  } catch {
+    // an old or odd binary: keep the defaults
+  }
+  return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
+}
+
+/**
+ * Watches a running Terraform process: renews the run's lease, interrupts Terraform when a
+ * cancel is requested, kills it when the run was force-canceled (or otherwise finished) meanwhile.
+ */
+function supervise(deps: ExecutionDeps, runId: string, proc: TerraformProcess, executing: RunStatus) {
+  const state = { interrupted: false, killed: false };
+  const leaseMs = deps.config.runLeaseSeconds * 1000;
+  let lastRenew = Date.now();
+  const timer = setInterval(async () => {
+    try {
+      const row = await deps.db('runs').where({ id: runId }).first('status', 'cancel_requested_at');
+      if (!row || row.status !== executing) {
+        state.killed = true;
+        proc.kill();
+      } else if (row.cancel_requested_at && !state.interrupted) {
+        state.interrupted = true;
+        proc.interrupt();
+      }
+      if (Date.now() - lastRenew > leaseMs / 3) {
+        lastRenew = Date.now();
+        await deps.db('runs').where({ id: runId, lease_owner: deps.workerId }).update({ lease_until: leaseUntil(deps) });
+      }
+    } catch (err) {
+      deps.logger.warn('run supervision failed', { runId, error: String(err) });
+    }
+  }, 500);
+  return { state, stop: () => clearInterval(timer) };
+}
+
+const leaseUntil = (deps: ExecutionDeps) => new Date(Date.now() + deps.config.runLeaseSeconds * 1000);
+
+async function currentState(deps: ExecutionDeps, workspaceId: string): Promise<Buffer | null> {
+  const ws = await deps.db('workspaces').where({ id: workspaceId }).first('current_state_version_id');
+  const sv = ws?.current_state_version_id ? await findStateVersion(deps.db, ws.current_state_version_id) : null;
+  return sv?.object_id ? readAll(deps.store, sv.object_id) : null;
+}
+
+async function workdirFor(deps: ExecutionDeps, run: RunRow): Promise<Workdir> {
+  const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
+  if (!cv?.archive_object_id) throw new Error('the run has no configuration archive');
+  const ws = await deps.db('workspaces').where({ id: run.workspace_id }).first('working_directory');
+  return prepareWorkdir(deps.store, deps.terraform, {
+    archiveObjectId: cv.archive_object_id,
+    workingDirectory: ws?.working_directory ?? '',
+    state: await currentState(deps, run.workspace_id),
+    variables: run.variables,
+  });
+}
+
+/** terraform init; its output reaches the log only when it fails. */
+async function init(deps: ExecutionDeps, wd: Workdir, log: LogWriter): Promise<boolean> {
+  const result = await runTerraform(deps.terraform, ['init', '-input=false', '-no-color', '-reconfigure'], wd.dir, wd.env);
+  if (result.code === 0) return true;
+  log.write(result.output);
+  return false;
+}
+
+async function openLog(db: Db, table: 'plans' | 'applies', row: { id: string; log_id: string | null }): Promise<LogWriter> {
+  const logId = row.log_id ?? (await createLog(db));
+  if (!row.log_id) await db(table).where({ id: row.id }).update({ log_id: logId });
+  const writer = new LogWriter(db, logId);
+  await writer.open();
+  return writer;
+}
+
+/** Counts of a JSON plan's resource changes, as TFE reports them (a replace adds and destroys). */
+export function countChanges(plan: { resource_changes?: { change?: { actions?: string[] } }[] }) {
+  const counts = { resource_additions: 0, resource_changes: 0, resource_destructions: 0 };
+  for (const rc of plan.resource_changes ?? []) {
+    const actions = rc.change?.actions ?? [];
+    if (actions.includes('create')) counts.resource_additions++;
+    if (actions.includes('delete')) counts.resource_destructions++;
+    if (actions.includes('update')) counts.resource_changes++;
+  }
+  return counts;
+}
+
+function planArgs(run: RunRow): string[] {
+  const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
+  if (run.is_destroy) args.push('-destroy');
+  if (run.refresh_only) args.push('-refresh-only');
+  if (!run.refresh) args.push('-refresh=false');
+  for (const t of run.target_addrs) args.push(`-target=${t}`);
+  for (const r of run.replace_addrs) args.push(`-replace=${r}`);
+  return args;
+}
+
+/**
+ * After a successful plan, inside one transaction: the post-plan stage and the policy check
+ * (straight through when nothing is configured), then the end of the plan phase: finished when
+ * there is nothing to apply, saved for save-plan runs, otherwise waiting for confirmation, which
+ * auto-apply gives at once.
+ */
+export async function continueAfterPlan(tx: Db, start: RunRow): Promise<RunRow | undefined> {
+  let run: RunRow | undefined = start;
+  if (run.status === 'planning') {
+    const post = await enterStage(tx, run, 'post_plan');
+    if (post === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory post-plan task failed' });
+    if (post === 'wait') return transitionRun(tx, run, 'start_post_plan');
+  }
+  if (run.status === 'planning' || run.status === 'post_plan_completed') {
+    const policy = await enterStage(tx, run, 'policy_check');
+    if (policy === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory policy failed' });
+    if (policy === 'wait') return transitionRun(tx, run, 'start_policy_check');
+  }
+  const nothingToApply = run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
+  if (nothingToApply) return transitionRun(tx, run, 'finish_plan');
+  if (run.save_plan) return transitionRun(tx, run, 'plan_saved');
+  if (run.status === 'planning') run = await transitionRun(tx, run, 'plan_needs_confirmation');
+  if (run && run.auto_apply) run = await transitionRun(tx, run, 'confirm', { description: 'auto-apply' });
+  return run;
+}
+
+/** Claims a run for a Terraform phase: from its queued status, or by taking over an expired lease. */
+async function claim(deps: ExecutionDeps, runId: string, queued: RunStatus, executing: RunStatus, event: 'start_plan' | 'start_apply') {
+  return deps.db.transaction(async (tx) => {
+    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    if (!run) return { run: undefined, resumed: false };
+    const lease = { lease_owner: deps.workerId, lease_until: leaseUntil(deps) };
+    if (run.status === queued) return { run: await transitionRun(tx, run, event, { changes: lease }), resumed: false };
+    const abandoned = run.status === executing && (!run.lease_until || run.lease_until < new Date());
+    if (!abandoned) return { run: undefined, resumed: false };
+    const [taken] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).update(lease).returning('*');
+    return { run: taken, resumed: true };
+  });
+}
+
+/** The `plan` step: runs terraform plan for a queued run (or restarts one whose worker died). */
+export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
+  const { run, resumed } = await claim(deps, runId, 'plan_queued', 'planning', 'start_plan');
+  if (!run) return;
+  const plan = (await planOfRun(deps.db, run.id))!;
+  await updatePhase(deps.db, 'plans', plan.id, { status: 'running', attempts: plan.attempts + 1 });
+  const log = await openLog(deps.db, 'plans', plan);
+  const { text, version } = await preamble(deps.terraform);
+  log.write(resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text);
+  await deps.db('runs').where({ id: run.id }).update({ terraform_version: version });
+
+  let wd: Workdir | null = null;
+  let outcome: { kind: 'ok'; hasChanges: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+  try {
+    wd = await workdirFor(deps, run);
+    if (!(await init(deps, wd, log))) {
+      outcome = { kind: 'error', message: 'terraform init failed' };
+    } else {
+      const proc = spawnTerraform(deps.terraform, planArgs(run), { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
+      const watch = supervise(deps, run.id, proc, 'planning');
+      const exit = await proc.done;
+      watch.stop();
+      if (watch.state.killed) outcome = { kind: 'gone' };
+      else if (watch.state.interrupted) outcome = { kind: 'canceled' };
+      else if (exit.code === 0 || exit.code === 2) {
+        const show = await runTerraform(deps.terraform, ['show', '-json', 'plan.tfplan'], wd.dir, wd.env);
+        if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
+        const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
+        const hasChanges = exit.code === 2;
+        await deps.db.transaction(async (tx) => {
+          const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
+          const fileObj = await deps.store.put(tx, planFile, { prefix: 'planfile' });
+          await updatePhase(tx, 'plans', plan.id, {
+            json_object_id: jsonObj.id,
+            file_object_id: fileObj.id,
+            has_changes: hasChanges,
+            ...countChanges(JSON.parse(show.output)),
+          });
+        });
+        outcome = { kind: 'ok', hasChanges };
+      } else outcome = { kind: 'error', message: `terraform plan exited with code ${exit.code ?? exit.signal}` };
+    }
+  } catch (err) {
+    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
+    outcome = { kind: 'error', message: 'the plan could not be run' };
+  } finally {
+    await wd?.cleanup();
+  }
+  await log.close();
+  await finishPhase(deps, run.id, plan.id, 'plans', 'planning', outcome);
+}
+
+/** Records how a plan or apply ended and moves the run accordingly (compare-and-set from its executing status). */
+async function finishPhase(
+  deps: ExecutionDeps,
+  runId: string,
+  phaseId: string,
+  table: 'plans' | 'applies',
+  executing: 'planning' | 'applying',
+  outcome: { kind: 'ok'; hasChanges?: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' },
+): Promise<void> {
+  const phaseStatus = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' }[outcome.kind];
+  const moved = await deps.db.transaction(async (tx) => {
+    await updatePhase(tx, table, phaseId, { status: phaseStatus });
+    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    if (!run || run.status !== executing) return undefined;
+    const release = { lease_owner: null, lease_until: null };
+    if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { ...release, error_message: outcome.message } });
+    if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel', { changes: release });
+    if (executing === 'planning') {
+      const [updated] = await tx<RunRow>('runs').where({ id: run.id }).update({ ...release, has_changes: outcome.hasChanges ?? false }).returning('*');
+      return continueAfterPlan(tx, updated);
+    }
+    const applied = await finishApplying(tx, { ...run, ...release });
+    await tx('runs').where({ id: run.id }).update(release);
+    return applied;
+  });
+  if (moved) await afterMove(deps, moved);
+}
+
+/** applying -> applied through the post-apply stage; a provisional version becomes current unless a newer one is. */
+async function finishApplying(tx: Db, run: RunRow): Promise<RunRow | undefined> {
+  const post = await enterStage(tx, run, 'post_apply');
+  if (post === 'wait') return transitionRun(tx, run, 'start_post_apply');
+  const applied = await transitionRun(tx, run, 'finish_apply');
+  const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
+  if (applied && cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
+  return applied;
+}
+
+/**
+ * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
+ * changed real infrastructure).
+ */
+async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): Promise<void> {
+  const exists = await stat(wd.statePath).then(() => true, () => false);
+  if (!exists) return;
+  const after = await readFile(wd.statePath);
+  if (before && after.equals(before)) return;
+  const state = parseState(after);
+  await deps.db.transaction(async (tx) => {
+    const obj = await deps.store.put(tx, after, { contentType: 'application/json', prefix: 'state' });
+    await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: after.length, state });
+  });
+}
+
+/**
+ * The `apply` step. A confirmed run passes the pre-apply stage and is queued; a queued apply is
+ * claimed, its start is recorded before Terraform runs, and the saved plan is applied. An apply
+ * whose worker died is never run again: the run fails with a message saying why.
+ */
+export async function executeApply(deps: ExecutionDeps, runId: string): Promise<void> {
+  const queued = await deps.db.transaction(async (tx) => {
+    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    if (!run) return undefined;
+    if (run.status === 'confirmed') {
+      const pre = await enterStage(tx, run, 'pre_apply');
+      if (pre === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-apply task failed' });
+      if (pre === 'wait') return transitionRun(tx, run, 'start_pre_apply');
+      return transitionRun(tx, run, 'queue_apply');
+    }
+    if (run.status === 'pre_apply_completed') return transitionRun(tx, run, 'queue_apply');
+    if (run.status === 'applying' && (!run.lease_until || run.lease_until < new Date())) {
+      const message = 'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
+      return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
+    }
+    return run;
+  });
+  if (!queued) return;
+  if (queued.status !== 'apply_queued') {
+    if (queued.status !== 'applying') await afterMove(deps, queued);
+    return;
+  }
+  const { run } = await claim(deps, runId, 'apply_queued', 'applying', 'start_apply');
+  if (!run || !runMachine.can(run.status, 'finish_apply')) return;
+  const apply = (await applyOfRun(deps.db, run.id))!;
+  const plan = (await planOfRun(deps.db, run.id))!;
+  await updatePhase(deps.db, 'applies', apply.id, { status: 'running', started_at: new Date() });
+  const log = await openLog(deps.db, 'applies', apply);
+  log.write((await preamble(deps.terraform)).text);
+
+  let wd: Workdir | null = null;
+  let outcome: { kind: 'ok' } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+  try {
+    wd = await workdirFor(deps, run);
+    const before = await stat(wd.statePath).then(() => readFile(wd!.statePath), () => null);
+    const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
+    if (!planFile) throw new Error('the saved plan is missing');
+    await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
+    if (!(await init(deps, wd, log))) {
+      outcome = { kind: 'error', message: 'terraform init failed' };
+    } else {
+      const proc = spawnTerraform(deps.terraform, ['apply', '-input=false', '-no-color', 'plan.tfplan'], { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
+      const watch = supervise(deps, run.id, proc, 'applying');
+      const exit = await proc.done;
+      watch.stop();
+      await saveState(deps, run, wd, before);
+      if (watch.state.killed) outcome = { kind: 'gone' };
+      else if (watch.state.interrupted) outcome = { kind: 'canceled' };
+      else if (exit.code === 0) outcome = { kind: 'ok' };
+      else outcome = { kind: 'error', message: `terraform apply exited with code ${exit.code ?? exit.signal}` };
+    }
+    if (outcome.kind === 'ok') {
+      await updatePhase(deps.db, 'applies', apply.id, {
+        resource_additions: plan.resource_additions,
+        resource_changes: plan.resource_changes,
+        resource_destructions: plan.resource_destructions,
+      });
+    }
+  } catch (err) {
+    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
+    outcome = { kind: 'error', message: 'the apply could not be run' };
+  } finally {
+    await wd?.cleanup();
+  }
+  await log.close();
+  await finishPhase(deps, run.id, apply.id, 'applies', 'applying', outcome);
+}

@@ -1,0 +1,134 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { Conflict } from '../errors.js';
+import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, holdsWorkspace, isFinal, runMachine, type RunStatus } from '../domain/run.js';
+import { findRun, insertPendingRun, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { enterStage } from '../run-stages.js';
+import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
+import { newId } from '../ids.js';
+
+/** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
+export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
+  switch (run.status) {
+    case 'pending':
+      return jobs.runStep(run.id, 'queue');
+    case 'plan_queued':
+    case 'planning':
+      return jobs.runStep(run.id, 'plan');
+    case 'confirmed':
+    case 'pre_apply_completed':
+    case 'apply_queued':
+    case 'applying':
+      return jobs.runStep(run.id, 'apply');
+    default:
+      return null;
+  }
+}
+
+/** After a committed move: queue the run's next step, and when it has finished let the next run of its workspace start. */
+export async function afterMove(rt: Runtime, run: Pick<RunRow, 'id' | 'status' | 'workspace_id'>): Promise<void> {
+  const step = nextStep(run);
+  if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
+  if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
+}
+
+/** Queues the oldest pending runs of a workspace so the next one can take it. */
+export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<void> {
+  const pending = (await rt.db('runs').where({ workspace_id: workspaceId, status: 'pending' }).orderBy('created_at').limit(5).pluck('id')) as string[];
+  for (const id of pending) {
+    await requeue(rt.queues, jobs.runStep(id, 'queue')).catch((err) => rt.logger.warn('could not queue run', { runId: id, error: String(err) }));
+  }
+}
+
+/** Creates a pending run (with plan, apply and event) and queues it. */
+export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
+  const run = await rt.db.transaction((tx) => insertPendingRun(tx, attrs));
+  await afterMove(rt, run);
+  return run;
+}
+
+/** Locks the workspace row: every move that takes or releases a workspace serialises on it. */
+const lockWorkspace = (tx: Db, workspaceId: string) => tx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
+
+/**
+ * The `queue` step: a pending run takes its workspace when no other non-speculative run holds
+ * it and no older one waits (speculative plans run alongside), then passes the pre-plan stage.
+ */
+export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRow | undefined> {
+  const moved = await rt.db.transaction(async (tx) => {
+    const initial = await findRun(tx, runId);
+    if (!initial || initial.status !== 'pending') return undefined;
+    await lockWorkspace(tx, initial.workspace_id);
+    const run = await findRun(tx, runId);
+    if (!run || run.status !== 'pending') return undefined;
+    if (!run.plan_only) {
+      const others = await tx('runs').where({ workspace_id: run.workspace_id, plan_only: false }).whereNot({ id: run.id }).whereNotIn('status', FINAL_RUN_STATUSES).select('status', 'created_at');
+      const blocked = others.some((o) => holdsWorkspace(o.status) || (o.status === 'pending' && o.created_at < run.created_at));
+      if (blocked) return undefined;
+    }
+    const stage = await enterStage(tx, run, 'pre_plan');
+    if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
+    if (stage === 'wait') return transitionRun(tx, run, 'start_pre_plan');
+    return transitionRun(tx, run, 'queue_plan');
+  });
+  if (moved) await afterMove(rt, moved);
+  return moved;
+}
+
+/** Moves a run on behalf of a user action and follows up after commit; 409 when not allowed now. */
+async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
+  const moved = await rt.db.transaction(async (tx) => {
+    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    if (!run || !runMachine.can(run.status, event)) throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);
+    if (isFinalEvent(event)) await lockWorkspace(tx, run.workspace_id);
+    return transitionRun(tx, run, event, { actorId, description: comment ?? null });
+  });
+  if (!moved) throw new Conflict('the run changed concurrently; try again');
+  await afterMove(rt, moved);
+  return moved;
+}
+
+const pastTense = { confirm: 'applied', discard: 'discarded', cancel: 'canceled', force_cancel: 'force-canceled' } as const;
+const isFinalEvent = (event: string) => event !== 'confirm';
+
+/** `actions/apply`: a plan with changes waiting for confirmation. */
+export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {
+  if (!CONFIRMABLE.includes(run.status) || run.has_changes === false) throw new Conflict(`the run is not confirmable while it is ${run.status}`);
+  return act(rt, run.id, 'confirm', actorId, comment);
+}
+
+export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, comment?: string) => act(rt, run.id, 'discard', actorId, comment);
+
+/**
+ * `actions/cancel`. A run that is executing Terraform gets an interrupt (its worker sees the
+ * request, stops Terraform safely and moves the run to canceled); any other cancelable run is
+ * canceled at once. Force-cancel becomes available `coolOffSeconds` after the request.
+ */
+export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null, coolOffSeconds: number, comment?: string): Promise<void> {
+  if (EXECUTING.includes(run.status)) {
+    const n = await rt.db('runs')
+      .where({ id: run.id })
+      .whereIn('status', EXECUTING as RunStatus[])
+      .update({
+        cancel_requested_at: rt.db.raw('coalesce(cancel_requested_at, now())'),
+        force_cancel_available_at: rt.db.raw(`coalesce(force_cancel_available_at, now() + (? || ' seconds')::interval)`, [String(coolOffSeconds)]),
+      });
+    if (n) {
+      await rt.db('run_events').insert({ id: newId('re'), run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
+      return;
+    }
+  }
+  await act(rt, run.id, 'cancel', actorId, comment);
+}
+
+/** `actions/force-cancel`: only after a cancel was requested and its cool-off has passed. */
+export async function forceCancelRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {
+  const now = new Date();
+  if (!run.cancel_requested_at || !run.force_cancel_available_at || run.force_cancel_available_at > now) {
+    throw new Conflict('force-cancel is available only after a cancel was requested and its cool-off has passed');
+  }
+  return act(rt, run.id, 'force_cancel', actorId, comment);
+}
+
+/** Re-reads a run (helper for callers that hold a stale row). */
+export const reloadRun = (rt: Runtime, id: string) => findRun(rt.db, id);
