@@ -63,3 +63,64 @@ export async function countRows(table: string): Promise<number> {
   const [{ count }] = await harness().rt.db(table).count<{ count: number }[]>({ count: '*' });
   return Number(count);
 }
+
+/** A .tar.gz made by the system `tar czf` from a temp directory holding `files` (relative path -> content). */
+export async function tarGz(files: Record<string, string>): Promise<Buffer> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { mkdtemp, mkdir, readFile, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { dirname, join } = await import('node:path');
+  const root = await mkdtemp(join(tmpdir(), 'cv-src-'));
+  const out = await mkdtemp(join(tmpdir(), 'cv-out-'));
+  try {
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), content);
+    }
+    await promisify(execFile)('tar', ['czf', join(out, 'config.tar.gz'), '-C', root, '.']);
+    return await readFile(join(out, 'config.tar.gz'));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+/** Creates a configuration version; returns its id, its upload URL and the response body. */
+export async function createCv(
+  workspaceId: string,
+  token: string,
+  attributes: Record<string, unknown> = {},
+): Promise<{ id: string; uploadUrl: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await api('POST', `/workspaces/${workspaceId}/configuration-versions`, { token, body: doc('configuration-versions', attributes) });
+  expect(res.status, res.text).to.equal(201);
+  return { id: res.body.data.id, uploadUrl: res.body.data.attributes['upload-url'], body: res.body };
+}
+
+/** `url` with its origin replaced by the running test API (signed URLs carry the configured base URL). */
+export async function onTestServer(url: string, base?: string): Promise<string> {
+  const { harness } = await import('./harness.js');
+  const u = new URL(url);
+  return `${base ?? harness().baseUrl}${u.pathname}${u.search}`;
+}
+
+/** PUTs an archive the way the terraform CLI does: no Authorization header, application/octet-stream. */
+export async function putArchive(
+  url: string,
+  body: Buffer,
+  base?: string,
+): Promise<{ status: number; text: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(await onTestServer(url, base), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/octet-stream', Accept: 'application/json, */*' },
+    body: new Uint8Array(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, text, body: parsed };
+}

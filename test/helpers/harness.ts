@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { dropDatabase } from '../../shared/db.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
@@ -28,8 +29,18 @@ export function harness(): Harness {
 const PG = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
+/** A port that was free a moment ago (the API's URLs must name it before it listens). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
 /** A fresh database and queue prefix for this run, migrations applied, API listening on a free port. */
 export async function startHarness(): Promise<Harness> {
+  const port = await freePort();
   const runId = randomBytes(5).toString('hex');
   const adminToken = `test-admin-${randomBytes(16).toString('hex')}`;
   const env: NodeJS.ProcessEnv = {
@@ -42,14 +53,15 @@ export async function startHarness(): Promise<Harness> {
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     RECONCILE_INTERVAL_MS: '3600000',
-    PORT: '0',
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
   };
   await migrateLatest(env.DATABASE_URL!);
   const config = loadConfig(env);
   const rt = openRuntime(config, createLogger(config.logLevel));
-  const web = await startWeb(rt, 0);
-  const baseUrl = `http://127.0.0.1:${web.port}`;
-  current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env, BASE_URL: baseUrl } };
+  const web = await startWeb(rt, port);
+  const baseUrl = config.baseUrl;
+  current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env } };
   return current;
 }
 

@@ -1,23 +1,15 @@
 import { expect } from 'chai';
 import { spawn, execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { dropDatabase } from '../../shared/db.js';
 import { waitFor } from '../helpers/processes.js';
-import { flushQueueKeys, harness } from '../helpers/harness.js';
+import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';
 
 const EMBEDDED = fileURLToPath(new URL('../../server/embedded.js', import.meta.url));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('the README walkthrough against the embedded process (npm start)', function () {
   this.timeout(90_000);
