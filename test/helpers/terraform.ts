@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { api, doc } from './api.js';
+import { createCv, putArchive, tarGz } from './fixtures.js';
+import { waitFor } from './processes.js';
+
+/** Whether the real terraform binary is on PATH (tests that execute Terraform need it). */
+export function terraformAvailable(): boolean {
+  try {
+    execFileSync('terraform', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Uploads a configuration (file name -> content) to a workspace; returns the version id. */
+export async function uploadConfig(workspaceId: string, token: string, files: Record<string, string>, attrs: Record<string, unknown> = {}): Promise<string> {
+  const cv = await createCv(workspaceId, token, { 'auto-queue-runs': false, ...attrs });
+  const put = await putArchive(cv.uploadUrl, await tarGz(files));
+  expect(put.status, put.text).to.equal(200);
+  return cv.id;
+}
+
+/** Creates a run through the API. */
+export async function startRun(workspaceId: string, token: string, attrs: Record<string, unknown> = {}, cvId?: string): Promise<string> {
+  const res = await api('POST', '/runs', {
+    token,
+    body: doc('runs', attrs, {
+      workspace: { data: { type: 'workspaces', id: workspaceId } },
+      ...(cvId ? { 'configuration-version': { data: { type: 'configuration-versions', id: cvId } } } : {}),
+    }),
+  });
+  expect(res.status, res.text).to.equal(201);
+  return res.body.data.id;
+}
+
+/** Polls a run until its status is one of `statuses`; returns the run document. */
+export async function waitForRun(runId: string, token: string, statuses: string[], timeoutMs = 60_000) {
+  let last = '';
+  return waitFor(
+    async () => {
+      const res = await api('GET', `/runs/${runId}`, { token });
+      last = res.body?.data?.attributes?.status;
+      return statuses.includes(last) ? res.body.data : null;
+    },
+    `run ${runId} to reach ${statuses.join('/')} (last: ${last})`,
+    timeoutMs,
+  );
+}
+
+/**
+ * A real HTTP server standing in for a remote state backend that answers slowly, so a plan that
+ * reads `terraform_remote_state` stays in Terraform for as long as the test needs.
+ */
+export interface SlowStateServer {
+  address: string;
+  requests: number;
+  /** Requests whose connection closed before the answer: the client (Terraform) went away. */
+  abandoned: number;
+  close(): Promise<void>;
+}
+
+export async function startSlowStateServer(delayMs: number): Promise<SlowStateServer> {
+  const state = { requests: 0, abandoned: 0 };
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((_req, res) => {
+    state.requests++;
+    let answered = false;
+    res.on('close', () => {
+      if (!answered) state.abandoned++;
+    });
+    const t = setTimeout(() => {
+      answered = true;
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'slow-state', outputs: {}, resources: [] }));
+    }, delayMs);
+    timers.add(t);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    address: `http://127.0.0.1:${port}/state`,
+    get requests() {
+      return state.requests;
+    },
+    get abandoned() {
+      return state.abandoned;
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** A configuration whose plan waits on the slow state server. */
+export const slowPlanConfig = (address: string) => `
+data "terraform_remote_state" "slow" {
+  backend = "http"
+  config = { address = "${address}" }
+}
+resource "terraform_data" "a" { input = "x" }
+`;
+
+/** Running `terraform plan` processes of the service's workers (their command line is distinctive). */
+export function runningPlans(): number {
+  try {
+    return execFileSync('pgrep', ['-f', 'plan -input=false -no-color -detailed-exitcode'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}

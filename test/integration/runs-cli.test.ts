@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { harness } from '../helpers/harness.js';
+import { createOrg, uniq } from '../helpers/fixtures.js';
+import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { terraformAvailable } from '../helpers/terraform.js';
+
+interface CliResult {
+  code: number;
+  output: string;
+}
+
+/** Runs the real terraform CLI in `dir` with the given CLI configuration. */
+function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile('terraform', args, { cwd: dir, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+describe('the terraform CLI drives a remote run end to end (cloud block, plain HTTP host)', function () {
+  this.timeout(300_000);
+  let worker: WorkerProcess;
+  let dir: string;
+
+  before(async function () {
+    if (!terraformAvailable()) this.skip();
+    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000' });
+    await workersReady(worker);
+    dir = await mkdtemp(join(tmpdir(), 'rls-cli-'));
+  });
+
+  after(async () => {
+    await worker?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs init, plan, apply -auto-approve, and a second plan that reports no changes', async () => {
+    const h = harness();
+    const org = await createOrg();
+    const workspace = uniq('cli');
+    const host = 'rls.test';
+    await writeFile(
+      join(dir, 'cli.tfrc'),
+      `host "${host}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${host}" {\n  token = "${org.owner.token}"\n}\n`,
+    );
+    await writeFile(
+      join(dir, 'main.tf'),
+      `terraform {
+  cloud {
+    hostname     = "${host}"
+    organization = "${org.name}"
+    workspaces { name = "${workspace}" }
+  }
+}
+variable "greeting" {
+  type    = string
+  default = "hello"
+}
+resource "terraform_data" "a" { input = var.greeting }
+output "x" { value = terraform_data.a.output }
+`,
+    );
+    const env = {
+      PATH: process.env.PATH,
+      HOME: dir,
+      TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
+      TF_IN_AUTOMATION: '1',
+      CHECKPOINT_DISABLE: '1',
+    };
+
+    const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
+    expect(init.code, init.output).to.equal(0);
+
+    const plan = await terraform(dir, env, ['plan', '-input=false', '-no-color']);
+    expect(plan.code, plan.output).to.equal(0);
+    expect(plan.output).to.include('Plan: 1 to add, 0 to change, 0 to destroy.');
+
+    const apply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-var', 'greeting=hi there']);
+    expect(apply.code, apply.output).to.equal(0);
+    expect(apply.output).to.include('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+
+    const again = await terraform(dir, env, ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-var', 'greeting=hi there']);
+    expect(again.code, again.output).to.equal(0);
+    expect(again.output).to.include('No changes.');
+
+    const output = await terraform(dir, env, ['output', '-json']);
+    expect(output.code, output.output).to.equal(0);
+    expect(JSON.parse(output.output).x.value).to.equal('hi there');
+  });
+});
