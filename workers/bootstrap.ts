@@ -8,6 +8,11 @@ import { reconcile } from '../shared/reconciler.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 
+// A killed worker's jobs come back after at most lock + stalled-check time (BullMQ renews the lock
+// of a running job every half lock), so a crashed worker delays its work by seconds, not minutes.
+const JOB_LOCK_MS = 10_000;
+const STALLED_CHECK_MS = 5_000;
+
 export interface WorkerHandle {
   queues: QueueName[];
   /** Stops taking jobs and waits for active ones up to the budget; then hands the rest back. */
@@ -40,7 +45,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
         if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
         await handler(job, deps);
       },
-      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true },
+      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
     );
     worker.on('failed', (job, err) => rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message }));
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));

@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { api, expectError } from '../helpers/api.js';
+import { harness } from '../helpers/harness.js';
+import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import {
+  runningPlans,
+  slowPlanConfig,
+  startRun,
+  startSlowStateServer,
+  terraformAvailable,
+  uploadConfig,
+  waitForRun,
+  type SlowStateServer,
+} from '../helpers/terraform.js';
+
+const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1', SHUTDOWN_BUDGET_MS: '2000' };
+
+/** Reads a whole log through its pre-signed URL, without a token. */
+async function readWholeLog(url: string): Promise<string> {
+  const res = await fetch(`${url}?offset=0&limit=1048576`);
+  return Buffer.from(await res.arrayBuffer()).toString('utf8');
+}
+
+async function planOf(runId: string, token: string) {
+  const run = await api('GET', `/runs/${runId}?include=plan`, { token });
+  return run.body.included.find((r: { type: string }) => r.type === 'plans');
+}
+
+describe('runs: cancel, force-cancel and workers dying mid-run', function () {
+  this.timeout(180_000);
+  const workers: WorkerProcess[] = [];
+  const servers: SlowStateServer[] = [];
+  let org: Awaited<ReturnType<typeof createOrg>>;
+
+  const startWorker = async () => {
+    const w = spawnWorkers(['run-pipeline', 'deadline-expiry'], WORKER_ENV);
+    workers.push(w);
+    await workersReady(w);
+    return w;
+  };
+  const slowServer = async (delayMs: number) => {
+    const s = await startSlowStateServer(delayMs);
+    servers.push(s);
+    return s;
+  };
+
+  before(async function () {
+    if (!terraformAvailable()) this.skip();
+    org = await createOrg();
+  });
+
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it('cancels a running plan: Terraform is interrupted, stops, and the run ends canceled', async () => {
+    const token = org.owner.token;
+    const server = await slowServer(3000);
+    await startWorker();
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+    const runId = await startRun(ws.id, token);
+    await waitForRun(runId, token, ['planning']);
+    await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+
+    expect((await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} })).status).to.equal(202);
+    const run = await waitForRun(runId, token, ['canceled', 'errored']);
+    expect(run.attributes.status).to.equal('canceled');
+    expect(runningPlans()).to.equal(0);
+    const plan = await planOf(runId, token);
+    expect(plan.attributes.status).to.equal('canceled');
+    const log = await readWholeLog(plan.attributes['log-read-url']);
+    expect(log.charCodeAt(0)).to.equal(2);
+    expect(log.charCodeAt(log.length - 1)).to.equal(3);
+    expectError(await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} }), 409);
+  });
+
+  it('force-cancels a plan that does not stop on interrupt: only after cancel and its cool-off; the process is killed', async () => {
+    const token = org.owner.token;
+    const server = await slowServer(120_000);
+    await startWorker();
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+    const runId = await startRun(ws.id, token);
+    await waitForRun(runId, token, ['planning']);
+    await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+
+    expectError(await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: {} }), 409);
+    expect((await api('POST', `/runs/${runId}/actions/cancel`, { token })).status).to.equal(202);
+    const requested = await api('GET', `/runs/${runId}`, { token });
+    expect(requested.body.data.attributes.status).to.equal('planning');
+    expect(requested.body.data.attributes['force-cancel-available-at']).to.match(/Z$/);
+    expectError(await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: {} }), 409);
+
+    await waitFor(async () => (await api('GET', `/runs/${runId}`, { token })).body.data.attributes.actions['is-force-cancelable'], 'force-cancel to become available');
+    expect((await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: { comment: 'stuck' } })).status).to.equal(202);
+    expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('force_canceled');
+    await waitFor(() => server.abandoned > 0 && runningPlans() === 0, 'the terraform process to be killed');
+    const events = await api('GET', `/runs/${runId}/run-events`, { token });
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.include.members(['cancel_requested', 'force_cancel']);
+  });
+
+  it('finishes a plan whose worker was killed mid-plan, once another worker takes over', async () => {
+    const token = org.owner.token;
+    const server = await slowServer(2500);
+    const first = await startWorker();
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+    const runId = await startRun(ws.id, token);
+    await waitForRun(runId, token, ['planning']);
+    await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+    await first.stop('SIGKILL');
+
+    await startWorker();
+    const run = await waitForRun(runId, token, ['planned', 'errored', 'canceled'], 90_000);
+    expect(run.attributes.status).to.equal('planned');
+    expect(run.attributes['has-changes']).to.equal(true);
+    const plan = await planOf(runId, token);
+    expect(plan.attributes.status).to.equal('finished');
+    const log = await readWholeLog(plan.attributes['log-read-url']);
+    expect(log).to.include('planning again');
+    expect(log).to.include('Plan: 1 to add');
+    expect((await harness().rt.db('plans').where({ run_id: runId }).first()).attempts).to.equal(2);
+  });
+
+  it('fails, rather than repeats, an apply whose worker was killed mid-apply', async () => {
+    const token = org.owner.token;
+    const first = await startWorker();
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, {
+      'main.tf': `resource "terraform_data" "slow" {\n  input = "${uniq('x')}"\n  provisioner "local-exec" { command = "sleep 8" }\n}\n`,
+    });
+    const runId = await startRun(ws.id, token);
+    await waitForRun(runId, token, ['planned']);
+    expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
+    await waitForRun(runId, token, ['applying']);
+    await waitFor(async () => (await harness().rt.db('applies').where({ run_id: runId }).first()).started_at, 'the apply start to be recorded');
+    await first.stop('SIGKILL');
+
+    await startWorker();
+    const run = await waitForRun(runId, token, ['errored', 'applied'], 90_000);
+    expect(run.attributes.status).to.equal('errored');
+    expect(run.attributes['error-message']).to.match(/stopped unexpectedly.*not started again/);
+    const events = await api('GET', `/runs/${runId}/run-events`, { token });
+    expect(events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_apply')).to.have.length(1);
+  });
+});
