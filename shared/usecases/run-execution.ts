@@ -17,8 +17,19 @@ export interface ExecutionDeps extends Runtime {
   terraform: TerraformSettings;
 }
 
-/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs). */
-async function preamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
+const preambles = new Map<string, Promise<{ text: string; version: string }>>();
+
+/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary. */
+function preamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
+  let cached = preambles.get(settings.bin);
+  if (!cached) {
+    cached = readPreamble(settings);
+    preambles.set(settings.bin, cached);
+  }
+  return cached;
+}
+
+async function readPreamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
   const { output } = await runTerraform(settings, ['version', '-json'], process.cwd(), { PATH: process.env.PATH ?? '' });
   let version = 'unknown';
   let platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
