@@ -1,6 +1,6 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
-import { runActions } from '../../shared/domain/run.js';
+import { isFinal, runActions } from '../../shared/domain/run.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
 
@@ -75,7 +75,12 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
   };
 }
 
-const phaseStatus = (status: string, runStatus: string, queuedWhen: string[]) => (status === 'pending' && queuedWhen.includes(runStatus) ? 'queued' : status);
+/** A phase still pending is `queued` while its run waits for it, and `unreachable` once the run ended without it. */
+const phaseStatus = (status: string, runStatus: string, queuedWhen: string[]) => {
+  if (status !== 'pending') return status;
+  if (queuedWhen.includes(runStatus)) return 'queued';
+  return isFinal(runStatus) ? 'unreachable' : status;
+};
 
 export function planResource(plan: PlanRow, run: Pick<RunRow, 'status'>, logReadUrl: string): Resource {
   return {

@@ -94,9 +94,20 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
     .returning('*');
   await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: await createLog(db) });
   await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: await createLog(db) });
-  await db('run_events').insert({ id: newId('re'), run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
+  await insertRunEvent(db, { run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
   await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
+}
+
+/**
+ * Records a run event. The time is the wall clock, not the transaction start, so several moves
+ * made in one transaction keep their order.
+ */
+export async function insertRunEvent(
+  db: Db,
+  e: { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null },
+): Promise<void> {
+  await db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
 }
 
 /** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
@@ -119,15 +130,7 @@ export async function transitionRun(
   values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
   const [moved] = await db<RunRow>('runs').where({ id: run.id, status: run.status }).update(values).returning('*');
   if (!moved) return undefined;
-  await db('run_events').insert({
-    id: newId('re'),
-    run_id: run.id,
-    action: event,
-    from_status: run.status,
-    to_status: to,
-    actor_id: opts.actorId ?? null,
-    description: opts.description ?? null,
-  });
+  await insertRunEvent(db, { run_id: run.id, action: event, from_status: run.status, to_status: to, actor_id: opts.actorId ?? null, description: opts.description ?? null });
   await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null });
   return moved;
 }

@@ -2,10 +2,9 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, holdsWorkspace, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { findRun, insertPendingRun, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { findRun, insertPendingRun, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
 import { enterStage } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
-import { newId } from '../ids.js';
 
 /** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
 export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
@@ -114,7 +113,7 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
         force_cancel_available_at: rt.db.raw(`coalesce(force_cancel_available_at, now() + (? || ' seconds')::interval)`, [String(coolOffSeconds)]),
       });
     if (n) {
-      await rt.db('run_events').insert({ id: newId('re'), run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
+      await insertRunEvent(rt.db, { run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
       return;
     }
   }

@@ -1,0 +1,185 @@
+import { expect } from 'chai';
+import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
+import { countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, type TestUser } from '../helpers/fixtures.js';
+import { uploadConfig } from '../helpers/terraform.js';
+
+type Org = { name: string; owner: TestUser };
+type Access = 'read' | 'plan' | 'write' | 'admin';
+type RefusalOpts = { token?: string | null; raw?: string; detail?: RegExp; pointer?: string };
+
+const MAIN_TF = 'resource "terraform_data" "a" {\n  input = "x"\n}\n';
+const TABLES = ['runs', 'plans', 'applies', 'run_events', 'logs'];
+
+async function rowCounts(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of TABLES) out[t] = await countRows(t);
+  return out;
+}
+
+/** A fresh member of `org` on a fresh team that has `access` to the workspace. */
+async function memberWith(org: Org, workspaceId: string, access: Access): Promise<TestUser> {
+  const user = await createUser();
+  await joinOrg(org, user);
+  const teamId = await createTeam(org);
+  const add = await api('POST', `/teams/${teamId}/relationships/users`, {
+    token: org.owner.token,
+    body: { data: [{ type: 'users', id: user.username }] },
+  });
+  expect(add.status, add.text).to.equal(204);
+  const grant = await api('POST', '/team-workspaces', {
+    token: org.owner.token,
+    body: doc('team-workspaces', { access }, {
+      workspace: { data: { type: 'workspaces', id: workspaceId } },
+      team: { data: { type: 'teams', id: teamId } },
+    }),
+  });
+  expect(grant.status, grant.text).to.equal(201);
+  return user;
+}
+
+const wsRel = (id: string) => ({ workspace: { data: { type: 'workspaces', id } } });
+const cvRel = (id: string) => ({ 'configuration-version': { data: { type: 'configuration-versions', id } } });
+const runDoc = (relationships: Record<string, unknown>, attributes: Record<string, unknown> = {}) => ({
+  data: { type: 'runs', attributes, relationships },
+});
+const postRun = (body: unknown, token: string | null) => api('POST', '/runs', { token, body });
+
+function expectPointer(res: ApiResponse, pointer: string): void {
+  const pointers = res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
+  expect(pointers, res.text).to.include(pointer);
+}
+
+describe('runs: POST /runs refuses bad requests and writes nothing', () => {
+  let org: Org;
+  let token: string;
+  let wsId: string;
+  let cvId: string;
+  let otherWsId: string;
+  let otherCvId: string;
+
+  before(async function () {
+    this.timeout(30_000);
+    org = await createOrg();
+    token = org.owner.token;
+    wsId = (await createWorkspace(org)).id;
+    cvId = await uploadConfig(wsId, token, { 'main.tf': MAIN_TF });
+    otherWsId = (await createWorkspace(org)).id;
+    otherCvId = await uploadConfig(otherWsId, token, { 'main.tf': MAIN_TF });
+  });
+
+  /** Sends the request, checks the answer, and that no run, plan, apply, event or log row was written. */
+  async function refused(body: unknown, status: number, opts: RefusalOpts = {}) {
+    const before = await rowCounts();
+    const as = opts.token === undefined ? token : opts.token;
+    const res = opts.raw !== undefined ? await api('POST', '/runs', { token: as, raw: opts.raw }) : await postRun(body, as);
+    expectError(res, status, opts.detail);
+    if (opts.pointer) expectPointer(res, opts.pointer);
+    expect(await rowCounts()).to.deep.equal(before);
+    return res;
+  }
+
+  /** Cancels a run the test created so it never reaches a worker. */
+  async function cancel(runId: string, as = token) {
+    const res = await api('POST', `/runs/${runId}/actions/cancel`, { token: as, body: {} });
+    expect(res.status, res.text).to.equal(202);
+  }
+
+  it('creates a run from a valid request (the baseline the refusals below differ from)', async () => {
+    const before = await rowCounts();
+    const attrs = { message: 'hello', variables: [{ key: 'size', value: '"3"' }] };
+    const res = await postRun(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, attrs), token);
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.data.attributes.message).to.equal('hello');
+    expect(res.body.data.attributes.variables).to.deep.equal([{ key: 'size', value: '"3"' }]);
+    const after = await rowCounts();
+    expect(after.runs - before.runs).to.equal(1);
+    expect(after.plans - before.plans).to.equal(1);
+    expect(after.applies - before.applies).to.equal(1);
+    await cancel(res.body.data.id);
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    await refused(null, 400, { raw: '{"data": {"type": "runs",', detail: /not valid JSON/ });
+  });
+
+  it('answers 422 for a wrong data.type', async () => {
+    await refused({ data: { type: 'workspaces', relationships: wsRel(wsId) } }, 422, { pointer: '/data/type' });
+  });
+
+  it('answers 422 without a workspace relationship', async () => {
+    await refused(runDoc({ ...cvRel(cvId) }), 422, { pointer: '/data/relationships/workspace' });
+    await refused({ data: { type: 'runs', attributes: {} } }, 422);
+  });
+
+  it('answers 404 for a workspace that does not exist', async () => {
+    await refused(runDoc(wsRel('ws-doesnotexist0000')), 404);
+  });
+
+  it('answers 422 for a configuration version of another workspace', async () => {
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(otherCvId) }), 422, { pointer: '/data/relationships/configuration-version' });
+  });
+
+  it('answers 422 for a configuration version that was never uploaded', async () => {
+    const pending = await createCv(wsId, token, { 'auto-queue-runs': false });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(pending.id) }), 422, {
+      pointer: '/data/relationships/configuration-version',
+      detail: /pending/,
+    });
+  });
+
+  it('answers 422 for a workspace without any configuration version', async () => {
+    const empty = await createWorkspace(org);
+    await refused(runDoc(wsRel(empty.id)), 422, { pointer: '/data/relationships/configuration-version' });
+  });
+
+  it('answers 422 for run variables with a bad key', async () => {
+    for (const key of ['1size', 'has space', '']) {
+      await refused(runDoc(wsRel(wsId), { variables: [{ key, value: '"3"' }] }), 422, { pointer: '/data/attributes/variables/0/key' });
+    }
+    await refused(runDoc(wsRel(wsId), { variables: [{ key: 'size' }] }), 422);
+  });
+
+  it('answers 422 for attributes of the wrong type', async () => {
+    await refused(runDoc(wsRel(wsId), { 'auto-apply': 'true' }), 422, { pointer: '/data/attributes/auto-apply' });
+  });
+
+  it('answers 401 without a token or with a wrong one', async () => {
+    await refused(runDoc(wsRel(wsId)), 401, { token: null });
+    await refused(runDoc(wsRel(wsId)), 401, { token: 'not-a-real-token' });
+  });
+
+  it('answers 404 to a user who can only read the workspace, even for a plan-only run', async () => {
+    const reader = await memberWith(org, wsId, 'read');
+    expect((await api('GET', `/workspaces/${wsId}`, { token: reader.token })).status).to.equal(200);
+    await refused(runDoc(wsRel(wsId), { 'plan-only': true }), 404, { token: reader.token });
+    await refused(runDoc(wsRel(wsId)), 404, { token: reader.token });
+  });
+
+  it('lets a user with plan access create (and cancel) a plan-only run, but not a run that could apply', async () => {
+    const planner = await memberWith(org, wsId, 'plan');
+    await refused(runDoc(wsRel(wsId)), 404, { token: planner.token });
+    await refused(runDoc(wsRel(wsId), { 'plan-only': false }), 404, { token: planner.token });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, { 'auto-apply': true }), 404, { token: planner.token });
+
+    const before = await rowCounts();
+    const res = await postRun(runDoc(wsRel(wsId), { 'plan-only': true }), planner.token);
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.data.attributes['plan-only']).to.equal(true);
+    expect(res.body.data.relationships['created-by'].data.id).to.equal(planner.id);
+    expect(res.body.data.attributes.permissions['can-apply']).to.equal(false);
+    expect(res.body.data.attributes.permissions['can-cancel']).to.equal(true);
+    expect((await rowCounts()).runs - before.runs).to.equal(1);
+    const apply = await api('POST', `/runs/${res.body.data.id}/actions/apply`, { token: planner.token, body: {} });
+    expectError(apply, 404);
+    await cancel(res.body.data.id, planner.token);
+  });
+
+  it('answers 422 for a plan-only false run on a speculative configuration version', async () => {
+    const spec = await uploadConfig(wsId, token, { 'main.tf': MAIN_TF }, { speculative: true });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(spec) }, { 'plan-only': false }), 422, { pointer: '/data/attributes/plan-only' });
+    const res = await postRun(runDoc({ ...wsRel(wsId), ...cvRel(spec) }), token);
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.data.attributes['plan-only']).to.equal(true);
+    await cancel(res.body.data.id);
+  });
+});
