@@ -1,15 +1,16 @@
-import { readFile, writeFile, stat } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
-import { runMachine, type RunStatus } from '../domain/run.js';
+import type { RunStatus } from '../domain/run.js';
 import { applyOfRun, planOfRun, transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
-import { findCv, makeCurrent } from '../repos/configuration-versions.js';
+import { finishPhase, type PhaseOutcome } from './run-progress.js';
+import { findCv } from '../repos/configuration-versions.js';
 import { findStateVersion, insertStateVersion, parseState } from '../repos/state-versions.js';
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
-import { prepareWorkdir, runTerraform, spawnTerraform, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
 import { afterMove } from './runs.js';
 
 export interface ExecutionDeps extends Runtime {
@@ -130,32 +131,6 @@ function planArgs(run: RunRow): string[] {
   return args;
 }
 
-/**
- * After a successful plan, inside one transaction: the post-plan stage and the policy check
- * (straight through when nothing is configured), then the end of the plan phase: finished when
- * there is nothing to apply, saved for save-plan runs, otherwise waiting for confirmation, which
- * auto-apply gives at once.
- */
-export async function continueAfterPlan(tx: Db, start: RunRow): Promise<RunRow | undefined> {
-  let run: RunRow | undefined = start;
-  if (run.status === 'planning') {
-    const post = await enterStage(tx, run, 'post_plan');
-    if (post === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory post-plan task failed' });
-    if (post === 'wait') return transitionRun(tx, run, 'start_post_plan');
-  }
-  if (run.status === 'planning' || run.status === 'post_plan_completed') {
-    const policy = await enterStage(tx, run, 'policy_check');
-    if (policy === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory policy failed' });
-    if (policy === 'wait') return transitionRun(tx, run, 'start_policy_check');
-  }
-  const nothingToApply = run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
-  if (nothingToApply) return transitionRun(tx, run, 'finish_plan');
-  if (run.save_plan) return transitionRun(tx, run, 'plan_saved');
-  if (run.status === 'planning') run = await transitionRun(tx, run, 'plan_needs_confirmation');
-  if (run && run.auto_apply) run = await transitionRun(tx, run, 'confirm', { description: 'auto-apply' });
-  return run;
-}
-
 /** Claims a run for a Terraform phase: from its queued status, or by taking over an expired lease. */
 async function claim(deps: ExecutionDeps, runId: string, queued: RunStatus, executing: RunStatus, event: 'start_plan' | 'start_apply') {
   return deps.db.transaction(async (tx) => {
@@ -170,105 +145,13 @@ async function claim(deps: ExecutionDeps, runId: string, queued: RunStatus, exec
   });
 }
 
-/** The `plan` step: runs terraform plan for a queued run (or restarts one whose worker died). */
-export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const { run, resumed } = await claim(deps, runId, 'plan_queued', 'planning', 'start_plan');
-  if (!run) return;
-  const plan = (await planOfRun(deps.db, run.id))!;
-  await updatePhase(deps.db, 'plans', plan.id, { status: 'running', attempts: plan.attempts + 1 });
-  const log = await openLog(deps.db, 'plans', plan);
-  const { text, version } = await preamble(deps.terraform);
-  log.write(resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text);
-  await deps.db('runs').where({ id: run.id }).update({ terraform_version: version });
-
-  let wd: Workdir | null = null;
-  let outcome: { kind: 'ok'; hasChanges: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
-  try {
-    wd = await workdirFor(deps, run);
-    if (!(await init(deps, wd, log))) {
-      outcome = { kind: 'error', message: 'terraform init failed' };
-    } else {
-      const proc = spawnTerraform(deps.terraform, planArgs(run), { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
-      const watch = supervise(deps, run.id, proc, 'planning');
-      const exit = await proc.done;
-      watch.stop();
-      if (watch.state.killed) outcome = { kind: 'gone' };
-      else if (watch.state.interrupted) outcome = { kind: 'canceled' };
-      else if (exit.code === 0 || exit.code === 2) {
-        const show = await runTerraform(deps.terraform, ['show', '-json', 'plan.tfplan'], wd.dir, wd.env);
-        if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
-        const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
-        const hasChanges = exit.code === 2;
-        await deps.db.transaction(async (tx) => {
-          const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-          const fileObj = await deps.store.put(tx, planFile, { prefix: 'planfile' });
-          await updatePhase(tx, 'plans', plan.id, {
-            json_object_id: jsonObj.id,
-            file_object_id: fileObj.id,
-            has_changes: hasChanges,
-            ...countChanges(JSON.parse(show.output)),
-          });
-        });
-        outcome = { kind: 'ok', hasChanges };
-      } else outcome = { kind: 'error', message: `terraform plan exited with code ${exit.code ?? exit.signal}` };
-    }
-  } catch (err) {
-    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
-    outcome = { kind: 'error', message: 'the plan could not be run' };
-  } finally {
-    await wd?.cleanup();
-  }
-  await log.close();
-  await finishPhase(deps, run.id, plan.id, 'plans', 'planning', outcome);
-}
-
-/** Records how a plan or apply ended and moves the run accordingly (compare-and-set from its executing status). */
-async function finishPhase(
-  deps: ExecutionDeps,
-  runId: string,
-  phaseId: string,
-  table: 'plans' | 'applies',
-  executing: 'planning' | 'applying',
-  outcome: { kind: 'ok'; hasChanges?: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' },
-): Promise<void> {
-  const phaseStatus = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' }[outcome.kind];
-  const moved = await deps.db.transaction(async (tx) => {
-    await updatePhase(tx, table, phaseId, { status: phaseStatus });
-    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
-    if (!run || run.status !== executing) return undefined;
-    const release = { lease_owner: null, lease_until: null };
-    if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { ...release, error_message: outcome.message } });
-    if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel', { changes: release });
-    if (executing === 'planning') {
-      const [updated] = await tx<RunRow>('runs').where({ id: run.id }).update({ ...release, has_changes: outcome.hasChanges ?? false }).returning('*');
-      return continueAfterPlan(tx, updated);
-    }
-    const applied = await finishApplying(tx, { ...run, ...release });
-    await tx('runs').where({ id: run.id }).update(release);
-    return applied;
-  });
-  if (moved) await afterMove(deps, moved);
-}
-
-/** applying -> applied through the post-apply stage; a provisional version becomes current unless a newer one is. */
-async function finishApplying(tx: Db, run: RunRow): Promise<RunRow | undefined> {
-  const post = await enterStage(tx, run, 'post_apply');
-  if (post === 'wait') return transitionRun(tx, run, 'start_post_apply');
-  const applied = await transitionRun(tx, run, 'finish_apply');
-  const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
-  if (applied && cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
-  return applied;
-}
-
 /**
  * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
  * changed real infrastructure).
  */
 async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): Promise<void> {
-  const exists = await stat(wd.statePath).then(() => true, () => false);
-  if (!exists) return;
-  const after = await readFile(wd.statePath);
-  if (before && after.equals(before)) return;
+  const after = await readFile(wd.statePath).catch(() => null);
+  if (!after || (before && after.equals(before))) return;
   const state = parseState(after);
   await deps.db.transaction(async (tx) => {
     const obj = await deps.store.put(tx, after, { contentType: 'application/json', prefix: 'state' });
@@ -277,12 +160,80 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
 }
 
 /**
- * The `apply` step. A confirmed run passes the pre-apply stage and is queued; a queued apply is
- * claimed, its start is recorded before Terraform runs, and the saved plan is applied. An apply
- * whose worker died is never run again: the run fails with a message saying why.
+ * Runs one phase: opens its log with `intro`, prepares a fresh working directory, runs
+ * `terraform init` and then `body`; the log is closed and the directory removed whatever
+ * happens, and the run moves on according to the outcome.
  */
-export async function executeApply(deps: ExecutionDeps, runId: string): Promise<void> {
-  const queued = await deps.db.transaction(async (tx) => {
+async function runPhase(
+  deps: ExecutionDeps,
+  run: RunRow,
+  phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
+  intro: string,
+  body: (wd: Workdir, log: LogWriter) => Promise<PhaseOutcome>,
+): Promise<void> {
+  const log = await openLog(deps.db, phase.table, phase);
+  log.write(intro);
+  let wd: Workdir | null = null;
+  let outcome: PhaseOutcome;
+  try {
+    wd = await workdirFor(deps, run);
+    outcome = (await init(deps, wd, log)) ? await body(wd, log) : { kind: 'error', message: 'terraform init failed' };
+  } catch (err) {
+    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
+    outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
+  } finally {
+    await wd?.cleanup();
+  }
+  await log.close();
+  await finishPhase(deps, run.id, phase, phase.executing, outcome);
+}
+
+/** Runs a Terraform command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
+async function supervisedTerraform(deps: ExecutionDeps, run: RunRow, wd: Workdir, log: LogWriter, args: string[], executing: RunStatus) {
+  const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
+  const watch = supervise(deps, run.id, proc, executing);
+  const exit = await proc.done;
+  watch.stop();
+  const stopped: PhaseOutcome | null = watch.state.killed ? { kind: 'gone' } : watch.state.interrupted ? { kind: 'canceled' } : null;
+  return { exit, stopped };
+}
+
+const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
+
+/** Stores the saved plan and its JSON form (`terraform show -json`) and the change counts. */
+async function storePlan(deps: ExecutionDeps, planId: string, wd: Workdir, hasChanges: boolean): Promise<void> {
+  const show = await runTerraform(deps.terraform, ['show', '-json', 'plan.tfplan'], wd.dir, wd.env);
+  if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
+  const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
+  await deps.db.transaction(async (tx) => {
+    const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
+    const fileObj = await deps.store.put(tx, planFile, { prefix: 'planfile' });
+    await updatePhase(tx, 'plans', planId, { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...countChanges(JSON.parse(show.output)) });
+  });
+}
+
+/** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
+export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
+  const { run, resumed } = await claim(deps, runId, 'plan_queued', 'planning', 'start_plan');
+  if (!run) return;
+  const plan = (await planOfRun(deps.db, run.id))!;
+  await updatePhase(deps.db, 'plans', plan.id, { status: 'running', attempts: plan.attempts + 1 });
+  const { text, version } = await preamble(deps.terraform);
+  await deps.db('runs').where({ id: run.id }).update({ terraform_version: version });
+  const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
+  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, intro, async (wd, log) => {
+    const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, planArgs(run), 'planning');
+    if (stopped) return stopped;
+    // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
+    if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
+    await storePlan(deps, plan.id, wd, exit.code === 2);
+    return { kind: 'ok', hasChanges: exit.code === 2 };
+  });
+}
+
+/** A confirmed run passes the pre-apply stage and is queued; an apply whose worker died fails the run. */
+async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow | undefined> {
+  return deps.db.transaction(async (tx) => {
     const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
     if (!run) return undefined;
     if (run.status === 'confirmed') {
@@ -298,53 +249,35 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     }
     return run;
   });
-  if (!queued) return;
-  if (queued.status !== 'apply_queued') {
-    if (queued.status !== 'applying') await afterMove(deps, queued);
+}
+
+/**
+ * The `apply` step. The start of an apply is recorded before Terraform runs, and the saved plan
+ * from the plan phase is applied; an apply is never run a second time.
+ */
+export async function executeApply(deps: ExecutionDeps, runId: string): Promise<void> {
+  const prepared = await prepareApply(deps, runId);
+  if (!prepared) return;
+  if (prepared.status !== 'apply_queued') {
+    if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
   const { run } = await claim(deps, runId, 'apply_queued', 'applying', 'start_apply');
-  if (!run || !runMachine.can(run.status, 'finish_apply')) return;
+  if (!run) return;
   const apply = (await applyOfRun(deps.db, run.id))!;
   const plan = (await planOfRun(deps.db, run.id))!;
   await updatePhase(deps.db, 'applies', apply.id, { status: 'running', started_at: new Date() });
-  const log = await openLog(deps.db, 'applies', apply);
-  log.write((await preamble(deps.terraform)).text);
-
-  let wd: Workdir | null = null;
-  let outcome: { kind: 'ok' } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
-  try {
-    wd = await workdirFor(deps, run);
-    const before = await stat(wd.statePath).then(() => readFile(wd!.statePath), () => null);
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, (await preamble(deps.terraform)).text, async (wd, log) => {
+    const before = await readFile(wd.statePath).catch(() => null);
     const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
     if (!planFile) throw new Error('the saved plan is missing');
     await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
-    if (!(await init(deps, wd, log))) {
-      outcome = { kind: 'error', message: 'terraform init failed' };
-    } else {
-      const proc = spawnTerraform(deps.terraform, ['apply', '-input=false', '-no-color', 'plan.tfplan'], { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
-      const watch = supervise(deps, run.id, proc, 'applying');
-      const exit = await proc.done;
-      watch.stop();
-      await saveState(deps, run, wd, before);
-      if (watch.state.killed) outcome = { kind: 'gone' };
-      else if (watch.state.interrupted) outcome = { kind: 'canceled' };
-      else if (exit.code === 0) outcome = { kind: 'ok' };
-      else outcome = { kind: 'error', message: `terraform apply exited with code ${exit.code ?? exit.signal}` };
-    }
-    if (outcome.kind === 'ok') {
-      await updatePhase(deps.db, 'applies', apply.id, {
-        resource_additions: plan.resource_additions,
-        resource_changes: plan.resource_changes,
-        resource_destructions: plan.resource_destructions,
-      });
-    }
-  } catch (err) {
-    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
-    outcome = { kind: 'error', message: 'the apply could not be run' };
-  } finally {
-    await wd?.cleanup();
-  }
-  await log.close();
-  await finishPhase(deps, run.id, apply.id, 'applies', 'applying', outcome);
+    const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, ['apply', '-input=false', '-no-color', 'plan.tfplan'], 'applying');
+    await saveState(deps, run, wd, before);
+    if (stopped) return stopped;
+    if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
+    const { resource_additions, resource_changes, resource_destructions } = plan;
+    await updatePhase(deps.db, 'applies', apply.id, { resource_additions, resource_changes, resource_destructions });
+    return { kind: 'ok' };
+  });
 }

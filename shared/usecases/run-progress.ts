@@ -1,0 +1,65 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
+import { findCv, makeCurrent } from '../repos/configuration-versions.js';
+import { enterStage } from '../run-stages.js';
+import { afterMove } from './runs.js';
+
+/** How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the process killed. */
+export type PhaseOutcome = { kind: 'ok'; hasChanges?: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+
+/**
+ * After a successful plan, inside one transaction: the post-plan stage and the policy check
+ * (straight through when nothing is configured), then the end of the plan phase: finished when
+ * there is nothing to apply, saved for save-plan runs, otherwise waiting for confirmation, which
+ * auto-apply gives at once.
+ */
+export async function continueAfterPlan(tx: Db, start: RunRow): Promise<RunRow | undefined> {
+  let run: RunRow | undefined = start;
+  if (run.status === 'planning') {
+    const post = await enterStage(tx, run, 'post_plan');
+    if (post === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory post-plan task failed' });
+    if (post === 'wait') return transitionRun(tx, run, 'start_post_plan');
+  }
+  if (run.status === 'planning' || run.status === 'post_plan_completed') {
+    const policy = await enterStage(tx, run, 'policy_check');
+    if (policy === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory policy failed' });
+    if (policy === 'wait') return transitionRun(tx, run, 'start_policy_check');
+  }
+  const nothingToApply = run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
+  if (nothingToApply) return transitionRun(tx, run, 'finish_plan');
+  if (run.save_plan) return transitionRun(tx, run, 'plan_saved');
+  if (run.status === 'planning') run = await transitionRun(tx, run, 'plan_needs_confirmation');
+  if (run && run.auto_apply) run = await transitionRun(tx, run, 'confirm', { description: 'auto-apply' });
+  return run;
+}
+
+/** applying -> applied through the post-apply stage; a provisional version becomes current unless a newer one is. */
+async function finishApplying(tx: Db, run: RunRow): Promise<RunRow | undefined> {
+  const post = await enterStage(tx, run, 'post_apply');
+  if (post === 'wait') return transitionRun(tx, run, 'start_post_apply');
+  const applied = await transitionRun(tx, run, 'finish_apply');
+  const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
+  if (applied && cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
+  return applied;
+}
+
+const PHASE_STATUS = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' } as const;
+
+/**
+ * Records how a plan or apply ended, releases the run's lease and moves the run on, with a
+ * compare-and-set from its executing status; then queues whatever comes next.
+ */
+export async function finishPhase(rt: Runtime, runId: string, phase: { table: 'plans' | 'applies'; id: string }, executing: 'planning' | 'applying', outcome: PhaseOutcome): Promise<void> {
+  const moved = await rt.db.transaction(async (tx) => {
+    await updatePhase(tx, phase.table, phase.id, { status: PHASE_STATUS[outcome.kind] });
+    const locked = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    if (!locked || locked.status !== executing) return undefined;
+    const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
+    const [run] = await tx<RunRow>('runs').where({ id: runId }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
+    if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { error_message: outcome.message } });
+    if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel');
+    return executing === 'planning' ? continueAfterPlan(tx, run) : finishApplying(tx, run);
+  });
+  if (moved) await afterMove(rt, moved);
+}
