@@ -1,0 +1,185 @@
+import http from 'node:http';
+import https from 'node:https';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import fetch, { type Response } from 'node-fetch';
+import { hmacSha512Hex } from '../crypto.js';
+
+/*
+ * The only place that calls user-supplied URLs. Every resolved address is vetted at connect time
+ * and the socket connects only to the vetted address, so DNS rebinding cannot slip past the check.
+ */
+
+export interface OutboundOptions {
+  /** CIDRs reachable despite the guard (e.g. loopback in tests); from OUTBOUND_ALLOWED_CIDRS. */
+  allowedCidrs: readonly string[];
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxBodyBytes?: number;
+}
+
+export interface OutboundRequest {
+  url: string;
+  method?: 'POST' | 'GET' | 'PATCH';
+  headers?: Record<string, string>;
+  body?: string;
+  /** When set, the exact body bytes are signed (hex HMAC-SHA512) into these headers. */
+  sign?: { key: string | null; headers: string[] };
+}
+
+export interface OutboundResult {
+  ok: boolean;
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  headers: Record<string, string[]>;
+  /** Up to maxBodyBytes of the response body. */
+  body: string;
+  truncated: boolean;
+  durationMs: number;
+  /** Why the call failed when there was no (acceptable) response. */
+  error: string | null;
+}
+
+export class BlockedAddressError extends Error {}
+
+// Always refused, even when an allowed CIDR would cover them: link-local and cloud metadata.
+const ALWAYS_BLOCKED = ['169.254.0.0/16', 'fe80::/10', '100.100.100.200/32', 'fd00:ec2::254/128'].map((c) => ipaddr.parseCIDR(c));
+
+type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
+
+function normalise(address: string): Parsed {
+  const parsed = ipaddr.parse(address);
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+}
+
+const inCidr = (ip: Parsed, [range, bits]: [Parsed, number]) => ip.kind() === range.kind() && ip.match(range, bits);
+
+/** Whether an address may be connected to: public unicast, or inside an allowed CIDR; never link-local or metadata. */
+export function addressAllowed(address: string, allowed: readonly [Parsed, number][]): boolean {
+  let ip: Parsed;
+  try {
+    ip = normalise(address);
+  } catch {
+    return false;
+  }
+  if (ALWAYS_BLOCKED.some((c) => inCidr(ip, c as [Parsed, number]))) return false;
+  if (allowed.some((c) => inCidr(ip, c))) return true;
+  return ip.range() === 'unicast';
+}
+
+/** A client bound to one policy; create once per process. */
+export function createOutboundClient(opts: OutboundOptions) {
+  const allowed = opts.allowedCidrs.map((c) => ipaddr.parseCIDR(c) as [Parsed, number]);
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 5000;
+  const defaultTotalMs = opts.totalTimeoutMs ?? 15000;
+  const maxBodyBytes = opts.maxBodyBytes ?? 64 * 1024;
+
+  const guardedLookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = addresses as LookupAddress[];
+      const bad = list.find((a) => !addressAllowed(a.address, allowed));
+      if (bad || !list.length) return callback(new BlockedAddressError(`address ${bad?.address ?? '(none)'} of ${hostname} is not allowed`), '', 0);
+      if ((options as { all?: boolean }).all) return callback(null, list as never, 0);
+      return callback(null, list[0].address, list[0].family);
+    });
+  };
+  // A socket still connecting after the connect timeout is destroyed (the total timeout covers the rest).
+  const limitConnect = (socket: Socket): Socket => {
+    socket.setTimeout(connectTimeoutMs, () => {
+      if (socket.connecting) socket.destroy(new Error(`connect timed out after ${connectTimeoutMs} ms`));
+    });
+    socket.once('connect', () => socket.setTimeout(0));
+    return socket;
+  };
+  class GuardedHttpAgent extends http.Agent {
+    override createConnection(options: object, cb?: unknown): Socket {
+      return limitConnect((http.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }).createConnection.call(this, options, cb));
+    }
+  }
+  class GuardedHttpsAgent extends https.Agent {
+    override createConnection(options: object, cb?: unknown): Socket {
+      return limitConnect((https.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }).createConnection.call(this, options, cb));
+    }
+  }
+  const agents = {
+    'http:': new GuardedHttpAgent({ lookup: guardedLookup, keepAlive: false }),
+    'https:': new GuardedHttpsAgent({ lookup: guardedLookup, keepAlive: false }),
+  };
+
+  async function readCapped(res: Response): Promise<{ body: string; truncated: boolean }> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      const room = maxBodyBytes - size;
+      if (chunk.length > room) {
+        parts.push(chunk.subarray(0, room));
+        truncated = true;
+        break;
+      }
+      parts.push(chunk);
+      size += chunk.length;
+    }
+    return { body: Buffer.concat(parts).toString('utf8'), truncated };
+  }
+
+  /** Sends one request; never throws for network or policy failures (they come back in `error`). */
+  async function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
+    const started = Date.now();
+    const fail = (error: string, status: number | null = null): OutboundResult => ({
+      ok: false, status, headers: {}, body: '', truncated: false, durationMs: Date.now() - started, error,
+    });
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return fail('invalid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('only http and https URLs are allowed');
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    // IP literals never reach the lookup hook, so they are vetted here.
+    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(`address ${literal} is not allowed`);
+
+    const headers: Record<string, string> = { ...req.headers };
+    if (req.sign) {
+      const signature = req.sign.key ? hmacSha512Hex(req.sign.key, req.body ?? '') : '';
+      for (const h of req.sign.headers) headers[h] = signature;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), totalTimeoutMs);
+    try {
+      const res = await fetch(url.toString(), {
+        method: req.method ?? 'POST',
+        headers,
+        body: req.body,
+        redirect: 'manual',
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        signal: controller.signal,
+      });
+      const { body, truncated } = await readCapped(res);
+      const out: OutboundResult = {
+        ok: res.status >= 200 && res.status < 300,
+        status: res.status,
+        headers: Object.fromEntries([...res.headers.keys()].map((k) => [k.toLowerCase(), res.headers.raw()[k]])),
+        body,
+        truncated,
+        durationMs: Date.now() - started,
+        error: null,
+      };
+      if (res.status >= 300 && res.status < 400) out.error = 'redirects are not followed';
+      return out;
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === 'AbortError') return fail(`timed out after ${totalTimeoutMs} ms`);
+      return fail(e.message);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { send };
+}
+
+export type OutboundClient = ReturnType<typeof createOutboundClient>;
