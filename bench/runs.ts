@@ -1,0 +1,392 @@
+/*
+ * Run latency benchmark: time from POST /runs to status `planned` for a trivial configuration,
+ * with the run-pipeline worker running in-process, split into time inside Terraform and the
+ * service's own overhead. Both parts come from the same run:
+ *
+ * - TERRAFORM_BIN points at a wrapper script that logs start and end of every Terraform
+ *   invocation, so each run's init, plan and show -json are timed where the worker ran them;
+ * - as a baseline, the bench itself runs the identical commands on an identical directory
+ *   (the service's own prepareWorkdir) after every run, with the real binary.
+ *
+ * Runs are sequential on one workspace: each planned run is discarded so the next one can take
+ * the workspace. That keeps every run on the path a real workspace takes (queue behind the
+ * workspace lock, then plan), and the discard happens outside the timed window.
+ */
+import { spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/terraform/runner.js';
+import { startWorkers } from '../workers/bootstrap.js';
+import { api, Cleanups, createCv, createFixture, doc, log, machine, output, percentile, pollUntil, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? '50');
+const WARMUP_RUNS = 2;
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? '20');
+const CONFIG = 'resource "terraform_data" "a" { input = "x" }\n';
+
+// The arguments executePlan passes for a run with default attributes, and for its log preamble.
+const VERSION_ARGS = ['version', '-json'];
+const INIT_ARGS = ['init', '-input=false', '-no-color', '-reconfigure'];
+const PLAN_ARGS = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
+const SHOW_ARGS = ['show', '-json', 'plan.tfplan'];
+
+// ---------------------------------------------------------------- timing Terraform inside the worker
+
+interface Wrapper {
+  bin: string;
+  logPath: string;
+}
+
+/** One Terraform invocation as the wrapper logged it; times in ms since the epoch. */
+interface Invocation {
+  command: string;
+  start: number;
+  end: number;
+}
+
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A stand-in for TERRAFORM_BIN that runs the real binary and appends a line per invocation:
+ * start and end (seconds since the epoch, to the microsecond), then the subcommand. Bash's
+ * EPOCHREALTIME reads the clock without forking `date`, which keeps the wrapper cheap; what it
+ * still costs (its own start-up) lies outside the stamps and lands in the overhead, so
+ * calibrate() measures it.
+ */
+async function writeWrapper(dir: string, realBin: string): Promise<Wrapper> {
+  const bin = join(dir, 'terraform-timed');
+  const logPath = join(dir, 'invocations.log');
+  const script = [
+    '#!/bin/bash',
+    'start=$EPOCHREALTIME',
+    `${shQuote(realBin)} "$@"`,
+    'code=$?',
+    'end=$EPOCHREALTIME',
+    `echo "$start $end $1" >> ${shQuote(logPath)}`,
+    'exit $code',
+  ];
+  await writeFile(bin, script.join('\n') + '\n');
+  await chmod(bin, 0o755);
+  await writeFile(logPath, '');
+  return { bin, logPath };
+}
+
+async function readInvocations(logPath: string): Promise<Invocation[]> {
+  const lines = (await readFile(logPath, 'utf8')).split('\n').filter(Boolean);
+  return lines.map((line) => {
+    const [start, end, command] = line.split(' ');
+    return { command: command ?? '', start: Number(start) * 1000, end: Number(end) * 1000 };
+  });
+}
+
+/** Wall time of one spawn-to-exit, as the worker's runTerraform sees it. */
+async function wallMs(bin: string, args: string[]): Promise<number> {
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', () => resolve());
+  });
+  return performance.now() - t0;
+}
+
+/** The wrapper's own cost per invocation: wall time through it minus the time it logs. */
+async function calibrate(wrapper: Wrapper): Promise<number> {
+  const costs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const before = (await readInvocations(wrapper.logPath)).length;
+    const wall = await wallMs(wrapper.bin, VERSION_ARGS);
+    const logged = (await readInvocations(wrapper.logPath))[before];
+    costs.push(wall - (logged.end - logged.start));
+  }
+  return percentile(costs, 50);
+}
+
+// ---------------------------------------------------------------- one run through the service
+
+/** Client-side instants and the run's status timestamps, all in ms since the epoch. */
+interface RunSample {
+  runId: string;
+  sent: number;
+  answered: number;
+  observed: number;
+  runTimes: Record<string, number>;
+}
+
+const epochTimes = (attrs: Record<string, unknown>): Record<string, number> =>
+  Object.fromEntries(Object.entries((attrs['status-timestamps'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Date.parse(v)]));
+
+/** POST /runs, poll until planned, read its timestamps, then discard it to free the workspace. */
+async function serviceRun(svc: Service, fx: Fixture): Promise<RunSample> {
+  const call = (method: 'GET' | 'POST', path: string, body?: unknown) => api(svc.baseUrl, fx.token, method, path, body);
+  const sent = Date.now();
+  const created = (await call('POST', '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } })))!;
+  const answered = Date.now();
+  const runId = created.data.id;
+  const planned = await pollUntil(async () => (await call('GET', `/runs/${runId}`))!, (d) => d.data.attributes.status === 'planned', {
+    intervalMs: POLL_MS,
+    timeoutMs: 60_000,
+    failed: ['errored', 'canceled', 'force_canceled', 'discarded', 'planned_and_finished'],
+  });
+  const observed = Date.now();
+  await call('POST', `/runs/${runId}/actions/discard`);
+  return { runId, sent, answered, observed, runTimes: epochTimes(planned.data.attributes) };
+}
+
+/** Where one run's time went, in ms; consecutive segments, so they add up to the observed total. */
+interface Timeline {
+  queueStep: number;
+  planPickup: number;
+  prepare: number;
+  version: number;
+  init: number;
+  initToPlan: number;
+  plan: number;
+  planToShow: number;
+  show: number;
+  finish: number;
+  observe: number;
+}
+
+/** What each segment covers, in the report's words. */
+const SEGMENTS: Record<keyof Timeline, string> = {
+  queueStep: 'POST /runs -> plan_queued (request, queue job picked up, workspace taken)',
+  planPickup: 'plan_queued -> planning (plan job enqueued, picked up, run claimed)',
+  prepare: 'planning -> `init` starts (phase row, log opened, archive read and unpacked, spawn), less `version`',
+  version: '`terraform version -json` for the log preamble (when the worker asks)',
+  init: '`terraform init` **[Terraform]**',
+  initToPlan: '`init` ends -> `plan` starts',
+  plan: '`terraform plan` **[Terraform]**',
+  planToShow: '`plan` ends -> `show` starts',
+  show: '`terraform show -json` **[Terraform]**',
+  finish: '`show` ends -> planned (plan JSON + file stored, log closed, run moved)',
+  observe: `planned -> seen by the client (poll every ${POLL_MS} ms)`,
+};
+
+function timeline(s: RunSample, all: Invocation[]): Timeline {
+  const mine = all.filter((i) => i.start >= s.sent && i.end <= s.observed);
+  const find = (command: string, optional = false): Invocation | undefined => {
+    const found = mine.filter((i) => i.command === command);
+    if (found.length > 1 || (!optional && !found.length)) throw new Error(`run ${s.runId}: expected one terraform ${command}, saw ${found.length}`);
+    return found[0];
+  };
+  const [init, plan, show] = ['init', 'plan', 'show'].map((c) => find(c)!);
+  // The worker may remember the version between plans, so a run need not invoke it.
+  const version = find('version', true);
+  const versionMs = version ? version.end - version.start : 0;
+  const at = (key: string) => {
+    const t = s.runTimes[key];
+    if (!Number.isFinite(t)) throw new Error(`run ${s.runId}: no ${key} timestamp`);
+    return t;
+  };
+  return {
+    queueStep: at('plan-queued-at') - s.sent,
+    planPickup: at('planning-at') - at('plan-queued-at'),
+    prepare: init.start - at('planning-at') - versionMs,
+    version: versionMs,
+    init: init.end - init.start,
+    initToPlan: plan.start - init.end,
+    plan: plan.end - plan.start,
+    planToShow: show.start - plan.end,
+    show: show.end - show.start,
+    finish: at('planned-at') - show.end,
+    observe: s.observed - at('planned-at'),
+  };
+}
+
+// ---------------------------------------------------------------- baseline: the same commands, directly
+
+interface ReplaySample {
+  prepare: number;
+  version: number;
+  init: number;
+  plan: number;
+  show: number;
+}
+
+/** Runs one Terraform command and returns its wall time; an unexpected exit code is fatal. */
+async function timed(settings: TerraformSettings, args: string[], cwd: string, env: NodeJS.ProcessEnv, okCodes = [0]): Promise<number> {
+  const t0 = performance.now();
+  const result = await runTerraform(settings, args, cwd, env);
+  if (!okCodes.includes(result.code ?? -1)) throw new Error(`terraform ${args[0]} exited ${result.code}: ${result.output}`);
+  return performance.now() - t0;
+}
+
+/** What the worker runs for a plan, on an identical directory (built by the same code), with the real binary. */
+async function replay(svc: Service, settings: TerraformSettings, archiveObjectId: string): Promise<ReplaySample> {
+  const version = await timed(settings, VERSION_ARGS, process.cwd(), { PATH: process.env.PATH ?? '' });
+  const t0 = performance.now();
+  const wd = await prepareWorkdir(svc.rt.store, settings, { archiveObjectId, workingDirectory: '', state: null, variables: [] });
+  const prepare = performance.now() - t0;
+  try {
+    const init = await timed(settings, INIT_ARGS, wd.dir, wd.env);
+    // -detailed-exitcode: 2 means "succeeded, with changes", which this configuration always has.
+    const plan = await timed(settings, PLAN_ARGS, wd.dir, wd.env, [2]);
+    const show = await timed(settings, SHOW_ARGS, wd.dir, wd.env);
+    return { prepare, version, init, plan, show };
+  } finally {
+    await wd.cleanup();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const fmt = (x: number) => x.toFixed(0);
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const stats = (xs: number[]) => [percentile(xs, 50), percentile(xs, 99), mean(xs)].map(fmt).join(' | ');
+
+interface Measured {
+  timelines: Timeline[];
+  samples: RunSample[];
+  replays: ReplaySample[];
+  wrapperCostMs: number;
+}
+
+function summaryTable(m: Measured): string {
+  const total = m.samples.map((s) => s.runTimes['planned-at'] - s.sent);
+  const observed = m.samples.map((s) => s.observed - s.sent);
+  const terraform = m.timelines.map((t) => t.init + t.plan + t.show);
+  const overhead = total.map((x, i) => x - terraform[i]);
+  const share = overhead.map((x, i) => x / total[i]);
+  // The wrapper's start-up is the bench's doing, not the service's: also show the split without it.
+  const instrumentation = m.timelines.map((t) => (t.version > 0 ? 4 : 3) * m.wrapperCostMs);
+  const netOverhead = overhead.map((x, i) => x - instrumentation[i]);
+  const netShare = netOverhead.map((x, i) => x / (total[i] - instrumentation[i]));
+  const replayTf = m.replays.map((r) => r.init + r.plan + r.show);
+  const rows = [
+    ['Total: POST /runs sent -> `planned-at`', stats(total)],
+    [`Total as the client saw it (poll every ${POLL_MS} ms)`, stats(observed)],
+    ['Terraform: init + plan + show -json, timed inside the worker', stats(terraform)],
+    ['Service overhead: total - Terraform', stats(overhead)],
+    ['Service overhead less the timing wrapper\'s own cost', stats(netOverhead)],
+    ['Baseline: init + plan + show -json run directly by the bench', stats(replayTf)],
+    ['POST /runs response time', stats(m.samples.map((s) => s.answered - s.sent))],
+  ];
+  const lines = ['| Measure (ms) | p50 | p99 | mean |', '|---|---:|---:|---:|', ...rows.map(([name, v]) => `| ${name} | ${v} |`)];
+  const aggregate = mean(overhead) / mean(total);
+  const netAggregate = mean(netOverhead) / (mean(total) - mean(instrumentation));
+  const verdict = (x: number) => (x < 0.1 ? 'met' : 'NOT met');
+  lines.push(
+    '',
+    `Overhead share of the total: p50 ${pct(percentile(share, 50))}, p99 ${pct(percentile(share, 99))}, over all runs ${pct(aggregate)} (target under 10 %: ${verdict(aggregate)}).`,
+    `Less the wrapper's cost: p50 ${pct(percentile(netShare, 50))}, p99 ${pct(percentile(netShare, 99))}, over all runs ${pct(netAggregate)} (target under 10 %: ${verdict(netAggregate)}).`,
+    `Runs that invoked \`terraform version\`: ${m.timelines.filter((t) => t.version > 0).length} of ${m.timelines.length}.`,
+    `Wrapper cost outside its stamps: ${m.wrapperCostMs.toFixed(1)} ms per invocation (counted in the overhead).`,
+  );
+  return lines.join('\n');
+}
+
+function segmentTable(m: Measured): string {
+  const totalMean = mean(m.samples.map((s) => s.observed - s.sent));
+  const lines = ['| Segment | p50 ms | p99 ms | mean ms | share of mean |', '|---|---:|---:|---:|---:|'];
+  for (const key of Object.keys(SEGMENTS) as (keyof Timeline)[]) {
+    const xs = m.timelines.map((t) => t[key]);
+    lines.push(`| ${SEGMENTS[key]} | ${stats(xs)} | ${pct(mean(xs) / totalMean)} |`);
+  }
+  return lines.join('\n');
+}
+
+function replayTable(m: Measured): string {
+  const keys: (keyof ReplaySample)[] = ['version', 'prepare', 'init', 'plan', 'show'];
+  const lines = ['| Baseline step (run by the bench) | p50 ms | p99 ms | mean ms |', '|---|---:|---:|---:|'];
+  for (const k of keys) lines.push(`| ${k === 'prepare' ? 'prepareWorkdir (archive from the store, unpack)' : `terraform ${k}`} | ${stats(m.replays.map((r) => r[k]))} |`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------- query census
+
+/**
+ * Counts the SQL statements the service issues for one run, POST to planned. This run is
+ * watched through a separate pg connection rather than the API, so no poll adds statements, and
+ * it is not timed.
+ */
+async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, number>> {
+  const counts: Record<string, number> = { total: 0 };
+  const onQuery = (q: { sql?: string }) => {
+    const verb = (q.sql ?? '').trim().split(/\s+/)[0].toLowerCase().replace(/;$/, '');
+    counts[verb] = (counts[verb] ?? 0) + 1;
+    counts.total++;
+  };
+  const watcher = new pg.Client({ connectionString: svc.databaseUrl });
+  await watcher.connect();
+  svc.rt.db.on('query', onQuery);
+  try {
+    const body = doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } });
+    const runId = (await api(svc.baseUrl, fx.token, 'POST', '/runs', body))!.data.id;
+    const status = async () => (await watcher.query<{ status: string }>('select status from runs where id = $1', [runId])).rows[0]?.status;
+    for (const deadline = Date.now() + 60_000; (await status()) !== 'planned'; ) {
+      if (Date.now() > deadline) throw new Error(`census run ${runId} did not reach planned`);
+      await sleep(10);
+    }
+    svc.rt.db.off('query', onQuery); // the discard is not part of the run
+    await api(svc.baseUrl, fx.token, 'POST', `/runs/${runId}/actions/discard`);
+    return counts;
+  } finally {
+    svc.rt.db.off('query', onQuery);
+    await watcher.end();
+  }
+}
+
+// ---------------------------------------------------------------- orchestration
+
+async function archiveOf(svc: Service, cvId: string): Promise<string> {
+  const row = await svc.rt.db('configuration_versions').where({ id: cvId }).first('archive_object_id');
+  if (!row?.archive_object_id) throw new Error('the uploaded configuration has no archive');
+  return row.archive_object_id as string;
+}
+
+/** Service run and baseline alternate, swapping order every round, so drift hits both. */
+async function measure(svc: Service, fx: Fixture, settings: TerraformSettings, archiveObjectId: string, rounds: number, quiet: boolean) {
+  const samples: RunSample[] = [];
+  const replays: ReplaySample[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const runService = async () => samples.push(await serviceRun(svc, fx));
+    const runReplay = async () => replays.push(await replay(svc, settings, archiveObjectId));
+    if (i % 2 === 0) await runService().then(runReplay);
+    else await runReplay().then(runService);
+    const s = samples[i];
+    if (!quiet && (i + 1) % 10 === 0) log(`  ${i + 1}/${rounds}: last run ${fmt(s.observed - s.sent)} ms`);
+  }
+  return { samples, replays };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cleanups = new Cleanups();
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-runs-'));
+    cleanups.add(() => rm(dir, { recursive: true, force: true }));
+    const realBin = process.env.BENCH_TERRAFORM_BIN ?? (await output('sh', ['-c', 'command -v terraform']));
+    const wrapper = await writeWrapper(dir, realBin);
+    const svc = await startService(cleanups, { TERRAFORM_BIN: wrapper.bin });
+    const workers = await startWorkers(svc.rt, ['run-pipeline']);
+    cleanups.add(() => workers.stop(5_000));
+
+    const fx = await createFixture(svc);
+    const cv = await createCv(svc, fx);
+    await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
+    const archiveObjectId = await archiveOf(svc, cv.id);
+    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null };
+    const tfVersion = JSON.parse(await output(realBin, VERSION_ARGS)) as { terraform_version: string };
+    const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
+    log(`${before}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
+
+    const wrapperCostMs = await calibrate(wrapper);
+    await measure(svc, fx, settings, archiveObjectId, WARMUP_RUNS, true);
+    const { samples, replays } = await measure(svc, fx, settings, archiveObjectId, RUNS, false);
+    const invocations = await readInvocations(wrapper.logPath);
+    const m: Measured = { samples, replays, wrapperCostMs, timelines: samples.map((s) => timeline(s, invocations)) };
+
+    const census = await queryCensus(svc, fx);
+    const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
+    const tables = [summaryTable(m), segmentTable(m), replayTable(m), censusLine].join('\n\n');
+    process.stdout.write(`\n${tables}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  } finally {
+    await cleanups.run();
+  }
+}
+
+runMain(main);
