@@ -8,6 +8,7 @@ import { foundationRoutes } from './routes/foundation.js';
 import { configurationVersionRoutes } from './routes/configuration-versions.js';
 import { objectRoutes } from './routes/objects.js';
 import { logRoutes, runRoutes } from './routes/runs.js';
+import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -48,12 +49,14 @@ export function createApp(deps: AppDeps): express.Express {
 
   const api = express.Router();
   api.get('/ping', meta.ping);
+  api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
   api.use(runRoutes(deps));
+  api.use(runTaskRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

@@ -40,13 +40,28 @@ export async function principalFor(db: Db, secret: string): Promise<Principal | 
   return null;
 }
 
+// What a run task's access token may read besides its callback: the run's JSON plan and its
+// configuration archive (checked against the run by the handlers).
+const TASK_TOKEN_PATHS = [/^\/plans\/[^/]+\/json-output(-redacted)?$/, /^\/configuration-versions\/[^/]+\/download$/];
+
+/** The run a task result's access token belongs to, while the result is not final. */
+async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } | null> {
+  const row = await db('task_results').where({ access_token_digest: sha256Hex(secret) }).whereIn('status', ['pending', 'running']).first('run_id');
+  return row ? { runId: row.run_id } : null;
+}
+
 /** Middleware: 401 unless the request carries a valid bearer token. */
 export const authenticate =
   (db: Db) =>
   async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = bearerToken(req.get('authorization'));
     const principal = secret ? await principalFor(db, secret) : null;
-    if (!principal) throw new Unauthorized();
-    res.locals.principal = principal;
+    if (principal) {
+      res.locals.principal = principal;
+      return next();
+    }
+    const taskAccess = secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;
+    if (!taskAccess) throw new Unauthorized();
+    res.locals.taskAccess = taskAccess;
     next();
   };

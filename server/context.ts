@@ -10,6 +10,8 @@ declare global {
     interface Locals {
       requestId: string;
       principal: Principal;
+      /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */
+      taskAccess?: { runId: string };
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Runtime } from '../shared/runtime.js';
 import { ensureSiteAdmin } from '../shared/site-admin.js';
 import { createApp } from './app.js';
+import { registerRunTasks } from '../shared/run-tasks/stages.js';
 
 export interface WebHandle {
   server: Server;
@@ -16,6 +17,7 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
     // The one deliberate exception to "secrets never printed": the operator needs this token once.
     process.stdout.write(`\nSite admin user "admin" created. API token (shown once):\n\n  ${generatedToken}\n\n`);
   }
+  registerRunTasks(rt.config);
   const app = createApp(rt);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, () => resolve(s));

@@ -21,6 +21,9 @@ export const JOB = {
   reconcile: 'reconcile',
   maintenance: 'maintenance',
   runStep: 'run-step',
+  taskDispatch: 'dispatch',
+  taskDeadline: 'task-deadline',
+  verify: 'verify',
 } as const;
 
 /** Payloads carry ids only; processors re-read the row. */
@@ -52,6 +55,30 @@ export const jobs = {
     name: JOB.runStep,
     data: { runId, step },
     jobId: `run-${runId}-${step}`,
+  }),
+  /** Delivery attempt `attempt` of a run task request, optionally delayed (retry schedule). */
+  taskDispatch: (resultId: string, attempt: number, delayMs = 0): JobSpec => ({
+    queue: 'run-task-dispatch',
+    name: JOB.taskDispatch,
+    data: { taskResultId: resultId },
+    jobId: `${resultId}-a${attempt}`,
+    opts: { delay: Math.max(0, delayMs) },
+  }),
+  /** Fires when a task result's callback deadline passes. */
+  taskDeadline: (resultId: string, delayMs: number): JobSpec => ({
+    queue: 'deadline-expiry',
+    name: JOB.taskDeadline,
+    data: { taskResultId: resultId },
+    jobId: `${resultId}-deadline`,
+    opts: { delay: Math.max(0, delayMs) },
+  }),
+  /** Checks a destination URL while the API waits for the outcome. */
+  verify: (verificationId: string): JobSpec => ({
+    queue: 'verification',
+    name: JOB.verify,
+    data: { verificationId },
+    jobId: `verify-${verificationId}`,
+    opts: { attempts: 1 },
   }),
 };
 

@@ -26,6 +26,31 @@ export const reconcileSources: ReconcileSource[] = [
       return rows.map((r) => nextStep(r)).filter((s): s is JobSpec => s !== null);
     },
   },
+  {
+    // Run task requests due for delivery (or whose sender died), and results past their deadline.
+    name: 'run-task-results',
+    due: async (db, limit) => {
+      const deliveries = await db('task_results')
+        .where('status', 'pending')
+        .andWhere((q) =>
+          q
+            .where((p) => p.where('dispatch_status', 'pending').andWhere('next_dispatch_at', '<=', db.fn.now()))
+            .orWhere((p) => p.where('dispatch_status', 'sending').andWhere('dispatch_lease_until', '<', db.fn.now())),
+        )
+        .limit(limit)
+        .select('id', 'dispatch_attempts', 'dispatch_status');
+      const expired = await db('task_results').whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).limit(limit).pluck('id');
+      return [
+        ...deliveries.map((r) => jobs.taskDispatch(r.id, r.dispatch_status === 'sending' ? r.dispatch_attempts : r.dispatch_attempts + 1)),
+        ...(expired as string[]).map((id) => jobs.taskDeadline(id, 0)),
+      ];
+    },
+  },
+  {
+    name: 'verifications',
+    due: async (db, limit) =>
+      ((await db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).limit(limit).pluck('id')) as string[]).map(jobs.verify),
+  },
 ];
 
 /**

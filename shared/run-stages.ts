@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import type { RunRow } from './repos/runs.js';
+import type { Runtime } from './runtime.js';
 
 /** The points in a run where other areas act: run task stages and the policy check. */
 export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' | 'post_apply';
@@ -27,4 +28,17 @@ export async function enterStage(tx: Db, run: RunRow, stage: RunStage): Promise<
     if (result === 'wait') outcome = 'wait';
   }
   return outcome;
+}
+
+/** Work an area does after a run's move has committed (e.g. queue the requests of a stage it entered). */
+export type AfterMove = (rt: Runtime, run: RunRow) => Promise<void>;
+
+const afterMoves: AfterMove[] = [];
+
+export function registerAfterMove(fn: AfterMove): void {
+  afterMoves.push(fn);
+}
+
+export async function runAfterMoves(rt: Runtime, run: RunRow): Promise<void> {
+  for (const fn of afterMoves) await fn(rt, run);
 }

@@ -5,6 +5,8 @@ import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
 import { createRedis } from '../shared/redis.js';
 import { createMailer } from '../shared/mail.js';
 import { reconcile } from '../shared/reconciler.js';
+import { createOutboundClient } from '../shared/http/outbound.js';
+import { registerRunTasks } from '../shared/run-tasks/stages.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 
@@ -28,7 +30,9 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     mailer: createMailer(rt.config, rt.logger),
     workerId: `${hostname()}:${process.pid}`,
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig },
+    outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
   };
+  registerRunTasks(rt.config);
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 

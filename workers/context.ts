@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
 import type { Mailer } from '../shared/mail.js';
 import type { TerraformSettings } from '../shared/terraform/runner.js';
+import type { OutboundClient } from '../shared/http/outbound.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
@@ -9,6 +10,8 @@ export interface WorkerDeps extends Runtime {
   /** Identifies this process in rows it settles (host:pid). */
   workerId: string;
   terraform: TerraformSettings;
+  /** The one SSRF-guarded client for user-supplied URLs. */
+  outbound: OutboundClient;
 }
 
 /** One handler per job name; job data is `unknown` until the handler validates it. */

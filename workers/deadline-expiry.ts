@@ -1,5 +1,7 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
+import { idFrom } from './context.js';
+import { settleTaskResult } from '../shared/run-tasks/stages.js';
 import { reconcile } from '../shared/reconciler.js';
 import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
 
@@ -13,4 +15,12 @@ export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Prom
   if (deps.config.cvGcAfterDays <= 0) return;
   const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
   if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
+}
+
+/** A task result's deadline: errored unless a final callback came first (compare-and-set). */
+export async function expireTaskResult(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+  const id = idFrom(job.data, 'taskResultId');
+  const due = await deps.db('task_results').where({ id }).whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', deps.db.fn.now()).first('id');
+  if (!due) return;
+  await settleTaskResult(deps, id, 'expire', { message: `no final result within ${deps.config.runTaskDeadlineSeconds} seconds` });
 }

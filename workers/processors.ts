@@ -1,7 +1,9 @@
 import { JOB, type QueueName } from '../shared/queues.js';
 import type { Processor } from './context.js';
 import { deliverMail } from './notification-delivery.js';
-import { runMaintenance, runReconciler } from './deadline-expiry.js';
+import { expireTaskResult, runMaintenance, runReconciler } from './deadline-expiry.js';
+import { dispatchTaskRequest } from './run-task-dispatch.js';
+import { verify } from './verification.js';
 import { runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 
@@ -11,12 +13,14 @@ import type { Runtime } from '../shared/runtime.js';
  */
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail },
-  'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance },
+  'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
   'run-pipeline': { [JOB.runStep]: runStep },
+  'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
+  verification: { [JOB.verify]: verify },
 };
 
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
 export function concurrency(rt: Runtime, queue: QueueName): number {
   if (queue === 'run-pipeline') return rt.config.runConcurrency;
-  return queue === 'notification-delivery' ? 8 : 1;
+  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification' ? 8 : 1;
 }

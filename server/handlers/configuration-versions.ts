@@ -109,6 +109,13 @@ export function configurationVersionHandlers(rt: AppDeps) {
     },
 
     async download(req: Req, res: Response) {
+      const access = res.locals.taskAccess;
+      if (access) {
+        // A run task's access token downloads only its own run's configuration.
+        const run = await findRun(db, access.runId);
+        if (!run || run.configuration_version_id !== req.params.id) throw new NotFound();
+        return downloadRedirect(res, await findCv(db, req.params.id));
+      }
       downloadRedirect(res, (await load(req, res, 'read', false)).cv);
     },
 

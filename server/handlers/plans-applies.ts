@@ -26,6 +26,11 @@ export function planApplyHandlers(deps: AppDeps) {
   async function loadPlan(req: Req, res: Response) {
     const plan = await findPlan(db, req.params.id);
     if (!plan) throw new NotFound();
+    // A run task's access token reads only its own run's plan.
+    if (res.locals.taskAccess) {
+      if (res.locals.taskAccess.runId !== plan.run_id) throw new NotFound();
+      return { plan, run: (await findRun(db, plan.run_id))! };
+    }
     return { plan, run: await runOf(res, plan.run_id) };
   }
 

@@ -17,6 +17,8 @@ import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
+import { presentTaskStages } from './task-stages.js';
+import type { TaskStageRow } from '../../shared/repos/run-tasks.js';
 
 const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'configuration_version.ingress_attributes', 'workspace', 'task_stages', 'cost_estimate'] as const;
 
@@ -36,8 +38,18 @@ export async function presentRuns(
   const ids = runs.map((r) => r.id);
   const plans = new Map(((ids.length ? await db('plans').whereIn('run_id', ids) : []) as PlanRow[]).map((p) => [p.run_id, p]));
   const applies = new Map(((ids.length ? await db('applies').whereIn('run_id', ids) : []) as ApplyRow[]).map((a) => [a.run_id, a]));
-  const data = runs.map((run) => runResource(run, { plan: plans.get(run.id)!, apply: applies.get(run.id)!, access: access(run), grant }));
+  const stages = (ids.length ? await db('task_stages').whereIn('run_id', ids).orderByRaw("array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)") : []) as TaskStageRow[];
+  const data = runs.map((run) =>
+    runResource(run, {
+      plan: plans.get(run.id)!,
+      apply: applies.get(run.id)!,
+      access: access(run),
+      grant,
+      taskStageIds: stages.filter((s) => s.run_id === run.id).map((s) => s.id),
+    }),
+  );
   const included: Resource[] = [];
+  if (include.has('task_stages')) included.push(...(await presentTaskStages(db, stages, false)).data);
   for (const run of runs) {
     if (include.has('plan')) included.push(planResource(plans.get(run.id)!, run, logReadUrl(config, plans.get(run.id)!.log_id)));
     if (include.has('apply')) included.push(applyResource(applies.get(run.id)!, run, logReadUrl(config, applies.get(run.id)!.log_id)));

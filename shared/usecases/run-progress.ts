@@ -34,14 +34,48 @@ export async function continueAfterPlan(tx: Db, start: RunRow): Promise<RunRow |
   return run;
 }
 
-/** applying -> applied through the post-apply stage; a provisional version becomes current unless a newer one is. */
+/** applying -> applied, through the post-apply stage (whose results never change an applied run). */
 async function finishApplying(tx: Db, run: RunRow): Promise<RunRow | undefined> {
   const post = await enterStage(tx, run, 'post_apply');
   if (post === 'wait') return transitionRun(tx, run, 'start_post_apply');
+  return finishApplied(tx, run);
+}
+
+/** The run is applied; a provisional version becomes current unless a newer one is. */
+async function finishApplied(tx: Db, run: RunRow): Promise<RunRow | undefined> {
   const applied = await transitionRun(tx, run, 'finish_apply');
   const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
   if (applied && cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
   return applied;
+}
+
+export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
+
+/**
+ * A run waiting in `<stage>_running` goes on once the stage is over: when it passed, to the next
+ * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
+ * fails an applied run.
+ */
+export async function resumeAfterStage(tx: Db, run: RunRow, stage: TaskStage, passed: boolean, reason: string): Promise<RunRow | undefined> {
+  if (!passed && stage !== 'post_apply') return transitionRun(tx, run, 'error', { description: reason, changes: { error_message: reason } });
+  switch (stage) {
+    case 'pre_plan': {
+      const done = await transitionRun(tx, run, 'complete_pre_plan');
+      return done && transitionRun(tx, done, 'queue_plan');
+    }
+    case 'post_plan': {
+      const done = await transitionRun(tx, run, 'complete_post_plan');
+      return done && continueAfterPlan(tx, done);
+    }
+    case 'pre_apply': {
+      const done = await transitionRun(tx, run, 'complete_pre_apply');
+      return done && transitionRun(tx, done, 'queue_apply');
+    }
+    case 'post_apply': {
+      const done = await transitionRun(tx, run, 'complete_post_apply', { description: passed ? null : reason });
+      return done && finishApplied(tx, done);
+    }
+  }
 }
 
 const PHASE_STATUS = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' } as const;

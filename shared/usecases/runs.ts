@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, holdsWorkspace, isFinal, runMachine, type RunStatus } from '../domain/run.js';
 import { findRun, insertPendingRun, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
-import { enterStage } from '../run-stages.js';
+import { enterStage, runAfterMoves } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
 /** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
@@ -25,9 +25,10 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
 }
 
 /** After a committed move: queue the run's next step, and when it has finished let the next run of its workspace start. */
-export async function afterMove(rt: Runtime, run: Pick<RunRow, 'id' | 'status' | 'workspace_id'>): Promise<void> {
+export async function afterMove(rt: Runtime, run: RunRow): Promise<void> {
   const step = nextStep(run);
   if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
+  await runAfterMoves(rt, run);
   if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
 }
 

@@ -1,0 +1,122 @@
+import { iso, many, one, type Resource } from '../jsonapi.js';
+import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
+
+/** A run task definition; the HMAC key is write-only and always shown as null. */
+export function taskResource(task: TaskRow, workspaceTaskIds: string[]): Resource {
+  return {
+    type: 'tasks',
+    id: task.id,
+    attributes: {
+      name: task.name,
+      url: task.url,
+      description: task.description,
+      category: task.category,
+      'hmac-key': null,
+      enabled: task.enabled,
+      'created-at': iso(task.created_at),
+      'updated-at': iso(task.updated_at),
+    },
+    relationships: {
+      organization: one('organizations', task.organization_name),
+      'workspace-tasks': many('workspace-tasks', workspaceTaskIds),
+    },
+    links: { self: `/api/v2/tasks/${task.id}` },
+  };
+}
+
+export function workspaceTaskResource(wt: WorkspaceTaskRow): Resource {
+  return {
+    type: 'workspace-tasks',
+    id: wt.id,
+    attributes: {
+      'enforcement-level': wt.enforcement_level,
+      stage: wt.stages[0] ?? 'post_plan',
+      stages: wt.stages,
+      'created-at': iso(wt.created_at),
+    },
+    relationships: { task: one('tasks', wt.task_id), workspace: one('workspaces', wt.workspace_id) },
+    links: { self: `/api/v2/workspaces/${wt.workspace_id}/tasks/${wt.id}` },
+  };
+}
+
+export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resource {
+  return {
+    type: 'task-stages',
+    id: ts.id,
+    attributes: {
+      stage: ts.stage,
+      status: ts.status,
+      'status-timestamps': ts.status_timestamps,
+      'created-at': iso(ts.created_at),
+      'updated-at': iso(ts.updated_at),
+      permissions: { 'can-override-policy': false, 'can-override-tasks': false, 'can-override': false },
+      actions: { 'is-overridable': false },
+    },
+    relationships: {
+      run: one('runs', ts.run_id),
+      'task-results': many('task-results', resultIds),
+      'policy-evaluations': many('policy-evaluations', []),
+    },
+    links: { self: `/api/v2/task-stages/${ts.id}` },
+  };
+}
+
+export interface Attempt {
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: Date;
+}
+
+export function taskResultResource(r: TaskResultRow, stage: string, isSpeculative: boolean, outcomeIds: string[], attempts: Attempt[]): Resource {
+  return {
+    type: 'task-results',
+    id: r.id,
+    attributes: {
+      status: r.status,
+      message: r.message,
+      url: r.url,
+      'status-timestamps': r.status_timestamps,
+      'created-at': iso(r.created_at),
+      'updated-at': iso(r.updated_at),
+      'task-id': r.task_id,
+      'task-name': r.task_name,
+      'task-url': r.task_url,
+      stage,
+      'is-speculative': isSpeculative,
+      'workspace-task-id': r.workspace_task_id,
+      'workspace-task-enforcement-level': r.enforcement_level,
+      // Beyond TFE: every delivery attempt of the run task request, as integrators debug them.
+      'delivery-attempts': attempts.map((a) => ({
+        attempt: a.attempt,
+        'status-code': a.status_code,
+        'duration-ms': a.duration_ms,
+        error: a.error,
+        'sent-at': iso(a.created_at),
+      })),
+    },
+    relationships: {
+      'task-stage': one('task-stages', r.task_stage_id),
+      task_stage: one('task-stages', r.task_stage_id),
+      outcomes: many('task-result-outcomes', outcomeIds),
+    },
+    links: { self: `/api/v2/task-results/${r.id}` },
+  };
+}
+
+export function outcomeResource(o: { id: string; task_result_id: string; outcome_id: string | null; description: string | null; body: string | null; url: string | null; tags: unknown; created_at: Date }): Resource {
+  return {
+    type: 'task-result-outcomes',
+    id: o.id,
+    attributes: {
+      'outcome-id': o.outcome_id,
+      description: o.description,
+      body: o.body,
+      url: o.url,
+      tags: o.tags,
+      'created-at': iso(o.created_at),
+    },
+    relationships: { 'task-result': one('task-results', o.task_result_id) },
+  };
+}

@@ -1,0 +1,125 @@
+import type { Runtime } from '../runtime.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
+import { isFinal } from '../domain/run.js';
+import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName } from '../domain/run-task.js';
+import { onRunTransition } from '../run-events.js';
+import { registerAfterMove, registerStageHook } from '../run-stages.js';
+import { createStagesForRun, moveTaskResult, resultsOfStage, setStageStatus, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
+import type { RunRow } from '../repos/runs.js';
+import { resumeAfterStage } from '../usecases/run-progress.js';
+import { afterMove } from '../usecases/runs.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+
+/**
+ * Triggers a stage the run has reached: each result gets its access token (hashed for lookup,
+ * sealed for re-delivery), its deadline and a pending delivery. 'pass' when the stage has no tasks.
+ */
+async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskStageName): Promise<'pass' | 'wait'> {
+  const ts = await tx<TaskStageRow>('task_stages').where({ run_id: run.id, stage }).forUpdate().first();
+  if (!ts || ts.status !== 'pending') return 'pass';
+  const results = await resultsOfStage(tx, ts.id);
+  if (!results.length) {
+    await setStageStatus(tx, ts.id, 'passed', ['pending']);
+    return 'pass';
+  }
+  await setStageStatus(tx, ts.id, 'running', ['pending']);
+  const deadline = new Date(Date.now() + config.runTaskDeadlineSeconds * 1000);
+  for (const r of results) {
+    const token = newApiToken();
+    await tx('task_results').where({ id: r.id }).update({
+      access_token_digest: sha256Hex(token),
+      access_token_sealed: encryptSecret(config.encryptionKey, token),
+      triggered_at: tx.fn.now(),
+      deadline_at: deadline,
+      dispatch_status: 'pending',
+      next_dispatch_at: tx.fn.now(),
+      updated_at: tx.fn.now(),
+    });
+  }
+  return 'wait';
+}
+
+/** When a run ends: stages never reached are unreachable; stages in progress are canceled with their results. */
+async function closeStages(tx: Db, runId: string): Promise<void> {
+  const stages = await tx<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', ['pending', 'running']);
+  for (const ts of stages) {
+    const event: TaskResultEvent = ts.status === 'pending' ? 'skip' : 'cancel';
+    for (const r of await resultsOfStage(tx, ts.id)) await moveTaskResult(tx, r.id, event);
+    await setStageStatus(tx, ts.id, ts.status === 'pending' ? 'unreachable' : 'canceled', [ts.status]);
+  }
+}
+
+/** After a run entered a task stage: queue each pending delivery and each deadline. */
+async function queueStageWork(rt: Runtime, run: RunRow): Promise<void> {
+  const stage = TASK_STAGES.find((s) => run.status === `${s}_running`);
+  if (!stage) return;
+  const results = await rt.db<TaskResultRow>('task_results as r')
+    .join('task_stages as s', 's.id', 'r.task_stage_id')
+    .where({ 's.run_id': run.id, 's.stage': stage, 'r.dispatch_status': 'pending' })
+    .select('r.*');
+  for (const r of results) {
+    await enqueueAfterCommit(rt.queues, jobs.taskDispatch(r.id, r.dispatch_attempts + 1), rt.logger);
+    await enqueueAfterCommit(rt.queues, jobs.taskDeadline(r.id, r.deadline_at!.getTime() - Date.now()), rt.logger);
+  }
+}
+
+let registered = false;
+
+/** Wires run tasks into the run lifecycle (once per process): snapshots, stage hooks, clean-up, dispatch. */
+export function registerRunTasks(config: Config): void {
+  if (registered) return;
+  registered = true;
+  onRunTransition(async (tx, change) => {
+    if (change.event === 'create') await createStagesForRun(tx, change.run);
+    if (isFinal(change.to)) await closeStages(tx, change.run.id);
+  });
+  for (const stage of TASK_STAGES) registerStageHook(stage, (tx, run) => enterTaskStage(tx, config, run, stage));
+  registerAfterMove(queueStageWork);
+}
+
+/** Why a failed stage stops its run, for the run event and error message. */
+function failureReason(stage: TaskStageName, results: TaskResultRow[]): string {
+  const failed = results.filter((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
+  const names = failed.map((r) => `${r.task_name} (${r.status})`).join(', ');
+  return `the run failed because the mandatory run task ${names} in stage ${stage} did not pass`;
+}
+
+/** Completes a stage whose results are all final, and moves its run on (same transaction). */
+async function completeStageIfDone(tx: Db, stageId: string): Promise<RunRow | undefined> {
+  const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
+  if (!ts || ts.status !== 'running') return undefined;
+  const results = await resultsOfStage(tx, ts.id);
+  const outcome = stageOutcome(results);
+  if (outcome === 'running') return undefined;
+  await setStageStatus(tx, ts.id, outcome, ['running']);
+  const run = await tx<RunRow>('runs').where({ id: ts.run_id }).forUpdate().first();
+  if (!run || run.status !== `${ts.stage}_running`) return undefined;
+  return resumeAfterStage(tx, run, ts.stage, outcome === 'passed', failureReason(ts.stage, results));
+}
+
+/**
+ * Moves a task result (callback, deadline) with compare-and-set, lets `extra` write alongside
+ * (outcomes), completes the stage when this was its last open result, then follows the run up.
+ * Returns undefined when the result was already final: exactly one final status wins.
+ */
+export async function settleTaskResult(
+  rt: Runtime,
+  resultId: string,
+  event: TaskResultEvent,
+  changes: { message?: string | null; url?: string | null } = {},
+  extra?: (tx: Db, result: TaskResultRow) => Promise<void>,
+): Promise<TaskResultRow | undefined> {
+  const { result, run } = await rt.db.transaction(async (tx) => {
+    const moved = await moveTaskResult(tx, resultId, event, changes);
+    if (!moved) return { result: undefined, run: undefined };
+    if (extra) await extra(tx, moved);
+    const next = isFinalResult(moved.status) ? await completeStageIfDone(tx, moved.task_stage_id) : undefined;
+    return { result: moved, run: next };
+  });
+  if (run) await afterMove(rt, run);
+  return result;
+}
+
+const isFinalResult = (status: string) => status !== 'pending' && status !== 'running';

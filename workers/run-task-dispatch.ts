@@ -1,0 +1,97 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { WorkerDeps } from './context.js';
+import { idFrom } from './context.js';
+import { decryptSecret } from '../shared/crypto.js';
+import { nextDispatchAt } from '../shared/domain/run-task.js';
+import type { TaskResultRow, TaskRow } from '../shared/repos/run-tasks.js';
+import { findRun, planOfRun } from '../shared/repos/runs.js';
+import { findCv } from '../shared/repos/configuration-versions.js';
+import { taskRequestBody, taskUserAgent } from '../shared/run-tasks/payload.js';
+import { enqueueAfterCommit, jobs } from '../shared/queues.js';
+
+const SIGNATURE_HEADERS = ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'];
+
+/** Claims a due delivery of a result still waiting for its integration (compare-and-set with a lease). */
+async function claim(deps: WorkerDeps, id: string): Promise<TaskResultRow | undefined> {
+  const [row] = await deps.db<TaskResultRow>('task_results')
+    .where({ id, status: 'pending' })
+    .andWhere((q) =>
+      q
+        .where((p) => p.where('dispatch_status', 'pending').andWhere('next_dispatch_at', '<=', deps.db.fn.now()))
+        .orWhere((p) => p.where('dispatch_status', 'sending').andWhere('dispatch_lease_until', '<', deps.db.fn.now())),
+    )
+    .update({
+      dispatch_status: 'sending',
+      dispatch_attempts: deps.db.raw('dispatch_attempts + 1') as never,
+      dispatch_lease_until: deps.db.raw(`now() + interval '60 seconds'`) as never,
+    })
+    .returning('*');
+  return row;
+}
+
+async function requestBody(deps: WorkerDeps, result: TaskResultRow, token: string): Promise<string> {
+  const run = (await findRun(deps.db, result.run_id))!;
+  const ws = await deps.db('workspaces').where({ id: run.workspace_id }).first();
+  const stage = await deps.db('task_stages').where({ id: result.task_stage_id }).first('stage');
+  const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
+  const creator = run.created_by_id ? await deps.db('users').where({ id: run.created_by_id }).first('username') : undefined;
+  return JSON.stringify(
+    taskRequestBody({
+      baseUrl: deps.config.baseUrl,
+      stage: stage.stage,
+      accessToken: token,
+      taskResultId: result.id,
+      enforcementLevel: result.enforcement_level,
+      run,
+      runCreatedBy: creator?.username ?? null,
+      planId: (await planOfRun(deps.db, run.id))?.id ?? null,
+      cvDownloadable: cv?.status === 'uploaded' && cv.archive_object_id !== null,
+      organizationName: ws.organization_name,
+      workspace: ws,
+    }),
+  );
+}
+
+/**
+ * One delivery attempt of a run task request. Only a 200 counts; anything else is retried on
+ * the schedule, never starting past the deadline (then the deadline errors the result).
+ */
+export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+  let id: string;
+  try {
+    id = idFrom(job.data, 'taskResultId');
+  } catch (err) {
+    throw new UnrecoverableError(String(err));
+  }
+  const result = await claim(deps, id);
+  if (!result) return;
+  const task = result.task_id ? await deps.db<TaskRow>('tasks').where({ id: result.task_id }).first() : undefined;
+  const token = decryptSecret(deps.config.encryptionKey, result.access_token_sealed!);
+  const key = task?.hmac_key_sealed ? decryptSecret(deps.config.encryptionKey, task.hmac_key_sealed) : null;
+  const response = await deps.outbound.send({
+    url: result.task_url,
+    method: 'POST',
+    body: await requestBody(deps, result, token),
+    headers: { 'Content-Type': 'application/json', 'User-Agent': taskUserAgent(deps.config.runTaskAgentName, deps.config.baseUrl) },
+    sign: { key, headers: SIGNATURE_HEADERS },
+  });
+  const delivered = response.status === 200;
+  await deps.db('task_result_attempts').insert({
+    task_result_id: id,
+    attempt: result.dispatch_attempts,
+    status_code: response.status,
+    duration_ms: response.durationMs,
+    error: delivered ? null : (response.error ?? `the integration answered ${response.status}`),
+  });
+  const next = delivered ? null : nextDispatchAt(result.dispatch_attempts, new Date(), result.deadline_at!);
+  await deps.db('task_results')
+    .where({ id, dispatch_status: 'sending' })
+    .update({
+      dispatch_status: delivered ? 'delivered' : next ? 'pending' : 'gave_up',
+      next_dispatch_at: next,
+      dispatch_lease_until: null,
+      updated_at: deps.db.fn.now(),
+    });
+  if (next) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
+  deps.logger.info('run task request', { taskResultId: id, attempt: result.dispatch_attempts, status: response.status, delivered });
+}

@@ -1,0 +1,50 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { WorkerDeps } from './context.js';
+import { idFrom } from './context.js';
+import { decryptSecret } from '../shared/crypto.js';
+import type { VerificationRow } from '../shared/usecases/verification.js';
+
+/** Verification timeout per attempt (shorter than ordinary deliveries: the API is waiting). */
+const VERIFY_TIMEOUT_MS = 10_000;
+
+/** Headers a verification request carries per kind; the body was composed by the API. */
+const SIGNATURE_HEADERS: Record<string, string[]> = {
+  'run-task': ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'],
+  notification: ['X-Svc-Notification-Signature', 'X-TFE-Notification-Signature'],
+};
+
+/** Calls the destination of one verification row and records what came back. */
+export async function verify(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+  let id: string;
+  try {
+    id = idFrom(job.data, 'verificationId');
+  } catch (err) {
+    throw new UnrecoverableError(String(err));
+  }
+  const [row] = await deps.db<VerificationRow>('verifications')
+    .where({ id, status: 'pending' })
+    .update({ status: 'running', lease_until: deps.db.raw(`now() + interval '30 seconds'`) } as never)
+    .returning('*');
+  if (!row) return;
+  const secret = row.secret_sealed ? decryptSecret(deps.config.encryptionKey, row.secret_sealed) : null;
+  const result = await deps.outbound.send(
+    {
+      url: row.url,
+      method: 'POST',
+      body: row.body ?? '',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}/1.0 (+${deps.config.baseUrl}; ${deps.config.runTaskAgentName})` },
+      sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] },
+    },
+    VERIFY_TIMEOUT_MS,
+  );
+  await deps.db('verifications')
+    .where({ id, status: 'running' })
+    .update({
+      status: result.ok ? 'succeeded' : 'failed',
+      response_status: result.status,
+      response_headers: JSON.stringify(result.headers),
+      response_body: result.body,
+      error: result.error ?? (result.ok ? null : `the destination answered ${result.status}`),
+      finished_at: deps.db.fn.now(),
+    });
+}
