@@ -4,6 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { harness } from '../helpers/harness.js';
+import { api, doc } from '../helpers/api.js';
+import { callback, startTaskIntegration } from '../helpers/run-task-integration.js';
 import { createOrg, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { terraformAvailable } from '../helpers/terraform.js';
@@ -23,6 +25,21 @@ function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise
   });
 }
 
+/** A CLI configuration and a `cloud` block for `workspace` in `org`, written to `dir`; returns the CLI's environment. */
+async function cliSetup(dir: string, org: { name: string; owner: { token: string } }, workspace: string, body: string): Promise<NodeJS.ProcessEnv> {
+  const h = harness();
+  const host = 'rls.test';
+  await writeFile(
+    join(dir, 'cli.tfrc'),
+    `host "${host}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${host}" {\n  token = "${org.owner.token}"\n}\n`,
+  );
+  await writeFile(
+    join(dir, 'main.tf'),
+    `terraform {\n  cloud {\n    hostname     = "${host}"\n    organization = "${org.name}"\n    workspaces { name = "${workspace}" }\n  }\n}\n${body}`,
+  );
+  return { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+}
+
 describe('the terraform CLI drives a remote run end to end (cloud block, plain HTTP host)', function () {
   this.timeout(300_000);
   let worker: WorkerProcess;
@@ -30,7 +47,7 @@ describe('the terraform CLI drives a remote run end to end (cloud block, plain H
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000' });
+    worker = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
     await workersReady(worker);
     dir = await mkdtemp(join(tmpdir(), 'rls-cli-'));
   });
@@ -41,38 +58,14 @@ describe('the terraform CLI drives a remote run end to end (cloud block, plain H
   });
 
   it('runs init, plan, apply -auto-approve, and a second plan that reports no changes', async () => {
-    const h = harness();
     const org = await createOrg();
-    const workspace = uniq('cli');
-    const host = 'rls.test';
-    await writeFile(
-      join(dir, 'cli.tfrc'),
-      `host "${host}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${host}" {\n  token = "${org.owner.token}"\n}\n`,
-    );
-    await writeFile(
-      join(dir, 'main.tf'),
-      `terraform {
-  cloud {
-    hostname     = "${host}"
-    organization = "${org.name}"
-    workspaces { name = "${workspace}" }
-  }
-}
-variable "greeting" {
+    const env = await cliSetup(dir, org, uniq('cli'), `variable "greeting" {
   type    = string
   default = "hello"
 }
 resource "terraform_data" "a" { input = var.greeting }
 output "x" { value = terraform_data.a.output }
-`,
-    );
-    const env = {
-      PATH: process.env.PATH,
-      HOME: dir,
-      TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
-      TF_IN_AUTOMATION: '1',
-      CHECKPOINT_DISABLE: '1',
-    };
+`);
 
     const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
     expect(init.code, init.output).to.equal(0);
@@ -92,5 +85,46 @@ output "x" { value = terraform_data.a.output }
     const output = await terraform(dir, env, ['output', '-json']);
     expect(output.code, output.output).to.equal(0);
     expect(JSON.parse(output.output).x.value).to.equal('hi there');
+  });
+
+  it('shows run task stage results during terraform plan, without hanging', async () => {
+    const org = await createOrg();
+    const workspace = uniq('cli-tasks');
+    const taskDir = await mkdtemp(join(tmpdir(), 'rls-cli-tasks-'));
+    // An integration that answers 200 and calls back `passed` a moment later, as real ones do.
+    const integration = await startTaskIntegration(null, (req) => {
+      const body = req.body as { access_token?: string; task_result_callback_url?: string; task_result_id?: string };
+      if (body.task_result_callback_url && body.access_token && !String(body.task_result_id).endsWith('-test')) {
+        setTimeout(() => void callback(body.task_result_callback_url!, body.access_token!, { status: 'passed', message: 'post-plan check: passed', url: 'https://scan.example/r/1' }), 300);
+      }
+      return 200;
+    });
+    try {
+      const env = await cliSetup(taskDir, org, workspace, 'resource "terraform_data" "a" { input = "x" }\n');
+      const init = await terraform(taskDir, env, ['init', '-input=false', '-no-color']);
+      expect(init.code, init.output).to.equal(0);
+      const ws = await api('GET', `/organizations/${org.name}/workspaces/${workspace}`, { token: org.owner.token });
+      const task = await api('POST', `/organizations/${org.name}/tasks`, {
+        token: org.owner.token,
+        body: doc('tasks', { name: 'security-scan', url: integration.url, category: 'task' }),
+      });
+      expect(task.status, task.text).to.equal(201);
+      const attach = await api('POST', `/workspaces/${ws.body.data.id}/tasks`, {
+        token: org.owner.token,
+        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+      });
+      expect(attach.status, attach.text).to.equal(201);
+
+      const plan = await terraform(taskDir, env, ['plan', '-input=false', '-no-color']);
+      expect(plan.code, plan.output).to.equal(0);
+      expect(plan.output).to.include('Post-plan Tasks:');
+      expect(plan.output).to.match(/All tasks completed! 1 passed, 0 failed/);
+      expect(plan.output).to.include('security-scan');
+      expect(plan.output).to.include('post-plan check: passed');
+      expect(plan.output).to.include('Overall Result: Passed');
+    } finally {
+      await integration.close();
+      await rm(taskDir, { recursive: true, force: true });
+    }
   });
 });
