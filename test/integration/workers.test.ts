@@ -102,7 +102,7 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
   });
 
   it('exits cleanly for a queue whose processor is not built yet, and refuses unknown queues', async () => {
-    const placeholder = start(['verification']);
+    const placeholder = start(['test-run-execution']);
     expect(await placeholder.exited).to.equal(0);
     expect(placeholder.output()).to.include('no processor for this queue yet');
     const unknown = start(['no-such-queue']);
