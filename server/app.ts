@@ -9,6 +9,7 @@ import { configurationVersionRoutes } from './routes/configuration-versions.js';
 import { objectRoutes } from './routes/objects.js';
 import { logRoutes, runRoutes } from './routes/runs.js';
 import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(configurationVersionRoutes(deps));
   api.use(runRoutes(deps));
   api.use(runTaskRoutes(deps));
+  api.use(notificationRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

@@ -3,6 +3,7 @@ import type { Runtime } from '../shared/runtime.js';
 import { ensureSiteAdmin } from '../shared/site-admin.js';
 import { createApp } from './app.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
+import { registerNotifications } from '../shared/notifications/triggers.js';
 
 export interface WebHandle {
   server: Server;
@@ -18,6 +19,7 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
     process.stdout.write(`\nSite admin user "admin" created. API token (shown once):\n\n  ${generatedToken}\n\n`);
   }
   registerRunTasks(rt.config);
+  registerNotifications(rt.config);
   const app = createApp(rt);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, () => resolve(s));

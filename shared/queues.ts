@@ -24,6 +24,7 @@ export const JOB = {
   taskDispatch: 'dispatch',
   taskDeadline: 'task-deadline',
   verify: 'verify',
+  notify: 'notify',
 } as const;
 
 /** Payloads carry ids only; processors re-read the row. */
@@ -70,6 +71,14 @@ export const jobs = {
     name: JOB.taskDeadline,
     data: { taskResultId: resultId },
     jobId: `${resultId}-deadline`,
+    opts: { delay: Math.max(0, delayMs) },
+  }),
+  /** Delivery attempt `attempt` of a notification, optionally delayed (retry schedule). */
+  notificationDelivery: (deliveryId: string, attempt: number, delayMs = 0): JobSpec => ({
+    queue: 'notification-delivery',
+    name: JOB.notify,
+    data: { deliveryId },
+    jobId: `${deliveryId}-a${attempt}`,
     opts: { delay: Math.max(0, delayMs) },
   }),
   /** Checks a destination URL while the API waits for the outcome. */

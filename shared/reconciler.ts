@@ -47,6 +47,18 @@ export const reconcileSources: ReconcileSource[] = [
     },
   },
   {
+    // Notification deliveries due (first tries and retries) or whose sender died.
+    name: 'notification-deliveries',
+    due: async (db, limit) => {
+      const rows = await db('notification_deliveries')
+        .where((q) => q.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
+        .orWhere((q) => q.where('status', 'sending').andWhere('lease_until', '<', db.fn.now()))
+        .limit(limit)
+        .select('id', 'attempts', 'status');
+      return rows.map((r) => jobs.notificationDelivery(r.id, r.status === 'sending' ? r.attempts : r.attempts + 1));
+    },
+  },
+  {
     name: 'verifications',
     due: async (db, limit) =>
       ((await db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).limit(limit).pluck('id')) as string[]).map(jobs.verify),

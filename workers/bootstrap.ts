@@ -7,6 +7,7 @@ import { createMailer } from '../shared/mail.js';
 import { reconcile } from '../shared/reconciler.js';
 import { createOutboundClient } from '../shared/http/outbound.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
+import { registerNotifications } from '../shared/notifications/triggers.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 
@@ -33,6 +34,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
   };
   registerRunTasks(rt.config);
+  registerNotifications(rt.config);
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 

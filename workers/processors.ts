@@ -1,6 +1,6 @@
 import { JOB, type QueueName } from '../shared/queues.js';
 import type { Processor } from './context.js';
-import { deliverMail } from './notification-delivery.js';
+import { deliverMail, deliverNotification } from './notification-delivery.js';
 import { expireTaskResult, runMaintenance, runReconciler } from './deadline-expiry.js';
 import { dispatchTaskRequest } from './run-task-dispatch.js';
 import { verify } from './verification.js';
@@ -12,7 +12,7 @@ import type { Runtime } from '../shared/runtime.js';
  * process type starts, says so in the log and exits cleanly until its area is built.
  */
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
-  'notification-delivery': { [JOB.mailDelivery]: deliverMail },
+  'notification-delivery': { [JOB.mailDelivery]: deliverMail, [JOB.notify]: deliverNotification },
   'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
   'run-pipeline': { [JOB.runStep]: runStep },
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },

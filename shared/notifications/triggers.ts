@@ -1,0 +1,54 @@
+import type { Runtime } from '../runtime.js';
+import type { Config } from '../config.js';
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { runTrigger } from '../domain/notification.js';
+import { onRunTransition, type RunTransition } from '../run-events.js';
+import { registerAfterMove } from '../run-stages.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+import { runPayload } from './payloads.js';
+
+async function username(tx: Db, id: string | null): Promise<string | null> {
+  if (!id) return null;
+  return ((await tx('users').where({ id }).first('username')) as { username: string } | undefined)?.username ?? null;
+}
+
+/** Writes one delivery per enabled configuration subscribed to the move's trigger (same transaction as the move). */
+async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<void> {
+  const trigger = runTrigger(change, change.run);
+  if (!trigger) return;
+  const configurations = (await tx('notification_configurations')
+    .where({ workspace_id: change.run.workspace_id, enabled: true })
+    .whereRaw('triggers \\? ?', [trigger])
+    .select('id')) as { id: string }[];
+  if (!configurations.length) return;
+  const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
+  const [createdBy, updatedBy] = [await username(tx, change.run.created_by_id), await username(tx, change.actorId)];
+  const rows = configurations.map((c) => ({
+    id: newId('ndel'),
+    configuration_id: c.id,
+    run_id: change.run.id,
+    event_key: `${change.run.id}:${trigger}`,
+    trigger,
+    payload: JSON.stringify(
+      runPayload({ configurationId: c.id, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name }),
+    ),
+  }));
+  await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore();
+}
+
+/** After a move commits, queue the run's deliveries that have not been tried yet. */
+async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
+  const ids = (await rt.db('notification_deliveries').where({ run_id: run.id, status: 'pending', attempts: 0 }).pluck('id')) as string[];
+  for (const id of ids) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+}
+
+let registered = false;
+
+/** Wires run notifications into the run lifecycle (once per process). */
+export function registerNotifications(config: Config): void {
+  if (registered) return;
+  registered = true;
+  onRunTransition((tx, change) => recordRunNotifications(tx, config, change));
+  registerAfterMove(queueRunDeliveries);
+}
