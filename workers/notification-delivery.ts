@@ -45,7 +45,7 @@ async function claimDelivery(deps: WorkerDeps, id: string) {
         .where((p) => p.where('status', 'pending').andWhere('next_attempt_at', '<=', deps.db.fn.now()))
         .orWhere((p) => p.where('status', 'sending').andWhere('lease_until', '<', deps.db.fn.now())),
     )
-    .update({ status: 'sending', attempts: deps.db.raw('attempts + 1'), lease_until: deps.db.raw(`now() + interval '60 seconds'`) })
+    .update({ status: 'sending', attempts: deps.db.raw('attempts + 1'), lease_until: deps.db.raw(`now() + interval '30 seconds'`) })
     .returning('*');
   return row as { id: string; configuration_id: string; payload: string; attempts: number } | undefined;
 }

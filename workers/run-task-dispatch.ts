@@ -23,7 +23,7 @@ async function claim(deps: WorkerDeps, id: string): Promise<TaskResultRow | unde
     .update({
       dispatch_status: 'sending',
       dispatch_attempts: deps.db.raw('dispatch_attempts + 1') as never,
-      dispatch_lease_until: deps.db.raw(`now() + interval '60 seconds'`) as never,
+      dispatch_lease_until: deps.db.raw(`now() + interval '30 seconds'`) as never,
     })
     .returning('*');
   return row;

@@ -6,7 +6,7 @@ import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../help
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 
-const WORKER_ENV = { RECONCILE_INTERVAL_MS: '1000', RUN_TASK_DEADLINE_SECONDS: '20', RUN_LEASE_SECONDS: '3' };
+const WORKER_ENV = { RECONCILE_INTERVAL_MS: '1000', RUN_TASK_DEADLINE_SECONDS: '30', RUN_LEASE_SECONDS: '3' };
 const QUEUES = ['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'];
 
 describe('run tasks survive a killed dispatch worker and a flushed Redis', function () {
@@ -66,6 +66,7 @@ describe('run tasks survive a killed dispatch worker and a flushed Redis', funct
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['post_plan_running']);
     await waitFor(() => runRequests === 1, 'the first (failing) delivery');
+    await waitFor(async () => (await h.rt.db('task_results').where({ run_id: runId, dispatch_status: 'pending' }).whereNotNull('next_dispatch_at').where('dispatch_attempts', 1).first('id')) !== undefined, 'the retry to be scheduled');
     // Mid-retry: the second attempt waits as a delayed job; kill the worker and lose every job.
     await first.stop('SIGKILL');
     expect(await flushQueueKeys(h)).to.be.greaterThan(0);
