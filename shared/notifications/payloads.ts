@@ -107,3 +107,36 @@ export function emailMessage(p: RunPayload): { subject: string; text: string } {
   const s = summary(p);
   return { subject: s.title, text: s.url ? `${s.text}\n\n${s.url}\n` : `${s.text}\n` };
 }
+
+/** The auto-destroy notification (contract 2.6), payload_version 2; run values empty when no run could be created. */
+export function autoDestroyPayload(p: {
+  configurationId: string;
+  baseUrl: string;
+  trigger: string;
+  workspace: { name: string; organization_name: string };
+  kind: 'reminder' | 'results';
+  autoDestroyAt: Date;
+  run: { id: string; status: string; created_at: Date } | null;
+  error: string | null;
+}): Record<string, unknown> {
+  const reminder = p.kind === 'reminder';
+  return {
+    payload_version: 2,
+    notification_configuration_id: p.configurationId,
+    notification_configuration_url: `${p.baseUrl}/api/v2/notification-configurations/${p.configurationId}`,
+    trigger_scope: 'workspace',
+    trigger: p.trigger,
+    message: reminder ? `Auto-destroy is scheduled for ${p.autoDestroyAt.toISOString()}` : p.run ? 'An auto-destroy run was queued' : 'The auto-destroy run could not be queued',
+    details: reminder
+      ? { auto_destroy_at: p.autoDestroyAt.toISOString(), trigger_type: 'reminder', workspace_name: p.workspace.name, organization_name: p.workspace.organization_name }
+      : {
+          run_created_at: p.run ? p.run.created_at.toISOString() : '',
+          run_status: p.run?.status ?? '',
+          run_external_id: p.run?.id ?? '',
+          run_create_error_message: p.error ?? '',
+          trigger_type: 'results',
+          workspace_name: p.workspace.name,
+          organization_name: p.workspace.organization_name,
+        },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { insertPendingRun, type RunRow } from '../repos/runs.js';
+import { autoDestroyPayload } from '../notifications/payloads.js';
+import { afterMove } from './runs.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+
+const HOUR = 3_600_000;
+const REMINDERS = [
+  { kind: 'reminder-24h', before: 24 * HOUR },
+  { kind: 'reminder-12h', before: 12 * HOUR },
+] as const;
+// Both spellings: the contract's `auto_destro_reminder` and the one go-tfe sends.
+const REMINDER_TRIGGERS = ['workspace:auto_destro_reminder', 'workspace:auto_destroy_reminder'];
+const RESULTS_TRIGGER = 'workspace:auto_destroy_run_results';
+
+interface Ws {
+  id: string;
+  name: string;
+  organization_name: string;
+  auto_destroy_at: Date;
+  current_configuration_version_id: string | null;
+}
+
+/** Records a step once per scheduled time; false when an earlier sweep already did it. */
+async function once(tx: Db, ws: Ws, kind: string, extra: { run_id?: string; error?: string } = {}): Promise<boolean> {
+  const rows = await tx('auto_destroy_events').insert({ workspace_id: ws.id, auto_destroy_at: ws.auto_destroy_at, kind, ...extra }).onConflict(['workspace_id', 'auto_destroy_at', 'kind']).ignore().returning('kind');
+  return rows.length === 1;
+}
+
+/** One delivery per enabled configuration of the workspace subscribed to any of `triggers`. */
+async function notify(tx: Db, ws: Ws, triggers: string[], eventKey: string, build: (cfgId: string, trigger: string) => Record<string, unknown>): Promise<string[]> {
+  const configs = (await tx('notification_configurations')
+    .where({ workspace_id: ws.id, enabled: true })
+    .whereRaw('triggers \\?| ?', [triggers])
+    .select('id', 'triggers')) as { id: string; triggers: string[] }[];
+  const rows = configs.map((c) => {
+    const trigger = triggers.find((t) => c.triggers.includes(t))!;
+    return { id: newId('ndel'), configuration_id: c.id, run_id: null, event_key: eventKey, trigger, payload: JSON.stringify(build(c.id, trigger)) };
+  });
+  if (!rows.length) return [];
+  const inserted = await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id');
+  return inserted.map((r: { id: string }) => r.id);
+}
+
+/** Reminders and the destroy run of one workspace, in one transaction. */
+async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliveries: string[]; run: RunRow | null }> {
+  return rt.db.transaction(async (tx) => {
+    const locked = await tx<Ws>('workspaces').where({ id: ws.id }).forUpdate().first();
+    if (!locked?.auto_destroy_at || locked.auto_destroy_at.getTime() !== ws.auto_destroy_at.getTime()) return { deliveries: [], run: null };
+    const at = ws.auto_destroy_at.getTime();
+    const deliveries: string[] = [];
+    const base = { baseUrl: rt.config.baseUrl, workspace: ws, autoDestroyAt: ws.auto_destroy_at };
+    if (at > now) {
+      for (const r of REMINDERS) {
+        if (now < at - r.before || !(await once(tx, ws, r.kind))) continue;
+        deliveries.push(...(await notify(tx, ws, REMINDER_TRIGGERS, `${ws.id}:${at}:${r.kind}`, (configurationId, trigger) =>
+          autoDestroyPayload({ ...base, configurationId, trigger, kind: 'reminder', run: null, error: null }))));
+      }
+      return { deliveries, run: null };
+    }
+    let run: RunRow | null = null;
+    let error: string | null = null;
+    if (ws.current_configuration_version_id) {
+      run = await insertPendingRun(tx, {
+        workspace_id: ws.id,
+        configuration_version_id: ws.current_configuration_version_id,
+        source: 'tfe-api',
+        message: 'Triggered by auto-destroy',
+        is_destroy: true,
+        auto_apply: true,
+      });
+    } else {
+      error = 'the workspace has no configuration version to destroy with';
+    }
+    if (!(await once(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
+    deliveries.push(...(await notify(tx, ws, [RESULTS_TRIGGER], `${ws.id}:${at}:results`, (configurationId, trigger) =>
+      autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }))));
+    await tx('workspaces').where({ id: ws.id }).update({ auto_destroy_at: null, updated_at: tx.fn.now() });
+    return { deliveries, run };
+  });
+}
+
+/**
+ * The auto-destroy sweep (run by the reconciler): reminders 24 h and 12 h before a workspace's
+ * `auto-destroy-at`, and at that time a destroy run (auto-applied) with a results notification.
+ */
+export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<void> {
+  const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
+  for (const ws of due) {
+    const { deliveries, run } = await sweepWorkspace(rt, ws, now);
+    for (const id of deliveries) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+    if (run) await afterMove(rt, run);
+  }
+}
