@@ -3,7 +3,7 @@ import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { decryptSecret } from '../shared/crypto.js';
 import { nextDispatchAt } from '../shared/domain/run-task.js';
-import type { TaskResultRow, TaskRow } from '../shared/repos/run-tasks.js';
+import type { TaskResultRow } from '../shared/repos/run-tasks.js';
 import { findRun, planOfRun } from '../shared/repos/runs.js';
 import { findCv } from '../shared/repos/configuration-versions.js';
 import { taskRequestBody, taskUserAgent } from '../shared/run-tasks/payload.js';
@@ -65,9 +65,8 @@ export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): 
   }
   const result = await claim(deps, id);
   if (!result) return;
-  const task = result.task_id ? await deps.db<TaskRow>('tasks').where({ id: result.task_id }).first() : undefined;
   const token = decryptSecret(deps.config.encryptionKey, result.access_token_sealed!);
-  const key = task?.hmac_key_sealed ? decryptSecret(deps.config.encryptionKey, task.hmac_key_sealed) : null;
+  const key = result.hmac_key_sealed ? decryptSecret(deps.config.encryptionKey, result.hmac_key_sealed) : null;
   const response = await deps.outbound.send({
     url: result.task_url,
     method: 'POST',

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
+import type { Db } from '../../shared/db.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
 import { findTask, insertTask, type TaskRow } from '../../shared/repos/run-tasks.js';
@@ -42,6 +43,13 @@ export function taskHandlers(deps: AppDeps) {
     }
   }
 
+  /** The free edition allows one run task per organization. */
+  async function checkFreeLimit(q: Db, org: string): Promise<void> {
+    if (config.edition === 'free' && (await q('tasks').where({ organization_name: org }).first('id'))) {
+      throw new Unprocessable('the free edition allows one run task per organization', '/data/attributes/name');
+    }
+  }
+
   async function present(tasks: TaskRow[], include: Set<string>) {
     const links = tasks.length ? await db('workspace_tasks').whereIn('task_id', tasks.map((t) => t.id)).orderBy('created_at') : [];
     const data = tasks.map((t) => taskResource(t, links.filter((l) => l.task_id === t.id).map((l) => l.id)));
@@ -67,20 +75,23 @@ export function taskHandlers(deps: AppDeps) {
     async create(req: Req, res: Response) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-run-tasks');
       const attrs = attributesOf(req) as TaskAttrs & { name: string; url: string };
-      if (config.edition === 'free' && (await db('tasks').where({ organization_name: org.name }).first('id'))) {
-        throw new Unprocessable('the free edition allows one run task per organization', '/data/attributes/name');
-      }
+      await checkFreeLimit(db, org.name);
       if (await db('tasks').where({ organization_name: org.name, name: attrs.name }).first('id')) {
         throw new Unprocessable('name has already been taken', '/data/attributes/name');
       }
       await verifyEndpoint(attrs.url, attrs['hmac-key'] ?? null, org.name);
-      const task = await insertTask(db, {
-        organization_name: org.name,
-        name: attrs.name,
-        url: attrs.url,
-        description: attrs.description ?? null,
-        hmac_key_sealed: attrs['hmac-key'] ? encryptSecret(config.encryptionKey, attrs['hmac-key']) : null,
-        enabled: attrs.enabled ?? true,
+      const task = await db.transaction(async (tx) => {
+        // Creates of one organization serialise here, so concurrent ones cannot pass the limit together.
+        await tx('organizations').where({ name: org.name }).forUpdate().first('name');
+        await checkFreeLimit(tx, org.name);
+        return insertTask(tx, {
+          organization_name: org.name,
+          name: attrs.name,
+          url: attrs.url,
+          description: attrs.description ?? null,
+          hmac_key_sealed: attrs['hmac-key'] ? encryptSecret(config.encryptionKey, attrs['hmac-key']) : null,
+          enabled: attrs.enabled ?? true,
+        });
       });
       sendResource(res, 201, taskResource(task, []));
     },

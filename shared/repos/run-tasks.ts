@@ -49,6 +49,8 @@ export interface TaskResultRow {
   status_timestamps: Record<string, string>;
   access_token_digest: string | null;
   access_token_sealed: string | null;
+  /** The task's HMAC key as it was when the stage started (sealed). */
+  hmac_key_sealed: string | null;
   triggered_at: Date | null;
   deadline_at: Date | null;
   dispatch_status: 'idle' | 'pending' | 'sending' | 'delivered' | 'gave_up';

@@ -28,7 +28,9 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
   const deadline = new Date(Date.now() + config.runTaskDeadlineSeconds * 1000);
   for (const r of results) {
     const token = newApiToken();
+    const task = r.task_id ? await tx('tasks').where({ id: r.task_id }).first('hmac_key_sealed') : undefined;
     await tx('task_results').where({ id: r.id }).update({
+      hmac_key_sealed: task?.hmac_key_sealed ?? null,
       access_token_digest: sha256Hex(token),
       access_token_sealed: encryptSecret(config.encryptionKey, token),
       triggered_at: tx.fn.now(),

@@ -74,3 +74,68 @@ export async function callback(url: string, token: string, attributes: Record<st
   });
   return { status: res.status, text: await res.text() };
 }
+
+/** One callback a scripted integration sends after accepting a request. */
+export interface ScriptedCallback {
+  status: string;
+  message?: string;
+  url?: string;
+  outcomes?: unknown[];
+}
+
+/** A callback a scripted integration sent, with the status the service answered. */
+export interface SentCallback {
+  resultId: string;
+  stage: string;
+  step: ScriptedCallback;
+  status: number;
+}
+
+/**
+ * A reply that behaves as an integration does: it refuses a request whose signature does not
+ * verify (403), answers 200 otherwise, and then in the background PATCHes the callback URL with
+ * the access token, one step after another. The endpoint check at task creation (stage `test`)
+ * is only answered. Every callback sent, with the service's answer, is appended to `sent`.
+ */
+export function answerThenCallBack(
+  steps: ScriptedCallback[] | ((req: ReceivedTaskRequest) => ScriptedCallback[]),
+  sent: SentCallback[],
+): Reply {
+  return (req) => {
+    if (!req.signatureValid) return 403;
+    if (req.body.stage === 'test') return 200;
+    const list = typeof steps === 'function' ? steps(req) : steps;
+    setTimeout(async () => {
+      for (const step of list) {
+        const attributes = {
+          status: step.status,
+          ...(step.message !== undefined ? { message: step.message } : {}),
+          ...(step.url !== undefined ? { url: step.url } : {}),
+        };
+        let status = -1;
+        try {
+          const url = String(req.body.task_result_callback_url);
+          status = (await callback(url, String(req.body.access_token), attributes, step.outcomes)).status;
+        } catch {
+          status = -1;
+        }
+        sent.push({ resultId: String(req.body.task_result_id), stage: String(req.body.stage), step, status });
+      }
+    }, 20);
+    return 200;
+  };
+}
+
+/** PATCHes a callback URL with an arbitrary body (for malformed callbacks); `token` null sends no Authorization. */
+export async function rawCallback(url: string, token: string | null, body: string): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/vnd.api+json' };
+  if (token !== null) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(url, { method: 'PATCH', headers, body });
+  return { status: res.status, text: await res.text() };
+}
+
+/** A task result outcome as integrations send it inline in `relationships.outcomes.data`. */
+export const outcome = (id: string, attributes: Record<string, unknown> = {}) => ({
+  type: 'task-result-outcomes',
+  attributes: { 'outcome-id': id, description: `outcome ${id}`, ...attributes },
+});
