@@ -55,12 +55,13 @@ async function send(deps: WorkerDeps, cfg: NotificationConfigurationRow, deliver
   if (cfg.destination_type === 'email') {
     const users = (await deps.db('users as u').join('notification_configuration_users as cu', 'cu.user_id', 'u.id').where('cu.configuration_id', cfg.id).whereNotNull('u.email').pluck('u.email')) as string[];
     const { subject, text } = emailMessage(payload);
-    await deps.db.transaction(async (tx) => {
-      for (const to of users) {
-        const mail = await insertMail(tx, { kind: 'notification', refId: deliveryId, to, subject, body: text });
-        await enqueueAfterCommit(deps.queues, jobs.mailDelivery(mail.id), deps.logger);
-      }
+    // Queued only once the outbox rows are committed, so the mail job always finds its row.
+    const mailIds = await deps.db.transaction(async (tx) => {
+      const ids: string[] = [];
+      for (const to of users) ids.push((await insertMail(tx, { kind: 'notification', refId: deliveryId, to, subject, body: text })).id);
+      return ids;
     });
+    for (const mailId of mailIds) await enqueueAfterCommit(deps.queues, jobs.mailDelivery(mailId), deps.logger);
     return { ok: true, status: null, error: null, retryAfter: null, durationMs: 0, body: '' };
   }
   const body = JSON.stringify(cfg.destination_type === 'slack' ? slackMessage(payload) : cfg.destination_type === 'microsoft-teams' ? teamsMessage(payload) : payload);
@@ -106,19 +107,20 @@ export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps): 
   const gone = result.status === 410;
   const next = result.ok || gone ? null : nextRetryAt(delivery.attempts, new Date(), result.retryAfter);
   const status = result.ok ? 'delivered' : next ? 'pending' : 'failed';
-  await deps.db('notification_deliveries')
-    .where({ id, status: 'sending' })
-    .update({
-      status,
-      lease_until: null,
-      last_status_code: result.status,
-      last_error: result.ok ? null : (result.error ?? `the destination answered ${result.status}`),
-      ...(next ? { next_attempt_at: next } : {}),
-      ...(result.ok ? { delivered_at: deps.db.fn.now() } : {}),
-    });
-  if (gone) {
-    await deps.db('notification_configurations').where({ id: cfg.id }).update({ enabled: false, updated_at: deps.db.fn.now() });
-    deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: cfg.id });
-  }
+  // A 410 settles the delivery and disables its configuration together: never one without the other.
+  await deps.db.transaction(async (tx) => {
+    await tx('notification_deliveries')
+      .where({ id, status: 'sending' })
+      .update({
+        status,
+        lease_until: null,
+        last_status_code: result.status,
+        last_error: result.ok ? null : (result.error ?? `the destination answered ${result.status}`),
+        ...(next ? { next_attempt_at: next } : {}),
+        ...(result.ok ? { delivered_at: tx.fn.now() } : {}),
+      });
+    if (gone) await tx('notification_configurations').where({ id: cfg.id }).update({ enabled: false, updated_at: tx.fn.now() });
+  });
+  if (gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: cfg.id });
   if (next) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(id, delivery.attempts + 1, next.getTime() - Date.now()), deps.logger);
 }

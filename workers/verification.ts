@@ -33,7 +33,8 @@ export async function verify(job: Job<unknown>, deps: WorkerDeps): Promise<void>
       method: 'POST',
       body: row.body ?? '',
       headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}/1.0 (+${deps.config.baseUrl}; ${deps.config.runTaskAgentName})` },
-      sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] },
+      // Run task requests always carry the signature header (empty without a key); notifications only when signed.
+      ...(row.kind === 'run-task' || secret ? { sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] } } : {}),
     },
     VERIFY_TIMEOUT_MS,
   );

@@ -2,10 +2,11 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound, Unprocessable } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Db } from '../../shared/db.js';
 import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
 import { deliveryMachine, MAX_CONFIGURATIONS_PER_WORKSPACE, type DestinationType } from '../../shared/domain/notification.js';
 import { configurationUserIds, findNotificationConfiguration, type DeliveryResponse, type NotificationConfigurationRow } from '../../shared/repos/notifications.js';
-import { testPayload } from '../../shared/notifications/payloads.js';
+import { slackMessage, teamsMessage, testPayload, type RunPayload } from '../../shared/notifications/payloads.js';
 import { verifyDestination, type VerificationRow } from '../../shared/usecases/verification.js';
 import { enqueueAfterCommit, jobs } from '../../shared/queues.js';
 import { workspaceScopeById } from '../guards.js';
@@ -14,6 +15,12 @@ import { attributesOf, type Req } from './body.js';
 import { deliveryResource, notificationConfigurationResource } from '../serializers/notifications.js';
 
 const VERIFY_WAIT_MS = 12_000;
+
+/** Chat destinations get the test payload in their own webhook format. */
+const CHAT_FORMATS: Partial<Record<DestinationType, (p: RunPayload) => Record<string, unknown>>> = {
+  slack: slackMessage,
+  'microsoft-teams': teamsMessage,
+};
 
 type Attrs = {
   'destination-type'?: DestinationType;
@@ -62,18 +69,26 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
     if (s.destinationType !== 'email' && !s.url) throw new Unprocessable(`url is required for ${s.destinationType} destinations`, '/data/attributes/url');
     if (s.destinationType !== 'email' && s.userIds.length) throw new Unprocessable('users apply to email destinations only', '/data/relationships/users');
     if (s.userIds.length) {
-      const members = (await db('organization_memberships').where({ organization_name: organizationName }).whereIn('user_id', s.userIds).pluck('user_id')) as string[];
+      const members = (await db('organization_memberships')
+        .where({ organization_name: organizationName, status: 'active' })
+        .whereIn('user_id', s.userIds)
+        .pluck('user_id')) as string[];
       const stranger = s.userIds.find((u) => !members.includes(u));
       if (stranger) throw new Unprocessable(`user ${stranger} is not a member of the organization`, '/data/relationships/users');
     }
   }
 
-  /** Sends the test payload through the verification worker; email destinations need no HTTP call. */
+  /**
+   * Sends the test payload through the verification worker, in the destination's own format (chat
+   * webhooks refuse anything else); email destinations need no HTTP call.
+   */
   async function verify(id: string, s: Settings): Promise<{ ok: boolean; response: DeliveryResponse | null; why: string }> {
     if (s.destinationType === 'email') return { ok: true, response: null, why: '' };
+    const payload = testPayload(id, s.name);
+    const body = CHAT_FORMATS[s.destinationType]?.(payload) ?? payload;
     const v = await verifyDestination(
       deps,
-      { kind: 'notification', url: s.url!, body: JSON.stringify(testPayload(id, s.name)), secret: s.destinationType === 'generic' ? s.token : null },
+      { kind: 'notification', url: s.url!, body: JSON.stringify(body), secret: s.destinationType === 'generic' ? s.token : null },
       VERIFY_WAIT_MS,
     );
     const why = v.response_status ? `the destination answered ${v.response_status}` : (v.error ?? 'no response');
@@ -85,6 +100,18 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
   function userIdsOf(req: Req): string[] | undefined {
     const data = (req.body as { data?: { relationships?: { users?: { data: { id: string }[] } } } }).data?.relationships?.users?.data;
     return data ? [...new Set(data.map((u) => u.id))] : undefined;
+  }
+
+  /**
+   * At most 20 configurations per workspace. Inside the saving transaction the workspace row stays
+   * locked until commit, so concurrent creates cannot overshoot the limit.
+   */
+  async function assertRoom(q: Db, workspaceId: string): Promise<void> {
+    await q('workspaces').where({ id: workspaceId }).forUpdate().first('id');
+    const [{ count }] = await q('notification_configurations').where({ workspace_id: workspaceId }).count<{ count: number }[]>({ count: '*' });
+    if (Number(count) >= MAX_CONFIGURATIONS_PER_WORKSPACE) {
+      throw new Unprocessable(`a workspace can have at most ${MAX_CONFIGURATIONS_PER_WORKSPACE} notification configurations`);
+    }
   }
 
   async function save(id: string, workspaceId: string, s: Settings, responses: DeliveryResponse[], create: boolean): Promise<NotificationConfigurationRow> {
@@ -99,6 +126,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       delivery_responses: JSON.stringify(responses),
     };
     return db.transaction(async (tx) => {
+      if (create) await assertRoom(tx, workspaceId);
       const [row] = create
         ? await tx('notification_configurations').insert({ id, workspace_id: workspaceId, ...values }).returning('*')
         : await tx('notification_configurations').where({ id }).update({ ...values, updated_at: tx.fn.now() }).returning('*');
@@ -123,10 +151,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
         userIds: userIdsOf(req) ?? [],
       };
       await check(s, workspace.organization_name);
-      const [{ count }] = await db('notification_configurations').where({ workspace_id: workspace.id }).count<{ count: number }[]>({ count: '*' });
-      if (Number(count) >= MAX_CONFIGURATIONS_PER_WORKSPACE) {
-        throw new Unprocessable(`a workspace can have at most ${MAX_CONFIGURATIONS_PER_WORKSPACE} notification configurations`);
-      }
+      await assertRoom(db, workspace.id);
       const id = newId('nc');
       const verified = s.enabled ? await verify(id, s) : { ok: true, response: null, why: '' };
       if (!verified.ok) throw verificationFailed(verified.why);

@@ -23,7 +23,9 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
     .select('id')) as { id: string }[];
   if (!configurations.length) return;
   const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
-  const [createdBy, updatedBy] = [await username(tx, change.run.created_by_id), await username(tx, change.actorId)];
+  // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
+  const createdBy = await username(tx, change.run.created_by_id);
+  const updatedBy = (await username(tx, change.actorId)) ?? createdBy;
   const rows = configurations.map((c) => ({
     id: newId('ndel'),
     configuration_id: c.id,

@@ -55,3 +55,83 @@ export async function startReceiver(token: string | null, status: () => number =
     },
   };
 }
+
+/** What a scripted receiver answers to one request; `hold` delays the answer until it resolves. */
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+  hold?: Promise<unknown>;
+}
+
+export interface ScriptedRequest {
+  raw: Buffer;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: IncomingMessage['headers'];
+  /** X-Svc-Notification-Signature as received (undefined when absent). */
+  signature: string | undefined;
+  /** Whether the signature matches the HMAC-SHA512 of the raw body under the token (false without a token). */
+  signatureValid: boolean;
+  /** Milliseconds since the epoch when the request body was complete. */
+  at: number;
+}
+
+/** A local HTTP server whose answer to each request is decided by `answer` (status, headers, delay). */
+export interface ScriptedReceiver {
+  url: string;
+  port: number;
+  received: ScriptedRequest[];
+  answer: (req: ScriptedRequest, index: number) => ScriptedAnswer;
+  close(): Promise<void>;
+}
+
+export async function startScriptedReceiver(
+  token: string | null,
+  answer: (req: ScriptedRequest, index: number) => ScriptedAnswer = () => ({ status: 200 }),
+): Promise<ScriptedReceiver> {
+  const state = { received: [] as ScriptedRequest[], answer };
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(parts);
+      let body = {};
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        body = {};
+      }
+      const signature = req.headers['x-svc-notification-signature'] as string | undefined;
+      const expected = token ? createHmac('sha512', token).update(raw).digest('hex') : null;
+      const signatureValid = expected !== null && signature === expected;
+      const entry: ScriptedRequest = { raw, body, headers: req.headers, signature, signatureValid, at: Date.now() };
+      state.received.push(entry);
+      const a = state.answer(entry, state.received.length - 1);
+      void Promise.resolve(a.hold).then(() => {
+        if (res.destroyed || req.socket.destroyed) return;
+        res.statusCode = a.status;
+        for (const [k, v] of Object.entries(a.headers ?? {})) res.setHeader(k, v);
+        res.end(a.body ?? 'ok');
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    get received() {
+      return state.received;
+    },
+    get answer() {
+      return state.answer;
+    },
+    set answer(fn: (req: ScriptedRequest, index: number) => ScriptedAnswer) {
+      state.answer = fn;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
