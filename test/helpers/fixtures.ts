@@ -124,3 +124,25 @@ export async function putArchive(
   }
   return { status: res.status, text, body: parsed };
 }
+
+/** A new organization member whose only access to the workspace is `access`, through a team of their own. */
+export async function memberWithAccess(org: { name: string; owner: TestUser }, workspaceId: string, access: 'read' | 'plan' | 'write' | 'admin'): Promise<TestUser> {
+  const user = await createUser();
+  await joinOrg(org, user);
+  const teamId = await createTeam(org);
+  const add = await api('POST', `/teams/${teamId}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
+  expect(add.status, add.text).to.equal(204);
+  const grant = await api('POST', '/team-workspaces', {
+    token: org.owner.token,
+    body: doc('team-workspaces', { access }, { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } }),
+  });
+  expect(grant.status, grant.text).to.equal(201);
+  return user;
+}
+
+/** Row counts of the given tables, for asserting that a refused request wrote nothing. */
+export async function rowCounts(tables: readonly string[]): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = await countRows(t);
+  return out;
+}

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import {
-  countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, putArchive, tarGz, uniq, type TestUser,
-} from '../helpers/fixtures.js';
+  countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
 import { insertPendingRun } from '../../shared/repos/runs.js';
 import { collectOldVersions } from '../../shared/usecases/configuration-versions.js';
@@ -14,7 +13,6 @@ import { closeRuntime, openRuntime } from '../../shared/runtime.js';
 import { startWeb } from '../../server/web.js';
 
 type Org = { name: string; owner: TestUser };
-type Access = 'read' | 'plan' | 'write' | 'admin';
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';
 
 const db = () => harness().rt.db;
@@ -46,28 +44,6 @@ async function expectRefused(id: string, wsId: string, action: Action, status: n
   expect(await snapshot(id, wsId), `${action} ${id}`).to.deep.equal(before);
 }
 
-async function memberWith(org: Org, workspaceId: string, access: Access): Promise<TestUser> {
-  const user = await createUser();
-  await joinOrg(org, user);
-  const teamId = await createTeam(org);
-  const add = await api('POST', `/teams/${teamId}/relationships/users`, {
-    token: org.owner.token,
-    body: { data: [{ type: 'users', id: user.username }] },
-  });
-  expect(add.status, add.text).to.equal(204);
-  const tw = await api('POST', '/team-workspaces', {
-    token: org.owner.token,
-    body: {
-      data: {
-        type: 'team-workspaces',
-        attributes: { access },
-        relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } },
-      },
-    },
-  });
-  expect(tw.status, tw.text).to.equal(201);
-  return user;
-}
 
 /** A second API process on the same database and signing key, with extra environment. */
 async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
@@ -225,12 +201,12 @@ describe('configuration versions: archive, download and backing data', () => {
     it('answers 404 for an unknown version, another organization, and a member below write access', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const planner = await memberWith(org, ws.id, 'plan');
+      const planner = await memberWithAccess(org, ws.id, 'plan');
       const outsider = await createUser();
       await expectRefused(`cv-${uniq('nope')}`, ws.id, 'archive', 404, org.owner.token);
       for (const token of [other.owner.token, outsider.token, planner.token]) await expectRefused(id, ws.id, 'archive', 404, token);
       expect(await statusOf(id)).to.equal('uploaded');
-      const writer = await memberWith(org, ws.id, 'write');
+      const writer = await memberWithAccess(org, ws.id, 'write');
       expect((await act(id, 'archive', writer.token)).status).to.equal(202);
     });
 
@@ -256,7 +232,7 @@ describe('configuration versions: archive, download and backing data', () => {
       expect(got.headers.get('content-type')).to.match(/gzip/);
       expect(got.headers.get('content-length')).to.equal(String(archive.length));
       // A member with read access may download too.
-      const reader = await memberWith(org, ws.id, 'read');
+      const reader = await memberWithAccess(org, ws.id, 'read');
       const byReader = await followDownload(await api('GET', `/configuration-versions/${id}/download`, { token: reader.token }));
       expect(byReader.bytes.equals(archive)).to.equal(true);
     });
@@ -420,13 +396,13 @@ describe('configuration versions: archive, download and backing data', () => {
     it('answers 404 for an unknown version, another organization and a member below admin access', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const writer = await memberWith(org, ws.id, 'write');
+      const writer = await memberWithAccess(org, ws.id, 'write');
       for (const action of ['soft_delete_backing_data', 'restore_backing_data', 'permanently_delete_backing_data'] as Action[]) {
         await expectRefused(`cv-${uniq('nope')}`, ws.id, action, 404, org.owner.token);
         for (const token of [other.owner.token, writer.token]) await expectRefused(id, ws.id, action, 404, token);
         await expectRefused(id, ws.id, action, 401, 'not-a-token');
       }
-      const admin = await memberWith(org, ws.id, 'admin');
+      const admin = await memberWithAccess(org, ws.id, 'admin');
       expect((await act(id, 'soft_delete_backing_data', admin.token)).status).to.equal(200);
     });
 

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser, rowCounts } from '../helpers/fixtures.js';
 
 const TABLES = ['users', 'organizations', 'organization_memberships', 'teams', 'team_members', 'authentication_tokens', 'mail_messages'];
 const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-async function tableCounts(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = await countRows(t);
-  return out;
-}
+const tableCounts = () => rowCounts(TABLES);
 
 const pointers = (res: ApiResponse): (string | undefined)[] => res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { decryptSecret } from '../../shared/crypto.js';
 import { freePort, harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import { countRows, createOrg, createUser, createWorkspace, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../helpers/notification-receiver.js';
 
@@ -42,25 +42,6 @@ async function created(wsId: string, token: string, attrs: Record<string, unknow
 }
 
 /** A fresh organization member on a team with `access` to the workspace. */
-async function memberWith(org: Org, wsId: string, access: 'write' | 'admin'): Promise<TestUser> {
-  const user = await createUser();
-  await joinOrg(org, user);
-  const teamId = await createTeam(org);
-  const add = await api('POST', `/teams/${teamId}/relationships/users`, {
-    token: org.owner.token,
-    body: { data: [{ type: 'users', id: user.username }] },
-  });
-  expect(add.status, add.text).to.equal(204);
-  const grant = await api('POST', '/team-workspaces', {
-    token: org.owner.token,
-    body: doc('team-workspaces', { access }, {
-      workspace: { data: { type: 'workspaces', id: wsId } },
-      team: { data: { type: 'teams', id: teamId } },
-    }),
-  });
-  expect(grant.status, grant.text).to.equal(201);
-  return user;
-}
 
 describe('notification configurations: verification', function () {
   this.timeout(60_000);
@@ -293,7 +274,7 @@ describe('notification configurations: API rules', function () {
 
   it('requires admin access to the workspace: a writer gets 404 everywhere, an admin team member may manage', async () => {
     const c = await created(ws.id, org.owner.token);
-    const writer = await memberWith(org, ws.id, 'write');
+    const writer = await memberWithAccess(org, ws.id, 'write');
     const t = writer.token;
     await refused(() => createNc(ws.id, t), 404);
     await refused(() => api('GET', `/workspaces/${ws.id}/notification-configurations`, { token: t }), 404);
@@ -307,7 +288,7 @@ describe('notification configurations: API rules', function () {
     await refused(() => createNc(ws.id, outsider.token), 404);
     await refused(() => createNc('ws-doesnotexist', org.owner.token), 404);
 
-    const admin = await memberWith(org, ws.id, 'admin');
+    const admin = await memberWithAccess(org, ws.id, 'admin');
     const mine = await created(ws.id, admin.token);
     expect((await api('GET', `/notification-configurations/${c.id}`, { token: admin.token })).status).to.equal(200);
     expect((await api('DELETE', `/notification-configurations/${mine.id}`, { token: admin.token })).status).to.equal(204);

@@ -1,41 +1,17 @@
 import { expect } from 'chai';
-import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
-import { countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, type TestUser } from '../helpers/fixtures.js';
+import { api, expectError, type ApiResponse } from '../helpers/api.js';
+import { createCv, createOrg, createWorkspace, type TestUser, memberWithAccess, rowCounts } from '../helpers/fixtures.js';
 import { uploadConfig } from '../helpers/terraform.js';
 
 type Org = { name: string; owner: TestUser };
-type Access = 'read' | 'plan' | 'write' | 'admin';
 type RefusalOpts = { token?: string | null; raw?: string; detail?: RegExp; pointer?: string };
 
 const MAIN_TF = 'resource "terraform_data" "a" {\n  input = "x"\n}\n';
 const TABLES = ['runs', 'plans', 'applies', 'run_events', 'logs'];
 
-async function rowCounts(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const t of TABLES) out[t] = await countRows(t);
-  return out;
-}
+const tableCounts = () => rowCounts(TABLES);
 
 /** A fresh member of `org` on a fresh team that has `access` to the workspace. */
-async function memberWith(org: Org, workspaceId: string, access: Access): Promise<TestUser> {
-  const user = await createUser();
-  await joinOrg(org, user);
-  const teamId = await createTeam(org);
-  const add = await api('POST', `/teams/${teamId}/relationships/users`, {
-    token: org.owner.token,
-    body: { data: [{ type: 'users', id: user.username }] },
-  });
-  expect(add.status, add.text).to.equal(204);
-  const grant = await api('POST', '/team-workspaces', {
-    token: org.owner.token,
-    body: doc('team-workspaces', { access }, {
-      workspace: { data: { type: 'workspaces', id: workspaceId } },
-      team: { data: { type: 'teams', id: teamId } },
-    }),
-  });
-  expect(grant.status, grant.text).to.equal(201);
-  return user;
-}
 
 const wsRel = (id: string) => ({ workspace: { data: { type: 'workspaces', id } } });
 const cvRel = (id: string) => ({ 'configuration-version': { data: { type: 'configuration-versions', id } } });
@@ -69,12 +45,12 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
 
   /** Sends the request, checks the answer, and that no run, plan, apply, event or log row was written. */
   async function refused(body: unknown, status: number, opts: RefusalOpts = {}) {
-    const before = await rowCounts();
+    const before = await tableCounts();
     const as = opts.token === undefined ? token : opts.token;
     const res = opts.raw !== undefined ? await api('POST', '/runs', { token: as, raw: opts.raw }) : await postRun(body, as);
     expectError(res, status, opts.detail);
     if (opts.pointer) expectPointer(res, opts.pointer);
-    expect(await rowCounts()).to.deep.equal(before);
+    expect(await tableCounts()).to.deep.equal(before);
     return res;
   }
 
@@ -85,13 +61,13 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   }
 
   it('creates a run from a valid request (the baseline the refusals below differ from)', async () => {
-    const before = await rowCounts();
+    const before = await tableCounts();
     const attrs = { message: 'hello', variables: [{ key: 'size', value: '"3"' }] };
     const res = await postRun(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, attrs), token);
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.attributes.message).to.equal('hello');
     expect(res.body.data.attributes.variables).to.deep.equal([{ key: 'size', value: '"3"' }]);
-    const after = await rowCounts();
+    const after = await tableCounts();
     expect(after.runs - before.runs).to.equal(1);
     expect(after.plans - before.plans).to.equal(1);
     expect(after.applies - before.applies).to.equal(1);
@@ -149,26 +125,26 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   });
 
   it('answers 404 to a user who can only read the workspace, even for a plan-only run', async () => {
-    const reader = await memberWith(org, wsId, 'read');
+    const reader = await memberWithAccess(org, wsId, 'read');
     expect((await api('GET', `/workspaces/${wsId}`, { token: reader.token })).status).to.equal(200);
     await refused(runDoc(wsRel(wsId), { 'plan-only': true }), 404, { token: reader.token });
     await refused(runDoc(wsRel(wsId)), 404, { token: reader.token });
   });
 
   it('lets a user with plan access create (and cancel) a plan-only run, but not a run that could apply', async () => {
-    const planner = await memberWith(org, wsId, 'plan');
+    const planner = await memberWithAccess(org, wsId, 'plan');
     await refused(runDoc(wsRel(wsId)), 404, { token: planner.token });
     await refused(runDoc(wsRel(wsId), { 'plan-only': false }), 404, { token: planner.token });
     await refused(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, { 'auto-apply': true }), 404, { token: planner.token });
 
-    const before = await rowCounts();
+    const before = await tableCounts();
     const res = await postRun(runDoc(wsRel(wsId), { 'plan-only': true }), planner.token);
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.attributes['plan-only']).to.equal(true);
     expect(res.body.data.relationships['created-by'].data.id).to.equal(planner.id);
     expect(res.body.data.attributes.permissions['can-apply']).to.equal(false);
     expect(res.body.data.attributes.permissions['can-cancel']).to.equal(true);
-    expect((await rowCounts()).runs - before.runs).to.equal(1);
+    expect((await tableCounts()).runs - before.runs).to.equal(1);
     const apply = await api('POST', `/runs/${res.body.data.id}/actions/apply`, { token: planner.token, body: {} });
     expectError(apply, 404);
     await cancel(res.body.data.id, planner.token);
