@@ -27,8 +27,6 @@ export async function insertMail(db: Db, msg: { kind: string; refId?: string; to
   return row;
 }
 
-export const findMail = (db: Db, id: string) => db<MailRow>('mail_messages').where({ id }).first();
-
 /** Claims a message under a lease (compare-and-set). Undefined means nothing to do: sent, failed, or leased elsewhere. */
 export async function claimMail(db: Db, id: string, leaseMs: number): Promise<MailRow | undefined> {
   const [row] = await db<MailRow>('mail_messages')

@@ -129,6 +129,3 @@ export async function forceCancelRun(rt: Runtime, run: RunRow, actorId: string |
   }
   return act(rt, run.id, 'force_cancel', actorId, comment);
 }
-
-/** Re-reads a run (helper for callers that hold a stale row). */
-export const reloadRun = (rt: Runtime, id: string) => findRun(rt.db, id);
