@@ -42,6 +42,8 @@ export interface Config {
   readonly runTaskDeadlineSeconds: number;
   /** Names the service in the run task request's User-Agent. */
   readonly runTaskAgentName: string;
+  /** How often workspaces with assessments enabled are assessed. */
+  readonly assessmentIntervalSeconds: number;
 }
 
 const schema = {
@@ -75,6 +77,7 @@ const schema = {
     RUN_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     RUN_TASK_DEADLINE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TASK_AGENT_NAME: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,40}$' },
+    ASSESSMENT_INTERVAL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,6}$' },
   },
 } as const;
 
@@ -140,5 +143,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runConcurrency: Number(env.RUN_CONCURRENCY ?? '2'),
     runTaskDeadlineSeconds: Number(env.RUN_TASK_DEADLINE_SECONDS ?? '600'),
     runTaskAgentName: env.RUN_TASK_AGENT_NAME ?? 'RLS',
+    assessmentIntervalSeconds: Number(env.ASSESSMENT_INTERVAL_SECONDS ?? '86400'),
   });
 }

@@ -25,6 +25,7 @@ export const JOB = {
   taskDeadline: 'task-deadline',
   verify: 'verify',
   notify: 'notify',
+  assess: 'assess',
 } as const;
 
 /** Payloads carry ids only; processors re-read the row. */
@@ -80,6 +81,13 @@ export const jobs = {
     data: { deliveryId },
     jobId: `${deliveryId}-a${attempt}`,
     opts: { delay: Math.max(0, delayMs) },
+  }),
+  /** A health assessment of a workspace, once per interval slot. */
+  assessment: (workspaceId: string, slot: number): JobSpec => ({
+    queue: 'run-pipeline',
+    name: JOB.assess,
+    data: { workspaceId },
+    jobId: `assess-${workspaceId}-${slot}`,
   }),
   /** Checks a destination URL while the API waits for the outcome. */
   verify: (verificationId: string): JobSpec => ({

@@ -4,11 +4,13 @@ import { idFrom } from './context.js';
 import { settleTaskResult } from '../shared/run-tasks/stages.js';
 import { reconcile } from '../shared/reconciler.js';
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
+import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
 
 /** The periodic sweep: restores jobs for every row that is due or stuck. */
 export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
   await sweepAutoDestroy(deps);
+  await sweepAssessments(deps);
   await reconcile(deps.db, deps.queues, deps.logger);
 }
 

@@ -4,7 +4,7 @@ import { deliverMail, deliverNotification } from './notification-delivery.js';
 import { expireTaskResult, runMaintenance, runReconciler } from './deadline-expiry.js';
 import { dispatchTaskRequest } from './run-task-dispatch.js';
 import { verify } from './verification.js';
-import { runStep } from './run-pipeline.js';
+import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 
 /**
@@ -14,7 +14,7 @@ import type { Runtime } from '../shared/runtime.js';
 export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail, [JOB.notify]: deliverNotification },
   'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
-  'run-pipeline': { [JOB.runStep]: runStep },
+  'run-pipeline': { [JOB.runStep]: runStep, [JOB.assess]: runAssessment },
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
   verification: { [JOB.verify]: verify },
 };

@@ -3,6 +3,7 @@ import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
+import { executeAssessment } from '../shared/usecases/assessments.js';
 
 /** One step of a run: `queue` (take the workspace), `plan` or `apply`. The row decides whether anything is due. */
 export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
@@ -26,4 +27,15 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
     default:
       throw new UnrecoverableError(`unknown run step ${String(step)}`);
   }
+}
+
+/** A health assessment of one workspace (a refresh-only plan; see shared/usecases/assessments.ts). */
+export async function runAssessment(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+  let workspaceId: string;
+  try {
+    workspaceId = idFrom(job.data, 'workspaceId');
+  } catch (err) {
+    throw new UnrecoverableError(String(err));
+  }
+  await executeAssessment(deps, deps.terraform, workspaceId);
 }

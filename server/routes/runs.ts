@@ -4,8 +4,9 @@ import { validate } from '../validate.js';
 import { runHandlers } from '../handlers/runs.js';
 import { planApplyHandlers } from '../handlers/plans-applies.js';
 import { stateVersionHandlers } from '../handlers/state-versions.js';
+import { assessmentHandlers } from '../handlers/assessments.js';
 
-/** Runs, plans, applies and state versions. */
+/** Runs, plans, applies, state versions and health assessment results. */
 export function runRoutes(deps: AppDeps): Router {
   const r = Router();
   const runs = runHandlers(deps);
@@ -29,6 +30,9 @@ export function runRoutes(deps: AppDeps): Router {
   r.get('/workspaces/:id/current-state-version-outputs', sv.currentOutputs);
   r.get('/state-versions/:id', sv.show);
   r.get('/state-version-outputs/:id', sv.output);
+  const assessments = assessmentHandlers(deps);
+  r.get('/workspaces/:id/current-assessment-result', assessments.current);
+  r.get('/assessment-results/:id', assessments.show);
   return r;
 }
 

@@ -140,3 +140,55 @@ export function autoDestroyPayload(p: {
         },
   };
 }
+
+/** An assessment result as notifications carry it. */
+export function assessmentResultJson(baseUrl: string, r: {
+  id: string; succeeded: boolean; drifted: boolean; resources_drifted: number; resources_undrifted: number;
+  checks_passed: number; checks_failed: number; checks_errored: number; checks_unknown: number; created_at: Date;
+}): Record<string, unknown> {
+  return {
+    id: r.id,
+    url: `${baseUrl}/api/v2/assessment-results/${r.id}`,
+    succeeded: r.succeeded,
+    all_checks_succeeded: r.checks_failed + r.checks_errored + r.checks_unknown === 0,
+    checks_passed: r.checks_passed,
+    checks_failed: r.checks_failed,
+    checks_errored: r.checks_errored,
+    checks_unknown: r.checks_unknown,
+    drifted: r.drifted,
+    resources_drifted: r.resources_drifted,
+    resources_undrifted: r.resources_undrifted,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+/** The assessment notification (contract 2.6), payload_version 2, with the new and the prior result. */
+export function assessmentPayload(p: {
+  configurationId: string;
+  baseUrl: string;
+  trigger: string;
+  workspace: { id: string; name: string; organization_name: string };
+  result: Record<string, unknown>;
+  prior: Record<string, unknown> | null;
+}): Record<string, unknown> {
+  const messages: Record<string, string> = {
+    'assessment:drifted': 'Drift detected',
+    'assessment:check_failure': 'Checks failed',
+    'assessment:failed': 'Health assessment failed',
+  };
+  return {
+    payload_version: 2,
+    notification_configuration_id: p.configurationId,
+    notification_configuration_url: `${p.baseUrl}/api/v2/notification-configurations/${p.configurationId}`,
+    trigger_scope: 'assessment',
+    trigger: p.trigger,
+    message: messages[p.trigger] ?? p.trigger,
+    details: {
+      new_assessment_result: p.result,
+      prior_assessment_result: p.prior,
+      workspace_id: p.workspace.id,
+      workspace_name: p.workspace.name,
+      organization_name: p.workspace.organization_name,
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { Runtime } from '../runtime.js';
+import type { TerraformSettings } from '../terraform/runner.js';
+import { prepareWorkdir, runTerraform } from '../terraform/runner.js';
+import { newId } from '../ids.js';
+import { assessmentFindings, assessmentTriggers, type AssessmentFindings } from '../domain/assessment.js';
+import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import { readAll } from '../store/postgres-store.js';
+import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+
+export interface AssessmentRow extends AssessmentFindings {
+  id: string;
+  workspace_id: string;
+  succeeded: boolean;
+  error_message: string | null;
+  created_at: Date;
+}
+
+/**
+ * The assessment sweep (run by the reconciler): queues an assessment for every workspace with
+ * assessments enabled, state and a configuration, no run in progress, and no result within the interval.
+ */
+export async function sweepAssessments(rt: Runtime, now = Date.now()): Promise<void> {
+  const interval = rt.config.assessmentIntervalSeconds * 1000;
+  const due = (await rt.db('workspaces as w')
+    .where('w.assessments_enabled', true)
+    .whereNotNull('w.current_state_version_id')
+    .whereNotNull('w.current_configuration_version_id')
+    .whereNotExists(rt.db('runs').whereRaw('runs.workspace_id = w.id').whereNotIn('status', FINAL_RUN_STATUSES).where('plan_only', false))
+    .whereNotExists(rt.db('assessment_results as a').whereRaw('a.workspace_id = w.id').where('a.created_at', '>', new Date(now - interval)))
+    .limit(100)
+    .pluck('w.id')) as string[];
+  const slot = Math.floor(now / interval);
+  for (const id of due) await enqueueAfterCommit(rt.queues, jobs.assessment(id, slot), rt.logger);
+}
+
+/** Plans (refreshing, changing nothing) the workspace's current configuration against its current state. */
+async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
+  const cv = await rt.db('configuration_versions').where({ id: ws.current_configuration_version_id }).first('archive_object_id');
+  const sv = await rt.db('state_versions').where({ id: ws.current_state_version_id }).first('object_id');
+  if (!cv?.archive_object_id || !sv?.object_id) return { succeeded: false, error: 'the workspace has no configuration or state to assess', plan: null };
+  const wd = await prepareWorkdir(rt.store, terraform, {
+    archiveObjectId: cv.archive_object_id,
+    workingDirectory: ws.working_directory,
+    state: await readAll(rt.store, sv.object_id),
+    variables: [],
+  });
+  try {
+    const init = await runTerraform(terraform, ['init', '-input=false', '-no-color', '-reconfigure'], wd.dir, wd.env);
+    if (init.code !== 0) return { succeeded: false, error: `terraform init failed: ${init.output.slice(-2000)}`, plan: null };
+    const plan = await runTerraform(terraform, ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=assess.tfplan'], wd.dir, wd.env);
+    if (plan.code !== 0 && plan.code !== 2) return { succeeded: false, error: plan.output.slice(-2000), plan: null };
+    const show = await runTerraform(terraform, ['show', '-json', 'assess.tfplan'], wd.dir, wd.env);
+    if (show.code !== 0) return { succeeded: false, error: show.output.slice(-2000), plan: null };
+    return { succeeded: true, error: null, plan: JSON.parse(show.output) };
+  } finally {
+    await wd.cleanup();
+  }
+}
+
+/** Assesses one workspace, stores the result, and notifies configurations subscribed to what it found. */
+export async function executeAssessment(rt: Runtime, terraform: TerraformSettings, workspaceId: string): Promise<AssessmentRow | null> {
+  const ws = await rt.db('workspaces').where({ id: workspaceId, assessments_enabled: true }).first();
+  if (!ws?.current_configuration_version_id || !ws.current_state_version_id) return null;
+  const outcome = await assess(rt, terraform, ws);
+  const findings = outcome.plan ? assessmentFindings(outcome.plan) : assessmentFindings({});
+  const { result, deliveries } = await rt.db.transaction(async (tx) => {
+    const prior = await tx<AssessmentRow>('assessment_results').where({ workspace_id: ws.id }).orderBy('created_at', 'desc').first();
+    const [result] = await tx<AssessmentRow>('assessment_results')
+      .insert({ id: newId('asmtrs'), workspace_id: ws.id, succeeded: outcome.succeeded, error_message: outcome.error, ...findings })
+      .returning('*');
+    const triggers = assessmentTriggers(result);
+    const configs = triggers.length
+      ? ((await tx('notification_configurations').where({ workspace_id: ws.id, enabled: true }).whereRaw('triggers \\?| ?', [triggers]).select('id', 'triggers')) as { id: string; triggers: string[] }[])
+      : [];
+    const rows = configs.flatMap((c) =>
+      triggers.filter((t) => c.triggers.includes(t)).map((trigger) => ({
+        id: newId('ndel'),
+        configuration_id: c.id,
+        run_id: null,
+        event_key: `${result.id}:${trigger}`,
+        trigger,
+        payload: JSON.stringify(
+          assessmentPayload({
+            configurationId: c.id,
+            baseUrl: rt.config.baseUrl,
+            trigger,
+            workspace: ws,
+            result: assessmentResultJson(rt.config.baseUrl, result),
+            prior: prior ? assessmentResultJson(rt.config.baseUrl, prior) : null,
+          }),
+        ),
+      })),
+    );
+    const inserted = rows.length ? ((await tx('notification_deliveries').insert(rows).returning('id')) as { id: string }[]) : [];
+    return { result, deliveries: inserted.map((r) => r.id) };
+  });
+  for (const id of deliveries) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+  return result;
+}
