@@ -124,3 +124,8 @@ export function uniqueResources(resources: Resource[]): Resource[] {
     return true;
   });
 }
+
+/** meta.pagination for a list served whole (one page holding every item). */
+export const wholeListMeta = (count: number) => ({
+  pagination: { 'current-page': 1, 'page-size': count, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': count },
+});

@@ -12,7 +12,7 @@ import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '..
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { paginate, wholeListMeta, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
@@ -187,7 +187,7 @@ export function runHandlers(deps: AppDeps) {
     async events(req: Req, res: Response) {
       const { run } = await load(req, res);
       const rows = await db('run_events').where({ run_id: run.id }).orderBy('created_at').orderBy('id');
-      send(res, 200, { data: rows.map(runEventResource), meta: { pagination: { 'current-page': 1, 'page-size': rows.length, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': rows.length } } });
+      send(res, 200, { data: rows.map(runEventResource), meta: wholeListMeta(rows.length) });
     },
 
     async apply(req: Req, res: Response) {

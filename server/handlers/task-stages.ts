@@ -10,7 +10,7 @@ import { settleTaskResult } from '../../shared/run-tasks/stages.js';
 import { workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
 import { check } from '../validate.js';
-import { readInclude, send, sendResource, type Resource } from '../jsonapi.js';
+import { readInclude, send, sendResource, wholeListMeta, type Resource } from '../jsonapi.js';
 import type { Req } from './body.js';
 import { outcomeResource, taskResultResource, taskStageResource, type Attempt } from '../serializers/run-tasks.js';
 
@@ -62,7 +62,7 @@ export function taskStageHandlers(deps: AppDeps) {
       send(res, 200, {
         data: body.data,
         ...(body.included.length ? { included: body.included } : {}),
-        meta: { pagination: { 'current-page': 1, 'page-size': stages.length, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': stages.length } },
+        meta: wholeListMeta(stages.length),
       });
     },
 

@@ -13,30 +13,44 @@ async function username(tx: Db, id: string | null): Promise<string | null> {
   return ((await tx('users').where({ id }).first('username')) as { username: string } | undefined)?.username ?? null;
 }
 
-/** Writes one delivery per enabled configuration subscribed to the move's trigger (same transaction as the move). */
+/**
+ * Writes one delivery per enabled configuration of the workspace subscribed to any of `triggers`
+ * (the first of them it subscribes to), in the caller's transaction; a configuration gets at most
+ * one delivery per `eventKey`. Returns the ids written.
+ */
+export async function recordDeliveries(
+  tx: Db,
+  e: { workspaceId: string; triggers: string[]; eventKey: string; runId: string | null; payload: (configurationId: string, trigger: string) => unknown },
+): Promise<string[]> {
+  const configurations = (await tx('notification_configurations')
+    .where({ workspace_id: e.workspaceId, enabled: true })
+    .whereRaw('triggers \\?| ?', [e.triggers])
+    .select('id', 'triggers')) as { id: string; triggers: string[] }[];
+  if (!configurations.length) return [];
+  const rows = configurations.map((c) => {
+    const trigger = e.triggers.find((t) => c.triggers.includes(t))!;
+    return { id: newId('ndel'), configuration_id: c.id, run_id: e.runId, event_key: e.eventKey, trigger, payload: JSON.stringify(e.payload(c.id, trigger)) };
+  });
+  const inserted = (await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id')) as { id: string }[];
+  return inserted.map((r) => r.id);
+}
+
+/** Records the run trigger a move fires (same transaction as the move). */
 async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<void> {
   const trigger = runTrigger(change, change.run);
   if (!trigger) return;
-  const configurations = (await tx('notification_configurations')
-    .where({ workspace_id: change.run.workspace_id, enabled: true })
-    .whereRaw('triggers \\? ?', [trigger])
-    .select('id')) as { id: string }[];
-  if (!configurations.length) return;
   const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
   // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
   const createdBy = await username(tx, change.run.created_by_id);
   const updatedBy = (await username(tx, change.actorId)) ?? createdBy;
-  const rows = configurations.map((c) => ({
-    id: newId('ndel'),
-    configuration_id: c.id,
-    run_id: change.run.id,
-    event_key: `${change.run.id}:${trigger}`,
-    trigger,
-    payload: JSON.stringify(
-      runPayload({ configurationId: c.id, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name }),
-    ),
-  }));
-  await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore();
+  await recordDeliveries(tx, {
+    workspaceId: ws.id,
+    triggers: [trigger],
+    eventKey: `${change.run.id}:${trigger}`,
+    runId: change.run.id,
+    payload: (configurationId) =>
+      runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name }),
+  });
 }
 
 /** After a move commits, queue the run's deliveries that have not been tried yet. */

@@ -7,6 +7,7 @@ import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { readAll } from '../store/postgres-store.js';
 import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
+import { recordDeliveries } from '../notifications/triggers.js';
 
 export interface AssessmentRow extends AssessmentFindings {
   id: string;
@@ -69,31 +70,22 @@ export async function executeAssessment(rt: Runtime, terraform: TerraformSetting
     const [result] = await tx<AssessmentRow>('assessment_results')
       .insert({ id: newId('asmtrs'), workspace_id: ws.id, succeeded: outcome.succeeded, error_message: outcome.error, ...findings })
       .returning('*');
-    const triggers = assessmentTriggers(result);
-    const configs = triggers.length
-      ? ((await tx('notification_configurations').where({ workspace_id: ws.id, enabled: true }).whereRaw('triggers \\?| ?', [triggers]).select('id', 'triggers')) as { id: string; triggers: string[] }[])
-      : [];
-    const rows = configs.flatMap((c) =>
-      triggers.filter((t) => c.triggers.includes(t)).map((trigger) => ({
-        id: newId('ndel'),
-        configuration_id: c.id,
-        run_id: null,
-        event_key: `${result.id}:${trigger}`,
-        trigger,
-        payload: JSON.stringify(
-          assessmentPayload({
-            configurationId: c.id,
-            baseUrl: rt.config.baseUrl,
-            trigger,
-            workspace: ws,
-            result: assessmentResultJson(rt.config.baseUrl, result),
-            prior: prior ? assessmentResultJson(rt.config.baseUrl, prior) : null,
-          }),
-        ),
-      })),
-    );
-    const inserted = rows.length ? ((await tx('notification_deliveries').insert(rows).returning('id')) as { id: string }[]) : [];
-    return { result, deliveries: inserted.map((r) => r.id) };
+    const newResult = assessmentResultJson(rt.config.baseUrl, result);
+    const priorResult = prior ? assessmentResultJson(rt.config.baseUrl, prior) : null;
+    const deliveries: string[] = [];
+    // Each trigger is its own event, so a configuration subscribed to several gets one of each.
+    for (const trigger of assessmentTriggers(result)) {
+      deliveries.push(
+        ...(await recordDeliveries(tx, {
+          workspaceId: ws.id,
+          triggers: [trigger],
+          eventKey: `${result.id}:${trigger}`,
+          runId: null,
+          payload: (configurationId) => assessmentPayload({ configurationId, baseUrl: rt.config.baseUrl, trigger, workspace: ws, result: newResult, prior: priorResult }),
+        })),
+      );
+    }
+    return { result, deliveries };
   });
   for (const id of deliveries) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
   return result;

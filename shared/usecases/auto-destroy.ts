@@ -1,8 +1,8 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
-import { newId } from '../ids.js';
 import { insertPendingRun, type RunRow } from '../repos/runs.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
+import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 
@@ -29,21 +29,6 @@ async function once(tx: Db, ws: Ws, kind: string, extra: { run_id?: string; erro
   return rows.length === 1;
 }
 
-/** One delivery per enabled configuration of the workspace subscribed to any of `triggers`. */
-async function notify(tx: Db, ws: Ws, triggers: string[], eventKey: string, build: (cfgId: string, trigger: string) => Record<string, unknown>): Promise<string[]> {
-  const configs = (await tx('notification_configurations')
-    .where({ workspace_id: ws.id, enabled: true })
-    .whereRaw('triggers \\?| ?', [triggers])
-    .select('id', 'triggers')) as { id: string; triggers: string[] }[];
-  const rows = configs.map((c) => {
-    const trigger = triggers.find((t) => c.triggers.includes(t))!;
-    return { id: newId('ndel'), configuration_id: c.id, run_id: null, event_key: eventKey, trigger, payload: JSON.stringify(build(c.id, trigger)) };
-  });
-  if (!rows.length) return [];
-  const inserted = await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id');
-  return inserted.map((r: { id: string }) => r.id);
-}
-
 /** Reminders and the destroy run of one workspace, in one transaction. */
 async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliveries: string[]; run: RunRow | null }> {
   return rt.db.transaction(async (tx) => {
@@ -55,8 +40,13 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliv
     if (at > now) {
       for (const r of REMINDERS) {
         if (now < at - r.before || !(await once(tx, ws, r.kind))) continue;
-        deliveries.push(...(await notify(tx, ws, REMINDER_TRIGGERS, `${ws.id}:${at}:${r.kind}`, (configurationId, trigger) =>
-          autoDestroyPayload({ ...base, configurationId, trigger, kind: 'reminder', run: null, error: null }))));
+        deliveries.push(...(await recordDeliveries(tx, {
+          workspaceId: ws.id,
+          triggers: REMINDER_TRIGGERS,
+          eventKey: `${ws.id}:${at}:${r.kind}`,
+          runId: null,
+          payload: (configurationId, trigger) => autoDestroyPayload({ ...base, configurationId, trigger, kind: 'reminder', run: null, error: null }),
+        })));
       }
       return { deliveries, run: null };
     }
@@ -75,8 +65,13 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliv
       error = 'the workspace has no configuration version to destroy with';
     }
     if (!(await once(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
-    deliveries.push(...(await notify(tx, ws, [RESULTS_TRIGGER], `${ws.id}:${at}:results`, (configurationId, trigger) =>
-      autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }))));
+    deliveries.push(...(await recordDeliveries(tx, {
+      workspaceId: ws.id,
+      triggers: [RESULTS_TRIGGER],
+      eventKey: `${ws.id}:${at}:results`,
+      runId: null,
+      payload: (configurationId, trigger) => autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }),
+    })));
     await tx('workspaces').where({ id: ws.id }).update({ auto_destroy_at: null, updated_at: tx.fn.now() });
     return { deliveries, run };
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
@@ -15,22 +16,6 @@ import { startWeb } from '../../server/web.js';
 type Org = { name: string; owner: TestUser };
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';
 
-const db = () => harness().rt.db;
-const cvRow = (id: string) => db()('configuration_versions').where({ id }).first();
-const statusOf = async (id: string): Promise<string> => (await cvRow(id)).status;
-const currentCvOf = async (wsId: string): Promise<string | null> =>
-  (await db()('workspaces').where({ id: wsId }).first('current_configuration_version_id')).current_configuration_version_id;
-
-const TABLES = ['configuration_versions', 'objects', 'object_chunks', 'runs', 'run_events', 'ingress_attributes'];
-
-/** Row counts of every table this area writes, the version row and the workspace's current version. */
-async function snapshot(cvId?: string, wsId?: string): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const t of TABLES) out[t] = await countRows(t);
-  if (cvId) out.cv = await cvRow(cvId);
-  if (wsId) out.current = await currentCvOf(wsId);
-  return out;
-}
 
 const act = (id: string, action: Action, token: string, base?: string): Promise<ApiResponse> =>
   action === 'archive'

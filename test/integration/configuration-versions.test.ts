@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, putArchive, tarGz, uniq, type TestUser,
 } from '../helpers/fixtures.js';
@@ -22,22 +23,6 @@ import { startWeb } from '../../server/web.js';
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';
 
-const db = () => harness().rt.db;
-const cvRow = (id: string) => db()('configuration_versions').where({ id }).first();
-const statusOf = async (id: string): Promise<string> => (await cvRow(id)).status;
-const currentCvOf = async (wsId: string): Promise<string | null> =>
-  (await db()('workspaces').where({ id: wsId }).first('current_configuration_version_id')).current_configuration_version_id;
-
-const TABLES = ['configuration_versions', 'objects', 'object_chunks', 'runs', 'run_events', 'ingress_attributes'];
-
-/** Row counts of every table this area writes, the version row and the workspace's current version. */
-async function snapshot(cvId?: string, wsId?: string): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const t of TABLES) out[t] = await countRows(t);
-  if (cvId) out.cv = await cvRow(cvId);
-  if (wsId) out.current = await currentCvOf(wsId);
-  return out;
-}
 
 function expectPointer(res: ApiResponse, pointer: string): void {
   const pointers = res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);

@@ -1,24 +1,11 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser, rowCounts } from '../helpers/fixtures.js';
+import { pointers, refused } from '../helpers/identity.js';
+import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
 
-const TABLES = ['users', 'organizations', 'organization_memberships', 'teams', 'team_members', 'authentication_tokens', 'mail_messages'];
 const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-const tableCounts = () => rowCounts(TABLES);
-
-const pointers = (res: ApiResponse): (string | undefined)[] => res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
-
-/** The request must fail with `status` (and name `pointer`, when given) and leave every table's row count as it was. */
-async function refused(status: number, call: () => Promise<ApiResponse>, pointer?: string): Promise<ApiResponse> {
-  const before = await tableCounts();
-  const res = await call();
-  expectError(res, status);
-  if (pointer) expect(pointers(res), res.text).to.include(pointer);
-  expect(await tableCounts()).to.deep.equal(before);
-  return res;
-}
 
 type Org = { name: string; owner: TestUser };
 
