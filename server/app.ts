@@ -10,6 +10,7 @@ import { objectRoutes } from './routes/objects.js';
 import { logRoutes, runRoutes } from './routes/runs.js';
 import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { moduleTestRoutes } from './routes/module-tests.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runRoutes(deps));
   api.use(runTaskRoutes(deps));
   api.use(notificationRoutes(deps));
+  api.use(moduleTestRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import { BadRequest } from '../shared/errors.js';
 
@@ -102,6 +103,13 @@ export function paginate(req: Request, page: Page, total: number): { meta: Recor
       last: pageLink(req, page, totalPages),
     },
   };
+}
+
+/** One page of a list query (already ordered) and the total count of the unpaged query. */
+export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promise<{ rows: T[]; total: number }> {
+  const [{ count }] = await query.clone().clearOrder().count<{ count: number }[]>({ count: '*' });
+  const rows = (await query.limit(page.size).offset((page.number - 1) * page.size)) as T[];
+  return { rows, total: Number(count) };
 }
 
 /** Sends a JSON:API document. */

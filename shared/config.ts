@@ -38,6 +38,8 @@ export interface Config {
   readonly forceCancelCoolOffSeconds: number;
   /** Plans and applies one worker process runs at once. */
   readonly runConcurrency: number;
+  /** A module test run still running after this long is interrupted and errored. */
+  readonly testRunTimeoutSeconds: number;
   /** A run task result with no final callback this long after it was triggered is errored. */
   readonly runTaskDeadlineSeconds: number;
   /** Names the service in the run task request's User-Agent. */
@@ -75,6 +77,7 @@ const schema = {
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     FORCE_CANCEL_COOLOFF_SECONDS: { type: 'string', pattern: '^[0-9]{1,6}$' },
     RUN_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    TEST_RUN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TASK_DEADLINE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TASK_AGENT_NAME: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,40}$' },
     ASSESSMENT_INTERVAL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,6}$' },
@@ -141,6 +144,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),
     forceCancelCoolOffSeconds: Number(env.FORCE_CANCEL_COOLOFF_SECONDS ?? '10'),
     runConcurrency: Number(env.RUN_CONCURRENCY ?? '2'),
+    testRunTimeoutSeconds: Number(env.TEST_RUN_TIMEOUT_SECONDS ?? '3600'),
     runTaskDeadlineSeconds: Number(env.RUN_TASK_DEADLINE_SECONDS ?? '600'),
     runTaskAgentName: env.RUN_TASK_AGENT_NAME ?? 'RLS',
     assessmentIntervalSeconds: Number(env.ASSESSMENT_INTERVAL_SECONDS ?? '86400'),

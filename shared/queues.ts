@@ -26,6 +26,7 @@ export const JOB = {
   verify: 'verify',
   notify: 'notify',
   assess: 'assess',
+  testRun: 'test-run',
 } as const;
 
 /** Payloads carry ids only; processors re-read the row. */
@@ -88,6 +89,13 @@ export const jobs = {
     name: JOB.assess,
     data: { workspaceId },
     jobId: `assess-${workspaceId}-${slot}`,
+  }),
+  /** Executes a module test run (`terraform test`); the row decides whether anything is due. */
+  testRun: (testRunId: string): JobSpec => ({
+    queue: 'test-run-execution',
+    name: JOB.testRun,
+    data: { testRunId },
+    jobId: `exec-${testRunId}`,
   }),
   /** Checks a destination URL while the API waits for the outcome. */
   verify: (verificationId: string): JobSpec => ({

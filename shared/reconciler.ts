@@ -59,6 +59,17 @@ export const reconcileSources: ReconcileSource[] = [
     },
   },
   {
+    // Module test runs waiting for a worker, and running ones whose worker's lease has expired.
+    name: 'test-runs',
+    due: async (db, limit) =>
+      ((await db('test_runs')
+        .where('status', 'queued')
+        .orWhere((q) => q.where('status', 'running').andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now())))
+        .orderBy('created_at')
+        .limit(limit)
+        .pluck('id')) as string[]).map(jobs.testRun),
+  },
+  {
     name: 'verifications',
     due: async (db, limit) =>
       ((await db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).limit(limit).pluck('id')) as string[]).map(jobs.verify),

@@ -22,7 +22,7 @@ export interface WorkerHandle {
   stop(budgetMs: number): Promise<void>;
 }
 
-/** Starts processors for the given queues (those that have any). */
+/** Starts processors for the given queues. */
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
   const connection = createRedis(rt.config.redisUrl, 'worker');
   connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
@@ -40,10 +40,6 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
 
   for (const name of queueNames) {
     const handlers = PROCESSORS[name];
-    if (!handlers) {
-      rt.logger.info('no processor for this queue yet', { queue: name });
-      continue;
-    }
     const worker = new Worker(
       name,
       async (job) => {

@@ -6,21 +6,20 @@ import { dispatchTaskRequest } from './run-task-dispatch.js';
 import { verify } from './verification.js';
 import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
+import { runTestRun } from './test-runs.js';
 
-/**
- * Processors by queue and job name. Queues without an entry have no processor yet: their
- * process type starts, says so in the log and exits cleanly until its area is built.
- */
-export const PROCESSORS: Partial<Record<QueueName, Record<string, Processor>>> = {
+/** Processors by queue and job name. */
+export const PROCESSORS: Readonly<Record<QueueName, Record<string, Processor>>> = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail, [JOB.notify]: deliverNotification },
   'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
   'run-pipeline': { [JOB.runStep]: runStep, [JOB.assess]: runAssessment },
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
   verification: { [JOB.verify]: verify },
+  'test-run-execution': { [JOB.testRun]: runTestRun },
 };
 
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
 export function concurrency(rt: Runtime, queue: QueueName): number {
-  if (queue === 'run-pipeline') return rt.config.runConcurrency;
+  if (queue === 'run-pipeline' || queue === 'test-run-execution') return rt.config.runConcurrency;
   return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification' ? 8 : 1;
 }

@@ -39,7 +39,8 @@ export function configurationVersionHandlers(rt: AppDeps) {
   /** The version and the caller's access to its workspace (404 when invisible or below `need`). */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read', readable = true): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
     const cv = await findCv(db, req.params.id);
-    if (!cv) throw new NotFound();
+    // Module test versions are reached through their module's test endpoints only.
+    if (!cv?.workspace_id) throw new NotFound();
     const scope = await workspaceScopeById(db, res.locals.principal, cv.workspace_id, need);
     if (readable && UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
     return { cv, scope };

@@ -4,7 +4,10 @@ import { cvMachine, type CvEvent, type CvStatus } from '../domain/configuration-
 
 export interface CvRow {
   id: string;
-  workspace_id: string;
+  /** Set for workspace versions; null for module test versions. */
+  workspace_id: string | null;
+  /** Set for module test versions; null for workspace versions. */
+  registry_module_id: string | null;
   status: CvStatus;
   source: string;
   auto_queue_runs: boolean;
@@ -49,7 +52,7 @@ export const findIngress = (db: Db, cvId: string) => db<IngressRow>('ingress_att
 
 export async function insertCv(
   db: Db,
-  attrs: Pick<CvRow, 'workspace_id' | 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { created_by_id?: string | null; status?: CvStatus },
+  attrs: Partial<Pick<CvRow, 'workspace_id' | 'registry_module_id'>> & Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { created_by_id?: string | null; status?: CvStatus },
 ): Promise<CvRow> {
   const [row] = await db<CvRow>('configuration_versions')
     .insert({ id: newId('cv'), ...attrs, status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never })

@@ -2,6 +2,17 @@ import { BOOL, TEXT, resourceDocument, toOne } from './jsonapi.js';
 
 const ADDRS = { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 1000 } };
 
+/** Run and test-run variables: `[{key, value}]`, each value an HCL literal. */
+export const HCL_VARIABLES = {
+  type: 'array',
+  maxItems: 500,
+  items: {
+    type: 'object',
+    required: ['key', 'value'],
+    properties: { key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,127}$' }, value: { type: 'string', maxLength: 65536 } },
+  },
+};
+
 /** Request body schemas of runs; run actions take plain JSON ({} or {"comment": ...}) or nothing. */
 export const runSchemas = {
   'run.create': resourceDocument(
@@ -18,15 +29,7 @@ export const runSchemas = {
       'allow-config-generation': BOOL,
       'target-addrs': ADDRS,
       'replace-addrs': ADDRS,
-      variables: {
-        type: 'array',
-        maxItems: 500,
-        items: {
-          type: 'object',
-          required: ['key', 'value'],
-          properties: { key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,127}$' }, value: { type: 'string', maxLength: 65536 } },
-        },
-      },
+      variables: HCL_VARIABLES,
     },
     {
       relationships: { workspace: toOne('workspaces'), 'configuration-version': toOne('configuration-versions', true) },

@@ -22,7 +22,7 @@ export interface TerraformProcess {
   done: Promise<ExitStatus>;
   /** SIGINT: Terraform stops safely at the next opportunity. */
   interrupt(): void;
-  /** SIGKILL: immediate. */
+  /** SIGKILL: immediate (to the whole process group when spawned with `group`). */
   kill(): void;
 }
 
@@ -41,14 +41,21 @@ export function terraformEnv(settings: TerraformSettings, home: string): NodeJS.
   };
 }
 
-/** Runs one Terraform command, streaming stdout and stderr to `onOutput`. */
-export function spawnTerraform(settings: TerraformSettings, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: Buffer) => void }): TerraformProcess {
-  const child = spawn(settings.bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (c: Buffer) => opts.onOutput?.(c));
-  child.stderr.on('data', (c: Buffer) => opts.onOutput?.(c));
+/**
+ * Runs one Terraform command, streaming stdout and stderr to `onOutput`. With `group`, Terraform
+ * leads a process group of its own, so kill() also ends whatever it started (provisioner commands).
+ */
+export function spawnTerraform(
+  settings: TerraformSettings,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void; group?: boolean },
+): TerraformProcess {
+  const child = spawn(settings.bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group === true });
+  child.stdout.on('data', (c: Buffer) => opts.onOutput?.(c, 'stdout'));
+  child.stderr.on('data', (c: Buffer) => opts.onOutput?.(c, 'stderr'));
   const done = new Promise<ExitStatus>((resolveDone) => {
     child.on('error', (err) => {
-      opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`));
+      opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`), 'stderr');
       resolveDone({ code: 127, signal: null });
     });
     child.on('close', (code, signal) => resolveDone({ code, signal }));
@@ -56,7 +63,17 @@ export function spawnTerraform(settings: TerraformSettings, args: string[], opts
   return {
     done,
     interrupt: () => void child.kill('SIGINT'),
-    kill: () => void child.kill('SIGKILL'),
+    kill: () => {
+      if (opts.group && child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+          return;
+        } catch {
+          // the group is gone already; fall through to the child itself
+        }
+      }
+      child.kill('SIGKILL');
+    },
   };
 }
 
@@ -90,7 +107,7 @@ export interface Workdir {
 export async function prepareWorkdir(
   store: ObjectStore,
   settings: TerraformSettings,
-  opts: { archiveObjectId: string; workingDirectory: string; state: Buffer | null; variables: { key: string; value: string }[] },
+  opts: { archiveObjectId: string; workingDirectory: string; state?: Buffer | null; variables?: { key: string; value: string }[] },
 ): Promise<Workdir> {
   const root = await mkdtemp(join(tmpdir(), 'rls-run-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
@@ -108,7 +125,7 @@ export async function prepareWorkdir(
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);
     await writeFile(join(dir, 'zz_rls_backend_override.tf'), BACKEND_OVERRIDE);
-    if (opts.variables.length) {
+    if (opts.variables?.length) {
       const lines = opts.variables.map((v) => `${v.key} = ${v.value}`).join('\n');
       await writeFile(join(dir, 'zz_rls_run_variables.auto.tfvars'), lines + '\n');
     }

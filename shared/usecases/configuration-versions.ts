@@ -7,6 +7,8 @@ import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
 import { insertPendingRun, type RunRow } from '../repos/runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
+import { findModule, type TestRunRow } from '../repos/module-tests.js';
+import { insertQueuedTestRun } from './test-runs.js';
 
 /** Why an upload was refused; the signed-URL route maps it to its HTTP status. */
 export class UploadRefused extends ApiError {}
@@ -42,6 +44,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
     const stored = await rt.store.put(tx, body, { contentType: 'application/x-tar+gzip', prefix: 'archive' });
     const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
     if (!cv) throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+    if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
     if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
     const run = cv.auto_queue_runs
       ? await insertPendingRun(tx, {
@@ -52,10 +55,31 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
           created_by_id: cv.created_by_id,
         })
       : null;
-    return { cv, run };
+    return { cv, run, testRun: null };
   });
   if (result.run) await enqueueAfterCommit(rt.queues, jobs.runStep(result.run.id, 'queue'), rt.logger);
-  return result;
+  if (result.testRun) await enqueueAfterCommit(rt.queues, jobs.testRun(result.testRun.id), rt.logger);
+  return { cv: result.cv, run: result.run };
+}
+
+/**
+ * A module test version queues a test run with the defaults once its files arrive, unless the
+ * terraform CLI created it (the CLI queues its own test run, with its variables and filters).
+ */
+async function testRunForUpload(tx: Db, key: Buffer, cv: CvRow): Promise<TestRunRow | null> {
+  if (!cv.auto_queue_runs || !cv.registry_module_id) return null;
+  const module = await findModule(tx, cv.registry_module_id);
+  if (!module) return null;
+  return insertQueuedTestRun(tx, key, module, {
+    configurationVersionId: cv.id,
+    verbose: false,
+    testDirectory: 'tests',
+    filters: [],
+    variables: [],
+    parallelism: null,
+    source: 'tfe-configuration-version',
+    createdById: cv.created_by_id,
+  });
 }
 
 /** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
@@ -87,6 +111,7 @@ export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent
 export async function collectOldVersions(rt: Runtime, days: number, limit = 500): Promise<string[]> {
   const candidates = (await rt.db('configuration_versions as cv')
     .where('cv.status', 'uploaded')
+    .whereNotNull('cv.workspace_id')
     .whereIn('cv.source', ['tfe-api', 'terraform'])
     .where('cv.created_at', '<', rt.db.raw(`now() - (? || ' days')::interval`, [String(days)]))
     .whereNotExists(rt.db('workspaces').whereRaw('workspaces.current_configuration_version_id = cv.id'))

@@ -1,10 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { api, doc } from './api.js';
 import { createCv, putArchive, tarGz } from './fixtures.js';
 import { waitFor } from './processes.js';
+import { harness } from './harness.js';
 
 /** Whether the real terraform binary is on PATH (tests that execute Terraform need it). */
 export function terraformAvailable(): boolean {
@@ -14,6 +17,37 @@ export function terraformAvailable(): boolean {
   } catch {
     return false;
   }
+}
+
+export interface CliResult {
+  code: number;
+  output: string;
+}
+
+/** Runs the real terraform CLI in `dir` with the given environment; resolves with its exit code and output. */
+export function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 180_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile('terraform', args, { cwd: dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** The host name the CLI is configured with (it must contain a dot). */
+export const CLI_HOST = 'rls.test';
+
+/**
+ * Writes a CLI configuration to `dir` that points CLI_HOST at the test service over plain HTTP
+ * (a `host` block) with `token` as its credentials; returns the CLI's environment.
+ */
+export async function writeCliConfig(dir: string, token: string): Promise<NodeJS.ProcessEnv> {
+  const h = harness();
+  await writeFile(
+    join(dir, 'cli.tfrc'),
+    `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
+  );
+  return { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
 }
 
 /** Uploads a configuration (file name -> content) to a workspace; returns the version id. */

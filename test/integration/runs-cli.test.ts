@@ -1,43 +1,21 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harness } from '../helpers/harness.js';
 import { api, doc } from '../helpers/api.js';
 import { callback, startTaskIntegration } from '../helpers/run-task-integration.js';
 import { createOrg, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { terraformAvailable } from '../helpers/terraform.js';
-
-interface CliResult {
-  code: number;
-  output: string;
-}
-
-/** Runs the real terraform CLI in `dir` with the given CLI configuration. */
-function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile('terraform', args, { cwd: dir, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
+import { CLI_HOST, terraform, terraformAvailable, writeCliConfig } from '../helpers/terraform.js';
 
 /** A CLI configuration and a `cloud` block for `workspace` in `org`, written to `dir`; returns the CLI's environment. */
 async function cliSetup(dir: string, org: { name: string; owner: { token: string } }, workspace: string, body: string): Promise<NodeJS.ProcessEnv> {
-  const h = harness();
-  const host = 'rls.test';
-  await writeFile(
-    join(dir, 'cli.tfrc'),
-    `host "${host}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${host}" {\n  token = "${org.owner.token}"\n}\n`,
-  );
+  const env = await writeCliConfig(dir, org.owner.token);
   await writeFile(
     join(dir, 'main.tf'),
-    `terraform {\n  cloud {\n    hostname     = "${host}"\n    organization = "${org.name}"\n    workspaces { name = "${workspace}" }\n  }\n}\n${body}`,
+    `terraform {\n  cloud {\n    hostname     = "${CLI_HOST}"\n    organization = "${org.name}"\n    workspaces { name = "${workspace}" }\n  }\n}\n${body}`,
   );
-  return { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+  return env;
 }
 
 describe('the terraform CLI drives a remote run end to end (cloud block, plain HTTP host)', function () {

@@ -1,0 +1,226 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { NotFound, Unprocessable } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
+import { TEST_SOURCES, type TestSource } from '../../shared/domain/test-run.js';
+import { insertCv } from '../../shared/repos/configuration-versions.js';
+import {
+  findModuleByAddress,
+  findTestRun,
+  findTestVariable,
+  insertModule,
+  testVariablesOf,
+  type RegistryModuleRow,
+  type TestRunRow,
+  type TestVariableRow,
+} from '../../shared/repos/module-tests.js';
+import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js';
+import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { orgScope } from '../guards.js';
+import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { attributesOf, relationshipId, type Req } from './body.js';
+import { cvResource } from '../serializers/configuration-versions.js';
+import { registryModuleResource, testRunResource, testVariableResource } from '../serializers/module-tests.js';
+import { logReadUrl } from './runs.js';
+
+const creatorOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
+
+/** A test directory must stay inside the module: relative, no `..` segments. */
+function checkTestDirectory(dir: string): void {
+  if (dir.startsWith('/') || dir.split(/[\\/]/).includes('..')) {
+    throw new Unprocessable('test-directory must be a relative path inside the module', '/data/attributes/test-directory');
+  }
+}
+
+export function moduleTestHandlers(deps: AppDeps) {
+  const { db, config } = deps;
+  const key = config.encryptionKey;
+
+  /** The module addressed by the route; visible to anyone in the organization, `need` to change. */
+  async function loadModule(req: Req, res: Response, need?: 'manage-modules' | 'owner'): Promise<RegistryModuleRow> {
+    await orgScope(db, res.locals.principal, req.params.org, need);
+    const module = await findModuleByAddress(db, {
+      organization: req.params.org,
+      registryName: req.params.registry,
+      namespace: req.params.namespace,
+      name: req.params.name,
+      provider: req.params.provider,
+    });
+    if (!module) throw new NotFound('registry module not found');
+    return module;
+  }
+
+  /** Module test endpoints are for the owners team and its members only (contract 5.5). */
+  const loadForTests = (req: Req, res: Response) => loadModule(req, res, 'owner');
+
+  const presentRun = (run: TestRunRow, module: RegistryModuleRow) => testRunResource(run, module, logReadUrl(config, run.log_id));
+  const presentVariable = (v: TestVariableRow, module: RegistryModuleRow) => testVariableResource(v, decryptSecret(key, v.value_sealed), module);
+
+  async function loadRun(req: Req, res: Response): Promise<{ module: RegistryModuleRow; run: TestRunRow }> {
+    const module = await loadForTests(req, res);
+    const run = await findTestRun(db, module.id, req.params.id);
+    if (!run) throw new NotFound('test run not found');
+    return { module, run };
+  }
+
+  async function loadVariable(req: Req, res: Response): Promise<{ module: RegistryModuleRow; variable: TestVariableRow }> {
+    const module = await loadForTests(req, res);
+    const variable = await findTestVariable(db, module.id, req.params.id);
+    if (!variable) throw new NotFound('variable not found');
+    return { module, variable };
+  }
+
+  return {
+    // Private registry modules: enough of the registry for test runs.
+    async createModule(req: Req, res: Response) {
+      await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
+      const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: string };
+      if (a.namespace !== undefined && a.namespace !== req.params.org) {
+        throw new Unprocessable('the namespace of a private module is its organization', '/data/attributes/namespace');
+      }
+      const module = await insertModule(db, {
+        organization_name: req.params.org,
+        registry_name: 'private',
+        namespace: req.params.org,
+        name: a.name,
+        provider: a.provider,
+        created_by_id: creatorOf(res),
+      });
+      sendResource(res, 201, registryModuleResource(module));
+    },
+
+    async listModules(req: Req, res: Response) {
+      await orgScope(db, res.locals.principal, req.params.org);
+      const page = readPageOrDefault(req);
+      const query = db('registry_modules').where({ organization_name: req.params.org }).orderBy('name').orderBy('provider').orderBy('id');
+      const { rows, total } = await fetchPage<RegistryModuleRow>(query, page);
+      send(res, 200, { data: rows.map(registryModuleResource), ...paginate(req, page, total) });
+    },
+
+    async showModule(req: Req, res: Response) {
+      sendResource(res, 200, registryModuleResource(await loadModule(req, res)));
+    },
+
+    async deleteModule(req: Req, res: Response) {
+      const module = await loadModule(req, res, 'manage-modules');
+      await db('registry_modules').where({ id: module.id }).delete();
+      res.status(204).end();
+    },
+
+    // Test configuration versions.
+    async createTestCv(req: Req, res: Response) {
+      const module = await loadForTests(req, res);
+      const fromCli = req.get('x-terraform-integration') === 'cloud';
+      const cv = await insertCv(db, {
+        registry_module_id: module.id,
+        source: fromCli ? 'terraform' : 'tfe-api',
+        // The terraform CLI queues its own test run (with its variables) after the upload.
+        auto_queue_runs: !fromCli,
+        speculative: true,
+        provisional: false,
+        created_by_id: creatorOf(res),
+      });
+      const uploadUrl = signedObjectUrl(config.uploadUrl, key, 'cv-upload', cv.id, config.uploadUrlTtlSeconds);
+      sendResource(res, 201, cvResource(cv, { uploadUrl }));
+    },
+
+    // Test runs.
+    async createRun(req: Req, res: Response) {
+      const module = await loadForTests(req, res);
+      const a = attributesOf(req) as { verbose?: boolean; 'test-directory'?: string; filters?: string[]; variables?: { key: string; value: string }[]; parallelism?: number };
+      const moduleRef = relationshipId(req, 'registry-module');
+      if (moduleRef !== undefined && moduleRef !== module.id) {
+        throw new Unprocessable('the registry-module relationship names another module than the path', '/data/relationships/registry-module/data/id');
+      }
+      const testDirectory = a['test-directory'] ?? 'tests';
+      checkTestDirectory(testDirectory);
+      const run = await createTestRun(deps, module, {
+        configurationVersionId: relationshipId(req, 'configuration-version')!,
+        verbose: a.verbose ?? false,
+        testDirectory,
+        filters: a.filters ?? [],
+        variables: a.variables ?? [],
+        parallelism: a.parallelism ?? null,
+        source: req.get('x-terraform-integration') === 'cloud' ? 'terraform' : 'tfe-api',
+        createdById: creatorOf(res),
+      });
+      sendResource(res, 201, presentRun(run, module));
+    },
+
+    async listRuns(req: Req, res: Response) {
+      const module = await loadForTests(req, res);
+      const page = readPageOrDefault(req);
+      const query = db('test_runs').where({ registry_module_id: module.id });
+      const sources = readParam(req, 'filter[source]');
+      if (sources !== undefined) {
+        const wanted = sources.split(',').map((s) => s.trim()).filter(Boolean);
+        const unknown = wanted.find((s) => !(TEST_SOURCES as readonly string[]).includes(s));
+        if (unknown) throw new Unprocessable(`unknown test source ${unknown}; use ${TEST_SOURCES.join(', ')}`, undefined);
+        query.whereIn('source', wanted as TestSource[]);
+      }
+      const { rows, total } = await fetchPage<TestRunRow>(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
+      send(res, 200, { data: rows.map((r) => presentRun(r, module)), ...paginate(req, page, total) });
+    },
+
+    async showRun(req: Req, res: Response) {
+      const { module, run } = await loadRun(req, res);
+      sendResource(res, 200, presentRun(run, module));
+    },
+
+    cancelRun: (kind: 'cancel' | 'force_cancel') => async (req: Req, res: Response) => {
+      const module = await loadForTests(req, res);
+      await cancelTestRun(db, module.id, req.params.id, kind);
+      res.status(202).end();
+    },
+
+    // Test variables (environment variables of the module's test runs).
+    async createVariable(req: Req, res: Response) {
+      const module = await loadForTests(req, res);
+      const a = attributesOf(req) as { key: string; value?: string; description?: string | null; sensitive?: boolean };
+      const [row] = await db<TestVariableRow>('module_test_variables')
+        .insert({
+          id: newId('var'),
+          registry_module_id: module.id,
+          key: a.key,
+          value_sealed: encryptSecret(key, a.value ?? ''),
+          description: a.description ?? null,
+          category: 'env',
+          sensitive: a.sensitive ?? false,
+        })
+        .returning('*');
+      sendResource(res, 201, presentVariable(row, module));
+    },
+
+    async listVariables(req: Req, res: Response) {
+      const module = await loadForTests(req, res);
+      const rows = await testVariablesOf(db, module.id);
+      send(res, 200, { data: rows.map((v) => presentVariable(v, module)) });
+    },
+
+    async updateVariable(req: Req, res: Response) {
+      const { module, variable } = await loadVariable(req, res);
+      const a = attributesOf(req) as { key?: string; value?: string; description?: string | null; sensitive?: boolean };
+      if (variable.sensitive && a.sensitive === false) {
+        throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', '/data/attributes/sensitive');
+      }
+      const changes: Partial<TestVariableRow> = {};
+      if (a.key !== undefined) changes.key = a.key;
+      if (a.value !== undefined) changes.value_sealed = encryptSecret(key, a.value);
+      if (a.description !== undefined) changes.description = a.description;
+      if (a.sensitive !== undefined) changes.sensitive = a.sensitive;
+      const [row] = await db<TestVariableRow>('module_test_variables')
+        .where({ id: variable.id })
+        .update({ ...changes, updated_at: db.fn.now() as never })
+        .returning('*');
+      sendResource(res, 200, presentVariable(row, module));
+    },
+
+    async deleteVariable(req: Req, res: Response) {
+      const { variable } = await loadVariable(req, res);
+      await db('module_test_variables').where({ id: variable.id }).delete();
+      res.status(204).end();
+    },
+  };
+}
+

@@ -1,0 +1,150 @@
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { createLog } from '../logs.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
+import { testRunMachine, type TestRunEvent, type TestRunStatus, type TestSource } from '../domain/test-run.js';
+
+export interface RegistryModuleRow {
+  id: string;
+  organization_name: string;
+  registry_name: string;
+  namespace: string;
+  name: string;
+  provider: string;
+  created_by_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TestVariableRow {
+  id: string;
+  registry_module_id: string;
+  key: string;
+  value_sealed: string;
+  description: string | null;
+  category: string;
+  sensitive: boolean;
+  hcl: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TestRunRow {
+  id: string;
+  registry_module_id: string;
+  configuration_version_id: string;
+  status: TestRunStatus;
+  test_status: string | null;
+  tests_passed: number | null;
+  tests_failed: number | null;
+  tests_errored: number | null;
+  tests_skipped: number | null;
+  source: TestSource;
+  verbose: boolean;
+  test_directory: string;
+  filters: string[];
+  variables_sealed: string | null;
+  variable_keys: string[];
+  parallelism: number | null;
+  log_id: string;
+  message: string | null;
+  cancel_requested_at: Date | null;
+  lease_owner: string | null;
+  lease_until: Date | null;
+  attempts: number;
+  status_timestamps: Record<string, string>;
+  created_by_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The natural key of a module within an organization. */
+export interface ModuleAddress {
+  organization: string;
+  registryName: string;
+  namespace: string;
+  name: string;
+  provider: string;
+}
+
+export const findModuleByAddress = (db: Db, a: ModuleAddress) =>
+  db<RegistryModuleRow>('registry_modules')
+    .where({ organization_name: a.organization, registry_name: a.registryName, namespace: a.namespace, name: a.name, provider: a.provider })
+    .first();
+
+export const findModule = (db: Db, id: string) => db<RegistryModuleRow>('registry_modules').where({ id }).first();
+
+export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>): Promise<RegistryModuleRow> {
+  const [row] = await db<RegistryModuleRow>('registry_modules').insert({ id: newId('mod'), ...attrs }).returning('*');
+  return row;
+}
+
+export const findTestVariable = (db: Db, moduleId: string, id: string) =>
+  db<TestVariableRow>('module_test_variables').where({ registry_module_id: moduleId, id }).first();
+
+export const testVariablesOf = (db: Db, moduleId: string) =>
+  db<TestVariableRow>('module_test_variables').where({ registry_module_id: moduleId }).orderBy('created_at').orderBy('id');
+
+export const findTestRun = (db: Db, moduleId: string, id: string) =>
+  db<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).first();
+
+const TIMESTAMP_OF: Partial<Record<TestRunStatus, string>> = {
+  queued: 'queued-at',
+  running: 'started-at',
+  finished: 'finished-at',
+  errored: 'errored-at',
+  canceled: 'canceled-at',
+};
+
+const stamp = (db: Db, key: string) => db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [key, new Date().toISOString()]);
+
+/** Inserts a test run, already queued, with its (empty) log. */
+export async function insertTestRun(
+  db: Db,
+  key: Buffer,
+  attrs: Pick<TestRunRow, 'registry_module_id' | 'configuration_version_id' | 'source' | 'verbose' | 'test_directory' | 'filters' | 'parallelism' | 'created_by_id'> & {
+    variables: { key: string; value: string }[];
+  },
+): Promise<TestRunRow> {
+  const logId = await createLog(db);
+  const { variables, ...rest } = attrs;
+  const [row] = await db<TestRunRow>('test_runs')
+    .insert({
+      id: newId('trun'),
+      ...rest,
+      filters: JSON.stringify(attrs.filters) as never,
+      variables_sealed: variables.length ? encryptSecret(key, JSON.stringify(variables)) : null,
+      variable_keys: JSON.stringify(variables.map((v) => v.key)) as never,
+      status: testRunMachine.transition('pending', 'queue'),
+      log_id: logId,
+      status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never,
+    })
+    .returning('*');
+  return row;
+}
+
+/**
+ * Compare-and-set move of a test run from `from` (default: every state the event allows).
+ * Returns the moved row, or undefined when it was no longer in one of those states.
+ */
+export async function moveTestRun(
+  db: Db,
+  id: string,
+  event: TestRunEvent,
+  changes: Partial<TestRunRow> = {},
+  from: readonly TestRunStatus[] = testRunMachine.sources(event),
+): Promise<TestRunRow | undefined> {
+  const to = testRunMachine.moves[event].to;
+  let timestamps = stamp(db, TIMESTAMP_OF[to]!);
+  if (event === 'force_cancel') timestamps = db.raw('? || jsonb_build_object(?::text, ?::text)', [timestamps, 'force-canceled-at', new Date().toISOString()]);
+  const [row] = await db<TestRunRow>('test_runs')
+    .where({ id })
+    .whereIn('status', from as TestRunStatus[])
+    .update({ ...changes, status: to, status_timestamps: timestamps as never, updated_at: db.fn.now() as never })
+    .returning('*');
+  return row;
+}
+
+/** The test-specific variables (HCL literals) of a test run. */
+export const testRunVariables = (key: Buffer, run: Pick<TestRunRow, 'variables_sealed'>): { key: string; value: string }[] =>
+  run.variables_sealed ? (JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[]) : [];

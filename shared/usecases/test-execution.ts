@@ -1,0 +1,189 @@
+import type { Runtime } from '../runtime.js';
+import { decryptSecret } from '../crypto.js';
+import { summaryOf, type TestSummary } from '../domain/test-run.js';
+import { findCv } from '../repos/configuration-versions.js';
+import { moveTestRun, testRunVariables, testVariablesOf, type TestRunRow } from '../repos/module-tests.js';
+import { LogWriter } from '../logs.js';
+import { prepareWorkdir, runTerraform, spawnTerraform, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+
+export interface TestExecutionDeps extends Runtime {
+  workerId: string;
+  terraform: TerraformSettings;
+}
+
+/** Grace between the interrupt sent at the time limit and the kill. */
+const TIMEOUT_GRACE_MS = 30_000;
+
+const leaseUntil = (deps: TestExecutionDeps) => new Date(Date.now() + deps.config.runLeaseSeconds * 1000);
+
+/**
+ * Takes a queued test run. A run found `running` with an expired lease had its worker die
+ * mid-test: it is errored rather than run again, since Terraform may have created resources.
+ */
+async function claim(deps: TestExecutionDeps, id: string): Promise<TestRunRow | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const run = await tx<TestRunRow>('test_runs').where({ id }).forUpdate().first();
+    if (!run) return undefined;
+    if (run.status === 'queued') {
+      return moveTestRun(tx, id, 'start', { lease_owner: deps.workerId, lease_until: leaseUntil(deps), attempts: run.attempts + 1 }, ['queued']);
+    }
+    if (run.status === 'running' && (!run.lease_until || run.lease_until < new Date())) {
+      const message = 'The worker running this test stopped unexpectedly. The test was not started again, because it may have created resources; check for leftovers and queue a new test run.';
+      await moveTestRun(tx, id, 'error', { message, test_status: 'error', lease_owner: null, lease_until: null }, ['running']);
+      await appendLog(deps, run.log_id, `\n${message}\n`);
+    }
+    return undefined;
+  });
+}
+
+/** Appends a line to a log that another writer may have left open, and ends it. */
+async function appendLog(deps: TestExecutionDeps, logId: string, text: string): Promise<void> {
+  const log = new LogWriter(deps.db, logId);
+  await log.open();
+  log.write(text);
+  await log.close();
+}
+
+/** Splits a byte stream into whole lines, so stdout and stderr never interleave mid-line. */
+function lines(onLine: (line: string) => void) {
+  let rest = '';
+  return {
+    push(chunk: Buffer) {
+      const parts = (rest + chunk.toString('utf8')).split('\n');
+      rest = parts.pop() ?? '';
+      for (const p of parts) onLine(p);
+    },
+    end() {
+      if (rest) onLine(rest);
+      rest = '';
+    },
+  };
+}
+
+function testArgs(run: TestRunRow): string[] {
+  const args = ['test', '-json', '-no-color', `-test-directory=${run.test_directory}`];
+  for (const f of run.filters) args.push(`-filter=${f}`);
+  if (run.verbose) args.push('-verbose');
+  return args;
+}
+
+/** The module's test variables as the process environment (category `env`). */
+async function moduleEnv(deps: TestExecutionDeps, run: TestRunRow): Promise<Record<string, string>> {
+  const vars = await testVariablesOf(deps.db, run.registry_module_id);
+  return Object.fromEntries(vars.map((v) => [v.key, decryptSecret(deps.config.encryptionKey, v.value_sealed)]));
+}
+
+type Stop = 'canceled' | 'force-canceled' | 'timeout' | null;
+
+/**
+ * Watches the Terraform process: renews the lease, interrupts Terraform on a cancel (it then
+ * tears down what it created), kills it when the run was force-canceled, and interrupts then
+ * kills it at the time limit.
+ */
+function supervise(deps: TestExecutionDeps, run: TestRunRow, proc: TerraformProcess) {
+  const state: { stop: Stop } = { stop: null };
+  const deadline = Date.now() + deps.config.testRunTimeoutSeconds * 1000;
+  let lastRenew = Date.now();
+  const tick = async () => {
+    const row = await deps.db('test_runs').where({ id: run.id }).first('status', 'cancel_requested_at');
+    if (!row || row.status !== 'running') {
+      state.stop = 'force-canceled';
+      proc.kill();
+    } else if (row.cancel_requested_at && !state.stop) {
+      state.stop = 'canceled';
+      proc.interrupt();
+    } else if (Date.now() > deadline && state.stop !== 'timeout') {
+      state.stop = 'timeout';
+      proc.interrupt();
+      setTimeout(() => proc.kill(), TIMEOUT_GRACE_MS).unref();
+    }
+    if (Date.now() - lastRenew > (deps.config.runLeaseSeconds * 1000) / 3) {
+      lastRenew = Date.now();
+      await deps.db('test_runs').where({ id: run.id, lease_owner: deps.workerId }).update({ lease_until: leaseUntil(deps) });
+    }
+  };
+  const timer = setInterval(() => tick().catch((err) => deps.logger.warn('test run supervision failed', { testRunId: run.id, error: String(err) })), 500);
+  return { state, stop: () => clearInterval(timer) };
+}
+
+type Outcome = { kind: 'finished'; summary: TestSummary } | { kind: 'errored'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+
+/** init, then `terraform test -json`, every output line into the log as it appears. */
+async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, log: LogWriter): Promise<Outcome> {
+  const init = await runTerraform(deps.terraform, ['init', '-input=false', '-no-color', '-backend=false'], wd.dir, wd.env);
+  if (init.code !== 0) {
+    log.write(init.output);
+    return { kind: 'errored', message: init.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed' };
+  }
+  let summary: TestSummary | null = null;
+  const onLine = (line: string) => {
+    log.write(line + '\n');
+    summary = summaryOf(line) ?? summary;
+  };
+  const out = lines(onLine);
+  const err = lines(onLine);
+  const proc = spawnTerraform(deps.terraform, testArgs(run), {
+    cwd: wd.dir,
+    env: wd.env,
+    group: true,
+    onOutput: (chunk, stream) => (stream === 'stderr' ? err : out).push(chunk),
+  });
+  const watch = supervise(deps, run, proc);
+  const exit = await proc.done;
+  watch.stop();
+  out.end();
+  err.end();
+  const stop = watch.state.stop;
+  if (stop === 'force-canceled') return { kind: 'gone' };
+  if (stop === 'canceled') return { kind: 'canceled' };
+  if (stop === 'timeout') return { kind: 'errored', message: `the test run exceeded its time limit of ${deps.config.testRunTimeoutSeconds} seconds` };
+  if (exit.code === 127) return { kind: 'errored', message: 'the terraform binary could not be started' };
+  if (summary) return { kind: 'finished', summary };
+  return { kind: 'errored', message: `terraform test exited with code ${exit.code ?? exit.signal} without a summary` };
+}
+
+/** Executes a queued test run in a fresh directory and records how it ended. */
+export async function executeTestRun(deps: TestExecutionDeps, id: string): Promise<void> {
+  const run = await claim(deps, id);
+  if (!run) return;
+  const log = new LogWriter(deps.db, run.log_id);
+  await log.open();
+  let wd: Workdir | null = null;
+  let outcome: Outcome;
+  try {
+    const cv = await findCv(deps.db, run.configuration_version_id);
+    if (!cv?.archive_object_id) throw new Error('the configuration version has no uploaded files');
+    wd = await prepareWorkdir(deps.store, deps.terraform, { archiveObjectId: cv.archive_object_id, workingDirectory: '', variables: testRunVariables(deps.config.encryptionKey, run) });
+    wd.env = { ...wd.env, ...(await moduleEnv(deps, run)) };
+    outcome = await runTests(deps, run, wd, log);
+  } catch (err) {
+    outcome = { kind: 'errored', message: `the test run could not be executed: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    await wd?.cleanup();
+  }
+  if (outcome.kind === 'errored') log.write(`\nError: ${outcome.message}\n`);
+  await log.close();
+  const done = { lease_owner: null, lease_until: null };
+  switch (outcome.kind) {
+    case 'finished': {
+      const s = outcome.summary;
+      await moveTestRun(deps.db, run.id, 'finish', {
+        ...done,
+        test_status: s.status,
+        tests_passed: s.passed,
+        tests_failed: s.failed,
+        tests_errored: s.errored,
+        tests_skipped: s.skipped,
+      });
+      return;
+    }
+    case 'errored':
+      await moveTestRun(deps.db, run.id, 'error', { ...done, test_status: 'error', message: outcome.message });
+      return;
+    case 'canceled':
+      await moveTestRun(deps.db, run.id, 'cancel', { ...done, message: 'The test run was canceled; Terraform tore down what it had created.' });
+      return;
+    case 'gone':
+      await deps.db('test_runs').where({ id: run.id }).update(done);
+  }
+}
