@@ -11,6 +11,7 @@ import { logRoutes, runRoutes } from './routes/runs.js';
 import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { moduleTestRoutes } from './routes/module-tests.js';
+import { policyCheckRoutes } from './routes/policy-checks.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runTaskRoutes(deps));
   api.use(notificationRoutes(deps));
   api.use(moduleTestRoutes(deps));
+  api.use(policyCheckRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

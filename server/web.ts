@@ -4,6 +4,7 @@ import { ensureSiteAdmin } from '../shared/site-admin.js';
 import { createApp } from './app.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
 import { registerNotifications } from '../shared/notifications/triggers.js';
+import { registerPolicies } from '../shared/policy/checks.js';
 
 export interface WebHandle {
   server: Server;
@@ -20,6 +21,7 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
   }
   registerRunTasks(rt.config);
   registerNotifications(rt.config);
+  registerPolicies();
   const app = createApp(rt);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, () => resolve(s));

@@ -18,7 +18,7 @@ export const reconcileSources: ReconcileSource[] = [
     name: 'runs',
     due: async (db, limit) => {
       const rows = await db('runs')
-        .whereIn('status', ['pending', 'plan_queued', 'confirmed', 'pre_apply_completed', 'apply_queued'])
+        .whereIn('status', ['pending', 'plan_queued', 'policy_checking', 'confirmed', 'pre_apply_completed', 'apply_queued'])
         .orWhere((q) => q.whereIn('status', ['planning', 'applying']).andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now())))
         .orderBy('created_at')
         .limit(limit)

@@ -8,6 +8,7 @@ import { reconcile } from '../shared/reconciler.js';
 import { createOutboundClient } from '../shared/http/outbound.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
 import { registerNotifications } from '../shared/notifications/triggers.js';
+import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 
@@ -35,6 +36,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   };
   registerRunTasks(rt.config);
   registerNotifications(rt.config);
+  registerPolicies();
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 

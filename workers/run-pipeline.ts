@@ -4,8 +4,9 @@ import { idFrom } from './context.js';
 import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
+import { evaluateRunPolicies } from '../shared/policy/checks.js';
 
-/** One step of a run: `queue` (take the workspace), `plan` or `apply`. The row decides whether anything is due. */
+/** One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks) or `apply`. The row decides whether anything is due. */
 export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
   let runId: string;
   try {
@@ -23,6 +24,9 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
       return;
     case 'apply':
       await executeApply(deps, runId);
+      return;
+    case 'policy':
+      await evaluateRunPolicies(deps, runId);
       return;
     default:
       throw new UnrecoverableError(`unknown run step ${String(step)}`);

@@ -39,6 +39,7 @@ export async function presentRuns(
   const plans = new Map(((ids.length ? await db('plans').whereIn('run_id', ids) : []) as PlanRow[]).map((p) => [p.run_id, p]));
   const applies = new Map(((ids.length ? await db('applies').whereIn('run_id', ids) : []) as ApplyRow[]).map((a) => [a.run_id, a]));
   const stages = (ids.length ? await db('task_stages').whereIn('run_id', ids).orderByRaw("array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)") : []) as TaskStageRow[];
+  const checks = (ids.length ? await db('policy_checks').whereIn('run_id', ids).orderBy('created_at').orderBy('scope').select('id', 'run_id') : []) as { id: string; run_id: string }[];
   const data = runs.map((run) =>
     runResource(run, {
       plan: plans.get(run.id)!,
@@ -46,6 +47,7 @@ export async function presentRuns(
       access: access(run),
       grant,
       taskStageIds: stages.filter((s) => s.run_id === run.id).map((s) => s.id),
+      policyCheckIds: checks.filter((c) => c.run_id === run.id).map((c) => c.id),
     }),
   );
   const included: Resource[] = [];

@@ -43,12 +43,14 @@ export const FINAL_RUN_STATUSES = [
 ] as const satisfies readonly RunStatus[];
 
 /** Where a plan with changes waits for a user: confirmation (apply) or discard. */
-export const CONFIRMABLE: readonly RunStatus[] = ['planned', 'post_plan_completed', 'policy_checked', 'policy_override', 'planned_and_saved'];
+export const CONFIRMABLE: readonly RunStatus[] = ['planned', 'post_plan_completed', 'policy_checked', 'planned_and_saved'];
+/** Waiting for a user: to confirm, or to override a soft-failed policy check (which is not confirmable until then). */
+export const AWAITING_USER: readonly RunStatus[] = [...CONFIRMABLE, 'policy_override'];
 /** Statuses in which Terraform runs in a worker (cancel interrupts the process). */
 export const EXECUTING: readonly RunStatus[] = ['planning', 'applying'];
 const ACTIVE = RUN_STATUSES.filter((s) => !(FINAL_RUN_STATUSES as readonly string[]).includes(s));
-// A run waiting for confirmation is discarded, not canceled.
-const CANCELABLE = ACTIVE.filter((s) => !CONFIRMABLE.includes(s));
+// A run waiting for a user is discarded, not canceled.
+const CANCELABLE = ACTIVE.filter((s) => !AWAITING_USER.includes(s));
 
 export type RunEvent =
   | 'start_pre_plan'
@@ -64,6 +66,7 @@ export type RunEvent =
   | 'pass_policy_check'
   | 'soft_fail_policy_check'
   | 'await_policy_override'
+  | 'override_policy'
   | 'confirm'
   | 'start_pre_apply'
   | 'complete_pre_apply'
@@ -92,6 +95,7 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
   pass_policy_check: { from: ['policy_checking'], to: 'policy_checked' },
   soft_fail_policy_check: { from: ['policy_checking'], to: 'policy_soft_failed' },
   await_policy_override: { from: ['policy_checking'], to: 'policy_override' },
+  override_policy: { from: ['policy_override'], to: 'policy_checked' },
   plan_needs_confirmation: { from: ['planning'], to: 'planned' },
   plan_saved: { from: ['planning', 'post_plan_completed', 'policy_checked'], to: 'planned_and_saved' },
   finish_plan: { from: ['planning', 'post_plan_completed', 'policy_checked'], to: 'planned_and_finished' },
@@ -103,7 +107,7 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
   start_post_apply: { from: ['applying'], to: 'post_apply_running' },
   complete_post_apply: { from: ['post_apply_running'], to: 'post_apply_completed' },
   finish_apply: { from: ['applying', 'post_apply_completed'], to: 'applied' },
-  discard: { from: [...CONFIRMABLE, 'policy_soft_failed'], to: 'discarded' },
+  discard: { from: [...AWAITING_USER, 'policy_soft_failed'], to: 'discarded' },
   cancel: { from: CANCELABLE, to: 'canceled' },
   force_cancel: { from: CANCELABLE, to: 'force_canceled' },
   error: { from: ACTIVE, to: 'errored' },

@@ -14,6 +14,8 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
     case 'plan_queued':
     case 'planning':
       return jobs.runStep(run.id, 'plan');
+    case 'policy_checking':
+      return jobs.runStep(run.id, 'policy');
     case 'confirmed':
     case 'pre_apply_completed':
     case 'apply_queued':

@@ -1,0 +1,35 @@
+import { defineMachine } from './machine.js';
+
+export const POLICY_CHECK_STATUSES = ['pending', 'queued', 'passed', 'soft_failed', 'hard_failed', 'overridden', 'errored', 'canceled', 'unreachable'] as const;
+export type PolicyCheckStatus = (typeof POLICY_CHECK_STATUSES)[number];
+export type PolicyCheckScope = 'organization' | 'workspace';
+/** What an evaluation concludes for one check. */
+export type CheckVerdict = 'passed' | 'soft_failed' | 'hard_failed' | 'errored';
+export type PolicyCheckEvent = 'pass' | 'soft_fail' | 'hard_fail' | 'error' | 'override' | 'cancel' | 'skip';
+
+const WAITING: PolicyCheckStatus[] = ['pending', 'queued'];
+
+/** Policy check states (compat 5.1). */
+export const policyCheckMachine = defineMachine<PolicyCheckStatus, PolicyCheckEvent>('policy check', {
+  pass: { from: WAITING, to: 'passed' },
+  soft_fail: { from: WAITING, to: 'soft_failed' },
+  hard_fail: { from: WAITING, to: 'hard_failed' },
+  error: { from: WAITING, to: 'errored' },
+  override: { from: ['soft_failed'], to: 'overridden' },
+  cancel: { from: WAITING, to: 'canceled' },
+  skip: { from: WAITING, to: 'unreachable' },
+});
+
+export const VERDICT_EVENT: Record<CheckVerdict, PolicyCheckEvent> = { passed: 'pass', soft_failed: 'soft_fail', hard_failed: 'hard_fail', errored: 'error' };
+
+/**
+ * How a run goes on once all its checks are evaluated: any hard failure or error stops it; a
+ * soft failure waits for an override (or, for a plan-only run, ends it `policy_soft_failed`);
+ * otherwise it continues. Overridden checks count as passed.
+ */
+export function runPolicyOutcome(statuses: readonly PolicyCheckStatus[]): 'waiting' | 'pass' | 'override' | 'fail' {
+  if (statuses.some((s) => WAITING.includes(s))) return 'waiting';
+  if (statuses.some((s) => s === 'hard_failed' || s === 'errored' || s === 'canceled' || s === 'unreachable')) return 'fail';
+  if (statuses.includes('soft_failed')) return 'override';
+  return 'pass';
+}

@@ -1,0 +1,160 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { Conflict, NotFound } from '../errors.js';
+import { isFinal } from '../domain/run.js';
+import { runPolicyOutcome, VERDICT_EVENT, type PolicyCheckScope } from '../domain/policy-check.js';
+import { onRunTransition } from '../run-events.js';
+import { registerStageHook } from '../run-stages.js';
+import { planOfRun, transitionRun, type RunRow } from '../repos/runs.js';
+import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
+import { policySetsForRun, type RunPolicySet } from '../repos/policies.js';
+import { readAll } from '../store/postgres-store.js';
+import { continueAfterPlan } from '../usecases/run-progress.js';
+import { afterMove } from '../usecases/runs.js';
+import { cliEngines, evaluatePolicies, type PolicyEngines } from './engines.js';
+import { erroredOutcomes } from './cli.js';
+import { buildRunInput } from './run-input.js';
+import { renderOutput, summarizeCheck } from './summary.js';
+import type { EvaluationInput, PolicyToEvaluate } from './types.js';
+
+/**
+ * The policy check stage, inside the transaction that finished the plan: one queued check per
+ * scope (global sets: organization; sets attached to the workspace: workspace). 'pass' when no
+ * set with policies applies.
+ */
+async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
+  const ws = await tx('workspaces').where({ id: run.workspace_id }).first('organization_name');
+  const sets = (await tx('policy_sets as s')
+    .where('s.organization_name', ws.organization_name)
+    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', tx('policy_set_workspaces').where({ workspace_id: run.workspace_id }).select('policy_set_id')))
+    .whereExists(tx('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'))
+    .orderBy('s.name')
+    .select('s.id', 's.global')) as { id: string; global: boolean }[];
+  if (!sets.length) return 'pass';
+  const scopes: [PolicyCheckScope, string[]][] = [
+    ['organization', sets.filter((s) => s.global).map((s) => s.id)],
+    ['workspace', sets.filter((s) => !s.global).map((s) => s.id)],
+  ];
+  for (const [scope, ids] of scopes) if (ids.length) await insertPolicyCheck(tx, run.id, scope, ids);
+  return 'wait';
+}
+
+/** When a run ends: checks still waiting are canceled. */
+async function closeChecks(tx: Db, runId: string): Promise<void> {
+  for (const check of await checksOfRun(tx, runId)) {
+    if (check.status === 'queued' || check.status === 'pending') await movePolicyCheck(tx, check.id, 'cancel');
+  }
+}
+
+/** What policies see: the run's JSON plan and the run document. */
+async function evaluationInput(rt: Runtime, run: RunRow): Promise<EvaluationInput> {
+  const plan = await planOfRun(rt.db, run.id);
+  const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
+  if (!json) throw new Error('the plan has no JSON form to evaluate');
+  const workspace = await rt.db('workspaces').where({ id: run.workspace_id }).first();
+  const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;
+  return {
+    plan: JSON.parse(json.toString('utf8')),
+    run: buildRunInput({ run, workspace, organizationName: workspace.organization_name, createdBy: creator?.username ?? null }),
+  };
+}
+
+const toEvaluate = (sets: RunPolicySet[]): PolicyToEvaluate[] =>
+  sets.flatMap((s) =>
+    s.policies.map((p) => ({ id: p.id, name: p.name, kind: p.kind, enforcementLevel: p.enforcement_level, code: p.code, query: p.query, policySetName: s.name })),
+  );
+
+/** Evaluates one check and records its verdict, result and output. */
+async function evaluateCheck(engines: PolicyEngines, db: Db, check: PolicyCheckRow, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<void> {
+  const mine = sets.filter((s) => check.policy_set_ids.includes(s.id));
+  const policies = toEvaluate(mine);
+  const outcomes =
+    input instanceof Error
+      ? (['sentinel', 'opa'] as const).flatMap((kind) => erroredOutcomes(policies.filter((p) => p.kind === kind), kind, input.message))
+      : await evaluatePolicies(engines, policies, input);
+  const summary = summarizeCheck(outcomes, { overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true });
+  await movePolicyCheck(db, check.id, VERDICT_EVENT[summary.status], {
+    result: summary.result as unknown as Record<string, unknown>,
+    output: renderOutput(outcomes, summary),
+    is_overridable: summary.isOverridable,
+  });
+}
+
+/**
+ * Moves a run in policy_checking on once every check has a verdict: on when all passed; a soft
+ * failure waits for an override (a plan-only run ends `policy_soft_failed`); a hard failure or an
+ * error stops the run. From policy_override (after an override) the run goes on once nothing
+ * fails any more.
+ */
+async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
+  const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+  if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
+  const outcome = runPolicyOutcome((await checksOfRun(tx, run.id)).map((c) => c.status));
+  if (run.status === 'policy_override') {
+    if (outcome !== 'pass') return undefined;
+    const overridden = await transitionRun(tx, run, 'override_policy', { description: 'policy check overridden' });
+    return overridden && continueAfterPlan(tx, overridden);
+  }
+  switch (outcome) {
+    case 'waiting':
+      return undefined;
+    case 'pass': {
+      const checked = await transitionRun(tx, run, 'pass_policy_check');
+      return checked && continueAfterPlan(tx, checked);
+    }
+    case 'override':
+      return transitionRun(tx, run, run.plan_only ? 'soft_fail_policy_check' : 'await_policy_override');
+    case 'fail': {
+      const message = 'a mandatory policy check failed or could not be evaluated';
+      return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message } });
+    }
+  }
+}
+
+let engines: PolicyEngines | null = null;
+
+/** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
+export async function evaluateRunPolicies(rt: Runtime, runId: string): Promise<void> {
+  const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
+  if (!run || run.status !== 'policy_checking') return;
+  engines ??= cliEngines(rt.config);
+  const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
+  if (queued.length) {
+    const ws = await rt.db('workspaces').where({ id: run.workspace_id }).first('organization_name');
+    const sets = await policySetsForRun(rt.db, ws.organization_name, run.workspace_id);
+    const input = await evaluationInput(rt, run).catch((err: Error) => err);
+    for (const check of queued) await evaluateCheck(engines, rt.db, check, sets, input);
+  }
+  const moved = await rt.db.transaction((tx) => settleRun(tx, run.id));
+  if (moved) await afterMove(rt, moved);
+}
+
+/**
+ * Overrides a soft-failed check (409 when it is not overridable or not soft-failed); once no
+ * check of the run is left failing, the run goes on to confirmation or, with auto-apply, apply.
+ */
+export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId: string | null): Promise<PolicyCheckRow> {
+  const { check, run } = await rt.db.transaction(async (tx) => {
+    const current = await tx<PolicyCheckRow>('policy_checks').where({ id: checkId }).forUpdate().first();
+    if (!current) throw new NotFound('policy check not found');
+    if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
+    const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
+    if (owner?.status !== 'policy_override') throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
+    const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
+    return { check: moved, run: await settleRun(tx, current.run_id) };
+  });
+  if (run) await afterMove(rt, run);
+  return check;
+}
+
+let registered = false;
+
+/** Wires policy checks into the run lifecycle (once per process). */
+export function registerPolicies(): void {
+  if (registered) return;
+  registered = true;
+  registerStageHook('policy_check', enterPolicyStage);
+  onRunTransition(async (tx, change) => {
+    if (isFinal(change.to)) await closeChecks(tx, change.run.id);
+  });
+}
