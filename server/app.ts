@@ -10,6 +10,7 @@ import { objectRoutes } from './routes/objects.js';
 import { logRoutes, runRoutes } from './routes/runs.js';
 import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -53,12 +54,15 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));
+  // Policy code arrives as a raw body; its route reads it before the JSON parser could.
+  api.use(policyUploadRoutes(deps));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
   api.use(runRoutes(deps));
   api.use(runTaskRoutes(deps));
   api.use(notificationRoutes(deps));
+  api.use(policyRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

@@ -3,7 +3,8 @@ import { configurationVersionSchemas } from './configuration-versions.js';
 import { runSchemas } from './runs.js';
 import { runTaskSchemas } from './run-tasks.js';
 import { notificationSchemas } from './notifications.js';
+import { policySchemas } from './policies.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
-export const schemas = { ...foundationSchemas, ...configurationVersionSchemas, ...runSchemas, ...runTaskSchemas, ...notificationSchemas } as const;
+export const schemas = { ...foundationSchemas, ...configurationVersionSchemas, ...runSchemas, ...runTaskSchemas, ...notificationSchemas, ...policySchemas } as const;
 export type SchemaName = keyof typeof schemas;
