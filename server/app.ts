@@ -12,6 +12,7 @@ import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { moduleTestRoutes } from './routes/module-tests.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
+import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import type { Logger } from '../shared/logger.js';
 
@@ -55,6 +56,8 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));
+  // Policy code arrives as a raw body; its route reads it before the JSON parser could.
+  api.use(policyUploadRoutes(deps));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
@@ -63,6 +66,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(notificationRoutes(deps));
   api.use(moduleTestRoutes(deps));
   api.use(policyCheckRoutes(deps));
+  api.use(policyRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps));
   app.use(logRoutes(deps));

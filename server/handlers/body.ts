@@ -18,6 +18,26 @@ export function linkageIds(req: Request): string[] {
   return [...new Set(data.map((d) => d.id))];
 }
 
+/** Linkage ids of a validated to-many relationship of the request's resource, de-duplicated; undefined when absent. */
+export function relationshipIds(req: Request, name: string): string[] | undefined {
+  const rel = (req.body as { data?: { relationships?: Record<string, { data?: { id: string }[] }> } })?.data?.relationships?.[name];
+  return rel?.data ? [...new Set(rel.data.map((d) => d.id))] : undefined;
+}
+
+/** Reads a request body up to `limit` bytes; null when it is larger (the rest is not read). */
+export async function readRawBody(req: Request, limit: number): Promise<Buffer | null> {
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (declared > limit) return null;
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req) {
+    size += (part as Buffer).length;
+    if (size > limit) return null;
+    parts.push(part as Buffer);
+  }
+  return Buffer.concat(parts);
+}
+
 /** True when the request carried a JSON:API document (some endpoints take an optional body). */
 export const hasDocument = (req: Request): boolean =>
   typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;

@@ -4,20 +4,7 @@ import { ApiError, NotFound, PayloadTooLarge } from '../../shared/errors.js';
 import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
 import { acceptUpload, failUpload } from '../../shared/usecases/configuration-versions.js';
 import { send } from '../jsonapi.js';
-
-/** Reads a request body up to `limit` bytes; null when it is larger (the rest is not read). */
-async function readBody(req: Request, limit: number): Promise<Buffer | null> {
-  const declared = Number(req.get('content-length') ?? NaN);
-  if (declared > limit) return null;
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const part of req) {
-    size += (part as Buffer).length;
-    if (size > limit) return null;
-    parts.push(part as Buffer);
-  }
-  return Buffer.concat(parts);
-}
+import { readRawBody } from './body.js';
 
 /** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
 function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
@@ -37,7 +24,7 @@ export function objectHandlers(deps: AppDeps) {
   return {
     async upload(req: Request<{ token: string }>, res: Response) {
       const grant = grantOf(deps, req.params.token, ['cv-upload']);
-      const body = await readBody(req, deps.config.maxArchiveBytes);
+      const body = await readRawBody(req, deps.config.maxArchiveBytes);
       if (!body) {
         await failUpload(deps.db, grant.id, `the archive is larger than the limit of ${deps.config.maxArchiveBytes} bytes`);
         res.set('Connection', 'close');

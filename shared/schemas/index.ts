@@ -4,7 +4,16 @@ import { runSchemas } from './runs.js';
 import { runTaskSchemas } from './run-tasks.js';
 import { notificationSchemas } from './notifications.js';
 import { moduleTestSchemas } from './module-tests.js';
+import { policySchemas } from './policies.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
-export const schemas = { ...foundationSchemas, ...configurationVersionSchemas, ...runSchemas, ...runTaskSchemas, ...notificationSchemas, ...moduleTestSchemas } as const;
+export const schemas = {
+  ...foundationSchemas,
+  ...configurationVersionSchemas,
+  ...runSchemas,
+  ...runTaskSchemas,
+  ...notificationSchemas,
+  ...moduleTestSchemas,
+  ...policySchemas,
+} as const;
 export type SchemaName = keyof typeof schemas;

@@ -12,12 +12,12 @@ export interface ApiResponse {
 export async function api(
   method: string,
   path: string,
-  opts: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+  opts: { token?: string | null; body?: unknown; raw?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse> {
   const h = harness();
   const headers: Record<string, string> = { Accept: 'application/vnd.api+json', ...opts.headers };
   if (opts.token !== null) headers.Authorization = `Bearer ${opts.token ?? h.adminToken}`;
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (opts.raw !== undefined || opts.body !== undefined) {
     headers['Content-Type'] ??= 'application/vnd.api+json';
     body = opts.raw ?? JSON.stringify(opts.body);

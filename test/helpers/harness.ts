@@ -78,6 +78,40 @@ export async function flushQueueKeys(h: Harness, queuePrefix = h.config.queuePre
   return n;
 }
 
+/** A second API process on this run's database and queues, with extra environment (e.g. another edition). */
+export async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; api: string; close: () => Promise<void> }> {
+  const config = loadConfig({ ...harness().childEnv, ...env });
+  const rt = openRuntime(config, createLogger(config.logLevel));
+  const web = await startWeb(rt, 0);
+  const baseUrl = `http://127.0.0.1:${web.port}`;
+  return {
+    baseUrl,
+    api: `${baseUrl}/api/v2`,
+    close: async () => {
+      await web.stop();
+      await closeRuntime(rt);
+    },
+  };
+}
+
+/**
+ * A second API (as startSecondApp) for the enclosing mocha suite: started in its `before` hook and
+ * closed in its `after` hook; `api` and `baseUrl` are filled in once it has started.
+ */
+export function secondAppForSuite(env: Record<string, string>): { api: string; baseUrl: string } {
+  const app = { api: '', baseUrl: '' };
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    const started = await startSecondApp(env);
+    Object.assign(app, { api: started.api, baseUrl: started.baseUrl });
+    close = started.close;
+  });
+  after(async () => {
+    await close?.();
+  });
+  return app;
+}
+
 export async function stopHarness(): Promise<void> {
   if (!current) return;
   const h = current;

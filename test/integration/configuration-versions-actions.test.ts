@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
-import { harness } from '../helpers/harness.js';
+import { harness, startSecondApp } from '../helpers/harness.js';
 import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
@@ -8,10 +8,6 @@ import { insertCv, insertIngress } from '../../shared/repos/configuration-versio
 import { insertPendingRun } from '../../shared/repos/runs.js';
 import { collectOldVersions } from '../../shared/usecases/configuration-versions.js';
 import { signGrant } from '../../shared/signed-urls.js';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
-import { closeRuntime, openRuntime } from '../../shared/runtime.js';
-import { startWeb } from '../../server/web.js';
 
 type Org = { name: string; owner: TestUser };
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';
@@ -29,20 +25,6 @@ async function expectRefused(id: string, wsId: string, action: Action, status: n
   expect(await snapshot(id, wsId), `${action} ${id}`).to.deep.equal(before);
 }
 
-
-/** A second API process on the same database and signing key, with extra environment. */
-async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const config = loadConfig({ ...harness().childEnv, ...env });
-  const rt = openRuntime(config, createLogger(config.logLevel));
-  const web = await startWeb(rt, 0);
-  return {
-    baseUrl: `http://127.0.0.1:${web.port}`,
-    close: async () => {
-      await web.stop();
-      await closeRuntime(rt);
-    },
-  };
-}
 
 /** Follows a download redirect without any Authorization header; returns the bytes served. */
 async function followDownload(res: ApiResponse): Promise<{ status: number; bytes: Buffer; headers: Headers }> {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
-import { harness } from '../helpers/harness.js';
+import { harness, startSecondApp } from '../helpers/harness.js';
 import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, putArchive, tarGz, uniq, type TestUser,
@@ -15,10 +15,6 @@ import {
 import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
 import { readAll } from '../../shared/store/postgres-store.js';
 import { signGrant } from '../../shared/signed-urls.js';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
-import { closeRuntime, openRuntime } from '../../shared/runtime.js';
-import { startWeb } from '../../server/web.js';
 
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';
@@ -83,20 +79,6 @@ async function tarMembers(archive: Buffer): Promise<string[]> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** A second API process on the same database (and same signing key), with extra environment; closed by `close`. */
-async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
-  const config = loadConfig({ ...harness().childEnv, ...env });
-  const rt = openRuntime(config, createLogger(config.logLevel));
-  const web = await startWeb(rt, 0);
-  return {
-    baseUrl: `http://127.0.0.1:${web.port}`,
-    close: async () => {
-      await web.stop();
-      await closeRuntime(rt);
-    },
-  };
 }
 
 const MAIN_TF = 'resource "null_resource" "x" {}\n';

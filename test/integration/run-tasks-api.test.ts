@@ -1,28 +1,10 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
-import { harness } from '../helpers/harness.js';
+import { harness, secondAppForSuite } from '../helpers/harness.js';
 import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
-import { loadConfig } from '../../shared/config.js';
-import { createLogger } from '../../shared/logger.js';
-import { closeRuntime, openRuntime } from '../../shared/runtime.js';
-import { startWeb } from '../../server/web.js';
-
-/** A second API process on the same database and queues, with extra environment (e.g. another edition). */
-async function startSecondApp(env: Record<string, string>): Promise<{ api: string; close: () => Promise<void> }> {
-  const config = loadConfig({ ...harness().childEnv, ...env });
-  const rt = openRuntime(config, createLogger(config.logLevel));
-  const web = await startWeb(rt, 0);
-  return {
-    api: `http://127.0.0.1:${web.port}/api/v2`,
-    close: async () => {
-      await web.stop();
-      await closeRuntime(rt);
-    },
-  };
-}
 
 const taskRow = (id: string) => harness().rt.db('tasks').where({ id }).first();
 const taskDoc = (attributes: Record<string, unknown>) => doc('tasks', attributes);
@@ -393,15 +375,7 @@ describe('run tasks: definitions and workspace attachments', function () {
   });
 
   describe('free edition limits', () => {
-    let free: { api: string; close: () => Promise<void> };
-
-    before(async () => {
-      free = await startSecondApp({ EDITION: 'free' });
-    });
-
-    after(async () => {
-      await free?.close();
-    });
+    const free = secondAppForSuite({ EDITION: 'free' });
 
     it('allows one task definition per organization (422 beyond, nothing saved)', async () => {
       const org = await createOrg();

@@ -1,0 +1,74 @@
+import type { Response } from 'express';
+import type { Knex } from 'knex';
+import type { Db } from '../../shared/db.js';
+import { BadRequest } from '../../shared/errors.js';
+import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
+import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
+import { policies, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
+import { paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
+import { policyResource, policySetResource } from '../serializers/policies.js';
+import { workspaceResource } from '../serializers/foundation.js';
+import type { Req } from './body.js';
+
+/** Documents of policies and policy sets with their linkages, and the `included` resources asked for. */
+export interface Documents {
+  data: Resource[];
+  included: Resource[];
+}
+
+const unique = (lists: Iterable<string[]>): string[] => [...new Set([...lists].flat())];
+
+/** Policies with their policy set linkages; `policy_sets` includes those sets. */
+export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: PolicyRow[], include: Set<string>): Promise<Documents> {
+  const setIds = await setIdsByPolicy(db, rows.map((p) => p.id));
+  const data = rows.map((p) => policyResource(p, setIds.get(p.id)!));
+  if (!include.has('policy_sets')) return { data, included: [] };
+  const sets = await db<PolicySetRow>('policy_sets').whereIn('id', unique(setIds.values())).orderBy('name');
+  return { data, included: (await policySetDocuments(db, grant, sets, new Set())).data };
+}
+
+/** Policy sets with their policy and workspace linkages; `policies` and `workspaces` include those (workspaces the caller can see). */
+export async function policySetDocuments(db: Db, grant: OrganizationGrant, rows: PolicySetRow[], include: Set<string>): Promise<Documents> {
+  const ids = rows.map((s) => s.id);
+  const [policyIds, workspaceIds] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids)]);
+  const data = rows.map((s) => policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!));
+  const included: Resource[] = [];
+  if (include.has('policies')) {
+    const members = await policies(db).whereIn('id', unique(policyIds.values())).orderBy('name');
+    included.push(...(await policyDocuments(db, grant, members, new Set())).data);
+  }
+  if (include.has('workspaces')) {
+    const access = await workspaceAccessMap(db, grant, unique(workspaceIds.values()));
+    const workspaces = await db('workspaces').whereIn('id', [...access.keys()]).orderBy('name');
+    included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
+  }
+  return { data, included };
+}
+
+/** filter[kind], when given, must name a policy kind (400 otherwise). */
+function readKind(req: Req): PolicyKind | undefined {
+  const kind = readParam(req, 'filter[kind]');
+  if (kind === undefined || kind === '') return undefined;
+  if (!(POLICY_KINDS as readonly string[]).includes(kind)) throw new BadRequest(`filter[kind] must be one of ${POLICY_KINDS.join(', ')}`, 'filter[kind]');
+  return kind as PolicyKind;
+}
+
+/**
+ * One page (default 20) of an organization's policies or policy sets, ordered by name, narrowed by
+ * `search[name]` (a substring, case-insensitive) and `filter[kind]`.
+ */
+export async function namedPage<T>(req: Req, query: Knex.QueryBuilder): Promise<{ rows: T[]; page: Page; total: number }> {
+  const page = readPageOrDefault(req);
+  const kind = readKind(req);
+  if (kind) query.where({ kind });
+  const search = readParam(req, 'search[name]');
+  if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+  const [{ count }] = await query.clone().clearSelect().clearOrder().count<{ count: number }[]>({ count: '*' });
+  const rows = (await query.orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size)) as T[];
+  return { rows, page, total: Number(count) };
+}
+
+/** Sends a page of documents with pagination meta and links. */
+export function sendPage(req: Req, res: Response, docs: Documents, page: Page, total: number): void {
+  send(res, 200, { data: docs.data, ...(docs.included.length ? { included: docs.included } : {}), ...paginate(req, page, total) });
+}

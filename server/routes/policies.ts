@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import type { AppDeps } from '../context.js';
+import { validate } from '../validate.js';
+import { policyHandlers } from '../handlers/policies.js';
+import { policySetHandlers } from '../handlers/policy-sets.js';
+
+/** Policies and policy sets (contract 4.5; authenticated by the API router). */
+export function policyRoutes(deps: AppDeps): Router {
+  const r = Router();
+  const policies = policyHandlers(deps);
+  const sets = policySetHandlers(deps);
+  r.post('/organizations/:org/policies', validate('policy.create'), policies.create);
+  r.get('/organizations/:org/policies', policies.list);
+  r.get('/policies/:id', policies.show);
+  r.patch('/policies/:id', validate('policy.update'), policies.update);
+  r.delete('/policies/:id', policies.destroy);
+  r.get('/policies/:id/download', policies.download);
+  r.post('/organizations/:org/policy-sets', validate('policy-set.create'), sets.create);
+  r.get('/organizations/:org/policy-sets', sets.list);
+  r.get('/policy-sets/:id', sets.show);
+  r.patch('/policy-sets/:id', validate('policy-set.update'), sets.update);
+  r.delete('/policy-sets/:id', sets.destroy);
+  r.post('/policy-sets/:id/relationships/policies', validate('policy-set.policies'), sets.addPolicies);
+  r.delete('/policy-sets/:id/relationships/policies', validate('policy-set.policies'), sets.removePolicies);
+  r.post('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.addWorkspaces);
+  r.delete('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.removeWorkspaces);
+  return r;
+}
+
+/** The policy code upload takes a raw body (not JSON:API), so the API mounts it before its JSON body parser. */
+export function policyUploadRoutes(deps: AppDeps): Router {
+  const r = Router();
+  r.put('/policies/:id/upload', policyHandlers(deps).upload);
+  return r;
+}

@@ -1,0 +1,52 @@
+import { iso, many, one, type Resource } from '../jsonapi.js';
+import { policyPath } from '../../shared/domain/policy.js';
+import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
+
+/** A policy; `enforce` (deprecated) always mirrors `enforcement-level`. */
+export function policyResource(p: PolicyRow, setIds: string[]): Resource {
+  const self = `/api/v2/policies/${p.id}`;
+  return {
+    type: 'policies',
+    id: p.id,
+    attributes: {
+      name: p.name,
+      description: p.description,
+      kind: p.kind,
+      query: p.query,
+      'enforcement-level': p.enforcement_level,
+      enforce: [{ path: policyPath(p.name, p.kind), mode: p.enforcement_level }],
+      'policy-set-count': setIds.length,
+      'created-at': iso(p.created_at),
+      'updated-at': iso(p.updated_at),
+    },
+    relationships: {
+      organization: one('organizations', p.organization_name),
+      'policy-sets': many('policy-sets', setIds),
+    },
+    links: { self, upload: `${self}/upload`, download: `${self}/download` },
+  };
+}
+
+export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[]): Resource {
+  return {
+    type: 'policy-sets',
+    id: s.id,
+    attributes: {
+      name: s.name,
+      description: s.description,
+      kind: s.kind,
+      global: s.global,
+      overridable: s.overridable,
+      'policy-count': policyIds.length,
+      'workspace-count': workspaceIds.length,
+      'created-at': iso(s.created_at),
+      'updated-at': iso(s.updated_at),
+    },
+    relationships: {
+      organization: one('organizations', s.organization_name),
+      policies: many('policies', policyIds),
+      workspaces: many('workspaces', workspaceIds),
+    },
+    links: { self: `/api/v2/policy-sets/${s.id}` },
+  };
+}

@@ -1,0 +1,42 @@
+import { BOOL, NAME, TEXT, linkageList, resourceDocument, toMany } from './jsonapi.js';
+import { ALL_ENFORCEMENT_LEVELS, POLICY_KINDS } from '../domain/policy.js';
+
+const NULLABLE_TEXT = (max: number) => ({ oneOf: [{ type: 'null' }, TEXT(max)] });
+const KIND = { enum: [...POLICY_KINDS] };
+const LEVEL = { enum: [...ALL_ENFORCEMENT_LEVELS] };
+
+/** Kind-dependent rules (query, levels per kind, enforce path) are checked in domain/policy.ts. */
+const policyAttributes = {
+  name: NAME,
+  description: NULLABLE_TEXT(10_000),
+  kind: KIND,
+  query: NULLABLE_TEXT(1000),
+  'enforcement-level': LEVEL,
+  enforce: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 1,
+    items: { type: 'object', required: ['path', 'mode'], properties: { path: TEXT(200), mode: LEVEL } },
+  },
+};
+
+const policySetAttributes = {
+  name: NAME,
+  description: NULLABLE_TEXT(10_000),
+  kind: KIND,
+  global: BOOL,
+  overridable: BOOL,
+};
+
+/** Request body schemas of policies and policy sets (contract 2.10, 4.5). */
+export const policySchemas = {
+  'policy.create': resourceDocument('policies', policyAttributes, { required: ['name'], relationships: { 'policy-sets': toMany('policy-sets') } }),
+  'policy.update': resourceDocument('policies', policyAttributes),
+  'policy-set.create': resourceDocument('policy-sets', policySetAttributes, {
+    required: ['name'],
+    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces') },
+  }),
+  'policy-set.update': resourceDocument('policy-sets', policySetAttributes),
+  'policy-set.policies': linkageList('policies'),
+  'policy-set.workspaces': linkageList('workspaces'),
+} as const;
