@@ -46,6 +46,12 @@ export interface Config {
   readonly runTaskAgentName: string;
   /** How often workspaces with assessments enabled are assessed. */
   readonly assessmentIntervalSeconds: number;
+  /** The OPA binary policy checks run (a name on PATH or a path). */
+  readonly opaPath: string;
+  /** The Sentinel binary policy checks run (a name on PATH or a path). */
+  readonly sentinelPath: string;
+  /** One policy's evaluation is killed (and errored) past this. */
+  readonly policyEvalTimeoutSeconds: number;
 }
 
 const schema = {
@@ -81,6 +87,9 @@ const schema = {
     RUN_TASK_DEADLINE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TASK_AGENT_NAME: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,40}$' },
     ASSESSMENT_INTERVAL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,6}$' },
+    OPA_PATH: { type: 'string', minLength: 1 },
+    SENTINEL_PATH: { type: 'string', minLength: 1 },
+    POLICY_EVAL_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
   },
 } as const;
 
@@ -148,5 +157,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runTaskDeadlineSeconds: Number(env.RUN_TASK_DEADLINE_SECONDS ?? '600'),
     runTaskAgentName: env.RUN_TASK_AGENT_NAME ?? 'RLS',
     assessmentIntervalSeconds: Number(env.ASSESSMENT_INTERVAL_SECONDS ?? '86400'),
+    opaPath: env.OPA_PATH ?? 'opa',
+    sentinelPath: env.SENTINEL_PATH ?? 'sentinel',
+    policyEvalTimeoutSeconds: Number(env.POLICY_EVAL_TIMEOUT_SECONDS ?? '60'),
   });
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
@@ -6,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
 import type { ObjectStore } from '../store/object-store.js';
 import { safeEntryPath } from '../archive.js';
+import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 
 export interface TerraformSettings {
   bin: string;
@@ -13,18 +13,7 @@ export interface TerraformSettings {
   cliConfigFile: string | null;
 }
 
-export interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-export interface TerraformProcess {
-  done: Promise<ExitStatus>;
-  /** SIGINT: Terraform stops safely at the next opportunity. */
-  interrupt(): void;
-  /** SIGKILL: immediate (to the whole process group when spawned with `group`). */
-  kill(): void;
-}
+export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.js';
 
 /**
  * The environment Terraform gets: nothing of the service's own (no database URL, keys or
@@ -43,38 +32,21 @@ export function terraformEnv(settings: TerraformSettings, home: string): NodeJS.
 
 /**
  * Runs one Terraform command, streaming stdout and stderr to `onOutput`. With `group`, Terraform
- * leads a process group of its own, so kill() also ends whatever it started (provisioner commands).
+ * leads a process group of its own, so its signals also reach whatever it started (provisioner commands).
  */
 export function spawnTerraform(
   settings: TerraformSettings,
   args: string[],
   opts: { cwd: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void; group?: boolean },
-): TerraformProcess {
-  const child = spawn(settings.bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group === true });
-  child.stdout.on('data', (c: Buffer) => opts.onOutput?.(c, 'stdout'));
-  child.stderr.on('data', (c: Buffer) => opts.onOutput?.(c, 'stderr'));
-  const done = new Promise<ExitStatus>((resolveDone) => {
-    child.on('error', (err) => {
-      opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`), 'stderr');
-      resolveDone({ code: 127, signal: null });
-    });
-    child.on('close', (code, signal) => resolveDone({ code, signal }));
+): ChildHandle {
+  return spawnChild(settings.bin, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    group: opts.group,
+    onStdout: (c) => opts.onOutput?.(c, 'stdout'),
+    onStderr: (c) => opts.onOutput?.(c, 'stderr'),
+    onStartError: (err) => opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`), 'stderr'),
   });
-  return {
-    done,
-    interrupt: () => void child.kill('SIGINT'),
-    kill: () => {
-      if (opts.group && child.pid) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-          return;
-        } catch {
-          // the group is gone already; fall through to the child itself
-        }
-      }
-      child.kill('SIGKILL');
-    },
-  };
 }
 
 /** Runs a command to completion and returns its exit status and captured output. */

@@ -31,4 +31,12 @@ describe('configuration', () => {
     expect(c.baseUrl).to.equal('https://tfe.example.test');
     expect(c.uploadUrl).to.equal('https://tfe.example.test');
   });
+
+  it('reads the policy runtimes and their time limit', () => {
+    const defaults = loadConfig({ ENCRYPTION_KEY: KEY });
+    expect([defaults.opaPath, defaults.sentinelPath, defaults.policyEvalTimeoutSeconds]).to.deep.equal(['opa', 'sentinel', 60]);
+    const set = loadConfig({ ENCRYPTION_KEY: KEY, OPA_PATH: '/opt/opa/opa', SENTINEL_PATH: '/opt/sentinel', POLICY_EVAL_TIMEOUT_SECONDS: '120' });
+    expect([set.opaPath, set.sentinelPath, set.policyEvalTimeoutSeconds]).to.deep.equal(['/opt/opa/opa', '/opt/sentinel', 120]);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, POLICY_EVAL_TIMEOUT_SECONDS: '0' })).to.throw(ConfigError, /POLICY_EVAL_TIMEOUT_SECONDS/);
+  });
 });

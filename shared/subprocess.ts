@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ChildHandle {
+  done: Promise<ExitStatus>;
+  /** SIGINT: the program may stop cleanly. */
+  interrupt(): void;
+  /** SIGKILL: immediate. */
+  kill(): void;
+}
+
+/** Exit code reported when the program could not be started at all (as a shell reports it). */
+export const NOT_STARTED = 127;
+
+/**
+ * Spawns a program with no stdin; stdout and stderr go to their callbacks. A program that cannot
+ * be started ends with NOT_STARTED and `onStartError` says why. With `group`, the program runs in
+ * its own process group and signals reach everything it started too.
+ */
+export function spawnChild(
+  bin: string,
+  args: string[],
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    group?: boolean;
+    onStdout?: (chunk: Buffer) => void;
+    onStderr?: (chunk: Buffer) => void;
+    onStartError?: (err: Error) => void;
+  },
+): ChildHandle {
+  const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group === true });
+  child.stdout.on('data', (c: Buffer) => opts.onStdout?.(c));
+  child.stderr.on('data', (c: Buffer) => opts.onStderr?.(c));
+  const done = new Promise<ExitStatus>((resolveDone) => {
+    child.on('error', (err) => {
+      opts.onStartError?.(err);
+      resolveDone({ code: NOT_STARTED, signal: null });
+    });
+    child.on('close', (code, signal) => resolveDone({ code, signal }));
+  });
+  const signal = (sig: NodeJS.Signals) => {
+    if (!opts.group || child.pid === undefined) return void child.kill(sig);
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // the group is already gone
+    }
+  };
+  return {
+    done,
+    interrupt: () => signal('SIGINT'),
+    kill: () => signal('SIGKILL'),
+  };
+}
+
+export interface BoundedRun extends ExitStatus {
+  stdout: string;
+  stderr: string;
+  /** Why the program was stopped or never ran; null when it ran to its own end. */
+  stopped: 'timeout' | 'output-limit' | 'aborted' | 'not-started' | null;
+  /** The reason the program could not be started, when it could not. */
+  startError: string | null;
+}
+
+/**
+ * Runs a program to completion, capturing its output, and kills it when it runs past `timeoutMs`,
+ * writes more than `maxOutputBytes` (stdout and stderr together) or `signal` aborts.
+ */
+export async function runBounded(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal },
+): Promise<BoundedRun> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let bytes = 0;
+  let stopped: BoundedRun['stopped'] = null;
+  let startError: string | null = null;
+  if (opts.signal?.aborted) return { code: null, signal: null, stdout: '', stderr: '', stopped: 'aborted', startError };
+  const stop = (why: NonNullable<BoundedRun['stopped']>) => {
+    stopped ??= why;
+    child.kill();
+  };
+  const collect = (into: Buffer[]) => (chunk: Buffer) => {
+    if (stopped) return;
+    bytes += chunk.length;
+    if (bytes > opts.maxOutputBytes) return stop('output-limit');
+    into.push(chunk);
+  };
+  // Its own process group: a stopped program takes anything it started with it, and the pipes close.
+  const child = spawnChild(bin, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    group: true,
+    onStdout: collect(out),
+    onStderr: collect(err),
+    onStartError: (e) => {
+      startError = e.message;
+      stopped ??= 'not-started';
+    },
+  });
+  const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
+  const onAbort = () => stop('aborted');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const status = await child.done;
+    return { ...status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stopped, startError };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
