@@ -1,8 +1,6 @@
-/** The policy frameworks the service evaluates (interface contract 2.10). */
-export type PolicyKind = 'sentinel' | 'opa';
+import type { EnforcementLevel, PolicyKind } from '../domain/policy.js';
 
-/** Sentinel: hard-mandatory, soft-mandatory, advisory. OPA: mandatory, advisory. */
-export type EnforcementLevel = 'hard-mandatory' | 'soft-mandatory' | 'advisory' | 'mandatory';
+export type { EnforcementLevel, PolicyKind };
 
 /** One policy as a policy set brings it to a run, with its uploaded code. */
 export interface PolicyToEvaluate {
