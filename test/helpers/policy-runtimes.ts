@@ -18,12 +18,14 @@ export function runtimeInstalled(bin: string): boolean {
  * third-party programs the package registries here do not carry). Each understands a small subset
  * of its real language, so the policies the flow tests upload are valid for the real runtimes
  * too, and the flows run against the real binaries where they are installed:
- * - Sentinel: `main = rule { true }` or `main = rule { false }`, plus `print("...")` lines.
+ * - Sentinel: `main = rule { true }` or `main = rule { false }`, plus `print("...")` lines; a
+ *   `// slow` comment line makes the stand-in take a few seconds (to catch a check in progress).
  * - OPA: a rule `deny := [ ...JSON strings... ]` on one line; `opa eval` answers its value.
  */
 const SENTINEL = `#!/bin/sh
 if [ "$1" = "version" ]; then echo "Sentinel v0.26.3"; exit 0; fi
 f=policy.sentinel
+if grep -q '^// slow' "$f"; then sleep 4; fi
 if grep -q 'main = rule { true }' "$f"; then code=0; echo "Pass - policy.sentinel"
 elif grep -q 'main = rule { false }' "$f"; then code=1; echo "Fail - policy.sentinel"
 else echo "policy.sentinel: only main = rule { true|false } is understood here" >&2; exit 3; fi

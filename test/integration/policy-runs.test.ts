@@ -7,7 +7,7 @@ import { createOrg, createWorkspace, joinOrg, createUser, uniq } from '../helper
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitForRun, writeCliConfig } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
-import { policyRuntimeEnv, regoPolicy, sentinelPolicy } from '../helpers/policy-runtimes.js';
+import { policyRuntimeEnv, regoPolicy, runtimeInstalled, sentinelPolicy } from '../helpers/policy-runtimes.js';
 
 const CONFIG = { 'main.tf': 'resource "terraform_data" "bucket" { input = { acl = "public-read" } }\n' };
 
@@ -133,6 +133,24 @@ describe('policy checks enforced on runs (real terraform plans)', function () {
     expect(b.checks[0].attributes.actions['is-overridable']).to.equal(true);
     const override = await api('POST', `/policy-checks/${b.checks[0].id}/actions/override`, { token: fail.token });
     expect(override.status, 'a finished plan-only run cannot be overridden').to.equal(409);
+  });
+
+  it('canceling a run while its checks are evaluated cancels the checks', async function () {
+    if (runtimeInstalled('sentinel')) this.skip(); // the real runtime has no slow mode to catch the check in progress
+    const { token, ws } = await orgWithPolicy({ kind: 'sentinel', level: 'soft-mandatory', code: `// slow\n${sentinelPolicy(true, 'fine')}` });
+    const cv = await uploadConfig(ws.id, token, CONFIG);
+    const runId = await startRun(ws.id, token, {}, cv);
+    await waitForRun(runId, token, ['policy_checking'], 90_000);
+    const cancel = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
+    expect(cancel.status, cancel.text).to.equal(202);
+    await waitForRun(runId, token, ['canceled']);
+    const checks = await api('GET', `/runs/${runId}/policy-checks`, { token });
+    expect(checks.body.data.map((c: { attributes: { status: string } }) => c.attributes.status)).to.deep.equal(['canceled']);
+    // The evaluation that was under way finishes without reviving the check or the run.
+    await new Promise((r) => setTimeout(r, 5000));
+    const later = await api('GET', `/runs/${runId}?include=task_stages`, { token });
+    expect(later.body.data.attributes.status).to.equal('canceled');
+    expect((await api('GET', `/policy-checks/${checks.body.data[0].id}`, { token })).body.data.attributes.status).to.equal('canceled');
   });
 
   it('override needs manage-policy-overrides; a member without it gets 404', async () => {
