@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
 import type { Mailer } from '../shared/mail.js';
 import type { TerraformSettings } from '../shared/terraform/runner.js';
@@ -17,9 +17,9 @@ export interface WorkerDeps extends Runtime {
 /** One handler per job name; job data is `unknown` until the handler validates it. */
 export type Processor = (job: Job<unknown>, deps: WorkerDeps) => Promise<void>;
 
-/** Reads a string id from job data, or fails the job permanently. */
+/** Reads a string id from job data, or fails the job permanently (BullMQ does not retry it). */
 export function idFrom(data: unknown, key: string): string {
   const value = (data as Record<string, unknown> | null)?.[key];
-  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new Error(`job data lacks a valid ${key}`);
+  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new UnrecoverableError(`job data lacks a valid ${key}`);
   return value;
 }

@@ -12,12 +12,7 @@ const LEASE_MS = 60_000;
 
 /** Delivers one outgoing mail row: claim under a lease, send, settle. A settled row is a no-op. */
 export async function deliverMail(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let mailId: string;
-  try {
-    mailId = idFrom(job.data, 'mailId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const mailId = idFrom(job.data, 'mailId');
   const mail = await claimMail(deps.db, mailId, LEASE_MS);
   if (!mail) return;
   try {
@@ -82,12 +77,7 @@ async function send(deps: WorkerDeps, cfg: NotificationConfigurationRow, deliver
  * of disabled or deleted configurations are dropped.
  */
 export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let id: string;
-  try {
-    id = idFrom(job.data, 'deliveryId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const id = idFrom(job.data, 'deliveryId');
   const delivery = await claimDelivery(deps, id);
   if (!delivery) return;
   const cfg = await deps.db<NotificationConfigurationRow>('notification_configurations').where({ id: delivery.configuration_id }).first();

@@ -8,12 +8,7 @@ import { evaluateRunPolicies } from '../shared/policy/checks.js';
 
 /** One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks) or `apply`. The row decides whether anything is due. */
 export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let runId: string;
-  try {
-    runId = idFrom(job.data, 'runId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const runId = idFrom(job.data, 'runId');
   const step = (job.data as { step?: unknown }).step;
   switch (step) {
     case 'queue':
@@ -35,11 +30,6 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
 
 /** A health assessment of one workspace (a refresh-only plan; see shared/usecases/assessments.ts). */
 export async function runAssessment(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let workspaceId: string;
-  try {
-    workspaceId = idFrom(job.data, 'workspaceId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const workspaceId = idFrom(job.data, 'workspaceId');
   await executeAssessment(deps, deps.terraform, workspaceId);
 }

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { decryptSecret } from '../shared/crypto.js';
@@ -57,12 +57,7 @@ async function requestBody(deps: WorkerDeps, result: TaskResultRow, token: strin
  * the schedule, never starting past the deadline (then the deadline errors the result).
  */
 export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let id: string;
-  try {
-    id = idFrom(job.data, 'taskResultId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const id = idFrom(job.data, 'taskResultId');
   const result = await claim(deps, id);
   if (!result) return;
   const token = decryptSecret(deps.config.encryptionKey, result.access_token_sealed!);

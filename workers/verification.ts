@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { decryptSecret } from '../shared/crypto.js';
@@ -15,12 +15,7 @@ const SIGNATURE_HEADERS: Record<string, string[]> = {
 
 /** Calls the destination of one verification row and records what came back. */
 export async function verify(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  let id: string;
-  try {
-    id = idFrom(job.data, 'verificationId');
-  } catch (err) {
-    throw new UnrecoverableError(String(err));
-  }
+  const id = idFrom(job.data, 'verificationId');
   const [row] = await deps.db<VerificationRow>('verifications')
     .where({ id, status: 'pending' })
     .update({ status: 'running', lease_until: deps.db.raw(`now() + interval '30 seconds'`) } as never)
