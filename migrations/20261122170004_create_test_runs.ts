@@ -5,7 +5,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('test_runs', (t) => {
     t.text('id').primary();
     t.text('registry_module_id').notNullable().references('registry_modules.id').onDelete('CASCADE');
-    t.text('configuration_version_id').notNullable().references('configuration_versions.id').onDelete('CASCADE');
+    // Null once the version is gone (it may belong to another module, deleted since).
+    t.text('configuration_version_id').references('configuration_versions.id').onDelete('SET NULL');
     t.text('status').notNullable().defaultTo('pending');
     t.text('test_status');
     t.integer('tests_passed');

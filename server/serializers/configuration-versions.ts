@@ -23,10 +23,10 @@ export function cvResource(cv: CvRow, opts: { ingressId?: string | null; uploadU
       'ingress-attributes': one('ingress-attributes', opts.ingressId ?? null),
       workspace: one('workspaces', cv.workspace_id),
     },
-    links: {
-      self: `/api/v2/configuration-versions/${cv.id}`,
-      download: `/api/v2/configuration-versions/${cv.id}/download`,
-    },
+    // Module test versions are reached through their module only.
+    links: cv.workspace_id
+      ? { self: `/api/v2/configuration-versions/${cv.id}`, download: `/api/v2/configuration-versions/${cv.id}/download` }
+      : {},
   };
 }
 

@@ -32,7 +32,7 @@ export interface TestVariableRow {
 export interface TestRunRow {
   id: string;
   registry_module_id: string;
-  configuration_version_id: string;
+  configuration_version_id: string | null;
   status: TestRunStatus;
   test_status: string | null;
   tests_passed: number | null;

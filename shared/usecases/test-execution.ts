@@ -1,10 +1,11 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { Runtime } from '../runtime.js';
 import { decryptSecret } from '../crypto.js';
 import { summaryOf, type TestSummary } from '../domain/test-run.js';
 import { findCv } from '../repos/configuration-versions.js';
 import { moveTestRun, testRunVariables, testVariablesOf, type TestRunRow } from '../repos/module-tests.js';
 import { LogWriter } from '../logs.js';
-import { prepareWorkdir, runTerraform, spawnTerraform, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
 
 export interface TestExecutionDeps extends Runtime {
   workerId: string;
@@ -44,16 +45,21 @@ async function appendLog(deps: TestExecutionDeps, logId: string, text: string): 
   await log.close();
 }
 
-/** Splits a byte stream into whole lines, so stdout and stderr never interleave mid-line. */
+/**
+ * Splits a byte stream into whole lines, so stdout and stderr never interleave mid-line. A
+ * multi-byte character split across two chunks is decoded whole.
+ */
 function lines(onLine: (line: string) => void) {
+  const decoder = new StringDecoder('utf8');
   let rest = '';
   return {
     push(chunk: Buffer) {
-      const parts = (rest + chunk.toString('utf8')).split('\n');
+      const parts = (rest + decoder.write(chunk)).split('\n');
       rest = parts.pop() ?? '';
       for (const p of parts) onLine(p);
     },
     end() {
+      rest += decoder.end();
       if (rest) onLine(rest);
       rest = '';
     },
@@ -76,13 +82,12 @@ async function moduleEnv(deps: TestExecutionDeps, run: TestRunRow): Promise<Reco
 type Stop = 'canceled' | 'force-canceled' | 'timeout' | null;
 
 /**
- * Watches the Terraform process: renews the lease, interrupts Terraform on a cancel (it then
- * tears down what it created), kills it when the run was force-canceled, and interrupts then
- * kills it at the time limit.
+ * Watches the Terraform process: renews the lease, interrupts Terraform's process group on a
+ * cancel, as Ctrl-C in a terminal would (Terraform then tears down what it created), kills the
+ * group when the run was force-canceled, and interrupts then kills it at the time limit.
  */
-function supervise(deps: TestExecutionDeps, run: TestRunRow, proc: TerraformProcess) {
+function supervise(deps: TestExecutionDeps, run: TestRunRow, proc: TerraformProcess, deadline: number) {
   const state: { stop: Stop } = { stop: null };
-  const deadline = Date.now() + deps.config.testRunTimeoutSeconds * 1000;
   let lastRenew = Date.now();
   const tick = async () => {
     const row = await deps.db('test_runs').where({ id: run.id }).first('status', 'cancel_requested_at');
@@ -106,15 +111,54 @@ function supervise(deps: TestExecutionDeps, run: TestRunRow, proc: TerraformProc
   return { state, stop: () => clearInterval(timer) };
 }
 
-type Outcome = { kind: 'finished'; summary: TestSummary } | { kind: 'errored'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+type Outcome = { kind: 'finished'; summary: TestSummary } | { kind: 'errored'; message: string } | { kind: 'canceled'; message?: string } | { kind: 'gone' };
 
-/** init, then `terraform test -json`, every output line into the log as it appears. */
+/** Runs one Terraform command in its own process group, supervised (see supervise). */
+async function supervised(
+  deps: TestExecutionDeps,
+  run: TestRunRow,
+  wd: Workdir,
+  args: string[],
+  deadline: number,
+  onOutput: (chunk: Buffer, stream: 'stdout' | 'stderr') => void,
+): Promise<{ exit: ExitStatus; stop: Stop }> {
+  const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, group: true, onOutput });
+  const watch = supervise(deps, run, proc, deadline);
+  const exit = await proc.done;
+  watch.stop();
+  return { exit, stop: watch.state.stop };
+}
+
+/** How a run that was stopped ends, or null when it was not stopped. */
+function stopped(deps: TestExecutionDeps, stop: Stop, canceledMessage?: string): Outcome | null {
+  if (stop === 'force-canceled') return { kind: 'gone' };
+  if (stop === 'canceled') return { kind: 'canceled', message: canceledMessage };
+  if (stop === 'timeout') return { kind: 'errored', message: `the test run exceeded its time limit of ${deps.config.testRunTimeoutSeconds} seconds` };
+  return null;
+}
+
+const CANCELED_BEFORE_TESTS = 'The test run was canceled before its tests started.';
+
+/**
+ * init, then `terraform test -json`, every output line into the log as it appears. Both are
+ * supervised, so a cancel or force-cancel during a slow init stops it too, and a run canceled
+ * before its tests start never starts them.
+ */
 async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, log: LogWriter): Promise<Outcome> {
-  const init = await runTerraform(deps.terraform, ['init', '-input=false', '-no-color', '-backend=false'], wd.dir, wd.env);
-  if (init.code !== 0) {
-    log.write(init.output);
-    return { kind: 'errored', message: init.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed' };
+  const deadline = Date.now() + deps.config.testRunTimeoutSeconds * 1000;
+  const initOutput: Buffer[] = [];
+  const init = await supervised(deps, run, wd, ['init', '-input=false', '-no-color', '-backend=false'], deadline, (c) => initOutput.push(c));
+  const initStopped = stopped(deps, init.stop, CANCELED_BEFORE_TESTS);
+  if (initStopped) return initStopped;
+  if (init.exit.code !== 0) {
+    log.write(Buffer.concat(initOutput));
+    return { kind: 'errored', message: init.exit.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed' };
   }
+  // A cancel that arrived between two supervision ticks is honoured before the tests start.
+  const row = await deps.db('test_runs').where({ id: run.id }).first('status', 'cancel_requested_at');
+  if (!row || row.status !== 'running') return { kind: 'gone' };
+  if (row.cancel_requested_at) return { kind: 'canceled', message: CANCELED_BEFORE_TESTS };
+
   let summary: TestSummary | null = null;
   const onLine = (line: string) => {
     log.write(line + '\n');
@@ -122,24 +166,14 @@ async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, l
   };
   const out = lines(onLine);
   const err = lines(onLine);
-  const proc = spawnTerraform(deps.terraform, testArgs(run), {
-    cwd: wd.dir,
-    env: wd.env,
-    group: true,
-    onOutput: (chunk, stream) => (stream === 'stderr' ? err : out).push(chunk),
-  });
-  const watch = supervise(deps, run, proc);
-  const exit = await proc.done;
-  watch.stop();
+  const test = await supervised(deps, run, wd, testArgs(run), deadline, (chunk, stream) => (stream === 'stderr' ? err : out).push(chunk));
   out.end();
   err.end();
-  const stop = watch.state.stop;
-  if (stop === 'force-canceled') return { kind: 'gone' };
-  if (stop === 'canceled') return { kind: 'canceled' };
-  if (stop === 'timeout') return { kind: 'errored', message: `the test run exceeded its time limit of ${deps.config.testRunTimeoutSeconds} seconds` };
-  if (exit.code === 127) return { kind: 'errored', message: 'the terraform binary could not be started' };
+  const testStopped = stopped(deps, test.stop);
+  if (testStopped) return testStopped;
+  if (test.exit.code === 127) return { kind: 'errored', message: 'the terraform binary could not be started' };
   if (summary) return { kind: 'finished', summary };
-  return { kind: 'errored', message: `terraform test exited with code ${exit.code ?? exit.signal} without a summary` };
+  return { kind: 'errored', message: `terraform test exited with code ${test.exit.code ?? test.exit.signal} without a summary` };
 }
 
 /** Executes a queued test run in a fresh directory and records how it ended. */
@@ -151,7 +185,7 @@ export async function executeTestRun(deps: TestExecutionDeps, id: string): Promi
   let wd: Workdir | null = null;
   let outcome: Outcome;
   try {
-    const cv = await findCv(deps.db, run.configuration_version_id);
+    const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
     if (!cv?.archive_object_id) throw new Error('the configuration version has no uploaded files');
     wd = await prepareWorkdir(deps.store, deps.terraform, { archiveObjectId: cv.archive_object_id, workingDirectory: '', variables: testRunVariables(deps.config.encryptionKey, run) });
     wd.env = { ...wd.env, ...(await moduleEnv(deps, run)) };
@@ -181,7 +215,7 @@ export async function executeTestRun(deps: TestExecutionDeps, id: string): Promi
       await moveTestRun(deps.db, run.id, 'error', { ...done, test_status: 'error', message: outcome.message });
       return;
     case 'canceled':
-      await moveTestRun(deps.db, run.id, 'cancel', { ...done, message: 'The test run was canceled; Terraform tore down what it had created.' });
+      await moveTestRun(deps.db, run.id, 'cancel', { ...done, message: outcome.message ?? 'The test run was canceled; Terraform tore down what it had created.' });
       return;
     case 'gone':
       await deps.db('test_runs').where({ id: run.id }).update(done);
