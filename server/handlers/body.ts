@@ -42,5 +42,8 @@ export async function readRawBody(req: Request, limit: number): Promise<Buffer |
 export const hasDocument = (req: Request): boolean =>
   typeof req.body === 'object' && req.body !== null && Object.keys(req.body as object).length > 0;
 
+/** Where a request comes from: the terraform CLI marks its requests with `X-Terraform-Integration: cloud`. */
+export const requestSource = (req: Request): 'terraform' | 'tfe-api' => (req.get('x-terraform-integration') === 'cloud' ? 'terraform' : 'tfe-api');
+
 /** Express request whose route parameters are plain strings (Express 5 types them loosely). */
 export type Req = Request<Record<string, string>>;

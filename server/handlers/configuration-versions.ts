@@ -9,8 +9,8 @@ import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
 import { workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';
-import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
-import { attributesOf, hasDocument, type Req } from './body.js';
+import { fetchPage, paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
+import { attributesOf, hasDocument, requestSource, type Req } from './body.js';
 import { cvResource, ingressResource } from '../serializers/configuration-versions.js';
 import { presentRuns } from './runs.js';
 import type { Config } from '../../shared/config.js';
@@ -65,8 +65,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
       const query = cvsOfWorkspace(db, req.params.id);
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<CvRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
       const body = await present(db, config, rows, include, scope);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
@@ -81,7 +80,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
       const attrs = attributesOf(req) as { 'auto-queue-runs'?: boolean; speculative?: boolean; provisional?: boolean };
       const cv = await insertCv(db, {
         workspace_id: workspace.id,
-        source: req.get('x-terraform-integration') === 'cloud' ? 'terraform' : 'tfe-api',
+        source: requestSource(req),
         auto_queue_runs: attrs['auto-queue-runs'] ?? true,
         speculative: attrs.speculative ?? false,
         provisional: attrs.provisional ?? false,

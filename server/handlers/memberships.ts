@@ -9,7 +9,7 @@ import { addTeamMembers, type TeamRow } from '../../shared/repos/teams.js';
 import { queueInvitationMail } from '../../shared/invitations.js';
 import { enqueueAfterCommit, jobs } from '../../shared/queues.js';
 import { canSeeTeam, orgScope } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { fetchPage, paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
 import { membershipResource, userResource } from '../serializers/foundation.js';
@@ -90,8 +90,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       if (status) query.whereIn('status', status.split(','));
       const email = readParam(req, 'filter[email]');
       if (email) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [email.toLowerCase().split(',')]).select('id'));
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<MembershipRow>(query.orderBy('created_at'), page);
       const body = await present(db, rows, include, grant);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

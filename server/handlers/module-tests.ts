@@ -19,7 +19,7 @@ import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
 import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
-import { attributesOf, relationshipId, type Req } from './body.js';
+import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { registryModuleResource, testRunResource, testVariableResource } from '../serializers/module-tests.js';
 import { logReadUrl } from './runs.js';
@@ -111,12 +111,12 @@ export function moduleTestHandlers(deps: AppDeps) {
     // Test configuration versions.
     async createTestCv(req: Req, res: Response) {
       const module = await loadForTests(req, res);
-      const fromCli = req.get('x-terraform-integration') === 'cloud';
+      const source = requestSource(req);
       const cv = await insertCv(db, {
         registry_module_id: module.id,
-        source: fromCli ? 'terraform' : 'tfe-api',
+        source,
         // The terraform CLI queues its own test run (with its variables) after the upload.
-        auto_queue_runs: !fromCli,
+        auto_queue_runs: source !== 'terraform',
         speculative: true,
         provisional: false,
         created_by_id: creatorOf(res),
@@ -142,7 +142,7 @@ export function moduleTestHandlers(deps: AppDeps) {
         filters: a.filters ?? [],
         variables: a.variables ?? [],
         parallelism: a.parallelism ?? null,
-        source: req.get('x-terraform-integration') === 'cloud' ? 'terraform' : 'tfe-api',
+        source: requestSource(req),
         createdById: creatorOf(res),
       });
       sendResource(res, 201, presentRun(run, module));

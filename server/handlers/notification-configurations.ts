@@ -10,7 +10,7 @@ import { slackMessage, teamsMessage, testPayload, type RunPayload } from '../../
 import { verifyDestination, type VerificationRow } from '../../shared/usecases/verification.js';
 import { enqueueAfterCommit, jobs } from '../../shared/queues.js';
 import { workspaceScopeById } from '../guards.js';
-import { paginate, readPage, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { fetchPage, paginate, readPage, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { deliveryResource, notificationConfigurationResource } from '../serializers/notifications.js';
 
@@ -233,8 +233,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       const c = await load(req, res);
       const page = readPageOrDefault(req);
       const query = db('notification_deliveries').where({ configuration_id: c.id });
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<Parameters<typeof deliveryResource>[0]>(query.orderBy('created_at', 'desc').orderBy('id'), page);
       const attempts = rows.length ? await db('notification_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy('seq') : [];
       send(res, 200, { data: rows.map((d) => deliveryResource(d, attempts.filter((a) => a.delivery_id === d.id))), ...paginate(req, page, Number(count)) });
     },

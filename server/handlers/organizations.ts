@@ -1,12 +1,13 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
+import type { OrganizationRow } from '../../shared/repos/organizations.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { findOrganization, insertOrganization, organizationsVisibleTo, updateOrganization } from '../../shared/repos/organizations.js';
 import { insertTeam, addTeamMembers } from '../../shared/repos/teams.js';
 import { insertMembership } from '../../shared/repos/memberships.js';
 import { organizationGrant, fullAccess } from '../../shared/access.js';
 import { orgScope } from '../guards.js';
-import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { fetchPage, paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { entitlementSetResource, organizationResource } from '../serializers/foundation.js';
 
@@ -33,8 +34,7 @@ export function organizationHandlers({ db, config }: AppDeps) {
       const principal = res.locals.principal;
       const page = readPageOrDefault(req);
       const query = organizationsVisibleTo(db, principal);
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('name').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<OrganizationRow>(query.orderBy('name'), page);
       const data = await Promise.all(rows.map(async (org) => organizationResource(org, await organizationGrant(db, principal, org.name))));
       send(res, 200, { data, ...paginate(req, page, Number(count)) });
     },

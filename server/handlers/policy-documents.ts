@@ -5,7 +5,7 @@ import { BadRequest } from '../../shared/errors.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
 import { policies, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
-import { paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
+import { fetchPage, paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
 import { policyResource, policySetResource } from '../serializers/policies.js';
 import { workspaceResource } from '../serializers/foundation.js';
 import type { Req } from './body.js';
@@ -63,9 +63,8 @@ export async function namedPage<T>(req: Req, query: Knex.QueryBuilder): Promise<
   if (kind) query.where({ kind });
   const search = readParam(req, 'search[name]');
   if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
-  const [{ count }] = await query.clone().clearSelect().clearOrder().count<{ count: number }[]>({ count: '*' });
-  const rows = (await query.orderBy('name').orderBy('id').limit(page.size).offset((page.number - 1) * page.size)) as T[];
-  return { rows, page, total: Number(count) };
+  const { rows, total } = await fetchPage<T>(query.orderBy('name').orderBy('id'), page);
+  return { rows, page, total };
 }
 
 /** Sends a page of documents with pagination meta and links. */

@@ -12,7 +12,7 @@ import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '..
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
-import { paginate, wholeListMeta, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { fetchPage, paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
@@ -153,8 +153,7 @@ export function runHandlers(deps: AppDeps) {
       const query = db<RunRow>('runs').where({ workspace_id: req.params.id });
       const status = readParam(req, 'filter[status]');
       if (status) query.whereIn('status', status.split(','));
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
       const body = await presentRuns(db, config, rows, () => access, grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
 import { findTask, insertTask, type TaskRow } from '../../shared/repos/run-tasks.js';
 import { verifyDestination } from '../../shared/usecases/verification.js';
 import { orgScope } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
+import { fetchPage, paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { taskResource, workspaceTaskResource } from '../serializers/run-tasks.js';
 import { workspaceResource } from '../serializers/foundation.js';
@@ -101,8 +101,7 @@ export function taskHandlers(deps: AppDeps) {
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
       const query = db<TaskRow>('tasks').where({ organization_name: org.name });
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<TaskRow>(query.orderBy('created_at').orderBy('id'), page);
       const body = await present(rows, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

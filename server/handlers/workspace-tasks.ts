@@ -4,7 +4,7 @@ import { NotFound, Unprocessable } from '../../shared/errors.js';
 import type { TaskStageName } from '../../shared/domain/run-task.js';
 import { findTask, findWorkspaceTask, insertWorkspaceTask, type WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
 import { workspaceScopeById } from '../guards.js';
-import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { fetchPage, paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { workspaceTaskResource } from '../serializers/run-tasks.js';
 
@@ -50,8 +50,7 @@ export function workspaceTaskHandlers({ db, config }: AppDeps) {
       await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
       const page = readPageOrDefault(req);
       const query = db<WorkspaceTaskRow>('workspace_tasks').where({ workspace_id: req.params.id });
-      const [{ count }] = await query.clone().count<{ count: number }[]>({ count: '*' });
-      const rows = await query.orderBy('created_at').orderBy('id').limit(page.size).offset((page.number - 1) * page.size);
+      const { rows, total: count } = await fetchPage<WorkspaceTaskRow>(query.orderBy('created_at').orderBy('id'), page);
       send(res, 200, { data: rows.map(workspaceTaskResource), ...paginate(req, page, Number(count)) });
     },
 
