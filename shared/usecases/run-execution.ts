@@ -10,8 +10,9 @@ import { findStateVersion, insertStateVersion, parseState } from '../repos/state
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
-import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../terraform/runner.js';
 import { afterMove } from './runs.js';
+import { leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -43,37 +44,6 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
   }
   return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
 }
-
-/**
- * Watches a running Terraform process: renews the run's lease, interrupts Terraform when a
- * cancel is requested, kills it when the run was force-canceled (or otherwise finished) meanwhile.
- */
-function supervise(deps: ExecutionDeps, runId: string, proc: TerraformProcess, executing: RunStatus) {
-  const state = { interrupted: false, killed: false };
-  const leaseMs = deps.config.runLeaseSeconds * 1000;
-  let lastRenew = Date.now();
-  const timer = setInterval(async () => {
-    try {
-      const row = await deps.db('runs').where({ id: runId }).first('status', 'cancel_requested_at');
-      if (!row || row.status !== executing) {
-        state.killed = true;
-        proc.kill();
-      } else if (row.cancel_requested_at && !state.interrupted) {
-        state.interrupted = true;
-        proc.interrupt();
-      }
-      if (Date.now() - lastRenew > leaseMs / 3) {
-        lastRenew = Date.now();
-        await deps.db('runs').where({ id: runId, lease_owner: deps.workerId }).update({ lease_until: leaseUntil(deps) });
-      }
-    } catch (err) {
-      deps.logger.warn('run supervision failed', { runId, error: String(err) });
-    }
-  }, 500);
-  return { state, stop: () => clearInterval(timer) };
-}
-
-const leaseUntil = (deps: ExecutionDeps) => new Date(Date.now() + deps.config.runLeaseSeconds * 1000);
 
 async function currentState(deps: ExecutionDeps, workspaceId: string): Promise<Buffer | null> {
   const ws = await deps.db('workspaces').where({ id: workspaceId }).first('current_state_version_id');
@@ -191,10 +161,10 @@ async function runPhase(
 /** Runs a Terraform command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
 async function supervisedTerraform(deps: ExecutionDeps, run: RunRow, wd: Workdir, log: LogWriter, args: string[], executing: RunStatus) {
   const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
-  const watch = supervise(deps, run.id, proc, executing);
+  const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing }, proc);
   const exit = await proc.done;
   watch.stop();
-  const stopped: PhaseOutcome | null = watch.state.killed ? { kind: 'gone' } : watch.state.interrupted ? { kind: 'canceled' } : null;
+  const stopped: PhaseOutcome | null = watch.state.stop === 'force-canceled' ? { kind: 'gone' } : watch.state.stop === 'canceled' ? { kind: 'canceled' } : null;
   return { exit, stopped };
 }
 

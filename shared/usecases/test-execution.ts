@@ -5,7 +5,8 @@ import { summaryOf, type TestSummary } from '../domain/test-run.js';
 import { findCv } from '../repos/configuration-versions.js';
 import { moveTestRun, testRunVariables, testVariablesOf, type TestRunRow } from '../repos/module-tests.js';
 import { LogWriter } from '../logs.js';
-import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { leaseUntil, superviseProcess, type Stop } from '../terraform/supervise.js';
 
 export interface TestExecutionDeps extends Runtime {
   workerId: string;
@@ -14,8 +15,6 @@ export interface TestExecutionDeps extends Runtime {
 
 /** Grace between the interrupt sent at the time limit and the kill. */
 const TIMEOUT_GRACE_MS = 30_000;
-
-const leaseUntil = (deps: TestExecutionDeps) => new Date(Date.now() + deps.config.runLeaseSeconds * 1000);
 
 /**
  * Takes a queued test run. A run found `running` with an expired lease had its worker die
@@ -79,41 +78,9 @@ async function moduleEnv(deps: TestExecutionDeps, run: TestRunRow): Promise<Reco
   return Object.fromEntries(vars.map((v) => [v.key, decryptSecret(deps.config.encryptionKey, v.value_sealed)]));
 }
 
-type Stop = 'canceled' | 'force-canceled' | 'timeout' | null;
-
-/**
- * Watches the Terraform process: renews the lease, interrupts Terraform's process group on a
- * cancel, as Ctrl-C in a terminal would (Terraform then tears down what it created), kills the
- * group when the run was force-canceled, and interrupts then kills it at the time limit.
- */
-function supervise(deps: TestExecutionDeps, run: TestRunRow, proc: TerraformProcess, deadline: number) {
-  const state: { stop: Stop } = { stop: null };
-  let lastRenew = Date.now();
-  const tick = async () => {
-    const row = await deps.db('test_runs').where({ id: run.id }).first('status', 'cancel_requested_at');
-    if (!row || row.status !== 'running') {
-      state.stop = 'force-canceled';
-      proc.kill();
-    } else if (row.cancel_requested_at && !state.stop) {
-      state.stop = 'canceled';
-      proc.interrupt();
-    } else if (Date.now() > deadline && state.stop !== 'timeout') {
-      state.stop = 'timeout';
-      proc.interrupt();
-      setTimeout(() => proc.kill(), TIMEOUT_GRACE_MS).unref();
-    }
-    if (Date.now() - lastRenew > (deps.config.runLeaseSeconds * 1000) / 3) {
-      lastRenew = Date.now();
-      await deps.db('test_runs').where({ id: run.id, lease_owner: deps.workerId }).update({ lease_until: leaseUntil(deps) });
-    }
-  };
-  const timer = setInterval(() => tick().catch((err) => deps.logger.warn('test run supervision failed', { testRunId: run.id, error: String(err) })), 500);
-  return { state, stop: () => clearInterval(timer) };
-}
-
 type Outcome = { kind: 'finished'; summary: TestSummary } | { kind: 'errored'; message: string } | { kind: 'canceled'; message?: string } | { kind: 'gone' };
 
-/** Runs one Terraform command in its own process group, supervised (see supervise). */
+/** Runs one Terraform command in its own process group, supervised (see superviseProcess). */
 async function supervised(
   deps: TestExecutionDeps,
   run: TestRunRow,
@@ -122,8 +89,10 @@ async function supervised(
   deadline: number,
   onOutput: (chunk: Buffer, stream: 'stdout' | 'stderr') => void,
 ): Promise<{ exit: ExitStatus; stop: Stop }> {
+  // Terraform leads its own process group: a cancel interrupts it as Ctrl-C in a terminal would
+  // (it then tears down what it created), a force-cancel or the time limit kills the whole group.
   const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, group: true, onOutput });
-  const watch = supervise(deps, run, proc, deadline);
+  const watch = superviseProcess(deps, { table: 'test_runs', id: run.id, executing: 'running' }, proc, { deadline, graceMs: TIMEOUT_GRACE_MS });
   const exit = await proc.done;
   watch.stop();
   return { exit, stop: watch.state.stop };
