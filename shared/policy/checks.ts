@@ -6,8 +6,9 @@ import { runPolicyOutcome, VERDICT_EVENT, type PolicyCheckScope } from '../domai
 import { onRunTransition } from '../run-events.js';
 import { registerStageHook } from '../run-stages.js';
 import { planOfRun, transitionRun, type RunRow } from '../repos/runs.js';
+import { findWorkspace, type WorkspaceRow } from '../repos/workspaces.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
-import { policySetsForRun, type RunPolicySet } from '../repos/policies.js';
+import { applicableSets, policySetsForRun, type RunPolicySet } from '../repos/policies.js';
 import { readAll } from '../store/postgres-store.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
@@ -24,11 +25,8 @@ import type { EvaluationInput, PolicyToEvaluate } from './types.js';
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
   const ws = await tx('workspaces').where({ id: run.workspace_id }).first('organization_name');
-  const sets = (await tx('policy_sets as s')
-    .where('s.organization_name', ws.organization_name)
-    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', tx('policy_set_workspaces').where({ workspace_id: run.workspace_id }).select('policy_set_id')))
+  const sets = (await applicableSets(tx, ws.organization_name, run.workspace_id)
     .whereExists(tx('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'))
-    .orderBy('s.name')
     .select('s.id', 's.global')) as { id: string; global: boolean }[];
   if (!sets.length) return 'pass';
   const scopes: [PolicyCheckScope, string[]][] = [
@@ -47,11 +45,10 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
 }
 
 /** What policies see: the run's JSON plan and the run document. */
-async function evaluationInput(rt: Runtime, run: RunRow): Promise<EvaluationInput> {
+async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow): Promise<EvaluationInput> {
   const plan = await planOfRun(rt.db, run.id);
   const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
   if (!json) throw new Error('the plan has no JSON form to evaluate');
-  const workspace = await rt.db('workspaces').where({ id: run.workspace_id }).first();
   const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;
   return {
     plan: JSON.parse(json.toString('utf8')),
@@ -120,9 +117,9 @@ export async function evaluateRunPolicies(rt: Runtime, runId: string): Promise<v
   engines ??= cliEngines(rt.config);
   const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
   if (queued.length) {
-    const ws = await rt.db('workspaces').where({ id: run.workspace_id }).first('organization_name');
-    const sets = await policySetsForRun(rt.db, ws.organization_name, run.workspace_id);
-    const input = await evaluationInput(rt, run).catch((err: Error) => err);
+    const workspace = (await findWorkspace(rt.db, run.workspace_id))!;
+    const sets = await policySetsForRun(rt.db, workspace.organization_name, run.workspace_id);
+    const input = await evaluationInput(rt, run, workspace).catch((err: Error) => err);
     for (const check of queued) await evaluateCheck(engines, rt.db, check, sets, input);
   }
   const moved = await rt.db.transaction((tx) => settleRun(tx, run.id));

@@ -138,16 +138,20 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
   return new Map(setIds.map((id) => [id, Number(rows.find((r) => r.policy_set_id === id)?.count ?? 0)]));
 }
 
+/** The policy sets that apply to a workspace's runs: global ones and those attached to it, by name. */
+export const applicableSets = (db: Db, organizationName: string, workspaceId: string) =>
+  db<PolicySetRow>('policy_sets as s')
+    .where('s.organization_name', organizationName)
+    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where({ workspace_id: workspaceId }).select('policy_set_id')))
+    .orderBy('s.name')
+    .orderBy('s.id');
+
 /**
  * Every policy set of the organization that applies to a run in the workspace (global ones and
  * those attached to it), of both kinds, each with its policies and their code. Ordered by name.
  */
 export async function policySetsForRun(db: Db, organizationName: string, workspaceId: string): Promise<RunPolicySet[]> {
-  const sets = await db<PolicySetRow>('policy_sets')
-    .where({ organization_name: organizationName })
-    .andWhere((q) => q.where({ global: true }).orWhereIn('id', db('policy_set_workspaces').where({ workspace_id: workspaceId }).select('policy_set_id')))
-    .orderBy('name')
-    .orderBy('id');
+  const sets = (await applicableSets(db, organizationName, workspaceId)) as PolicySetRow[];
   if (!sets.length) return [];
   const rows = (await db('policy_set_policies as l')
     .join('policies as p', 'p.id', 'l.policy_id')
