@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { sha256Hex } from './crypto.js';
 import type { Logger } from './logger.js';
 
 /*
@@ -38,10 +39,19 @@ export interface MailDeliveryPayload {
 export interface JobSpec {
   queue: QueueName;
   name: string;
-  data: Record<string, string>;
+  data: Record<string, string | string[]>;
   jobId: string;
   opts?: JobsOptions;
 }
+
+/** A delivery and the attempt a job makes of it. */
+export interface DeliveryAttempt {
+  id: string;
+  attempt: number;
+}
+
+/** Most notification deliveries one job carries: the worker claims, sends and settles them together. */
+export const DELIVERIES_PER_JOB = 50;
 
 /** Job builders: the one place job ids are derived (no ':' and never all digits, as BullMQ requires). */
 export const jobs = {
@@ -83,6 +93,15 @@ export const jobs = {
     jobId: `${deliveryId}-a${attempt}`,
     opts: { delay: Math.max(0, delayMs) },
   }),
+  /**
+   * Several delivery attempts in one job (at most DELIVERIES_PER_JOB), keyed by the set of
+   * attempts it carries; a single one keeps its per-attempt id above.
+   */
+  notificationDeliveries: (attempts: readonly DeliveryAttempt[]): JobSpec => {
+    if (attempts.length === 1) return jobs.notificationDelivery(attempts[0].id, attempts[0].attempt);
+    const key = attempts.map((a) => `${a.id}@${a.attempt}`).sort().join(',');
+    return { queue: 'notification-delivery', name: JOB.notify, data: { deliveryIds: attempts.map((a) => a.id) }, jobId: `nb-${sha256Hex(key).slice(0, 40)}` };
+  },
   /** A health assessment of a workspace, once per interval slot. */
   assessment: (workspaceId: string, slot: number): JobSpec => ({
     queue: 'run-pipeline',
@@ -140,6 +159,43 @@ export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: 
     logger.warn('enqueue failed; the reconciler will restore the job', { jobId: spec.jobId, queue: spec.queue, error: String(err) });
   }
 }
+
+/** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job. */
+export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
+  const specs: JobSpec[] = [];
+  for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) specs.push(jobs.notificationDeliveries(attempts.slice(i, i + DELIVERIES_PER_JOB)));
+  return specs;
+}
+
+/** Delivery attempts gathered during the current turn of the event loop, per set of queues. */
+const gathering = new WeakMap<Queues, { attempts: DeliveryAttempt[]; added: Promise<void> }>();
+
+/**
+ * Enqueues notification delivery attempts after commit, DELIVERIES_PER_JOB to a job. Attempts
+ * enqueued by any caller in the same turn of the event loop are gathered into the same jobs, so a
+ * busy process adds fewer, fuller jobs without making any of them wait longer; each caller's promise
+ * settles once the jobs are added. Failures are logged, as in enqueueAfterCommit.
+ */
+export function enqueueDeliveries(queues: Queues, attempts: readonly DeliveryAttempt[], logger: Logger): Promise<void> {
+  if (attempts.length === 0) return Promise.resolve();
+  let batch = gathering.get(queues);
+  if (!batch) {
+    const gathered: DeliveryAttempt[] = [];
+    const added = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        gathering.delete(queues);
+        void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(queues, spec, logger))).then(() => resolve());
+      }),
+    );
+    batch = { attempts: gathered, added };
+    gathering.set(queues, batch);
+  }
+  batch.attempts.push(...attempts);
+  return batch.added;
+}
+
+/** First tries of deliveries just committed. */
+export const firstTries = (ids: readonly string[]): DeliveryAttempt[] => ids.map((id) => ({ id, attempt: 1 }));
 
 /**
  * Enqueues work the reconciler found due. A finished job with the same id would block the add,

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import type { Logger } from './logger.js';
-import { jobs, requeue, type JobSpec, type Queues } from './queues.js';
+import { deliveryJobs, jobs, requeue, type JobSpec, type Queues } from './queues.js';
 import { dueMailIds } from './repos/mail.js';
 import { nextStep } from './usecases/runs.js';
 
@@ -47,15 +47,17 @@ export const reconcileSources: ReconcileSource[] = [
     },
   },
   {
-    // Notification deliveries due (first tries and retries) or whose sender died.
+    // Notification deliveries due (first tries and retries) or whose sender died. They are regrouped
+    // into jobs here, so a row whose job is merely slow may get a second one: claiming is compare-and-set.
     name: 'notification-deliveries',
     due: async (db, limit) => {
       const rows = await db('notification_deliveries')
         .where((q) => q.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
         .orWhere((q) => q.where('status', 'sending').andWhere('lease_until', '<', db.fn.now()))
+        .orderBy('next_attempt_at')
         .limit(limit)
         .select('id', 'attempts', 'status');
-      return rows.map((r) => jobs.notificationDelivery(r.id, r.status === 'sending' ? r.attempts : r.attempts + 1));
+      return deliveryJobs(rows.map((r) => ({ id: r.id, attempt: r.status === 'sending' ? r.attempts : r.attempts + 1 })));
     },
   },
   {

@@ -30,87 +30,172 @@ export async function deliverMail(job: Job<unknown>, deps: WorkerDeps): Promise<
 }
 
 const SIGNATURE_HEADERS = ['X-Svc-Notification-Signature', 'X-TFE-Notification-Signature'];
+/** Requests one job has in flight at once (a process runs several jobs: workers/processors.ts). */
+const SENDS_PER_JOB = 8;
 
-/** Claims a due delivery (compare-and-set with a lease); undefined when nothing is due. */
-async function claimDelivery(deps: WorkerDeps, id: string) {
-  const [row] = await deps.db('notification_deliveries')
-    .where({ id })
-    .andWhere((q) =>
-      q
-        .where((p) => p.where('status', 'pending').andWhere('next_attempt_at', '<=', deps.db.fn.now()))
-        .orWhere((p) => p.where('status', 'sending').andWhere('lease_until', '<', deps.db.fn.now())),
-    )
-    .update({ status: 'sending', attempts: deps.db.raw('attempts + 1'), lease_until: deps.db.raw(`now() + interval '30 seconds'`) })
-    .returning('*');
-  return row as { id: string; configuration_id: string; payload: string; attempts: number } | undefined;
+/** The delivery ids a job carries: several (`deliveryIds`) or one (`deliveryId`). */
+function deliveryIdsFrom(data: unknown): string[] {
+  const many = (data as Record<string, unknown> | null)?.deliveryIds;
+  if (!Array.isArray(many)) return [idFrom(data, 'deliveryId')];
+  if (many.length === 0) throw new UnrecoverableError('job data lacks delivery ids');
+  return many.map((id: unknown) => idFrom({ id }, 'id'));
+}
+
+/** A claimed delivery with what sending it needs from its configuration. */
+interface Claimed {
+  id: string;
+  payload: string;
+  attempts: number;
+  configuration_id: string;
+  enabled: boolean;
+  destination_type: NotificationConfigurationRow['destination_type'];
+  url: string | null;
+  token_sealed: string | null;
+}
+
+/**
+ * Claims the given deliveries that are due (compare-and-set with a lease) in one statement, and
+ * reads their configurations with them. Deliveries already claimed, settled or not yet due are left out.
+ */
+async function claimDeliveries(deps: WorkerDeps, ids: string[]): Promise<Claimed[]> {
+  const { rows } = await deps.db.raw<{ rows: Claimed[] }>(
+    `update notification_deliveries d
+        set status = 'sending', attempts = d.attempts + 1, lease_until = now() + interval '30 seconds'
+       from notification_configurations c
+      where d.id = any(?::text[]) and c.id = d.configuration_id
+        and ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'sending' and d.lease_until < now()))
+  returning d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed`,
+    [ids],
+  );
+  return rows;
+}
+
+interface Outcome {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  retryAfter: number | null;
+  durationMs: number;
+  body: string;
 }
 
 /** Sends one notification to its configuration's destination; the outcome as status and error. */
-async function send(deps: WorkerDeps, cfg: NotificationConfigurationRow, deliveryId: string, payload: RunPayload) {
-  if (cfg.destination_type === 'email') {
-    const users = (await deps.db('users as u').join('notification_configuration_users as cu', 'cu.user_id', 'u.id').where('cu.configuration_id', cfg.id).whereNotNull('u.email').pluck('u.email')) as string[];
-    const { subject, text } = emailMessage(payload);
+async function send(deps: WorkerDeps, d: Claimed, token: string | null): Promise<Outcome> {
+  if (d.destination_type === 'email') {
+    const users = (await deps.db('users as u').join('notification_configuration_users as cu', 'cu.user_id', 'u.id').where('cu.configuration_id', d.configuration_id).whereNotNull('u.email').pluck('u.email')) as string[];
+    const { subject, text } = emailMessage(JSON.parse(d.payload) as RunPayload);
     // Queued only once the outbox rows are committed, so the mail job always finds its row.
     const mailIds = await deps.db.transaction(async (tx) => {
       const ids: string[] = [];
-      for (const to of users) ids.push((await insertMail(tx, { kind: 'notification', refId: deliveryId, to, subject, body: text })).id);
+      for (const to of users) ids.push((await insertMail(tx, { kind: 'notification', refId: d.id, to, subject, body: text })).id);
       return ids;
     });
     for (const mailId of mailIds) await enqueueAfterCommit(deps.queues, jobs.mailDelivery(mailId), deps.logger);
     return { ok: true, status: null, error: null, retryAfter: null, durationMs: 0, body: '' };
   }
-  const body = JSON.stringify(cfg.destination_type === 'slack' ? slackMessage(payload) : cfg.destination_type === 'microsoft-teams' ? teamsMessage(payload) : payload);
-  const token = cfg.destination_type === 'generic' && cfg.token_sealed ? decryptSecret(deps.config.encryptionKey, cfg.token_sealed) : null;
+  // Generic destinations get the payload exactly as it was serialised and stored.
+  const body =
+    d.destination_type === 'slack' ? JSON.stringify(slackMessage(JSON.parse(d.payload) as RunPayload))
+    : d.destination_type === 'microsoft-teams' ? JSON.stringify(teamsMessage(JSON.parse(d.payload) as RunPayload))
+    : d.payload;
   const result = await deps.outbound.send({
-    url: cfg.url!,
+    url: d.url!,
     method: 'POST',
     body,
-    headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}-Notifications/1.0`, 'X-Svc-Delivery-Id': deliveryId },
+    headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}-Notifications/1.0`, 'X-Svc-Delivery-Id': d.id },
     ...(token ? { sign: { key: token, headers: SIGNATURE_HEADERS } } : {}),
   });
-  return { ...result, retryAfter: parseRetryAfter(result.headers['retry-after']?.[0]) };
+  return { ok: result.ok, status: result.status, error: result.error, durationMs: result.durationMs, body: result.body, retryAfter: parseRetryAfter(result.headers['retry-after']?.[0]) };
+}
+
+/** How one attempt ends: the row's next status and what the attempt records. */
+function settlement(d: Claimed, r: Outcome, now: Date) {
+  const gone = r.status === 410;
+  const next = r.ok || gone ? null : nextRetryAt(d.attempts, now, r.retryAfter);
+  return {
+    id: d.id,
+    attempt: d.attempts,
+    configuration_id: d.configuration_id,
+    status: r.ok ? 'delivered' : next ? 'pending' : 'failed',
+    code: r.status,
+    error: r.ok ? null : (r.error ?? `the destination answered ${r.status}`),
+    next_at: next?.toISOString() ?? null,
+    duration: r.durationMs,
+    // Postgres text holds no NUL characters.
+    body: r.body.slice(0, 4096).replaceAll('\0', ''),
+    gone,
+  };
+}
+type Settlement = ReturnType<typeof settlement>;
+
+/**
+ * Records the attempts and settles their deliveries in one statement: a 410 disables its
+ * configuration in the same statement, so a delivery is never settled without it. A delivery whose
+ * lease another worker took over is left to that worker.
+ */
+async function settle(deps: WorkerDeps, settled: Settlement[]): Promise<void> {
+  await deps.db.raw(
+    `with r as (
+       select * from jsonb_to_recordset(?::jsonb)
+         as x(id text, attempt int, configuration_id text, status text, code int, error text, next_at timestamptz, duration int, body text, gone boolean)
+     ), recorded as (
+       insert into notification_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body)
+       select id, attempt, code, duration, error, body from r
+     ), disabled as (
+       update notification_configurations set enabled = false, updated_at = now()
+        where id in (select configuration_id from r where gone)
+     )
+     update notification_deliveries d
+        set status = r.status, lease_until = null, last_status_code = r.code, last_error = r.error,
+            next_attempt_at = coalesce(r.next_at, d.next_attempt_at),
+            delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end
+       from r
+      where d.id = r.id and d.status = 'sending'`,
+    [JSON.stringify(settled)],
+  );
+}
+
+/** Runs `fn` over `items`, at most `width` at a time, keeping the order of results. */
+async function mapLimit<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
 }
 
 /**
- * One delivery attempt of a notification. 2xx delivers; 410 disables the configuration;
- * anything else retries on the schedule (honouring Retry-After) until it is exhausted. Deliveries
- * of disabled or deleted configurations are dropped.
+ * One attempt at each of a job's notification deliveries: claimed together, sent concurrently,
+ * settled together. 2xx delivers; 410 disables the configuration; anything else retries on the
+ * schedule (honouring Retry-After) until it is exhausted. Deliveries of disabled configurations
+ * are dropped. Deliveries that are not due (settled, or claimed by a live worker) are skipped.
  */
 export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  const id = idFrom(job.data, 'deliveryId');
-  const delivery = await claimDelivery(deps, id);
-  if (!delivery) return;
-  const cfg = await deps.db<NotificationConfigurationRow>('notification_configurations').where({ id: delivery.configuration_id }).first();
-  if (!cfg || !cfg.enabled) {
-    await deps.db('notification_deliveries').where({ id, status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
-    return;
+  const claimed = await claimDeliveries(deps, deliveryIdsFrom(job.data));
+  const disabled = claimed.filter((d) => !d.enabled).map((d) => d.id);
+  if (disabled.length) {
+    await deps.db('notification_deliveries').whereIn('id', disabled).andWhere({ status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
   }
-  const result = await send(deps, cfg, id, JSON.parse(delivery.payload) as RunPayload);
-  await deps.db('notification_delivery_attempts').insert({
-    delivery_id: id,
-    attempt: delivery.attempts,
-    status_code: result.status,
-    duration_ms: result.durationMs,
-    error: result.ok ? null : (result.error ?? `the destination answered ${result.status}`),
-    response_body: result.body.slice(0, 4096),
-  });
-  const gone = result.status === 410;
-  const next = result.ok || gone ? null : nextRetryAt(delivery.attempts, new Date(), result.retryAfter);
-  const status = result.ok ? 'delivered' : next ? 'pending' : 'failed';
-  // A 410 settles the delivery and disables its configuration together: never one without the other.
-  await deps.db.transaction(async (tx) => {
-    await tx('notification_deliveries')
-      .where({ id, status: 'sending' })
-      .update({
-        status,
-        lease_until: null,
-        last_status_code: result.status,
-        last_error: result.ok ? null : (result.error ?? `the destination answered ${result.status}`),
-        ...(next ? { next_attempt_at: next } : {}),
-        ...(result.ok ? { delivered_at: tx.fn.now() } : {}),
-      });
-    if (gone) await tx('notification_configurations').where({ id: cfg.id }).update({ enabled: false, updated_at: tx.fn.now() });
-  });
-  if (gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: cfg.id });
-  if (next) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(id, delivery.attempts + 1, next.getTime() - Date.now()), deps.logger);
+  const live = claimed.filter((d) => d.enabled);
+  if (!live.length) return;
+  // Each configuration's token is decrypted once per job.
+  const tokens = new Map<string, string | null>();
+  const tokenOf = (d: Claimed) => {
+    if (!tokens.has(d.configuration_id)) tokens.set(d.configuration_id, d.destination_type === 'generic' && d.token_sealed ? decryptSecret(deps.config.encryptionKey, d.token_sealed) : null);
+    return tokens.get(d.configuration_id)!;
+  };
+  const outcomes = await mapLimit(live, SENDS_PER_JOB, (d) => send(deps, d, tokenOf(d)));
+  const now = new Date();
+  const settled = live.map((d, i) => settlement(d, outcomes[i], now));
+  await settle(deps, settled);
+  for (const s of settled) {
+    if (s.gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: s.configuration_id });
+    if (s.next_at) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(s.id, s.attempt + 1, Date.parse(s.next_at) - Date.now()), deps.logger);
+  }
 }

@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { runTrigger } from '../domain/notification.js';
 import { onRunTransition, type RunTransition } from '../run-events.js';
 import { registerAfterMove } from '../run-stages.js';
-import { enqueueAfterCommit, jobs } from '../queues.js';
+import { enqueueDeliveries, firstTries } from '../queues.js';
 import { runPayload } from './payloads.js';
 
 async function username(tx: Db, id: string | null): Promise<string | null> {
@@ -56,7 +56,7 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
 /** After a move commits, queue the run's deliveries that have not been tried yet. */
 async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
   const ids = (await rt.db('notification_deliveries').where({ run_id: run.id, status: 'pending', attempts: 0 }).pluck('id')) as string[];
-  for (const id of ids) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+  await enqueueDeliveries(rt.queues, firstTries(ids), rt.logger);
 }
 
 let registered = false;

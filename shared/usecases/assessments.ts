@@ -6,7 +6,7 @@ import { assessmentFindings, assessmentTriggers, type AssessmentFindings } from 
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { readAll } from '../store/postgres-store.js';
 import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
-import { enqueueAfterCommit, jobs } from '../queues.js';
+import { enqueueAfterCommit, enqueueDeliveries, firstTries, jobs } from '../queues.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 
 export interface AssessmentRow extends AssessmentFindings {
@@ -87,6 +87,6 @@ export async function executeAssessment(rt: Runtime, terraform: TerraformSetting
     }
     return { result, deliveries };
   });
-  for (const id of deliveries) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+  await enqueueDeliveries(rt.queues, firstTries(deliveries), rt.logger);
   return result;
 }

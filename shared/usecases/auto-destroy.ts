@@ -4,7 +4,7 @@ import { insertPendingRun, type RunRow } from '../repos/runs.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove } from './runs.js';
-import { enqueueAfterCommit, jobs } from '../queues.js';
+import { enqueueDeliveries, firstTries } from '../queues.js';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -85,7 +85,7 @@ export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<v
   const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
   for (const ws of due) {
     const { deliveries, run } = await sweepWorkspace(rt, ws, now);
-    for (const id of deliveries) await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(id, 1), rt.logger);
+    await enqueueDeliveries(rt.queues, firstTries(deliveries), rt.logger);
     if (run) await afterMove(rt, run);
   }
 }

@@ -141,6 +141,47 @@ describe('notifications: reliable delivery', function () {
     expect(await deliveriesOf(s.configurationId)).to.have.length(1);
   });
 
+  it("settles each of one event's deliveries on its own outcome, sent by one job", async () => {
+    await startWorker();
+    const s = await setup(() => ({ status: 200 }));
+    const answers: Record<string, ScriptedAnswer> = { retry: { status: 503, body: 'busy\u0000now' }, gone: { status: 410 } };
+    const others: Record<string, string> = {};
+    for (const [name, answer] of Object.entries(answers)) {
+      const rx = await startScriptedReceiver(null, (req) => (isRun(req) ? answer : { status: 200 }));
+      receivers.push(rx);
+      const created = await api('POST', `/workspaces/${s.ws.id}/notification-configurations`, {
+        token: s.token,
+        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq(name), url: rx.url, triggers: ['run:created'] }),
+      });
+      expect(created.status, created.text).to.equal(201);
+      others[name] = created.body.data.id;
+    }
+    const runId = await run(s);
+    const rowOf = async (configurationId: string) => (await deliveriesOf(configurationId))[0];
+    await waitFor(async () => (await rowOf(others.gone))?.status === 'failed' && (await rowOf(s.configurationId))?.status === 'delivered', 'the deliveries to settle');
+    const retry = await waitFor(async () => {
+      const row = await rowOf(others.retry);
+      return row?.attempts === 1 && row.status === 'pending' ? row : null;
+    }, 'the retry to be scheduled');
+    expect(retry).to.include({ run_id: runId, last_status_code: 503 });
+    expect(new Date(retry.next_attempt_at).getTime() - Date.now()).to.be.greaterThan(1000);
+    const [attempt] = await harness().rt.db('notification_delivery_attempts').where({ delivery_id: retry.id });
+    // A NUL in the destination's answer is dropped (Postgres text cannot hold it); the rest is kept.
+    expect(attempt).to.include({ attempt: 1, status_code: 503, response_body: 'busynow' });
+    expect(await rowOf(others.gone)).to.include({ attempts: 1, last_status_code: 410 });
+    const gone = await api('GET', `/notification-configurations/${others.gone}`, { token: s.token });
+    expect(gone.body.data.attributes.enabled).to.equal(false);
+    expect(s.rx.received.filter(isRun)).to.have.length(1);
+
+    // The run's three first tries went out in one job.
+    const ids = await Promise.all([s.configurationId, others.retry, others.gone].map(async (c) => (await rowOf(c)).id as string));
+    const carried = (await harness().rt.queues['notification-delivery'].getJobs(['completed']))
+      .map((j) => (j.data as { deliveryIds?: string[] }).deliveryIds ?? [])
+      .filter((list) => list.includes(retry.id));
+    expect(carried).to.have.length(1);
+    expect(carried[0]).to.have.members(ids);
+  });
+
   it('drops a queued retry once its configuration is disabled', async () => {
     await startWorker();
     const s = await setup(() => ({ status: 503 }));
