@@ -167,31 +167,48 @@ export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
   return specs;
 }
 
-/** Delivery attempts gathered during the current turn of the event loop, per set of queues. */
-const gathering = new WeakMap<Queues, { attempts: DeliveryAttempt[]; added: Promise<void> }>();
+/** Least time between two rounds of delivery jobs added by one process, when it is busy. */
+export const DELIVERY_ROUND_MS = 5;
+
+interface Gathering {
+  attempts: DeliveryAttempt[];
+  added: Promise<void>;
+  flush: () => void;
+}
+/** Delivery attempts waiting for the next round, and when the last round went out, per set of queues. */
+const gathering = new WeakMap<Queues, Gathering>();
+const lastRound = new WeakMap<Queues, number>();
 
 /**
- * Enqueues notification delivery attempts after commit, DELIVERIES_PER_JOB to a job. Attempts
- * enqueued by any caller in the same turn of the event loop are gathered into the same jobs, so a
- * busy process adds fewer, fuller jobs without making any of them wait longer; each caller's promise
- * settles once the jobs are added. Failures are logged, as in enqueueAfterCommit.
+ * Enqueues notification delivery attempts after commit, DELIVERIES_PER_JOB to a job, in rounds: a
+ * round goes out at the end of the current turn of the event loop when the last one is at least
+ * DELIVERY_ROUND_MS old, otherwise when it is (or at once when a job's worth is waiting). An idle
+ * process so adds each event's deliveries at once, and a busy one adds fewer, fuller jobs, waiting at
+ * most DELIVERY_ROUND_MS. Each caller's promise settles once its jobs are added; failures are
+ * logged, as in enqueueAfterCommit.
  */
 export function enqueueDeliveries(queues: Queues, attempts: readonly DeliveryAttempt[], logger: Logger): Promise<void> {
   if (attempts.length === 0) return Promise.resolve();
-  let batch = gathering.get(queues);
-  if (!batch) {
+  let round = gathering.get(queues);
+  if (!round) {
     const gathered: DeliveryAttempt[] = [];
-    const added = new Promise<void>((resolve) =>
-      setImmediate(() => {
-        gathering.delete(queues);
-        void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(queues, spec, logger))).then(() => resolve());
-      }),
-    );
-    batch = { attempts: gathered, added };
-    gathering.set(queues, batch);
+    let resolve: () => void = () => undefined;
+    const added = new Promise<void>((r) => (resolve = r));
+    const wait = (lastRound.get(queues) ?? -Infinity) + DELIVERY_ROUND_MS - performance.now();
+    const flush = () => {
+      cancel();
+      if (gathering.get(queues) !== round) return;
+      gathering.delete(queues);
+      lastRound.set(queues, performance.now());
+      void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(queues, spec, logger))).then(() => resolve());
+    };
+    const cancel = wait > 0 ? clearTimeout.bind(null, setTimeout(flush, wait)) : clearImmediate.bind(null, setImmediate(flush));
+    round = { attempts: gathered, added, flush };
+    gathering.set(queues, round);
   }
-  batch.attempts.push(...attempts);
-  return batch.added;
+  round.attempts.push(...attempts);
+  if (round.attempts.length >= DELIVERIES_PER_JOB) round.flush();
+  return round.added;
 }
 
 /** First tries of deliveries just committed. */
