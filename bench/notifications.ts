@@ -13,9 +13,9 @@
  *   through enqueueDeliveries as the service queues an event's deliveries, while the queue is
  *   paused; then resumes it: the time from the resume to the last request at the sink.
  * - Baseline, alternating with the service rounds: child processes (one per worker process) that
- *   sign and POST the same bodies with the same headers through node-fetch, 8 at a time per process
- *   like the worker; once with a keep-alive agent (the bare loop) and once opening a connection
- *   per request, as the service's outbound client does.
+ *   sign and POST the same bodies with the same headers through node-fetch, 8 at a time per process;
+ *   once with a keep-alive agent (the bare loop, which the service's outbound client also keeps
+ *   connections like) and, for reference, once opening a connection per request.
  * - Latency: runs created through the API (POST /runs) on workspaces whose one configuration is
  *   subscribed to run:created; nothing runs the run pipeline, so the runs stay pending. Measured
  *   from the COMMIT of the run's creation (the web process's knex `query` event) and from the

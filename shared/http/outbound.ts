@@ -68,6 +68,9 @@ export function addressAllowed(address: string, allowed: readonly [Parsed, numbe
   return ip.range() === 'unicast';
 }
 
+/** How long an idle kept-alive connection stays open. */
+const IDLE_SOCKET_MS = 2000;
+
 /** A client bound to one policy; create once per process. */
 export function createOutboundClient(opts: OutboundOptions) {
   const allowed = opts.allowedCidrs.map((c) => ipaddr.parseCIDR(c) as [Parsed, number]);
@@ -103,9 +106,13 @@ export function createOutboundClient(opts: OutboundOptions) {
       return limitConnect((https.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }).createConnection.call(this, options, cb));
     }
   }
+  // Connections are kept for reuse by later requests to the same origin: each was opened to an
+  // address vetted when it connected. Idle ones close after IDLE_SOCKET_MS, before common server
+  // keep-alive timeouts (5 s in Node), so a reused connection is rarely one the server is closing.
+  const pooling = { keepAlive: true, timeout: IDLE_SOCKET_MS };
   const agents = {
-    'http:': new GuardedHttpAgent({ lookup: guardedLookup, keepAlive: false }),
-    'https:': new GuardedHttpsAgent({ lookup: guardedLookup, keepAlive: false }),
+    'http:': new GuardedHttpAgent({ lookup: guardedLookup, ...pooling }),
+    'https:': new GuardedHttpsAgent({ lookup: guardedLookup, ...pooling }),
   };
 
   async function readCapped(res: Response): Promise<{ body: string; truncated: boolean }> {
