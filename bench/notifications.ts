@@ -9,9 +9,9 @@
  *   1 and then 2 of them). Each round writes N delivery rows as run events write them (a real run
  *   payload from runPayload, without the run row), to enabled generic configurations with a token:
  *   events of F deliveries (F configurations notified by one event; F = 1 and F = 20, the most a
- *   workspace can have), each committed on its own by one of 8 concurrent producers and queued
- *   through enqueueDeliveries as the service queues an event's deliveries, while the queue is
- *   paused; then resumes it: the time from the resume to the last request at the sink.
+ *   workspace can have), each committed on its own by one of 8 concurrent producers and handed to
+ *   enqueueDeliveries without waiting, as a run's move does, while the queue is paused; once every
+ *   job is added, resumes the queue: the time from the resume to the last request at the sink.
  * - Baseline, alternating with the service rounds: child processes (one per worker process) that
  *   sign and POST the same bodies with the same headers through node-fetch, 8 at a time per process;
  *   once with a keep-alive agent (the bare loop, which the service's outbound client also keeps
@@ -427,11 +427,14 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   const queuedBefore = await queue.count();
   const items = base.map((it) => ({ ...it, id: `${it.id}-f${fanout}`, eventKey: `${it.eventKey}:f${fanout}` }));
   const events = Array.from({ length: Math.ceil(items.length / fanout) }, (_, i) => items.slice(i * fanout, (i + 1) * fanout));
+  // Like a run's move, a producer hands its event's deliveries to the next round without waiting for it.
+  const rounds: Promise<void>[] = [];
   await inParallel(events, PRODUCERS, async (event) => {
     const rows = event.map((it) => ({ id: it.id, configuration_id: it.configurationId, run_id: null, event_key: it.eventKey, trigger: 'run:created', payload: it.body }));
     await db('notification_deliveries').insert(rows);
-    await enqueueDeliveries(queues, firstTries(rows.map((r) => r.id)), logger);
+    rounds.push(enqueueDeliveries(queues, firstTries(rows.map((r) => r.id)), logger));
   });
+  await Promise.all(rounds);
   const jobs = (await queue.count()) - queuedBefore;
   const ids = items.map((it) => it.id);
   const cpu0 = await cpuSnapshot(t.watcher, workers, []);

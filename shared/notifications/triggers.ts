@@ -53,10 +53,14 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
   });
 }
 
-/** After a move commits, queue the run's deliveries that have not been tried yet. */
+/**
+ * After a move commits, hands the run's deliveries that have not been tried yet to the next round of
+ * delivery jobs. The run does not wait for the round: the rows are committed, and a round that never
+ * goes out (the process dies first) is made good by the reconciler.
+ */
 async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
   const ids = (await rt.db('notification_deliveries').where({ run_id: run.id, status: 'pending', attempts: 0 }).pluck('id')) as string[];
-  await enqueueDeliveries(rt.queues, firstTries(ids), rt.logger);
+  void enqueueDeliveries(rt.queues, firstTries(ids), rt.logger);
 }
 
 let registered = false;
