@@ -131,7 +131,7 @@ type Settlement = ReturnType<typeof settlement>;
 /**
  * Records the attempts and settles their deliveries in one statement: a 410 disables its
  * configuration in the same statement, so a delivery is never settled without it. A delivery whose
- * lease another worker took over is left to that worker.
+ * lease ran out and another worker claimed again (its attempt count moved on) is left to that worker.
  */
 async function settle(deps: WorkerDeps, settled: Settlement[]): Promise<void> {
   await deps.db.raw(
@@ -150,7 +150,7 @@ async function settle(deps: WorkerDeps, settled: Settlement[]): Promise<void> {
             next_attempt_at = coalesce(r.next_at, d.next_attempt_at),
             delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end
        from r
-      where d.id = r.id and d.status = 'sending'`,
+      where d.id = r.id and d.status = 'sending' and d.attempts = r.attempt`,
     [JSON.stringify(settled)],
   );
 }
