@@ -109,7 +109,7 @@ export function runHandlers(deps: AppDeps) {
       const scope = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'plan');
       const ws = scope.workspace;
       if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-      const cvId = relationshipId(req, 'configuration-version') ?? (await db('workspaces').where({ id: ws.id }).first('current_configuration_version_id'))?.current_configuration_version_id;
+      const cvId = relationshipId(req, 'configuration-version') ?? ws.current_configuration_version_id;
       const cv = cvId ? await findCv(db, cvId) : undefined;
       if (!cv || cv.workspace_id !== ws.id) {
         throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
