@@ -33,15 +33,18 @@ export class PostgresObjectStore implements ObjectStore {
   async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
     const id = newId(opts.prefix ?? 'obj');
     const contentType = opts.contentType ?? 'application/octet-stream';
-    await tx('objects').insert({ id, size: 0, sha256: '', content_type: contentType });
+    // A buffer's size and digest are known up front; a stream's are filled in once it has been read.
+    const known = Buffer.isBuffer(data) ? { size: data.length, sha256: createHash('sha256').update(data).digest('hex') } : null;
+    await tx('objects').insert({ id, size: known?.size ?? 0, sha256: known?.sha256 ?? '', content_type: contentType });
     const hash = createHash('sha256');
     let size = 0;
     let seq = 0;
     for await (const chunk of chunksOf(data)) {
-      hash.update(chunk);
+      if (!known) hash.update(chunk);
       size += chunk.length;
       await tx('object_chunks').insert({ object_id: id, seq: seq++, data: chunk });
     }
+    if (known) return { id, ...known, contentType };
     const sha256 = hash.digest('hex');
     await tx('objects').where({ id }).update({ size, sha256 });
     return { id, size, sha256, contentType };
@@ -57,13 +60,18 @@ export class PostgresObjectStore implements ObjectStore {
   }
 
   async get(id: string): Promise<Readable | null> {
-    if (!(await this.exists(id))) return null;
     const db = this.db;
+    // Four chunks a query; only an object with no chunks at all needs a look at its row.
+    const batch = (from: number) => db('object_chunks').where({ object_id: id }).whereBetween('seq', [from, from + 3]).orderBy('seq').pluck('data') as Promise<Buffer[]>;
+    const first = await batch(0);
+    if (!first.length && !(await this.exists(id))) return null;
     async function* read(): AsyncGenerator<Buffer> {
-      for (let seq = 0; ; seq += 4) {
-        const rows = await db('object_chunks').where({ object_id: id }).whereBetween('seq', [seq, seq + 3]).orderBy('seq').select('data');
-        for (const r of rows) yield r.data as Buffer;
+      let rows = first;
+      for (let seq = 0; ; ) {
+        yield* rows;
         if (rows.length < 4) return;
+        seq += 4;
+        rows = await batch(seq);
       }
     }
     return Readable.from(read());
