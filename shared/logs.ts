@@ -4,12 +4,14 @@ import { newId } from './ids.js';
 const STX = Buffer.from([0x02]);
 const ETX = Buffer.from([0x03]);
 
-/** Creates an empty log; readers get nothing until the writer opens it. */
-export async function createLog(db: Db): Promise<string> {
-  const id = newId('log');
-  await db('logs').insert({ id });
-  return id;
+/** Creates `count` empty logs in one statement; readers get nothing until a writer opens them. */
+export async function createLogs(db: Db, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => newId('log'));
+  await db('logs').insert(ids.map((id) => ({ id })));
+  return ids;
 }
+
+export const createLog = async (db: Db): Promise<string> => (await createLogs(db, 1))[0];
 
 /** Bytes [offset, offset + limit) of a log as stored (STX ... ETX framing included). */
 export async function readLog(db: Db, id: string, offset: number, limit: number): Promise<Buffer | null> {
@@ -29,6 +31,7 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
 /**
  * Appends process output to a log, batching writes (every `flushMs` or `maxBuffer` bytes) so a
  * chatty process costs few round trips. One writer per log. open() writes STX; close() writes ETX.
+ * Writes are serialised on one chain, so offsets stay contiguous.
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -44,12 +47,18 @@ export class LogWriter {
     private readonly maxBuffer = 64 * 1024,
   ) {}
 
-  /** Starts the log (STX), or continues an existing one after its current end. */
-  async open(): Promise<void> {
-    const row = await this.db('logs').where({ id: this.id }).first('size');
-    this.size = Number(row?.size ?? 0);
-    if (this.size === 0) this.write(STX);
-    await this.flush();
+  /**
+   * Starts the log (STX, then `preface`, in one chunk), or continues an existing one after its
+   * current end. Writes may follow at once, without waiting: they queue behind it.
+   */
+  open(preface = ''): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      const row = await this.db('logs').where({ id: this.id }).first('size');
+      this.size = Number(row?.size ?? 0);
+      const start = this.size === 0 ? Buffer.concat([STX, Buffer.from(preface)]) : Buffer.from(preface);
+      if (start.length) await this.append(this.db, start, false);
+    });
+    return this.chain;
   }
 
   write(data: Buffer | string): void {
@@ -57,31 +66,37 @@ export class LogWriter {
     if (!buf.length) return;
     this.buffer.push(buf);
     this.buffered += buf.length;
-    if (this.buffered >= this.maxBuffer) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+    if (this.buffered >= this.maxBuffer) this.flushLater();
+    else this.timer ??= setTimeout(() => this.flushLater(), this.flushMs);
   }
 
-  /** Writes what is buffered; flushes are serialised so offsets stay contiguous. */
-  flush(): Promise<void> {
+  /** A flush nobody waits for: a failure stops the chain and surfaces at the next awaited flush or close(). */
+  private flushLater(): void {
+    this.flush().catch(() => undefined);
+  }
+
+  /** Writes what is buffered (through `db`, e.g. a transaction), after every earlier write. */
+  flush(db: Db = this.db, finished = false): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.buffered) return this.chain;
+    if (!this.buffered && !finished) return this.chain;
     const data = Buffer.concat(this.buffer);
     this.buffer = [];
     this.buffered = 0;
-    const offset = this.size;
-    this.size += data.length;
-    this.chain = this.chain.then(async () => {
-      await this.db('log_chunks').insert({ log_id: this.id, offset, data });
-      await this.db('logs').where({ id: this.id }).update({ size: offset + data.length });
-    });
+    this.chain = this.chain.then(() => this.append(db, data, finished));
     return this.chain;
   }
 
-  /** Ends the log with ETX; readers then know it is complete. */
-  async close(): Promise<void> {
+  /** Ends the log with ETX (through `db`, e.g. the transaction that records the end of the phase); readers then know it is complete. */
+  close(db: Db = this.db): Promise<void> {
     this.write(ETX);
-    await this.flush();
-    await this.db('logs').where({ id: this.id }).update({ finished: true });
+    return this.flush(db, true);
+  }
+
+  private async append(db: Db, data: Buffer, finished: boolean): Promise<void> {
+    const offset = this.size;
+    this.size += data.length;
+    await db('log_chunks').insert({ log_id: this.id, offset, data });
+    await db('logs').where({ id: this.id }).update(finished ? { size: this.size, finished: true } : { size: this.size });
   }
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { publishRunTransition } from '../run-events.js';
-import { createLog } from '../logs.js';
+import { createLogs } from '../logs.js';
 
 export interface RunRow {
   id: string;
@@ -92,8 +92,9 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
       status_timestamps: json({ 'plan-queueable-at': now }),
     })
     .returning('*');
-  await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: await createLog(db) });
-  await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: await createLog(db) });
+  const [planLog, applyLog] = await createLogs(db, 2);
+  await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: planLog });
+  await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: applyLog });
   await insertRunEvent(db, { run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
   await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
@@ -135,11 +136,12 @@ export async function transitionRun(
   return moved;
 }
 
-/** Updates plan or apply bookkeeping, stamping status-timestamps when the status changes. */
-export async function updatePhase(db: Db, table: 'plans' | 'applies', id: string, changes: Record<string, unknown>): Promise<void> {
+/** Updates the plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */
+export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
   const values = { ...changes };
   if (typeof changes.status === 'string') {
     values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [`${changes.status}-at`, new Date().toISOString()]);
   }
-  await db(table).where({ id }).update(values);
+  const [row] = await db(table).where(where).update(values).returning('*');
+  return row as T | undefined;
 }
