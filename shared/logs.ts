@@ -4,14 +4,15 @@ import { newId } from './ids.js';
 const STX = Buffer.from([0x02]);
 const ETX = Buffer.from([0x03]);
 
-/** Creates `count` empty logs in one statement; readers get nothing until a writer opens them. */
-export async function createLogs(db: Db, count: number): Promise<string[]> {
-  const ids = Array.from({ length: count }, () => newId('log'));
-  await db('logs').insert(ids.map((id) => ({ id })));
-  return ids;
-}
+/** Inserts empty logs (a query: await it, or use it in a larger statement); readers get nothing until a writer writes. */
+export const insertLogs = (db: Db, ids: string[]) => db('logs').insert(ids.map((id) => ({ id })));
 
-export const createLog = async (db: Db): Promise<string> => (await createLogs(db, 1))[0];
+/** Creates an empty log. */
+export async function createLog(db: Db): Promise<string> {
+  const id = newId('log');
+  await insertLogs(db, [id]);
+  return id;
+}
 
 /** Bytes [offset, offset + limit) of a log as stored (STX ... ETX framing included). */
 export async function readLog(db: Db, id: string, offset: number, limit: number): Promise<Buffer | null> {
@@ -30,8 +31,8 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
 
 /**
  * Appends process output to a log, batching writes (every `flushMs` or `maxBuffer` bytes) so a
- * chatty process costs few round trips. One writer per log. open() writes STX; close() writes ETX.
- * Writes are serialised on one chain, so offsets stay contiguous.
+ * chatty process costs few round trips. One writer per log. The first chunk starts with STX;
+ * close() writes ETX. Writes are serialised on one chain, so offsets stay contiguous.
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -48,16 +49,16 @@ export class LogWriter {
   ) {}
 
   /**
-   * Starts the log (STX, then `preface`, in one chunk), or continues an existing one after its
-   * current end. Writes may follow at once, without waiting: they queue behind it.
+   * Starts the log, or continues an existing one after its current end, with `preface`. Only the
+   * end is read here: the preface goes out with the next flush, STX first when the log is new.
+   * Writes may follow at once, without waiting: they queue behind it.
    */
   open(preface = ''): Promise<void> {
     this.chain = this.chain.then(async () => {
       const row = await this.db('logs').where({ id: this.id }).first('size');
       this.size = Number(row?.size ?? 0);
-      const start = this.size === 0 ? Buffer.concat([STX, Buffer.from(preface)]) : Buffer.from(preface);
-      if (start.length) await this.append(this.db, start, false);
     });
+    this.write(preface);
     return this.chain;
   }
 
@@ -93,7 +94,8 @@ export class LogWriter {
     return this.flush(db, true);
   }
 
-  private async append(db: Db, data: Buffer, finished: boolean): Promise<void> {
+  private async append(db: Db, content: Buffer, finished: boolean): Promise<void> {
+    const data = this.size === 0 ? Buffer.concat([STX, content]) : content;
     const offset = this.size;
     this.size += data.length;
     await db('log_chunks').insert({ log_id: this.id, offset, data });

@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { publishRunTransition } from '../run-events.js';
-import { createLogs } from '../logs.js';
+import { insertLogs } from '../logs.js';
 
 export interface RunRow {
   id: string;
@@ -81,20 +81,24 @@ const json = (v: unknown) => JSON.stringify(v) as never;
 /** Inserts a run in `pending` with its plan, its apply and its `created` event (caller's transaction). */
 export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
-  const [row] = await db<RunRow>('runs')
-    .insert({
-      id: newId('run'),
+  const id = newId('run');
+  const [planLog, applyLog] = [newId('log'), newId('log')];
+  // The run, its plan and apply and their empty logs in one statement.
+  const [row] = (await db
+    .with('run', db('runs').insert({
+      id,
       ...attrs,
       target_addrs: json(attrs.target_addrs ?? []),
       replace_addrs: json(attrs.replace_addrs ?? []),
       variables: json(attrs.variables ?? []),
       status: 'pending',
       status_timestamps: json({ 'plan-queueable-at': now }),
-    })
-    .returning('*');
-  const [planLog, applyLog] = await createLogs(db, 2);
-  await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: planLog });
-  await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: applyLog });
+    }).returning('*'))
+    .with('logs', insertLogs(db, [planLog, applyLog]))
+    .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
+    .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
+    .select('*')
+    .from('run')) as RunRow[];
   await insertRunEvent(db, { run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
   await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
