@@ -98,7 +98,11 @@ export class LogWriter {
     const data = this.size === 0 ? Buffer.concat([STX, content]) : content;
     const offset = this.size;
     this.size += data.length;
-    await db('log_chunks').insert({ log_id: this.id, offset, data });
-    await db('logs').where({ id: this.id }).update(finished ? { size: this.size, finished: true } : { size: this.size });
+    // The chunk and the log's new end in one statement.
+    await db
+      .with('chunk', db('log_chunks').insert({ log_id: this.id, offset, data }))
+      .from('logs')
+      .where({ id: this.id })
+      .update(finished ? { size: this.size, finished: true } : { size: this.size });
   }
 }

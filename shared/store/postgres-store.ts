@@ -33,18 +33,22 @@ export class PostgresObjectStore implements ObjectStore {
   async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
     const id = newId(opts.prefix ?? 'obj');
     const contentType = opts.contentType ?? 'application/octet-stream';
-    // A buffer's size and digest are known up front; a stream's are filled in once it has been read.
-    const known = Buffer.isBuffer(data) ? { size: data.length, sha256: createHash('sha256').update(data).digest('hex') } : null;
-    await tx('objects').insert({ id, size: known?.size ?? 0, sha256: known?.sha256 ?? '', content_type: contentType });
+    if (Buffer.isBuffer(data) && data.length <= CHUNK) {
+      // One chunk at most, size and digest known: the object row and its chunk in one statement.
+      const sha256 = createHash('sha256').update(data).digest('hex');
+      const object = tx('objects').insert({ id, size: data.length, sha256, content_type: contentType });
+      await (data.length ? tx.with('object', object).insert({ object_id: id, seq: 0, data }).into('object_chunks') : object);
+      return { id, size: data.length, sha256, contentType };
+    }
+    await tx('objects').insert({ id, size: 0, sha256: '', content_type: contentType });
     const hash = createHash('sha256');
     let size = 0;
     let seq = 0;
     for await (const chunk of chunksOf(data)) {
-      if (!known) hash.update(chunk);
+      hash.update(chunk);
       size += chunk.length;
       await tx('object_chunks').insert({ object_id: id, seq: seq++, data: chunk });
     }
-    if (known) return { id, ...known, contentType };
     const sha256 = hash.digest('hex');
     await tx('objects').where({ id }).update({ size, sha256 });
     return { id, size, sha256, contentType };
