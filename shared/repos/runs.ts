@@ -83,7 +83,7 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
   const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
-  // The run, its plan and apply and their empty logs in one statement.
+  // The run, its plan and apply, their empty logs and the `created` event in one statement.
   const [row] = (await db
     .with('run', db('runs').insert({
       id,
@@ -97,22 +97,24 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
     .with('logs', insertLogs(db, [planLog, applyLog]))
     .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
     .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
+    .with('event', runEventInsert(db, { run_id: id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null }))
     .select('*')
     .from('run')) as RunRow[];
-  await insertRunEvent(db, { run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
   await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
 }
 
+type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };
+
 /**
- * Records a run event. The time is the wall clock, not the transaction start, so several moves
- * made in one transaction keep their order.
+ * The insert of a run event (a query: await it, or use it in a larger statement). The time is the
+ * wall clock, not the transaction start, so several moves made in one transaction keep their order.
  */
-export async function insertRunEvent(
-  db: Db,
-  e: { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null },
-): Promise<void> {
-  await db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
+const runEventInsert = (db: Db, e: RunEventRow) => db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
+
+/** Records a run event. */
+export async function insertRunEvent(db: Db, e: RunEventRow): Promise<void> {
+  await runEventInsert(db, e);
 }
 
 /** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
