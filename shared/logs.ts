@@ -4,10 +4,13 @@ import { newId } from './ids.js';
 const STX = Buffer.from([0x02]);
 const ETX = Buffer.from([0x03]);
 
-/** Creates an empty log; readers get nothing until the writer opens it. */
+/** Inserts empty logs (a query: await it, or use it in a larger statement); readers get nothing until a writer writes. */
+export const insertLogs = (db: Db, ids: string[]) => db('logs').insert(ids.map((id) => ({ id })));
+
+/** Creates an empty log. */
 export async function createLog(db: Db): Promise<string> {
   const id = newId('log');
-  await db('logs').insert({ id });
+  await insertLogs(db, [id]);
   return id;
 }
 
@@ -28,7 +31,8 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
 
 /**
  * Appends process output to a log, batching writes (every `flushMs` or `maxBuffer` bytes) so a
- * chatty process costs few round trips. One writer per log. open() writes STX; close() writes ETX.
+ * chatty process costs few round trips. One writer per log. The first chunk starts with STX;
+ * close() writes ETX. Writes are serialised on one chain, so offsets stay contiguous.
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -44,12 +48,18 @@ export class LogWriter {
     private readonly maxBuffer = 64 * 1024,
   ) {}
 
-  /** Starts the log (STX), or continues an existing one after its current end. */
-  async open(): Promise<void> {
-    const row = await this.db('logs').where({ id: this.id }).first('size');
-    this.size = Number(row?.size ?? 0);
-    if (this.size === 0) this.write(STX);
-    await this.flush();
+  /**
+   * Starts the log, or continues an existing one after its current end, with `preface`. Only the
+   * end is read here: the preface goes out with the next flush, STX first when the log is new.
+   * Writes may follow at once, without waiting: they queue behind it.
+   */
+  open(preface = ''): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      const row = await this.db('logs').where({ id: this.id }).first('size');
+      this.size = Number(row?.size ?? 0);
+    });
+    this.write(preface);
+    return this.chain;
   }
 
   write(data: Buffer | string): void {
@@ -57,31 +67,42 @@ export class LogWriter {
     if (!buf.length) return;
     this.buffer.push(buf);
     this.buffered += buf.length;
-    if (this.buffered >= this.maxBuffer) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+    if (this.buffered >= this.maxBuffer) this.flushLater();
+    else this.timer ??= setTimeout(() => this.flushLater(), this.flushMs);
   }
 
-  /** Writes what is buffered; flushes are serialised so offsets stay contiguous. */
-  flush(): Promise<void> {
+  /** A flush nobody waits for: a failure stops the chain and surfaces at the next awaited flush or close(). */
+  private flushLater(): void {
+    this.flush().catch(() => undefined);
+  }
+
+  /** Writes what is buffered (through `db`, e.g. a transaction), after every earlier write. */
+  flush(db: Db = this.db, finished = false): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.buffered) return this.chain;
+    if (!this.buffered && !finished) return this.chain;
     const data = Buffer.concat(this.buffer);
     this.buffer = [];
     this.buffered = 0;
-    const offset = this.size;
-    this.size += data.length;
-    this.chain = this.chain.then(async () => {
-      await this.db('log_chunks').insert({ log_id: this.id, offset, data });
-      await this.db('logs').where({ id: this.id }).update({ size: offset + data.length });
-    });
+    this.chain = this.chain.then(() => this.append(db, data, finished));
     return this.chain;
   }
 
-  /** Ends the log with ETX; readers then know it is complete. */
-  async close(): Promise<void> {
+  /** Ends the log with ETX (through `db`, e.g. the transaction that records the end of the phase); readers then know it is complete. */
+  close(db: Db = this.db): Promise<void> {
     this.write(ETX);
-    await this.flush();
-    await this.db('logs').where({ id: this.id }).update({ finished: true });
+    return this.flush(db, true);
+  }
+
+  private async append(db: Db, content: Buffer, finished: boolean): Promise<void> {
+    const data = this.size === 0 ? Buffer.concat([STX, content]) : content;
+    const offset = this.size;
+    this.size += data.length;
+    // The chunk and the log's new end in one statement.
+    await db
+      .with('chunk', db('log_chunks').insert({ log_id: this.id, offset, data }))
+      .from('logs')
+      .where({ id: this.id })
+      .update(finished ? { size: this.size, finished: true } : { size: this.size });
   }
 }

@@ -17,7 +17,7 @@ import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
-import { presentTaskStages } from './task-stages.js';
+import { presentTaskStages, STAGE_ORDER } from './task-stages.js';
 import type { TaskStageRow } from '../../shared/repos/run-tasks.js';
 
 const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'configuration_version.ingress_attributes', 'workspace', 'task_stages', 'cost_estimate'] as const;
@@ -26,7 +26,23 @@ const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'confi
 export const logReadUrl = (config: Config, logId: string | null) =>
   logId ? signedObjectUrl(config.baseUrl, config.encryptionKey, 'log', logId, config.logUrlTtlSeconds).replace('/v1/object/', '/v1/logs/') : '';
 
-/** Runs with their plans and applies; `include` adds related resources. */
+/** What run resources point at, for many runs in one query: plan and apply, task stages and policy checks in order. */
+async function runReferences(db: Db, ids: string[]) {
+  const rows = (ids.length
+    ? await db('runs as r')
+        .whereIn('r.id', ids)
+        .select(
+          'r.id',
+          db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
+          db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
+          db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
+          db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
+        )
+    : []) as { id: string; plan_id: string; apply_id: string; stage_ids: string[]; check_ids: string[] }[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Runs with what they refer to; `include` adds related resources (only these read whole rows). */
 export async function presentRuns(
   db: Db,
   config: Config,
@@ -36,25 +52,23 @@ export async function presentRuns(
   include: Set<string> = new Set(),
 ): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = runs.map((r) => r.id);
-  const plans = new Map(((ids.length ? await db('plans').whereIn('run_id', ids) : []) as PlanRow[]).map((p) => [p.run_id, p]));
-  const applies = new Map(((ids.length ? await db('applies').whereIn('run_id', ids) : []) as ApplyRow[]).map((a) => [a.run_id, a]));
-  const stages = (ids.length ? await db('task_stages').whereIn('run_id', ids).orderByRaw("array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)") : []) as TaskStageRow[];
-  const checks = (ids.length ? await db('policy_checks').whereIn('run_id', ids).orderBy('created_at').orderBy('scope').select('id', 'run_id') : []) as { id: string; run_id: string }[];
-  const data = runs.map((run) =>
-    runResource(run, {
-      plan: plans.get(run.id)!,
-      apply: applies.get(run.id)!,
-      access: access(run),
-      grant,
-      taskStageIds: stages.filter((s) => s.run_id === run.id).map((s) => s.id),
-      policyCheckIds: checks.filter((c) => c.run_id === run.id).map((c) => c.id),
-    }),
-  );
+  const refs = await runReferences(db, ids);
+  const data = runs.map((run) => {
+    const ref = refs.get(run.id)!;
+    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids });
+  });
   const included: Resource[] = [];
-  if (include.has('task_stages')) included.push(...(await presentTaskStages(db, stages, false)).data);
+  if (include.has('task_stages') && ids.length) {
+    const stages = (await db('task_stages').whereIn('run_id', ids).orderByRaw(STAGE_ORDER)) as TaskStageRow[];
+    included.push(...(await presentTaskStages(db, stages, false)).data);
+  }
+  const plans = include.has('plan') && ids.length ? new Map(((await db('plans').whereIn('run_id', ids)) as PlanRow[]).map((p) => [p.run_id, p])) : null;
+  const applies = include.has('apply') && ids.length ? new Map(((await db('applies').whereIn('run_id', ids)) as ApplyRow[]).map((a) => [a.run_id, a])) : null;
   for (const run of runs) {
-    if (include.has('plan')) included.push(planResource(plans.get(run.id)!, run, logReadUrl(config, plans.get(run.id)!.log_id)));
-    if (include.has('apply')) included.push(applyResource(applies.get(run.id)!, run, logReadUrl(config, applies.get(run.id)!.log_id)));
+    const plan = plans?.get(run.id);
+    const apply = applies?.get(run.id);
+    if (plan) included.push(planResource(plan, run, logReadUrl(config, plan.log_id)));
+    if (apply) included.push(applyResource(apply, run, logReadUrl(config, apply.log_id)));
   }
   if (include.has('workspace') && runs.length) {
     const workspaces = await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))]);
@@ -109,7 +123,7 @@ export function runHandlers(deps: AppDeps) {
       const scope = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'plan');
       const ws = scope.workspace;
       if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-      const cvId = relationshipId(req, 'configuration-version') ?? (await db('workspaces').where({ id: ws.id }).first('current_configuration_version_id'))?.current_configuration_version_id;
+      const cvId = relationshipId(req, 'configuration-version') ?? ws.current_configuration_version_id;
       const cv = cvId ? await findCv(db, cvId) : undefined;
       if (!cv || cv.workspace_id !== ws.id) {
         throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');

@@ -40,7 +40,8 @@ export async function presentTaskStages(db: Db, stages: TaskStageRow[], includeR
   return { data, included: includeResults ? await presentTaskResults(db, results) : [] };
 }
 
-const STAGE_ORDER = "array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)";
+/** Orders task stages as a run passes them. */
+export const STAGE_ORDER = "array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)";
 
 const CALLBACK_EVENTS = { running: 'report_running', passed: 'pass', failed: 'fail' } as const;
 

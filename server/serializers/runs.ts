@@ -19,8 +19,8 @@ function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null
 }
 
 export interface RunContext {
-  plan: PlanRow;
-  apply: ApplyRow;
+  planId: string;
+  applyId: string;
   access: WorkspaceAccess;
   grant: OrganizationGrant | null;
   taskStageIds?: string[];
@@ -63,8 +63,8 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'configuration-version': one('configuration-versions', run.configuration_version_id),
       'created-by': one('users', run.created_by_id),
       'confirmed-by': one('users', null),
-      plan: one('plans', ctx.plan.id),
-      apply: one('applies', ctx.apply.id),
+      plan: one('plans', ctx.planId),
+      apply: one('applies', ctx.applyId),
       'cost-estimate': one('cost-estimates', null),
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),

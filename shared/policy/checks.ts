@@ -24,8 +24,8 @@ import type { EvaluationInput, PolicyToEvaluate } from './types.js';
  * set with policies applies.
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
-  const ws = await tx('workspaces').where({ id: run.workspace_id }).first('organization_name');
-  const sets = (await applicableSets(tx, ws.organization_name, run.workspace_id)
+  const organization = tx('workspaces').where({ id: run.workspace_id }).select('organization_name');
+  const sets = (await applicableSets(tx, organization, run.workspace_id)
     .whereExists(tx('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'))
     .select('s.id', 's.global')) as { id: string; global: boolean }[];
   if (!sets.length) return 'pass';

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import type { EnforcementLevel, PolicyKind } from '../domain/policy.js';
@@ -138,8 +139,11 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
   return new Map(setIds.map((id) => [id, Number(rows.find((r) => r.policy_set_id === id)?.count ?? 0)]));
 }
 
-/** The policy sets that apply to a workspace's runs: global ones and those attached to it, by name. */
-export const applicableSets = (db: Db, organizationName: string, workspaceId: string) =>
+/**
+ * The policy sets that apply to a workspace's runs: global ones and those attached to it, by name.
+ * The organization is its name, or a query that selects it (e.g. from the workspace row).
+ */
+export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where({ workspace_id: workspaceId }).select('policy_set_id')))

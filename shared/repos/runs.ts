@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { publishRunTransition } from '../run-events.js';
-import { createLog } from '../logs.js';
+import { insertLogs } from '../logs.js';
 
 export interface RunRow {
   id: string;
@@ -81,33 +81,40 @@ const json = (v: unknown) => JSON.stringify(v) as never;
 /** Inserts a run in `pending` with its plan, its apply and its `created` event (caller's transaction). */
 export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
-  const [row] = await db<RunRow>('runs')
-    .insert({
-      id: newId('run'),
+  const id = newId('run');
+  const [planLog, applyLog] = [newId('log'), newId('log')];
+  // The run, its plan and apply, their empty logs and the `created` event in one statement.
+  const [row] = (await db
+    .with('run', db('runs').insert({
+      id,
       ...attrs,
       target_addrs: json(attrs.target_addrs ?? []),
       replace_addrs: json(attrs.replace_addrs ?? []),
       variables: json(attrs.variables ?? []),
       status: 'pending',
       status_timestamps: json({ 'plan-queueable-at': now }),
-    })
-    .returning('*');
-  await db('plans').insert({ id: newId('plan'), run_id: row.id, log_id: await createLog(db) });
-  await db('applies').insert({ id: newId('apply'), run_id: row.id, log_id: await createLog(db) });
-  await insertRunEvent(db, { run_id: row.id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null });
+    }).returning('*'))
+    .with('logs', insertLogs(db, [planLog, applyLog]))
+    .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
+    .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
+    .with('event', runEventInsert(db, { run_id: id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null }))
+    .select('*')
+    .from('run')) as RunRow[];
   await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
   return row;
 }
 
+type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };
+
 /**
- * Records a run event. The time is the wall clock, not the transaction start, so several moves
- * made in one transaction keep their order.
+ * The insert of a run event (a query: await it, or use it in a larger statement). The time is the
+ * wall clock, not the transaction start, so several moves made in one transaction keep their order.
  */
-export async function insertRunEvent(
-  db: Db,
-  e: { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null },
-): Promise<void> {
-  await db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
+const runEventInsert = (db: Db, e: RunEventRow) => db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
+
+/** Records a run event. */
+export async function insertRunEvent(db: Db, e: RunEventRow): Promise<void> {
+  await runEventInsert(db, e);
 }
 
 /** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
@@ -135,11 +142,12 @@ export async function transitionRun(
   return moved;
 }
 
-/** Updates plan or apply bookkeeping, stamping status-timestamps when the status changes. */
-export async function updatePhase(db: Db, table: 'plans' | 'applies', id: string, changes: Record<string, unknown>): Promise<void> {
+/** Updates the plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */
+export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
   const values = { ...changes };
   if (typeof changes.status === 'string') {
     values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [`${changes.status}-at`, new Date().toISOString()]);
   }
-  await db(table).where({ id }).update(values);
+  const [row] = await db(table).where(where).update(values).returning('*');
+  return row as T | undefined;
 }

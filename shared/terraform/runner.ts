@@ -86,9 +86,7 @@ export async function prepareWorkdir(
   try {
     const config = join(root, 'config');
     const home = join(root, 'home');
-    await mkdir(config);
-    await mkdir(home);
-    const archive = await store.get(opts.archiveObjectId);
+    const [archive] = await Promise.all([store.get(opts.archiveObjectId), mkdir(config), mkdir(home)]);
     if (!archive) throw new Error('the configuration archive is missing');
     await pipeline(archive, extract({ cwd: config, strict: true, filter: (path) => safeEntryPath(path) }));
     const dir = resolve(config, opts.workingDirectory || '.');

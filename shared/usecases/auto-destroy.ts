@@ -1,9 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
-import { insertPendingRun, type RunRow } from '../repos/runs.js';
+import type { RunRow } from '../repos/runs.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
-import { afterMove } from './runs.js';
+import { afterMove, insertRun } from './runs.js';
 import { enqueueDeliveries, firstTries } from '../queues.js';
 
 const HOUR = 3_600_000;
@@ -53,7 +53,7 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliv
     let run: RunRow | null = null;
     let error: string | null = null;
     if (ws.current_configuration_version_id) {
-      run = await insertPendingRun(tx, {
+      run = await insertRun(tx, {
         workspace_id: ws.id,
         configuration_version_id: ws.current_configuration_version_id,
         source: 'tfe-api',

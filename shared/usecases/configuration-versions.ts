@@ -5,7 +5,8 @@ import { inspectArchive } from '../archive.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
-import { insertPendingRun, type RunRow } from '../repos/runs.js';
+import type { RunRow } from '../repos/runs.js';
+import { afterMove, insertRun } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { findModule, type TestRunRow } from '../repos/module-tests.js';
 import { insertQueuedTestRun } from './test-runs.js';
@@ -47,7 +48,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
     if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
     if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
     const run = cv.auto_queue_runs
-      ? await insertPendingRun(tx, {
+      ? await insertRun(tx, {
           workspace_id: cv.workspace_id,
           configuration_version_id: cv.id,
           source: 'tfe-configuration-version',
@@ -57,7 +58,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
       : null;
     return { cv, run, testRun: null };
   });
-  if (result.run) await enqueueAfterCommit(rt.queues, jobs.runStep(result.run.id, 'queue'), rt.logger);
+  if (result.run) await afterMove(rt, result.run);
   if (result.testRun) await enqueueAfterCommit(rt.queues, jobs.testRun(result.testRun.id), rt.logger);
   return { cv: result.cv, run: result.run };
 }

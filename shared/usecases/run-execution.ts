@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
-import { applyOfRun, planOfRun, transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
+import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { finishPhase, type PhaseOutcome } from './run-progress.js';
-import { findCv } from '../repos/configuration-versions.js';
-import { findStateVersion, insertStateVersion, parseState } from '../repos/state-versions.js';
+import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
@@ -45,23 +44,35 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
   return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
 }
 
-async function currentState(deps: ExecutionDeps, workspaceId: string): Promise<Buffer | null> {
-  const ws = await deps.db('workspaces').where({ id: workspaceId }).first('current_state_version_id');
-  const sv = ws?.current_state_version_id ? await findStateVersion(deps.db, ws.current_state_version_id) : null;
-  return sv?.object_id ? readAll(deps.store, sv.object_id) : null;
-}
-
-async function workdirFor(deps: ExecutionDeps, run: RunRow): Promise<Workdir> {
-  const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
-  if (!cv?.archive_object_id) throw new Error('the run has no configuration archive');
-  const ws = await deps.db('workspaces').where({ id: run.workspace_id }).first('working_directory');
+/** A fresh working directory for a run: its configuration, its workspace's current state and its variables. */
+async function workdirFor(deps: ExecutionDeps, runId: string): Promise<Workdir> {
+  const source = await deps.db('runs as r')
+    .join('workspaces as w', 'w.id', 'r.workspace_id')
+    .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
+    .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
+    .where('r.id', runId)
+    .first('r.variables', 'cv.archive_object_id', 'w.working_directory', 'sv.object_id as state_object_id');
+  if (!source?.archive_object_id) throw new Error('the run has no configuration archive');
   return prepareWorkdir(deps.store, deps.terraform, {
-    archiveObjectId: cv.archive_object_id,
-    workingDirectory: ws?.working_directory ?? '',
-    state: await currentState(deps, run.workspace_id),
-    variables: run.variables,
+    archiveObjectId: source.archive_object_id,
+    workingDirectory: source.working_directory ?? '',
+    state: source.state_object_id ? await readAll(deps.store, source.state_object_id) : null,
+    variables: source.variables,
   });
 }
+
+/**
+ * Starts preparing a run's working directory, which depends on nothing a claim changes, so it can
+ * be made while the run is claimed. A failure is reported where the directory is awaited.
+ */
+function startWorkdir(deps: ExecutionDeps, runId: string): Promise<Workdir> {
+  const workdir = workdirFor(deps, runId);
+  workdir.catch(() => undefined);
+  return workdir;
+}
+
+/** Removes a directory once it is of no more use (or was prepared for a run this worker did not claim). */
+const discard = (workdir: Promise<Workdir>) => workdir.then((wd) => wd.cleanup(), () => undefined);
 
 /** terraform init; its output reaches the log only when it fails. */
 async function init(deps: ExecutionDeps, wd: Workdir, log: LogWriter): Promise<boolean> {
@@ -71,11 +82,15 @@ async function init(deps: ExecutionDeps, wd: Workdir, log: LogWriter): Promise<b
   return false;
 }
 
-async function openLog(db: Db, table: 'plans' | 'applies', row: { id: string; log_id: string | null }): Promise<LogWriter> {
+/**
+ * Opens the phase's log with `intro`. Not waited for: Terraform starts meanwhile, its output
+ * queues behind the opening, and a failure surfaces when the log is closed.
+ */
+async function openLog(db: Db, table: 'plans' | 'applies', row: { id: string; log_id: string | null }, intro: string): Promise<LogWriter> {
   const logId = row.log_id ?? (await createLog(db));
   if (!row.log_id) await db(table).where({ id: row.id }).update({ log_id: logId });
   const writer = new LogWriter(db, logId);
-  await writer.open();
+  writer.open(intro).catch(() => undefined);
   return writer;
 }
 
@@ -101,17 +116,39 @@ function planArgs(run: RunRow): string[] {
   return args;
 }
 
-/** Claims a run for a Terraform phase: from its queued status, or by taking over an expired lease. */
-async function claim(deps: ExecutionDeps, runId: string, queued: RunStatus, executing: RunStatus, event: 'start_plan' | 'start_apply') {
+interface PhaseStep {
+  queued: RunStatus;
+  executing: 'planning' | 'applying';
+  event: 'start_plan' | 'start_apply';
+  table: 'plans' | 'applies';
+  /** Written to the plan or apply row when the run is claimed. */
+  phase: Record<string, unknown>;
+  /** Written to the run when it is claimed. */
+  run?: Partial<RunRow>;
+  /** Whether a run whose worker's lease expired is taken over (plans: yes; applies never run twice). */
+  resumable: boolean;
+}
+
+/**
+ * Claims a run for a Terraform phase, with a compare-and-set from its queued status or by taking
+ * over an expired lease when the step allows it, and marks its plan or apply running in the same
+ * transaction.
+ */
+async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, step: PhaseStep) {
   return deps.db.transaction(async (tx) => {
-    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
-    if (!run) return { run: undefined, resumed: false };
-    const lease = { lease_owner: deps.workerId, lease_until: leaseUntil(deps) };
-    if (run.status === queued) return { run: await transitionRun(tx, run, event, { changes: lease }), resumed: false };
-    const abandoned = run.status === executing && (!run.lease_until || run.lease_until < new Date());
-    if (!abandoned) return { run: undefined, resumed: false };
-    const [taken] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).update(lease).returning('*');
-    return { run: taken, resumed: true };
+    const changes = { ...step.run, lease_owner: deps.workerId, lease_until: leaseUntil(deps) };
+    let run = await transitionRun(tx, { id: runId, status: step.queued }, step.event, { changes });
+    const resumed = !run;
+    if (!run && step.resumable) {
+      [run] = await tx<RunRow>('runs')
+        .where({ id: runId, status: step.executing })
+        .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now()))
+        .update(changes)
+        .returning('*');
+    }
+    if (!run) return undefined;
+    const phase = (await updatePhase<P>(tx, step.table, { run_id: runId }, step.phase))!;
+    return { run, phase, resumed };
   });
 }
 
@@ -130,32 +167,37 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
 }
 
 /**
- * Runs one phase: opens its log with `intro`, prepares a fresh working directory, runs
- * `terraform init` and then `body`; the log is closed and the directory removed whatever
- * happens, and the run moves on according to the outcome.
+ * Runs one phase: opens its log with `intro`, runs `terraform init` in `workdir` (a fresh
+ * working directory, prepared meanwhile) and then `body`. The end of the phase, what it produced
+ * and its closed log are recorded in one transaction that moves the run on, whatever happened;
+ * the directory is removed after that, off the path to the run's next status.
  */
 async function runPhase(
   deps: ExecutionDeps,
   run: RunRow,
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
+  workdir: Promise<Workdir>,
   intro: string,
   body: (wd: Workdir, log: LogWriter) => Promise<PhaseOutcome>,
 ): Promise<void> {
-  const log = await openLog(deps.db, phase.table, phase);
-  log.write(intro);
-  let wd: Workdir | null = null;
-  let outcome: PhaseOutcome;
   try {
-    wd = await workdirFor(deps, run);
-    outcome = (await init(deps, wd, log)) ? await body(wd, log) : { kind: 'error', message: 'terraform init failed' };
-  } catch (err) {
-    log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
-    outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
+    const log = await openLog(deps.db, phase.table, phase, intro);
+    let outcome: PhaseOutcome;
+    try {
+      const wd = await workdir;
+      outcome = (await init(deps, wd, log)) ? await body(wd, log) : { kind: 'error', message: 'terraform init failed' };
+    } catch (err) {
+      log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
+      outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
+    }
+    const moved = await deps.db.transaction(async (tx) => {
+      await log.close(tx);
+      return finishPhase(tx, run.id, phase, phase.executing, outcome);
+    });
+    if (moved) await afterMove(deps, moved);
   } finally {
-    await wd?.cleanup();
+    await discard(workdir);
   }
-  await log.close();
-  await finishPhase(deps, run.id, phase, phase.executing, outcome);
 }
 
 /** Runs a Terraform command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
@@ -170,34 +212,48 @@ async function supervisedTerraform(deps: ExecutionDeps, run: RunRow, wd: Workdir
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
-/** Stores the saved plan and its JSON form (`terraform show -json`) and the change counts. */
-async function storePlan(deps: ExecutionDeps, planId: string, wd: Workdir, hasChanges: boolean): Promise<void> {
+/**
+ * After a successful `terraform plan`: `terraform show -json` of the saved plan, then, in the
+ * transaction that ends the phase, the plan file and its JSON form are stored with the change counts.
+ */
+async function savedPlan(deps: ExecutionDeps, wd: Workdir, hasChanges: boolean): Promise<PhaseOutcome> {
   const show = await runTerraform(deps.terraform, ['show', '-json', 'plan.tfplan'], wd.dir, wd.env);
   if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
   const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
-  await deps.db.transaction(async (tx) => {
+  const counts = countChanges(JSON.parse(show.output));
+  const save = async (tx: Db) => {
     const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
     const fileObj = await deps.store.put(tx, planFile, { prefix: 'planfile' });
-    await updatePhase(tx, 'plans', planId, { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...countChanges(JSON.parse(show.output)) });
-  });
+    return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
+  };
+  return { kind: 'ok', hasChanges, save };
 }
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const { run, resumed } = await claim(deps, runId, 'plan_queued', 'planning', 'start_plan');
-  if (!run) return;
-  const plan = (await planOfRun(deps.db, run.id))!;
-  await updatePhase(deps.db, 'plans', plan.id, { status: 'running', attempts: plan.attempts + 1 });
+  const workdir = startWorkdir(deps, runId);
   const { text, version } = await preamble(deps.terraform);
-  await deps.db('runs').where({ id: run.id }).update({ terraform_version: version });
+  const claimed = await claim<PlanRow>(deps, runId, {
+    queued: 'plan_queued',
+    executing: 'planning',
+    event: 'start_plan',
+    table: 'plans',
+    phase: { status: 'running', attempts: deps.db.raw('attempts + 1') },
+    run: { terraform_version: version },
+    resumable: true,
+  }).catch(async (err: unknown) => {
+    await discard(workdir);
+    throw err;
+  });
+  if (!claimed) return discard(workdir);
+  const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
-  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, intro, async (wd, log) => {
+  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, workdir, intro, async (wd, log) => {
     const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, planArgs(run), 'planning');
     if (stopped) return stopped;
     // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
     if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
-    await storePlan(deps, plan.id, wd, exit.code === 2);
-    return { kind: 'ok', hasChanges: exit.code === 2 };
+    return savedPlan(deps, wd, exit.code === 2);
   });
 }
 
@@ -232,12 +288,11 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
-  const { run } = await claim(deps, runId, 'apply_queued', 'applying', 'start_apply');
-  if (!run) return;
-  const apply = (await applyOfRun(deps.db, run.id))!;
+  const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false });
+  if (!claimed) return;
+  const { run, phase: apply } = claimed;
   const plan = (await planOfRun(deps.db, run.id))!;
-  await updatePhase(deps.db, 'applies', apply.id, { status: 'running', started_at: new Date() });
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, (await preamble(deps.terraform)).text, async (wd, log) => {
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, startWorkdir(deps, run.id), (await preamble(deps.terraform)).text, async (wd, log) => {
     const before = await readFile(wd.statePath).catch(() => null);
     const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
     if (!planFile) throw new Error('the saved plan is missing');
@@ -247,7 +302,6 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (stopped) return stopped;
     if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
     const { resource_additions, resource_changes, resource_destructions } = plan;
-    await updatePhase(deps.db, 'applies', apply.id, { resource_additions, resource_changes, resource_destructions });
-    return { kind: 'ok' };
+    return { kind: 'ok', save: async () => ({ resource_additions, resource_changes, resource_destructions }) };
   });
 }

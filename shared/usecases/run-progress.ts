@@ -1,12 +1,18 @@
-import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
 import { enterStage } from '../run-stages.js';
-import { afterMove } from './runs.js';
 
-/** How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the process killed. */
-export type PhaseOutcome = { kind: 'ok'; hasChanges?: boolean } | { kind: 'error'; message: string } | { kind: 'canceled' } | { kind: 'gone' };
+/**
+ * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
+ * process killed. `save` writes what a successful phase produced (stored plan, counts) in the
+ * transaction that records its end, and returns the changes to its plan or apply row.
+ */
+export type PhaseOutcome =
+  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>> }
+  | { kind: 'error'; message: string }
+  | { kind: 'canceled' }
+  | { kind: 'gone' };
 
 /**
  * After a successful plan, inside one transaction: the post-plan stage and the policy check
@@ -81,19 +87,17 @@ export async function resumeAfterStage(tx: Db, run: RunRow, stage: TaskStage, pa
 const PHASE_STATUS = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' } as const;
 
 /**
- * Records how a plan or apply ended, releases the run's lease and moves the run on, with a
- * compare-and-set from its executing status; then queues whatever comes next.
+ * Records how a plan or apply ended (with what it produced), releases the run's lease and moves
+ * the run on, with a compare-and-set from its executing status (caller's transaction). Returns
+ * the moved run for afterMove, or undefined when the run had been moved away meanwhile.
  */
-export async function finishPhase(rt: Runtime, runId: string, phase: { table: 'plans' | 'applies'; id: string }, executing: 'planning' | 'applying', outcome: PhaseOutcome): Promise<void> {
-  const moved = await rt.db.transaction(async (tx) => {
-    await updatePhase(tx, phase.table, phase.id, { status: PHASE_STATUS[outcome.kind] });
-    const locked = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
-    if (!locked || locked.status !== executing) return undefined;
-    const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
-    const [run] = await tx<RunRow>('runs').where({ id: runId }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
-    if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { error_message: outcome.message } });
-    if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel');
-    return executing === 'planning' ? continueAfterPlan(tx, run) : finishApplying(tx, run);
-  });
-  if (moved) await afterMove(rt, moved);
+export async function finishPhase(tx: Db, runId: string, phase: { table: 'plans' | 'applies'; id: string }, executing: 'planning' | 'applying', outcome: PhaseOutcome): Promise<RunRow | undefined> {
+  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx) : {};
+  await updatePhase(tx, phase.table, { id: phase.id }, { ...produced, status: PHASE_STATUS[outcome.kind] });
+  const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
+  const [run] = await tx<RunRow>('runs').where({ id: runId, status: executing }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
+  if (!run) return undefined;
+  if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { error_message: outcome.message } });
+  if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel');
+  return executing === 'planning' ? continueAfterPlan(tx, run) : finishApplying(tx, run);
 }

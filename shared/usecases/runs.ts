@@ -42,20 +42,44 @@ export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<v
   }
 }
 
-/** Creates a pending run (with plan, apply and event) and queues it. */
-export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
-  const run = await rt.db.transaction((tx) => insertPendingRun(tx, attrs));
-  await afterMove(rt, run);
-  return run;
-}
-
 /** Locks the workspace row: every move that takes or releases a workspace serialises on it. */
 const lockWorkspace = (tx: Db, workspaceId: string) => tx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
 
 /**
- * The `queue` step: a pending run takes its workspace when no other non-speculative run holds
- * it and no older one waits (speculative plans run alongside), then passes the pre-plan stage.
+ * A pending run takes its workspace when no other non-speculative run holds it and no older one
+ * waits (speculative plans run alongside), then passes the pre-plan stage. The caller's
+ * transaction must hold the workspace lock. Returns the moved run, or undefined when it waits.
  */
+async function takeWorkspace(tx: Db, run: RunRow): Promise<RunRow | undefined> {
+  if (!run.plan_only) {
+    const others = await tx('runs').where({ workspace_id: run.workspace_id, plan_only: false }).whereNot({ id: run.id }).whereNotIn('status', FINAL_RUN_STATUSES).select('status', 'created_at');
+    const blocked = others.some((o) => holdsWorkspace(o.status) || (o.status === 'pending' && o.created_at < run.created_at));
+    if (blocked) return undefined;
+  }
+  const stage = await enterStage(tx, run, 'pre_plan');
+  if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
+  if (stage === 'wait') return transitionRun(tx, run, 'start_pre_plan');
+  return transitionRun(tx, run, 'queue_plan');
+}
+
+/**
+ * Inserts a run (with plan, apply and event) in the caller's transaction and, when its workspace
+ * is free, queues it at once, so it needs no `queue` step; call afterMove once committed.
+ */
+export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
+  const run = await insertPendingRun(tx, attrs);
+  await lockWorkspace(tx, run.workspace_id);
+  return (await takeWorkspace(tx, run)) ?? run;
+}
+
+/** Creates a run, queued at once when its workspace is free, and follows it up. */
+export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
+  const run = await rt.db.transaction((tx) => insertRun(tx, attrs));
+  await afterMove(rt, run);
+  return run;
+}
+
+/** The `queue` step: a run left pending takes its workspace once it is free (see takeWorkspace). */
 export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRow | undefined> {
   const moved = await rt.db.transaction(async (tx) => {
     const initial = await findRun(tx, runId);
@@ -63,15 +87,7 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
     await lockWorkspace(tx, initial.workspace_id);
     const run = await findRun(tx, runId);
     if (!run || run.status !== 'pending') return undefined;
-    if (!run.plan_only) {
-      const others = await tx('runs').where({ workspace_id: run.workspace_id, plan_only: false }).whereNot({ id: run.id }).whereNotIn('status', FINAL_RUN_STATUSES).select('status', 'created_at');
-      const blocked = others.some((o) => holdsWorkspace(o.status) || (o.status === 'pending' && o.created_at < run.created_at));
-      if (blocked) return undefined;
-    }
-    const stage = await enterStage(tx, run, 'pre_plan');
-    if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
-    if (stage === 'wait') return transitionRun(tx, run, 'start_pre_plan');
-    return transitionRun(tx, run, 'queue_plan');
+    return takeWorkspace(tx, run);
   });
   if (moved) await afterMove(rt, moved);
   return moved;

@@ -129,7 +129,7 @@ describe('configuration versions: archive, download and backing data', () => {
       const id = await uploaded(ws.id, { attrs: { 'auto-queue-runs': true } });
       const runs = await db()('runs').where({ configuration_version_id: id });
       expect(runs).to.have.length(1);
-      expect(runs[0].status).to.equal('pending');
+      expect(runs[0].status).to.equal('plan_queued');
       await expectRefused(id, ws.id, 'archive', 409, org.owner.token, /runs in progress/);
       for (const status of ['planning', 'cost_estimated', 'policy_checked', 'applying', 'confirmed']) {
         await db()('runs').where({ id: runs[0].id }).update({ status });

@@ -296,7 +296,7 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(shown.body.data.attributes['status-timestamps']).to.have.property('finished-at');
     });
 
-    it('queues exactly one pending run with its created event when auto-queue-runs is omitted', async () => {
+    it('queues exactly one run (at once, the workspace being free) with its created and queue events when auto-queue-runs is omitted', async () => {
       const ws = await createWorkspace(org);
       const cv = await createCv(ws.id, org.owner.token);
       const before = { runs: await countRows('runs'), events: await countRows('run_events') };
@@ -304,13 +304,14 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(up.status, up.text).to.equal(200);
       const runs = await db()('runs').where({ configuration_version_id: cv.id });
       expect(runs).to.have.length(1);
-      expect(runs[0]).to.include({ status: 'pending', source: 'tfe-configuration-version', workspace_id: ws.id, plan_only: false });
+      expect(runs[0]).to.include({ status: 'plan_queued', source: 'tfe-configuration-version', workspace_id: ws.id, plan_only: false });
       expect(runs[0].created_by_id).to.equal(org.owner.id);
-      const events = await db()('run_events').where({ run_id: runs[0].id });
-      expect(events.map((e) => e.action)).to.deep.equal(['created']);
+      const events = await db()('run_events').where({ run_id: runs[0].id }).orderBy('created_at');
+      expect(events.map((e) => e.action)).to.deep.equal(['created', 'queue_plan']);
       expect(events[0]).to.include({ to_status: 'pending' });
+      expect(events[1]).to.include({ from_status: 'pending', to_status: 'plan_queued' });
       expect(await countRows('runs')).to.equal(before.runs + 1);
-      expect(await countRows('run_events')).to.equal(before.events + 1);
+      expect(await countRows('run_events')).to.equal(before.events + 2);
 
       for (const include of ['run', 'run,ingress_attributes', 'ingress-attributes,run']) {
         const shown = await api('GET', `/configuration-versions/${cv.id}?include=${include}`, { token: org.owner.token });
@@ -327,7 +328,7 @@ describe('configuration versions: create, upload, show and list', () => {
       expect((await putArchive(cv.uploadUrl, archive)).status).to.equal(200);
       const runs = await db()('runs').where({ configuration_version_id: cv.id });
       expect(runs).to.have.length(1);
-      expect(runs[0]).to.include({ status: 'pending', plan_only: true });
+      expect(runs[0]).to.include({ status: 'plan_queued', plan_only: true });
     });
 
     it('does not make a provisional version current; a later non-provisional one becomes current', async () => {

@@ -10,7 +10,9 @@ import {
 } from '../helpers/run-task-integration.js';
 import { runEvents, SIMPLE_CONFIG, stageOf, taskResult, taskSetup, waitForResult } from '../helpers/run-task-fixtures.js';
 
-// The workers enter the stages, so they set each result's deadline from their own configuration.
+// The workers enter the post-plan stages these tests use, so they set each result's deadline from
+// their own configuration. (A pre-plan stage is entered by the API when it creates a run on a free
+// workspace, with the shared test server's default deadline.)
 const DEADLINE_SECONDS = 4;
 
 describe('run tasks: the callback deadline', function () {
@@ -92,10 +94,10 @@ describe('run tasks: the callback deadline', function () {
 
   it('never starts an attempt past the deadline: an integration answering 500 gets one attempt, then the result errors', async () => {
     integration.reply = (req) => (req.body.stage === 'test' ? 200 : 500);
-    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_plan'] });
+    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['post_plan'] });
     await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
     const runId = await startRun(s.ws.id, s.token);
-    const resultId = (await stageOf(runId, s.token, 'pre_plan')).results[0].id;
+    const resultId = (await stageOf(runId, s.token, 'post_plan')).results[0].id;
 
     const errored = await waitForResult(resultId, s.token, ['errored', 'passed', 'failed'], 20_000);
     expect(errored.data.attributes.status).to.equal('errored');

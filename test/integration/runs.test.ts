@@ -145,18 +145,18 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       final = await getRun(runId, token);
     });
 
-    it('is created pending, on the workspace\'s current configuration version, with a plan and an apply', () => {
+    it('is created and, the workspace being free, queued at once, on the workspace\'s current configuration version, with a plan and an apply', () => {
       const run = created.body.data;
       expect(run.type).to.equal('runs');
       expect(run.id).to.match(/^run-/);
-      expect(run.attributes.status).to.equal('pending');
+      expect(run.attributes.status).to.equal('plan_queued');
       expect(run.attributes.source).to.equal('tfe-api');
       expect(run.attributes.message).to.equal('Queued manually via the Terraform Enterprise API');
       expect(run.attributes['created-at']).to.match(ISO_Z);
       expect(run.attributes['has-changes']).to.equal(false);
       expect(run.attributes['plan-only']).to.equal(false);
       expect(run.attributes['auto-apply']).to.equal(false);
-      expectTimestamps(run.attributes['status-timestamps'], ['plan-queueable-at']);
+      expectTimestamps(run.attributes['status-timestamps'], ['plan-queueable-at', 'plan-queued-at']);
       expect(run.attributes.actions).to.deep.equal({ ...NO_ACTIONS, 'is-cancelable': true });
       expect(run.relationships['configuration-version'].data).to.deep.equal({ type: 'configuration-versions', id: cvId });
       expect(run.relationships.workspace.data).to.deep.equal({ type: 'workspaces', id: wsId });
