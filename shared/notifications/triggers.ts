@@ -20,17 +20,18 @@ async function username(tx: Db, id: string | null): Promise<string | null> {
  */
 export async function recordDeliveries(
   tx: Db,
-  e: { workspaceId: string; triggers: string[]; eventKey: string; runId: string | null; payload: (configurationId: string, trigger: string) => unknown },
+  e: { workspaceId: string; triggers: string[]; eventKey: string; runId: string | null; payload: (configurationId: string, trigger: string) => unknown | Promise<unknown> },
 ): Promise<string[]> {
   const configurations = (await tx('notification_configurations')
     .where({ workspace_id: e.workspaceId, enabled: true })
     .whereRaw('triggers \\?| ?', [e.triggers])
     .select('id', 'triggers')) as { id: string; triggers: string[] }[];
   if (!configurations.length) return [];
-  const rows = configurations.map((c) => {
+  const rows = [];
+  for (const c of configurations) {
     const trigger = e.triggers.find((t) => c.triggers.includes(t))!;
-    return { id: newId('ndel'), configuration_id: c.id, run_id: e.runId, event_key: e.eventKey, trigger, payload: JSON.stringify(e.payload(c.id, trigger)) };
-  });
+    rows.push({ id: newId('ndel'), configuration_id: c.id, run_id: e.runId, event_key: e.eventKey, trigger, payload: JSON.stringify(await e.payload(c.id, trigger)) });
+  }
   const inserted = (await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id')) as { id: string }[];
   return inserted.map((r) => r.id);
 }
@@ -39,17 +40,23 @@ export async function recordDeliveries(
 async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<void> {
   const trigger = runTrigger(change, change.run);
   if (!trigger) return;
-  const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
-  // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
-  const createdBy = await username(tx, change.run.created_by_id);
-  const updatedBy = (await username(tx, change.actorId)) ?? createdBy;
+  // What the payload names is read only when a configuration is subscribed, and then once.
+  let names: Promise<{ ws: { id: string; name: string; organization_name: string }; createdBy: string | null; updatedBy: string | null }> | undefined;
+  const readNames = async () => {
+    const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
+    // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
+    const createdBy = await username(tx, change.run.created_by_id);
+    return { ws, createdBy, updatedBy: (await username(tx, change.actorId)) ?? createdBy };
+  };
   await recordDeliveries(tx, {
-    workspaceId: ws.id,
+    workspaceId: change.run.workspace_id,
     triggers: [trigger],
     eventKey: `${change.run.id}:${trigger}`,
     runId: change.run.id,
-    payload: (configurationId) =>
-      runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name }),
+    payload: async (configurationId) => {
+      const { ws, createdBy, updatedBy } = await (names ??= readNames());
+      return runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name });
+    },
   });
 }
 
