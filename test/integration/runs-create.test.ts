@@ -159,3 +159,18 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
     await cancel(res.body.data.id);
   });
 });
+
+describe('runs: concurrent creation on one workspace', () => {
+  it('creates every run when many arrive at once: one takes the free workspace, the rest wait pending', async function () {
+    this.timeout(30_000);
+    const org = await createOrg();
+    const token = org.owner.token;
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
+    const results = await Promise.all(Array.from({ length: 12 }, () => postRun(runDoc(wsRel(ws.id)), token)));
+    for (const res of results) expect(res.status, res.text).to.equal(201);
+    const statuses = results.map((r) => r.body.data.attributes.status as string);
+    expect(statuses.filter((s) => s === 'plan_queued')).to.have.length(1);
+    expect(statuses.filter((s) => s === 'pending')).to.have.length(11);
+  });
+});
