@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { api, doc } from './api.js';
 import { createCv, putArchive, tarGz } from './fixtures.js';
-import { waitFor } from './processes.js';
+import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from './processes.js';
 import { harness } from './harness.js';
 
 /** Whether the real terraform binary is on PATH (tests that execute Terraform need it). */
@@ -17,6 +17,22 @@ export function terraformAvailable(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Hooks for a suite that runs Terraform: skipped when it is not installed, otherwise one worker
+ * process on `queues` is started before the suite's tests and stopped after them.
+ */
+export function terraformWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): void {
+  let worker: WorkerProcess | undefined;
+  before(async function () {
+    if (!terraformAvailable()) this.skip();
+    worker = spawnWorkers(queues, env);
+    await workersReady(worker);
+  });
+  after(async () => {
+    await worker?.stop();
+  });
 }
 
 export interface CliResult {

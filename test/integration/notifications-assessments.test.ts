@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
 
@@ -20,18 +20,14 @@ const RESULT_KEYS = ['all_checks_succeeded', 'checks_errored', 'checks_failed', 
 
 describe('notifications: health assessments', function () {
   this.timeout(120_000);
-  let worker: WorkerProcess;
   let receiver: NotificationReceiver;
+  terraformWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '1000', ASSESSMENT_INTERVAL_SECONDS: '3' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '1000', ASSESSMENT_INTERVAL_SECONDS: '3' });
-    await workersReady(worker);
+  before(async () => {
     receiver = await startReceiver('a55ess');
   });
 
   after(async () => {
-    await worker?.stop();
     await receiver?.close();
   });
 

@@ -1,26 +1,22 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 
 const AUTO_DESTROY_KEYS = ['details', 'message', 'notification_configuration_id', 'notification_configuration_url', 'payload_version', 'trigger', 'trigger_scope'];
 
 describe('notifications: auto-destroy reminders and results', function () {
   this.timeout(120_000);
-  let worker: WorkerProcess;
   let receiver: NotificationReceiver;
+  terraformWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '1000' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '1000' });
-    await workersReady(worker);
+  before(async () => {
     receiver = await startReceiver('t0k');
   });
 
   after(async () => {
-    await worker?.stop();
     await receiver?.close();
   });
 

@@ -1,26 +1,22 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 
 const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
 
 describe('notifications: a generic destination sees each run trigger once, signed', function () {
   this.timeout(120_000);
-  let worker: WorkerProcess;
   let receiver: NotificationReceiver;
+  terraformWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
-    await workersReady(worker);
+  before(async () => {
     receiver = await startReceiver('n0tify');
   });
 
   after(async () => {
-    await worker?.stop();
     await receiver?.close();
   });
 

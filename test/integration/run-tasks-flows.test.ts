@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import {
   answerThenCallBack,
   callback,
@@ -34,18 +34,14 @@ const sentFor = (sent: SentCallback[], resultId: string) => sent.filter((s) => s
 
 describe('run tasks: a real integration at each stage', function () {
   this.timeout(90_000);
-  let worker: WorkerProcess;
   let integration: TaskIntegration;
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
-    await workersReady(worker);
+  before(async () => {
     integration = await startTaskIntegration(KEY);
   });
 
   after(async () => {
-    await worker?.stop();
     await integration?.close();
   });
 

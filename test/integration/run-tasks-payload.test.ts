@@ -3,8 +3,8 @@ import { createHmac } from 'node:crypto';
 import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createWorkspace } from '../helpers/fixtures.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type ReceivedTaskRequest, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { SIMPLE_CONFIG, stageOf, taskSetup, type TaskSetup } from '../helpers/run-task-fixtures.js';
 
@@ -56,19 +56,15 @@ const get = (url: string, token: string) => fetch(url, { headers: { Authorizatio
 
 describe('run tasks: the request sent at each stage', function () {
   this.timeout(90_000);
-  let worker: WorkerProcess;
   let integration: TaskIntegration;
   const KEY = 'payload-hmac-key-7f3a';
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
-    await workersReady(worker);
+  before(async () => {
     integration = await startTaskIntegration(KEY);
   });
 
   after(async () => {
-    await worker?.stop();
     await integration?.close();
   });
 

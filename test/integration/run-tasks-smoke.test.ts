@@ -1,24 +1,20 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
+import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 
 describe('run tasks: a post-plan task end to end', function () {
   this.timeout(120_000);
-  let worker: WorkerProcess;
   let integration: TaskIntegration;
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
 
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
-    await workersReady(worker);
+  before(async () => {
     integration = await startTaskIntegration('s3cret');
   });
 
   after(async () => {
-    await worker?.stop();
     await integration?.close();
   });
 
