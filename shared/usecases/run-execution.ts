@@ -9,7 +9,7 @@ import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
-import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../terraform/runner.js';
+import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
 import { afterMove } from './runs.js';
 import { leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
@@ -44,8 +44,8 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
   return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
 }
 
-/** A fresh working directory for a run: its configuration, its workspace's current state and its variables. */
-async function workdirFor(deps: ExecutionDeps, runId: string): Promise<Workdir> {
+/** What a run's working directory is made of: its configuration, its workspace's current state and its variables. */
+async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<WorkdirSources> {
   const source = await deps.db('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
@@ -53,33 +53,53 @@ async function workdirFor(deps: ExecutionDeps, runId: string): Promise<Workdir> 
     .where('r.id', runId)
     .first('r.variables', 'cv.archive_object_id', 'w.working_directory', 'sv.object_id as state_object_id');
   if (!source?.archive_object_id) throw new Error('the run has no configuration archive');
-  return prepareWorkdir(deps.store, deps.terraform, {
+  return {
     archiveObjectId: source.archive_object_id,
     workingDirectory: source.working_directory ?? '',
     state: source.state_object_id ? await readAll(deps.store, source.state_object_id) : null,
     variables: source.variables,
-  });
+  };
+}
+
+const INIT_ARGS = ['init', '-input=false', '-no-color', '-reconfigure'];
+
+/** A phase's working directory and its `terraform init`, started before the run is claimed. */
+interface PhaseStart {
+  workdir: Promise<Workdir>;
+  /** How init ended, with its output (which reaches the log only when init fails). */
+  init: Promise<ExitStatus & { output: string }>;
+  /** Stops init and removes the directory: once the phase is over, or for a run this worker did not claim. */
+  discard(): Promise<void>;
 }
 
 /**
- * Starts preparing a run's working directory, which depends on nothing a claim changes, so it can
- * be made while the run is claimed. A failure is reported where the directory is awaited.
+ * Prepares a run's working directory and runs `terraform init` in it as soon as it exists. Neither
+ * depends on anything a claim changes (init reads the configuration and installs providers into
+ * the directory, nothing else), so both overlap the claim; the commands that act on the plan or
+ * the state wait for it. Failures are reported where `workdir` or `init` are awaited.
  */
-function startWorkdir(deps: ExecutionDeps, runId: string): Promise<Workdir> {
-  const workdir = workdirFor(deps, runId);
+function startPhase(deps: ExecutionDeps, runId: string): PhaseStart {
+  const workdir = sourcesOf(deps, runId).then((sources) => prepareWorkdir(deps.store, deps.terraform, sources));
+  let proc: TerraformProcess | undefined;
+  let discarded = false;
+  const init = workdir.then(async (wd) => {
+    if (discarded) throw new Error('the phase was discarded');
+    const parts: Buffer[] = [];
+    proc = spawnTerraform(deps.terraform, INIT_ARGS, { cwd: wd.dir, env: wd.env, onOutput: (c) => parts.push(c) });
+    return { ...(await proc.done), output: Buffer.concat(parts).toString('utf8') };
+  });
   workdir.catch(() => undefined);
-  return workdir;
-}
-
-/** Removes a directory once it is of no more use (or was prepared for a run this worker did not claim). */
-const discard = (workdir: Promise<Workdir>) => workdir.then((wd) => wd.cleanup(), () => undefined);
-
-/** terraform init; its output reaches the log only when it fails. */
-async function init(deps: ExecutionDeps, wd: Workdir, log: LogWriter): Promise<boolean> {
-  const result = await runTerraform(deps.terraform, ['init', '-input=false', '-no-color', '-reconfigure'], wd.dir, wd.env);
-  if (result.code === 0) return true;
-  log.write(result.output);
-  return false;
+  init.catch(() => undefined);
+  return {
+    workdir,
+    init,
+    async discard() {
+      discarded = true;
+      proc?.kill();
+      await init.catch(() => undefined);
+      await workdir.then((wd) => wd.cleanup(), () => undefined);
+    },
+  };
 }
 
 /**
@@ -167,16 +187,16 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
 }
 
 /**
- * Runs one phase: opens its log with `intro`, runs `terraform init` in `workdir` (a fresh
- * working directory, prepared meanwhile) and then `body`. The end of the phase, what it produced
- * and its closed log are recorded in one transaction that moves the run on, whatever happened;
- * the directory is removed after that, off the path to the run's next status.
+ * Runs one claimed phase: opens its log with `intro`, waits for `terraform init` (started with the
+ * working directory, before the claim) and then runs `body`. The end of the phase, what it
+ * produced and its closed log are recorded in one transaction that moves the run on, whatever
+ * happened; the directory is removed after that, off the path to the run's next status.
  */
 async function runPhase(
   deps: ExecutionDeps,
   run: RunRow,
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
-  workdir: Promise<Workdir>,
+  start: PhaseStart,
   intro: string,
   body: (wd: Workdir, log: LogWriter) => Promise<PhaseOutcome>,
 ): Promise<void> {
@@ -184,8 +204,13 @@ async function runPhase(
     const log = await openLog(deps.db, phase.table, phase, intro);
     let outcome: PhaseOutcome;
     try {
-      const wd = await workdir;
-      outcome = (await init(deps, wd, log)) ? await body(wd, log) : { kind: 'error', message: 'terraform init failed' };
+      const wd = await start.workdir;
+      const init = await start.init;
+      if (init.code === 0) outcome = await body(wd, log);
+      else {
+        log.write(init.output);
+        outcome = { kind: 'error', message: 'terraform init failed' };
+      }
     } catch (err) {
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
@@ -196,7 +221,7 @@ async function runPhase(
     });
     if (moved) await afterMove(deps, moved);
   } finally {
-    await discard(workdir);
+    await start.discard();
   }
 }
 
@@ -231,7 +256,7 @@ async function savedPlan(deps: ExecutionDeps, wd: Workdir, hasChanges: boolean):
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const workdir = startWorkdir(deps, runId);
+  const start = startPhase(deps, runId);
   const { text, version } = await preamble(deps.terraform);
   const claimed = await claim<PlanRow>(deps, runId, {
     queued: 'plan_queued',
@@ -242,13 +267,13 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
     run: { terraform_version: version },
     resumable: true,
   }).catch(async (err: unknown) => {
-    await discard(workdir);
+    await start.discard();
     throw err;
   });
-  if (!claimed) return discard(workdir);
+  if (!claimed) return start.discard();
   const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
-  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, workdir, intro, async (wd, log) => {
+  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, async (wd, log) => {
     const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, planArgs(run), 'planning');
     if (stopped) return stopped;
     // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
@@ -288,11 +313,15 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
-  const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false });
-  if (!claimed) return;
+  const start = startPhase(deps, runId);
+  const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
+    await start.discard();
+    throw err;
+  });
+  if (!claimed) return start.discard();
   const { run, phase: apply } = claimed;
   const plan = (await planOfRun(deps.db, run.id))!;
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, startWorkdir(deps, run.id), (await preamble(deps.terraform)).text, async (wd, log) => {
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, async (wd, log) => {
     const before = await readFile(wd.statePath).catch(() => null);
     const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
     if (!planFile) throw new Error('the saved plan is missing');

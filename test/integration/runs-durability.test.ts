@@ -1,4 +1,8 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { jobs } from '../../shared/queues.js';
 import { api, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
@@ -123,6 +127,39 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(log).to.include('planning again');
     expect(log).to.include('Plan: 1 to add');
     expect((await harness().rt.db('plans').where({ run_id: runId }).first()).attempts).to.equal(2);
+  });
+
+  it('a second plan job for a run that is planning starts init before its claim, then stops it and removes its directory', async () => {
+    const token = org.owner.token;
+    const tmp = await mkdtemp(join(tmpdir(), 'rls-worker-tmp-'));
+    try {
+      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TMPDIR: tmp });
+      workers.push(w);
+      await workersReady(w);
+      const server = await slowServer(2500);
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+      const runId = await startRun(ws.id, token);
+      await waitForRun(runId, token, ['planning']);
+      await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+      const workdirs = async () => (await readdir(tmp)).filter((name) => name.startsWith('rls-run-'));
+      expect(await workdirs()).to.have.length(1);
+
+      // The same step again under another job id, as a duplicate delivery would bring it.
+      const spec = jobs.runStep(runId, 'plan');
+      const duplicate = await harness().rt.queues[spec.queue].add(spec.name, spec.data, { jobId: `${spec.jobId}-again` });
+      await waitFor(async () => (await duplicate.getState()) === 'completed', 'the duplicate job to finish');
+      expect(await workdirs(), 'only the first job keeps a directory').to.have.length(1);
+
+      const run = await waitForRun(runId, token, ['planned', 'errored'], 60_000);
+      expect(run.attributes.status).to.equal('planned');
+      expect((await harness().rt.db('plans').where({ run_id: runId }).first()).attempts).to.equal(1);
+      const events = await api('GET', `/runs/${runId}/run-events`, { token });
+      expect(events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_plan')).to.have.length(1);
+      await waitFor(async () => (await workdirs()).length === 0, 'the first job to remove its directory');
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   it('fails, rather than repeats, an apply whose worker was killed mid-apply', async () => {
