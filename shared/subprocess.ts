@@ -11,15 +11,18 @@ export interface ChildHandle {
   interrupt(): void;
   /** SIGKILL: immediate. */
   kill(): void;
+  /** Writes to the program's standard input (only when spawned with `input`). */
+  send(text: string): void;
 }
 
 /** Exit code reported when the program could not be started at all (as a shell reports it). */
 export const NOT_STARTED = 127;
 
 /**
- * Spawns a program with no stdin; stdout and stderr go to their callbacks. A program that cannot
- * be started ends with NOT_STARTED and `onStartError` says why. With `group`, the program runs in
- * its own process group and signals reach everything it started too.
+ * Spawns a program; stdout and stderr go to their callbacks. It has no standard input unless
+ * `input` (then `send` writes to it), and with `onFd3` a fourth pipe whose output goes there. A
+ * program that cannot be started ends with NOT_STARTED and `onStartError` says why. With `group`,
+ * the program runs in its own process group and signals reach everything it started too.
  */
 export function spawnChild(
   bin: string,
@@ -30,12 +33,18 @@ export function spawnChild(
     group?: boolean;
     onStdout?: (chunk: Buffer) => void;
     onStderr?: (chunk: Buffer) => void;
+    onFd3?: (chunk: Buffer) => void;
+    input?: boolean;
     onStartError?: (err: Error) => void;
   },
 ): ChildHandle {
-  const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.group === true });
-  child.stdout.on('data', (c: Buffer) => opts.onStdout?.(c));
-  child.stderr.on('data', (c: Buffer) => opts.onStderr?.(c));
+  const stdio = [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(opts.onFd3 ? ['pipe'] : [])] as ('pipe' | 'ignore')[];
+  const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio, detached: opts.group === true });
+  child.stdout!.on('data', (c: Buffer) => opts.onStdout?.(c));
+  child.stderr!.on('data', (c: Buffer) => opts.onStderr?.(c));
+  if (opts.onFd3) child.stdio[3]!.on('data', (c: Buffer | string) => opts.onFd3?.(Buffer.from(c)));
+  // Writing to a program that has exited is not an error worth more than ignoring.
+  child.stdin?.on('error', () => undefined);
   const done = new Promise<ExitStatus>((resolveDone) => {
     child.on('error', (err) => {
       opts.onStartError?.(err);
@@ -44,6 +53,8 @@ export function spawnChild(
     child.on('close', (code, signal) => resolveDone({ code, signal }));
   });
   const signal = (sig: NodeJS.Signals) => {
+    // Once it has exited its pid (and group id) may belong to another process.
+    if (child.exitCode !== null || child.signalCode !== null) return;
     if (!opts.group || child.pid === undefined) return void child.kill(sig);
     try {
       process.kill(-child.pid, sig);
@@ -55,6 +66,7 @@ export function spawnChild(
     done,
     interrupt: () => signal('SIGINT'),
     kill: () => signal('SIGKILL'),
+    send: (text) => void child.stdin?.write(text),
   };
 }
 

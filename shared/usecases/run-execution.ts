@@ -9,7 +9,8 @@ import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
-import { prepareWorkdir, runTerraform, spawnTerraform, type ExitStatus, type TerraformProcess, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
+import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
+import { spawnPhase, type PhaseProcess } from '../terraform/phase-process.js';
 import { afterMove } from './runs.js';
 import { leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
@@ -44,60 +45,67 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
   return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
 }
 
-/** What a run's working directory is made of: its configuration, its workspace's current state and its variables. */
-async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<WorkdirSources> {
-  const source = await deps.db('runs as r')
+/** The attributes of a run that shape its Terraform commands (fixed when the run is created). */
+type RunOptions = Pick<RunRow, 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs'>;
+
+/**
+ * What a run's working directory is made of (its configuration, its workspace's current state
+ * and its variables), and the run's options.
+ */
+async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: RunOptions }> {
+  const row = await deps.db('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
     .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
     .where('r.id', runId)
-    .first('r.variables', 'cv.archive_object_id', 'w.working_directory', 'sv.object_id as state_object_id');
-  if (!source?.archive_object_id) throw new Error('the run has no configuration archive');
-  return {
-    archiveObjectId: source.archive_object_id,
-    workingDirectory: source.working_directory ?? '',
-    state: source.state_object_id ? await readAll(deps.store, source.state_object_id) : null,
-    variables: source.variables,
+    .first(
+      'r.variables', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
+      'cv.archive_object_id', 'w.working_directory', 'sv.object_id as state_object_id',
+    );
+  if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
+  const sources = {
+    archiveObjectId: row.archive_object_id,
+    workingDirectory: row.working_directory ?? '',
+    state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
+    variables: row.variables,
   };
+  return { sources, options: row };
 }
 
-const INIT_ARGS = ['init', '-input=false', '-no-color', '-reconfigure'];
-
-/** A phase's working directory and its `terraform init`, started before the run is claimed. */
+/** A phase's working directory and its Terraform process, started before the run is claimed. */
 interface PhaseStart {
-  workdir: Promise<Workdir>;
-  /** How init ended, with its output (which reaches the log only when init fails). */
-  init: Promise<ExitStatus & { output: string }>;
-  /** Stops init and removes the directory: once the phase is over, or for a run this worker did not claim. */
+  /** The directory, and the process once `init` is running in it. */
+  ready: Promise<{ wd: Workdir; phase: PhaseProcess }>;
+  /** Stops the process and removes the directory: once the phase is over, or for a run this worker did not claim. */
   discard(): Promise<void>;
 }
 
 /**
- * Prepares a run's working directory and runs `terraform init` in it as soon as it exists. Neither
+ * Prepares a run's working directory and starts the phase's Terraform process in it, which runs
+ * `init` at once and waits for `go` before the phase's command. Neither the directory nor init
  * depends on anything a claim changes (init reads the configuration and installs providers into
- * the directory, nothing else), so both overlap the claim; the commands that act on the plan or
- * the state wait for it. Failures are reported where `workdir` or `init` are awaited.
+ * the directory, nothing else), so both overlap the claim. Failures are reported where `ready`
+ * is awaited.
  */
-function startPhase(deps: ExecutionDeps, runId: string): PhaseStart {
-  const workdir = sourcesOf(deps, runId).then((sources) => prepareWorkdir(deps.store, deps.terraform, sources));
-  let proc: TerraformProcess | undefined;
+function startPhase(deps: ExecutionDeps, runId: string, command: (run: RunOptions) => string[], opts: { show: boolean }): PhaseStart {
   let discarded = false;
-  const init = workdir.then(async (wd) => {
+  let made: Workdir | undefined;
+  const ready = sourcesOf(deps, runId).then(async ({ sources, options }) => {
+    const wd = (made = await prepareWorkdir(deps.store, deps.terraform, sources));
     if (discarded) throw new Error('the phase was discarded');
-    const parts: Buffer[] = [];
-    proc = spawnTerraform(deps.terraform, INIT_ARGS, { cwd: wd.dir, env: wd.env, onOutput: (c) => parts.push(c) });
-    return { ...(await proc.done), output: Buffer.concat(parts).toString('utf8') };
+    return { wd, phase: spawnPhase(deps.terraform, wd, command(options), opts) };
   });
-  workdir.catch(() => undefined);
-  init.catch(() => undefined);
+  ready.catch(() => undefined);
   return {
-    workdir,
-    init,
+    ready,
     async discard() {
       discarded = true;
-      proc?.kill();
-      await init.catch(() => undefined);
-      await workdir.then((wd) => wd.cleanup(), () => undefined);
+      const started = await ready.catch(() => undefined);
+      if (started) {
+        started.phase.process.kill();
+        await started.phase.process.done;
+      }
+      await made?.cleanup();
     },
   };
 }
@@ -126,7 +134,9 @@ export function countChanges(plan: { resource_changes?: { change?: { actions?: s
   return counts;
 }
 
-function planArgs(run: RunRow): string[] {
+const APPLY_ARGS = ['apply', '-input=false', '-no-color', 'plan.tfplan'];
+
+function planArgs(run: RunOptions): string[] {
   const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
   if (run.is_destroy) args.push('-destroy');
   if (run.refresh_only) args.push('-refresh-only');
@@ -188,9 +198,10 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
 
 /**
  * Runs one claimed phase: opens its log with `intro`, waits for `terraform init` (started with the
- * working directory, before the claim) and then runs `body`. The end of the phase, what it
- * produced and its closed log are recorded in one transaction that moves the run on, whatever
- * happened; the directory is removed after that, off the path to the run's next status.
+ * working directory, before the claim) and then runs `body`, which starts the phase's command.
+ * The end of the phase, what it produced and its closed log are recorded in one transaction that
+ * moves the run on, whatever happened; the directory is removed after that, off the path to the
+ * run's next status.
  */
 async function runPhase(
   deps: ExecutionDeps,
@@ -198,15 +209,16 @@ async function runPhase(
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
-  body: (wd: Workdir, log: LogWriter) => Promise<PhaseOutcome>,
+  body: (wd: Workdir, phase: PhaseProcess) => Promise<PhaseOutcome>,
 ): Promise<void> {
   try {
     const log = await openLog(deps.db, phase.table, phase, intro);
     let outcome: PhaseOutcome;
     try {
-      const wd = await start.workdir;
-      const init = await start.init;
-      if (init.code === 0) outcome = await body(wd, log);
+      const { wd, phase: proc } = await start.ready;
+      proc.output((c) => log.write(c));
+      const init = await proc.init;
+      if (init.code === 0) outcome = await body(wd, proc);
       else {
         log.write(init.output);
         outcome = { kind: 'error', message: 'terraform init failed' };
@@ -225,11 +237,11 @@ async function runPhase(
   }
 }
 
-/** Runs a Terraform command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
-async function supervisedTerraform(deps: ExecutionDeps, run: RunRow, wd: Workdir, log: LogWriter, args: string[], executing: RunStatus) {
-  const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, onOutput: (c) => log.write(c) });
-  const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing }, proc);
-  const exit = await proc.done;
+/** Runs the phase's command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
+async function supervised(deps: ExecutionDeps, run: RunRow, phase: PhaseProcess, executing: RunStatus) {
+  phase.go();
+  const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing }, { ...phase.process, done: phase.main });
+  const exit = await phase.main;
   watch.stop();
   const stopped: PhaseOutcome | null = watch.state.stop === 'force-canceled' ? { kind: 'gone' } : watch.state.stop === 'canceled' ? { kind: 'canceled' } : null;
   return { exit, stopped };
@@ -241,8 +253,8 @@ const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exite
  * After a successful `terraform plan`: `terraform show -json` of the saved plan, then, in the
  * transaction that ends the phase, the plan file and its JSON form are stored with the change counts.
  */
-async function savedPlan(deps: ExecutionDeps, wd: Workdir, hasChanges: boolean): Promise<PhaseOutcome> {
-  const show = await runTerraform(deps.terraform, ['show', '-json', 'plan.tfplan'], wd.dir, wd.env);
+async function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): Promise<PhaseOutcome> {
+  const show = await phase.show;
   if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
   const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
   const counts = countChanges(JSON.parse(show.output));
@@ -256,7 +268,7 @@ async function savedPlan(deps: ExecutionDeps, wd: Workdir, hasChanges: boolean):
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId);
+  const start = startPhase(deps, runId, planArgs, { show: true });
   const { text, version } = await preamble(deps.terraform);
   const claimed = await claim<PlanRow>(deps, runId, {
     queued: 'plan_queued',
@@ -273,12 +285,12 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   if (!claimed) return start.discard();
   const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
-  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, async (wd, log) => {
-    const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, planArgs(run), 'planning');
+  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, async (wd, phase) => {
+    const { exit, stopped } = await supervised(deps, run, phase, 'planning');
     if (stopped) return stopped;
     // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
     if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
-    return savedPlan(deps, wd, exit.code === 2);
+    return savedPlan(deps, wd, phase, exit.code === 2);
   });
 }
 
@@ -313,7 +325,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
-  const start = startPhase(deps, runId);
+  const start = startPhase(deps, runId, () => APPLY_ARGS, { show: false });
   const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
     await start.discard();
     throw err;
@@ -321,12 +333,12 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   if (!claimed) return start.discard();
   const { run, phase: apply } = claimed;
   const plan = (await planOfRun(deps.db, run.id))!;
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, async (wd, log) => {
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, async (wd, phase) => {
     const before = await readFile(wd.statePath).catch(() => null);
     const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
     if (!planFile) throw new Error('the saved plan is missing');
     await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
-    const { exit, stopped } = await supervisedTerraform(deps, run, wd, log, ['apply', '-input=false', '-no-color', 'plan.tfplan'], 'applying');
+    const { exit, stopped } = await supervised(deps, run, phase, 'applying');
     await saveState(deps, run, wd, before);
     if (stopped) return stopped;
     if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };

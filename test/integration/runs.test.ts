@@ -404,6 +404,22 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expectError(await api('GET', `/workspaces/${ws.id}/current-state-version`, { token }), 404);
     });
 
+    it('errors a run whose terraform init fails, with init\'s output in the plan log and no plan started', async () => {
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': 'module "gone" {\n  source = "./not-in-the-archive"\n}\n' });
+      const runId = await startRun(ws.id, token);
+      const run = await settle(runId, token, 'errored');
+      expect(run.attributes['error-message']).to.equal('terraform init failed');
+      expect(await actionsOf(runId, token)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
+      const plan = await planOf(run, token);
+      expect(plan.attributes.status).to.equal('errored');
+      const log = (await readLog(plan.attributes['log-read-url'])).toString();
+      expect(log.charCodeAt(log.length - 1)).to.equal(0x03);
+      expect(log).to.include('not-in-the-archive');
+      expect(log).not.to.include('Terraform will perform the following actions');
+      expectError(await api('GET', `/plans/${plan.id}/json-output`, { token }), 404);
+    });
+
     it('cancels an executing apply: Terraform is interrupted and the run ends canceled', async () => {
       const ws = await createWorkspace(org);
       await uploadConfig(ws.id, token, { 'main.tf': SLOW_APPLY_TF });
