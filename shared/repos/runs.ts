@@ -135,9 +135,18 @@ export async function transitionRun(
   const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
   for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = json(values[k]);
   values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
-  const [moved] = await db<RunRow>('runs').where({ id: run.id, status: run.status }).update(values).returning('*');
+  // The move and its event in one statement: the event is written only when the move happened.
+  const recorded = db.raw(
+    `insert into run_events (id, run_id, action, from_status, to_status, actor_id, description, created_at)
+     select ?, id, ?, ?, status, ?, ?, clock_timestamp() from moved`,
+    [newId('re'), event, run.status, opts.actorId ?? null, opts.description ?? null],
+  );
+  const [moved] = (await db
+    .with('moved', db('runs').where({ id: run.id, status: run.status }).update(values).returning('*'))
+    .with('event', recorded)
+    .select('*')
+    .from('moved')) as RunRow[];
   if (!moved) return undefined;
-  await insertRunEvent(db, { run_id: run.id, action: event, from_status: run.status, to_status: to, actor_id: opts.actorId ?? null, description: opts.description ?? null });
   await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null });
   return moved;
 }
