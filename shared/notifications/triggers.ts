@@ -36,6 +36,12 @@ export async function recordDeliveries(
   return inserted.map((r) => r.id);
 }
 
+/**
+ * Runs whose moves wrote deliveries in this process since their last after-move hand-off. A
+ * transaction that rolled back leaves a stale entry, which costs one read that finds nothing.
+ */
+const runsWithNewDeliveries = new Set<string>();
+
 /** Records the run trigger a move fires (same transaction as the move). */
 async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<void> {
   const trigger = runTrigger(change, change.run);
@@ -48,7 +54,7 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
     const createdBy = await username(tx, change.run.created_by_id);
     return { ws, createdBy, updatedBy: (await username(tx, change.actorId)) ?? createdBy };
   };
-  await recordDeliveries(tx, {
+  const written = await recordDeliveries(tx, {
     workspaceId: change.run.workspace_id,
     triggers: [trigger],
     eventKey: `${change.run.id}:${trigger}`,
@@ -58,14 +64,17 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
       return runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name });
     },
   });
+  if (written.length) runsWithNewDeliveries.add(change.run.id);
 }
 
 /**
  * After a move commits, hands the run's deliveries that have not been tried yet to the next round of
- * delivery jobs. The run does not wait for the round: the rows are committed, and a round that never
- * goes out (the process dies first) is made good by the reconciler.
+ * delivery jobs; a move that wrote none (most runs' workspaces have no configuration) reads nothing.
+ * The run does not wait for the round: the rows are committed, and a round that never goes out
+ * (the process dies first) is made good by the reconciler.
  */
 async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
+  if (!runsWithNewDeliveries.delete(run.id)) return;
   const ids = (await rt.db('notification_deliveries').where({ run_id: run.id, status: 'pending', attempts: 0 }).pluck('id')) as string[];
   void enqueueDeliveries(rt.queues, firstTries(ids), rt.logger);
 }
