@@ -1,7 +1,10 @@
 /*
  * Run latency benchmark: time from POST /runs to status `planned` for a trivial configuration,
- * with the run-pipeline worker running in-process, split into time inside Terraform and the
- * service's own overhead. Both parts come from the same run:
+ * split into time inside Terraform and the service's own overhead. The service runs as its own
+ * processes, as operators run it (BENCH_LAYOUT: `embedded`, the default, is `npm start`, API and
+ * every worker in one process; `procfile` is the Procfile's web process and a run-pipeline worker
+ * process), so the bench is a client apart, like the Terraform CLI: its requests, polls and
+ * baseline do not share the service's event loop or memory. Both parts come from the same run:
  *
  * - TERRAFORM_BIN points at a wrapper script that logs start and end of every Terraform
  *   invocation, so each run's init, plan and show -json are timed where the worker ran them;
@@ -17,10 +20,13 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { Runtime } from '../shared/runtime.js';
+import type { ObjectStore } from '../shared/store/object-store.js';
 import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/terraform/runner.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, Cleanups, createCv, createFixture, doc, log, machine, output, percentile, pollUntil, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, LAYOUTS, log, machine, memoryKiB, openSetupRuntime, output, percentile, pollUntil, putArchive, runMain, serviceSetup, sleep, startServiceOn, startServiceProcesses, tarGz, type Endpoint, type Fixture, type Layout, type Service, type ServiceProcesses } from './support.js';
 
+const LAYOUT = (process.env.BENCH_LAYOUT ?? 'embedded') as Layout;
 const RUNS = Number(process.env.BENCH_RUNS ?? '50');
 const WARMUP_RUNS = 2;
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? '20');
@@ -124,7 +130,7 @@ const epochTimes = (attrs: Record<string, unknown>): Record<string, number> =>
   Object.fromEntries(Object.entries((attrs['status-timestamps'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Date.parse(v)]));
 
 /** POST /runs, poll until planned, read its timestamps, then discard it to free the workspace. */
-async function serviceRun(svc: Service, fx: Fixture): Promise<RunSample> {
+async function serviceRun(svc: Endpoint, fx: Fixture): Promise<RunSample> {
   const call = (method: 'GET' | 'POST', path: string, body?: unknown) => api(svc.baseUrl, fx.token, method, path, body);
   const sent = Date.now();
   const created = (await call('POST', '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } })))!;
@@ -220,10 +226,10 @@ async function timed(settings: TerraformSettings, args: string[], cwd: string, e
 }
 
 /** What the worker runs for a plan, on an identical directory (built by the same code), with the real binary. */
-async function replay(svc: Service, settings: TerraformSettings, archiveObjectId: string): Promise<ReplaySample> {
+async function replay(store: ObjectStore, settings: TerraformSettings, archiveObjectId: string): Promise<ReplaySample> {
   const version = await timed(settings, VERSION_ARGS, process.cwd(), { PATH: process.env.PATH ?? '' });
   const t0 = performance.now();
-  const wd = await prepareWorkdir(svc.rt.store, settings, { archiveObjectId, workingDirectory: '', state: null, variables: [] });
+  const wd = await prepareWorkdir(store, settings, { archiveObjectId, workingDirectory: '', state: null, variables: [] });
   const prepare = performance.now() - t0;
   try {
     const init = await timed(settings, INIT_ARGS, wd.dir, wd.env);
@@ -304,9 +310,11 @@ function replayTable(m: Measured): string {
 // ---------------------------------------------------------------- query census
 
 /**
- * Counts the SQL statements the service issues for one run, POST to planned. This run is
- * watched through a separate pg connection rather than the API, so no poll adds statements, and
- * it is not timed.
+ * Counts the SQL statements the service issues for one run, POST to planned. The counting needs
+ * the service's knex instance, so this runs after the timed part, with the service's processes
+ * stopped, against a service and run-pipeline worker started in this process on the same
+ * database and queues. This run is watched through a separate pg connection rather than the API,
+ * so no poll adds statements, and it is not timed.
  */
 async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, number>> {
   const counts: Record<string, number> = { total: 0 };
@@ -337,19 +345,19 @@ async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, nu
 
 // ---------------------------------------------------------------- orchestration
 
-async function archiveOf(svc: Service, cvId: string): Promise<string> {
-  const row = await svc.rt.db('configuration_versions').where({ id: cvId }).first('archive_object_id');
+async function archiveOf(rt: Runtime, cvId: string): Promise<string> {
+  const row = await rt.db('configuration_versions').where({ id: cvId }).first('archive_object_id');
   if (!row?.archive_object_id) throw new Error('the uploaded configuration has no archive');
   return row.archive_object_id as string;
 }
 
 /** Service run and baseline alternate, swapping order every round, so drift hits both. */
-async function measure(svc: Service, fx: Fixture, settings: TerraformSettings, archiveObjectId: string, rounds: number, quiet: boolean) {
+async function measure(svc: Endpoint, store: ObjectStore, fx: Fixture, settings: TerraformSettings, archiveObjectId: string, rounds: number, quiet: boolean) {
   const samples: RunSample[] = [];
   const replays: ReplaySample[] = [];
   for (let i = 0; i < rounds; i++) {
     const runService = async () => samples.push(await serviceRun(svc, fx));
-    const runReplay = async () => replays.push(await replay(svc, settings, archiveObjectId));
+    const runReplay = async () => replays.push(await replay(store, settings, archiveObjectId));
     if (i % 2 === 0) await runService().then(runReplay);
     else await runReplay().then(runService);
     const s = samples[i];
@@ -358,37 +366,70 @@ async function measure(svc: Service, fx: Fixture, settings: TerraformSettings, a
   return { samples, replays };
 }
 
+const COMMANDS: Record<Layout, string> = {
+  embedded: 'API and every worker in one process, `node dist/server/embedded.js` as `npm start` runs it',
+  procfile: 'API and run-pipeline worker apart, `node dist/server/main.js` and `node dist/workers/main.js run-pipeline` as in the Procfile',
+};
+
+/** Each service process's pid and memory, read while it still runs. */
+async function processesLine(procs: ServiceProcesses): Promise<string> {
+  const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
+  const parts = await Promise.all(
+    procs.processes.map(async (p) => {
+      const mem = await memoryKiB(p.pid);
+      return `${p.role} pid ${p.pid}${mem ? `, RSS ${mib(mem.rss)} (peak ${mib(mem.peak)})` : ''}`;
+    }),
+  );
+  return `service processes at the end: ${parts.join('; ')}`;
+}
+
 async function main(): Promise<void> {
+  if (!LAYOUTS.includes(LAYOUT)) throw new Error(`BENCH_LAYOUT must be one of ${LAYOUTS.join(', ')}, not ${LAYOUT}`);
   const started = Date.now();
   const cleanups = new Cleanups();
+  cleanupOnSignals(cleanups);
   try {
     const dir = await mkdtemp(join(tmpdir(), 'bench-runs-'));
     cleanups.add(() => rm(dir, { recursive: true, force: true }));
     const realBin = process.env.BENCH_TERRAFORM_BIN ?? (await output('sh', ['-c', 'command -v terraform']));
     const wrapper = await writeWrapper(dir, 'terraform-timed', realBin);
-    const svc = await startService(cleanups, { TERRAFORM_BIN: wrapper.bin });
-    const workers = await startWorkers(svc.rt, ['run-pipeline']);
-    cleanups.add(() => workers.stop(5_000));
+    const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin });
+    // The bench's own connections to the service's database and Redis: the archive's id, the
+    // baseline's prepareWorkdir and the count of workers; no API, no worker.
+    const rt = openSetupRuntime(cleanups, setup);
+    const procs = await startServiceProcesses(cleanups, setup, rt, LAYOUT, ['run-pipeline']);
+    const layoutLine = `layout: ${LAYOUT} (${COMMANDS[LAYOUT]}; pid ${procs.processes.map((p) => p.pid).join(', ')})`;
 
-    const fx = await createFixture(svc);
-    const cv = await createCv(svc, fx);
+    const fx = await createFixture(setup);
+    const cv = await createCv(setup, fx);
     await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
-    const archiveObjectId = await archiveOf(svc, cv.id);
+    const archiveObjectId = await archiveOf(rt, cv.id);
     const settings: TerraformSettings = { bin: realBin, cliConfigFile: null };
     const tfVersion = JSON.parse(await output(realBin, VERSION_ARGS)) as { terraform_version: string };
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
-    log(`${before}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
+    log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
 
-    const wrapperCostMs = await calibrate(dir);
-    await measure(svc, fx, settings, archiveObjectId, WARMUP_RUNS, true);
-    const { samples, replays } = await measure(svc, fx, settings, archiveObjectId, RUNS, false);
+    // A service process that dies ends the bench at once, with its output, instead of a poll's timeout.
+    const { wrapperCostMs, samples, replays } = await Promise.race([
+      procs.failed,
+      (async () => {
+        const wrapperCostMs = await calibrate(dir);
+        await measure(setup, rt.store, fx, settings, archiveObjectId, WARMUP_RUNS, true);
+        return { wrapperCostMs, ...(await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false)) };
+      })(),
+    ]);
+    const memoryLine = await processesLine(procs);
+    await procs.stop();
     const invocations = await readInvocations(wrapper.logPath);
     const m: Measured = { samples, replays, wrapperCostMs, timelines: samples.map((s) => timeline(s, invocations)) };
 
+    const svc = await startServiceOn(cleanups, setup);
+    const workers = await startWorkers(svc.rt, ['run-pipeline']);
+    cleanups.add(() => workers.stop(5_000));
     const census = await queryCensus(svc, fx);
     const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
     const tables = [summaryTable(m), segmentTable(m), replayTable(m), censusLine].join('\n\n');
-    process.stdout.write(`\n${tables}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(`\n${tables}\n\n${layoutLine}\n${memoryLine}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     await cleanups.run();
   }

@@ -1,19 +1,21 @@
 /*
  * Shared pieces of the end-to-end benchmarks (upload.ts, runs.ts): a throwaway database and queue
- * prefix with the real service listening on 127.0.0.1, a small JSON:API client, and the numbers.
+ * prefix with the real service listening on 127.0.0.1 (in the bench's process, or as its own
+ * processes), a small JSON:API client, and the numbers.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../shared/config.js';
 import { dropDatabase } from '../shared/db.js';
 import { migrateLatest } from '../shared/db/migrate.js';
 import { createLogger } from '../shared/logger.js';
-import { bullPrefix } from '../shared/queues.js';
+import { bullPrefix, type QueueName } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { startWeb, type WebHandle } from '../server/web.js';
 
@@ -28,12 +30,24 @@ export const log = (line: string) => void process.stderr.write(`${line}\n`);
 
 // ---------------------------------------------------------------- the service under test
 
-export interface Service {
-  rt: Runtime;
-  web: WebHandle;
+/** Where a client reaches the service, and as whom it creates users. */
+export interface Endpoint {
   baseUrl: string;
   adminToken: string;
+}
+
+export interface Service extends Endpoint {
+  rt: Runtime;
+  web: WebHandle;
   databaseUrl: string;
+}
+
+/** A throwaway database, queue prefix and port, and the service's environment naming them. */
+export interface ServiceSetup extends Endpoint {
+  /** The service's configuration variables (shared/config.ts), complete: nothing else is read. */
+  env: Record<string, string>;
+  databaseUrl: string;
+  port: number;
 }
 
 /** A port that was free a moment ago: BASE_URL, and so the signed upload URLs, must name it before listening. */
@@ -45,28 +59,38 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Cleanup steps, run last-registered first; each is best effort so one failure leaves nothing behind. */
+/**
+ * Cleanup steps, run last-registered first; each is best effort so one failure leaves nothing
+ * behind. A call to run() while another is under way waits for it, then runs any steps added
+ * since, so a signal handler and the bench's own `finally` can both call it.
+ */
 export class Cleanups {
   private readonly steps: (() => Promise<unknown>)[] = [];
+  private running: Promise<void> = Promise.resolve();
 
   add(step: () => Promise<unknown>): void {
     this.steps.unshift(step);
   }
 
-  async run(): Promise<void> {
-    for (const step of this.steps) await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+  run(): Promise<void> {
+    this.running = this.running.then(async () => {
+      for (let step = this.steps.shift(); step; step = this.steps.shift()) await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    });
+    return this.running;
   }
 }
 
-/** Migrates a fresh `rls_bench_<id>` database and starts the real service on it; registers its teardown. */
-export async function startService(cleanups: Cleanups, extraEnv: Record<string, string> = {}): Promise<Service> {
+/**
+ * Names a fresh `rls_bench_<id>` database (its drop is registered; it is not created here), a
+ * queue prefix and a free port, and returns the service's environment for them.
+ */
+export async function serviceSetup(cleanups: Cleanups, extraEnv: Record<string, string> = {}): Promise<ServiceSetup> {
   const runId = randomBytes(5).toString('hex');
   const databaseUrl = `${PG_URL}/rls_bench_${runId}`;
   cleanups.add(() => dropDatabase(databaseUrl));
-  await migrateLatest(databaseUrl);
   const port = await freePort();
   const adminToken = `bench-admin-${randomBytes(16).toString('hex')}`;
-  const config = loadConfig({
+  const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'error',
     DATABASE_URL: databaseUrl,
@@ -78,13 +102,35 @@ export async function startService(cleanups: Cleanups, extraEnv: Record<string, 
     PORT: String(port),
     BASE_URL: `http://${HOST}:${port}`,
     ...extraEnv,
-  });
+  };
+  return { env, databaseUrl, port, baseUrl: loadConfig(env).baseUrl, adminToken };
+}
+
+/**
+ * Opens the service's connections (database, Redis, queues, object store) in this process, without
+ * the API or any worker; registers the deletion of the queue prefix's Redis keys and the close.
+ */
+export function openSetupRuntime(cleanups: Cleanups, setup: ServiceSetup): Runtime {
+  const config = loadConfig(setup.env);
   const rt = openRuntime(config, createLogger(config.logLevel));
   cleanups.add(() => closeRuntime(rt));
   cleanups.add(() => flushQueueKeys(rt));
-  const web = await startWeb(rt, port);
+  return rt;
+}
+
+/** Starts the real API in this process on an already migrated setup's database; registers its teardown. */
+export async function startServiceOn(cleanups: Cleanups, setup: ServiceSetup): Promise<Service> {
+  const rt = openSetupRuntime(cleanups, setup);
+  const web = await startWeb(rt, setup.port);
   cleanups.add(() => web.stop());
-  return { rt, web, baseUrl: config.baseUrl, adminToken, databaseUrl };
+  return { rt, web, baseUrl: setup.baseUrl, adminToken: setup.adminToken, databaseUrl: setup.databaseUrl };
+}
+
+/** Migrates a fresh `rls_bench_<id>` database and starts the real service on it; registers its teardown. */
+export async function startService(cleanups: Cleanups, extraEnv: Record<string, string> = {}): Promise<Service> {
+  const setup = await serviceSetup(cleanups, extraEnv);
+  await migrateLatest(setup.databaseUrl);
+  return startServiceOn(cleanups, setup);
 }
 
 /** Deletes every Redis key of the run's queue prefix. */
@@ -95,6 +141,194 @@ async function flushQueueKeys(rt: Runtime): Promise<void> {
     cursor = next;
     if (keys.length) await rt.redis.del(...keys);
   } while (cursor !== '0');
+}
+
+// ---------------------------------------------------------------- the service as its own processes
+
+/**
+ * How the service's processes are laid out: `embedded` is `npm start` (server/embedded.ts: API and
+ * every worker in one process, which migrates the database itself); `procfile` is the Procfile's
+ * `web` process and one `node dist/workers/main.js <queues>` process, after the release step's
+ * migration.
+ */
+export type Layout = 'embedded' | 'procfile';
+
+export const LAYOUTS: readonly Layout[] = ['embedded', 'procfile'];
+
+const EMBEDDED_MAIN = fileURLToPath(new URL('../server/embedded.js', import.meta.url));
+const WEB_MAIN = fileURLToPath(new URL('../server/main.js', import.meta.url));
+const WORKERS_MAIN = fileURLToPath(new URL('../workers/main.js', import.meta.url));
+// What a service process may take to become ready, migrations included.
+const READY_TIMEOUT_MS = 60_000;
+// What a service process may take to stop after SIGTERM (its own budget is SHUTDOWN_BUDGET_MS, 10 s).
+const STOP_TIMEOUT_MS = 15_000;
+// The tail of a process's output kept for the report when it exits unexpectedly.
+const OUTPUT_TAIL = 8_000;
+
+/** A service process exited before the bench asked it to stop. */
+export class ServiceExit extends Error {}
+
+/** One service process: its role (`embedded`, `web` or `worker`), the child and its output so far. */
+export interface ServiceProcess {
+  role: string;
+  child: ChildProcess;
+  pid: number;
+  /** The last few KB of its stdout and stderr, interleaved as they arrived. */
+  output(): string;
+}
+
+export interface ServiceProcesses {
+  layout: Layout;
+  processes: ServiceProcess[];
+  /** Rejects with a ServiceExit when one exits before stop() asked it to (its last output is printed then). */
+  failed: Promise<never>;
+  /** SIGTERM to every process, then SIGKILL to its process group past a timeout; resolves once all have exited. */
+  stop(): Promise<void>;
+}
+
+/** Resident set size now and at its peak, in KiB, from /proc (null where there is no /proc). */
+export async function memoryKiB(pid: number): Promise<{ rss: number; peak: number } | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+// Process groups of service processes still running; the last resort when the bench exits
+// without its cleanups (a second signal, process.exit elsewhere) kills them.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killLiveGroups(): void {
+  for (const pgid of liveGroups) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Starts the service as its own processes on a setup, the way operators run it, and waits until
+ * the API answers GET /api/v2/ping and a worker listens on each of `workerQueues` (`rt`, the
+ * bench's own connections to the same Redis, counts them). Each process inherits only PATH and
+ * HOME from the bench's environment besides the setup's variables, so a service variable set in
+ * the shell changes nothing, as with startService. Each runs in its own process group: a Ctrl-C
+ * at the terminal reaches only the bench, which stops them in order. Their stop is registered.
+ */
+export async function startServiceProcesses(cleanups: Cleanups, setup: ServiceSetup, rt: Runtime, layout: Layout, workerQueues: readonly QueueName[]): Promise<ServiceProcesses> {
+  if (!exitHookInstalled) process.once('exit', killLiveGroups);
+  exitHookInstalled = true;
+  const env: Record<string, string> = { ...setup.env };
+  for (const key of ['PATH', 'HOME']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  let stopping = false;
+  let reportFailure: (err: Error) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => (reportFailure = reject));
+  // Nobody need be waiting on it when a process fails: the exit handler prints the failure anyway.
+  failed.catch(() => undefined);
+  const processes: ServiceProcess[] = [];
+
+  const start = (role: string, script: string, args: string[]): ServiceProcess => {
+    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child.once('error', (err) => reportFailure(new Error(`service process ${role} (${script}): ${err.message}`)));
+    if (child.pid === undefined) throw new Error(`could not start the ${role} process (${script})`);
+    const pid = child.pid;
+    liveGroups.add(pid);
+    let tail = '';
+    const keep = (d: Buffer) => void (tail = (tail + d.toString()).slice(-OUTPUT_TAIL));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    child.once('exit', (code, signal) => {
+      liveGroups.delete(pid);
+      if (stopping) return;
+      // Printed now, whoever waits on `failed` (maybe nobody yet).
+      const what = `service process ${role} (pid ${pid}) exited unexpectedly (${signal ?? `code ${code}`})`;
+      log(`${what}; its last output:\n${tail.trimEnd() || '(none)'}`);
+      reportFailure(new ServiceExit(`${what}; its output is above`));
+    });
+    const proc: ServiceProcess = { role, child, pid, output: () => tail };
+    processes.push(proc);
+    return proc;
+  };
+
+  const stopOne = async ({ child, pid }: ServiceProcess): Promise<void> => {
+    if (!running(child)) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      log(`service process ${pid} still running ${STOP_TIMEOUT_MS} ms after SIGTERM: killing its process group`);
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  // The API first, so nothing new reaches the workers while they finish.
+  const stop = async () => {
+    stopping = true;
+    for (const p of processes) await stopOne(p);
+  };
+  cleanups.add(stop);
+
+  if (layout === 'embedded') {
+    start('embedded', EMBEDDED_MAIN, []);
+  } else {
+    await migrateLatest(setup.databaseUrl);
+    start('web', WEB_MAIN, []);
+    start('worker', WORKERS_MAIN, [...workerQueues]);
+  }
+  try {
+    await Promise.race([failed, waitUntilReady(setup.baseUrl, rt, workerQueues)]);
+  } catch (err) {
+    if (!(err instanceof Error) || err instanceof ServiceExit) throw err;
+    const outputs = processes.map((p) => `${p.role} (pid ${p.pid}):\n${p.output().trimEnd() || '(no output)'}`);
+    throw new Error(`${err.message}; the service's output so far:\n${outputs.join('\n')}`);
+  }
+  return { layout, processes, failed, stop };
+}
+
+/** Polls GET /api/v2/ping until it answers 204, then each queue's worker count until it is at least one. */
+async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readonly QueueName[]): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const until = async (what: string, ready: () => Promise<boolean>) => {
+    while (!(await ready())) {
+      if (Date.now() > deadline) throw new Error(`the service was not ready within ${READY_TIMEOUT_MS} ms: ${what}`);
+      await sleep(50);
+    }
+  };
+  await until('GET /api/v2/ping did not answer 204', async () => {
+    try {
+      return (await fetch(`${baseUrl}/api/v2/ping`, { signal: AbortSignal.timeout(1_000) })).status === 204;
+    } catch {
+      return false; // not listening yet, or not answering
+    }
+  });
+  for (const queue of workerQueues) await until(`no worker on ${queue}`, async () => (await rt.queues[queue].getWorkersCount()) > 0);
+}
+
+/**
+ * On SIGINT, SIGTERM or SIGHUP, runs `cleanups` (child processes stopped, database dropped, queue
+ * keys deleted) and exits 130; a second signal exits at once (the `exit` hook still kills the
+ * service's process groups).
+ */
+export function cleanupOnSignals(cleanups: Cleanups): void {
+  let interrupted = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    log(`${signal}: cleaning up (again to exit at once)`);
+    void cleanups.run().then(() => process.exit(130));
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, handle);
 }
 
 // ---------------------------------------------------------------- API client
@@ -131,7 +365,7 @@ export interface Fixture {
 }
 
 /** A user with its own token, an organization it owns and one workspace, all through the API. */
-export async function createFixture(svc: Service): Promise<Fixture> {
+export async function createFixture(svc: Endpoint): Promise<Fixture> {
   const name = `bench-${randomBytes(4).toString('hex')}`;
   const post = async (token: string, path: string, body: unknown) => (await api(svc.baseUrl, token, 'POST', path, body))!;
   const user = await post(svc.adminToken, '/admin/users', doc('users', { username: name, email: `${name}@example.test` }));
@@ -143,7 +377,7 @@ export async function createFixture(svc: Service): Promise<Fixture> {
 }
 
 /** Creates a configuration version that will not queue a run; returns its id and signed upload URL. */
-export async function createCv(svc: Service, fx: Fixture): Promise<{ id: string; uploadUrl: string }> {
+export async function createCv(svc: Endpoint, fx: Fixture): Promise<{ id: string; uploadUrl: string }> {
   const cv = (await api(svc.baseUrl, fx.token, 'POST', `/workspaces/${fx.workspaceId}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false })))!;
   return { id: cv.data.id, uploadUrl: String(cv.data.attributes['upload-url']) };
 }
