@@ -53,8 +53,6 @@ export function spawnChild(
     child.on('close', (code, signal) => resolveDone({ code, signal }));
   });
   const signal = (sig: NodeJS.Signals) => {
-    // Once it has exited its pid (and group id) may belong to another process.
-    if (child.exitCode !== null || child.signalCode !== null) return;
     if (!opts.group || child.pid === undefined) return void child.kill(sig);
     try {
       process.kill(-child.pid, sig);
