@@ -32,6 +32,28 @@ const SCRIPT = [
   'echo "show $?" >&3',
 ].join('\n');
 
+/** The attributes of a run that shape its plan (fixed when the run is created). */
+export interface PlanOptions {
+  is_destroy: boolean;
+  refresh_only: boolean;
+  refresh: boolean;
+  target_addrs: string[];
+  replace_addrs: string[];
+}
+
+const DEFAULT_PLAN: PlanOptions = { is_destroy: false, refresh_only: false, refresh: true, target_addrs: [], replace_addrs: [] };
+
+/** The `terraform plan` arguments of a phase: the plan is saved where the script's `show` reads it. */
+export function planCommand(run: PlanOptions = DEFAULT_PLAN): string[] {
+  const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
+  if (run.is_destroy) args.push('-destroy');
+  if (run.refresh_only) args.push('-refresh-only');
+  if (!run.refresh) args.push('-refresh=false');
+  for (const t of run.target_addrs) args.push(`-target=${t}`);
+  for (const r of run.replace_addrs) args.push(`-replace=${r}`);
+  return args;
+}
+
 /** A step's exit code and the output it left in its file (init's output, or the JSON plan and show's errors). */
 export interface StepResult extends ExitStatus {
   output: string;

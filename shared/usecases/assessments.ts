@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { TerraformSettings } from '../terraform/runner.js';
-import { prepareWorkdir, runTerraform } from '../terraform/runner.js';
+import { prepareWorkdir } from '../terraform/runner.js';
+import { planCommand, spawnPhase } from '../terraform/phase-process.js';
 import { newId } from '../ids.js';
 import { assessmentFindings, assessmentTriggers, type AssessmentFindings } from '../domain/assessment.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
@@ -46,15 +47,21 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
     state: await readAll(rt.store, sv.object_id),
     variables: [],
   });
+  const phase = spawnPhase(terraform, wd, planCommand(), { show: true });
+  const planOutput: Buffer[] = [];
+  phase.output((c) => planOutput.push(c));
   try {
-    const init = await runTerraform(terraform, ['init', '-input=false', '-no-color', '-reconfigure'], wd.dir, wd.env);
+    const init = await phase.init;
     if (init.code !== 0) return { succeeded: false, error: `terraform init failed: ${init.output.slice(-2000)}`, plan: null };
-    const plan = await runTerraform(terraform, ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=assess.tfplan'], wd.dir, wd.env);
-    if (plan.code !== 0 && plan.code !== 2) return { succeeded: false, error: plan.output.slice(-2000), plan: null };
-    const show = await runTerraform(terraform, ['show', '-json', 'assess.tfplan'], wd.dir, wd.env);
+    phase.go();
+    const plan = await phase.main;
+    if (plan.code !== 0 && plan.code !== 2) return { succeeded: false, error: Buffer.concat(planOutput).toString('utf8').slice(-2000), plan: null };
+    const show = await phase.show;
     if (show.code !== 0) return { succeeded: false, error: show.output.slice(-2000), plan: null };
     return { succeeded: true, error: null, plan: JSON.parse(show.output) };
   } finally {
+    phase.process.kill();
+    await phase.process.done;
     await wd.cleanup();
   }
 }

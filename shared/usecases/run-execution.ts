@@ -10,7 +10,7 @@ import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { spawnPhase, type PhaseProcess } from '../terraform/phase-process.js';
+import { planCommand, spawnPhase, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
 import { afterMove } from './runs.js';
 import { leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
@@ -45,14 +45,11 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
   return { text: `Terraform v${version}\non ${platform}\nInitializing plugins and modules...\n`, version };
 }
 
-/** The attributes of a run that shape its Terraform commands (fixed when the run is created). */
-type RunOptions = Pick<RunRow, 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs'>;
-
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
  * and its variables), and the run's options.
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: RunOptions }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions }> {
   const row = await deps.db('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
@@ -87,7 +84,7 @@ interface PhaseStart {
  * the directory, nothing else), so both overlap the claim. Failures are reported where `ready`
  * is awaited.
  */
-function startPhase(deps: ExecutionDeps, runId: string, command: (run: RunOptions) => string[], opts: { show: boolean }): PhaseStart {
+function startPhase(deps: ExecutionDeps, runId: string, command: (run: PlanOptions) => string[], opts: { show: boolean }): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
   const ready = sourcesOf(deps, runId).then(async ({ sources, options }) => {
@@ -136,15 +133,6 @@ export function countChanges(plan: { resource_changes?: { change?: { actions?: s
 
 const APPLY_ARGS = ['apply', '-input=false', '-no-color', 'plan.tfplan'];
 
-function planArgs(run: RunOptions): string[] {
-  const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
-  if (run.is_destroy) args.push('-destroy');
-  if (run.refresh_only) args.push('-refresh-only');
-  if (!run.refresh) args.push('-refresh=false');
-  for (const t of run.target_addrs) args.push(`-target=${t}`);
-  for (const r of run.replace_addrs) args.push(`-replace=${r}`);
-  return args;
-}
 
 interface PhaseStep {
   queued: RunStatus;
@@ -268,7 +256,7 @@ async function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, 
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId, planArgs, { show: true });
+  const start = startPhase(deps, runId, planCommand, { show: true });
   const { text, version } = await preamble(deps.terraform);
   const claimed = await claim<PlanRow>(deps, runId, {
     queued: 'plan_queued',
