@@ -13,6 +13,11 @@ export interface ChildHandle {
   kill(): void;
   /** Writes to the program's standard input (only when spawned with `input`). */
   send(text: string): void;
+  /**
+   * Whether the program and its pipes keep the service's process alive (they do from the start).
+   * A program on standby should not: the service may exit without it, and its input then ends.
+   */
+  hold(on: boolean): void;
 }
 
 /** Exit code reported when the program could not be started at all (as a shell reports it). */
@@ -60,11 +65,13 @@ export function spawnChild(
       // the group is already gone
     }
   };
+  const handles = [child, ...child.stdio].filter(Boolean) as unknown as { ref(): void; unref(): void }[];
   return {
     done,
     interrupt: () => signal('SIGINT'),
     kill: () => signal('SIGKILL'),
     send: (text) => void child.stdin?.write(text),
+    hold: (on) => handles.forEach((h) => (on ? h.ref() : h.unref())),
   };
 }
 

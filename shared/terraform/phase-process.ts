@@ -10,7 +10,7 @@ import type { TerraformSettings, Workdir } from './runner.js';
  * Each command's exit code is reported on fd 3 as `<step> <code>`. An interrupt reaches Terraform
  * through the process group; the shell only notes it, and runs nothing after the interrupted
  * command. Positional parameters: Terraform's path, the directory for the files, `show` or `-`,
- * then the phase command's arguments (passed as they are, never parsed by the shell).
+ * then the phase command's arguments (quoted: the shell never interprets them).
  */
 const SCRIPT = [
   'tf=$1 out=$2 show=$3',
@@ -62,7 +62,7 @@ export interface StepResult extends ExitStatus {
 export interface PhaseProcess {
   /** How init ended; its output is for the log when it failed. */
   init: Promise<StepResult>;
-  /** Starts the phase's command (call once the run is claimed and init succeeded). */
+  /** Lets the phase's command start once init has succeeded (at once if it has); call when the run is claimed. */
   go(): void;
   /** How the phase's command ended. */
   main: Promise<ExitStatus>;
@@ -76,10 +76,82 @@ export interface PhaseProcess {
 
 type Step = 'init' | 'main' | 'show';
 
+/** Where a shell's output and step reports go once a phase has it. */
+interface Sinks {
+  output(chunk: Buffer): void;
+  fd3(chunk: Buffer): void;
+  startError(err: Error): void;
+}
+
+const IDLE: Sinks = { output: () => undefined, fd3: () => undefined, startError: () => undefined };
+
 /**
- * Starts a phase's commands in `wd`. Spawning from the service's process costs it a fork of its
- * whole memory map, some milliseconds each time; the shell forks each command cheaply instead.
+ * A phase's shell, started with an empty environment in `/`. It waits for one line of shell
+ * words (built by setupLine) that enter the working directory, set the environment and the
+ * script's positional parameters, then runs the phase script. The line is all it reads before
+ * the script; `read` takes standard input a byte at a time, so `go` stays for the script.
  */
+const BOOT = ["nl='", "'", 'IFS= read -r setup || exit 125', 'eval "$setup" || exit 125', SCRIPT].join('\n');
+
+interface Shell {
+  process: ChildHandle;
+  sinks: Sinks;
+  exited: boolean;
+}
+
+function startShell(sinks: Sinks): Shell {
+  const shell: Shell = { sinks, exited: false } as Shell;
+  shell.process = spawnChild('/bin/sh', ['-c', BOOT, 'sh'], {
+    cwd: '/',
+    env: {},
+    group: true,
+    input: true,
+    onStdout: (c) => shell.sinks.output(c),
+    onStderr: (c) => shell.sinks.output(c),
+    onFd3: (c) => shell.sinks.fd3(c),
+    onStartError: (err) => shell.sinks.startError(err),
+  });
+  void shell.process.done.then(() => (shell.exited = true));
+  return shell;
+}
+
+/**
+ * One shell kept started ahead of the next phase. Forking the service's process costs it some
+ * milliseconds of its memory map each time, which a phase would otherwise wait for; the spare is
+ * forked again a little after it is taken, while that phase's Terraform runs and the process
+ * is idle. It does not keep the service's process alive, and ends when the service's does.
+ */
+let spare: Shell | undefined;
+let refilling: NodeJS.Timeout | undefined;
+const REFILL_DELAY_MS = 20;
+
+function takeShell(sinks: Sinks): Shell {
+  const shell = spare && !spare.exited ? spare : undefined;
+  spare = undefined;
+  refilling ??= setTimeout(() => {
+    refilling = undefined;
+    if (spare) return;
+    spare = startShell(IDLE);
+    spare.process.hold(false);
+  }, REFILL_DELAY_MS).unref();
+  if (!shell) return startShell(sinks);
+  shell.sinks = sinks;
+  shell.process.hold(true);
+  return shell;
+}
+
+/** A word the shell reads back as `s` itself (a newline becomes the boot script's `$nl`). */
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`).replace(/\n/g, `'"$nl"'`)}'`;
+
+/** The shell words that set a phase up: its directory, its environment (nothing else), the script's parameters. */
+function setupLine(cwd: string, env: NodeJS.ProcessEnv, params: string[]): string {
+  const vars = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
+  for (const [name] of vars) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`not an environment variable name: ${name}`);
+  const exports = vars.length ? ` && export ${vars.map(([k, v]) => `${k}=${quote(v)}`).join(' ')}` : '';
+  return `cd ${quote(cwd)}${exports} && set -- ${params.map(quote).join(' ')}\n`;
+}
+
+/** Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. */
 export function spawnPhase(settings: TerraformSettings, wd: Workdir, command: string[], opts: { show: boolean }): PhaseProcess {
   const ended = new Map<Step, (status: ExitStatus) => void>();
   const reported = (step: Step) => new Promise<ExitStatus>((resolve) => ended.set(step, resolve));
@@ -99,16 +171,10 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, command: st
       ended.get(step as Step)?.({ code: Number(code), signal: null });
     }
   };
-  const child = spawnChild('/bin/sh', ['-c', SCRIPT, 'sh', settings.bin, wd.root, opts.show ? 'show' : '-', ...command], {
-    cwd: wd.dir,
-    env: wd.env,
-    group: true,
-    input: true,
-    onStdout: onOutput,
-    onStderr: onOutput,
-    onFd3,
-    onStartError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)),
-  });
+  const setup = setupLine(wd.dir, wd.env, [settings.bin, wd.root, opts.show ? 'show' : '-', ...command]);
+  const shell = takeShell({ output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) });
+  const child = shell.process;
+  child.send(setup);
   // A step the shell never reported did not run to its end: it ends as the shell did.
   void child.done.then((exit) => {
     for (const resolve of ended.values()) resolve(exit);

@@ -185,8 +185,9 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
 }
 
 /**
- * Runs one claimed phase: opens its log with `intro`, waits for `terraform init` (started with the
- * working directory, before the claim) and then runs `body`, which starts the phase's command.
+ * Runs one claimed phase: opens its log with `intro`, lets `prepare` finish the working directory,
+ * tells the phase's process to run its command as soon as `terraform init` (started with the
+ * directory, before the claim) has succeeded, and then runs `body`, which waits for the command.
  * The end of the phase, what it produced and its closed log are recorded in one transaction that
  * moves the run on, whatever happened; the directory is removed after that, off the path to the
  * run's next status.
@@ -197,7 +198,7 @@ async function runPhase(
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
-  body: (wd: Workdir, phase: PhaseProcess) => Promise<PhaseOutcome>,
+  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess) => Promise<PhaseOutcome> },
 ): Promise<void> {
   try {
     const log = await openLog(deps.db, phase.table, phase, intro);
@@ -205,8 +206,10 @@ async function runPhase(
     try {
       const { wd, phase: proc } = await start.ready;
       proc.output((c) => log.write(c));
+      await steps.prepare?.(wd);
+      proc.go();
       const init = await proc.init;
-      if (init.code === 0) outcome = await body(wd, proc);
+      if (init.code === 0) outcome = await steps.body(wd, proc);
       else {
         log.write(init.output);
         outcome = { kind: 'error', message: 'terraform init failed' };
@@ -225,9 +228,8 @@ async function runPhase(
   }
 }
 
-/** Runs the phase's command under supervision; `stopped` says how it ended when a cancel or force-cancel stopped it. */
+/** Supervises the phase's command until it ends; `stopped` says how it ended when a cancel or force-cancel stopped it. */
 async function supervised(deps: ExecutionDeps, run: RunRow, phase: PhaseProcess, executing: RunStatus) {
-  phase.go();
   const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing }, { ...phase.process, done: phase.main });
   const exit = await phase.main;
   watch.stop();
@@ -273,12 +275,14 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   if (!claimed) return start.discard();
   const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
-  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, async (wd, phase) => {
-    const { exit, stopped } = await supervised(deps, run, phase, 'planning');
-    if (stopped) return stopped;
-    // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
-    if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
-    return savedPlan(deps, wd, phase, exit.code === 2);
+  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
+    body: async (wd, phase) => {
+      const { exit, stopped } = await supervised(deps, run, phase, 'planning');
+      if (stopped) return stopped;
+      // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
+      if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
+      return savedPlan(deps, wd, phase, exit.code === 2);
+    },
   });
 }
 
@@ -321,16 +325,22 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   if (!claimed) return start.discard();
   const { run, phase: apply } = claimed;
   const plan = (await planOfRun(deps.db, run.id))!;
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, async (wd, phase) => {
-    const before = await readFile(wd.statePath).catch(() => null);
-    const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
-    if (!planFile) throw new Error('the saved plan is missing');
-    await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
-    const { exit, stopped } = await supervised(deps, run, phase, 'applying');
-    await saveState(deps, run, wd, before);
-    if (stopped) return stopped;
-    if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
-    const { resource_additions, resource_changes, resource_destructions } = plan;
-    return { kind: 'ok', save: async () => ({ resource_additions, resource_changes, resource_destructions }) };
+  let before: Buffer | null = null;
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, {
+    // The saved plan is in place before the command may start (init does not read it).
+    prepare: async (wd) => {
+      before = await readFile(wd.statePath).catch(() => null);
+      const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
+      if (!planFile) throw new Error('the saved plan is missing');
+      await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
+    },
+    body: async (wd, phase) => {
+      const { exit, stopped } = await supervised(deps, run, phase, 'applying');
+      await saveState(deps, run, wd, before);
+      if (stopped) return stopped;
+      if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
+      const { resource_additions, resource_changes, resource_destructions } = plan;
+      return { kind: 'ok', save: async () => ({ resource_additions, resource_changes, resource_destructions }) };
+    },
   });
 }

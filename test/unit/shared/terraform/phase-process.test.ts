@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnPhase } from '../../../../shared/terraform/phase-process.js';
+import { terraformEnv, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
+
+/** A stand-in for Terraform: init succeeds, show prints a JSON plan, the phase command prints what it was given. */
+const FAKE = `#!/bin/sh
+case "$1" in
+  init) echo initialised; exit 0 ;;
+  show) echo '{"resource_changes":[]}'; exit 0 ;;
+esac
+for arg in "$@"; do printf '[%s]\\n' "$arg"; done
+echo "cwd=$(pwd) home=$HOME secret=\${RLS_TEST_SECRET:-absent} automation=$TF_IN_AUTOMATION"
+exit 2
+`;
+
+function workdir(root: string, settings: TerraformSettings): Workdir {
+  const dir = join(root, 'config');
+  const home = join(root, 'home');
+  mkdirSync(dir);
+  mkdirSync(home);
+  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), cleanup: async () => rmSync(root, { recursive: true, force: true }) };
+}
+
+describe('phase processes', () => {
+  let base: string;
+  let settings: TerraformSettings;
+  before(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'phase-test-')));
+    settings = { bin: join(base, 'terraform'), cliConfigFile: null };
+    writeFileSync(settings.bin, FAKE);
+    chmodSync(settings.bin, 0o755);
+  });
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it('runs init, the command on go and show -json in the working directory, with arguments verbatim and only the working environment', async () => {
+    const args = ['plan', '-target=terraform_data.a["x"]', "it's", 'two\nlines', '$(echo no) `echo no`', '  spaced  '];
+    process.env.RLS_TEST_SECRET = 'do-not-leak';
+    try {
+      // Phases in turn: the first shell is started for it, later ones may find one started ahead.
+      for (let i = 0; i < 3; i++) {
+        const root = mkdtempSync(join(base, 'run-'));
+        const wd = workdir(root, settings);
+        const phase = spawnPhase(settings, wd, args, { show: true });
+        const output: Buffer[] = [];
+        phase.output((c) => output.push(c));
+        phase.go();
+        expect(await phase.init).to.deep.include({ code: 0, output: 'initialised\n' });
+        expect(await phase.main).to.deep.equal({ code: 2, signal: null });
+        expect(await phase.show).to.deep.include({ code: 0, output: '{"resource_changes":[]}\n' });
+        await phase.process.done;
+        const lines = Buffer.concat(output).toString('utf8');
+        expect(lines).to.equal(`${args.map((a) => `[${a}]`).join('\n')}\ncwd=${wd.dir} home=${wd.home} secret=absent automation=1\n`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      delete process.env.RLS_TEST_SECRET;
+    }
+  });
+
+  it('runs nothing after a failed init, and a phase that is never told to go ends when killed', async () => {
+    const failing: TerraformSettings = { bin: join(base, 'no-such-terraform'), cliConfigFile: null };
+    const wd = workdir(mkdtempSync(join(base, 'run-')), failing);
+    const phase = spawnPhase(failing, wd, ['plan'], { show: true });
+    const output: Buffer[] = [];
+    phase.output((c) => output.push(c));
+    phase.go();
+    expect((await phase.init).code).to.equal(127);
+    expect((await phase.process.done).code).to.equal(0);
+    expect(Buffer.concat(output).toString('utf8')).to.equal('');
+
+    const idle = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), ['plan'], { show: true });
+    expect((await idle.init).code).to.equal(0);
+    idle.process.kill();
+    expect((await idle.process.done).signal).to.equal('SIGKILL');
+  });
+});
