@@ -229,7 +229,7 @@ async function timed(settings: TerraformSettings, args: string[], cwd: string, e
 async function replay(store: ObjectStore, settings: TerraformSettings, archiveObjectId: string): Promise<ReplaySample> {
   const version = await timed(settings, VERSION_ARGS, process.cwd(), { PATH: process.env.PATH ?? '' });
   const t0 = performance.now();
-  const wd = await prepareWorkdir(store, settings, { archiveObjectId, workingDirectory: '', state: null, variables: [] });
+  const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] });
   const prepare = performance.now() - t0;
   try {
     const init = await timed(settings, INIT_ARGS, wd.dir, wd.env);

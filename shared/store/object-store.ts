@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 
 export interface StoredObject {
@@ -14,8 +15,11 @@ export interface StoredObject {
  */
 export interface ObjectStore {
   put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts?: { contentType?: string; prefix?: string }): Promise<StoredObject>;
-  /** A stream of the object's bytes, or null when it does not exist. */
-  get(id: string): Promise<Readable | null>;
+  /**
+   * A stream of the object's bytes, or null when it does not exist. The id may be a query that
+   * selects it (one row, one column), so a caller need not wait for the id before the bytes.
+   */
+  get(id: string | Knex.QueryBuilder): Promise<Readable | null>;
   stat(id: string): Promise<StoredObject | null>;
   exists(id: string): Promise<boolean>;
   delete(tx: Db, id: string): Promise<void>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
@@ -63,12 +64,12 @@ export class PostgresObjectStore implements ObjectStore {
     return Boolean(await this.db('objects').where({ id }).first('id'));
   }
 
-  async get(id: string): Promise<Readable | null> {
+  async get(id: string | Knex.QueryBuilder): Promise<Readable | null> {
     const db = this.db;
     // Four chunks a query; only an object with no chunks at all needs a look at its row.
-    const batch = (from: number) => db('object_chunks').where({ object_id: id }).whereBetween('seq', [from, from + 3]).orderBy('seq').pluck('data') as Promise<Buffer[]>;
+    const batch = (from: number) => db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').pluck('data') as Promise<Buffer[]>;
     const first = await batch(0);
-    if (!first.length && !(await this.exists(id))) return null;
+    if (!first.length && !(await db('objects').where('id', id).first('id'))) return null;
     async function* read(): AsyncGenerator<Buffer> {
       let rows = first;
       for (let seq = 0; ; ) {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract, UnpackSync } from 'tar';
-import type { ObjectStore } from '../store/object-store.js';
 import { safeEntryPath } from '../archive.js';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 
@@ -101,7 +101,8 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string): Promise<void
 
 /** What a working directory is made of. */
 export interface WorkdirSources {
-  archiveObjectId: string;
+  /** The configuration's .tar.gz, as the store gives it (null: it is missing). */
+  archive: Readable | null;
   workingDirectory: string;
   state?: Buffer | null;
   variables?: { key: string; value: string }[];
@@ -113,7 +114,7 @@ export interface WorkdirSources {
  * Directories and files of a few hundred bytes are made synchronously: that takes microseconds,
  * where each asynchronous call waits for the thread pool and then for a busy event loop.
  */
-export async function prepareWorkdir(store: ObjectStore, settings: TerraformSettings, opts: WorkdirSources): Promise<Workdir> {
+export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources): Promise<Workdir> {
   const root = mkdtempSync(join(tmpdir(), 'rls-run-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
   try {
@@ -121,9 +122,8 @@ export async function prepareWorkdir(store: ObjectStore, settings: TerraformSett
     const home = join(root, 'home');
     mkdirSync(config);
     mkdirSync(home);
-    const archive = await store.get(opts.archiveObjectId);
-    if (!archive) throw new Error('the configuration archive is missing');
-    await unpack(archive, config);
+    if (!opts.archive) throw new Error('the configuration archive is missing');
+    await unpack(opts.archive, config);
     const dir = resolve(config, opts.workingDirectory || '.');
     if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
     mkdirSync(dir, { recursive: true });

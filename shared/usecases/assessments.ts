@@ -41,8 +41,8 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
   const cv = await rt.db('configuration_versions').where({ id: ws.current_configuration_version_id }).first('archive_object_id');
   const sv = await rt.db('state_versions').where({ id: ws.current_state_version_id }).first('object_id');
   if (!cv?.archive_object_id || !sv?.object_id) return { succeeded: false, error: 'the workspace has no configuration or state to assess', plan: null };
-  const wd = await prepareWorkdir(rt.store, terraform, {
-    archiveObjectId: cv.archive_object_id,
+  const wd = await prepareWorkdir(terraform, {
+    archive: await rt.store.get(cv.archive_object_id),
     workingDirectory: ws.working_directory,
     state: await readAll(rt.store, sv.object_id),
     variables: [],

@@ -47,9 +47,13 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
- * and its variables), and the run's options.
+ * and its variables), and the run's options. The archive is read alongside, its id looked up in
+ * the same query that reads its bytes.
  */
 async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions }> {
+  const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
+  const archive = deps.store.get(archiveId);
+  archive.catch(() => undefined);
   const row = await deps.db('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
@@ -61,7 +65,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     );
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   const sources = {
-    archiveObjectId: row.archive_object_id,
+    archive: await archive,
     workingDirectory: row.working_directory ?? '',
     state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
     variables: row.variables,
@@ -88,7 +92,7 @@ function startPhase(deps: ExecutionDeps, runId: string, command: (run: PlanOptio
   let discarded = false;
   let made: Workdir | undefined;
   const ready = sourcesOf(deps, runId).then(async ({ sources, options }) => {
-    const wd = (made = await prepareWorkdir(deps.store, deps.terraform, sources));
+    const wd = (made = await prepareWorkdir(deps.terraform, sources));
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, command(options), opts) };
   });

@@ -156,7 +156,7 @@ export async function executeTestRun(deps: TestExecutionDeps, id: string): Promi
   try {
     const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
     if (!cv?.archive_object_id) throw new Error('the configuration version has no uploaded files');
-    wd = await prepareWorkdir(deps.store, deps.terraform, { archiveObjectId: cv.archive_object_id, workingDirectory: '', variables: testRunVariables(deps.config.encryptionKey, run) });
+    wd = await prepareWorkdir(deps.terraform, { archive: await deps.store.get(cv.archive_object_id), workingDirectory: '', variables: testRunVariables(deps.config.encryptionKey, run) });
     wd.env = { ...wd.env, ...(await moduleEnv(deps, run)) };
     outcome = await runTests(deps, run, wd, log);
   } catch (err) {
