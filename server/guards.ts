@@ -3,6 +3,7 @@ import { NotFound } from '../shared/errors.js';
 import {
   accessAtLeast,
   organizationGrant,
+  rowWithGrant,
   workspaceAccess,
   type OrganizationGrant,
   type OrganizationPermission,
@@ -10,7 +11,7 @@ import {
   type WorkspaceAccess,
 } from '../shared/access.js';
 import { findOrganization, type OrganizationRow } from '../shared/repos/organizations.js';
-import { findWorkspace, type WorkspaceRow } from '../shared/repos/workspaces.js';
+import type { WorkspaceRow } from '../shared/repos/workspaces.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 
 /*
@@ -38,16 +39,23 @@ export interface WorkspaceScope {
   access: WorkspaceAccess;
 }
 
-/** The workspace and the caller's access to it, which must be at least `need` (default read). */
-export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
-  const grant = workspace ? await organizationGrant(db, principal, workspace.organization_name) : null;
+/** The caller's access to a workspace it has a grant for, which must be at least `need`. */
+async function scopeWith(db: Db, workspace: WorkspaceRow | undefined, grant: OrganizationGrant | null | undefined, need: WorkspaceAccess): Promise<WorkspaceScope> {
   const access = workspace && grant ? await workspaceAccess(db, grant, workspace.id) : null;
   if (!workspace || !grant || !accessAtLeast(access, need)) throw new NotFound();
   return { workspace, grant, access: access! };
 }
 
-export const workspaceScopeById = async (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read') =>
-  workspaceScope(db, principal, await findWorkspace(db, id), need);
+/** The workspace and the caller's access to it, which must be at least `need` (default read). */
+export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+  return scopeWith(db, workspace, workspace && (await organizationGrant(db, principal, workspace.organization_name)), need);
+}
+
+/** workspaceScope for a workspace id: the workspace and the caller's grant come from one query. */
+export async function workspaceScopeById(db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', id);
+  return scopeWith(db, found?.row, found?.grant, need);
+}
 
 export interface TeamScope {
   team: TeamRow;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
@@ -55,8 +56,19 @@ function unionAccess(teams: Pick<TeamRow, 'organization_access'>[]): Organizatio
 
 export const isSiteAdmin = (p: Principal): boolean => p.kind === 'user' && p.user.is_admin;
 
-/** The principal's grant in an organization, or null when it may not see the organization at all. */
-export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
+/** A user's active membership of an organization: one row per team (one row of nulls for none). */
+type MembershipTeam = { id: string | null; is_owners: boolean | null; organization_access: Partial<OrganizationAccess> | null };
+
+/** The teams of a user's active membership in the organization named by `organizationName` (a value or a column). */
+const membershipTeams = (db: Db, userId: string, organizationName: string | Knex.Raw) =>
+  db('organization_memberships as m')
+    .leftJoin('team_members as tm', 'tm.organization_membership_id', 'm.id')
+    .leftJoin('teams as t', 't.id', 'tm.team_id')
+    .where('m.organization_name', organizationName)
+    .where({ 'm.user_id': userId, 'm.status': 'active' });
+
+/** A grant from the principal alone, or, for a user, from its membership's teams in the organization. */
+function grantOf(principal: Principal, organizationName: string, teams: MembershipTeam[]): OrganizationGrant | null {
   switch (principal.kind) {
     case 'organization':
       if (principal.organizationName !== organizationName) return null;
@@ -67,13 +79,6 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
       return { organizationName, isOwner: team.is_owners, permissions: team.is_owners ? fullAccess() : unionAccess([team]), teamIds: [team.id] };
     }
     case 'user': {
-      const teams = await db('organization_memberships as m')
-        .leftJoin('team_members as tm', 'tm.organization_membership_id', 'm.id')
-        .leftJoin('teams as t', 't.id', 'tm.team_id')
-        .where({ 'm.organization_name': organizationName, 'm.user_id': principal.user.id, 'm.status': 'active' })
-        .select<{ id: string | null; is_owners: boolean | null; organization_access: Partial<OrganizationAccess> | null }[]>(
-          't.id', 't.is_owners', 't.organization_access',
-        );
       if (!teams.length) {
         if (!principal.user.is_admin) return null;
         return { organizationName, isOwner: true, permissions: fullAccess(), teamIds: [] };
@@ -83,6 +88,30 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
       return { organizationName, isOwner, permissions: isOwner ? fullAccess() : unionAccess(memberOf), teamIds: memberOf.map((t) => t.id) };
     }
   }
+}
+
+/** The principal's grant in an organization, or null when it may not see the organization at all. */
+export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
+  const teams = principal.kind === 'user' ? await membershipTeams(db, principal.user.id, organizationName).select<MembershipTeam[]>('t.id', 't.is_owners', 't.organization_access') : [];
+  return grantOf(principal, organizationName, teams);
+}
+
+/**
+ * A row of `table` by id with the principal's grant in the organization the row names (column
+ * `organization_name`), read in one query; the grant is null when the principal may not see it.
+ */
+export async function rowWithGrant<T extends { organization_name: string }>(db: Db, principal: Principal, table: string, id: string): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
+  const query = db(`${table} as x`).where('x.id', id).first('x.*');
+  if (principal.kind === 'user') {
+    const teams = membershipTeams(db, principal.user.id, db.raw('??', ['x.organization_name'])).select(
+      db.raw(`coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')`),
+    );
+    query.select(db.raw('(?) as membership_teams', [teams]));
+  }
+  const found = (await query) as (T & { membership_teams?: MembershipTeam[] }) | undefined;
+  if (!found) return undefined;
+  const { membership_teams: teams = [], ...row } = found;
+  return { row: row as unknown as T, grant: grantOf(principal, row.organization_name, teams) };
 }
 
 const RANK: Record<WorkspaceAccess, number> = { read: 1, plan: 2, write: 3, admin: 4 };

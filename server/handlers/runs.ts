@@ -7,7 +7,7 @@ import { FINAL_RUN_STATUSES } from '../../shared/domain/run.js';
 import { usableForRuns } from '../../shared/domain/configuration-version.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { findRun, type ApplyRow, type PlanRow, type RunRow } from '../../shared/repos/runs.js';
-import { findCv } from '../../shared/repos/configuration-versions.js';
+import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
 import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
@@ -120,11 +120,15 @@ export function runHandlers(deps: AppDeps) {
   return {
     async create(req: Req, res: Response) {
       const attrs = attributesOf(req) as RunAttrs;
-      const scope = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'plan');
+      const workspaceId = relationshipId(req, 'workspace')!;
+      const cvId = relationshipId(req, 'configuration-version');
+      // Read alongside the workspace, and looked at only once the caller's access is known.
+      const cvRead = Promise.resolve(cvId ? findCv(db, cvId) : findCurrentCv(db, workspaceId));
+      cvRead.catch(() => undefined);
+      const scope = await workspaceScopeById(db, res.locals.principal, workspaceId, 'plan');
       const ws = scope.workspace;
       if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-      const cvId = relationshipId(req, 'configuration-version') ?? ws.current_configuration_version_id;
-      const cv = cvId ? await findCv(db, cvId) : undefined;
+      const cv = await cvRead;
       if (!cv || cv.workspace_id !== ws.id) {
         throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
       }

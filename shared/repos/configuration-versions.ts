@@ -47,6 +47,9 @@ export interface IngressRow {
 }
 
 export const findCv = (db: Db, id: string) => db<CvRow>('configuration_versions').where({ id }).first();
+/** The workspace's current configuration version, looked up in one query. */
+export const findCurrentCv = (db: Db, workspaceId: string) =>
+  db<CvRow>('configuration_versions').where('id', db('workspaces').where({ id: workspaceId }).select('current_configuration_version_id')).first();
 export const cvsOfWorkspace = (db: Db, workspaceId: string) => db<CvRow>('configuration_versions').where({ workspace_id: workspaceId });
 export const findIngress = (db: Db, cvId: string) => db<IngressRow>('ingress_attributes').where({ configuration_version_id: cvId }).first();
 
