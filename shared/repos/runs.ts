@@ -78,16 +78,20 @@ export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 
 
 const json = (v: unknown) => JSON.stringify(v) as never;
 
-/** Inserts a run in `pending` with its plan, its apply and its `created` event (caller's transaction). */
+/** Inserts a run in `pending` with its plan, its apply and its `created` event, locking its workspace (caller's transaction). */
 export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
   const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
-  // The run, its plan and apply, their empty logs and the `created` event in one statement.
+  // The run, its plan and apply, their empty logs and the `created` event in one statement. The
+  // workspace row is locked for update while the run's values are computed, before the insert's
+  // foreign key check share-locks it: two inserts each holding the share lock and asking for the
+  // update lock would deadlock.
   const [row] = (await db
     .with('run', db('runs').insert({
       id,
       ...attrs,
+      workspace_id: db.raw('(select id from workspaces where id = ? for update)', [attrs.workspace_id]),
       target_addrs: json(attrs.target_addrs ?? []),
       replace_addrs: json(attrs.replace_addrs ?? []),
       variables: json(attrs.variables ?? []),

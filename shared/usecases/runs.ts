@@ -67,9 +67,7 @@ async function takeWorkspace(tx: Db, run: RunRow): Promise<RunRow | undefined> {
  * is free, queues it at once, so it needs no `queue` step; call afterMove once committed.
  */
 export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
-  // Locked before the insert: the insert's foreign key check share-locks the workspace, and two
-  // transactions each holding that and asking for the update lock would deadlock.
-  await lockWorkspace(tx, attrs.workspace_id);
+  // The insert locks the workspace (see insertPendingRun).
   const run = await insertPendingRun(tx, attrs);
   return (await takeWorkspace(tx, run)) ?? run;
 }
