@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
 import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
@@ -222,10 +223,11 @@ async function runPhase(
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
     }
-    const moved = await deps.db.transaction(async (tx) => {
+    const record = async (tx: Db) => {
       await log.close(tx);
       return finishPhase(tx, run.id, phase, phase.executing, outcome);
-    });
+    };
+    const moved = outcome.kind === 'ok' && outcome.tx ? await completeIn(outcome.tx, record) : await deps.db.transaction(record);
     if (moved) await afterMove(deps, moved);
   } finally {
     await start.discard();
@@ -243,21 +245,39 @@ async function supervised(deps: ExecutionDeps, run: RunRow, phase: PhaseProcess,
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
+/** Runs `work` in a transaction begun earlier, and commits it, or rolls it back when `work` fails. */
+async function completeIn<T>(tx: Knex.Transaction, work: (tx: Db) => Promise<T>): Promise<T> {
+  try {
+    const result = await work(tx);
+    await tx.commit();
+    return result;
+  } catch (err) {
+    await tx.rollback().catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
- * After a successful `terraform plan`: `terraform show -json` of the saved plan, then, in the
- * transaction that ends the phase, the plan file and its JSON form are stored with the change counts.
+ * After a successful `terraform plan`: the transaction that ends the phase begins at once, and the
+ * plan file is stored in it while `terraform show -json` runs; once show has ended, its JSON form
+ * is stored with the change counts in the same transaction.
  */
 async function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): Promise<PhaseOutcome> {
-  const show = await phase.show;
-  if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
-  const planFile = await readFile(join(wd.dir, 'plan.tfplan'));
-  const counts = countChanges(JSON.parse(show.output));
-  const save = async (tx: Db) => {
-    const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-    const fileObj = await deps.store.put(tx, planFile, { prefix: 'planfile' });
-    return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
-  };
-  return { kind: 'ok', hasChanges, save };
+  const tx = await deps.db.transaction();
+  try {
+    const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
+    const show = await phase.show;
+    if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
+    const counts = countChanges(JSON.parse(show.output));
+    const save = async (t: Db) => {
+      const jsonObj = await deps.store.put(t, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
+      return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
+    };
+    return { kind: 'ok', hasChanges, save, tx };
+  } catch (err) {
+    await tx.rollback().catch(() => undefined);
+    throw err;
+  }
 }
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */

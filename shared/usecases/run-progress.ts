@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
@@ -6,10 +7,11 @@ import { enterStage } from '../run-stages.js';
 /**
  * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
  * process killed. `save` writes what a successful phase produced (stored plan, counts) in the
- * transaction that records its end, and returns the changes to its plan or apply row.
+ * transaction that records its end, and returns the changes to its plan or apply row; `tx` is
+ * that transaction when the phase began it early (the recording commits it).
  */
 export type PhaseOutcome =
-  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>> }
+  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>>; tx?: Knex.Transaction }
   | { kind: 'error'; message: string }
   | { kind: 'canceled' }
   | { kind: 'gone' };
