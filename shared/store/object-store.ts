@@ -21,6 +21,6 @@ export interface ObjectStore {
    */
   get(id: string | Knex.QueryBuilder): Promise<Readable | null>;
   stat(id: string): Promise<StoredObject | null>;
-  exists(id: string): Promise<boolean>;
+  exists(id: string | Knex.QueryBuilder): Promise<boolean>;
   delete(tx: Db, id: string): Promise<void>;
 }

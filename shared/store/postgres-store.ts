@@ -60,8 +60,8 @@ export class PostgresObjectStore implements ObjectStore {
     return row ? { id: row.id, size: Number(row.size), sha256: row.sha256, contentType: row.content_type } : null;
   }
 
-  async exists(id: string): Promise<boolean> {
-    return Boolean(await this.db('objects').where({ id }).first('id'));
+  async exists(id: string | Knex.QueryBuilder): Promise<boolean> {
+    return Boolean(await this.db('objects').where('id', id).first('id'));
   }
 
   async get(id: string | Knex.QueryBuilder): Promise<Readable | null> {
@@ -69,7 +69,7 @@ export class PostgresObjectStore implements ObjectStore {
     // Four chunks a query; only an object with no chunks at all needs a look at its row.
     const batch = (from: number) => db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').pluck('data') as Promise<Buffer[]>;
     const first = await batch(0);
-    if (!first.length && !(await db('objects').where('id', id).first('id'))) return null;
+    if (!first.length && !(await this.exists(id))) return null;
     async function* read(): AsyncGenerator<Buffer> {
       let rows = first;
       for (let seq = 0; ; ) {
