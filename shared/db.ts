@@ -4,6 +4,19 @@ import pg from 'pg';
 export type Db = Knex;
 export type Tx = Knex.Transaction;
 
+/**
+ * Writes another statement may carry as its data-modifying CTEs (top level, named), so they cost
+ * no round trip of their own; PostgreSQL runs each to completion whether or not it is referenced.
+ */
+export type Writes = [name: string, query: Knex.QueryBuilder][];
+
+/** Runs writes on their own, as one statement. */
+export async function runWrites(db: Db, writes: Writes): Promise<void> {
+  if (!writes.length) return;
+  const statement = writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
+  await statement.select(db.raw('1'));
+}
+
 // Counts come back from pg as strings for bigint; the API serves numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { runWrites, type Db, type Writes } from './db.js';
 import { newId } from './ids.js';
 
 const STX = Buffer.from([0x02]);
@@ -89,20 +89,39 @@ export class LogWriter {
   }
 
   /** Ends the log with ETX (through `db`, e.g. the transaction that records the end of the phase); readers then know it is complete. */
-  close(db: Db = this.db): Promise<void> {
-    this.write(ETX);
-    return this.flush(db, true);
+  async close(db: Db = this.db): Promise<void> {
+    await runWrites(db, await this.closing(db));
+  }
+
+  /**
+   * Ends the log as writes for a larger statement (see Writes), to run in `db`: once every earlier
+   * write is done, what is still buffered and ETX. Nothing may be written after.
+   */
+  async closing(db: Db): Promise<Writes> {
+    for (let chain = this.chain; ; chain = this.chain) {
+      await chain;
+      if (chain === this.chain) break;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const data = Buffer.concat([...this.buffer, ETX]);
+    this.buffer = [];
+    this.buffered = 0;
+    return this.appendWrites(db, data, true);
   }
 
   private async append(db: Db, content: Buffer, finished: boolean): Promise<void> {
+    await runWrites(db, this.appendWrites(db, content, finished));
+  }
+
+  /** The chunk and the log's new end (STX first when the log is new); counts the bytes as written. */
+  private appendWrites(db: Db, content: Buffer, finished: boolean): Writes {
     const data = this.size === 0 ? Buffer.concat([STX, content]) : content;
     const offset = this.size;
     this.size += data.length;
-    // The chunk and the log's new end in one statement.
-    await db
-      .with('chunk', db('log_chunks').insert({ log_id: this.id, offset, data }))
-      .from('logs')
-      .where({ id: this.id })
-      .update(finished ? { size: this.size, finished: true } : { size: this.size });
+    return [
+      ['log_chunk', db('log_chunks').insert({ log_id: this.id, offset, data })],
+      ['log_end', db('logs').where({ id: this.id }).update(finished ? { size: this.size, finished: true } : { size: this.size })],
+    ];
   }
 }

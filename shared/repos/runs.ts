@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import type { Db, Writes } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { publishRunTransition } from '../run-events.js';
@@ -124,16 +124,24 @@ export async function insertRunEvent(db: Db, e: RunEventRow): Promise<void> {
 /** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
 export const timestampKey = (status: string) => `${status.replace(/_/g, '-')}-at`;
 
+/** How a run moves: the event and what its move records. */
+export interface MoveOptions {
+  actorId?: string | null;
+  description?: string | null;
+  changes?: Partial<RunRow>;
+}
+
 /**
  * Moves a run with compare-and-set from its current status, writing the run event and telling
- * subscribers in the same transaction. Returns the moved run, or undefined when the run was no
- * longer in `from` (someone else moved it first). Throws IllegalTransition on an illegal move.
+ * subscribers in the same transaction. `with`: writes the statement carries along (they happen
+ * whether or not the run moves). Returns the moved run, or undefined when the run was no longer
+ * in `from` (someone else moved it first). Throws IllegalTransition on an illegal move.
  */
 export async function transitionRun(
   db: Db,
   run: Pick<RunRow, 'id' | 'status'>,
   event: RunEvent,
-  opts: { actorId?: string | null; description?: string | null; changes?: Partial<RunRow> } = {},
+  opts: MoveOptions & { with?: Writes } = {},
 ): Promise<RunRow | undefined> {
   const to = runMachine.transition(run.status, event);
   const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
@@ -145,7 +153,8 @@ export async function transitionRun(
      select ?, id, ?, ?, status, ?, ?, clock_timestamp() from moved`,
     [newId('re'), event, run.status, opts.actorId ?? null, opts.description ?? null],
   );
-  const [moved] = (await db
+  const carried = (opts.with ?? []).reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
+  const [moved] = (await carried
     .with('moved', db('runs').where({ id: run.id, status: run.status }).update(values).returning('*'))
     .with('event', recorded)
     .select('*')
@@ -155,12 +164,17 @@ export async function transitionRun(
   return moved;
 }
 
-/** Updates the plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */
-export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
+/** The update of a plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */
+export function phaseUpdate(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>) {
   const values = { ...changes };
   if (typeof changes.status === 'string') {
     values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [`${changes.status}-at`, new Date().toISOString()]);
   }
-  const [row] = await db(table).where(where).update(values).returning('*');
+  return db(table).where(where).update(values).returning('*');
+}
+
+/** Updates the plan or apply of a run (see phaseUpdate); returns the row. */
+export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
+  const [row] = await phaseUpdate(db, table, where, changes);
   return row as T | undefined;
 }

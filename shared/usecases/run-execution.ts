@@ -1,11 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
-import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
 import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
-import { finishPhase, type PhaseOutcome } from './run-progress.js';
+import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
@@ -194,8 +193,9 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
  * tells the phase's process to run its command as soon as `terraform init` (started with the
  * directory, before the claim) has succeeded, and then runs `body`, which waits for the command.
  * The end of the phase, what it produced and its closed log are recorded in one transaction that
- * moves the run on, whatever happened; the directory is removed after that, off the path to the
- * run's next status.
+ * moves the run on, whatever happened; it begins as soon as the command has ended, so what it
+ * records before saving the products overlaps their making. When that save fails, the phase ends
+ * errored instead. The directory is removed after that, off the path to the run's next status.
  */
 async function runPhase(
   deps: ExecutionDeps,
@@ -205,6 +205,7 @@ async function runPhase(
   intro: string,
   steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess) => Promise<PhaseOutcome> },
 ): Promise<void> {
+  const what = phase.table === 'plans' ? 'plan' : 'apply';
   try {
     const log = await openLog(deps.db, phase.table, phase, intro);
     let outcome: PhaseOutcome;
@@ -221,13 +222,14 @@ async function runPhase(
       }
     } catch (err) {
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
-      outcome = { kind: 'error', message: `the ${phase.table === 'plans' ? 'plan' : 'apply'} could not be run` };
+      outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
-    const record = async (tx: Db) => {
-      await log.close(tx);
-      return finishPhase(tx, run.id, phase, phase.executing, outcome);
-    };
-    const moved = outcome.kind === 'ok' && outcome.tx ? await completeIn(outcome.tx, record) : await deps.db.transaction(record);
+    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run.id, phase, phase.executing, ended, (t) => log.closing(t)));
+    const moved = await record(outcome).catch((err: unknown) => {
+      if (!(err instanceof ProductFailed)) throw err;
+      log.write(`\nError: ${err.message}\n`);
+      return record({ kind: 'error', message: `the ${what} could not be run` });
+    });
     if (moved) await afterMove(deps, moved);
   } finally {
     await start.discard();
@@ -245,39 +247,20 @@ async function supervised(deps: ExecutionDeps, run: RunRow, phase: PhaseProcess,
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
-/** Runs `work` in a transaction begun earlier, and commits it, or rolls it back when `work` fails. */
-async function completeIn<T>(tx: Knex.Transaction, work: (tx: Db) => Promise<T>): Promise<T> {
-  try {
-    const result = await work(tx);
-    await tx.commit();
-    return result;
-  } catch (err) {
-    await tx.rollback().catch(() => undefined);
-    throw err;
-  }
-}
-
 /**
- * After a successful `terraform plan`: the transaction that ends the phase begins at once, and the
- * plan file is stored in it while `terraform show -json` runs; once show has ended, its JSON form
- * is stored with the change counts in the same transaction.
+ * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
+ * while `terraform show -json` runs, then the JSON form, with the change counts for the plan row.
  */
-async function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): Promise<PhaseOutcome> {
-  const tx = await deps.db.transaction();
-  try {
+function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): PhaseOutcome {
+  const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
     if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
     const counts = countChanges(JSON.parse(show.output));
-    const save = async (t: Db) => {
-      const jsonObj = await deps.store.put(t, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-      return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
-    };
-    return { kind: 'ok', hasChanges, save, tx };
-  } catch (err) {
-    await tx.rollback().catch(() => undefined);
-    throw err;
-  }
+    const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
+    return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
+  };
+  return { kind: 'ok', hasChanges, save };
 }
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */

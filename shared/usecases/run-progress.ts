@@ -1,60 +1,94 @@
-import type { Knex } from 'knex';
-import type { Db } from '../db.js';
-import { transitionRun, updatePhase, type RunRow } from '../repos/runs.js';
+import { runWrites, type Db, type Writes } from '../db.js';
+import type { RunEvent } from '../domain/run.js';
+import { phaseUpdate, transitionRun, type MoveOptions, type RunRow } from '../repos/runs.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
 import { enterStage } from '../run-stages.js';
 
 /**
  * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
- * process killed. `save` writes what a successful phase produced (stored plan, counts) in the
- * transaction that records its end, and returns the changes to its plan or apply row; `tx` is
- * that transaction when the phase began it early (the recording commits it).
+ * process killed. `save` stores what a successful phase produced (it may wait for it, e.g. for
+ * `show -json`) in the transaction that records its end, and returns the changes to its plan or
+ * apply row; when it fails, that transaction is rolled back (see ProductFailed).
  */
 export type PhaseOutcome =
-  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>>; tx?: Knex.Transaction }
+  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>> }
   | { kind: 'error'; message: string }
   | { kind: 'canceled' }
   | { kind: 'gone' };
 
+/** A successful phase's `save` failed: nothing of the phase's end was recorded. */
+export class ProductFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
+/** One move of a route: an event, with what its move records. */
+export type RouteStep = MoveOptions & { event: RunEvent };
+
+const failing = (description: string): RouteStep[] => [{ event: 'error', description }];
+
 /**
- * After a successful plan, inside one transaction: the post-plan stage and the policy check
- * (straight through when nothing is configured), then the end of the plan phase: finished when
- * there is nothing to apply, saved for save-plan runs, otherwise waiting for confirmation, which
- * auto-apply gives at once.
+ * Where a run goes after a successful plan: the post-plan stage and the policy check are entered
+ * (a stage's hooks write what they start in `tx`; straight through when nothing is configured),
+ * then the end of the plan phase: finished when there is nothing to apply, saved for save-plan
+ * runs, otherwise waiting for confirmation, which auto-apply gives at once. Only the stages are
+ * entered here; followRoute makes the moves.
  */
-export async function continueAfterPlan(tx: Db, start: RunRow): Promise<RunRow | undefined> {
-  let run: RunRow | undefined = start;
+export async function routeAfterPlan(tx: Db, run: RunRow): Promise<RouteStep[]> {
   if (run.status === 'planning') {
     const post = await enterStage(tx, run, 'post_plan');
-    if (post === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory post-plan task failed' });
-    if (post === 'wait') return transitionRun(tx, run, 'start_post_plan');
+    if (post === 'fail') return failing('a mandatory post-plan task failed');
+    if (post === 'wait') return [{ event: 'start_post_plan' }];
   }
   if (run.status === 'planning' || run.status === 'post_plan_completed') {
     const policy = await enterStage(tx, run, 'policy_check');
-    if (policy === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory policy failed' });
-    if (policy === 'wait') return transitionRun(tx, run, 'start_policy_check');
+    if (policy === 'fail') return failing('a mandatory policy failed');
+    if (policy === 'wait') return [{ event: 'start_policy_check' }];
   }
   const nothingToApply = run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
-  if (nothingToApply) return transitionRun(tx, run, 'finish_plan');
-  if (run.save_plan) return transitionRun(tx, run, 'plan_saved');
-  if (run.status === 'planning') run = await transitionRun(tx, run, 'plan_needs_confirmation');
-  if (run && run.auto_apply) run = await transitionRun(tx, run, 'confirm', { description: 'auto-apply' });
+  if (nothingToApply) return [{ event: 'finish_plan' }];
+  if (run.save_plan) return [{ event: 'plan_saved' }];
+  const steps: RouteStep[] = run.status === 'planning' ? [{ event: 'plan_needs_confirmation' }] : [];
+  if (run.auto_apply) steps.push({ event: 'confirm', description: 'auto-apply' });
+  return steps;
+}
+
+/**
+ * Makes a route's moves in turn, the first carrying `writes` (which happen even when there is no
+ * move). Returns the run where the route ends, or undefined when a move found it moved away.
+ */
+export async function followRoute(tx: Db, start: RunRow, steps: RouteStep[], writes: Writes = []): Promise<RunRow | undefined> {
+  if (!steps.length) await runWrites(tx, writes);
+  let run: RunRow | undefined = start;
+  for (const [i, { event, ...opts }] of steps.entries()) {
+    run = await transitionRun(tx, run, event, { ...opts, with: i === 0 ? writes : [] });
+    if (!run) return undefined;
+  }
   return run;
 }
 
-/** applying -> applied, through the post-apply stage (whose results never change an applied run). */
-async function finishApplying(tx: Db, run: RunRow): Promise<RunRow | undefined> {
-  const post = await enterStage(tx, run, 'post_apply');
-  if (post === 'wait') return transitionRun(tx, run, 'start_post_apply');
-  return finishApplied(tx, run);
+/** After a successful plan, inside one transaction: see routeAfterPlan. */
+export async function continueAfterPlan(tx: Db, run: RunRow): Promise<RunRow | undefined> {
+  return followRoute(tx, run, await routeAfterPlan(tx, run));
 }
 
-/** The run is applied; a provisional version becomes current unless a newer one is. */
+/** applying -> applied, through the post-apply stage (whose results never change an applied run). */
+async function routeAfterApply(tx: Db, run: RunRow): Promise<RouteStep[]> {
+  const post = await enterStage(tx, run, 'post_apply');
+  return [{ event: post === 'wait' ? 'start_post_apply' : 'finish_apply' }];
+}
+
+/** A run has just been applied: a provisional configuration version becomes current unless a newer one is. */
+async function settleApplied(tx: Db, run: RunRow): Promise<RunRow> {
+  const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
+  if (cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
+  return run;
+}
+
 async function finishApplied(tx: Db, run: RunRow): Promise<RunRow | undefined> {
   const applied = await transitionRun(tx, run, 'finish_apply');
-  const cv = run.configuration_version_id ? await findCv(tx, run.configuration_version_id) : undefined;
-  if (applied && cv?.provisional) await makeCurrent(tx, run.workspace_id, cv);
-  return applied;
+  return applied && settleApplied(tx, applied);
 }
 
 export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
@@ -88,18 +122,38 @@ export async function resumeAfterStage(tx: Db, run: RunRow, stage: TaskStage, pa
 
 const PHASE_STATUS = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' } as const;
 
+/** Where a run goes from its executing status once its phase has ended (stages entered, see routeAfterPlan). */
+async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome): Promise<RouteStep[]> {
+  if (outcome.kind === 'error') return [{ event: 'error', description: outcome.message, changes: { error_message: outcome.message } }];
+  if (outcome.kind !== 'ok') return [{ event: 'cancel' }];
+  return run.status === 'planning' ? routeAfterPlan(tx, run) : routeAfterApply(tx, run);
+}
+
 /**
- * Records how a plan or apply ended (with what it produced), releases the run's lease and moves
- * the run on, with a compare-and-set from its executing status (caller's transaction). Returns
- * the moved run for afterMove, or undefined when the run had been moved away meanwhile.
+ * Records how a plan or apply ended, in the caller's transaction: releases the run's lease (a
+ * compare-and-set from its executing status), enters what comes next, lets a successful phase
+ * save what it produced (while a plan's `show -json` still runs, everything before does not wait
+ * for it), and then moves the run on in the statement that also records the plan or apply's end
+ * and `closing`, the phase log's last write. Returns the moved run for afterMove, or undefined
+ * when the run had been moved away meanwhile. Throws ProductFailed when the save failed.
  */
-export async function finishPhase(tx: Db, runId: string, phase: { table: 'plans' | 'applies'; id: string }, executing: 'planning' | 'applying', outcome: PhaseOutcome): Promise<RunRow | undefined> {
-  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx) : {};
-  await updatePhase(tx, phase.table, { id: phase.id }, { ...produced, status: PHASE_STATUS[outcome.kind] });
+export async function finishPhase(
+  tx: Db,
+  runId: string,
+  phase: { table: 'plans' | 'applies'; id: string },
+  executing: 'planning' | 'applying',
+  outcome: PhaseOutcome,
+  closing: (tx: Db) => Promise<Writes>,
+): Promise<RunRow | undefined> {
   const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
   const [run] = await tx<RunRow>('runs').where({ id: runId, status: executing }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
-  if (!run) return undefined;
-  if (outcome.kind === 'error') return transitionRun(tx, run, 'error', { description: outcome.message, changes: { error_message: outcome.message } });
-  if (outcome.kind !== 'ok') return transitionRun(tx, run, 'cancel');
-  return executing === 'planning' ? continueAfterPlan(tx, run) : finishApplying(tx, run);
+  const route = run ? await routeAfterPhase(tx, run, outcome) : [];
+  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : {};
+  const writes: Writes = [['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced, status: PHASE_STATUS[outcome.kind] })], ...(await closing(tx))];
+  if (!run) {
+    await runWrites(tx, writes);
+    return undefined;
+  }
+  const moved = await followRoute(tx, run, route, writes);
+  return moved?.status === 'applied' ? settleApplied(tx, moved) : moved;
 }

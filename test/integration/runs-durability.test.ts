@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -104,6 +105,40 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitFor(() => server.abandoned > 0 && runningPlans() === 0, 'the terraform process to be killed');
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
     expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.include.members(['cancel_requested', 'force_cancel']);
+  });
+
+  it('errors a run whose `terraform show -json` fails after a successful plan, recording none of what the plan began to record', async () => {
+    const token = org.owner.token;
+    // Terraform itself, except that `show` fails (as on a corrupt plan file).
+    const dir = await mkdtemp(join(tmpdir(), 'rls-show-fails-'));
+    const bin = join(dir, 'terraform');
+    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+    await writeFile(bin, `#!/bin/sh\nif [ "$1" = show ]; then echo 'plan file unreadable' >&2; exit 1; fi\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    try {
+      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
+      workers.push(w);
+      await workersReady(w);
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
+      const runId = await startRun(ws.id, token);
+      const run = await waitForRun(runId, token, ['planned', 'errored']);
+      expect(run.attributes.status).to.equal('errored');
+      expect(run.attributes['error-message']).to.equal('the plan could not be run');
+      const events = await api('GET', `/runs/${runId}/run-events`, { token });
+      expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
+      const plan = await planOf(runId, token);
+      expect(plan.attributes.status).to.equal('errored');
+      const log = await readWholeLog(plan.attributes['log-read-url']);
+      expect(log).to.include('Plan: 1 to add');
+      expect(log).to.include('terraform show failed: plan file unreadable');
+      expect(log.charCodeAt(log.length - 1)).to.equal(3);
+      expect(log.split('\u0003')).to.have.length(2);
+      const row = await harness().rt.db('plans').where({ run_id: runId }).first();
+      expect([row.file_object_id, row.json_object_id, row.has_changes]).to.deep.equal([null, null, null]);
+      expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('finishes a plan whose worker was killed mid-plan, once another worker takes over', async () => {
