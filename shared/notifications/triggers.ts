@@ -85,6 +85,10 @@ let registered = false;
 export function registerNotifications(config: Config): void {
   if (registered) return;
   registered = true;
-  onRunTransition((tx, change) => recordRunNotifications(tx, config, change));
+  // Most workspaces have no configuration: their moves need no look at the configurations.
+  onRunTransition(
+    (tx, change) => recordRunNotifications(tx, config, change),
+    (_move, row) => `exists (select 1 from notification_configurations c where c.workspace_id = ${row}.workspace_id and c.enabled)`,
+  );
   registerAfterMove(queueRunDeliveries);
 }

@@ -151,7 +151,10 @@ export function registerPolicies(): void {
   if (registered) return;
   registered = true;
   registerStageHook('policy_check', enterPolicyStage);
-  onRunTransition(async (tx, change) => {
-    if (isFinal(change.to)) await closeChecks(tx, change.run.id);
-  });
+  onRunTransition(
+    async (tx, change) => {
+      if (isFinal(change.to)) await closeChecks(tx, change.run.id);
+    },
+    (move, row) => (isFinal(move.to) ? `exists (select 1 from policy_checks c where c.run_id = ${row}.id and c.status in ('queued', 'pending'))` : null),
+  );
 }

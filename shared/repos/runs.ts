@@ -1,7 +1,7 @@
 import type { Db, Writes } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
-import { publishRunTransition } from '../run-events.js';
+import { interestColumns, publishRunTransition, readInterests } from '../run-events.js';
 import { insertLogs } from '../logs.js';
 
 export interface RunRow {
@@ -87,7 +87,7 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   // workspace row is locked for update while the run's values are computed, before the insert's
   // foreign key check share-locks it: two inserts each holding the share lock and asking for the
   // update lock would deadlock.
-  const [row] = (await db
+  const [selected] = await db
     .with('run', db('runs').insert({
       id,
       ...attrs,
@@ -102,10 +102,11 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
     .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
     .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
     .with('event', runEventInsert(db, { run_id: id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null }))
-    .select('*')
-    .from('run')) as RunRow[];
-  await publishRunTransition(db, { run: row, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null });
-  return row;
+    .select('run.*', ...interestColumns(db, { event: 'create', to: 'pending' }, 'run'))
+    .from('run');
+  const { run, answers } = readInterests(selected);
+  await publishRunTransition(db, { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null }, answers);
+  return run;
 }
 
 type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };
@@ -133,7 +134,8 @@ export interface MoveOptions {
 
 /**
  * Moves a run with compare-and-set from its current status, writing the run event and telling
- * subscribers in the same transaction. `with`: writes the statement carries along (they happen
+ * subscribers in the same transaction (the statement asks whether the move concerns them, see
+ * Interest). `with`: writes the statement carries along (they happen
  * whether or not the run moves). Returns the moved run, or undefined when the run was no longer
  * in `from` (someone else moved it first). Throws IllegalTransition on an illegal move.
  */
@@ -154,13 +156,14 @@ export async function transitionRun(
     [newId('re'), event, run.status, opts.actorId ?? null, opts.description ?? null],
   );
   const carried = (opts.with ?? []).reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
-  const [moved] = (await carried
+  const [selected] = await carried
     .with('moved', db('runs').where({ id: run.id, status: run.status }).update(values).returning('*'))
     .with('event', recorded)
-    .select('*')
-    .from('moved')) as RunRow[];
-  if (!moved) return undefined;
-  await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null });
+    .select('moved.*', ...interestColumns(db, { event, to }, 'moved'))
+    .from('moved');
+  if (!selected) return undefined;
+  const { run: moved, answers } = readInterests(selected);
+  await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null }, answers);
   return moved;
 }
 

@@ -73,10 +73,17 @@ let registered = false;
 export function registerRunTasks(config: Config): void {
   if (registered) return;
   registered = true;
-  onRunTransition(async (tx, change) => {
-    if (change.event === 'create') await createStagesForRun(tx, change.run);
-    if (isFinal(change.to)) await closeStages(tx, change.run.id);
-  });
+  onRunTransition(
+    async (tx, change) => {
+      if (change.event === 'create') await createStagesForRun(tx, change.run);
+      if (isFinal(change.to)) await closeStages(tx, change.run.id);
+    },
+    (move, row) => {
+      if (move.event === 'create') return `exists (select 1 from workspace_tasks wt where wt.workspace_id = ${row}.workspace_id)`;
+      if (isFinal(move.to)) return `exists (select 1 from task_stages s where s.run_id = ${row}.id and s.status in ('pending', 'running'))`;
+      return null;
+    },
+  );
   for (const stage of TASK_STAGES) registerStageHook(stage, (tx, run) => enterTaskStage(tx, config, run, stage));
   registerAfterMove(queueStageWork);
 }
