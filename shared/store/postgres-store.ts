@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Db } from '../db.js';
+import { runWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
@@ -32,15 +32,13 @@ export class PostgresObjectStore implements ObjectStore {
   constructor(private readonly db: Db) {}
 
   async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
+    if (Buffer.isBuffer(data) && data.length <= CHUNK) {
+      const { object, writes } = this.smallObject(tx, data, opts);
+      await runWrites(tx, writes);
+      return object;
+    }
     const id = newId(opts.prefix ?? 'obj');
     const contentType = opts.contentType ?? 'application/octet-stream';
-    if (Buffer.isBuffer(data) && data.length <= CHUNK) {
-      // One chunk at most, size and digest known: the object row and its chunk in one statement.
-      const sha256 = createHash('sha256').update(data).digest('hex');
-      const object = tx('objects').insert({ id, size: data.length, sha256, content_type: contentType });
-      await (data.length ? tx.with('object', object).insert({ object_id: id, seq: 0, data }).into('object_chunks') : object);
-      return { id, size: data.length, sha256, contentType };
-    }
     await tx('objects').insert({ id, size: 0, sha256: '', content_type: contentType });
     const hash = createHash('sha256');
     let size = 0;
@@ -53,6 +51,19 @@ export class PostgresObjectStore implements ObjectStore {
     const sha256 = hash.digest('hex');
     await tx('objects').where({ id }).update({ size, sha256 });
     return { id, size, sha256, contentType };
+  }
+
+  async putAlong(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string } = {}): Promise<{ object: StoredObject; writes: Writes }> {
+    return data.length <= CHUNK ? this.smallObject(tx, data, opts) : { object: await this.put(tx, data, opts), writes: [] };
+  }
+
+  /** An object of one chunk at most, size and digest known: its row and its chunk as writes of one statement. */
+  private smallObject(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string }): { object: StoredObject; writes: Writes } {
+    const id = newId(opts.prefix ?? 'obj');
+    const object = { id, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), contentType: opts.contentType ?? 'application/octet-stream' };
+    const writes: Writes = [[`${id}:row`, tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType })]];
+    if (data.length) writes.push([`${id}:chunk`, tx('object_chunks').insert({ object_id: id, seq: 0, data })]);
+    return { object, writes };
   }
 
   async stat(id: string): Promise<StoredObject | null> {

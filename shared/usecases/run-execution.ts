@@ -77,6 +77,8 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
 interface PhaseStart {
   /** The directory, and the process once `init` is running in it. */
   ready: Promise<{ wd: Workdir; phase: PhaseProcess }>;
+  /** Settles with `ready`, failed or not: the claim waits for it (see startPhase). */
+  settled: Promise<void>;
   /** Stops the process and removes the directory: once the phase is over, or for a run this worker did not claim. */
   discard(): Promise<void>;
 }
@@ -85,8 +87,9 @@ interface PhaseStart {
  * Prepares a run's working directory and starts the phase's Terraform process in it, which runs
  * `init` at once and waits for `go` before the phase's command. Neither the directory nor init
  * depends on anything a claim changes (init reads the configuration and installs providers into
- * the directory, nothing else), so both overlap the claim. Failures are reported where `ready`
- * is awaited.
+ * the directory, nothing else), so init overlaps the claim. The claim comes once init has
+ * started: it is needed only when init ends, and its queries would otherwise compete with the
+ * directory's reads on the way to init. Failures are reported where `ready` is awaited.
  */
 function startPhase(deps: ExecutionDeps, runId: string, command: (run: PlanOptions) => string[], opts: { show: boolean }): PhaseStart {
   let discarded = false;
@@ -96,9 +99,9 @@ function startPhase(deps: ExecutionDeps, runId: string, command: (run: PlanOptio
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, command(options), opts) };
   });
-  ready.catch(() => undefined);
   return {
     ready,
+    settled: ready.then(() => undefined, () => undefined),
     async discard() {
       discarded = true;
       const started = await ready.catch(() => undefined);
@@ -249,7 +252,8 @@ const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exite
 
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
- * while `terraform show -json` runs, then the JSON form, with the change counts for the plan row.
+ * while `terraform show -json` runs; the JSON form goes with the statement that moves the run,
+ * and the change counts to the plan row.
  */
 function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): PhaseOutcome {
   const save = async (tx: Db) => {
@@ -257,8 +261,8 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
     const show = await phase.show;
     if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
     const counts = countChanges(JSON.parse(show.output));
-    const jsonObj = await deps.store.put(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-    return { json_object_id: jsonObj.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts };
+    const json = await deps.store.putAlong(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
+    return { row: { json_object_id: json.object.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts }, writes: json.writes };
   };
   return { kind: 'ok', hasChanges, save };
 }
@@ -267,6 +271,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
   const start = startPhase(deps, runId, planCommand, { show: true });
   const { text, version } = await preamble(deps.terraform);
+  await start.settled;
   const claimed = await claim<PlanRow>(deps, runId, {
     queued: 'plan_queued',
     executing: 'planning',
@@ -325,6 +330,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     return;
   }
   const start = startPhase(deps, runId, () => APPLY_ARGS, { show: false });
+  await start.settled;
   const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
     await start.discard();
     throw err;
@@ -347,7 +353,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
       const { resource_additions, resource_changes, resource_destructions } = plan;
-      return { kind: 'ok', save: async () => ({ resource_additions, resource_changes, resource_destructions }) };
+      return { kind: 'ok', save: async () => ({ row: { resource_additions, resource_changes, resource_destructions } }) };
     },
   });
 }

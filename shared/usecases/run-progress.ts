@@ -8,10 +8,11 @@ import { enterStage } from '../run-stages.js';
  * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
  * process killed. `save` stores what a successful phase produced (it may wait for it, e.g. for
  * `show -json`) in the transaction that records its end, and returns the changes to its plan or
- * apply row; when it fails, that transaction is rolled back (see ProductFailed).
+ * apply row, with writes that the statement moving the run may carry; when it fails, that
+ * transaction is rolled back (see ProductFailed).
  */
 export type PhaseOutcome =
-  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<Record<string, unknown>> }
+  | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<{ row: Record<string, unknown>; writes?: Writes }> }
   | { kind: 'error'; message: string }
   | { kind: 'canceled' }
   | { kind: 'gone' };
@@ -133,8 +134,8 @@ async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome): Prom
  * Records how a plan or apply ended, in the caller's transaction: releases the run's lease (a
  * compare-and-set from its executing status), enters what comes next, lets a successful phase
  * save what it produced (while a plan's `show -json` still runs, everything before does not wait
- * for it), and then moves the run on in the statement that also records the plan or apply's end
- * and `closing`, the phase log's last write. Returns the moved run for afterMove, or undefined
+ * for it), and then moves the run on in the statement that also carries the save's writes, the
+ * plan or apply's end and `closing`, the phase log's last write. Returns the moved run for afterMove, or undefined
  * when the run had been moved away meanwhile. Throws ProductFailed when the save failed.
  */
 export async function finishPhase(
@@ -148,8 +149,12 @@ export async function finishPhase(
   const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
   const [run] = await tx<RunRow>('runs').where({ id: runId, status: executing }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
   const route = run ? await routeAfterPhase(tx, run, outcome) : [];
-  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : {};
-  const writes: Writes = [['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced, status: PHASE_STATUS[outcome.kind] })], ...(await closing(tx))];
+  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : { row: {} };
+  const writes: Writes = [
+    ...(produced.writes ?? []),
+    ['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced.row, status: PHASE_STATUS[outcome.kind] })],
+    ...(await closing(tx)),
+  ];
   if (!run) {
     await runWrites(tx, writes);
     return undefined;
