@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../shared/db.js';
 import { NotFound } from '../shared/errors.js';
 import {
@@ -51,8 +52,8 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
   return scopeWith(db, workspace, workspace && (await organizationGrant(db, principal, workspace.organization_name)), need);
 }
 
-/** workspaceScope for a workspace id: the workspace and the caller's grant come from one query. */
-export async function workspaceScopeById(db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+/** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query. */
+export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', id);
   return scopeWith(db, found?.row, found?.grant, need);
 }

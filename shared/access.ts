@@ -99,8 +99,9 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
 /**
  * A row of `table` by id with the principal's grant in the organization the row names (column
  * `organization_name`), read in one query; the grant is null when the principal may not see it.
+ * The id may be a query that selects it (one row, one column).
  */
-export async function rowWithGrant<T extends { organization_name: string }>(db: Db, principal: Principal, table: string, id: string): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
+export async function rowWithGrant<T extends { organization_name: string }>(db: Db, principal: Principal, table: string, id: string | Knex.QueryBuilder): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
   const query = db(`${table} as x`).where('x.id', id).first('x.*');
   if (principal.kind === 'user') {
     const teams = membershipTeams(db, principal.user.id, db.raw('??', ['x.organization_name'])).select(

@@ -26,23 +26,37 @@ const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'confi
 export const logReadUrl = (config: Config, logId: string | null) =>
   logId ? signedObjectUrl(config.baseUrl, config.encryptionKey, 'log', logId, config.logUrlTtlSeconds).replace('/v1/object/', '/v1/logs/') : '';
 
-/** What run resources point at, for many runs in one query: plan and apply, task stages and policy checks in order. */
-async function runReferences(db: Db, ids: string[]) {
-  const rows = (ids.length
-    ? await db('runs as r')
-        .whereIn('r.id', ids)
-        .select(
-          'r.id',
-          db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
-          db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
-          db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
-          db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
-        )
-    : []) as { id: string; plan_id: string; apply_id: string; stage_ids: string[]; check_ids: string[] }[];
+/** What a run resource points at: plan and apply, task stages and policy checks in order. */
+interface RunReferences {
+  plan_id: string;
+  apply_id: string;
+  stage_ids: string[];
+  check_ids: string[];
+}
+
+/** The columns of RunReferences, for a query over runs as `r`. */
+const referenceColumns = (db: Db) => [
+  db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
+  db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
+  db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
+  db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
+];
+
+/** The references of many runs in one query. */
+async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
+  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', ...referenceColumns(db)) : []) as (RunReferences & { id: string })[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Runs with what they refer to; `include` adds related resources (only these read whole rows). */
+/** A run with its references, in one query. */
+async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
+  const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
+  if (!row) return undefined;
+  const { plan_id, apply_id, stage_ids, check_ids, ...run } = row;
+  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids } };
+}
+
+/** Runs with what they refer to (read unless `known`); `include` adds related resources (only these read whole rows). */
 export async function presentRuns(
   db: Db,
   config: Config,
@@ -50,9 +64,10 @@ export async function presentRuns(
   access: (run: RunRow) => WorkspaceAccess,
   grant: OrganizationGrant | null,
   include: Set<string> = new Set(),
+  known?: Map<string, RunReferences>,
 ): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = runs.map((r) => r.id);
-  const refs = await runReferences(db, ids);
+  const refs = known ?? (await runReferences(db, ids));
   const data = runs.map((run) => {
     const ref = refs.get(run.id)!;
     return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids });
@@ -102,11 +117,13 @@ type RunAttrs = {
 export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
-  /** The run and the caller's access to its workspace (at least `need`). */
+  /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeById(db, res.locals.principal, db('runs').where({ id }).select('workspace_id'), need);
+
+  /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {
-    const run = await findRun(db, req.params.id);
+    const [run, scope] = await Promise.all([findRun(db, req.params.id), scopeOfRun(res, req.params.id, need)]);
     if (!run) throw new NotFound();
-    const scope = await workspaceScopeById(db, res.locals.principal, run.workspace_id, need);
     return { run, ...scope };
   }
 
@@ -159,8 +176,9 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      const { run, access, grant } = await load(req, res);
-      const body = await presentRuns(db, config, [run], () => access, grant, readInclude(req, INCLUDES));
+      const [found, { access, grant }] = await Promise.all([findRunWithReferences(db, req.params.id), scopeOfRun(res, req.params.id, 'read')]);
+      if (!found) throw new NotFound();
+      const body = await presentRuns(db, config, [found.run], () => access, grant, readInclude(req, INCLUDES), new Map([[found.run.id, found.refs]]));
       sendResource(res, 200, body.data[0], body.included);
     },
 

@@ -150,6 +150,32 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
     await cancel(res.body.data.id, planner.token);
   });
 
+  it('shows a run to whoever can read its workspace, with what it refers to, and answers 404 to anyone else and for an unknown run', async () => {
+    const res = await postRun(runDoc(wsRel(wsId), { 'plan-only': true }), token);
+    expect(res.status, res.text).to.equal(201);
+    const runId = res.body.data.id;
+    const reader = await memberWithAccess(org, wsId, 'read');
+    for (const as of [token, reader.token]) {
+      const shown = await api('GET', `/runs/${runId}?include=plan`, { token: as });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.id).to.equal(runId);
+      expect(shown.body.data.relationships.plan.data.id).to.equal(res.body.data.relationships.plan.data.id);
+      expect(shown.body.data.relationships.apply.data.id).to.equal(res.body.data.relationships.apply.data.id);
+      expect(shown.body.included.map((r: { id: string }) => r.id)).to.deep.equal([res.body.data.relationships.plan.data.id]);
+    }
+    expect((await api('GET', `/runs/${runId}`, { token: reader.token })).body.data.attributes.permissions['can-cancel']).to.equal(false);
+    const elsewhere = await memberWithAccess(org, otherWsId, 'admin');
+    const stranger = (await createOrg()).owner;
+    for (const as of [elsewhere.token, stranger.token]) {
+      expectError(await api('GET', `/runs/${runId}`, { token: as }), 404);
+      expectError(await api('GET', `/runs/${runId}/run-events`, { token: as }), 404);
+      expectError(await api('POST', `/runs/${runId}/actions/cancel`, { token: as, body: {} }), 404);
+    }
+    expectError(await api('GET', '/runs/run-doesnotexist0000', { token }), 404);
+    expectError(await api('POST', '/runs/run-doesnotexist0000/actions/discard', { token, body: {} }), 404);
+    await cancel(runId);
+  });
+
   it('answers 422 for a plan-only false run on a speculative configuration version', async () => {
     const spec = await uploadConfig(wsId, token, { 'main.tf': MAIN_TF }, { speculative: true });
     await refused(runDoc({ ...wsRel(wsId), ...cvRel(spec) }, { 'plan-only': false }), 422, { pointer: '/data/attributes/plan-only' });
