@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { RunRow } from './repos/runs.js';
 import type { Runtime } from './runtime.js';
@@ -12,17 +13,35 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
  */
 export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail'>;
 
-const hooks: Partial<Record<RunStage, StageHook[]>> = {};
+/**
+ * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`; a caller
+ * that already makes a statement about the run asks it there (see stageInterestColumns), so a
+ * hook that has nothing to do costs no query.
+ */
+export type StageInterest = (db: Db, runId: string) => Knex.Raw;
+
+const hooks: Partial<Record<RunStage, { hook: StageHook; interest?: StageInterest }[]>> = {};
 
 /** Registers a hook at start-up (run tasks, policies). */
-export function registerStageHook(stage: RunStage, hook: StageHook): void {
-  (hooks[stage] ??= []).push(hook);
+export function registerStageHook(stage: RunStage, hook: StageHook, interest?: StageInterest): void {
+  (hooks[stage] ??= []).push({ hook, interest });
 }
 
-/** Combined outcome of every hook of a stage; with none registered the run passes straight through. */
-export async function enterStage(tx: Db, run: RunRow, stage: RunStage): Promise<'pass' | 'wait' | 'fail'> {
+const column = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
+
+/** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook; give the row to enterStage. */
+export function stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
+  return (hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), column(stage, i)])] : []));
+}
+
+/**
+ * Combined outcome of every hook of a stage; with none registered the run passes straight
+ * through. `answers`: a row with stageInterestColumns, whose hooks answered false are skipped.
+ */
+export async function enterStage(tx: Db, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
   let outcome: 'pass' | 'wait' | 'fail' = 'pass';
-  for (const hook of hooks[stage] ?? []) {
+  for (const [i, { hook, interest }] of (hooks[stage] ?? []).entries()) {
+    if (interest && answers?.[column(stage, i)] === false) continue;
     const result = await hook(tx, run);
     if (result === 'fail') return 'fail';
     if (result === 'wait') outcome = 'wait';

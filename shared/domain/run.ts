@@ -114,8 +114,6 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
 });
 
 export const isFinal = (s: string): boolean => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
-/** Holding the workspace: a non-speculative run past pending and not final. */
-export const holdsWorkspace = (s: string): boolean => s !== 'pending' && !isFinal(s);
 
 /** The `actions` object clients read (terraform dereferences it without a nil check). */
 export function runActions(run: { status: RunStatus; has_changes: boolean | null; cancel_requested_at: Date | null; force_cancel_available_at: Date | null }, now = new Date()) {

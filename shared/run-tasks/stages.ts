@@ -84,7 +84,13 @@ export function registerRunTasks(config: Config): void {
       return null;
     },
   );
-  for (const stage of TASK_STAGES) registerStageHook(stage, (tx, run) => enterTaskStage(tx, config, run, stage));
+  for (const stage of TASK_STAGES) {
+    registerStageHook(
+      stage,
+      (tx, run) => enterTaskStage(tx, config, run, stage),
+      (db, runId) => db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]),
+    );
+  }
   registerAfterMove(queueStageWork);
 }
 

@@ -1,9 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
-import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, holdsWorkspace, isFinal, runMachine, type RunStatus } from '../domain/run.js';
+import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
 import { findRun, insertPendingRun, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
-import { enterStage, runAfterMoves } from '../run-stages.js';
+import { enterStage, runAfterMoves, stageInterestColumns } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
 /** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
@@ -46,17 +46,29 @@ export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<v
 const lockWorkspace = (tx: Db, workspaceId: string) => tx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
 
 /**
+ * The other non-speculative runs of the workspace that keep `run` waiting: one that holds it
+ * (neither pending nor final), or one pending since before it.
+ */
+const blockingRuns = (tx: Db, run: RunRow) =>
+  tx('runs as o')
+    .where({ 'o.workspace_id': run.workspace_id, 'o.plan_only': false })
+    .whereNot('o.id', run.id)
+    .whereNotIn('o.status', FINAL_RUN_STATUSES)
+    .where((q) => q.whereNot('o.status', 'pending').orWhere('o.created_at', '<', tx('runs').where({ id: run.id }).select('created_at')))
+    .select(tx.raw('1'));
+
+/**
  * A pending run takes its workspace when no other non-speculative run holds it and no older one
  * waits (speculative plans run alongside), then passes the pre-plan stage. The caller's
  * transaction must hold the workspace lock. Returns the moved run, or undefined when it waits.
  */
 async function takeWorkspace(tx: Db, run: RunRow): Promise<RunRow | undefined> {
-  if (!run.plan_only) {
-    const others = await tx('runs').where({ workspace_id: run.workspace_id, plan_only: false }).whereNot({ id: run.id }).whereNotIn('status', FINAL_RUN_STATUSES).select('status', 'created_at');
-    const blocked = others.some((o) => holdsWorkspace(o.status) || (o.status === 'pending' && o.created_at < run.created_at));
-    if (blocked) return undefined;
-  }
-  const stage = await enterStage(tx, run, 'pre_plan');
+  // Whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
+  const columns = stageInterestColumns(tx, 'pre_plan', run.id);
+  if (!run.plan_only) columns.push(tx.raw('exists (?) as blocked', [blockingRuns(tx, run)]));
+  const [answers] = columns.length ? ((await tx.select(columns)) as Record<string, unknown>[]) : [{}];
+  if (answers.blocked) return undefined;
+  const stage = await enterStage(tx, run, 'pre_plan', answers);
   if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
   if (stage === 'wait') return transitionRun(tx, run, 'start_pre_plan');
   return transitionRun(tx, run, 'queue_plan');
