@@ -6,8 +6,9 @@
  * process), so the bench is a client apart, like the Terraform CLI: its requests, polls and
  * baseline do not share the service's event loop or memory. Both parts come from the same run:
  *
- * - TERRAFORM_BIN points at a wrapper script that logs start and end of every Terraform
- *   invocation, so each run's init, plan and show -json are timed where the worker ran them;
+ * - TERRAFORM_BIN points at a wrapper (compiled C when a C compiler is at hand, else a bash
+ *   script) that logs start and end of every Terraform invocation, so each run's init, plan and
+ *   show -json are timed where the worker ran them;
  * - as a baseline, the bench itself runs the identical commands on an identical directory
  *   (the service's own prepareWorkdir) after every run, with the real binary.
  *
@@ -53,28 +54,84 @@ interface Invocation {
 }
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const cString = (s: string) => JSON.stringify(s);
+
+/** How the timing wrapper is made: compiled when a C compiler is at hand (cheaper), else a bash script. */
+type WrapperKind = 'c' | 'bash';
+
+/** The C wrapper when `cc` is on PATH (BENCH_WRAPPER=bash forces the script). */
+async function wrapperKind(): Promise<WrapperKind> {
+  if (process.env.BENCH_WRAPPER === 'bash') return 'bash';
+  return (await output('sh', ['-c', 'command -v cc || true'])) ? 'c' : 'bash';
+}
+
+/** The wrapper in C: stamps, forks and execs Terraform, waits, stamps, logs, and exits as Terraform did. */
+function wrapperSource(realBin: string, logPath: string): string {
+  return [
+    '#include <signal.h>',
+    '#include <stdio.h>',
+    '#include <sys/wait.h>',
+    '#include <time.h>',
+    '#include <unistd.h>',
+    'int main(int argc, char **argv) {',
+    '  struct timespec a, b;',
+    '  int status = 0;',
+    '  clock_gettime(CLOCK_REALTIME, &a);',
+    '  signal(SIGINT, SIG_IGN);',
+    '  signal(SIGTERM, SIG_IGN);',
+    '  pid_t pid = fork();',
+    '  if (pid == 0) {',
+    '    signal(SIGINT, SIG_DFL);',
+    '    signal(SIGTERM, SIG_DFL);',
+    `    execv(${cString(realBin)}, argv);`,
+    '    _exit(127);',
+    '  }',
+    '  while (pid > 0 && waitpid(pid, &status, 0) < 0) {}',
+    '  clock_gettime(CLOCK_REALTIME, &b);',
+    `  FILE *log = fopen(${cString(logPath)}, "a");`,
+    '  if (log) {',
+    '    fprintf(log, "%ld.%06ld %ld.%06ld %s\\n", (long)a.tv_sec, a.tv_nsec / 1000, (long)b.tv_sec, b.tv_nsec / 1000, argc > 1 ? argv[1] : "");',
+    '    fclose(log);',
+    '  }',
+    '  if (pid < 0) return 127;',
+    '  if (WIFSIGNALED(status)) {',
+    '    signal(WTERMSIG(status), SIG_DFL);',
+    '    kill(getpid(), WTERMSIG(status));',
+    '  }',
+    '  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;',
+    '}',
+    '',
+  ].join('\n');
+}
 
 /**
  * A stand-in for TERRAFORM_BIN that runs `realBin` and appends a line per invocation to its log:
- * start and end (seconds since the epoch, to the microsecond), then the subcommand. Bash's
- * EPOCHREALTIME reads the clock without forking `date`, which keeps the wrapper cheap; what it
- * still costs (its own start-up) lies outside the stamps and lands in the overhead, so
- * calibrate() measures it.
+ * start and end (seconds since the epoch, to the microsecond), then the subcommand. What the
+ * wrapper itself costs (its own start-up, the extra fork, its exit) lies outside the stamps and
+ * lands in the overhead, so calibrate() measures it. The C form costs a fraction of the bash
+ * one (which reads the clock through EPOCHREALTIME rather than forking `date`, but still starts
+ * bash). Like bash, it ignores interrupts while it waits and leaves them to Terraform, which
+ * shares its process group.
  */
-async function writeWrapper(dir: string, name: string, realBin: string): Promise<Wrapper> {
+async function writeWrapper(dir: string, name: string, realBin: string, kind: WrapperKind): Promise<Wrapper> {
   const bin = join(dir, name);
   const logPath = join(dir, `${name}.log`);
-  const script = [
-    '#!/bin/bash',
-    'start=$EPOCHREALTIME',
-    `${shQuote(realBin)} "$@"`,
-    'code=$?',
-    'end=$EPOCHREALTIME',
-    `echo "$start $end $1" >> ${shQuote(logPath)}`,
-    'exit $code',
-  ];
-  await writeFile(bin, script.join('\n') + '\n');
-  await chmod(bin, 0o755);
+  if (kind === 'c') {
+    await writeFile(`${bin}.c`, wrapperSource(realBin, logPath));
+    await output('cc', ['-O2', '-o', bin, `${bin}.c`]);
+  } else {
+    const script = [
+      '#!/bin/bash',
+      'start=$EPOCHREALTIME',
+      `${shQuote(realBin)} "$@"`,
+      'code=$?',
+      'end=$EPOCHREALTIME',
+      `echo "$start $end $1" >> ${shQuote(logPath)}`,
+      'exit $code',
+    ];
+    await writeFile(bin, script.join('\n') + '\n');
+    await chmod(bin, 0o755);
+  }
   await writeFile(logPath, '');
   return { bin, logPath };
 }
@@ -103,9 +160,9 @@ async function wallMs(bin: string, args: string[]): Promise<number> {
  * directly, from this process. Spawning a program at all costs the worker as much as it costs the
  * bench, so only the difference is the wrapper's (bash starting, reading the clock, logging).
  */
-async function calibrate(dir: string): Promise<number> {
+async function calibrate(dir: string, kind: WrapperKind): Promise<number> {
   const trueBin = await output('sh', ['-c', 'command -v true']);
-  const wrapped = await writeWrapper(dir, 'true-timed', trueBin);
+  const wrapped = await writeWrapper(dir, 'true-timed', trueBin, kind);
   const direct: number[] = [];
   const through: number[] = [];
   for (let i = 0; i < 15; i++) {
@@ -164,8 +221,8 @@ interface Timeline {
 /** What each segment covers, in the report's words. */
 const SEGMENTS: Record<keyof Timeline, string> = {
   queueStep: 'POST /runs -> plan_queued (request; run inserted and workspace taken in one transaction)',
-  planPickup: 'plan_queued -> planning (commit, plan job enqueued and picked up, claim starts)',
-  prepare: 'planning -> `init` starts (rest of the claim, directory prepared meanwhile, spawn), less `version`',
+  planPickup: 'plan_queued -> planning (commit, plan job enqueued and picked up, directory prepared, init started, claim starts)',
+  prepare: 'planning -> `init` starts (the shell starting init, while the claim goes on), less `version`',
   version: '`terraform version -json` for the log preamble (when the worker asks)',
   init: '`terraform init` **[Terraform]**',
   initToPlan: '`init` ends -> `plan` starts',
@@ -254,6 +311,7 @@ interface Measured {
   samples: RunSample[];
   replays: ReplaySample[];
   wrapperCostMs: number;
+  wrapperKind: WrapperKind;
 }
 
 function summaryTable(m: Measured): string {
@@ -285,7 +343,7 @@ function summaryTable(m: Measured): string {
     `Overhead share of the total: p50 ${pct(percentile(share, 50))}, p99 ${pct(percentile(share, 99))}, over all runs ${pct(aggregate)} (target under 10 %: ${verdict(aggregate)}).`,
     `Less the wrapper's cost: p50 ${pct(percentile(netShare, 50))}, p99 ${pct(percentile(netShare, 99))}, over all runs ${pct(netAggregate)} (target under 10 %: ${verdict(netAggregate)}).`,
     `Runs that invoked \`terraform version\`: ${m.timelines.filter((t) => t.version > 0).length} of ${m.timelines.length}.`,
-    `Wrapper's own cost (spawning \`true\` through it minus directly): ${m.wrapperCostMs.toFixed(1)} ms per invocation (counted in the overhead).`,
+    `Wrapper's own cost (${m.wrapperKind === 'c' ? 'compiled C' : 'bash script'}; spawning \`true\` through it minus directly): ${m.wrapperCostMs.toFixed(1)} ms per invocation (counted in the overhead).`,
   );
   return lines.join('\n');
 }
@@ -392,7 +450,8 @@ async function main(): Promise<void> {
     const dir = await mkdtemp(join(tmpdir(), 'bench-runs-'));
     cleanups.add(() => rm(dir, { recursive: true, force: true }));
     const realBin = process.env.BENCH_TERRAFORM_BIN ?? (await output('sh', ['-c', 'command -v terraform']));
-    const wrapper = await writeWrapper(dir, 'terraform-timed', realBin);
+    const kind = await wrapperKind();
+    const wrapper = await writeWrapper(dir, 'terraform-timed', realBin, kind);
     const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin });
     // The bench's own connections to the service's database and Redis: the archive's id, the
     // baseline's prepareWorkdir and the count of workers; no API, no worker.
@@ -413,7 +472,7 @@ async function main(): Promise<void> {
     const { wrapperCostMs, samples, replays } = await Promise.race([
       procs.failed,
       (async () => {
-        const wrapperCostMs = await calibrate(dir);
+        const wrapperCostMs = await calibrate(dir, kind);
         await measure(setup, rt.store, fx, settings, archiveObjectId, WARMUP_RUNS, true);
         return { wrapperCostMs, ...(await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false)) };
       })(),
@@ -421,7 +480,7 @@ async function main(): Promise<void> {
     const memoryLine = await processesLine(procs);
     await procs.stop();
     const invocations = await readInvocations(wrapper.logPath);
-    const m: Measured = { samples, replays, wrapperCostMs, timelines: samples.map((s) => timeline(s, invocations)) };
+    const m: Measured = { samples, replays, wrapperCostMs, wrapperKind: kind, timelines: samples.map((s) => timeline(s, invocations)) };
 
     const svc = await startServiceOn(cleanups, setup);
     const workers = await startWorkers(svc.rt, ['run-pipeline']);
