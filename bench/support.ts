@@ -5,6 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -344,13 +345,30 @@ export interface ApiDoc {
   included?: Resource[];
 }
 
+/**
+ * Keeps connections open between calls, as the terraform CLI's HTTP client does. The client is
+ * node:http rather than fetch: fetch spends about half a millisecond more of the client's own
+ * time per request on this kind of machine, which timings that start before a request would
+ * count against the service.
+ */
+const keepAlive = new http.Agent({ keepAlive: true });
+
 /** Calls the real API as a client would; any non-2xx is fatal. Returns the document (or null for an empty body). */
 export async function api(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiDoc | null> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: JSON_API };
-  if (body !== undefined) headers['content-type'] = JSON_API;
-  const res = await fetch(`${baseUrl}/api/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status}: ${text}`);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  if (payload) Object.assign(headers, { 'content-type': JSON_API, 'content-length': String(payload.length) });
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(`${baseUrl}/api/v2${path}`, { method, headers, agent: keepAlive }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+  if (status < 200 || status > 299) throw new Error(`${method} ${path} -> ${status}: ${text}`);
   return text ? (JSON.parse(text) as ApiDoc) : null;
 }
 
