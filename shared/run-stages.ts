@@ -35,6 +35,17 @@ export function stageInterestColumns(db: Db, stage: RunStage, runId: string): Kn
 }
 
 /**
+ * Whether entering `stage` may concern any of its hooks, as one SQL condition about the run; null
+ * when a hook has no interest to ask (it must be called).
+ */
+export function stageConcerns(db: Db, stage: RunStage, runId: string): Knex.Raw | null {
+  const registered = hooks[stage] ?? [];
+  if (registered.some((h) => !h.interest)) return null;
+  if (!registered.length) return db.raw('false');
+  return db.raw(registered.map(() => '(?)').join(' or '), registered.map((h) => h.interest!(db, runId)));
+}
+
+/**
  * Combined outcome of every hook of a stage; with none registered the run passes straight
  * through. `answers`: a row with stageInterestColumns, whose hooks answered false are skipped.
  */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db, Writes } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
@@ -130,6 +131,8 @@ export interface MoveOptions {
   actorId?: string | null;
   description?: string | null;
   changes?: Partial<RunRow>;
+  /** A further condition (SQL) the move needs, asked in its statement: when it does not hold, nothing moves. */
+  onlyIf?: Knex.Raw;
 }
 
 /**
@@ -157,7 +160,7 @@ export async function transitionRun(
   );
   const carried = (opts.with ?? []).reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
   const [selected] = await carried
-    .with('moved', db('runs').where({ id: run.id, status: run.status }).update(values).returning('*'))
+    .with('moved', db('runs').where({ id: run.id, status: run.status }).andWhere(opts.onlyIf ?? db.raw('true')).update(values).returning('*'))
     .with('event', recorded)
     .select('moved.*', ...interestColumns(db, { event, to }, 'moved'))
     .from('moved');
