@@ -15,9 +15,9 @@ export interface RunTransition {
 export type RunTransitionListener = (tx: Db, change: RunTransition) => Promise<void>;
 
 /**
- * Whether a move may concern a listener: an SQL boolean over the moved run's row, which the
- * statement that makes the move names `row`, or null when the move cannot concern it. Asked in
- * that statement, so a move that concerns nobody costs no round trip for its listeners.
+ * Whether a move may concern a listener: an SQL boolean over the moved run's row (`row` is that
+ * row's name in the statement that makes the move), or null when the move cannot concern it.
+ * Asked in that statement, so a move that concerns nobody costs no round trip for its listeners.
  */
 export type Interest = (move: { event: string; to: RunStatus }, row: string) => string | null;
 
