@@ -32,7 +32,9 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
 /**
  * Appends process output to a log, batching writes (every `flushMs` or `maxBuffer` bytes) so a
  * chatty process costs few round trips. One writer per log. The first chunk starts with STX;
- * close() writes ETX. Writes are serialised on one chain, so offsets stay contiguous.
+ * close() or closing() writes ETX, after which the writer takes nothing more. Flushes are
+ * serialised on one chain, and the closing write comes after all of them, so offsets stay
+ * contiguous.
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -40,6 +42,7 @@ export class LogWriter {
   private size = 0;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly db: Db,
@@ -64,7 +67,7 @@ export class LogWriter {
 
   write(data: Buffer | string): void {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    if (!buf.length) return;
+    if (!buf.length || this.closed) return;
     this.buffer.push(buf);
     this.buffered += buf.length;
     if (this.buffered >= this.maxBuffer) this.flushLater();
@@ -104,6 +107,7 @@ export class LogWriter {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.closed = true;
     const data = Buffer.concat([...this.buffer, ETX]);
     this.buffer = [];
     this.buffered = 0;

@@ -19,7 +19,7 @@ export type RunTransitionListener = (tx: Db, change: RunTransition) => Promise<v
  * row's name in the statement that makes the move), or null when the move cannot concern it.
  * Asked in that statement, so a move that concerns nobody costs no round trip for its listeners.
  */
-export type Interest = (move: { event: string; to: RunStatus }, row: string) => string | null;
+export type Interest = (db: Db, move: { event: string; to: RunStatus }, row: string) => Knex.Raw | null;
 
 const subscribers: { listener: RunTransitionListener; interest?: Interest }[] = [];
 
@@ -39,8 +39,7 @@ const column = (i: number) => `concerns_${i}`;
 export function interestColumns(db: Db, move: { event: string; to: RunStatus }, row: string): Knex.Raw[] {
   return subscribers.flatMap(({ interest }, i) => {
     if (!interest) return [];
-    const sql = interest(move, row);
-    return [db.raw(`${sql === null ? 'false' : `(${sql})`} as ??`, [column(i)])];
+    return [db.raw('(?) as ??', [interest(db, move, row) ?? db.raw('false'), column(i)])];
   });
 }
 

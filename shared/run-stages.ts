@@ -34,6 +34,17 @@ export function stageInterestColumns(db: Db, stage: RunStage, runId: string): Kn
   return (hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), column(stage, i)])] : []));
 }
 
+/** Asks, in one query that locks nothing, whether entering each of `stages` concerns its hooks; a row for enterStage and stageConcerned. */
+export async function askStages(db: Db, stages: RunStage[], runId: string): Promise<Record<string, unknown>> {
+  const columns = stages.flatMap((stage) => stageInterestColumns(db, stage, runId));
+  return columns.length ? ((await db.select(columns)) as Record<string, unknown>[])[0] : {};
+}
+
+/** Whether entering `stage` concerns a hook, by such a row: a hook without an interest always may. */
+export function stageConcerned(stage: RunStage, answers: Record<string, unknown>): boolean {
+  return (hooks[stage] ?? []).some(({ interest }, i) => !interest || answers[column(stage, i)] !== false);
+}
+
 /**
  * Whether entering `stage` may concern any of its hooks, as one SQL condition about the run; null
  * when a hook has no interest to ask (it must be called).

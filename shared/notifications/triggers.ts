@@ -88,7 +88,7 @@ export function registerNotifications(config: Config): void {
   // Most workspaces have no configuration: their moves need no look at the configurations.
   onRunTransition(
     (tx, change) => recordRunNotifications(tx, config, change),
-    (_move, row) => `exists (select 1 from notification_configurations c where c.workspace_id = ${row}.workspace_id and c.enabled)`,
+    (db, _move, row) => db.raw('exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled)', [row]),
   );
   registerAfterMove(queueRunDeliveries);
 }

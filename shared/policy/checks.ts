@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -18,16 +19,19 @@ import { buildRunInput } from './run-input.js';
 import { renderOutput, summarizeCheck } from './summary.js';
 import type { EvaluationInput, PolicyToEvaluate } from './types.js';
 
+/** The policy sets with policies that apply to a run of the workspace (its id, or a query that selects it). */
+function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
+  const organization = db('workspaces').where('id', workspaceId).select('organization_name');
+  return applicableSets(db, organization, workspaceId).whereExists(db('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'));
+}
+
 /**
  * The policy check stage, inside the transaction that finished the plan: one queued check per
  * scope (global sets: organization; sets attached to the workspace: workspace). 'pass' when no
  * set with policies applies.
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
-  const organization = tx('workspaces').where({ id: run.workspace_id }).select('organization_name');
-  const sets = (await applicableSets(tx, organization, run.workspace_id)
-    .whereExists(tx('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'))
-    .select('s.id', 's.global')) as { id: string; global: boolean }[];
+  const sets = (await setsWithPolicies(tx, run.workspace_id).select('s.id', 's.global')) as { id: string; global: boolean }[];
   if (!sets.length) return 'pass';
   const scopes: [PolicyCheckScope, string[]][] = [
     ['organization', sets.filter((s) => s.global).map((s) => s.id)],
@@ -150,11 +154,11 @@ let registered = false;
 export function registerPolicies(): void {
   if (registered) return;
   registered = true;
-  registerStageHook('policy_check', enterPolicyStage);
+  registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id')).select(db.raw('1'))]));
   onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);
     },
-    (move, row) => (isFinal(move.to) ? `exists (select 1 from policy_checks c where c.run_id = ${row}.id and c.status in ('queued', 'pending'))` : null),
+    (db, move, row) => (isFinal(move.to) ? db.raw(`exists (select 1 from policy_checks c where c.run_id = ??.id and c.status in ('queued', 'pending'))`, [row]) : null),
   );
 }

@@ -141,12 +141,12 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
 
 /**
  * The policy sets that apply to a workspace's runs: global ones and those attached to it, by name.
- * The organization is its name, or a query that selects it (e.g. from the workspace row).
+ * The organization and the workspace are their names or ids, or queries that select them.
  */
-export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string) =>
+export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
-    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where({ workspace_id: workspaceId }).select('policy_set_id')))
+    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
     .orderBy('s.name')
     .orderBy('s.id');
 

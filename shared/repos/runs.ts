@@ -138,9 +138,9 @@ export interface MoveOptions {
 /**
  * Moves a run with compare-and-set from its current status, writing the run event and telling
  * subscribers in the same transaction (the statement asks whether the move concerns them, see
- * Interest). `with`: writes the statement carries along (they happen
- * whether or not the run moves). Returns the moved run, or undefined when the run was no longer
- * in `from` (someone else moved it first). Throws IllegalTransition on an illegal move.
+ * Interest). `with`: writes the statement carries along (they happen whether or not the run
+ * moves). Returns the moved run, or undefined when the run was no longer in `from` (someone else
+ * moved it first) or `onlyIf` did not hold. Throws IllegalTransition on an illegal move.
  */
 export async function transitionRun(
   db: Db,

@@ -78,9 +78,9 @@ export function registerRunTasks(config: Config): void {
       if (change.event === 'create') await createStagesForRun(tx, change.run);
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
     },
-    (move, row) => {
-      if (move.event === 'create') return `exists (select 1 from workspace_tasks wt where wt.workspace_id = ${row}.workspace_id)`;
-      if (isFinal(move.to)) return `exists (select 1 from task_stages s where s.run_id = ${row}.id and s.status in ('pending', 'running'))`;
+    (db, move, row) => {
+      if (move.event === 'create') return db.raw('exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)', [row]);
+      if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running'))`, [row]);
       return null;
     },
   );

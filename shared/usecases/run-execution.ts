@@ -196,9 +196,10 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
  * tells the phase's process to run its command as soon as `terraform init` (started with the
  * directory, before the claim) has succeeded, and then runs `body`, which waits for the command.
  * The end of the phase, what it produced and its closed log are recorded in one transaction that
- * moves the run on, whatever happened; it begins as soon as the command has ended, so what it
- * records before saving the products overlaps their making. When that save fails, the phase ends
- * errored instead. The directory is removed after that, off the path to the run's next status.
+ * moves the run on, whatever happened (see finishPhase); it begins as soon as the command has
+ * ended, so what it does before the products are saved overlaps their making. When saving them
+ * fails, that transaction is rolled back and a second one records the phase as errored. The
+ * directory is removed after that, off the path to the run's next status.
  */
 async function runPhase(
   deps: ExecutionDeps,
@@ -227,7 +228,7 @@ async function runPhase(
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
-    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run.id, phase, phase.executing, ended, (t) => log.closing(t)));
+    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, deps.workerId, phase, ended, (t) => log.closing(t)));
     const moved = await record(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);

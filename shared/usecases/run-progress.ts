@@ -2,7 +2,7 @@ import { runWrites, type Db, type Writes } from '../db.js';
 import type { RunEvent } from '../domain/run.js';
 import { phaseUpdate, transitionRun, type MoveOptions, type RunRow } from '../repos/runs.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
-import { enterStage } from '../run-stages.js';
+import { askStages, enterStage, stageConcerned, type RunStage } from '../run-stages.js';
 
 /**
  * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
@@ -36,14 +36,14 @@ const failing = (description: string): RouteStep[] => [{ event: 'error', descrip
  * runs, otherwise waiting for confirmation, which auto-apply gives at once. Only the stages are
  * entered here; followRoute makes the moves.
  */
-export async function routeAfterPlan(tx: Db, run: RunRow): Promise<RouteStep[]> {
+export async function routeAfterPlan(tx: Db, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
   if (run.status === 'planning') {
-    const post = await enterStage(tx, run, 'post_plan');
+    const post = await enterStage(tx, run, 'post_plan', answers);
     if (post === 'fail') return failing('a mandatory post-plan task failed');
     if (post === 'wait') return [{ event: 'start_post_plan' }];
   }
   if (run.status === 'planning' || run.status === 'post_plan_completed') {
-    const policy = await enterStage(tx, run, 'policy_check');
+    const policy = await enterStage(tx, run, 'policy_check', answers);
     if (policy === 'fail') return failing('a mandatory policy failed');
     if (policy === 'wait') return [{ event: 'start_policy_check' }];
   }
@@ -75,8 +75,8 @@ export async function continueAfterPlan(tx: Db, run: RunRow): Promise<RunRow | u
 }
 
 /** applying -> applied, through the post-apply stage (whose results never change an applied run). */
-async function routeAfterApply(tx: Db, run: RunRow): Promise<RouteStep[]> {
-  const post = await enterStage(tx, run, 'post_apply');
+async function routeAfterApply(tx: Db, run: RunRow, answers: Record<string, unknown>): Promise<RouteStep[]> {
+  const post = await enterStage(tx, run, 'post_apply', answers);
   return [{ event: post === 'wait' ? 'start_post_apply' : 'finish_apply' }];
 }
 
@@ -123,42 +123,59 @@ export async function resumeAfterStage(tx: Db, run: RunRow, stage: TaskStage, pa
 
 const PHASE_STATUS = { ok: 'finished', error: 'errored', canceled: 'canceled', gone: 'canceled' } as const;
 
-/** Where a run goes from its executing status once its phase has ended (stages entered, see routeAfterPlan). */
-async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome): Promise<RouteStep[]> {
+/** The stages a run may enter next once its phase has ended this way. */
+const stagesAfter = (executing: 'planning' | 'applying', outcome: PhaseOutcome): RunStage[] =>
+  outcome.kind !== 'ok' ? [] : executing === 'planning' ? ['post_plan', 'policy_check'] : ['post_apply'];
+
+/** Where a run goes from its executing status once its phase has ended (see routeAfterPlan); hooks `answers` says are not concerned are skipped. */
+async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome, answers: Record<string, unknown>): Promise<RouteStep[]> {
   if (outcome.kind === 'error') return [{ event: 'error', description: outcome.message, changes: { error_message: outcome.message } }];
   if (outcome.kind !== 'ok') return [{ event: 'cancel' }];
-  return run.status === 'planning' ? routeAfterPlan(tx, run) : routeAfterApply(tx, run);
+  return run.status === 'planning' ? routeAfterPlan(tx, run, answers) : routeAfterApply(tx, run, answers);
 }
 
 /**
- * Records how a plan or apply ended, in the caller's transaction: releases the run's lease (a
- * compare-and-set from its executing status), enters what comes next, lets a successful phase
- * save what it produced (while a plan's `show -json` still runs, everything before does not wait
- * for it), and then moves the run on in the statement that also carries the save's writes, the
- * plan or apply's end and `closing`, the phase log's last write. Returns the moved run for afterMove, or undefined
- * when the run had been moved away meanwhile. Throws ProductFailed when the save failed.
+ * Records how a plan or apply of `run` (as claimed by `owner`) ended, in the caller's transaction.
+ * First, without locking anything, it asks whether the stages that may come next concern their
+ * hooks, and lets a successful phase save what it produced (both while a plan's `show -json` still
+ * runs; the save then waits for it). Then, when no hook is concerned (the usual case), one
+ * statement moves the run on with a compare-and-set from its executing status and lease owner,
+ * releases the lease, and carries the save's writes, the plan or apply's end and `closing`, the
+ * phase log's last write. When a hook is concerned, the lease is released by a compare-and-set
+ * first, so the hooks only write for a run that is still this phase's. Returns the moved run for
+ * afterMove, or undefined when the run had been moved away meanwhile (the writes happen anyway).
+ * Throws ProductFailed when the save failed.
  */
 export async function finishPhase(
   tx: Db,
-  runId: string,
+  run: RunRow,
+  owner: string,
   phase: { table: 'plans' | 'applies'; id: string },
-  executing: 'planning' | 'applying',
   outcome: PhaseOutcome,
   closing: (tx: Db) => Promise<Writes>,
 ): Promise<RunRow | undefined> {
-  const planned = executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {};
-  const [run] = await tx<RunRow>('runs').where({ id: runId, status: executing }).update({ lease_owner: null, lease_until: null, ...planned }).returning('*');
-  const route = run ? await routeAfterPhase(tx, run, outcome) : [];
+  const executing = run.status as 'planning' | 'applying';
+  const stages = stagesAfter(executing, outcome);
+  const answers = await askStages(tx, stages, run.id);
   const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : { row: {} };
   const writes: Writes = [
     ...(produced.writes ?? []),
     ['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced.row, status: PHASE_STATUS[outcome.kind] })],
     ...(await closing(tx)),
   ];
-  if (!run) {
-    await runWrites(tx, writes);
-    return undefined;
+  const released: Partial<RunRow> = { lease_owner: null, lease_until: null, ...(executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {}) };
+  const ours = tx.raw('lease_owner = ?', [owner]);
+  let moved: RunRow | undefined;
+  if (stages.some((stage) => stageConcerned(stage, answers))) {
+    const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(ours).update(released).returning('*');
+    if (!current) {
+      await runWrites(tx, writes);
+      return undefined;
+    }
+    moved = await followRoute(tx, current, await routeAfterPhase(tx, current, outcome, answers), writes);
+  } else {
+    const [first, ...rest] = await routeAfterPhase(tx, { ...run, ...released }, outcome, answers);
+    moved = await followRoute(tx, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: ours }, ...rest], writes);
   }
-  const moved = await followRoute(tx, run, route, writes);
   return moved?.status === 'applied' ? settleApplied(tx, moved) : moved;
 }

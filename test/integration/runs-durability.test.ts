@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +137,35 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       const row = await harness().rt.db('plans').where({ run_id: runId }).first();
       expect([row.file_object_id, row.json_object_id, row.has_changes]).to.deep.equal([null, null, null]);
       expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile)', async () => {
+    const token = org.owner.token;
+    // Terraform itself, except that `show` says when it starts and takes a few seconds.
+    const dir = await mkdtemp(join(tmpdir(), 'rls-slow-show-'));
+    const bin = join(dir, 'terraform');
+    const [started, ended] = [join(dir, 'show-started'), join(dir, 'show-ended')];
+    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+    const script = `#!/bin/sh\nif [ "$1" = show ]; then touch '${started}'; sleep 4; '${real}' "$@"; code=$?; touch '${ended}'; exit $code; fi\nexec '${real}' "$@"\n`;
+    await writeFile(bin, script, { mode: 0o755 });
+    try {
+      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
+      workers.push(w);
+      await workersReady(w);
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
+      const runId = await startRun(ws.id, token);
+      await waitFor(() => existsSync(started), 'show to start');
+      const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
+      expect(res.status, res.text).to.equal(202);
+      expect(existsSync(ended), 'the cancel waited for show').to.equal(false);
+      const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
+      expect(run.attributes.status).to.equal('planned');
+      const events = await api('GET', `/runs/${runId}/run-events`, { token });
+      expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'plan_needs_confirmation']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
