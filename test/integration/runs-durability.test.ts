@@ -50,6 +50,25 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     servers.push(s);
     return s;
   };
+  const scratch: string[] = [];
+
+  /**
+   * Starts a worker whose Terraform is the real binary (`$tf`) except for `show`, which runs the
+   * shell code `show` (`$dir` is a scratch directory), and a run of a trivial configuration.
+   */
+  async function runWithShow(show: string): Promise<{ runId: string; dir: string }> {
+    const dir = await mkdtemp(join(tmpdir(), 'rls-show-'));
+    scratch.push(dir);
+    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
+    const bin = join(dir, 'terraform');
+    await writeFile(bin, `#!/bin/sh\ntf='${real}' dir='${dir}'\nif [ "$1" = show ]; then ${show}; fi\nexec "$tf" "$@"\n`, { mode: 0o755 });
+    const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
+    workers.push(w);
+    await workersReady(w);
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
+    return { runId: await startRun(ws.id, org.owner.token), dir };
+  }
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
@@ -59,6 +78,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
     await Promise.all(servers.splice(0).map((s) => s.close()));
+    await Promise.all(scratch.splice(0).map((d) => rm(d, { recursive: true, force: true })));
   });
 
   it('cancels a running plan: Terraform is interrupted, stops, and the run ends canceled', async () => {
@@ -110,65 +130,37 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
 
   it('errors a run whose `terraform show -json` fails after a successful plan, recording none of what the plan began to record', async () => {
     const token = org.owner.token;
-    // Terraform itself, except that `show` fails (as on a corrupt plan file).
-    const dir = await mkdtemp(join(tmpdir(), 'rls-show-fails-'));
-    const bin = join(dir, 'terraform');
-    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
-    await writeFile(bin, `#!/bin/sh\nif [ "$1" = show ]; then echo 'plan file unreadable' >&2; exit 1; fi\nexec '${real}' "$@"\n`, { mode: 0o755 });
-    try {
-      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
-      workers.push(w);
-      await workersReady(w);
-      const ws = await createWorkspace(org);
-      await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
-      const runId = await startRun(ws.id, token);
-      const run = await waitForRun(runId, token, ['planned', 'errored']);
-      expect(run.attributes.status).to.equal('errored');
-      expect(run.attributes['error-message']).to.equal('the plan could not be run');
-      const events = await api('GET', `/runs/${runId}/run-events`, { token });
-      expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
-      const plan = await planOf(runId, token);
-      expect(plan.attributes.status).to.equal('errored');
-      const log = await readWholeLog(plan.attributes['log-read-url']);
-      expect(log).to.include('Plan: 1 to add');
-      expect(log).to.include('terraform show failed: plan file unreadable');
-      expect(log.charCodeAt(log.length - 1)).to.equal(3);
-      expect(log.split('\u0003')).to.have.length(2);
-      const row = await harness().rt.db('plans').where({ run_id: runId }).first();
-      expect([row.file_object_id, row.json_object_id, row.has_changes]).to.deep.equal([null, null, null]);
-      expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    // As on a corrupt plan file.
+    const { runId } = await runWithShow(`echo 'plan file unreadable' >&2; exit 1`);
+    const run = await waitForRun(runId, token, ['planned', 'errored']);
+    expect(run.attributes.status).to.equal('errored');
+    expect(run.attributes['error-message']).to.equal('the plan could not be run');
+    const events = await api('GET', `/runs/${runId}/run-events`, { token });
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
+    const plan = await planOf(runId, token);
+    expect(plan.attributes.status).to.equal('errored');
+    const log = await readWholeLog(plan.attributes['log-read-url']);
+    expect(log).to.include('Plan: 1 to add');
+    expect(log).to.include('terraform show failed: plan file unreadable');
+    expect(log.charCodeAt(log.length - 1)).to.equal(3);
+    expect(log.split('\u0003')).to.have.length(2);
+    const row = await harness().rt.db('plans').where({ run_id: runId }).first();
+    expect([row.file_object_id, row.json_object_id, row.has_changes]).to.deep.equal([null, null, null]);
+    expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
   });
 
   it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile)', async () => {
     const token = org.owner.token;
-    // Terraform itself, except that `show` says when it starts and takes a few seconds.
-    const dir = await mkdtemp(join(tmpdir(), 'rls-slow-show-'));
-    const bin = join(dir, 'terraform');
-    const [started, ended] = [join(dir, 'show-started'), join(dir, 'show-ended')];
-    const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
-    const script = `#!/bin/sh\nif [ "$1" = show ]; then touch '${started}'; sleep 4; '${real}' "$@"; code=$?; touch '${ended}'; exit $code; fi\nexec '${real}' "$@"\n`;
-    await writeFile(bin, script, { mode: 0o755 });
-    try {
-      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
-      workers.push(w);
-      await workersReady(w);
-      const ws = await createWorkspace(org);
-      await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
-      const runId = await startRun(ws.id, token);
-      await waitFor(() => existsSync(started), 'show to start');
-      const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
-      expect(res.status, res.text).to.equal(202);
-      expect(existsSync(ended), 'the cancel waited for show').to.equal(false);
-      const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
-      expect(run.attributes.status).to.equal('planned');
-      const events = await api('GET', `/runs/${runId}/run-events`, { token });
-      expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'plan_needs_confirmation']);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    // Show says when it starts and ends, and takes a few seconds.
+    const { runId, dir } = await runWithShow(`touch "$dir/show-started"; sleep 4; "$tf" "$@"; code=$?; touch "$dir/show-ended"; exit $code`);
+    await waitFor(() => existsSync(join(dir, 'show-started')), 'show to start');
+    const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
+    expect(res.status, res.text).to.equal(202);
+    expect(existsSync(join(dir, 'show-ended')), 'the cancel waited for show').to.equal(false);
+    const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
+    expect(run.attributes.status).to.equal('planned');
+    const events = await api('GET', `/runs/${runId}/run-events`, { token });
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'plan_needs_confirmation']);
   });
 
   it('finishes a plan whose worker was killed mid-plan, once another worker takes over', async () => {
