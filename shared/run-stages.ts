@@ -15,7 +15,7 @@ export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail
 
 /**
  * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`; a caller
- * that already makes a statement about the run asks it there (see stageInterestColumns), so a
+ * that already makes a statement about the run asks it there (see askStages), so a
  * hook that has nothing to do costs no query.
  */
 export type StageInterest = (db: Db, runId: string) => Knex.Raw;
@@ -29,14 +29,17 @@ export function registerStageHook(stage: RunStage, hook: StageHook, interest?: S
 
 const column = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
 
-/** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook; give the row to enterStage. */
-export function stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
+/** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook. */
+function stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
   return (hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), column(stage, i)])] : []));
 }
 
-/** Asks, in one query that locks nothing, whether entering each of `stages` concerns its hooks; a row for enterStage and stageConcerned. */
-export async function askStages(db: Db, stages: RunStage[], runId: string): Promise<Record<string, unknown>> {
-  const columns = stages.flatMap((stage) => stageInterestColumns(db, stage, runId));
+/**
+ * Asks, in one query that locks nothing, whether entering each of `stages` concerns its hooks,
+ * with the caller's own `questions` (named columns); a row for enterStage and stageConcerned.
+ */
+export async function askStages(db: Db, stages: RunStage[], runId: string, questions: Knex.Raw[] = []): Promise<Record<string, unknown>> {
+  const columns = [...stages.flatMap((stage) => stageInterestColumns(db, stage, runId)), ...questions];
   return columns.length ? ((await db.select(columns)) as Record<string, unknown>[])[0] : {};
 }
 
@@ -49,7 +52,7 @@ export function stageConcerned(stage: RunStage, answers: Record<string, unknown>
  * Whether entering `stage` may concern any of its hooks, as one SQL condition about the run; null
  * when a hook has no interest to ask (it must be called).
  */
-export function stageConcerns(db: Db, stage: RunStage, runId: string): Knex.Raw | null {
+export function stageInterestCondition(db: Db, stage: RunStage, runId: string): Knex.Raw | null {
   const registered = hooks[stage] ?? [];
   if (registered.some((h) => !h.interest)) return null;
   if (!registered.length) return db.raw('false');
@@ -58,7 +61,7 @@ export function stageConcerns(db: Db, stage: RunStage, runId: string): Knex.Raw 
 
 /**
  * Combined outcome of every hook of a stage; with none registered the run passes straight
- * through. `answers`: a row with stageInterestColumns, whose hooks answered false are skipped.
+ * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
  */
 export async function enterStage(tx: Db, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
   let outcome: 'pass' | 'wait' | 'fail' = 'pass';

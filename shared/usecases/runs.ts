@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
 import { findRun, insertPendingRun, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
-import { enterStage, runAfterMoves, stageConcerns, stageInterestColumns } from '../run-stages.js';
+import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
 /** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
@@ -64,16 +64,14 @@ const blockingRuns = (tx: Db, run: RunRow) =>
  */
 async function takeWorkspace(tx: Db, run: RunRow): Promise<RunRow | undefined> {
   // The usual case in one statement: the workspace is free and the pre-plan stage has nothing to do.
-  const concerns = stageConcerns(tx, 'pre_plan', run.id);
+  const concerns = stageInterestCondition(tx, 'pre_plan', run.id);
   if (concerns) {
     const blocked = run.plan_only ? tx.raw('false') : tx.raw('exists (?)', [blockingRuns(tx, run)]);
     const queued = await transitionRun(tx, run, 'queue_plan', { onlyIf: tx.raw('not (?) and not (?)', [blocked, concerns]) });
     if (queued) return queued;
   }
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
-  const columns = stageInterestColumns(tx, 'pre_plan', run.id);
-  if (!run.plan_only) columns.push(tx.raw('exists (?) as blocked', [blockingRuns(tx, run)]));
-  const [answers] = columns.length ? ((await tx.select(columns)) as Record<string, unknown>[]) : [{}];
+  const answers = await askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockingRuns(tx, run)])]);
   if (answers.blocked) return undefined;
   const stage = await enterStage(tx, run, 'pre_plan', answers);
   if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
