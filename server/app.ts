@@ -43,6 +43,9 @@ export function createApp(deps: AppDeps): express.Express {
   // Keep bracket keys such as page[number] flat and read them deliberately (see jsonapi.ts).
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  // No ETag: Express would hash every response body (a JSON plan or state can be many megabytes) for
+  // conditional requests that API clients do not make.
+  app.set('etag', false);
   app.use(requestContext(deps.logger));
 
   const meta = metaHandlers(deps);

@@ -266,6 +266,7 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
         expect(res.body.resource_changes[0].address).to.equal('terraform_data.a');
         expect(res.body.resource_changes[0].change.actions).to.deep.equal(['create']);
         expect(res.body.output_changes).to.have.keys('o', 's');
+        expect(res.headers.get('etag'), 'the body is sent without being hashed for an ETag').to.equal(null);
       }
     });
 
