@@ -23,6 +23,16 @@ function tokenAttributes(req: Req): { description: string | null; expiredAt: Dat
 }
 
 export function tokenHandlers({ db }: AppDeps) {
+  /**
+   * A team whose token the caller may issue or revoke (manage-teams). The owners team's token
+   * authenticates as an owner, so only owners may manage it; others get 404.
+   */
+  async function managedTeam(res: Response, teamId: string) {
+    const { team, grant } = await teamScope(db, res.locals.principal, teamId, 'manage-teams');
+    if (team.is_owners && !grant.isOwner) throw new NotFound();
+    return team;
+  }
+
   return {
     async createForUser(req: Req, res: Response) {
       const principal = res.locals.principal;
@@ -54,7 +64,7 @@ export function tokenHandlers({ db }: AppDeps) {
 
     /** Issues the team's token, replacing any previous one. */
     async createForTeam(req: Req, res: Response) {
-      const { team } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
+      const team = await managedTeam(res, req.params.id);
       const attrs = tokenAttributes(req);
       const { row, secret } = await db.transaction(async (tx) => {
         await tx('authentication_tokens').where({ kind: 'team', team_id: team.id }).del();
@@ -64,7 +74,7 @@ export function tokenHandlers({ db }: AppDeps) {
     },
 
     async destroyForTeam(req: Req, res: Response) {
-      const { team } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
+      const team = await managedTeam(res, req.params.id);
       const row = await teamToken(db, team.id);
       if (!row) throw new NotFound();
       await deleteToken(db, row.id);

@@ -870,6 +870,26 @@ describe('team authentication tokens', () => {
     expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
   });
 
+  it("keeps the owners team's token to owners: a member with manage-teams gets 404 for it, writing nothing, and still manages other teams' tokens", async () => {
+    const org = await createOrg();
+    const manager = await createUser();
+    await joinOrg(org, manager);
+    const managers = await createTeam(org, { visibility: 'organization', 'organization-access': { 'manage-teams': true } });
+    const added = await api('POST', `/teams/${managers}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: manager.username }] } });
+    expect(added.status, added.text).to.equal(204);
+    const owners = await ownersTeamId(org.name);
+    const issued = await issue(owners, org.owner.token);
+    expect(issued.status, issued.text).to.equal(201);
+    await refused(404, () => issue(owners, manager.token));
+    await refused(404, () => api('DELETE', `/teams/${owners}/authentication-token`, bearer(manager.token)));
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    const teamId = await createTeam(org);
+    const own = await issue(teamId, manager.token);
+    expect(own.status, own.text).to.equal(201);
+    const revoked = await api('DELETE', `/teams/${teamId}/authentication-token`, bearer(manager.token));
+    expect(revoked.status, revoked.text).to.equal(204);
+  });
+
   it('refuses malformed JSON, a wrong type and invalid attributes, keeping the current token', async () => {
     const org = await createOrg();
     const teamId = await createTeam(org);
