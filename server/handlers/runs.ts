@@ -5,7 +5,7 @@ import type { Config } from '../../shared/config.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { FINAL_RUN_STATUSES } from '../../shared/domain/run.js';
 import { usableForRuns } from '../../shared/domain/configuration-version.js';
-import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { accessAtLeast, workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { findRun, type ApplyRow, type PlanRow, type RunRow } from '../../shared/repos/runs.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
 import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
@@ -127,6 +127,13 @@ export function runHandlers(deps: AppDeps) {
     return { run, ...scope };
   }
 
+  /** A run the caller may cancel or force-cancel: the access that creates it (plan for a plan-only run, write otherwise), else 404. */
+  async function loadToStop(req: Req, res: Response) {
+    const { run, access } = await load(req, res, 'plan');
+    if (!accessAtLeast(access, run.plan_only ? 'plan' : 'write')) throw new NotFound();
+    return run;
+  }
+
   const commentOf = (req: Req): string | undefined => {
     if (!hasDocument(req)) return undefined;
     check('run.action', req.body);
@@ -240,13 +247,13 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async cancel(req: Req, res: Response) {
-      const { run } = await load(req, res, 'plan');
+      const run = await loadToStop(req, res);
       await cancelRun(deps, run, actorOf(res), config.forceCancelCoolOffSeconds, commentOf(req));
       res.status(202).end();
     },
 
     async forceCancel(req: Req, res: Response) {
-      const { run } = await load(req, res, 'plan');
+      const run = await loadToStop(req, res);
       await forceCancelRun(deps, run, actorOf(res), commentOf(req));
       res.status(202).end();
     },

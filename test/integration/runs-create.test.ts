@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
 import { createCv, createOrg, createWorkspace, type TestUser, memberWithAccess, rowCounts } from '../helpers/fixtures.js';
 import { uploadConfig } from '../helpers/terraform.js';
+import { harness } from '../helpers/harness.js';
 
 type Org = { name: string; owner: TestUser };
 type RefusalOpts = { token?: string | null; raw?: string; detail?: RegExp; pointer?: string };
@@ -148,6 +149,23 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
     const apply = await api('POST', `/runs/${res.body.data.id}/actions/apply`, { token: planner.token, body: {} });
     expectError(apply, 404);
     await cancel(res.body.data.id, planner.token);
+  });
+
+  it('answers 404 when a user with plan access tries to cancel or force-cancel a run that could apply, changing nothing', async () => {
+    const planner = await memberWithAccess(org, wsId, 'plan');
+    const res = await postRun(runDoc(wsRel(wsId)), token);
+    expect(res.status, res.text).to.equal(201);
+    const runId = res.body.data.id;
+    const seen = await api('GET', `/runs/${runId}`, { token: planner.token });
+    expect(seen.status, seen.text).to.equal(200);
+    expect(seen.body.data.attributes.permissions['can-cancel']).to.equal(false);
+    for (const action of ['cancel', 'force-cancel']) {
+      expectError(await api('POST', `/runs/${runId}/actions/${action}`, { token: planner.token, body: {} }), 404);
+    }
+    const row = await harness().rt.db('runs').where({ id: runId }).first('status', 'cancel_requested_at');
+    expect(row.cancel_requested_at).to.equal(null);
+    expect(row.status).to.not.be.oneOf(['canceled', 'force_canceled']);
+    await cancel(runId);
   });
 
   it('shows a run to whoever can read its workspace, with what it refers to, and answers 404 to anyone else and for an unknown run', async () => {
