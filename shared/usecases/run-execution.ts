@@ -207,7 +207,7 @@ async function runPhase(
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
-  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess) => Promise<PhaseOutcome> },
+  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess, watch: Watch) => Promise<PhaseOutcome> },
 ): Promise<void> {
   const what = phase.table === 'plans' ? 'plan' : 'apply';
   try {
@@ -216,13 +216,21 @@ async function runPhase(
     try {
       const { wd, phase: proc } = await start.ready;
       proc.output((c) => log.write(c));
-      await steps.prepare?.(wd);
-      proc.go();
-      const init = await proc.init;
-      if (init.code === 0) outcome = await steps.body(wd, proc);
-      else {
-        log.write(init.output);
-        outcome = { kind: 'error', message: 'terraform init failed' };
+      // Watched from the claim on: a cancel or force-cancel while init runs stops the phase before its command.
+      const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing: phase.executing }, proc.process);
+      try {
+        await steps.prepare?.(wd);
+        proc.go();
+        const init = await proc.init;
+        const stopped = stoppedBy(watch);
+        if (init.code === 0 && !stopped) outcome = await steps.body(wd, proc, watch);
+        else if (stopped) outcome = stopped;
+        else {
+          log.write(init.output);
+          outcome = { kind: 'error', message: 'terraform init failed' };
+        }
+      } finally {
+        watch.stop();
       }
     } catch (err) {
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -240,13 +248,17 @@ async function runPhase(
   }
 }
 
-/** Supervises the phase's command until it ends; `stopped` says how it ended when a cancel or force-cancel stopped it. */
-async function supervised(deps: ExecutionDeps, run: RunRow, phase: PhaseProcess, executing: RunStatus) {
-  const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing }, { ...phase.process, done: phase.main });
+type Watch = ReturnType<typeof superviseProcess>;
+
+/** How the phase ended when a cancel or force-cancel stopped it, else null. */
+const stoppedBy = (watch: Watch): PhaseOutcome | null =>
+  watch.state.stop === 'force-canceled' ? { kind: 'gone' } : watch.state.stop === 'canceled' ? { kind: 'canceled' } : null;
+
+/** Waits for the phase's command and stops watching it; `stopped` says how it ended when a cancel or force-cancel stopped it. */
+async function supervised(watch: Watch, phase: PhaseProcess) {
   const exit = await phase.main;
   watch.stop();
-  const stopped: PhaseOutcome | null = watch.state.stop === 'force-canceled' ? { kind: 'gone' } : watch.state.stop === 'canceled' ? { kind: 'canceled' } : null;
-  return { exit, stopped };
+  return { exit, stopped: stoppedBy(watch) };
 }
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
@@ -289,8 +301,8 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
-    body: async (wd, phase) => {
-      const { exit, stopped } = await supervised(deps, run, phase, 'planning');
+    body: async (wd, phase, watch) => {
+      const { exit, stopped } = await supervised(watch, phase);
       if (stopped) return stopped;
       // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
       if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
@@ -348,8 +360,8 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       if (!planFile) throw new Error('the saved plan is missing');
       await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
     },
-    body: async (wd, phase) => {
-      const { exit, stopped } = await supervised(deps, run, phase, 'applying');
+    body: async (wd, phase, watch) => {
+      const { exit, stopped } = await supervised(watch, phase);
       await saveState(deps, run, wd, before);
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };

@@ -163,19 +163,32 @@ export async function finishPhase(
     ['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced.row, status: PHASE_STATUS[outcome.kind] })],
     ...(await closing(tx)),
   ];
-  const released: Partial<RunRow> = { lease_owner: null, lease_until: null, ...(executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {}) };
+  // The lease is released and a cancel request answered: none may reach a later phase.
+  const released: Partial<RunRow> = {
+    lease_owner: null,
+    lease_until: null,
+    cancel_requested_at: null,
+    force_cancel_available_at: null,
+    ...(executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {}),
+  };
   const ours = tx.raw('lease_owner = ?', [owner]);
+  // A plan that succeeded moves on only when no cancel was requested as it ended; otherwise the run
+  // is canceled below. (An apply that succeeded has changed the infrastructure: it stays applied.)
+  const cancelable = outcome.kind === 'ok' && executing === 'planning';
+  const unasked = cancelable ? tx.raw('lease_owner = ? and cancel_requested_at is null', [owner]) : ours;
+  const canceledLate = () => (cancelable ? transitionRun(tx, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
   let moved: RunRow | undefined;
   if (stages.some((stage) => stageConcerned(stage, answers))) {
-    const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(ours).update(released).returning('*');
+    const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(unasked).update(released).returning('*');
     if (!current) {
       await runWrites(tx, writes);
-      return undefined;
+      return canceledLate();
     }
     moved = await followRoute(tx, current, await routeAfterPhase(tx, current, outcome, answers), writes);
   } else {
     const [first, ...rest] = await routeAfterPhase(tx, { ...run, ...released }, outcome, answers);
-    moved = await followRoute(tx, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: ours }, ...rest], writes);
+    moved = await followRoute(tx, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: unasked }, ...rest], writes);
+    moved ??= await canceledLate();
   }
   return moved?.status === 'applied' ? settleApplied(tx, moved) : moved;
 }

@@ -53,15 +53,17 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   const scratch: string[] = [];
 
   /**
-   * Starts a worker whose Terraform is the real binary (`$tf`) except for `show`, which runs the
-   * shell code `show` (`$dir` is a scratch directory), and a run of a trivial configuration.
+   * Starts a worker whose Terraform is the real binary (`$tf`) except that the subcommand `step`
+   * first runs the shell code `code` (`$dir` is a scratch directory), and a run of a trivial
+   * configuration. Every `plan` leaves `$dir/plan-started`.
    */
-  async function runWithShow(show: string): Promise<{ runId: string; dir: string }> {
-    const dir = await mkdtemp(join(tmpdir(), 'rls-show-'));
+  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; dir: string }> {
+    const dir = await mkdtemp(join(tmpdir(), 'rls-step-'));
     scratch.push(dir);
     const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
     const bin = join(dir, 'terraform');
-    await writeFile(bin, `#!/bin/sh\ntf='${real}' dir='${dir}'\nif [ "$1" = show ]; then ${show}; fi\nexec "$tf" "$@"\n`, { mode: 0o755 });
+    const script = `#!/bin/sh\ntf='${real}' dir='${dir}'\n[ "$1" = plan ] && touch "$dir/plan-started"\nif [ "$1" = ${step} ]; then ${code}; fi\nexec "$tf" "$@"\n`;
+    await writeFile(bin, script, { mode: 0o755 });
     const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
     workers.push(w);
     await workersReady(w);
@@ -131,7 +133,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('errors a run whose `terraform show -json` fails after a successful plan, recording none of what the plan began to record', async () => {
     const token = org.owner.token;
     // As on a corrupt plan file.
-    const { runId } = await runWithShow(`echo 'plan file unreadable' >&2; exit 1`);
+    const { runId } = await runWith('show', `echo 'plan file unreadable' >&2; exit 1`);
     const run = await waitForRun(runId, token, ['planned', 'errored']);
     expect(run.attributes.status).to.equal('errored');
     expect(run.attributes['error-message']).to.equal('the plan could not be run');
@@ -149,18 +151,44 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
   });
 
-  it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile)', async () => {
+  it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile) and cancels the run when show ends', async () => {
     const token = org.owner.token;
     // Show says when it starts and ends, and takes a few seconds.
-    const { runId, dir } = await runWithShow(`touch "$dir/show-started"; sleep 4; "$tf" "$@"; code=$?; touch "$dir/show-ended"; exit $code`);
+    const { runId, dir } = await runWith('show', `touch "$dir/show-started"; sleep 4; "$tf" "$@"; code=$?; touch "$dir/show-ended"; exit $code`);
     await waitFor(() => existsSync(join(dir, 'show-started')), 'show to start');
     const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
     expect(res.status, res.text).to.equal(202);
     expect(existsSync(join(dir, 'show-ended')), 'the cancel waited for show').to.equal(false);
     const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
-    expect(run.attributes.status).to.equal('planned');
+    expect(run.attributes.status).to.equal('canceled');
+    expect(existsSync(join(dir, 'show-ended')), 'show ran to its end').to.equal(true);
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
-    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'plan_needs_confirmation']);
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'cancel']);
+    const row = await harness().rt.db('runs').where({ id: runId }).first('cancel_requested_at', 'force_cancel_available_at', 'lease_owner');
+    expect(row).to.deep.equal({ cancel_requested_at: null, force_cancel_available_at: null, lease_owner: null });
+    const plan = await planOf(runId, token);
+    expect(plan.attributes.status).to.equal('finished');
+    const log = await readWholeLog(plan.attributes['log-read-url']);
+    expect(log.charCodeAt(log.length - 1), 'the log is closed').to.equal(3);
+  });
+
+  it('cancels a run during init: an interrupt that init survives still keeps the plan from starting', async () => {
+    const token = org.owner.token;
+    // Init announces itself, notes the interrupt, waits for it, and then runs the real init to success.
+    const { runId, dir } = await runWith(
+      'init',
+      `trap 'touch "$dir/interrupted"' INT; touch "$dir/init-started"; while [ ! -e "$dir/interrupted" ]; do sleep 0.1; done; trap - INT`,
+    );
+    await waitFor(() => existsSync(join(dir, 'init-started')), 'init to start');
+    await waitForRun(runId, token, ['planning']);
+    const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
+    expect(res.status, res.text).to.equal(202);
+    const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
+    expect(run.attributes.status).to.equal('canceled');
+    expect(existsSync(join(dir, 'interrupted')), 'init was interrupted').to.equal(true);
+    expect(existsSync(join(dir, 'plan-started')), 'the plan never started').to.equal(false);
+    expect((await planOf(runId, token)).attributes.status).to.equal('canceled');
+    expect(runningPlans()).to.equal(0);
   });
 
   it('finishes a plan whose worker was killed mid-plan, once another worker takes over', async () => {
