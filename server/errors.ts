@@ -29,6 +29,16 @@ function toApiError(err: unknown): ApiError | null {
   }
   // A unique violation that slipped past a handler's own check (a concurrent duplicate).
   if (e?.code === '23505') return new ApiError(422, 'invalid attribute', 'has already been taken');
+  // Postgres data exceptions come from values a request carried that the schemas let through
+  // (a NUL character in a string, an out-of-range date or number); the statement wrote nothing.
+  if (typeof e?.code === 'string' && e.code.startsWith('22')) {
+    return new ApiError(422, 'invalid attribute', 'A value in the request cannot be stored (for example a NUL character, or an out-of-range date or number).');
+  }
+  // Other client errors raised by the router or body parser, such as a malformed percent-encoding in the path.
+  const status = e?.status ?? e?.statusCode;
+  if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
+    return new ApiError(status === 413 ? 413 : 400, status === 413 ? 'payload too large' : 'bad request', 'The request is malformed.');
+  }
   return null;
 }
 

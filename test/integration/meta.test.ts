@@ -52,4 +52,18 @@ describe('discovery, ping, health and the queue board', () => {
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
     expect(names).to.deep.equal(['deadline-expiry', 'notification-delivery', 'run-pipeline', 'run-task-dispatch', 'test-run-execution', 'verification']);
   });
+
+  it('answers malformed paths and unstorable values with JSON:API 400/422 errors, not 500', async () => {
+    const base = harness().baseUrl;
+    for (const path of ['/v1/logs/%ZZ', '/api/v2/task-results/%ZZ/callback']) {
+      const res = await fetch(`${base}${path}`, { method: path.includes('callback') ? 'PATCH' : 'GET' });
+      expect(res.status, path).to.equal(400);
+      const body = (await res.json()) as { errors: { status: string }[] };
+      expect(body.errors[0].status).to.equal('400');
+    }
+    const org = (await api('GET', '/organizations', {})).body.data[0]?.id;
+    const named = org ?? (await api('POST', '/organizations', { body: { data: { type: 'organizations', attributes: { name: `nul-${Date.now()}`, email: 'nul@example.test' } } } })).body.data.id;
+    const res = await api('POST', `/organizations/${named}/workspaces`, { body: { data: { type: 'workspaces', attributes: { name: `nul-${Date.now()}`, description: 'a\u0000b' } } } });
+    expectError(res, 422);
+  });
 });
