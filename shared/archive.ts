@@ -3,6 +3,7 @@ import { Parser, type ReadEntry } from 'tar';
 export type ArchiveCheck = { ok: true; files: string[]; unpackedBytes: number } | { ok: false; message: string };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+const INSPECT_SLICE_BYTES = 64 * 1024;
 
 /** A path inside an archive that stays inside the directory it is unpacked into. */
 export function safeEntryPath(path: string): boolean {
@@ -21,8 +22,9 @@ export async function inspectArchive(data: Buffer, maxUnpackedBytes: number): Pr
   const files: string[] = [];
   let unpackedBytes = 0;
   let problem: string | null = null;
-  await new Promise<void>((resolve) => {
-    const parser = new Parser({
+  let parser!: Parser;
+  const parsed = new Promise<void>((resolve) => {
+    parser = new Parser({
       strict: true,
       onReadEntry: (entry: ReadEntry) => {
         if (!problem && !safeEntryPath(entry.path)) problem = `unsafe path in archive: ${entry.path}`;
@@ -41,7 +43,15 @@ export async function inspectArchive(data: Buffer, maxUnpackedBytes: number): Pr
     });
     parser.on('end', () => resolve());
     parser.on('close', () => resolve());
-    parser.end(data);
   });
+  // Fed a slice at a time, letting other work run in between: decompression is synchronous, and a
+  // problem (such as an entry larger than allowed) stops it there instead of after the whole body.
+  for (let at = 0; at < data.length && !problem; at += INSPECT_SLICE_BYTES) {
+    parser.write(data.subarray(at, at + INSPECT_SLICE_BYTES));
+    if (at + INSPECT_SLICE_BYTES < data.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (problem) parser.abort(new Error(problem));
+  else parser.end();
+  await parsed;
   return problem ? { ok: false, message: problem } : { ok: true, files, unpackedBytes };
 }
