@@ -31,8 +31,11 @@ export function superviseProcess(
 ) {
   const state: { stop: Stop } = { stop: null };
   let lastRenew = Date.now();
+  let watching = true;
   const tick = async () => {
     const current = await deps.db(row.table).where({ id: row.id }).first('status', 'cancel_requested_at');
+    // A tick whose read was under way when watching stopped signals nothing (the process may be on to its next step).
+    if (!watching) return;
     if (!current || current.status !== row.executing) {
       state.stop = 'force-canceled';
       proc.kill();
@@ -50,5 +53,11 @@ export function superviseProcess(
     }
   };
   const timer = setInterval(() => tick().catch((err) => deps.logger.warn('supervision failed', { table: row.table, id: row.id, error: String(err) })), TICK_MS);
-  return { state, stop: () => clearInterval(timer) };
+  return {
+    state,
+    stop: () => {
+      watching = false;
+      clearInterval(timer);
+    },
+  };
 }
