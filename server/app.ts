@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { errorHandler, loggedPath, notFoundHandler } from './errors.js';
 import { metaHandlers } from './handlers/meta.js';
 import { foundationRoutes } from './routes/foundation.js';
 import { configurationVersionRoutes } from './routes/configuration-versions.js';
@@ -28,7 +28,7 @@ function requestContext(logger: Logger) {
       logger.http('request', {
         requestId,
         method: req.method,
-        path: req.path,
+        path: loggedPath(req.path),
         status: res.statusCode,
         ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });

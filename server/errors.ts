@@ -42,6 +42,9 @@ function toApiError(err: unknown): ApiError | null {
   return null;
 }
 
+/** A request's path as logged: the secret of a pre-signed URL (`/v1/object/<token>`, `/v1/logs/<token>`) left out. */
+export const loggedPath = (path: string) => path.replace(/^\/v1\/(object|logs)\/[^/]+/, '/v1/$1/[token]');
+
 /** The one error middleware: JSON:API error documents, no stack traces, generic 500s with a request id. */
 export const errorHandler =
   (logger: Logger) =>
@@ -53,7 +56,7 @@ export const errorHandler =
       send(res, apiError.status, { errors: apiError.toObjects() });
       return;
     }
-    logger.error('unhandled error', { requestId, method: req.method, path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    logger.error('unhandled error', { requestId, method: req.method, path: loggedPath(req.path), error: err instanceof Error ? err.stack : String(err) });
     send(res, 500, { errors: [{ status: '500', title: 'internal server error', detail: `An unexpected error occurred (request id ${requestId}).` }] });
   };
 
