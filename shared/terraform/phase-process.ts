@@ -10,7 +10,8 @@ import type { TerraformSettings, Workdir } from './runner.js';
  * is the phase's log; after a plan that succeeded, `show -json` of the saved plan into a file.
  * Each command's exit code is reported on fd 3 as `<step> <code>`. An interrupt reaches Terraform
  * through the process group; the shell only notes it, and runs nothing after the interrupted
- * command (an interrupt during init, even one init survives, keeps the phase's command from starting). Positional parameters: Terraform's path, the directory for the files, `show` or `-`,
+ * command (an interrupt during init, even one init survives, keeps the phase's command from
+ * starting). Positional parameters: Terraform's path, the directory for the files, `show` or `-`,
  * then the phase command's arguments (quoted: the shell never interprets them).
  */
 const SCRIPT = [
