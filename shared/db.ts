@@ -10,11 +10,13 @@ export type Tx = Knex.Transaction;
  */
 export type Writes = [name: string, query: Knex.QueryBuilder][];
 
+/** A statement that carries `writes` as its CTEs; the caller adds what it selects or does. */
+export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
+
 /** Runs writes on their own, as one statement. */
 export async function runWrites(db: Db, writes: Writes): Promise<void> {
   if (!writes.length) return;
-  const statement = writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
-  await statement.select(db.raw('1'));
+  await withWrites(db, writes).select(db.raw('1'));
 }
 
 // Counts come back from pg as strings for bigint; the API serves numbers.

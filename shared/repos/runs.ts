@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db, Writes } from '../db.js';
+import { withWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
 import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { interestColumns, publishRunTransition, readInterests } from '../run-events.js';
@@ -158,8 +158,7 @@ export async function transitionRun(
      select ?, id, ?, ?, status, ?, ?, clock_timestamp() from moved`,
     [newId('re'), event, run.status, opts.actorId ?? null, opts.description ?? null],
   );
-  const carried = (opts.with ?? []).reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
-  const [selected] = await carried
+  const [selected] = await withWrites(db, opts.with ?? [])
     .with('moved', db('runs').where({ id: run.id, status: run.status }).andWhere(opts.onlyIf ?? db.raw('true')).update(values).returning('*'))
     .with('event', recorded)
     .select('moved.*', ...interestColumns(db, { event, to }, 'moved'))

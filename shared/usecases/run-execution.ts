@@ -223,8 +223,8 @@ async function runPhase(
         proc.go();
         const init = await proc.init;
         const stopped = stoppedBy(watch);
-        if (init.code === 0 && !stopped) outcome = await steps.body(wd, proc, watch);
-        else if (stopped) outcome = stopped;
+        if (stopped) outcome = stopped;
+        else if (init.code === 0) outcome = await steps.body(wd, proc, watch);
         else {
           log.write(init.output);
           outcome = { kind: 'error', message: 'terraform init failed' };
