@@ -12,6 +12,8 @@ export interface Config {
   readonly baseUrl: string;
   readonly uploadUrl: string;
   readonly databaseUrl: string;
+  /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
+  readonly databasePreparedStatements: number;
   readonly redisUrl: string;
   readonly queuePrefix: string;
   readonly encryptionKey: Buffer;
@@ -62,6 +64,7 @@ const schema = {
     BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     UPLOAD_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
+    DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
     ENCRYPTION_KEY: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
@@ -130,6 +133,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     uploadUrl: (env.UPLOAD_URL ?? baseUrl).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
+    databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     queuePrefix: env.QUEUE_PREFIX ?? 'rls',
     encryptionKey: Buffer.from(keyHex, 'hex'),

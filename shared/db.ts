@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { preparingPgClient } from './db/prepared.js';
 
 export type Db = Knex;
 export type Tx = Knex.Transaction;
@@ -22,10 +23,13 @@ export async function runWrites(db: Db, writes: Writes): Promise<void> {
 // Counts come back from pg as strings for bigint; the API serves numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-/** Creates the knex pool for the service. */
-export function createDb(databaseUrl: string, poolMax = 10): Db {
+/**
+ * Creates the knex pool for the service. Each connection keeps up to `preparedStatements` of the
+ * statements it runs prepared (0: none; see shared/db/prepared.ts).
+ */
+export function createDb(databaseUrl: string, poolMax = 10, preparedStatements = 0): Db {
   return knexFactory({
-    client: 'pg',
+    client: preparedStatements > 0 ? preparingPgClient(preparedStatements) : 'pg',
     connection: databaseUrl,
     pool: { min: 0, max: poolMax },
   });

@@ -8,6 +8,7 @@ describe('configuration', () => {
     const c = loadConfig({ ENCRYPTION_KEY: KEY });
     expect(c.port).to.equal(8080);
     expect(c.databaseUrl).to.equal('postgres://postgres@127.0.0.1:5432/rls');
+    expect(c.databasePreparedStatements).to.equal(200);
     expect(c.redisUrl).to.equal('redis://127.0.0.1:6379');
     expect(c.edition).to.equal('self-hosted');
     expect(c.baseUrl).to.equal('http://127.0.0.1:8080');
@@ -19,6 +20,12 @@ describe('configuration', () => {
     expect(() => loadConfig(bad)).to.throw(ConfigError).with.property('message').that.satisfies((m: string) =>
       ['PORT', 'EDITION', 'REDIS_URL', 'ENCRYPTION_KEY'].every((name) => m.includes(name)),
     );
+  });
+
+  it('reads how many statements a database connection keeps prepared, 0 for none', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '0' }).databasePreparedStatements).to.equal(0);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '50' }).databasePreparedStatements).to.equal(50);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '-1' })).to.throw(ConfigError, /DATABASE_PREPARED_STATEMENTS/);
   });
 
   it('requires an encryption key in production', () => {
