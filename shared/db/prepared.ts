@@ -37,6 +37,20 @@ const isStalePlan = (err: unknown) =>
  */
 let generation = 0;
 
+/** Digests of recent statement texts: a text is hashed once, not at each execution. */
+const digests = new Map<string, string>();
+const DIGESTS_KEPT = 2000;
+
+function digestOf(sql: string): string {
+  let digest = digests.get(sql);
+  if (digest === undefined) {
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digest = createHash('sha1').update(sql).digest('base64url');
+    digests.set(sql, digest);
+  }
+  return digest;
+}
+
 /** The texts each connection has prepared, in the generation they were named in. */
 const preparedBy = new WeakMap<object, { generation: number; names: Set<string> }>();
 
@@ -48,7 +62,7 @@ export function preparingPgClient(limit: number): typeof PgClient {
       if (!query.bindings?.length || limit <= 0) return undefined;
       let mine = preparedBy.get(connection);
       if (!mine || mine.generation !== generation) preparedBy.set(connection, (mine = { generation, names: new Set() }));
-      const name = `s${generation}_${createHash('sha1').update(query.sql).digest('base64url')}`;
+      const name = `s${generation}_${digestOf(query.sql)}`;
       if (mine.names.has(name)) return name;
       if (mine.names.size >= limit) return undefined;
       mine.names.add(name);

@@ -126,7 +126,7 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     await unpack(opts.archive, config);
     const dir = resolve(config, opts.workingDirectory || '.');
     if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
-    mkdirSync(dir, { recursive: true });
+    if (dir !== config) mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'zz_rls_backend_override.tf'), BACKEND_OVERRIDE);
     if (opts.variables?.length) {
       const lines = opts.variables.map((v) => `${v.key} = ${v.value}`).join('\n');
