@@ -6,7 +6,11 @@ import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
 import { evaluateRunPolicies } from '../shared/policy/checks.js';
 
-/** One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks) or `apply`. The row decides whether anything is due. */
+/**
+ * One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks),
+ * `confirm` (enter the pre-apply stage, and apply when it has nothing to wait for) or `apply`.
+ * The row decides whether anything is due.
+ */
 export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
   const runId = idFrom(job.data, 'runId');
   const step = (job.data as { step?: unknown }).step;
@@ -17,6 +21,7 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
     case 'plan':
       await executePlan(deps, runId);
       return;
+    case 'confirm':
     case 'apply':
       await executeApply(deps, runId);
       return;

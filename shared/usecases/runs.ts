@@ -17,6 +17,8 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
     case 'policy_checking':
       return jobs.runStep(run.id, 'policy');
     case 'confirmed':
+      // Its own step: the job that enters the pre-apply stage is not the one that applies after it.
+      return jobs.runStep(run.id, 'confirm');
     case 'pre_apply_completed':
     case 'apply_queued':
     case 'applying':
@@ -110,12 +112,20 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
   return moved;
 }
 
-/** Moves a run on behalf of a user action and follows up after commit; 409 when not allowed now. */
+/**
+ * Moves a run on behalf of a user action and follows up after commit; 409 when not allowed now.
+ * The run's workspace is locked before the run, in the order startPendingRun takes them.
+ * Confirming a saved plan takes the workspace again, so it is refused while another run holds it.
+ */
 async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
   const moved = await rt.db.transaction(async (tx) => {
-    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    await tx('workspaces').where('id', tx('runs').where({ id: runId }).select('workspace_id')).forUpdate().first('id');
+    // No key update: a transaction that inserts rows referring to the run (a state version) does not wait for it.
+    const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
     if (!run || !runMachine.can(run.status, event)) throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);
-    if (isFinalEvent(event)) await lockWorkspace(tx, run.workspace_id);
+    if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
+      throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
+    }
     return transitionRun(tx, run, event, { actorId, description: comment ?? null });
   });
   if (!moved) throw new Conflict('the run changed concurrently; try again');
@@ -124,7 +134,12 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
 }
 
 const pastTense = { confirm: 'applied', discard: 'discarded', cancel: 'canceled', force_cancel: 'force-canceled' } as const;
-const isFinalEvent = (event: string) => event !== 'confirm';
+
+/** Whether another run keeps `run` from taking its workspace (the caller holds the workspace lock). */
+async function workspaceHeld(tx: Db, run: RunRow): Promise<boolean> {
+  const { rows } = await tx.raw('select exists (?) as held', [blockingRuns(tx, run)]);
+  return rows[0].held === true;
+}
 
 /** `actions/apply`: a plan with changes waiting for confirmation. */
 export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {

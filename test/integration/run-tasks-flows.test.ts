@@ -394,3 +394,31 @@ describe('run tasks: a real integration at each stage', function () {
     expect(requestsFor(integration, runId)).to.have.length(0);
   });
 });
+
+describe('run tasks: a run goes on from a stage at once, not when the reconciler next looks', function () {
+  this.timeout(90_000);
+  let integration: TaskIntegration;
+  // The reconciler would restore a missing job only after an hour.
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '3600000' });
+
+  before(async () => {
+    integration = await startTaskIntegration(KEY);
+  });
+
+  after(async () => {
+    await integration?.close();
+  });
+
+  it('applies as soon as the pre-apply stage passes (the apply is a job of its own, not the confirmation\'s)', async () => {
+    integration.reply = answerThenCallBack([{ status: 'passed', message: 'fine' }], []);
+    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_apply'], hmacKey: KEY });
+    await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
+    const runId = await startRun(s.ws.id, s.token);
+    await waitForRun(runId, s.token, ['planned']);
+    const confirm = await api('POST', `/runs/${runId}/actions/apply`, { token: s.token, body: {} });
+    expect(confirm.status, confirm.text).to.equal(202);
+    const run = await waitForRun(runId, s.token, ['applied', 'errored'], 30_000);
+    expect(run.attributes.status).to.equal('applied');
+    expect((await runEvents(runId, s.token)).map((e) => e.action)).to.include.members(['start_pre_apply', 'complete_pre_apply', 'queue_apply', 'start_apply']);
+  });
+});

@@ -453,6 +453,29 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
   describe('one run at a time per workspace', function () {
     this.timeout(180_000);
 
+    it('ends a save-plan run planned_and_saved without holding the workspace; applying it is refused (409) while another run holds the workspace, and applies once it is free', async () => {
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
+      const saved = await startRun(ws.id, token, { 'save-plan': true });
+      const savedRun = await settle(saved, token, 'planned_and_saved');
+      expect(savedRun.attributes['has-changes']).to.equal(true);
+      expect(savedRun.attributes.actions).to.deep.equal({ ...NO_ACTIONS, 'is-confirmable': true, 'is-discardable': true });
+
+      // The saved plan does not keep the next run waiting; that run then holds the workspace.
+      const other = await startRun(ws.id, token);
+      await settle(other, token, 'planned');
+      const refused = await action(saved, 'apply', token);
+      expectError(refused, 409);
+      expect(refused.text).to.include('another run holds the workspace');
+      expect((await getRun(saved, token)).attributes.status).to.equal('planned_and_saved');
+
+      expect((await action(other, 'discard', token)).status).to.equal(202);
+      expect((await action(saved, 'apply', token)).status).to.equal(202);
+      await settle(saved, token, 'applied');
+      expect(await actionsOf(saved, token)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'plan_saved', 'confirm', 'queue_apply', 'start_apply', 'finish_apply']);
+      expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).status).to.equal(200);
+    });
+
     it('keeps later runs pending until the first is final, runs plan-only runs alongside, and cancels pending runs at once', async () => {
       const ws = await createWorkspace(org);
       await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
