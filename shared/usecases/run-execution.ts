@@ -343,6 +343,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     return;
   }
   const start = startPhase(deps, runId, () => APPLY_ARGS, { show: false });
+  const { text } = await preamble(deps.terraform);
   await start.settled;
   const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
     await start.discard();
@@ -350,14 +351,16 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   });
   if (!claimed) return start.discard();
   const { run, phase: apply } = claimed;
-  const plan = (await planOfRun(deps.db, run.id))!;
+  let plan: PlanRow | undefined;
   let before: Buffer | null = null;
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, (await preamble(deps.terraform)).text, {
-    // The saved plan is in place before the command may start (init does not read it).
+  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, text, {
+    // The saved plan is in place before the command may start (init does not read it). Read once
+    // claimed, inside the phase: a failure errors the run and removes the directory.
     prepare: async (wd) => {
       before = await readFile(wd.statePath).catch(() => null);
-      const planFile = plan.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
-      if (!planFile) throw new Error('the saved plan is missing');
+      plan = await planOfRun(deps.db, run.id);
+      const planFile = plan?.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
+      if (!plan || !planFile) throw new Error('the saved plan is missing');
       await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
     },
     body: async (wd, phase, watch) => {
@@ -365,7 +368,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       await saveState(deps, run, wd, before);
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
-      const { resource_additions, resource_changes, resource_destructions } = plan;
+      const { resource_additions, resource_changes, resource_destructions } = plan!;
       return { kind: 'ok', save: async () => ({ row: { resource_additions, resource_changes, resource_destructions } }) };
     },
   });

@@ -247,6 +247,31 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     }
   });
 
+  it('errors an apply whose saved plan is missing, saying so in the apply log, and removes its directory', async () => {
+    const token = org.owner.token;
+    await startWorker();
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
+    const runId = await startRun(ws.id, token);
+    await waitForRun(runId, token, ['planned']);
+    await harness().rt.db('plans').where({ run_id: runId }).update({ file_object_id: null });
+    const dirsBefore = new Set((await readdir(tmpdir())).filter((d) => d.startsWith('rls-run-')));
+
+    expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
+    const run = await waitForRun(runId, token, ['errored', 'applied']);
+    expect(run.attributes.status).to.equal('errored');
+    expect(run.attributes['error-message']).to.equal('the apply could not be run');
+    const res = await api('GET', `/runs/${runId}?include=apply`, { token });
+    const apply = res.body.included.find((r: { type: string }) => r.type === 'applies');
+    expect(apply.attributes.status).to.equal('errored');
+    expect(await readWholeLog(apply.attributes['log-read-url'])).to.include('Error: the saved plan is missing');
+    expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
+    await waitFor(
+      async () => (await readdir(tmpdir())).every((d) => !d.startsWith('rls-run-') || dirsBefore.has(d)),
+      'the apply directory to be removed',
+    );
+  });
+
   it('fails, rather than repeats, an apply whose worker was killed mid-apply', async () => {
     const token = org.owner.token;
     const first = await startWorker();
