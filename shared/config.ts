@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
 
@@ -37,6 +37,8 @@ export interface Config {
   readonly terraformCliConfig: string | null;
   /** A worker renews its lease on a running plan or apply; past it, the run counts as abandoned. */
   readonly runLeaseSeconds: number;
+  /** Where a worker keeps the state an apply wrote when it cannot store it in the database. */
+  readonly stateRecoveryDir: string;
   readonly forceCancelCoolOffSeconds: number;
   /** Plans and applies one worker process runs at once. */
   readonly runConcurrency: number;
@@ -84,6 +86,7 @@ const schema = {
     TERRAFORM_BIN: { type: 'string', minLength: 1 },
     TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    STATE_RECOVERY_DIR: { type: 'string', minLength: 1 },
     FORCE_CANCEL_COOLOFF_SECONDS: { type: 'string', pattern: '^[0-9]{1,6}$' },
     RUN_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     TEST_RUN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
@@ -155,6 +158,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     terraformBin: env.TERRAFORM_BIN ?? 'terraform',
     terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),
+    stateRecoveryDir: resolve(env.STATE_RECOVERY_DIR ?? join('.data', 'state-recovery')),
     forceCancelCoolOffSeconds: Number(env.FORCE_CANCEL_COOLOFF_SECONDS ?? '10'),
     runConcurrency: Number(env.RUN_CONCURRENCY ?? '2'),
     testRunTimeoutSeconds: Number(env.TEST_RUN_TIMEOUT_SECONDS ?? '3600'),

@@ -32,6 +32,8 @@ export function createDb(databaseUrl: string, poolMax = 10, preparedStatements =
     client: preparedStatements > 0 ? preparingPgClient(preparedStatements) : 'pg',
     connection: databaseUrl,
     pool: { min: 0, max: poolMax },
+    // An error names its statement without the values bound to it (tokens, state, plan files).
+    compileSqlOnError: false,
   });
 }
 

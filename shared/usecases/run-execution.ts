@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
@@ -177,18 +177,51 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
   });
 }
 
+/** Waits between attempts at storing the state an apply wrote. */
+export const STATE_SAVE_WAITS_MS = [500, 2000];
+
 /**
  * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
- * changed real infrastructure).
+ * changed real infrastructure), trying again after STATE_SAVE_WAITS_MS. When it cannot be
+ * stored, the state is not lost with the working directory: it is kept in the configured
+ * recovery directory (readable by the service's user only), as Terraform keeps an
+ * `errored.tfstate` when its backend refuses a state, and the error says where.
  */
 async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): Promise<void> {
   const after = await readFile(wd.statePath).catch(() => null);
   if (!after || (before && after.equals(before))) return;
-  const state = parseState(after);
-  await deps.db.transaction(async (tx) => {
-    const obj = await deps.store.put(tx, after, { contentType: 'application/json', prefix: 'state' });
-    await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: after.length, state });
-  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const state = parseState(after);
+      await deps.db.transaction(async (tx) => {
+        const obj = await deps.store.put(tx, after, { contentType: 'application/json', prefix: 'state' });
+        await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: after.length, state });
+      });
+      return;
+    } catch (err) {
+      if (attempt < STATE_SAVE_WAITS_MS.length) {
+        await new Promise((resolve) => setTimeout(resolve, STATE_SAVE_WAITS_MS[attempt]));
+        continue;
+      }
+      const kept = await keepState(deps.config.stateRecoveryDir, run.id, after);
+      // Named, not quoted: a database error's message may carry what it was given (the state).
+      const code = (err as { code?: unknown }).code;
+      const reason = err instanceof SyntaxError ? 'it is not valid JSON' : typeof code === 'string' ? `database error ${code}` : 'an unexpected error';
+      deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, path: kept, error: reason });
+      throw new Error(
+        `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host; ` +
+          'push it to the workspace (terraform state push) before the workspace runs again.',
+      );
+    }
+  }
+}
+
+/** Writes a state that could not be stored into `dir`, for an operator to push; returns its path. */
+async function keepState(dir: string, runId: string, state: Buffer): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `${runId}-${Date.now()}.tfstate`);
+  await writeFile(path, state, { mode: 0o600, flag: 'wx' });
+  return path;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -270,6 +270,48 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       async () => (await readdir(tmpdir())).every((d) => !d.startsWith('rls-run-') || dirsBefore.has(d)),
       'the apply directory to be removed',
     );
+  });
+
+  it('keeps the state an apply wrote on the worker\'s disk when the database refuses it, and says where in the apply log', async () => {
+    const token = org.owner.token;
+    const recovery = await mkdtemp(join(tmpdir(), 'rls-recovery-'));
+    scratch.push(recovery);
+    const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, STATE_RECOVERY_DIR: recovery });
+    workers.push(w);
+    await workersReady(w);
+    const ws = await createWorkspace(org);
+    const db = harness().rt.db;
+    const fn = `refuse_state_${ws.id.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
+    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin raise exception 'no room for this state'; end $$`);
+    await db.raw(`create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`);
+    try {
+      await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
+      const runId = await startRun(ws.id, token);
+      await waitForRun(runId, token, ['planned']);
+      expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
+      const run = await waitForRun(runId, token, ['errored', 'applied']);
+      expect(run.attributes.status).to.equal('errored');
+      expect(run.attributes['error-message']).to.equal('the apply could not be run');
+
+      const kept = (await readdir(recovery)).filter((f) => f.startsWith(`${runId}-`) && f.endsWith('.tfstate'));
+      expect(kept).to.have.length(1);
+      const path = join(recovery, kept[0]);
+      expect((await stat(path)).mode & 0o777).to.equal(0o600);
+      const state = JSON.parse(await readFile(path, 'utf8'));
+      expect(state.resources.map((r: { type: string }) => r.type)).to.deep.equal(['terraform_data']);
+
+      const res = await api('GET', `/runs/${runId}?include=apply`, { token });
+      const apply = res.body.included.find((r: { type: string }) => r.type === 'applies');
+      const log = await readWholeLog(apply.attributes['log-read-url']);
+      expect(log).to.include('Apply complete!');
+      expect(log).to.include(`could not be stored (database error P0001). It was kept at ${path}`);
+      expect(log).to.include('terraform state push');
+      expect(log).to.not.include('no room for this state');
+      expectError(await api('GET', `/workspaces/${ws.id}/current-state-version`, { token }), 404);
+    } finally {
+      await db.raw(`drop trigger if exists ${fn} on state_versions`);
+      await db.raw(`drop function if exists ${fn}()`);
+    }
   });
 
   it('fails, rather than repeats, an apply whose worker was killed mid-apply', async () => {

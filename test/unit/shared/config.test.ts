@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../shared/config.js';
 
@@ -9,6 +10,7 @@ describe('configuration', () => {
     expect(c.port).to.equal(8080);
     expect(c.databaseUrl).to.equal('postgres://postgres@127.0.0.1:5432/rls');
     expect(c.databasePreparedStatements).to.equal(200);
+    expect(c.stateRecoveryDir).to.equal(resolve('.data', 'state-recovery'));
     expect(c.redisUrl).to.equal('redis://127.0.0.1:6379');
     expect(c.edition).to.equal('self-hosted');
     expect(c.baseUrl).to.equal('http://127.0.0.1:8080');
