@@ -130,7 +130,8 @@ export const timestampKey = (status: string) => `${status.replace(/_/g, '-')}-at
 export interface MoveOptions {
   actorId?: string | null;
   description?: string | null;
-  changes?: Partial<RunRow>;
+  /** Columns the move sets besides its status (a value may be SQL, e.g. a time by the database's clock). */
+  changes?: { [K in keyof RunRow]?: RunRow[K] | Knex.Raw };
   /** A further condition (SQL) the move needs, asked in its statement: when it does not hold, nothing moves. */
   onlyIf?: Knex.Raw;
 }

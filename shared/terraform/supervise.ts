@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import type { Logger } from '../logger.js';
 import type { TerraformProcess } from './runner.js';
@@ -8,29 +10,54 @@ export type Stop = 'canceled' | 'force-canceled' | 'timeout' | null;
 export interface SupervisorDeps {
   db: Db;
   logger: Logger;
-  workerId: string;
   config: { runLeaseSeconds: number };
 }
 
 const TICK_MS = 500;
 
-/** The lease a worker holds on a row it executes: past it, the work counts as abandoned. */
-export const leaseUntil = (deps: Pick<SupervisorDeps, 'config'>) => new Date(Date.now() + deps.config.runLeaseSeconds * 1000);
+/** A row a worker executes under a lease (`lease_owner`, `lease_until`). */
+type LeasedRow = { table: 'runs' | 'test_runs'; id: string };
+
+/**
+ * The lease a worker takes on a row it executes, by the database's clock (the one every expiry
+ * is judged by): past it, the work counts as abandoned.
+ */
+export const leaseUntil = (db: Db, deps: Pick<SupervisorDeps, 'config'>): Knex.Raw => db.raw('now() + make_interval(secs => ?)', [deps.config.runLeaseSeconds]);
+
+/** A select column: whether a row's lease has expired (or there is none), by the database's clock. */
+export const leaseExpired = (db: Db): Knex.Raw => db.raw('(lease_until is null or lease_until < now()) as lease_expired');
+
+/** The holder of one execution's lease: a worker process may execute several rows at once, each under its own. */
+export const leaseOwner = (workerId: string): string => `${workerId}/${randomBytes(6).toString('hex')}`;
+
+/**
+ * Renews `owner`'s lease on a row every third of the lease until stopped: the whole time the
+ * execution has work to record, not only while its Terraform process runs. A renewal that fails
+ * is logged; the next one tries again.
+ */
+export function keepLease(deps: SupervisorDeps, row: LeasedRow, owner: string): { stop(): void } {
+  const renew = () =>
+    deps.db(row.table)
+      .where({ id: row.id, lease_owner: owner })
+      .update({ lease_until: leaseUntil(deps.db, deps) })
+      .catch((err: unknown) => deps.logger.warn('lease renewal failed', { table: row.table, id: row.id, error: String(err) }));
+  const timer = setInterval(renew, (deps.config.runLeaseSeconds * 1000) / 3);
+  return { stop: () => clearInterval(timer) };
+}
 
 /**
  * Watches a Terraform process that executes a row (a run or a test run) in status `executing`:
- * renews the worker's lease on the row, interrupts the process when a cancel is requested, kills
- * it when the row was moved away meanwhile (force-cancel), and, with a deadline, interrupts it
- * there and kills it `graceMs` later.
+ * interrupts the process when a cancel is requested, kills it when the row was moved away
+ * meanwhile (force-cancel), and, with a deadline, interrupts it there and kills it `graceMs`
+ * later. The lease is kept by keepLease.
  */
 export function superviseProcess(
   deps: SupervisorDeps,
-  row: { table: 'runs' | 'test_runs'; id: string; executing: string },
+  row: LeasedRow & { executing: string },
   proc: TerraformProcess,
   limit?: { deadline: number; graceMs: number },
 ) {
   const state: { stop: Stop } = { stop: null };
-  let lastRenew = Date.now();
   let watching = true;
   const tick = async () => {
     const current = await deps.db(row.table).where({ id: row.id }).first('status', 'cancel_requested_at');
@@ -46,10 +73,6 @@ export function superviseProcess(
       state.stop = 'timeout';
       proc.interrupt();
       setTimeout(() => proc.kill(), limit.graceMs).unref();
-    }
-    if (Date.now() - lastRenew > (deps.config.runLeaseSeconds * 1000) / 3) {
-      lastRenew = Date.now();
-      await deps.db(row.table).where({ id: row.id, lease_owner: deps.workerId }).update({ lease_until: leaseUntil(deps) });
     }
   };
   const timer = setInterval(() => tick().catch((err) => deps.logger.warn('supervision failed', { table: row.table, id: row.id, error: String(err) })), TICK_MS);

@@ -12,7 +12,7 @@ import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
 import { planCommand, spawnPhase, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
 import { afterMove } from './runs.js';
-import { leaseUntil, superviseProcess } from '../terraform/supervise.js';
+import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -155,13 +155,13 @@ interface PhaseStep {
 }
 
 /**
- * Claims a run for a Terraform phase, with a compare-and-set from its queued status or by taking
- * over an expired lease when the step allows it, and marks its plan or apply running in the same
- * transaction.
+ * Claims a run for a Terraform phase under `owner`'s lease, with a compare-and-set from its queued
+ * status or by taking over an expired lease when the step allows it, and marks its plan or apply
+ * running in the same transaction.
  */
-async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, step: PhaseStep) {
+async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, owner: string, step: PhaseStep) {
   return deps.db.transaction(async (tx) => {
-    const changes = { ...step.run, lease_owner: deps.workerId, lease_until: leaseUntil(deps) };
+    const changes = { ...step.run, lease_owner: owner, lease_until: leaseUntil(tx, deps) };
     let run = await transitionRun(tx, { id: runId, status: step.queued }, step.event, { changes });
     const resumed = !run;
     if (!run && step.resumable) {
@@ -225,7 +225,8 @@ async function keepState(dir: string, runId: string, state: Buffer): Promise<str
 }
 
 /**
- * Runs one claimed phase: opens its log with `intro`, lets `prepare` finish the working directory,
+ * Runs one phase claimed under `owner`'s lease, which it keeps until the phase is recorded:
+ * opens its log with `intro`, lets `prepare` finish the working directory,
  * tells the phase's process to run its command as soon as `terraform init` (started with the
  * directory, before the claim) has succeeded, and then runs `body`, which waits for the command.
  * The end of the phase, what it produced and its closed log are recorded in one transaction that
@@ -237,12 +238,14 @@ async function keepState(dir: string, runId: string, state: Buffer): Promise<str
 async function runPhase(
   deps: ExecutionDeps,
   run: RunRow,
+  owner: string,
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
   steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess, watch: Watch) => Promise<PhaseOutcome> },
 ): Promise<void> {
   const what = phase.table === 'plans' ? 'plan' : 'apply';
+  const lease = keepLease(deps, { table: 'runs', id: run.id }, owner);
   try {
     const log = await openLog(deps.db, phase.table, phase, intro);
     let outcome: PhaseOutcome;
@@ -269,7 +272,7 @@ async function runPhase(
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
-    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, deps.workerId, phase, ended, (t) => log.closing(t)));
+    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, owner, phase, ended, (t) => log.closing(t)));
     const moved = await record(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
@@ -277,6 +280,7 @@ async function runPhase(
     });
     if (moved) await afterMove(deps, moved);
   } finally {
+    lease.stop();
     await start.discard();
   }
 }
@@ -318,7 +322,8 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   const start = startPhase(deps, runId, planCommand, { show: true });
   const { text, version } = await preamble(deps.terraform);
   await start.settled;
-  const claimed = await claim<PlanRow>(deps, runId, {
+  const owner = leaseOwner(deps.workerId);
+  const claimed = await claim<PlanRow>(deps, runId, owner, {
     queued: 'plan_queued',
     executing: 'planning',
     event: 'start_plan',
@@ -333,7 +338,7 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   if (!claimed) return start.discard();
   const { run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
-  await runPhase(deps, run, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
+  await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
     body: async (wd, phase, watch) => {
       const { exit, stopped } = await supervised(watch, phase);
       if (stopped) return stopped;
@@ -347,7 +352,7 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
 /** A confirmed run passes the pre-apply stage and is queued; an apply whose worker died fails the run. */
 async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow | undefined> {
   return deps.db.transaction(async (tx) => {
-    const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+    const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
       const pre = await enterStage(tx, run, 'pre_apply');
@@ -356,7 +361,7 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow 
       return transitionRun(tx, run, 'queue_apply');
     }
     if (run.status === 'pre_apply_completed') return transitionRun(tx, run, 'queue_apply');
-    if (run.status === 'applying' && (!run.lease_until || run.lease_until < new Date())) {
+    if (run.status === 'applying' && run.lease_expired) {
       const message = 'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
       return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
     }
@@ -378,7 +383,8 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   const start = startPhase(deps, runId, () => APPLY_ARGS, { show: false });
   const { text } = await preamble(deps.terraform);
   await start.settled;
-  const claimed = await claim<ApplyRow>(deps, runId, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
+  const owner = leaseOwner(deps.workerId);
+  const claimed = await claim<ApplyRow>(deps, runId, owner, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
     await start.discard();
     throw err;
   });
@@ -386,7 +392,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   const { run, phase: apply } = claimed;
   let plan: PlanRow | undefined;
   let before: Buffer | null = null;
-  await runPhase(deps, run, { ...apply, table: 'applies', executing: 'applying' }, start, text, {
+  await runPhase(deps, run, owner, { ...apply, table: 'applies', executing: 'applying' }, start, text, {
     // The saved plan is in place before the command may start (init does not read it). Read once
     // claimed, inside the phase: a failure errors the run and removes the directory.
     prepare: async (wd) => {

@@ -6,7 +6,7 @@ import { findCv } from '../repos/configuration-versions.js';
 import { moveTestRun, testRunVariables, testVariablesOf, type TestRunRow } from '../repos/module-tests.js';
 import { LogWriter } from '../logs.js';
 import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../terraform/runner.js';
-import { leaseUntil, superviseProcess, type Stop } from '../terraform/supervise.js';
+import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess, type Stop } from '../terraform/supervise.js';
 
 export interface TestExecutionDeps extends Runtime {
   workerId: string;
@@ -20,14 +20,14 @@ const TIMEOUT_GRACE_MS = 30_000;
  * Takes a queued test run. A run found `running` with an expired lease had its worker die
  * mid-test: it is errored rather than run again, since Terraform may have created resources.
  */
-async function claim(deps: TestExecutionDeps, id: string): Promise<TestRunRow | undefined> {
+async function claim(deps: TestExecutionDeps, id: string, owner: string): Promise<TestRunRow | undefined> {
   return deps.db.transaction(async (tx) => {
-    const run = await tx<TestRunRow>('test_runs').where({ id }).forUpdate().first();
+    const run: (TestRunRow & { lease_expired: boolean }) | undefined = await tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'queued') {
-      return moveTestRun(tx, id, 'start', { lease_owner: deps.workerId, lease_until: leaseUntil(deps), attempts: run.attempts + 1 }, ['queued']);
+      return moveTestRun(tx, id, 'start', { lease_owner: owner, lease_until: leaseUntil(tx, deps) as never, attempts: run.attempts + 1 }, ['queued']);
     }
-    if (run.status === 'running' && (!run.lease_until || run.lease_until < new Date())) {
+    if (run.status === 'running' && run.lease_expired) {
       const message = 'The worker running this test stopped unexpectedly. The test was not started again, because it may have created resources; check for leftovers and queue a new test run.';
       await moveTestRun(tx, id, 'error', { message, test_status: 'error', lease_owner: null, lease_until: null }, ['running']);
       await appendLog(deps, run.log_id, `\n${message}\n`);
@@ -147,8 +147,19 @@ async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, l
 
 /** Executes a queued test run in a fresh directory and records how it ended. */
 export async function executeTestRun(deps: TestExecutionDeps, id: string): Promise<void> {
-  const run = await claim(deps, id);
+  const owner = leaseOwner(deps.workerId);
+  const run = await claim(deps, id, owner);
   if (!run) return;
+  const lease = keepLease(deps, { table: 'test_runs', id }, owner);
+  try {
+    await execute(deps, run);
+  } finally {
+    lease.stop();
+  }
+}
+
+/** Runs a claimed test run and records how it ended. */
+async function execute(deps: TestExecutionDeps, run: TestRunRow): Promise<void> {
   const log = new LogWriter(deps.db, run.log_id);
   await log.open();
   let wd: Workdir | null = null;

@@ -463,7 +463,7 @@ resource "terraform_data" "created" {
     await waitFor(() => processesWith(`${marker}-create`).length > 0, 'the test to run', 30_000);
     const before = await harness().rt.db('test_runs').where({ id }).first();
     expect(before.status).to.equal('running');
-    expect(before.lease_owner).to.match(new RegExp(`:${doomed.proc.pid}$`));
+    expect(before.lease_owner).to.match(new RegExp(`:${doomed.proc.pid}/[0-9a-f]{12}$`));
 
     await doomed.stop('SIGKILL');
     worker = spawnWorkers(QUEUES, WORKER_ENV);

@@ -151,6 +151,23 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
   });
 
+  it('keeps its lease on the run while `terraform show -json` runs after the plan, under an owner of its own', async () => {
+    const token = org.owner.token;
+    // Longer than the lease (RUN_LEASE_SECONDS=3): only renewals keep it.
+    const { runId, dir } = await runWith('show', `touch "$dir/show-started"; sleep 5`);
+    await waitFor(async () => existsSync(join(dir, 'show-started')), 'show to start');
+    const samples: { status: string; lease_owner: string | null; held: boolean }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const { rows } = await harness().rt.db.raw('select status, lease_owner, lease_until > now() as held from runs where id = ?', [runId]);
+      samples.push(rows[0]);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(samples.every((s) => s.status === 'planning' && s.held), JSON.stringify(samples)).to.equal(true);
+    expect(samples[0].lease_owner).to.match(/^[^/]+:\d+\/[0-9a-f]{12}$/);
+    expect((await waitForRun(runId, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
+    expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
+  });
+
   it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile) and cancels the run when show ends', async () => {
     const token = org.owner.token;
     // Show says when it starts and ends, and takes a few seconds.
