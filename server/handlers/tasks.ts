@@ -6,6 +6,7 @@ import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
 import { findTask, insertTask, type TaskRow } from '../../shared/repos/run-tasks.js';
 import { verifyDestination } from '../../shared/usecases/verification.js';
 import { orgScope } from '../guards.js';
+import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { fetchPage, paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { taskResource, workspaceTaskResource } from '../serializers/run-tasks.js';
@@ -50,14 +51,17 @@ export function taskHandlers(deps: AppDeps) {
     }
   }
 
-  async function present(tasks: TaskRow[], include: Set<string>) {
-    const links = tasks.length ? await db('workspace_tasks').whereIn('task_id', tasks.map((t) => t.id)).orderBy('created_at') : [];
+  /** Tasks with their attachments to the workspaces the caller can see (only those are named or included). */
+  async function present(tasks: TaskRow[], include: Set<string>, grant: OrganizationGrant) {
+    const all = tasks.length ? await db('workspace_tasks').whereIn('task_id', tasks.map((t) => t.id)).orderBy('created_at') : [];
+    const access = await workspaceAccessMap(db, grant, [...new Set(all.map((l) => l.workspace_id as string))]);
+    const links = all.filter((l) => access.has(l.workspace_id));
     const data = tasks.map((t) => taskResource(t, links.filter((l) => l.task_id === t.id).map((l) => l.id)));
     const included: Resource[] = [];
     if (include.has('workspace_tasks')) included.push(...links.map(workspaceTaskResource));
     if (include.has('workspace_tasks.workspace') && links.length) {
       const workspaces = await db('workspaces').whereIn('id', [...new Set(links.map((l) => l.workspace_id as string))]);
-      included.push(...workspaces.map((ws) => workspaceResource(ws, 'read')));
+      included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
     }
     return { data, included };
   }
@@ -65,8 +69,8 @@ export function taskHandlers(deps: AppDeps) {
   async function load(req: Req, res: Response, manage = false) {
     const task = await findTask(db, req.params.id);
     if (!task) throw new NotFound();
-    await orgScope(db, res.locals.principal, task.organization_name, manage ? 'manage-run-tasks' : undefined);
-    return task;
+    const { grant } = await orgScope(db, res.locals.principal, task.organization_name, manage ? 'manage-run-tasks' : undefined);
+    return { task, grant };
   }
 
   const INCLUDES = ['workspace_tasks', 'workspace_tasks.workspace'];
@@ -97,24 +101,24 @@ export function taskHandlers(deps: AppDeps) {
     },
 
     async list(req: Req, res: Response) {
-      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
       const query = db<TaskRow>('tasks').where({ organization_name: org.name });
       const { rows, total: count } = await fetchPage<TaskRow>(query.orderBy('created_at').orderBy('id'), page);
-      const body = await present(rows, include);
+      const body = await present(rows, include, grant);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
     async show(req: Req, res: Response) {
-      const task = await load(req, res);
-      const body = await present([task], readInclude(req, INCLUDES));
+      const { task, grant } = await load(req, res);
+      const body = await present([task], readInclude(req, INCLUDES), grant);
       sendResource(res, 200, body.data[0], body.included);
     },
 
     /** PATCH keeps omitted attributes; a new URL is verified first; `hmac-key: null` removes the key. */
     async update(req: Req, res: Response) {
-      const task = await load(req, res, true);
+      const { task, grant } = await load(req, res, true);
       const attrs = attributesOf(req) as TaskAttrs;
       if (attrs.name && attrs.name !== task.name && (await db('tasks').where({ organization_name: task.organization_name, name: attrs.name }).first('id'))) {
         throw new Unprocessable('name has already been taken', '/data/attributes/name');
@@ -131,12 +135,12 @@ export function taskHandlers(deps: AppDeps) {
         ...('hmac-key' in attrs ? { hmac_key_sealed: attrs['hmac-key'] ? encryptSecret(config.encryptionKey, attrs['hmac-key']) : null } : {}),
       };
       const [updated] = await db<TaskRow>('tasks').where({ id: task.id }).update({ ...changes, updated_at: db.fn.now() as never }).returning('*');
-      const body = await present([updated], new Set());
+      const body = await present([updated], new Set(), grant);
       sendResource(res, 200, body.data[0]);
     },
 
     async destroy(req: Req, res: Response) {
-      const task = await load(req, res, true);
+      const { task } = await load(req, res, true);
       await db('tasks').where({ id: task.id }).del();
       res.status(204).end();
     },

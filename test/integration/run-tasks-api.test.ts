@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness, secondAppForSuite } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
+import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
@@ -201,6 +201,29 @@ describe('run tasks: definitions and workspace attachments', function () {
       const both = await api('GET', `/tasks/${first}?include=workspace_tasks,workspace_tasks.workspace`, { token });
       expect(both.body.included.map((i: { type: string }) => i.type).sort()).to.deep.equal(['workspace-tasks', 'workspaces']);
       expectError(await api('GET', '/tasks/task-doesnotexist', { token }), 404);
+    });
+
+    it('names and includes only the attachments to workspaces the caller can see, with the caller\'s own permissions', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const taskId = await createTask(org.name, token, integration.url);
+      const [visible, hidden] = [await createWorkspace(org), await createWorkspace(org)];
+      const seen = await attachTask(visible.id, token, taskId, { 'enforcement-level': 'advisory' });
+      const unseen = await attachTask(hidden.id, token, taskId, { 'enforcement-level': 'advisory' });
+      const reader = await memberWithAccess(org, visible.id, 'read');
+
+      const path = `/tasks/${taskId}?include=workspace_tasks,workspace_tasks.workspace`;
+      const asOwner = await api('GET', path, { token });
+      expect(asOwner.body.data.relationships['workspace-tasks'].data.map((l: { id: string }) => l.id)).to.deep.equal([seen, unseen]);
+      const asReader = await api('GET', path, { token: reader.token });
+      expect(asReader.status, asReader.text).to.equal(200);
+      expect(asReader.body.data.relationships['workspace-tasks'].data).to.deep.equal([{ type: 'workspace-tasks', id: seen }]);
+      expect(asReader.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([['workspace-tasks', seen], ['workspaces', visible.id]]);
+      const ws = asReader.body.included.find((i: { type: string }) => i.type === 'workspaces');
+      expect(ws.attributes.permissions['can-update']).to.equal(false);
+      const listed = await api('GET', `/organizations/${org.name}/tasks?include=workspace_tasks.workspace`, { token: reader.token });
+      expect(listed.body.included.map((i: { id: string }) => i.id)).to.deep.equal([visible.id]);
+      expect(JSON.stringify(listed.body)).to.not.include(hidden.id);
     });
 
     it('updates only the attributes sent; a new URL is verified first (with the new key), and a refused one changes nothing', async () => {
