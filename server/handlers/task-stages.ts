@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import { Conflict, NotFound, Unauthorized, Unprocessable } from '../../shared/errors.js';
@@ -100,10 +100,21 @@ export function taskStageHandlers(deps: AppDeps) {
      * final; anything after a final status is 422 and changes nothing. Outcomes sent with a
      * callback replace the ones stored before; a callback without outcomes keeps them.
      */
-    async callback(req: Request<{ id: string }>, res: Response) {
+    /**
+     * Authenticates a callback by the task result's access token before its body is read (a body
+     * may be up to 20 MB: nobody without the token makes the service parse one).
+     */
+    async authenticateCallback(req: Request<{ id: string }>, res: Response, next: NextFunction) {
       const secret = bearerToken(req.get('authorization'));
       const result = await findTaskResult(db, req.params.id);
       if (!secret || !result?.access_token_digest || !safeEqual(sha256Hex(secret), result.access_token_digest)) throw new Unauthorized();
+      res.locals.taskResult = result;
+      next();
+    },
+
+    /** The callback's body, once authenticateCallback has found its task result. */
+    async callback(req: Request<{ id: string }>, res: Response) {
+      const result = res.locals.taskResult as TaskResultRow;
       check('task-result.callback', req.body);
       const doc = req.body as {
         data: { attributes: { status: 'running' | 'passed' | 'failed'; message?: string; url?: string }; relationships?: { outcomes?: { data: { attributes: Record<string, unknown> }[] } } };

@@ -31,7 +31,8 @@ export function runTaskRoutes(deps: AppDeps): Router {
 /** The integration's callback: authenticated by the task result's own access token, not an API token. */
 export function runTaskCallbackRoutes(deps: AppDeps): Router {
   const r = Router();
-  // Outcome bodies may be up to 5 MB each.
-  r.patch('/task-results/:id/callback', express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '20mb', strict: true }), taskStageHandlers(deps).callback);
+  const ts = taskStageHandlers(deps);
+  // Outcome bodies may be up to 5 MB each; the body is read only once the token is known good.
+  r.patch('/task-results/:id/callback', ts.authenticateCallback, express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '20mb', strict: true }), ts.callback);
   return r;
 }

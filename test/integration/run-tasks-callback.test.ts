@@ -85,6 +85,9 @@ describe('run tasks: the task result callback', function () {
     expect((await rawCallback(url.replace(String(main.body.task_result_id), 'taskrs-doesnotexist'), token, ok)).status).to.equal(401);
     // Even a malformed body is refused as unauthorized first.
     expect((await rawCallback(url, 'not-the-token', body({ status: 'done' }))).status).to.equal(401);
+    // The body is not read before the token is checked: not JSON, or over the 20 MB limit, it is still a 401.
+    expect((await rawCallback(url, 'not-the-token', '{"data": ')).status).to.equal(401);
+    expect((await rawCallback(url, 'not-the-token', 'x'.repeat(21 * 1024 * 1024))).status).to.equal(401);
     expect(await snapshot()).to.deep.equal(before);
   });
 
