@@ -1,7 +1,9 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
-import { findApply, findPlan, findRun } from '../../shared/repos/runs.js';
+import { findApply, findPlan, findRun, type PlanRow } from '../../shared/repos/runs.js';
+import { redactPlanJson } from '../../shared/terraform/plan-json.js';
+import type { WorkspaceAccess } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
 import { readAll } from '../../shared/store/postgres-store.js';
 import { SignedUrlError, verifyGrant } from '../../shared/signed-urls.js';
@@ -16,14 +18,15 @@ const MAX_LOG_READ = 1024 * 1024;
 export function planApplyHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
-  async function runOf(res: Response, runId: string) {
+  async function runOf(res: Response, runId: string, need: WorkspaceAccess = 'read') {
     const run = await findRun(db, runId);
     if (!run) throw new NotFound();
-    await workspaceScopeById(db, res.locals.principal, run.workspace_id);
+    await workspaceScopeById(db, res.locals.principal, run.workspace_id, need);
     return run;
   }
 
-  async function loadPlan(req: Req, res: Response) {
+  /** A plan whose workspace the caller may access at `need` (or a run task's token, for its own run). */
+  async function loadPlan(req: Req, res: Response, need: WorkspaceAccess = 'read') {
     const plan = await findPlan(db, req.params.id);
     if (!plan) throw new NotFound();
     // A run task's access token reads only its own run's plan.
@@ -31,15 +34,14 @@ export function planApplyHandlers(deps: AppDeps) {
       if (res.locals.taskAccess.runId !== plan.run_id) throw new NotFound();
       return { plan, run: (await findRun(db, plan.run_id))! };
     }
-    return { plan, run: await runOf(res, plan.run_id) };
+    return { plan, run: await runOf(res, plan.run_id, need) };
   }
 
-  /** The JSON plan (`terraform show -json`); the redacted variant is the same document here. */
-  async function jsonOutput(req: Req, res: Response) {
-    const { plan } = await loadPlan(req, res);
+  /** The stored JSON plan (`terraform show -json`). */
+  async function jsonPlan(plan: PlanRow): Promise<Buffer> {
     const body = plan.json_object_id ? await readAll(deps.store, plan.json_object_id) : null;
     if (!body) throw new NotFound('the plan has no JSON output yet');
-    res.status(200).type('application/json').send(body);
+    return body;
   }
 
   return {
@@ -55,8 +57,17 @@ export function planApplyHandlers(deps: AppDeps) {
       sendResource(res, 200, applyResource(apply, run, logReadUrl(config, apply.log_id)));
     },
 
-    jsonOutput,
-    jsonOutputRedacted: jsonOutput,
+    /** The JSON plan as Terraform wrote it, sensitive values included: workspace admins and the run's task token only. */
+    async jsonOutput(req: Req, res: Response) {
+      const { plan } = await loadPlan(req, res, 'admin');
+      res.status(200).type('application/json').send(await jsonPlan(plan));
+    },
+
+    /** The JSON plan with every value Terraform marks sensitive set to null, for anyone who can read the workspace. */
+    async jsonOutputRedacted(req: Req, res: Response) {
+      const { plan } = await loadPlan(req, res);
+      res.status(200).type('application/json').send(JSON.stringify(redactPlanJson(JSON.parse((await jsonPlan(plan)).toString('utf8')))));
+    },
 
     /** `GET /v1/logs/<token>?limit&offset`: raw bytes of the log from offset; empty while nothing new. */
     async readLog(req: Request<{ token: string }>, res: Response) {

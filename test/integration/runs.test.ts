@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
-import { createOrg, createWorkspace, onTestServer, type TestUser } from '../helpers/fixtures.js';
+import { createOrg, createWorkspace, memberWithAccess, onTestServer, type TestUser } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 
@@ -255,8 +255,9 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(apply.relationships.run.data).to.deep.equal({ type: 'runs', id: runId });
     });
 
-    it('serves the plan as terraform show -json, on json-output and json-output-redacted', async () => {
+    it('serves the plan as terraform show -json on json-output (workspace admins), and with sensitive values null on json-output-redacted (readers)', async () => {
       const planId = final.relationships.plan.data.id;
+      const docs: Record<string, Doc> = {};
       for (const path of ['json-output', 'json-output-redacted']) {
         const res = await api('GET', `/plans/${planId}/${path}`, { token });
         expect(res.status, res.text).to.equal(200);
@@ -267,7 +268,20 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
         expect(res.body.resource_changes[0].change.actions).to.deep.equal(['create']);
         expect(res.body.output_changes).to.have.keys('o', 's');
         expect(res.headers.get('etag'), 'the body is sent without being hashed for an ETag').to.equal(null);
+        docs[path] = res;
       }
+      const [full, redacted] = [docs['json-output'].body, docs['json-output-redacted'].body];
+      expect(full.output_changes.s).to.include({ after: 'secret', after_sensitive: true });
+      expect(redacted.output_changes.s).to.include({ after: null, after_sensitive: true });
+      expect(redacted.output_changes.o.after).to.equal('hello');
+      expect(redacted.planned_values.outputs.s).to.deep.include({ sensitive: true, value: null });
+      expect(docs['json-output-redacted'].text).to.not.include('secret');
+
+      const reader = await memberWithAccess(org, wsId, 'read');
+      expectError(await api('GET', `/plans/${planId}/json-output`, { token: reader.token }), 404);
+      const read = await api('GET', `/plans/${planId}/json-output-redacted`, { token: reader.token });
+      expect(read.status, read.text).to.equal(200);
+      expect(read.body).to.deep.equal(redacted);
     });
 
     it('had no state before; after the apply the state downloads without a token and outputs hide sensitive values', async () => {
