@@ -22,7 +22,7 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements);
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
-  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix), store: new PostgresObjectStore(db) };
+  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix), store: new PostgresObjectStore(db, config.encryptionKey) };
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {

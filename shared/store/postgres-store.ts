@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../db.js';
@@ -27,9 +27,44 @@ async function* chunksOf(data: Buffer | AsyncIterable<Buffer>): AsyncGenerator<B
   if (size) yield Buffer.concat(pending);
 }
 
-/** The default store: objects in Postgres, 1 MiB chunks, shared by every machine with no extra service. */
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * A chunk as stored: AES-256-GCM under the service's encryption key, IV first and tag last. The
+ * object's id and the chunk's place in it are authenticated along, so a chunk cannot be moved to
+ * another object or place unnoticed.
+ */
+function seal(key: Buffer, objectId: string, seq: number, plain: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(`${objectId}:${seq}`));
+  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+}
+
+/** Reverses seal; throws when the chunk was altered, moved, or sealed under another key. */
+function unseal(key: Buffer, objectId: string, seq: number, sealed: Buffer): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES)).setAAD(Buffer.from(`${objectId}:${seq}`));
+  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+}
+
+type ChunkRow = { object_id: string; seq: number; data: Buffer; sealed: boolean };
+
+/**
+ * The default store: objects in Postgres, 1 MiB chunks, shared by every machine with no extra
+ * service. Chunks are encrypted at rest (configurations, states and plans carry secrets); the
+ * size and digest in an object's row are those of its plain bytes.
+ */
 export class PostgresObjectStore implements ObjectStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly key: Buffer,
+  ) {}
+
+  /** A chunk's row, its bytes sealed. */
+  private chunk(objectId: string, seq: number, plain: Buffer) {
+    return { object_id: objectId, seq, data: seal(this.key, objectId, seq, plain), sealed: true };
+  }
 
   async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
     if (Buffer.isBuffer(data) && data.length <= CHUNK) {
@@ -46,7 +81,7 @@ export class PostgresObjectStore implements ObjectStore {
     for await (const chunk of chunksOf(data)) {
       hash.update(chunk);
       size += chunk.length;
-      await tx('object_chunks').insert({ object_id: id, seq: seq++, data: chunk });
+      await tx('object_chunks').insert(this.chunk(id, seq++, chunk));
     }
     const sha256 = hash.digest('hex');
     await tx('objects').where({ id }).update({ size, sha256 });
@@ -62,7 +97,7 @@ export class PostgresObjectStore implements ObjectStore {
     const id = newId(opts.prefix ?? 'obj');
     const object = { id, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), contentType: opts.contentType ?? 'application/octet-stream' };
     const writes: Writes = [[`${id}:row`, tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType })]];
-    if (data.length) writes.push([`${id}:chunk`, tx('object_chunks').insert({ object_id: id, seq: 0, data })]);
+    if (data.length) writes.push([`${id}:chunk`, tx('object_chunks').insert(this.chunk(id, 0, data))]);
     return { object, writes };
   }
 
@@ -76,9 +111,12 @@ export class PostgresObjectStore implements ObjectStore {
   }
 
   async get(id: string | Knex.QueryBuilder): Promise<Readable | null> {
-    const db = this.db;
+    const { db, key } = this;
     // Four chunks a query; only an object with no chunks at all needs a look at its row.
-    const batch = (from: number) => db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').pluck('data') as Promise<Buffer[]>;
+    const batch = async (from: number) => {
+      const rows: ChunkRow[] = await db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').select('object_id', 'seq', 'data', 'sealed');
+      return rows.map((r) => (r.sealed ? unseal(key, r.object_id, r.seq, r.data) : r.data));
+    };
     const first = await batch(0);
     if (!first.length && !(await this.exists(id))) return null;
     async function* read(): AsyncGenerator<Buffer> {
