@@ -95,14 +95,9 @@ export function taskStageHandlers(deps: AppDeps) {
     },
 
     /**
-     * `PATCH /task-results/:id/callback`, authenticated by the access token sent in the request
-     * (compared in constant time). `running` may come any number of times; `passed`/`failed` are
-     * final; anything after a final status is 422 and changes nothing. Outcomes sent with a
-     * callback replace the ones stored before; a callback without outcomes keeps them.
-     */
-    /**
-     * Authenticates a callback by the task result's access token before its body is read (a body
-     * may be up to 20 MB: nobody without the token makes the service parse one).
+     * Authenticates `PATCH /task-results/:id/callback` by the access token sent in the request
+     * (compared in constant time), before its body is read: a body may be up to 20 MB, and nobody
+     * without the token makes the service parse one.
      */
     async authenticateCallback(req: Request<{ id: string }>, res: Response, next: NextFunction) {
       const secret = bearerToken(req.get('authorization'));
@@ -112,7 +107,12 @@ export function taskStageHandlers(deps: AppDeps) {
       next();
     },
 
-    /** The callback's body, once authenticateCallback has found its task result. */
+    /**
+     * The callback, once authenticateCallback has found its task result. `running` may come any
+     * number of times; `passed`/`failed` are final; anything after a final status is 422 and
+     * changes nothing. Outcomes sent with a callback replace the ones stored before; a callback
+     * without outcomes keeps them.
+     */
     async callback(req: Request<{ id: string }>, res: Response) {
       const result = res.locals.taskResult as TaskResultRow;
       check('task-result.callback', req.body);

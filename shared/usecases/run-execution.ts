@@ -178,7 +178,7 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
 }
 
 /** Waits between attempts at storing the state an apply wrote. */
-export const STATE_SAVE_WAITS_MS = [500, 2000];
+const STATE_SAVE_WAITS_MS = [500, 2000];
 
 /**
  * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
