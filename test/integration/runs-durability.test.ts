@@ -331,6 +331,37 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     }
   });
 
+  it('stores the state of an apply on a second attempt when the database refuses the first', async () => {
+    const token = org.owner.token;
+    const recovery = await mkdtemp(join(tmpdir(), 'rls-recovery-'));
+    scratch.push(recovery);
+    const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, STATE_RECOVERY_DIR: recovery });
+    workers.push(w);
+    await workersReady(w);
+    const ws = await createWorkspace(org);
+    const db = harness().rt.db;
+    const fn = `refuse_once_${ws.id.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
+    // A sequence is not rolled back with the refused transaction, so only the first attempt fails.
+    await db.raw(`create sequence ${fn}`);
+    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin if nextval('${fn}') = 1 then raise exception 'busy'; end if; return new; end $$`);
+    await db.raw(`create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`);
+    try {
+      await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
+      const runId = await startRun(ws.id, token);
+      await waitForRun(runId, token, ['planned']);
+      expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
+      expect((await waitForRun(runId, token, ['errored', 'applied'])).attributes.status).to.equal('applied');
+      const sv = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
+      expect(sv.status, sv.text).to.equal(200);
+      expect((await db.raw(`select last_value from ${fn}`)).rows[0].last_value).to.equal(2);
+      expect(await readdir(recovery)).to.deep.equal([]);
+    } finally {
+      await db.raw(`drop trigger if exists ${fn} on state_versions`);
+      await db.raw(`drop function if exists ${fn}()`);
+      await db.raw(`drop sequence if exists ${fn}`);
+    }
+  });
+
   it('fails, rather than repeats, an apply whose worker was killed mid-apply', async () => {
     const token = org.owner.token;
     const first = await startWorker();
