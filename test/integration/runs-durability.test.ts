@@ -289,7 +289,12 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     );
   });
 
-  it('keeps the state an apply wrote on the worker\'s disk when the database refuses it, and says where in the apply log', async () => {
+  /**
+   * A run-pipeline worker keeping refused states in a scratch directory, and a planned run on a
+   * new workspace whose state versions PostgreSQL refuses: every insert, or only the first (a
+   * sequence counts them: a refused transaction does not roll it back). Undone by `cleanup`.
+   */
+  async function refusedStates(refuse: 'always' | 'once') {
     const token = org.owner.token;
     const recovery = await mkdtemp(join(tmpdir(), 'rls-recovery-'));
     scratch.push(recovery);
@@ -299,12 +304,29 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     const ws = await createWorkspace(org);
     const db = harness().rt.db;
     const fn = `refuse_state_${ws.id.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
-    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin raise exception 'no room for this state'; end $$`);
+    await db.raw(`create sequence ${fn}`);
+    const when = refuse === 'once' ? `nextval('${fn}') = 1` : 'true';
+    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin if ${when} then raise exception 'no room for this state'; end if; return new; end $$`);
     await db.raw(`create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`);
+    const cleanup = async () => {
+      await db.raw(`drop trigger if exists ${fn} on state_versions`);
+      await db.raw(`drop function if exists ${fn}()`);
+      await db.raw(`drop sequence if exists ${fn}`);
+    };
     try {
       await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['planned']);
+      return { token, recovery, ws, runId, counter: fn, cleanup };
+    } catch (err) {
+      await cleanup();
+      throw err;
+    }
+  }
+
+  it('keeps the state an apply wrote on the worker\'s disk when the database refuses it, and says where in the apply log', async () => {
+    const { token, recovery, ws, runId, cleanup } = await refusedStates('always');
+    try {
       expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
       const run = await waitForRun(runId, token, ['errored', 'applied']);
       expect(run.attributes.status).to.equal('errored');
@@ -326,39 +348,21 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       expect(log).to.not.include('no room for this state');
       expectError(await api('GET', `/workspaces/${ws.id}/current-state-version`, { token }), 404);
     } finally {
-      await db.raw(`drop trigger if exists ${fn} on state_versions`);
-      await db.raw(`drop function if exists ${fn}()`);
+      await cleanup();
     }
   });
 
   it('stores the state of an apply on a second attempt when the database refuses the first', async () => {
-    const token = org.owner.token;
-    const recovery = await mkdtemp(join(tmpdir(), 'rls-recovery-'));
-    scratch.push(recovery);
-    const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, STATE_RECOVERY_DIR: recovery });
-    workers.push(w);
-    await workersReady(w);
-    const ws = await createWorkspace(org);
-    const db = harness().rt.db;
-    const fn = `refuse_once_${ws.id.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
-    // A sequence is not rolled back with the refused transaction, so only the first attempt fails.
-    await db.raw(`create sequence ${fn}`);
-    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin if nextval('${fn}') = 1 then raise exception 'busy'; end if; return new; end $$`);
-    await db.raw(`create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`);
+    const { token, recovery, ws, runId, counter, cleanup } = await refusedStates('once');
     try {
-      await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
-      const runId = await startRun(ws.id, token);
-      await waitForRun(runId, token, ['planned']);
       expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
       expect((await waitForRun(runId, token, ['errored', 'applied'])).attributes.status).to.equal('applied');
       const sv = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
       expect(sv.status, sv.text).to.equal(200);
-      expect((await db.raw(`select last_value from ${fn}`)).rows[0].last_value).to.equal(2);
+      expect((await harness().rt.db.raw(`select last_value from ${counter}`)).rows[0].last_value).to.equal(2);
       expect(await readdir(recovery)).to.deep.equal([]);
     } finally {
-      await db.raw(`drop trigger if exists ${fn} on state_versions`);
-      await db.raw(`drop function if exists ${fn}()`);
-      await db.raw(`drop sequence if exists ${fn}`);
+      await cleanup();
     }
   });
 
