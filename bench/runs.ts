@@ -222,7 +222,7 @@ interface Timeline {
 
 /** What each segment covers, in the report's words. */
 const SEGMENTS: Record<keyof Timeline, string> = {
-  queueStep: 'POST /runs -> plan_queued (request; run inserted and workspace taken in one transaction)',
+  queueStep: 'POST /runs -> plan_queued (request; the run inserted straight into plan_queued by one statement on a free workspace)',
   planPickup: 'plan_queued -> planning (commit, plan job enqueued and picked up, directory prepared, init started, claim starts)',
   prepare: 'planning -> `init` starts (the shell starting init, while the claim goes on), less `version`',
   version: '`terraform version -json` for the log preamble (when the worker asks)',

@@ -43,6 +43,16 @@ export function interestColumns(db: Db, move: { event: string; to: RunStatus }, 
   });
 }
 
+/**
+ * Whether a move may concern any listener, as one SQL boolean over the row named `row`; null when
+ * a listener has no interest (every move concerns it).
+ */
+export function concernsAny(db: Db, move: { event: string; to: RunStatus }, row: string): Knex.Raw | null {
+  if (subscribers.some(({ interest }) => !interest)) return null;
+  const conditions = subscribers.map(({ interest }) => interest!(db, move, row)).filter((c): c is Knex.Raw => c !== null);
+  return conditions.length ? db.raw(conditions.map(() => '(?)').join(' or '), conditions) : db.raw('false');
+}
+
 /** Splits what such a statement returned into the run's row and the listeners' answers. */
 export function readInterests(selected: Record<string, unknown>): { run: RunRow; answers: Record<string, unknown> } {
   const run = { ...selected };

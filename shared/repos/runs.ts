@@ -79,6 +79,9 @@ export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 
 
 const json = (v: unknown) => JSON.stringify(v) as never;
 
+/** The workspace row, locked for update (a value for the run's `workspace_id`). */
+const lockedWorkspace = (db: Db, workspaceId: string) => db.raw('(select id from workspaces where id = ? for update)', [workspaceId]);
+
 /** Inserts a run in `pending` with its plan, its apply and its `created` event, locking its workspace (caller's transaction). */
 export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const now = new Date().toISOString();
@@ -92,7 +95,7 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
     .with('run', db('runs').insert({
       id,
       ...attrs,
-      workspace_id: db.raw('(select id from workspaces where id = ? for update)', [attrs.workspace_id]),
+      workspace_id: lockedWorkspace(db, attrs.workspace_id),
       target_addrs: json(attrs.target_addrs ?? []),
       replace_addrs: json(attrs.replace_addrs ?? []),
       variables: json(attrs.variables ?? []),
@@ -108,6 +111,54 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   const { run, answers } = readInterests(selected);
   await publishRunTransition(db, { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null }, answers);
   return run;
+}
+
+/**
+ * Inserts a run straight into `plan_queued`, with its plan, its apply, their logs and its
+ * `created` and `queue_plan` events, in one statement of its own, when `onlyIf` holds: an SQL
+ * boolean over the row it names (the new run's `id` and `workspace_id`; the id is given too),
+ * asked once the workspace row is locked. Returns undefined, having written nothing, when it does not hold. The caller asks
+ * that nothing listens to either move: none is told of them.
+ */
+export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidate: string, runId: string) => Knex.Raw): Promise<RunRow | undefined> {
+  const now = new Date().toISOString();
+  const id = newId('run');
+  const [planLog, applyLog] = [newId('log'), newId('log')];
+  const values: Record<string, unknown> = {
+    id,
+    ...attrs,
+    target_addrs: attrs.target_addrs ?? [],
+    replace_addrs: attrs.replace_addrs ?? [],
+    variables: attrs.variables ?? [],
+    status: 'plan_queued',
+    status_timestamps: { 'plan-queueable-at': now, 'plan-queued-at': now },
+  };
+  const columns = Object.keys(values).filter((k) => values[k] !== undefined);
+  // The values typed by the runs table's own row type; the columns left out keep their defaults.
+  const insert = db.raw(
+    `insert into runs (${columns.map(() => '??').join(', ')})
+     select ${columns.map(() => '??').join(', ')} from json_populate_record(null::runs, ?::json) as r, candidate
+     where ? is not null and (?)
+     returning *`,
+    [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), lockedWorkspace(db, attrs.workspace_id), onlyIf('candidate', id)],
+  );
+  const event = (action: string, from: string | null, to: string, actor: string | null, after: string) =>
+    db.raw(`select ?, id, ?, ?, ?, ?, null, (select t from at) + interval '${after}' from run`, [newId('re'), action, from, to, actor]);
+  const { rows } = await db.raw(
+    `with candidate as (select ?::text as id, ?::text as workspace_id),
+     at as (select clock_timestamp() as t),
+     run as (?),
+     logs as (insert into logs (id) select unnest(array[?, ?]::text[]) from run),
+     plan as (insert into plans (id, run_id, log_id) select ?, id, ? from run),
+     apply as (insert into applies (id, run_id, log_id) select ?, id, ? from run),
+     events as (
+       insert into run_events (id, run_id, action, from_status, to_status, actor_id, description, created_at)
+       ? union all ?
+     )
+     select * from run`,
+    [id, attrs.workspace_id, insert, planLog, applyLog, newId('plan'), planLog, newId('apply'), applyLog, event('created', null, 'pending', attrs.created_by_id ?? null, '0'), event('queue_plan', 'pending', 'plan_queued', null, '1 microsecond')],
+  );
+  return rows[0] as RunRow | undefined;
 }
 
 type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };

@@ -2,7 +2,8 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { findRun, insertPendingRun, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { concernsAny } from '../run-events.js';
 import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
@@ -91,11 +92,47 @@ export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
   return (await takeWorkspace(tx, run)) ?? run;
 }
 
-/** Creates a run, queued at once when its workspace is free, and follows it up. */
+/**
+ * Creates a run, queued at once when its workspace is free, and follows it up. The usual case,
+ * a free workspace whose runs nothing listens to, takes one autocommit statement (see
+ * queuedAtCreation); any other goes through insertRun's transaction.
+ */
 export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
-  const run = await rt.db.transaction((tx) => insertRun(tx, attrs));
+  const run = (await queuedAtCreation(rt.db, attrs)) ?? (await rt.db.transaction((tx) => insertRun(tx, attrs)));
   await afterMove(rt, run);
   return run;
+}
+
+/** The constraint that lets one non-speculative run at a time hold a workspace (see its migration). */
+const ONE_HOLDER = 'runs_one_holder_per_workspace';
+
+/**
+ * A new run inserted straight into `plan_queued`, when under the workspace lock no other
+ * non-speculative run of the workspace is active or waiting (a plan-only run never waits), and
+ * neither its creation, nor its queueing, nor the pre-plan stage concerns any listener or hook;
+ * otherwise undefined, nothing written. Its statement reads the other runs as they were when it
+ * began, which may be before a run that took the workspace meanwhile committed: the unique index
+ * refuses a second holder then, and the caller falls back to insertRun.
+ */
+async function queuedAtCreation(db: Db, attrs: NewRun): Promise<RunRow | undefined> {
+  const concerns = (row: string, runId: string) => [
+    concernsAny(db, { event: 'create', to: 'pending' }, row),
+    concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, row),
+    stageInterestCondition(db, 'pre_plan', runId),
+  ];
+  if (concerns('candidate', '').some((c) => c === null)) return undefined;
+  const busy = (row: string) =>
+    attrs.plan_only
+      ? db.raw('false')
+      : db.raw('exists (?)', [
+          db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [row]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
+        ]);
+  try {
+    return await insertQueuedRunIf(db, attrs, (row, runId) => db.raw('not (?) and not ((?) or (?) or (?))', [busy(row), ...concerns(row, runId)]));
+  } catch (err) {
+    if ((err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === ONE_HOLDER) return undefined;
+    throw err;
+  }
 }
 
 /** The `queue` step: a run left pending takes its workspace once it is free (see takeWorkspace). */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
 import { createCv, createOrg, createWorkspace, type TestUser, memberWithAccess, rowCounts } from '../helpers/fixtures.js';
 import { uploadConfig } from '../helpers/terraform.js';
@@ -216,5 +217,50 @@ describe('runs: concurrent creation on one workspace', () => {
     const statuses = results.map((r) => r.body.data.attributes.status as string);
     expect(statuses.filter((s) => s === 'plan_queued')).to.have.length(1);
     expect(statuses.filter((s) => s === 'pending')).to.have.length(11);
+  });
+
+  it('waits, not queues, when another run takes the workspace while the creating statement waits for its lock', async function () {
+    this.timeout(30_000);
+    const org = await createOrg();
+    const token = org.owner.token;
+    const ws = await createWorkspace(org);
+    await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
+    // Another transaction holds the workspace lock and makes a run of its own the holder.
+    const other = new pg.Client({ connectionString: harness().config.databaseUrl });
+    await other.connect();
+    const holder = `run-holder${Date.now()}`;
+    try {
+      await other.query('begin');
+      await other.query('select id from workspaces where id = $1 for update', [ws.id]);
+      await other.query(`insert into runs (id, workspace_id, status) values ($1, $2, 'planning')`, [holder, ws.id]);
+      const created = postRun(runDoc(wsRel(ws.id)), token);
+      const waiting = async () => (await other.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n > 0;
+      for (const deadline = Date.now() + 10_000; !(await waiting()); ) {
+        if (Date.now() > deadline) throw new Error('the creation never waited for the workspace lock');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await other.query('commit');
+      const res = await created;
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.data.attributes.status).to.equal('pending');
+      const holders = await harness().rt.db('runs').where({ workspace_id: ws.id }).whereNotIn('status', ['pending']).pluck('id');
+      expect(holders).to.deep.equal([holder]);
+    } finally {
+      await other.query('rollback').catch(() => undefined);
+      await other.query(`update runs set status = 'errored' where id = $1`, [holder]);
+      await other.end();
+    }
+  });
+
+  it('refuses a second non-speculative run holding a workspace in the database itself', async () => {
+    const org = await createOrg();
+    const ws = await createWorkspace(org);
+    const db = harness().rt.db;
+    await db('runs').insert({ id: `run-a${Date.now()}`, workspace_id: ws.id, status: 'planned' });
+    await db('runs').insert({ id: `run-s${Date.now()}`, workspace_id: ws.id, status: 'planning', plan_only: true });
+    await db('runs').insert({ id: `run-p${Date.now()}`, workspace_id: ws.id, status: 'pending' });
+    const refused = await db('runs').insert({ id: `run-b${Date.now()}`, workspace_id: ws.id, status: 'applying' }).then(() => null, (err: { code?: string; constraint?: string }) => err);
+    expect(refused).to.include({ code: '23505', constraint: 'runs_one_holder_per_workspace' });
+    await db('runs').where({ workspace_id: ws.id }).update({ status: 'discarded' });
   });
 });
