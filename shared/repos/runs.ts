@@ -117,8 +117,8 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
  * Inserts a run straight into `plan_queued`, with its plan, its apply, their logs and its
  * `created` and `queue_plan` events, in one statement of its own, when `onlyIf` holds: an SQL
  * boolean over the row it names (the new run's `id` and `workspace_id`; the id is given too),
- * asked once the workspace row is locked. Returns undefined, having written nothing, when it does not hold. The caller asks
- * that nothing listens to either move: none is told of them.
+ * asked once the workspace row is locked. Returns undefined, having written nothing, when it
+ * does not hold. The caller asks that nothing listens to either move: none is told of them.
  */
 export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidate: string, runId: string) => Knex.Raw): Promise<RunRow | undefined> {
   const now = new Date().toISOString();
@@ -142,8 +142,9 @@ export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidat
      returning *`,
     [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), lockedWorkspace(db, attrs.workspace_id), onlyIf('candidate', id)],
   );
+  // Both events at one instant, the second a microsecond later, so they list in their order.
   const event = (action: string, from: string | null, to: string, actor: string | null, after: string) =>
-    db.raw(`select ?, id, ?, ?, ?, ?, null, (select t from at) + interval '${after}' from run`, [newId('re'), action, from, to, actor]);
+    db.raw('select ?, id, ?, ?, ?, ?, null, (select t from at) + ?::interval from run', [newId('re'), action, from, to, actor, after]);
   const { rows } = await db.raw(
     `with candidate as (select ?::text as id, ?::text as workspace_id),
      at as (select clock_timestamp() as t),
