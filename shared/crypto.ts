@@ -36,3 +36,23 @@ export function decryptSecret(key: Buffer, sealed: string): string {
   decipher.setAuthTag(tag);
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
 }
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * AES-256-GCM encryption of bytes at rest, bound to `context` (authenticated, not stored): the
+ * result is IV, ciphertext and tag, and opens only with the same key and context.
+ */
+export function sealBytes(key: Buffer, context: string, plain: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
+  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+}
+
+/** Reverses sealBytes; throws when the bytes were altered, or the key or context differ. */
+export function openBytes(key: Buffer, context: string, sealed: Buffer): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES)).setAAD(Buffer.from(context));
+  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+}

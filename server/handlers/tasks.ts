@@ -60,7 +60,7 @@ export function taskHandlers(deps: AppDeps) {
     const included: Resource[] = [];
     if (include.has('workspace_tasks')) included.push(...links.map(workspaceTaskResource));
     if (include.has('workspace_tasks.workspace') && links.length) {
-      const workspaces = await db('workspaces').whereIn('id', [...new Set(links.map((l) => l.workspace_id as string))]);
+      const workspaces = await db('workspaces').whereIn('id', [...access.keys()]);
       included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
     }
     return { data, included };

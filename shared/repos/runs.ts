@@ -113,16 +113,18 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
   return run;
 }
 
+/** What insertQueuedRunIf's condition names the new run's row (its `id` and `workspace_id`). */
+export const CANDIDATE = 'candidate';
+
 /**
- * Inserts a run straight into `plan_queued`, with its plan, its apply, their logs and its
+ * Inserts run `id` straight into `plan_queued`, with its plan, its apply, their logs and its
  * `created` and `queue_plan` events, in one statement of its own, when `onlyIf` holds: an SQL
- * boolean over the row it names (the new run's `id` and `workspace_id`; the id is given too),
- * asked once the workspace row is locked. Returns undefined, having written nothing, when it
- * does not hold. The caller asks that nothing listens to either move: none is told of them.
+ * boolean over the row named CANDIDATE, asked once the workspace row is locked. Returns
+ * undefined, having written nothing, when it does not hold. The caller asks that nothing
+ * listens to either move: none is told of them.
  */
-export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidate: string, runId: string) => Knex.Raw): Promise<RunRow | undefined> {
+export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Knex.Raw): Promise<RunRow | undefined> {
   const now = new Date().toISOString();
-  const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
   const values: Record<string, unknown> = {
     id,
@@ -137,16 +139,16 @@ export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidat
   // The values typed by the runs table's own row type; the columns left out keep their defaults.
   const insert = db.raw(
     `insert into runs (${columns.map(() => '??').join(', ')})
-     select ${columns.map(() => '??').join(', ')} from json_populate_record(null::runs, ?::json) as r, candidate
+     select ${columns.map(() => '??').join(', ')} from json_populate_record(null::runs, ?::json) as r, ??
      where ? is not null and (?)
      returning *`,
-    [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), lockedWorkspace(db, attrs.workspace_id), onlyIf('candidate', id)],
+    [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), CANDIDATE, lockedWorkspace(db, attrs.workspace_id), onlyIf],
   );
   // Both events at one instant, the second a microsecond later, so they list in their order.
   const event = (action: string, from: string | null, to: string, actor: string | null, after: string) =>
     db.raw('select ?, id, ?, ?, ?, ?, null, (select t from at) + ?::interval from run', [newId('re'), action, from, to, actor, after]);
   const { rows } = await db.raw(
-    `with candidate as (select ?::text as id, ?::text as workspace_id),
+    `with ?? as (select ?::text as id, ?::text as workspace_id),
      at as (select clock_timestamp() as t),
      run as (?),
      logs as (insert into logs (id) select unnest(array[?, ?]::text[]) from run),
@@ -157,7 +159,7 @@ export async function insertQueuedRunIf(db: Db, attrs: NewRun, onlyIf: (candidat
        ? union all ?
      )
      select * from run`,
-    [id, attrs.workspace_id, insert, planLog, applyLog, newId('plan'), planLog, newId('apply'), applyLog, event('created', null, 'pending', attrs.created_by_id ?? null, '0'), event('queue_plan', 'pending', 'plan_queued', null, '1 microsecond')],
+    [CANDIDATE, id, attrs.workspace_id, insert, planLog, applyLog, newId('plan'), planLog, newId('apply'), applyLog, event('created', null, 'pending', attrs.created_by_id ?? null, '0'), event('queue_plan', 'pending', 'plan_queued', null, '1 microsecond')],
   );
   return rows[0] as RunRow | undefined;
 }

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { openBytes, sealBytes } from '../crypto.js';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../db.js';
@@ -27,26 +28,11 @@ async function* chunksOf(data: Buffer | AsyncIterable<Buffer>): AsyncGenerator<B
   if (size) yield Buffer.concat(pending);
 }
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 /**
- * A chunk as stored: AES-256-GCM under the service's encryption key, IV first and tag last. The
- * object's id and the chunk's place in it are authenticated along, so a chunk cannot be moved to
- * another object or place unnoticed.
+ * A chunk is sealed under the service's encryption key with its object's id and its place in it
+ * as context, so a chunk cannot be moved to another object or place unnoticed.
  */
-function seal(key: Buffer, objectId: string, seq: number, plain: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(`${objectId}:${seq}`));
-  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-}
-
-/** Reverses seal; throws when the chunk was altered, moved, or sealed under another key. */
-function unseal(key: Buffer, objectId: string, seq: number, sealed: Buffer): Buffer {
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES)).setAAD(Buffer.from(`${objectId}:${seq}`));
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
-}
+const chunkContext = (objectId: string, seq: number) => `${objectId}:${seq}`;
 
 type ChunkRow = { object_id: string; seq: number; data: Buffer; sealed: boolean };
 
@@ -63,7 +49,7 @@ export class PostgresObjectStore implements ObjectStore {
 
   /** A chunk's row, its bytes sealed. */
   private chunk(objectId: string, seq: number, plain: Buffer) {
-    return { object_id: objectId, seq, data: seal(this.key, objectId, seq, plain), sealed: true };
+    return { object_id: objectId, seq, data: sealBytes(this.key, chunkContext(objectId, seq), plain), sealed: true };
   }
 
   async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
@@ -115,7 +101,7 @@ export class PostgresObjectStore implements ObjectStore {
     // Four chunks a query; only an object with no chunks at all needs a look at its row.
     const batch = async (from: number) => {
       const rows: ChunkRow[] = await db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').select('object_id', 'seq', 'data', 'sealed');
-      return rows.map((r) => (r.sealed ? unseal(key, r.object_id, r.seq, r.data) : r.data));
+      return rows.map((r) => (r.sealed ? openBytes(key, chunkContext(r.object_id, r.seq), r.data) : r.data));
     };
     const first = await batch(0);
     if (!first.length && !(await this.exists(id))) return null;

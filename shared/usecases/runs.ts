@@ -2,7 +2,8 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { newId } from '../ids.js';
 import { concernsAny } from '../run-events.js';
 import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
@@ -115,22 +116,23 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * refuses a second holder then, and the caller falls back to insertRun.
  */
 async function queuedAtCreation(db: Db, attrs: NewRun): Promise<RunRow | undefined> {
-  const concerns = (row: string, runId: string) => [
-    concernsAny(db, { event: 'create', to: 'pending' }, row),
-    concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, row),
-    stageInterestCondition(db, 'pre_plan', runId),
+  const id = newId('run');
+  const concerns = [
+    concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
+    concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, CANDIDATE),
+    stageInterestCondition(db, 'pre_plan', id),
   ];
-  if (concerns('candidate', '').some((c) => c === null)) return undefined;
-  const busy = (row: string) =>
-    attrs.plan_only
-      ? db.raw('false')
-      : db.raw('exists (?)', [
-          db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [row]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
-        ]);
+  if (concerns.some((c) => c === null)) return undefined;
+  const busy = attrs.plan_only
+    ? db.raw('false')
+    : db.raw('exists (?)', [
+        db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [CANDIDATE]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
+      ]);
   try {
-    return await insertQueuedRunIf(db, attrs, (row, runId) => db.raw('not (?) and not ((?) or (?) or (?))', [busy(row), ...concerns(row, runId)]));
+    return await insertQueuedRunIf(db, id, attrs, db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]));
   } catch (err) {
-    if ((err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === ONE_HOLDER) return undefined;
+    const refused = err as { code?: string; constraint?: string };
+    if (refused.code === '23505' && refused.constraint === ONE_HOLDER) return undefined;
     throw err;
   }
 }
