@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
 import { findApply, findPlan, findRun, type PlanRow } from '../../shared/repos/runs.js';
-import { redactPlanJson } from '../../shared/terraform/plan-json.js';
+import { structuredPlan } from '../../shared/terraform/plan-json.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
 import { readAll } from '../../shared/store/postgres-store.js';
@@ -63,10 +63,15 @@ export function planApplyHandlers(deps: AppDeps) {
       res.status(200).type('application/json').send(await jsonPlan(plan));
     },
 
-    /** The JSON plan with every value Terraform marks sensitive set to null, for anyone who can read the workspace. */
+    /**
+     * The JSON plan with every value Terraform marks sensitive set to null, for anyone who can read
+     * the workspace, in the shape the CLI renders a structured run output from (see structuredPlan).
+     */
     async jsonOutputRedacted(req: Req, res: Response) {
       const { plan } = await loadPlan(req, res);
-      res.status(200).type('application/json').send(JSON.stringify(redactPlanJson(JSON.parse((await jsonPlan(plan)).toString('utf8')))));
+      const [body, schemas] = await Promise.all([jsonPlan(plan), plan.schemas_object_id ? readAll(deps.store, plan.schemas_object_id) : null]);
+      const doc = structuredPlan(JSON.parse(body.toString('utf8')), schemas ? JSON.parse(schemas.toString('utf8')) : null);
+      res.status(200).type('application/json').send(JSON.stringify(doc));
     },
 
     /** `GET /v1/logs/<token>?limit&offset`: raw bytes of the log from offset; empty while nothing new. */

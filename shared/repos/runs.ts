@@ -47,6 +47,8 @@ export interface PlanRow {
   resource_imports: number;
   json_object_id: string | null;
   file_object_id: string | null;
+  /** The providers' schemas of the types the plan changes (plans of workspaces with structured run output). */
+  schemas_object_id: string | null;
   attempts: number;
   status_timestamps: Record<string, string>;
   created_at: Date;

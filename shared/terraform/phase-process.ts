@@ -7,12 +7,14 @@ import type { TerraformSettings, Workdir } from './runner.js';
 /**
  * The Terraform commands of one run phase, run in turn by one POSIX shell: `init`, with its output
  * kept in a file; once a line `go` arrives on standard input, the phase's command, whose output
- * is the phase's log; after a plan that succeeded, `show -json` of the saved plan into a file.
- * Each command's exit code is reported on fd 3 as `<step> <code>`. An interrupt reaches Terraform
- * through the process group; the shell only notes it, and runs nothing after the interrupted
- * command (an interrupt during init, even one init survives, keeps the phase's command from
- * starting). Positional parameters: Terraform's path, the directory for the files, `show` or `-`,
- * then the phase command's arguments (quoted: the shell never interprets them).
+ * is the phase's log; after a plan that succeeded, `show -json` of the saved plan into a file,
+ * and when asked, once show has succeeded, the providers' schemas (`providers schema -json`, which
+ * a structured plan rendering needs) into another. Each command's exit code is reported on fd 3
+ * as `<step> <code>`. An interrupt reaches Terraform through the process group; the shell only
+ * notes it, and runs nothing after the interrupted command (an interrupt during init, even one
+ * init survives, keeps the phase's command from starting). Positional parameters: Terraform's
+ * path, the directory for the files, `show`, `schemas` (show, then the schemas) or `-`, then the
+ * phase command's arguments (quoted: the shell never interprets them).
  */
 const SCRIPT = [
   'tf=$1 out=$2 show=$3',
@@ -27,11 +29,15 @@ const SCRIPT = [
   '"$tf" "$@"',
   'code=$?',
   'echo "main $code" >&3',
-  '[ -z "${stopped-}" ] && [ "$show" = show ] || exit 0',
+  '[ -z "${stopped-}" ] && [ "$show" != - ] || exit 0',
   // -detailed-exitcode: 0 no changes, 2 changes; anything else failed and there is nothing to show.
   '[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || exit 0',
   '"$tf" show -json plan.tfplan >"$out/plan.json" 2>"$out/show.err"',
-  'echo "show $?" >&3',
+  'code=$?',
+  'echo "show $code" >&3',
+  '[ -z "${stopped-}" ] && [ "$code" -eq 0 ] && [ "$show" = schemas ] || exit 0',
+  '"$tf" providers schema -json >"$out/schemas.json" 2>"$out/schemas.err"',
+  'echo "schemas $?" >&3',
 ].join('\n');
 
 /** The attributes of a run that shape its plan (fixed when the run is created). */
@@ -41,13 +47,16 @@ export interface PlanOptions {
   refresh: boolean;
   target_addrs: string[];
   replace_addrs: string[];
+  /** The workspace's structured run output: the log is Terraform's JSON lines (`-json`). */
+  structured_run_output_enabled: boolean;
 }
 
-const DEFAULT_PLAN: PlanOptions = { is_destroy: false, refresh_only: false, refresh: true, target_addrs: [], replace_addrs: [] };
+const DEFAULT_PLAN: PlanOptions = { is_destroy: false, refresh_only: false, refresh: true, target_addrs: [], replace_addrs: [], structured_run_output_enabled: false };
 
 /** The `terraform plan` arguments of a phase: the plan is saved where the script's `show` reads it. */
 export function planCommand(run: PlanOptions = DEFAULT_PLAN): string[] {
   const args = ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-out=plan.tfplan'];
+  if (run.structured_run_output_enabled) args.push('-json');
   if (run.is_destroy) args.push('-destroy');
   if (run.refresh_only) args.push('-refresh-only');
   if (!run.refresh) args.push('-refresh=false');
@@ -56,7 +65,21 @@ export function planCommand(run: PlanOptions = DEFAULT_PLAN): string[] {
   return args;
 }
 
-/** A step's exit code and the output it left in its file (init's output, or the JSON plan and show's errors). */
+/** The `terraform apply` arguments of a phase: the saved plan, with JSON lines for a structured log. */
+export const applyCommand = (run: Pick<PlanOptions, 'structured_run_output_enabled'>): string[] =>
+  ['apply', '-input=false', '-no-color', ...(run.structured_run_output_enabled ? ['-json'] : []), 'plan.tfplan'];
+
+/** What a phase runs after `init`: its command, then for a plan `show -json`, and the providers' schemas when asked. */
+export interface PhaseCommands {
+  command: string[];
+  show: boolean;
+  schemas?: boolean;
+}
+
+/** A plan phase for a run: `show -json` after it, and the providers' schemas for a structured run output. */
+export const planPhase = (run: PlanOptions): PhaseCommands => ({ command: planCommand(run), show: true, schemas: run.structured_run_output_enabled });
+
+/** A step's exit code and the output it left in its file (init's output, the JSON plan or schemas, or their errors). */
 export interface StepResult extends ExitStatus {
   output: string;
 }
@@ -70,13 +93,15 @@ export interface PhaseProcess {
   main: Promise<ExitStatus>;
   /** `show -json` of the saved plan (plans only): the JSON in `output` when it succeeded. */
   show: Promise<StepResult>;
+  /** `providers schema -json` after show succeeded, for a phase that asked for it (else null): the JSON in `output` when it succeeded. */
+  schemas: Promise<StepResult> | null;
   /** Where the phase command's output goes from now on (what came before is passed on first). */
   output(sink: (chunk: Buffer) => void): void;
   /** Signals to the whole process group; `done` when the shell has exited. */
   process: ChildHandle;
 }
 
-type Step = 'init' | 'main' | 'show';
+type Step = 'init' | 'main' | 'show' | 'schemas';
 
 /** Where a shell's output and step reports go once a phase has it. */
 interface Sinks {
@@ -164,10 +189,10 @@ function writeSetup(wd: Workdir, words: string): string {
 }
 
 /** Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. */
-export function spawnPhase(settings: TerraformSettings, wd: Workdir, command: string[], opts: { show: boolean }): PhaseProcess {
+export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: PhaseCommands): PhaseProcess {
   const ended = new Map<Step, (status: ExitStatus) => void>();
   const reported = (step: Step) => new Promise<ExitStatus>((resolve) => ended.set(step, resolve));
-  const [initEnded, mainEnded, showEnded] = [reported('init'), reported('main'), reported('show')];
+  const [initEnded, mainEnded, showEnded, schemasEnded] = [reported('init'), reported('main'), reported('show'), reported('schemas')];
   const withFile = (status: Promise<ExitStatus>, file: (s: ExitStatus) => string) =>
     status.then(async (s) => ({ ...s, output: await readFile(join(wd.root, file(s)), 'utf8').catch(() => '') }));
 
@@ -183,7 +208,8 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, command: st
       ended.get(step as Step)?.({ code: Number(code), signal: null });
     }
   };
-  const setup = writeSetup(wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, opts.show ? 'show' : '-', ...command]));
+  const after = !phase.show ? '-' : phase.schemas ? 'schemas' : 'show';
+  const setup = writeSetup(wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
   const shell = takeShell({ output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) });
   const child = shell.process;
   child.send(setup);
@@ -196,6 +222,7 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, command: st
     go: () => child.send('go\n'),
     main: mainEnded,
     show: withFile(showEnded, (s) => (s.code === 0 ? 'plan.json' : 'show.err')),
+    schemas: after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,
     output(next) {
       sink = next;
       for (const chunk of pending) next(chunk);

@@ -1,7 +1,8 @@
 /**
  * Redaction of a JSON plan (`terraform show -json`), which carries sensitive values in plain
- * text next to masks that say where they are. Every value Terraform marks sensitive becomes
- * null; the masks stay, so a reader can tell a redacted value from a null one.
+ * text next to masks that say where they are. Every value Terraform marks sensitive is removed:
+ * null in values and configuration, an empty stand-in of its kind in changes (see redactPair);
+ * the masks stay, so a reader can tell a redacted value from a null one.
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -32,11 +33,71 @@ function redactOutputs(outputs: Json | undefined): void {
   for (const o of Object.values(outputs)) if (isObject(o) && o.sensitive === true) o.value = null;
 }
 
-/** A change (resource_changes, resource_drift, output_changes): `before`/`after` by their masks. */
+const [SENSITIVE, CHANGED] = ['(sensitive value)', '(sensitive value, changed)'];
+
+/**
+ * A value of `value`'s kind standing in for a sensitive one: strings are SENSITIVE (not empty:
+ * a renderer may take an empty string for an unset one), numbers 0, booleans false, lists one
+ * stand-in of their first element or none, objects `{}` (their keys may be secret too). Null stays null.
+ */
+function standIn(value: Json): Json {
+  if (value === null) return null;
+  if (Array.isArray(value)) return value.length ? [standIn(value[0])] : [];
+  if (isObject(value)) return {};
+  return typeof value === 'string' ? SENSITIVE : typeof value === 'number' ? 0 : false;
+}
+
+/** A stand-in of `value`'s kind other than `taken`, for a sensitive value that changed (objects stay `{}`). */
+function otherStandIn(value: Json, taken: Json): Json {
+  const own = standIn(value);
+  if (JSON.stringify(own) !== JSON.stringify(taken)) return own;
+  if (Array.isArray(value) && value.length) return [standIn(value[0]), standIn(value[0])];
+  return typeof value === 'string' ? CHANGED : typeof value === 'number' ? 1 : typeof value === 'boolean' ? true : own;
+}
+
+/**
+ * A change's `before` and `after` with what their masks mark replaced by stand-ins of the same kind
+ * (see standIn), and different ones where the value changed: a
+ * renderer sees that a sensitive value is set, added, removed or changed, as Terraform's own plan
+ * output says, and nothing of the value itself.
+ */
+function redactPair(before: Json, after: Json, beforeMask: Json | undefined, afterMask: Json | undefined): [Json, Json] {
+  if (beforeMask === true || afterMask === true) {
+    const b = beforeMask === true ? standIn(before) : masked(before, beforeMask);
+    if (afterMask !== true) return [b, masked(after, afterMask)];
+    const same = beforeMask === true && JSON.stringify(before) === JSON.stringify(after);
+    return [b, same || after === null ? standIn(after) : otherStandIn(after, b)];
+  }
+  // Walked side by side; a side that is null (a resource created or destroyed) walks as empty and stays null.
+  const lists = (Array.isArray(before) || before === null) && (Array.isArray(after) || after === null);
+  const objects = (isObject(before) || before === null) && (isObject(after) || after === null);
+  if (before === null && after === null) return [null, null];
+  if (lists) {
+    const [bl, al] = [before ?? [], after ?? []] as Json[][];
+    const pairs = Array.from({ length: Math.max(bl.length, al.length) }, (_, i) =>
+      redactPair(bl[i] ?? null, al[i] ?? null, Array.isArray(beforeMask) ? beforeMask[i] : undefined, Array.isArray(afterMask) ? afterMask[i] : undefined),
+    );
+    return [before && pairs.slice(0, bl.length).map((p) => p[0]), after && pairs.slice(0, al.length).map((p) => p[1])];
+  }
+  if (objects) {
+    const [bo, ao] = [before ?? {}, after ?? {}] as JsonObject[];
+    const [b, a]: [JsonObject, JsonObject] = [{}, {}];
+    for (const key of new Set([...Object.keys(bo), ...Object.keys(ao)])) {
+      const [rb, ra] = redactPair(bo[key] ?? null, ao[key] ?? null, isObject(beforeMask) ? beforeMask[key] : undefined, isObject(afterMask) ? afterMask[key] : undefined);
+      if (key in bo) b[key] = rb;
+      if (key in ao) a[key] = ra;
+    }
+    return [before && b, after && a];
+  }
+  return [masked(before, beforeMask), masked(after, afterMask)];
+}
+
+/** A change (resource_changes, resource_drift, output_changes): `before` and `after` redacted by their masks (see redactPair). */
 function redactChange(change: Json | undefined): void {
   if (!isObject(change)) return;
-  if ('before' in change) change.before = masked(change.before, change.before_sensitive);
-  if ('after' in change) change.after = masked(change.after, change.after_sensitive);
+  const [before, after] = redactPair(change.before ?? null, change.after ?? null, change.before_sensitive, change.after_sensitive);
+  if ('before' in change) change.before = before;
+  if ('after' in change) change.after = after;
 }
 
 /**
@@ -76,4 +137,54 @@ export function redactPlanJson(source: unknown): unknown {
   if (isObject(plan.output_changes)) for (const change of Object.values(plan.output_changes)) redactChange(change);
   if (isObject(plan.configuration)) redactConfigModule(plan.configuration.root_module);
   return plan;
+}
+
+/** The (provider, kind, type) triples a plan's changes render with. */
+function typesInPlan(plan: JsonObject): { provider: string; kind: 'resource_schemas' | 'data_source_schemas' | 'action_schemas'; type: string }[] {
+  const found: ReturnType<typeof typesInPlan> = [];
+  const changes = [plan.resource_changes, plan.resource_drift].flatMap((list) => (Array.isArray(list) ? list : []));
+  for (const d of Array.isArray(plan.deferred_changes) ? plan.deferred_changes : []) if (isObject(d)) changes.push(d.resource_change);
+  for (const rc of changes) {
+    if (!isObject(rc) || typeof rc.provider_name !== 'string' || typeof rc.type !== 'string') continue;
+    found.push({ provider: rc.provider_name, kind: rc.mode === 'data' ? 'data_source_schemas' : 'resource_schemas', type: rc.type });
+  }
+  for (const ai of Array.isArray(plan.action_invocations) ? plan.action_invocations : []) {
+    if (isObject(ai) && typeof ai.provider_name === 'string' && typeof ai.type === 'string') found.push({ provider: ai.provider_name, kind: 'action_schemas', type: ai.type });
+  }
+  return found;
+}
+
+/**
+ * Of `terraform providers schema -json`, the schemas of the resource, data source and action
+ * types a JSON plan changes: what rendering the plan needs (a provider such as AWS has thousands
+ * of types, some megabytes of schema).
+ */
+export function schemasOfChanges(plan: unknown, schemas: unknown): JsonObject {
+  const all = isObject(schemas) && isObject(schemas.provider_schemas) ? schemas.provider_schemas : {};
+  const kept: JsonObject = {};
+  for (const { provider, kind, type } of isObject(plan) ? typesInPlan(plan) : []) {
+    const source = all[provider];
+    const schema = isObject(source) && isObject(source[kind]) ? source[kind][type] : undefined;
+    if (schema === undefined) continue;
+    const entry = (kept[provider] ??= {}) as JsonObject;
+    ((entry[kind] ??= {}) as JsonObject)[type] = schema;
+  }
+  return { format_version: isObject(schemas) && typeof schemas.format_version === 'string' ? schemas.format_version : '1.0', provider_schemas: kept };
+}
+
+/**
+ * The redacted plan as the CLI reads it for a structured run output (its `jsonformat.Plan`): the
+ * redacted JSON plan, whose fields it shares, plus the format versions and the providers' schemas
+ * of the changed types when the plan recorded them (plans of workspaces with structured run
+ * output). Fields the CLI does not know are ignored by it.
+ */
+export function structuredPlan(plan: unknown, schemas: unknown): unknown {
+  const redacted = redactPlanJson(plan);
+  if (!isObject(redacted)) return redacted;
+  const doc: JsonObject = { ...redacted, plan_format_version: redacted.format_version ?? null };
+  if (isObject(schemas)) {
+    doc.provider_format_version = schemas.format_version ?? '1.0';
+    doc.provider_schemas = schemas.provider_schemas ?? {};
+  }
+  return doc;
 }

@@ -47,7 +47,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
     state: await readAll(rt.store, sv.object_id),
     variables: [],
   });
-  const phase = spawnPhase(terraform, wd, planCommand(), { show: true });
+  const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true });
   const planOutput: Buffer[] = [];
   phase.output((c) => planOutput.push(c));
   try {

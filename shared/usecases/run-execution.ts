@@ -10,7 +10,8 @@ import { enterStage } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { planCommand, spawnPhase, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
+import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
+import { schemasOfChanges } from '../terraform/plan-json.js';
 import { afterMove } from './runs.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 
@@ -61,7 +62,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     .where('r.id', runId)
     .first(
       'r.variables', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
-      'cv.archive_object_id', 'w.working_directory', 'sv.object_id as state_object_id',
+      'cv.archive_object_id', 'w.working_directory', 'w.structured_run_output_enabled', 'sv.object_id as state_object_id',
     );
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   const sources = {
@@ -91,13 +92,13 @@ interface PhaseStart {
  * started: it is needed only when init ends, and its queries would otherwise compete with the
  * directory's reads on the way to init. Failures are reported where `ready` is awaited.
  */
-function startPhase(deps: ExecutionDeps, runId: string, command: (run: PlanOptions) => string[], opts: { show: boolean }): PhaseStart {
+function startPhase(deps: ExecutionDeps, runId: string, commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
   const ready = sourcesOf(deps, runId).then(async ({ sources, options }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, sources));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, command(options), opts) };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)) };
   });
   return {
     ready,
@@ -137,9 +138,6 @@ export function countChanges(plan: { resource_changes?: { change?: { actions?: s
   }
   return counts;
 }
-
-const APPLY_ARGS = ['apply', '-input=false', '-no-color', 'plan.tfplan'];
-
 
 interface PhaseStep {
   queued: RunStatus;
@@ -303,23 +301,30 @@ const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exite
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
  * while `terraform show -json` runs; the JSON form goes with the statement that moves the run,
- * and the change counts to the plan row.
+ * and the change counts to the plan row. For a structured run output, the schemas of the
+ * resource types the plan changes go with it (see schemasOfChanges).
  */
 function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): PhaseOutcome {
   const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
     if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
-    const counts = countChanges(JSON.parse(show.output));
+    const plan = JSON.parse(show.output);
     const json = await deps.store.putAlong(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-    return { row: { json_object_id: json.object.id, file_object_id: fileObj.id, has_changes: hasChanges, ...counts }, writes: json.writes };
+    const row = { json_object_id: json.object.id, file_object_id: fileObj.id, has_changes: hasChanges, ...countChanges(plan) };
+    if (!phase.schemas) return { row, writes: json.writes };
+    const schemas = await phase.schemas;
+    if (schemas.code !== 0) throw new Error(`terraform providers schema failed: ${schemas.output}`);
+    const used = Buffer.from(JSON.stringify(schemasOfChanges(plan, JSON.parse(schemas.output))));
+    const stored = await deps.store.putAlong(tx, used, { contentType: 'application/json', prefix: 'planschemas' });
+    return { row: { ...row, schemas_object_id: stored.object.id }, writes: [...json.writes, ...stored.writes] };
   };
   return { kind: 'ok', hasChanges, save };
 }
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId, planCommand, { show: true });
+  const start = startPhase(deps, runId, planPhase);
   const { text, version } = await preamble(deps.terraform);
   await start.settled;
   const owner = leaseOwner(deps.workerId);
@@ -380,7 +385,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
-  const start = startPhase(deps, runId, () => APPLY_ARGS, { show: false });
+  const start = startPhase(deps, runId, (run) => ({ command: applyCommand(run), show: false }));
   const { text } = await preamble(deps.terraform);
   await start.settled;
   const owner = leaseOwner(deps.workerId);

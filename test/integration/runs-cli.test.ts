@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, doc } from '../helpers/api.js';
 import { callback, startTaskIntegration } from '../helpers/run-task-integration.js';
-import { createOrg, uniq } from '../helpers/fixtures.js';
+import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { CLI_HOST, terraform, terraformAvailable, writeCliConfig } from '../helpers/terraform.js';
+import { readWholeLog } from '../helpers/module-tests.js';
 
 /** A CLI configuration and a `cloud` block for `workspace` in `org`, written to `dir`; returns the CLI's environment. */
 async function cliSetup(dir: string, org: { name: string; owner: { token: string } }, workspace: string, body: string): Promise<NodeJS.ProcessEnv> {
@@ -63,6 +64,70 @@ output "x" { value = terraform_data.a.output }
     const output = await terraform(dir, env, ['output', '-json']);
     expect(output.code, output.output).to.equal(0);
     expect(JSON.parse(output.output).x.value).to.equal('hi there');
+  });
+
+  it('renders a structured run output: the plan from the redacted JSON plan, once, without sensitive values', async () => {
+    const org = await createOrg();
+    const ws = await createWorkspace(org, { 'structured-run-output-enabled': true });
+    const sroDir = await mkdtemp(join(tmpdir(), 'rls-cli-sro-'));
+    try {
+      const env = await cliSetup(sroDir, org, ws.name, `variable "secret" {
+  type      = string
+  sensitive = true
+  default   = "hunter2-in-plain-text"
+}
+resource "terraform_data" "a" { input = "visible" }
+resource "terraform_data" "b" { input = var.secret }
+output "s" {
+  value     = var.secret
+  sensitive = true
+}
+`);
+      const init = await terraform(sroDir, env, ['init', '-input=false', '-no-color']);
+      expect(init.code, init.output).to.equal(0);
+
+      const plan = await terraform(sroDir, env, ['plan', '-input=false', '-no-color']);
+      expect(plan.code, plan.output).to.equal(0);
+      // Rendered by the CLI from json-output-redacted (the log is JSON lines, which it does not print as they are).
+      expect(plan.output).to.include('Terraform will perform the following actions:');
+      expect(plan.output.split('# terraform_data.a will be created').length - 1, plan.output).to.equal(1);
+      expect(plan.output).to.include('+ input  = "visible"');
+      expect(plan.output).to.match(/\+ input\s+= \(sensitive value\)/);
+      expect(plan.output).to.match(/Changes to Outputs:\s+\+ s = \(sensitive value\)/);
+      expect(plan.output).to.include('Plan: 2 to add, 0 to change, 0 to destroy.');
+      expect(plan.output).not.to.include('No changes.');
+      expect(plan.output).not.to.include('"@level"');
+      expect(plan.output).not.to.include('hunter2-in-plain-text');
+
+      // What the CLI read: a plan log of Terraform's JSON lines after the three preamble lines, and
+      // a redacted plan carrying the schema of the one type it changes.
+      const runs = await api('GET', `/workspaces/${ws.id}/runs?include=plan`, { token: org.owner.token });
+      const planned = runs.body.included.find((r: { type: string }) => r.type === 'plans');
+      const log = (await readWholeLog(planned.attributes['log-read-url'])).replace(/^\x02|\x03$/g, '').trim().split('\n');
+      expect(log.slice(0, 3)).to.deep.equal(['Terraform v1.11.4', 'on linux_amd64', 'Initializing plugins and modules...']);
+      for (const line of log.slice(3)) expect(JSON.parse(line), line).to.have.property('@level');
+      const redacted = await api('GET', `/plans/${planned.id}/json-output-redacted`, { token: org.owner.token });
+      expect(redacted.status, redacted.text).to.equal(200);
+      expect(redacted.body.plan_format_version).to.equal(redacted.body.format_version);
+      expect(redacted.body.provider_format_version).to.equal('1.0');
+      expect(Object.keys(redacted.body.provider_schemas)).to.deep.equal(['terraform.io/builtin/terraform']);
+      expect(Object.keys(redacted.body.provider_schemas['terraform.io/builtin/terraform'].resource_schemas)).to.deep.equal(['terraform_data']);
+      expect(redacted.text).not.to.include('hunter2-in-plain-text');
+
+      const apply = await terraform(sroDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
+      expect(apply.code, apply.output).to.equal(0);
+      expect(apply.output).to.include('Apply complete! Resources: 2 added, 0 changed, 0 destroyed.');
+      // The apply's JSON lines, rendered by the CLI.
+      expect(apply.output).to.include('terraform_data.b: Creation complete');
+      expect(apply.output).not.to.include('"@level"');
+      expect(apply.output).not.to.include('hunter2-in-plain-text');
+
+      const again = await terraform(sroDir, env, ['plan', '-input=false', '-no-color']);
+      expect(again.code, again.output).to.equal(0);
+      expect(again.output).to.include('No changes.');
+    } finally {
+      await rm(sroDir, { recursive: true, force: true });
+    }
   });
 
   it('shows run task stage results during terraform plan, without hanging', async () => {

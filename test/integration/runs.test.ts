@@ -255,7 +255,7 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(apply.relationships.run.data).to.deep.equal({ type: 'runs', id: runId });
     });
 
-    it('serves the plan as terraform show -json on json-output (workspace admins), and with sensitive values null on json-output-redacted (readers)', async () => {
+    it('serves the plan as terraform show -json on json-output (workspace admins), and with sensitive values removed on json-output-redacted (readers)', async () => {
       const planId = final.relationships.plan.data.id;
       const docs: Record<string, Doc> = {};
       for (const path of ['json-output', 'json-output-redacted']) {
@@ -272,7 +272,10 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       }
       const [full, redacted] = [docs['json-output'].body, docs['json-output-redacted'].body];
       expect(full.output_changes.s).to.include({ after: 'secret', after_sensitive: true });
-      expect(redacted.output_changes.s).to.include({ after: null, after_sensitive: true });
+      expect(redacted.output_changes.s).to.include({ after: '(sensitive value)', after_sensitive: true });
+      // The shape the CLI renders a structured run output from; no schemas for a workspace without it.
+      expect(redacted.plan_format_version).to.equal(full.format_version);
+      expect(redacted).to.not.have.any.keys('provider_schemas', 'provider_format_version');
       expect(redacted.output_changes.o.after).to.equal('hello');
       expect(redacted.planned_values.outputs.s).to.deep.include({ sensitive: true, value: null });
       expect(docs['json-output-redacted'].text).to.not.include('secret');

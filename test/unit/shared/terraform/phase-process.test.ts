@@ -10,6 +10,7 @@ const FAKE = `#!/bin/sh
 case "$1" in
   init) echo initialised; exit 0 ;;
   show) echo '{"resource_changes":[]}'; exit 0 ;;
+  providers) printf '{"schemas_of":"%s"}\\n' "$(pwd)"; exit 0 ;;
 esac
 for arg in "$@"; do printf '[%s]\\n' "$arg"; done
 echo "cwd=$(pwd) home=$HOME secret=\${RLS_TEST_SECRET:-absent} automation=$TF_IN_AUTOMATION"
@@ -43,13 +44,14 @@ describe('phase processes', () => {
       for (let i = 0; i < 3; i++) {
         const root = mkdtempSync(join(base, 'run-'));
         const wd = workdir(root, settings);
-        const phase = spawnPhase(settings, wd, args, { show: true });
+        const phase = spawnPhase(settings, wd, { command: args, show: true });
         const output: Buffer[] = [];
         phase.output((c) => output.push(c));
         phase.go();
         expect(await phase.init).to.deep.include({ code: 0, output: 'initialised\n' });
         expect(await phase.main).to.deep.equal({ code: 2, signal: null });
         expect(await phase.show).to.deep.include({ code: 0, output: '{"resource_changes":[]}\n' });
+        expect(phase.schemas).to.equal(null);
         await phase.process.done;
         const lines = Buffer.concat(output).toString('utf8');
         expect(lines).to.equal(`${args.map((a) => `[${a}]`).join('\n')}\ncwd=${wd.dir} home=${wd.home} secret=absent automation=1\n`);
@@ -63,7 +65,7 @@ describe('phase processes', () => {
   it('runs nothing after a failed init, and a phase that is never told to go ends when killed', async () => {
     const failing: TerraformSettings = { bin: join(base, 'no-such-terraform'), cliConfigFile: null };
     const wd = workdir(mkdtempSync(join(base, 'run-')), failing);
-    const phase = spawnPhase(failing, wd, ['plan'], { show: true });
+    const phase = spawnPhase(failing, wd, { command: ['plan'], show: true });
     const output: Buffer[] = [];
     phase.output((c) => output.push(c));
     phase.go();
@@ -71,9 +73,27 @@ describe('phase processes', () => {
     expect((await phase.process.done).code).to.equal(0);
     expect(Buffer.concat(output).toString('utf8')).to.equal('');
 
-    const idle = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), ['plan'], { show: true });
+    const idle = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), { command: ['plan'], show: true });
     expect((await idle.init).code).to.equal(0);
     idle.process.kill();
     expect((await idle.process.done).signal).to.equal('SIGKILL');
+  });
+
+  it('reads the providers\' schemas after show when asked, and not after a show that failed', async () => {
+    const wd = workdir(mkdtempSync(join(base, 'run-')), settings);
+    const phase = spawnPhase(settings, wd, { command: ['plan'], show: true, schemas: true });
+    phase.go();
+    expect((await phase.show).code).to.equal(0);
+    expect(await phase.schemas).to.deep.include({ code: 0, output: `{"schemas_of":"${wd.dir}"}\n` });
+
+    const failingShow: TerraformSettings = { bin: join(base, 'terraform-show-fails'), cliConfigFile: null };
+    writeFileSync(failingShow.bin, FAKE.replace(`show) echo '{"resource_changes":[]}'; exit 0 ;;`, 'show) echo broken >&2; exit 1 ;;'));
+    chmodSync(failingShow.bin, 0o755);
+    const other = workdir(mkdtempSync(join(base, 'run-')), failingShow);
+    const failed = spawnPhase(failingShow, other, { command: ['plan'], show: true, schemas: true });
+    failed.go();
+    expect(await failed.show).to.deep.include({ code: 1, output: 'broken\n' });
+    // Never run: the step ends as the shell did, and there is no schema file.
+    expect(await failed.schemas).to.deep.include({ code: 0, output: '' });
   });
 });
