@@ -64,8 +64,8 @@ export function planApplyHandlers(deps: AppDeps) {
     },
 
     /**
-     * The JSON plan with every value Terraform marks sensitive set to null, for anyone who can read
-     * the workspace, in the shape the CLI renders a structured run output from (see structuredPlan).
+     * The JSON plan with every value Terraform marks sensitive removed, for anyone who can read the
+     * workspace, in the shape the CLI renders a structured run output from (see structuredPlan).
      */
     async jsonOutputRedacted(req: Req, res: Response) {
       const { plan } = await loadPlan(req, res);

@@ -1,7 +1,7 @@
 /**
  * Redaction of a JSON plan (`terraform show -json`), which carries sensitive values in plain
  * text next to masks that say where they are. Every value Terraform marks sensitive is removed:
- * null in values and configuration, an empty stand-in of its kind in changes (see redactPair);
+ * null in values and configuration, a stand-in of its kind in changes (see redactPair);
  * the masks stay, so a reader can tell a redacted value from a null one.
  */
 
@@ -56,10 +56,10 @@ function otherStandIn(value: Json, taken: Json): Json {
 }
 
 /**
- * A change's `before` and `after` with what their masks mark replaced by stand-ins of the same kind
- * (see standIn), and different ones where the value changed: a
- * renderer sees that a sensitive value is set, added, removed or changed, as Terraform's own plan
- * output says, and nothing of the value itself.
+ * A change's `before` and `after` with what their masks mark replaced by stand-ins of the same
+ * kind (see standIn), different ones where the value changed: a renderer sees that a sensitive
+ * value is set, removed, unchanged or changed, as Terraform's own plan output says, and nothing
+ * of the value itself.
  */
 function redactPair(before: Json, after: Json, beforeMask: Json | undefined, afterMask: Json | undefined): [Json, Json] {
   if (beforeMask === true || afterMask === true) {
