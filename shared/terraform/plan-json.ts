@@ -173,18 +173,34 @@ export function schemasOfChanges(plan: unknown, schemas: unknown): JsonObject {
 }
 
 /**
+ * Empty schemas (no attributes, no blocks) for the types a plan changes: with them the CLI renders
+ * each change's heading, action and the counts, without attributes, where a missing schema would
+ * make it fail.
+ */
+function emptySchemas(plan: JsonObject): JsonObject {
+  const kept: JsonObject = {};
+  for (const { provider, kind, type } of typesInPlan(plan)) {
+    const entry = (kept[provider] ??= {}) as JsonObject;
+    ((entry[kind] ??= {}) as JsonObject)[type] = { version: 0, block: {} };
+  }
+  return kept;
+}
+
+/**
  * The redacted plan as the CLI reads it for a structured run output (its `jsonformat.Plan`): the
  * redacted JSON plan, whose fields it shares, plus the format versions and the providers' schemas
- * of the changed types when the plan recorded them (plans of workspaces with structured run
- * output). Fields the CLI does not know are ignored by it.
+ * of the changed types, as the plan recorded them (plans of workspaces with structured run
+ * output), else empty ones (see emptySchemas; a workspace that turned the setting on while the
+ * plan ran). Fields the CLI does not know are ignored by it.
  */
 export function structuredPlan(plan: unknown, schemas: unknown): unknown {
   const redacted = redactPlanJson(plan);
   if (!isObject(redacted)) return redacted;
-  const doc: JsonObject = { ...redacted, plan_format_version: redacted.format_version ?? null };
-  if (isObject(schemas)) {
-    doc.provider_format_version = schemas.format_version ?? '1.0';
-    doc.provider_schemas = schemas.provider_schemas ?? {};
-  }
-  return doc;
+  const recorded = isObject(schemas) && isObject(schemas.provider_schemas);
+  return {
+    ...redacted,
+    plan_format_version: redacted.format_version ?? null,
+    provider_format_version: recorded ? (schemas.format_version ?? '1.0') : '1.0',
+    provider_schemas: recorded ? schemas.provider_schemas : emptySchemas(redacted),
+  };
 }

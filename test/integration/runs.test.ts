@@ -273,9 +273,9 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       const [full, redacted] = [docs['json-output'].body, docs['json-output-redacted'].body];
       expect(full.output_changes.s).to.include({ after: 'secret', after_sensitive: true });
       expect(redacted.output_changes.s).to.include({ after: '(sensitive value)', after_sensitive: true });
-      // The shape the CLI renders a structured run output from; no schemas for a workspace without it.
+      // The shape the CLI renders a structured run output from; a workspace without it records no schemas (empty ones stand in).
       expect(redacted.plan_format_version).to.equal(full.format_version);
-      expect(redacted).to.not.have.any.keys('provider_schemas', 'provider_format_version');
+      expect(redacted.provider_schemas).to.deep.equal({ 'terraform.io/builtin/terraform': { resource_schemas: { terraform_data: { version: 0, block: {} } } } });
       expect(redacted.output_changes.o.after).to.equal('hello');
       expect(redacted.planned_values.outputs.s).to.deep.include({ sensitive: true, value: null });
       expect(docs['json-output-redacted'].text).to.not.include('secret');

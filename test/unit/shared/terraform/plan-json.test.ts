@@ -123,13 +123,19 @@ describe('structured plans (json-output-redacted)', () => {
     expect(schemasOfChanges({ resource_changes: [{ mode: 'managed', type: 'nope', provider_name: 'nowhere' }] }, schemas)).to.deep.equal({ format_version: '1.0', provider_schemas: {} });
   });
 
-  it('is the redacted plan with the format versions the CLI reads, and the schemas when the plan recorded them', () => {
+  it('is the redacted plan with the format versions the CLI reads, and the schemas the plan recorded, else empty ones', () => {
     const used = schemasOfChanges(changes, schemas);
     const doc = structuredPlan(changes, used) as Record<string, unknown>;
     expect(doc).to.deep.include({ plan_format_version: '1.2', provider_format_version: '1.0', provider_schemas: used.provider_schemas, format_version: '1.2' });
     expect(doc.resource_changes).to.deep.equal(changes.resource_changes);
-    const bare = structuredPlan(changes, null) as Record<string, unknown>;
-    expect(bare).to.include({ plan_format_version: '1.2' });
-    expect(bare).to.not.have.any.keys('provider_schemas', 'provider_format_version');
+    const empty = { version: 0, block: {} };
+    expect(structuredPlan(changes, null)).to.deep.include({
+      plan_format_version: '1.2',
+      provider_format_version: '1.0',
+      provider_schemas: {
+        'registry.terraform.io/hashicorp/aws': { resource_schemas: { aws_s3_bucket: empty }, data_source_schemas: { aws_ami: empty } },
+        'terraform.io/builtin/terraform': { resource_schemas: { terraform_data: empty } },
+      },
+    });
   });
 });
