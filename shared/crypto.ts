@@ -21,38 +21,51 @@ export function hmacSha512Hex(key: string | Buffer, body: string | Buffer): stri
   return createHmac('sha512', key).update(body).digest('hex');
 }
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+type Sealed = { iv: Buffer; tag: Buffer; body: Buffer };
+
+/** AES-256-GCM under `key`, `context` (if any) authenticated but not stored. */
+function gcmSeal(key: Buffer, plain: Buffer, context?: string): Sealed {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  if (context !== undefined) cipher.setAAD(Buffer.from(context));
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return { iv, tag: cipher.getAuthTag(), body };
+}
+
+/** Reverses gcmSeal; throws when anything was altered, or the key or context differ. */
+function gcmOpen(key: Buffer, { iv, tag, body }: Sealed, context?: string): Buffer {
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  if (context !== undefined) decipher.setAAD(Buffer.from(context));
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(body), decipher.final()]);
+}
+
 /** AES-256-GCM encryption for secrets at rest; output is iv.tag.ciphertext, base64url. */
 export function encryptSecret(key: Buffer, plaintext: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url')).join('.');
+  const { iv, tag, body } = gcmSeal(key, Buffer.from(plaintext, 'utf8'));
+  return [iv, tag, body].map((b) => b.toString('base64url')).join('.');
 }
 
 /** Reverses encryptSecret; throws if the value was tampered with or the key is wrong. */
 export function decryptSecret(key: Buffer, sealed: string): string {
   const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-  const decipher = createDecipheriv('aes-256-gcm', key, iv);
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+  return gcmOpen(key, { iv, tag, body }).toString('utf8');
 }
-
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 /**
  * AES-256-GCM encryption of bytes at rest, bound to `context` (authenticated, not stored): the
  * result is IV, ciphertext and tag, and opens only with the same key and context.
  */
 export function sealBytes(key: Buffer, context: string, plain: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context));
-  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  const { iv, tag, body } = gcmSeal(key, plain, context);
+  return Buffer.concat([iv, body, tag]);
 }
 
 /** Reverses sealBytes; throws when the bytes were altered, or the key or context differ. */
 export function openBytes(key: Buffer, context: string, sealed: Buffer): Buffer {
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES)).setAAD(Buffer.from(context));
-  decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+  const parts = { iv: sealed.subarray(0, IV_BYTES), body: sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES), tag: sealed.subarray(sealed.length - TAG_BYTES) };
+  return gcmOpen(key, parts, context);
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { createLog } from '../logs.js';
@@ -131,7 +132,7 @@ export async function moveTestRun(
   db: Db,
   id: string,
   event: TestRunEvent,
-  changes: Partial<TestRunRow> = {},
+  changes: { [K in keyof TestRunRow]?: TestRunRow[K] | Knex.Raw } = {},
   from: readonly TestRunStatus[] = testRunMachine.sources(event),
 ): Promise<TestRunRow | undefined> {
   const to = testRunMachine.moves[event].to;

@@ -175,6 +175,23 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
   });
 }
 
+/**
+ * Claims a run for the phase `start` began (see startPhase), once its directory and process are
+ * ready or have failed, under a lease owner of its own; discards the phase when the claim fails
+ * or finds nothing to run.
+ */
+async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, start: PhaseStart, step: PhaseStep) {
+  await start.settled;
+  const owner = leaseOwner(deps.workerId);
+  const claimed = await claim<P>(deps, runId, owner, step).catch(async (err: unknown) => {
+    await start.discard();
+    throw err;
+  });
+  if (claimed) return { owner, ...claimed };
+  await start.discard();
+  return undefined;
+}
+
 /** Waits between attempts at storing the state an apply wrote. */
 const STATE_SAVE_WAITS_MS = [500, 2000];
 
@@ -326,9 +343,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
   const start = startPhase(deps, runId, planPhase);
   const { text, version } = await preamble(deps.terraform);
-  await start.settled;
-  const owner = leaseOwner(deps.workerId);
-  const claimed = await claim<PlanRow>(deps, runId, owner, {
+  const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
     executing: 'planning',
     event: 'start_plan',
@@ -336,12 +351,9 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
     phase: { status: 'running', attempts: deps.db.raw('attempts + 1') },
     run: { terraform_version: version },
     resumable: true,
-  }).catch(async (err: unknown) => {
-    await start.discard();
-    throw err;
   });
-  if (!claimed) return start.discard();
-  const { run, phase: plan, resumed } = claimed;
+  if (!claimed) return;
+  const { owner, run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
     body: async (wd, phase, watch) => {
@@ -387,14 +399,9 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   }
   const start = startPhase(deps, runId, (run) => ({ command: applyCommand(run), show: false }));
   const { text } = await preamble(deps.terraform);
-  await start.settled;
-  const owner = leaseOwner(deps.workerId);
-  const claimed = await claim<ApplyRow>(deps, runId, owner, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }).catch(async (err: unknown) => {
-    await start.discard();
-    throw err;
-  });
-  if (!claimed) return start.discard();
-  const { run, phase: apply } = claimed;
+  const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false });
+  if (!claimed) return;
+  const { owner, run, phase: apply } = claimed;
   let plan: PlanRow | undefined;
   let before: Buffer | null = null;
   await runPhase(deps, run, owner, { ...apply, table: 'applies', executing: 'applying' }, start, text, {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
@@ -47,7 +48,7 @@ export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<v
 }
 
 /** Locks the workspace row: every move that takes or releases a workspace serialises on it. */
-const lockWorkspace = (tx: Db, workspaceId: string) => tx('workspaces').where({ id: workspaceId }).forUpdate().first('id');
+const lockWorkspace = (tx: Db, workspaceId: string | Knex.QueryBuilder) => tx('workspaces').where('id', workspaceId).forUpdate().first('id');
 
 /**
  * The other non-speculative runs of the workspace that keep `run` waiting: one that holds it
@@ -158,7 +159,7 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
  */
 async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
   const moved = await rt.db.transaction(async (tx) => {
-    await tx('workspaces').where('id', tx('runs').where({ id: runId }).select('workspace_id')).forUpdate().first('id');
+    await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
     // No key update: a transaction that inserts rows referring to the run (a state version) does not wait for it.
     const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
     if (!run || !runMachine.can(run.status, event)) throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);

@@ -25,7 +25,7 @@ async function claim(deps: TestExecutionDeps, id: string, owner: string): Promis
     const run: (TestRunRow & { lease_expired: boolean }) | undefined = await tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'queued') {
-      return moveTestRun(tx, id, 'start', { lease_owner: owner, lease_until: leaseUntil(tx, deps) as never, attempts: run.attempts + 1 }, ['queued']);
+      return moveTestRun(tx, id, 'start', { lease_owner: owner, lease_until: leaseUntil(tx, deps), attempts: run.attempts + 1 }, ['queued']);
     }
     if (run.status === 'running' && run.lease_expired) {
       const message = 'The worker running this test stopped unexpectedly. The test was not started again, because it may have created resources; check for leftovers and queue a new test run.';
