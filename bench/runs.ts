@@ -24,6 +24,8 @@ import pg from 'pg';
 import type { Runtime } from '../shared/runtime.js';
 import type { ObjectStore } from '../shared/store/object-store.js';
 import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/terraform/runner.js';
+import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
+import { loadConfig } from '../shared/config.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, LAYOUTS, log, machine, memoryKiB, openSetupRuntime, output, percentile, pollUntil, putArchive, runMain, serviceSetup, sleep, startServiceOn, startServiceProcesses, tarGz, type Endpoint, type Fixture, type Layout, type Service, type ServiceProcesses } from './support.js';
 
@@ -465,7 +467,7 @@ async function main(): Promise<void> {
     const cv = await createCv(setup, fx);
     await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
     const archiveObjectId = await archiveOf(rt, cv.id);
-    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null };
+    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: createSandbox({ ...sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) })), mode: 'none' }), maxArchiveEntries: 50_000 };
     const tfVersion = JSON.parse(await output(realBin, VERSION_ARGS)) as { terraform_version: string };
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
     log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
+import { normalCidr } from './sandbox/network.js';
 
 /** Editions restrict features as the interface contract's limits say. */
 export type Edition = 'self-hosted' | 'free' | 'standard';
@@ -56,6 +57,32 @@ export interface Config {
   readonly sentinelPath: string;
   /** One policy's evaluation is killed (and errored) past this. */
   readonly policyEvalTimeoutSeconds: number;
+  /** How Terraform and policy runtimes are isolated: `bwrap` (bubblewrap) or `none` (unsafe, development only). */
+  readonly runSandbox: 'bwrap' | 'none';
+  /** The network a run's sandbox gets: `egress` (outbound, but not to this host or private ranges) or `isolated` (none). */
+  readonly runNetwork: 'egress' | 'isolated';
+  /** Blocked destinations a run's sandbox may reach all the same in `egress` mode. */
+  readonly runNetworkAllowedCidrs: readonly string[];
+  /** Host paths made visible read-only in every sandbox (e.g. a provider mirror). */
+  readonly runSandboxReadonlyPaths: readonly string[];
+  /** A worker running as root runs each sandbox as its own user id, from this base on. */
+  readonly runSandboxUidBase: number;
+  /** Wall-clock limits of a plan and an apply, and the grace between the interrupt and the kill. */
+  readonly runPlanTimeoutSeconds: number;
+  readonly runApplyTimeoutSeconds: number;
+  readonly runTimeoutGraceSeconds: number;
+  /** Address space of each sandboxed process, in MiB. */
+  readonly runMemoryLimitMb: number;
+  /** Processes and threads of one sandbox. */
+  readonly runProcessLimit: number;
+  /** Size of a run's working directory, in MiB. */
+  readonly runDiskLimitMb: number;
+  /** The most entries a configuration archive may unpack to. */
+  readonly maxArchiveEntries: number;
+  /** Run-pipeline slots of one worker process that one organization may hold at once. */
+  readonly runSlotsPerOrganization: number;
+  /** Speculative runs of one workspace that may wait to be planned at once. */
+  readonly maxQueuedSpeculativeRuns: number;
 }
 
 const schema = {
@@ -96,6 +123,20 @@ const schema = {
     OPA_PATH: { type: 'string', minLength: 1 },
     SENTINEL_PATH: { type: 'string', minLength: 1 },
     POLICY_EVAL_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+    RUN_SANDBOX: { enum: ['bwrap', 'none'] },
+    RUN_NETWORK: { enum: ['egress', 'isolated'] },
+    RUN_NETWORK_ALLOWED_CIDRS: { type: 'string', pattern: '^[0-9a-fA-F:./, ]*$' },
+    RUN_SANDBOX_READONLY_PATHS: { type: 'string', pattern: '^(/[^:]*)(:/[^:]*)*$' },
+    RUN_SANDBOX_UID_BASE: { type: 'string', pattern: '^[1-9][0-9]{3,9}$' },
+    RUN_PLAN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
+    RUN_APPLY_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
+    RUN_TIMEOUT_GRACE_SECONDS: { type: 'string', pattern: '^[0-9]{1,4}$' },
+    RUN_MEMORY_LIMIT_MB: { type: 'string', pattern: '^[1-9][0-9]{2,6}$' },
+    RUN_PROCESS_LIMIT: { type: 'string', pattern: '^[1-9][0-9]{1,5}$' },
+    RUN_DISK_LIMIT_MB: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
+    MAX_ARCHIVE_ENTRIES: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
+    RUN_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
   },
 } as const;
 
@@ -125,11 +166,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const mode = (env.NODE_ENV ?? 'development') as Config['env'];
   if (mode === 'production' && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY is required in production');
+  for (const cidr of (env.RUN_NETWORK_ALLOWED_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
+    if (!normalCidr(cidr)) problems.push(`RUN_NETWORK_ALLOWED_CIDRS: ${cidr} is not a CIDR`);
+  }
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   const port = Number(env.PORT ?? '8080');
   const baseUrl = (env.BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
   const keyHex = env.ENCRYPTION_KEY ?? devEncryptionKey(resolve('.data', 'encryption.key'));
+  const runConcurrency = Number(env.RUN_CONCURRENCY ?? '2');
+  const list = (text: string | undefined, sep: string) => Object.freeze((text ?? '').split(sep).map((s) => s.trim()).filter(Boolean));
   return Object.freeze({
     env: mode,
     port,
@@ -160,7 +206,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),
     stateRecoveryDir: resolve(env.STATE_RECOVERY_DIR ?? join('.data', 'state-recovery')),
     forceCancelCoolOffSeconds: Number(env.FORCE_CANCEL_COOLOFF_SECONDS ?? '10'),
-    runConcurrency: Number(env.RUN_CONCURRENCY ?? '2'),
+    runConcurrency,
     testRunTimeoutSeconds: Number(env.TEST_RUN_TIMEOUT_SECONDS ?? '3600'),
     runTaskDeadlineSeconds: Number(env.RUN_TASK_DEADLINE_SECONDS ?? '600'),
     runTaskAgentName: env.RUN_TASK_AGENT_NAME ?? 'RLS',
@@ -168,5 +214,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     opaPath: env.OPA_PATH ?? 'opa',
     sentinelPath: env.SENTINEL_PATH ?? 'sentinel',
     policyEvalTimeoutSeconds: Number(env.POLICY_EVAL_TIMEOUT_SECONDS ?? '60'),
+    runSandbox: (env.RUN_SANDBOX ?? 'bwrap') as Config['runSandbox'],
+    runNetwork: (env.RUN_NETWORK ?? 'egress') as Config['runNetwork'],
+    runNetworkAllowedCidrs: list(env.RUN_NETWORK_ALLOWED_CIDRS, ','),
+    runSandboxReadonlyPaths: list(env.RUN_SANDBOX_READONLY_PATHS, ':'),
+    runSandboxUidBase: Number(env.RUN_SANDBOX_UID_BASE ?? '600000'),
+    runPlanTimeoutSeconds: Number(env.RUN_PLAN_TIMEOUT_SECONDS ?? '7200'),
+    runApplyTimeoutSeconds: Number(env.RUN_APPLY_TIMEOUT_SECONDS ?? '7200'),
+    runTimeoutGraceSeconds: Number(env.RUN_TIMEOUT_GRACE_SECONDS ?? '30'),
+    runMemoryLimitMb: Number(env.RUN_MEMORY_LIMIT_MB ?? '4096'),
+    runProcessLimit: Number(env.RUN_PROCESS_LIMIT ?? '1024'),
+    runDiskLimitMb: Number(env.RUN_DISK_LIMIT_MB ?? '10240'),
+    maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
+    runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
+    maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
   });
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { Socket } from 'node:net';
 
 export interface ExitStatus {
   code: number | null;
@@ -13,6 +14,10 @@ export interface ChildHandle {
   kill(): void;
   /** Writes to the program's standard input (only when spawned with `input`). */
   send(text: string): void;
+  /** The program's process id (undefined when it could not be started). */
+  pid(): number | undefined;
+  /** Why the program was stopped for breaking a limit of its sandbox (e.g. its directory's size), else null. */
+  violation(): string | null;
   /**
    * Whether the program and its pipes keep the service's process alive (they do from the start).
    * A program on standby should not: the service may exit without it, and its input then ends.
@@ -39,15 +44,33 @@ export function spawnChild(
     onStdout?: (chunk: Buffer) => void;
     onStderr?: (chunk: Buffer) => void;
     onFd3?: (chunk: Buffer) => void;
+    /**
+     * A fifth descriptor (fd 4), both ways: what the program writes there goes to `onControl`,
+     * with a function that writes back to it.
+     */
+    onControl?: (chunk: Buffer, reply: (text: string) => void) => void;
     input?: boolean;
     onStartError?: (err: Error) => void;
+    /** The user and group the program runs as (a process running as root may choose). */
+    user?: { uid: number; gid: number };
   },
 ): ChildHandle {
-  const stdio = [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(opts.onFd3 ? ['pipe'] : [])] as ('pipe' | 'ignore')[];
-  const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio, detached: opts.group === true });
+  const stdio = [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ('pipe' | 'ignore')[];
+  if (opts.onFd3 || opts.onControl) stdio.push(opts.onFd3 ? 'pipe' : 'ignore');
+  if (opts.onControl) stdio.push('pipe');
+  const user = opts.user ? { uid: opts.user.uid, gid: opts.user.gid } : {};
+  const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio, detached: opts.group === true, ...user });
   child.stdout!.on('data', (c: Buffer) => opts.onStdout?.(c));
   child.stderr!.on('data', (c: Buffer) => opts.onStderr?.(c));
   if (opts.onFd3) child.stdio[3]!.on('data', (c: Buffer | string) => opts.onFd3?.(Buffer.from(c)));
+  if (opts.onControl) {
+    // A piped descriptor beyond stderr is a socket: it reads and writes.
+    const control = child.stdio[4];
+    if (!(control instanceof Socket)) throw new Error('the control descriptor is not a socket');
+    control.on('error', () => undefined);
+    const reply = (text: string) => void control.write(text);
+    control.on('data', (c: Buffer | string) => opts.onControl?.(Buffer.from(c), reply));
+  }
   // Writing to a program that has exited is not an error worth more than ignoring.
   child.stdin?.on('error', () => undefined);
   const done = new Promise<ExitStatus>((resolveDone) => {
@@ -71,6 +94,8 @@ export function spawnChild(
     interrupt: () => signal('SIGINT'),
     kill: () => signal('SIGKILL'),
     send: (text) => void child.stdin?.write(text),
+    pid: () => child.pid,
+    violation: () => null,
     hold: (on) => handles.forEach((h) => (on ? h.ref() : h.unref())),
   };
 }
@@ -91,7 +116,15 @@ export interface BoundedRun extends ExitStatus {
 export async function runBounded(
   bin: string,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal },
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    maxOutputBytes: number;
+    signal?: AbortSignal;
+    /** Starts the program some other way (e.g. in a sandbox), given where its output goes; it must run in a process group of its own. */
+    start?: (sinks: { onStdout(c: Buffer): void; onStderr(c: Buffer): void; onStartError(e: Error): void }) => ChildHandle;
+  },
 ): Promise<BoundedRun> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -109,18 +142,16 @@ export async function runBounded(
     if (bytes > opts.maxOutputBytes) return stop('output-limit');
     into.push(chunk);
   };
-  // Its own process group: a stopped program takes anything it started with it, and the pipes close.
-  const child = spawnChild(bin, args, {
-    cwd: opts.cwd,
-    env: opts.env,
-    group: true,
+  const sinks = {
     onStdout: collect(out),
     onStderr: collect(err),
-    onStartError: (e) => {
+    onStartError: (e: Error) => {
       startError = e.message;
       stopped ??= 'not-started';
     },
-  });
+  };
+  // Its own process group: a stopped program takes anything it started with it, and the pipes close.
+  const child = opts.start ? opts.start(sinks) : spawnChild(bin, args, { cwd: opts.cwd, env: opts.env, group: true, ...sinks });
   const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
   const onAbort = () => stop('aborted');
   opts.signal?.addEventListener('abort', onAbort, { once: true });

@@ -11,6 +11,10 @@ import { registerNotifications } from '../shared/notifications/triggers.js';
 import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
+import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
+
+/** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
+const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
 
 // A killed worker's jobs come back after at most lock + stalled-check time (BullMQ renews the lock
 // of a running job every half lock), so a crashed worker delays its work by seconds, not minutes.
@@ -27,11 +31,19 @@ export interface WorkerHandle {
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
   const connection = createRedis(rt.config.redisUrl, 'worker');
   connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
+  const sandbox = createSandbox(sandboxSettings(rt.config));
+  if (queueNames.some((q) => SANDBOXED_QUEUES.includes(q))) {
+    // Refused runs say why in their log too; the operator sees it here first.
+    const problem = await sandbox.check();
+    if (problem) rt.logger.error(`runs will be refused: ${problem}`);
+    else if (rt.config.runSandbox === 'none') rt.logger.warn('RUN_SANDBOX=none: Terraform and policy runtimes run unsandboxed, as this worker (unsafe: development only)');
+  }
   const deps: WorkerDeps = {
     ...rt,
     mailer: createMailer(rt.config, rt.logger),
     workerId: `${hostname()}:${process.pid}`,
-    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig },
+    sandbox,
+    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
   };
   registerRunTasks(rt.config);

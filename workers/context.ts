@@ -3,6 +3,7 @@ import type { Runtime } from '../shared/runtime.js';
 import type { Mailer } from '../shared/mail.js';
 import type { TerraformSettings } from '../shared/terraform/runner.js';
 import type { OutboundClient } from '../shared/http/outbound.js';
+import type { Sandbox } from '../shared/sandbox/sandbox.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
@@ -10,6 +11,8 @@ export interface WorkerDeps extends Runtime {
   /** Identifies this process in rows it settles (host:pid). */
   workerId: string;
   terraform: TerraformSettings;
+  /** Where Terraform and policy runtimes run (the same as terraform.sandbox). */
+  sandbox: Sandbox;
   /** The one SSRF-guarded client for user-supplied URLs. */
   outbound: OutboundClient;
 }

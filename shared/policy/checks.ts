@@ -13,6 +13,7 @@ import { applicableSets, policySetsForRun, type RunPolicySet } from '../repos/po
 import { readAll } from '../store/postgres-store.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { cliEngines, evaluatePolicies, type PolicyEngines } from './engines.js';
 import { erroredOutcomes } from './cli.js';
 import { buildRunInput } from './run-input.js';
@@ -115,10 +116,10 @@ async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
 let engines: PolicyEngines | null = null;
 
 /** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
-export async function evaluateRunPolicies(rt: Runtime, runId: string): Promise<void> {
+export async function evaluateRunPolicies(rt: Runtime & { sandbox: Sandbox }, runId: string): Promise<void> {
   const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
   if (!run || run.status !== 'policy_checking') return;
-  engines ??= cliEngines(rt.config);
+  engines ??= cliEngines(rt.config, rt.sandbox);
   const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
   if (queued.length) {
     const workspace = (await findWorkspace(rt.db, run.workspace_id))!;

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBounded, type BoundedRun } from '../subprocess.js';
+import { SANDBOX_PATH, type Sandbox } from '../sandbox/sandbox.js';
 import type { PolicyKind, PolicyOutcome, PolicyStatus, PolicyToEvaluate } from './types.js';
 
 /** How a policy runtime's binary is run. */
@@ -11,6 +12,8 @@ export interface PolicyCliSettings {
   timeoutSeconds: number;
   /** stdout and stderr together; a policy that prints more is errored. */
   maxOutputBytes?: number;
+  /** Where the runtime runs: with no network, nothing of the worker visible (absent: directly, as in unit tests). */
+  sandbox?: Sandbox;
 }
 
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -32,17 +35,24 @@ export const tail = (text: string, max = 2000) => {
 
 /**
  * Runs the runtime in `dir` with nothing of the service's environment: only PATH and a HOME
- * inside `dir`, so no database URL, key or token can reach a policy.
+ * inside `dir`, so no database URL, key or token can reach a policy. With a sandbox, the
+ * runtime runs in one with no network at all (OPA's http.send and Sentinel's imports reach
+ * nothing), `dir` its only writable place, under the sandbox's memory and process limits.
  */
 export async function runPolicyCli(settings: PolicyCliSettings, args: string[], dir: string, signal?: AbortSignal): Promise<BoundedRun> {
   const home = join(dir, '.home');
   await mkdir(home, { recursive: true });
+  const sandbox = settings.sandbox?.settings.mode === 'bwrap' ? settings.sandbox : undefined;
+  const env = { PATH: sandbox ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH), HOME: home, CHECKPOINT_DISABLE: '1' };
+  const user = sandbox?.user();
+  if (sandbox && user) await sandbox.own(dir, user);
   return runBounded(settings.bin, args, {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, CHECKPOINT_DISABLE: '1' },
+    env,
     timeoutMs: settings.timeoutSeconds * 1000,
     maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     signal,
+    start: sandbox && user ? (sinks) => sandbox.spawn({ bin: settings.bin, args, dir, cwd: dir, env, user, network: 'isolated', group: true, ...sinks }) : undefined,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
 import { erroredOutcomes } from './cli.js';
 import { OpaCliEngine } from './opa-cli.js';
 import { SentinelCliEngine } from './sentinel-cli.js';
@@ -6,11 +7,11 @@ import type { EvaluationInput, PolicyEngine, PolicyKind, PolicyOutcome, PolicyTo
 
 export type PolicyEngines = Partial<Record<PolicyKind, PolicyEngine>>;
 
-/** The CLI engines the configuration names (OPA_PATH, SENTINEL_PATH, POLICY_EVAL_TIMEOUT_SECONDS). */
-export function cliEngines(config: Pick<Config, 'opaPath' | 'sentinelPath' | 'policyEvalTimeoutSeconds'>): PolicyEngines {
+/** The CLI engines the configuration names (OPA_PATH, SENTINEL_PATH, POLICY_EVAL_TIMEOUT_SECONDS), running in `sandbox` when given. */
+export function cliEngines(config: Pick<Config, 'opaPath' | 'sentinelPath' | 'policyEvalTimeoutSeconds'>, sandbox?: Sandbox): PolicyEngines {
   return {
-    opa: new OpaCliEngine({ bin: config.opaPath, timeoutSeconds: config.policyEvalTimeoutSeconds }),
-    sentinel: new SentinelCliEngine({ bin: config.sentinelPath, timeoutSeconds: config.policyEvalTimeoutSeconds }),
+    opa: new OpaCliEngine({ bin: config.opaPath, timeoutSeconds: config.policyEvalTimeoutSeconds, sandbox }),
+    sentinel: new SentinelCliEngine({ bin: config.sentinelPath, timeoutSeconds: config.policyEvalTimeoutSeconds, sandbox }),
   };
 }
 

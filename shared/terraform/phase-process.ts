@@ -128,24 +128,26 @@ interface Shell {
   exited: boolean;
 }
 
-function startShell(sinks: Sinks): Shell {
+/** Starts a phase's shell: in `wd`'s sandbox when there is one, else directly (then possibly ahead of its phase). */
+function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; wd: Workdir }): Shell {
   const shell: Shell = { sinks, exited: false } as Shell;
-  shell.process = spawnChild('/bin/sh', ['-c', BOOT, 'sh'], {
-    cwd: '/',
-    env: {},
+  const io = {
     group: true,
     input: true,
-    onStdout: (c) => shell.sinks.output(c),
-    onStderr: (c) => shell.sinks.output(c),
-    onFd3: (c) => shell.sinks.fd3(c),
-    onStartError: (err) => shell.sinks.startError(err),
-  });
+    onStdout: (c: Buffer) => shell.sinks.output(c),
+    onStderr: (c: Buffer) => shell.sinks.output(c),
+    onFd3: (c: Buffer) => shell.sinks.fd3(c),
+    onStartError: (err: Error) => shell.sinks.startError(err),
+  };
+  shell.process = sandboxed
+    ? sandboxed.settings.sandbox.spawn({ bin: '/bin/sh', args: ['-c', BOOT, 'sh'], dir: sandboxed.wd.root, cwd: '/', env: {}, user: sandboxed.wd.user, ...io })
+    : spawnChild('/bin/sh', ['-c', BOOT, 'sh'], { cwd: '/', env: {}, ...io });
   void shell.process.done.then(() => (shell.exited = true));
   return shell;
 }
 
 /**
- * One shell kept started ahead of the next phase. Forking the service's process costs it some
+ * Without a sandbox, one shell is kept started ahead of the next phase. Forking the service's process costs it some
  * milliseconds of its memory map each time, which a phase would otherwise wait for; the spare is
  * forked again a little after it is taken, while that phase's Terraform runs and the process
  * is idle. It does not keep the service's process alive, and ends when the service's does.
@@ -180,11 +182,12 @@ function setupWords(cwd: string, env: NodeJS.ProcessEnv, params: string[]): stri
   return `cd ${quote(cwd)}${exports} && set -- ${params.map(quote).join(' ')}\n`;
 }
 
-/** Writes a phase's setup words into its directory; the shell is sent the file's path as one line. */
-function writeSetup(wd: Workdir, words: string): string {
+/** Writes a phase's setup words into its directory, readable by the sandbox's user only; the shell is sent the file's path as one line. */
+function writeSetup(settings: TerraformSettings, wd: Workdir, words: string): string {
   const path = join(wd.root, 'phase-setup.sh');
   if (path.includes('\n')) throw new Error('the working directory path contains a newline');
   writeFileSync(path, words, { mode: 0o600 });
+  settings.sandbox.ownFile(path, wd.user);
   return `${path}\n`;
 }
 
@@ -209,8 +212,10 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
     }
   };
   const after = !phase.show ? '-' : phase.schemas ? 'schemas' : 'show';
-  const setup = writeSetup(wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
-  const shell = takeShell({ output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) });
+  const setup = writeSetup(settings, wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
+  const sinks: Sinks = { output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) };
+  // A sandbox is made for its directory, so it cannot be started ahead.
+  const shell = settings.sandbox.settings.mode === 'none' ? takeShell(sinks) : startShell(sinks, { settings, wd });
   const child = shell.process;
   child.send(setup);
   // A step the shell never reported did not run to its end: it ends as the shell did.

@@ -7,11 +7,16 @@ import { pipeline } from 'node:stream/promises';
 import { extract, UnpackSync } from 'tar';
 import { safeEntryPath } from '../archive.js';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
+import { SANDBOX_PATH, type Sandbox, type SandboxUser } from '../sandbox/sandbox.js';
 
 export interface TerraformSettings {
   bin: string;
   /** Operator's CLI configuration (e.g. a provider mirror), passed as TF_CLI_CONFIG_FILE. */
   cliConfigFile: string | null;
+  /** Where every Terraform process that reads user configuration runs. */
+  sandbox: Sandbox;
+  /** The most entries a configuration archive may unpack to. */
+  maxArchiveEntries: number;
 }
 
 export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.js';
@@ -20,9 +25,10 @@ export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.
  * The environment Terraform gets: nothing of the service's own (no database URL, keys or
  * tokens), only what the CLI needs to run unattended.
  */
-export function terraformEnv(settings: TerraformSettings, home: string): NodeJS.ProcessEnv {
+export function terraformEnv(settings: Pick<TerraformSettings, 'cliConfigFile'> & { sandbox?: Sandbox }, home: string): NodeJS.ProcessEnv {
+  const sandboxed = settings.sandbox && settings.sandbox.settings.mode !== 'none';
   return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: sandboxed ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH),
     HOME: home,
     TF_IN_AUTOMATION: '1',
     TF_INPUT: '0',
@@ -32,28 +38,37 @@ export function terraformEnv(settings: TerraformSettings, home: string): NodeJS.
 }
 
 /**
- * Runs one Terraform command, streaming stdout and stderr to `onOutput`. With `group`, Terraform
- * leads a process group of its own, so its signals also reach whatever it started (provisioner commands).
+ * Runs one Terraform command in `wd`'s sandbox, streaming stdout and stderr to `onOutput`.
+ * Terraform leads a process group of its own, so its signals also reach whatever it started
+ * (provisioner commands).
  */
 export function spawnTerraform(
   settings: TerraformSettings,
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void; group?: boolean },
+  wd: Workdir,
+  onOutput?: (chunk: Buffer, stream: 'stdout' | 'stderr') => void,
 ): ChildHandle {
-  return spawnChild(settings.bin, args, {
-    cwd: opts.cwd,
-    env: opts.env,
-    group: opts.group,
-    onStdout: (c) => opts.onOutput?.(c, 'stdout'),
-    onStderr: (c) => opts.onOutput?.(c, 'stderr'),
-    onStartError: (err) => opts.onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`), 'stderr'),
+  return settings.sandbox.spawn({
+    bin: settings.bin,
+    args,
+    dir: wd.root,
+    cwd: wd.dir,
+    env: wd.env,
+    user: wd.user,
+    group: true,
+    onStdout: (c) => onOutput?.(c, 'stdout'),
+    onStderr: (c) => onOutput?.(c, 'stderr'),
+    onStartError: (err) => onOutput?.(Buffer.from(`failed to start terraform: ${err.message}\n`), 'stderr'),
   });
 }
 
-/** Runs a command to completion and returns its exit status and captured output. */
-export async function runTerraform(settings: TerraformSettings, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ExitStatus & { output: string }> {
+/**
+ * Runs a command of the service's own (never one that reads user configuration, such as
+ * `version`) outside any sandbox, to completion; returns its exit status and captured output.
+ */
+export async function runTerraform(settings: Pick<TerraformSettings, 'bin'>, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ExitStatus & { output: string }> {
   const parts: Buffer[] = [];
-  const status = await spawnTerraform(settings, args, { cwd, env, onOutput: (c) => parts.push(c) }).done;
+  const status = await spawnChild(settings.bin, args, { cwd, env, onStdout: (c) => parts.push(c), onStderr: (c) => parts.push(c) }).done;
   return { ...status, output: Buffer.concat(parts).toString('utf8') };
 }
 
@@ -70,6 +85,8 @@ export interface Workdir {
   statePath: string;
   home: string;
   env: NodeJS.ProcessEnv;
+  /** The user its sandboxes run as; the directory belongs to it. */
+  user: SandboxUser;
   cleanup(): Promise<void>;
 }
 
@@ -80,9 +97,17 @@ export interface Workdir {
  */
 const SYNC_UNPACK_MAX_BYTES = 256 * 1024;
 
-/** Unpacks a .tar.gz into `cwd`, skipping entries whose path would leave it. */
-async function unpack(archive: AsyncIterable<Buffer>, cwd: string): Promise<void> {
-  const opts = { cwd, strict: true, filter: (path: string) => safeEntryPath(path) };
+/**
+ * Unpacks a .tar.gz into `cwd`, skipping entries whose path would leave it, and failing past
+ * `maxEntries` entries.
+ */
+async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: number): Promise<void> {
+  let entries = 0;
+  const filter = (path: string) => {
+    if (++entries > maxEntries) throw new Error(`the configuration archive has more than ${maxEntries} entries (MAX_ARCHIVE_ENTRIES)`);
+    return safeEntryPath(path);
+  };
+  const opts = { cwd, strict: true, filter };
   const chunks = archive[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let size = 0;
@@ -115,6 +140,7 @@ export interface WorkdirSources {
  * where each asynchronous call waits for the thread pool and then for a busy event loop.
  */
 export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources): Promise<Workdir> {
+  // mkdtemp makes it private (0700); it is handed to the sandbox's user before anything runs in it.
   const root = mkdtempSync(join(tmpdir(), 'rls-run-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
   try {
@@ -123,7 +149,7 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     mkdirSync(config);
     mkdirSync(home);
     if (!opts.archive) throw new Error('the configuration archive is missing');
-    await unpack(opts.archive, config);
+    await unpack(opts.archive, config, settings.maxArchiveEntries);
     const dir = resolve(config, opts.workingDirectory || '.');
     if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
     if (dir !== config) mkdirSync(dir, { recursive: true });
@@ -134,7 +160,9 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     }
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);
-    return { root, dir, statePath, home, env: terraformEnv(settings, home), cleanup };
+    const user = settings.sandbox.user();
+    await settings.sandbox.own(root, user);
+    return { root, dir, statePath, home, env: terraformEnv(settings, home), user, cleanup };
   } catch (err) {
     await cleanup();
     throw err;

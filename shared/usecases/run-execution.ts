@@ -413,6 +413,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       const planFile = plan?.file_object_id ? await readAll(deps.store, plan.file_object_id) : null;
       if (!plan || !planFile) throw new Error('the saved plan is missing');
       await writeFile(join(wd.dir, 'plan.tfplan'), planFile);
+      deps.terraform.sandbox.ownFile(join(wd.dir, 'plan.tfplan'), wd.user);
     },
     body: async (wd, phase, watch) => {
       const { exit, stopped } = await supervised(watch, phase);

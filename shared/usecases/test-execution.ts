@@ -91,7 +91,7 @@ async function supervised(
 ): Promise<{ exit: ExitStatus; stop: Stop }> {
   // Terraform leads its own process group: a cancel interrupts it as Ctrl-C in a terminal would
   // (it then tears down what it created), a force-cancel or the time limit kills the whole group.
-  const proc = spawnTerraform(deps.terraform, args, { cwd: wd.dir, env: wd.env, group: true, onOutput });
+  const proc = spawnTerraform(deps.terraform, args, wd, onOutput);
   const watch = superviseProcess(deps, { table: 'test_runs', id: run.id, executing: 'running' }, proc, { deadline, graceMs: TIMEOUT_GRACE_MS });
   const exit = await proc.done;
   watch.stop();

@@ -7,6 +7,7 @@ import { createLogger } from '../../shared/logger.js';
 import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
 import { bullPrefix } from '../../shared/queues.js';
 import { startWeb, type WebHandle } from '../../server/web.js';
+import { sandboxHost } from './sandbox.js';
 
 /** Everything a test needs: the running API, its runtime, and the per-run identity. */
 export interface Harness {
@@ -51,6 +52,8 @@ export async function startHarness(): Promise<Harness> {
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
+    // Runs' sandboxes reach the tests' servers through this machine's address (see sandboxHost).
+    RUN_NETWORK_ALLOWED_CIDRS: `${sandboxHost()}/32`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     RECONCILE_INTERVAL_MS: '3600000',
     PORT: String(port),

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { api, doc, type ApiResponse } from './api.js';
 import { putArchive, tarGz, uniq, type TestUser } from './fixtures.js';
 import { waitFor } from './processes.js';
+import { listenForSandboxes } from './sandbox.js';
 import { terraform } from './terraform.js';
 import type { TestSummary } from '../../shared/domain/test-run.js';
 
@@ -218,10 +219,9 @@ export async function startHeldModuleServer(files: Record<string, string>): Prom
     if (state.released) answer();
     else waiting.add(answer);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
+  const base = await listenForSandboxes(server);
   return {
-    source: `http://127.0.0.1:${port}/module.tar.gz`,
+    source: `${base}/module.tar.gz`,
     get requests() {
       return state.requests;
     },

@@ -48,6 +48,8 @@ printf '{"result":[{"expressions":[{"value":%s,"text":"%s","location":{"row":1,"
  */
 export async function policyRuntimeEnv(): Promise<{ SENTINEL_PATH: string; OPA_PATH: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'rls-policy-runtimes-'));
+  // Workers run policy runtimes in a sandbox as users of their own: the stand-ins' directory must be open to them.
+  await chmod(dir, 0o755);
   const pick = async (bin: string, script: string) => {
     if (runtimeInstalled(bin)) return bin;
     const path = join(dir, bin);

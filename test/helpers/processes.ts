@@ -19,8 +19,10 @@ export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): Wor
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // TEST_WORKER_OUTPUT=1 shows the workers' logs as they come (for debugging a test).
+  const echo = process.env.TEST_WORKER_OUTPUT === '1';
+  proc.stdout!.on('data', (d: Buffer) => ((out += d.toString()), echo && process.stderr.write(d)));
+  proc.stderr!.on('data', (d: Buffer) => ((out += d.toString()), echo && process.stderr.write(d)));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
   return {
     proc,

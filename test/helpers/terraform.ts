@@ -2,12 +2,12 @@ import { execFile, execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { api, doc } from './api.js';
 import { createCv, putArchive, tarGz } from './fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from './processes.js';
 import { harness } from './harness.js';
+import { listenForSandboxes } from './sandbox.js';
 
 /** Whether the real terraform binary is on PATH (tests that execute Terraform need it). */
 export function terraformAvailable(): boolean {
@@ -129,10 +129,9 @@ export async function startSlowStateServer(delayMs: number): Promise<SlowStateSe
     }, delayMs);
     timers.add(t);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const base = await listenForSandboxes(server);
   return {
-    address: `http://127.0.0.1:${port}/state`,
+    address: `${base}/state`,
     get requests() {
       return state.requests;
     },

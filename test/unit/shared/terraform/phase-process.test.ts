@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnPhase } from '../../../../shared/terraform/phase-process.js';
 import { terraformEnv, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
+import { unsandboxed } from '../../../helpers/sandbox.js';
 
 /** A stand-in for Terraform: init succeeds, show prints a JSON plan, the phase command prints what it was given. */
 const FAKE = `#!/bin/sh
@@ -22,7 +23,8 @@ function workdir(root: string, settings: TerraformSettings): Workdir {
   const home = join(root, 'home');
   mkdirSync(dir);
   mkdirSync(home);
-  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), cleanup: async () => rmSync(root, { recursive: true, force: true }) };
+  const user = settings.sandbox.user();
+  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), user, cleanup: async () => rmSync(root, { recursive: true, force: true }) };
 }
 
 describe('phase processes', () => {
@@ -30,7 +32,7 @@ describe('phase processes', () => {
   let settings: TerraformSettings;
   before(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'phase-test-')));
-    settings = { bin: join(base, 'terraform'), cliConfigFile: null };
+    settings = { bin: join(base, 'terraform'), cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 1000 };
     writeFileSync(settings.bin, FAKE);
     chmodSync(settings.bin, 0o755);
   });
@@ -63,7 +65,7 @@ describe('phase processes', () => {
   });
 
   it('runs nothing after a failed init, and a phase that is never told to go ends when killed', async () => {
-    const failing: TerraformSettings = { bin: join(base, 'no-such-terraform'), cliConfigFile: null };
+    const failing: TerraformSettings = { ...settings, bin: join(base, 'no-such-terraform') };
     const wd = workdir(mkdtempSync(join(base, 'run-')), failing);
     const phase = spawnPhase(failing, wd, { command: ['plan'], show: true });
     const output: Buffer[] = [];
@@ -86,7 +88,7 @@ describe('phase processes', () => {
     expect((await phase.show).code).to.equal(0);
     expect(await phase.schemas).to.deep.include({ code: 0, output: `{"schemas_of":"${wd.dir}"}\n` });
 
-    const failingShow: TerraformSettings = { bin: join(base, 'terraform-show-fails'), cliConfigFile: null };
+    const failingShow: TerraformSettings = { ...settings, bin: join(base, 'terraform-show-fails') };
     writeFileSync(failingShow.bin, FAKE.replace(`show) echo '{"resource_changes":[]}'; exit 0 ;;`, 'show) echo broken >&2; exit 1 ;;'));
     chmodSync(failingShow.bin, 0o755);
     const other = workdir(mkdtempSync(join(base, 'run-')), failingShow);

@@ -1,0 +1,369 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, lstatSync, mkdtempSync, readlinkSync, writeFileSync } from 'node:fs';
+import { lchown, readdir, rm, stat } from 'node:fs/promises';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { randomInt } from 'node:crypto';
+import { spawnChild, type ChildHandle } from '../subprocess.js';
+import type { Config } from '../config.js';
+import { egressRules, type NetworkMode } from './network.js';
+
+export type { NetworkMode } from './network.js';
+
+/** `bwrap`: every program runs in a bubblewrap sandbox; `none`: directly, as the worker (unsafe, for development only). */
+export type SandboxMode = 'bwrap' | 'none';
+
+export interface SandboxLimits {
+  /** Address space of each process, in bytes (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Processes and threads of the sandbox's user (RLIMIT_NPROC). */
+  processes: number;
+  /** Everything in the writable directory together, in bytes; also the largest file (RLIMIT_FSIZE). */
+  diskBytes: number;
+}
+
+export interface SandboxSettings {
+  mode: SandboxMode;
+  network: NetworkMode;
+  /** Destinations a sandboxed program may reach in `egress` mode although they are in a blocked range. */
+  allowedCidrs: readonly string[];
+  /** More host paths made visible read-only (e.g. a provider mirror). */
+  readOnlyPaths: readonly string[];
+  /** A worker running as root runs each sandbox as a user of its own, picked from this base on. */
+  uidBase: number;
+  limits: SandboxLimits;
+}
+
+/** The user a sandbox runs as, on the host. */
+export interface SandboxUser {
+  uid: number;
+  gid: number;
+}
+
+/** One program to run in a sandbox. */
+export interface SandboxProgram {
+  bin: string;
+  args: string[];
+  /** The program's directory: the only writable place besides a private /tmp. */
+  dir: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** The user it runs as (see Sandbox.user). */
+  user: SandboxUser;
+  /** Overrides the settings' network mode (policy runtimes: `isolated`). */
+  network?: NetworkMode;
+  group?: boolean;
+  input?: boolean;
+  onStdout?: (chunk: Buffer) => void;
+  onStderr?: (chunk: Buffer) => void;
+  onFd3?: (chunk: Buffer) => void;
+  onStartError?: (err: Error) => void;
+}
+
+/** The PATH sandboxed programs get. */
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+const SPAN = 60_000;
+const PRLIMIT = resolveBin('prlimit', `${SANDBOX_PATH}:/usr/sbin`);
+const DISK_CHECK_MS = 2_000;
+
+/**
+ * The shell between `unshare` and bubblewrap in `egress` mode, running as root of a fresh user
+ * namespace that owns a fresh network namespace: it says so on fd 4, waits until the worker has
+ * attached the user-mode network to that namespace, loads the egress rules, closes fd 4 and
+ * becomes bubblewrap, which drops to an unprivileged user with no capabilities: the rules stay
+ * out of the sandboxed program's reach.
+ */
+const NET_STAGE = [
+  'rules=$1',
+  'shift',
+  'echo ns >&4',
+  'read -r up <&4 || exit 125',
+  '[ "$up" = up ] || exit 125',
+  `printf '%s' "$rules" | nft -f - || { echo 'the sandbox could not set up its network rules' >&2; exit 125; }`,
+  'exec 4>&-',
+  'exec "$@"',
+].join('\n');
+
+/** What a sandboxed program sees of /etc: name resolution through the user-mode network, nothing of the host's. */
+function makeEtc(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rls-sandbox-etc-'));
+  writeFileSync(join(dir, 'resolv.conf'), 'nameserver 10.0.2.3\n');
+  writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n::1 localhost\n');
+  writeFileSync(join(dir, 'nsswitch.conf'), 'hosts: files dns\n');
+  writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/:/usr/sbin/nologin\nrun:x:1000:1000::/tmp:/bin/sh\n');
+  writeFileSync(join(dir, 'group'), 'root:x:0:\nrun:x:1000:\n');
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** The host's system directories, bound read-only (or re-created as the symbolic links they are). */
+function systemMounts(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    let st;
+    try {
+      st = lstatSync(top);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
+    else if (st.isDirectory()) args.push('--ro-bind', top, top);
+  }
+  // Certificates for providers' HTTPS, and the Debian alternatives some /usr/bin entries point at.
+  for (const etc of ['/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/alternatives', '/etc/localtime']) args.push('--ro-bind-try', etc, etc);
+  return args;
+}
+
+/** Host addresses of this machine's interfaces other than loopback (the sandbox must not reach the host through them). */
+function hostAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((a): a is NonNullable<typeof a> => !!a && !a.internal)
+    .map((a) => a.address);
+}
+
+/** Resolves a program name on PATH to its path (a sandbox needs its directory visible). */
+export function resolveBin(bin: string, path = process.env.PATH ?? ''): string {
+  if (isAbsolute(bin)) return bin;
+  if (bin.includes('/')) return join(process.cwd(), bin);
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, bin);
+    try {
+      lstatSync(candidate);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return bin;
+}
+
+/** The size of everything under `dir`, in bytes (stops counting past `limit`). */
+async function sizeOf(dir: string, limit: number): Promise<number> {
+  let total = 0;
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    total += (await stat(join(e.parentPath, e.name)).catch(() => ({ size: 0 }))).size;
+    if (total > limit) break;
+  }
+  return total;
+}
+
+export interface Sandbox {
+  readonly settings: SandboxSettings;
+  /** A user for a new sandbox: one of its own when the worker runs as root, else the worker's. */
+  user(): SandboxUser;
+  /** Hands `dir` and everything in it to the sandbox's user (needed when the worker runs as root). */
+  own(dir: string, user: SandboxUser): Promise<void>;
+  /** Hands one file written after `own` to the sandbox's user. */
+  ownFile(path: string, user: SandboxUser): void;
+  /** Starts `program` in a sandbox (or directly in mode `none`). */
+  spawn(program: SandboxProgram): ChildHandle;
+  /**
+   * Whether sandboxes can be made here: null when they can, else why not and what to install.
+   * After a failed check, every spawn is refused with that reason on its stderr (exit 125).
+   */
+  check(): Promise<string | null>;
+}
+
+/** The sandbox settings of a configuration (see the README's RUN_* variables). */
+export function sandboxSettings(config: Config): SandboxSettings {
+  return {
+    mode: config.runSandbox,
+    network: config.runNetwork,
+    allowedCidrs: config.runNetworkAllowedCidrs,
+    readOnlyPaths: [...config.runSandboxReadonlyPaths, ...(config.terraformCliConfig ? [config.terraformCliConfig] : [])],
+    uidBase: config.runSandboxUidBase,
+    limits: {
+      memoryBytes: config.runMemoryLimitMb * 1048576,
+      processes: config.runProcessLimit,
+      diskBytes: config.runDiskLimitMb * 1048576,
+    },
+  };
+}
+
+/** A program that was refused: it says why on stderr and ends at once with code 125. */
+function refused(reason: string, p: SandboxProgram): ChildHandle {
+  const done = new Promise<{ code: number; signal: null }>((resolve) =>
+    setImmediate(() => {
+      p.onStderr?.(Buffer.from(`Error: ${reason}\n`));
+      resolve({ code: 125, signal: null });
+    }),
+  );
+  const nothing = () => undefined;
+  return { done, interrupt: nothing, kill: nothing, send: nothing, hold: nothing, pid: () => undefined, violation: () => null };
+}
+
+/** The sandbox every program that executes user configuration runs in (see docs/run-isolation.md). */
+export function createSandbox(settings: SandboxSettings): Sandbox {
+  const root = process.getuid?.() === 0;
+  let etc: string | undefined;
+  let refusal: string | null = null;
+  const readOnly = [...new Set(settings.readOnlyPaths)];
+
+  function bwrapArgs(p: SandboxProgram, network: NetworkMode): string[] {
+    etc ??= makeEtc();
+    const args = [
+      '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+      ...(network === 'isolated' ? ['--unshare-net'] : []),
+      '--disable-userns', '--die-with-parent', '--hostname', 'run',
+      '--uid', String(p.user.uid), '--gid', String(p.user.gid),
+      ...systemMounts(),
+      '--ro-bind', join(etc, 'resolv.conf'), '/etc/resolv.conf',
+      '--ro-bind', join(etc, 'hosts'), '/etc/hosts',
+      '--ro-bind', join(etc, 'nsswitch.conf'), '/etc/nsswitch.conf',
+      '--ro-bind', join(etc, 'passwd'), '/etc/passwd',
+      '--ro-bind', join(etc, 'group'), '/etc/group',
+      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+    ];
+    const bin = resolveBin(p.bin);
+    const binDir = dirname(bin);
+    for (const path of [...readOnly, ...(binDir.startsWith('/usr/') || binDir === '/usr' ? [] : [binDir])]) args.push('--ro-bind-try', path, path);
+    args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
+    for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
+    const l = settings.limits;
+    args.push('--', PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--', bin, ...p.args);
+    return args;
+  }
+
+  function watchDisk(p: SandboxProgram, handle: ChildHandle, onViolation: (why: string) => void): () => void {
+    const limit = settings.limits.diskBytes;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      void sizeOf(p.dir, limit)
+        .then((size) => {
+          if (size > limit) {
+            onViolation(`the working directory grew past ${Math.round(limit / 1048576)} MiB (RUN_DISK_LIMIT_MB)`);
+            handle.kill();
+          }
+        })
+        .finally(() => (busy = false));
+    }, DISK_CHECK_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  function spawnSandboxed(p: SandboxProgram): ChildHandle {
+    const network = p.network ?? settings.network;
+    const bwrap = bwrapArgs(p, network);
+    let slirp: ReturnType<typeof spawn> | undefined;
+    const common = {
+      cwd: '/',
+      // nft is in sbin, which an unprivileged user's PATH may lack.
+      env: { PATH: `${process.env.PATH ?? SANDBOX_PATH}:/usr/sbin:/sbin` },
+      group: p.group,
+      input: p.input,
+      onStdout: p.onStdout,
+      onStderr: p.onStderr,
+      onFd3: p.onFd3,
+      onStartError: p.onStartError,
+      user: root ? p.user : undefined,
+    };
+    let handle: ChildHandle;
+    if (network === 'isolated') {
+      handle = spawnChild('bwrap', bwrap, common);
+    } else {
+      const rules = egressRules(settings.allowedCidrs, hostAddresses());
+      handle = spawnChild('unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', NET_STAGE, 'sh', rules, 'bwrap', ...bwrap], {
+        ...common,
+        onControl: (chunk, reply) => {
+          if (!chunk.toString('utf8').startsWith('ns') || slirp) return;
+          slirp = attachNetwork(handle, reply, p.onStderr);
+        },
+      });
+    }
+    let violation: string | null = null;
+    const stopWatching = watchDisk(p, handle, (why) => (violation ??= why));
+    void handle.done.then(() => {
+      stopWatching();
+      slirp?.kill('SIGKILL');
+    });
+    return { ...handle, violation: () => violation };
+  }
+
+  /**
+   * Starts slirp4netns on the namespace of the stage shell (the spawned process itself), as the
+   * worker, and tells the stage to go on once the network is up. When it cannot, the sandbox is
+   * killed and says why.
+   */
+  function attachNetwork(handle: ChildHandle, reply: (text: string) => void, onStderr?: (chunk: Buffer) => void) {
+    const pid = handle.pid();
+    const args = ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', '--exit-fd=4'];
+    if (!root) args.push(`--userns-path=/proc/${pid}/ns/user`);
+    const slirp = spawn('slirp4netns', [...args, String(pid), 'tap0'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    const fail = (why: string) => {
+      onStderr?.(Buffer.from(`the sandbox's network could not be set up: ${why}\n`));
+      handle.kill();
+    };
+    let errors = '';
+    slirp.stderr!.on('data', (c: Buffer) => (errors += c.toString('utf8')));
+    slirp.on('error', (err) => fail(err.message));
+    slirp.on('exit', (code) => {
+      if (code !== 0 && code !== null) fail(errors.trim().split('\n').pop() ?? `slirp4netns exited with ${code}`);
+    });
+    slirp.stdio[3]!.once('data', () => reply('up\n'));
+    slirp.stdio[3]!.on('error', () => undefined);
+    slirp.stdio[4]!.on('error', () => undefined);
+    return slirp;
+  }
+
+  return {
+    settings,
+    user: () => {
+      if (!root) return { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 };
+      const id = settings.uidBase + randomInt(0, SPAN);
+      return { uid: id, gid: id };
+    },
+    async own(dir, user) {
+      if (!root || settings.mode === 'none') return;
+      await lchown(dir, user.uid, user.gid);
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      await Promise.all(entries.map((e) => lchown(join(e.parentPath, e.name), user.uid, user.gid)));
+    },
+    ownFile(path, user) {
+      if (root && settings.mode !== 'none') chownSync(path, user.uid, user.gid);
+    },
+    spawn(p) {
+      if (refusal) return refused(refusal, p);
+      if (settings.mode === 'none') {
+        return spawnChild(p.bin, p.args, { cwd: p.cwd, env: p.env, group: p.group, input: p.input, onStdout: p.onStdout, onStderr: p.onStderr, onFd3: p.onFd3, onStartError: p.onStartError });
+      }
+      return spawnSandboxed(p);
+    },
+    async check() {
+      refusal = await checkSandbox(settings, (p) => spawnSandboxed(p), root);
+      return refusal;
+    },
+  };
+}
+
+/** Starts a trivial program in a sandbox of each network mode the settings use; null when it ran. */
+async function checkSandbox(settings: SandboxSettings, spawnIt: (p: SandboxProgram) => ChildHandle, root: boolean): Promise<string | null> {
+  if (settings.mode === 'none') return null;
+  const install = 'install bubblewrap, slirp4netns and nftables (Debian: apt-get install -y bubblewrap slirp4netns nftables), or set RUN_SANDBOX=none to run Terraform unsandboxed (unsafe: development only)';
+  const dir = mkdtempSync(join(tmpdir(), 'rls-sandbox-check-'));
+  const user = root ? { uid: settings.uidBase, gid: settings.uidBase } : { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 };
+  try {
+    if (root) await lchown(dir, user.uid, user.gid);
+    const modes: NetworkMode[] = settings.network === 'egress' ? ['isolated', 'egress'] : ['isolated'];
+    for (const network of modes) {
+      let output = '';
+      const collect = (c: Buffer) => (output += c.toString('utf8'));
+      const handle = spawnIt({ bin: '/bin/sh', args: ['-c', 'echo sandboxed'], dir, cwd: dir, env: { PATH: SANDBOX_PATH }, user, network, onStdout: collect, onStderr: collect, onStartError: (e) => collect(Buffer.from(e.message)) });
+      const timer = setTimeout(() => handle.kill(), 15_000);
+      const exit = await handle.done;
+      clearTimeout(timer);
+      if (exit.code !== 0 || !output.includes('sandboxed')) {
+        const why = output.trim().split('\n').slice(-2).join(' ') || `exit ${exit.code ?? exit.signal}`;
+        return `the run sandbox does not work here (${network} network: ${why}); ${install}`;
+      }
+    }
+    return null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
