@@ -24,6 +24,7 @@ import pg from 'pg';
 import type { Runtime } from '../shared/runtime.js';
 import type { ObjectStore } from '../shared/store/object-store.js';
 import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/terraform/runner.js';
+import { planCommand, spawnPhase } from '../shared/terraform/phase-process.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
 import { loadConfig } from '../shared/config.js';
 import { startWorkers } from '../workers/bootstrap.js';
@@ -407,6 +408,60 @@ async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, nu
 
 // ---------------------------------------------------------------- orchestration
 
+// ---------------------------------------------------------------- the sandbox's cost per phase
+
+const SANDBOX_ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? '20');
+
+/**
+ * What the run sandbox costs one plan phase: the worker's own prepareWorkdir and spawnPhase
+ * (init, plan, show -json), timed from the directory's making to show's end, without a sandbox
+ * (`none`) and in each network mode, the three alternating in every round so the machine's drift
+ * falls on all of them alike.
+ */
+async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId: string): Promise<string> {
+  const base = sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) }));
+  const modes = {
+    none: createSandbox({ ...base, mode: 'none' }),
+    isolated: createSandbox({ ...base, network: 'isolated' }),
+    egress: createSandbox({ ...base, network: 'egress' }),
+  };
+  for (const [name, sandbox] of Object.entries(modes)) {
+    const problem = await sandbox.check();
+    if (problem) return `sandbox cost per phase: not measured (${name}: ${problem})`;
+  }
+  const times: Record<keyof typeof modes, number[]> = { none: [], isolated: [], egress: [] };
+  const order = Object.keys(modes) as (keyof typeof modes)[];
+  for (let round = -2; round < SANDBOX_ROUNDS; round++) {
+    for (const name of round % 2 ? order : [...order].reverse()) {
+      const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: modes[name], maxArchiveEntries: 50_000 };
+      const t0 = performance.now();
+      const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] });
+      try {
+        const phase = spawnPhase(settings, wd, { command: planCommand(), show: true });
+        phase.go();
+        const [init, main, show] = [await phase.init, await phase.main, await phase.show];
+        if (init.code !== 0 || main.code !== 2 || show.code !== 0) throw new Error(`the ${name} phase failed: ${init.output} ${show.output}`);
+        // The first two rounds warm the page cache and the binary's first runs.
+        if (round >= 0) times[name].push(performance.now() - t0);
+      } finally {
+        await wd.cleanup();
+      }
+    }
+  }
+  const p50none = percentile(times.none, 50);
+  const lines = [
+    `sandbox cost per plan phase (prepareWorkdir + init + plan + show -json, ${SANDBOX_ROUNDS} rounds, alternating):`,
+    '',
+    '| sandbox | p50 ms | p90 ms | p50 vs none |',
+    '|---|---|---|---|',
+  ];
+  for (const name of order) {
+    const p50 = percentile(times[name], 50);
+    lines.push(`| ${name} | ${fmt(p50)} | ${fmt(percentile(times[name], 90))} | ${name === 'none' ? '1.00' : `${(p50 / p50none).toFixed(2)} (+${fmt(p50 - p50none)} ms)`} |`);
+  }
+  return lines.join('\n');
+}
+
 async function archiveOf(rt: Runtime, cvId: string): Promise<string> {
   const row = await rt.db('configuration_versions').where({ id: cvId }).first('archive_object_id');
   if (!row?.archive_object_id) throw new Error('the uploaded configuration has no archive');
@@ -456,7 +511,9 @@ async function main(): Promise<void> {
     const realBin = process.env.BENCH_TERRAFORM_BIN ?? (await output('sh', ['-c', 'command -v terraform']));
     const kind = await wrapperKind();
     const wrapper = await writeWrapper(dir, 'terraform-timed', realBin, kind);
-    const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin });
+    // The timing wrapper logs to a file of the bench's, which a sandbox could not write: the
+    // service's processes run unsandboxed here, and the sandbox's cost is measured on its own below.
+    const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin, RUN_SANDBOX: 'none' });
     // The bench's own connections to the service's database and Redis: the archive's id, the
     // baseline's prepareWorkdir and the count of workers; no API, no worker.
     const rt = openSetupRuntime(cleanups, setup);
@@ -485,13 +542,14 @@ async function main(): Promise<void> {
     await procs.stop();
     const invocations = await readInvocations(wrapper.logPath);
     const m: Measured = { samples, replays, wrapperCostMs, wrapperKind: kind, timelines: samples.map((s) => timeline(s, invocations)) };
+    const sandboxLine = await sandboxTable(rt.store, realBin, archiveObjectId);
 
     const svc = await startServiceOn(cleanups, setup);
     const workers = await startWorkers(svc.rt, ['run-pipeline']);
     cleanups.add(() => workers.stop(5_000));
     const census = await queryCensus(svc, fx);
     const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
-    const tables = [summaryTable(m), segmentTable(m), replayTable(m), censusLine].join('\n\n');
+    const tables = [summaryTable(m), segmentTable(m), replayTable(m), sandboxLine, censusLine].join('\n\n');
     process.stdout.write(`\n${tables}\n\n${layoutLine}\n${memoryLine}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     await cleanups.run();

@@ -126,7 +126,7 @@ const schema = {
     RUN_SANDBOX: { enum: ['bwrap', 'none'] },
     RUN_NETWORK: { enum: ['egress', 'isolated'] },
     RUN_NETWORK_ALLOWED_CIDRS: { type: 'string', pattern: '^[0-9a-fA-F:./, ]*$' },
-    RUN_SANDBOX_READONLY_PATHS: { type: 'string', pattern: '^(/[^:]*)(:/[^:]*)*$' },
+    RUN_SANDBOX_READONLY_PATHS: { type: 'string', pattern: '^(/[^:]*[^:/][^:]*)(:/[^:]*[^:/][^:]*)*$' },
     RUN_SANDBOX_UID_BASE: { type: 'string', pattern: '^[1-9][0-9]{3,9}$' },
     RUN_PLAN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_APPLY_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },

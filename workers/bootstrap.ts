@@ -12,6 +12,7 @@ import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
+import { OrganizationSlots } from './organization-slots.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -43,6 +44,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     mailer: createMailer(rt.config, rt.logger),
     workerId: `${hostname()}:${process.pid}`,
     sandbox,
+    slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
   };
@@ -56,10 +58,10 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     const handlers = PROCESSORS[name];
     const worker = new Worker(
       name,
-      async (job) => {
+      async (job, token) => {
         const handler = handlers[job.name];
         if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
-        await handler(job, deps);
+        await handler(job, deps, token);
       },
       { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
     );

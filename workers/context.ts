@@ -4,6 +4,7 @@ import type { Mailer } from '../shared/mail.js';
 import type { TerraformSettings } from '../shared/terraform/runner.js';
 import type { OutboundClient } from '../shared/http/outbound.js';
 import type { Sandbox } from '../shared/sandbox/sandbox.js';
+import type { OrganizationSlots } from './organization-slots.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
@@ -13,12 +14,14 @@ export interface WorkerDeps extends Runtime {
   terraform: TerraformSettings;
   /** Where Terraform and policy runtimes run (the same as terraform.sandbox). */
   sandbox: Sandbox;
+  /** This process's Terraform slots, shared fairly between organizations. */
+  slots: OrganizationSlots;
   /** The one SSRF-guarded client for user-supplied URLs. */
   outbound: OutboundClient;
 }
 
-/** One handler per job name; job data is `unknown` until the handler validates it. */
-export type Processor = (job: Job<unknown>, deps: WorkerDeps) => Promise<void>;
+/** One handler per job name; job data is `unknown` until the handler validates it. `token` is the job's lock token. */
+export type Processor = (job: Job<unknown>, deps: WorkerDeps, token?: string) => Promise<void>;
 
 /** Reads a string id from job data, or fails the job permanently (BullMQ does not retry it). */
 export function idFrom(data: unknown, key: string): string {

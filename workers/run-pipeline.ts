@@ -5,13 +5,16 @@ import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
 import { evaluateRunPolicies } from '../shared/policy/checks.js';
+import { organizationOfRun } from '../shared/repos/runs.js';
+import { findWorkspace } from '../shared/repos/workspaces.js';
+import { inFairSlot } from './organization-slots.js';
 
 /**
  * One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks),
  * `confirm` (enter the pre-apply stage, and apply when it has nothing to wait for) or `apply`.
  * The row decides whether anything is due.
  */
-export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const runId = idFrom(job.data, 'runId');
   const step = (job.data as { step?: unknown }).step;
   switch (step) {
@@ -19,11 +22,11 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
       await startPendingRun(deps, runId);
       return;
     case 'plan':
-      await executePlan(deps, runId);
+      await inFairSlot(deps.slots, await organizationOfRun(deps.db, runId), job, token, () => executePlan(deps, runId));
       return;
     case 'confirm':
     case 'apply':
-      await executeApply(deps, runId);
+      await inFairSlot(deps.slots, await organizationOfRun(deps.db, runId), job, token, () => executeApply(deps, runId));
       return;
     case 'policy':
       await evaluateRunPolicies(deps, runId);
@@ -34,7 +37,8 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps): Promise<void
 }
 
 /** A health assessment of one workspace (a refresh-only plan; see shared/usecases/assessments.ts). */
-export async function runAssessment(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function runAssessment(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
-  await executeAssessment(deps, deps.terraform, workspaceId);
+  const organization = (await findWorkspace(deps.db, workspaceId))?.organization_name ?? null;
+  await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId)));
 }

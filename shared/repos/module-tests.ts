@@ -149,3 +149,9 @@ export async function moveTestRun(
 /** The test-specific variables (HCL literals) of a test run. */
 export const testRunVariables = (key: Buffer, run: Pick<TestRunRow, 'variables_sealed'>): { key: string; value: string }[] =>
   run.variables_sealed ? (JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[]) : [];
+
+/** The organization a test run's module belongs to, or null when there is no such test run. */
+export async function organizationOfTestRun(db: Db, id: string): Promise<string | null> {
+  const row = await db('test_runs as t').join('registry_modules as m', 'm.id', 't.registry_module_id').where('t.id', id).first('m.organization_name');
+  return row?.organization_name ?? null;
+}

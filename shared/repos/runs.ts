@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { withWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
-import { runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
+import { FINAL_RUN_STATUSES, runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { interestColumns, publishRunTransition, readInterests } from '../run-events.js';
 import { insertLogs } from '../logs.js';
 
@@ -239,4 +239,16 @@ export function phaseUpdate(db: Db, table: 'plans' | 'applies', where: { id: str
 export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
   const [row] = await phaseUpdate(db, table, where, changes);
   return row as T | undefined;
+}
+
+/** The organization a run's workspace belongs to, or null when there is no such run. */
+export async function organizationOfRun(db: Db, id: string): Promise<string | null> {
+  const row = await db('runs as r').join('workspaces as w', 'w.id', 'r.workspace_id').where('r.id', id).first('w.organization_name');
+  return row?.organization_name ?? null;
+}
+
+/** Speculative (plan-only) runs of a workspace that have not ended yet. */
+export async function countUnfinishedSpeculativeRuns(db: Db, workspaceId: string): Promise<number> {
+  const row = await db('runs').where({ workspace_id: workspaceId, plan_only: true }).whereNotIn('status', FINAL_RUN_STATUSES).count<{ n: string }[]>('* as n').first();
+  return Number(row?.n ?? 0);
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdtempSync, readlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { lchown, readdir, rm, stat } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -65,7 +65,16 @@ export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 const SPAN = 60_000;
 const PRLIMIT = resolveBin('prlimit', `${SANDBOX_PATH}:/usr/sbin`);
+const ENV = resolveBin('env', SANDBOX_PATH);
 const DISK_CHECK_MS = 2_000;
+
+/**
+ * An interrupt (a cancel) goes to the sandbox's whole process group, bubblewrap included, which
+ * would die of it and take the sandbox with it at once. So bubblewrap starts with SIGINT ignored
+ * (a disposition that survives exec), and what runs inside gets the default back (`env
+ * --default-signal`): Terraform and the phase's shell see the interrupt, the launcher does not.
+ */
+const IGNORING_INT = "trap '' INT; exec \"$@\"";
 
 /**
  * The shell between `unshare` and bubblewrap in `egress` mode, running as root of a fresh user
@@ -75,6 +84,7 @@ const DISK_CHECK_MS = 2_000;
  * out of the sandboxed program's reach.
  */
 const NET_STAGE = [
+  "trap '' INT",
   'rules=$1',
   'shift',
   'echo ns >&4',
@@ -94,6 +104,7 @@ function makeEtc(): string {
   writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/:/usr/sbin/nologin\nrun:x:1000:1000::/tmp:/bin/sh\n');
   writeFileSync(join(dir, 'group'), 'root:x:0:\nrun:x:1000:\n');
   chmodSync(dir, 0o755);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -123,7 +134,10 @@ function hostAddresses(): string[] {
     .map((a) => a.address);
 }
 
-/** Resolves a program name on PATH to its path (a sandbox needs its directory visible). */
+/** Whether a path is in /usr, which every sandbox sees already. */
+const underUsr = (path: string) => path === '/usr' || path.startsWith('/usr/');
+
+/** Resolves a program name on PATH to its path (a sandbox needs its directory visible); a name not found stays as it is. */
 export function resolveBin(bin: string, path = process.env.PATH ?? ''): string {
   if (isAbsolute(bin)) return bin;
   if (bin.includes('/')) return join(process.cwd(), bin);
@@ -174,7 +188,12 @@ export function sandboxSettings(config: Config): SandboxSettings {
     mode: config.runSandbox,
     network: config.runNetwork,
     allowedCidrs: config.runNetworkAllowedCidrs,
-    readOnlyPaths: [...config.runSandboxReadonlyPaths, ...(config.terraformCliConfig ? [config.terraformCliConfig] : [])],
+    // The programs' own directories too (Terraform runs under the phase's shell, not as the sandbox's program).
+    readOnlyPaths: [
+      ...config.runSandboxReadonlyPaths,
+      ...(config.terraformCliConfig ? [config.terraformCliConfig] : []),
+      ...[config.terraformBin, config.opaPath, config.sentinelPath].map((bin) => resolveBin(bin)).filter((bin) => isAbsolute(bin)).map((bin) => dirname(bin)).filter((dir) => !underUsr(dir)),
+    ],
     uidBase: config.runSandboxUidBase,
     limits: {
       memoryBytes: config.runMemoryLimitMb * 1048576,
@@ -219,12 +238,13 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
     ];
     const bin = resolveBin(p.bin);
-    const binDir = dirname(bin);
-    for (const path of [...readOnly, ...(binDir.startsWith('/usr/') || binDir === '/usr' ? [] : [binDir])]) args.push('--ro-bind-try', path, path);
+    const binDir = isAbsolute(bin) && !underUsr(dirname(bin)) ? [dirname(bin)] : [];
+    // Only absolute paths: a relative one would be taken from bubblewrap's directory, the host's root.
+    for (const path of new Set([...readOnly, ...binDir])) if (isAbsolute(path) && path !== '/') args.push('--ro-bind-try', path, path);
     args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
     const l = settings.limits;
-    args.push('--', PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--', bin, ...p.args);
+    args.push('--', PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--', ENV, '--default-signal=INT', bin, ...p.args);
     return args;
   }
 
@@ -265,7 +285,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     };
     let handle: ChildHandle;
     if (network === 'isolated') {
-      handle = spawnChild('bwrap', bwrap, common);
+      handle = spawnChild('/bin/sh', ['-c', IGNORING_INT, 'sh', 'bwrap', ...bwrap], common);
     } else {
       const rules = egressRules(settings.allowedCidrs, hostAddresses());
       handle = spawnChild('unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', NET_STAGE, 'sh', rules, 'bwrap', ...bwrap], {

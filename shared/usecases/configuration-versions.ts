@@ -6,7 +6,7 @@ import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
 import type { RunRow } from '../repos/runs.js';
-import { afterMove, insertRun } from './runs.js';
+import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { findModule, type TestRunRow } from '../repos/module-tests.js';
 import { insertQueuedTestRun } from './test-runs.js';
@@ -34,6 +34,8 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
   const before = await findCv(rt.db, cvId);
   if (!before) throw new UploadRefused(404, 'not found', 'configuration version not found');
   if (before.status !== 'pending') throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+  // A speculative version that would queue one run too many is refused before anything is stored.
+  if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
   const check = await inspectArchive(body, rt.config.maxArchiveBytes * UNPACK_FACTOR);
   if (!check.ok) {

@@ -267,13 +267,16 @@ async function runPhase(
     try {
       const { wd, phase: proc } = await start.ready;
       proc.output((c) => log.write(c));
-      // Watched from the claim on: a cancel or force-cancel while init runs stops the phase before its command.
-      const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing: phase.executing }, proc.process);
+      // Watched from the claim on: a cancel or force-cancel while init runs stops the phase before
+      // its command, and the phase's time limit counts from here.
+      const seconds = phase.table === 'plans' ? deps.config.runPlanTimeoutSeconds : deps.config.runApplyTimeoutSeconds;
+      const limit = { deadline: Date.now() + seconds * 1000, graceMs: deps.config.runTimeoutGraceSeconds * 1000 };
+      const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing: phase.executing }, proc.process, limit);
       try {
         await steps.prepare?.(wd);
         proc.go();
         const init = await proc.init;
-        const stopped = stoppedBy(watch);
+        const stopped = stoppedBy(watch, proc, what, seconds);
         if (stopped) outcome = stopped;
         else if (init.code === 0) outcome = await steps.body(wd, proc, watch);
         else {
@@ -287,6 +290,8 @@ async function runPhase(
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
+    // A limit that stopped the phase is said in its log, where the CLI shows it.
+    if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
     const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, owner, phase, ended, (t) => log.closing(t)));
     const moved = await record(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
@@ -302,15 +307,25 @@ async function runPhase(
 
 type Watch = ReturnType<typeof superviseProcess>;
 
-/** How the phase ended when a cancel or force-cancel stopped it, else null. */
-const stoppedBy = (watch: Watch): PhaseOutcome | null =>
-  watch.state.stop === 'force-canceled' ? { kind: 'gone' } : watch.state.stop === 'canceled' ? { kind: 'canceled' } : null;
+/**
+ * How the phase ended when something stopped it, else null: a cancel or force-cancel, its time
+ * limit, or a limit of its sandbox (the working directory's size).
+ */
+function stoppedBy(watch: Watch, phase: PhaseProcess, what: string, seconds: number): PhaseOutcome | null {
+  if (watch.state.stop === 'force-canceled') return { kind: 'gone' };
+  if (watch.state.stop === 'canceled') return { kind: 'canceled' };
+  const env = what === 'plan' ? 'RUN_PLAN_TIMEOUT_SECONDS' : 'RUN_APPLY_TIMEOUT_SECONDS';
+  if (watch.state.stop === 'timeout') return { kind: 'error', limit: true, message: `the ${what} exceeded its time limit of ${seconds} seconds (${env}) and was stopped` };
+  const violation = phase.process.violation();
+  if (violation) return { kind: 'error', limit: true, message: `the ${what} was stopped: ${violation}` };
+  return null;
+}
 
-/** Waits for the phase's command and stops watching it; `stopped` says how it ended when a cancel or force-cancel stopped it. */
-async function supervised(watch: Watch, phase: PhaseProcess) {
+/** Waits for the phase's command and stops watching it; `stopped` says how it ended when something stopped it (see stoppedBy). */
+async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'apply', seconds: number) {
   const exit = await phase.main;
   watch.stop();
-  return { exit, stopped: stoppedBy(watch) };
+  return { exit, stopped: stoppedBy(watch, phase, what, seconds) };
 }
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
@@ -357,7 +372,7 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
     body: async (wd, phase, watch) => {
-      const { exit, stopped } = await supervised(watch, phase);
+      const { exit, stopped } = await supervised(watch, phase, 'plan', deps.config.runPlanTimeoutSeconds);
       if (stopped) return stopped;
       // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
       if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
@@ -416,7 +431,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       deps.terraform.sandbox.ownFile(join(wd.dir, 'plan.tfplan'), wd.user);
     },
     body: async (wd, phase, watch) => {
-      const { exit, stopped } = await supervised(watch, phase);
+      const { exit, stopped } = await supervised(watch, phase, 'apply', deps.config.runApplyTimeoutSeconds);
       await saveState(deps, run, wd, before);
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };

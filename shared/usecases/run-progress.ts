@@ -13,7 +13,7 @@ import { askStages, enterStage, stageConcerned, type RunStage } from '../run-sta
  */
 export type PhaseOutcome =
   | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<{ row: Record<string, unknown>; writes?: Writes }> }
-  | { kind: 'error'; message: string }
+  | { kind: 'error'; message: string; /** A limit (time, size) stopped the phase: the message is also written to its log. */ limit?: boolean }
   | { kind: 'canceled' }
   | { kind: 'gone' };
 

@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
 import { newId } from '../ids.js';
 import { concernsAny } from '../run-events.js';
 import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
@@ -100,9 +100,22 @@ export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
  * queuedAtCreation); any other goes through insertRun's transaction.
  */
 export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
+  if (attrs.plan_only) await refuseSpeculativeBeyondCap(rt, attrs.workspace_id);
   const run = (await queuedAtCreation(rt.db, attrs)) ?? (await rt.db.transaction((tx) => insertRun(tx, attrs)));
   await afterMove(rt, run);
   return run;
+}
+
+/**
+ * Refuses (409) another speculative run in a workspace that already has MAX_QUEUED_SPECULATIVE_RUNS
+ * of them unfinished: one tenant's flood of plans waits in its own workspace, not in everyone's
+ * queue. Counted before the insert, so concurrent creations may pass it by a few.
+ */
+export async function refuseSpeculativeBeyondCap(rt: Runtime, workspaceId: string): Promise<void> {
+  const max = rt.config.maxQueuedSpeculativeRuns;
+  if ((await countUnfinishedSpeculativeRuns(rt.db, workspaceId)) >= max) {
+    throw new Conflict(`the workspace already has ${max} speculative runs waiting or running (MAX_QUEUED_SPECULATIVE_RUNS); wait for one to finish or cancel one`);
+  }
 }
 
 /** The constraint that lets one non-speculative run at a time hold a workspace (see its migration). */

@@ -46,7 +46,10 @@ export interface Witness {
   port: number;
   sightings: Sighting[];
   saw(path: string): boolean;
-  /** A shell command (bash, no curl needed) that reports `path`, with the output of `bodyCommand` as its body when given. */
+  /**
+   * A shell command that reports `path`, with the output of `bodyCommand` as its body when given
+   * (curl, with no quotes in it, so it fits in an HCL string).
+   */
   report(path: string, bodyCommand?: string): string;
   close(): Promise<void>;
 }
@@ -63,14 +66,13 @@ export async function startWitness(): Promise<Witness> {
   });
   const url = await listenForSandboxes(server);
   const port = (server.address() as AddressInfo).port;
-  const [host] = url.replace('http://', '').split(':');
   return {
     url,
     port,
     sightings,
     saw: (path) => sightings.some((s) => s.path === path),
     report: (path, bodyCommand) =>
-      `bash -c 'body=$(${bodyCommand ?? 'true'}); exec 3<>/dev/tcp/${host}/${port}; printf "POST ${path} HTTP/1.0\\r\\nContent-Length: %s\\r\\n\\r\\n%s" "$(printf %s "$body" | wc -c)" "$body" >&3; cat <&3 >/dev/null'`,
+      bodyCommand ? `(${bodyCommand}) | curl -s --max-time 10 --data-binary @- ${url}${path}` : `curl -s --max-time 10 -X POST ${url}${path}`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,9 +1,5 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
@@ -26,6 +22,7 @@ import {
 } from '../helpers/module-tests.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { terraformAvailable } from '../helpers/terraform.js';
+import { startWitness, type Witness } from '../helpers/sandbox.js';
 
 /**
  * Module test runs executed by the real `test-run-execution` worker with the real terraform
@@ -91,7 +88,11 @@ const expectName = (expected: string) => `run "name_is_${expected}" {
  * a kill ends them, whichever processes an interrupt reaches. The marker is in both commands so
  * the processes can be found.
  */
+/** Where sandboxed provisioners report their side effects (started before the suite). */
+let witness: Witness;
+
 const slowConfig = (marker: string, createSeconds: number, destroySeconds: number) => ({
+  // The run's files stay in its sandbox: the teardown reports itself to the witness.
   'main.tf': `resource "terraform_data" "slow" {
   input = "${marker}"
   provisioner "local-exec" {
@@ -99,7 +100,7 @@ const slowConfig = (marker: string, createSeconds: number, destroySeconds: numbe
   }
   provisioner "local-exec" {
     when    = destroy
-    command = "trap '' INT; sleep ${destroySeconds} && touch ${join(tmpdir(), marker)}-destroyed # \${self.input}-destroy"
+    command = "trap '' INT; sleep ${destroySeconds} && ${witness.report(`/${marker}-destroyed`)} # \${self.input}-destroy"
   }
 }
 `,
@@ -133,6 +134,7 @@ describe('module test runs executed by the worker (real terraform)', function ()
     if (!terraformAvailable()) this.skip();
     org = await createOrg();
     mod = await createModule(org);
+    witness = await startWitness();
     worker = spawnWorkers(QUEUES, WORKER_ENV);
     await workersReady(worker);
   });
@@ -140,10 +142,8 @@ describe('module test runs executed by the worker (real terraform)', function ()
   after(async () => {
     await worker?.stop();
     for (const w of extraWorkers) await w.stop('SIGKILL');
-    for (const m of markers) {
-      killProcessesWith(m);
-      await rm(`${join(tmpdir(), m)}-destroyed`, { force: true });
-    }
+    for (const m of markers) killProcessesWith(m);
+    await witness?.close();
   });
 
   const token = () => org.owner.token;
@@ -266,13 +266,12 @@ describe('module test runs executed by the worker (real terraform)', function ()
     expect(v.status, v.text).to.equal(201);
     const marker = newMarker();
     markers.push(marker);
-    const dump = `${join(tmpdir(), marker)}-env`;
     const done = await finalOf(
       await run(
         {
           'main.tf': `resource "terraform_data" "env" {
   provisioner "local-exec" {
-    command = "env > ${dump}"
+    command = "${witness.report(`/${marker}-env`, 'env')}"
   }
 }
 `,
@@ -283,17 +282,12 @@ describe('module test runs executed by the worker (real terraform)', function ()
       ),
       own,
     );
-    try {
-      expect(done.attributes.status, done.attributes.message).to.equal('finished');
-      const { readFile } = await import('node:fs/promises');
-      const env = await readFile(dump, 'utf8');
-      expect(env).to.include('MT_VISIBLE=from-the-module');
-      const h = harness();
-      for (const secret of [h.childEnv.DATABASE_URL!, h.childEnv.ENCRYPTION_KEY!, h.adminToken, h.childEnv.REDIS_URL!]) expect(env).not.to.include(secret);
-      expect(env).not.to.match(/^(DATABASE_URL|ENCRYPTION_KEY|SITE_ADMIN_TOKEN|REDIS_URL|QUEUE_PREFIX)=/m);
-    } finally {
-      await rm(dump, { force: true });
-    }
+    expect(done.attributes.status, done.attributes.message).to.equal('finished');
+    const env = witness.sightings.find((s) => s.path === `/${marker}-env`)?.body ?? '';
+    expect(env).to.include('MT_VISIBLE=from-the-module');
+    const h = harness();
+    for (const secret of [h.childEnv.DATABASE_URL!, h.childEnv.ENCRYPTION_KEY!, h.adminToken, h.childEnv.REDIS_URL!]) expect(env).not.to.include(secret);
+    expect(env).not.to.match(/^(DATABASE_URL|ENCRYPTION_KEY|SITE_ADMIN_TOKEN|REDIS_URL|QUEUE_PREFIX)=/m);
   });
 
   it('runs a test run created against another module\'s configuration version', async () => {
@@ -355,7 +349,7 @@ describe('module test runs executed by the worker (real terraform)', function ()
     expect(done.attributes['status-timestamps']).to.include.keys('canceled-at');
     expect(done.attributes['status-timestamps']).not.to.have.property('force-canceled-at');
     // The teardown ran: the destroy provisioner left its file.
-    expect(existsSync(`${join(tmpdir(), marker)}-destroyed`)).to.equal(true);
+    expect(witness.saw(`/${marker}-destroyed`)).to.equal(true);
     expect(processesWith(marker)).to.deep.equal([]);
     const log = await readWholeLog(done.attributes['log-read-url']);
     expect(log).to.include('Interrupt received');
@@ -389,7 +383,7 @@ describe('module test runs executed by the worker (real terraform)', function ()
     expect(shown.attributes.message).to.be.a('string').and.match(/force-canceled/);
 
     await waitFor(() => processesWith(marker).length === 0, 'terraform and the provisioner to be killed', 10_000);
-    expect(existsSync(`${join(tmpdir(), marker)}-destroyed`)).to.equal(false);
+    expect(witness.saw(`/${marker}-destroyed`)).to.equal(false);
     expectError(await api('POST', `${mod.tests}/test-runs/${id}/force-cancel`, { token: token() }), 409);
     expectError(await api('POST', `${mod.tests}/test-runs/${id}/cancel`, { token: token() }), 409);
     // The worker is done with it: the lease is released, the log ended, and the status stays.
@@ -408,7 +402,7 @@ describe('module test runs executed by the worker (real terraform)', function ()
 resource "terraform_data" "created" {
   input = module.slow.v
   provisioner "local-exec" {
-    command = "touch ${join(tmpdir(), marker)}-created"
+    command = "${witness.report(`/${marker}-created`)}"
   }
 }
 `,
@@ -427,11 +421,10 @@ resource "terraform_data" "created" {
       const log = await readWholeLog(done.attributes['log-read-url']);
       expect(log.endsWith('\u0003')).to.equal(true);
       expect(log).not.to.include('"test_run"');
-      expect(existsSync(`${join(tmpdir(), marker)}-created`)).to.equal(false);
+      expect(witness.saw(`/${marker}-created`)).to.equal(false);
     } finally {
       server.release();
       await server.close();
-      await rm(`${join(tmpdir(), marker)}-created`, { force: true });
     }
   });
 

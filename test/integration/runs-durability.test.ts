@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { expect } from 'chai';
 import { jobs } from '../../shared/queues.js';
 import { api, expectError } from '../helpers/api.js';
@@ -19,6 +18,7 @@ import {
   waitForRun,
   type SlowStateServer,
 } from '../helpers/terraform.js';
+import { startWitness, type Witness } from '../helpers/sandbox.js';
 
 const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1', SHUTDOWN_BUDGET_MS: '2000' };
 
@@ -54,27 +54,39 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
 
   /**
    * Starts a worker whose Terraform is the real binary (`$tf`) except that the subcommand `step`
-   * first runs the shell code `code` (`$dir` is a scratch directory), and a run of a trivial
-   * configuration. Every `plan` leaves `$dir/plan-started`.
+   * first runs the shell code `code`, and a run of a trivial configuration. The wrapper runs in
+   * the run's sandbox, so it tells what happened through the witness: `mark NAME` reports NAME,
+   * which `saw(NAME)` then finds; `$flags` is a directory it may write to (the run's home). Every
+   * `plan` marks `plan-started`.
    */
-  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; dir: string }> {
+  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; saw: (name: string) => boolean }> {
     const dir = await mkdtemp(join(tmpdir(), 'rls-step-'));
     scratch.push(dir);
+    // The sandbox's user binds the wrapper's directory read-only: it must be able to enter it.
+    await chmod(dir, 0o755);
+    const key = basename(dir);
     const real = execFileSync('sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
     const bin = join(dir, 'terraform');
-    const script = `#!/bin/sh\ntf='${real}' dir='${dir}'\n[ "$1" = plan ] && touch "$dir/plan-started"\nif [ "$1" = ${step} ]; then ${code}; fi\nexec "$tf" "$@"\n`;
+    const mark = `mark() { curl -s --max-time 5 -X POST '${witness.url}/${key}/'"$1" >/dev/null; }`;
+    const script = `#!/bin/sh\ntf='${real}' flags="$HOME"\n${mark}\n[ "$1" = plan ] && mark plan-started\nif [ "$1" = ${step} ]; then ${code}; fi\nexec "$tf" "$@"\n`;
     await writeFile(bin, script, { mode: 0o755 });
     const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TERRAFORM_BIN: bin });
     workers.push(w);
     await workersReady(w);
     const ws = await createWorkspace(org);
     await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
-    return { runId: await startRun(ws.id, org.owner.token), dir };
+    return { runId: await startRun(ws.id, org.owner.token), saw: (name) => witness.saw(`/${key}/${name}`) };
   }
+
+  let witness: Witness;
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
     org = await createOrg();
+    witness = await startWitness();
+  });
+  after(async () => {
+    await witness?.close();
   });
 
   afterEach(async () => {
@@ -154,8 +166,8 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('keeps its lease on the run while `terraform show -json` runs after the plan, under an owner of its own', async () => {
     const token = org.owner.token;
     // Longer than the lease (RUN_LEASE_SECONDS=3): only renewals keep it.
-    const { runId, dir } = await runWith('show', `touch "$dir/show-started"; sleep 5`);
-    await waitFor(async () => existsSync(join(dir, 'show-started')), 'show to start');
+    const { runId, saw } = await runWith('show', `mark show-started; sleep 5`);
+    await waitFor(() => saw('show-started'), 'show to start');
     const samples: { status: string; lease_owner: string | null; held: boolean }[] = [];
     for (let i = 0; i < 8; i++) {
       const { rows } = await harness().rt.db.raw('select status, lease_owner, lease_until > now() as held from runs where id = ?', [runId]);
@@ -171,14 +183,14 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile) and cancels the run when show ends', async () => {
     const token = org.owner.token;
     // Show says when it starts and ends, and takes a few seconds.
-    const { runId, dir } = await runWith('show', `touch "$dir/show-started"; sleep 4; "$tf" "$@"; code=$?; touch "$dir/show-ended"; exit $code`);
-    await waitFor(() => existsSync(join(dir, 'show-started')), 'show to start');
+    const { runId, saw } = await runWith('show', `mark show-started; sleep 4; "$tf" "$@"; code=$?; mark show-ended; exit $code`);
+    await waitFor(() => saw('show-started'), 'show to start');
     const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
     expect(res.status, res.text).to.equal(202);
-    expect(existsSync(join(dir, 'show-ended')), 'the cancel waited for show').to.equal(false);
+    expect(saw('show-ended'), 'the cancel waited for show').to.equal(false);
     const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
     expect(run.attributes.status).to.equal('canceled');
-    expect(existsSync(join(dir, 'show-ended')), 'show ran to its end').to.equal(true);
+    expect(saw('show-ended'), 'show ran to its end').to.equal(true);
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
     expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'cancel']);
     const row = await harness().rt.db('runs').where({ id: runId }).first('cancel_requested_at', 'force_cancel_available_at', 'lease_owner');
@@ -192,18 +204,18 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('cancels a run during init: an interrupt that init survives still keeps the plan from starting', async () => {
     const token = org.owner.token;
     // Init announces itself, notes the interrupt, waits for it, and then runs the real init to success.
-    const { runId, dir } = await runWith(
+    const { runId, saw } = await runWith(
       'init',
-      `trap 'touch "$dir/interrupted"' INT; touch "$dir/init-started"; while [ ! -e "$dir/interrupted" ]; do sleep 0.1; done; trap - INT`,
+      `trap 'touch "$flags/interrupted"; mark interrupted' INT; mark init-started; while [ ! -e "$flags/interrupted" ]; do sleep 0.1; done; trap - INT`,
     );
-    await waitFor(() => existsSync(join(dir, 'init-started')), 'init to start');
+    await waitFor(() => saw('init-started'), 'init to start');
     await waitForRun(runId, token, ['planning']);
     const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
     expect(res.status, res.text).to.equal(202);
     const run = await waitForRun(runId, token, ['planned', 'canceled', 'errored']);
     expect(run.attributes.status).to.equal('canceled');
-    expect(existsSync(join(dir, 'interrupted')), 'init was interrupted').to.equal(true);
-    expect(existsSync(join(dir, 'plan-started')), 'the plan never started').to.equal(false);
+    expect(saw('interrupted'), 'init was interrupted').to.equal(true);
+    expect(saw('plan-started'), 'the plan never started').to.equal(false);
     expect((await planOf(runId, token)).attributes.status).to.equal('canceled');
     expect(runningPlans()).to.equal(0);
   });
@@ -234,8 +246,11 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('a second plan job for a run that is planning starts init before its claim, then stops it and removes its directory', async () => {
     const token = org.owner.token;
     const tmp = await mkdtemp(join(tmpdir(), 'rls-worker-tmp-'));
+    // Sandboxes enter their run's directory through it (each run's own directory is private).
+    await chmod(tmp, 0o711);
     try {
-      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TMPDIR: tmp });
+      // Both of the process's slots open to the one organization, so the duplicate runs alongside.
+      const w = spawnWorkers(['run-pipeline'], { ...WORKER_ENV, TMPDIR: tmp, RUN_SLOTS_PER_ORGANIZATION: '2' });
       workers.push(w);
       await workersReady(w);
       const server = await slowServer(2500);
