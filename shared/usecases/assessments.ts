@@ -50,6 +50,8 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
   const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true });
   const planOutput: Buffer[] = [];
   phase.output((c) => planOutput.push(c));
+  // An assessment is a plan: it gets the plan's time limit (then it fails like a plan that errors).
+  const limit = setTimeout(() => phase.process.kill(), rt.config.runPlanTimeoutSeconds * 1000);
   try {
     const init = await phase.init;
     if (init.code !== 0) return { succeeded: false, error: `terraform init failed: ${init.output.slice(-2000)}`, plan: null };
@@ -60,6 +62,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
     if (show.code !== 0) return { succeeded: false, error: show.output.slice(-2000), plan: null };
     return { succeeded: true, error: null, plan: JSON.parse(show.output) };
   } finally {
+    clearTimeout(limit);
     phase.process.kill();
     await phase.process.done;
     await wd.cleanup();

@@ -204,7 +204,8 @@ const STATE_SAVE_WAITS_MS = [500, 2000];
  */
 async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): Promise<void> {
   const after = await readFile(wd.statePath).catch(() => null);
-  if (!after || (before && after.equals(before))) return;
+  // Empty: Terraform was stopped before it wrote any state.
+  if (!after?.length || (before && after.equals(before))) return;
   for (let attempt = 0; ; attempt++) {
     try {
       const state = parseState(after);
@@ -432,7 +433,10 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     },
     body: async (wd, phase, watch) => {
       const { exit, stopped } = await supervised(watch, phase, 'apply', deps.config.runApplyTimeoutSeconds);
-      await saveState(deps, run, wd, before);
+      const unsaved = await saveState(deps, run, wd, before).then(() => null, (err: Error) => err);
+      // A limit that stopped the apply is the reason the run errored; a state it left unstorable is said with it.
+      if (unsaved && stopped?.kind === 'error') return { ...stopped, message: `${stopped.message}. ${unsaved.message}` };
+      if (unsaved) throw unsaved;
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
       const { resource_additions, resource_changes, resource_destructions } = plan!;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +10,7 @@ import { createCv, createOrg, createWorkspace, putArchive, tarGz } from '../help
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, startSlowStateServer, slowPlanConfig, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
+import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { sandboxHost, startWitness, type Witness } from '../helpers/sandbox.js';
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
@@ -142,11 +143,11 @@ describe('run isolation: what a hostile configuration can reach', function () {
     await startWorker();
     const [a, b] = [await createOrg(), await createOrg()];
     const secret = `rlssecret${randomBytes(6).toString('hex')}`;
-    const aCommand = `echo ${secret} > secret.txt; ${witness.report(`/${secret}/a-ready`, 'pwd')}; sleep 8`;
+    const aCommand = `echo ${secret} > secret.txt; ${witness.report(`/${secret}/a-ready`, 'pwd')}; sleep 15`;
     const first = await runOf(a, { 'main.tf': `resource "terraform_data" "a" {\n  provisioner "local-exec" {\n    command = "${aCommand}"\n  }\n}\n` }, {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/a-ready`), 'the first run to write its secret', 60_000);
 
-    const bCommand = witness.report(`/${secret}/b-saw`, 'pwd; ls -d /tmp/rls-run-* 2>&1; ls -a /tmp 2>&1; cat /tmp/rls-run-*/config/secret.txt 2>&1');
+    const bCommand = `${witness.report(`/${secret}/b-saw`, 'pwd; ls -d /tmp/rls-run-* 2>&1; ls -a /tmp 2>&1; cat /tmp/rls-run-*/config/secret.txt 2>&1')}; sleep 5`;
     const second = await runOf(b, { 'main.tf': `resource "terraform_data" "b" {\n  provisioner "local-exec" {\n    command = "${bCommand}"\n  }\n}\n` }, {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/b-saw`), 'the second run to look around', 60_000);
     const seen = witness.sightings.find((s) => s.path === `/${secret}/b-saw`)!.body;
@@ -260,7 +261,44 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const { runId } = await runOf(org, { 'main.tf': `resource "terraform_data" "fill" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n` }, {}, { 'auto-apply': true });
     const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 30_000);
     expect(run.attributes.status).to.equal('errored');
-    expect(await phaseLog(runId, org.owner.token, 'apply')).to.include('grew past 1 MiB (RUN_DISK_LIMIT_MB)');
+    const log = await phaseLog(runId, org.owner.token, 'apply');
+    expect(log, log).to.include('grew past 1 MiB (RUN_DISK_LIMIT_MB)');
+  });
+
+  it('a policy runtime runs with no network and nothing of the worker visible', async () => {
+    // A stand-in for OPA that does what a hostile policy could (http.send, reading files), then answers.
+    const dir = await mkdtemp(join(tmpdir(), 'rls-hostile-opa-'));
+    await chmod(dir, 0o755);
+    const opa = join(dir, 'opa');
+    const probe = [
+      '#!/bin/sh',
+      'if [ "$1" = version ]; then echo "Version: 0.70.0"; exit 0; fi',
+      `curl -s --max-time 3 -X POST ${witness.url}/policy-called >/dev/null 2>&1 && net=reached || net=unreachable`,
+      `cat /proc/${process.pid}/environ >/dev/null 2>&1 && host=visible || host=hidden`,
+      `[ -e ${join(process.cwd(), 'package.json')} ] && files=visible || files=hidden`,
+      'msg="net=$net host=$host files=$files uid=$(id -u)"',
+      'printf \'{"result":[{"expressions":[{"value":["%s"],"text":"q","location":{"row":1,"col":1}}]}]}\\n\' "$msg"',
+    ].join('\n');
+    await writeFile(opa, probe + '\n', { mode: 0o755 });
+    try {
+      await startWorker({ OPA_PATH: opa, RUN_NETWORK_ALLOWED_CIDRS: `${sandboxHost()}/32` });
+      const org = await createOrg();
+      const token = org.owner.token;
+      const pol = await createPolicy(org.name, token, { name: `p${randomBytes(3).toString('hex')}`, kind: 'opa', 'enforcement-level': 'advisory', query: 'data.probe.deny' });
+      expect((await uploadCode(pol.id, token, 'package probe\n\ndeny := []\n')).status).to.equal(204);
+      const ps = await createPolicySet(org.name, token, { kind: 'opa', global: true });
+      expect((await api('POST', `/policy-sets/${ps.id}/relationships/policies`, { token, body: linkages('policies', [pol.id]) })).status).to.equal(204);
+      const { runId } = await runOf(org, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' }, { 'plan-only': true });
+      await waitForRun(runId, token, ['planned_and_finished', 'policy_soft_failed', 'errored', 'policy_checked'], 60_000);
+      const checks = await api('GET', `/runs/${runId}/policy-checks`, { token });
+      const out = (await api('GET', `/policy-checks/${checks.body.data[0].id}/output`, { token })).text;
+      // Even with this host allow-listed for runs, a policy has no network at all.
+      expect(out).to.include('net=unreachable').and.include('host=hidden').and.include('files=hidden');
+      expect(out).not.to.include('uid=0 ');
+      expect(witness.saw('/policy-called')).to.equal(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a worker that cannot make a sandbox says so at start and refuses runs, saying why in the run\'s log', async () => {
