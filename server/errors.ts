@@ -11,9 +11,27 @@ interface HttpishError {
   constraint?: string;
 }
 
+/** Seconds a client is asked to wait (Retry-After) while the database cannot be reached. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/**
+ * Whether an error says the database cannot be reached or is going away: a refused or broken
+ * connection, no connection from the pool in time, or PostgreSQL's connection exception (08),
+ * shutdown (57P01-57P03) and too-many-connections (53300) codes. Nothing was written then.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
+  if (e?.name === 'KnexTimeoutError') return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(message);
+}
+
 /** Maps library errors (body parser, Postgres) to API errors; unknown errors stay unknown. */
 function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (databaseUnavailable(err)) return new ApiError(503, 'service unavailable', `The database cannot be reached; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`);
   if (err instanceof IllegalTransition) return new ApiError(409, 'conflict', err.message);
   const e = err as HttpishError;
   switch (e?.type) {
@@ -53,6 +71,10 @@ export const errorHandler =
     const requestId = res.locals.requestId;
     const apiError = toApiError(err);
     if (apiError) {
+      if (apiError.status === 503) {
+        res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
+        logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
+      }
       send(res, apiError.status, { errors: apiError.toObjects() });
       return;
     }

@@ -4,7 +4,6 @@ import type { Runtime } from '../shared/runtime.js';
 import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
 import { createRedis } from '../shared/redis.js';
 import { createMailer } from '../shared/mail.js';
-import { reconcile } from '../shared/reconciler.js';
 import { createOutboundClient } from '../shared/http/outbound.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
 import { registerNotifications } from '../shared/notifications/triggers.js';
@@ -13,6 +12,8 @@ import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
 import { OrganizationSlots } from './organization-slots.js';
+import { startSweeper } from './sweeper.js';
+import { RunningPhases } from '../shared/terraform/phases.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -21,6 +22,8 @@ const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execut
 // of a running job every half lock), so a crashed worker delays its work by seconds, not minutes.
 const JOB_LOCK_MS = 10_000;
 const STALLED_CHECK_MS = 5_000;
+/** Between the interrupt of a phase stopped at shutdown and its kill. */
+const STOP_GRACE_MS = 2_000;
 
 export interface WorkerHandle {
   queues: QueueName[];
@@ -45,6 +48,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     workerId: `${hostname()}:${process.pid}`,
     sandbox,
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
+    phases: new RunningPhases(),
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
   };
@@ -72,15 +76,17 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   }
 
   if (active.includes('deadline-expiry')) {
-    // One scheduler per name, however many processes upsert it.
-    await rt.queues['deadline-expiry'].upsertJobScheduler('reconciler', { every: rt.config.reconcileIntervalMs }, { name: JOB.reconcile, data: {} });
+    // The sweep runs from a timer in every process (startSweeper); a scheduler of it that an
+    // earlier version left in Redis goes. Maintenance stays a scheduler, one per name however
+    // many processes upsert it (losing it with Redis delays it until this process restarts).
+    await rt.queues['deadline-expiry'].removeJobScheduler('reconciler');
     if (rt.config.cvGcAfterDays > 0) {
       await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} });
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
     }
-    await reconcile(rt.db, rt.queues, rt.logger).catch((err) => rt.logger.warn('boot reconcile failed', { error: String(err) }));
   }
+  const sweeper = startSweeper(deps);
   rt.logger.info('workers started', { queues: active, workerId: deps.workerId });
 
   return {
@@ -90,10 +96,16 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       const graceful = Promise.all(workers.map((w) => w.close())).then(() => 'closed' as const);
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), budgetMs)));
       if ((await Promise.race([graceful, timeout])) === 'timeout') {
-        rt.logger.warn('shutdown budget exceeded; handing active jobs back');
-        await Promise.all(workers.map((w) => w.close(true)));
+        // Jobs still running are Terraform phases (or slow deliveries, whose rows' leases hand them
+        // on). The phases are stopped for real: interrupted, killed shortly after, and handed on
+        // (a plan to another worker; an apply is errored with what it stored, never run twice).
+        rt.logger.warn('shutdown budget exceeded; stopping running phases and handing their work on', { phases: deps.phases.size });
+        deps.phases.stopAll(STOP_GRACE_MS);
+        const settled = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS * 2).unref());
+        await Promise.race([graceful, settled]);
       }
       clearTimeout(timer);
+      await sweeper.stop();
       deps.mailer.close();
       connection.disconnect();
     },

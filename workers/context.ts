@@ -5,6 +5,7 @@ import type { TerraformSettings } from '../shared/terraform/runner.js';
 import type { OutboundClient } from '../shared/http/outbound.js';
 import type { Sandbox } from '../shared/sandbox/sandbox.js';
 import type { OrganizationSlots } from './organization-slots.js';
+import type { RunningPhases } from '../shared/terraform/phases.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
@@ -16,6 +17,8 @@ export interface WorkerDeps extends Runtime {
   sandbox: Sandbox;
   /** This process's Terraform slots, shared fairly between organizations. */
   slots: OrganizationSlots;
+  /** This process's running Terraform phases (stopped by its shutdown when the budget runs out). */
+  phases: RunningPhases;
   /** The one SSRF-guarded client for user-supplied URLs. */
   outbound: OutboundClient;
 }

@@ -2,16 +2,13 @@ import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { settleTaskResult } from '../shared/run-tasks/stages.js';
-import { reconcile } from '../shared/reconciler.js';
-import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
-import { sweepAssessments } from '../shared/usecases/assessments.js';
+import { tryWithSweepLock } from '../shared/repos/locks.js';
+import { sweep } from './sweeper.js';
 import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
 
-/** The periodic sweep: restores jobs for every row that is due or stuck. */
+/** A sweep asked for through the queue (a scheduler of earlier versions); the timer of startSweeper is the usual way. */
 export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  await sweepAutoDestroy(deps);
-  await sweepAssessments(deps);
-  await reconcile(deps.db, deps.queues, deps.logger);
+  await tryWithSweepLock(deps.db, () => sweep(deps));
 }
 
 /** Hourly housekeeping (when CV_GC_AFTER_DAYS is set): archives old API-created configuration versions. */

@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -124,6 +124,35 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
   await pipeline(all(), extract(opts));
 }
 
+const WORKDIR_PREFIX = 'rls-run-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user.
+    return (err as { code?: string }).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the working directories that processes on this host left when they died (a `kill -9`
+ * leaves configuration, state and plan files behind): those whose process id is no longer
+ * running. Returns how many it removed.
+ */
+export async function removeAbandonedWorkdirs(dir = tmpdir()): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const pid = Number(/^rls-run-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
 /** What a working directory is made of. */
 export interface WorkdirSources {
   /** The configuration's .tar.gz, as the store gives it (null: it is missing). */
@@ -141,7 +170,8 @@ export interface WorkdirSources {
  */
 export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources): Promise<Workdir> {
   // mkdtemp makes it private (0700); it is handed to the sandbox's user before anything runs in it.
-  const root = mkdtempSync(join(tmpdir(), 'rls-run-'));
+  // Its name carries this process's id, so a directory left by a process that died can be told.
+  const root = mkdtempSync(join(tmpdir(), `${WORKDIR_PREFIX}${process.pid}-`));
   const cleanup = () => rm(root, { recursive: true, force: true });
   try {
     const config = join(root, 'config');

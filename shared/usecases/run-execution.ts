@@ -6,7 +6,7 @@ import type { RunStatus } from '../domain/run.js';
 import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
-import { enterStage } from '../run-stages.js';
+import { enterStage, runAfterMoves } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
@@ -14,10 +14,13 @@ import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProc
 import { schemasOfChanges } from '../terraform/plan-json.js';
 import { afterMove } from './runs.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
+import type { RunningPhases } from '../terraform/phases.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
   terraform: TerraformSettings;
+  /** This process's running phases, which its shutdown stops when its budget runs out. */
+  phases: RunningPhases;
 }
 
 const preambles = new Map<string, Promise<{ text: string; version: string }>>();
@@ -187,7 +190,12 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
     await start.discard();
     throw err;
   });
-  if (claimed) return { owner, ...claimed };
+  if (claimed) {
+    // What the claim's move wrote for after its commit (a run:planning or run:applying
+    // notification) goes out now, not when the phase ends.
+    await runAfterMoves(deps, claimed.run).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
+    return { owner, ...claimed };
+  }
   await start.discard();
   return undefined;
 }
@@ -265,8 +273,11 @@ async function runPhase(
   try {
     const log = await openLog(deps.db, phase.table, phase, intro);
     let outcome: PhaseOutcome;
+    let running: PhaseProcess | undefined;
     try {
       const { wd, phase: proc } = await start.ready;
+      running = proc;
+      deps.phases.add(proc.process);
       proc.output((c) => log.write(c));
       // Watched from the claim on: a cancel or force-cancel while init runs stops the phase before
       // its command, and the phase's time limit counts from here.
@@ -291,6 +302,19 @@ async function runPhase(
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
       outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
+    if (running) deps.phases.delete(running.process);
+    if (deps.phases.stopping && phase.table === 'plans') {
+      // The worker is shutting down and stopped this plan: another worker plans it again.
+      log.write('\nThe worker running this plan is shutting down; another worker will plan again.\n');
+      // Flushed, not closed: the worker that plans again goes on writing this log.
+      await log.flush().catch(() => undefined);
+      await handBack(deps, run.id, owner);
+      return;
+    }
+    if (deps.phases.stopping && outcome.kind !== 'gone') {
+      const message = 'the worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; the state it wrote was stored: check it before queuing a new run';
+      outcome = { kind: 'error', limit: true, message };
+    }
     // A limit that stopped the phase is said in its log, where the CLI shows it.
     if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
     const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, owner, phase, ended, (t) => log.closing(t)));
@@ -304,6 +328,15 @@ async function runPhase(
     lease.stop();
     await start.discard();
   }
+}
+
+/**
+ * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep hands the run to
+ * another worker, which takes it over as it would from a worker that died (plans only).
+ */
+async function handBack(deps: ExecutionDeps, runId: string, owner: string): Promise<void> {
+  await deps.db('runs').where({ id: runId, lease_owner: owner }).update({ lease_until: deps.db.fn.now() });
+  deps.logger.info('plan handed back at shutdown', { runId });
 }
 
 type Watch = ReturnType<typeof superviseProcess>;

@@ -1,0 +1,275 @@
+import { existsSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { api, doc } from '../helpers/api.js';
+import { flushQueueKeys, harness, startSecondApp } from '../helpers/harness.js';
+import { startOwnRedis } from '../helpers/redis-server.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import { readWholeLog } from '../helpers/module-tests.js';
+import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
+import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
+
+const INTERVAL_MS = 1500;
+const QUEUES = ['run-pipeline', 'run-task-dispatch', 'notification-delivery', 'deadline-expiry', 'verification'];
+
+describe('faults: Redis loses its data while the workers keep running', function () {
+  this.timeout(180_000);
+  let worker: WorkerProcess | undefined;
+  let integration: TaskIntegration;
+  let receiver: NotificationReceiver;
+
+  before(async function () {
+    if (!terraformAvailable()) this.skip();
+    // The integration answers at once and calls back passed a moment later.
+    integration = await startTaskIntegration(null, (req) => {
+      if (req.body.stage === 'test') return 200;
+      const body = req.body as { task_result_callback_url: string; access_token: string };
+      setTimeout(() => void callback(body.task_result_callback_url, body.access_token, { status: 'passed' }), 200);
+      return 200;
+    });
+    receiver = await startReceiver('f4ults');
+  });
+  after(async () => {
+    await worker?.stop('SIGKILL');
+    await integration?.close();
+    await receiver?.close();
+  });
+
+  it('every run ends, every task request and notification arrives, with no process restarted, after the queue keys are wiped twice mid-flight', async () => {
+    const h = harness();
+    worker = spawnWorkers(QUEUES, { RECONCILE_INTERVAL_MS: String(INTERVAL_MS), RUN_LEASE_SECONDS: '3' });
+    await workersReady(worker);
+    const org = await createOrg();
+    const token = org.owner.token;
+    const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('task'), url: integration.url, category: 'task' }) });
+    expect(task.status, task.text).to.equal(201);
+
+    const runs: { runId: string; workspaceId: string }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
+        token,
+        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+      });
+      expect(attach.status, attach.text).to.equal(201);
+      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
+        token,
+        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'faults', token: 'f4ults', url: receiver.url, triggers: ['run:planning', 'run:completed'] }),
+      });
+      expect(nc.status, nc.text).to.equal(201);
+      await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
+      runs.push({ runId: await startRun(ws.id, token), workspaceId: ws.id });
+    }
+
+    // First wipe: runs queued or planning, their jobs gone.
+    expect(await flushQueueKeys(h)).to.be.greaterThan(0);
+    // Second wipe once some task request is out: dispatches, callbacks' next steps and deliveries in flight go too.
+    await waitFor(() => integration.requests.some((r) => r.body.stage === 'post_plan'), 'a first task request', 60_000);
+    await flushQueueKeys(h);
+
+    for (const { runId } of runs) {
+      const run = await waitForRun(runId, token, ['applied', 'errored', 'canceled'], 120_000);
+      expect(run.attributes.status, runId).to.equal('applied');
+    }
+    // Every run's task was asked (at least once; a retry carries the same result id).
+    const asked = new Set(integration.requests.filter((r) => r.body.stage === 'post_plan').map((r) => r.body.run_id));
+    expect([...asked].sort()).to.deep.equal(runs.map((r) => r.runId).sort());
+    // Every run's notifications arrived: duplicates only with the same delivery id.
+    await waitFor(() => runs.every(({ runId }) => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed')), 'every run:completed notification', 60_000);
+    for (const { runId } of runs) {
+      const planning = receiver.received.filter((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning');
+      expect(planning.length, `run:planning of ${runId}`).to.be.at.least(1);
+      expect(new Set(planning.map((n) => n.headers['x-svc-delivery-id'])).size).to.equal(1);
+    }
+    expect(worker.proc.exitCode, 'the worker process was never restarted').to.equal(null);
+  });
+
+  it('a real redis-server killed and started again empty: every run ends and every notification arrives, with no process restarted', async () => {
+    const redis = await startOwnRedis();
+    const env = { REDIS_URL: redis.url, QUEUE_PREFIX: uniq('own') };
+    const app = await startSecondApp(env);
+    await worker?.stop('SIGKILL');
+    worker = spawnWorkers(QUEUES, { ...env, RECONCILE_INTERVAL_MS: String(INTERVAL_MS), RUN_LEASE_SECONDS: '3' });
+    try {
+      await workersReady(worker);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const runs: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const ws = await createWorkspace(org, { 'auto-apply': true });
+        const nc = await api('POST', `${app.api}/workspaces/${ws.id}/notification-configurations`, {
+          token,
+          body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'own', token: 'f4ults', url: receiver.url, triggers: ['run:completed'] }),
+        });
+        expect(nc.status, nc.text).to.equal(201);
+        await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
+        const run = await api('POST', `${app.api}/runs`, { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } } }) });
+        expect(run.status, run.text).to.equal(201);
+        runs.push(run.body.data.id);
+      }
+      await redis.restart();
+      for (const runId of runs) {
+        const run = await waitForRun(runId, token, ['applied', 'errored', 'canceled'], 120_000);
+        expect(run.attributes.status, runId).to.equal('applied');
+      }
+      await waitFor(() => runs.every((runId) => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed')), 'every run:completed notification', 60_000);
+      expect(worker.proc.exitCode, 'the worker process was never restarted').to.equal(null);
+    } finally {
+      await worker.stop('SIGKILL');
+      worker = undefined;
+      await app.close();
+      await redis.stop();
+    }
+  });
+
+  it('SIGTERM during a long plan: the worker stops it when its budget runs out, exits, and another worker plans the run', async () => {
+    // The backend answers after 20 s: a worker that waited for its plan would exit only then.
+    const server = await startSlowStateServer(20_000);
+    await worker?.stop('SIGKILL');
+    const leaving = spawnWorkers(['run-pipeline'], { SHUTDOWN_BUDGET_MS: '1500', RECONCILE_INTERVAL_MS: '3600000' });
+    let taking: WorkerProcess | undefined;
+    try {
+      await workersReady(leaving);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+      const runId = await startRun(ws.id, token, { 'plan-only': true });
+      await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
+
+      taking = spawnWorkers(['run-pipeline'], { RECONCILE_INTERVAL_MS: '1000' });
+      await workersReady(taking);
+      expect(await leaving.stop('SIGTERM')).to.equal(0);
+      // It left before its plan could have ended by itself: the backend's answer had not come.
+      expect(server.abandoned, 'the first plan was stopped mid-request').to.be.at.least(1);
+      expect(leaving.output()).to.include('shutdown budget exceeded');
+
+      const run = await waitForRun(runId, token, ['planned_and_finished', 'errored'], 90_000);
+      expect(run.attributes.status).to.equal('planned_and_finished');
+      const plan = (await api('GET', `/runs/${runId}?include=plan`, { token })).body.included[0];
+      expect(await readWholeLog(plan.attributes['log-read-url'])).to.include('shutting down; another worker will plan again');
+    } finally {
+      await leaving.stop('SIGKILL');
+      await taking?.stop('SIGKILL');
+      await server.close();
+    }
+  });
+
+  it('sends run:planning while the plan still runs, not when it ends', async () => {
+    const server = await startSlowStateServer(600_000);
+    await worker?.stop('SIGKILL');
+    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'verification'], { RECONCILE_INTERVAL_MS: '3600000' });
+    try {
+      await workersReady(worker);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
+        token,
+        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'planning', token: 'f4ults', url: receiver.url, triggers: ['run:planning'] }),
+      });
+      expect(nc.status, nc.text).to.equal(201);
+      await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
+      // Not speculative: plan-only runs send no run notifications.
+      const runId = await startRun(ws.id, token);
+      await waitFor(() => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning'), 'run:planning to arrive', 20_000);
+      expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('planning');
+    } finally {
+      await worker?.stop('SIGKILL');
+      worker = undefined;
+      await server.close();
+    }
+  });
+
+  it('Postgres unreachable for 10 s: every request is answered 503 with Retry-After, never 500, nothing is written, and the API recovers', async () => {
+    const h = harness();
+    const url = new URL(h.config.databaseUrl);
+    const proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
+    url.port = String(proxy.port);
+    const app = await startSecondApp({ DATABASE_URL: url.toString() });
+    try {
+      const org = await createOrg();
+      const token = org.owner.token;
+      expect((await api('GET', `${app.api}/organizations/${org.name}`, { token })).status).to.equal(200);
+
+      await proxy.cut();
+      const statuses = new Map<number, number>();
+      const refused: string[] = [];
+      const until = Date.now() + 10_000;
+      while (Date.now() < until) {
+        const name = uniq('down');
+        for (const res of [
+          await api('GET', `${app.api}/organizations/${org.name}`, { token }),
+          await api('GET', `${app.api}/organizations/${org.name}/workspaces`, { token }),
+          await api('POST', `${app.api}/organizations/${org.name}/workspaces`, { token, body: doc('workspaces', { name }) }),
+        ]) {
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 503) {
+            expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+            expect(res.body.errors[0].status).to.equal('503');
+          }
+        }
+        refused.push(name);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect([...statuses.keys()], JSON.stringify([...statuses])).to.deep.equal([503]);
+      expect((await api('GET', `${app.baseUrl}/readyz`)).status).to.equal(503);
+
+      await proxy.restore();
+      await waitFor(async () => (await api('GET', `${app.api}/organizations/${org.name}`, { token })).status === 200, 'the API to recover', 30_000);
+      const created = await api('POST', `${app.api}/organizations/${org.name}/workspaces`, { token, body: doc('workspaces', { name: uniq('up') }) });
+      expect(created.status, created.text).to.equal(201);
+      expect(await h.rt.db('workspaces').whereIn('name', refused).count<{ n: string }[]>('* as n').first().then((r) => Number(r?.n))).to.equal(0);
+    } finally {
+      await app.close();
+      await proxy.close();
+    }
+  });
+
+  it('a worker killed with SIGKILL mid-plan leaves no process of its run behind, and the next worker on the host removes its directory', async () => {
+    const server = await startSlowStateServer(600_000);
+    await worker?.stop('SIGKILL');
+    worker = spawnWorkers(['run-pipeline'], { RECONCILE_INTERVAL_MS: '3600000' });
+    try {
+      await workersReady(worker);
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, org.owner.token, { 'main.tf': slowPlanConfig(server.address) });
+      await startRun(ws.id, org.owner.token, { 'plan-only': true });
+      await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
+      const prefix = join(tmpdir(), `rls-run-${worker.proc.pid}-`);
+      const dir = (await readdir(tmpdir())).map((d) => join(tmpdir(), d)).find((d) => d.startsWith(prefix));
+      expect(dir, 'the run\'s directory').to.be.a('string');
+      const inRun = await processesIn(dir!);
+      expect(inRun.length, 'Terraform and its shell run in the directory').to.be.at.least(2);
+
+      await worker.stop('SIGKILL');
+      await waitFor(async () => (await processesIn(dir!)).length === 0, 'every process of the run to die with its worker', 10_000);
+      expect(existsSync(dir!), 'the directory is left behind by the kill').to.equal(true);
+
+      worker = spawnWorkers(['notification-delivery'], { RECONCILE_INTERVAL_MS: '3600000' });
+      await workersReady(worker);
+      await waitFor(() => !existsSync(dir!), 'the next worker to remove the dead one\'s directory', 10_000);
+    } finally {
+      await worker?.stop('SIGKILL');
+      worker = undefined;
+      await server.close();
+    }
+  });
+});
+
+/** Processes (pids) whose working directory is `dir` or below it. */
+async function processesIn(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+    if (cwd === dir || cwd.startsWith(`${dir}/`)) pids.push(Number(entry));
+  }
+  return pids;
+}

@@ -1,0 +1,50 @@
+import type { WorkerDeps } from './context.js';
+import { reconcile } from '../shared/reconciler.js';
+import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
+import { sweepAssessments } from '../shared/usecases/assessments.js';
+import { tryWithSweepLock } from '../shared/repos/locks.js';
+import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
+
+/** The periodic sweep: due auto-destroy reminders and assessments, then a job for every row that is due or stuck. */
+export async function sweep(deps: WorkerDeps): Promise<void> {
+  await sweepAutoDestroy(deps);
+  await sweepAssessments(deps);
+  await reconcile(deps.db, deps.queues, deps.logger);
+}
+
+/** Working directories that processes of this host left when they died (see removeAbandonedWorkdirs). */
+async function removeLeftovers(deps: WorkerDeps): Promise<void> {
+  const removed = await removeAbandonedWorkdirs();
+  if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
+}
+
+/**
+ * Sweeps every RECONCILE_INTERVAL_MS from a timer in this process, and once at start, after
+ * removing what processes of this host that died left in the temporary directory. Every
+ * worker process runs one; a PostgreSQL advisory lock lets one sweep at a time across them, so
+ * the sweeps go on whatever Redis loses (a flush, a restart without persistence): nothing of the
+ * schedule lives there. A sweep that fails (Redis or Postgres away) is logged and the next tick
+ * tries again; ticks never overlap.
+ */
+export function startSweeper(deps: WorkerDeps): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    // Each host's processes clean that host's leftovers; the rows are swept by one process at a time.
+    running = removeLeftovers(deps)
+      .then(() => tryWithSweepLock(deps.db, () => sweep(deps)))
+      .then(
+        () => undefined,
+        (err: unknown) => void deps.logger.warn('sweep failed', { error: String(err) }),
+      )
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(tick, deps.config.reconcileIntervalMs);
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
