@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { preparingPgClient } from './db/prepared.js';
+import type { Logger } from './logger.js';
 
 export type Db = Knex;
 export type Tx = Knex.Transaction;
@@ -27,13 +28,16 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
  * Creates the knex pool for the service. Each connection keeps up to `preparedStatements` of the
  * statements it runs prepared (0: none; see shared/db/prepared.ts).
  */
-export function createDb(databaseUrl: string, poolMax = 10, preparedStatements = 0): Db {
+export function createDb(databaseUrl: string, poolMax = 10, preparedStatements = 0, logger?: Logger): Db {
+  // knex's own messages (a connection that could not be made, ...) go to the service's log, not the console.
+  const say = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger?.[level]('database client', { message: String(message) });
   return knexFactory({
     client: preparedStatements > 0 ? preparingPgClient(preparedStatements) : 'pg',
     connection: databaseUrl,
     pool: { min: 0, max: poolMax },
     // An error names its statement without the values bound to it (tokens, state, plan files).
     compileSqlOnError: false,
+    ...(logger ? { log: { warn: say('warn'), error: say('error'), deprecate: say('warn'), debug: say('debug') } } : {}),
   });
 }
 

@@ -19,7 +19,7 @@ export interface Runtime {
 
 export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
   // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
-  const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements);
+  const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
   return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix), store: new PostgresObjectStore(db, config.encryptionKey) };

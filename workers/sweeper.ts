@@ -14,8 +14,9 @@ export async function sweep(deps: WorkerDeps): Promise<void> {
 
 /** Working directories that processes of this host left when they died (see removeAbandonedWorkdirs). */
 async function removeLeftovers(deps: WorkerDeps): Promise<void> {
-  const removed = await removeAbandonedWorkdirs();
+  const { removed, kept } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir);
   if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
+  for (const path of kept) deps.logger.warn('a dead process\'s run directory held a state file; it was kept for an operator to push (terraform state push)', { path });
 }
 
 /**

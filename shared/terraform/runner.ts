@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -139,18 +139,30 @@ const alive = (pid: number) => {
 /**
  * Removes the working directories that processes on this host left when they died (a `kill -9`
  * leaves configuration, state and plan files behind): those whose process id is no longer
- * running. Returns how many it removed.
+ * running. A state file Terraform left in one (an apply cut short) is first kept in
+ * `recoveryDir` (readable by the service's user only) as `<directory>.tfstate`, for an operator
+ * to push. Returns the directories removed and the states kept.
  */
-export async function removeAbandonedWorkdirs(dir = tmpdir()): Promise<number> {
+export async function removeAbandonedWorkdirs(recoveryDir: string, dir = tmpdir()): Promise<{ removed: number; kept: string[] }> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  let removed = 0;
+  const result = { removed: 0, kept: [] as string[] };
   for (const name of names) {
     const pid = Number(/^rls-run-(\d+)-/.exec(name)?.[1] ?? NaN);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
-    await rm(join(dir, name), { recursive: true, force: true });
-    removed++;
+    const root = join(dir, name);
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    const state = entries.find((e) => e.isFile() && e.name === STATE_FILE);
+    const content = state ? await readFile(join(state.parentPath, state.name)).catch(() => null) : null;
+    if (content?.length) {
+      await mkdir(recoveryDir, { recursive: true, mode: 0o700 });
+      const kept = join(recoveryDir, `${name}.tfstate`);
+      await writeFile(kept, content, { mode: 0o600 });
+      result.kept.push(kept);
+    }
+    await rm(root, { recursive: true, force: true });
+    result.removed++;
   }
-  return removed;
+  return result;
 }
 
 /** What a working directory is made of. */
