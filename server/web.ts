@@ -1,10 +1,18 @@
 import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Runtime } from '../shared/runtime.js';
 import { ensureSiteAdmin } from '../shared/site-admin.js';
 import { createApp } from './app.js';
 import { registerRunTasks } from '../shared/run-tasks/stages.js';
 import { registerNotifications } from '../shared/notifications/triggers.js';
 import { registerPolicies } from '../shared/policy/checks.js';
+
+/** net.Server's close: stops listening only (http.Server's also closes idle connections at once). */
+const netClose = NetServer.prototype.close;
+/** How long a stopping web process answers on open connections before it closes the idle ones. */
+const DRAIN_MS = 1_000;
+/** When a stopping web process closes whatever connections are left. */
+const STOP_DEADLINE_MS = 10_000;
 
 export interface WebHandle {
   server: Server;
@@ -27,6 +35,12 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
     const s = app.listen(port, () => resolve(s));
     s.once('error', reject);
   });
+  // While stopping, every response says `Connection: close`, so a keep-alive client opens its
+  // next request elsewhere instead of finding its connection reset.
+  let closing = false;
+  server.prependListener('request', (_req, res) => {
+    if (closing && !res.headersSent) res.setHeader('Connection', 'close');
+  });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   rt.logger.info('web listening', { port: actualPort, baseUrl: rt.config.baseUrl });
@@ -35,8 +49,14 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
     port: actualPort,
     stop: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        closing = true;
+        // Stop accepting, but leave the open connections: http's own close() would also drop the
+        // idle keep-alive ones at once, resetting a request that arrives on one at that moment.
+        // Requests in flight and arriving meanwhile are answered (with Connection: close); what is
+        // still idle after the drain is closed then, and anything left at the deadline.
+        netClose.call(server, () => resolve());
+        setTimeout(() => server.closeIdleConnections(), DRAIN_MS).unref();
+        setTimeout(() => server.closeAllConnections(), STOP_DEADLINE_MS).unref();
       }),
   };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { readdir, readlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +184,47 @@ describe('faults: Redis loses its data while the workers keep running', function
       await worker?.stop('SIGKILL');
       worker = undefined;
       await server.close();
+    }
+  });
+
+  it('a web process stopping answers requests on its keep-alive connections with Connection: close, never a reset', async () => {
+    const app = await startSecondApp({});
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    const url = new URL(`${app.api}/ping`);
+    const get = () =>
+      new Promise<{ status: number; connection: string | undefined } | { error: string }>((resolve) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+        req.end();
+      });
+    try {
+      // Warm keep-alive connections, then keep them busy while the process stops.
+      for (let i = 0; i < 5; i++) expect(await get()).to.deep.include({ status: 204 });
+      let stopping = false;
+      const results: { during: boolean; result: Awaited<ReturnType<typeof get>> }[] = [];
+      const load = (async () => {
+        for (let i = 0; i < 200; i++) {
+          const during = stopping;
+          results.push({ during, result: await get() });
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 100));
+      stopping = true;
+      const closed = app.close();
+      await load;
+      await closed;
+      const errors = results.map((r) => r.result).filter((r): r is { error: string } => 'error' in r).map((r) => r.error);
+      // Once the process stopped listening, a new connection is refused; an open one is never reset.
+      expect(errors.filter((e) => e !== 'ECONNREFUSED'), errors.join(',')).to.deep.equal([]);
+      const answeredWhileStopping = results.filter((r) => r.during && 'status' in r.result).map((r) => r.result as { connection?: string });
+      expect(answeredWhileStopping.length).to.be.at.least(1);
+      expect(answeredWhileStopping.every((r) => r.connection === 'close')).to.equal(true);
+    } finally {
+      agent.destroy();
     }
   });
 
