@@ -7,8 +7,7 @@ import type { ChildHandle } from '../subprocess.js';
  */
 export class RunningPhases {
   private readonly running = new Set<ChildHandle>();
-  /** Set once the shutdown's budget has run out: phases that end now were stopped by it. */
-  stopping = false;
+  private readonly stopped = new Set<ChildHandle>();
 
   add(proc: ChildHandle): void {
     this.running.add(proc);
@@ -22,10 +21,15 @@ export class RunningPhases {
     return this.running.size;
   }
 
+  /** Whether the shutdown stopped this phase (it was running when the budget ran out). */
+  wasStopped(proc: ChildHandle): boolean {
+    return this.stopped.has(proc);
+  }
+
   /** Interrupts every running phase (Terraform stops as on Ctrl-C) and kills what is left after `graceMs`. */
   stopAll(graceMs: number): void {
-    this.stopping = true;
     for (const proc of this.running) {
+      this.stopped.add(proc);
       proc.interrupt();
       setTimeout(() => proc.kill(), graceMs).unref();
     }

@@ -303,7 +303,8 @@ async function runPhase(
       outcome = { kind: 'error', message: `the ${what} could not be run` };
     }
     if (running) deps.phases.delete(running.process);
-    if (deps.phases.stopping && phase.table === 'plans') {
+    const stoppedAtShutdown = running !== undefined && deps.phases.wasStopped(running.process);
+    if (stoppedAtShutdown && phase.table === 'plans') {
       // The worker is shutting down and stopped this plan: another worker plans it again.
       log.write('\nThe worker running this plan is shutting down; another worker will plan again.\n');
       // Flushed, not closed: the worker that plans again goes on writing this log.
@@ -311,8 +312,8 @@ async function runPhase(
       await handBack(deps, run.id, owner);
       return;
     }
-    if (deps.phases.stopping && outcome.kind !== 'gone') {
-      const message = 'the worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; the state it wrote was stored: check it before queuing a new run';
+    if (stoppedAtShutdown && outcome.kind !== 'gone') {
+      const message = 'the worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace\'s state (this log says what was stored) before queuing a new run';
       outcome = { kind: 'error', limit: true, message };
     }
     // A limit that stopped the phase is said in its log, where the CLI shows it.
