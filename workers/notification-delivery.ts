@@ -54,17 +54,26 @@ interface Claimed {
 }
 
 /**
- * Claims the given deliveries that are due (compare-and-set with a lease) in one statement, and
- * reads their configurations with them. Deliveries already claimed, settled or not yet due are left out.
+ * Claims the given deliveries that are due (compare-and-set with a lease) in one statement, reads
+ * their configurations with them, and records each attempt about to be sent as open (it is closed
+ * when it ends; one whose sender dies stays open, and shows as abandoned). Deliveries already
+ * claimed, settled or not yet due are left out.
  */
 async function claimDeliveries(deps: WorkerDeps, ids: string[]): Promise<Claimed[]> {
   const { rows } = await deps.db.raw<{ rows: Claimed[] }>(
-    `update notification_deliveries d
-        set status = 'sending', attempts = d.attempts + 1, lease_until = now() + interval '30 seconds'
-       from notification_configurations c
-      where d.id = any(?::text[]) and c.id = d.configuration_id
-        and ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'sending' and d.lease_until < now()))
-  returning d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed`,
+    `with claimed as (
+       update notification_deliveries d
+          set status = 'sending', attempts = d.attempts + 1, lease_until = now() + interval '30 seconds'
+         from notification_configurations c
+        where d.id = any(?::text[]) and c.id = d.configuration_id
+          and ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'sending' and d.lease_until < now()))
+    returning d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed
+     ), opened as (
+       insert into notification_delivery_attempts (delivery_id, attempt)
+       select id, attempts from claimed where enabled
+       on conflict (delivery_id, attempt) do nothing
+     )
+     select * from claimed`,
     [ids],
   );
   return rows;
@@ -129,7 +138,7 @@ function settlement(d: Claimed, r: Outcome, now: Date) {
 type Settlement = ReturnType<typeof settlement>;
 
 /**
- * Records the attempts and settles their deliveries in one statement: a 410 disables its
+ * Closes the attempts (recorded open at the claim) and settles their deliveries in one statement: a 410 disables its
  * configuration in the same statement, so a delivery is never settled without it. A delivery whose
  * lease ran out and another worker claimed again (its attempt count moved on) is left to that worker.
  */
@@ -139,8 +148,11 @@ async function settle(deps: WorkerDeps, settled: Settlement[]): Promise<void> {
        select * from jsonb_to_recordset(?::jsonb)
          as x(id text, attempt int, configuration_id text, status text, code int, error text, next_at timestamptz, duration int, body text, gone boolean)
      ), recorded as (
-       insert into notification_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body)
-       select id, attempt, code, duration, error, body from r
+       insert into notification_delivery_attempts (delivery_id, attempt, status_code, duration_ms, error, response_body, ended_at)
+       select id, attempt, code, duration, error, body, now() from r
+       on conflict (delivery_id, attempt) do update
+          set status_code = excluded.status_code, duration_ms = excluded.duration_ms, error = excluded.error,
+              response_body = excluded.response_body, ended_at = excluded.ended_at
      ), disabled as (
        update notification_configurations set enabled = false, updated_at = now()
         where id in (select configuration_id from r where gone)

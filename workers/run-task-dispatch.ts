@@ -11,22 +11,28 @@ import { enqueueAfterCommit, jobs } from '../shared/queues.js';
 
 const SIGNATURE_HEADERS = ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'];
 
-/** Claims a due delivery of a result still waiting for its integration (compare-and-set with a lease). */
+/**
+ * Claims a due delivery of a result still waiting for its integration (compare-and-set with a
+ * lease), and records the attempt about to be sent as open in the same statement: it is closed
+ * when it ends, and one whose sender dies stays open and shows as abandoned.
+ */
 async function claim(deps: WorkerDeps, id: string): Promise<TaskResultRow | undefined> {
-  const [row] = await deps.db<TaskResultRow>('task_results')
-    .where({ id, status: 'pending' })
-    .andWhere((q) =>
-      q
-        .where((p) => p.where('dispatch_status', 'pending').andWhere('next_dispatch_at', '<=', deps.db.fn.now()))
-        .orWhere((p) => p.where('dispatch_status', 'sending').andWhere('dispatch_lease_until', '<', deps.db.fn.now())),
-    )
-    .update({
-      dispatch_status: 'sending',
-      dispatch_attempts: deps.db.raw('dispatch_attempts + 1') as never,
-      dispatch_lease_until: deps.db.raw(`now() + interval '30 seconds'`) as never,
-    })
-    .returning('*');
-  return row;
+  const { rows } = await deps.db.raw<{ rows: TaskResultRow[] }>(
+    `with claimed as (
+       update task_results
+          set dispatch_status = 'sending', dispatch_attempts = dispatch_attempts + 1, dispatch_lease_until = now() + interval '30 seconds'
+        where id = ? and status = 'pending'
+          and ((dispatch_status = 'pending' and next_dispatch_at <= now()) or (dispatch_status = 'sending' and dispatch_lease_until < now()))
+    returning *
+     ), opened as (
+       insert into task_result_attempts (task_result_id, attempt)
+       select id, dispatch_attempts from claimed
+       on conflict (task_result_id, attempt) do nothing
+     )
+     select * from claimed`,
+    [id],
+  );
+  return rows[0];
 }
 
 async function requestBody(deps: WorkerDeps, result: TaskResultRow, token: string): Promise<string> {
@@ -70,13 +76,17 @@ export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): 
     sign: { key, headers: SIGNATURE_HEADERS },
   });
   const delivered = response.status === 200;
-  await deps.db('task_result_attempts').insert({
-    task_result_id: id,
-    attempt: result.dispatch_attempts,
-    status_code: response.status,
-    duration_ms: response.durationMs,
-    error: delivered ? null : (response.error ?? `the integration answered ${response.status}`),
-  });
+  await deps.db('task_result_attempts')
+    .insert({
+      task_result_id: id,
+      attempt: result.dispatch_attempts,
+      status_code: response.status,
+      duration_ms: response.durationMs,
+      error: delivered ? null : (response.error ?? `the integration answered ${response.status}`),
+      ended_at: deps.db.fn.now(),
+    })
+    .onConflict(['task_result_id', 'attempt'])
+    .merge(['status_code', 'duration_ms', 'error', 'ended_at']);
   const next = delivered ? null : nextDispatchAt(result.dispatch_attempts, new Date(), result.deadline_at!);
   await deps.db('task_results')
     .where({ id, dispatch_status: 'sending' })

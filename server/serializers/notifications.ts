@@ -28,7 +28,7 @@ export function notificationConfigurationResource(c: NotificationConfigurationRo
 
 export function deliveryResource(
   d: { id: string; configuration_id: string; run_id: string | null; trigger: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; created_at: Date; delivered_at: Date | null; next_attempt_at: Date },
-  attempts: { attempt: number; status_code: number | null; duration_ms: number; error: string | null; created_at: Date }[],
+  attempts: { attempt: number; status_code: number | null; duration_ms: number | null; error: string | null; created_at: Date; ended_at: Date | null }[],
 ): Resource {
   return {
     type: 'notification-deliveries',
@@ -42,8 +42,33 @@ export function deliveryResource(
       'next-attempt-at': d.status === 'pending' ? iso(d.next_attempt_at) : null,
       'created-at': iso(d.created_at),
       'delivered-at': iso(d.delivered_at),
-      attempts: attempts.map((a) => ({ attempt: a.attempt, 'status-code': a.status_code, 'duration-ms': a.duration_ms, error: a.error, 'sent-at': iso(a.created_at) })),
+      attempts: attempts.map((a) => attemptAttributes(a, d.attempts, d.status === 'sending')),
     },
     relationships: { 'notification-configuration': one('notification-configurations', d.configuration_id), run: one('runs', d.run_id) },
+  };
+}
+
+/** The text an attempt carries when its sender stopped (a killed worker) before it ended. */
+export const ABANDONED_ATTEMPT = 'the sender stopped before this attempt ended';
+
+/**
+ * How one attempt of a delivery (or of a run task request) reads: `state` is `in-progress` while
+ * it is the latest attempt and its sender holds it, `abandoned` when it was never ended (its
+ * sender died, and a later attempt or the end of the delivery came), else `ended`.
+ */
+export function attemptAttributes(
+  a: { attempt: number; status_code: number | null; duration_ms: number | null; error: string | null; created_at: Date; ended_at: Date | null },
+  latest: number,
+  sending: boolean,
+) {
+  const state = a.ended_at ? 'ended' : a.attempt === latest && sending ? 'in-progress' : 'abandoned';
+  return {
+    attempt: a.attempt,
+    state,
+    'status-code': a.status_code,
+    'duration-ms': a.duration_ms,
+    error: state === 'abandoned' ? ABANDONED_ATTEMPT : a.error,
+    'sent-at': iso(a.created_at),
+    'ended-at': iso(a.ended_at),
   };
 }

@@ -1,3 +1,4 @@
+import { attemptAttributes } from './notifications.js';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
 
@@ -64,9 +65,10 @@ export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resour
 export interface Attempt {
   attempt: number;
   status_code: number | null;
-  duration_ms: number;
+  duration_ms: number | null;
   error: string | null;
   created_at: Date;
+  ended_at: Date | null;
 }
 
 export function taskResultResource(r: TaskResultRow, stage: string, isSpeculative: boolean, outcomeIds: string[], attempts: Attempt[]): Resource {
@@ -88,13 +90,7 @@ export function taskResultResource(r: TaskResultRow, stage: string, isSpeculativ
       'workspace-task-id': r.workspace_task_id,
       'workspace-task-enforcement-level': r.enforcement_level,
       // Beyond TFE: every delivery attempt of the run task request, as integrators debug them.
-      'delivery-attempts': attempts.map((a) => ({
-        attempt: a.attempt,
-        'status-code': a.status_code,
-        'duration-ms': a.duration_ms,
-        error: a.error,
-        'sent-at': iso(a.created_at),
-      })),
+      'delivery-attempts': attempts.map((a) => attemptAttributes(a, r.dispatch_attempts, r.dispatch_status === 'sending')),
     },
     relationships: {
       'task-stage': one('task-stages', r.task_stage_id),

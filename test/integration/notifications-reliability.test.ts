@@ -248,6 +248,14 @@ describe('notifications: reliable delivery', function () {
       // Only the deliveries in flight when the worker died arrive twice.
       expect(copies.length, id).to.equal(held.has(id) ? 2 : 1);
     }
+    // The delivery log shows the killed sender's attempt, abandoned, before the one that delivered.
+    const log = await api('GET', `/notification-configurations/${s.configurationId}/deliveries?page[size]=100`, { token: s.token });
+    for (const d of log.body.data.filter((x: { id: string }) => held.has(x.id))) {
+      expect(d.attributes['attempt-count'], d.id).to.equal(2);
+      expect(d.attributes.attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([[1, 'abandoned'], [2, 'ended']]);
+      expect(d.attributes.attempts[0].error).to.match(/stopped before this attempt ended/);
+      expect(d.attributes.attempts[1]['status-code']).to.equal(200);
+    }
   });
 });
 
