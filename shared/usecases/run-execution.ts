@@ -202,6 +202,47 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
 
 /** Waits between attempts at storing the state an apply wrote. */
 const STATE_SAVE_WAITS_MS = [500, 2000];
+/** How often a running apply's state file is looked at (and stored when Terraform changed it). */
+const STATE_SYNC_MS = 2_000;
+
+/** Stores one state an apply wrote as a new current state version of the run's workspace. */
+async function storeState(deps: ExecutionDeps, run: RunRow, state: Buffer): Promise<void> {
+  const parsed = parseState(state);
+  await deps.db.transaction(async (tx) => {
+    const obj = await deps.store.put(tx, state, { contentType: 'application/json', prefix: 'state' });
+    await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: state.length, state: parsed });
+  });
+}
+
+/**
+ * Stores the state a running apply writes as Terraform writes it (it persists snapshots while it
+ * applies), looking every STATE_SYNC_MS: a worker killed mid-apply leaves the service the state
+ * of what was done so far, not only a file on its disk. A file caught half written (not JSON yet)
+ * waits for the next look. `stop` ends the looking and resolves with the last state stored (or
+ * `before`), which the apply's final save compares with.
+ */
+function syncState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): { stop(): Promise<Buffer | null> } {
+  let last = before;
+  let tick: Promise<void> = Promise.resolve();
+  const look = async () => {
+    const now = await readFile(wd.statePath).catch(() => null);
+    if (!now?.length || (last && now.equals(last))) return;
+    try {
+      await storeState(deps, run, now);
+      last = now;
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) deps.logger.warn('an intermediate state could not be stored', { runId: run.id, error: String(err) });
+    }
+  };
+  const timer = setInterval(() => (tick = tick.then(look)), STATE_SYNC_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await tick;
+      return last;
+    },
+  };
+}
 
 /**
  * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
@@ -216,11 +257,7 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
   if (!after?.length || (before && after.equals(before))) return;
   for (let attempt = 0; ; attempt++) {
     try {
-      const state = parseState(after);
-      await deps.db.transaction(async (tx) => {
-        const obj = await deps.store.put(tx, after, { contentType: 'application/json', prefix: 'state' });
-        await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: after.length, state });
-      });
+      await storeState(deps, run, after);
       return;
     } catch (err) {
       if (attempt < STATE_SAVE_WAITS_MS.length) {
@@ -466,8 +503,9 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       deps.terraform.sandbox.ownFile(join(wd.dir, 'plan.tfplan'), wd.user);
     },
     body: async (wd, phase, watch) => {
+      const sync = syncState(deps, run, wd, before);
       const { exit, stopped } = await supervised(watch, phase, 'apply', deps.config.runApplyTimeoutSeconds);
-      const unsaved = await saveState(deps, run, wd, before).then(() => null, (err: Error) => err);
+      const unsaved = await saveState(deps, run, wd, await sync.stop()).then(() => null, (err: Error) => err);
       // A limit that stopped the apply is the reason the run errored; a state it left unstorable is said with it.
       if (unsaved && stopped?.kind === 'error') return { ...stopped, message: `${stopped.message}. ${unsaved.message}` };
       if (unsaved) throw unsaved;

@@ -128,6 +128,44 @@ describe('faults: Redis loses its data while the workers keep running', function
     }
   });
 
+  it('a worker killed with SIGKILL mid-apply: its Terraform dies with it, and the state written so far is already stored', async () => {
+    await worker?.stop('SIGKILL');
+    worker = spawnWorkers(['run-pipeline'], { RECONCILE_INTERVAL_MS: '3600000' });
+    try {
+      await workersReady(worker);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      const marker = uniq('slowapply');
+      await uploadConfig(ws.id, token, {
+        'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
+resource "terraform_data" "second" {
+  input = terraform_data.first.output
+  provisioner "local-exec" { command = "sleep 120 # ${marker}" }
+}
+`,
+      });
+      const runId = await startRun(ws.id, token);
+      await waitForRun(runId, token, ['applying'], 60_000);
+      // The first resource is created and Terraform wrote its state; the second one's provisioner sleeps.
+      const stored = await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), 'the apply\'s state so far to be stored', 30_000);
+      const prefix = join(tmpdir(), `rls-run-${worker.proc.pid}-`);
+      const dir = (await readdir(tmpdir())).map((d) => join(tmpdir(), d)).find((d) => d.startsWith(prefix))!;
+      expect(await processesIn(dir)).to.not.deep.equal([]);
+
+      await worker.stop('SIGKILL');
+      await waitFor(async () => (await processesIn(dir)).length === 0, 'Terraform and its provisioner to die with the worker', 10_000);
+      const shown = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.id).to.equal(stored.id);
+      const state = JSON.parse((await fetch(shown.body.data.attributes['hosted-state-download-url']).then((r) => r.text())) || '{}');
+      expect(state.resources.map((r: { name: string }) => r.name)).to.include('first');
+    } finally {
+      await worker?.stop('SIGKILL');
+      worker = undefined;
+    }
+  });
+
   it('SIGTERM during a long plan: the worker stops it when its budget runs out, exits, and another worker plans the run', async () => {
     // The backend answers after 20 s: a worker that waited for its plan would exit only then.
     const server = await startSlowStateServer(20_000);
