@@ -14,6 +14,7 @@ import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } fro
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { organizationResource, workspaceResource } from '../serializers/foundation.js';
+import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 
 /** API attribute -> column, for the settings a client may write. */
 const SETTINGS: Record<string, keyof WorkspaceSettings> = {
@@ -48,7 +49,8 @@ function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
-export function workspaceHandlers({ db }: AppDeps) {
+export function workspaceHandlers(deps: AppDeps) {
+  const { db } = deps;
   const include = (req: Req) => readInclude(req, ['organization']);
 
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
@@ -110,6 +112,26 @@ export function workspaceHandlers({ db }: AppDeps) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       await deleteWorkspace(db, workspace.id);
       res.status(204).end();
+    },
+
+    /** POST /workspaces/:id/actions/lock (write access), with an optional `reason`. */
+    async lock(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const reason = (req.body as { reason?: unknown } | undefined)?.reason;
+      const ws = await lockWorkspace(deps, scope.workspace.id, res.locals.principal, typeof reason === 'string' ? reason : null);
+      await respond(res, 200, ws, scope, include(req));
+    },
+
+    /** POST /workspaces/:id/actions/unlock (write access; the lock's holder only). */
+    async unlock(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      await respond(res, 200, await unlockWorkspace(deps, scope.workspace.id, res.locals.principal, false), scope, include(req));
+    },
+
+    /** POST /workspaces/:id/actions/force-unlock (admin access; whoever holds the lock). */
+    async forceUnlock(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await respond(res, 200, await unlockWorkspace(deps, scope.workspace.id, res.locals.principal, true), scope, include(req));
     },
 
     async destroyByName(req: Req, res: Response) {

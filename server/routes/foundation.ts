@@ -68,6 +68,9 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/organizations/:org/workspaces/:name', ws.showByName);
   r.delete('/organizations/:org/workspaces/:name', ws.destroyByName);
   r.get('/workspaces/:id', ws.show);
+  r.post('/workspaces/:id/actions/lock', ws.lock);
+  r.post('/workspaces/:id/actions/unlock', ws.unlock);
+  r.post('/workspaces/:id/actions/force-unlock', ws.forceUnlock);
   r.patch('/workspaces/:id', validate('workspace.update'), ws.update);
   r.delete('/workspaces/:id', ws.destroy);
   return r;

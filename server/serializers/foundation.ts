@@ -193,6 +193,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       source: 'tfe-api',
       environment: 'default',
       locked: ws.locked,
+      // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
+      'locked-reason': ws.locked ? ws.lock_reason : null,
       'resource-count': 0,
       'created-at': iso(ws.created_at),
       'updated-at': iso(ws.updated_at),
@@ -226,6 +228,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'latest-run': one('runs', null),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
+      'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
     },
     links: { self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}` },
   };

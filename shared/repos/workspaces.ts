@@ -19,6 +19,10 @@ export interface WorkspaceRow {
   global_remote_state: boolean;
   structured_run_output_enabled: boolean;
   locked: boolean;
+  /** Who holds the lock: `users`, `teams`, `organizations` (an organization token) or `runs`. */
+  locked_by_type: LockHolder['type'] | null;
+  locked_by_id: string | null;
+  lock_reason: string | null;
   current_configuration_version_id: string | null;
   current_state_version_id: string | null;
   created_at: Date;
@@ -26,7 +30,32 @@ export interface WorkspaceRow {
 }
 
 /** Columns a client may set on create or update. */
-export type WorkspaceSettings = Partial<Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id'>>;
+export type WorkspaceSettings = Partial<
+  Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'locked_by_type' | 'locked_by_id' | 'lock_reason' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id'>
+>;
+
+/** Who holds a workspace's lock. */
+export interface LockHolder {
+  type: 'users' | 'teams' | 'organizations' | 'runs';
+  id: string;
+}
+
+/** Locks an unlocked workspace for `holder`; undefined when it is locked already. */
+export async function setLock(db: Db, id: string, holder: LockHolder, reason: string | null): Promise<WorkspaceRow | undefined> {
+  const [row] = await db<WorkspaceRow>('workspaces')
+    .where({ id, locked: false })
+    .update({ locked: true, locked_by_type: holder.type, locked_by_id: holder.id, lock_reason: reason, updated_at: db.fn.now() })
+    .returning('*');
+  return row;
+}
+
+/** Unlocks a locked workspace, only when `holder` holds it unless null (force); undefined when nothing changed. */
+export async function clearLock(db: Db, id: string, holder: LockHolder | null): Promise<WorkspaceRow | undefined> {
+  const query = db<WorkspaceRow>('workspaces').where({ id, locked: true });
+  if (holder) query.where({ locked_by_type: holder.type, locked_by_id: holder.id });
+  const [row] = await query.update({ locked: false, locked_by_type: null, locked_by_id: null, lock_reason: null, updated_at: db.fn.now() }).returning('*');
+  return row;
+}
 
 export const findWorkspace = (db: Db, id: string) => db<WorkspaceRow>('workspaces').where({ id }).first();
 export const findWorkspaceByName = (db: Db, organizationName: string, name: string) =>

@@ -6,6 +6,7 @@ import type { RunStatus } from '../domain/run.js';
 import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
+import { setLock } from '../repos/workspaces.js';
 import { enterStage, runAfterMoves } from '../run-stages.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
@@ -467,6 +468,8 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow 
     if (run.status === 'pre_apply_completed') return transitionRun(tx, run, 'queue_apply');
     if (run.status === 'applying' && run.lease_expired) {
       const message = 'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
+      // The workspace stays locked by this run, its queued runs held, until a person unlocks it.
+      await setLock(tx, run.workspace_id, { type: 'runs', id: run.id }, `${message} Unlock the workspace (force-unlock) once its state is checked.`);
       return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
     }
     return run;

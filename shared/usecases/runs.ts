@@ -51,8 +51,9 @@ export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<v
 const lockWorkspace = (tx: Db, workspaceId: string | Knex.QueryBuilder) => tx('workspaces').where('id', workspaceId).forUpdate().first('id');
 
 /**
- * The other non-speculative runs of the workspace that keep `run` waiting: one that holds it
- * (neither pending nor final), or one pending since before it.
+ * What keeps a non-speculative `run` waiting: its workspace is locked (by a person, or by a run
+ * whose apply was interrupted), or another non-speculative run of it holds it (neither pending
+ * nor final), or one is pending since before it. A select of one row when it must wait.
  */
 const blockingRuns = (tx: Db, run: RunRow) =>
   tx('runs as o')
@@ -60,7 +61,8 @@ const blockingRuns = (tx: Db, run: RunRow) =>
     .whereNot('o.id', run.id)
     .whereNotIn('o.status', FINAL_RUN_STATUSES)
     .where((q) => q.whereNot('o.status', 'pending').orWhere('o.created_at', '<', tx('runs').where({ id: run.id }).select('created_at')))
-    .select(tx.raw('1'));
+    .select(tx.raw('1'))
+    .unionAll(tx('workspaces').where({ id: run.workspace_id, locked: true }).select(tx.raw('1')));
 
 /**
  * A pending run takes its workspace when no other non-speculative run holds it and no older one
@@ -123,7 +125,8 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
 
 /**
  * A new run inserted straight into `plan_queued`, when under the workspace lock no other
- * non-speculative run of the workspace is active or waiting (a plan-only run never waits), and
+ * non-speculative run of the workspace is active or waiting and the workspace is not locked by a
+ * person or an interrupted apply (a plan-only run never waits), and
  * neither its creation, nor its queueing, nor the pre-plan stage concerns any listener or hook;
  * otherwise undefined, nothing written. Its statement reads the other runs as they were when it
  * began, which may be before a run that took the workspace meanwhile committed: the unique index
@@ -139,8 +142,9 @@ async function queuedAtCreation(db: Db, attrs: NewRun): Promise<RunRow | undefin
   if (concerns.some((c) => c === null)) return undefined;
   const busy = attrs.plan_only
     ? db.raw('false')
-    : db.raw('exists (?)', [
+    : db.raw('exists (?) or exists (?)', [
         db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [CANDIDATE]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
+        db('workspaces as lw').whereRaw('lw.id = ??.workspace_id', [CANDIDATE]).where('lw.locked', true).select(db.raw('1')),
       ]);
   try {
     return await insertQueuedRunIf(db, id, attrs, db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]));

@@ -128,14 +128,21 @@ describe('faults: Redis loses its data while the workers keep running', function
     }
   });
 
-  it('a worker killed with SIGKILL mid-apply: its Terraform dies with it, and the state written so far is already stored', async () => {
+  it('a worker killed with SIGKILL mid-apply: its Terraform dies with it, the state so far is stored, the workspace stays locked with the reason and holds the next run until unlocked', async () => {
     await worker?.stop('SIGKILL');
-    worker = spawnWorkers(['run-pipeline'], { RECONCILE_INTERVAL_MS: '3600000' });
+    const env = { RECONCILE_INTERVAL_MS: '1000', RUN_LEASE_SECONDS: '3' };
+    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'verification'], env);
+    let next: WorkerProcess | undefined;
     try {
       await workersReady(worker);
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': true });
+      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
+        token,
+        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'errors', token: 'f4ults', url: receiver.url, triggers: ['run:errored'] }),
+      });
+      expect(nc.status, nc.text).to.equal(201);
       const marker = uniq('slowapply');
       await uploadConfig(ws.id, token, {
         'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
@@ -160,8 +167,30 @@ resource "terraform_data" "second" {
       expect(shown.body.data.id).to.equal(stored.id);
       const state = JSON.parse((await fetch(shown.body.data.attributes['hosted-state-download-url']).then((r) => r.text())) || '{}');
       expect(state.resources.map((r: { name: string }) => r.name)).to.include('first');
+
+      // Another worker finds the apply abandoned: the run errors (never applied twice) and the
+      // workspace stays locked by it, with the reason, until a person unlocks it.
+      next = spawnWorkers(['run-pipeline', 'notification-delivery'], env);
+      await workersReady(next);
+      const errored = await waitForRun(runId, token, ['errored', 'applied'], 60_000);
+      expect(errored.attributes.status).to.equal('errored');
+      const locked = (await api('GET', `/workspaces/${ws.id}`, { token })).body.data;
+      expect(locked.attributes.locked).to.equal(true);
+      expect(locked.attributes['locked-reason']).to.match(/stopped unexpectedly/);
+      expect(locked.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: runId });
+      await waitFor(() => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:errored'), 'run:errored to arrive', 30_000);
+
+      await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
+      const held = await startRun(ws.id, token);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect((await api('GET', `/runs/${held}`, { token })).body.data.attributes.status).to.equal('pending');
+      const unlock = await api('POST', `/workspaces/${ws.id}/actions/unlock`, { token, body: {} });
+      expect(unlock.status, unlock.text).to.equal(409);
+      expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(200);
+      expect((await waitForRun(held, token, ['applied', 'errored'], 60_000)).attributes.status).to.equal('applied');
     } finally {
       await worker?.stop('SIGKILL');
+      await next?.stop('SIGKILL');
       worker = undefined;
     }
   });

@@ -1,0 +1,44 @@
+import type { Runtime } from '../runtime.js';
+import type { Principal } from '../access.js';
+import { Conflict } from '../errors.js';
+import { clearLock, findWorkspace, setLock, type LockHolder, type WorkspaceRow } from '../repos/workspaces.js';
+import { kickWorkspace } from './runs.js';
+
+/** Who a principal locks a workspace as. */
+export function holderOf(principal: Principal): LockHolder {
+  switch (principal.kind) {
+    case 'user':
+      return { type: 'users', id: principal.user.id };
+    case 'team':
+      return { type: 'teams', id: principal.team.id };
+    case 'organization':
+      return { type: 'organizations', id: principal.organizationName };
+  }
+}
+
+const describe = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `run ${ws.locked_by_id}` : `another ${ws.locked_by_type?.replace(/s$/, '') ?? 'holder'}`);
+
+/**
+ * Locks a workspace for the caller: non-speculative runs wait (pending) until it is unlocked.
+ * 409 when it is locked already.
+ */
+export async function lockWorkspace(rt: Runtime, workspaceId: string, principal: Principal, reason: string | null): Promise<WorkspaceRow> {
+  const locked = await setLock(rt.db, workspaceId, holderOf(principal), reason);
+  if (!locked) throw new Conflict('Unable to lock workspace. The workspace is already locked.');
+  return locked;
+}
+
+/**
+ * Unlocks a workspace the caller holds (any holder with `force`), and lets its waiting runs go.
+ * 409 when it is not locked, or locked by someone else without `force`.
+ */
+export async function unlockWorkspace(rt: Runtime, workspaceId: string, principal: Principal, force: boolean): Promise<WorkspaceRow> {
+  const unlocked = await clearLock(rt.db, workspaceId, force ? null : holderOf(principal));
+  if (!unlocked) {
+    const ws = await findWorkspace(rt.db, workspaceId);
+    if (!ws?.locked) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
+    throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${describe(ws)}; force-unlock it (admin access) if it must be released.`);
+  }
+  await kickWorkspace(rt, workspaceId);
+  return unlocked;
+}

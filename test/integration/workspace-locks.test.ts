@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { api, expectError } from '../helpers/api.js';
+import { createOrg, createWorkspace, memberWithAccess } from '../helpers/fixtures.js';
+import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+
+const lock = (id: string, token: string, reason?: string) => api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
+const unlock = (id: string, token: string, force = false) => api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });
+
+describe('workspace locks', function () {
+  this.timeout(120_000);
+
+  it('locks for the caller with a reason, refuses a second lock and another holder\'s unlock (409), unlocks for the holder, force-unlocks for an admin', async () => {
+    const org = await createOrg();
+    const ws = await createWorkspace(org);
+    const writer = await memberWithAccess(org, ws.id, 'write');
+    const other = await memberWithAccess(org, ws.id, 'write');
+    const planner = await memberWithAccess(org, ws.id, 'plan');
+
+    const locked = await lock(ws.id, writer.token, 'migrating state');
+    expect(locked.status, locked.text).to.equal(200);
+    expect(locked.body.data.attributes).to.include({ locked: true, 'locked-reason': 'migrating state' });
+    expect(locked.body.data.relationships['locked-by'].data).to.deep.equal({ type: 'users', id: writer.id });
+
+    expectError(await lock(ws.id, other.token), 409, /already locked/);
+    expectError(await unlock(ws.id, other.token), 409, /locked by another user/);
+    // Plan access is not enough to lock, unlock or see why (write is).
+    expectError(await lock(ws.id, planner.token), 404);
+    expectError(await unlock(ws.id, planner.token), 404);
+    // Force-unlock needs admin access.
+    expectError(await unlock(ws.id, other.token, true), 404);
+
+    const released = await unlock(ws.id, writer.token);
+    expect(released.status, released.text).to.equal(200);
+    expect(released.body.data.attributes.locked).to.equal(false);
+    expect(released.body.data.relationships['locked-by'].data).to.equal(null);
+    expectError(await unlock(ws.id, writer.token), 409, /not locked/);
+
+    expect((await lock(ws.id, other.token)).status).to.equal(200);
+    const forced = await unlock(ws.id, org.owner.token, true);
+    expect(forced.status, forced.text).to.equal(200);
+    expect(forced.body.data.attributes.locked).to.equal(false);
+  });
+
+  describe('with a worker', () => {
+    let worker: WorkerProcess | undefined;
+    before(async function () {
+      if (!terraformAvailable()) this.skip();
+      worker = spawnWorkers(['run-pipeline']);
+      await workersReady(worker);
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('holds a locked workspace\'s runs pending (speculative plans still run) and lets them go once it is unlocked', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
+      expect((await lock(ws.id, token, 'hold')).status).to.equal(200);
+      const held = await startRun(ws.id, token);
+      const speculative = await startRun(ws.id, token, { 'plan-only': true });
+      expect((await waitForRun(speculative, token, ['planned_and_finished', 'errored'])).attributes.status).to.equal('planned_and_finished');
+      expect((await api('GET', `/runs/${held}`, { token })).body.data.attributes.status).to.equal('pending');
+
+      expect((await unlock(ws.id, token)).status).to.equal(200);
+      expect((await waitForRun(held, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
+    });
+  });
+});
