@@ -115,6 +115,9 @@ export function teamHandlers({ db }: AppDeps) {
 
     async update(req: Req, res: Response) {
       const { team, grant } = await teamScope(db, res.locals.principal, req.params.id, 'manage-teams');
+      // Every change to the owners team (its visibility too) is for owners only: not for a member
+      // with manage-teams, nor for an organization token.
+      if (team.is_owners && !grant.isOwner) throw new NotFound();
       const attrs = attributesOf(req) as TeamAttrs;
       assertMayGrant(grant, attrs);
       if (team.is_owners && attrs.name !== undefined && attrs.name !== team.name) {

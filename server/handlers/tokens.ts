@@ -14,10 +14,16 @@ import { tokenResource } from '../serializers/foundation.js';
 const managesUser = (p: Principal, userId: string) => p.kind === 'user' && (p.user.id === userId || p.user.is_admin);
 const creatorId = (p: Principal) => (p.kind === 'user' ? p.user.id : null);
 
-/** Optional body `{data:{type:'authentication-tokens', attributes:{description, expired-at}}}`. */
-function tokenAttributes(req: Req): { description: string | null; expiredAt: Date | null } {
+/**
+ * Optional body `{data:{type:'authentication-tokens', attributes:{description, expired-at}}}`. For
+ * organization and team tokens (`singularType`), the type may also be `authentication-token`, as
+ * existing client libraries and scripts send it.
+ */
+function tokenAttributes(req: Req, singularType = false): { description: string | null; expiredAt: Date | null } {
   if (!hasDocument(req)) return { description: null, expiredAt: null };
-  check('token.create', req.body);
+  const body = req.body as { data?: { type?: unknown } };
+  const singular = singularType && body.data?.type === 'authentication-token';
+  check('token.create', singular ? { ...body, data: { ...body.data, type: 'authentication-tokens' } } : body);
   const attrs = attributesOf(req) as { description?: string | null; 'expired-at'?: string | null };
   return { description: attrs.description ?? null, expiredAt: attrs['expired-at'] ? new Date(attrs['expired-at']) : null };
 }
@@ -65,7 +71,7 @@ export function tokenHandlers({ db }: AppDeps) {
     /** Issues the team's token, replacing any previous one. */
     async createForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
-      const attrs = tokenAttributes(req);
+      const attrs = tokenAttributes(req, true);
       const { row, secret } = await db.transaction(async (tx) => {
         await tx('authentication_tokens').where({ kind: 'team', team_id: team.id }).del();
         return issueToken(tx, { kind: 'team', teamId: team.id }, { ...attrs, createdById: creatorId(res.locals.principal) });
@@ -84,7 +90,7 @@ export function tokenHandlers({ db }: AppDeps) {
     /** Issues the organization's token, replacing any previous one. Owners only. */
     async createForOrganization(req: Req, res: Response) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
-      const attrs = tokenAttributes(req);
+      const attrs = tokenAttributes(req, true);
       const { row, secret } = await db.transaction(async (tx) => {
         await tx('authentication_tokens').where({ kind: 'organization', organization_name: org.name }).del();
         return issueToken(tx, { kind: 'organization', organizationName: org.name }, { ...attrs, createdById: creatorId(res.locals.principal) });

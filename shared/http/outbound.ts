@@ -55,7 +55,13 @@ function normalise(address: string): Parsed {
 
 const inCidr = (ip: Parsed, [range, bits]: [Parsed, number]) => ip.kind() === range.kind() && ip.match(range, bits);
 
-/** Whether an address may be connected to: public unicast, or inside an allowed CIDR; never link-local or metadata. */
+/** IPv6 global unicast: everything else (IPv4-compatible ::/96, unique local, 6to4, Teredo, ...) is refused unless allow-listed. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [Parsed, number];
+
+/**
+ * Whether an address may be connected to: public unicast (IPv6: global unicast, 2000::/3, outside
+ * its special ranges), or inside an allowed CIDR; never link-local or metadata.
+ */
 export function addressAllowed(address: string, allowed: readonly [Parsed, number][]): boolean {
   let ip: Parsed;
   try {
@@ -65,7 +71,23 @@ export function addressAllowed(address: string, allowed: readonly [Parsed, numbe
   }
   if (ALWAYS_BLOCKED.some((c) => inCidr(ip, c as [Parsed, number]))) return false;
   if (allowed.some((c) => inCidr(ip, c))) return true;
+  if (ip.kind() === 'ipv6' && !inCidr(ip, GLOBAL_UNICAST_V6)) return false;
   return ip.range() === 'unicast';
+}
+
+/**
+ * What a refused or unresolvable destination is called, whichever it was: telling them apart, or
+ * naming the address a name resolved to, would let a caller map internal names and addresses.
+ */
+export const DESTINATION_NOT_ALLOWED = 'destination not allowed';
+
+/** A failed call's error, said without the URL (which may carry credentials) or internal addresses. */
+function failure(err: Error & { code?: unknown; cause?: unknown }): string {
+  const code = typeof err.code === 'string' ? err.code : '';
+  if (err instanceof BlockedAddressError || err.cause instanceof BlockedAddressError || err.message.includes(DESTINATION_NOT_ALLOWED)) return DESTINATION_NOT_ALLOWED;
+  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA'].includes(code)) return DESTINATION_NOT_ALLOWED;
+  if (/connect timed out/.test(err.message)) return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
+  return code ? `connection failed (${code})` : 'connection failed';
 }
 
 /** How long an idle kept-alive connection stays open. */
@@ -80,10 +102,10 @@ export function createOutboundClient(opts: OutboundOptions) {
 
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
+      if (err) return callback(new BlockedAddressError(DESTINATION_NOT_ALLOWED), '', 0);
       const list = addresses as LookupAddress[];
       const bad = list.find((a) => !addressAllowed(a.address, allowed));
-      if (bad || !list.length) return callback(new BlockedAddressError(`address ${bad?.address ?? '(none)'} of ${hostname} is not allowed`), '', 0);
+      if (bad || !list.length) return callback(new BlockedAddressError(DESTINATION_NOT_ALLOWED), '', 0);
       if ((options as { all?: boolean }).all) return callback(null, list as never, 0);
       return callback(null, list[0].address, list[0].family);
     });
@@ -145,9 +167,11 @@ export function createOutboundClient(opts: OutboundOptions) {
       return fail('invalid URL');
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('only http and https URLs are allowed');
+    // Credentials in a URL are not sent (and never said back: they are secrets).
+    if (url.username || url.password) return fail('URLs with credentials (user:password@) are not supported');
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     // IP literals never reach the lookup hook, so they are vetted here.
-    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(`address ${literal} is not allowed`);
+    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(DESTINATION_NOT_ALLOWED);
 
     const headers: Record<string, string> = { ...req.headers };
     if (req.sign) {
@@ -180,7 +204,7 @@ export function createOutboundClient(opts: OutboundOptions) {
     } catch (err) {
       const e = err as Error;
       if (e.name === 'AbortError') return fail(`timed out after ${totalTimeoutMs} ms`);
-      return fail(e.message);
+      return fail(failure(e));
     } finally {
       clearTimeout(timer);
     }

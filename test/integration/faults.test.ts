@@ -195,6 +195,55 @@ resource "terraform_data" "second" {
     }
   });
 
+  it('a run task request whose sender was killed shows as an abandoned attempt before the one that was delivered', async () => {
+    await worker?.stop('SIGKILL');
+    let answered = 0;
+    const held = await startTaskIntegration(null, (req) => {
+      if (req.body.stage === 'test') return 200;
+      // The first request is never answered: its sender dies waiting.
+      if (answered++ === 0) return new Promise<number>(() => undefined);
+      const body = req.body as { task_result_callback_url: string; access_token: string };
+      setTimeout(() => void callback(body.task_result_callback_url, body.access_token, { status: 'passed' }), 100);
+      return 200;
+    });
+    const env = { RECONCILE_INTERVAL_MS: '1000', RUN_LEASE_SECONDS: '3' };
+    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'verification'], env);
+    let next: WorkerProcess | undefined;
+    try {
+      await workersReady(worker);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('task'), url: held.url, category: 'task' }) });
+      expect(task.status, task.text).to.equal(201);
+      const ws = await createWorkspace(org);
+      const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
+        token,
+        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+      });
+      expect(attach.status, attach.text).to.equal(201);
+      await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
+      const runId = await startRun(ws.id, token);
+      await waitFor(() => held.requests.some((r) => r.body.stage === 'post_plan'), 'the first task request', 60_000);
+      await worker.stop('SIGKILL');
+      next = spawnWorkers(['run-pipeline', 'run-task-dispatch'], env);
+      await workersReady(next);
+      // The dispatch lease (30 s) runs out, and the request goes again.
+      const run = await waitForRun(runId, token, ['planned', 'post_plan_completed', 'errored'], 90_000);
+      expect(run.attributes.status).to.be.oneOf(['planned', 'post_plan_completed']);
+      const result = await harness().rt.db('task_results').where({ run_id: runId }).first('id');
+      const shown = await api('GET', `/task-results/${result.id}`, { token });
+      const attempts = shown.body.data.attributes['delivery-attempts'];
+      expect(attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([[1, 'abandoned'], [2, 'ended']]);
+      expect(attempts[0].error).to.match(/stopped before this attempt ended/);
+      expect(attempts[1]['status-code']).to.equal(200);
+    } finally {
+      await worker?.stop('SIGKILL');
+      await next?.stop('SIGKILL');
+      worker = undefined;
+      await held.close();
+    }
+  });
+
   it('SIGTERM during a long plan: the worker stops it when its budget runs out, exits, and another worker plans the run', async () => {
     // The backend answers after 20 s: a worker that waited for its plan would exit only then.
     const server = await startSlowStateServer(20_000);

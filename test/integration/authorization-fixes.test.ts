@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { api, doc, expectError } from '../helpers/api.js';
+import { harness } from '../helpers/harness.js';
+import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
+import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
+
+type Org = Awaited<ReturnType<typeof createOrg>>;
+
+/** A member of `org` on a team with exactly the given organization permissions. */
+async function memberWith(org: Org, access: Record<string, boolean>) {
+  const user = await createUser();
+  await joinOrg(org, user);
+  const team = await createTeam(org, { 'organization-access': access });
+  const add = await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
+  expect(add.status, add.text).to.equal(204);
+  return user;
+}
+
+describe('authorization and outbound fixes', function () {
+  this.timeout(60_000);
+
+  describe('organization and team tokens requested as existing clients send them', () => {
+    it('issues an organization token for {"data":{"type":"authentication-token"}}, with expired-at, and for an empty body', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const singular = await api('POST', `/organizations/${org.name}/authentication-token`, { token, body: { data: { type: 'authentication-token' } } });
+      expect(singular.status, singular.text).to.equal(201);
+      expect(singular.body.data.attributes.token).to.be.a('string');
+      const expiring = await api('POST', `/organizations/${org.name}/authentication-token`, {
+        token,
+        body: { data: { type: 'authentication-token', attributes: { 'expired-at': '2031-01-01T00:00:00.000Z' } } },
+      });
+      expect(expiring.status, expiring.text).to.equal(201);
+      expect(expiring.body.data.attributes['expired-at']).to.equal('2031-01-01T00:00:00.000Z');
+      // The newest token works, the one it replaced does not.
+      expect((await api('GET', `/organizations/${org.name}`, { token: expiring.body.data.attributes.token })).status).to.equal(200);
+      expect((await api('GET', `/organizations/${org.name}`, { token: singular.body.data.attributes.token })).status).to.equal(401);
+      const empty = await api('POST', `/organizations/${org.name}/authentication-token`, { token });
+      expect(empty.status, empty.text).to.equal(201);
+      // Any other type is still refused, writing nothing.
+      const before = await countRows('authentication_tokens');
+      expectError(await api('POST', `/organizations/${org.name}/authentication-token`, { token, body: { data: { type: 'workspaces' } } }), 422);
+      expect(await countRows('authentication_tokens')).to.equal(before);
+    });
+
+    it('issues a team token for {"data":{"type":"authentication-token"}}', async () => {
+      const org = await createOrg();
+      const team = await createTeam(org);
+      const res = await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, body: { data: { type: 'authentication-token' } } });
+      expect(res.status, res.text).to.equal(201);
+      expect((await api('GET', `/teams/${team}`, { token: res.body.data.attributes.token })).status).to.equal(200);
+    });
+  });
+
+  it('keeps every change to the owners team for owners: a manage-teams member and an organization token get 404 and change nothing', async () => {
+    const org = await createOrg();
+    const owners = (await api('GET', `/organizations/${org.name}/teams?q=owners`, { token: org.owner.token })).body.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'owners');
+    const before = owners.attributes.visibility;
+    const flipped = before === 'secret' ? 'organization' : 'secret';
+    const manager = await memberWith(org, { 'manage-teams': true });
+    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
+    for (const token of [manager.token, orgToken]) {
+      expectError(await api('PATCH', `/teams/${owners.id}`, { token, body: doc('teams', { visibility: flipped }) }), 404);
+    }
+    expect((await api('GET', `/teams/${owners.id}`, { token: org.owner.token })).body.data.attributes.visibility).to.equal(before);
+    const byOwner = await api('PATCH', `/teams/${owners.id}`, { token: org.owner.token, body: doc('teams', { visibility: flipped }) });
+    expect(byOwner.status, byOwner.text).to.equal(200);
+    expect(byOwner.body.data.attributes.visibility).to.equal(flipped);
+  });
+
+  describe('outbound destinations (a verification worker with the default, empty allow-list)', () => {
+    let worker: WorkerProcess;
+    before(async () => {
+      worker = spawnWorkers(['verification'], { OUTBOUND_ALLOWED_CIDRS: '' });
+      await workersReady(worker);
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+
+    const create = (wsId: string, token: string, url: string) =>
+      api('POST', `/workspaces/${wsId}/notification-configurations`, {
+        token,
+        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq('dest'), url, triggers: ['run:created'] }),
+      });
+
+    it('says "destination not allowed" alike for a refused address and an unresolvable name, never the address a name resolved to, never URL credentials', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const before = await countRows('notification_configurations');
+      const answers = [];
+      for (const url of ['http://localhost:9/hook', 'http://no-such-host.invalid/hook']) {
+        const res = await create(ws.id, org.owner.token, url);
+        expectError(res, 400, /destination not allowed/);
+        answers.push(res.text);
+      }
+      for (const url of ['http://alice:s3cr3t-word@localhost:9/hook', 'http://alice:s3cr3t-word@example.com/hook']) {
+        const res = await create(ws.id, org.owner.token, url);
+        expectError(res, 400, /credentials .* are not supported/);
+        answers.push(res.text);
+      }
+      for (const text of answers) expect(text).not.to.match(/127\.0\.0\.1|::1|ENOTFOUND|s3cr3t|alice/);
+      expect(await countRows('notification_configurations')).to.equal(before);
+      const errors = (await harness().rt.db('verifications').pluck('error')) as (string | null)[];
+      for (const e of errors) expect(e ?? '').not.to.match(/s3cr3t|127\.0\.0\.1 of/);
+    });
+
+    it('refuses IPv4-compatible and other non-global IPv6 addresses', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const before = await countRows('notification_configurations');
+      for (const url of ['http://[::127.0.0.1]:9/hook', 'http://[::7f00:1]:9/hook', 'http://[fd00::1]/hook', 'http://[2002:7f00:1::1]/hook', 'http://[::]/hook']) {
+        expectError(await create(ws.id, org.owner.token, url), 400, /destination not allowed/);
+      }
+      expect(await countRows('notification_configurations')).to.equal(before);
+    });
+  });
+});
