@@ -72,18 +72,24 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      const { workspace } = await workspaceScopeById(db, principal, req.params.id, 'plan');
+      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'plan');
       if (principal.kind === 'organization') {
         throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
       }
       if (hasDocument(req)) check('cv.create', req.body);
       const attrs = attributesOf(req) as { 'auto-queue-runs'?: boolean; speculative?: boolean; provisional?: boolean };
+      // Without write access a version can only be speculative and provisional: it queues only
+      // plan-only runs, and never becomes current (a provisional version becomes current only when
+      // its run applies, which a speculative one cannot). Asking for an appliable one is refused
+      // as TFE does (404).
+      const mayApply = access === 'write' || access === 'admin';
+      if (!mayApply && attrs.speculative === false) throw new NotFound();
       const cv = await insertCv(db, {
         workspace_id: workspace.id,
         source: requestSource(req),
         auto_queue_runs: attrs['auto-queue-runs'] ?? true,
-        speculative: attrs.speculative ?? false,
-        provisional: attrs.provisional ?? false,
+        speculative: mayApply ? (attrs.speculative ?? false) : true,
+        provisional: mayApply ? (attrs.provisional ?? false) : true,
         created_by_id: principal.kind === 'user' ? principal.user.id : null,
       });
       const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'cv-upload', cv.id, config.uploadUrlTtlSeconds);

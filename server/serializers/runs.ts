@@ -48,7 +48,8 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'has-changes': run.has_changes === true,
       'target-addrs': run.target_addrs,
       'replace-addrs': run.replace_addrs,
-      variables: run.variables,
+      // Keys only, as TFE answers: the values are secrets, sealed at rest and given to the run alone.
+      variables: run.variables.map((v) => ({ key: v.key })),
       'terraform-version': run.terraform_version,
       'position-in-queue': 0,
       'created-at': iso(run.created_at),

@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES, runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
 import { interestColumns, publishRunTransition, readInterests } from '../run-events.js';
 import { insertLogs } from '../logs.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
 
 export interface RunRow {
   id: string;
@@ -21,7 +22,10 @@ export interface RunRow {
   allow_empty_apply: boolean;
   target_addrs: string[];
   replace_addrs: string[];
-  variables: { key: string; value: string }[];
+  /** The run variables' keys (their values are sealed in `variables_sealed`; rows from before kept values here). */
+  variables: { key: string; value?: string }[];
+  /** The run variables, keys and values, as JSON sealed under ENCRYPTION_KEY (see sealRunVariables). */
+  variables_sealed: string | null;
   status_timestamps: Record<string, string>;
   has_changes: boolean | null;
   terraform_version: string | null;
@@ -75,7 +79,7 @@ export const planOfRun = (db: Db, runId: string) => db<PlanRow>('plans').where({
 export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').where({ run_id: runId }).first();
 
 export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> &
-  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'terraform_version'>> & {
+  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'variables_sealed' | 'terraform_version'>> & {
     created_by_id?: string | null;
   };
 
@@ -251,4 +255,17 @@ export async function organizationOfRun(db: Db, id: string): Promise<string | nu
 export async function countUnfinishedSpeculativeRuns(db: Db, workspaceId: string): Promise<number> {
   const row = await db('runs').where({ workspace_id: workspaceId, plan_only: true }).whereNotIn('status', FINAL_RUN_STATUSES).count<{ n: string }[]>('* as n').first();
   return Number(row?.n ?? 0);
+}
+
+/** A run's variables as stored: keys in the clear, keys and values sealed (values are secrets). */
+export function sealRunVariables(key: Buffer, variables: { key: string; value: string }[]): Pick<RunRow, 'variables' | 'variables_sealed'> {
+  if (!variables.length) return { variables: [], variables_sealed: null };
+  return { variables: variables.map((v) => ({ key: v.key })), variables_sealed: encryptSecret(key, JSON.stringify(variables)) };
+}
+
+/** A run's variables with their values, for its Terraform only. */
+export function openRunVariables(key: Buffer, run: Pick<RunRow, 'variables' | 'variables_sealed'>): { key: string; value: string }[] {
+  if (run.variables_sealed) return JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[];
+  // Rows written before the values were sealed.
+  return run.variables.filter((v): v is { key: string; value: string } => typeof v.value === 'string');
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
-import { planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
+import { openRunVariables, planOfRun, transitionRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { setLock } from '../repos/workspaces.js';
@@ -65,7 +65,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
     .where('r.id', runId)
     .first(
-      'r.variables', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
+      'r.variables', 'r.variables_sealed', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
       'cv.archive_object_id', 'w.working_directory', 'w.structured_run_output_enabled', 'sv.object_id as state_object_id',
     );
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
@@ -73,7 +73,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
     state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
-    variables: row.variables,
+    variables: openRunVariables(deps.config.encryptionKey, row),
   };
   return { sources, options: row };
 }

@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertPendingRun, insertQueuedRunIf, insertRunEvent, transitionRun, type NewRun, type RunRow } from '../repos/runs.js';
 import { newId } from '../ids.js';
 import { concernsAny } from '../run-events.js';
 import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
@@ -101,8 +101,9 @@ export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
  * a free workspace whose runs nothing listens to, takes one autocommit statement (see
  * queuedAtCreation); any other goes through insertRun's transaction.
  */
-export async function createRun(rt: Runtime, attrs: NewRun): Promise<RunRow> {
-  if (attrs.plan_only) await refuseSpeculativeBeyondCap(rt, attrs.workspace_id);
+export async function createRun(rt: Runtime, given: Omit<NewRun, 'variables' | 'variables_sealed'> & { variables?: { key: string; value: string }[] }): Promise<RunRow> {
+  if (given.plan_only) await refuseSpeculativeBeyondCap(rt, given.workspace_id);
+  const attrs: NewRun = { ...given, ...sealRunVariables(rt.config.encryptionKey, given.variables ?? []) };
   const run = (await queuedAtCreation(rt.db, attrs)) ?? (await rt.db.transaction((tx) => insertRun(tx, attrs)));
   await afterMove(rt, run);
   return run;

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
+import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
+import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
@@ -66,6 +68,63 @@ describe('authorization and outbound fixes', function () {
     const byOwner = await api('PATCH', `/teams/${owners.id}`, { token: org.owner.token, body: doc('teams', { visibility: flipped }) });
     expect(byOwner.status, byOwner.text).to.equal(200);
     expect(byOwner.body.data.attributes.visibility).to.equal(flipped);
+  });
+
+  it('a member with plan access cannot get an appliable configuration version: it is speculative, never current, and queues only a plan-only run', async () => {
+    const org = await createOrg();
+    const ws = await createWorkspace(org, { 'auto-apply': true });
+    const planner = await memberWithAccess(org, ws.id, 'plan');
+    const currentBefore = (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data.relationships['current-configuration-version'].data;
+
+    const before = await countRows('configuration_versions');
+    expectError(await api('POST', `/workspaces/${ws.id}/configuration-versions`, { token: planner.token, body: doc('configuration-versions', { speculative: false }) }), 404);
+    expect(await countRows('configuration_versions')).to.equal(before);
+
+    const created = await api('POST', `/workspaces/${ws.id}/configuration-versions`, { token: planner.token, body: doc('configuration-versions', {}) });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.data.attributes.speculative).to.equal(true);
+    const put = await putArchive(created.body.data.attributes['upload-url'], await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }));
+    expect(put.status, put.text).to.equal(200);
+    const shown = (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data;
+    expect(shown.relationships['current-configuration-version'].data).to.deep.equal(currentBefore);
+    const runs = (await api('GET', `/workspaces/${ws.id}/runs`, { token: org.owner.token })).body.data;
+    expect(runs).to.have.length(1);
+    expect(runs[0].attributes['plan-only']).to.equal(true);
+    expect(runs[0].attributes.actions['is-confirmable']).to.equal(false);
+    await api('POST', `/runs/${runs[0].id}/actions/cancel`, { token: org.owner.token, body: {} });
+  });
+
+  describe('run variables', () => {
+    let worker: WorkerProcess | undefined;
+    before(async function () {
+      if (!terraformAvailable()) this.skip();
+      worker = spawnWorkers(['run-pipeline']);
+      await workersReady(worker);
+    });
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('are sealed at rest and answered as keys only, to every reader; the run\'s Terraform alone gets the values', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const reader = await memberWithAccess(org, ws.id, 'read');
+      await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'variable "size" {}\noutput "size" { value = var.size }\n' });
+      const secret = `s3cret-${uniq('v')}`;
+      const runId = await startRun(ws.id, org.owner.token, { 'plan-only': true, variables: [{ key: 'size', value: `"${secret}"` }] });
+      for (const token of [org.owner.token, reader.token]) {
+        const shown = await api('GET', `/runs/${runId}`, { token });
+        expect(shown.body.data.attributes.variables).to.deep.equal([{ key: 'size' }]);
+        expect(shown.text).not.to.include(secret);
+      }
+      const row = await harness().rt.db('runs').where({ id: runId }).first('variables', 'variables_sealed');
+      expect(JSON.stringify(row)).not.to.include(secret);
+      expect(row.variables_sealed).to.be.a('string');
+      const run = await waitForRun(runId, org.owner.token, ['planned_and_finished', 'errored']);
+      expect(run.attributes.status).to.equal('planned_and_finished');
+      const plan = (await api('GET', `/runs/${runId}?include=plan`, { token: org.owner.token })).body.included[0];
+      expect(await readWholeLog(plan.attributes['log-read-url'])).to.include(secret);
+    });
   });
 
   describe('outbound destinations (a verification worker with the default, empty allow-list)', () => {
