@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 
@@ -95,15 +95,7 @@ describe('authorization and outbound fixes', function () {
   });
 
   describe('run variables', () => {
-    let worker: WorkerProcess | undefined;
-    before(async function () {
-      if (!terraformAvailable()) this.skip();
-      worker = spawnWorkers(['run-pipeline']);
-      await workersReady(worker);
-    });
-    after(async () => {
-      await worker?.stop();
-    });
+    terraformWorkers(['run-pipeline']);
 
     it('are sealed at rest and answered as keys only, to every reader; the run\'s Terraform alone gets the values', async () => {
       const org = await createOrg();

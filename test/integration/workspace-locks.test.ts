@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { api, expectError } from '../helpers/api.js';
 import { createOrg, createWorkspace, memberWithAccess } from '../helpers/fixtures.js';
-import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 
 const lock = (id: string, token: string, reason?: string) => api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
 const unlock = (id: string, token: string, force = false) => api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });
@@ -43,15 +42,7 @@ describe('workspace locks', function () {
   });
 
   describe('with a worker', () => {
-    let worker: WorkerProcess | undefined;
-    before(async function () {
-      if (!terraformAvailable()) this.skip();
-      worker = spawnWorkers(['run-pipeline']);
-      await workersReady(worker);
-    });
-    after(async () => {
-      await worker?.stop();
-    });
+    terraformWorkers(['run-pipeline']);
 
     it('holds a locked workspace\'s runs pending (speculative plans still run) and lets them go once it is unlocked', async () => {
       const org = await createOrg();
