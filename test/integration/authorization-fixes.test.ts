@@ -94,8 +94,31 @@ describe('authorization and outbound fixes', function () {
     await api('POST', `/runs/${runs[0].id}/actions/cancel`, { token: org.owner.token, body: {} });
   });
 
-  describe('run variables', () => {
+  describe('with a run-pipeline worker', () => {
     terraformWorkers(['run-pipeline']);
+
+    it('readers (read and plan access: read-outputs) get no state download and no sensitive output value; writers get both', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      const [reader, planner, writer] = [await memberWithAccess(org, ws.id, 'read'), await memberWithAccess(org, ws.id, 'plan'), await memberWithAccess(org, ws.id, 'write')];
+      const secret = `hush-${uniq('s')}`;
+      await uploadConfig(ws.id, token, { 'main.tf': `output "plain" { value = "visible" }\noutput "secret" {\n  value     = "${secret}"\n  sensitive = true\n}\n` });
+      expect((await waitForRun(await startRun(ws.id, token), token, ['applied', 'errored'])).attributes.status).to.equal('applied');
+
+      for (const [who, expectFull] of [[reader, false], [planner, false], [writer, true]] as const) {
+        const sv = await api('GET', `/workspaces/${ws.id}/current-state-version?include=outputs`, { token: who.token });
+        expect(sv.status, sv.text).to.equal(200);
+        expect(sv.body.data.attributes['hosted-state-download-url'] === null, 'download URL').to.equal(!expectFull);
+        const byName = Object.fromEntries(sv.body.included.map((o: { id: string; attributes: { name: string; value: unknown } }) => [o.attributes.name, o]));
+        expect(byName.plain.attributes.value).to.equal('visible');
+        expect(byName.secret.attributes.value).to.equal(null);
+        const one = await api('GET', `/state-version-outputs/${byName.secret.id}`, { token: who.token });
+        expect(one.status, one.text).to.equal(200);
+        expect(one.body.data.attributes.value).to.equal(expectFull ? secret : null);
+        if (!expectFull) expect(sv.text + one.text).not.to.include(secret);
+      }
+    });
 
     it('are sealed at rest and answered as keys only, to every reader; the run\'s Terraform alone gets the values', async () => {
       const org = await createOrg();
