@@ -37,7 +37,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Pro
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
-  const check = await inspectArchive(body, rt.config.maxArchiveBytes * UNPACK_FACTOR);
+  const check = await inspectArchive(body, rt.config.maxArchiveBytes * UNPACK_FACTOR, rt.config.maxArchiveEntries);
   if (!check.ok) {
     await failUpload(rt.db, cvId, check.message);
     throw new UploadRefused(422, 'invalid archive', check.message);

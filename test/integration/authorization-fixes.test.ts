@@ -1,7 +1,11 @@
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
-import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
+import { harness, startSecondApp } from '../helpers/harness.js';
+import { countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
@@ -92,6 +96,54 @@ describe('authorization and outbound fixes', function () {
     expect(runs[0].attributes['plan-only']).to.equal(true);
     expect(runs[0].attributes.actions['is-confirmable']).to.equal(false);
     await api('POST', `/runs/${runs[0].id}/actions/cancel`, { token: org.owner.token, body: {} });
+  });
+
+  describe('archive checks at upload', () => {
+    /** A real .tar.gz of a directory holding `files` and symbolic links (name -> target). */
+    async function archiveWith(files: Record<string, string>, links: Record<string, string>): Promise<Buffer> {
+      const dir = await mkdtemp(join(tmpdir(), 'rls-archive-'));
+      try {
+        for (const [name, body] of Object.entries(files)) await writeFile(join(dir, name), body);
+        for (const [name, target] of Object.entries(links)) await symlink(target, join(dir, name));
+        const chunks: Buffer[] = [];
+        for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, ['.'])) chunks.push(Buffer.from(c as Buffer));
+        return Buffer.concat(chunks);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    it('refuses links whose target is absolute or leaves the archive (422, version errored, no run), and keeps links inside it', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const main = { 'main.tf': 'output "ok" { value = true }\n' };
+      for (const target of ['/etc/passwd', '../../etc/passwd', 'sub/../../x']) {
+        const cv = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': true });
+        const put = await putArchive(cv.uploadUrl, await archiveWith(main, { evil: target }));
+        expect(put.status, put.text).to.equal(422);
+        expect(put.text).to.match(/link leaves the archive/);
+        expect((await api('GET', `/configuration-versions/${cv.id}`, { token: org.owner.token })).body.data.attributes.status).to.equal('errored');
+      }
+      expect((await api('GET', `/workspaces/${ws.id}/runs`, { token: org.owner.token })).body.data).to.have.length(0);
+      const inside = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
+      expect((await putArchive(inside.uploadUrl, await archiveWith(main, { 'alias.tf.txt': 'main.tf' }))).status).to.equal(200);
+    });
+
+    it('refuses an archive with more entries than MAX_ARCHIVE_ENTRIES (422)', async () => {
+      const app = await startSecondApp({ MAX_ARCHIVE_ENTRIES: '20' });
+      try {
+        const org = await createOrg();
+        const ws = await createWorkspace(org);
+        const files: Record<string, string> = { 'main.tf': 'output "ok" { value = true }\n' };
+        for (let i = 0; i < 30; i++) files[`empty-${i}.txt`] = '';
+        const cv = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
+        const put = await putArchive(cv.uploadUrl, await tarGz(files), app.baseUrl);
+        expect(put.status, put.text).to.equal(422);
+        expect(put.text).to.match(/more than 20 entries/);
+      } finally {
+        await app.close();
+      }
+    });
   });
 
   describe('with a run-pipeline worker', () => {
