@@ -49,7 +49,7 @@ export function deliveryResource(
 }
 
 /** The text an attempt carries when its sender stopped (a killed worker) before it ended. */
-export const ABANDONED_ATTEMPT = 'the sender stopped before this attempt ended';
+const ABANDONED_ATTEMPT = 'the sender stopped before this attempt ended';
 
 /**
  * How one attempt of a delivery (or of a run task request) reads: `state` is `in-progress` while

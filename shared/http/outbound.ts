@@ -79,13 +79,13 @@ export function addressAllowed(address: string, allowed: readonly [Parsed, numbe
  * What a refused or unresolvable destination is called, whichever it was: telling them apart, or
  * naming the address a name resolved to, would let a caller map internal names and addresses.
  */
-export const DESTINATION_NOT_ALLOWED = 'destination not allowed';
+const DESTINATION_NOT_ALLOWED = 'destination not allowed';
 
 /** A failed call's error, said without the URL (which may carry credentials) or internal addresses. */
 function failure(err: Error & { code?: unknown; cause?: unknown }): string {
   const code = typeof err.code === 'string' ? err.code : '';
+  // The lookup hook turns every resolution failure into a BlockedAddressError too (see guardedLookup).
   if (err instanceof BlockedAddressError || err.cause instanceof BlockedAddressError || err.message.includes(DESTINATION_NOT_ALLOWED)) return DESTINATION_NOT_ALLOWED;
-  if (['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA'].includes(code)) return DESTINATION_NOT_ALLOWED;
   if (/connect timed out/.test(err.message)) return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
   return code ? `connection failed (${code})` : 'connection failed';
 }

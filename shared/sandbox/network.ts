@@ -8,7 +8,7 @@ export type NetworkMode = 'isolated' | 'egress';
  * host's and private networks, link-local (cloud metadata at 169.254.169.254), shared address
  * space, documentation and benchmarking ranges, multicast and reserved.
  */
-export const BLOCKED_IPV4 = [
+const BLOCKED_IPV4 = [
   '0.0.0.0/8',
   '10.0.0.0/8',
   '100.64.0.0/10',
@@ -41,7 +41,7 @@ export function normalCidr(text: string): { family: 'ipv4' | 'ipv6'; cidr: strin
 }
 
 /** The CIDRs of `list` (one family, normal form) without those another one covers: nftables refuses overlapping intervals in a set. */
-export function withoutCovered(list: readonly string[]): string[] {
+function withoutCovered(list: readonly string[]): string[] {
   const unique = [...new Set(list)].map((c) => ({ c, range: ipaddr.parseCIDR(c) }));
   const covered = (i: number) => unique.some((o, j) => j !== i && o.range[1] < unique[i].range[1] && unique[i].range[0].match(o.range));
   return unique.filter((_, i) => !covered(i)).map(({ c }) => c);

@@ -6,7 +6,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { spawnChild, type ChildHandle } from '../subprocess.js';
 import type { Config } from '../config.js';
-import { egressRules, type NetworkMode } from './network.js';
+import { egressRules, USER_NET, type NetworkMode } from './network.js';
 
 export type { NetworkMode } from './network.js';
 
@@ -98,7 +98,7 @@ const NET_STAGE = [
 /** What a sandboxed program sees of /etc: name resolution through the user-mode network, nothing of the host's. */
 function makeEtc(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rls-sandbox-etc-'));
-  writeFileSync(join(dir, 'resolv.conf'), 'nameserver 10.0.2.3\n');
+  writeFileSync(join(dir, 'resolv.conf'), `nameserver ${USER_NET.dns}\n`);
   writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n::1 localhost\n');
   writeFileSync(join(dir, 'nsswitch.conf'), 'hosts: files dns\n');
   writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/:/usr/sbin/nologin\nrun:x:1000:1000::/tmp:/bin/sh\n');
@@ -218,29 +218,32 @@ function refused(reason: string, p: SandboxProgram): ChildHandle {
 /** The sandbox every program that executes user configuration runs in (see docs/run-isolation.md). */
 export function createSandbox(settings: SandboxSettings): Sandbox {
   const root = process.getuid?.() === 0;
-  let etc: string | undefined;
   let refusal: string | null = null;
-  const readOnly = [...new Set(settings.readOnlyPaths)];
+  // Only absolute paths: a relative one would be taken from bubblewrap's directory, the host's root.
+  const readOnly = new Set(settings.readOnlyPaths.filter((path) => isAbsolute(path) && path !== '/'));
+  let mounts: string[] | undefined;
+
+  /** What every sandbox sees, made once (on the first sandbox): the system, its own /etc, /proc, /dev, /tmp, the read-only paths. */
+  function fixedMounts(): string[] {
+    if (mounts) return mounts;
+    const etc = makeEtc();
+    mounts = [...systemMounts()];
+    for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf', 'passwd', 'group']) mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
+    mounts.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+    for (const path of readOnly) mounts.push('--ro-bind-try', path, path);
+    return mounts;
+  }
 
   function bwrapArgs(p: SandboxProgram, network: NetworkMode): string[] {
-    etc ??= makeEtc();
     const args = [
       '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       ...(network === 'isolated' ? ['--unshare-net'] : []),
       '--disable-userns', '--die-with-parent', '--hostname', 'run',
       '--uid', String(p.user.uid), '--gid', String(p.user.gid),
-      ...systemMounts(),
-      '--ro-bind', join(etc, 'resolv.conf'), '/etc/resolv.conf',
-      '--ro-bind', join(etc, 'hosts'), '/etc/hosts',
-      '--ro-bind', join(etc, 'nsswitch.conf'), '/etc/nsswitch.conf',
-      '--ro-bind', join(etc, 'passwd'), '/etc/passwd',
-      '--ro-bind', join(etc, 'group'), '/etc/group',
-      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+      ...fixedMounts(),
     ];
     const bin = resolveBin(p.bin);
-    const binDir = isAbsolute(bin) && !underUsr(dirname(bin)) ? [dirname(bin)] : [];
-    // Only absolute paths: a relative one would be taken from bubblewrap's directory, the host's root.
-    for (const path of new Set([...readOnly, ...binDir])) if (isAbsolute(path) && path !== '/') args.push('--ro-bind-try', path, path);
+    if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin))) args.push('--ro-bind-try', dirname(bin), dirname(bin));
     args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
     const l = settings.limits;
@@ -331,19 +334,22 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     return slirp;
   }
 
+  const user = (): SandboxUser => {
+    if (!root) return { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 };
+    const id = settings.uidBase + randomInt(0, SPAN);
+    return { uid: id, gid: id };
+  };
+  const own = async (dir: string, to: SandboxUser) => {
+    if (!root || settings.mode === 'none') return;
+    await lchown(dir, to.uid, to.gid);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    await Promise.all(entries.map((e) => lchown(join(e.parentPath, e.name), to.uid, to.gid)));
+  };
+
   return {
     settings,
-    user: () => {
-      if (!root) return { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 };
-      const id = settings.uidBase + randomInt(0, SPAN);
-      return { uid: id, gid: id };
-    },
-    async own(dir, user) {
-      if (!root || settings.mode === 'none') return;
-      await lchown(dir, user.uid, user.gid);
-      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-      await Promise.all(entries.map((e) => lchown(join(e.parentPath, e.name), user.uid, user.gid)));
-    },
+    user,
+    own,
     ownFile(path, user) {
       if (root && settings.mode !== 'none') chownSync(path, user.uid, user.gid);
     },
@@ -355,31 +361,37 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       return spawnSandboxed(p);
     },
     async check() {
-      refusal = await checkSandbox(settings, (p) => spawnSandboxed(p), root);
+      refusal = settings.mode === 'none' ? null : await checkSandbox(settings.network, spawnSandboxed, user(), own);
       return refusal;
     },
   };
 }
 
-/** Starts a trivial program in a sandbox of each network mode the settings use; null when it ran. */
-async function checkSandbox(settings: SandboxSettings, spawnIt: (p: SandboxProgram) => ChildHandle, root: boolean): Promise<string | null> {
-  if (settings.mode === 'none') return null;
+/**
+ * Starts a trivial program as `user` in a sandbox of each network mode `network` needs (egress
+ * needs isolated's tools too); null when it ran, else why not and what to install.
+ */
+async function checkSandbox(
+  network: NetworkMode,
+  spawnIt: (p: SandboxProgram) => ChildHandle,
+  user: SandboxUser,
+  own: (dir: string, user: SandboxUser) => Promise<void>,
+): Promise<string | null> {
   const install = 'install bubblewrap, slirp4netns and nftables (Debian: apt-get install -y bubblewrap slirp4netns nftables), or set RUN_SANDBOX=none to run Terraform unsandboxed (unsafe: development only)';
   const dir = mkdtempSync(join(tmpdir(), 'rls-sandbox-check-'));
-  const user = root ? { uid: settings.uidBase, gid: settings.uidBase } : { uid: process.getuid?.() ?? 1000, gid: process.getgid?.() ?? 1000 };
   try {
-    if (root) await lchown(dir, user.uid, user.gid);
-    const modes: NetworkMode[] = settings.network === 'egress' ? ['isolated', 'egress'] : ['isolated'];
-    for (const network of modes) {
+    await own(dir, user);
+    const modes: NetworkMode[] = network === 'egress' ? ['isolated', 'egress'] : ['isolated'];
+    for (const mode of modes) {
       let output = '';
       const collect = (c: Buffer) => (output += c.toString('utf8'));
-      const handle = spawnIt({ bin: '/bin/sh', args: ['-c', 'echo sandboxed'], dir, cwd: dir, env: { PATH: SANDBOX_PATH }, user, network, onStdout: collect, onStderr: collect, onStartError: (e) => collect(Buffer.from(e.message)) });
+      const handle = spawnIt({ bin: '/bin/sh', args: ['-c', 'echo sandboxed'], dir, cwd: dir, env: { PATH: SANDBOX_PATH }, user, network: mode, onStdout: collect, onStderr: collect, onStartError: (e) => collect(Buffer.from(e.message)) });
       const timer = setTimeout(() => handle.kill(), 15_000);
       const exit = await handle.done;
       clearTimeout(timer);
       if (exit.code !== 0 || !output.includes('sandboxed')) {
         const why = output.trim().split('\n').slice(-2).join(' ') || `exit ${exit.code ?? exit.signal}`;
-        return `the run sandbox does not work here (${network} network: ${why}); ${install}`;
+        return `the run sandbox does not work here (${mode} network: ${why}); ${install}`;
       }
     }
     return null;

@@ -16,7 +16,8 @@ export function holderOf(principal: Principal): LockHolder {
   }
 }
 
-const describe = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `run ${ws.locked_by_id}` : `another ${ws.locked_by_type?.replace(/s$/, '') ?? 'holder'}`);
+/** Who holds a workspace's lock, as a refusal names it. */
+const holderName = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `run ${ws.locked_by_id}` : `another ${ws.locked_by_type?.replace(/s$/, '') ?? 'holder'}`);
 
 /**
  * Locks a workspace for the caller: non-speculative runs wait (pending) until it is unlocked.
@@ -37,7 +38,7 @@ export async function unlockWorkspace(rt: Runtime, workspaceId: string, principa
   if (!unlocked) {
     const ws = await findWorkspace(rt.db, workspaceId);
     if (!ws?.locked) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
-    throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${describe(ws)}; force-unlock it (admin access) if it must be released.`);
+    throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(ws)}; force-unlock it (admin access) if it must be released.`);
   }
   await kickWorkspace(rt, workspaceId);
   return unlocked;

@@ -5,22 +5,11 @@ import { expect } from 'chai';
 import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
-import { countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
+import { memberWithPermissions } from '../helpers/policy-fixtures.js';
+import { countRows, createCv, createOrg, createTeam, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
-
-type Org = Awaited<ReturnType<typeof createOrg>>;
-
-/** A member of `org` on a team with exactly the given organization permissions. */
-async function memberWith(org: Org, access: Record<string, boolean>) {
-  const user = await createUser();
-  await joinOrg(org, user);
-  const team = await createTeam(org, { 'organization-access': access });
-  const add = await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
-  expect(add.status, add.text).to.equal(204);
-  return user;
-}
 
 describe('authorization and outbound fixes', function () {
   this.timeout(60_000);
@@ -63,7 +52,7 @@ describe('authorization and outbound fixes', function () {
     const owners = (await api('GET', `/organizations/${org.name}/teams?q=owners`, { token: org.owner.token })).body.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'owners');
     const before = owners.attributes.visibility;
     const flipped = before === 'secret' ? 'organization' : 'secret';
-    const manager = await memberWith(org, { 'manage-teams': true });
+    const manager = await memberWithPermissions(org, { 'manage-teams': true });
     const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
     for (const token of [manager.token, orgToken]) {
       expectError(await api('PATCH', `/teams/${owners.id}`, { token, body: doc('teams', { visibility: flipped }) }), 404);

@@ -13,6 +13,7 @@ import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
+import { attachTask, createTask, taskSetup } from '../helpers/run-task-fixtures.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 
 const INTERVAL_MS = 1500;
@@ -41,28 +42,28 @@ describe('faults: Redis loses its data while the workers keep running', function
     await receiver?.close();
   });
 
+  /** Subscribes the workspace to `triggers`, delivered to the suite's receiver (through the API at `base`). */
+  const notifyReceiver = async (workspaceId: string, token: string, triggers: string[], base = '') => {
+    const nc = await api('POST', `${base}/workspaces/${workspaceId}/notification-configurations`, {
+      token,
+      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq('faults'), token: 'f4ults', url: receiver.url, triggers }),
+    });
+    expect(nc.status, nc.text).to.equal(201);
+  };
+
   it('every run ends, every task request and notification arrives, with no process restarted, after the queue keys are wiped twice mid-flight', async () => {
     const h = harness();
     worker = spawnWorkers(QUEUES, { RECONCILE_INTERVAL_MS: String(INTERVAL_MS), RUN_LEASE_SECONDS: '3' });
     await workersReady(worker);
     const org = await createOrg();
     const token = org.owner.token;
-    const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('task'), url: integration.url, category: 'task' }) });
-    expect(task.status, task.text).to.equal(201);
+    const taskId = await createTask(org.name, token, integration.url);
 
     const runs: { runId: string; workspaceId: string }[] = [];
     for (let i = 0; i < 4; i++) {
       const ws = await createWorkspace(org, { 'auto-apply': true });
-      const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
-        token,
-        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
-      });
-      expect(attach.status, attach.text).to.equal(201);
-      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
-        token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'faults', token: 'f4ults', url: receiver.url, triggers: ['run:planning', 'run:completed'] }),
-      });
-      expect(nc.status, nc.text).to.equal(201);
+      await attachTask(ws.id, token, taskId, { 'enforcement-level': 'mandatory', stages: ['post_plan'] });
+      await notifyReceiver(ws.id, token, ['run:planning', 'run:completed']);
       await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
       runs.push({ runId: await startRun(ws.id, token), workspaceId: ws.id });
     }
@@ -103,11 +104,7 @@ describe('faults: Redis loses its data while the workers keep running', function
       const runs: string[] = [];
       for (let i = 0; i < 3; i++) {
         const ws = await createWorkspace(org, { 'auto-apply': true });
-        const nc = await api('POST', `${app.api}/workspaces/${ws.id}/notification-configurations`, {
-          token,
-          body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'own', token: 'f4ults', url: receiver.url, triggers: ['run:completed'] }),
-        });
-        expect(nc.status, nc.text).to.equal(201);
+        await notifyReceiver(ws.id, token, ['run:completed'], app.api);
         await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
         const run = await api('POST', `${app.api}/runs`, { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } } }) });
         expect(run.status, run.text).to.equal(201);
@@ -138,11 +135,7 @@ describe('faults: Redis loses its data while the workers keep running', function
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': true });
-      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
-        token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'errors', token: 'f4ults', url: receiver.url, triggers: ['run:errored'] }),
-      });
-      expect(nc.status, nc.text).to.equal(201);
+      await notifyReceiver(ws.id, token, ['run:errored']);
       const marker = uniq('slowapply');
       await uploadConfig(ws.id, token, {
         'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
@@ -211,16 +204,7 @@ resource "terraform_data" "second" {
     let next: WorkerProcess | undefined;
     try {
       await workersReady(worker);
-      const org = await createOrg();
-      const token = org.owner.token;
-      const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('task'), url: held.url, category: 'task' }) });
-      expect(task.status, task.text).to.equal(201);
-      const ws = await createWorkspace(org);
-      const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
-        token,
-        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
-      });
-      expect(attach.status, attach.text).to.equal(201);
+      const { token, ws } = await taskSetup(held.url, { level: 'mandatory', stages: ['post_plan'] });
       await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
       const runId = await startRun(ws.id, token);
       await waitFor(() => held.requests.some((r) => r.body.stage === 'post_plan'), 'the first task request', 60_000);
@@ -286,11 +270,7 @@ resource "terraform_data" "second" {
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org);
-      const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
-        token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'planning', token: 'f4ults', url: receiver.url, triggers: ['run:planning'] }),
-      });
-      expect(nc.status, nc.text).to.equal(201);
+      await notifyReceiver(ws.id, token, ['run:planning']);
       await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
       // Not speculative: plan-only runs send no run notifications.
       const runId = await startRun(ws.id, token);
