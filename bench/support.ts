@@ -52,7 +52,7 @@ export interface ServiceSetup extends Endpoint {
 }
 
 /** A port that was free a moment ago: BASE_URL, and so the signed upload URLs, must name it before listening. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, HOST, resolve));
   const { port } = server.address() as { port: number };

@@ -14,6 +14,7 @@ import { moduleTestRoutes } from './routes/module-tests.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { boardRouter, BOARD_PATH } from './board.js';
+import { UploadSlots } from './upload-slots.js';
 import type { Logger } from '../shared/logger.js';
 
 /** Request id (incoming X-Request-Id when sane) and one structured access log line per request. */
@@ -54,13 +55,15 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/.well-known/terraform.json', meta.discovery);
   app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
 
+  // One set of upload slots per application, so per web process.
+  const uploads = new UploadSlots(deps.config.maxConcurrentUploads, deps.config.maxConcurrentUploadsPerOrganization);
   const api = express.Router();
   api.get('/ping', meta.ping);
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
-  api.use(policyUploadRoutes(deps));
+  api.use(policyUploadRoutes(deps, uploads));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
@@ -69,9 +72,9 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(notificationRoutes(deps));
   api.use(moduleTestRoutes(deps));
   api.use(policyCheckRoutes(deps));
-  api.use(policyRoutes(deps));
+  api.use(policyRoutes(deps, uploads));
   app.use('/api/v2', api);
-  app.use(objectRoutes(deps));
+  app.use(objectRoutes(deps, uploads));
   app.use(logRoutes(deps));
 
   app.use(notFoundHandler);

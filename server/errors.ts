@@ -11,8 +11,8 @@ interface HttpishError {
   constraint?: string;
 }
 
-/** Seconds a client is asked to wait (Retry-After) while the database cannot be reached. */
-const UNAVAILABLE_RETRY_SECONDS = 5;
+/** Seconds a client is asked to wait (Retry-After) on a 503: the database cannot be reached, or the process is busy. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
 
 /**
  * Whether an error says the database cannot be reached or is going away: a refused or broken
@@ -73,7 +73,7 @@ export const errorHandler =
     if (apiError) {
       if (apiError.status === 503) {
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
-        logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
+        if (apiError !== err) logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
       }
       send(res, apiError.status, { errors: apiError.toObjects() });
       return;

@@ -25,54 +25,84 @@ export function safeLinkTarget(entryPath: string, target: string): boolean {
 }
 
 /**
- * Checks that bytes are a gzip-compressed tar whose entries are plain files, directories or
- * links with safe relative paths (a link's target inside the archive too), at most `maxEntries`
- * of them, unpacking to at most `maxUnpackedBytes`. An archive with no files is valid (the CLI
- * uploads an empty directory for destroy runs); zero bytes is not.
+ * Checks, as its bytes arrive, that an upload is a gzip-compressed tar whose entries are plain
+ * files, directories or links with safe relative paths (a link's target inside the archive too),
+ * at most `maxEntries` of them, unpacking to at most `maxUnpackedBytes`. The first bad byte
+ * settles it: `write` answers the problem at once and ignores what follows. An archive with no
+ * files is valid (the CLI uploads an empty directory for destroy runs); zero bytes is not.
  */
-export async function inspectArchive(data: Buffer, maxUnpackedBytes: number, maxEntries = Number.POSITIVE_INFINITY): Promise<ArchiveCheck> {
-  if (data.length === 0) return { ok: false, message: 'the archive is empty' };
-  if (data[0] !== GZIP_MAGIC[0] || data[1] !== GZIP_MAGIC[1]) return { ok: false, message: 'the archive is not gzip-compressed (expected a .tar.gz)' };
-  const files: string[] = [];
-  let entries = 0;
-  let unpackedBytes = 0;
-  let problem: string | null = null;
-  let parser!: Parser;
-  const parsed = new Promise<void>((resolve) => {
-    parser = new Parser({
-      strict: true,
-      onReadEntry: (entry: ReadEntry) => {
-        if (!problem && !safeEntryPath(entry.path)) problem = `unsafe path in archive: ${entry.path}`;
-        if (!problem && !['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link'].includes(entry.type)) {
-          problem = `unsupported entry type ${entry.type}: ${entry.path}`;
-        }
-        // A hard link names another entry (from the archive's root); a symbolic link's target is
-        // relative to its own directory. Either must stay inside the archive.
-        const target = String(entry.linkpath ?? '');
-        const linkOk = entry.type === 'Link' ? safeEntryPath(target) : entry.type !== 'SymbolicLink' || safeLinkTarget(entry.path, target);
-        if (!problem && !linkOk) problem = `link leaves the archive: ${entry.path} -> ${target}`;
-        if (!problem && ++entries > maxEntries) problem = `the archive has more than ${maxEntries} entries`;
-        unpackedBytes += entry.size ?? 0;
-        if (!problem && unpackedBytes > maxUnpackedBytes) problem = 'the archive unpacks to more than the allowed size';
-        if (entry.type !== 'Directory') files.push(entry.path.replace(/^\.\//, ''));
-        entry.resume();
-      },
+export class ArchiveInspector {
+  private readonly files: string[] = [];
+  private entries = 0;
+  private unpackedBytes = 0;
+  private received = 0;
+  private problem: string | null = null;
+  private readonly parser: Parser;
+  private readonly parsed: Promise<void>;
+
+  constructor(
+    private readonly maxUnpackedBytes: number,
+    private readonly maxEntries = Number.POSITIVE_INFINITY,
+  ) {
+    let done!: () => void;
+    this.parsed = new Promise<void>((resolve) => (done = resolve));
+    this.parser = new Parser({ strict: true, onReadEntry: (entry: ReadEntry) => this.entry(entry) });
+    this.parser.on('error', (err: Error) => {
+      this.problem ??= `the archive is not a valid tar.gz: ${err.message}`;
+      done();
     });
-    parser.on('error', (err: Error) => {
-      problem ??= `the archive is not a valid tar.gz: ${err.message}`;
-      resolve();
-    });
-    parser.on('end', () => resolve());
-    parser.on('close', () => resolve());
-  });
-  // Fed a slice at a time, letting other work run in between: decompression is synchronous, and a
-  // problem (such as an entry larger than allowed) stops it there instead of after the whole body.
-  for (let at = 0; at < data.length && !problem; at += INSPECT_SLICE_BYTES) {
-    parser.write(data.subarray(at, at + INSPECT_SLICE_BYTES));
-    if (at + INSPECT_SLICE_BYTES < data.length) await new Promise((resolve) => setImmediate(resolve));
+    this.parser.on('end', done);
+    this.parser.on('close', done);
   }
-  if (problem) parser.abort(new Error(problem));
-  else parser.end();
-  await parsed;
-  return problem ? { ok: false, message: problem } : { ok: true, files, unpackedBytes };
+
+  private entry(entry: ReadEntry): void {
+    const fail = (message: string) => void (this.problem ??= message);
+    if (!safeEntryPath(entry.path)) fail(`unsafe path in archive: ${entry.path}`);
+    if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link'].includes(entry.type)) fail(`unsupported entry type ${entry.type}: ${entry.path}`);
+    // A hard link names another entry (from the archive's root); a symbolic link's target is
+    // relative to its own directory. Either must stay inside the archive.
+    const target = String(entry.linkpath ?? '');
+    const linkOk = entry.type === 'Link' ? safeEntryPath(target) : entry.type !== 'SymbolicLink' || safeLinkTarget(entry.path, target);
+    if (!linkOk) fail(`link leaves the archive: ${entry.path} -> ${target}`);
+    if (++this.entries > this.maxEntries) fail(`the archive has more than ${this.maxEntries} entries`);
+    this.unpackedBytes += entry.size ?? 0;
+    if (this.unpackedBytes > this.maxUnpackedBytes) fail('the archive unpacks to more than the allowed size');
+    if (entry.type !== 'Directory') this.files.push(entry.path.replace(/^\.\//, ''));
+    entry.resume();
+  }
+
+  /**
+   * Feeds the next bytes, a slice at a time with other work let run in between (decompression is
+   * synchronous); the problem found so far, or null.
+   */
+  async write(piece: Buffer): Promise<string | null> {
+    if (this.problem) return this.problem;
+    if (this.received < GZIP_MAGIC.length) {
+      for (let i = 0; i < piece.length && this.received + i < GZIP_MAGIC.length; i++) {
+        if (piece[i] !== GZIP_MAGIC[this.received + i]) return (this.problem = 'the archive is not gzip-compressed (expected a .tar.gz)');
+      }
+    }
+    this.received += piece.length;
+    for (let at = 0; at < piece.length && !this.problem; at += INSPECT_SLICE_BYTES) {
+      this.parser.write(piece.subarray(at, at + INSPECT_SLICE_BYTES));
+      if (at + INSPECT_SLICE_BYTES < piece.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return this.problem;
+  }
+
+  /** Ends the input: the verdict on the whole archive. */
+  async end(): Promise<ArchiveCheck> {
+    if (!this.problem && this.received === 0) this.problem = 'the archive is empty';
+    if (this.problem) this.parser.abort(new Error(this.problem));
+    else this.parser.end();
+    await this.parsed;
+    return this.problem ? { ok: false, message: this.problem } : { ok: true, files: this.files, unpackedBytes: this.unpackedBytes };
+  }
+}
+
+/** Checks a whole archive in memory (see ArchiveInspector). */
+export async function inspectArchive(data: Buffer, maxUnpackedBytes: number, maxEntries = Number.POSITIVE_INFINITY): Promise<ArchiveCheck> {
+  const inspector = new ArchiveInspector(maxUnpackedBytes, maxEntries);
+  await inspector.write(data);
+  return inspector.end();
 }

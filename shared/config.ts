@@ -83,6 +83,9 @@ export interface Config {
   readonly runSlotsPerOrganization: number;
   /** Speculative runs of one workspace that may wait to be planned at once. */
   readonly maxQueuedSpeculativeRuns: number;
+  /** Request bodies (archives, policy code) one web process takes in at once, in all and per organization. */
+  readonly maxConcurrentUploads: number;
+  readonly maxConcurrentUploadsPerOrganization: number;
 }
 
 const schema = {
@@ -137,6 +140,8 @@ const schema = {
     MAX_ARCHIVE_ENTRIES: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     RUN_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+    MAX_CONCURRENT_UPLOADS: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
   },
 } as const;
 
@@ -228,5 +233,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
     runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
+    maxConcurrentUploads: Number(env.MAX_CONCURRENT_UPLOADS ?? '16'),
+    maxConcurrentUploadsPerOrganization: Number(env.MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION ?? '4'),
   });
 }

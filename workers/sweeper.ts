@@ -5,8 +5,16 @@ import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
 
+/**
+ * An upload still unfinished this long was cut off by a crash (the web server gives a request
+ * body at most its request timeout, five minutes by default).
+ */
+const UNFINISHED_OBJECT_SECONDS = 3600;
+
 /** The periodic sweep: due auto-destroy reminders and assessments, then a job for every row that is due or stuck. */
 export async function sweep(deps: WorkerDeps): Promise<void> {
+  const removed = await deps.store.removeUnfinished(UNFINISHED_OBJECT_SECONDS);
+  if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
   await sweepAutoDestroy(deps);
   await sweepAssessments(deps);
   await reconcile(deps.db, deps.queues, deps.logger);

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 
 /** Attributes of a validated JSON:API request document. */
 export function attributesOf(req: Request): Record<string, unknown> {
@@ -36,6 +36,23 @@ export async function readRawBody(req: Request, limit: number): Promise<Buffer |
     parts.push(part as Buffer);
   }
   return Buffer.concat(parts);
+}
+
+/**
+ * Hands the request body, as a stream of pieces, to `consume` and releases the upload slot taken
+ * for it when done. Refused before the whole body arrived, the rest is left unread and the
+ * connection closes after the answer.
+ */
+export async function streamedBody<T>(req: Request, res: Response, release: () => void, consume: (body: AsyncIterable<Buffer>, declaredBytes: number | undefined) => Promise<T>): Promise<T> {
+  const declared = Number(req.get('content-length') ?? NaN);
+  try {
+    return await consume(req as AsyncIterable<Buffer>, Number.isFinite(declared) ? declared : undefined);
+  } catch (err) {
+    if (!req.complete) res.set('Connection', 'close');
+    throw err;
+  } finally {
+    release();
+  }
 }
 
 /** True when the request carried a JSON:API document (some endpoints take an optional body). */

@@ -1,10 +1,12 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { ApiError, NotFound, PayloadTooLarge } from '../../shared/errors.js';
+import { ApiError, NotFound } from '../../shared/errors.js';
 import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
-import { acceptUpload, failUpload } from '../../shared/usecases/configuration-versions.js';
+import { acceptUpload } from '../../shared/usecases/configuration-versions.js';
+import { cvOrganizationName } from '../../shared/repos/configuration-versions.js';
 import { send } from '../jsonapi.js';
-import { readRawBody } from './body.js';
+import type { UploadSlots } from '../upload-slots.js';
+import { streamedBody } from './body.js';
 
 /** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
 function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
@@ -20,17 +22,14 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
 }
 
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
-export function objectHandlers(deps: AppDeps) {
+export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
   return {
+    /** Streams the archive into the store as it arrives, in one of the process's upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
       const grant = grantOf(deps, req.params.token, ['cv-upload']);
-      const body = await readRawBody(req, deps.config.maxArchiveBytes);
-      if (!body) {
-        await failUpload(deps.db, grant.id, `the archive is larger than the limit of ${deps.config.maxArchiveBytes} bytes`);
-        res.set('Connection', 'close');
-        throw new PayloadTooLarge(`the archive is larger than the limit of ${deps.config.maxArchiveBytes} bytes`);
-      }
-      await acceptUpload(deps, grant.id, body);
+      const organization = await cvOrganizationName(deps.db, grant.id);
+      if (!organization) throw new NotFound('configuration version not found');
+      await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => acceptUpload(deps, grant.id, body, declaredBytes));
       send(res, 200, {});
     },
 

@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { objectHandlers } from '../handlers/objects.js';
+import type { UploadSlots } from '../upload-slots.js';
 
 /** Pre-signed object URLs (no Authorization header; the URL itself is the credential). */
-export function objectRoutes(deps: AppDeps): Router {
+export function objectRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   const r = Router();
-  const objects = objectHandlers(deps);
+  const objects = objectHandlers(deps, uploads);
   r.put('/v1/object/:token', objects.upload);
   r.get('/v1/object/:token', objects.download);
   return r;

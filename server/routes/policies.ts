@@ -3,11 +3,12 @@ import type { AppDeps } from '../context.js';
 import { validate } from '../validate.js';
 import { policyHandlers } from '../handlers/policies.js';
 import { policySetHandlers } from '../handlers/policy-sets.js';
+import type { UploadSlots } from '../upload-slots.js';
 
 /** Policies and policy sets (contract 4.5; authenticated by the API router). */
-export function policyRoutes(deps: AppDeps): Router {
+export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   const r = Router();
-  const policies = policyHandlers(deps);
+  const policies = policyHandlers(deps, uploads);
   const sets = policySetHandlers(deps);
   r.post('/organizations/:org/policies', validate('policy.create'), policies.create);
   r.get('/organizations/:org/policies', policies.list);
@@ -28,8 +29,8 @@ export function policyRoutes(deps: AppDeps): Router {
 }
 
 /** The policy code upload takes a raw body (not JSON:API), so the API mounts it before its JSON body parser. */
-export function policyUploadRoutes(deps: AppDeps): Router {
+export function policyUploadRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   const r = Router();
-  r.put('/policies/:id/upload', policyHandlers(deps).upload);
+  r.put('/policies/:id/upload', policyHandlers(deps, uploads).upload);
   return r;
 }

@@ -28,4 +28,23 @@ export interface ObjectStore {
   stat(id: string): Promise<StoredObject | null>;
   exists(id: string | Knex.QueryBuilder): Promise<boolean>;
   delete(tx: Db, id: string): Promise<void>;
+  /**
+   * Starts an object written piece by piece outside any transaction, so a long upload holds no
+   * connection between its pieces. It stays unfinished (invisible to a reader that checks, and
+   * removed by `removeUnfinished`) until `finish`.
+   */
+  create(opts?: { contentType?: string; prefix?: string }): Promise<ObjectWriter>;
+  /** Removes objects left unfinished for longer than `olderThanSeconds` (uploads cut off by a crash); how many. */
+  removeUnfinished(olderThanSeconds: number): Promise<number>;
+}
+
+/** An object being written (see ObjectStore.create). */
+export interface ObjectWriter {
+  readonly id: string;
+  /** Appends bytes; the store keeps at most one chunk of them in memory. */
+  write(piece: Buffer): Promise<void>;
+  /** Writes what is left and marks the object finished, in `tx` when given (so it is finished when that commits). */
+  finish(tx?: Db): Promise<StoredObject>;
+  /** Removes the object and whatever of it was written. */
+  discard(): Promise<void>;
 }

@@ -4,9 +4,12 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
-import type { ObjectStore, StoredObject } from './object-store.js';
+import type { ObjectStore, ObjectWriter, StoredObject } from './object-store.js';
 
 const CHUNK = 1024 * 1024;
+
+/** The digest column of an object still being written (a finished object's is 64 hex digits, even when empty). */
+const UNFINISHED = '';
 
 async function* chunksOf(data: Buffer | AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   if (Buffer.isBuffer(data)) {
@@ -60,7 +63,7 @@ export class PostgresObjectStore implements ObjectStore {
     }
     const id = newId(opts.prefix ?? 'obj');
     const contentType = opts.contentType ?? 'application/octet-stream';
-    await tx('objects').insert({ id, size: 0, sha256: '', content_type: contentType });
+    await tx('objects').insert({ id, size: 0, sha256: UNFINISHED, content_type: contentType });
     const hash = createHash('sha256');
     let size = 0;
     let seq = 0;
@@ -120,7 +123,62 @@ export class PostgresObjectStore implements ObjectStore {
   async delete(tx: Db, id: string): Promise<void> {
     await tx('objects').where({ id }).del();
   }
+
+  /** An unfinished object's row has an empty digest until `finish` writes the real one. */
+  async create(opts: { contentType?: string; prefix?: string } = {}): Promise<ObjectWriter> {
+    const { db } = this;
+    const id = newId(opts.prefix ?? 'obj');
+    const contentType = opts.contentType ?? 'application/octet-stream';
+    await db('objects').insert({ id, size: 0, sha256: UNFINISHED, content_type: contentType });
+    const hash = createHash('sha256');
+    let pending: Buffer[] = [];
+    let pendingSize = 0;
+    let size = 0;
+    let seq = 0;
+    const flush = async (upTo: number, into: Db = db) => {
+      const all = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+      pending = [];
+      pendingSize = 0;
+      for (let at = 0; at < all.length; at += CHUNK) {
+        const chunk = all.subarray(at, at + CHUNK);
+        if (chunk.length < upTo) {
+          pending = [chunk];
+          pendingSize = chunk.length;
+          return;
+        }
+        hash.update(chunk);
+        size += chunk.length;
+        await into('object_chunks').insert(this.chunk(id, seq++, chunk));
+      }
+    };
+    return {
+      id,
+      async write(piece: Buffer) {
+        pending.push(piece);
+        pendingSize += piece.length;
+        // Whole chunks go out as they fill; the remainder waits for more bytes.
+        if (pendingSize >= CHUNK) await flush(CHUNK);
+      },
+      async finish(tx: Db = db) {
+        if (pendingSize) await flush(1, tx);
+        const sha256 = hash.digest('hex');
+        await tx('objects').where({ id }).update({ size, sha256 });
+        return { id, size, sha256, contentType };
+      },
+      async discard() {
+        await db('objects').where({ id }).del();
+      },
+    };
+  }
+
+  async removeUnfinished(olderThanSeconds: number): Promise<number> {
+    return this.db('objects')
+      .where('sha256', UNFINISHED)
+      .where('created_at', '<', this.db.raw(`now() - make_interval(secs => ?)`, [olderThanSeconds]))
+      .del();
+  }
 }
+
 
 /** Reads a whole object into memory (small objects only). */
 export async function readAll(store: ObjectStore, id: string): Promise<Buffer | null> {

@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { ApiError, Conflict } from '../errors.js';
-import { inspectArchive } from '../archive.js';
+import { ArchiveInspector } from '../archive.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
@@ -26,43 +26,71 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
 }
 
 /**
- * Accepts the archive of a pending version: validates it, stores it, moves the version to
- * `uploaded`, makes it current unless provisional, and queues a run when auto-queue-runs is on,
- * all in one transaction. A second upload to the same version finds it no longer pending.
+ * Accepts the archive of a pending version as it arrives: each piece is checked (gzip, tar
+ * structure, paths, links, entry count, unpacked size) before it is written to the store, and the
+ * first problem refuses the upload there (the version errors, nothing stays stored). Once whole,
+ * the version moves to `uploaded`, becomes current unless provisional, and a run is queued when
+ * auto-queue-runs is on, all in one short transaction. A second upload to the same version finds
+ * it no longer pending. A body cut off by the client leaves the version pending (it may upload again).
  */
-export async function acceptUpload(rt: Runtime, cvId: string, body: Buffer): Promise<{ cv: CvRow; run: RunRow | null }> {
+export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<{ cv: CvRow; run: RunRow | null }> {
   const before = await findCv(rt.db, cvId);
   if (!before) throw new UploadRefused(404, 'not found', 'configuration version not found');
   if (before.status !== 'pending') throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
-  const check = await inspectArchive(body, rt.config.maxArchiveBytes * UNPACK_FACTOR, rt.config.maxArchiveEntries);
-  if (!check.ok) {
-    await failUpload(rt.db, cvId, check.message);
-    throw new UploadRefused(422, 'invalid archive', check.message);
-  }
+  const limit = rt.config.maxArchiveBytes;
+  const tooLarge = `the archive is larger than the limit of ${limit} bytes`;
+  const refuse = async (status: number, title: string, message: string): Promise<never> => {
+    await failUpload(rt.db, cvId, message);
+    throw new UploadRefused(status, title, message);
+  };
+  if (declaredBytes !== undefined && declaredBytes > limit) await refuse(413, 'payload too large', tooLarge);
 
-  const result = await rt.db.transaction(async (tx) => {
-    const stored = await rt.store.put(tx, body, { contentType: 'application/x-tar+gzip', prefix: 'archive' });
-    const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
-    if (!cv) throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
-    if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
-    if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
-    const run = cv.auto_queue_runs
-      ? await insertRun(tx, {
-          workspace_id: cv.workspace_id,
-          configuration_version_id: cv.id,
-          source: 'tfe-configuration-version',
-          plan_only: cv.speculative,
-          created_by_id: cv.created_by_id,
-        })
-      : null;
-    return { cv, run, testRun: null };
-  });
-  if (result.run) await afterMove(rt, result.run);
-  if (result.testRun) await enqueueAfterCommit(rt.queues, jobs.testRun(result.testRun.id), rt.logger);
-  return { cv: result.cv, run: result.run };
+  const inspector = new ArchiveInspector(limit * UNPACK_FACTOR, rt.config.maxArchiveEntries);
+  const writer = await rt.store.create({ contentType: 'application/x-tar+gzip', prefix: 'archive' });
+  let committed = false;
+  try {
+    let size = 0;
+    for await (const piece of body) {
+      size += piece.length;
+      if (size > limit) await refuse(413, 'payload too large', tooLarge);
+      const problem = await inspector.write(piece);
+      if (problem) await refuse(422, 'invalid archive', problem);
+      await writer.write(piece);
+    }
+    const check = await inspector.end();
+    if (!check.ok) await refuse(422, 'invalid archive', check.message);
+    // The object is finished in the transaction that points the version at it: a crash before
+    // the commit leaves it unfinished, for the sweep.
+    const result = await rt.db.transaction(async (tx) => {
+      const stored = await writer.finish(tx);
+      const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
+      if (!cv) throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+      if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
+      if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
+      const run = cv.auto_queue_runs
+        ? await insertRun(tx, {
+            workspace_id: cv.workspace_id,
+            configuration_version_id: cv.id,
+            source: 'tfe-configuration-version',
+            plan_only: cv.speculative,
+            created_by_id: cv.created_by_id,
+          })
+        : null;
+      return { cv, run, testRun: null };
+    });
+    committed = true;
+    if (result.run) await afterMove(rt, result.run);
+    if (result.testRun) await enqueueAfterCommit(rt.queues, jobs.testRun(result.testRun.id), rt.logger);
+    return { cv: result.cv, run: result.run };
+  } catch (err) {
+    // Refused, cut off or lost a race: what was written of the archive goes (an unfinished object
+    // left by a crash here is removed by the sweep).
+    if (!committed) await writer.discard().catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
