@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
@@ -155,11 +156,50 @@ data "terraform_remote_state" "slow" {
 resource "terraform_data" "a" { input = "x" }
 `;
 
-/** Running `terraform plan` processes of the service's workers (their command line is distinctive). */
-export function runningPlans(): number {
+/** A process as /proc shows it: its parent and its start time (which tells a reused pid apart). */
+function procStat(pid: number): { ppid: number; started: string } | null {
   try {
-    return execFileSync('pgrep', ['-f', 'plan -input=false -no-color -detailed-exitcode'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).length;
+    // The command name (field 2) may hold spaces and parentheses; the fields after its last ')' do not.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), started: fields[19] };
   } catch {
-    return 0;
+    return null;
   }
 }
+
+/** A `terraform plan` process started by one worker process (see planProcessesOf). */
+export interface PlanProcess {
+  pid: number;
+  started: string;
+}
+
+/**
+ * The `terraform plan` processes that descend from the worker process `workerPid` (through its
+ * sandbox), so a test counts its own run's plans only, whatever else plans on the machine.
+ */
+export function planProcessesOf(workerPid: number): PlanProcess[] {
+  const found: PlanProcess[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes('plan -input=false -no-color -detailed-exitcode')) continue;
+    const own = procStat(pid);
+    for (let at = own?.ppid ?? 0, hops = 0; at > 1 && hops < 64; at = procStat(at)?.ppid ?? 0, hops++) {
+      if (at === workerPid) {
+        found.push({ pid, started: own!.started });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** How many of `plans` still run (a process that was reparented when its parent died still counts). */
+export const stillRunning = (plans: readonly PlanProcess[]): number => plans.filter((p) => procStat(p.pid)?.started === p.started).length;

@@ -9,7 +9,8 @@ import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import {
-  runningPlans,
+  planProcessesOf,
+  stillRunning,
   slowPlanConfig,
   startRun,
   startSlowStateServer,
@@ -59,7 +60,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
    * which `saw(NAME)` then finds; `$flags` is a directory it may write to (the run's home). Every
    * `plan` marks `plan-started`.
    */
-  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; saw: (name: string) => boolean }> {
+  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; saw: (name: string) => boolean; worker: WorkerProcess }> {
     const dir = await mkdtemp(join(tmpdir(), 'rls-step-'));
     scratch.push(dir);
     // The sandbox's user binds the wrapper's directory read-only: it must be able to enter it.
@@ -75,7 +76,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await workersReady(w);
     const ws = await createWorkspace(org);
     await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
-    return { runId: await startRun(ws.id, org.owner.token), saw: (name) => witness.saw(`/${key}/${name}`) };
+    return { runId: await startRun(ws.id, org.owner.token), saw: (name) => witness.saw(`/${key}/${name}`), worker: w };
   }
 
   let witness: Witness;
@@ -98,17 +99,19 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('cancels a running plan: Terraform is interrupted, stops, and the run ends canceled', async () => {
     const token = org.owner.token;
     const server = await slowServer(3000);
-    await startWorker();
+    const worker = await startWorker();
     const ws = await createWorkspace(org);
     await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['planning']);
     await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+    const plans = planProcessesOf(worker.proc.pid!);
+    expect(plans).to.have.length(1);
 
     expect((await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} })).status).to.equal(202);
     const run = await waitForRun(runId, token, ['canceled', 'errored']);
     expect(run.attributes.status).to.equal('canceled');
-    expect(runningPlans()).to.equal(0);
+    expect(stillRunning(plans)).to.equal(0);
     const plan = await planOf(runId, token);
     expect(plan.attributes.status).to.equal('canceled');
     const log = await readWholeLog(plan.attributes['log-read-url']);
@@ -120,12 +123,14 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('force-cancels a plan that does not stop on interrupt: only after cancel and its cool-off; the process is killed', async () => {
     const token = org.owner.token;
     const server = await slowServer(120_000);
-    await startWorker();
+    const worker = await startWorker();
     const ws = await createWorkspace(org);
     await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['planning']);
     await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
+    const plans = planProcessesOf(worker.proc.pid!);
+    expect(plans).to.have.length(1);
 
     expectError(await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: {} }), 409);
     expect((await api('POST', `/runs/${runId}/actions/cancel`, { token })).status).to.equal(202);
@@ -137,7 +142,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitFor(async () => (await api('GET', `/runs/${runId}`, { token })).body.data.attributes.actions['is-force-cancelable'], 'force-cancel to become available');
     expect((await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: { comment: 'stuck' } })).status).to.equal(202);
     expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('force_canceled');
-    await waitFor(() => server.abandoned > 0 && runningPlans() === 0, 'the terraform process to be killed');
+    await waitFor(() => server.abandoned > 0 && stillRunning(plans) === 0, 'the terraform process to be killed');
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
     expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.include.members(['cancel_requested', 'force_cancel']);
   });
@@ -204,7 +209,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('cancels a run during init: an interrupt that init survives still keeps the plan from starting', async () => {
     const token = org.owner.token;
     // Init announces itself, notes the interrupt, waits for it, and then runs the real init to success.
-    const { runId, saw } = await runWith(
+    const { runId, saw, worker } = await runWith(
       'init',
       `trap 'touch "$flags/interrupted"; mark interrupted' INT; mark init-started; while [ ! -e "$flags/interrupted" ]; do sleep 0.1; done; trap - INT`,
     );
@@ -217,7 +222,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(saw('interrupted'), 'init was interrupted').to.equal(true);
     expect(saw('plan-started'), 'the plan never started').to.equal(false);
     expect((await planOf(runId, token)).attributes.status).to.equal('canceled');
-    expect(runningPlans()).to.equal(0);
+    expect(planProcessesOf(worker.proc.pid!)).to.have.length(0);
   });
 
   it('finishes a plan whose worker was killed mid-plan, once another worker takes over', async () => {
