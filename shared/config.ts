@@ -83,6 +83,16 @@ export interface Config {
   readonly runSlotsPerOrganization: number;
   /** Speculative runs of one workspace that may wait to be planned at once. */
   readonly maxQueuedSpeculativeRuns: number;
+  /** Authenticated API requests one token may make per second (0: no limit). */
+  readonly rateLimitPerSecond: number;
+  /** Configuration versions one token may create per minute (0: no limit). */
+  readonly rateLimitConfigurationVersionsPerMinute: number;
+  /** Requests that may verify a destination (notification configurations, run tasks) one token may make per minute (0: no limit). */
+  readonly rateLimitVerificationsPerMinute: number;
+  /** Invitations one token may send per minute (0: no limit). */
+  readonly rateLimitInvitationsPerMinute: number;
+  /** Invitations one organization may send per hour, whoever sends them (0: no limit). */
+  readonly rateLimitInvitationsPerHour: number;
 }
 
 const schema = {
@@ -137,6 +147,11 @@ const schema = {
     MAX_ARCHIVE_ENTRIES: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     RUN_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+    RATE_LIMIT_PER_SECOND: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_INVITATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
   },
 } as const;
 
@@ -228,5 +243,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
     runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
+    rateLimitPerSecond: Number(env.RATE_LIMIT_PER_SECOND ?? '30'),
+    rateLimitConfigurationVersionsPerMinute: Number(env.RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE ?? '60'),
+    rateLimitVerificationsPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_MINUTE ?? '20'),
+    rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
+    rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
   });
 }

@@ -14,6 +14,7 @@ import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
 import { membershipResource, userResource } from '../serializers/foundation.js';
 import type { Db } from '../../shared/db.js';
+import { enforceLimit } from '../rate-limit.js';
 
 /**
  * Serializes memberships with the ids of the teams the caller may see (all of them for the invitee's own view,
@@ -56,10 +57,12 @@ export async function assertOwnersKeepAMember(db: Db, organizationName: string, 
   if (!remaining) throw new Unprocessable('the owners team must keep at least one active member');
 }
 
-export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
+export function membershipHandlers({ db, config, queues, logger, rateLimits }: AppDeps) {
   return {
     async invite(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
+      // The organization's own budget, taken only once the caller may invite into it (nobody else can spend it).
+      await enforceLimit(rateLimits, res, 'organization-invitations', org.name);
       const { email } = attributesOf(req) as { email: string };
       const teamIds = ((req.body.data.relationships?.teams?.data ?? []) as { id: string }[]).map((t) => t.id);
       const { membership, mailId, user } = await db.transaction(async (tx) => {
