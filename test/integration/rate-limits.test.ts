@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { freePort, harness, secondAppForSuite, startSecondApp } from '../helpers/harness.js';
 import { countRows, createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { tableCounts } from '../helpers/identity.js';
 
 /*
  * Rate limits, as a client meets them: every API below is a real web process on this run's database
@@ -114,7 +115,7 @@ describe('rate limits', function () {
   });
 
   describe('stricter budgets of expensive actions', () => {
-    const app = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2', RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1' });
+    const app = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2', RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1', RATE_LIMIT_INVITATIONS_PER_MINUTE: '1' });
 
     it('configuration versions: the third creation in a minute is a 429 that creates nothing, while other requests and other tokens go on', async () => {
       const org = await createOrg();
@@ -149,6 +150,17 @@ describe('rate limits', function () {
       expectTooMany(await call(app, 'POST', `/workspaces/${ws.id}/notification-configurations`, org.owner.token, body()));
       expectTooMany(await call(app, 'POST', `/notification-configurations/${first.body.data.id}/actions/verify`, org.owner.token));
       expect(await countRows('notification_configurations')).to.equal(before);
+    });
+
+    it('invitations: the second in a minute with one token is a 429 that creates no user, membership or mail', async () => {
+      const org = await createOrg();
+      const invite = (email: string) => call(app, 'POST', `/organizations/${org.name}/organization-memberships`, org.owner.token, doc('organization-memberships', { email }));
+      expect((await invite(`${uniq('first')}@example.test`)).status).to.equal(201);
+      const before = await tableCounts();
+      const res = await invite(`${uniq('second')}@example.test`);
+      expectTooMany(res);
+      expect(res.body.errors[0].detail).to.match(/invitations sent with this token/);
+      expect(await tableCounts()).to.deep.equal(before);
     });
   });
 
