@@ -123,6 +123,12 @@ async function startService(databaseUrl: string, queuePrefix: string): Promise<S
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
     PORT: '0',
+    // Benchmarks measure throughput with few tokens: no rate limits.
+    RATE_LIMIT_PER_SECOND: '0',
+    RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '0',
+    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '0',
+    RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
+    RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
   });
   const rt = openRuntime(config, createLogger(config.logLevel));
   const web = await startWeb(rt, 0);

@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
+import { apiRateLimit } from './rate-limit.js';
 import { errorHandler, loggedPath, notFoundHandler } from './errors.js';
 import { metaHandlers } from './handlers/meta.js';
 import { foundationRoutes } from './routes/foundation.js';
@@ -62,6 +63,8 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));
+  // Every authenticated request takes a point of its token's budget (shared by all web processes).
+  api.use(apiRateLimit(deps.rateLimits));
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));

@@ -86,6 +86,16 @@ export interface Config {
   /** Request bodies (archives, policy code) one web process takes in at once, in all and per organization. */
   readonly maxConcurrentUploads: number;
   readonly maxConcurrentUploadsPerOrganization: number;
+  /** Authenticated API requests one token may make per second (0: no limit). */
+  readonly rateLimitPerSecond: number;
+  /** Configuration versions one token may create per minute (0: no limit). */
+  readonly rateLimitConfigurationVersionsPerMinute: number;
+  /** Requests that may verify a destination (notification configurations, run tasks) one token may make per minute (0: no limit). */
+  readonly rateLimitVerificationsPerMinute: number;
+  /** Invitations one token may send per minute (0: no limit). */
+  readonly rateLimitInvitationsPerMinute: number;
+  /** Invitations one organization may send per hour, whoever sends them (0: no limit). */
+  readonly rateLimitInvitationsPerHour: number;
 }
 
 const schema = {
@@ -142,6 +152,11 @@ const schema = {
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     MAX_CONCURRENT_UPLOADS: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
     MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    RATE_LIMIT_PER_SECOND: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_INVITATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
   },
 } as const;
 
@@ -235,5 +250,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
     maxConcurrentUploads: Number(env.MAX_CONCURRENT_UPLOADS ?? '16'),
     maxConcurrentUploadsPerOrganization: Number(env.MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION ?? '4'),
+    rateLimitPerSecond: Number(env.RATE_LIMIT_PER_SECOND ?? '30'),
+    rateLimitConfigurationVersionsPerMinute: Number(env.RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE ?? '60'),
+    rateLimitVerificationsPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_MINUTE ?? '20'),
+    rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
+    rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
   });
 }

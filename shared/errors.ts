@@ -60,6 +60,13 @@ export class PayloadTooLarge extends ApiError {
   }
 }
 
+/** A budget of the rate limits is spent; the middleware sets Retry-After and the X-RateLimit headers. */
+export class TooManyRequests extends ApiError {
+  constructor(detail: string) {
+    super(429, 'too many requests', detail);
+  }
+}
+
 /** 422 with one error per invalid attribute; pointer names the attribute (e.g. /data/attributes/name). */
 export class Unprocessable extends ApiError {
   constructor(detail: string, pointer?: string, more: ErrorObject[] = []) {

@@ -6,8 +6,9 @@ import { createRedis } from './redis.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
 import type { ObjectStore } from './store/object-store.js';
 import { PostgresObjectStore } from './store/postgres-store.js';
+import { createRateLimits, type RateLimits } from './rate-limits.js';
 
-/** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues and the object store. */
+/** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues, the object store and the API's rate limits (kept in that Redis). */
 export interface Runtime {
   config: Config;
   logger: Logger;
@@ -15,6 +16,7 @@ export interface Runtime {
   redis: Redis;
   queues: Queues;
   store: ObjectStore;
+  rateLimits: RateLimits;
 }
 
 export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
@@ -22,7 +24,15 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
-  return { config, logger, db, redis, queues: createQueues(redis, config.queuePrefix), store: new PostgresObjectStore(db, config.encryptionKey) };
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    queues: createQueues(redis, config.queuePrefix),
+    store: new PostgresObjectStore(db, config.encryptionKey),
+    rateLimits: createRateLimits(redis, config, logger),
+  };
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {

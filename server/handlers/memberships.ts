@@ -12,18 +12,21 @@ import { canSeeTeam, orgScope } from '../guards.js';
 import { fetchPage, paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
-import { membershipResource, userResource } from '../serializers/foundation.js';
+import { invitedUserResource, membershipResource, userResource } from '../serializers/foundation.js';
 import type { Db } from '../../shared/db.js';
+import { enforceLimit } from '../rate-limit.js';
 
 /**
  * Serializes memberships with the ids of the teams the caller may see (all of them for the invitee's own view,
- * where `grant` is null) and, when asked, the users and those teams.
+ * where `grant` is null) and, when asked, the users and those teams. The user of an invitation not
+ * accepted yet is included without anything identifying, except for that user itself (`viewerId`).
  */
 async function present(
   db: Db,
   rows: MembershipRow[],
   include: Set<string>,
   grant: OrganizationGrant | null,
+  viewerId: string | null,
 ): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = rows.map((r) => r.id);
   const teamRows = ids.length ? await db('team_members').whereIn('organization_membership_id', ids).select('organization_membership_id', 'team_id') : [];
@@ -40,9 +43,14 @@ async function present(
     ),
   );
   const includedTeams = include.has('teams') && visible.size ? (await presentTeams(db, [...visible.values()], grant, new Set())).data : [];
-  const included = [...(include.has('user') ? users.map((u) => userResource(u)) : []), ...includedTeams];
+  const accepted = new Set(rows.filter((r) => r.status === 'active').map((r) => r.user_id));
+  const includedUsers = include.has('user') ? users.map((u) => (accepted.has(u.id) || u.id === viewerId ? userResource(u) : invitedUserResource(u.id))) : [];
+  const included = [...includedUsers, ...includedTeams];
   return { data, included: uniqueResources(included) };
 }
+
+/** The calling user's id, when a user token calls. */
+const viewerOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
 
 /** Removing this membership must not leave the organization's owners team empty. */
 export async function assertOwnersKeepAMember(db: Db, organizationName: string, leavingMembershipIds: string[]): Promise<void> {
@@ -56,13 +64,15 @@ export async function assertOwnersKeepAMember(db: Db, organizationName: string, 
   if (!remaining) throw new Unprocessable('the owners team must keep at least one active member');
 }
 
-export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
+export function membershipHandlers({ db, config, queues, logger, rateLimits }: AppDeps) {
   return {
     async invite(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
+      // The organization's own budget, taken only once the caller may invite into it (nobody else can spend it).
+      await enforceLimit(rateLimits, res, 'organization-invitations', org.name);
       const { email } = attributesOf(req) as { email: string };
       const teamIds = ((req.body.data.relationships?.teams?.data ?? []) as { id: string }[]).map((t) => t.id);
-      const { membership, mailId, user } = await db.transaction(async (tx) => {
+      const { membership, mailId } = await db.transaction(async (tx) => {
         await lockUserCreation(tx);
         const known = await findUserByEmail(tx, email);
         const user = known ?? (await insertUser(tx, { username: await freeUsernameFor(tx, email), email }));
@@ -74,11 +84,13 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
         const membership = await insertMembership(tx, org.name, user.id, 'invited');
         for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
         const mail = await queueInvitationMail(tx, config, { membershipId: membership.id, organizationName: org.name, email });
-        return { membership, mailId: mail.id, user };
+        return { membership, mailId: mail.id };
       });
       await enqueueAfterCommit(queues, jobs.mailDelivery(mailId), logger);
-      const body = await present(db, [membership], new Set(), null);
-      sendResource(res, 201, body.data[0], [userResource(user)]);
+      // Nothing about the invited user beyond the email the inviter typed and the id the membership
+      // names: no username, no site-admin flag (until the invitation is accepted).
+      const body = await present(db, [membership], new Set(), null, null);
+      sendResource(res, 201, body.data[0]);
     },
 
     async list(req: Req, res: Response) {
@@ -91,7 +103,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       const email = readParam(req, 'filter[email]');
       if (email) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [email.toLowerCase().split(',')]).select('id'));
       const { rows, total: count } = await fetchPage<MembershipRow>(query.orderBy('created_at'), page);
-      const body = await present(db, rows, include, grant);
+      const body = await present(db, rows, include, grant, viewerOf(res));
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
@@ -101,7 +113,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       const own = row && principal.kind === 'user' && principal.user.id === row.user_id;
       const grant = row ? await organizationGrant(db, principal, row.organization_name) : null;
       if (!row || (!own && !grant)) throw new NotFound();
-      const body = await present(db, [row], readInclude(req, ['user', 'teams']), grant);
+      const body = await present(db, [row], readInclude(req, ['user', 'teams']), grant, viewerOf(res));
       sendResource(res, 200, body.data[0], body.included);
     },
 
@@ -128,7 +140,7 @@ export function membershipHandlers({ db, config, queues, logger }: AppDeps) {
       membershipMachine.transition(row.status, 'accept');
       const updated = await activateMembership(db, row.id);
       if (!updated) throw new IllegalTransition(membershipMachine.name, 'active', 'accept');
-      const body = await present(db, [updated], new Set(), null);
+      const body = await present(db, [updated], new Set(), null, principal.user.id);
       sendResource(res, 200, body.data[0]);
     },
   };

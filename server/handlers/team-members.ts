@@ -13,10 +13,14 @@ import { assertOwnersKeepAMember } from './memberships.js';
  * changes happen in one transaction, so a bad element fails the whole request with nothing applied.
  */
 
-/** Resolves usernames to memberships; users must be active members of the team's organization. */
+/**
+ * Resolves usernames (or user ids) to memberships; users must be active members of the team's
+ * organization. A pending invitee named by username counts as not found, as anyone outside: the
+ * inviter knows the invitee's email and id, not the username, and must not be able to confirm a guess.
+ */
 async function membershipsForUsernames(tx: Tx, team: TeamRow, usernames: string[]): Promise<string[]> {
   const rows = await membershipsByUsername(tx, team.organization_name, usernames);
-  const byName = new Map(rows.map((r) => [r.username, r]));
+  const byName = new Map(rows.filter((r) => r.status === 'active').map((r) => [r.username, r]));
   for (const [i, username] of usernames.entries()) {
     const row = byName.get(username) ?? rows.find((r) => r.user_id === username);
     if (!row) throw new NotFound(`user "${username}" not found in organization ${team.organization_name}`);

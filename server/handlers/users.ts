@@ -3,18 +3,22 @@ import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, type UserRow } from '../../shared/repos/users.js';
 import { isSiteAdmin, type Principal } from '../../shared/access.js';
+import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
 import { sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { userResource } from '../serializers/foundation.js';
 
-/** Whether a principal may see a user: itself, a site admin, or someone sharing an organization. */
+/**
+ * Whether a principal may see a user: itself, a site admin, or someone sharing an organization in
+ * which both memberships are accepted. An invitation does not count on either side, so inviting
+ * someone (by email) never shows the inviter who that is.
+ */
 async function canSeeUser(deps: AppDeps, principal: Principal, user: UserRow): Promise<boolean> {
   if (principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin)) return true;
   const orgs = principal.kind === 'user'
-    ? deps.db('organization_memberships').where({ user_id: principal.user.id, status: 'active' }).select('organization_name')
+    ? activeOrganizationsOf(deps.db, principal.user.id)
     : [principal.kind === 'team' ? principal.team.organization_name : principal.organizationName];
-  const shared = await deps.db('organization_memberships').where({ user_id: user.id }).whereIn('organization_name', orgs).first('id');
-  return Boolean(shared);
+  return isActiveMemberOfAny(deps.db, user.id, orgs);
 }
 
 export function userHandlers(deps: AppDeps) {

@@ -1,13 +1,14 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { configurationVersionHandlers } from '../handlers/configuration-versions.js';
+import { actionRateLimit } from '../rate-limit.js';
 
 /** Configuration versions (interface contract 4.7). Uploads go to the signed object URLs instead. */
 export function configurationVersionRoutes(deps: AppDeps): Router {
   const r = Router();
   const cv = configurationVersionHandlers(deps);
   r.get('/workspaces/:id/configuration-versions', cv.list);
-  r.post('/workspaces/:id/configuration-versions', cv.create);
+  r.post('/workspaces/:id/configuration-versions', actionRateLimit(deps.rateLimits, 'configuration-versions'), cv.create);
   r.get('/configuration-versions/:id', cv.show);
   r.get('/configuration-versions/:id/ingress-attributes', cv.ingressAttributes);
   r.post('/configuration-versions/:id/actions/archive', cv.archive);

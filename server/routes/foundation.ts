@@ -9,6 +9,7 @@ import { teamHandlers } from '../handlers/teams.js';
 import { teamMemberHandlers } from '../handlers/team-members.js';
 import { teamWorkspaceHandlers } from '../handlers/team-workspaces.js';
 import { workspaceHandlers } from '../handlers/workspaces.js';
+import { actionRateLimit } from '../rate-limit.js';
 
 /** Identity, organizations, teams and workspaces (authenticated by the API router). */
 export function foundationRoutes(deps: AppDeps): Router {
@@ -39,7 +40,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/authentication-tokens/:id', tokens.show);
   r.delete('/authentication-tokens/:id', tokens.destroy);
 
-  r.post('/organizations/:org/organization-memberships', validate('membership.create'), om.invite);
+  r.post('/organizations/:org/organization-memberships', actionRateLimit(deps.rateLimits, 'invitations'), validate('membership.create'), om.invite);
   r.get('/organizations/:org/organization-memberships', om.list);
   r.get('/organization-memberships/:id', om.show);
   r.delete('/organization-memberships/:id', om.destroy);

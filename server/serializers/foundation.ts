@@ -97,6 +97,14 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
   };
 }
 
+/**
+ * The user of a membership not accepted yet, as anyone but that user sees it: the id the
+ * membership names, nothing that identifies the person (no username, email or site-admin flag).
+ */
+export function invitedUserResource(id: string): Resource {
+  return { type: 'users', id, attributes: { username: null, 'is-service-account': false, 'avatar-url': null } };
+}
+
 export function membershipResource(m: MembershipRow, email: string | null, teamIds: string[]): Resource {
   return {
     type: 'organization-memberships',

@@ -28,6 +28,19 @@ export async function activateMembership(db: Db, id: string): Promise<Membership
   return row;
 }
 
+/** The organizations in which a user has accepted a membership (a subquery of names). */
+export const activeOrganizationsOf = (db: Db, userId: string) =>
+  db('organization_memberships').where({ user_id: userId, status: 'active' }).select('organization_name');
+
+/** Whether a user has accepted a membership in one of these organizations (invitations do not count). */
+export async function isActiveMemberOfAny(db: Db, userId: string, organizations: readonly string[] | ReturnType<typeof activeOrganizationsOf>): Promise<boolean> {
+  const row = await db('organization_memberships')
+    .where({ user_id: userId, status: 'active' })
+    .whereIn('organization_name', organizations as string[])
+    .first('id');
+  return Boolean(row);
+}
+
 export const deleteMembership = (db: Db, id: string) => db('organization_memberships').where({ id }).del();
 
 export function membershipsOf(db: Db, organizationName: string) {

@@ -104,13 +104,16 @@ describe('team membership', () => {
       expect(await memberNames(teamId)).to.deep.equal([]);
     });
 
-    it('answers 422 naming a user whose invitation is not accepted yet, applying nothing', async () => {
+    it('answers 422 naming a user (by id) whose invitation is not accepted yet, and 404 by username, as for a stranger; applying nothing', async () => {
       const { org, users } = await orgWithMembers(1);
       const invitee = await createUser();
       await joinOrg(org, invitee, false);
       const teamId = await createTeam(org);
-      const res = await change('POST', teamId, USERS, [users[0].username, invitee.username], org.owner.token);
-      expectError(res, 422, new RegExp(invitee.username));
+      const byId = await change('POST', teamId, USERS, [users[0].username, invitee.id], org.owner.token);
+      expectError(byId, 422, new RegExp(invitee.id));
+      // A username guess must not be confirmed: the same 404 as a username outside the organization.
+      const byName = await change('POST', teamId, USERS, [users[0].username, invitee.username], org.owner.token);
+      expectError(byName, 404, new RegExp(`user "${invitee.username}" not found`));
       expect(await memberNames(teamId)).to.deep.equal([]);
     });
   });
