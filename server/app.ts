@@ -16,6 +16,7 @@ import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { UploadSlots } from './upload-slots.js';
+import { openApiDocument } from './openapi.js';
 import type { Logger } from '../shared/logger.js';
 
 /** Request id (incoming X-Request-Id when sane) and one structured access log line per request. */
@@ -60,6 +61,12 @@ export function createApp(deps: AppDeps): express.Express {
   const uploads = new UploadSlots(deps.config.maxConcurrentUploads, deps.config.maxConcurrentUploadsPerOrganization);
   const api = express.Router();
   api.get('/ping', meta.ping);
+  // The API reference, generated once from this application's own route table.
+  let reference: string | undefined;
+  api.get('/openapi.json', (_req, res) => {
+    reference ??= JSON.stringify(openApiDocument(app));
+    res.status(200).type('application/json').send(reference);
+  });
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db));

@@ -4,6 +4,7 @@ import type { Principal } from '../shared/access.js';
 import { Unauthorized } from '../shared/errors.js';
 import { sha256Hex } from '../shared/crypto.js';
 import { touchToken } from '../shared/repos/tokens.js';
+import { AUTHENTICATES } from './route-table.js';
 
 /** Reads the bearer token from an Authorization header. */
 export function bearerToken(header: string | undefined): string | null {
@@ -51,9 +52,8 @@ async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } 
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token. */
-export const authenticate =
-  (db: Db) =>
-  async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+export const authenticate = (db: Db) =>
+  Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = bearerToken(req.get('authorization'));
     const principal = secret ? await principalFor(db, secret) : null;
     if (principal) {
@@ -64,4 +64,4 @@ export const authenticate =
     if (!taskAccess) throw new Unauthorized();
     res.locals.taskAccess = taskAccess;
     next();
-  };
+  }, { [AUTHENTICATES]: true });

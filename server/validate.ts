@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { schemas, type SchemaName } from '../shared/schemas/index.js';
 import { Unprocessable } from '../shared/errors.js';
+import { VALIDATES } from './route-table.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -43,9 +44,11 @@ export function check(name: SchemaName, value: unknown): void {
 }
 
 /** Express middleware validating req.body against a named schema. */
-export const validate =
-  (name: SchemaName) =>
-  (req: Request, _res: Response, next: NextFunction): void => {
-    check(name, req.body ?? {});
-    next();
-  };
+export const validate = (name: SchemaName) =>
+  Object.assign(
+    (req: Request, _res: Response, next: NextFunction): void => {
+      check(name, req.body ?? {});
+      next();
+    },
+    { [VALIDATES]: name },
+  );

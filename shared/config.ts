@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
 import { normalCidr } from './sandbox/network.js';
 
-/** Editions restrict features as the interface contract's limits say. */
+/** Editions restrict features (docs/decisions.md, "Editions"). */
 export type Edition = 'self-hosted' | 'free' | 'standard';
 
 export interface Config {

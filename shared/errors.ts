@@ -84,7 +84,7 @@ export class Unprocessable extends ApiError {
   }
 }
 
-/** An illegal move in a state machine; handlers map it to 409 (or the status the contract names). */
+/** An illegal move in a state machine; handlers map it to 409 (or the status the API documents for that refusal). */
 export class IllegalTransition extends Error {
   constructor(
     readonly machine: string,

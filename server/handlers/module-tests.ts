@@ -51,7 +51,7 @@ export function moduleTestHandlers(deps: AppDeps) {
     return module;
   }
 
-  /** Module test endpoints are for the owners team and its members only (contract 5.5). */
+  /** Module test endpoints are for the owners team and its members only. */
   const loadForTests = (req: Req, res: Response) => loadModule(req, res, 'owner');
 
   const presentRun = (run: TestRunRow, module: RegistryModuleRow) => testRunResource(run, module, logReadUrl(config, run.log_id));

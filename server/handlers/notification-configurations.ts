@@ -159,7 +159,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       sendResource(res, 201, notificationConfigurationResource(row, s.userIds));
     },
 
-    /** Unpaginated when neither page parameter is given (as the contract says), else pages of 20. */
+    /** Unpaginated when neither page parameter is given (as TFE answers), else pages of 20. */
     async list(req: Req, res: Response) {
       await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       const page = readPage(req);

@@ -34,7 +34,7 @@ function codeText(body: Buffer): string {
   return text;
 }
 
-/** Policies of an organization (contract 2.10, 4.5). Members read them; changes need manage-policies. */
+/** Policies of an organization. Members read them; changes need manage-policies. */
 export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
   const free = config.edition === 'free';
 
@@ -47,7 +47,7 @@ export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
   }
 
   return {
-    /** Creates the policy without code; the answer is 200 (as the contract says) with `links.upload`. */
+    /** Creates the policy without code; the answer is 200 (as TFE answers) with `links.upload`. */
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-policies');
       const a = attributesOf(req) as Attrs & { name: string };

@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { configurationVersionHandlers } from '../handlers/configuration-versions.js';
 import { actionRateLimit } from '../rate-limit.js';
 
-/** Configuration versions (interface contract 4.7). Uploads go to the signed object URLs instead. */
+/** Configuration versions. Uploads go to the signed object URLs instead. */
 export function configurationVersionRoutes(deps: AppDeps): Router {
   const r = Router();
   const cv = configurationVersionHandlers(deps);

@@ -6,7 +6,7 @@ import { moduleTestHandlers } from '../handlers/module-tests.js';
 const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider';
 const TESTS = '/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider';
 
-/** Private registry modules and their tests (contract 4.3). */
+/** Private registry modules and their tests. */
 export function moduleTestRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = moduleTestHandlers(deps);

@@ -4,7 +4,7 @@ import { validate } from '../validate.js';
 import { notificationConfigurationHandlers } from '../handlers/notification-configurations.js';
 import { actionRateLimit } from '../rate-limit.js';
 
-/** Notification configurations (contract 4.2) and the delivery log. */
+/** Notification configurations and the delivery log. */
 export function notificationRoutes(deps: AppDeps): Router {
   const r = Router();
   const nc = notificationConfigurationHandlers(deps);

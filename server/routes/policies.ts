@@ -5,7 +5,7 @@ import { policyHandlers } from '../handlers/policies.js';
 import { policySetHandlers } from '../handlers/policy-sets.js';
 import type { UploadSlots } from '../upload-slots.js';
 
-/** Policies and policy sets (contract 4.5; authenticated by the API router). */
+/** Policies and policy sets (authenticated by the API router). */
 export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   const r = Router();
   const policies = policyHandlers(deps, uploads);

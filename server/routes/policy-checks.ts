@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { policyCheckHandlers } from '../handlers/policy-checks.js';
 
-/** Policy checks of runs (contract 4.6, compat 5.1). */
+/** Policy checks of runs. */
 export function policyCheckRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = policyCheckHandlers(deps);

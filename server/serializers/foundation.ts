@@ -44,7 +44,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
   };
 }
 
-/** Entitlements follow the edition: `free` restricts what the interface contract's limits say. */
+/** Entitlements follow the edition: `free` applies the free edition's limits (docs/decisions.md, "Editions"). */
 export function entitlementSetResource(org: OrganizationRow, config: Config): Resource {
   const full = config.edition !== 'free';
   return {

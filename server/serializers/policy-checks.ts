@@ -1,7 +1,7 @@
 import { iso, one, type Resource } from '../jsonapi.js';
 import type { PolicyCheckRow } from '../../shared/repos/policy-checks.js';
 
-/** A policy check (compat 5.1); terraform requires `actions` and `permissions`. */
+/** A policy check; terraform requires `actions` and `permissions`. */
 export function policyCheckResource(check: PolicyCheckRow, canOverride: boolean): Resource {
   return {
     type: 'policy-checks',

@@ -31,7 +31,7 @@ const managed = (m: Module | undefined): number =>
 
 /**
  * A managed resource is drifted when refresh found it changed outside Terraform (`resource_drift`)
- * or its configuration no longer matches the state (a planned change): the contract defines
+ * or its configuration no longer matches the state (a planned change): TFE defines
  * drifted resources as those whose configuration does not match the state file. Checks come from
  * the `checks` statuses (pass, fail, error, unknown).
  */

@@ -12,7 +12,7 @@ export const CV_STATUSES = [
 export type CvStatus = (typeof CV_STATUSES)[number];
 export type CvEvent = 'upload' | 'fail' | 'fetch' | 'archive' | 'soft_delete' | 'restore' | 'permanent_delete';
 
-/** Configuration version states (interface contract 3.3). */
+/** Configuration version states. */
 export const cvMachine = defineMachine<CvStatus, CvEvent>('configuration version', {
   upload: { from: ['pending', 'fetching'], to: 'uploaded' },
   fail: { from: ['pending', 'fetching'], to: 'errored' },

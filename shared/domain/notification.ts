@@ -1,7 +1,7 @@
 import { CONFIRMABLE, type RunStatus } from './run.js';
 import { defineMachine } from './machine.js';
 
-/** Trigger values exactly as the contract spells them (6.2), plus the go-tfe spelling of the reminder. */
+/** Trigger values exactly as TFE spells them, plus the go-tfe spelling of the reminder. */
 export const TRIGGERS = [
   'run:created',
   'run:planning',

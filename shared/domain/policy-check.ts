@@ -9,7 +9,7 @@ export type PolicyCheckEvent = 'pass' | 'soft_fail' | 'hard_fail' | 'error' | 'o
 
 const WAITING: PolicyCheckStatus[] = ['pending', 'queued'];
 
-/** Policy check states (compat 5.1). */
+/** Policy check states. */
 export const policyCheckMachine = defineMachine<PolicyCheckStatus, PolicyCheckEvent>('policy check', {
   pass: { from: WAITING, to: 'passed' },
   soft_fail: { from: WAITING, to: 'soft_failed' },

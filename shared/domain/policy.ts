@@ -1,4 +1,4 @@
-/** Policy kinds (contract 2.10): Sentinel is the default. */
+/** Policy kinds: Sentinel is the default. */
 export const POLICY_KINDS = ['sentinel', 'opa'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
@@ -10,10 +10,10 @@ export const ENFORCEMENT_LEVELS = {
 export type EnforcementLevel = (typeof ENFORCEMENT_LEVELS)[PolicyKind][number];
 export const ALL_ENFORCEMENT_LEVELS: readonly EnforcementLevel[] = [...new Set(Object.values(ENFORCEMENT_LEVELS).flat())];
 
-/** Largest policy code accepted by the upload endpoint (contract 8). */
+/** Largest policy code accepted by the upload endpoint. */
 export const MAX_POLICY_CODE_BYTES = 10 * 1024 * 1024;
 
-/** Free edition limits (contract 8): one policy set per organization, five policies in it. */
+/** Free edition limits: one policy set per organization, five policies in it. */
 export const FREE_POLICY_SETS_PER_ORGANIZATION = 1;
 export const FREE_POLICIES_PER_SET = 5;
 

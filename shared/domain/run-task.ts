@@ -6,7 +6,7 @@ export type TaskStageName = (typeof TASK_STAGES)[number];
 export type TaskResultStatus = 'pending' | 'running' | 'passed' | 'failed' | 'errored' | 'canceled' | 'unreachable';
 export type TaskResultEvent = 'report_running' | 'pass' | 'fail' | 'expire' | 'cancel' | 'skip';
 
-/** Run task results (interface contract 3.1): callbacks move them; the deadline errors them. */
+/** Run task results: callbacks move them; the deadline errors them. */
 export const taskResultMachine = defineMachine<TaskResultStatus, TaskResultEvent>('task result', {
   report_running: { from: ['pending', 'running'], to: 'running' },
   pass: { from: ['pending', 'running'], to: 'passed' },

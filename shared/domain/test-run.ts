@@ -7,7 +7,7 @@ export const FINAL_TEST_RUN_STATUSES: readonly TestRunStatus[] = ['errored', 'ca
 export type TestRunEvent = 'queue' | 'start' | 'finish' | 'error' | 'cancel' | 'force_cancel';
 
 /**
- * Test run states (interface contract 3.2). A cancel is a request recorded on the row while the
+ * Test run states. A cancel is a request recorded on the row while the
  * run stays `running`: the worker interrupts Terraform, which tears down what it created, and
  * then moves the run to `canceled`. A force-cancel ends it at once.
  */

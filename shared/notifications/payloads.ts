@@ -1,6 +1,6 @@
 import { TRIGGER_MESSAGES } from '../domain/notification.js';
 
-/** The run notification (contract 2.6), payload_version 1, with exactly one notification. */
+/** The run notification, payload_version 1, with exactly one notification. */
 export interface RunPayload {
   payload_version: 1;
   notification_configuration_id: string;
@@ -108,7 +108,7 @@ export function emailMessage(p: RunPayload): { subject: string; text: string } {
   return { subject: s.title, text: s.url ? `${s.text}\n\n${s.url}\n` : `${s.text}\n` };
 }
 
-/** The auto-destroy notification (contract 2.6), payload_version 2; run values empty when no run could be created. */
+/** The auto-destroy notification, payload_version 2; run values empty when no run could be created. */
 export function autoDestroyPayload(p: {
   configurationId: string;
   baseUrl: string;
@@ -162,7 +162,7 @@ export function assessmentResultJson(baseUrl: string, r: {
   };
 }
 
-/** The assessment notification (contract 2.6), payload_version 2, with the new and the prior result. */
+/** The assessment notification, payload_version 2, with the new and the prior result. */
 export function assessmentPayload(p: {
   configurationId: string;
   baseUrl: string;

@@ -17,7 +17,7 @@ export interface PolicyDetail {
   'duration-ms': number;
 }
 
-/** The policy check's `result` attribute (compat 5.1): both `duration` and `duration-ms` are sent. */
+/** The policy check's `result` attribute: both `duration` and `duration-ms` are sent. */
 export interface PolicyCheckResult {
   result: boolean;
   passed: number;

@@ -18,8 +18,8 @@ export interface TaskRequestContext {
 const STAGES_WITH_PLAN: readonly TaskStageName[] = ['post_plan', 'pre_apply', 'post_apply'];
 
 /**
- * The run task request body (interface contract 2.1), payload_version 1. Both spellings of the
- * capabilities key are sent: the contract's `capabilitites` and the documented `capabilities`.
+ * The run task request body, payload_version 1. Both spellings of the
+ * capabilities key are sent: TFE's misspelt `capabilitites` and the documented `capabilities`.
  */
 export function taskRequestBody(ctx: TaskRequestContext): Record<string, unknown> {
   const api = `${ctx.baseUrl}/api/v2`;
@@ -56,5 +56,5 @@ export function taskRequestBody(ctx: TaskRequestContext): Record<string, unknown
   };
 }
 
-/** `<AGENT>/1.0 (+{base_url}; <AGENT>)`, as the contract describes the User-Agent. */
+/** `<AGENT>/1.0 (+{base_url}; <AGENT>)`, the User-Agent run task integrations see from TFE, with this service's name. */
 export const taskUserAgent = (agent: string, baseUrl: string) => `${agent}/1.0 (+${baseUrl}; ${agent})`;

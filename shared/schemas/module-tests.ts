@@ -13,7 +13,7 @@ const variableAttributes = {
   hcl: { const: false },
 };
 
-/** Request bodies of private registry modules, test variables and test runs (contract 4.3). */
+/** Request bodies of private registry modules, test variables and test runs. */
 export const moduleTestSchemas = {
   'registry-module.create': resourceDocument(
     'registry-modules',

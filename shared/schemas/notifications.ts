@@ -11,7 +11,7 @@ const attributes = {
   'email-addresses': { type: 'array', maxItems: 50, items: { type: 'string', format: 'email' } },
 };
 
-/** The contract names the request type in the singular; go-tfe sends the plural. Both are accepted. */
+/** TFE documents the request type in the singular; go-tfe sends the plural. Both are accepted. */
 const TYPES = ['notification-configuration', 'notification-configurations'];
 
 export const notificationSchemas = {

@@ -28,7 +28,7 @@ const policySetAttributes = {
   overridable: BOOL,
 };
 
-/** Request body schemas of policies and policy sets (contract 2.10, 4.5). */
+/** Request body schemas of policies and policy sets. */
 export const policySchemas = {
   'policy.create': resourceDocument('policies', policyAttributes, { required: ['name'], relationships: { 'policy-sets': toMany('policy-sets') } }),
   'policy.update': resourceDocument('policies', policyAttributes),

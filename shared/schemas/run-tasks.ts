@@ -44,7 +44,7 @@ const outcome = {
   },
 };
 
-/** Request body schemas of run tasks, attachments and the integration's callback (contract 2.2, 2.3). */
+/** Request body schemas of run tasks, attachments and the integration's callback. */
 export const runTaskSchemas = {
   'task.create': resourceDocument('tasks', taskAttributes, { required: ['name', 'url', 'category'] }),
   'task.update': resourceDocument('tasks', taskAttributes),

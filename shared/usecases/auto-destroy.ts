@@ -11,7 +11,7 @@ const REMINDERS = [
   { kind: 'reminder-24h', before: 24 * HOUR },
   { kind: 'reminder-12h', before: 12 * HOUR },
 ] as const;
-// Both spellings: the contract's `auto_destro_reminder` and the one go-tfe sends.
+// Both spellings: TFE's `auto_destro_reminder` and the one go-tfe sends.
 const REMINDER_TRIGGERS = ['workspace:auto_destro_reminder', 'workspace:auto_destroy_reminder'];
 const RESULTS_TRIGGER = 'workspace:auto_destroy_run_results';
 

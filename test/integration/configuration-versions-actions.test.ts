@@ -432,7 +432,7 @@ describe('configuration versions: archive, download and backing data', () => {
     });
   });
 
-  describe('transition table (interface contract 3.3)', () => {
+  describe('transition table', () => {
     it('walks every allowed move: (new) -> pending -> uploaded -> soft-deleted -> uploaded -> soft-deleted -> permanently deleted', async () => {
       const ws = await createWorkspace(org);
       const cv = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false, provisional: true });

@@ -633,7 +633,7 @@ describe('configuration versions: create, upload, show and list', () => {
     });
   });
 
-  describe('the terraform CLI flow (compat 3.4 steps 6 to 8)', () => {
+  describe('the terraform CLI flow (create, upload, poll)', () => {
     it('creates with auto-queue-runs false, PUTs a real tar.gz without a token, polls until uploaded, and serves it back', async () => {
       // A process whose BASE_URL is the test API, so the upload URL is used exactly as handed out.
       const app = await startSecondApp({});

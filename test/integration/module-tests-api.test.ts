@@ -16,7 +16,7 @@ import {
 } from '../helpers/module-tests.js';
 
 /**
- * The module test endpoints (contract 4.3) through HTTP, without a worker: test runs stay
+ * The module test endpoints through HTTP, without a worker: test runs stay
  * `queued` here. Execution is covered by module-tests-execution.
  */
 
@@ -36,7 +36,7 @@ const FILES = { 'main.tf': 'output "answer" { value = 42 }\n' };
 
 const moduleBody = (attrs: Record<string, unknown>) => doc('registry-modules', { 'registry-name': 'private', ...attrs });
 
-describe('module tests API (contract 4.3)', function () {
+describe('module tests API', function () {
   this.timeout(60_000);
   let org: Org;
   let other: Org;
@@ -383,7 +383,7 @@ describe('module tests API (contract 4.3)', function () {
       const all = [...first.data, ...second.data].map((r: { id: string }) => r.id);
       expect(new Set(all).size).to.equal(23);
       expect([...all].sort()).to.deep.equal([...ids['tfe-api'], ...ids.terraform, ...ids['tfe-configuration-version']].sort());
-      // The path as the contract spells it, with a trailing slash.
+      // The path as TFE spells it, with a trailing slash.
       const slash = await api('GET', `${mod.tests}/test-runs/`, { token: org.owner.token });
       expect(slash.status, slash.text).to.equal(200);
       expect(slash.body.data.map((r: { id: string }) => r.id)).to.deep.equal(first.data.map((r: { id: string }) => r.id));
@@ -536,7 +536,7 @@ describe('module tests API (contract 4.3)', function () {
     });
   });
 
-  describe('who may use the test endpoints (contract 5.5)', () => {
+  describe('who may use the test endpoints', () => {
     let mod: TestModule;
     let cvId: string;
     let runId: string;

@@ -330,7 +330,7 @@ describe('notification configurations: API rules', function () {
     await refused(() => api('GET', '/notification-configurations/nc-doesnotexist', { token }), 404);
   });
 
-  it('accepts every trigger value as spelled in the contract, including workspace:auto_destro_reminder, and the plural type', async () => {
+  it('accepts every trigger value as TFE spells it, including workspace:auto_destro_reminder, and the plural type', async () => {
     const triggers = [
       'run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored',
       'assessment:drifted', 'assessment:check_failure', 'assessment:failed',

@@ -29,7 +29,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 const settle = (ms = 1500) => new Promise((r) => setTimeout(r, ms));
 
-/** Asserts one run notification is exactly the contract's run payload (2.6): key set, types, one notification. */
+/** Asserts one run notification is exactly the run notification payload: key set, types, one notification. */
 interface PayloadContext {
   configurationId: string;
   runId: string;

@@ -59,7 +59,7 @@ describe('run tasks: definitions and workspace attachments', function () {
       expect(data.relationships['workspace-tasks'].data).to.deep.equal([]);
       expect(await countRows('tasks')).to.equal(before + 1);
 
-      // The endpoint check: one request, stage `test`, signed with the key, the contract's headers.
+      // The endpoint check: one request, stage `test`, signed with the key, the documented headers.
       expect(integration.requests.length).to.equal(seen + 1);
       const check = integration.requests[seen];
       expect(check.body.stage).to.equal('test');

@@ -21,7 +21,7 @@ const body = (attributes: Record<string, unknown>, outcomes?: unknown) => {
 };
 
 /**
- * The callback contract on one run waiting in its post-plan stage with two results (a mandatory
+ * The callback protocol on one run waiting in its post-plan stage with two results (a mandatory
  * and an advisory task). The tests run in order: the last one makes the results final.
  */
 describe('run tasks: the task result callback', function () {

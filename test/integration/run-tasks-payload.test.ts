@@ -8,7 +8,7 @@ import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers
 import { callback, startTaskIntegration, type ReceivedTaskRequest, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { SIMPLE_CONFIG, stageOf, taskSetup, type TaskSetup } from '../helpers/run-task-fixtures.js';
 
-/** The request body keys of interface contract 2.1 (both spellings of capabilities), and each one's JSON type. */
+/** The run task request body keys (both spellings of capabilities), and each one's JSON type. */
 const BASE_KEYS: Record<string, string> = {
   payload_version: 'number',
   stage: 'string',
@@ -111,7 +111,7 @@ describe('run tasks: the request sent at each stage', function () {
     expect(req.headers['user-agent']).to.equal(`RLS/1.0 (+${base}; RLS)`);
   }
 
-  it('sends each stage exactly the contract\'s keys, signed; the token reads the plan and configuration, nothing else', async () => {
+  it('sends each stage exactly the documented keys, signed; the token reads the plan and configuration, nothing else', async () => {
     const stages = ['pre_plan', 'post_plan', 'pre_apply', 'post_apply'];
     const s = await taskSetup(integration.url, { level: 'mandatory', stages, hmacKey: KEY });
     // Another run in the same organization whose plan and configuration the token must not read.
