@@ -432,7 +432,7 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   await inParallel(events, PRODUCERS, async (event) => {
     const rows = event.map((it) => ({ id: it.id, configuration_id: it.configurationId, run_id: null, event_key: it.eventKey, trigger: 'run:created', payload: it.body }));
     await db('notification_deliveries').insert(rows);
-    rounds.push(enqueueDeliveries(queues, firstTries(rows.map((r) => r.id)), logger));
+    rounds.push(enqueueDeliveries(queues, firstTries(rows.map((r) => r.id), t.fx.org), logger));
   });
   await Promise.all(rounds);
   const jobs = (await queue.count()) - queuedBefore;

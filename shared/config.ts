@@ -96,7 +96,27 @@ export interface Config {
   readonly rateLimitInvitationsPerMinute: number;
   /** Invitations one organization may send per hour, whoever sends them (0: no limit). */
   readonly rateLimitInvitationsPerHour: number;
+  /** Total time one verification request may take (the API waits this plus VERIFICATION_QUEUE_MARGIN_MS). */
+  readonly verificationTimeoutSeconds: number;
+  /** Time a verification request may take to connect (at most the total). */
+  readonly verificationConnectTimeoutSeconds: number;
+  /** Jobs of one organization a worker process runs at once, per queue (of OUTBOUND_QUEUE_CONCURRENCY). */
+  readonly verificationSlotsPerOrganization: number;
+  readonly taskDispatchSlotsPerOrganization: number;
+  readonly deliverySlotsPerOrganization: number;
 }
+
+/** Jobs one worker process runs at once on each queue that calls user-supplied URLs (verification, run-task-dispatch, notification-delivery). */
+export const OUTBOUND_QUEUE_CONCURRENCY = 8;
+
+/**
+ * How long the API waits for a verification beyond the request's own timeout: the job's time in
+ * the queue (its organization's share may be busy; it is tried again within a second).
+ */
+export const VERIFICATION_QUEUE_MARGIN_MS = 5_000;
+
+/** How long the API waits for the outcome of a verification it asked for. */
+export const verificationWaitMs = (config: Pick<Config, 'verificationTimeoutSeconds'>): number => config.verificationTimeoutSeconds * 1000 + VERIFICATION_QUEUE_MARGIN_MS;
 
 const schema = {
   type: 'object',
@@ -157,6 +177,11 @@ const schema = {
     RATE_LIMIT_VERIFICATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_INVITATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    VERIFICATION_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,1}$' },
+    VERIFICATION_CONNECT_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,1}$' },
+    VERIFICATION_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    TASK_DISPATCH_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    DELIVERY_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
   },
 } as const;
 
@@ -195,6 +220,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const baseUrl = (env.BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
   const keyHex = env.ENCRYPTION_KEY ?? devEncryptionKey(resolve('.data', 'encryption.key'));
   const runConcurrency = Number(env.RUN_CONCURRENCY ?? '2');
+  const verificationTimeoutSeconds = Number(env.VERIFICATION_TIMEOUT_SECONDS ?? '10');
+  // By default one organization holds at most half of a process's slots on each outbound queue.
+  const outboundShare = String(Math.max(1, Math.floor(OUTBOUND_QUEUE_CONCURRENCY / 2)));
   const list = (text: string | undefined, sep: string) => Object.freeze((text ?? '').split(sep).map((s) => s.trim()).filter(Boolean));
   return Object.freeze({
     env: mode,
@@ -255,5 +283,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitVerificationsPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
+    verificationTimeoutSeconds,
+    verificationConnectTimeoutSeconds: Math.min(verificationTimeoutSeconds, Number(env.VERIFICATION_CONNECT_TIMEOUT_SECONDS ?? '3')),
+    verificationSlotsPerOrganization: Number(env.VERIFICATION_SLOTS_PER_ORGANIZATION ?? outboundShare),
+    taskDispatchSlotsPerOrganization: Number(env.TASK_DISPATCH_SLOTS_PER_ORGANIZATION ?? outboundShare),
+    deliverySlotsPerOrganization: Number(env.DELIVERY_SLOTS_PER_ORGANIZATION ?? outboundShare),
   });
 }

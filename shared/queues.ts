@@ -30,7 +30,11 @@ export const JOB = {
   testRun: 'test-run',
 } as const;
 
-/** Payloads carry ids only; processors re-read the row. */
+/**
+ * Payloads carry ids only (never secrets: those stay sealed in the rows); processors re-read the
+ * row. Jobs of the queues that call user-supplied URLs also name their organization, which the
+ * worker's fair share counts before it reads anything.
+ */
 export interface MailDeliveryPayload {
   mailId: string;
 }
@@ -44,11 +48,15 @@ export interface JobSpec {
   opts?: JobsOptions;
 }
 
-/** A delivery and the attempt a job makes of it. */
+/** A delivery, the attempt a job makes of it, and the organization of its workspace. */
 export interface DeliveryAttempt {
   id: string;
   attempt: number;
+  organization: string;
 }
+
+/** The organization a job carries, for the worker's fair share (none for rows written before it was recorded). */
+const withOrganization = (data: Record<string, string | string[]>, organization: string | null) => (organization === null ? data : { ...data, organization });
 
 /** Most notification deliveries one job carries: the worker claims, sends and settles them together. */
 export const DELIVERIES_PER_JOB = 50;
@@ -70,10 +78,10 @@ export const jobs = {
     jobId: `run-${runId}-${step}`,
   }),
   /** Delivery attempt `attempt` of a run task request, optionally delayed (retry schedule). */
-  taskDispatch: (resultId: string, attempt: number, delayMs = 0): JobSpec => ({
+  taskDispatch: (resultId: string, organization: string, attempt: number, delayMs = 0): JobSpec => ({
     queue: 'run-task-dispatch',
     name: JOB.taskDispatch,
-    data: { taskResultId: resultId },
+    data: withOrganization({ taskResultId: resultId }, organization),
     jobId: `${resultId}-a${attempt}`,
     opts: { delay: Math.max(0, delayMs) },
   }),
@@ -86,21 +94,23 @@ export const jobs = {
     opts: { delay: Math.max(0, delayMs) },
   }),
   /** Delivery attempt `attempt` of a notification, optionally delayed (retry schedule). */
-  notificationDelivery: (deliveryId: string, attempt: number, delayMs = 0): JobSpec => ({
+  notificationDelivery: (deliveryId: string, organization: string, attempt: number, delayMs = 0): JobSpec => ({
     queue: 'notification-delivery',
     name: JOB.notify,
-    data: { deliveryId },
+    data: withOrganization({ deliveryId }, organization),
     jobId: `${deliveryId}-a${attempt}`,
     opts: { delay: Math.max(0, delayMs) },
   }),
   /**
-   * Several delivery attempts in one job (at most DELIVERIES_PER_JOB), keyed by the set of
-   * attempts it carries; a single one keeps its per-attempt id above.
+   * Several delivery attempts of one organization in one job (at most DELIVERIES_PER_JOB), keyed by
+   * the set of attempts it carries; a single one keeps its per-attempt id above.
    */
   notificationDeliveries: (attempts: readonly DeliveryAttempt[]): JobSpec => {
-    if (attempts.length === 1) return jobs.notificationDelivery(attempts[0].id, attempts[0].attempt);
+    const organization = attempts[0].organization;
+    if (attempts.some((a) => a.organization !== organization)) throw new Error('a delivery job carries the deliveries of one organization');
+    if (attempts.length === 1) return jobs.notificationDelivery(attempts[0].id, organization, attempts[0].attempt);
     const key = attempts.map((a) => `${a.id}@${a.attempt}`).sort().join(',');
-    return { queue: 'notification-delivery', name: JOB.notify, data: { deliveryIds: attempts.map((a) => a.id) }, jobId: `nb-${sha256Hex(key).slice(0, 40)}` };
+    return { queue: 'notification-delivery', name: JOB.notify, data: withOrganization({ deliveryIds: attempts.map((a) => a.id) }, organization), jobId: `nb-${sha256Hex(key).slice(0, 40)}` };
   },
   /** A health assessment of a workspace, once per interval slot. */
   assessment: (workspaceId: string, slot: number): JobSpec => ({
@@ -117,10 +127,10 @@ export const jobs = {
     jobId: `exec-${testRunId}`,
   }),
   /** Checks a destination URL while the API waits for the outcome. */
-  verify: (verificationId: string): JobSpec => ({
+  verify: (verificationId: string, organization: string | null): JobSpec => ({
     queue: 'verification',
     name: JOB.verify,
-    data: { verificationId },
+    data: withOrganization({ verificationId }, organization),
     jobId: `verify-${verificationId}`,
     opts: { attempts: 1 },
   }),
@@ -160,10 +170,18 @@ export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: 
   }
 }
 
-/** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job. */
+/** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job, each job one organization's. */
 export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
+  const byOrganization = new Map<string, DeliveryAttempt[]>();
+  for (const a of attempts) {
+    const list = byOrganization.get(a.organization);
+    if (list) list.push(a);
+    else byOrganization.set(a.organization, [a]);
+  }
   const specs: JobSpec[] = [];
-  for (let i = 0; i < attempts.length; i += DELIVERIES_PER_JOB) specs.push(jobs.notificationDeliveries(attempts.slice(i, i + DELIVERIES_PER_JOB)));
+  for (const list of byOrganization.values()) {
+    for (let i = 0; i < list.length; i += DELIVERIES_PER_JOB) specs.push(jobs.notificationDeliveries(list.slice(i, i + DELIVERIES_PER_JOB)));
+  }
   return specs;
 }
 
@@ -211,8 +229,8 @@ export function enqueueDeliveries(queues: Queues, attempts: readonly DeliveryAtt
   return round.added;
 }
 
-/** First tries of deliveries just committed. */
-export const firstTries = (ids: readonly string[]): DeliveryAttempt[] => ids.map((id) => ({ id, attempt: 1 }));
+/** First tries of deliveries just committed, all of one organization's workspace. */
+export const firstTries = (ids: readonly string[], organization: string): DeliveryAttempt[] => ids.map((id) => ({ id, attempt: 1, organization }));
 
 /**
  * Enqueues work the reconciler found due. A finished job with the same id would block the add,

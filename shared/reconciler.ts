@@ -30,18 +30,20 @@ export const reconcileSources: ReconcileSource[] = [
     // Run task requests due for delivery (or whose sender died), and results past their deadline.
     name: 'run-task-results',
     due: async (db, limit) => {
-      const deliveries = await db('task_results')
-        .where('status', 'pending')
+      const deliveries = await db('task_results as r')
+        .join('runs', 'runs.id', 'r.run_id')
+        .join('workspaces as w', 'w.id', 'runs.workspace_id')
+        .where('r.status', 'pending')
         .andWhere((q) =>
           q
-            .where((p) => p.where('dispatch_status', 'pending').andWhere('next_dispatch_at', '<=', db.fn.now()))
-            .orWhere((p) => p.where('dispatch_status', 'sending').andWhere('dispatch_lease_until', '<', db.fn.now())),
+            .where((p) => p.where('r.dispatch_status', 'pending').andWhere('r.next_dispatch_at', '<=', db.fn.now()))
+            .orWhere((p) => p.where('r.dispatch_status', 'sending').andWhere('r.dispatch_lease_until', '<', db.fn.now())),
         )
         .limit(limit)
-        .select('id', 'dispatch_attempts', 'dispatch_status');
+        .select('r.id', 'r.dispatch_attempts', 'r.dispatch_status', 'w.organization_name');
       const expired = await db('task_results').whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).limit(limit).pluck('id');
       return [
-        ...deliveries.map((r) => jobs.taskDispatch(r.id, r.dispatch_status === 'sending' ? r.dispatch_attempts : r.dispatch_attempts + 1)),
+        ...deliveries.map((r) => jobs.taskDispatch(r.id, r.organization_name, r.dispatch_status === 'sending' ? r.dispatch_attempts : r.dispatch_attempts + 1)),
         ...(expired as string[]).map((id) => jobs.taskDeadline(id, 0)),
       ];
     },
@@ -51,13 +53,14 @@ export const reconcileSources: ReconcileSource[] = [
     // into jobs here, so a row whose job is merely slow may get a second one: claiming is compare-and-set.
     name: 'notification-deliveries',
     due: async (db, limit) => {
-      const rows = await db('notification_deliveries')
-        .where((q) => q.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
-        .orWhere((q) => q.where('status', 'sending').andWhere('lease_until', '<', db.fn.now()))
-        .orderBy('next_attempt_at')
+      const rows = await db('notification_deliveries as d')
+        .join('notification_configurations as c', 'c.id', 'd.configuration_id')
+        .join('workspaces as w', 'w.id', 'c.workspace_id')
+        .where((q) => q.where((p) => p.where('d.status', 'pending').andWhere('d.next_attempt_at', '<=', db.fn.now())).orWhere((p) => p.where('d.status', 'sending').andWhere('d.lease_until', '<', db.fn.now())))
+        .orderBy('d.next_attempt_at')
         .limit(limit)
-        .select('id', 'attempts', 'status');
-      return deliveryJobs(rows.map((r) => ({ id: r.id, attempt: r.status === 'sending' ? r.attempts : r.attempts + 1 })));
+        .select('d.id', 'd.attempts', 'd.status', 'w.organization_name');
+      return deliveryJobs(rows.map((r) => ({ id: r.id, attempt: r.status === 'sending' ? r.attempts : r.attempts + 1, organization: r.organization_name })));
     },
   },
   {
@@ -74,7 +77,9 @@ export const reconcileSources: ReconcileSource[] = [
   {
     name: 'verifications',
     due: async (db, limit) =>
-      ((await db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).limit(limit).pluck('id')) as string[]).map(jobs.verify),
+      (await db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).limit(limit).select('id', 'organization_name')).map((r) =>
+        jobs.verify(r.id, r.organization_name),
+      ),
   },
 ];
 

@@ -48,9 +48,20 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     workerId: `${hostname()}:${process.pid}`,
     sandbox,
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
+    // The API waits for verifications, so their jobs are tried again sooner than the others.
+    outboundSlots: {
+      verification: new OrganizationSlots(rt.config.verificationSlotsPerOrganization, 500),
+      'run-task-dispatch': new OrganizationSlots(rt.config.taskDispatchSlotsPerOrganization),
+      'notification-delivery': new OrganizationSlots(rt.config.deliverySlotsPerOrganization),
+    },
     phases: new RunningPhases(),
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
+    verifier: createOutboundClient({
+      allowedCidrs: rt.config.outboundAllowedCidrs,
+      connectTimeoutMs: rt.config.verificationConnectTimeoutSeconds * 1000,
+      totalTimeoutMs: rt.config.verificationTimeoutSeconds * 1000,
+    }),
   };
   registerRunTasks(rt.config);
   registerNotifications(rt.config);

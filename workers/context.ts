@@ -17,10 +17,14 @@ export interface WorkerDeps extends Runtime {
   sandbox: Sandbox;
   /** This process's Terraform slots, shared fairly between organizations. */
   slots: OrganizationSlots;
+  /** This process's slots of each queue that calls user-supplied URLs, shared fairly between organizations. */
+  outboundSlots: Readonly<Record<'verification' | 'run-task-dispatch' | 'notification-delivery', OrganizationSlots>>;
   /** This process's running Terraform phases (stopped by its shutdown when the budget runs out). */
   phases: RunningPhases;
-  /** The one SSRF-guarded client for user-supplied URLs. */
+  /** The SSRF-guarded client for user-supplied URLs (deliveries, run task requests). */
   outbound: OutboundClient;
+  /** The same guard with the short verification timeouts (VERIFICATION_TIMEOUT_SECONDS, VERIFICATION_CONNECT_TIMEOUT_SECONDS). */
+  verifier: OutboundClient;
 }
 
 /** One handler per job name; job data is `unknown` until the handler validates it. `token` is the job's lock token. */
@@ -30,5 +34,16 @@ export type Processor = (job: Job<unknown>, deps: WorkerDeps, token?: string) =>
 export function idFrom(data: unknown, key: string): string {
   const value = (data as Record<string, unknown> | null)?.[key];
   if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new UnrecoverableError(`job data lacks a valid ${key}`);
+  return value;
+}
+
+/**
+ * The organization a job's data names (for its fair share), or null for a job queued without one
+ * by an earlier version. A malformed value fails the job permanently, as idFrom does.
+ */
+export function organizationFrom(data: unknown): string | null {
+  const value = (data as Record<string, unknown> | null)?.organization;
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) throw new UnrecoverableError('job data carries an invalid organization');
   return value;
 }

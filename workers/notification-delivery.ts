@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
-import { idFrom } from './context.js';
+import { idFrom, organizationFrom } from './context.js';
+import { inFairSlot } from './organization-slots.js';
 import { claimMail, insertMail, settleMail } from '../shared/repos/mail.js';
 import { decryptSecret } from '../shared/crypto.js';
 import { nextRetryAt, parseRetryAfter } from '../shared/domain/notification.js';
@@ -51,6 +52,7 @@ interface Claimed {
   destination_type: NotificationConfigurationRow['destination_type'];
   url: string | null;
   token_sealed: string | null;
+  organization: string;
 }
 
 /**
@@ -64,10 +66,10 @@ async function claimDeliveries(deps: WorkerDeps, ids: string[]): Promise<Claimed
     `with claimed as (
        update notification_deliveries d
           set status = 'sending', attempts = d.attempts + 1, lease_until = now() + interval '30 seconds'
-         from notification_configurations c
-        where d.id = any(?::text[]) and c.id = d.configuration_id
+         from notification_configurations c, workspaces w
+        where d.id = any(?::text[]) and c.id = d.configuration_id and w.id = c.workspace_id
           and ((d.status = 'pending' and d.next_attempt_at <= now()) or (d.status = 'sending' and d.lease_until < now()))
-    returning d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed
+    returning d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed, w.organization_name as organization
      ), opened as (
        insert into notification_delivery_attempts (delivery_id, attempt)
        select id, attempts from claimed where enabled
@@ -133,6 +135,7 @@ function settlement(d: Claimed, r: Outcome, now: Date) {
     // Postgres text holds no NUL characters.
     body: r.body.slice(0, 4096).replaceAll('\0', ''),
     gone,
+    organization: d.organization,
   };
 }
 type Settlement = ReturnType<typeof settlement>;
@@ -183,13 +186,20 @@ async function mapLimit<T, R>(items: readonly T[], width: number, fn: (item: T) 
 }
 
 /**
- * One attempt at each of a job's notification deliveries: claimed together, sent concurrently,
- * settled together. 2xx delivers; 410 disables the configuration; anything else retries on the
- * schedule (honouring Retry-After) until it is exhausted. Deliveries of disabled configurations
- * are dropped. Deliveries that are not due (settled, or claimed by a live worker) are skipped.
+ * One attempt at each of a job's notification deliveries (all of one organization), in one of
+ * that organization's slots of this process: claimed together, sent concurrently, settled
+ * together. 2xx delivers; 410 disables the configuration; anything else retries on the schedule
+ * (honouring Retry-After) until it is exhausted. Deliveries of disabled configurations are
+ * dropped. Deliveries that are not due (settled, or claimed by a live worker) are skipped. A job
+ * that waits for its organization's share has claimed nothing, so the wait is not an attempt.
  */
-export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  const claimed = await claimDeliveries(deps, deliveryIdsFrom(job.data));
+export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
+  const ids = deliveryIdsFrom(job.data);
+  await inFairSlot(deps.outboundSlots['notification-delivery'], organizationFrom(job.data), job, token, () => deliverAll(deps, ids));
+}
+
+async function deliverAll(deps: WorkerDeps, ids: string[]): Promise<void> {
+  const claimed = await claimDeliveries(deps, ids);
   const disabled = claimed.filter((d) => !d.enabled).map((d) => d.id);
   if (disabled.length) {
     await deps.db('notification_deliveries').whereIn('id', disabled).andWhere({ status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
@@ -208,6 +218,6 @@ export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps): 
   await settle(deps, settled);
   for (const s of settled) {
     if (s.gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: s.configuration_id });
-    if (s.next_at) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(s.id, s.attempt + 1, Date.parse(s.next_at) - Date.now()), deps.logger);
+    if (s.next_at) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(s.id, s.organization, s.attempt + 1, Date.parse(s.next_at) - Date.now()), deps.logger);
   }
 }

@@ -1,15 +1,26 @@
 import { DelayedError, type Job } from 'bullmq';
 
 /**
- * A worker process's fair share of its Terraform slots between organizations: one organization
- * holds at most `perOrganization` of them at once (RUN_SLOTS_PER_ORGANIZATION, by default half of
- * RUN_CONCURRENCY rounded up), so another organization's run always finds one free, however many
- * slow runs the first has queued. Made in the worker's entry point, one per process.
+ * A worker process's fair share of one queue's slots between organizations: one organization
+ * holds at most `perOrganization` of them at once, so another organization's job always finds one
+ * free, however many slow jobs the first has queued. Made in the worker's entry point, one per
+ * queue (or group of queues sharing slots) and process: the Terraform slots
+ * (RUN_SLOTS_PER_ORGANIZATION, by default half of RUN_CONCURRENCY rounded up), and the slots of the
+ * queues that call user-supplied URLs (VERIFICATION_, TASK_DISPATCH_ and
+ * DELIVERY_SLOTS_PER_ORGANIZATION, by default half of OUTBOUND_QUEUE_CONCURRENCY).
+ *
+ * The count lives in this process's memory and a slot is released when its job's work ends, however
+ * it ends (the `finally` in inFairSlot); a process that dies takes its counts with it, so a crash
+ * never strands a slot: BullMQ hands the dead process's jobs to another worker after their lock expires.
  */
 export class OrganizationSlots {
   private readonly held = new Map<string, number>();
 
-  constructor(private readonly perOrganization: number) {}
+  /** `retryMs`: how long a job whose organization holds its share waits before it is tried again (plus up to a third more, spread). */
+  constructor(
+    private readonly perOrganization: number,
+    readonly retryMs = 3_000,
+  ) {}
 
   /** Takes a slot for `organization`; false when it holds its share already. */
   take(organization: string): boolean {
@@ -26,17 +37,18 @@ export class OrganizationSlots {
   }
 }
 
-/** How long a job whose organization holds its share waits before it is tried again (with a little spread). */
-const RETRY_MS = 3_000;
-
 /**
  * Runs `work` in one of `organization`'s slots; when it holds its share, the job goes back to the
- * queue's delayed set (not failed, no attempt counted) and this process's slot takes the next job.
+ * queue's delayed set and this process's slot takes the next job. The move does not count as an
+ * attempt (BullMQ's Job.moveToDelayed skips the attempt count, and DelayedError is neither a failure
+ * nor a completion), and it happens before `work` claims anything, so rows that count their own
+ * attempts (deliveries, run task requests) are untouched. A job without an organization (queued by
+ * an earlier version) runs unlimited.
  */
 export async function inFairSlot(slots: OrganizationSlots, organization: string | null, job: Job<unknown>, token: string | undefined, work: () => Promise<void>): Promise<void> {
   if (organization === null) return work();
   if (!slots.take(organization)) {
-    await job.moveToDelayed(Date.now() + RETRY_MS + Math.floor(Math.random() * 1000), token);
+    await job.moveToDelayed(Date.now() + slots.retryMs + Math.floor(Math.random() * (slots.retryMs / 3)), token);
     throw new DelayedError();
   }
   try {

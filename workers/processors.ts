@@ -6,6 +6,7 @@ import { dispatchTaskRequest } from './run-task-dispatch.js';
 import { verify } from './verification.js';
 import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
+import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/config.js';
 import { runTestRun } from './test-runs.js';
 
 /** Processors by queue and job name. */
@@ -21,5 +22,5 @@ export const PROCESSORS: Readonly<Record<QueueName, Record<string, Processor>>> 
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
 export function concurrency(rt: Runtime, queue: QueueName): number {
   if (queue === 'run-pipeline' || queue === 'test-run-execution') return rt.config.runConcurrency;
-  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification' ? 8 : 1;
+  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification' ? OUTBOUND_QUEUE_CONCURRENCY : 1;
 }

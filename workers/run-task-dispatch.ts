@@ -1,10 +1,11 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
-import { idFrom } from './context.js';
+import { idFrom, organizationFrom } from './context.js';
+import { inFairSlot } from './organization-slots.js';
 import { decryptSecret } from '../shared/crypto.js';
 import { nextDispatchAt } from '../shared/domain/run-task.js';
 import type { TaskResultRow } from '../shared/repos/run-tasks.js';
-import { findRun, planOfRun } from '../shared/repos/runs.js';
+import { findRun, organizationOfRun, planOfRun } from '../shared/repos/runs.js';
 import { findCv } from '../shared/repos/configuration-versions.js';
 import { taskRequestBody, taskUserAgent } from '../shared/run-tasks/payload.js';
 import { enqueueAfterCommit, jobs } from '../shared/queues.js';
@@ -59,19 +60,26 @@ async function requestBody(deps: WorkerDeps, result: TaskResultRow, token: strin
 }
 
 /**
- * One delivery attempt of a run task request. Only a 200 counts; anything else is retried on
- * the schedule, never starting past the deadline (then the deadline errors the result).
+ * One delivery attempt of a run task request, in one of its organization's slots of this process.
+ * Only a 200 counts; anything else is retried on the schedule, never starting past the deadline
+ * (then the deadline errors the result). A job that waits for its organization's share has claimed
+ * nothing, so the wait is not an attempt.
  */
-export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'taskResultId');
+  const organization = organizationFrom(job.data);
+  await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () => dispatch(deps, id, organization));
+}
+
+async function dispatch(deps: WorkerDeps, id: string, organization: string | null): Promise<void> {
   const result = await claim(deps, id);
   if (!result) return;
-  const token = decryptSecret(deps.config.encryptionKey, result.access_token_sealed!);
+  const accessToken = decryptSecret(deps.config.encryptionKey, result.access_token_sealed!);
   const key = result.hmac_key_sealed ? decryptSecret(deps.config.encryptionKey, result.hmac_key_sealed) : null;
   const response = await deps.outbound.send({
     url: result.task_url,
     method: 'POST',
-    body: await requestBody(deps, result, token),
+    body: await requestBody(deps, result, accessToken),
     headers: { 'Content-Type': 'application/json', 'User-Agent': taskUserAgent(deps.config.runTaskAgentName, deps.config.baseUrl) },
     sign: { key, headers: SIGNATURE_HEADERS },
   });
@@ -96,6 +104,10 @@ export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps): 
       dispatch_lease_until: null,
       updated_at: deps.db.fn.now(),
     });
-  if (next) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
+  if (next) {
+    // A job queued before jobs named their organization: the workspace's is read for the retry.
+    const org = organization ?? (await organizationOfRun(deps.db, result.run_id));
+    if (org) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, org, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
+  }
   deps.logger.info('run task request', { taskResultId: id, attempt: result.dispatch_attempts, status: response.status, delivered });
 }

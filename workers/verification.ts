@@ -1,11 +1,9 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
-import { idFrom } from './context.js';
+import { idFrom, organizationFrom } from './context.js';
 import { decryptSecret } from '../shared/crypto.js';
 import type { VerificationRow } from '../shared/usecases/verification.js';
-
-/** Verification timeout per attempt (shorter than ordinary deliveries: the API is waiting). */
-const VERIFY_TIMEOUT_MS = 10_000;
+import { inFairSlot } from './organization-slots.js';
 
 /** Headers a verification request carries per kind; the body was composed by the API. */
 const SIGNATURE_HEADERS: Record<string, string[]> = {
@@ -13,16 +11,25 @@ const SIGNATURE_HEADERS: Record<string, string[]> = {
   notification: ['X-Svc-Notification-Signature', 'X-TFE-Notification-Signature'],
 };
 
-/** Calls the destination of one verification row and records what came back. */
-export async function verify(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+/**
+ * Calls the destination of one verification row and records what came back, in one of its
+ * organization's slots of this process (so a slow destination of one organization never holds
+ * every slot while another organization's API call waits). The request has the short verification
+ * timeouts (deps.verifier), so a slow destination gives its slot back quickly.
+ */
+export async function verify(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'verificationId');
+  await inFairSlot(deps.outboundSlots.verification, organizationFrom(job.data), job, token, () => verifyRow(deps, id));
+}
+
+async function verifyRow(deps: WorkerDeps, id: string): Promise<void> {
   const [row] = await deps.db<VerificationRow>('verifications')
     .where({ id, status: 'pending' })
     .update({ status: 'running', lease_until: deps.db.raw(`now() + interval '30 seconds'`) } as never)
     .returning('*');
   if (!row) return;
   const secret = row.secret_sealed ? decryptSecret(deps.config.encryptionKey, row.secret_sealed) : null;
-  const result = await deps.outbound.send(
+  const result = await deps.verifier.send(
     {
       url: row.url,
       method: 'POST',
@@ -31,7 +38,6 @@ export async function verify(job: Job<unknown>, deps: WorkerDeps): Promise<void>
       // Run task requests always carry the signature header (empty without a key); notifications only when signed.
       ...(row.kind === 'run-task' || secret ? { sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] } } : {}),
     },
-    VERIFY_TIMEOUT_MS,
   );
   await deps.db('verifications')
     .where({ id, status: 'running' })

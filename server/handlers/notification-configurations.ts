@@ -14,8 +14,6 @@ import { fetchPage, paginate, readPage, readPageOrDefault, send, sendResource } 
 import { attributesOf, type Req } from './body.js';
 import { deliveryResource, notificationConfigurationResource } from '../serializers/notifications.js';
 
-const VERIFY_WAIT_MS = 12_000;
-
 /** Chat destinations get the test payload in their own webhook format. */
 const CHAT_FORMATS: Partial<Record<DestinationType, (p: RunPayload) => Record<string, unknown>>> = {
   slack: slackMessage,
@@ -58,10 +56,15 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
 
   /** The configuration and admin access to its workspace (404 otherwise). */
   async function load(req: Req, res: Response): Promise<NotificationConfigurationRow> {
+    return (await loadWithOrganization(req, res)).c;
+  }
+
+  /** The configuration and the organization of its workspace. */
+  async function loadWithOrganization(req: Req, res: Response): Promise<{ c: NotificationConfigurationRow; organization: string }> {
     const c = await findNotificationConfiguration(db, req.params.id);
     if (!c) throw new NotFound();
-    await workspaceScopeById(db, res.locals.principal, c.workspace_id, 'admin');
-    return c;
+    const { workspace } = await workspaceScopeById(db, res.locals.principal, c.workspace_id, 'admin');
+    return { c, organization: workspace.organization_name };
   }
 
   /** Destination rules: URL for HTTP destinations, users only for email, users members of the organization. */
@@ -82,14 +85,13 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
    * Sends the test payload through the verification worker, in the destination's own format (chat
    * webhooks refuse anything else); email destinations need no HTTP call.
    */
-  async function verify(id: string, s: Settings): Promise<{ ok: boolean; response: DeliveryResponse | null; why: string }> {
+  async function verify(id: string, organization: string, s: Settings): Promise<{ ok: boolean; response: DeliveryResponse | null; why: string }> {
     if (s.destinationType === 'email') return { ok: true, response: null, why: '' };
     const payload = testPayload(id, s.name);
     const body = CHAT_FORMATS[s.destinationType]?.(payload) ?? payload;
     const v = await verifyDestination(
       deps,
-      { kind: 'notification', url: s.url!, body: JSON.stringify(body), secret: s.destinationType === 'generic' ? s.token : null },
-      VERIFY_WAIT_MS,
+      { kind: 'notification', organization, url: s.url!, body: JSON.stringify(body), secret: s.destinationType === 'generic' ? s.token : null },
     );
     const why = v.response_status ? `the destination answered ${v.response_status}` : (v.error ?? 'no response');
     return { ok: v.status === 'succeeded', response: responseOf(v, s.url!), why };
@@ -153,7 +155,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       await check(s, workspace.organization_name);
       await assertRoom(db, workspace.id);
       const id = newId('nc');
-      const verified = s.enabled ? await verify(id, s) : { ok: true, response: null, why: '' };
+      const verified = s.enabled ? await verify(id, workspace.organization_name, s) : { ok: true, response: null, why: '' };
       if (!verified.ok) throw verificationFailed(verified.why);
       const row = await save(id, workspace.id, s, verified.response ? [verified.response] : [], true);
       sendResource(res, 201, notificationConfigurationResource(row, s.userIds));
@@ -195,7 +197,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
         userIds: userIdsOf(req) ?? (await configurationUserIds(db, c.id)),
       };
       await check(s, ws.organization_name);
-      const verified = s.enabled ? await verify(c.id, s) : { ok: true, response: null, why: '' };
+      const verified = s.enabled ? await verify(c.id, ws.organization_name, s) : { ok: true, response: null, why: '' };
       if (!verified.ok) throw verificationFailed(verified.why);
       const row = await save(c.id, c.workspace_id, s, verified.response ? [verified.response] : c.delivery_responses, false);
       sendResource(res, 200, notificationConfigurationResource(row, s.userIds));
@@ -203,7 +205,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
 
     /** Sends the test payload; the response becomes the most recent delivery response either way. */
     async verifyAction(req: Req, res: Response) {
-      const c = await load(req, res);
+      const { c, organization } = await loadWithOrganization(req, res);
       const s: Settings = {
         destinationType: c.destination_type,
         enabled: c.enabled,
@@ -214,7 +216,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
         emailAddresses: c.email_addresses,
         userIds: [],
       };
-      const verified = await verify(c.id, s);
+      const verified = await verify(c.id, organization, s);
       const [row] = verified.response
         ? await db<NotificationConfigurationRow>('notification_configurations').where({ id: c.id }).update({ delivery_responses: JSON.stringify([verified.response]) as never }).returning('*')
         : [c];
@@ -244,14 +246,14 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       if (!d) throw new NotFound();
       const c = await findNotificationConfiguration(db, d.configuration_id);
       if (!c) throw new NotFound();
-      await workspaceScopeById(db, res.locals.principal, c.workspace_id, 'admin');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, c.workspace_id, 'admin');
       const [row] = await db('notification_deliveries')
         .where({ id: d.id })
         .whereIn('status', deliveryMachine.sources('resend'))
         .update({ status: 'pending', next_attempt_at: db.fn.now(), last_error: null })
         .returning('*');
       if (!row) throw new ApiError(409, 'conflict', `the delivery is ${d.status}; only delivered, failed or dropped deliveries can be sent again`);
-      await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(row.id, row.attempts + 1), deps.logger);
+      await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(row.id, workspace.organization_name, row.attempts + 1), deps.logger);
       sendResource(res, 200, deliveryResource(row, []));
     },
   };

@@ -12,8 +12,6 @@ import { attributesOf, type Req } from './body.js';
 import { taskResource, workspaceTaskResource } from '../serializers/run-tasks.js';
 import { workspaceResource } from '../serializers/foundation.js';
 
-const VERIFY_WAIT_MS = 12_000;
-
 type TaskAttrs = { name?: string; url?: string; description?: string | null; 'hmac-key'?: string | null; enabled?: boolean };
 
 /** The test request sent when a task is created or its URL changes (stage `test`, placeholder values). */
@@ -37,7 +35,7 @@ export function taskHandlers(deps: AppDeps) {
 
   /** The integration must answer 200 to the test request; otherwise 422 and nothing is saved. */
   async function verifyEndpoint(url: string, hmacKey: string | null, org: string): Promise<void> {
-    const result = await verifyDestination(deps, { kind: 'run-task', url, body: testPayload(config.baseUrl, org), secret: hmacKey }, VERIFY_WAIT_MS);
+    const result = await verifyDestination(deps, { kind: 'run-task', organization: org, url, body: testPayload(config.baseUrl, org), secret: hmacKey });
     if (result.status !== 'succeeded' || result.response_status !== 200) {
       const why = result.response_status ? `it answered ${result.response_status}` : (result.error ?? 'no response');
       throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, '/data/attributes/url');

@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { runTrigger } from '../domain/notification.js';
 import { onRunTransition, type RunTransition } from '../run-events.js';
 import { registerAfterMove } from '../run-stages.js';
-import { enqueueDeliveries, firstTries } from '../queues.js';
+import { enqueueDeliveries } from '../queues.js';
 import { runPayload } from './payloads.js';
 
 async function username(tx: Db, id: string | null): Promise<string | null> {
@@ -75,8 +75,12 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
  */
 async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
   if (!runsWithNewDeliveries.delete(run.id)) return;
-  const ids = (await rt.db('notification_deliveries').where({ run_id: run.id, status: 'pending', attempts: 0 }).pluck('id')) as string[];
-  void enqueueDeliveries(rt.queues, firstTries(ids), rt.logger);
+  const rows = await rt.db('notification_deliveries as d')
+    .join('notification_configurations as c', 'c.id', 'd.configuration_id')
+    .join('workspaces as w', 'w.id', 'c.workspace_id')
+    .where({ 'd.run_id': run.id, 'd.status': 'pending', 'd.attempts': 0 })
+    .select('d.id', 'w.organization_name');
+  void enqueueDeliveries(rt.queues, rows.map((r) => ({ id: r.id as string, attempt: 1, organization: r.organization_name as string })), rt.logger);
 }
 
 let registered = false;

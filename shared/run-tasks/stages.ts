@@ -61,8 +61,10 @@ async function queueStageWork(rt: Runtime, run: RunRow): Promise<void> {
     .join('task_stages as s', 's.id', 'r.task_stage_id')
     .where({ 's.run_id': run.id, 's.stage': stage, 'r.dispatch_status': 'pending' })
     .select('r.*');
+  if (!results.length) return;
+  const { organization_name: organization } = await rt.db('workspaces').where({ id: run.workspace_id }).first('organization_name');
   for (const r of results) {
-    await enqueueAfterCommit(rt.queues, jobs.taskDispatch(r.id, r.dispatch_attempts + 1), rt.logger);
+    await enqueueAfterCommit(rt.queues, jobs.taskDispatch(r.id, organization, r.dispatch_attempts + 1), rt.logger);
     await enqueueAfterCommit(rt.queues, jobs.taskDeadline(r.id, r.deadline_at!.getTime() - Date.now()), rt.logger);
   }
 }

@@ -97,6 +97,6 @@ export async function executeAssessment(rt: Runtime, terraform: TerraformSetting
     }
     return { result, deliveries };
   });
-  await enqueueDeliveries(rt.queues, firstTries(deliveries), rt.logger);
+  await enqueueDeliveries(rt.queues, firstTries(deliveries, ws.organization_name), rt.logger);
   return result;
 }

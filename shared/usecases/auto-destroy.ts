@@ -85,7 +85,7 @@ export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<v
   const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
   for (const ws of due) {
     const { deliveries, run } = await sweepWorkspace(rt, ws, now);
-    await enqueueDeliveries(rt.queues, firstTries(deliveries), rt.logger);
+    await enqueueDeliveries(rt.queues, firstTries(deliveries, ws.organization_name), rt.logger);
     if (run) await afterMove(rt, run);
   }
 }

@@ -2,10 +2,12 @@ import type { Runtime } from '../runtime.js';
 import { newId } from '../ids.js';
 import { encryptSecret } from '../crypto.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
+import { verificationWaitMs } from '../config.js';
 
 export interface VerificationRow {
   id: string;
   kind: string;
+  organization_name: string | null;
   url: string;
   secret_sealed: string | null;
   body: string | null;
@@ -21,22 +23,25 @@ export interface VerificationRow {
 /**
  * Asks the verification worker to call a destination and waits (bounded) for the outcome; the
  * API never calls user-supplied URLs itself. The request is a durable row; its secret is sealed.
+ * The wait is the request's own timeout (VERIFICATION_TIMEOUT_SECONDS) plus a margin for the job's
+ * time in the queue, where the organization's fair share of the worker may hold it a little.
  */
 export async function verifyDestination(
   rt: Runtime,
-  req: { kind: string; url: string; body: string; secret: string | null },
-  waitMs: number,
+  req: { kind: string; organization: string; url: string; body: string; secret: string | null },
+  waitMs = verificationWaitMs(rt.config),
 ): Promise<VerificationRow> {
   const [row] = await rt.db<VerificationRow>('verifications')
     .insert({
       id: newId('verify'),
       kind: req.kind,
+      organization_name: req.organization,
       url: req.url,
       body: req.body,
       secret_sealed: req.secret ? encryptSecret(rt.config.encryptionKey, req.secret) : null,
     })
     .returning('*');
-  await enqueueAfterCommit(rt.queues, jobs.verify(row.id), rt.logger);
+  await enqueueAfterCommit(rt.queues, jobs.verify(row.id, req.organization), rt.logger);
   const deadline = Date.now() + waitMs;
   for (;;) {
     const current = (await rt.db<VerificationRow>('verifications').where({ id: row.id }).first())!;

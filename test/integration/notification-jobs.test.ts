@@ -6,22 +6,23 @@ import { newId } from '../../shared/ids.js';
 const ids = (n: number) => Array.from({ length: n }, () => newId('ndel'));
 const nextTurn = () => new Promise((r) => setImmediate(r));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ORG = 'org-jobs';
 
 describe('notification delivery jobs: rounds after commit', () => {
   const queue = () => harness().rt.queues['notification-delivery'];
-  const carried = async (attempts: string[]) => (await queue().getJob(jobs.notificationDeliveries(firstTries(attempts)).jobId))?.data;
+  const carried = async (attempts: string[]) => (await queue().getJob(jobs.notificationDeliveries(firstTries(attempts, ORG)).jobId))?.data;
 
   it('adds the deliveries queued in one turn of an idle process in one job, and settles every caller once it is added', async () => {
     const { queues, logger } = harness().rt;
     await pause(DELIVERY_ROUND_MS * 2);
     const [a, b] = [ids(2), ids(1)];
-    await Promise.all([enqueueDeliveries(queues, firstTries(a), logger), enqueueDeliveries(queues, firstTries(b), logger)]);
-    expect(await carried([...a, ...b])).to.deep.equal({ deliveryIds: [...a, ...b] });
+    await Promise.all([enqueueDeliveries(queues, firstTries(a, ORG), logger), enqueueDeliveries(queues, firstTries(b, ORG), logger)]);
+    expect(await carried([...a, ...b])).to.deep.equal({ deliveryIds: [...a, ...b], organization: ORG });
 
     // Queueing the same attempts again adds nothing.
     await pause(DELIVERY_ROUND_MS * 2);
     const waiting = await queue().count();
-    await enqueueDeliveries(queues, firstTries([...a, ...b]), logger);
+    await enqueueDeliveries(queues, firstTries([...a, ...b], ORG), logger);
     expect(await queue().count()).to.equal(waiting);
     expect(await enqueueDeliveries(queues, [], logger)).to.equal(undefined);
   });
@@ -30,21 +31,30 @@ describe('notification delivery jobs: rounds after commit', () => {
     const { queues, logger } = harness().rt;
     await pause(DELIVERY_ROUND_MS * 2);
     const first = ids(1);
-    await enqueueDeliveries(queues, firstTries(first), logger);
-    expect(await carried(first)).to.deep.equal({ deliveryId: first[0] });
+    await enqueueDeliveries(queues, firstTries(first, ORG), logger);
+    expect(await carried(first)).to.deep.equal({ deliveryId: first[0], organization: ORG });
 
     // Right after a round, deliveries queued in later turns wait for the next round together.
     const [c, d] = [ids(1), ids(2)];
-    const queued = [enqueueDeliveries(queues, firstTries(c), logger)];
+    const queued = [enqueueDeliveries(queues, firstTries(c, ORG), logger)];
     await nextTurn();
-    queued.push(enqueueDeliveries(queues, firstTries(d), logger));
+    queued.push(enqueueDeliveries(queues, firstTries(d, ORG), logger));
     await Promise.all(queued);
-    expect(await carried([...c, ...d])).to.deep.equal({ deliveryIds: [...c, ...d] });
+    expect(await carried([...c, ...d])).to.deep.equal({ deliveryIds: [...c, ...d], organization: ORG });
 
     // A job's worth goes out without waiting for the round.
     const many = ids(DELIVERIES_PER_JOB + 3);
-    await enqueueDeliveries(queues, firstTries(many), logger);
-    expect(await carried(many.slice(0, DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(0, DELIVERIES_PER_JOB) });
-    expect(await carried(many.slice(DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(DELIVERIES_PER_JOB) });
+    await enqueueDeliveries(queues, firstTries(many, ORG), logger);
+    expect(await carried(many.slice(0, DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(0, DELIVERIES_PER_JOB), organization: ORG });
+    expect(await carried(many.slice(DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(DELIVERIES_PER_JOB), organization: ORG });
+  });
+
+  it('puts the deliveries of different organizations gathered in one round in jobs of their own', async () => {
+    const { queues, logger } = harness().rt;
+    await pause(DELIVERY_ROUND_MS * 2);
+    const [e, f] = [ids(2), ids(3)];
+    await Promise.all([enqueueDeliveries(queues, firstTries(e, 'org-e'), logger), enqueueDeliveries(queues, firstTries(f, 'org-f'), logger)]);
+    expect(await queue().getJob(jobs.notificationDeliveries(firstTries(e, 'org-e')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: e, organization: 'org-e' });
+    expect(await queue().getJob(jobs.notificationDeliveries(firstTries(f, 'org-f')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: f, organization: 'org-f' });
   });
 });

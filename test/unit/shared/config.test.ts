@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../../shared/config.js';
+import { ConfigError, loadConfig, OUTBOUND_QUEUE_CONCURRENCY, verificationWaitMs } from '../../../shared/config.js';
 
 const KEY = 'a'.repeat(64);
 
@@ -47,5 +47,17 @@ describe('configuration', () => {
     const set = loadConfig({ ENCRYPTION_KEY: KEY, OPA_PATH: '/opt/opa/opa', SENTINEL_PATH: '/opt/sentinel', POLICY_EVAL_TIMEOUT_SECONDS: '120' });
     expect([set.opaPath, set.sentinelPath, set.policyEvalTimeoutSeconds]).to.deep.equal(['/opt/opa/opa', '/opt/sentinel', 120]);
     expect(() => loadConfig({ ENCRYPTION_KEY: KEY, POLICY_EVAL_TIMEOUT_SECONDS: '0' })).to.throw(ConfigError, /POLICY_EVAL_TIMEOUT_SECONDS/);
+  });
+
+  it('gives one organization half of each outbound queue by default, and verifications short timeouts the API waits for', () => {
+    const c = loadConfig({ ENCRYPTION_KEY: KEY });
+    const half = OUTBOUND_QUEUE_CONCURRENCY / 2;
+    expect([c.verificationSlotsPerOrganization, c.taskDispatchSlotsPerOrganization, c.deliverySlotsPerOrganization]).to.deep.equal([half, half, half]);
+    expect([c.verificationTimeoutSeconds, c.verificationConnectTimeoutSeconds]).to.deep.equal([10, 3]);
+    expect(verificationWaitMs(c)).to.equal(15_000);
+    const set = loadConfig({ ENCRYPTION_KEY: KEY, VERIFICATION_TIMEOUT_SECONDS: '2', VERIFICATION_CONNECT_TIMEOUT_SECONDS: '5', DELIVERY_SLOTS_PER_ORGANIZATION: '8' });
+    // The connect timeout never exceeds the total.
+    expect([set.verificationTimeoutSeconds, set.verificationConnectTimeoutSeconds, set.deliverySlotsPerOrganization]).to.deep.equal([2, 2, 8]);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, VERIFICATION_SLOTS_PER_ORGANIZATION: '0', VERIFICATION_TIMEOUT_SECONDS: '0' })).to.throw(ConfigError, /VERIFICATION_SLOTS_PER_ORGANIZATION.*VERIFICATION_TIMEOUT_SECONDS|VERIFICATION_TIMEOUT_SECONDS.*VERIFICATION_SLOTS_PER_ORGANIZATION/);
   });
 });
