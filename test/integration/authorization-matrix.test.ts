@@ -677,15 +677,12 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs` }) },
   'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/${w.testRun}` }) },
   'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id/cancel': {
-    // A queued test run cannot be canceled: owners reach the state check (409).
     access: 'org-owner-only',
-    except: { owner: 409, siteAdmin: 409 },
-    call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/${w.testRun}/cancel` }),
+    call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.tests}/test-runs/${allowed ? await runningTestRun(false) : w.testRun}/cancel` }),
   },
   'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id/force-cancel': {
     access: 'org-owner-only',
-    except: { owner: 409, siteAdmin: 409 },
-    call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/${w.testRun}/force-cancel` }),
+    call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.tests}/test-runs/${allowed ? await runningTestRun(true) : w.testRun}/force-cancel` }),
   },
   'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars': {
     access: 'org-owner-only',
@@ -708,10 +705,9 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/policy-checks/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-checks/${w.policyCheck}` }) },
   'GET /api/v2/policy-checks/:id/output': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-checks/${w.policyCheck}/output` }) },
   'POST /api/v2/policy-checks/:id/actions/override': {
-    // manage-policy-overrides on a workspace the caller sees; a queued check is not overridable (409).
+    // manage-policy-overrides, on a workspace the caller sees.
     access: 'manage-policy-overrides',
-    except: { orgToken: 409, owner: 409, siteAdmin: 409 },
-    call: (w) => ({ path: `/api/v2/policy-checks/${w.policyCheck}/actions/override` }),
+    call: async (w, _who, allowed) => ({ path: `/api/v2/policy-checks/${allowed ? await softFailedCheck() : w.policyCheck}/actions/override` }),
   },
 
   // Policies and policy sets: any member reads them, manage-policies changes them.
@@ -771,6 +767,22 @@ async function workspaceWithCv(): Promise<string> {
   const ws = await freshWorkspace();
   await uploadedCv(ws.id);
   return ws.id;
+}
+
+/** A soft-failed, overridable check of a run waiting for the override, on a workspace of its own. */
+async function softFailedCheck(): Promise<string> {
+  const run = await newRun((await freshWorkspace()).id);
+  await db()('runs').where({ id: run }).update({ status: 'policy_override' });
+  const check = await insertPolicyCheck(db(), run, 'organization', [world.policySet]);
+  await db()('policy_checks').where({ id: check.id }).update({ status: 'soft_failed', is_overridable: true });
+  return check.id;
+}
+
+/** A running test run of the world's module (cancel requested already, for a force-cancel). */
+async function runningTestRun(cancelRequested: boolean): Promise<string> {
+  const id = (await must('POST', `${world.module.tests}/test-runs`, doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', world.testCv) }))).data.id;
+  await db()('test_runs').where({ id }).update({ status: 'running', cancel_requested_at: cancelRequested ? new Date() : null });
+  return id;
 }
 
 /** A run waiting for confirmation, on a workspace of its own (only one run may hold a workspace). */
