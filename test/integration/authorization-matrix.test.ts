@@ -96,6 +96,8 @@ interface Entry {
   except?: Partial<Expectations>;
   /** The request for one caller; `allowed` says whether it is expected to succeed (then build a fresh target if it destroys one). */
   call: (w: World, who: Who, allowed: boolean) => Call | Promise<Call>;
+  /** Further cases of the same route whose rule differs by body or target (named). */
+  variants?: Record<string, Omit<Entry, 'variants'>>;
 }
 
 /** Routes that are deliberately not in the matrix: their URL is the credential. */
@@ -535,6 +537,13 @@ const MATRIX: Record<string, Entry> = {
     access: 'workspace-plan',
     except: { orgToken: 403 },
     call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions`, body: doc('configuration-versions', { speculative: true }) }),
+    variants: {
+      'a version that can become current (write access)': {
+        access: 'workspace-write',
+        except: { orgToken: 403 },
+        call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions`, body: doc('configuration-versions', { speculative: false }) }),
+      },
+    },
   },
   'GET /api/v2/configuration-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}` }) },
   'GET /api/v2/configuration-versions/:id/ingress-attributes': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}/ingress-attributes` }) },
@@ -570,12 +579,18 @@ const MATRIX: Record<string, Entry> = {
 
   // Runs, plans, applies.
   'POST /api/v2/runs': {
-    // A plan-only run needs plan access (a run that can apply needs write: runs tests).
+    // A plan-only run needs plan access; a run that can apply needs write.
     access: 'workspace-plan',
     call: async (w, _who, allowed) => ({
       path: '/api/v2/runs',
       body: doc('runs', { 'plan-only': true }, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }),
     }),
+    variants: {
+      'a run that can apply': {
+        access: 'workspace-write',
+        call: async (w, _who, allowed) => ({ path: '/api/v2/runs', body: doc('runs', {}, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }) }),
+      },
+    },
   },
   'GET /api/v2/runs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}` }) },
   'GET /api/v2/runs/:id/run-events': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }) },
@@ -588,9 +603,15 @@ const MATRIX: Record<string, Entry> = {
     call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await plannedRun() : w.run}/actions/discard` }),
   },
   'POST /api/v2/runs/:id/actions/cancel': {
-    // A run that can apply: stopping it needs write (a plan-only run: plan).
+    // Stopping a run needs the access that creates it: write for a run that can apply.
     access: 'workspace-write',
     call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await newRun((await freshWorkspace()).id) : w.run}/actions/cancel` }),
+    variants: {
+      'a plan-only run (plan access)': {
+        access: 'workspace-plan',
+        call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await newRun((await freshWorkspace()).id, { 'plan-only': true }) : w.run}/actions/cancel` }),
+      },
+    },
   },
   'POST /api/v2/runs/:id/actions/force-cancel': {
     access: 'workspace-write',
@@ -828,7 +849,7 @@ function routesOf(stack: Layer[], prefix = '', out = new Set<string>()): Set<str
 
 // ---------------------------------------------------------------------------------------------
 
-function expected(entry: Entry, who: Who): Want {
+function expected(entry: Omit<Entry, 'variants'>, who: Who): Want {
   return entry.except?.[who] ?? CLASSES[entry.access][who];
 }
 
@@ -865,12 +886,15 @@ describe('authorization matrix', function () {
 
   it('answers every route with the documented status for every caller', async () => {
     const failures: string[] = [];
-    const keys = Object.keys(MATRIX);
+    // Every entry and its variants, as [label, method, entry].
+    const cases = Object.entries(MATRIX).flatMap(([key, entry]) => [
+      [key, entry] as const,
+      ...Object.entries(entry.variants ?? {}).map(([name, v]) => [`${key} (${name})`, v] as const),
+    ]);
     const BATCH = 6;
-    for (let i = 0; i < keys.length; i += BATCH) {
+    for (let i = 0; i < cases.length; i += BATCH) {
       await Promise.all(
-        keys.slice(i, i + BATCH).map(async (key) => {
-          const entry = MATRIX[key];
+        cases.slice(i, i + BATCH).map(async ([key, entry]) => {
           const method = key.slice(0, key.indexOf(' '));
           await Promise.all(
             WHO.map(async (who) => {
