@@ -298,12 +298,10 @@ async function buildWorld(): Promise<World> {
 
   w.cv = await uploadedCv(w.ws.id);
   w.run = (await must('POST', '/runs', doc('runs', {}, { workspace: rel('workspaces', w.ws.id) }))).data.id;
-  const runRow = await db()('runs').where({ id: w.run }).first();
   w.plan = (await db()('plans').where({ run_id: w.run }).first('id')).id;
   w.apply = (await db()('applies').where({ run_id: w.run }).first('id')).id;
   const jsonPlan = await storeObject(Buffer.from(JSON.stringify({ format_version: '1.2', terraform_version: '1.9.0', planned_values: {}, resource_changes: [], output_changes: {}, configuration: {} })));
   await db()('plans').where({ id: w.plan }).update({ json_object_id: jsonPlan });
-  void runRow;
   const stage = await db()('task_stages').where({ run_id: w.run }).first('id');
   w.taskStage = stage.id;
   w.taskResult = (await db()('task_results').where({ task_stage_id: stage.id }).first('id')).id;
