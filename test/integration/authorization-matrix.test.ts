@@ -1,0 +1,918 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../server/app.js';
+import { BOARD_PATH } from '../../server/board.js';
+import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
+import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
+import { doc } from '../helpers/api.js';
+import { harness } from '../helpers/harness.js';
+import { createOrg, createTeam, createUser, joinOrg, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+
+/*
+ * Authorization matrix: every route of the application × every kind of caller, with the status
+ * the service documents (docs/decisions.md, "Identity and access": 404 for what a caller may not
+ * see or do, 401 without a valid token). The list of routes comes from the Express application
+ * itself, so a route added without an entry here (or exempted below) fails this test, and so does
+ * an entry that no longer matches a route.
+ */
+
+/** The callers. Members reach the workspace under test (`ws`) through a team of their own. */
+const WHO = ['anonymous', 'outsider', 'read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'] as const;
+type Who = (typeof WHO)[number];
+// anonymous: no Authorization header.
+// outsider:  the owner of another organization.
+// read/plan/write/admin: organization members whose only access is that level on the workspace (team-workspace access).
+// teamToken: the token of a team without organization permissions that has write access to the workspace.
+// orgToken:  the organization's token (every organization permission, not an owner).
+// owner:     a member of the owners team (the positive control for owner-only routes).
+// siteAdmin: the site admin token (counts as an owner of every organization).
+
+/** 'ok' is any 2xx; a number is that exact status. */
+type Want = number | 'ok';
+type Expectations = Record<Who, Want>;
+
+const denyAll = (anonymous: Want = 401): Expectations => Object.fromEntries(WHO.map((w) => [w, w === 'anonymous' ? anonymous : 404])) as Expectations;
+const allow = (...who: Who[]): Expectations => ({ ...denyAll(), ...Object.fromEntries(who.map((w) => [w, 'ok'])) });
+const WORKSPACE_ADMINS: Who[] = ['admin', 'orgToken', 'owner', 'siteAdmin'];
+const ORG_MANAGERS: Who[] = ['orgToken', 'owner', 'siteAdmin'];
+
+/** Access classes: who may call a route of the class (everyone else: 404, anonymous: 401). */
+const CLASSES = {
+  /** No credentials at all (health, discovery, ping). */
+  public: Object.fromEntries(WHO.map((w) => [w, 'ok'])) as Expectations,
+  /** Any valid token (lists filtered to what the caller may see). */
+  authenticated: allow('outsider', 'read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
+  /** User tokens only: team and organization tokens get 404. */
+  'user-token': allow('outsider', 'read', 'plan', 'write', 'admin', 'owner', 'siteAdmin'),
+  /** The target user (the read member) and the site admin. */
+  'self-user': allow('read', 'siteAdmin'),
+  /** The site admin only. */
+  'site-admin': allow('siteAdmin'),
+  /** Anyone with a grant in the organization (member, its team and organization tokens). */
+  'org-member': allow('read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
+  /** Owners (the owners team) only; not even the organization token. */
+  'org-owner-only': allow('owner', 'siteAdmin'),
+  /** Organization permission manage-teams (the organization token has every permission). */
+  'manage-teams': allow(...ORG_MANAGERS),
+  /** Organization permission manage-membership. */
+  'manage-membership': allow(...ORG_MANAGERS),
+  /** Organization permission manage-workspaces. */
+  'manage-workspaces': allow(...ORG_MANAGERS),
+  /** Organization permission manage-policies. */
+  'manage-policies': allow(...ORG_MANAGERS),
+  /** Organization permission manage-run-tasks. */
+  'manage-run-tasks': allow(...ORG_MANAGERS),
+  /** Organization permission manage-modules. */
+  'manage-modules': allow(...ORG_MANAGERS),
+  /** Organization permission manage-policy-overrides. */
+  'manage-policy-overrides': allow(...ORG_MANAGERS),
+  /** Read access to the workspace, or more. */
+  'workspace-read': allow('read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
+  /** Plan access to the workspace, or more. */
+  'workspace-plan': allow('plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
+  /** Write access to the workspace, or more. */
+  'workspace-write': allow('write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
+  /** Admin access to the workspace (workspace admins, manage-workspaces, owners). */
+  'workspace-admin': allow(...WORKSPACE_ADMINS),
+  /** A run task result's own access token only (no API token works). */
+  'task-token': Object.fromEntries(WHO.map((w) => [w, 401])) as Expectations,
+  /** Bull Board: HTTP Basic with a site admin's token as the password; anything else 401. */
+  'site-admin-basic': { ...(Object.fromEntries(WHO.map((w) => [w, 401])) as Expectations), siteAdmin: 'ok' },
+} satisfies Record<string, Expectations>;
+type AccessClass = keyof typeof CLASSES;
+
+interface Call {
+  path: string;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Send the caller's token as HTTP Basic password instead of a bearer token. */
+  basic?: boolean;
+}
+
+interface Entry {
+  access: AccessClass;
+  /** Per-principal differences from the class, each with its reason in a comment. */
+  except?: Partial<Expectations>;
+  /** The request for one caller; `allowed` says whether it is expected to succeed (then build a fresh target if it destroys one). */
+  call: (w: World, who: Who, allowed: boolean) => Call | Promise<Call>;
+  /** Further cases of the same route whose rule differs by body or target (named). */
+  variants?: Record<string, Omit<Entry, 'variants'>>;
+}
+
+/** Routes that are deliberately not in the matrix: their URL is the credential. */
+const EXEMPT: Record<string, string> = {
+  // Signed upload/download URLs: an HMAC-signed grant in the path, no Authorization header
+  // (expiry, tampering and reuse are covered by configuration-versions and object-store tests).
+  'PUT /v1/object/:token': 'signed object URL',
+  'GET /v1/object/:token': 'signed object URL',
+  // Signed log URLs (runs-logs tests).
+  'GET /v1/logs/:token': 'signed log URL',
+};
+
+// ---------------------------------------------------------------------------------------------
+// The fixture world.
+
+interface World {
+  org: { name: string; owner: TestUser };
+  other: { name: string; owner: TestUser };
+  tokens: Record<Exclude<Who, 'anonymous'>, string>;
+  users: Record<'read' | 'plan' | 'write' | 'admin', TestUser>;
+  /** Team ids whose grants every workspace of the world gets: level -> team. */
+  grants: [string, 'read' | 'plan' | 'write' | 'admin'][];
+  ciTeam: string;
+  ws: { id: string; name: string };
+  cv: string;
+  run: string;
+  plan: string;
+  apply: string;
+  sv: string;
+  svOutput: string;
+  assessment: string;
+  secretTeam: string;
+  readGrant: string;
+  spareGrant: string;
+  readToken: string;
+  readMembership: string;
+  task: string;
+  wsTask: string;
+  taskStage: string;
+  taskResult: string;
+  notification: string;
+  delivery: string;
+  policy: string;
+  policySet: string;
+  policyCheck: string;
+  module: { name: string; tests: string; self: string };
+  testCv: string;
+  testRun: string;
+  testVar: string;
+  archive: Buffer;
+}
+
+const db = () => harness().rt.db;
+
+async function call(method: string, path: string, token: string | null, opts: Omit<Call, 'path'> = {}): Promise<{ status: number; text: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = { Accept: 'application/vnd.api+json', ...opts.headers };
+  if (token !== null) headers.Authorization = opts.basic ? `Basic ${Buffer.from(`x:${token}`).toString('base64')}` : `Bearer ${token}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined || opts.body !== undefined) {
+    headers['Content-Type'] ??= 'application/vnd.api+json';
+    body = opts.raw ?? JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${harness().baseUrl}${path.startsWith('/') ? '' : '/'}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, text, body: parsed };
+}
+
+/** An API call as the organization owner that must succeed; returns the body. */
+async function must(method: string, path: string, body?: unknown, token?: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await call(method, `/api/v2${path}`, token ?? world.org.owner.token, body === undefined ? {} : { body });
+  expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+  return res.body;
+}
+
+const rel = (type: string, id: string) => ({ data: { type, id } });
+
+let world: World;
+
+async function grant(teamId: string, workspaceId: string, access: string): Promise<string> {
+  return (await must('POST', '/team-workspaces', doc('team-workspaces', { access }, { workspace: rel('workspaces', workspaceId), team: rel('teams', teamId) }))).data.id;
+}
+
+/** A new member of the organization on a team of their own. */
+async function memberTeam(org: World['org']): Promise<{ user: TestUser; teamId: string }> {
+  const user = await createUser();
+  await joinOrg(org, user);
+  const teamId = await createTeam(org, { visibility: 'organization' });
+  await must('POST', `/teams/${teamId}/relationships/users`, { data: [{ type: 'users', id: user.username }] });
+  return { user, teamId };
+}
+
+/** A new workspace that every member team reaches as it reaches the world's workspace. */
+async function freshWorkspace(attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+  const name = uniq('ws');
+  const id = (await must('POST', `/organizations/${world.org.name}/workspaces`, doc('workspaces', { name, ...attrs }))).data.id;
+  await Promise.all(world.grants.map(([team, level]) => grant(team, id, level)));
+  return { id, name };
+}
+
+let uploads: Promise<unknown> = Promise.resolve();
+
+/** An uploaded configuration version of a workspace (no run queued). Uploads go one at a time: an organization takes only a few request bodies at once. */
+async function uploadedCv(workspaceId: string, attrs: Record<string, unknown> = {}): Promise<string> {
+  const cv = (await must('POST', `/workspaces/${workspaceId}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false, ...attrs }))).data;
+  const put = uploads.then(() => putArchive(cv.attributes['upload-url'], world.archive));
+  uploads = put.catch(() => undefined);
+  const res = await put;
+  expect(res.status, res.text).to.equal(200);
+  return cv.id;
+}
+
+async function newRun(workspaceId: string, attrs: Record<string, unknown> = {}): Promise<string> {
+  await uploadedCv(workspaceId);
+  return (await must('POST', '/runs', doc('runs', attrs, { workspace: rel('workspaces', workspaceId) }))).data.id;
+}
+
+async function storeObject(bytes: Buffer, contentType = 'application/json'): Promise<string> {
+  return db().transaction(async (tx) => (await harness().rt.store.put(tx, bytes, { contentType })).id);
+}
+
+async function newTeam(attrs: Record<string, unknown> = {}): Promise<string> {
+  return createTeam(world.org, { visibility: 'organization', ...attrs });
+}
+
+async function insertTask(): Promise<string> {
+  const id = `task-${randomBytes(8).toString('hex')}`;
+  await db()('tasks').insert({ id, organization_name: world.org.name, name: uniq('task'), url: 'http://127.0.0.1:9/task' });
+  return id;
+}
+
+async function newNotification(workspaceId = world.ws.id): Promise<string> {
+  return (await must('POST', `/workspaces/${workspaceId}/notification-configurations`, notificationDoc())).data.id;
+}
+
+const notificationDoc = () => doc('notification-configurations', { name: uniq('nc'), 'destination-type': 'email', enabled: false, triggers: ['run:created'] });
+
+/** A delivered notification of the world's configuration (deliveries are written by run moves). */
+async function newDelivery(): Promise<string> {
+  const id = `nd-${randomBytes(8).toString('hex')}`;
+  await db()('notification_deliveries').insert({ id, configuration_id: world.notification, run_id: world.run, event_key: id, trigger: 'run:created', payload: '{}', status: 'delivered' });
+  return id;
+}
+
+async function newPolicy(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/policies`, doc('policies', { name: uniq('pol'), kind: 'opa', query: 'data.x.deny', 'enforcement-level': 'advisory' }))).data.id;
+}
+
+async function newPolicySet(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/policy-sets`, doc('policy-sets', { name: uniq('set'), kind: 'opa' }))).data.id;
+}
+
+async function newModule(): Promise<{ name: string; tests: string; self: string }> {
+  const name = uniq('mod').replace(/-/g, '');
+  await must('POST', `/organizations/${world.org.name}/registry-modules`, doc('registry-modules', { name, provider: 'null', 'registry-name': 'private', namespace: world.org.name }));
+  const o = world.org.name;
+  return { name, tests: `/organizations/${o}/tests/registry-modules/private/${o}/${name}/null`, self: `/organizations/${o}/registry-modules/private/${o}/${name}/null` };
+}
+
+async function buildWorld(): Promise<World> {
+  const w = { archive: await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }) } as World;
+  world = w;
+  w.org = await createOrg();
+  w.other = await createOrg();
+  const levels = ['read', 'plan', 'write', 'admin'] as const;
+  const members = await Promise.all(levels.map(() => memberTeam(w.org)));
+  w.users = Object.fromEntries(levels.map((l, i) => [l, members[i].user])) as World['users'];
+  w.ciTeam = await newTeam();
+  w.grants = [...levels.map((l, i) => [members[i].teamId, l] as [string, (typeof levels)[number]]), [w.ciTeam, 'write']];
+  const teamToken = (await must('POST', `/teams/${w.ciTeam}/authentication-token`)).data.attributes.token;
+  const orgToken = (await must('POST', `/organizations/${w.org.name}/authentication-token`)).data.attributes.token;
+  w.tokens = {
+    outsider: w.other.owner.token,
+    read: w.users.read.token,
+    plan: w.users.plan.token,
+    write: w.users.write.token,
+    admin: w.users.admin.token,
+    teamToken,
+    orgToken,
+    owner: w.org.owner.token,
+    siteAdmin: harness().adminToken,
+  };
+  w.ws = await freshWorkspace();
+  w.readGrant = (await must('GET', `/team-workspaces?filter[workspace][id]=${w.ws.id}`)).data.find((g: any) => g.relationships.team.data.id === members[0].teamId).id; // eslint-disable-line @typescript-eslint/no-explicit-any
+  w.secretTeam = await createTeam(w.org, { visibility: 'secret' });
+  w.spareGrant = await grant(w.secretTeam, w.ws.id, 'read');
+  w.readToken = (await must('POST', `/users/${w.users.read.id}/authentication-tokens`, doc('authentication-tokens', { description: 'matrix' }), w.users.read.token)).data.id;
+  w.readMembership = (await db()('organization_memberships').where({ organization_name: w.org.name, user_id: w.users.read.id }).first('id')).id;
+
+  // Run tasks: definitions are inserted (creating one calls the endpoint through a worker).
+  w.task = await insertTask();
+  w.wsTask = (await must('POST', `/workspaces/${w.ws.id}/tasks`, doc('workspace-tasks', { 'enforcement-level': 'advisory', stages: ['post_plan'] }, { task: rel('tasks', w.task) }))).data.id;
+
+  w.cv = await uploadedCv(w.ws.id);
+  w.run = (await must('POST', '/runs', doc('runs', {}, { workspace: rel('workspaces', w.ws.id) }))).data.id;
+  w.plan = (await db()('plans').where({ run_id: w.run }).first('id')).id;
+  w.apply = (await db()('applies').where({ run_id: w.run }).first('id')).id;
+  const jsonPlan = await storeObject(Buffer.from(JSON.stringify({ format_version: '1.2', terraform_version: '1.9.0', planned_values: {}, resource_changes: [], output_changes: {}, configuration: {} })));
+  await db()('plans').where({ id: w.plan }).update({ json_object_id: jsonPlan });
+  const stage = await db()('task_stages').where({ run_id: w.run }).first('id');
+  w.taskStage = stage.id;
+  w.taskResult = (await db()('task_results').where({ task_stage_id: stage.id }).first('id')).id;
+
+  const state = Buffer.from(JSON.stringify({ version: 4, serial: 1, lineage: 'matrix', terraform_version: '1.9.0', outputs: { plain: { value: 'x', type: 'string' } }, resources: [] }));
+  const svObject = await storeObject(state);
+  const sv = await db().transaction((tx) => insertStateVersion(tx, harness().config.encryptionKey, { workspaceId: w.ws.id, runId: null, objectId: svObject, size: state.length, state: parseState(state) }));
+  w.sv = sv.id;
+  w.svOutput = (await db()('state_version_outputs').where({ state_version_id: sv.id }).first('id')).id;
+  w.assessment = `asmtres-${randomBytes(8).toString('hex')}`;
+  await db()('assessment_results').insert({ id: w.assessment, workspace_id: w.ws.id, succeeded: true });
+
+  w.notification = await newNotification();
+  w.delivery = await newDelivery();
+
+  w.policy = await newPolicy();
+  w.policySet = await newPolicySet();
+  w.policyCheck = (await insertPolicyCheck(db(), w.run, 'organization', [w.policySet])).id;
+
+  w.module = await newModule();
+  const testCv = (await must('POST', `${w.module.tests}/test-runs/configuration-versions`, undefined)).data;
+  expect((await putArchive(testCv.attributes['upload-url'], w.archive)).status).to.equal(200);
+  w.testCv = testCv.id;
+  w.testRun = (await db()('test_runs').where({ configuration_version_id: w.testCv }).first('id'))?.id
+    ?? (await must('POST', `${w.module.tests}/test-runs`, doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', w.testCv) }))).data.id;
+  w.testVar = (await must('POST', `${w.module.tests}/vars`, doc('vars', { key: 'k', value: 'v', category: 'env' }))).data.id;
+  return w;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The matrix: one entry per route, keyed "METHOD /full/path" as Express knows it.
+
+const o = () => world.org.name;
+
+const MATRIX: Record<string, Entry> = {
+  // Outside the API router: public, or their own credential.
+  'GET /healthz': { access: 'public', call: () => ({ path: '/healthz' }) },
+  'GET /readyz': { access: 'public', call: () => ({ path: '/readyz' }) },
+  'GET /.well-known/terraform.json': { access: 'public', call: () => ({ path: '/.well-known/terraform.json' }) },
+  [`ALL ${BOARD_PATH}`]: { access: 'site-admin-basic', call: () => ({ path: `${BOARD_PATH}/`, basic: true, headers: { Accept: 'text/html' } }) },
+  // Mounted before authentication.
+  'GET /api/v2/ping': { access: 'public', call: () => ({ path: '/api/v2/ping' }) },
+  'PATCH /api/v2/task-results/:id/callback': {
+    access: 'task-token',
+    except: { anonymous: 401 },
+    call: (w) => ({ path: `/api/v2/task-results/${w.taskResult}/callback`, body: doc('task-results', { status: 'running' }) }),
+  },
+
+  // Organizations.
+  'POST /api/v2/organizations': { access: 'user-token', call: () => ({ path: '/api/v2/organizations', body: doc('organizations', { name: uniq('org'), email: 'm@example.test' }) }) },
+  'GET /api/v2/organizations': { access: 'authenticated', call: () => ({ path: '/api/v2/organizations' }) },
+  'GET /api/v2/organizations/:org': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}` }) },
+  'PATCH /api/v2/organizations/:org': { access: 'org-owner-only', call: () => ({ path: `/api/v2/organizations/${o()}`, body: doc('organizations', { email: `${uniq('m')}@example.test` }) }) },
+  'DELETE /api/v2/organizations/:org': {
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${allowed ? (await createOrg(w.org.owner)).name : o()}` }),
+  },
+  'GET /api/v2/organizations/:org/entitlement-set': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/entitlement-set` }) },
+  'POST /api/v2/organizations/:org/authentication-token': {
+    // A success replaces the organization token: a fresh organization for those.
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${allowed ? (await createOrg(w.org.owner)).name : o()}/authentication-token` }),
+  },
+  'DELETE /api/v2/organizations/:org/authentication-token': {
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/organizations/${o()}/authentication-token` };
+      const fresh = (await createOrg(w.org.owner)).name;
+      await must('POST', `/organizations/${fresh}/authentication-token`);
+      return { path: `/api/v2/organizations/${fresh}/authentication-token` };
+    },
+  },
+
+  // Users and their tokens. The target user is the read member.
+  'GET /api/v2/account/details': { access: 'user-token', call: () => ({ path: '/api/v2/account/details' }) },
+  'GET /api/v2/users/:id': {
+    // Users sharing an organization with the target, and that organization's tokens, see it.
+    access: 'org-member',
+    call: (w) => ({ path: `/api/v2/users/${w.users.read.id}` }),
+  },
+  'POST /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users', body: doc('users', { username: uniq('u'), email: `${uniq('u')}@example.test` }) }) },
+  'POST /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens`, body: doc('authentication-tokens', { description: 'm' }) }) },
+  'GET /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens` }) },
+  'GET /api/v2/authentication-tokens/:id': { access: 'self-user', call: (w) => ({ path: `/api/v2/authentication-tokens/${w.readToken}` }) },
+  'DELETE /api/v2/authentication-tokens/:id': {
+    access: 'self-user',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/authentication-tokens/${allowed ? (await must('POST', `/users/${w.users.read.id}/authentication-tokens`, doc('authentication-tokens', { description: 'm' }), w.users.read.token)).data.id : w.readToken}`,
+    }),
+  },
+
+  // Organization memberships.
+  'POST /api/v2/organizations/:org/organization-memberships': {
+    access: 'manage-membership',
+    call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships`, body: doc('organization-memberships', { email: `${uniq('inv')}@example.test` }) }),
+  },
+  'GET /api/v2/organizations/:org/organization-memberships': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships` }) },
+  'GET /api/v2/organization-memberships/:id': {
+    // The read member's own membership: anyone in the organization sees it.
+    access: 'org-member',
+    call: (w) => ({ path: `/api/v2/organization-memberships/${w.readMembership}` }),
+  },
+  'DELETE /api/v2/organization-memberships/:id': {
+    access: 'manage-membership',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/organization-memberships/${allowed ? (await must('POST', `/organizations/${o()}/organization-memberships`, doc('organization-memberships', { email: `${uniq('inv')}@example.test` }))).data.id : w.readMembership}`,
+    }),
+  },
+  'POST /api/v2/organization-memberships/:id/actions/accept': {
+    // Only the invited user: the read member, invited into a third organization.
+    access: 'self-user',
+    except: { siteAdmin: 404 },
+    call: async (w) => {
+      const third = await createOrg(w.other.owner);
+      const invite = await must('POST', `/organizations/${third.name}/organization-memberships`, doc('organization-memberships', { email: w.users.read.email }), w.other.owner.token);
+      return { path: `/api/v2/organization-memberships/${invite.data.id}/actions/accept` };
+    },
+  },
+
+  // Teams. The target is a secret team nobody under test belongs to.
+  'POST /api/v2/organizations/:org/teams': { access: 'manage-teams', call: () => ({ path: `/api/v2/organizations/${o()}/teams`, body: doc('teams', { name: uniq('team') }) }) },
+  'GET /api/v2/organizations/:org/teams': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/teams` }) },
+  'GET /api/v2/teams/:id': {
+    // A secret team is visible to its members and to manage-teams / access-secret-teams.
+    access: 'manage-teams',
+    call: (w) => ({ path: `/api/v2/teams/${w.secretTeam}` }),
+  },
+  'PATCH /api/v2/teams/:id': { access: 'manage-teams', call: (w) => ({ path: `/api/v2/teams/${w.secretTeam}`, body: doc('teams', { visibility: 'secret' }) }) },
+  'DELETE /api/v2/teams/:id': { access: 'manage-teams', call: async (w, _who, allowed) => ({ path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}` }) },
+  'POST /api/v2/teams/:id/authentication-token': {
+    // A team has one token: a fresh team for each success.
+    access: 'manage-teams',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}/authentication-token` }),
+  },
+  'DELETE /api/v2/teams/:id/authentication-token': {
+    access: 'manage-teams',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
+      const team = await newTeam({ visibility: 'secret' });
+      await must('POST', `/teams/${team}/authentication-token`);
+      return { path: `/api/v2/teams/${team}/authentication-token` };
+    },
+  },
+  'POST /api/v2/teams/:id/relationships/users': {
+    access: 'manage-membership',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}/relationships/users`, body: { data: [{ type: 'users', id: w.users.read.username }] } }),
+  },
+  'DELETE /api/v2/teams/:id/relationships/users': {
+    access: 'manage-membership',
+    call: async (w, _who, allowed) => {
+      const team = allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam;
+      if (allowed) await must('POST', `/teams/${team}/relationships/users`, { data: [{ type: 'users', id: w.users.read.username }] });
+      return { path: `/api/v2/teams/${team}/relationships/users`, body: { data: [{ type: 'users', id: w.users.read.username }] } };
+    },
+  },
+  'POST /api/v2/teams/:id/relationships/organization-memberships': {
+    access: 'manage-membership',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}/relationships/organization-memberships`,
+      body: { data: [{ type: 'organization-memberships', id: w.readMembership }] },
+    }),
+  },
+  'DELETE /api/v2/teams/:id/relationships/organization-memberships': {
+    access: 'manage-membership',
+    call: async (w, _who, allowed) => {
+      const team = allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam;
+      const body = { data: [{ type: 'organization-memberships', id: w.readMembership }] };
+      if (allowed) await must('POST', `/teams/${team}/relationships/organization-memberships`, body);
+      return { path: `/api/v2/teams/${team}/relationships/organization-memberships`, body };
+    },
+  },
+
+  // Team access to workspaces: workspace admin access.
+  'POST /api/v2/team-workspaces': {
+    access: 'workspace-admin',
+    call: async (w) => ({
+      path: '/api/v2/team-workspaces',
+      body: doc('team-workspaces', { access: 'read' }, { workspace: rel('workspaces', w.ws.id), team: rel('teams', await newTeam()) }),
+    }),
+  },
+  'GET /api/v2/team-workspaces': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/team-workspaces?filter[workspace][id]=${w.ws.id}` }) },
+  'GET /api/v2/team-workspaces/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/team-workspaces/${w.readGrant}` }) },
+  'PATCH /api/v2/team-workspaces/:id': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/team-workspaces/${allowed ? await grant(await newTeam(), w.ws.id, 'read') : w.spareGrant}`, body: doc('team-workspaces', { access: 'plan' }) }),
+  },
+  'DELETE /api/v2/team-workspaces/:id': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/team-workspaces/${allowed ? await grant(await newTeam(), w.ws.id, 'read') : w.spareGrant}` }),
+  },
+
+  // Workspaces.
+  'POST /api/v2/organizations/:org/workspaces': { access: 'manage-workspaces', call: () => ({ path: `/api/v2/organizations/${o()}/workspaces`, body: doc('workspaces', { name: uniq('ws') }) }) },
+  'GET /api/v2/organizations/:org/workspaces': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/workspaces` }) },
+  'GET /api/v2/organizations/:org/workspaces/:name': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/organizations/${o()}/workspaces/${w.ws.name}` }) },
+  'DELETE /api/v2/organizations/:org/workspaces/:name': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${o()}/workspaces/${allowed ? (await freshWorkspace()).name : w.ws.name}` }),
+  },
+  'GET /api/v2/workspaces/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}` }) },
+  'POST /api/v2/workspaces/:id/actions/lock': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}/actions/lock`, body: { reason: 'matrix' } }),
+  },
+  'POST /api/v2/workspaces/:id/actions/unlock': {
+    // The holder unlocks: each allowed caller locks a fresh workspace first.
+    access: 'workspace-write',
+    call: async (w, who, allowed) => {
+      if (!allowed) return { path: `/api/v2/workspaces/${w.ws.id}/actions/unlock` };
+      const ws = await freshWorkspace();
+      await must('POST', `/workspaces/${ws.id}/actions/lock`, {}, w.tokens[who as Exclude<Who, 'anonymous'>]);
+      return { path: `/api/v2/workspaces/${ws.id}/actions/unlock` };
+    },
+  },
+  'POST /api/v2/workspaces/:id/actions/force-unlock': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/workspaces/${w.ws.id}/actions/force-unlock` };
+      const ws = await freshWorkspace();
+      await must('POST', `/workspaces/${ws.id}/actions/lock`, {});
+      return { path: `/api/v2/workspaces/${ws.id}/actions/force-unlock` };
+    },
+  },
+  'PATCH /api/v2/workspaces/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}`, body: doc('workspaces', { description: uniq('d') }) }) },
+  'DELETE /api/v2/workspaces/:id': { access: 'workspace-admin', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}` }) },
+
+  // Configuration versions.
+  'GET /api/v2/workspaces/:id/configuration-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions` }) },
+  'POST /api/v2/workspaces/:id/configuration-versions': {
+    // Plan access gets speculative versions only (authorization-fixes); organization tokens may not create versions (contract).
+    access: 'workspace-plan',
+    except: { orgToken: 403 },
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions`, body: doc('configuration-versions', { speculative: true }) }),
+    variants: {
+      'a version that can become current (write access)': {
+        access: 'workspace-write',
+        except: { orgToken: 403 },
+        call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions`, body: doc('configuration-versions', { speculative: false }) }),
+      },
+    },
+  },
+  'GET /api/v2/configuration-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}` }) },
+  'GET /api/v2/configuration-versions/:id/ingress-attributes': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}/ingress-attributes` }) },
+  'POST /api/v2/configuration-versions/:id/actions/archive': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/configuration-versions/${allowed ? await uploadedCv(w.ws.id, { provisional: true }) : w.cv}/actions/archive` }),
+  },
+  'GET /api/v2/configuration-versions/:id/download': { access: 'workspace-read', except: downloads(), call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}/download` }) },
+  'GET /api/v2/runs/:id/configuration-version/download': { access: 'workspace-read', except: downloads(), call: (w) => ({ path: `/api/v2/runs/${w.run}/configuration-version/download` }) },
+  'POST /api/v2/configuration-versions/:id/actions/soft_delete_backing_data': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/configuration-versions/${allowed ? await uploadedCv(w.ws.id, { provisional: true }) : w.cv}/actions/soft_delete_backing_data` }),
+  },
+  'POST /api/v2/configuration-versions/:id/actions/restore_backing_data': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/configuration-versions/${w.cv}/actions/restore_backing_data` };
+      const cv = await uploadedCv(w.ws.id, { provisional: true });
+      await must('POST', `/configuration-versions/${cv}/actions/soft_delete_backing_data`);
+      return { path: `/api/v2/configuration-versions/${cv}/actions/restore_backing_data` };
+    },
+  },
+  'POST /api/v2/configuration-versions/:id/actions/permanently_delete_backing_data': {
+    // Permanent deletion follows a soft delete.
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/configuration-versions/${w.cv}/actions/permanently_delete_backing_data` };
+      const cv = await uploadedCv(w.ws.id, { provisional: true });
+      await must('POST', `/configuration-versions/${cv}/actions/soft_delete_backing_data`);
+      return { path: `/api/v2/configuration-versions/${cv}/actions/permanently_delete_backing_data` };
+    },
+  },
+
+  // Runs, plans, applies.
+  'POST /api/v2/runs': {
+    // A plan-only run needs plan access; a run that can apply needs write.
+    access: 'workspace-plan',
+    call: async (w, _who, allowed) => ({
+      path: '/api/v2/runs',
+      body: doc('runs', { 'plan-only': true }, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }),
+    }),
+    variants: {
+      'a run that can apply': {
+        access: 'workspace-write',
+        call: async (w, _who, allowed) => ({ path: '/api/v2/runs', body: doc('runs', {}, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }) }),
+      },
+    },
+  },
+  'GET /api/v2/runs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}` }) },
+  'GET /api/v2/runs/:id/run-events': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }) },
+  'POST /api/v2/runs/:id/actions/apply': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await plannedRun() : w.run}/actions/apply` }),
+  },
+  'POST /api/v2/runs/:id/actions/discard': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await plannedRun() : w.run}/actions/discard` }),
+  },
+  'POST /api/v2/runs/:id/actions/cancel': {
+    // Stopping a run needs the access that creates it: write for a run that can apply.
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await newRun((await freshWorkspace()).id) : w.run}/actions/cancel` }),
+    variants: {
+      'a plan-only run (plan access)': {
+        access: 'workspace-plan',
+        call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await newRun((await freshWorkspace()).id, { 'plan-only': true }) : w.run}/actions/cancel` }),
+      },
+    },
+  },
+  'POST /api/v2/runs/:id/actions/force-cancel': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await cancelRequestedRun() : w.run}/actions/force-cancel` }),
+  },
+  'GET /api/v2/workspaces/:id/runs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/runs` }) },
+  'GET /api/v2/organizations/:org/runs/queue': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/runs/queue` }) },
+  'GET /api/v2/organizations/:org/capacity': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/capacity` }) },
+  'GET /api/v2/plans/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/plans/${w.plan}` }) },
+  'GET /api/v2/plans/:id/json-output': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/plans/${w.plan}/json-output` }) },
+  'GET /api/v2/plans/:id/json-output-redacted': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/plans/${w.plan}/json-output-redacted` }) },
+  'GET /api/v2/applies/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/applies/${w.apply}` }) },
+
+  // State and assessments. Read and plan access see metadata (no download, no sensitive values).
+  'GET /api/v2/workspaces/:id/current-state-version': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-state-version` }) },
+  'GET /api/v2/workspaces/:id/current-state-version-outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-state-version-outputs` }) },
+  'GET /api/v2/state-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}` }) },
+  'GET /api/v2/state-version-outputs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-version-outputs/${w.svOutput}` }) },
+  'GET /api/v2/workspaces/:id/current-assessment-result': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-assessment-result` }) },
+  'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },
+
+  // Run tasks.
+  'POST /api/v2/organizations/:org/tasks': { access: 'manage-run-tasks', call: () => ({ path: `/api/v2/organizations/${o()}/tasks`, body: doc('tasks', { name: uniq('task'), url: 'http://127.0.0.1:9/task', category: 'task' }) }) },
+  'GET /api/v2/organizations/:org/tasks': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/tasks` }) },
+  'GET /api/v2/tasks/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/tasks/${w.task}` }) },
+  'PATCH /api/v2/tasks/:id': { access: 'manage-run-tasks', call: (w) => ({ path: `/api/v2/tasks/${w.task}`, body: doc('tasks', { description: uniq('d') }) }) },
+  'DELETE /api/v2/tasks/:id': { access: 'manage-run-tasks', call: async (w, _who, allowed) => ({ path: `/api/v2/tasks/${allowed ? await insertTask() : w.task}` }) },
+  'POST /api/v2/workspaces/:id/tasks': {
+    access: 'workspace-admin',
+    call: async (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/tasks`, body: doc('workspace-tasks', { 'enforcement-level': 'advisory', stages: ['post_plan'] }, { task: rel('tasks', await insertTask()) }) }),
+  },
+  'GET /api/v2/workspaces/:id/tasks': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/tasks` }) },
+  'GET /api/v2/workspaces/:id/tasks/:wstask': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/tasks/${w.wsTask}` }) },
+  'PATCH /api/v2/workspaces/:id/tasks/:wstask': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/tasks/${w.wsTask}`, body: doc('workspace-tasks', { 'enforcement-level': 'advisory' }) }) },
+  'DELETE /api/v2/workspaces/:id/tasks/:wstask': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/workspaces/${w.ws.id}/tasks/${allowed ? (await must('POST', `/workspaces/${w.ws.id}/tasks`, doc('workspace-tasks', { 'enforcement-level': 'advisory', stages: ['post_plan'] }, { task: rel('tasks', await insertTask()) }))).data.id : w.wsTask}`,
+    }),
+  },
+  'GET /api/v2/runs/:id/task-stages': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/task-stages` }) },
+  'GET /api/v2/task-stages/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}` }) },
+  'POST /api/v2/task-stages/:id/actions/override': {
+    // Task stages are never overridable: whoever may see the stage gets 409 (decisions: run tasks).
+    access: 'workspace-read',
+    except: { read: 409, plan: 409, write: 409, admin: 409, teamToken: 409, orgToken: 409, owner: 409, siteAdmin: 409 },
+    call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}/actions/override` }),
+  },
+  'GET /api/v2/task-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/task-results/${w.taskResult}` }) },
+
+  // Notification configurations: workspace admins.
+  'POST /api/v2/workspaces/:id/notification-configurations': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/notification-configurations`, body: notificationDoc() }) },
+  'GET /api/v2/workspaces/:id/notification-configurations': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/notification-configurations` }) },
+  'GET /api/v2/notification-configurations/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/notification-configurations/${w.notification}` }) },
+  'PATCH /api/v2/notification-configurations/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/notification-configurations/${w.notification}`, body: doc('notification-configurations', { name: uniq('nc') }) }) },
+  'DELETE /api/v2/notification-configurations/:id': { access: 'workspace-admin', call: async (w, _who, allowed) => ({ path: `/api/v2/notification-configurations/${allowed ? await newNotification() : w.notification}` }) },
+  'POST /api/v2/notification-configurations/:id/actions/verify': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/notification-configurations/${w.notification}/actions/verify` }) },
+  'GET /api/v2/notification-configurations/:id/deliveries': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/notification-configurations/${w.notification}/deliveries` }) },
+  'POST /api/v2/notification-deliveries/:id/actions/resend': {
+    // A resend makes the delivery pending again: a fresh delivered one for each success.
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/notification-deliveries/${allowed ? await newDelivery() : w.delivery}/actions/resend` }),
+  },
+
+  // Private registry modules and their tests: tests are for owners (and their team token) only.
+  'POST /api/v2/organizations/:org/registry-modules': {
+    access: 'manage-modules',
+    call: () => ({ path: `/api/v2/organizations/${o()}/registry-modules`, body: doc('registry-modules', { name: uniq('mod').replace(/-/g, ''), provider: 'null', 'registry-name': 'private', namespace: o() }) }),
+  },
+  'GET /api/v2/organizations/:org/registry-modules': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/registry-modules` }) },
+  'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider': { access: 'org-member', call: (w) => ({ path: `/api/v2${w.module.self}` }) },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2${allowed ? (await newModule()).self : w.module.self}` }),
+  },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/configuration-versions': {
+    access: 'org-owner-only',
+    call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/configuration-versions`, headers: { 'X-Terraform-Integration': 'cloud' } }),
+  },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs': {
+    access: 'org-owner-only',
+    call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs`, body: doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', w.testCv) }) }),
+  },
+  'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs` }) },
+  'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/${w.testRun}` }) },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id/cancel': {
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.tests}/test-runs/${allowed ? await runningTestRun(false) : w.testRun}/cancel` }),
+  },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/:id/force-cancel': {
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.tests}/test-runs/${allowed ? await runningTestRun(true) : w.testRun}/force-cancel` }),
+  },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars': {
+    access: 'org-owner-only',
+    call: (w) => ({ path: `/api/v2${w.module.tests}/vars`, body: doc('vars', { key: uniq('k').replace(/-/g, '_'), value: 'v', category: 'env' }) }),
+  },
+  'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/vars` }) },
+  'PATCH /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars/:id': {
+    access: 'org-owner-only',
+    call: (w) => ({ path: `/api/v2${w.module.tests}/vars/${w.testVar}`, body: doc('vars', { value: 'w' }) }),
+  },
+  'DELETE /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars/:id': {
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2${w.module.tests}/vars/${allowed ? (await must('POST', `${w.module.tests}/vars`, doc('vars', { key: uniq('k').replace(/-/g, '_'), value: 'v', category: 'env' }))).data.id : w.testVar}`,
+    }),
+  },
+
+  // Policy checks.
+  'GET /api/v2/runs/:id/policy-checks': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/policy-checks` }) },
+  'GET /api/v2/policy-checks/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-checks/${w.policyCheck}` }) },
+  'GET /api/v2/policy-checks/:id/output': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-checks/${w.policyCheck}/output` }) },
+  'POST /api/v2/policy-checks/:id/actions/override': {
+    // manage-policy-overrides, on a workspace the caller sees.
+    access: 'manage-policy-overrides',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/policy-checks/${allowed ? await softFailedCheck() : w.policyCheck}/actions/override` }),
+  },
+
+  // Policies and policy sets: any member reads them, manage-policies changes them.
+  'PUT /api/v2/policies/:id/upload': {
+    access: 'manage-policies',
+    call: (w) => ({ path: `/api/v2/policies/${w.policy}/upload`, raw: 'package x\n\ndeny[msg] { false; msg := "no" }\n', headers: { 'Content-Type': 'application/octet-stream', Accept: 'application/json' } }),
+  },
+  'POST /api/v2/organizations/:org/policies': {
+    access: 'manage-policies',
+    call: () => ({ path: `/api/v2/organizations/${o()}/policies`, body: doc('policies', { name: uniq('pol'), kind: 'opa', query: 'data.x.deny', 'enforcement-level': 'advisory' }) }),
+  },
+  'GET /api/v2/organizations/:org/policies': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/policies` }) },
+  'GET /api/v2/policies/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policies/${w.policy}` }) },
+  'PATCH /api/v2/policies/:id': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policies/${w.policy}`, body: doc('policies', { description: uniq('d') }) }) },
+  'DELETE /api/v2/policies/:id': { access: 'manage-policies', call: async (w, _who, allowed) => ({ path: `/api/v2/policies/${allowed ? await newPolicy() : w.policy}` }) },
+  'GET /api/v2/policies/:id/download': { access: 'org-member', call: (w) => ({ path: `/api/v2/policies/${w.policy}/download` }) },
+  'POST /api/v2/organizations/:org/policy-sets': { access: 'manage-policies', call: () => ({ path: `/api/v2/organizations/${o()}/policy-sets`, body: doc('policy-sets', { name: uniq('set'), kind: 'opa' }) }) },
+  'GET /api/v2/organizations/:org/policy-sets': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/policy-sets` }) },
+  'GET /api/v2/policy-sets/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}` }) },
+  'PATCH /api/v2/policy-sets/:id': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}`, body: doc('policy-sets', { description: uniq('d') }) }) },
+  'DELETE /api/v2/policy-sets/:id': { access: 'manage-policies', call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}` }) },
+  'POST /api/v2/policy-sets/:id/relationships/policies': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}/relationships/policies`, body: { data: [{ type: 'policies', id: w.policy }] } }),
+  },
+  'DELETE /api/v2/policy-sets/:id/relationships/policies': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => {
+      const set = allowed ? await newPolicySet() : w.policySet;
+      const body = { data: [{ type: 'policies', id: w.policy }] };
+      if (allowed) await must('POST', `/policy-sets/${set}/relationships/policies`, body);
+      return { path: `/api/v2/policy-sets/${set}/relationships/policies`, body };
+    },
+  },
+  'POST /api/v2/policy-sets/:id/relationships/workspaces': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
+  },
+  'DELETE /api/v2/policy-sets/:id/relationships/workspaces': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => {
+      const set = allowed ? await newPolicySet() : w.policySet;
+      const body = { data: [{ type: 'workspaces', id: w.ws.id }] };
+      if (allowed) await must('POST', `/policy-sets/${set}/relationships/workspaces`, body);
+      return { path: `/api/v2/policy-sets/${set}/relationships/workspaces`, body };
+    },
+  },
+};
+
+/** Downloads answer a redirect to a signed URL. */
+function downloads(): Partial<Expectations> {
+  return Object.fromEntries((['read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'] as Who[]).map((w) => [w, 302]));
+}
+
+/** A fresh workspace with an uploaded configuration (speculative runs count against a per-workspace cap). */
+async function workspaceWithCv(): Promise<string> {
+  const ws = await freshWorkspace();
+  await uploadedCv(ws.id);
+  return ws.id;
+}
+
+/** A soft-failed, overridable check of a run waiting for the override, on a workspace of its own. */
+async function softFailedCheck(): Promise<string> {
+  const run = await newRun((await freshWorkspace()).id);
+  await db()('runs').where({ id: run }).update({ status: 'policy_override' });
+  const check = await insertPolicyCheck(db(), run, 'organization', [world.policySet]);
+  await db()('policy_checks').where({ id: check.id }).update({ status: 'soft_failed', is_overridable: true });
+  return check.id;
+}
+
+/** A running test run of the world's module (cancel requested already, for a force-cancel). */
+async function runningTestRun(cancelRequested: boolean): Promise<string> {
+  const id = (await must('POST', `${world.module.tests}/test-runs`, doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', world.testCv) }))).data.id;
+  await db()('test_runs').where({ id }).update({ status: 'running', cancel_requested_at: cancelRequested ? new Date() : null });
+  return id;
+}
+
+/** A run waiting for confirmation, on a workspace of its own (only one run may hold a workspace). */
+async function plannedRun(): Promise<string> {
+  const run = await newRun((await freshWorkspace()).id);
+  await db()('runs').where({ id: run }).update({ status: 'planned', has_changes: true });
+  return run;
+}
+
+/** A run whose cancel was requested long enough ago for a force-cancel. */
+async function cancelRequestedRun(): Promise<string> {
+  const run = await newRun((await freshWorkspace()).id);
+  await db()('runs').where({ id: run }).update({ status: 'planning', cancel_requested_at: new Date(Date.now() - 3600_000), force_cancel_available_at: new Date(Date.now() - 1000) });
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Route enumeration.
+
+interface Layer {
+  route?: { path: string | string[]; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+  rawPath?: string;
+}
+
+/** Every route of the application as "METHOD /path"; Bull Board's mounted app counts as one route. */
+function routesOf(stack: Layer[], prefix = '', out = new Set<string>()): Set<string> {
+  for (const layer of stack) {
+    if (layer.route) {
+      const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+      for (const p of paths) for (const m of Object.keys(layer.route.methods)) if (m !== '_all') out.add(`${m.toUpperCase()} ${prefix}${p}`);
+      continue;
+    }
+    const raw = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+    if (`${prefix}${raw}` === BOARD_PATH) {
+      out.add(`ALL ${BOARD_PATH}`);
+      continue;
+    }
+    if (layer.handle?.stack) routesOf(layer.handle.stack, `${prefix}${raw}`, out);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function expected(entry: Omit<Entry, 'variants'>, who: Who): Want {
+  return entry.except?.[who] ?? CLASSES[entry.access][who];
+}
+
+const matches = (want: Want, status: number) => (want === 'ok' ? status >= 200 && status < 300 : status === want);
+
+describe('authorization matrix', function () {
+  this.timeout(180_000);
+  let routes: string[];
+  let verifier: NodeJS.Timeout;
+
+  before(async function () {
+    this.timeout(120_000);
+    const app = createApp(harness().rt) as unknown as { router: { stack: Layer[] } };
+    routes = [...routesOf(app.router.stack)].sort();
+    await buildWorld();
+    // Stands in for the verification worker: every destination answers 200.
+    verifier = setInterval(() => {
+      void db()('verifications').where({ status: 'pending' }).update({ status: 'succeeded', response_status: 200, response_headers: '{}', response_body: '', finished_at: db().fn.now() }).catch(() => undefined);
+    }, 50);
+  });
+
+  after(() => clearInterval(verifier));
+
+  it('has exactly one entry (matrix or exemption) for every route, and none for a route that does not exist', () => {
+    const known = new Set([...Object.keys(MATRIX), ...Object.keys(EXEMPT)]);
+    const missing = routes.filter((r) => !known.has(r));
+    const stale = [...known].filter((k) => !routes.includes(k));
+    const both = Object.keys(MATRIX).filter((k) => k in EXEMPT);
+    expect(missing, `routes without an entry:\n  ${missing.join('\n  ')}`).to.deep.equal([]);
+    expect(stale, `entries matching no route:\n  ${stale.join('\n  ')}`).to.deep.equal([]);
+    expect(both, 'routes both in the matrix and exempt').to.deep.equal([]);
+    expect(routes.length).to.be.greaterThan(100);
+  });
+
+  it('answers every route with the documented status for every caller', async () => {
+    const failures: string[] = [];
+    // Every entry and its variants, as [label, method, entry].
+    const cases = Object.entries(MATRIX).flatMap(([key, entry]) => [
+      [key, entry] as const,
+      ...Object.entries(entry.variants ?? {}).map(([name, v]) => [`${key} (${name})`, v] as const),
+    ]);
+    const BATCH = 6;
+    for (let i = 0; i < cases.length; i += BATCH) {
+      await Promise.all(
+        cases.slice(i, i + BATCH).map(async ([key, entry]) => {
+          const method = key.slice(0, key.indexOf(' '));
+          await Promise.all(
+            WHO.map(async (who) => {
+              const want = expected(entry, who);
+              let req: Call;
+              try {
+                req = await entry.call(world, who, want === 'ok');
+              } catch (err) {
+                failures.push(`${key} as ${who}: building the request failed: ${(err as Error).message}`);
+                return;
+              }
+              const token = who === 'anonymous' ? null : world.tokens[who];
+              const res = await call(method === 'ALL' ? 'GET' : method, req.path, token, req);
+              if (!matches(want, res.status)) failures.push(`${key} as ${who}: expected ${want}, got ${res.status} ${res.text.slice(0, 200)}`);
+            }),
+          );
+        }),
+      );
+    }
+    expect(failures, `\n${failures.join('\n')}`).to.deep.equal([]);
+  });
+});
+
