@@ -1,11 +1,14 @@
+import { createServer } from 'node:http';
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
+import { routeTable } from '../../server/route-table.js';
 import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
 import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
 import { doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { createOrg, createTeam, createUser, joinOrg, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
 
 /*
@@ -228,10 +231,11 @@ async function newTeam(attrs: Record<string, unknown> = {}): Promise<string> {
   return createTeam(world.org, { visibility: 'organization', ...attrs });
 }
 
+/** A run task endpoint for the verification worker to check: every request answers 200. */
+let endpoint: { url: string; close(): Promise<void> };
+
 async function insertTask(): Promise<string> {
-  const id = `task-${randomBytes(8).toString('hex')}`;
-  await db()('tasks').insert({ id, organization_name: world.org.name, name: uniq('task'), url: 'http://127.0.0.1:9/task' });
-  return id;
+  return (await must('POST', `/organizations/${world.org.name}/tasks`, doc('tasks', { name: uniq('task'), url: endpoint.url, category: 'task' }))).data.id;
 }
 
 async function newNotification(workspaceId = world.ws.id): Promise<string> {
@@ -344,6 +348,7 @@ const MATRIX: Record<string, Entry> = {
   [`ALL ${BOARD_PATH}`]: { access: 'site-admin-basic', call: () => ({ path: `${BOARD_PATH}/`, basic: true, headers: { Accept: 'text/html' } }) },
   // Mounted before authentication.
   'GET /api/v2/ping': { access: 'public', call: () => ({ path: '/api/v2/ping' }) },
+  'GET /api/v2/openapi.json': { access: 'public', call: () => ({ path: '/api/v2/openapi.json' }) },
   'PATCH /api/v2/task-results/:id/callback': {
     access: 'task-token',
     except: { anonymous: 401 },
@@ -632,7 +637,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },
 
   // Run tasks.
-  'POST /api/v2/organizations/:org/tasks': { access: 'manage-run-tasks', call: () => ({ path: `/api/v2/organizations/${o()}/tasks`, body: doc('tasks', { name: uniq('task'), url: 'http://127.0.0.1:9/task', category: 'task' }) }) },
+  'POST /api/v2/organizations/:org/tasks': { access: 'manage-run-tasks', call: () => ({ path: `/api/v2/organizations/${o()}/tasks`, body: doc('tasks', { name: uniq('task'), url: endpoint.url, category: 'task' }) }) },
   'GET /api/v2/organizations/:org/tasks': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/tasks` }) },
   'GET /api/v2/tasks/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/tasks/${w.task}` }) },
   'PATCH /api/v2/tasks/:id': { access: 'manage-run-tasks', call: (w) => ({ path: `/api/v2/tasks/${w.task}`, body: doc('tasks', { description: uniq('d') }) }) },
@@ -819,31 +824,9 @@ async function cancelRequestedRun(): Promise<string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Route enumeration.
+// Route enumeration: the application's route table, Bull Board's mounted app counted as one route.
 
-interface Layer {
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: Layer[] };
-  rawPath?: string;
-}
-
-/** Every route of the application as "METHOD /path"; Bull Board's mounted app counts as one route. */
-function routesOf(stack: Layer[], prefix = '', out = new Set<string>()): Set<string> {
-  for (const layer of stack) {
-    if (layer.route) {
-      const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-      for (const p of paths) for (const m of Object.keys(layer.route.methods)) if (m !== '_all') out.add(`${m.toUpperCase()} ${prefix}${p}`);
-      continue;
-    }
-    const raw = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-    if (`${prefix}${raw}` === BOARD_PATH) {
-      out.add(`ALL ${BOARD_PATH}`);
-      continue;
-    }
-    if (layer.handle?.stack) routesOf(layer.handle.stack, `${prefix}${raw}`, out);
-  }
-  return out;
-}
+const routesOf = (): string[] => [...routeTable(createApp(harness().rt), [BOARD_PATH]).map((r) => `${r.method} ${r.path}`), `ALL ${BOARD_PATH}`];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -856,20 +839,25 @@ const matches = (want: Want, status: number) => (want === 'ok' ? status >= 200 &
 describe('authorization matrix', function () {
   this.timeout(180_000);
   let routes: string[];
-  let verifier: NodeJS.Timeout;
+  let verifier: WorkerProcess;
 
   before(async function () {
     this.timeout(120_000);
-    const app = createApp(harness().rt) as unknown as { router: { stack: Layer[] } };
-    routes = [...routesOf(app.router.stack)].sort();
+    routes = [...new Set(routesOf())].sort();
+    // Creating and changing run tasks and notification configurations checks their destination
+    // through the verification worker, against an endpoint that accepts everything.
+    const server = createServer((_req, res) => void res.writeHead(200).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/task`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    verifier = spawnWorkers(['verification']);
+    await workersReady(verifier);
     await buildWorld();
-    // Stands in for the verification worker: every destination answers 200.
-    verifier = setInterval(() => {
-      void db()('verifications').where({ status: 'pending' }).update({ status: 'succeeded', response_status: 200, response_headers: '{}', response_body: '', finished_at: db().fn.now() }).catch(() => undefined);
-    }, 50);
   });
 
-  after(() => clearInterval(verifier));
+  after(async () => {
+    await verifier?.stop('SIGKILL');
+    await endpoint?.close();
+  });
 
   it('has exactly one entry (matrix or exemption) for every route, and none for a route that does not exist', () => {
     const known = new Set([...Object.keys(MATRIX), ...Object.keys(EXEMPT)]);
