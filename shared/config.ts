@@ -83,6 +83,10 @@ export interface Config {
   readonly runSlotsPerOrganization: number;
   /** Speculative runs of one workspace that may wait to be planned at once. */
   readonly maxQueuedSpeculativeRuns: number;
+  /** Largest JSON plan (`terraform show -json`) stored, in bytes; a larger one is not stored (the plan still finishes). */
+  readonly maxPlanJsonBytes: number;
+  /** Largest plan, apply or test log stored, in bytes; a longer log is cut there, with a last line saying so. */
+  readonly maxLogBytes: number;
 }
 
 const schema = {
@@ -137,6 +141,8 @@ const schema = {
     MAX_ARCHIVE_ENTRIES: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     RUN_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+    MAX_PLAN_JSON_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
+    MAX_LOG_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
   },
 } as const;
 
@@ -228,5 +234,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
     runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
+    maxPlanJsonBytes: Number(env.MAX_PLAN_JSON_BYTES ?? String(64 * 1024 * 1024)),
+    maxLogBytes: Number(env.MAX_LOG_BYTES ?? String(64 * 1024 * 1024)),
   });
 }
