@@ -239,9 +239,14 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
     main: mainEnded,
     show: showEnded.then(async (s): Promise<ShowResult> => {
       if (s.code !== 0) return { ...s, output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''), json: null, size: 0 };
-      const path = join(wd.root, 'plan.json');
-      const size = (await stat(path)).size;
-      return { ...s, output: '', json: size > (phase.maxJsonBytes ?? Infinity) ? null : await readFile(path), size };
+      // Not written (a phase without show reports the shell's exit here) or unreadable: show failed.
+      try {
+        const path = join(wd.root, 'plan.json');
+        const size = (await stat(path)).size;
+        return { ...s, output: '', json: size > (phase.maxJsonBytes ?? Infinity) ? null : await readFile(path), size };
+      } catch (err) {
+        return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0 };
+      }
     }),
     schemas: after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,
     output(next) {
