@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { countChanges } from './plan-json.js';
+import { countChanges, schemasOfChanges, structuredPlan } from './plan-json.js';
 
 /** A JSON plan and, when there are any, the providers' schemas (all of them, or those already kept for it). */
 export interface DigestInput {
@@ -15,6 +15,12 @@ export interface PlanDigest {
   /** The redacted plan served by json-output-redacted (see structuredPlan), serialized. */
   redacted: Buffer;
 }
+
+/**
+ * Plans up to this size are digested in the calling thread: a few milliseconds of work at most,
+ * where starting a thread costs some 35 ms (most plans are a few kilobytes).
+ */
+const INLINE_BYTES = 256 * 1024;
 
 /** Threads digesting at once in this process: each holds a parsed plan (several times its size in memory). */
 const MAX_THREADS = 2;
@@ -35,13 +41,25 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
 
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
+/** digestPlan's work, in the calling thread (the thread's module runs the same). */
+export function digestHere(input: DigestInput): PlanDigest {
+  const plan = JSON.parse(bytes(input.plan).toString('utf8'));
+  const schemas = input.schemas ? schemasOfChanges(plan, JSON.parse(bytes(input.schemas).toString('utf8'))) : null;
+  return {
+    counts: countChanges(plan),
+    schemas: schemas ? Buffer.from(JSON.stringify(schemas)) : null,
+    redacted: Buffer.from(JSON.stringify(structuredPlan(plan, schemas))),
+  };
+}
+
 /**
- * Parses, counts and redacts a JSON plan on a thread of its own: a plan of tens of megabytes takes
- * seconds to parse, redact and serialize, which would otherwise hold up everything else the
- * process does (its lease renewals, its logs, and in a process that also serves the API, every
- * request). The buffers are copied to the thread; the results come back without a copy.
+ * Parses, counts and redacts a JSON plan; a large one on a thread of its own: a plan of tens of
+ * megabytes takes seconds to parse, redact and serialize, which would otherwise hold up everything
+ * else the process does (its lease renewals, its logs, and in a process that also serves the API,
+ * every request). The buffers are copied to the thread; the results come back without a copy.
  */
-export function digestPlan(input: DigestInput): Promise<PlanDigest> {
+export async function digestPlan(input: DigestInput): Promise<PlanDigest> {
+  if (input.plan.byteLength + (input.schemas?.byteLength ?? 0) <= INLINE_BYTES) return digestHere(input);
   return slot(
     () =>
       new Promise<PlanDigest>((resolve, reject) => {
