@@ -45,7 +45,10 @@ export function planApplyHandlers(deps: AppDeps) {
     const [stat, stream] = await Promise.all([deps.store.stat(id), deps.store.get(id)]);
     if (!stat || !stream) throw new NotFound('the plan has no JSON output');
     res.status(200).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(stat.size) });
-    pipeline(stream, res, () => undefined);
+    pipeline(stream, res, (err) => {
+      // A client that went away is no failure of ours.
+      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn('a stored JSON plan could not be sent whole', { objectId: id, error: err.message });
+    });
   }
 
   return {

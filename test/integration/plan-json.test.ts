@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { api, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { createOrg, createWorkspace, memberWithAccess } from '../helpers/fixtures.js';
+import { createOrg, createWorkspace, memberWithAccess, uniq } from '../helpers/fixtures.js';
+import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
+import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
@@ -178,8 +180,11 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
   describe('with a small MAX_PLAN_JSON_BYTES', () => {
     const LIMIT = 4096;
 
+    before(async () => {
+      await startWorker({ MAX_PLAN_JSON_BYTES: String(LIMIT), ...(await policyRuntimeEnv()) });
+    });
+
     it('does not store a larger JSON plan; the plan finishes, its log says why, json-output(-redacted) answer 422, and the run applies', async () => {
-      await startWorker({ MAX_PLAN_JSON_BYTES: String(LIMIT) });
       const { runId, plan } = await planned({ 'main.tf': bigOutputTf(2 * LIMIT) });
       expect(plan.attributes.status).to.equal('finished');
       expect(plan.attributes['has-changes']).to.equal(true);
@@ -205,6 +210,27 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
         throw new Error(`${err}: ${now.status} ${now.text}`);
       });
       expect(applied.attributes.status).to.equal('applied');
+    });
+
+    it('errors a mandatory policy check of such a plan, saying why: a plan too large to store does not pass policies unchecked', async () => {
+      const policyOrg = await createOrg();
+      const token = policyOrg.owner.token;
+      const pol = await createPolicy(policyOrg.name, token, { name: uniq('pol'), kind: 'sentinel', 'enforcement-level': 'hard-mandatory' });
+      expect((await uploadCode(pol.id, token, sentinelPolicy(true, 'fine'))).status).to.equal(204);
+      const set = await createPolicySet(policyOrg.name, token, { kind: 'sentinel', global: true });
+      const link = await api('POST', `/policy-sets/${set.id}/relationships/policies`, { token, body: linkages('policies', [pol.id]) });
+      expect(link.status, link.text).to.equal(204);
+      const ws = await createWorkspace(policyOrg);
+      await uploadConfig(ws.id, token, { 'main.tf': bigOutputTf(2 * LIMIT) });
+      const runId = await startRun(ws.id, token);
+      const run = await waitForRun(runId, token, FINAL, 120_000);
+      expect(run.attributes.status).to.equal('errored');
+      const checks = await api('GET', `/runs/${runId}/policy-checks`, { token });
+      expect(checks.status, checks.text).to.equal(200);
+      expect(checks.body.data).to.have.length(1);
+      expect(checks.body.data[0].attributes.status).to.equal('errored');
+      const out = await api('GET', `/policy-checks/${checks.body.data[0].id}/output`, { token });
+      expect(out.text).to.match(/exceeded MAX_PLAN_JSON_BYTES and was not stored/);
     });
   });
 
