@@ -71,11 +71,6 @@ export class LogWriter {
     this.maxBuffer = options.maxBuffer ?? 64 * 1024;
   }
 
-  /** Whether the log was cut at its limit. */
-  get truncated(): boolean {
-    return this.cut;
-  }
-
   /**
    * Starts the log, or continues an existing one after its current end, with `preface`. Only the
    * end is read here: the preface goes out with the next flush, STX first when the log is new.

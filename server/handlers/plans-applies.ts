@@ -1,8 +1,8 @@
+import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
 import { findApply, findPlan, findRun } from '../../shared/repos/runs.js';
-import { pipeline } from 'node:stream';
 import type { WorkspaceAccess } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
 import { planJsonObject, redactedPlanObject } from '../../shared/usecases/plan-json.js';

@@ -393,10 +393,10 @@ async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'app
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
 /** What the log of a plan says when its JSON form was not stored (see savedPlan). */
-export const planJsonOmittedLine = (size: number, limit: number) =>
+const planJsonOmittedLine = (size: number, limit: number) =>
   `\nThe JSON form of this plan (terraform show -json) is ${size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES): ` +
-  'it was not stored. The plan itself was saved and can be applied; its JSON (json-output, json-output-redacted), the resource change counts, ' +
-  'policy checks and run tasks that read it are not available for this run.\n';
+  'it was not stored. The plan itself was saved and can be applied; its JSON (json-output, json-output-redacted) and resource change counts ' +
+  'are not available, policy checks of this run error, and run tasks that read the JSON get an error.\n';
 
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
