@@ -104,6 +104,10 @@ export interface Config {
   readonly verificationSlotsPerOrganization: number;
   readonly taskDispatchSlotsPerOrganization: number;
   readonly deliverySlotsPerOrganization: number;
+  /** Largest JSON plan (`terraform show -json`) stored, in bytes; a larger one is not stored (the plan still finishes). */
+  readonly maxPlanJsonBytes: number;
+  /** Largest plan, apply or test log stored, in bytes; a longer log is cut there, with a last line saying so. */
+  readonly maxLogBytes: number;
 }
 
 /** Jobs one worker process runs at once on each queue that calls user-supplied URLs (verification, run-task-dispatch, notification-delivery). */
@@ -182,6 +186,8 @@ const schema = {
     VERIFICATION_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     TASK_DISPATCH_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     DELIVERY_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    MAX_PLAN_JSON_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
+    MAX_LOG_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
   },
 } as const;
 
@@ -288,5 +294,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     verificationSlotsPerOrganization: Number(env.VERIFICATION_SLOTS_PER_ORGANIZATION ?? outboundShare),
     taskDispatchSlotsPerOrganization: Number(env.TASK_DISPATCH_SLOTS_PER_ORGANIZATION ?? outboundShare),
     deliverySlotsPerOrganization: Number(env.DELIVERY_SLOTS_PER_ORGANIZATION ?? outboundShare),
+    maxPlanJsonBytes: Number(env.MAX_PLAN_JSON_BYTES ?? String(64 * 1024 * 1024)),
+    maxLogBytes: Number(env.MAX_LOG_BYTES ?? String(64 * 1024 * 1024)),
   });
 }

@@ -29,12 +29,24 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
   return Buffer.concat(parts);
 }
 
+/** The last line of a log cut at `limit` bytes (MAX_LOG_BYTES). */
+export const truncationLine = (limit: number) =>
+  `\n[The log was cut here: it reached the limit of ${limit} bytes (MAX_LOG_BYTES); the rest of the output was not kept.]\n`;
+
+export interface LogWriterOptions {
+  /** Bytes the log may hold (STX included): what goes past them is dropped, after one last line saying so (see truncationLine). */
+  maxBytes?: number;
+  flushMs?: number;
+  maxBuffer?: number;
+}
+
 /**
  * Appends process output to a log, batching writes (every `flushMs` or `maxBuffer` bytes) so a
  * chatty process costs few round trips. One writer per log. The first chunk starts with STX;
  * close() or closing() writes ETX, after which the writer takes nothing more. Flushes are
  * serialised on one chain, and the closing write comes after all of them, so offsets stay
- * contiguous.
+ * contiguous. A log that reaches `maxBytes` is cut there: the truncation line is its last
+ * content, and later writes are dropped (ETX still ends it).
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -43,13 +55,21 @@ export class LogWriter {
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The log was cut at maxBytes: nothing more is kept. */
+  private cut = false;
+  private readonly maxBytes: number;
+  private readonly flushMs: number;
+  private readonly maxBuffer: number;
 
   constructor(
     private readonly db: Db,
     readonly id: string,
-    private readonly flushMs = 250,
-    private readonly maxBuffer = 64 * 1024,
-  ) {}
+    options: LogWriterOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? Infinity;
+    this.flushMs = options.flushMs ?? 250;
+    this.maxBuffer = options.maxBuffer ?? 64 * 1024;
+  }
 
   /**
    * Starts the log, or continues an existing one after its current end, with `preface`. Only the
@@ -60,6 +80,8 @@ export class LogWriter {
     this.chain = this.chain.then(async () => {
       const row = await this.db('logs').where({ id: this.id }).first('size');
       this.size = Number(row?.size ?? 0);
+      // A log continued past its limit was cut already, its truncation line written.
+      if (this.size >= this.maxBytes) this.cut = true;
     });
     this.write(preface);
     return this.chain;
@@ -67,7 +89,7 @@ export class LogWriter {
 
   write(data: Buffer | string): void {
     const buf = typeof data === 'string' ? Buffer.from(data) : data;
-    if (!buf.length || this.closed) return;
+    if (!buf.length || this.closed || this.cut) return;
     this.buffer.push(buf);
     this.buffered += buf.length;
     if (this.buffered >= this.maxBuffer) this.flushLater();
@@ -118,8 +140,25 @@ export class LogWriter {
     await runWrites(db, this.appendWrites(db, content, finished));
   }
 
+  /**
+   * What of `content` the log keeps: all of it within maxBytes; else what fits (not splitting a
+   * UTF-8 character) and the truncation line, once; nothing after. ETX (`finished`) is always kept.
+   */
+  private kept(content: Buffer, finished: boolean): Buffer {
+    const etx = finished && content.length > 0 && content[content.length - 1] === ETX[0] ? 1 : 0;
+    const [body, end] = [content.subarray(0, content.length - etx), content.subarray(content.length - etx)];
+    const header = this.size === 0 ? 1 : 0;
+    if (this.cut) return end;
+    if (this.size + header + body.length <= this.maxBytes) return content;
+    let room = Math.max(0, this.maxBytes - this.size - header);
+    while (room > 0 && room < body.length && (body[room] & 0xc0) === 0x80) room--;
+    this.cut = true;
+    return Buffer.concat([body.subarray(0, room), Buffer.from(truncationLine(this.maxBytes)), end]);
+  }
+
   /** The chunk and the log's new end (STX first when the log is new); counts the bytes as written. */
-  private appendWrites(db: Db, content: Buffer, finished: boolean): Writes {
+  private appendWrites(db: Db, raw: Buffer, finished: boolean): Writes {
+    const content = this.kept(raw, finished);
     const data = this.size === 0 ? Buffer.concat([STX, content]) : content;
     const offset = this.size;
     this.size += data.length;

@@ -1,11 +1,11 @@
+import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
-import { findApply, findPlan, findRun, type PlanRow } from '../../shared/repos/runs.js';
-import { structuredPlan } from '../../shared/terraform/plan-json.js';
+import { findApply, findPlan, findRun } from '../../shared/repos/runs.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
-import { readAll } from '../../shared/store/postgres-store.js';
+import { planJsonObject, redactedPlanObject } from '../../shared/usecases/plan-json.js';
 import { SignedUrlError, verifyGrant } from '../../shared/signed-urls.js';
 import { workspaceScopeById } from '../guards.js';
 import { sendResource } from '../jsonapi.js';
@@ -37,11 +37,18 @@ export function planApplyHandlers(deps: AppDeps) {
     return { plan, run: await runOf(res, plan.run_id, need) };
   }
 
-  /** The stored JSON plan (`terraform show -json`). */
-  async function jsonPlan(plan: PlanRow): Promise<Buffer> {
-    const body = plan.json_object_id ? await readAll(deps.store, plan.json_object_id) : null;
-    if (!body) throw new NotFound('the plan has no JSON output yet');
-    return body;
+  /**
+   * Streams a stored JSON document as it is (never parsed here: a plan's may be tens of megabytes).
+   * A failure once the bytes have started ends the response early (the client sees it cut).
+   */
+  async function sendStored(res: Response, id: string) {
+    const [stat, stream] = await Promise.all([deps.store.stat(id), deps.store.get(id)]);
+    if (!stat || !stream) throw new NotFound('the plan has no JSON output');
+    res.status(200).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(stat.size) });
+    pipeline(stream, res, (err) => {
+      // A client that went away is no failure of ours.
+      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn('a stored JSON plan could not be sent whole', { objectId: id, error: err.message });
+    });
   }
 
   return {
@@ -60,18 +67,17 @@ export function planApplyHandlers(deps: AppDeps) {
     /** The JSON plan as Terraform wrote it, sensitive values included: workspace admins and the run's task token only. */
     async jsonOutput(req: Req, res: Response) {
       const { plan } = await loadPlan(req, res, 'admin');
-      res.status(200).type('application/json').send(await jsonPlan(plan));
+      await sendStored(res, planJsonObject(plan));
     },
 
     /**
      * The JSON plan with every value Terraform marks sensitive removed, for anyone who can read the
-     * workspace, in the shape the CLI renders a structured run output from (see structuredPlan).
+     * workspace, in the shape the CLI renders a structured run output from (see structuredPlan):
+     * made by the worker when the plan finished, streamed as stored (see redactedPlanObject).
      */
     async jsonOutputRedacted(req: Req, res: Response) {
       const { plan } = await loadPlan(req, res);
-      const [body, schemas] = await Promise.all([jsonPlan(plan), plan.schemas_object_id ? readAll(deps.store, plan.schemas_object_id) : null]);
-      const doc = structuredPlan(JSON.parse(body.toString('utf8')), schemas ? JSON.parse(schemas.toString('utf8')) : null);
-      res.status(200).type('application/json').send(JSON.stringify(doc));
+      await sendStored(res, await redactedPlanObject(deps, plan));
     },
 
     /** `GET /v1/logs/<token>?limit&offset`: raw bytes of the log from offset; empty while nothing new. */

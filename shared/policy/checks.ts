@@ -52,6 +52,7 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
 /** What policies see: the run's JSON plan and the run document. */
 async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow): Promise<EvaluationInput> {
   const plan = await planOfRun(rt.db, run.id);
+  if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded MAX_PLAN_JSON_BYTES and was not stored: there is nothing to evaluate`);
   const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
   if (!json) throw new Error('the plan has no JSON form to evaluate');
   const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;

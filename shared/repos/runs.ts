@@ -53,6 +53,10 @@ export interface PlanRow {
   file_object_id: string | null;
   /** The providers' schemas of the types the plan changes (plans of workspaces with structured run output). */
   schemas_object_id: string | null;
+  /** The redacted JSON plan served by json-output-redacted (null for plans stored before it was made with the plan). */
+  redacted_object_id: string | null;
+  /** The size of a JSON plan that was not stored because it exceeded MAX_PLAN_JSON_BYTES. */
+  json_omitted_bytes: string | number | null;
   attempts: number;
   status_timestamps: Record<string, string>;
   created_at: Date;
@@ -268,4 +272,16 @@ export function openRunVariables(key: Buffer, run: Pick<RunRow, 'variables' | 'v
   if (run.variables_sealed) return JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[];
   // Rows written before the values were sealed.
   return run.variables.filter((v): v is { key: string; value: string } => typeof v.value === 'string');
+}
+
+/** Records a plan's redacted JSON object unless it has one already; whether it did. */
+export async function setPlanRedacted(db: Db, planId: string, objectId: string): Promise<boolean> {
+  const n = await db('plans').where({ id: planId }).whereNull('redacted_object_id').update({ redacted_object_id: objectId });
+  return n > 0;
+}
+
+/** The redacted JSON object of a plan (null when it has none). */
+export async function redactedObjectOf(db: Db, planId: string): Promise<string | null> {
+  const row = await db('plans').where({ id: planId }).first('redacted_object_id');
+  return row?.redacted_object_id ?? null;
 }

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 import type { TerraformSettings, Workdir } from './runner.js';
@@ -74,6 +74,8 @@ export interface PhaseCommands {
   command: string[];
   show: boolean;
   schemas?: boolean;
+  /** The largest JSON plan read back from `show -json` (bytes); a larger one is left unread (see ShowResult). */
+  maxJsonBytes?: number;
 }
 
 /** A plan phase for a run: `show -json` after it, and the providers' schemas for a structured run output. */
@@ -84,6 +86,15 @@ export interface StepResult extends ExitStatus {
   output: string;
 }
 
+/**
+ * How `show -json` ended: when it succeeded, the JSON plan's size, and its bytes unless they
+ * exceed the phase's maxJsonBytes (then null); when it failed, its errors in `output`.
+ */
+export interface ShowResult extends StepResult {
+  json: Buffer | null;
+  size: number;
+}
+
 export interface PhaseProcess {
   /** How init ended; its output is for the log when it failed. */
   init: Promise<StepResult>;
@@ -92,7 +103,7 @@ export interface PhaseProcess {
   /** How the phase's command ended. */
   main: Promise<ExitStatus>;
   /** `show -json` of the saved plan (plans only): the JSON in `output` when it succeeded. */
-  show: Promise<StepResult>;
+  show: Promise<ShowResult>;
   /** `providers schema -json` after show succeeded, for a phase that asked for it (else null): the JSON in `output` when it succeeded. */
   schemas: Promise<StepResult> | null;
   /** Where the phase command's output goes from now on (what came before is passed on first). */
@@ -226,7 +237,17 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
     init: withFile(initEnded, () => 'init.out'),
     go: () => child.send('go\n'),
     main: mainEnded,
-    show: withFile(showEnded, (s) => (s.code === 0 ? 'plan.json' : 'show.err')),
+    show: showEnded.then(async (s): Promise<ShowResult> => {
+      if (s.code !== 0) return { ...s, output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''), json: null, size: 0 };
+      // Not written (a phase without show reports the shell's exit here) or unreadable: show failed.
+      try {
+        const path = join(wd.root, 'plan.json');
+        const size = (await stat(path)).size;
+        return { ...s, output: '', json: size > (phase.maxJsonBytes ?? Infinity) ? null : await readFile(path), size };
+      } catch (err) {
+        return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0 };
+      }
+    }),
     schemas: after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,
     output(next) {
       sink = next;

@@ -204,3 +204,15 @@ export function structuredPlan(plan: unknown, schemas: unknown): unknown {
     provider_schemas: recorded ? schemas.provider_schemas : emptySchemas(redacted),
   };
 }
+
+/** Counts of a JSON plan's resource changes, as TFE reports them (a replace adds and destroys). */
+export function countChanges(plan: { resource_changes?: { change?: { actions?: string[] } }[] }) {
+  const counts = { resource_additions: 0, resource_changes: 0, resource_destructions: 0 };
+  for (const rc of plan.resource_changes ?? []) {
+    const actions = rc.change?.actions ?? [];
+    if (actions.includes('create')) counts.resource_additions++;
+    if (actions.includes('delete')) counts.resource_destructions++;
+    if (actions.includes('update')) counts.resource_changes++;
+  }
+  return counts;
+}

@@ -60,7 +60,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
     if (plan.code !== 0 && plan.code !== 2) return { succeeded: false, error: Buffer.concat(planOutput).toString('utf8').slice(-2000), plan: null };
     const show = await phase.show;
     if (show.code !== 0) return { succeeded: false, error: show.output.slice(-2000), plan: null };
-    return { succeeded: true, error: null, plan: JSON.parse(show.output) };
+    return { succeeded: true, error: null, plan: JSON.parse(show.json!.toString('utf8')) };
   } finally {
     clearTimeout(limit);
     phase.process.kill();

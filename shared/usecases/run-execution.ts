@@ -12,7 +12,7 @@ import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
 import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
-import { schemasOfChanges } from '../terraform/plan-json.js';
+import { digestPlan } from '../terraform/plan-digest.js';
 import { afterMove } from './runs.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
@@ -123,24 +123,13 @@ function startPhase(deps: ExecutionDeps, runId: string, commands: (run: PlanOpti
  * Opens the phase's log with `intro`. Not waited for: Terraform starts meanwhile, its output
  * queues behind the opening, and a failure surfaces when the log is closed.
  */
-async function openLog(db: Db, table: 'plans' | 'applies', row: { id: string; log_id: string | null }, intro: string): Promise<LogWriter> {
+async function openLog(deps: ExecutionDeps, table: 'plans' | 'applies', row: { id: string; log_id: string | null }, intro: string): Promise<LogWriter> {
+  const { db } = deps;
   const logId = row.log_id ?? (await createLog(db));
   if (!row.log_id) await db(table).where({ id: row.id }).update({ log_id: logId });
-  const writer = new LogWriter(db, logId);
+  const writer = new LogWriter(db, logId, { maxBytes: deps.config.maxLogBytes });
   writer.open(intro).catch(() => undefined);
   return writer;
-}
-
-/** Counts of a JSON plan's resource changes, as TFE reports them (a replace adds and destroys). */
-export function countChanges(plan: { resource_changes?: { change?: { actions?: string[] } }[] }) {
-  const counts = { resource_additions: 0, resource_changes: 0, resource_destructions: 0 };
-  for (const rc of plan.resource_changes ?? []) {
-    const actions = rc.change?.actions ?? [];
-    if (actions.includes('create')) counts.resource_additions++;
-    if (actions.includes('delete')) counts.resource_destructions++;
-    if (actions.includes('update')) counts.resource_changes++;
-  }
-  return counts;
 }
 
 interface PhaseStep {
@@ -304,12 +293,12 @@ async function runPhase(
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
-  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess, watch: Watch) => Promise<PhaseOutcome> },
+  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess, watch: Watch, log: LogWriter) => Promise<PhaseOutcome> },
 ): Promise<void> {
   const what = phase.table === 'plans' ? 'plan' : 'apply';
   const lease = keepLease(deps, { table: 'runs', id: run.id }, owner);
   try {
-    const log = await openLog(deps.db, phase.table, phase, intro);
+    const log = await openLog(deps, phase.table, phase, intro);
     let outcome: PhaseOutcome;
     let running: PhaseProcess | undefined;
     try {
@@ -328,7 +317,7 @@ async function runPhase(
         const init = await proc.init;
         const stopped = stoppedBy(watch, proc, what, seconds);
         if (stopped) outcome = stopped;
-        else if (init.code === 0) outcome = await steps.body(wd, proc, watch);
+        else if (init.code === 0) outcome = await steps.body(wd, proc, watch, log);
         else {
           log.write(init.output);
           outcome = { kind: 'error', message: 'terraform init failed' };
@@ -403,33 +392,51 @@ async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'app
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
+/** What the log of a plan says when its JSON form was not stored (see savedPlan). */
+const planJsonOmittedLine = (size: number, limit: number) =>
+  `\nThe JSON form of this plan (terraform show -json) is ${size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES): ` +
+  'it was not stored. The plan itself was saved and can be applied; its JSON (json-output, json-output-redacted) and resource change counts ' +
+  'are not available, policy checks of this run error, and run tasks that read the JSON get an error.\n';
+
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
  * while `terraform show -json` runs; the JSON form goes with the statement that moves the run,
- * and the change counts to the plan row. For a structured run output, the schemas of the
- * resource types the plan changes go with it (see schemasOfChanges).
+ * with the change counts to the plan row and the redacted form served by json-output-redacted,
+ * made here once (on a thread of its own, see digestPlan) so that the API only streams it. For a
+ * structured run output, the schemas of the resource types the plan changes go with it (see
+ * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES is not stored (nor read): the log says
+ * so, the plan row keeps its size, and the plan still succeeds.
  */
-function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean): PhaseOutcome {
+function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean, log: LogWriter): PhaseOutcome {
   const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
     if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
-    const plan = JSON.parse(show.output);
-    const json = await deps.store.putAlong(tx, Buffer.from(show.output), { contentType: 'application/json', prefix: 'planjson' });
-    const row = { json_object_id: json.object.id, file_object_id: fileObj.id, has_changes: hasChanges, ...countChanges(plan) };
-    if (!phase.schemas) return { row, writes: json.writes };
-    const schemas = await phase.schemas;
-    if (schemas.code !== 0) throw new Error(`terraform providers schema failed: ${schemas.output}`);
-    const used = Buffer.from(JSON.stringify(schemasOfChanges(plan, JSON.parse(schemas.output))));
-    const stored = await deps.store.putAlong(tx, used, { contentType: 'application/json', prefix: 'planschemas' });
-    return { row: { ...row, schemas_object_id: stored.object.id }, writes: [...json.writes, ...stored.writes] };
+    const row = { file_object_id: fileObj.id, has_changes: hasChanges };
+    if (!show.json) {
+      log.write(planJsonOmittedLine(show.size, deps.config.maxPlanJsonBytes));
+      return { row: { ...row, json_omitted_bytes: show.size } };
+    }
+    let schemas: Buffer | null = null;
+    if (phase.schemas) {
+      const listed = await phase.schemas;
+      if (listed.code !== 0) throw new Error(`terraform providers schema failed: ${listed.output}`);
+      schemas = Buffer.from(listed.output);
+    }
+    const digest = await digestPlan({ plan: show.json, schemas });
+    const put = (data: Buffer, prefix: string) => deps.store.putAlong(tx, data, { contentType: 'application/json', prefix });
+    const [json, redacted, used] = [await put(show.json, 'planjson'), await put(digest.redacted, 'planredacted'), digest.schemas && (await put(digest.schemas, 'planschemas'))];
+    return {
+      row: { ...row, ...digest.counts, json_object_id: json.object.id, redacted_object_id: redacted.object.id, ...(used ? { schemas_object_id: used.object.id } : {}) },
+      writes: [...json.writes, ...redacted.writes, ...(used?.writes ?? [])],
+    };
   };
   return { kind: 'ok', hasChanges, save };
 }
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId, planPhase);
+  const start = startPhase(deps, runId, (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
   const { text, version } = await preamble(deps.terraform);
   const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
@@ -444,12 +451,12 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   const { owner, run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
-    body: async (wd, phase, watch) => {
+    body: async (wd, phase, watch, log) => {
       const { exit, stopped } = await supervised(watch, phase, 'plan', deps.config.runPlanTimeoutSeconds);
       if (stopped) return stopped;
       // -detailed-exitcode: 0 no changes, 2 changes, anything else an error.
       if (exit.code !== 0 && exit.code !== 2) return { kind: 'error', message: exitMessage('plan', exit) };
-      return savedPlan(deps, wd, phase, exit.code === 2);
+      return savedPlan(deps, wd, phase, exit.code === 2, log);
     },
   });
 }

@@ -38,7 +38,7 @@ async function claim(deps: TestExecutionDeps, id: string, owner: string): Promis
 
 /** Appends a line to a log that another writer may have left open, and ends it. */
 async function appendLog(deps: TestExecutionDeps, logId: string, text: string): Promise<void> {
-  const log = new LogWriter(deps.db, logId);
+  const log = new LogWriter(deps.db, logId, { maxBytes: deps.config.maxLogBytes });
   await log.open();
   log.write(text);
   await log.close();
@@ -160,7 +160,7 @@ export async function executeTestRun(deps: TestExecutionDeps, id: string): Promi
 
 /** Runs a claimed test run and records how it ended. */
 async function execute(deps: TestExecutionDeps, run: TestRunRow): Promise<void> {
-  const log = new LogWriter(deps.db, run.log_id);
+  const log = new LogWriter(deps.db, run.log_id, { maxBytes: deps.config.maxLogBytes });
   await log.open();
   let wd: Workdir | null = null;
   let outcome: Outcome;

@@ -52,7 +52,9 @@ describe('phase processes', () => {
         phase.go();
         expect(await phase.init).to.deep.include({ code: 0, output: 'initialised\n' });
         expect(await phase.main).to.deep.equal({ code: 2, signal: null });
-        expect(await phase.show).to.deep.include({ code: 0, output: '{"resource_changes":[]}\n' });
+        const show = await phase.show;
+        expect(show).to.deep.include({ code: 0, size: 24 });
+        expect(show.json?.toString('utf8')).to.equal('{"resource_changes":[]}\n');
         expect(phase.schemas).to.equal(null);
         await phase.process.done;
         const lines = Buffer.concat(output).toString('utf8');
@@ -62,6 +64,19 @@ describe('phase processes', () => {
     } finally {
       delete process.env.RLS_TEST_SECRET;
     }
+  });
+
+  it('leaves a JSON plan larger than maxJsonBytes unread, its size said; a phase without show reports show failed', async () => {
+    const wd = workdir(mkdtempSync(join(base, 'run-')), settings);
+    const phase = spawnPhase(settings, wd, { command: ['plan'], show: true, maxJsonBytes: 10 });
+    phase.go();
+    expect(await phase.show).to.deep.include({ code: 0, json: null, size: 24 });
+    await phase.process.done;
+
+    const apply = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), { command: ['apply'], show: false });
+    apply.go();
+    await apply.process.done;
+    expect(await apply.show).to.deep.include({ code: 1, json: null });
   });
 
   it('runs nothing after a failed init, and a phase that is never told to go ends when killed', async () => {
