@@ -5,7 +5,7 @@
  * - The destination (the sink) is a bare node:http server in the bench's own process: it checks
  *   every signature (HMAC-SHA512 hex over the raw body), answers 200 and notes when each request
  *   was whole.
- * - Throughput: the worker runs as real processes (`node dist/workers/main.js notification-delivery`,
+ * - Throughput: the worker runs as real processes (`node dist/bin/workers.js notification-delivery`,
  *   1 and then 2 of them). Each round writes N delivery rows as run events write them (a real run
  *   payload from runPayload, without the run row), to enabled generic configurations with a token:
  *   events of F deliveries (F configurations notified by one event; F = 1 and F = 20, the most a
@@ -58,7 +58,7 @@ const FANOUTS = (process.env.BENCH_FANOUTS ?? '1,20').split(',').map(Number);
 // Events committed and queued at once while a round's backlog is written, as a busy service would.
 const PRODUCERS = 8;
 const CONFIG = 'resource "terraform_data" "a" { input = "x" }\n';
-const WORKERS_MAIN = fileURLToPath(new URL('../workers/main.js', import.meta.url));
+const WORKERS_MAIN = fileURLToPath(new URL('../bin/workers.js', import.meta.url));
 // The headers workers/notification-delivery.ts signs into (not exported there).
 const SIGNATURE_HEADERS = ['X-Svc-Notification-Signature', 'X-TFE-Notification-Signature'];
 
@@ -225,7 +225,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** `node dist/workers/main.js notification-delivery` with the service's database, queues and key. */
+/** `node dist/bin/workers.js notification-delivery` with the service's database, queues and key. */
 function spawnWorker(svc: Service, cleanups: Cleanups, profileDir: string | null): ChildProcess {
   const c = svc.rt.config;
   const env = {

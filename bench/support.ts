@@ -153,18 +153,18 @@ async function flushQueueKeys(rt: Runtime): Promise<void> {
 // ---------------------------------------------------------------- the service as its own processes
 
 /**
- * How the service's processes are laid out: `embedded` is `npm start` (server/embedded.ts: API and
+ * How the service's processes are laid out: `embedded` is `npm start` (bin/all.ts: API and
  * every worker in one process, which migrates the database itself); `procfile` is the Procfile's
- * `web` process and one `node dist/workers/main.js <queues>` process, after the release step's
+ * `web` process and one `node dist/bin/workers.js <queues>` process, after the release step's
  * migration.
  */
 export type Layout = 'embedded' | 'procfile';
 
 export const LAYOUTS: readonly Layout[] = ['embedded', 'procfile'];
 
-const EMBEDDED_MAIN = fileURLToPath(new URL('../server/embedded.js', import.meta.url));
-const WEB_MAIN = fileURLToPath(new URL('../server/main.js', import.meta.url));
-const WORKERS_MAIN = fileURLToPath(new URL('../workers/main.js', import.meta.url));
+const EMBEDDED_MAIN = fileURLToPath(new URL('../bin/all.js', import.meta.url));
+const WEB_MAIN = fileURLToPath(new URL('../bin/web.js', import.meta.url));
+const WORKERS_MAIN = fileURLToPath(new URL('../bin/workers.js', import.meta.url));
 // What a service process may take to become ready, migrations included.
 const READY_TIMEOUT_MS = 60_000;
 // What a service process may take to stop after SIGTERM (its own budget is SHUTDOWN_BUDGET_MS, 10 s).

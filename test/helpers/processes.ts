@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { harness } from './harness.js';
 
-const WORKERS_MAIN = fileURLToPath(new URL('../../workers/main.js', import.meta.url));
+const WORKERS_MAIN = fileURLToPath(new URL('../../bin/workers.js', import.meta.url));
 
 export interface WorkerProcess {
   proc: ChildProcess;
@@ -12,7 +12,7 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `workers/main.js` as a real child process sharing this run's database and queue prefix. */
+/** Starts `bin/workers.js` as a real child process sharing this run's database and queue prefix. */
 export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
   const proc = spawn(process.execPath, [WORKERS_MAIN, ...queues], {
     env: { ...harness().childEnv, LOG_LEVEL: 'info', ...env },

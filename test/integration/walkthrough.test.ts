@@ -8,7 +8,7 @@ import { dropDatabase } from '../../shared/db.js';
 import { waitFor } from '../helpers/processes.js';
 import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';
 
-const EMBEDDED = fileURLToPath(new URL('../../server/embedded.js', import.meta.url));
+const EMBEDDED = fileURLToPath(new URL('../../bin/all.js', import.meta.url));
 
 
 describe('the README walkthrough against the embedded process (npm start)', function () {

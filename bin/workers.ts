@@ -2,9 +2,9 @@ import { loadConfig } from '../shared/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
 import { QUEUE_NAMES, type QueueName } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
-import { startWorkers } from './bootstrap.js';
+import { startWorkers } from '../workers/bootstrap.js';
 
-/** Worker entry: `node dist/workers/main.js [queue...]`; no argument runs every queue. */
+/** Worker entry: `node dist/bin/workers.js [queue...]`; no argument runs every queue. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const unknown = args.filter((a) => !(QUEUE_NAMES as readonly string[]).includes(a));

@@ -4,7 +4,7 @@ import { openRuntime, closeRuntime } from '../shared/runtime.js';
 import { QUEUE_NAMES } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { startWeb } from './web.js';
+import { startWeb } from '../server/web.js';
 
 /** `npm start`: creates the database, migrates, then runs the API and every worker in one process. */
 async function main(): Promise<void> {

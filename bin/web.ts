@@ -1,7 +1,7 @@
 import { loadConfig } from '../shared/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
 import { onShutdown } from '../shared/shutdown.js';
-import { startWeb } from './web.js';
+import { startWeb } from '../server/web.js';
 
 /** Web process entry: the API only (migrations are the release process's job). */
 async function main(): Promise<void> {
