@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { migrateLatest } from '../shared/db/migrate.js';
-import { insertPendingRun } from '../shared/repos/runs.js';
+import { insertPendingRun } from '../shared/usecases/run-moves.js';
 import type { Runtime } from '../shared/runtime.js';
-import { digestPlan } from '../shared/terraform/plan-digest.js';
+import { digestPlan } from '../shared/plans/plan-digest.js';
 import { Cleanups, cleanupOnSignals, createFixture, log, openSetupRuntime, serviceSetup, sleep, type ServiceSetup } from './support.js';
 
 const PLAN_MB = Number(process.env.BENCH_PLAN_MB ?? '36');

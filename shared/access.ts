@@ -2,29 +2,10 @@ import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
-
-export const ORGANIZATION_PERMISSIONS = [
-  'manage-policies',
-  'manage-policy-overrides',
-  'manage-workspaces',
-  'manage-vcs-settings',
-  'manage-providers',
-  'manage-modules',
-  'manage-run-tasks',
-  'manage-projects',
-  'read-workspaces',
-  'read-projects',
-  'manage-membership',
-  'manage-teams',
-  'manage-organization-access',
-  'access-secret-teams',
-  'manage-agent-pools',
-] as const;
-export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
-export type OrganizationAccess = Record<OrganizationPermission, boolean>;
-
-export const WORKSPACE_ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'] as const;
-export type WorkspaceAccess = (typeof WORKSPACE_ACCESS_LEVELS)[number];
+import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
+// The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
+export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
+export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess } from './domain/permissions.js';
 
 /** Who is calling: the owner of the bearer token. */
 export type Principal =
@@ -40,13 +21,7 @@ export interface OrganizationGrant {
   teamIds: string[];
 }
 
-export function fullAccess(): OrganizationAccess {
-  return Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess;
-}
 
-export function normalizeAccess(partial: Partial<OrganizationAccess> | undefined): OrganizationAccess {
-  return Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, partial?.[p] === true])) as OrganizationAccess;
-}
 
 function unionAccess(teams: Pick<TeamRow, 'organization_access'>[]): OrganizationAccess {
   const out = normalizeAccess({});
@@ -115,10 +90,6 @@ export async function rowWithGrant<T extends { organization_name: string }>(db: 
   return { row: row as unknown as T, grant: grantOf(principal, row.organization_name, teams) };
 }
 
-const RANK: Record<WorkspaceAccess, number> = { read: 1, plan: 2, write: 3, admin: 4 };
-
-/** True when `have` is at least `need`. */
-export const accessAtLeast = (have: WorkspaceAccess | null, need: WorkspaceAccess): boolean => have !== null && RANK[have] >= RANK[need];
 
 /** The grant's access level on a workspace, or null when the workspace is invisible to it. */
 export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Ajv } from 'ajv';
-import { normalCidr } from './sandbox/network.js';
+import { normalCidr } from './cidr.js';
 
 /** Editions restrict features (docs/decisions.md, "Editions"). */
 export type Edition = 'self-hosted' | 'free' | 'standard';

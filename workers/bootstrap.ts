@@ -11,6 +11,7 @@ import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
+import { cliEngines } from '../shared/policy/engines.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
 import { RunningPhases } from '../shared/terraform/phases.js';
@@ -47,6 +48,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     mailer: createMailer(rt.config, rt.logger),
     workerId: `${hostname()}:${process.pid}`,
     sandbox,
+    policyEngines: cliEngines(rt.config, sandbox),
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
     // The API waits for verifications, so their jobs are tried again sooner than the others.
     outboundSlots: {

@@ -4,6 +4,7 @@ import type { Mailer } from '../shared/mail.js';
 import type { TerraformSettings } from '../shared/terraform/runner.js';
 import type { OutboundClient } from '../shared/http/outbound.js';
 import type { Sandbox } from '../shared/sandbox/sandbox.js';
+import type { PolicyEngines } from '../shared/policy/engines.js';
 import type { OrganizationSlots } from './organization-slots.js';
 import type { RunningPhases } from '../shared/terraform/phases.js';
 
@@ -15,6 +16,8 @@ export interface WorkerDeps extends Runtime {
   terraform: TerraformSettings;
   /** Where Terraform and policy runtimes run (the same as terraform.sandbox). */
   sandbox: Sandbox;
+  /** The OPA and Sentinel CLIs, run in the sandbox. */
+  policyEngines: PolicyEngines;
   /** This process's Terraform slots, shared fairly between organizations. */
   slots: OrganizationSlots;
   /** This process's slots of each queue that calls user-supplied URLs, shared fairly between organizations. */

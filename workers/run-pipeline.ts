@@ -4,7 +4,7 @@ import { idFrom } from './context.js';
 import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
-import { evaluateRunPolicies } from '../shared/policy/checks.js';
+import { evaluateRunPolicies } from '../shared/policy/evaluation.js';
 import { organizationOfRun } from '../shared/repos/runs.js';
 import { findWorkspace } from '../shared/repos/workspaces.js';
 import { inFairSlot } from './organization-slots.js';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
-import type { AssessmentRow } from '../../shared/usecases/assessments.js';
+import type { AssessmentRow } from '../../shared/repos/assessments.js';
 import { workspaceScopeById } from '../guards.js';
 import { iso, one, sendResource, type Resource } from '../jsonapi.js';
 import type { Req } from './body.js';

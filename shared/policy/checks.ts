@@ -3,22 +3,15 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
 import { isFinal } from '../domain/run.js';
-import { runPolicyOutcome, VERDICT_EVENT, type PolicyCheckScope } from '../domain/policy-check.js';
+import { runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
 import { onRunTransition } from '../run-events.js';
 import { registerStageHook } from '../run-stages.js';
-import { planOfRun, transitionRun, type RunRow } from '../repos/runs.js';
-import { findWorkspace, type WorkspaceRow } from '../repos/workspaces.js';
+import type { RunRow } from '../repos/runs.js';
+import { transitionRun } from '../usecases/run-moves.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
-import { applicableSets, policySetsForRun, type RunPolicySet } from '../repos/policies.js';
-import { readAll } from '../store/postgres-store.js';
+import { applicableSets } from '../repos/policies.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
-import type { Sandbox } from '../sandbox/sandbox.js';
-import { cliEngines, evaluatePolicies, type PolicyEngines } from './engines.js';
-import { erroredOutcomes } from './cli.js';
-import { buildRunInput } from './run-input.js';
-import { renderOutput, summarizeCheck } from './summary.js';
-import type { EvaluationInput, PolicyToEvaluate } from './types.js';
 
 /** The policy sets with policies that apply to a run of the workspace (its id, or a query that selects it). */
 function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
@@ -49,47 +42,13 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
   }
 }
 
-/** What policies see: the run's JSON plan and the run document. */
-async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow): Promise<EvaluationInput> {
-  const plan = await planOfRun(rt.db, run.id);
-  if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded MAX_PLAN_JSON_BYTES and was not stored: there is nothing to evaluate`);
-  const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
-  if (!json) throw new Error('the plan has no JSON form to evaluate');
-  const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;
-  return {
-    plan: JSON.parse(json.toString('utf8')),
-    run: buildRunInput({ run, workspace, organizationName: workspace.organization_name, createdBy: creator?.username ?? null }),
-  };
-}
-
-const toEvaluate = (sets: RunPolicySet[]): PolicyToEvaluate[] =>
-  sets.flatMap((s) =>
-    s.policies.map((p) => ({ id: p.id, name: p.name, kind: p.kind, enforcementLevel: p.enforcement_level, code: p.code, query: p.query, policySetName: s.name })),
-  );
-
-/** Evaluates one check and records its verdict, result and output. */
-async function evaluateCheck(engines: PolicyEngines, db: Db, check: PolicyCheckRow, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<void> {
-  const mine = sets.filter((s) => check.policy_set_ids.includes(s.id));
-  const policies = toEvaluate(mine);
-  const outcomes =
-    input instanceof Error
-      ? (['sentinel', 'opa'] as const).flatMap((kind) => erroredOutcomes(policies.filter((p) => p.kind === kind), kind, input.message))
-      : await evaluatePolicies(engines, policies, input);
-  const summary = summarizeCheck(outcomes, { overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true });
-  await movePolicyCheck(db, check.id, VERDICT_EVENT[summary.status], {
-    result: summary.result as unknown as Record<string, unknown>,
-    output: renderOutput(outcomes, summary),
-    is_overridable: summary.isOverridable,
-  });
-}
-
 /**
  * Moves a run in policy_checking on once every check has a verdict: on when all passed; a soft
  * failure waits for an override (a plan-only run ends `policy_soft_failed`); a hard failure or an
  * error stops the run. From policy_override (after an override) the run goes on once nothing
  * fails any more.
  */
-async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
+export async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
   const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
   const outcome = runPolicyOutcome((await checksOfRun(tx, run.id)).map((c) => c.status));
@@ -112,24 +71,6 @@ async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
       return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message } });
     }
   }
-}
-
-let engines: PolicyEngines | null = null;
-
-/** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
-export async function evaluateRunPolicies(rt: Runtime & { sandbox: Sandbox }, runId: string): Promise<void> {
-  const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
-  if (!run || run.status !== 'policy_checking') return;
-  engines ??= cliEngines(rt.config, rt.sandbox);
-  const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
-  if (queued.length) {
-    const workspace = (await findWorkspace(rt.db, run.workspace_id))!;
-    const sets = await policySetsForRun(rt.db, workspace.organization_name, run.workspace_id);
-    const input = await evaluationInput(rt, run, workspace).catch((err: Error) => err);
-    for (const check of queued) await evaluateCheck(engines, rt.db, check, sets, input);
-  }
-  const moved = await rt.db.transaction((tx) => settleRun(tx, run.id));
-  if (moved) await afterMove(rt, moved);
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { withWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
-import { FINAL_RUN_STATUSES, runMachine, type RunEvent, type RunStatus } from '../domain/run.js';
-import { interestColumns, publishRunTransition, readInterests } from '../run-events.js';
+import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
 import { insertLogs } from '../logs.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
 
@@ -92,8 +91,12 @@ const json = (v: unknown) => JSON.stringify(v) as never;
 /** The workspace row, locked for update (a value for the run's `workspace_id`). */
 const lockedWorkspace = (db: Db, workspaceId: string) => db.raw('(select id from workspaces where id = ? for update)', [workspaceId]);
 
-/** Inserts a run in `pending` with its plan, its apply and its `created` event, locking its workspace (caller's transaction). */
-export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
+/**
+ * Inserts a run in `pending` with its plan, its apply and its `created` event, locking its
+ * workspace (caller's transaction). Returns the run's row with the caller's `alongside` columns
+ * (SQL over the new row, named `run`) beside it.
+ */
+export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex.Raw[] = []): Promise<Record<string, unknown>> {
   const now = new Date().toISOString();
   const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
@@ -116,11 +119,9 @@ export async function insertPendingRun(db: Db, attrs: NewRun): Promise<RunRow> {
     .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
     .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
     .with('event', runEventInsert(db, { run_id: id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null }))
-    .select('run.*', ...interestColumns(db, { event: 'create', to: 'pending' }, 'run'))
+    .select('run.*', ...alongside)
     .from('run');
-  const { run, answers } = readInterests(selected);
-  await publishRunTransition(db, { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null }, answers);
-  return run;
+  return selected as Record<string, unknown>;
 }
 
 /** What insertQueuedRunIf's condition names the new run's row (its `id` and `workspace_id`). */
@@ -201,19 +202,19 @@ export interface MoveOptions {
 }
 
 /**
- * Moves a run with compare-and-set from its current status, writing the run event and telling
- * subscribers in the same transaction (the statement asks whether the move concerns them, see
- * Interest). `with`: writes the statement carries along (they happen whether or not the run
- * moves). Returns the moved run, or undefined when the run was no longer in `from` (someone else
- * moved it first) or `onlyIf` did not hold. Throws IllegalTransition on an illegal move.
+ * Moves a run with compare-and-set from its current status to `to`, writing the run event in the
+ * same statement. `with`: writes the statement carries along (they happen whether or not the run
+ * moves); `alongside`: the caller's columns (SQL over the moved row, named `moved`) returned
+ * beside it. Returns the moved row, or undefined when the run was no longer in its status
+ * (someone else moved it first) or `onlyIf` did not hold.
  */
-export async function transitionRun(
+export async function moveRunRow(
   db: Db,
   run: Pick<RunRow, 'id' | 'status'>,
   event: RunEvent,
-  opts: MoveOptions & { with?: Writes } = {},
-): Promise<RunRow | undefined> {
-  const to = runMachine.transition(run.status, event);
+  to: RunStatus,
+  opts: MoveOptions & { with?: Writes; alongside?: Knex.Raw[] } = {},
+): Promise<Record<string, unknown> | undefined> {
   const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
   for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = json(values[k]);
   values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
@@ -226,12 +227,9 @@ export async function transitionRun(
   const [selected] = await withWrites(db, opts.with ?? [])
     .with('moved', db('runs').where({ id: run.id, status: run.status }).andWhere(opts.onlyIf ?? db.raw('true')).update(values).returning('*'))
     .with('event', recorded)
-    .select('moved.*', ...interestColumns(db, { event, to }, 'moved'))
+    .select('moved.*', ...(opts.alongside ?? []))
     .from('moved');
-  if (!selected) return undefined;
-  const { run: moved, answers } = readInterests(selected);
-  await publishRunTransition(db, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null }, answers);
-  return moved;
+  return selected as Record<string, unknown> | undefined;
 }
 
 /** The update of a plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */

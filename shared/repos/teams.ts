@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
-import type { OrganizationAccess } from '../access.js';
+import type { OrganizationAccess } from '../domain/permissions.js';
 
 export interface TeamRow {
   id: string;

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { normalCidr } from '../cidr.js';
 
 /** How a sandboxed program may use the network. */
 export type NetworkMode = 'isolated' | 'egress';
@@ -29,16 +30,6 @@ const BLOCKED_IPV4 = [
 /** The user-mode network's own addresses (slirp4netns defaults): its DNS forwarder is the one inside address a program may reach. */
 export const USER_NET = { cidr: '10.0.2.0/24', dns: '10.0.2.3' } as const;
 
-/** A CIDR in its normal form, or null when it is not one. */
-export function normalCidr(text: string): { family: 'ipv4' | 'ipv6'; cidr: string } | null {
-  try {
-    const [addr, bits] = ipaddr.parseCIDR(text.trim());
-    const network = addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(text.trim()) : ipaddr.IPv6.networkAddressFromCIDR(text.trim());
-    return { family: addr.kind(), cidr: `${network.toString()}/${bits}` };
-  } catch {
-    return null;
-  }
-}
 
 /** The CIDRs of `list` (one family, normal form) without those another one covers: nftables refuses overlapping intervals in a set. */
 function withoutCovered(list: readonly string[]): string[] {

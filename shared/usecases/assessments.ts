@@ -3,20 +3,14 @@ import type { TerraformSettings } from '../terraform/runner.js';
 import { prepareWorkdir } from '../terraform/runner.js';
 import { planCommand, spawnPhase } from '../terraform/phase-process.js';
 import { newId } from '../ids.js';
-import { assessmentFindings, assessmentTriggers, type AssessmentFindings } from '../domain/assessment.js';
+import { assessmentFindings, assessmentTriggers } from '../domain/assessment.js';
+import type { AssessmentRow } from '../repos/assessments.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { readAll } from '../store/postgres-store.js';
 import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
 import { enqueueAfterCommit, enqueueDeliveries, firstTries, jobs } from '../queues.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 
-export interface AssessmentRow extends AssessmentFindings {
-  id: string;
-  workspace_id: string;
-  succeeded: boolean;
-  error_message: string | null;
-  created_at: Date;
-}
 
 /**
  * The assessment sweep (run by the reconciler): queues an assessment for every workspace with

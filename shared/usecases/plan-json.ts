@@ -2,7 +2,7 @@ import { ApiError, NotFound } from '../errors.js';
 import { redactedObjectOf, setPlanRedacted, type PlanRow } from '../repos/runs.js';
 import type { Runtime } from '../runtime.js';
 import { readAll } from '../store/postgres-store.js';
-import { digestPlan } from '../terraform/plan-digest.js';
+import { digestPlan } from '../plans/plan-digest.js';
 
 /** A plan's JSON form was not stored: it exceeded MAX_PLAN_JSON_BYTES when the plan ran. */
 class PlanJsonOmitted extends ApiError {

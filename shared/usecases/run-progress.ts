@@ -1,6 +1,7 @@
 import { runWrites, type Db, type Writes } from '../db.js';
 import type { RunEvent } from '../domain/run.js';
-import { phaseUpdate, transitionRun, type MoveOptions, type RunRow } from '../repos/runs.js';
+import { phaseUpdate, type MoveOptions, type RunRow } from '../repos/runs.js';
+import { transitionRun } from './run-moves.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
 import { askStages, enterStage, stageConcerned, type RunStage } from '../run-stages.js';
 

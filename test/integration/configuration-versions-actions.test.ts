@@ -5,7 +5,7 @@ import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
-import { insertPendingRun } from '../../shared/repos/runs.js';
+import { insertPendingRun } from '../../shared/usecases/run-moves.js';
 import { collectOldVersions } from '../../shared/usecases/configuration-versions.js';
 import { signGrant } from '../../shared/signed-urls.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { digestHere, digestPlan } from '../../../../shared/terraform/plan-digest.js';
+import { digestHere, digestPlan } from '../../../../shared/plans/plan-digest.js';
 
 /** A JSON plan of `n` created resources, each with a sensitive attribute, about 700 bytes a resource. */
 function plan(n: number): Buffer {
