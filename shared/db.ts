@@ -15,6 +15,12 @@ export type Writes = [name: string, query: Knex.QueryBuilder][];
 /** A statement that carries `writes` as its CTEs; the caller adds what it selects or does. */
 export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
 
+/**
+ * A value as JSON text for a json or jsonb column, typed as SQL so that a row-typed query takes it
+ * whatever the column's type in the row (PostgreSQL infers the parameter's type from the column).
+ */
+export const asJson = (db: Db, value: unknown): Knex.Raw => db.raw('?', [JSON.stringify(value)]);
+
 /** Runs writes on their own, as one statement. */
 export async function runWrites(db: Db, writes: Writes): Promise<void> {
   if (!writes.length) return;

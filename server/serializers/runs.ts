@@ -70,7 +70,7 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
       comments: many('comments', []),
-      'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } } as never,
+      'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   };

@@ -106,7 +106,7 @@ export function createOutboundClient(opts: OutboundOptions) {
       const list = addresses as LookupAddress[];
       const bad = list.find((a) => !addressAllowed(a.address, allowed));
       if (bad || !list.length) return callback(new BlockedAddressError(DESTINATION_NOT_ALLOWED), '', 0);
-      if ((options as { all?: boolean }).all) return callback(null, list as never, 0);
+      if ((options as { all?: boolean }).all) return callback(null, list, 0);
       return callback(null, list[0].address, list[0].family);
     });
   };

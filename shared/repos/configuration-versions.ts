@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { cvMachine, type CvEvent, type CvStatus } from '../domain/configuration-version.js';
 
@@ -68,7 +68,7 @@ export async function insertCv(
   attrs: Partial<Pick<CvRow, 'workspace_id' | 'registry_module_id'>> & Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { created_by_id?: string | null; status?: CvStatus },
 ): Promise<CvRow> {
   const [row] = await db<CvRow>('configuration_versions')
-    .insert({ id: newId('cv'), ...attrs, status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never })
+    .insert({ id: newId('cv'), ...attrs, status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }) })
     .returning('*');
   return row;
 }
@@ -107,7 +107,7 @@ export async function moveCv(
       ...changes,
       status: to,
       updated_at: db.fn.now() as unknown as Date,
-      ...(stamp ? { status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [stamp, new Date().toISOString()]) as never } : {}),
+      ...(stamp ? { status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [stamp, new Date().toISOString()]) } : {}),
     })
     .returning('*');
   return row;

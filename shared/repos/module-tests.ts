@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { createLog } from '../logs.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
@@ -113,12 +113,12 @@ export async function insertTestRun(
     .insert({
       id: newId('trun'),
       ...rest,
-      filters: JSON.stringify(attrs.filters) as never,
+      filters: asJson(db, attrs.filters),
       variables_sealed: variables.length ? encryptSecret(key, JSON.stringify(variables)) : null,
-      variable_keys: JSON.stringify(variables.map((v) => v.key)) as never,
+      variable_keys: asJson(db, variables.map((v) => v.key)),
       status: testRunMachine.transition('pending', 'queue'),
       log_id: logId,
-      status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never,
+      status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }),
     })
     .returning('*');
   return row;
@@ -141,7 +141,7 @@ export async function moveTestRun(
   const [row] = await db<TestRunRow>('test_runs')
     .where({ id })
     .whereIn('status', from as TestRunStatus[])
-    .update({ ...changes, status: to, status_timestamps: timestamps as never, updated_at: db.fn.now() as never })
+    .update({ ...changes, status: to, status_timestamps: timestamps, updated_at: db.fn.now() })
     .returning('*');
   return row;
 }

@@ -86,7 +86,7 @@ export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organiz
 }
 
 export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
-  const [row] = await db<PolicySetRow>('policy_sets').where({ id }).update({ ...changes, updated_at: db.fn.now() as never }).returning('*');
+  const [row] = await db<PolicySetRow>('policy_sets').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
   return row;
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { policyCheckMachine, type PolicyCheckEvent, type PolicyCheckScope, type PolicyCheckStatus } from '../domain/policy-check.js';
 
@@ -28,8 +28,8 @@ export async function insertPolicyCheck(db: Db, runId: string, scope: PolicyChec
       run_id: runId,
       scope,
       status: 'queued',
-      policy_set_ids: JSON.stringify(policySetIds) as never,
-      status_timestamps: JSON.stringify({ 'queued-at': new Date().toISOString() }) as never,
+      policy_set_ids: asJson(db, policySetIds),
+      status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }),
     })
     .returning('*');
   return row;

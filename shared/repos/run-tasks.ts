@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { taskResultMachine, type TaskResultEvent, type TaskResultStatus, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
 
@@ -75,7 +75,7 @@ export async function insertTask(db: Db, attrs: Pick<TaskRow, 'organization_name
 }
 
 export async function insertWorkspaceTask(db: Db, attrs: Pick<WorkspaceTaskRow, 'workspace_id' | 'task_id' | 'enforcement_level' | 'stages'>): Promise<WorkspaceTaskRow> {
-  const [row] = await db<WorkspaceTaskRow>('workspace_tasks').insert({ id: newId('wstask'), ...attrs, stages: JSON.stringify(attrs.stages) as never }).returning('*');
+  const [row] = await db<WorkspaceTaskRow>('workspace_tasks').insert({ id: newId('wstask'), ...attrs, stages: asJson(db, attrs.stages) }).returning('*');
   return row;
 }
 
@@ -126,7 +126,7 @@ export async function moveTaskResult(
   const [row] = await db<TaskResultRow>('task_results')
     .where({ id })
     .whereIn('status', taskResultMachine.sources(event) as TaskResultStatus[])
-    .update({ ...changes, status: to, updated_at: db.fn.now() as never, status_timestamps: stamp(db, to) as never })
+    .update({ ...changes, status: to, updated_at: db.fn.now(), status_timestamps: stamp(db, to) })
     .returning('*');
   return row;
 }
@@ -135,7 +135,7 @@ export async function setStageStatus(db: Db, id: string, status: TaskStageStatus
   const [row] = await db<TaskStageRow>('task_stages')
     .where({ id })
     .whereIn('status', from)
-    .update({ status, updated_at: db.fn.now() as never, status_timestamps: stamp(db, status) as never })
+    .update({ status, updated_at: db.fn.now(), status_timestamps: stamp(db, status) })
     .returning('*');
   return row;
 }

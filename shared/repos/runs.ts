@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { withWrites, type Db, type Writes } from '../db.js';
+import { asJson, withWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
 import { insertLogs } from '../logs.js';
@@ -86,7 +86,6 @@ export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 
     created_by_id?: string | null;
   };
 
-const json = (v: unknown) => JSON.stringify(v) as never;
 
 /** The workspace row, locked for update (a value for the run's `workspace_id`). */
 const lockedWorkspace = (db: Db, workspaceId: string) => db.raw('(select id from workspaces where id = ? for update)', [workspaceId]);
@@ -109,11 +108,11 @@ export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex
       id,
       ...attrs,
       workspace_id: lockedWorkspace(db, attrs.workspace_id),
-      target_addrs: json(attrs.target_addrs ?? []),
-      replace_addrs: json(attrs.replace_addrs ?? []),
-      variables: json(attrs.variables ?? []),
+      target_addrs: asJson(db, attrs.target_addrs ?? []),
+      replace_addrs: asJson(db, attrs.replace_addrs ?? []),
+      variables: asJson(db, attrs.variables ?? []),
       status: 'pending',
-      status_timestamps: json({ 'plan-queueable-at': now }),
+      status_timestamps: asJson(db, { 'plan-queueable-at': now }),
     }).returning('*'))
     .with('logs', insertLogs(db, [planLog, applyLog]))
     .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
@@ -216,7 +215,7 @@ export async function moveRunRow(
   opts: MoveOptions & { with?: Writes; alongside?: Knex.Raw[] } = {},
 ): Promise<Record<string, unknown> | undefined> {
   const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
-  for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = json(values[k]);
+  for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = asJson(db, values[k]);
   values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
   // The move and its event in one statement: the event is written only when the move happened.
   const recorded = db.raw(

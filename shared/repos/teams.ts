@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import type { OrganizationAccess } from '../domain/permissions.js';
 
@@ -22,7 +22,7 @@ export async function insertTeam(
   attrs: Pick<TeamRow, 'organization_name' | 'name'> & Partial<Pick<TeamRow, 'is_owners' | 'visibility' | 'organization_access' | 'sso_team_id' | 'allow_member_token_management'>>,
 ): Promise<TeamRow> {
   const [row] = await db<TeamRow>('teams')
-    .insert({ id: newId('team'), ...attrs, organization_access: JSON.stringify(attrs.organization_access ?? {}) as never })
+    .insert({ id: newId('team'), ...attrs, organization_access: asJson(db, attrs.organization_access ?? {}) })
     .returning('*');
   return row;
 }

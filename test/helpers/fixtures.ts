@@ -50,7 +50,7 @@ export async function createTeam(org: { name: string; owner: TestUser }, attrs: 
   return res.body.data.id;
 }
 
-export async function createWorkspace(org: { name: string; owner: TestUser }, attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+export async function createWorkspace(org: { name: string; owner: Pick<TestUser, 'token'> }, attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
   const name = uniq('ws');
   const res = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name, ...attrs }) });
   expect(res.status, res.text).to.equal(201);

@@ -32,7 +32,7 @@ describe('run tasks survive a killed dispatch worker and a flushed Redis', funct
 
   /** A workspace with two mandatory post-plan tasks: one that fails its first delivery, one that never calls back. */
   async function setup(token: string, org: string, flaky: TaskIntegration, silent: TaskIntegration) {
-    const ws = await createWorkspace({ name: org, owner: { token } as never });
+    const ws = await createWorkspace({ name: org, owner: { token } });
     for (const [name, integration] of [[uniq('flaky'), flaky], [uniq('silent'), silent]] as const) {
       const task = await api('POST', `/organizations/${org}/tasks`, { token, body: doc('tasks', { name, url: integration.url, category: 'task' }) });
       expect(task.status, task.text).to.equal(201);
