@@ -116,3 +116,20 @@ export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspac
     names: won.map((v) => ({ key: v.key, category: v.category, source: v.source })),
   };
 }
+
+const SOURCE_LABEL: Record<CandidateVariable['source'], string> = {
+  'priority-varset': 'priority variable set',
+  run: 'run',
+  workspace: 'workspace',
+  varset: 'variable set',
+};
+
+/** The lines a phase's log starts with: each variable given, by category, with where it came from; empty when none. */
+export function variablesLogLines(v: Pick<EffectiveVariables, 'names'>): string {
+  if (!v.names.length) return '';
+  const line = (category: VariableCategory, title: string) => {
+    const of = v.names.filter((n) => n.category === category);
+    return of.length ? `  ${title}: ${of.map((n) => `${n.key} (${SOURCE_LABEL[n.source]})`).join(', ')}\n` : '';
+  };
+  return `Variables (names only):\n${line('terraform', 'Terraform variables')}${line('env', 'Environment variables')}\n`;
+}
