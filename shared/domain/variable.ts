@@ -60,7 +60,7 @@ export function hclString(value: string): string {
     else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
-  return `${out.replace(/\$\{/g, '$${').replace(/%\{/g, '%%{')}"`;
+  return `${out.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{')}"`;
 }
 
 /** Where a variable a run receives comes from, in TFE's order of precedence (highest first). */
