@@ -14,6 +14,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { moduleTestRoutes } from './routes/module-tests.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
+import { variableRoutes } from './routes/variables.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(moduleTestRoutes(deps));
   api.use(policyCheckRoutes(deps));
   api.use(policyRoutes(deps, uploads));
+  api.use(variableRoutes(deps));
   app.use('/api/v2', api);
   app.use(objectRoutes(deps, uploads));
   app.use(logRoutes(deps));

@@ -14,6 +14,8 @@ import {
 import { findOrganization, type OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
+import type { VariableSetRow } from '../shared/repos/variable-sets.js';
+import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 
 /*
  * Loaders that answer 404 for anything the caller may not see, as TFE does, so the existence
@@ -78,4 +80,23 @@ export async function teamScope(db: Db, principal: Principal, id: string, need?:
   if (!team || !grant || !canSeeTeam(grant, team)) throw new NotFound();
   if (need === 'owner' ? !grant.isOwner : need && !grant.permissions[need]) throw new NotFound();
   return { team, grant };
+}
+
+export interface VarsetScope {
+  set: VariableSetRow;
+  grant: OrganizationGrant;
+}
+
+/**
+ * The variable set and the caller's grant in its organization. Seeing it needs manage-var-sets
+ * (owners have it), or a set that is global or applied to a workspace the caller reads; `manage`
+ * asks for manage-var-sets.
+ */
+export async function varsetScope(db: Db, principal: Principal, id: string, manage = false): Promise<VarsetScope> {
+  const found = await rowWithGrant<VariableSetRow>(db, principal, 'variable_sets', id);
+  const grant = found?.grant;
+  if (!found || !grant) throw new NotFound();
+  const allowed = manage ? managesVarsets(grant) : await varsetVisible(db, grant, found.row.id);
+  if (!allowed) throw new NotFound();
+  return { set: found.row, grant };
 }

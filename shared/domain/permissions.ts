@@ -16,6 +16,7 @@ export const ORGANIZATION_PERMISSIONS = [
   'manage-organization-access',
   'access-secret-teams',
   'manage-agent-pools',
+  'manage-var-sets',
 ] as const;
 export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
 export type OrganizationAccess = Record<OrganizationPermission, boolean>;

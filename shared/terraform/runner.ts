@@ -171,7 +171,10 @@ export interface WorkdirSources {
   archive: Readable | null;
   workingDirectory: string;
   state?: Buffer | null;
+  /** Terraform variables: HCL expressions by name, each written to a file of its own. */
   variables?: { key: string; value: string }[];
+  /** Environment variables of the phase; the service's own (PATH, HOME, Terraform's switches) win. */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -196,15 +199,17 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
     if (dir !== config) mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'zz_rls_backend_override.tf'), BACKEND_OVERRIDE);
-    if (opts.variables?.length) {
-      const lines = opts.variables.map((v) => `${v.key} = ${v.value}`).join('\n');
-      writeFileSync(join(dir, 'zz_rls_run_variables.auto.tfvars'), lines + '\n');
+    // One file per variable: a value Terraform cannot parse is then reported with its own file's
+    // lines only, never with a neighbour's (which may be sensitive). Loaded after the
+    // configuration's own .auto.tfvars files (in name order), so these win over them.
+    for (const [i, v] of (opts.variables ?? []).entries()) {
+      writeFileSync(join(dir, `zz_rls_var_${String(i).padStart(4, '0')}.auto.tfvars`), `${v.key} = ${v.value}\n`, { mode: 0o600 });
     }
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);
     const user = settings.sandbox.user();
     await settings.sandbox.own(root, user);
-    return { root, dir, statePath, home, env: terraformEnv(settings, home), user, cleanup };
+    return { root, dir, statePath, home, env: { ...opts.environment, ...terraformEnv(settings, home) }, user, cleanup };
   } catch (err) {
     await cleanup();
     throw err;

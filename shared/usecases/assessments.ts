@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import type { TerraformSettings } from '../terraform/runner.js';
+import { effectiveVariables } from './variables.js';
 import { prepareWorkdir } from '../terraform/runner.js';
 import { planCommand, spawnPhase } from '../terraform/phase-process.js';
 import { newId } from '../ids.js';
@@ -31,7 +32,7 @@ export async function sweepAssessments(rt: Runtime, now = Date.now()): Promise<v
 }
 
 /** Plans (refreshing, changing nothing) the workspace's current configuration against its current state. */
-async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
+async function assess(rt: Runtime, terraform: TerraformSettings, ws: { id: string; current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
   const cv = await rt.db('configuration_versions').where({ id: ws.current_configuration_version_id }).first('archive_object_id');
   const sv = await rt.db('state_versions').where({ id: ws.current_state_version_id }).first('object_id');
   if (!cv?.archive_object_id || !sv?.object_id) return { succeeded: false, error: 'the workspace has no configuration or state to assess', plan: null };
@@ -39,7 +40,8 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { current_c
     archive: await rt.store.get(cv.archive_object_id),
     workingDirectory: ws.working_directory,
     state: await readAll(rt.store, sv.object_id),
-    variables: [],
+    // The workspace's and its variable sets' variables, as a run's plan gets them (no run variables).
+    ...(await effectiveVariables(rt.db, rt.config.encryptionKey, ws.id, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
   });
   const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true });
   const planOutput: Buffer[] = [];

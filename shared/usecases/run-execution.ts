@@ -17,6 +17,7 @@ import { digestPlan } from '../plans/plan-digest.js';
 import { afterMove } from './runs.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
+import { effectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -56,7 +57,7 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
  * and its variables), and the run's options. The archive is read alongside, its id looked up in
  * the same query that reads its bytes.
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
@@ -66,23 +67,26 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
     .where('r.id', runId)
     .first(
-      'r.variables', 'r.variables_sealed', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
+      'r.workspace_id', 'r.variables', 'r.variables_sealed', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
       'cv.archive_object_id', 'w.working_directory', 'w.structured_run_output_enabled', 'sv.object_id as state_object_id',
     );
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
+  // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
+  const variables = await effectiveVariables(deps.db, deps.config.encryptionKey, row.workspace_id, openRunVariables(deps.config.encryptionKey, row));
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
     state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
-    variables: openRunVariables(deps.config.encryptionKey, row),
+    variables: variables.terraform,
+    environment: variables.env,
   };
-  return { sources, options: row };
+  return { sources, options: row, variables };
 }
 
 /** A phase's working directory and its Terraform process, started before the run is claimed. */
 interface PhaseStart {
   /** The directory, and the process once `init` is running in it. */
-  ready: Promise<{ wd: Workdir; phase: PhaseProcess }>;
+  ready: Promise<{ wd: Workdir; phase: PhaseProcess; variables: EffectiveVariables }>;
   /** Settles with `ready`, failed or not: the claim waits for it (see startPhase). */
   settled: Promise<void>;
   /** Stops the process and removes the directory: once the phase is over, or for a run this worker did not claim. */
@@ -100,10 +104,10 @@ interface PhaseStart {
 function startPhase(deps: ExecutionDeps, runId: string, commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
-  const ready = sourcesOf(deps, runId).then(async ({ sources, options }) => {
+  const ready = sourcesOf(deps, runId).then(async ({ sources, options, variables }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, sources));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)) };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)), variables };
   });
   return {
     ready,
@@ -303,9 +307,12 @@ async function runPhase(
     let outcome: PhaseOutcome;
     let running: PhaseProcess | undefined;
     try {
-      const { wd, phase: proc } = await start.ready;
+      const { wd, phase: proc, variables } = await start.ready;
       running = proc;
       deps.phases.add(proc.process);
+      // The names of the variables given (never a value), before Terraform's output.
+      const header = variablesLogLines(variables);
+      if (header) log.write(header);
       proc.output((c) => log.write(c));
       // Watched from the claim on: a cancel or force-cancel while init runs stops the phase before
       // its command, and the phase's time limit counts from here.

@@ -67,6 +67,8 @@ const CLASSES = {
   'manage-run-tasks': allow(...ORG_MANAGERS),
   /** Organization permission manage-modules. */
   'manage-modules': allow(...ORG_MANAGERS),
+  /** Organization permission manage-var-sets. */
+  'manage-var-sets': allow(...ORG_MANAGERS),
   /** Organization permission manage-policy-overrides. */
   'manage-policy-overrides': allow(...ORG_MANAGERS),
   /** Read access to the workspace, or more. */
@@ -150,6 +152,9 @@ interface World {
   testCv: string;
   testRun: string;
   testVar: string;
+  wsVar: string;
+  varset: string;
+  varsetVar: string;
   archive: Buffer;
 }
 
@@ -266,6 +271,21 @@ async function newModule(): Promise<{ name: string; tests: string; self: string 
   return { name, tests: `/organizations/${o}/tests/registry-modules/private/${o}/${name}/null`, self: `/organizations/${o}/registry-modules/private/${o}/${name}/null` };
 }
 
+const envKey = () => uniq('k').replace(/-/g, '_');
+
+async function newWorkspaceVar(): Promise<string> {
+  return (await must('POST', `/workspaces/${world.ws.id}/vars`, doc('vars', { key: envKey(), value: 'v', category: 'env' }))).data.id;
+}
+
+/** A variable set applied to the world's workspace (what its members see). */
+async function newVarset(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/varsets`, doc('varsets', { name: uniq('vs') }, { workspaces: { data: [{ type: 'workspaces', id: world.ws.id }] } }))).data.id;
+}
+
+async function newVarsetVar(set = world.varset): Promise<string> {
+  return (await must('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key: envKey(), value: 'v', category: 'env' }))).data.id;
+}
+
 async function buildWorld(): Promise<World> {
   const w = { archive: await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }) } as World;
   world = w;
@@ -332,6 +352,10 @@ async function buildWorld(): Promise<World> {
   w.testRun = (await db()('test_runs').where({ configuration_version_id: w.testCv }).first('id'))?.id
     ?? (await must('POST', `${w.module.tests}/test-runs`, doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', w.testCv) }))).data.id;
   w.testVar = (await must('POST', `${w.module.tests}/vars`, doc('vars', { key: 'k', value: 'v', category: 'env' }))).data.id;
+
+  w.wsVar = await newWorkspaceVar();
+  w.varset = await newVarset();
+  w.varsetVar = await newVarsetVar(w.varset);
   return w;
 }
 
@@ -779,6 +803,50 @@ const MATRIX: Record<string, Entry> = {
       return { path: `/api/v2/policy-sets/${set}/relationships/workspaces`, body };
     },
   },
+
+  // Workspace variables: read access lists them, write access changes them.
+  'GET /api/v2/workspaces/:id/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars` }) },
+  'POST /api/v2/workspaces/:id/vars': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars`, body: doc('vars', { key: envKey(), value: 'v', category: 'env' }) }) },
+  'PATCH /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${w.wsVar}`, body: doc('vars', { value: uniq('v') }) }) },
+  'DELETE /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${allowed ? await newWorkspaceVar() : w.wsVar}` }) },
+  'GET /api/v2/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/vars?filter[organization][name]=${o()}&filter[workspace][name]=${w.ws.name}` }) },
+  'POST /api/v2/vars': {
+    access: 'workspace-write',
+    call: (w) => ({ path: '/api/v2/vars', body: doc('vars', { key: envKey(), value: 'v', category: 'env' }, { workspace: rel('workspaces', w.ws.id) }) }),
+  },
+  'PATCH /api/v2/vars/:id': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/vars/${w.wsVar}`, body: doc('vars', { value: uniq('v') }) }) },
+  'DELETE /api/v2/vars/:id': { access: 'workspace-write', call: async (w, _who, allowed) => ({ path: `/api/v2/vars/${allowed ? await newWorkspaceVar() : w.wsVar}` }) },
+
+  // Variable sets: manage-var-sets changes them; members see the sets applied to workspaces they read.
+  'GET /api/v2/organizations/:org/varsets': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/varsets` }) },
+  'POST /api/v2/organizations/:org/varsets': { access: 'manage-var-sets', call: () => ({ path: `/api/v2/organizations/${o()}/varsets`, body: doc('varsets', { name: uniq('vs') }) }) },
+  'GET /api/v2/varsets/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/varsets/${w.varset}` }) },
+  'PATCH /api/v2/varsets/:id': { access: 'manage-var-sets', call: (w) => ({ path: `/api/v2/varsets/${w.varset}`, body: doc('varsets', { description: uniq('d') }) }) },
+  'DELETE /api/v2/varsets/:id': { access: 'manage-var-sets', call: async (w, _who, allowed) => ({ path: `/api/v2/varsets/${allowed ? await newVarset() : w.varset}` }) },
+  'GET /api/v2/varsets/:id/relationships/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars` }) },
+  'POST /api/v2/varsets/:id/relationships/vars': {
+    access: 'manage-var-sets',
+    call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars`, body: doc('vars', { key: envKey(), value: 'v', category: 'env' }) }),
+  },
+  'PATCH /api/v2/varsets/:id/relationships/vars/:var_id': {
+    access: 'manage-var-sets',
+    call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars/${w.varsetVar}`, body: doc('vars', { value: uniq('v') }) }),
+  },
+  'DELETE /api/v2/varsets/:id/relationships/vars/:var_id': {
+    access: 'manage-var-sets',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars/${allowed ? await newVarsetVar() : w.varsetVar}` }),
+  },
+  'POST /api/v2/varsets/:id/relationships/workspaces': {
+    // Applying the set to the workspace again changes nothing.
+    access: 'manage-var-sets',
+    call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
+  },
+  'DELETE /api/v2/varsets/:id/relationships/workspaces': {
+    // A fresh set for each success: the world's set stays applied for the entries that read it.
+    access: 'manage-var-sets',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/varsets/${allowed ? await newVarset() : w.varset}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
+  },
+  'GET /api/v2/workspaces/:id/varsets': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/varsets` }) },
 };
 
 /** Downloads answer a redirect to a signed URL. */

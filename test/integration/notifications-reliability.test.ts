@@ -342,10 +342,12 @@ describe('notifications: outbound address guard (SSRF)', function () {
 
     await uploadConfig(ws.id, token, CONFIG);
     const runId = await startRun(ws.id, token);
+    // An attempt is listed from its claim (state in-progress) until it ends.
     const attempt = await waitFor(async () => {
       const res = await api('GET', `/notification-configurations/${saved.body.data.id}/deliveries`, { token });
-      return res.body.data[0]?.attributes.attempts[0] ?? null;
-    }, 'the refused delivery attempt');
+      const first = res.body.data[0]?.attributes.attempts[0];
+      return first?.state === 'ended' ? first : null;
+    }, 'the refused delivery attempt to end');
     expect(attempt['status-code']).to.equal(null);
     expect(attempt.error).to.match(/not allowed/);
     expect(receiver.received).to.have.length(seen);

@@ -21,6 +21,7 @@ const PERMISSIONS = [
   'manage-organization-access',
   'access-secret-teams',
   'manage-agent-pools',
+  'manage-var-sets',
 ];
 
 const accessWith = (...granted: string[]) => Object.fromEntries(PERMISSIONS.map((p) => [p, granted.includes(p)]));

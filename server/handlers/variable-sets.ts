@@ -1,0 +1,100 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import type { VariableCategory } from '../../shared/domain/variable.js';
+import type { VariableSetRow } from '../../shared/repos/variable-sets.js';
+import { applyVariableSet, changeVariableSet, createVariableSet, removeVariableSet, unapplyVariableSet, type VarsetInput } from '../../shared/usecases/variable-sets.js';
+import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
+import { varsetMembers, visibleVarsetsPage, workspaceVarsetsPage } from '../../shared/read-models/variable-sets.js';
+import { setVariables } from '../../shared/read-models/variables.js';
+import { orgScope, varsetScope, workspaceScopeById } from '../guards.js';
+import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { variableResource, varsetResource } from '../serializers/variables.js';
+import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
+
+/**
+ * Variable sets and their variables. Changes need manage-var-sets; members see global sets and
+ * the sets applied to workspaces they read (see varsetScope).
+ */
+export function variableSetHandlers(deps: AppDeps) {
+  const { db } = deps;
+
+  const documents = async (sets: VariableSetRow[]) => {
+    const members = await varsetMembers(db, sets.map((s) => s.id));
+    return sets.map((s) => varsetResource(s, members.get(s.id)!));
+  };
+  const one = async (res: Response, status: number, set: VariableSetRow) => sendResource(res, status, (await documents([set]))[0]);
+  const page = async (req: Req, res: Response, found: { rows: VariableSetRow[]; total: number }, p: { number: number; size: number }) => {
+    const { meta, links } = paginate(req, p, found.total);
+    send(res, 200, { data: await documents(found.rows), meta, links });
+  };
+
+  return {
+    async list(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      const p = readPageOrDefault(req);
+      await page(req, res, await visibleVarsetsPage(db, grant, org.name, p), p);
+    },
+
+    async listForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const p = readPageOrDefault(req);
+      await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, p), p);
+    },
+
+    async create(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-var-sets');
+      const set = await createVariableSet(db, org.name, attributesOf(req) as unknown as VarsetInput & { name: string }, relationshipIds(req, 'workspaces') ?? []);
+      await one(res, 201, set);
+    },
+
+    async show(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id);
+      await one(res, 200, set);
+    },
+
+    async update(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await one(res, 200, await changeVariableSet(db, set, attributesOf(req) as VarsetInput));
+    },
+
+    async destroy(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await removeVariableSet(db, set);
+      res.status(204).end();
+    },
+
+    async listVariables(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id);
+      send(res, 200, { data: (await setVariables(db, set.id)).map(variableResource) });
+    },
+
+    async createVariable(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      const row = await createVariable(deps, { variable_set_id: set.id }, attributesOf(req) as unknown as VariableInput & { key: string; category: VariableCategory });
+      sendResource(res, 201, variableResource(row));
+    },
+
+    async updateVariable(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      sendResource(res, 200, variableResource(await changeVariable(deps, { variable_set_id: set.id }, req.params.var_id, attributesOf(req) as VariableInput)));
+    },
+
+    async destroyVariable(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await removeVariable(db, { variable_set_id: set.id }, req.params.var_id);
+      res.status(204).end();
+    },
+
+    async applyToWorkspaces(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await applyVariableSet(db, set, linkageIds(req));
+      res.status(204).end();
+    },
+
+    async removeFromWorkspaces(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await unapplyVariableSet(db, set, linkageIds(req));
+      res.status(204).end();
+    },
+  };
+}

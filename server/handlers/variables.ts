@@ -1,0 +1,74 @@
+import type { Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { BadRequest } from '../../shared/errors.js';
+import type { VariableCategory } from '../../shared/domain/variable.js';
+import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
+import { workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/read-models/variables.js';
+import { workspaceScopeById } from '../guards.js';
+import { readParam, send, sendResource } from '../jsonapi.js';
+import { variableResource } from '../serializers/variables.js';
+import { attributesOf, relationshipId, type Req } from './body.js';
+
+/**
+ * Workspace variables, under the workspace (`/workspaces/:id/vars`) and through the older
+ * `/vars` endpoints. Read access lists them (sensitive values null); write access changes them.
+ */
+export function variableHandlers(deps: AppDeps) {
+  const { db } = deps;
+  const list = async (res: Response, workspaceId: string) => send(res, 200, { data: (await workspaceVariables(db, workspaceId)).map(variableResource) });
+  const create = async (req: Req, res: Response, workspaceId: string) => {
+    const row = await createVariable(deps, { workspace_id: workspaceId }, attributesOf(req) as unknown as VariableInput & { key: string; category: VariableCategory });
+    sendResource(res, 201, variableResource(row));
+  };
+  const update = async (req: Req, res: Response, workspaceId: string, id: string) =>
+    sendResource(res, 200, variableResource(await changeVariable(deps, { workspace_id: workspaceId }, id, attributesOf(req) as VariableInput)));
+
+  return {
+    async listForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      await list(res, workspace.id);
+    },
+
+    async createForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      await create(req, res, workspace.id);
+    },
+
+    async updateForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      await update(req, res, workspace.id, req.params.var_id);
+    },
+
+    async destroyForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      await removeVariable(db, { workspace_id: workspace.id }, req.params.var_id);
+      res.status(204).end();
+    },
+
+    /** GET /vars?filter[organization][name]=&filter[workspace][name]= */
+    async list(req: Req, res: Response) {
+      const org = readParam(req, 'filter[organization][name]');
+      const name = readParam(req, 'filter[workspace][name]');
+      if (!org || !name) throw new BadRequest('filter[organization][name] and filter[workspace][name] are required', org ? 'filter[workspace][name]' : 'filter[organization][name]');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceIdByName(db, org, name));
+      await list(res, workspace.id);
+    },
+
+    /** POST /vars, naming the workspace in a relationship. */
+    async create(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'write');
+      await create(req, res, workspace.id);
+    },
+
+    async update(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write');
+      await update(req, res, workspace.id, req.params.id);
+    },
+
+    async destroy(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write');
+      await removeVariable(db, { workspace_id: workspace.id }, req.params.id);
+      res.status(204).end();
+    },
+  };
+}

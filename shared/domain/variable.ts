@@ -1,0 +1,99 @@
+import type { Problem } from './policy.js';
+
+/*
+ * Rules of workspace and variable set variables that need nothing but the values: key syntax per
+ * category, the sensitive flag's one-way change, and how a variable's value is written for
+ * Terraform. Precedence among the places a run's variables come from is resolveVariables.
+ */
+
+export const VARIABLE_CATEGORIES = ['terraform', 'env'] as const;
+export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
+
+/** A Terraform variable name: letters, digits, underscores and dashes, not starting with a digit or dash. */
+const TERRAFORM_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** An environment variable name the phase's shell can export. */
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const MAX_KEY_LENGTH = 128;
+
+/**
+ * Environment variables the service sets for every phase; a variable of these names is refused,
+ * since the sandbox's own values must win (PATH, HOME, the operator's CLI configuration, and the
+ * switches that keep Terraform unattended).
+ */
+export const RESERVED_ENV_KEYS = ['PATH', 'HOME', 'TF_CLI_CONFIG_FILE', 'TF_IN_AUTOMATION', 'TF_INPUT', 'CHECKPOINT_DISABLE'] as const;
+
+/** Problems with a key of a category (none when valid). */
+export function keyProblems(key: string, category: VariableCategory): Problem[] {
+  const pointer = '/data/attributes/key';
+  if (!key.trim()) return [{ detail: "key can't be blank", pointer }];
+  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, pointer }];
+  if (category === 'terraform' && !TERRAFORM_KEY.test(key)) {
+    return [{ detail: 'key is invalid: a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a digit or a dash', pointer }];
+  }
+  if (category === 'env' && !ENV_KEY.test(key)) {
+    return [{ detail: 'key is invalid: an environment variable name contains only letters, digits and underscores, and does not start with a digit', pointer }];
+  }
+  if (category === 'env' && (RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
+    return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, pointer }];
+  }
+  return [];
+}
+
+/** Refuses turning a sensitive variable back into a plain one. */
+export function sensitiveProblems(wasSensitive: boolean, sensitive: boolean | undefined): Problem[] {
+  if (wasSensitive && sensitive === false) {
+    return [{ detail: 'a sensitive variable cannot be made non-sensitive; delete it and create it again', pointer: '/data/attributes/sensitive' }];
+  }
+  return [];
+}
+
+/** HCL escapes for a quoted string: its escapes, and `${`/`%{`, which would start a template. */
+export function hclString(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{')}"`;
+}
+
+/** Where a variable a run receives comes from, in TFE's order of precedence (highest first). */
+export type VariableSource = 'priority-varset' | 'run' | 'workspace' | 'varset';
+
+export interface CandidateVariable {
+  key: string;
+  category: VariableCategory;
+  /** Terraform variables: an HCL expression (already quoted when not HCL). Environment variables: the value. */
+  value: string;
+  source: VariableSource;
+  /** For variable sets: whether the set is global, and its name (ties are broken by them). */
+  global?: boolean;
+  setName?: string;
+}
+
+const SOURCE_RANK: Record<VariableSource, number> = { 'priority-varset': 0, run: 1, workspace: 2, varset: 3 };
+
+/**
+ * The variable of each (category, key) a run receives, from every candidate: a priority variable
+ * set beats the run's own variables, which beat the workspace's, which beat ordinary variable
+ * sets. Between two sets of the same kind, one applied to the workspace beats a global one, and
+ * then the set whose name sorts first wins (TFE's "lexical precedence").
+ */
+export function resolveVariables(candidates: CandidateVariable[]): CandidateVariable[] {
+  const byName = (a?: string, b?: string) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+  const ordered = [...candidates].sort(
+    (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || Number(a.global ?? false) - Number(b.global ?? false) || byName(a.setName, b.setName),
+  );
+  const won = new Map<string, CandidateVariable>();
+  for (const c of ordered) {
+    const id = `${c.category}\u0000${c.key}`;
+    if (!won.has(id)) won.set(id, c);
+  }
+  return [...won.values()].sort((a, b) => byName(a.category, b.category) || byName(a.key, b.key));
+}

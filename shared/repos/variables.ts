@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db.js';
+import { newId } from '../ids.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
+import type { VariableCategory } from '../domain/variable.js';
+
+/**
+ * A variable of a workspace or of a variable set (exactly one of the two). A sensitive variable's
+ * value is sealed with the service key in `value_sealed` and `value` is null; rows are never
+ * serialized with a sensitive value (see variableResource).
+ */
+export interface VariableRow {
+  id: string;
+  workspace_id: string | null;
+  variable_set_id: string | null;
+  key: string;
+  value: string | null;
+  value_sealed: string | null;
+  description: string | null;
+  category: VariableCategory;
+  hcl: boolean;
+  sensitive: boolean;
+  version_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type VariableOwner = { workspace_id: string } | { variable_set_id: string };
+
+export interface VariableFields {
+  key: string;
+  value: string;
+  description: string | null;
+  category: VariableCategory;
+  hcl: boolean;
+  sensitive: boolean;
+}
+
+/** The stored form of a value: sealed when sensitive, plain otherwise. */
+export function storedValue(key: Buffer, value: string, sensitive: boolean): Pick<VariableRow, 'value' | 'value_sealed'> {
+  return sensitive ? { value: null, value_sealed: encryptSecret(key, value) } : { value, value_sealed: null };
+}
+
+/** A variable's value in plain text; for the worker (at a phase's start) and for making a variable sensitive. */
+export const openValue = (key: Buffer, row: Pick<VariableRow, 'value' | 'value_sealed'>): string =>
+  row.value_sealed ? decryptSecret(key, row.value_sealed) : (row.value ?? '');
+
+const versionId = () => randomBytes(16).toString('hex');
+
+export const findVariable = (db: Db, id: string) => db<VariableRow>('variables').where({ id }).first();
+
+/** A variable of one owner by id, or undefined. */
+export const findOwnedVariable = (db: Db, owner: VariableOwner, id: string) => db<VariableRow>('variables').where({ id, ...owner }).first();
+
+/** Whether the owner has another variable of the key in the category. */
+export async function keyTaken(db: Db, owner: VariableOwner, category: VariableCategory, key: string, exceptId?: string): Promise<boolean> {
+  const q = db('variables').where({ ...owner, category, key });
+  if (exceptId) q.whereNot({ id: exceptId });
+  return (await q.first('id')) !== undefined;
+}
+
+export async function insertVariable(db: Db, encryptionKey: Buffer, owner: VariableOwner, f: VariableFields): Promise<VariableRow> {
+  const [row] = await db<VariableRow>('variables')
+    .insert({
+      id: newId('var'),
+      ...owner,
+      key: f.key,
+      ...storedValue(encryptionKey, f.value, f.sensitive),
+      description: f.description,
+      category: f.category,
+      hcl: f.hcl,
+      sensitive: f.sensitive,
+      version_id: versionId(),
+    })
+    .returning('*');
+  return row;
+}
+
+/** Writes changed columns (already in stored form) with a new version id. */
+export async function updateVariable(db: Db, id: string, changes: Partial<Omit<VariableRow, 'id' | 'workspace_id' | 'variable_set_id' | 'created_at'>>): Promise<VariableRow> {
+  const [row] = await db<VariableRow>('variables')
+    .where({ id })
+    .update({ ...changes, version_id: versionId(), updated_at: db.fn.now() as unknown as Date })
+    .returning('*');
+  return row;
+}
+
+/** Deletes an owner's variable; the number of rows deleted (0 when it is not the owner's). */
+export const deleteVariable = (db: Db, owner: VariableOwner, id: string): Promise<number> => db('variables').where({ id, ...owner }).del();
+
+/** A variable reaching a workspace, with its set's precedence fields when it belongs to a variable set. */
+export interface ReachingVariable extends VariableRow {
+  set_name: string | null;
+  set_global: boolean | null;
+  set_priority: boolean | null;
+}
+
+/** The workspace's own variables and those of the variable sets applied to it or global in its organization. */
+export const variablesReaching = (db: Db, workspaceId: string): Promise<ReachingVariable[]> =>
+  db('variables as v')
+    .leftJoin('variable_sets as s', 's.id', 'v.variable_set_id')
+    .where('v.workspace_id', workspaceId)
+    .orWhereIn('v.variable_set_id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
+    .orWhere((q) => q.where('s.global', true).whereIn('s.organization_name', db('workspaces').where({ id: workspaceId }).select('organization_name')))
+    .select('v.*', 's.name as set_name', 's.global as set_global', 's.priority as set_priority');

@@ -1,0 +1,34 @@
+import { BOOL, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
+import { MAX_KEY_LENGTH, VARIABLE_CATEGORIES } from '../domain/variable.js';
+
+/** Key syntax per category is checked in domain/variable.ts (the message names the rule). */
+const variableAttributes = {
+  key: { type: 'string', maxLength: MAX_KEY_LENGTH },
+  value: { oneOf: [{ type: 'null' }, TEXT(65536)] },
+  description: { oneOf: [{ type: 'null' }, TEXT(512)] },
+  category: { enum: [...VARIABLE_CATEGORIES] },
+  hcl: BOOL,
+  sensitive: BOOL,
+};
+
+const varsetAttributes = {
+  name: { type: 'string', minLength: 1, maxLength: 128, pattern: '\\S' },
+  description: { oneOf: [{ type: 'null' }, TEXT(512)] },
+  global: BOOL,
+  priority: BOOL,
+};
+
+/** Request bodies of workspace variables, variable sets and their variables. */
+export const variableSchemas = {
+  'variable.create': resourceDocument('vars', variableAttributes, { required: ['key', 'category'], relationships: { workspace: toOne('workspaces') } }),
+  /** POST /vars names its workspace in a relationship. */
+  'variable.create-with-workspace': resourceDocument('vars', variableAttributes, {
+    required: ['key', 'category'],
+    relationships: { workspace: toOne('workspaces') },
+    requiredRelationships: ['workspace'],
+  }),
+  'variable.update': resourceDocument('vars', variableAttributes),
+  'varset.create': resourceDocument('varsets', varsetAttributes, { required: ['name'], relationships: { workspaces: toMany('workspaces') } }),
+  'varset.update': resourceDocument('varsets', varsetAttributes),
+  'varset.workspaces': linkageList('workspaces'),
+} as const;

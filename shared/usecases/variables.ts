@@ -1,0 +1,135 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
+import { NotFound, Unprocessable } from '../errors.js';
+import { hclString, keyProblems, resolveVariables, sensitiveProblems, type CandidateVariable, type VariableCategory } from '../domain/variable.js';
+import {
+  deleteVariable,
+  findOwnedVariable,
+  insertVariable,
+  keyTaken,
+  openValue,
+  storedValue,
+  updateVariable,
+  variablesReaching,
+  type VariableOwner,
+  type VariableRow,
+} from '../repos/variables.js';
+
+/*
+ * Variables of workspaces and variable sets: creating, changing and deleting them (the rules are
+ * the same for both owners), and the variables a run's phase receives.
+ */
+
+export interface VariableInput {
+  key?: string;
+  value?: string | null;
+  description?: string | null;
+  category?: VariableCategory;
+  hcl?: boolean;
+  sensitive?: boolean;
+}
+
+const taken = () => new Unprocessable('key has already been taken', '/data/attributes/key');
+
+/** A unique-index refusal (another request took the key between the check and the write) is the same 422. */
+const keyRace = (err: unknown): never => {
+  if ((err as { code?: string }).code === '23505') throw taken();
+  throw err;
+};
+
+export async function createVariable(rt: Pick<Runtime, 'db' | 'config'>, owner: VariableOwner, a: VariableInput & { key: string; category: VariableCategory }): Promise<VariableRow> {
+  const problems = keyProblems(a.key, a.category);
+  if (problems.length) throw Unprocessable.many(problems);
+  if (await keyTaken(rt.db, owner, a.category, a.key)) throw taken();
+  return insertVariable(rt.db, rt.config.encryptionKey, owner, {
+    key: a.key,
+    value: a.value ?? '',
+    description: a.description ?? null,
+    category: a.category,
+    hcl: a.hcl ?? false,
+    sensitive: a.sensitive ?? false,
+  }).catch(keyRace);
+}
+
+/**
+ * Changes what the request names; omitted attributes keep their value. A sensitive variable stays
+ * sensitive; making one sensitive seals its current value.
+ */
+export async function changeVariable(rt: Pick<Runtime, 'db' | 'config'>, owner: VariableOwner, id: string, a: VariableInput): Promise<VariableRow> {
+  return rt.db.transaction(async (tx) => {
+    const row = await findOwnedVariable(tx, owner, id).forUpdate();
+    if (!row) throw new NotFound('variable not found');
+    const key = a.key ?? row.key;
+    const category = a.category ?? row.category;
+    const sensitive = row.sensitive || (a.sensitive ?? false);
+    const problems = [...sensitiveProblems(row.sensitive, a.sensitive), ...(key !== row.key || category !== row.category ? keyProblems(key, category) : [])];
+    if (problems.length) throw Unprocessable.many(problems);
+    if ((key !== row.key || category !== row.category) && (await keyTaken(tx, owner, category, key, row.id))) throw taken();
+    const value = a.value !== undefined ? (a.value ?? '') : sensitive !== row.sensitive ? openValue(rt.config.encryptionKey, row) : undefined;
+    const changes: Parameters<typeof updateVariable>[2] = {
+      key,
+      category,
+      sensitive,
+      ...(a.description !== undefined ? { description: a.description } : {}),
+      ...(a.hcl !== undefined ? { hcl: a.hcl } : {}),
+      ...(value !== undefined ? storedValue(rt.config.encryptionKey, value, sensitive) : {}),
+    };
+    return updateVariable(tx, row.id, changes).catch(keyRace);
+  });
+}
+
+export async function removeVariable(db: Db, owner: VariableOwner, id: string): Promise<void> {
+  if (!(await deleteVariable(db, owner, id))) throw new NotFound('variable not found');
+}
+
+/** What a run's phase receives: Terraform variables as HCL expressions, environment variables, and the names of both for its log. */
+export interface EffectiveVariables {
+  terraform: { key: string; value: string }[];
+  env: Record<string, string>;
+  /** Every variable given, `category:key` with where it came from (never a value). */
+  names: { key: string; category: VariableCategory; source: CandidateVariable['source'] }[];
+}
+
+/**
+ * The variables a run's phase receives: its workspace's, those of the variable sets that reach the
+ * workspace (applied to it, or global) and the run's own (HCL literals from the CLI's -var),
+ * resolved by precedence (see resolveVariables). Sensitive values are opened here, in the worker,
+ * and go nowhere but into the phase's directory and environment.
+ */
+export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspaceId: string, runVariables: { key: string; value: string }[]): Promise<EffectiveVariables> {
+  const rows = await variablesReaching(db, workspaceId);
+  const candidates: CandidateVariable[] = rows.map((r) => {
+    const plain = openValue(encryptionKey, r);
+    return {
+      key: r.key,
+      category: r.category,
+      value: r.category === 'terraform' && !r.hcl ? hclString(plain) : plain,
+      source: r.variable_set_id ? (r.set_priority ? 'priority-varset' : 'varset') : 'workspace',
+      ...(r.variable_set_id ? { global: r.set_global ?? false, setName: r.set_name ?? '' } : {}),
+    };
+  });
+  for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run' });
+  const won = resolveVariables(candidates);
+  return {
+    terraform: won.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value })),
+    env: Object.fromEntries(won.filter((v) => v.category === 'env').map((v) => [v.key, v.value])),
+    names: won.map((v) => ({ key: v.key, category: v.category, source: v.source })),
+  };
+}
+
+const SOURCE_LABEL: Record<CandidateVariable['source'], string> = {
+  'priority-varset': 'priority variable set',
+  run: 'run',
+  workspace: 'workspace',
+  varset: 'variable set',
+};
+
+/** The lines a phase's log starts with: each variable given, by category, with where it came from; empty when none. */
+export function variablesLogLines(v: Pick<EffectiveVariables, 'names'>): string {
+  if (!v.names.length) return '';
+  const line = (category: VariableCategory, title: string) => {
+    const of = v.names.filter((n) => n.category === category);
+    return of.length ? `  ${title}: ${of.map((n) => `${n.key} (${SOURCE_LABEL[n.source]})`).join(', ')}\n` : '';
+  };
+  return `Variables (names only):\n${line('terraform', 'Terraform variables')}${line('env', 'Environment variables')}\n`;
+}
