@@ -5,6 +5,7 @@ import { runTaskSchemas } from './run-tasks.js';
 import { notificationSchemas } from './notifications.js';
 import { moduleTestSchemas } from './module-tests.js';
 import { policySchemas } from './policies.js';
+import { stateVersionSchemas } from './state-versions.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -15,5 +16,6 @@ export const schemas = {
   ...notificationSchemas,
   ...moduleTestSchemas,
   ...policySchemas,
+  ...stateVersionSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;
