@@ -27,11 +27,24 @@ call "$ALICE" POST "/organization-memberships/$OU_ID/actions/accept" >/dev/null
 # 4. A team and a workspace.
 TEAM_ID=$(call "$ADMIN" POST "/organizations/acme$SUFFIX/teams" \
   '{"data":{"type":"teams","attributes":{"name":"platform","organization-access":{"manage-workspaces":true}}}}' | field d.data.id)
-call "$ADMIN" POST "/organizations/acme$SUFFIX/workspaces" \
-  '{"data":{"type":"workspaces","attributes":{"name":"networking","auto-apply":false}}}' | field d.data.id
+WS_ID=$(call "$ADMIN" POST "/organizations/acme$SUFFIX/workspaces" \
+  '{"data":{"type":"workspaces","attributes":{"name":"networking","auto-apply":false}}}' | field d.data.id)
+echo "$WS_ID"
 
 # 5. Add the user to the team by username, list the team with its users, remove the user.
 call "$ADMIN" POST "/teams/$TEAM_ID/relationships/users" "{\"data\":[{\"type\":\"users\",\"id\":\"alice$SUFFIX\"}]}"
 call "$ADMIN" GET "/teams/$TEAM_ID?include=users" | field "'team users: ' + d.included.map((u) => u.attributes.username).join(',')"
 call "$ADMIN" DELETE "/teams/$TEAM_ID/relationships/users" "{\"data\":[{\"type\":\"users\",\"id\":\"alice$SUFFIX\"}]}"
 call "$ADMIN" GET "/teams/$TEAM_ID?include=users" | field "'team users after removal: ' + d.data.attributes['users-count']"
+
+# 6. Push a state as `terraform state push` does through the API: lock the workspace, create a
+#    state version (serial, lineage, md5 of the state and the state in base64), read it back, unlock.
+call "$ADMIN" POST "/workspaces/$WS_ID/actions/lock" '{"reason":"pushing state"}' >/dev/null
+STATE='{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"walkthrough","outputs":{"region":{"value":"eu-west-1","type":"string"}},"resources":[]}'
+SV_BODY=$(STATE="$STATE" node -e "
+const s = Buffer.from(process.env.STATE);
+const md5 = require('crypto').createHash('md5').update(s).digest('hex');
+console.log(JSON.stringify({ data: { type: 'state-versions', attributes: { serial: 1, lineage: 'walkthrough', md5, state: s.toString('base64') } } }));")
+call "$ADMIN" POST "/workspaces/$WS_ID/state-versions" "$SV_BODY" | field "'state version: serial ' + d.data.attributes.serial + ' ' + d.data.attributes.status"
+call "$ADMIN" GET "/workspaces/$WS_ID/current-state-version-outputs" | field "'outputs: ' + d.data.map((o) => o.attributes.name + '=' + o.attributes.value).join(',')"
+call "$ADMIN" POST "/workspaces/$WS_ID/actions/unlock" '{}' >/dev/null

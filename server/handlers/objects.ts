@@ -7,6 +7,7 @@ import { cvOrganizationName } from '../../shared/repos/configuration-versions.js
 import { send } from '../jsonapi.js';
 import type { UploadSlots } from '../upload-slots.js';
 import { streamedBody } from './body.js';
+import { STATE_UPLOAD_KINDS, uploadState } from './state-versions.js';
 
 /** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
 function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
@@ -24,9 +25,10 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
 export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
   return {
-    /** Streams the archive into the store as it arrives, in one of the process's upload slots. */
+    /** Streams the archive (or a state version's state) into the store as it arrives, in one of the process's upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
-      const grant = grantOf(deps, req.params.token, ['cv-upload']);
+      const grant = grantOf(deps, req.params.token, ['cv-upload', ...Object.keys(STATE_UPLOAD_KINDS)]);
+      if (grant.kind !== 'cv-upload') return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
       const organization = await cvOrganizationName(deps.db, grant.id);
       if (!organization) throw new NotFound('configuration version not found');
       await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => acceptUpload(deps, grant.id, body, declaredBytes));

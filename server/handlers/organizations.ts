@@ -18,10 +18,10 @@ export function organizationHandlers({ db, config }: AppDeps) {
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
-      const { name, email } = attributesOf(req) as { name: string; email: string };
+      const { name, email, 'default-execution-mode': mode } = attributesOf(req) as { name: string; email: string; 'default-execution-mode'?: OrganizationRow['default_execution_mode'] };
       const org = await db.transaction(async (tx) => {
         if (await findOrganization(tx, name)) throw nameTaken();
-        const created = await insertOrganization(tx, { name, email });
+        const created = await insertOrganization(tx, { name, email, default_execution_mode: mode });
         const owners = await insertTeam(tx, { organization_name: name, name: 'owners', is_owners: true, visibility: 'organization' });
         const membership = await insertMembership(tx, name, principal.user.id, 'active');
         await addTeamMembers(tx, owners.id, [membership.id]);
@@ -46,10 +46,10 @@ export function organizationHandlers({ db, config }: AppDeps) {
 
     async update(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
-      const attrs = attributesOf(req) as { name?: string; email?: string };
+      const attrs = attributesOf(req) as { name?: string; email?: string; 'default-execution-mode'?: OrganizationRow['default_execution_mode'] };
       const updated = await db.transaction(async (tx) => {
         if (attrs.name && attrs.name !== org.name && (await findOrganization(tx, attrs.name))) throw nameTaken();
-        return updateOrganization(tx, org.name, { name: attrs.name, email: attrs.email });
+        return updateOrganization(tx, org.name, { name: attrs.name, email: attrs.email, default_execution_mode: attrs['default-execution-mode'] });
       });
       sendResource(res, 200, organizationResource(updated, { ...grant, organizationName: updated.name }));
     },

@@ -1,14 +1,25 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/errors.js';
 import { decryptSecret } from '../../shared/crypto.js';
-import { findOutput, findStateVersion, outputsOf, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
+import { findOutput, findStateVersion, outputsOf, stateVersionOrganization, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
+import { findWorkspaceByName } from '../../shared/repos/workspaces.js';
+import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/read-models/state-versions.js';
+import {
+  acceptStateUpload,
+  changeRemoteStateConsumers,
+  createStateVersion,
+  remoteStateConsumers,
+  rollbackStateVersion,
+  type StateUploadKind,
+} from '../../shared/usecases/state-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { workspaceScopeById } from '../guards.js';
+import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { accessAtLeast, type WorkspaceAccess } from '../../shared/access.js';
-import { send, sendResource } from '../jsonapi.js';
-import type { Req } from './body.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
 import { stateOutputResource, stateVersionResource } from '../serializers/runs.js';
+import type { UploadSlots } from '../upload-slots.js';
 
 /**
  * Whether an access level reads whole states (download, sensitive output values): write and admin.
@@ -16,26 +27,54 @@ import { stateOutputResource, stateVersionResource } from '../serializers/runs.j
  */
 const readsState = (access: WorkspaceAccess) => accessAtLeast(access, 'write');
 
-/** State versions: enough for the CLI's init, `state pull` and `output`. */
+/** Signed-URL kinds of a state version's two upload URLs. */
+export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = { 'sv-upload': 'state', 'sv-json-upload': 'json-state' };
+
+/** State versions: the CLI's init, `state push`/`pull`, `output` and local runs, and the API's state endpoints. */
 export function stateVersionHandlers(deps: AppDeps) {
   const { db, config } = deps;
+  const url = (kind: string, id: string, ttl: number) => signedObjectUrl(config.uploadUrl, config.encryptionKey, kind, id, ttl);
 
   const valueOf = (o: StateOutputRow, reveal: boolean): unknown => {
     if (o.sensitive && !reveal) return null;
     return JSON.parse(o.sensitive ? decryptSecret(config.encryptionKey, o.value) : o.value);
   };
 
-  /** A state version; its download URL only for callers who may read the whole state. */
-  async function present(res: Response, sv: StateVersionRow, access: WorkspaceAccess) {
+  /** A state version as `access` may see it: downloads only for whole-state readers, upload URLs while pending for writers. */
+  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess) => {
+    const whole = readsState(access);
+    return stateVersionResource(
+      sv,
+      outputs.map((o) => o.id),
+      {
+        download: whole && sv.object_id ? url('object', sv.object_id, config.downloadUrlTtlSeconds) : null,
+        jsonDownload: whole && sv.json_object_id ? url('object', sv.json_object_id, config.downloadUrlTtlSeconds) : null,
+        upload: whole && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+        jsonUpload: whole && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+      },
+    );
+  };
+
+  /** One state version with its outputs included (sensitive values withheld). */
+  async function present(res: Response, status: number, sv: StateVersionRow, access: WorkspaceAccess) {
     const outputs = await outputsOf(db, sv.id);
-    const url = sv.object_id && readsState(access) ? signedObjectUrl(config.uploadUrl, config.encryptionKey, 'object', sv.object_id, config.downloadUrlTtlSeconds) : null;
-    sendResource(res, 200, stateVersionResource(sv, outputs.map((o) => o.id), url), outputs.map((o) => stateOutputResource(o, valueOf(o, false))));
+    sendResource(res, status, resourceOf(sv, outputs, access), outputs.map((o) => stateOutputResource(o, valueOf(o, false))));
+  }
+
+  /** A page of a workspace's state versions; outputs included with include=outputs. */
+  async function list(req: Req, res: Response, workspaceId: string, access: WorkspaceAccess) {
+    const inc = readInclude(req, ['outputs']);
+    const page = readPageOrDefault(req);
+    const { rows, total } = await stateVersionsPage(db, workspaceId, page);
+    const outputs = await outputsByVersion(db, rows.map((r) => r.id));
+    const included = inc.has('outputs') ? rows.flatMap((r) => outputs.get(r.id)!.map((o) => stateOutputResource(o, valueOf(o, false)))) : [];
+    send(res, 200, { data: rows.map((r) => resourceOf(r, outputs.get(r.id)!, access)), ...(included.length ? { included } : {}), ...paginate(req, page, total) });
   }
 
   async function currentOf(req: Req, res: Response) {
     const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id);
-    const row = await db('workspaces').where({ id: workspace.id }).first('current_state_version_id');
-    const sv = row?.current_state_version_id ? await findStateVersion(db, row.current_state_version_id) : undefined;
+    const id = await currentStateVersionId(db, workspace.id);
+    const sv = id ? await findStateVersion(db, id) : undefined;
     if (!sv) throw new NotFound('the workspace has no state yet');
     return { sv, access };
   }
@@ -43,14 +82,24 @@ export function stateVersionHandlers(deps: AppDeps) {
   return {
     async current(req: Req, res: Response) {
       const { sv, access } = await currentOf(req, res);
-      await present(res, sv, access);
+      await present(res, 200, sv, access);
     },
 
     async show(req: Req, res: Response) {
       const sv = await findStateVersion(db, req.params.id);
-      if (!sv) throw new NotFound();
+      if (!sv || sv.status === 'discarded') throw new NotFound();
       const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
-      await present(res, sv, access);
+      readInclude(req, ['outputs']);
+      await present(res, 200, sv, access);
+    },
+
+    /** GET /state-versions/:id/outputs: the version's outputs (sensitive values withheld). */
+    async outputs(req: Req, res: Response) {
+      const sv = await findStateVersion(db, req.params.id);
+      if (!sv) throw new NotFound();
+      await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const outputs = await outputsOf(db, sv.id);
+      send(res, 200, { data: outputs.map((o) => stateOutputResource(o, valueOf(o, false))) });
     },
 
     async currentOutputs(req: Req, res: Response) {
@@ -70,5 +119,68 @@ export function stateVersionHandlers(deps: AppDeps) {
       const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
       sendResource(res, 200, stateOutputResource(o, valueOf(o, readsState(access))));
     },
+
+    /** GET /workspaces/:id/state-versions (read access). */
+    async listForWorkspace(req: Req, res: Response) {
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      await list(req, res, workspace.id, access);
+    },
+
+    /** GET /state-versions?filter[workspace][name]=&filter[organization][name]= (both required, as TFE). */
+    async listByName(req: Req, res: Response) {
+      const org = readParam(req, 'filter[organization][name]');
+      const name = readParam(req, 'filter[workspace][name]');
+      if (!org) throw new BadRequest('filter[organization][name] is required', 'filter[organization][name]');
+      if (!name) throw new BadRequest('filter[workspace][name] is required', 'filter[workspace][name]');
+      const { workspace, access } = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, org, name));
+      await list(req, res, workspace.id, access);
+    },
+
+    /** POST /workspaces/:id/state-versions (write access, and the caller holds the lock). */
+    async create(req: Req, res: Response) {
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const a = attributesOf(req) as { serial: number; md5: string; lineage?: string | null; state?: string; 'json-state'?: string; force?: boolean };
+      const sv = await createStateVersion(deps, res.locals.principal, workspace.id, {
+        serial: a.serial,
+        md5: a.md5,
+        lineage: a.lineage,
+        state: a.state,
+        jsonState: a['json-state'],
+        force: a.force,
+      });
+      await present(res, 201, sv, access);
+    },
+
+    /** POST /workspaces/:id/actions/rollback (write access, and the caller holds the lock). */
+    async rollback(req: Req, res: Response) {
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const from = (req.body as { data: { id: string } }).data.id;
+      await present(res, 201, await rollbackStateVersion(deps, res.locals.principal, workspace.id, from), access);
+    },
+
+    /** GET /workspaces/:id/relationships/remote-state-consumers (read access): the consumers as workspace linkage. */
+    async consumers(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const ids = await remoteStateConsumers(deps, workspace.id);
+      send(res, 200, { data: ids.map((id) => ({ type: 'workspaces', id })) });
+    },
+
+    /** POST (add), PATCH (replace) and DELETE (remove) consumers: admin access. */
+    changeConsumers(how: 'add' | 'remove' | 'replace') {
+      return async (req: Req, res: Response) => {
+        const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+        const ids = how === 'replace' ? [...new Set((req.body as { data: { id: string }[] }).data.map((d) => d.id))] : linkageIds(req);
+        await changeRemoteStateConsumers(deps, workspace, how, ids);
+        res.status(204).end();
+      };
+    },
   };
+}
+
+/** PUT to a state version's upload URL (the signed grant was checked by the caller): streamed in an upload slot. */
+export async function uploadState(deps: AppDeps, uploads: UploadSlots, req: Request, res: Response, kind: StateUploadKind, svId: string): Promise<void> {
+  const organization = await stateVersionOrganization(deps.db, svId);
+  if (!organization) throw new NotFound('state version not found');
+  await streamedBody(req, res, uploads.take(organization), (body, declared) => acceptStateUpload(deps, svId, kind, body, declared));
+  send(res, 200, {});
 }

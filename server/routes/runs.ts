@@ -28,7 +28,16 @@ export function runRoutes(deps: AppDeps): Router {
   r.get('/applies/:id', pa.showApply);
   r.get('/workspaces/:id/current-state-version', sv.current);
   r.get('/workspaces/:id/current-state-version-outputs', sv.currentOutputs);
+  r.get('/workspaces/:id/state-versions', sv.listForWorkspace);
+  r.post('/workspaces/:id/state-versions', validate('state-version.create'), sv.create);
+  r.post('/workspaces/:id/actions/rollback', validate('state-version.rollback'), sv.rollback);
+  r.get('/state-versions', sv.listByName);
   r.get('/state-versions/:id', sv.show);
+  r.get('/state-versions/:id/outputs', sv.outputs);
+  r.get('/workspaces/:id/relationships/remote-state-consumers', sv.consumers);
+  r.post('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers'), sv.changeConsumers('add'));
+  r.patch('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers.replace'), sv.changeConsumers('replace'));
+  r.delete('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers'), sv.changeConsumers('remove'));
   r.get('/state-version-outputs/:id', sv.output);
   const assessments = assessmentHandlers(deps);
   r.get('/workspaces/:id/current-assessment-result', assessments.current);

@@ -20,6 +20,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       'external-id': org.external_id,
       'created-at': iso(org.created_at),
       'collaborator-auth-policy': 'password',
+      'default-execution-mode': org.default_execution_mode,
       'cost-estimation-enabled': false,
       'session-timeout': null,
       'session-remember': null,

@@ -132,20 +132,30 @@ export function runEventResource(e: { id: string; run_id: string; action: string
   };
 }
 
-export function stateVersionResource(sv: StateVersionRow, outputIds: string[], downloadUrl: string | null): Resource {
+/** The URLs a state version is presented with: downloads for whole-state readers, uploads while it is pending. */
+export interface StateVersionUrls {
+  download?: string | null;
+  jsonDownload?: string | null;
+  upload?: string | null;
+  jsonUpload?: string | null;
+}
+
+export function stateVersionResource(sv: StateVersionRow, outputIds: string[], urls: StateVersionUrls = {}): Resource {
   return {
     type: 'state-versions',
     id: sv.id,
     attributes: {
       serial: sv.serial,
       lineage: sv.lineage,
-      size: sv.size,
-      status: 'finalized',
+      size: Number(sv.size),
+      md5: sv.md5,
+      status: sv.status,
       'state-version': 4,
       'terraform-version': sv.terraform_version,
-      'resources-processed': true,
-      'hosted-state-download-url': downloadUrl,
-      'hosted-json-state-download-url': null,
+      'resources-processed': sv.status === 'finalized',
+      'hosted-state-download-url': urls.download ?? null,
+      'hosted-json-state-download-url': urls.jsonDownload ?? null,
+      ...(sv.status === 'pending' ? { 'hosted-state-upload-url': urls.upload ?? null, 'hosted-json-state-upload-url': urls.jsonUpload ?? null } : {}),
       'vcs-commit-sha': null,
       'created-at': iso(sv.created_at),
     },

@@ -6,20 +6,22 @@ export interface OrganizationRow {
   name: string;
   external_id: string;
   email: string;
+  /** The execution mode of workspaces created without one. */
+  default_execution_mode: 'remote' | 'local' | 'agent';
   created_at: Date;
   updated_at: Date;
 }
 
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
-export async function insertOrganization(db: Db, attrs: { name: string; email: string }): Promise<OrganizationRow> {
+export async function insertOrganization(db: Db, attrs: { name: string; email: string; default_execution_mode?: OrganizationRow['default_execution_mode'] }): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
-    .insert({ name: attrs.name, email: attrs.email, external_id: newId('org') })
+    .insert({ name: attrs.name, email: attrs.email, external_id: newId('org'), ...(attrs.default_execution_mode ? { default_execution_mode: attrs.default_execution_mode } : {}) })
     .returning('*');
   return row;
 }
 
-export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string }): Promise<OrganizationRow> {
+export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string; default_execution_mode?: OrganizationRow['default_execution_mode'] }): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
     .where({ name })
     .update({ ...patch, updated_at: db.fn.now() as unknown as Date })

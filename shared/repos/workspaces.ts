@@ -69,7 +69,13 @@ function encode(settings: WorkspaceSettings): Record<string, unknown> {
 
 export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
   const [row] = await db<WorkspaceRow>('workspaces')
-    .insert({ id: newId('ws'), organization_name: organizationName, ...encode(settings) })
+    .insert({
+      id: newId('ws'),
+      organization_name: organizationName,
+      // Without an execution mode of its own, a workspace takes its organization's default.
+      execution_mode: db.raw('(select default_execution_mode from organizations where name = ?)', [organizationName]),
+      ...encode(settings),
+    })
     .returning('*');
   return row;
 }

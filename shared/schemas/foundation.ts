@@ -3,7 +3,7 @@ import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany,
 
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
 
-const organizationAttributes = { name: NAME, email: EMAIL };
+const organizationAttributes = { name: NAME, email: EMAIL, 'default-execution-mode': { enum: ['remote', 'local', 'agent'] } };
 
 const teamAttributes = {
   name: { type: 'string', minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_ .-]+$' },

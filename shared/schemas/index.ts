@@ -6,6 +6,7 @@ import { notificationSchemas } from './notifications.js';
 import { moduleTestSchemas } from './module-tests.js';
 import { policySchemas } from './policies.js';
 import { variableSchemas } from './variables.js';
+import { stateVersionSchemas } from './state-versions.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -17,5 +18,6 @@ export const schemas = {
   ...moduleTestSchemas,
   ...policySchemas,
   ...variableSchemas,
+  ...stateVersionSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
 import { routeTable } from '../../server/route-table.js';
@@ -204,6 +204,12 @@ async function memberTeam(org: World['org']): Promise<{ user: TestUser; teamId: 
 }
 
 /** A new workspace that every member team reaches as it reaches the world's workspace. */
+/** A state version document with its state inline (serial `serial`, a fixed lineage). */
+function matrixState(serial: number) {
+  const state = Buffer.from(JSON.stringify({ version: 4, serial, lineage: 'matrix-push', terraform_version: '1.11.4', outputs: {}, resources: [] }));
+  return { data: { type: 'state-versions', attributes: { serial, lineage: 'matrix-push', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } };
+}
+
 async function freshWorkspace(attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
   const name = uniq('ws');
   const id = (await must('POST', `/organizations/${world.org.name}/workspaces`, doc('workspaces', { name, ...attrs }))).data.id;
@@ -657,6 +663,44 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/workspaces/:id/current-state-version-outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-state-version-outputs` }) },
   'GET /api/v2/state-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}` }) },
   'GET /api/v2/state-version-outputs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-version-outputs/${w.svOutput}` }) },
+  'GET /api/v2/state-versions/:id/outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}/outputs` }) },
+  'GET /api/v2/workspaces/:id/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/state-versions` }) },
+  'GET /api/v2/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions?filter[workspace][name]=${w.ws.name}&filter[organization][name]=${o()}` }) },
+  'POST /api/v2/workspaces/:id/state-versions': {
+    // Write access and the lock: each allowed caller locks a fresh workspace first.
+    access: 'workspace-write',
+    call: async (w, who, allowed) => {
+      if (!allowed) return { path: `/api/v2/workspaces/${w.ws.id}/state-versions`, body: matrixState(1) };
+      const ws = await freshWorkspace();
+      await must('POST', `/workspaces/${ws.id}/actions/lock`, {}, w.tokens[who as Exclude<Who, 'anonymous'>]);
+      return { path: `/api/v2/workspaces/${ws.id}/state-versions`, body: matrixState(1) };
+    },
+  },
+  'POST /api/v2/workspaces/:id/actions/rollback': {
+    // Write access and the lock: each allowed caller locks a fresh workspace and stores a state to roll back to.
+    access: 'workspace-write',
+    call: async (w, who, allowed) => {
+      if (!allowed) return { path: `/api/v2/workspaces/${w.ws.id}/actions/rollback`, body: { data: { type: 'state-versions', id: w.sv } } };
+      const token = w.tokens[who as Exclude<Who, 'anonymous'>];
+      const ws = await freshWorkspace();
+      await must('POST', `/workspaces/${ws.id}/actions/lock`, {}, token);
+      const sv = (await must('POST', `/workspaces/${ws.id}/state-versions`, matrixState(1), token)).data.id;
+      return { path: `/api/v2/workspaces/${ws.id}/actions/rollback`, body: { data: { type: 'state-versions', id: sv } } };
+    },
+  },
+  'GET /api/v2/workspaces/:id/relationships/remote-state-consumers': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers` }) },
+  'POST /api/v2/workspaces/:id/relationships/remote-state-consumers': {
+    access: 'workspace-admin',
+    call: async (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers`, body: { data: [{ type: 'workspaces', id: (await freshWorkspace()).id }] } }),
+  },
+  'PATCH /api/v2/workspaces/:id/relationships/remote-state-consumers': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers`, body: { data: [] } }),
+  },
+  'DELETE /api/v2/workspaces/:id/relationships/remote-state-consumers': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
+  },
   'GET /api/v2/workspaces/:id/current-assessment-result': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-assessment-result` }) },
   'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },
 

@@ -45,6 +45,8 @@ describe('the README walkthrough against the embedded process (npm start)', func
       expect(stdout).to.match(/^ws-\w{16}$/m);
       expect(stdout).to.include(`team users: alice${runId}`);
       expect(stdout).to.include('team users after removal: 0');
+      expect(stdout).to.include('state version: serial 1 finalized');
+      expect(stdout).to.include('outputs: region=eu-west-1');
     } catch (err) {
       throw new Error(`${String(err)}\n--- service output ---\n${output}`);
     } finally {
