@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import type { DeliveryAttemptRow, DeliveryRow, NotificationConfigurationRow } from '../repos/notifications.js';
+import type { DeliveryRow, NotificationConfigurationRow } from '../repos/notifications.js';
 import { fetchPage, type Page } from './page.js';
 
 /** A workspace's notification configurations in creation order (one page, or all when `page` is null), each with its users' ids. */
@@ -18,10 +18,10 @@ export async function notificationConfigurationsOf(
   };
 }
 
-/** One page of a configuration's deliveries, newest first, each with its attempts in order. */
-export async function deliveriesOf(db: Db, configurationId: string, page: Page): Promise<{ rows: { delivery: DeliveryRow; attempts: DeliveryAttemptRow[] }[]; total: number }> {
+/** One page of a configuration's deliveries, newest first, each with its attempts (rows of notification_delivery_attempts) in order. */
+export async function deliveriesOf(db: Db, configurationId: string, page: Page) {
   const query = db('notification_deliveries').where({ configuration_id: configurationId });
   const { rows, total } = await fetchPage<DeliveryRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
-  const attempts = (rows.length ? await db('notification_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy('seq') : []) as DeliveryAttemptRow[];
+  const attempts = (rows.length ? await db('notification_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy('seq') : []);
   return { rows: rows.map((d) => ({ delivery: d, attempts: attempts.filter((a) => a.delivery_id === d.id) })), total };
 }

@@ -88,18 +88,6 @@ export interface DeliveryRow {
   next_attempt_at: Date;
 }
 
-/** One attempt at sending a delivery. */
-export interface DeliveryAttemptRow {
-  delivery_id: string;
-  seq: number;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: Date;
-  ended_at: Date | null;
-}
-
 export const findDelivery = (db: Db, id: string) => db<DeliveryRow>('notification_deliveries').where({ id }).first();
 
 /** Puts a delivery in one of `from` back to pending, due now; undefined when it was in none of them. */
