@@ -2,8 +2,7 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import type { Config } from '../../shared/config.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { usableForRuns } from '../../shared/domain/configuration-version.js';
+import { NotFound } from '../../shared/errors.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
 import {
@@ -19,7 +18,8 @@ import {
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
-import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { cancelRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
@@ -67,20 +67,6 @@ export async function presentRuns(
   return { data, included: uniqueResources(included) };
 }
 
-type RunAttrs = {
-  message?: string;
-  'is-destroy'?: boolean;
-  'auto-apply'?: boolean;
-  'plan-only'?: boolean;
-  refresh?: boolean;
-  'refresh-only'?: boolean;
-  'save-plan'?: boolean;
-  'allow-empty-apply'?: boolean;
-  'target-addrs'?: string[];
-  'replace-addrs'?: string[];
-  variables?: { key: string; value: string }[];
-};
-
 export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
@@ -110,41 +96,14 @@ export function runHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const attrs = attributesOf(req) as RunAttrs;
+      const attrs = attributesOf(req) as RunRequest;
       const workspaceId = relationshipId(req, 'workspace')!;
       const cvId = relationshipId(req, 'configuration-version');
       // Read alongside the workspace, and looked at only once the caller's access is known.
       const cvRead = Promise.resolve(cvId ? findCv(db, cvId) : findCurrentCv(db, workspaceId));
       cvRead.catch(() => undefined);
       const scope = await workspaceScopeById(db, res.locals.principal, workspaceId, 'plan');
-      const ws = scope.workspace;
-      if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-      const cv = await cvRead;
-      if (!cv || cv.workspace_id !== ws.id) {
-        throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
-      }
-      if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
-      if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
-      if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
-      const planOnly = attrs['plan-only'] ?? cv.speculative;
-      if (!planOnly && !(scope.access === 'write' || scope.access === 'admin')) throw new NotFound();
-      const run = await createRun(deps, {
-        workspace_id: ws.id,
-        configuration_version_id: cv.id,
-        source: 'tfe-api',
-        message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
-        is_destroy: attrs['is-destroy'] ?? false,
-        auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
-        plan_only: planOnly,
-        refresh: attrs.refresh ?? true,
-        refresh_only: attrs['refresh-only'] ?? false,
-        save_plan: attrs['save-plan'] ?? false,
-        allow_empty_apply: attrs['allow-empty-apply'] ?? false,
-        target_addrs: attrs['target-addrs'] ?? [],
-        replace_addrs: attrs['replace-addrs'] ?? [],
-        variables: attrs.variables ?? [],
-        created_by_id: actorOf(res),
-      });
+      const run = await createRequestedRun(deps, scope.workspace, scope.access, cvRead, Boolean(cvId), attrs, actorOf(res));
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant);
       sendResource(res, 201, body.data[0]);
     },
