@@ -2,8 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/db.js';
 import type { Principal } from '../shared/access.js';
 import { Unauthorized } from '../shared/errors.js';
-import { sha256Hex } from '../shared/crypto.js';
-import { touchToken } from '../shared/repos/tokens.js';
+import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken } from '../shared/repos/tokens.js';
 import { AUTHENTICATES } from './route-table.js';
 
 /** Reads the bearer token from an Authorization header. */
@@ -14,16 +13,7 @@ export function bearerToken(header: string | undefined): string | null {
 
 /** Resolves a token secret to its principal, or null when unknown or expired. */
 export async function principalFor(db: Db, secret: string): Promise<Principal | null> {
-  const row = await db('authentication_tokens as t')
-    .leftJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('teams as tm', 'tm.id', 't.team_id')
-    .where('t.digest', sha256Hex(secret))
-    .andWhere((q) => q.whereNull('t.expired_at').orWhere('t.expired_at', '>', db.fn.now()))
-    .first(
-      't.id as token_id', 't.kind', 't.organization_name as token_org', 't.last_used_at',
-      'u.id as u_id', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
-      db.raw('to_jsonb(tm.*) as team'),
-    );
+  const row = await findLiveTokenWithOwner(db, secret);
   if (!row) return null;
   const recent = row.last_used_at && Date.now() - new Date(row.last_used_at).getTime() < 60_000;
   if (!recent) void touchToken(db, row.token_id).catch(() => undefined);
@@ -47,8 +37,8 @@ const TASK_TOKEN_PATHS = [/^\/plans\/[^/]+\/json-output(-redacted)?$/, /^\/confi
 
 /** The run a task result's access token belongs to, while the result is not final. */
 async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } | null> {
-  const row = await db('task_results').where({ access_token_digest: sha256Hex(secret) }).whereIn('status', ['pending', 'running']).first('run_id');
-  return row ? { runId: row.run_id } : null;
+  const runId = await runOfTaskAccessToken(db, secret);
+  return runId ? { runId } : null;
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token. */

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Page } from '../shared/read-models/page.js';
 import type { Request, Response } from 'express';
 import { BadRequest } from '../shared/errors.js';
 
@@ -15,10 +15,8 @@ export interface Resource {
   links?: Record<string, string>;
 }
 
-export interface Page {
-  number: number;
-  size: number;
-}
+export type { Page } from '../shared/read-models/page.js';
+export { fetchPage } from '../shared/read-models/page.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
@@ -103,13 +101,6 @@ export function paginate(req: Request, page: Page, total: number): { meta: Recor
       last: pageLink(req, page, totalPages),
     },
   };
-}
-
-/** One page of a list query (already ordered) and the total count of the unpaged query. */
-export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promise<{ rows: T[]; total: number }> {
-  const [{ count }] = (await query.clone().clearSelect().clearOrder().count({ count: '*' })) as { count: string | number }[];
-  const rows = (await query.limit(page.size).offset((page.number - 1) * page.size)) as T[];
-  return { rows, total: Number(count) };
 }
 
 /** Sends a JSON:API document. */

@@ -80,3 +80,8 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
     await client.end();
   }
 }
+
+/** Resolves when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.raw('select 1');
+}

@@ -2,14 +2,15 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { Forbidden, NotFound } from '../../shared/errors.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
-import { cvsOfWorkspace, findCv, findIngress, insertCv, type CvRow } from '../../shared/repos/configuration-versions.js';
+import { cvRelations, cvsPage } from '../../shared/read-models/configuration-versions.js';
+import { findCv, findIngress, insertCv, type CvRow } from '../../shared/repos/configuration-versions.js';
 import { findRun } from '../../shared/repos/runs.js';
 import { cvAction } from '../../shared/usecases/configuration-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
 import { workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';
-import { fetchPage, paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, requestSource, type Req } from './body.js';
 import { cvResource, ingressResource } from '../serializers/configuration-versions.js';
 import { presentRuns } from './runs.js';
@@ -21,10 +22,7 @@ const UNREADABLE = ['backing_data_soft_deleted', 'backing_data_permanently_delet
 /** Versions with their ingress attributes and, when asked, the run each one created. */
 async function present(db: Db, config: Config, cvs: CvRow[], include: Set<string>, scope: WorkspaceScope): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = cvs.map((c) => c.id);
-  const ingress = ids.length ? await db('ingress_attributes').whereIn('configuration_version_id', ids) : [];
-  const runs = include.has('run') && ids.length
-    ? await db('runs').distinctOn('configuration_version_id').whereIn('configuration_version_id', ids).orderBy(['configuration_version_id', 'created_at'])
-    : [];
+  const { ingress, runs } = await cvRelations(db, ids, include.has('run'));
   const data = cvs.map((cv) => cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }));
   const included = [
     ...(include.has('ingress_attributes') ? ingress.map(ingressResource) : []),
@@ -64,8 +62,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
       const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
-      const query = cvsOfWorkspace(db, req.params.id);
-      const { rows, total: count } = await fetchPage<CvRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
+      const { rows, total: count } = await cvsPage(db, req.params.id, page);
       const body = await present(db, config, rows, include, scope);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

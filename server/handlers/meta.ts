@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
+import { pingDatabase } from '../../shared/db.js';
 
 /** Discovery, ping and health: the endpoints clients and operators call before anything else. */
 export function metaHandlers({ db, redis }: AppDeps) {
@@ -27,7 +28,7 @@ export function metaHandlers({ db, redis }: AppDeps) {
       const withTimeout = <T>(p: Promise<T>) =>
         Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
       const [pgOk, redisOk] = await Promise.all([
-        withTimeout(db.raw('select 1')).then(() => true, () => false),
+        withTimeout(pingDatabase(db)).then(() => true, () => false),
         withTimeout(redis.ping()).then(() => true, () => false),
       ]);
       res.status(pgOk && redisOk ? 200 : 503).json({ postgres: pgOk ? 'ok' : 'down', redis: redisOk ? 'ok' : 'down' });

@@ -2,59 +2,39 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import type { Config } from '../../shared/config.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { FINAL_RUN_STATUSES } from '../../shared/domain/run.js';
-import { usableForRuns } from '../../shared/domain/configuration-version.js';
-import { accessAtLeast, workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
-import { findRun, type ApplyRow, type PlanRow, type RunRow } from '../../shared/repos/runs.js';
+import { NotFound } from '../../shared/errors.js';
+import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { findRun, type RunRow } from '../../shared/repos/runs.js';
+import {
+  findRunWithReferences,
+  organizationRunCounts,
+  runEventsOf,
+  runIncludes,
+  runReferences,
+  runsOfWorkspacePage,
+  visibleUnfinishedRuns,
+  workspaceIdOfRun,
+  type RunReferences,
+} from '../../shared/read-models/runs.js';
+import { sliceOf } from '../../shared/read-models/page.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
-import { cancelRun, confirmRun, createRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { cancelRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
-import { fetchPage, paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
-import { presentTaskStages, STAGE_ORDER } from './task-stages.js';
-import type { TaskStageRow } from '../../shared/repos/run-tasks.js';
+import { presentTaskStages } from './task-stages.js';
 
 const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'configuration_version.ingress_attributes', 'workspace', 'task_stages', 'cost_estimate'] as const;
 
 /** A pre-signed, unauthenticated log URL (the CLI reads logs without a token). */
 export const logReadUrl = (config: Config, logId: string | null) =>
   logId ? signedObjectUrl(config.baseUrl, config.encryptionKey, 'log', logId, config.logUrlTtlSeconds).replace('/v1/object/', '/v1/logs/') : '';
-
-/** What a run resource points at: plan and apply, task stages and policy checks in order. */
-interface RunReferences {
-  plan_id: string;
-  apply_id: string;
-  stage_ids: string[];
-  check_ids: string[];
-}
-
-/** The columns of RunReferences, for a query over runs as `r`. */
-const referenceColumns = (db: Db) => [
-  db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
-  db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
-  db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
-  db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
-];
-
-/** The references of many runs in one query. */
-async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
-  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', ...referenceColumns(db)) : []) as (RunReferences & { id: string })[];
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** A run with its references, in one query. */
-async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
-  const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
-  if (!row) return undefined;
-  const { plan_id, apply_id, stage_ids, check_ids, ...run } = row;
-  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids } };
-}
 
 /** Runs with what they refer to (read unless `known`); `include` adds related resources (only these read whole rows). */
 export async function presentRuns(
@@ -72,53 +52,26 @@ export async function presentRuns(
     const ref = refs.get(run.id)!;
     return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids });
   });
+  const rows = await runIncludes(db, runs, include);
   const included: Resource[] = [];
-  if (include.has('task_stages') && ids.length) {
-    const stages = (await db('task_stages').whereIn('run_id', ids).orderByRaw(STAGE_ORDER)) as TaskStageRow[];
-    included.push(...(await presentTaskStages(db, stages, false)).data);
-  }
-  const plans = include.has('plan') && ids.length ? new Map(((await db('plans').whereIn('run_id', ids)) as PlanRow[]).map((p) => [p.run_id, p])) : null;
-  const applies = include.has('apply') && ids.length ? new Map(((await db('applies').whereIn('run_id', ids)) as ApplyRow[]).map((a) => [a.run_id, a])) : null;
+  if (rows.stages.length) included.push(...(await presentTaskStages(db, rows.stages, false)).data);
   for (const run of runs) {
-    const plan = plans?.get(run.id);
-    const apply = applies?.get(run.id);
+    const plan = rows.plans?.get(run.id);
+    const apply = rows.applies?.get(run.id);
     if (plan) included.push(planResource(plan, run, logReadUrl(config, plan.log_id)));
     if (apply) included.push(applyResource(apply, run, logReadUrl(config, apply.log_id)));
   }
-  if (include.has('workspace') && runs.length) {
-    const workspaces = await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))]);
-    for (const ws of workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!)));
-  }
-  if (include.has('created_by')) {
-    const users = await db('users').whereIn('id', runs.map((r) => r.created_by_id).filter((x): x is string => Boolean(x)));
-    included.push(...users.map((u) => userResource(u)));
-  }
-  if (include.has('configuration_version') || include.has('configuration_version.ingress_attributes')) {
-    const cvs = await db('configuration_versions').whereIn('id', runs.map((r) => r.configuration_version_id).filter((x): x is string => Boolean(x)));
-    included.push(...cvs.map((cv) => cvResource(cv)));
-  }
+  for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!)));
+  included.push(...rows.users.map((u) => userResource(u)));
+  included.push(...rows.cvs.map((cv) => cvResource(cv)));
   return { data, included: uniqueResources(included) };
 }
-
-type RunAttrs = {
-  message?: string;
-  'is-destroy'?: boolean;
-  'auto-apply'?: boolean;
-  'plan-only'?: boolean;
-  refresh?: boolean;
-  'refresh-only'?: boolean;
-  'save-plan'?: boolean;
-  'allow-empty-apply'?: boolean;
-  'target-addrs'?: string[];
-  'replace-addrs'?: string[];
-  variables?: { key: string; value: string }[];
-};
 
 export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
   /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
-  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeById(db, res.locals.principal, db('runs').where({ id }).select('workspace_id'), need);
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeById(db, res.locals.principal, workspaceIdOfRun(db, id), need);
 
   /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {
@@ -143,41 +96,14 @@ export function runHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const attrs = attributesOf(req) as RunAttrs;
+      const attrs = attributesOf(req) as RunRequest;
       const workspaceId = relationshipId(req, 'workspace')!;
       const cvId = relationshipId(req, 'configuration-version');
       // Read alongside the workspace, and looked at only once the caller's access is known.
       const cvRead = Promise.resolve(cvId ? findCv(db, cvId) : findCurrentCv(db, workspaceId));
       cvRead.catch(() => undefined);
       const scope = await workspaceScopeById(db, res.locals.principal, workspaceId, 'plan');
-      const ws = scope.workspace;
-      if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-      const cv = await cvRead;
-      if (!cv || cv.workspace_id !== ws.id) {
-        throw new Unprocessable(cvId ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
-      }
-      if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
-      if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
-      if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
-      const planOnly = attrs['plan-only'] ?? cv.speculative;
-      if (!planOnly && !(scope.access === 'write' || scope.access === 'admin')) throw new NotFound();
-      const run = await createRun(deps, {
-        workspace_id: ws.id,
-        configuration_version_id: cv.id,
-        source: 'tfe-api',
-        message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
-        is_destroy: attrs['is-destroy'] ?? false,
-        auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
-        plan_only: planOnly,
-        refresh: attrs.refresh ?? true,
-        refresh_only: attrs['refresh-only'] ?? false,
-        save_plan: attrs['save-plan'] ?? false,
-        allow_empty_apply: attrs['allow-empty-apply'] ?? false,
-        target_addrs: attrs['target-addrs'] ?? [],
-        replace_addrs: attrs['replace-addrs'] ?? [],
-        variables: attrs.variables ?? [],
-        created_by_id: actorOf(res),
-      });
+      const run = await createRequestedRun(deps, scope.workspace, scope.access, cvRead, Boolean(cvId), attrs, actorOf(res));
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant);
       sendResource(res, 201, body.data[0]);
     },
@@ -193,10 +119,8 @@ export function runHandlers(deps: AppDeps) {
       const { access, grant } = await workspaceScopeById(db, res.locals.principal, req.params.id);
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
-      const query = db<RunRow>('runs').where({ workspace_id: req.params.id });
       const status = readParam(req, 'filter[status]');
-      if (status) query.whereIn('status', status.split(','));
-      const { rows, total: count } = await fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
+      const { rows, total: count } = await runsOfWorkspacePage(db, req.params.id, status ? status.split(',') : null, page);
       const body = await presentRuns(db, config, rows, () => access, grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
@@ -205,32 +129,20 @@ export function runHandlers(deps: AppDeps) {
     async queue(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const page = readPageOrDefault(req);
-      const rows = await db<RunRow>('runs')
-        .join('workspaces', 'workspaces.id', 'runs.workspace_id')
-        .where('workspaces.organization_name', org.name)
-        .whereNotIn('runs.status', FINAL_RUN_STATUSES)
-        .orderBy('runs.created_at')
-        .select('runs.*');
-      const access = await workspaceAccessMap(db, grant, [...new Set(rows.map((r) => r.workspace_id))]);
-      const visible = rows.filter((r) => access.has(r.workspace_id));
-      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
-      const body = await presentRuns(db, config, slice, (r) => access.get(r.workspace_id)!, grant);
+      const { rows: visible, access } = await visibleUnfinishedRuns(db, org.name, grant);
+      const body = await presentRuns(db, config, sliceOf(visible, page), (r) => access.get(r.workspace_id)!, grant);
       send(res, 200, { data: body.data, ...paginate(req, page, visible.length) });
     },
 
     async capacity(req: Req, res: Response) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org);
-      const counts = await db('runs')
-        .join('workspaces', 'workspaces.id', 'runs.workspace_id')
-        .where('workspaces.organization_name', org.name)
-        .select(db.raw(`count(*) filter (where runs.status = 'pending') as pending`), db.raw(`count(*) filter (where runs.status in ('planning', 'applying')) as running`))
-        .first();
-      send(res, 200, { data: { type: 'organization-capacity', id: org.name, attributes: { pending: Number(counts?.pending ?? 0), running: Number(counts?.running ?? 0) } } });
+      const counts = await organizationRunCounts(db, org.name);
+      send(res, 200, { data: { type: 'organization-capacity', id: org.name, attributes: counts } });
     },
 
     async events(req: Req, res: Response) {
       const { run } = await load(req, res);
-      const rows = await db('run_events').where({ run_id: run.id }).orderBy('created_at').orderBy('id');
+      const rows = await runEventsOf(db, run.id);
       send(res, 200, { data: rows.map(runEventResource), meta: wholeListMeta(rows.length) });
     },
 

@@ -1,21 +1,18 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound, Unprocessable } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/errors.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
-import {
-  deleteTeamWorkspace,
-  findTeamWorkspace,
-  insertTeamWorkspace,
-  teamWorkspacesOf,
-  updateTeamWorkspace,
-} from '../../shared/repos/team-workspaces.js';
+import { deleteTeamWorkspace, findTeamWorkspace, teamWorkspacesOf, updateTeamWorkspace } from '../../shared/repos/team-workspaces.js';
+import { grantTeamWorkspace } from '../../shared/usecases/team-workspaces.js';
+import { sliceOf } from '../../shared/read-models/page.js';
 import { teamScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { teamWorkspaceResource } from '../serializers/foundation.js';
 
 /** Team access to workspaces; managing it needs admin access to the workspace. */
-export function teamWorkspaceHandlers({ db }: AppDeps) {
+export function teamWorkspaceHandlers(deps: AppDeps) {
+  const { db } = deps;
   async function load(req: Req, res: Response) {
     const row = await findTeamWorkspace(db, req.params.id);
     if (!row) throw new NotFound();
@@ -29,12 +26,7 @@ export function teamWorkspaceHandlers({ db }: AppDeps) {
       const { team } = await teamScope(db, res.locals.principal, relationshipId(req, 'team')!);
       if (team.organization_name !== workspace.organization_name) throw new NotFound();
       const { access } = attributesOf(req) as { access: WorkspaceAccess };
-      const row = await db.transaction(async (tx) => {
-        if (await tx('team_workspaces').where({ team_id: team.id, workspace_id: workspace.id }).first()) {
-          throw new Unprocessable('team already has access to this workspace', '/data/relationships/team');
-        }
-        return insertTeamWorkspace(tx, team.id, workspace.id, access);
-      });
+      const row = await grantTeamWorkspace(deps, team.id, workspace.id, access);
       sendResource(res, 201, teamWorkspaceResource(row));
     },
 
@@ -44,8 +36,7 @@ export function teamWorkspaceHandlers({ db }: AppDeps) {
       await workspaceScopeById(db, res.locals.principal, workspaceId, 'admin');
       const page = readPageOrDefault(req);
       const rows = await teamWorkspacesOf(db, workspaceId);
-      const slice = rows.slice((page.number - 1) * page.size, page.number * page.size);
-      send(res, 200, { data: slice.map(teamWorkspaceResource), ...paginate(req, page, rows.length) });
+      send(res, 200, { data: sliceOf(rows, page).map(teamWorkspaceResource), ...paginate(req, page, rows.length) });
     },
 
     async show(req: Req, res: Response) {

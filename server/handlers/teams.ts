@@ -2,9 +2,11 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { normalizeAccess, type OrganizationAccess, type OrganizationGrant } from '../../shared/access.js';
-import { deleteTeam, insertTeam, teamMembers, teamsOf, updateTeam, type TeamRow } from '../../shared/repos/teams.js';
-import type { MembershipRow } from '../../shared/repos/memberships.js';
+import type { OrganizationAccess, OrganizationGrant } from '../../shared/access.js';
+import { deleteTeam, teamMembers, type TeamRow } from '../../shared/repos/teams.js';
+import { membershipsWithTeamLinks, teamsOfOrganization } from '../../shared/read-models/teams.js';
+import { sliceOf } from '../../shared/read-models/page.js';
+import { changeTeam, createTeam, type TeamColumns } from '../../shared/usecases/teams.js';
 import { canSeeTeam, orgScope, teamScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
@@ -14,13 +16,8 @@ const INCLUDES = ['users', 'organization_memberships'] as const;
 
 /** Membership rows and, per membership, the ids of its teams the grant may see. */
 async function membershipsWithTeams(db: Db, ids: string[], grant: OrganizationGrant | null) {
-  const rows = new Map((await db<MembershipRow>('organization_memberships').whereIn('id', ids)).map((r) => [r.id, r]));
+  const { rows, links } = await membershipsWithTeamLinks(db, ids);
   const teamIds = new Map<string, string[]>();
-  const links = await db('team_members as tm')
-    .join('teams as t', 't.id', 'tm.team_id')
-    .whereIn('tm.organization_membership_id', ids)
-    .orderBy('t.name')
-    .select<(TeamRow & { membership_id: string })[]>('t.*', 'tm.organization_membership_id as membership_id');
   for (const link of links) {
     if (grant && canSeeTeam(grant, link)) teamIds.set(link.membership_id, [...(teamIds.get(link.membership_id) ?? []), link.id]);
   }
@@ -58,7 +55,7 @@ type TeamAttrs = {
   'allow-member-token-management'?: boolean;
 };
 
-function columns(attrs: TeamAttrs) {
+function columns(attrs: TeamAttrs): TeamColumns {
   return {
     ...(attrs.name !== undefined ? { name: attrs.name } : {}),
     ...(attrs.visibility !== undefined ? { visibility: attrs.visibility } : {}),
@@ -72,23 +69,14 @@ function assertMayGrant(grant: OrganizationGrant, attrs: TeamAttrs): void {
   if (attrs['organization-access'] && !grant.isOwner && !grant.permissions['manage-organization-access']) throw new NotFound();
 }
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
-
-export function teamHandlers({ db }: AppDeps) {
+export function teamHandlers(deps: AppDeps) {
+  const { db } = deps;
   return {
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-teams');
       const attrs = attributesOf(req) as TeamAttrs;
       assertMayGrant(grant, attrs);
-      const team = await db.transaction(async (tx) => {
-        if (await teamsOf(tx, org.name).where({ name: attrs.name }).first()) throw nameTaken();
-        return insertTeam(tx, {
-          organization_name: org.name,
-          name: attrs.name!,
-          ...columns(attrs),
-          organization_access: normalizeAccess(attrs['organization-access']),
-        });
-      });
+      const team = await createTeam(deps, org.name, attrs.name!, columns(attrs), attrs['organization-access']);
       sendResource(res, 201, teamResource(team, { userIds: [], membershipIds: [] }, grant));
     },
 
@@ -96,14 +84,10 @@ export function teamHandlers({ db }: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
-      const query = teamsOf(db, org.name);
       const names = readParam(req, 'filter[names]');
-      if (names) query.whereIn('name', names.split(','));
-      const search = readParam(req, 'q');
-      if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
-      const visible = (await query.orderBy('name')).filter((t) => canSeeTeam(grant, t));
-      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
-      const body = await presentTeams(db, slice, grant, include);
+      const teams = await teamsOfOrganization(db, org.name, { names: names ? names.split(',') : null, search: readParam(req, 'q') || null });
+      const visible = teams.filter((t) => canSeeTeam(grant, t));
+      const body = await presentTeams(db, sliceOf(visible, page), grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, visible.length) });
     },
 
@@ -120,19 +104,7 @@ export function teamHandlers({ db }: AppDeps) {
       if (team.is_owners && !grant.isOwner) throw new NotFound();
       const attrs = attributesOf(req) as TeamAttrs;
       assertMayGrant(grant, attrs);
-      if (team.is_owners && attrs.name !== undefined && attrs.name !== team.name) {
-        throw new Unprocessable('the owners team cannot be renamed', '/data/attributes/name');
-      }
-      if (team.is_owners && attrs['organization-access']) {
-        throw new Unprocessable('the owners team always has every organization permission', '/data/attributes/organization-access');
-      }
-      const updated = await db.transaction(async (tx) => {
-        if (attrs.name && attrs.name !== team.name && (await teamsOf(tx, team.organization_name).where({ name: attrs.name }).first())) throw nameTaken();
-        return updateTeam(tx, team.id, {
-          ...columns(attrs),
-          ...(attrs['organization-access'] ? { organization_access: normalizeAccess({ ...team.organization_access, ...attrs['organization-access'] }) } : {}),
-        });
-      });
+      const updated = await changeTeam(deps, team, columns(attrs), attrs['organization-access']);
       const body = await presentTeams(db, [updated], grant, new Set());
       sendResource(res, 200, body.data[0]);
     },

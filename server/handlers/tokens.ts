@@ -3,6 +3,7 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/access.js';
 import { findUserById } from '../../shared/repos/users.js';
+import { replaceToken } from '../../shared/usecases/tokens.js';
 import { deleteToken, findToken, issueToken, organizationToken, teamToken, tokensOfUser } from '../../shared/repos/tokens.js';
 import { check } from '../validate.js';
 import { orgScope, teamScope } from '../guards.js';
@@ -28,7 +29,8 @@ function tokenAttributes(req: Req, singularType = false): { description: string 
   return { description: attrs.description ?? null, expiredAt: attrs['expired-at'] ? new Date(attrs['expired-at']) : null };
 }
 
-export function tokenHandlers({ db }: AppDeps) {
+export function tokenHandlers(deps: AppDeps) {
+  const { db } = deps;
   /**
    * A team whose token the caller may issue or revoke (manage-teams). The owners team's token
    * authenticates as an owner, so only owners may manage it; others get 404.
@@ -72,10 +74,7 @@ export function tokenHandlers({ db }: AppDeps) {
     async createForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
       const attrs = tokenAttributes(req, true);
-      const { row, secret } = await db.transaction(async (tx) => {
-        await tx('authentication_tokens').where({ kind: 'team', team_id: team.id }).del();
-        return issueToken(tx, { kind: 'team', teamId: team.id }, { ...attrs, createdById: creatorId(res.locals.principal) });
-      });
+      const { row, secret } = await replaceToken(deps, { kind: 'team', teamId: team.id }, { ...attrs, createdById: creatorId(res.locals.principal) });
       sendResource(res, 201, tokenResource(row, secret));
     },
 
@@ -91,10 +90,7 @@ export function tokenHandlers({ db }: AppDeps) {
     async createForOrganization(req: Req, res: Response) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
       const attrs = tokenAttributes(req, true);
-      const { row, secret } = await db.transaction(async (tx) => {
-        await tx('authentication_tokens').where({ kind: 'organization', organization_name: org.name }).del();
-        return issueToken(tx, { kind: 'organization', organizationName: org.name }, { ...attrs, createdById: creatorId(res.locals.principal) });
-      });
+      const { row, secret } = await replaceToken(deps, { kind: 'organization', organizationName: org.name }, { ...attrs, createdById: creatorId(res.locals.principal) });
       sendResource(res, 201, tokenResource(row, secret));
     },
 

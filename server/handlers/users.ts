@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, type UserRow } from '../../shared/repos/users.js';
+import { NotFound } from '../../shared/errors.js';
+import { findUserById, type UserRow } from '../../shared/repos/users.js';
+import { createUser } from '../../shared/usecases/users.js';
 import { isSiteAdmin, type Principal } from '../../shared/access.js';
 import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
 import { sendResource } from '../jsonapi.js';
@@ -42,12 +43,7 @@ export function userHandlers(deps: AppDeps) {
     async adminCreate(req: Req, res: Response) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const attrs = attributesOf(req) as { username: string; email: string; 'is-admin'?: boolean };
-      const user = await db.transaction(async (tx) => {
-        await lockUserCreation(tx);
-        if (await findUserByUsername(tx, attrs.username)) throw new Unprocessable('username has already been taken', '/data/attributes/username');
-        if (await findUserByEmail(tx, attrs.email)) throw new Unprocessable('email has already been taken', '/data/attributes/email');
-        return insertUser(tx, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });
-      });
+      const user = await createUser(deps, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });
       sendResource(res, 201, userResource(user, { self: true }));
     },
   };

@@ -1,15 +1,11 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { workspaceAccessMap } from '../../shared/access.js';
-import {
-  deleteWorkspace,
-  findWorkspaceByName,
-  insertWorkspace,
-  updateWorkspace,
-  type WorkspaceRow,
-  type WorkspaceSettings,
-} from '../../shared/repos/workspaces.js';
+import { NotFound } from '../../shared/errors.js';
+import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
+import { findOrganization } from '../../shared/repos/organizations.js';
+import { visibleWorkspaces } from '../../shared/read-models/workspaces.js';
+import { sliceOf } from '../../shared/read-models/page.js';
+import { changeWorkspace, createWorkspace } from '../../shared/usecases/workspaces.js';
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
@@ -47,14 +43,12 @@ function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
   return out as WorkspaceSettings;
 }
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
-
 export function workspaceHandlers(deps: AppDeps) {
   const { db } = deps;
   const include = (req: Req) => readInclude(req, ['organization']);
 
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
-    const org = inc.has('organization') ? await db('organizations').where({ name: ws.organization_name }).first() : null;
+    const org = inc.has('organization') ? await findOrganization(db, ws.organization_name) : null;
     sendResource(res, status, workspaceResource(ws, scope.access), org ? [organizationResource(org, scope.grant)] : undefined);
   }
 
@@ -63,10 +57,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
       const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
-      const ws = await db.transaction(async (tx) => {
-        if (await findWorkspaceByName(tx, org.name, settings.name!)) throw nameTaken();
-        return insertWorkspace(tx, org.name, { ...settings, name: settings.name! });
-      });
+      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! });
       await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc);
     },
 
@@ -74,13 +65,8 @@ export function workspaceHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const inc = include(req);
       const page = readPageOrDefault(req);
-      const query = db<WorkspaceRow>('workspaces').where({ organization_name: org.name });
-      const search = readParam(req, 'search[name]');
-      if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
-      const rows = await query.orderBy('name');
-      const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
-      const visible = rows.filter((r) => access.has(r.id));
-      const slice = visible.slice((page.number - 1) * page.size, page.number * page.size);
+      const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, readParam(req, 'search[name]') || null);
+      const slice = sliceOf(visible, page);
       const included = inc.has('organization') && slice.length ? { included: [organizationResource(org, grant)] } : {};
       send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!)), ...included, ...paginate(req, page, visible.length) });
     },
@@ -101,10 +87,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const ws = scope.workspace;
       const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
-      const updated = await db.transaction(async (tx) => {
-        if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
-        return updateWorkspace(tx, ws.id, settings);
-      });
+      const updated = await changeWorkspace(deps, ws, settings);
       await respond(res, 200, updated, scope, inc);
     },
 

@@ -39,3 +39,6 @@ export function organizationsVisibleTo(db: Db, principal: Principal) {
   }
   return q;
 }
+
+/** Deletes an organization (its rows cascade); how many were deleted. */
+export const deleteOrganization = (db: Db, name: string) => db('organizations').where({ name }).del();

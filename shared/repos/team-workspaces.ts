@@ -27,3 +27,6 @@ export async function updateTeamWorkspace(db: Db, id: string, access: WorkspaceA
 }
 
 export const deleteTeamWorkspace = (db: Db, id: string) => db('team_workspaces').where({ id }).del();
+
+/** A team's access row for a workspace, if it has one. */
+export const findTeamWorkspaceOf = (db: Db, teamId: string, workspaceId: string) => db<TeamWorkspaceRow>('team_workspaces').where({ team_id: teamId, workspace_id: workspaceId }).first();

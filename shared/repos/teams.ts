@@ -64,3 +64,40 @@ export async function countTeamMembers(db: Db, teamId: string): Promise<number> 
   const row = await db('team_members').where({ team_id: teamId }).count<{ count: number }[]>({ count: '*' }).first();
   return Number(row?.count ?? 0);
 }
+
+/** An organization's owners team, locked until the caller's transaction ends when `lock` (changes to who owns serialise on it). */
+export function ownersTeamOf(db: Db, organizationName: string, lock = false) {
+  const query = db<TeamRow>('teams').where({ organization_name: organizationName, is_owners: true });
+  return (lock ? query.forUpdate() : query).first('id');
+}
+
+/** Locks a team row until the caller's transaction ends. */
+export async function lockTeam(db: Db, id: string): Promise<void> {
+  await db('teams').where({ id }).forUpdate().first('id');
+}
+
+/** The teams of an organization among these ids. */
+export const teamsAmong = (db: Db, organizationName: string, ids: string[]) => db<TeamRow>('teams').where({ organization_name: organizationName }).whereIn('id', ids);
+
+/** A team of an organization by its name. */
+export const findTeamByName = (db: Db, organizationName: string, name: string) => teamsOf(db, organizationName).where({ name }).first();
+
+/** Which of these memberships are in the team. */
+export const teamMembershipIdsAmong = async (db: Db, teamId: string, membershipIds: string[]) =>
+  (await db('team_members').where({ team_id: teamId }).whereIn('organization_membership_id', membershipIds).pluck('organization_membership_id')) as string[];
+
+/** Whether a membership is in the organization's owners team. */
+export async function isInOwnersTeam(db: Db, membershipId: string): Promise<boolean> {
+  const row = await db('team_members as tm').join('teams as t', 't.id', 'tm.team_id').where({ 'tm.organization_membership_id': membershipId, 't.is_owners': true }).first('t.id');
+  return Boolean(row);
+}
+
+/** Whether a team has an active member other than the given memberships. */
+export async function hasOtherActiveMember(db: Db, teamId: string, leavingMembershipIds: string[]): Promise<boolean> {
+  const remaining = await db('team_members as tm')
+    .join('organization_memberships as m', 'm.id', 'tm.organization_membership_id')
+    .where({ 'tm.team_id': teamId, 'm.status': 'active' })
+    .whereNotIn('tm.organization_membership_id', leavingMembershipIds)
+    .first('tm.organization_membership_id');
+  return Boolean(remaining);
+}

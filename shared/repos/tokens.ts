@@ -64,3 +64,28 @@ export async function touchToken(db: Db, id: string): Promise<void> {
     .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
     .update({ last_used_at: db.fn.now() });
 }
+
+/** Deletes the token of a team or an organization (each has at most one). */
+export async function deleteTokenOf(db: Db, owner: { kind: 'team'; teamId: string } | { kind: 'organization'; organizationName: string }): Promise<void> {
+  await db('authentication_tokens').where(owner.kind === 'team' ? { kind: 'team', team_id: owner.teamId } : { kind: 'organization', organization_name: owner.organizationName }).del();
+}
+
+/** A valid (unexpired) token by its secret, with its user's columns and its team's row as JSON (for the principal it authenticates). */
+export function findLiveTokenWithOwner(db: Db, secret: string) {
+  return db('authentication_tokens as t')
+    .leftJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('teams as tm', 'tm.id', 't.team_id')
+    .where('t.digest', sha256Hex(secret))
+    .andWhere((q) => q.whereNull('t.expired_at').orWhere('t.expired_at', '>', db.fn.now()))
+    .first(
+      't.id as token_id', 't.kind', 't.organization_name as token_org', 't.last_used_at',
+      'u.id as u_id', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
+      db.raw('to_jsonb(tm.*) as team'),
+    );
+}
+
+/** The run of a task result whose access token has this secret, while the result is not final. */
+export async function runOfTaskAccessToken(db: Db, secret: string): Promise<string | null> {
+  const row = await db('task_results').where({ access_token_digest: sha256Hex(secret) }).whereIn('status', ['pending', 'running']).first('run_id');
+  return row ? (row.run_id as string) : null;
+}

@@ -89,3 +89,8 @@ export async function updateWorkspace(db: Db, id: string, settings: WorkspaceSet
 }
 
 export const deleteWorkspace = (db: Db, id: string) => db('workspaces').where({ id }).del();
+
+/** Locks a workspace row until the caller's transaction ends (writes that must not race on it serialise here). */
+export async function lockWorkspaceRow(db: Db, id: string): Promise<void> {
+  await db('workspaces').where({ id }).forUpdate().first('id');
+}

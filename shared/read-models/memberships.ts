@@ -1,0 +1,23 @@
+import type { Db } from '../db.js';
+import { membershipsOf, type MembershipRow } from '../repos/memberships.js';
+import type { TeamRow } from '../repos/teams.js';
+import type { UserRow } from '../repos/users.js';
+import { fetchPage, type Page } from './page.js';
+
+/** One page of an organization's memberships in creation order, optionally only those in `statuses` or of users with these emails (any case). */
+export async function membershipsPage(db: Db, organizationName: string, filter: { statuses: string[] | null; emails: string[] | null }, page: Page) {
+  const query = membershipsOf(db, organizationName);
+  if (filter.statuses) query.whereIn('status', filter.statuses);
+  if (filter.emails) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [filter.emails.map((e) => e.toLowerCase())]).select('id'));
+  return fetchPage<MembershipRow>(query.orderBy('created_at'), page);
+}
+
+/** What membership resources show: the team links of the memberships, those teams, and the users. */
+export async function membershipRelations(db: Db, rows: MembershipRow[]): Promise<{ links: { organization_membership_id: string; team_id: string }[]; teams: TeamRow[]; users: UserRow[] }> {
+  const ids = rows.map((r) => r.id);
+  const links = ids.length ? await db('team_members').whereIn('organization_membership_id', ids).select('organization_membership_id', 'team_id') : [];
+  const teamIds = [...new Set(links.map((t) => t.team_id as string))];
+  const teams: TeamRow[] = teamIds.length ? await db('teams').whereIn('id', teamIds) : [];
+  const users: UserRow[] = ids.length ? await db('users').whereIn('id', rows.map((r) => r.user_id)) : [];
+  return { links, teams, users };
+}

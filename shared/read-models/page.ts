@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+
+/** A page of a list: its 1-based number and its size. */
+export interface Page {
+  number: number;
+  size: number;
+}
+
+/** One page of a list query (already ordered) and the total count of the unpaged query. */
+export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promise<{ rows: T[]; total: number }> {
+  const [{ count }] = (await query.clone().clearSelect().clearOrder().count({ count: '*' })) as { count: string | number }[];
+  const rows = (await query.limit(page.size).offset((page.number - 1) * page.size)) as T[];
+  return { rows, total: Number(count) };
+}
+
+/** The rows of one page of a list already read whole. */
+export const sliceOf = <T>(rows: T[], page: Page): T[] => rows.slice((page.number - 1) * page.size, page.number * page.size);

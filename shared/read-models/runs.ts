@@ -1,0 +1,103 @@
+import type { Db } from '../db.js';
+import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
+import type { ApplyRow, PlanRow, RunRow } from '../repos/runs.js';
+import type { TaskStageRow } from '../repos/run-tasks.js';
+import type { WorkspaceRow } from '../repos/workspaces.js';
+import type { UserRow } from '../repos/users.js';
+import type { CvRow } from '../repos/configuration-versions.js';
+import { fetchPage, type Page } from './page.js';
+
+/** Orders task stages as a run passes them (SQL over a `stage` column). */
+export const STAGE_ORDER = "array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)";
+
+/** What a run resource points at: plan and apply, task stages and policy checks in order. */
+export interface RunReferences {
+  plan_id: string;
+  apply_id: string;
+  stage_ids: string[];
+  check_ids: string[];
+}
+
+/** The columns of RunReferences, for a query over runs as `r`. */
+const referenceColumns = (db: Db) => [
+  db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
+  db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
+  db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
+  db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
+];
+
+/** The references of many runs in one query. */
+export async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
+  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', ...referenceColumns(db)) : []) as (RunReferences & { id: string })[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A run with its references, in one query. */
+export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
+  const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
+  if (!row) return undefined;
+  const { plan_id, apply_id, stage_ids, check_ids, ...run } = row;
+  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids } };
+}
+
+/** The related rows a run list includes on request (each read only when its name is in `include`). */
+export interface RunIncludes {
+  stages: TaskStageRow[];
+  plans: Map<string, PlanRow> | null;
+  applies: Map<string, ApplyRow> | null;
+  workspaces: WorkspaceRow[];
+  users: UserRow[];
+  cvs: CvRow[];
+}
+
+/** Reads what `include` names for these runs: task stages, plans, applies, workspaces, creators and configuration versions. */
+export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>): Promise<RunIncludes> {
+  const ids = runs.map((r) => r.id);
+  const stages = include.has('task_stages') && ids.length ? ((await db('task_stages').whereIn('run_id', ids).orderByRaw(STAGE_ORDER)) as TaskStageRow[]) : [];
+  const plans = include.has('plan') && ids.length ? new Map(((await db('plans').whereIn('run_id', ids)) as PlanRow[]).map((p) => [p.run_id, p])) : null;
+  const applies = include.has('apply') && ids.length ? new Map(((await db('applies').whereIn('run_id', ids)) as ApplyRow[]).map((a) => [a.run_id, a])) : null;
+  const workspaces = include.has('workspace') && runs.length ? ((await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))])) as WorkspaceRow[]) : [];
+  const users = include.has('created_by')
+    ? ((await db('users').whereIn('id', runs.map((r) => r.created_by_id).filter((x): x is string => Boolean(x)))) as UserRow[])
+    : [];
+  const cvs = include.has('configuration_version') || include.has('configuration_version.ingress_attributes')
+    ? ((await db('configuration_versions').whereIn('id', runs.map((r) => r.configuration_version_id).filter((x): x is string => Boolean(x)))) as CvRow[])
+    : [];
+  return { stages, plans, applies, workspaces, users, cvs };
+}
+
+/** The workspace id of a run, as a subquery (for workspaceScopeById). */
+export const workspaceIdOfRun = (db: Db, id: string) => db('runs').where({ id }).select('workspace_id');
+
+/** One page of a workspace's runs, newest first, optionally only those in `statuses`. */
+export async function runsOfWorkspacePage(db: Db, workspaceId: string, statuses: string[] | null, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+  const query = db<RunRow>('runs').where({ workspace_id: workspaceId });
+  if (statuses) query.whereIn('status', statuses);
+  return fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
+}
+
+/** Runs of an organization that have not finished, oldest first, in the workspaces the grant may see, with its access to each. */
+export async function visibleUnfinishedRuns(db: Db, organizationName: string, grant: OrganizationGrant): Promise<{ rows: RunRow[]; access: Map<string, WorkspaceAccess> }> {
+  const rows = await db<RunRow>('runs')
+    .join('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .where('workspaces.organization_name', organizationName)
+    .whereNotIn('runs.status', FINAL_RUN_STATUSES)
+    .orderBy('runs.created_at')
+    .select('runs.*');
+  const access = await workspaceAccessMap(db, grant, [...new Set(rows.map((r) => r.workspace_id))]);
+  return { rows: rows.filter((r) => access.has(r.workspace_id)), access };
+}
+
+/** How many runs of an organization wait (pending) and how many plan or apply. */
+export async function organizationRunCounts(db: Db, organizationName: string): Promise<{ pending: number; running: number }> {
+  const counts = await db('runs')
+    .join('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .where('workspaces.organization_name', organizationName)
+    .select(db.raw(`count(*) filter (where runs.status = 'pending') as pending`), db.raw(`count(*) filter (where runs.status in ('planning', 'applying')) as running`))
+    .first();
+  return { pending: Number(counts?.pending ?? 0), running: Number(counts?.running ?? 0) };
+}
+
+/** A run's events in the order they happened. */
+export const runEventsOf = (db: Db, runId: string) => db('run_events').where({ run_id: runId }).orderBy('created_at').orderBy('id');

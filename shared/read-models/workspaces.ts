@@ -1,0 +1,17 @@
+import type { Db } from '../db.js';
+import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
+import type { WorkspaceRow } from '../repos/workspaces.js';
+
+/** An organization's workspaces the grant may see, by name, optionally only those whose name contains `search` (any case), with the access to each. */
+export async function visibleWorkspaces(
+  db: Db,
+  organizationName: string,
+  grant: OrganizationGrant,
+  search: string | null,
+): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
+  const query = db<WorkspaceRow>('workspaces').where({ organization_name: organizationName });
+  if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+  const rows = await query.orderBy('name');
+  const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
+  return { rows: rows.filter((r) => access.has(r.id)), access };
+}

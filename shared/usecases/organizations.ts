@@ -1,0 +1,27 @@
+import type { Runtime } from '../runtime.js';
+import { Unprocessable } from '../errors.js';
+import { findOrganization, insertOrganization, updateOrganization, type OrganizationRow } from '../repos/organizations.js';
+import { addTeamMembers, insertTeam } from '../repos/teams.js';
+import { insertMembership } from '../repos/memberships.js';
+
+const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+
+/** Creates an organization whose owners team holds its creator; the name must be free. */
+export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & Partial<Pick<OrganizationRow, 'default_execution_mode'>>, creatorId: string): Promise<OrganizationRow> {
+  return rt.db.transaction(async (tx) => {
+    if (await findOrganization(tx, attrs.name)) throw nameTaken();
+    const created = await insertOrganization(tx, attrs);
+    const owners = await insertTeam(tx, { organization_name: attrs.name, name: 'owners', is_owners: true, visibility: 'organization' });
+    const membership = await insertMembership(tx, attrs.name, creatorId, 'active');
+    await addTeamMembers(tx, owners.id, [membership.id]);
+    return created;
+  });
+}
+
+/** Renames an organization or changes its email or default execution mode; a new name must be free. */
+export async function changeOrganization(rt: Runtime, org: OrganizationRow, patch: Partial<Pick<OrganizationRow, 'name' | 'email' | 'default_execution_mode'>>): Promise<OrganizationRow> {
+  return rt.db.transaction(async (tx) => {
+    if (patch.name && patch.name !== org.name && (await findOrganization(tx, patch.name))) throw nameTaken();
+    return updateOrganization(tx, org.name, patch);
+  });
+}

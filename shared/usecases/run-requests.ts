@@ -1,0 +1,66 @@
+import type { Runtime } from '../runtime.js';
+import { NotFound, Unprocessable } from '../errors.js';
+import type { WorkspaceAccess } from '../access.js';
+import { usableForRuns } from '../domain/configuration-version.js';
+import type { CvRow } from '../repos/configuration-versions.js';
+import type { WorkspaceRow } from '../repos/workspaces.js';
+import type { RunRow } from '../repos/runs.js';
+import { createRun } from './runs.js';
+
+/** The attributes a client sets on a run it creates. */
+export type RunRequest = {
+  message?: string;
+  'is-destroy'?: boolean;
+  'auto-apply'?: boolean;
+  'plan-only'?: boolean;
+  refresh?: boolean;
+  'refresh-only'?: boolean;
+  'save-plan'?: boolean;
+  'allow-empty-apply'?: boolean;
+  'target-addrs'?: string[];
+  'replace-addrs'?: string[];
+  variables?: { key: string; value: string }[];
+};
+
+/**
+ * Creates a run a client asked for in a workspace it has at least plan access to, from the named
+ * configuration version (`cvNamed`) or the workspace's current one, read by `cvRead` (awaited only
+ * once the workspace is known to run remotely). Applying runs need write access (404 otherwise).
+ */
+export async function createRequestedRun(
+  rt: Runtime,
+  ws: WorkspaceRow,
+  access: WorkspaceAccess,
+  cvRead: Promise<CvRow | undefined>,
+  cvNamed: boolean,
+  attrs: RunRequest,
+  actorId: string | null,
+): Promise<RunRow> {
+  if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
+  const cv = await cvRead;
+  if (!cv || cv.workspace_id !== ws.id) {
+    throw new Unprocessable(cvNamed ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
+  }
+  if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
+  if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
+  if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
+  const planOnly = attrs['plan-only'] ?? cv.speculative;
+  if (!planOnly && !(access === 'write' || access === 'admin')) throw new NotFound();
+  return createRun(rt, {
+    workspace_id: ws.id,
+    configuration_version_id: cv.id,
+    source: 'tfe-api',
+    message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
+    is_destroy: attrs['is-destroy'] ?? false,
+    auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
+    plan_only: planOnly,
+    refresh: attrs.refresh ?? true,
+    refresh_only: attrs['refresh-only'] ?? false,
+    save_plan: attrs['save-plan'] ?? false,
+    allow_empty_apply: attrs['allow-empty-apply'] ?? false,
+    target_addrs: attrs['target-addrs'] ?? [],
+    replace_addrs: attrs['replace-addrs'] ?? [],
+    variables: attrs.variables ?? [],
+    created_by_id: actorId,
+  });
+}
