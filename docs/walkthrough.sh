@@ -48,3 +48,13 @@ console.log(JSON.stringify({ data: { type: 'state-versions', attributes: { seria
 call "$ADMIN" POST "/workspaces/$WS_ID/state-versions" "$SV_BODY" | field "'state version: serial ' + d.data.attributes.serial + ' ' + d.data.attributes.status"
 call "$ADMIN" GET "/workspaces/$WS_ID/current-state-version-outputs" | field "'outputs: ' + d.data.map((o) => o.attributes.name + '=' + o.attributes.value).join(',')"
 call "$ADMIN" POST "/workspaces/$WS_ID/actions/unlock" '{}' >/dev/null
+
+# 7. Workspace variables: a Terraform variable, an HCL one, and a sensitive environment variable
+#    whose value the API never returns again; list them.
+call "$ADMIN" POST "/workspaces/$WS_ID/vars" \
+  '{"data":{"type":"vars","attributes":{"key":"region","value":"eu-west-1","category":"terraform"}}}' >/dev/null
+call "$ADMIN" POST "/workspaces/$WS_ID/vars" \
+  '{"data":{"type":"vars","attributes":{"key":"zones","value":"[\"a\", \"b\"]","category":"terraform","hcl":true}}}' >/dev/null
+call "$ADMIN" POST "/workspaces/$WS_ID/vars" \
+  '{"data":{"type":"vars","attributes":{"key":"API_SECRET","value":"s3cret","category":"env","sensitive":true}}}' | field "'sensitive value returned: ' + d.data.attributes.value"
+call "$ADMIN" GET "/workspaces/$WS_ID/vars" | field "'variables: ' + d.data.map((v) => v.attributes.category + ':' + v.attributes.key).sort().join(',')"

@@ -47,6 +47,9 @@ describe('the README walkthrough against the embedded process (npm start)', func
       expect(stdout).to.include('team users after removal: 0');
       expect(stdout).to.include('state version: serial 1 finalized');
       expect(stdout).to.include('outputs: region=eu-west-1');
+      expect(stdout).to.include('sensitive value returned: null');
+      expect(stdout).to.include('variables: env:API_SECRET,terraform:region,terraform:zones');
+      expect(stdout).to.not.include('s3cret');
     } catch (err) {
       throw new Error(`${String(err)}\n--- service output ---\n${output}`);
     } finally {
