@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import { BadRequest } from '../shared/errors.js';
 
@@ -106,11 +105,7 @@ export function paginate(req: Request, page: Page, total: number): { meta: Recor
 }
 
 /** One page of a list query (already ordered) and the total count of the unpaged query. */
-export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promise<{ rows: T[]; total: number }> {
-  const [{ count }] = (await query.clone().clearSelect().clearOrder().count({ count: '*' })) as { count: string | number }[];
-  const rows = (await query.limit(page.size).offset((page.number - 1) * page.size)) as T[];
-  return { rows, total: Number(count) };
-}
+export { fetchPage } from '../shared/read-models/common.js';
 
 /** Sends a JSON:API document. */
 export function send(res: Response, status: number, body: Record<string, unknown>): void {
