@@ -5,7 +5,6 @@ import type { Principal } from '../shared/access.js';
 export type AppDeps = Runtime;
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Locals {
       requestId: string;

@@ -104,6 +104,8 @@ export interface Config {
   readonly verificationSlotsPerOrganization: number;
   readonly taskDispatchSlotsPerOrganization: number;
   readonly deliverySlotsPerOrganization: number;
+  /** A worker's lease on an outbound request it claimed (verification, run task request, notification); past it, another worker may take the request over. */
+  readonly outboundLeaseSeconds: number;
   /** Largest JSON plan (`terraform show -json`) stored, in bytes; a larger one is not stored (the plan still finishes). */
   readonly maxPlanJsonBytes: number;
   /** Largest plan, apply or test log stored, in bytes; a longer log is cut there, with a last line saying so. */
@@ -186,6 +188,7 @@ const schema = {
     VERIFICATION_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     TASK_DISPATCH_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     DELIVERY_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
+    OUTBOUND_LEASE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     MAX_PLAN_JSON_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
     MAX_LOG_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
   },
@@ -294,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     verificationSlotsPerOrganization: Number(env.VERIFICATION_SLOTS_PER_ORGANIZATION ?? outboundShare),
     taskDispatchSlotsPerOrganization: Number(env.TASK_DISPATCH_SLOTS_PER_ORGANIZATION ?? outboundShare),
     deliverySlotsPerOrganization: Number(env.DELIVERY_SLOTS_PER_ORGANIZATION ?? outboundShare),
+    outboundLeaseSeconds: Number(env.OUTBOUND_LEASE_SECONDS ?? '30'),
     maxPlanJsonBytes: Number(env.MAX_PLAN_JSON_BYTES ?? String(64 * 1024 * 1024)),
     maxLogBytes: Number(env.MAX_LOG_BYTES ?? String(64 * 1024 * 1024)),
   });

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
-import { settleTaskResult } from '../shared/run-tasks/stages.js';
+import { expireTaskResult as expire } from '../shared/usecases/run-tasks.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { sweep } from './sweeper.js';
 import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
@@ -20,8 +20,5 @@ export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Prom
 
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */
 export async function expireTaskResult(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  const id = idFrom(job.data, 'taskResultId');
-  const due = await deps.db('task_results').where({ id }).whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', deps.db.fn.now()).first('id');
-  if (!due) return;
-  await settleTaskResult(deps, id, 'expire', { message: `no final result within ${deps.config.runTaskDeadlineSeconds} seconds` });
+  await expire(deps, idFrom(job.data, 'taskResultId'));
 }

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import type { AssessmentRow } from '../../shared/repos/assessments.js';
+import { findAssessment, latestAssessment } from '../../shared/read-models/assessments.js';
 import { workspaceScopeById } from '../guards.js';
 import { iso, one, sendResource, type Resource } from '../jsonapi.js';
 import type { Req } from './body.js';
@@ -33,13 +34,13 @@ export function assessmentHandlers({ db }: AppDeps) {
   return {
     async current(req: Req, res: Response) {
       await workspaceScopeById(db, res.locals.principal, req.params.id);
-      const r = await db<AssessmentRow>('assessment_results').where({ workspace_id: req.params.id }).orderBy('created_at', 'desc').first();
+      const r = await latestAssessment(db, req.params.id);
       if (!r) throw new NotFound('the workspace has no assessment result yet');
       sendResource(res, 200, assessmentResource(r));
     },
 
     async show(req: Req, res: Response) {
-      const r = await db<AssessmentRow>('assessment_results').where({ id: req.params.id }).first();
+      const r = await findAssessment(db, req.params.id);
       if (!r) throw new NotFound();
       await workspaceScopeById(db, res.locals.principal, r.workspace_id);
       sendResource(res, 200, assessmentResource(r));

@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
-import { decryptSecret, encryptSecret } from '../../shared/crypto.js';
+import { decryptSecret } from '../../shared/crypto.js';
 import { TEST_SOURCES, type TestSource } from '../../shared/domain/test-run.js';
 import { insertCv } from '../../shared/repos/configuration-versions.js';
 import {
@@ -16,9 +15,11 @@ import {
   type TestVariableRow,
 } from '../../shared/repos/module-tests.js';
 import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js';
+import { changeTestVariable, createTestVariable, removeModule, removeTestVariable } from '../../shared/usecases/module-tests.js';
+import { modulePage, testRunPage } from '../../shared/read-models/module-tests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
-import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { registryModuleResource, testRunResource, testVariableResource } from '../serializers/module-tests.js';
@@ -93,8 +94,7 @@ export function moduleTestHandlers(deps: AppDeps) {
     async listModules(req: Req, res: Response) {
       await orgScope(db, res.locals.principal, req.params.org);
       const page = readPageOrDefault(req);
-      const query = db('registry_modules').where({ organization_name: req.params.org }).orderBy('name').orderBy('provider').orderBy('id');
-      const { rows, total } = await fetchPage<RegistryModuleRow>(query, page);
+      const { rows, total } = await modulePage(db, req.params.org, page);
       send(res, 200, { data: rows.map(registryModuleResource), ...paginate(req, page, total) });
     },
 
@@ -104,7 +104,7 @@ export function moduleTestHandlers(deps: AppDeps) {
 
     async deleteModule(req: Req, res: Response) {
       const module = await loadModule(req, res, 'manage-modules');
-      await db('registry_modules').where({ id: module.id }).delete();
+      await removeModule(deps, module);
       res.status(204).end();
     },
 
@@ -151,15 +151,15 @@ export function moduleTestHandlers(deps: AppDeps) {
     async listRuns(req: Req, res: Response) {
       const module = await loadForTests(req, res);
       const page = readPageOrDefault(req);
-      const query = db('test_runs').where({ registry_module_id: module.id });
       const sources = readParam(req, 'filter[source]');
+      let wanted: TestSource[] | undefined;
       if (sources !== undefined) {
-        const wanted = sources.split(',').map((s) => s.trim()).filter(Boolean);
-        const unknown = wanted.find((s) => !(TEST_SOURCES as readonly string[]).includes(s));
+        const named = sources.split(',').map((s) => s.trim()).filter(Boolean);
+        const unknown = named.find((s) => !(TEST_SOURCES as readonly string[]).includes(s));
         if (unknown) throw new Unprocessable(`unknown test source ${unknown}; use ${TEST_SOURCES.join(', ')}`, undefined);
-        query.whereIn('source', wanted as TestSource[]);
+        wanted = named as TestSource[];
       }
-      const { rows, total } = await fetchPage<TestRunRow>(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
+      const { rows, total } = await testRunPage(db, module.id, page, wanted);
       send(res, 200, { data: rows.map((r) => presentRun(r, module)), ...paginate(req, page, total) });
     },
 
@@ -178,17 +178,7 @@ export function moduleTestHandlers(deps: AppDeps) {
     async createVariable(req: Req, res: Response) {
       const module = await loadForTests(req, res);
       const a = attributesOf(req) as { key: string; value?: string; description?: string | null; sensitive?: boolean };
-      const [row] = await db<TestVariableRow>('module_test_variables')
-        .insert({
-          id: newId('var'),
-          registry_module_id: module.id,
-          key: a.key,
-          value_sealed: encryptSecret(key, a.value ?? ''),
-          description: a.description ?? null,
-          category: 'env',
-          sensitive: a.sensitive ?? false,
-        })
-        .returning('*');
+      const row = await createTestVariable(deps, module, a);
       sendResource(res, 201, presentVariable(row, module));
     },
 
@@ -201,24 +191,13 @@ export function moduleTestHandlers(deps: AppDeps) {
     async updateVariable(req: Req, res: Response) {
       const { module, variable } = await loadVariable(req, res);
       const a = attributesOf(req) as { key?: string; value?: string; description?: string | null; sensitive?: boolean };
-      if (variable.sensitive && a.sensitive === false) {
-        throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', '/data/attributes/sensitive');
-      }
-      const changes: Partial<TestVariableRow> = {};
-      if (a.key !== undefined) changes.key = a.key;
-      if (a.value !== undefined) changes.value_sealed = encryptSecret(key, a.value);
-      if (a.description !== undefined) changes.description = a.description;
-      if (a.sensitive !== undefined) changes.sensitive = a.sensitive;
-      const [row] = await db<TestVariableRow>('module_test_variables')
-        .where({ id: variable.id })
-        .update({ ...changes, updated_at: db.fn.now() as never })
-        .returning('*');
+      const row = await changeTestVariable(deps, variable, a);
       sendResource(res, 200, presentVariable(row, module));
     },
 
     async deleteVariable(req: Req, res: Response) {
       const { variable } = await loadVariable(req, res);
-      await db('module_test_variables').where({ id: variable.id }).delete();
+      await removeTestVariable(deps, variable);
       res.status(204).end();
     },
   };

@@ -2,8 +2,8 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, PayloadTooLarge, Unprocessable } from '../../shared/errors.js';
 import { MAX_POLICY_CODE_BYTES, settlePolicy, type PolicyKind, type Problem } from '../../shared/domain/policy.js';
-import { findPolicy, insertPolicy, policies, policyCode, storePolicyCode, updatePolicy, type PolicyRow } from '../../shared/repos/policies.js';
-import { addPoliciesToSets, assertNameFree, namedPolicySets } from '../../shared/usecases/policy-sets.js';
+import { findPolicy, policyCode, storePolicyCode, updatePolicy, type PolicyRow } from '../../shared/repos/policies.js';
+import { createPolicy, removePolicy } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, readRawBody, relationshipIds, streamedBody, type Req } from './body.js';
@@ -55,20 +55,14 @@ export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
       const { level, problems } = settlePolicy({ name: a.name, kind, query: a.query, level: a['enforcement-level'], enforce: a.enforce });
       if (problems.length) throw Unprocessable.many(problems);
       const setIds = relationshipIds(req, 'policy-sets') ?? [];
-      const policy = await db.transaction(async (tx) => {
-        await assertNameFree(tx, 'policies', org.name, a.name);
-        await namedPolicySets(tx, org.name, kind, setIds, (i) => `/data/relationships/policy-sets/data/${i}/id`);
-        const row = await insertPolicy(tx, { organization_name: org.name, name: a.name, description: a.description ?? null, kind, query: a.query ?? null, enforcement_level: level! });
-        await addPoliciesToSets(tx, free, setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })), '/data/relationships/policy-sets');
-        return row;
-      });
+      const policy = await createPolicy(db, free, org.name, { name: a.name, description: a.description ?? null, kind, query: a.query ?? null, enforcement_level: level! }, setIds);
       sendResource(res, 200, (await policyDocuments(db, grant, [policy], new Set())).data[0]);
     },
 
     async list(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
-      const { rows, page, total } = await namedPage<PolicyRow>(req, policies(db).where({ organization_name: org.name }));
+      const { rows, page, total } = await namedPage<PolicyRow>(db, req, 'policies', org.name);
       sendPage(req, res, await policyDocuments(db, grant, rows, include), page, total);
     },
 
@@ -103,7 +97,7 @@ export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
 
     async destroy(req: Req, res: Response) {
       const { policy } = await load(req, res, true);
-      await db('policies').where({ id: policy.id }).del();
+      await removePolicy(db, policy);
       res.status(204).end();
     },
 

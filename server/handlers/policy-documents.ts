@@ -1,11 +1,12 @@
 import type { Response } from 'express';
-import type { Knex } from 'knex';
 import type { Db } from '../../shared/db.js';
 import { BadRequest } from '../../shared/errors.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
-import { policies, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
-import { fetchPage, paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
+import { policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
+import { namedPage as namedRows, policiesByIds, policySetsByIds } from '../../shared/read-models/policies.js';
+import { workspacesByIds } from '../../shared/read-models/workspaces.js';
+import { paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
 import { policyResource, policySetResource } from '../serializers/policies.js';
 import { workspaceResource } from '../serializers/foundation.js';
 import type { Req } from './body.js';
@@ -23,7 +24,7 @@ export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: Po
   const setIds = await setIdsByPolicy(db, rows.map((p) => p.id));
   const data = rows.map((p) => policyResource(p, setIds.get(p.id)!));
   if (!include.has('policy_sets')) return { data, included: [] };
-  const sets = await db<PolicySetRow>('policy_sets').whereIn('id', unique(setIds.values())).orderBy('name');
+  const sets = await policySetsByIds(db, unique(setIds.values()));
   return { data, included: (await policySetDocuments(db, grant, sets, new Set())).data };
 }
 
@@ -34,12 +35,12 @@ export async function policySetDocuments(db: Db, grant: OrganizationGrant, rows:
   const data = rows.map((s) => policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!));
   const included: Resource[] = [];
   if (include.has('policies')) {
-    const members = await policies(db).whereIn('id', unique(policyIds.values())).orderBy('name');
+    const members = await policiesByIds(db, unique(policyIds.values()));
     included.push(...(await policyDocuments(db, grant, members, new Set())).data);
   }
   if (include.has('workspaces')) {
     const access = await workspaceAccessMap(db, grant, unique(workspaceIds.values()));
-    const workspaces = await db('workspaces').whereIn('id', [...access.keys()]).orderBy('name');
+    const workspaces = await workspacesByIds(db, [...access.keys()], true);
     included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
   }
   return { data, included };
@@ -57,13 +58,9 @@ function readKind(req: Req): PolicyKind | undefined {
  * One page (default 20) of an organization's policies or policy sets, ordered by name, narrowed by
  * `search[name]` (a substring, case-insensitive) and `filter[kind]`.
  */
-export async function namedPage<T>(req: Req, query: Knex.QueryBuilder): Promise<{ rows: T[]; page: Page; total: number }> {
+export async function namedPage<T>(db: Db, req: Req, table: 'policies' | 'policy_sets', org: string): Promise<{ rows: T[]; page: Page; total: number }> {
   const page = readPageOrDefault(req);
-  const kind = readKind(req);
-  if (kind) query.where({ kind });
-  const search = readParam(req, 'search[name]');
-  if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
-  const { rows, total } = await fetchPage<T>(query.orderBy('name').orderBy('id'), page);
+  const { rows, total } = await namedRows<T>(db, table, org, page, { kind: readKind(req), search: readParam(req, 'search[name]') || undefined });
   return { rows, page, total };
 }
 

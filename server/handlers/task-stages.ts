@@ -3,10 +3,10 @@ import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import { Conflict, NotFound, Unauthorized, Unprocessable } from '../../shared/errors.js';
 import { safeEqual, sha256Hex } from '../../shared/crypto.js';
-import { newId } from '../../shared/ids.js';
 import { findRun } from '../../shared/repos/runs.js';
 import { findTaskResult, findTaskStage, type TaskResultRow, type TaskStageRow } from '../../shared/repos/run-tasks.js';
-import { settleTaskResult } from '../../shared/run-tasks/stages.js';
+import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/read-models/run-tasks.js';
+import { reportTaskResult } from '../../shared/usecases/run-tasks.js';
 import { workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
 import { check } from '../validate.js';
@@ -17,31 +17,26 @@ import { outcomeResource, taskResultResource, taskStageResource, type Attempt } 
 /** Task results with their stage name, outcome ids and delivery attempts. */
 export async function presentTaskResults(db: Db, results: TaskResultRow[]): Promise<Resource[]> {
   if (!results.length) return [];
-  const ids = results.map((r) => r.id);
-  const stages = new Map((await db('task_stages').whereIn('id', [...new Set(results.map((r) => r.task_stage_id))])).map((s) => [s.id as string, s.stage as string]));
-  const runs = new Map((await db('runs').whereIn('id', [...new Set(results.map((r) => r.run_id))]).select('id', 'plan_only')).map((r) => [r.id as string, r.plan_only as boolean]));
-  const outcomes = await db('task_result_outcomes').whereIn('task_result_id', ids).orderBy('position').select('id', 'task_result_id');
-  const attempts = (await db('task_result_attempts').whereIn('task_result_id', ids).orderBy('seq')) as (Attempt & { task_result_id: string })[];
+  const { stages, runs, outcomes, attempts } = await taskResultDetails(db, results);
   return results.map((r) =>
     taskResultResource(
       r,
       stages.get(r.task_stage_id) ?? '',
       runs.get(r.run_id) ?? false,
       outcomes.filter((o) => o.task_result_id === r.id).map((o) => o.id),
-      attempts.filter((a) => a.task_result_id === r.id),
+      attempts.filter((a) => a.task_result_id === r.id) as unknown as Attempt[],
     ),
   );
 }
 
 /** Task stages with their result ids; `includeResults` adds the results. */
 export async function presentTaskStages(db: Db, stages: TaskStageRow[], includeResults: boolean): Promise<{ data: Resource[]; included: Resource[] }> {
-  const results = stages.length ? ((await db('task_results').whereIn('task_stage_id', stages.map((s) => s.id)).orderBy('created_at').orderBy('id')) as TaskResultRow[]) : [];
+  const results = await resultsOfStages(db, stages.map((s) => s.id));
   const data = stages.map((s) => taskStageResource(s, results.filter((r) => r.task_stage_id === s.id).map((r) => r.id)));
   return { data, included: includeResults ? await presentTaskResults(db, results) : [] };
 }
 
-/** Orders task stages as a run passes them. */
-export const STAGE_ORDER = "array_position(array['pre_plan','post_plan','pre_apply','post_apply'], stage)";
+export { STAGE_ORDER } from '../../shared/read-models/run-tasks.js';
 
 const CALLBACK_EVENTS = { running: 'report_running', passed: 'pass', failed: 'fail' } as const;
 
@@ -58,7 +53,7 @@ export function taskStageHandlers(deps: AppDeps) {
   return {
     async listForRun(req: Req, res: Response) {
       const run = await runVisible(res, req.params.id);
-      const stages = await db<TaskStageRow>('task_stages').where({ run_id: run.id }).orderByRaw(STAGE_ORDER);
+      const stages = await stagesOfRun(db, run.id);
       const body = await presentTaskStages(db, stages, readInclude(req, ['task_results', 'policy_evaluations']).has('task_results'));
       send(res, 200, {
         data: body.data,
@@ -89,7 +84,7 @@ export function taskStageHandlers(deps: AppDeps) {
       await runVisible(res, result.run_id);
       const [data] = await presentTaskResults(db, [result]);
       const included = readInclude(req, ['outcomes', 'task_stage']).has('outcomes')
-        ? (await db('task_result_outcomes').where({ task_result_id: result.id }).orderBy('position')).map(outcomeResource)
+        ? (await outcomesOfResult(db, result.id)).map((o) => outcomeResource(o as Parameters<typeof outcomeResource>[0]))
         : [];
       sendResource(res, 200, data, included);
     },
@@ -121,23 +116,15 @@ export function taskStageHandlers(deps: AppDeps) {
       };
       const { status, message, url } = doc.data.attributes;
       const outcomes = doc.data.relationships?.outcomes?.data;
-      const settled = await settleTaskResult(deps, result.id, CALLBACK_EVENTS[status], { ...(message !== undefined ? { message } : {}), ...(url !== undefined ? { url } : {}) }, async (tx, r) => {
-        if (!outcomes) return;
-        await tx('task_result_outcomes').where({ task_result_id: r.id }).del();
-        if (!outcomes.length) return;
-        await tx('task_result_outcomes').insert(
-          outcomes.map((o, position) => ({
-            id: newId('taskrsout'),
-            task_result_id: r.id,
-            position,
-            outcome_id: o.attributes['outcome-id'],
-            description: o.attributes.description,
-            body: o.attributes.body ?? null,
-            url: o.attributes.url ?? null,
-            tags: JSON.stringify(normaliseTags(o.attributes.tags)),
-          })),
-        );
-      });
+      const changes = { ...(message !== undefined ? { message } : {}), ...(url !== undefined ? { url } : {}) };
+      const reported = outcomes?.map((o) => ({
+        outcome_id: o.attributes['outcome-id'],
+        description: o.attributes.description,
+        body: o.attributes.body ?? null,
+        url: o.attributes.url ?? null,
+        tags: normaliseTags(o.attributes.tags),
+      }));
+      const settled = await reportTaskResult(deps, result.id, CALLBACK_EVENTS[status], changes, reported);
       if (!settled) throw new Unprocessable('the task result is already final; no further callbacks are accepted', '/data/attributes/status');
       res.status(200).end();
     },

@@ -1,10 +1,12 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
+import { NotFound } from '../../shared/errors.js';
 import type { TaskStageName } from '../../shared/domain/run-task.js';
-import { findTask, findWorkspaceTask, insertWorkspaceTask, type WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
+import { findTask, findWorkspaceTask } from '../../shared/repos/run-tasks.js';
+import { workspaceTaskPage } from '../../shared/read-models/run-tasks.js';
+import { attachTask, changeAttachment, detachTask } from '../../shared/usecases/run-tasks.js';
 import { workspaceScopeById } from '../guards.js';
-import { fetchPage, paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { workspaceTaskResource } from '../serializers/run-tasks.js';
 
@@ -13,10 +15,10 @@ type Attrs = { 'enforcement-level'?: 'advisory' | 'mandatory'; stage?: TaskStage
 /** `stages` wins; the deprecated single `stage` is accepted too. */
 const stagesOf = (attrs: Attrs): TaskStageName[] | undefined => attrs.stages ?? (attrs.stage ? [attrs.stage] : undefined);
 
-const FREE_WORKSPACES_PER_TASK = 10;
-
 /** Run tasks attached to a workspace; managing them needs admin access to the workspace. */
-export function workspaceTaskHandlers({ db, config }: AppDeps) {
+export function workspaceTaskHandlers(deps: AppDeps) {
+  const { db } = deps;
+
   async function load(req: Req, res: Response, need: 'read' | 'admin') {
     await workspaceScopeById(db, res.locals.principal, req.params.id, need);
     const wt = await findWorkspaceTask(db, req.params.wstask);
@@ -30,27 +32,14 @@ export function workspaceTaskHandlers({ db, config }: AppDeps) {
       const task = await findTask(db, relationshipId(req, 'task')!);
       if (!task || task.organization_name !== workspace.organization_name) throw new NotFound('run task not found in this organization');
       const attrs = attributesOf(req) as Attrs;
-      const wt = await db.transaction(async (tx) => {
-        await tx('tasks').where({ id: task.id }).forUpdate().first('id');
-        if (await tx('workspace_tasks').where({ workspace_id: workspace.id, task_id: task.id }).first('id')) {
-          throw new Unprocessable('the run task is already attached to this workspace', '/data/relationships/task');
-        }
-        if (config.edition === 'free') {
-          const [{ count }] = await tx('workspace_tasks').where({ task_id: task.id }).count<{ count: number }[]>({ count: '*' });
-          if (Number(count) >= FREE_WORKSPACES_PER_TASK) {
-            throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, '/data/relationships/task');
-          }
-        }
-        return insertWorkspaceTask(tx, { workspace_id: workspace.id, task_id: task.id, enforcement_level: attrs['enforcement-level']!, stages: stagesOf(attrs) ?? ['post_plan'] });
-      });
+      const wt = await attachTask(deps, workspace.id, task, { enforcement_level: attrs['enforcement-level']!, stages: stagesOf(attrs) ?? ['post_plan'] });
       sendResource(res, 201, workspaceTaskResource(wt));
     },
 
     async list(req: Req, res: Response) {
       await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
       const page = readPageOrDefault(req);
-      const query = db<WorkspaceTaskRow>('workspace_tasks').where({ workspace_id: req.params.id });
-      const { rows, total: count } = await fetchPage<WorkspaceTaskRow>(query.orderBy('created_at').orderBy('id'), page);
+      const { rows, total: count } = await workspaceTaskPage(db, req.params.id, page);
       send(res, 200, { data: rows.map(workspaceTaskResource), ...paginate(req, page, Number(count)) });
     },
 
@@ -61,18 +50,13 @@ export function workspaceTaskHandlers({ db, config }: AppDeps) {
     async update(req: Req, res: Response) {
       const wt = await load(req, res, 'admin');
       const attrs = attributesOf(req) as Attrs;
-      const stages = stagesOf(attrs);
-      const changes = {
-        ...(attrs['enforcement-level'] ? { enforcement_level: attrs['enforcement-level'] } : {}),
-        ...(stages ? { stages: JSON.stringify(stages) as never } : {}),
-      };
-      const [updated] = Object.keys(changes).length ? await db<WorkspaceTaskRow>('workspace_tasks').where({ id: wt.id }).update(changes).returning('*') : [wt];
+      const updated = await changeAttachment(deps, wt, { enforcement_level: attrs['enforcement-level'] || undefined, stages: stagesOf(attrs) });
       sendResource(res, 200, workspaceTaskResource(updated));
     },
 
     async destroy(req: Req, res: Response) {
       const wt = await load(req, res, 'admin');
-      await db('workspace_tasks').where({ id: wt.id }).del();
+      await detachTask(deps, wt);
       res.status(204).end();
     },
   };

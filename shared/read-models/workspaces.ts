@@ -15,3 +15,9 @@ export async function visibleWorkspaces(
   const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
   return { rows: rows.filter((r) => access.has(r.id)), access };
 }
+
+/** Workspace rows by id (in no particular order, or by name). */
+export function workspacesByIds(db: Db, ids: string[], byName = false): Promise<WorkspaceRow[]> {
+  const query = db<WorkspaceRow>('workspaces').whereIn('id', ids);
+  return byName ? query.orderBy('name') : query;
+}

@@ -1,6 +1,7 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { mailMachine, type MailStatus } from '../domain/mail.js';
+import { claimLease } from './leases.js';
 
 export interface MailRow {
   id: string;
@@ -28,20 +29,16 @@ export async function insertMail(db: Db, msg: { kind: string; refId?: string; to
 }
 
 /** Claims a message under a lease (compare-and-set). Undefined means nothing to do: sent, failed, or leased elsewhere. */
-export async function claimMail(db: Db, id: string, leaseMs: number): Promise<MailRow | undefined> {
-  const [row] = await db<MailRow>('mail_messages')
-    .where({ id })
-    .andWhere((q) =>
-      q.where('status', 'pending').orWhere((q2) => q2.where('status', 'sending').andWhere('lease_until', '<', db.fn.now())),
-    )
-    .whereIn('status', mailMachine.sources('claim'))
-    .update({
-      status: mailMachine.moves.claim.to,
-      attempts: db.raw('attempts + 1'),
-      lease_until: db.raw(`now() + (? || ' milliseconds')::interval`, [String(leaseMs)]),
-      updated_at: db.fn.now(),
-    })
-    .returning('*');
+export async function claimMail(db: Db, id: string, leaseSeconds: number): Promise<MailRow | undefined> {
+  const [row] = await claimLease<MailRow>(db, {
+    table: 'mail_messages',
+    id,
+    from: ['pending'],
+    to: mailMachine.moves.claim.to,
+    takeOver: true,
+    leaseSeconds,
+    set: { attempts: db.raw('attempts + 1'), updated_at: db.fn.now() },
+  });
   return row;
 }
 

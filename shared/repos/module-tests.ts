@@ -80,6 +80,24 @@ export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' |
   return row;
 }
 
+/** Deletes a registry module (its test runs and variables go with it). */
+export const deleteModule = (db: Db, id: string) => db('registry_modules').where({ id }).delete();
+
+/** Inserts a module's test variable (an environment variable, its value sealed). */
+export async function insertTestVariable(db: Db, attrs: Pick<TestVariableRow, 'registry_module_id' | 'key' | 'value_sealed' | 'description' | 'sensitive'>): Promise<TestVariableRow> {
+  const [row] = await db<TestVariableRow>('module_test_variables').insert({ id: newId('var'), ...attrs, category: 'env' }).returning('*');
+  return row;
+}
+
+/** Updates a test variable; the row as it is now. */
+export async function updateTestVariable(db: Db, id: string, changes: Partial<TestVariableRow>): Promise<TestVariableRow> {
+  const [row] = await db<TestVariableRow>('module_test_variables').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
+  return row;
+}
+
+/** Deletes a test variable. */
+export const deleteTestVariable = (db: Db, id: string) => db('module_test_variables').where({ id }).delete();
+
 export const findTestVariable = (db: Db, moduleId: string, id: string) =>
   db<TestVariableRow>('module_test_variables').where({ registry_module_id: moduleId, id }).first();
 

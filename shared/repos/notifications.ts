@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import type { DestinationType } from '../domain/notification.js';
 
 export interface DeliveryResponse {
@@ -67,7 +67,7 @@ export async function replaceConfigurationUsers(db: Db, id: string, userIds: str
 
 /** Records a configuration's delivery responses (its updated_at unchanged); returns the row. */
 export async function setDeliveryResponses(db: Db, id: string, responses: DeliveryResponse[]): Promise<NotificationConfigurationRow> {
-  const [row] = await db<NotificationConfigurationRow>('notification_configurations').where({ id }).update({ delivery_responses: JSON.stringify(responses) as never }).returning('*');
+  const [row] = await db<NotificationConfigurationRow>('notification_configurations').where({ id }).update({ delivery_responses: asJson(db, responses) }).returning('*');
   return row;
 }
 

@@ -75,6 +75,12 @@ export async function updatePolicy(db: Db, id: string, changes: Partial<Pick<Pol
   return row as PolicyRow;
 }
 
+/** Deletes a policy (its set links go with it). */
+export const deletePolicy = (db: Db, id: string) => db('policies').where({ id }).del();
+
+/** Deletes a policy set (its links and attachments go with it). */
+export const deletePolicySet = (db: Db, id: string) => db('policy_sets').where({ id }).del();
+
 /** Replaces the code of a policy (the whole text, in one statement). */
 export async function storePolicyCode(db: Db, id: string, code: string): Promise<void> {
   await db('policies').where({ id }).update({ code, code_updated_at: db.fn.now(), updated_at: db.fn.now() });

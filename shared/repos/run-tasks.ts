@@ -1,5 +1,6 @@
 import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
+import { leaseClaimQuery } from './leases.js';
 import { taskResultMachine, type TaskResultEvent, type TaskResultStatus, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
 
 export interface TaskRow {
@@ -139,3 +140,113 @@ export async function setStageStatus(db: Db, id: string, status: TaskStageStatus
     .returning('*');
   return row;
 }
+
+/**
+ * Claims a due delivery of a result still waiting for its integration (compare-and-set with a
+ * lease), and records the attempt about to be sent as open in the same statement: it is closed
+ * when it ends, and one whose sender dies stays open and shows as abandoned.
+ */
+export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<TaskResultRow | undefined> {
+  const claim = leaseClaimQuery(db, {
+    table: 'task_results',
+    id,
+    where: { status: 'pending' },
+    statusColumn: 'dispatch_status',
+    leaseColumn: 'dispatch_lease_until',
+    from: ['pending'],
+    dueColumn: 'next_dispatch_at',
+    to: 'sending',
+    takeOver: true,
+    leaseSeconds,
+    set: { dispatch_attempts: db.raw('dispatch_attempts + 1') },
+  });
+  const { rows } = await db.raw<{ rows: TaskResultRow[] }>(
+    `with claimed as (?), opened as (
+       insert into task_result_attempts (task_result_id, attempt)
+       select id, dispatch_attempts from claimed
+       on conflict (task_result_id, attempt) do nothing
+     )
+     select * from claimed`,
+    [claim],
+  );
+  return rows[0];
+}
+
+/** Closes a dispatch attempt (opened when it was claimed) with what the integration answered. */
+export async function closeTaskAttempt(db: Db, id: string, attempt: number, end: { status: number | null; durationMs: number; error: string | null }): Promise<void> {
+  await db('task_result_attempts')
+    .insert({ task_result_id: id, attempt, status_code: end.status, duration_ms: end.durationMs, error: end.error, ended_at: db.fn.now() })
+    .onConflict(['task_result_id', 'attempt'])
+    .merge(['status_code', 'duration_ms', 'error', 'ended_at']);
+}
+
+/** Settles a claimed dispatch: delivered, pending again until `next`, or given up; the lease is released. */
+export async function settleTaskDispatch(db: Db, id: string, delivered: boolean, next: Date | null): Promise<void> {
+  await db('task_results')
+    .where({ id, dispatch_status: 'sending' })
+    .update({ dispatch_status: delivered ? 'delivered' : next ? 'pending' : 'gave_up', next_dispatch_at: next, dispatch_lease_until: null, updated_at: db.fn.now() });
+}
+
+/** Whether a result is still open with its deadline passed (by the database's clock). */
+export async function isTaskResultOverdue(db: Db, id: string): Promise<boolean> {
+  return !!(await db('task_results').where({ id }).whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).first('id'));
+}
+
+/** An outcome an integration reported with a callback. */
+export interface TaskOutcomeInput {
+  outcome_id: unknown;
+  description: unknown;
+  body: unknown;
+  url: unknown;
+  tags: Record<string, { label: string; level: string }[]>;
+}
+
+/** Replaces a result's outcomes with `outcomes`, in their order. */
+export async function replaceTaskOutcomes(db: Db, resultId: string, outcomes: TaskOutcomeInput[]): Promise<void> {
+  await db('task_result_outcomes').where({ task_result_id: resultId }).del();
+  if (!outcomes.length) return;
+  await db('task_result_outcomes').insert(
+    outcomes.map((o, position) => ({ id: newId('taskrsout'), task_result_id: resultId, position, ...o, tags: JSON.stringify(o.tags) })),
+  );
+}
+
+/** Whether the organization has a run task (named `name`, when given). */
+export async function organizationHasTask(db: Db, organizationName: string, name?: string): Promise<boolean> {
+  return !!(await db('tasks').where({ organization_name: organizationName, ...(name !== undefined ? { name } : {}) }).first('id'));
+}
+
+/** Updates a task's attributes; the row as it is now. */
+export async function updateTask(db: Db, id: string, changes: Partial<TaskRow>): Promise<TaskRow> {
+  const [row] = await db<TaskRow>('tasks').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
+  return row;
+}
+
+/** Deletes a task (its attachments go with it). */
+export const deleteTask = (db: Db, id: string) => db('tasks').where({ id }).del();
+
+/** Locks the organization's row, so creates of its run tasks serialise. */
+export const lockTaskOrganization = (db: Db, organizationName: string) => db('organizations').where({ name: organizationName }).forUpdate().first('name');
+
+/** Locks a task's row, so attachments to it serialise. */
+export const lockTask = (db: Db, id: string) => db('tasks').where({ id }).forUpdate().first('id');
+
+/** Whether the task is attached to the workspace already. */
+export async function isTaskAttached(db: Db, workspaceId: string, taskId: string): Promise<boolean> {
+  return !!(await db('workspace_tasks').where({ workspace_id: workspaceId, task_id: taskId }).first('id'));
+}
+
+/** How many workspaces the task is attached to. */
+export async function attachmentCount(db: Db, taskId: string): Promise<number> {
+  const [{ count }] = await db('workspace_tasks').where({ task_id: taskId }).count<{ count: number }[]>({ count: '*' });
+  return Number(count);
+}
+
+/** Updates an attachment's enforcement level and stages; the row as it is now. */
+export async function updateWorkspaceTask(db: Db, id: string, changes: Partial<Pick<WorkspaceTaskRow, 'enforcement_level' | 'stages'>>): Promise<WorkspaceTaskRow> {
+  const values = { ...changes, ...(changes.stages ? { stages: asJson(db, changes.stages) } : {}) };
+  const [row] = await db<WorkspaceTaskRow>('workspace_tasks').where({ id }).update(values).returning('*');
+  return row;
+}
+
+/** Detaches a task from a workspace. */
+export const deleteWorkspaceTask = (db: Db, id: string) => db('workspace_tasks').where({ id }).del();

@@ -1,7 +1,20 @@
 import type { Db } from '../db.js';
 import { Unprocessable } from '../errors.js';
 import { FREE_POLICIES_PER_SET, FREE_POLICY_SETS_PER_ORGANIZATION, type PolicyKind } from '../domain/policy.js';
-import { linkPolicies, policyCounts } from '../repos/policies.js';
+import {
+  attachWorkspaces,
+  deletePolicy,
+  deletePolicySet,
+  detachWorkspaces,
+  insertPolicy,
+  insertPolicySet,
+  linkPolicies,
+  policyCounts,
+  unlinkPolicies,
+  updatePolicySet,
+  type PolicyRow,
+  type PolicySetRow,
+} from '../repos/policies.js';
 
 /*
  * Rules shared by the policy and policy set endpoints: what a request may name, and the free
@@ -63,4 +76,84 @@ export async function assertRoomForPolicySet(tx: Db, free: boolean, org: string)
   if (Number(count) >= FREE_POLICY_SETS_PER_ORGANIZATION) {
     throw new Unprocessable(`the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`, '/data');
   }
+}
+
+/** A new policy's attributes (settled by settlePolicy). */
+export type NewPolicy = Pick<PolicyRow, 'name' | 'description' | 'kind' | 'query' | 'enforcement_level'>;
+
+/** Creates a policy in the named policy sets of its organization (of its kind), in one transaction. */
+export async function createPolicy(db: Db, free: boolean, org: string, attrs: NewPolicy, setIds: string[]): Promise<PolicyRow> {
+  return db.transaction(async (tx) => {
+    await assertNameFree(tx, 'policies', org, attrs.name);
+    await namedPolicySets(tx, org, attrs.kind, setIds, (i) => `/data/relationships/policy-sets/data/${i}/id`);
+    const row = await insertPolicy(tx, { organization_name: org, ...attrs });
+    await addPoliciesToSets(tx, free, setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })), '/data/relationships/policy-sets');
+    return row;
+  });
+}
+
+/** Deletes a policy. */
+export async function removePolicy(db: Db, policy: PolicyRow): Promise<void> {
+  await deletePolicy(db, policy.id);
+}
+
+/** A global policy set applies to every workspace: 422 at `pointer` when workspaces are attached to it. */
+export const globalHasNoWorkspaces = (pointer: string) => new Unprocessable('a global policy set applies to every workspace; workspaces cannot be attached to it', pointer);
+
+const elementOf = (relationship: string) => (i: number) => `/data/relationships/${relationship}/data/${i}/id`;
+const listElement = (i: number) => `/data/${i}/id`;
+
+/** A new policy set's attributes. */
+export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable'>;
+
+/** Creates a policy set with the named policies (of its kind) and workspaces of its organization, in one transaction. */
+export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, policyIds: string[], workspaceIds: string[]): Promise<PolicySetRow> {
+  return db.transaction(async (tx) => {
+    await assertRoomForPolicySet(tx, free, org);
+    await assertNameFree(tx, 'policy_sets', org, attrs.name);
+    await namedPolicies(tx, org, attrs.kind, policyIds, elementOf('policies'));
+    await namedWorkspaces(tx, org, workspaceIds, elementOf('workspaces'));
+    const row = await insertPolicySet(tx, { organization_name: org, ...attrs });
+    await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), '/data/relationships/policies');
+    await attachWorkspaces(tx, row.id, workspaceIds);
+    return row;
+  });
+}
+
+/** Changes a policy set's given attributes; turning global on detaches its workspaces. */
+export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
+  return db.transaction(async (tx) => {
+    if (changes.name !== undefined) await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
+    if (changes.global) await detachWorkspaces(tx, set.id);
+    return updatePolicySet(tx, set.id, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
+  });
+}
+
+/** Deletes a policy set. */
+export async function removePolicySet(db: Db, set: PolicySetRow): Promise<void> {
+  await deletePolicySet(db, set.id);
+}
+
+/** What a relationship endpoint of a policy set changes. */
+export type SetMembership = 'add-policies' | 'remove-policies' | 'add-workspaces' | 'remove-workspaces';
+
+/** Adds or removes a set's policies or workspaces: every element named is checked, then all change in one transaction. */
+export async function changeSetMembers(db: Db, free: boolean, set: PolicySetRow, change: SetMembership, ids: string[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    switch (change) {
+      case 'add-policies':
+        await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
+        return addPoliciesToSets(tx, free, ids.map((id) => ({ policy_set_id: set.id, policy_id: id })), '/data');
+      case 'remove-policies':
+        await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
+        return unlinkPolicies(tx, set.id, ids);
+      case 'add-workspaces':
+        if (set.global) throw globalHasNoWorkspaces('/data');
+        await namedWorkspaces(tx, set.organization_name, ids, listElement);
+        return attachWorkspaces(tx, set.id, ids);
+      case 'remove-workspaces':
+        await namedWorkspaces(tx, set.organization_name, ids, listElement);
+        return detachWorkspaces(tx, set.id, ids);
+    }
+  });
 }

@@ -15,6 +15,7 @@ import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, 
 import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
 import { digestPlan } from '../plans/plan-digest.js';
 import { afterMove } from './runs.js';
+import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
 import { effectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
@@ -161,11 +162,7 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
     let run = await transitionRun(tx, { id: runId, status: step.queued }, step.event, { changes });
     const resumed = !run;
     if (!run && step.resumable) {
-      [run] = await tx<RunRow>('runs')
-        .where({ id: runId, status: step.executing })
-        .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now()))
-        .update(changes)
-        .returning('*');
+      [run] = await claimLease<RunRow>(tx, { table: 'runs', id: runId, from: [], to: step.executing, takeOver: true, owner, leaseSeconds: deps.config.runLeaseSeconds, set: step.run });
     }
     if (!run) return undefined;
     const phase = (await updatePhase<P>(tx, step.table, { run_id: runId }, step.phase))!;

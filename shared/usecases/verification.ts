@@ -1,6 +1,8 @@
 import type { Runtime } from '../runtime.js';
 import { newId } from '../ids.js';
-import { encryptSecret } from '../crypto.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
+import type { OutboundClient } from '../http/outbound.js';
+import { claimLease } from '../repos/leases.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { verificationWaitMs } from '../config.js';
 
@@ -52,4 +54,39 @@ export async function verifyDestination(
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Headers a verification request carries per kind; the body was composed by the API. */
+const SIGNATURE_HEADERS: Record<string, string[]> = {
+  'run-task': ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'],
+  notification: ['X-Svc-Notification-Signature', 'X-TFE-Notification-Signature'],
+};
+
+/**
+ * Calls the destination of one pending verification row, claimed under a lease, and records what
+ * came back; a row claimed or settled elsewhere is left alone. `verifier` has the short
+ * verification timeouts, so a slow destination gives its slot back quickly.
+ */
+export async function runVerification(deps: Pick<Runtime, 'db' | 'config'> & { verifier: OutboundClient }, id: string): Promise<void> {
+  const [row] = await claimLease<VerificationRow>(deps.db, { table: 'verifications', id, from: ['pending'], to: 'running', leaseSeconds: deps.config.outboundLeaseSeconds });
+  if (!row) return;
+  const secret = row.secret_sealed ? decryptSecret(deps.config.encryptionKey, row.secret_sealed) : null;
+  const result = await deps.verifier.send({
+    url: row.url,
+    method: 'POST',
+    body: row.body ?? '',
+    headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}/1.0 (+${deps.config.baseUrl}; ${deps.config.runTaskAgentName})` },
+    // Run task requests always carry the signature header (empty without a key); notifications only when signed.
+    ...(row.kind === 'run-task' || secret ? { sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] } } : {}),
+  });
+  await deps.db('verifications')
+    .where({ id, status: 'running' })
+    .update({
+      status: result.ok ? 'succeeded' : 'failed',
+      response_status: result.status,
+      response_headers: JSON.stringify(result.headers),
+      response_body: result.body,
+      error: result.error ?? (result.ok ? null : `the destination answered ${result.status}`),
+      finished_at: deps.db.fn.now(),
+    });
 }

@@ -9,6 +9,9 @@ import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitFo
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { policyRuntimeEnv, regoPolicy, runtimeInstalled, sentinelPolicy } from '../helpers/policy-runtimes.js';
 
+/** What these tests read of a policy check's attributes. */
+type CheckAttributes = { status: string; scope: string; result: Record<string, unknown>; actions: Record<string, boolean>; [name: string]: unknown };
+
 const CONFIG = { 'main.tf': 'resource "terraform_data" "bucket" { input = { acl = "public-read" } }\n' };
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
@@ -38,7 +41,7 @@ async function runWithChecks(org: Org, wsId: string, statuses: string[], attrs: 
   const run = await waitForRun(runId, token, statuses, 90_000);
   const checks = await api('GET', `/runs/${runId}/policy-checks`, { token });
   expect(checks.status, checks.text).to.equal(200);
-  return { runId, run, checks: checks.body.data as { id: string; attributes: Record<string, any> }[] };
+  return { runId, run, checks: checks.body.data as { id: string; attributes: CheckAttributes }[] };
 }
 
 const output = async (checkId: string, token: string) => (await api('GET', `/policy-checks/${checkId}/output`, { token })).text;

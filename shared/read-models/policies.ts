@@ -1,0 +1,24 @@
+import type { Db } from '../db.js';
+import type { PolicyKind } from '../domain/policy.js';
+import { policies, type PolicyRow, type PolicySetRow } from '../repos/policies.js';
+import { fetchPage, type Page } from './page.js';
+
+/** How a list of policies or policy sets is narrowed: by kind, and by a substring of the name (case-insensitive). */
+export interface NamedFilter {
+  kind?: PolicyKind;
+  search?: string;
+}
+
+/** One page of an organization's policies or policy sets, ordered by name, narrowed by `filter`. */
+export async function namedPage<T>(db: Db, table: 'policies' | 'policy_sets', org: string, page: Page, filter: NamedFilter): Promise<{ rows: T[]; total: number }> {
+  const query = (table === 'policies' ? policies(db) : db<PolicySetRow>('policy_sets')).where({ organization_name: org });
+  if (filter.kind) query.where({ kind: filter.kind });
+  if (filter.search) query.whereILike('name', `%${filter.search.replace(/[%_\\]/g, '\\$&')}%`);
+  return fetchPage<T>(query.orderBy('name').orderBy('id'), page);
+}
+
+/** Policy sets by id, ordered by name. */
+export const policySetsByIds = (db: Db, ids: string[]): Promise<PolicySetRow[]> => db<PolicySetRow>('policy_sets').whereIn('id', ids).orderBy('name');
+
+/** Policies (without their code) by id, ordered by name. */
+export const policiesByIds = (db: Db, ids: string[]): Promise<PolicyRow[]> => policies(db).whereIn('id', ids).orderBy('name');

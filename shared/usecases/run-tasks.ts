@@ -1,0 +1,169 @@
+import type { Runtime } from '../runtime.js';
+import { Unprocessable } from '../errors.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
+import type { TaskStageName } from '../domain/run-task.js';
+import {
+  attachmentCount,
+  deleteTask,
+  deleteWorkspaceTask,
+  insertTask,
+  insertWorkspaceTask,
+  isTaskAttached,
+  isTaskResultOverdue,
+  lockTask,
+  lockTaskOrganization,
+  organizationHasTask,
+  replaceTaskOutcomes,
+  updateTask,
+  updateWorkspaceTask,
+  type TaskOutcomeInput,
+  type TaskResultRow,
+  type TaskRow,
+  type WorkspaceTaskRow,
+} from '../repos/run-tasks.js';
+import { settleTaskResult } from '../run-tasks/stages.js';
+import { verifyDestination } from './verification.js';
+
+/** A run task's attributes as the API takes them. */
+export interface TaskInput {
+  name?: string;
+  url?: string;
+  description?: string | null;
+  hmacKey?: string | null;
+  enabled?: boolean;
+}
+
+/** The test request sent when a task is created or its URL changes (stage `test`, placeholder values). */
+function testPayload(baseUrl: string, org: string): string {
+  return JSON.stringify({
+    payload_version: 1,
+    stage: 'test',
+    access_token: 'test-token',
+    capabilitites: { outcomes: true },
+    capabilities: { outcomes: true },
+    organization_name: org,
+    task_result_id: 'taskrs-test',
+    task_result_callback_url: `${baseUrl}/api/v2/task-results/taskrs-test/callback`,
+    task_result_enforcement_level: 'test',
+    is_speculative: false,
+  });
+}
+
+/** The integration must answer 200 to the test request; otherwise 422 and nothing is saved. */
+async function verifyEndpoint(rt: Runtime, url: string, hmacKey: string | null, org: string): Promise<void> {
+  const result = await verifyDestination(rt, { kind: 'run-task', organization: org, url, body: testPayload(rt.config.baseUrl, org), secret: hmacKey });
+  if (result.status !== 'succeeded' || result.response_status !== 200) {
+    const why = result.response_status ? `it answered ${result.response_status}` : (result.error ?? 'no response');
+    throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, '/data/attributes/url');
+  }
+}
+
+/** The free edition allows one run task per organization. */
+async function checkFreeLimit(rt: Runtime, q: Runtime['db'], org: string): Promise<void> {
+  if (rt.config.edition === 'free' && (await organizationHasTask(q, org))) {
+    throw new Unprocessable('the free edition allows one run task per organization', '/data/attributes/name');
+  }
+}
+
+const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+
+/** Creates a run task once its endpoint answered the test request with 200. */
+export async function createTask(rt: Runtime, org: string, input: TaskInput & { name: string; url: string }): Promise<TaskRow> {
+  await checkFreeLimit(rt, rt.db, org);
+  if (await organizationHasTask(rt.db, org, input.name)) throw nameTaken();
+  await verifyEndpoint(rt, input.url, input.hmacKey ?? null, org);
+  return rt.db.transaction(async (tx) => {
+    // Creates of one organization serialise here, so concurrent ones cannot pass the limit together.
+    await lockTaskOrganization(tx, org);
+    await checkFreeLimit(rt, tx, org);
+    return insertTask(tx, {
+      organization_name: org,
+      name: input.name,
+      url: input.url,
+      description: input.description ?? null,
+      hmac_key_sealed: input.hmacKey ? encryptSecret(rt.config.encryptionKey, input.hmacKey) : null,
+      enabled: input.enabled ?? true,
+    });
+  });
+}
+
+/** Changes a task's given attributes; a new URL is verified first; `hmacKey: null` removes the key. */
+export async function changeTask(rt: Runtime, task: TaskRow, input: TaskInput): Promise<TaskRow> {
+  const key = rt.config.encryptionKey;
+  if (input.name && input.name !== task.name && (await organizationHasTask(rt.db, task.organization_name, input.name))) throw nameTaken();
+  if (input.url && input.url !== task.url) {
+    const hmacKey = 'hmacKey' in input ? (input.hmacKey ?? null) : task.hmac_key_sealed ? decryptSecret(key, task.hmac_key_sealed) : null;
+    await verifyEndpoint(rt, input.url, hmacKey, task.organization_name);
+  }
+  return updateTask(rt.db, task.id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.url !== undefined ? { url: input.url } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    ...('hmacKey' in input ? { hmac_key_sealed: input.hmacKey ? encryptSecret(key, input.hmacKey) : null } : {}),
+  });
+}
+
+/** Deletes a run task. */
+export async function removeTask(rt: Runtime, task: TaskRow): Promise<void> {
+  await deleteTask(rt.db, task.id);
+}
+
+const FREE_WORKSPACES_PER_TASK = 10;
+
+/** Attaches a task to a workspace once (the free edition: to at most ten workspaces). */
+export async function attachTask(
+  rt: Runtime,
+  workspaceId: string,
+  task: TaskRow,
+  attrs: Pick<WorkspaceTaskRow, 'enforcement_level' | 'stages'>,
+): Promise<WorkspaceTaskRow> {
+  return rt.db.transaction(async (tx) => {
+    await lockTask(tx, task.id);
+    if (await isTaskAttached(tx, workspaceId, task.id)) {
+      throw new Unprocessable('the run task is already attached to this workspace', '/data/relationships/task');
+    }
+    if (rt.config.edition === 'free' && (await attachmentCount(tx, task.id)) >= FREE_WORKSPACES_PER_TASK) {
+      throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, '/data/relationships/task');
+    }
+    return insertWorkspaceTask(tx, { workspace_id: workspaceId, task_id: task.id, ...attrs });
+  });
+}
+
+/** Changes an attachment's enforcement level and stages (those given). */
+export async function changeAttachment(
+  rt: Runtime,
+  wt: WorkspaceTaskRow,
+  changes: { enforcement_level?: WorkspaceTaskRow['enforcement_level']; stages?: TaskStageName[] },
+): Promise<WorkspaceTaskRow> {
+  const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  return Object.keys(given).length ? updateWorkspaceTask(rt.db, wt.id, given) : wt;
+}
+
+/** Detaches a task from its workspace. */
+export async function detachTask(rt: Runtime, wt: WorkspaceTaskRow): Promise<void> {
+  await deleteWorkspaceTask(rt.db, wt.id);
+}
+
+/**
+ * An integration's callback: `running` may come any number of times; `passed`/`failed` are final.
+ * Outcomes sent with it replace the ones stored before; a callback without outcomes keeps them.
+ * Undefined when the result was already final (nothing changes).
+ */
+export async function reportTaskResult(
+  rt: Runtime,
+  resultId: string,
+  event: 'report_running' | 'pass' | 'fail',
+  changes: { message?: string; url?: string },
+  outcomes: TaskOutcomeInput[] | undefined,
+): Promise<TaskResultRow | undefined> {
+  return settleTaskResult(rt, resultId, event, changes, async (tx, r) => {
+    if (outcomes) await replaceTaskOutcomes(tx, r.id, outcomes);
+  });
+}
+
+/** A task result's deadline: errored unless a final callback came first (compare-and-set). */
+export async function expireTaskResult(rt: Runtime, id: string): Promise<void> {
+  if (!(await isTaskResultOverdue(rt.db, id))) return;
+  await settleTaskResult(rt, id, 'expire', { message: `no final result within ${rt.config.runTaskDeadlineSeconds} seconds` });
+}
