@@ -6,6 +6,8 @@ import { createRedis } from './redis.js';
 import { closeQueues, createQueues, type Queues } from './queues.js';
 import type { ObjectStore } from './store/object-store.js';
 import { PostgresObjectStore } from './store/postgres-store.js';
+import { NotificationListener } from './db/listener.js';
+import { VERIFICATION_SETTLED } from './repos/verifications.js';
 import { createRateLimits, type RateLimits } from './rate-limits.js';
 
 /** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues, the object store and the API's rate limits (kept in that Redis). */
@@ -17,6 +19,8 @@ export interface Runtime {
   queues: Queues;
   store: ObjectStore;
   rateLimits: RateLimits;
+  /** Wakes a web request waiting for a verification the worker settled (LISTEN, connected on first use). */
+  verificationsSettled: NotificationListener;
 }
 
 export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
@@ -31,12 +35,14 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
     redis,
     queues: createQueues(redis, config.queuePrefix),
     store: new PostgresObjectStore(db, config.encryptionKey),
+    verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),
   };
 }
 
 export async function closeRuntime(rt: Runtime): Promise<void> {
   await closeQueues(rt.queues).catch(() => undefined);
+  await rt.verificationsSettled.close();
   rt.redis.disconnect();
   await rt.db.destroy();
 }

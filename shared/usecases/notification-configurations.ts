@@ -18,7 +18,8 @@ import {
 import { activeMemberUserIds } from '../repos/memberships.js';
 import { lockWorkspaceRow } from '../repos/workspaces.js';
 import { slackMessage, teamsMessage, testPayload, type RunPayload } from '../notifications/payloads.js';
-import { verifyDestination, type VerificationRow } from './verification.js';
+import { verifyDestination } from './verification.js';
+import type { VerificationRow } from '../repos/verifications.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import type { Db } from '../db.js';
 

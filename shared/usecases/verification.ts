@@ -1,26 +1,11 @@
 import type { Runtime } from '../runtime.js';
-import { newId } from '../ids.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
 import type { OutboundClient } from '../http/outbound.js';
 import { claimLease } from '../repos/leases.js';
+import { findVerification, insertVerification, settleVerification, type VerificationRow } from '../repos/verifications.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { verificationWaitMs } from '../config.js';
 
-export interface VerificationRow {
-  id: string;
-  kind: string;
-  organization_name: string | null;
-  url: string;
-  secret_sealed: string | null;
-  body: string | null;
-  status: 'pending' | 'running' | 'succeeded' | 'failed';
-  response_status: number | null;
-  response_headers: Record<string, string[]> | null;
-  response_body: string | null;
-  error: string | null;
-  created_at: Date;
-  finished_at: Date | null;
-}
 
 /**
  * Asks the verification worker to call a destination and waits (bounded) for the outcome; the
@@ -33,26 +18,26 @@ export async function verifyDestination(
   req: { kind: string; organization: string; url: string; body: string; secret: string | null },
   waitMs = verificationWaitMs(rt.config),
 ): Promise<VerificationRow> {
-  const [row] = await rt.db<VerificationRow>('verifications')
-    .insert({
-      id: newId('verify'),
-      kind: req.kind,
-      organization_name: req.organization,
-      url: req.url,
-      body: req.body,
-      secret_sealed: req.secret ? encryptSecret(rt.config.encryptionKey, req.secret) : null,
-    })
-    .returning('*');
-  await enqueueAfterCommit(rt.queues, jobs.verify(row.id, req.organization), rt.logger);
   const deadline = Date.now() + waitMs;
+  // Listening before the request exists, so its settlement cannot be missed.
+  await rt.verificationsSettled.listen();
+  const row = await insertVerification(rt.db, {
+    kind: req.kind,
+    organization_name: req.organization,
+    url: req.url,
+    body: req.body,
+    secret_sealed: req.secret ? encryptSecret(rt.config.encryptionKey, req.secret) : null,
+  });
+  await enqueueAfterCommit(rt.queues, jobs.verify(row.id, req.organization), rt.logger);
   for (;;) {
-    const current = (await rt.db<VerificationRow>('verifications').where({ id: row.id }).first())!;
+    const current = (await findVerification(rt.db, row.id))!;
     if (current.status === 'succeeded' || current.status === 'failed') return current;
-    if (Date.now() > deadline) {
-      await rt.db('verifications').where({ id: row.id }).whereIn('status', ['pending', 'running']).update({ status: 'failed', error: 'no verification result in time', finished_at: rt.db.fn.now() });
+    if (Date.now() >= deadline) {
+      await settleVerification(rt.db, row.id, ['pending', 'running'], { status: 'failed', error: 'no verification result in time' });
       return { ...current, status: 'failed', error: 'the destination could not be verified in time' };
     }
-    await new Promise((r) => setTimeout(r, 50));
+    // Woken by the worker's settlement (or a lost listener connection), else at the deadline.
+    await rt.verificationsSettled.wait(row.id, deadline - Date.now());
   }
 }
 
@@ -79,14 +64,11 @@ export async function runVerification(deps: Pick<Runtime, 'db' | 'config'> & { v
     // Run task requests always carry the signature header (empty without a key); notifications only when signed.
     ...(row.kind === 'run-task' || secret ? { sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] } } : {}),
   });
-  await deps.db('verifications')
-    .where({ id, status: 'running' })
-    .update({
-      status: result.ok ? 'succeeded' : 'failed',
-      response_status: result.status,
-      response_headers: JSON.stringify(result.headers),
-      response_body: result.body,
-      error: result.error ?? (result.ok ? null : `the destination answered ${result.status}`),
-      finished_at: deps.db.fn.now(),
-    });
+  await settleVerification(deps.db, id, ['running'], {
+    status: result.ok ? 'succeeded' : 'failed',
+    response_status: result.status,
+    response_headers: result.headers,
+    response_body: result.body,
+    error: result.error ?? (result.ok ? null : `the destination answered ${result.status}`),
+  });
 }
