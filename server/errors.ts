@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, IllegalTransition } from '../shared/errors.js';
+import { ApiError, IllegalTransition, type ErrorKind } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { send } from './jsonapi.js';
 
@@ -28,34 +28,47 @@ export function databaseUnavailable(err: unknown): boolean {
   return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(message);
 }
 
+/** The HTTP status of each kind of refusal: the one place the service's errors meet HTTP. */
+const HTTP_STATUS: Record<ErrorKind, number> = {
+  'bad-request': 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  invalid: 422,
+  'rate-limited': 429,
+  unavailable: 503,
+};
+
 /** Maps library errors (body parser, Postgres) to API errors; unknown errors stay unknown. */
 function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
-  if (databaseUnavailable(err)) return new ApiError(503, 'service unavailable', `The database cannot be reached; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`);
-  if (err instanceof IllegalTransition) return new ApiError(409, 'conflict', err.message);
+  if (databaseUnavailable(err)) return new ApiError('unavailable', 'service unavailable', `The database cannot be reached; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`);
+  if (err instanceof IllegalTransition) return new ApiError('conflict', 'conflict', err.message);
   const e = err as HttpishError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new ApiError(400, 'bad request', 'The request body is not valid JSON.');
+      return new ApiError('bad-request', 'bad request', 'The request body is not valid JSON.');
     case 'entity.too.large':
-      return new ApiError(413, 'payload too large', 'The request body is too large.');
+      return new ApiError('too-large', 'payload too large', 'The request body is too large.');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new ApiError(400, 'bad request', 'Unsupported request body encoding.');
+      return new ApiError('bad-request', 'bad request', 'Unsupported request body encoding.');
     case 'request.aborted':
-      return new ApiError(400, 'bad request', 'The request was aborted.');
+      return new ApiError('bad-request', 'bad request', 'The request was aborted.');
   }
   // A unique violation that slipped past a handler's own check (a concurrent duplicate).
-  if (e?.code === '23505') return new ApiError(422, 'invalid attribute', 'has already been taken');
+  if (e?.code === '23505') return new ApiError('invalid', 'invalid attribute', 'has already been taken');
   // Postgres data exceptions come from values a request carried that the schemas let through
   // (a NUL character in a string, an out-of-range date or number); the statement wrote nothing.
   if (typeof e?.code === 'string' && e.code.startsWith('22')) {
-    return new ApiError(422, 'invalid attribute', 'A value in the request cannot be stored (for example a NUL character, or an out-of-range date or number).');
+    return new ApiError('invalid', 'invalid attribute', 'A value in the request cannot be stored (for example a NUL character, or an out-of-range date or number).');
   }
   // Other client errors raised by the router or body parser, such as a malformed percent-encoding in the path.
   const status = e?.status ?? e?.statusCode;
   if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
-    return new ApiError(status === 413 ? 413 : 400, status === 413 ? 'payload too large' : 'bad request', 'The request is malformed.');
+    return status === 413 ? new ApiError('too-large', 'payload too large', 'The request is malformed.') : new ApiError('bad-request', 'bad request', 'The request is malformed.');
   }
   return null;
 }
@@ -71,11 +84,12 @@ export const errorHandler =
     const requestId = res.locals.requestId;
     const apiError = toApiError(err);
     if (apiError) {
-      if (apiError.status === 503) {
+      const status = HTTP_STATUS[apiError.kind];
+      if (status === 503) {
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
         if (apiError !== err) logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
       }
-      send(res, apiError.status, { errors: apiError.toObjects() });
+      send(res, status, { errors: apiError.details().map((problem) => ({ status: String(status), ...problem })) });
       return;
     }
     logger.error('unhandled error', { requestId, method: req.method, path: loggedPath(req.path), error: err instanceof Error ? err.stack : String(err) });

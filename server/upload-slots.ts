@@ -1,4 +1,4 @@
-import { ApiError } from '../shared/errors.js';
+import { Unavailable } from '../shared/errors.js';
 import { UNAVAILABLE_RETRY_SECONDS } from './errors.js';
 
 /**
@@ -21,7 +21,7 @@ export class UploadSlots {
     const mine = this.held.get(organization) ?? 0;
     if (this.total >= this.perProcess || mine >= this.perOrganization) {
       const whose = mine >= this.perOrganization ? 'this organization has' : 'the service has';
-      throw new ApiError(503, 'service unavailable', `${whose} too many uploads in progress; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds`);
+      throw new Unavailable(`${whose} too many uploads in progress; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds`);
     }
     this.total++;
     this.held.set(organization, mine + 1);

@@ -1,77 +1,97 @@
-/** A JSON:API error object as sent on the wire (status is a string, as clients require). */
-export interface ErrorObject {
-  status: string;
+/**
+ * What kind of refusal an error is. The HTTP layer maps each kind to its status in one place
+ * (server/errors.ts); code below it says what went wrong, never how HTTP says it.
+ */
+export type ErrorKind =
+  | 'bad-request'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'too-large'
+  | 'invalid'
+  | 'rate-limited'
+  | 'unavailable';
+
+/** One problem of a refusal: a title, its detail and, for an invalid attribute, where it is. */
+export interface Problem {
   title: string;
   detail?: string;
   source?: { pointer?: string; parameter?: string };
 }
 
-/** An error with an HTTP status; the error middleware turns it into a JSON:API error document. */
+/** A refusal of a request, of a kind, with one or more problems; shown to the client as they are. */
 export class ApiError extends Error {
   constructor(
-    readonly status: number,
+    readonly kind: ErrorKind,
     readonly title: string,
     detail?: string,
-    readonly errors?: ErrorObject[],
+    readonly problems?: Problem[],
   ) {
     super(detail ?? title);
   }
 
-  toObjects(): ErrorObject[] {
-    return this.errors ?? [{ status: String(this.status), title: this.title, detail: this.message }];
+  /** The problems as the client sees them (one, from the title and message, when none were given). */
+  details(): Problem[] {
+    return this.problems ?? [{ title: this.title, detail: this.message }];
   }
 }
 
 export class BadRequest extends ApiError {
   constructor(detail: string, parameter?: string) {
-    super(400, 'bad request', detail, [
-      { status: '400', title: 'bad request', detail, ...(parameter ? { source: { parameter } } : {}) },
-    ]);
+    super('bad-request', 'bad request', detail, [{ title: 'bad request', detail, ...(parameter ? { source: { parameter } } : {}) }]);
   }
 }
 
 export class Unauthorized extends ApiError {
   constructor() {
-    super(401, 'unauthorized', 'A valid API token is required.');
+    super('unauthenticated', 'unauthorized', 'A valid API token is required.');
   }
 }
 
 export class Forbidden extends ApiError {
   constructor(detail: string) {
-    super(403, 'forbidden', detail);
+    super('forbidden', 'forbidden', detail);
   }
 }
 
 export class NotFound extends ApiError {
   constructor(detail = 'The requested resource could not be found, or you are not authorized to access it.') {
-    super(404, 'not found', detail);
+    super('not-found', 'not found', detail);
   }
 }
 
 export class Conflict extends ApiError {
   constructor(detail: string) {
-    super(409, 'conflict', detail);
+    super('conflict', 'conflict', detail);
   }
 }
 
 export class PayloadTooLarge extends ApiError {
   constructor(detail: string) {
-    super(413, 'payload too large', detail);
+    super('too-large', 'payload too large', detail);
   }
 }
 
 /** A budget of the rate limits is spent; the middleware sets Retry-After and the X-RateLimit headers. */
 export class TooManyRequests extends ApiError {
   constructor(detail: string) {
-    super(429, 'too many requests', detail);
+    super('rate-limited', 'too many requests', detail);
   }
 }
 
-/** 422 with one error per invalid attribute; pointer names the attribute (e.g. /data/attributes/name). */
+/** The service cannot take the request now (busy, or a dependency away); the client may try again shortly. */
+export class Unavailable extends ApiError {
+  constructor(detail: string) {
+    super('unavailable', 'service unavailable', detail);
+  }
+}
+
+/** One error per invalid attribute; pointer names the attribute (e.g. /data/attributes/name). */
 export class Unprocessable extends ApiError {
-  constructor(detail: string, pointer?: string, more: ErrorObject[] = []) {
-    const first: ErrorObject = { status: '422', title: 'invalid attribute', detail, ...(pointer ? { source: { pointer } } : {}) };
-    super(422, 'invalid attribute', detail, [first, ...more]);
+  constructor(detail: string, pointer?: string, more: Problem[] = []) {
+    const first: Problem = { title: 'invalid attribute', detail, ...(pointer ? { source: { pointer } } : {}) };
+    super('invalid', 'invalid attribute', detail, [first, ...more]);
   }
 
   static many(errors: { detail: string; pointer?: string }[]): Unprocessable {
@@ -79,12 +99,12 @@ export class Unprocessable extends ApiError {
     return new Unprocessable(
       head.detail,
       head.pointer,
-      rest.map((e) => ({ status: '422', title: 'invalid attribute', detail: e.detail, ...(e.pointer ? { source: { pointer: e.pointer } } : {}) })),
+      rest.map((e) => ({ title: 'invalid attribute', detail: e.detail, ...(e.pointer ? { source: { pointer: e.pointer } } : {}) })),
     );
   }
 }
 
-/** An illegal move in a state machine; handlers map it to 409 (or the status the API documents for that refusal). */
+/** An illegal move in a state machine; the HTTP layer answers it as a conflict unless a use case says otherwise. */
 export class IllegalTransition extends Error {
   constructor(
     readonly machine: string,

@@ -53,7 +53,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
   const backingDataAction = (event: 'soft_delete' | 'restore' | 'permanent_delete') => async (req: Req, res: Response) => {
     if (config.edition !== 'self-hosted') throw new NotFound();
     const { cv } = await load(req, res, 'admin', false);
-    await cvAction(rt, cv.id, event, 400);
+    await cvAction(rt, cv.id, event, 'bad-request');
     res.status(200).end();
   };
 
@@ -107,7 +107,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async archive(req: Req, res: Response) {
       const { cv } = await load(req, res, 'write', false);
-      await cvAction(rt, cv.id, 'archive', 409);
+      await cvAction(rt, cv.id, 'archive', 'conflict');
       res.status(202).end();
     },
 

@@ -18,7 +18,7 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
   } catch (err) {
     if (!(err instanceof SignedUrlError)) throw err;
     if (err.reason === 'malformed') throw new NotFound();
-    throw new ApiError(403, 'forbidden', err.reason === 'expired' ? 'this URL has expired' : 'this URL is not valid (bad signature)');
+    throw new ApiError('forbidden', 'forbidden', err.reason === 'expired' ? 'this URL has expired' : 'this URL is not valid (bad signature)');
   }
 }
 

@@ -90,7 +90,7 @@ export function planApplyHandlers(deps: AppDeps) {
       } catch (err) {
         if (!(err instanceof SignedUrlError)) throw err;
         if (err.reason === 'malformed') throw new NotFound();
-        throw new ApiError(403, 'forbidden', err.reason === 'expired' ? 'this log URL has expired' : 'this log URL is not valid');
+        throw new ApiError('forbidden', 'forbidden', err.reason === 'expired' ? 'this log URL has expired' : 'this log URL is not valid');
       }
       const num = (v: unknown, dflt: number) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : dflt);
       const offset = num(req.query.offset, 0);

@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
-import { ApiError, Conflict } from '../errors.js';
+import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
 import { ArchiveInspector } from '../archive.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
@@ -35,18 +35,18 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
  */
 export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<{ cv: CvRow; run: RunRow | null }> {
   const before = await findCv(rt.db, cvId);
-  if (!before) throw new UploadRefused(404, 'not found', 'configuration version not found');
-  if (before.status !== 'pending') throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+  if (!before) throw new UploadRefused('not-found', 'not found', 'configuration version not found');
+  if (before.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
   const limit = rt.config.maxArchiveBytes;
   const tooLarge = `the archive is larger than the limit of ${limit} bytes`;
-  const refuse = async (status: number, title: string, message: string): Promise<never> => {
+  const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
     await failUpload(rt.db, cvId, message);
-    throw new UploadRefused(status, title, message);
+    throw new UploadRefused(kind, title, message);
   };
-  if (declaredBytes !== undefined && declaredBytes > limit) await refuse(413, 'payload too large', tooLarge);
+  if (declaredBytes !== undefined && declaredBytes > limit) await refuse('too-large', 'payload too large', tooLarge);
 
   const inspector = new ArchiveInspector(limit * UNPACK_FACTOR, rt.config.maxArchiveEntries);
   const writer = await rt.store.create({ contentType: 'application/x-tar+gzip', prefix: 'archive' });
@@ -55,19 +55,19 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterabl
     let size = 0;
     for await (const piece of body) {
       size += piece.length;
-      if (size > limit) await refuse(413, 'payload too large', tooLarge);
+      if (size > limit) await refuse('too-large', 'payload too large', tooLarge);
       const problem = await inspector.write(piece);
-      if (problem) await refuse(422, 'invalid archive', problem);
+      if (problem) await refuse('invalid', 'invalid archive', problem);
       await writer.write(piece);
     }
     const check = await inspector.end();
-    if (!check.ok) await refuse(422, 'invalid archive', check.message);
+    if (!check.ok) await refuse('invalid', 'invalid archive', check.message);
     // The object is finished in the transaction that points the version at it: a crash before
     // the commit leaves it unfinished, for the sweep.
     const result = await rt.db.transaction(async (tx) => {
       const stored = await writer.finish(tx);
       const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
-      if (!cv) throw new UploadRefused(403, 'forbidden', 'this upload URL has already been used');
+      if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
       const run = cv.auto_queue_runs
@@ -114,10 +114,10 @@ async function testRunForUpload(tx: Db, key: Buffer, cv: CvRow): Promise<TestRun
 }
 
 /** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
-export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedStatus: number): Promise<CvRow> {
+export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedAs: 'conflict' | 'bad-request'): Promise<CvRow> {
   return rt.db.transaction(async (tx) => {
     const cv = await tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
-    if (!cv) throw new ApiError(404, 'not found', 'configuration version not found');
+    if (!cv) throw new NotFound('configuration version not found');
     const why = refusal(event, {
       status: cv.status,
       source: cv.source,
@@ -125,7 +125,7 @@ export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent
       activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
       hasBackingData: cv.archive_object_id !== null,
     });
-    if (why) throw refusedStatus === 409 ? new Conflict(why) : new ApiError(refusedStatus, 'transition failed', why);
+    if (why) throw refusedAs === 'conflict' ? new Conflict(why) : new ApiError('bad-request', 'transition failed', why);
     // Archive and permanent delete discard the archive; soft delete keeps it for a restore.
     const discard = event === 'archive' || event === 'permanent_delete';
     const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
@@ -153,7 +153,7 @@ export async function collectOldVersions(rt: Runtime, days: number, limit = 500)
   const archived: string[] = [];
   for (const id of candidates) {
     try {
-      await cvAction(rt, id, 'archive', 409);
+      await cvAction(rt, id, 'archive', 'conflict');
       archived.push(id);
     } catch (err) {
       // Someone changed it since the scan (a new run, a move): skip it this round.

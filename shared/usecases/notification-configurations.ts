@@ -67,7 +67,7 @@ const responseOf = (v: VerificationRow, url: string): DeliveryResponse => ({
   url,
 });
 
-const verificationFailed = (why: string) => new ApiError(400, 'verification failed', `the verification request to the destination failed: ${why}`);
+const verificationFailed = (why: string) => new ApiError('bad-request', 'verification failed', `the verification request to the destination failed: ${why}`);
 
 /** Destination rules: URL for HTTP destinations, users only for email, users members of the organization. */
 async function check(db: Db, s: Settings, organizationName: string): Promise<void> {
@@ -204,7 +204,7 @@ export async function verifyNotificationConfiguration(rt: Runtime, c: Notificati
 /** Queues a finished delivery again (same payload, same delivery id); 409 when it has not finished. */
 export async function resendDelivery(rt: Runtime, d: DeliveryRow, organization: string): Promise<DeliveryRow> {
   const row = await requeueDelivery(rt.db, d.id, deliveryMachine.sources('resend'));
-  if (!row) throw new ApiError(409, 'conflict', `the delivery is ${d.status}; only delivered, failed or dropped deliveries can be sent again`);
+  if (!row) throw new ApiError('conflict', 'conflict', `the delivery is ${d.status}; only delivered, failed or dropped deliveries can be sent again`);
   await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(row.id, organization, row.attempts + 1), rt.logger);
   return row;
 }

@@ -8,7 +8,7 @@ import { digestPlan } from '../plans/plan-digest.js';
 class PlanJsonOmitted extends ApiError {
   constructor(size: number) {
     super(
-      422,
+      'invalid',
       'unprocessable entity',
       `The JSON plan of this run was not stored: at ${size} bytes it exceeded the limit of the service (MAX_PLAN_JSON_BYTES) when the plan ran. ` +
         'The plan itself was saved; its log says the same.',

@@ -140,9 +140,9 @@ export type StateUploadKind = 'state' | 'json-state';
 export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUploadKind, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<StateVersionRow> {
   const before = await findStateVersion(rt.db, svId);
   if (!before) throw new NotFound('state version not found');
-  if (kind === 'state' ? before.status !== 'pending' : before.json_object_id !== null) throw new ApiError(403, 'forbidden', 'this upload URL has already been used');
+  if (kind === 'state' ? before.status !== 'pending' : before.json_object_id !== null) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
   const limit = rt.config.maxArchiveBytes;
-  const tooLarge = () => new ApiError(413, 'payload too large', `the state is larger than the limit of ${limit} bytes`);
+  const tooLarge = () => new ApiError('too-large', 'payload too large', `the state is larger than the limit of ${limit} bytes`);
   if (declaredBytes !== undefined && declaredBytes > limit) throw tooLarge();
 
   const writer = await rt.store.create({ contentType: 'application/json', prefix: kind === 'state' ? 'state' : 'state-json' });
@@ -170,7 +170,7 @@ export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUp
         const stored = await writer.finish(tx);
         return attachJsonState(tx, svId, stored.id);
       });
-      if (!ok) throw new ApiError(403, 'forbidden', 'this upload URL has already been used');
+      if (!ok) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
       committed = true;
       return (await findStateVersion(rt.db, svId))!;
     }
@@ -186,7 +186,7 @@ export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUp
       }
       const stored = await writer.finish(tx);
       const done = await finalizeStateVersion(tx, rt.config.encryptionKey, svId, { objectId: stored.id, size, state: { ...state, lineage: before.lineage ?? state.lineage } });
-      if (!done) throw new ApiError(403, 'forbidden', 'this upload URL has already been used');
+      if (!done) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
       return done;
     });
     committed = true;
