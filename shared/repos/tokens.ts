@@ -96,13 +96,13 @@ export async function runOfTaskAccessToken(db: Db, secret: string): Promise<stri
 }
 
 /**
- * Creates a run's token for one phase, valid until `expiredAt` (the phase's time limit); returns
+ * Creates a run's token for one phase (named in its description), valid until `expiredAt` (the phase's time limit); returns
  * its id (to revoke it) and the secret, which only the phase's environment receives.
  */
-export async function issueRunToken(db: Db, runId: string, expiredAt: Date): Promise<{ id: string; secret: string }> {
+export async function issueRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): Promise<{ id: string; secret: string }> {
   const secret = newApiToken();
   const id = newId('at');
-  await db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: 'run phase', expired_at: expiredAt });
+  await db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: `${phase} phase`, expired_at: expiredAt });
   return { id, secret };
 }
 

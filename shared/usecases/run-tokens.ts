@@ -21,7 +21,7 @@ const MINT_MARGIN_SECONDS = 60;
 export function mintPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): Promise<{ id: string; secret: string }> {
   const limit = phase === 'plan' ? rt.config.runPlanTimeoutSeconds : rt.config.runApplyTimeoutSeconds;
   const seconds = limit + rt.config.runTimeoutGraceSeconds + MINT_MARGIN_SECONDS;
-  return issueRunToken(rt.db, runId, new Date(Date.now() + seconds * 1000));
+  return issueRunToken(rt.db, runId, phase, new Date(Date.now() + seconds * 1000));
 }
 
 /** Ends a phase's token at once. */
