@@ -23,7 +23,8 @@ export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.
 
 /**
  * The environment Terraform gets: nothing of the service's own (no database URL, keys or
- * tokens), only what the CLI needs to run unattended.
+ * tokens), only what the CLI needs to run unattended. A run phase adds its own run token and CLI
+ * configuration (see WorkdirSources.service).
  */
 export function terraformEnv(settings: Pick<TerraformSettings, 'cliConfigFile'> & { sandbox?: Sandbox }, home: string): NodeJS.ProcessEnv {
   const sandboxed = settings.sandbox && settings.sandbox.settings.mode !== 'none';

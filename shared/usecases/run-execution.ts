@@ -101,7 +101,8 @@ interface PhaseStart {
  * depends on anything a claim changes (init reads the configuration and installs providers into
  * the directory, nothing else), so init overlaps the claim. The claim comes once init has
  * started: it is needed only when init ends, and its queries would otherwise compete with the
- * directory's reads on the way to init. Failures are reported where `ready` is awaited.
+ * directory's reads on the way to init. Failures are reported where `ready` is awaited. The
+ * phase's run token (see run-tokens.ts) is minted alongside and revoked by `discard`.
  */
 function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
