@@ -37,7 +37,8 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
   let org: { name: string; owner: TestUser };
   let token: string;
   let hostname: string;
-  const ws: Record<'a' | 'b' | 'c', { id: string; name: string }> = {} as never;
+  const none = { id: '', name: '' };
+  const ws: Record<'a' | 'b' | 'c', { id: string; name: string }> = { a: none, b: none, c: none };
   let failedRun = '';
   let bRun = '';
 
