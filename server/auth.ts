@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/db.js';
 import type { Principal } from '../shared/access.js';
-import { Unauthorized } from '../shared/errors.js';
+import { NotFound, Unauthorized } from '../shared/errors.js';
 import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken } from '../shared/repos/tokens.js';
 import { AUTHENTICATES } from './route-table.js';
 
@@ -28,8 +28,26 @@ export async function principalFor(db: Db, secret: string): Promise<Principal | 
     return { kind: 'team', tokenId: row.token_id, team: { ...row.team, created_at: new Date(row.team.created_at) } };
   }
   if (row.kind === 'organization' && row.token_org) return { kind: 'organization', tokenId: row.token_id, organizationName: row.token_org };
+  if (row.kind === 'run' && row.run_id && row.run_workspace_id) {
+    return { kind: 'run', tokenId: row.token_id, runId: row.run_id, workspaceId: row.run_workspace_id, runOrganization: row.run_org };
+  }
   return null;
 }
+
+/**
+ * What a run's token may call (GET only): what the `remote` backend reads for
+ * `terraform_remote_state` (the organization's entitlements, the workspace by name, its current
+ * state version, whose signed download URL needs no token) and the current outputs. The handlers
+ * check the workspace (see stateReadableByRun); every other route answers 404 to a run token.
+ */
+const RUN_TOKEN_PATHS = [
+  /^\/organizations\/[^/]+\/entitlement-set$/,
+  /^\/organizations\/[^/]+\/workspaces\/[^/]+$/,
+  /^\/workspaces\/[^/]+\/current-state-version(-outputs)?$/,
+];
+
+/** Whether a run token may make this request at all. */
+const runTokenMay = (req: Request) => (req.method === 'GET' || req.method === 'HEAD') && RUN_TOKEN_PATHS.some((p) => p.test(req.path));
 
 // What a run task's access token may read besides its callback: the run's JSON plan and its
 // configuration archive (checked against the run by the handlers).
@@ -47,6 +65,7 @@ export const authenticate = (db: Db) =>
     const secret = bearerToken(req.get('authorization'));
     const principal = secret ? await principalFor(db, secret) : null;
     if (principal) {
+      if (principal.kind === 'run' && !runTokenMay(req)) throw new NotFound();
       res.locals.principal = principal;
       return next();
     }

@@ -11,7 +11,13 @@ export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess } from
 export type Principal =
   | { kind: 'user'; tokenId: string; user: UserRow }
   | { kind: 'team'; tokenId: string; team: TeamRow }
-  | { kind: 'organization'; tokenId: string; organizationName: string };
+  | { kind: 'organization'; tokenId: string; organizationName: string }
+  /**
+   * A run's own token, for one plan or apply phase: it reads the state of its workspace and of the
+   * workspaces that share their state with it, nothing else (see server/auth.ts and
+   * shared/usecases/run-tokens.ts). It has no grant in any organization.
+   */
+  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; runOrganization: string };
 
 /** What a principal may do inside one organization. */
 export interface OrganizationGrant {
@@ -45,6 +51,8 @@ const membershipTeams = (db: Db, userId: string, organizationName: string | Knex
 /** A grant from the principal alone, or, for a user, from its membership's teams in the organization. */
 function grantOf(principal: Principal, organizationName: string, teams: MembershipTeam[]): OrganizationGrant | null {
   switch (principal.kind) {
+    case 'run':
+      return null;
     case 'organization':
       if (principal.organizationName !== organizationName) return null;
       return { organizationName, isOwner: false, permissions: fullAccess(), teamIds: [] };

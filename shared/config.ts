@@ -12,6 +12,11 @@ export interface Config {
   readonly port: number;
   readonly baseUrl: string;
   readonly uploadUrl: string;
+  /**
+   * The API's base URL as runs' sandboxes reach it (RUN_API_URL, default BASE_URL): the service
+   * URLs of a run's CLI configuration and the state download URLs a run token is given.
+   */
+  readonly runApiUrl: string;
   readonly databaseUrl: string;
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
@@ -131,6 +136,7 @@ const schema = {
     PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
     BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     UPLOAD_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    RUN_API_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
@@ -238,6 +244,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port,
     baseUrl,
     uploadUrl: (env.UPLOAD_URL ?? baseUrl).replace(/\/+$/, ''),
+    runApiUrl: (env.RUN_API_URL ?? baseUrl).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',

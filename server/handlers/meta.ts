@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { pingDatabase } from '../../shared/db.js';
+import { SERVICE_PATHS } from '../../shared/terraform/service-access.js';
 
 /** Discovery, ping and health: the endpoints clients and operators call before anything else. */
 export function metaHandlers({ db, redis }: AppDeps) {
@@ -14,9 +15,7 @@ export function metaHandlers({ db, redis }: AppDeps) {
     },
 
     discovery(_req: Request, res: Response) {
-      res.type('application/json').send(
-        JSON.stringify({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/', 'modules.v1': '/api/registry/v1/modules/', 'state.v2': '/api/v2/' }),
-      );
+      res.type('application/json').send(JSON.stringify(SERVICE_PATHS));
     },
 
     healthz(_req: Request, res: Response) {

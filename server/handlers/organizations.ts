@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
-import { deleteOrganization, type OrganizationRow } from '../../shared/repos/organizations.js';
+import { deleteOrganization, findOrganization, type OrganizationRow } from '../../shared/repos/organizations.js';
 import { organizationsPage } from '../../shared/read-models/organizations.js';
 import { changeOrganization, createOrganization } from '../../shared/usecases/organizations.js';
 import { organizationGrant, fullAccess } from '../../shared/access.js';
@@ -49,7 +49,13 @@ export function organizationHandlers(deps: AppDeps) {
     },
 
     async entitlementSet(req: Req, res: Response) {
-      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const principal = res.locals.principal;
+      // A run token reads its own organization's (the `remote` backend does before reading a state).
+      const org =
+        principal.kind === 'run'
+          ? await (req.params.org === principal.runOrganization ? findOrganization(db, req.params.org) : undefined)
+          : (await orgScope(db, principal, req.params.org)).org;
+      if (!org) throw new NotFound();
       sendResource(res, 200, entitlementSetResource(org, config));
     },
   };

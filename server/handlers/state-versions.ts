@@ -3,7 +3,8 @@ import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
 import { decryptSecret } from '../../shared/crypto.js';
 import { findOutput, findStateVersion, outputsOf, stateVersionOrganization, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
-import { findWorkspaceByName } from '../../shared/repos/workspaces.js';
+import { findWorkspace, findWorkspaceByName } from '../../shared/repos/workspaces.js';
+import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/read-models/state-versions.js';
 import {
   acceptStateUpload,
@@ -40,23 +41,31 @@ export function stateVersionHandlers(deps: AppDeps) {
     return JSON.parse(o.sensitive ? decryptSecret(config.encryptionKey, o.value) : o.value);
   };
 
-  /** A state version as `access` may see it: downloads only for whole-state readers, upload URLs while pending for writers. */
-  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess) => {
-    const whole = readsState(access);
+  /**
+   * A state version as `access` may see it: downloads only for whole-state readers, upload URLs while
+   * pending for writers. A run token (`run`) reads whole states it may read (terraform_remote_state
+   * downloads the state), through URLs under RUN_API_URL, where its sandbox reaches the API; it never
+   * gets upload URLs.
+   */
+  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') => {
+    const run = access === 'run';
+    const whole = run || readsState(access);
+    const writes = !run && whole;
+    const download = (id: string) => (run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, 'object', id, config.downloadUrlTtlSeconds) : url('object', id, config.downloadUrlTtlSeconds));
     return stateVersionResource(
       sv,
       outputs.map((o) => o.id),
       {
-        download: whole && sv.object_id ? url('object', sv.object_id, config.downloadUrlTtlSeconds) : null,
-        jsonDownload: whole && sv.json_object_id ? url('object', sv.json_object_id, config.downloadUrlTtlSeconds) : null,
-        upload: whole && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
-        jsonUpload: whole && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+        download: whole && sv.object_id ? download(sv.object_id) : null,
+        jsonDownload: whole && sv.json_object_id ? download(sv.json_object_id) : null,
+        upload: writes && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+        jsonUpload: writes && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
       },
     );
   };
 
   /** One state version with its outputs included (sensitive values withheld). */
-  async function present(res: Response, status: number, sv: StateVersionRow, access: WorkspaceAccess) {
+  async function present(res: Response, status: number, sv: StateVersionRow, access: WorkspaceAccess | 'run') {
     const outputs = await outputsOf(db, sv.id);
     sendResource(res, status, resourceOf(sv, outputs, access), outputs.map((o) => stateOutputResource(o, valueOf(o, false))));
   }
@@ -71,8 +80,13 @@ export function stateVersionHandlers(deps: AppDeps) {
     send(res, 200, { data: rows.map((r) => resourceOf(r, outputs.get(r.id)!, access)), ...(included.length ? { included } : {}), ...paginate(req, page, total) });
   }
 
-  async function currentOf(req: Req, res: Response) {
-    const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+  /** The workspace's current state version, for a caller that reads the workspace or a run token that may read its state. */
+  async function currentOf(req: Req, res: Response): Promise<{ sv: StateVersionRow; access: WorkspaceAccess | 'run' }> {
+    const principal = res.locals.principal;
+    const { workspace, access } =
+      principal.kind === 'run'
+        ? { workspace: await stateReadableByRun(deps, principal, await findWorkspace(db, req.params.id)), access: 'run' as const }
+        : await workspaceScopeById(db, principal, req.params.id);
     const id = await currentStateVersionId(db, workspace.id);
     const sv = id ? await findStateVersion(db, id) : undefined;
     if (!sv) throw new NotFound('the workspace has no state yet');

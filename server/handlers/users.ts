@@ -16,6 +16,7 @@ import { userResource } from '../serializers/foundation.js';
  */
 async function canSeeUser(deps: AppDeps, principal: Principal, user: UserRow): Promise<boolean> {
   if (principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin)) return true;
+  if (principal.kind === 'run') return false;
   const orgs = principal.kind === 'user'
     ? activeOrganizationsOf(deps.db, principal.user.id)
     : [principal.kind === 'team' ? principal.team.organization_name : principal.organizationName];

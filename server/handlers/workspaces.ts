@@ -11,6 +11,7 @@ import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource
 import { attributesOf, type Req } from './body.js';
 import { organizationResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
+import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
 /** API attribute -> column, for the settings a client may write. */
 const SETTINGS: Record<string, keyof WorkspaceSettings> = {
@@ -72,7 +73,14 @@ export function workspaceHandlers(deps: AppDeps) {
     },
 
     async showByName(req: Req, res: Response) {
-      await orgScope(db, res.locals.principal, req.params.org);
+      const principal = res.locals.principal;
+      if (principal.kind === 'run') {
+        // A run token sees a workspace whose state it may read (the `remote` backend looks it up
+        // by name), with read permissions; `include` is ignored.
+        const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
+        return void sendResource(res, 200, workspaceResource(ws, 'read'));
+      }
+      await orgScope(db, principal, req.params.org);
       const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));
       await respond(res, 200, scope.workspace, scope, include(req));
     },

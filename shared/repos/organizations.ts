@@ -34,6 +34,7 @@ export function organizationsVisibleTo(db: Db, principal: Principal) {
   const q = db<OrganizationRow>('organizations');
   if (principal.kind === 'team') return q.where('name', principal.team.organization_name);
   if (principal.kind === 'organization') return q.where('name', principal.organizationName);
+  if (principal.kind === 'run') return q.whereRaw('false');
   if (!principal.user.is_admin) {
     q.whereIn('name', db('organization_memberships').where({ user_id: principal.user.id, status: 'active' }).select('organization_name'));
   }

@@ -2,7 +2,8 @@ import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { newApiToken, sha256Hex } from '../crypto.js';
 
-export type TokenKind = 'user' | 'team' | 'organization';
+/** `run`: a run's own token, for one plan or apply phase (see shared/usecases/run-tokens.ts). */
+export type TokenKind = 'user' | 'team' | 'organization' | 'run';
 
 export interface TokenRow {
   id: string;
@@ -10,6 +11,7 @@ export interface TokenRow {
   user_id: string | null;
   team_id: string | null;
   organization_name: string | null;
+  run_id: string | null;
   digest: string;
   description: string | null;
   from_configuration: boolean;
@@ -75,12 +77,15 @@ export function findLiveTokenWithOwner(db: Db, secret: string) {
   return db('authentication_tokens as t')
     .leftJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('teams as tm', 'tm.id', 't.team_id')
+    .leftJoin('runs as r', 'r.id', 't.run_id')
+    .leftJoin('workspaces as rw', 'rw.id', 'r.workspace_id')
     .where('t.digest', sha256Hex(secret))
     .andWhere((q) => q.whereNull('t.expired_at').orWhere('t.expired_at', '>', db.fn.now()))
     .first(
       't.id as token_id', 't.kind', 't.organization_name as token_org', 't.last_used_at',
       'u.id as u_id', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
       db.raw('to_jsonb(tm.*) as team'),
+      't.run_id', 'rw.id as run_workspace_id', 'rw.organization_name as run_org',
     );
 }
 
@@ -88,4 +93,20 @@ export function findLiveTokenWithOwner(db: Db, secret: string) {
 export async function runOfTaskAccessToken(db: Db, secret: string): Promise<string | null> {
   const row = await db('task_results').where({ access_token_digest: sha256Hex(secret) }).whereIn('status', ['pending', 'running']).first('run_id');
   return row ? (row.run_id as string) : null;
+}
+
+/**
+ * Creates a run's token for one phase (named in its description), valid until `expiredAt` (the phase's time limit); returns
+ * its id (to revoke it) and the secret, which only the phase's environment receives.
+ */
+export async function issueRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): Promise<{ id: string; secret: string }> {
+  const secret = newApiToken();
+  const id = newId('at');
+  await db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: `${phase} phase`, expired_at: expiredAt });
+  return { id, secret };
+}
+
+/** Ends a run token now (the row stays, with when it was last used, until its run is deleted). */
+export async function revokeRunToken(db: Db, id: string): Promise<void> {
+  await db('authentication_tokens').where({ id, kind: 'run' }).where((q) => q.whereNull('expired_at').orWhere('expired_at', '>', db.fn.now())).update({ expired_at: db.fn.now() });
 }

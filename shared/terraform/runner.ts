@@ -23,7 +23,8 @@ export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.
 
 /**
  * The environment Terraform gets: nothing of the service's own (no database URL, keys or
- * tokens), only what the CLI needs to run unattended.
+ * tokens), only what the CLI needs to run unattended. A run phase adds its own run token and CLI
+ * configuration (see WorkdirSources.service).
  */
 export function terraformEnv(settings: Pick<TerraformSettings, 'cliConfigFile'> & { sandbox?: Sandbox }, home: string): NodeJS.ProcessEnv {
   const sandboxed = settings.sandbox && settings.sandbox.settings.mode !== 'none';
@@ -175,7 +176,16 @@ export interface WorkdirSources {
   variables?: { key: string; value: string }[];
   /** Environment variables of the phase; the service's own (PATH, HOME, Terraform's switches) win. */
   environment?: Record<string, string>;
+  /**
+   * How the phase's Terraform reaches this API as its run (see runServiceAccess): its blocks are
+   * added to the run's own CLI configuration (after the operator's TERRAFORM_CLI_CONFIG), and its
+   * variables win over the workspace's.
+   */
+  service?: { cliConfig: string; env: Record<string, string> };
 }
+
+/** The CLI configuration file of a working directory that has its own (see prepareWorkdir). */
+const RUN_CLI_CONFIG = 'cli.tfrc';
 
 /**
  * A fresh temporary directory with the configuration unpacked, the backend neutralised, the
@@ -207,9 +217,18 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     }
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);
+    let env: NodeJS.ProcessEnv = { ...opts.environment, ...terraformEnv(settings, home) };
+    if (opts.service) {
+      // The operator's configuration (a provider mirror, say), then the service's blocks; readable
+      // by the sandbox's user only (it holds the run's token).
+      const operator = settings.cliConfigFile ? await readFile(settings.cliConfigFile, 'utf8') : '';
+      const cliConfig = join(root, RUN_CLI_CONFIG);
+      writeFileSync(cliConfig, `${operator}\n${opts.service.cliConfig}`, { mode: 0o600 });
+      env = { ...opts.environment, ...opts.service.env, ...terraformEnv(settings, home), TF_CLI_CONFIG_FILE: cliConfig };
+    }
     const user = settings.sandbox.user();
     await settings.sandbox.own(root, user);
-    return { root, dir, statePath, home, env: { ...opts.environment, ...terraformEnv(settings, home) }, user, cleanup };
+    return { root, dir, statePath, home, env, user, cleanup };
   } catch (err) {
     await cleanup();
     throw err;

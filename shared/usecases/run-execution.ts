@@ -19,6 +19,8 @@ import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
 import { effectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
+import { mintPhaseToken, revokePhaseToken } from './run-tokens.js';
+import { runServiceAccess } from '../terraform/service-access.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -100,13 +102,18 @@ interface PhaseStart {
  * depends on anything a claim changes (init reads the configuration and installs providers into
  * the directory, nothing else), so init overlaps the claim. The claim comes once init has
  * started: it is needed only when init ends, and its queries would otherwise compete with the
- * directory's reads on the way to init. Failures are reported where `ready` is awaited.
+ * directory's reads on the way to init. Failures are reported where `ready` is awaited. The
+ * phase's run token (see run-tokens.ts) is minted alongside and revoked by `discard`.
  */
-function startPhase(deps: ExecutionDeps, runId: string, commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
+function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
-  const ready = sourcesOf(deps, runId).then(async ({ sources, options, variables }) => {
-    const wd = (made = await prepareWorkdir(deps.terraform, sources));
+  // The phase's own API token (terraform_remote_state reads shared states with it), minted while
+  // the sources are read and revoked when the phase is discarded (it ends, or was not claimed).
+  const token = mintPhaseToken(deps, runId, what);
+  token.catch(() => undefined);
+  const ready = Promise.all([sourcesOf(deps, runId), token]).then(async ([{ sources, options, variables }, { secret }]) => {
+    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, secret) }));
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)), variables };
   });
@@ -120,6 +127,8 @@ function startPhase(deps: ExecutionDeps, runId: string, commands: (run: PlanOpti
         started.phase.process.kill();
         await started.phase.process.done;
       }
+      const minted = await token.catch(() => undefined);
+      if (minted) await revokePhaseToken(deps, minted.id).catch((err: unknown) => deps.logger.warn('a run token could not be revoked', { runId, error: String(err) }));
       await made?.cleanup();
     },
   };
@@ -441,7 +450,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId, (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
+  const start = startPhase(deps, runId, 'plan', (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
   const { text, version } = await preamble(deps.terraform);
   const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
@@ -499,7 +508,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     if (prepared.status !== 'applying') await afterMove(deps, prepared);
     return;
   }
-  const start = startPhase(deps, runId, (run) => ({ command: applyCommand(run), show: false }));
+  const start = startPhase(deps, runId, 'apply', (run) => ({ command: applyCommand(run), show: false }));
   const { text } = await preamble(deps.terraform);
   const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false });
   if (!claimed) return;

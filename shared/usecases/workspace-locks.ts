@@ -13,6 +13,9 @@ export function holderOf(principal: Principal): LockHolder {
       return { type: 'teams', id: principal.team.id };
     case 'organization':
       return { type: 'organizations', id: principal.organizationName };
+    case 'run':
+      // Never reached (a run token reaches no lock route); it would hold the lock as its run.
+      return { type: 'runs', id: principal.runId };
   }
 }
 

@@ -67,6 +67,8 @@ export async function startHarness(): Promise<Harness> {
     RECONCILE_INTERVAL_MS: '3600000',
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
+    // Runs' sandboxes reach the API through this machine's address too (loopback is their own).
+    RUN_API_URL: `http://${sandboxHost()}:${port}`,
     // The suites share one admin token and send bursts: budgets far above what they use, so no test
     // meets a 429 by accident (the limiter still runs, and sets its headers). The rate limit tests
     // start their own APIs with small budgets.

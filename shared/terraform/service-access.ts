@@ -1,0 +1,54 @@
+import type { Config } from '../config.js';
+
+/**
+ * The services this API offers, by Terraform's service discovery ids, as paths under its base URL
+ * (`/.well-known/terraform.json` answers them). The `remote` backend asks for `tfe.v2.1`, the
+ * `cloud` block for `tfe.v2`, a `remote` backend forced local (TF_FORCE_LOCAL_BACKEND) for
+ * `state.v2`, and module sources on this host for `modules.v1`.
+ */
+export const SERVICE_PATHS: Readonly<Record<string, string>> = Object.freeze({
+  'tfe.v2': '/api/v2/',
+  'tfe.v2.1': '/api/v2/',
+  'tfe.v2.2': '/api/v2/',
+  'modules.v1': '/api/registry/v1/modules/',
+  'state.v2': '/api/v2/',
+});
+
+/** What a run's Terraform gets to reach this API as the run: CLI configuration blocks and environment variables. */
+export interface RunServiceAccess {
+  /** The host name configurations name this service by (BASE_URL's host, with its port if any). */
+  hostname: string;
+  /** `host` and `credentials` blocks for the run's CLI configuration file. */
+  cliConfig: string;
+  /** `TF_TOKEN_<host>`, when the host name can be written as a variable name (not with a port). */
+  env: Record<string, string>;
+}
+
+/** A string literal of the CLI configuration's syntax. */
+const literal = (s: string) => JSON.stringify(s);
+
+/**
+ * The environment variable Terraform reads a host's token from (`TF_TOKEN_` and the host name with
+ * dots as `_` and hyphens as `__`), or null for a host name it cannot express (one with a port).
+ */
+export function tokenVariable(hostname: string): string | null {
+  if (!/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/.test(hostname)) return null;
+  return `TF_TOKEN_${hostname.replace(/-/g, '__').replace(/\./g, '_')}`;
+}
+
+/**
+ * How a run's Terraform finds this service and authenticates to it with the run's token. The
+ * configuration names the service by BASE_URL's host; a `host` block maps that name to the service
+ * URLs under RUN_API_URL (where the sandbox reaches the API, and which may be plain HTTP: service
+ * discovery itself needs HTTPS), and a `credentials` block gives the token (also as `TF_TOKEN_<host>`
+ * when the host has no port).
+ */
+export function runServiceAccess(config: Pick<Config, 'baseUrl' | 'runApiUrl'>, token: string): RunServiceAccess {
+  const hostname = new URL(config.baseUrl).host.toLowerCase();
+  const services = Object.entries(SERVICE_PATHS)
+    .map(([id, path]) => `    ${literal(id)} = ${literal(`${config.runApiUrl}${path}`)}`)
+    .join('\n');
+  const cliConfig = `\nhost ${literal(hostname)} {\n  services = {\n${services}\n  }\n}\n\ncredentials ${literal(hostname)} {\n  token = ${literal(token)}\n}\n`;
+  const variable = tokenVariable(hostname);
+  return { hostname, cliConfig, env: variable ? { [variable]: token } : {} };
+}
