@@ -20,7 +20,7 @@ import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } fro
 import type { RunningPhases } from '../terraform/phases.js';
 import { effectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
 import { mintPhaseToken, revokePhaseToken } from './run-tokens.js';
-import { runServiceAccess } from '../terraform/service-access.js';
+import { runServiceAccess } from '../service-access.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;

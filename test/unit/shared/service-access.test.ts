@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { prepareWorkdir, type TerraformSettings } from '../../../../shared/terraform/runner.js';
-import { runServiceAccess, SERVICE_PATHS, tokenVariable } from '../../../../shared/terraform/service-access.js';
-import { tarGz } from '../../../helpers/fixtures.js';
-import { unsandboxed } from '../../../helpers/sandbox.js';
+import { prepareWorkdir, type TerraformSettings } from '../../../shared/terraform/runner.js';
+import { runServiceAccess, SERVICE_PATHS, tokenVariable } from '../../../shared/service-access.js';
+import { tarGz } from '../../helpers/fixtures.js';
+import { unsandboxed } from '../../helpers/sandbox.js';
 
 describe('how a run reaches the service (run token, CLI configuration)', () => {
   it("names the token variable as Terraform reads it, and none for a host with a port", () => {

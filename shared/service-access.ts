@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 /**
  * The services this API offers, by Terraform's service discovery ids, as paths under its base URL
