@@ -170,4 +170,65 @@ output "s" {
       await rm(taskDir, { recursive: true, force: true });
     }
   });
+  it('applies remotely with workspace variables and a variable set, by their precedence, and never shows the sensitive value', async () => {
+    const org = await createOrg();
+    const token = org.owner.token;
+    const ws = await createWorkspace(org);
+    const secret = `s3cr3t-${uniq('pw')}`;
+    const addVar = async (path: string, attributes: Record<string, unknown>) => {
+      const res = await api('POST', path, { token, body: doc('vars', attributes) });
+      expect(res.status, res.text).to.equal(201);
+      expect(res.body.data.attributes.value).to.equal(attributes.sensitive ? null : attributes.value);
+    };
+    await addVar(`/workspaces/${ws.id}/vars`, { key: 'region', value: 'eu-west-1', category: 'terraform' });
+    await addVar(`/workspaces/${ws.id}/vars`, { key: 'zones', value: '["a", "b"]', category: 'terraform', hcl: true });
+    await addVar(`/workspaces/${ws.id}/vars`, { key: 'TF_VAR_tier', value: 'gold', category: 'env' });
+    await addVar(`/workspaces/${ws.id}/vars`, { key: 'db_password', value: secret, category: 'terraform', sensitive: true });
+    // A variable set applied to the workspace: the workspace's own region wins, the set's owner is used.
+    const set = await api('POST', `/organizations/${org.name}/varsets`, { token, body: doc('varsets', { name: uniq('set'), global: false }) });
+    expect(set.status, set.text).to.equal(201);
+    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, { key: 'region', value: 'us-east-1', category: 'terraform' });
+    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, { key: 'owner', value: 'team-a', category: 'terraform' });
+    const applied = await api('POST', `/varsets/${set.body.data.id}/relationships/workspaces`, { token, body: { data: [{ type: 'workspaces', id: ws.id }] } });
+    expect(applied.status, applied.text).to.equal(204);
+
+    const varsDir = await mkdtemp(join(tmpdir(), 'rls-cli-vars-'));
+    try {
+      const env = await cliSetup(varsDir, org, ws.name, `variable "region" { type = string }
+variable "owner" { type = string }
+variable "zones" { type = list(string) }
+variable "tier" { type = string }
+variable "db_password" {
+  type      = string
+  sensitive = true
+}
+resource "terraform_data" "a" { input = "\${var.region}/\${var.owner}/\${join(",", var.zones)}/\${var.tier}" }
+output "summary" { value = terraform_data.a.output }
+output "password_length" { value = nonsensitive(length(var.db_password)) }
+`);
+      expect((await terraform(varsDir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
+      const apply = await terraform(varsDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
+      expect(apply.code, apply.output).to.equal(0);
+      expect(apply.output).to.not.include(secret);
+      const output = await terraform(varsDir, env, ['output', '-json']);
+      expect(output.code, output.output).to.equal(0);
+      const values = JSON.parse(output.output);
+      expect(values.summary.value).to.equal('eu-west-1/team-a/a,b/gold');
+      expect(values.password_length.value).to.equal(secret.length);
+
+      // Neither the run's logs nor what the API answers about the workspace's variables hold the value.
+      const runs = await api('GET', `/workspaces/${ws.id}/runs`, { token });
+      const run = runs.body.data[0];
+      const plan = await api('GET', `/plans/${run.relationships.plan.data.id}`, { token });
+      const applyRes = await api('GET', `/applies/${run.relationships.apply.data.id}`, { token });
+      const logs = (await readWholeLog(plan.body.data.attributes['log-read-url'])) + (await readWholeLog(applyRes.body.data.attributes['log-read-url']));
+      expect(logs).to.include('db_password');
+      expect(logs).to.not.include(secret);
+      const listed = await api('GET', `/workspaces/${ws.id}/vars`, { token });
+      expect(listed.text).to.not.include(secret);
+      expect(JSON.stringify(run)).to.not.include(secret);
+    } finally {
+      await rm(varsDir, { recursive: true, force: true });
+    }
+  });
 });
