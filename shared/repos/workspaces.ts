@@ -1,5 +1,6 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
+import { FINAL_RUN_STATUSES } from '../domain/run.js';
 
 export interface WorkspaceRow {
   id: string;
@@ -41,12 +42,23 @@ export interface LockHolder {
 }
 
 /** Locks an unlocked workspace for `holder`; undefined when it is locked already. */
-export async function setLock(db: Db, id: string, holder: LockHolder, reason: string | null): Promise<WorkspaceRow | undefined> {
-  const [row] = await db<WorkspaceRow>('workspaces')
-    .where({ id, locked: false })
+export async function setLock(db: Db, id: string, holder: LockHolder, reason: string | null, opts: { unlessARunHolds?: boolean } = {}): Promise<WorkspaceRow | undefined> {
+  const query = db<WorkspaceRow>('workspaces').where({ id, locked: false });
+  if (opts.unlessARunHolds) query.whereNotExists(holdingRuns(db, id));
+  const [row] = await query
     .update({ locked: true, locked_by_type: holder.type, locked_by_id: holder.id, lock_reason: reason, updated_at: db.fn.now() })
     .returning('*');
   return row;
+}
+
+/** The run that holds a workspace: a non-speculative run that is neither waiting (pending) nor final. */
+const holdingRuns = (db: Db, workspaceId: string) =>
+  db('runs').where({ workspace_id: workspaceId, plan_only: false }).whereNotIn('status', ['pending', ...FINAL_RUN_STATUSES]).select('id');
+
+/** The id of the run holding a workspace, if one does. */
+export async function holdingRun(db: Db, workspaceId: string): Promise<string | undefined> {
+  const row = (await holdingRuns(db, workspaceId).first()) as { id: string } | undefined;
+  return row?.id;
 }
 
 /** Unlocks a locked workspace, only when `holder` holds it unless null (force); undefined when nothing changed. */

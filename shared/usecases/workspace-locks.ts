@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Principal } from '../access.js';
 import { Conflict } from '../errors.js';
-import { clearLock, findWorkspace, setLock, type LockHolder, type WorkspaceRow } from '../repos/workspaces.js';
+import { clearLock, findWorkspace, holdingRun, setLock, type LockHolder, type WorkspaceRow } from '../repos/workspaces.js';
 import { kickWorkspace } from './runs.js';
 
 /** Who a principal locks a workspace as. */
@@ -24,12 +24,13 @@ const holderName = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `run ${
 
 /**
  * Locks a workspace for the caller: non-speculative runs wait (pending) until it is unlocked.
- * 409 when it is locked already.
+ * 409 when it is locked already, or while a run holds it (planning or applying), as TFE answers.
  */
 export async function lockWorkspace(rt: Runtime, workspaceId: string, principal: Principal, reason: string | null): Promise<WorkspaceRow> {
-  const locked = await setLock(rt.db, workspaceId, holderOf(principal), reason);
-  if (!locked) throw new Conflict('Unable to lock workspace. The workspace is already locked.');
-  return locked;
+  const locked = await setLock(rt.db, workspaceId, holderOf(principal), reason, { unlessARunHolds: true });
+  if (locked) return locked;
+  const run = await holdingRun(rt.db, workspaceId);
+  throw new Conflict(run ? `Unable to lock workspace. The workspace is locked by run ${run}.` : 'Unable to lock workspace. The workspace is already locked.');
 }
 
 /**

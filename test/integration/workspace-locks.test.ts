@@ -58,5 +58,21 @@ describe('workspace locks', function () {
       expect((await unlock(ws.id, token)).status).to.equal(200);
       expect((await waitForRun(held, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
     });
+
+    it('refuses a lock (409, naming the run) while a run holds the workspace, and takes it once the run is final', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
+      const runId = await startRun(ws.id, token);
+      expect((await waitForRun(runId, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
+      const refused = await lock(ws.id, token, 'maintenance');
+      expect(refused.status, refused.text).to.equal(409);
+      expect(refused.body.errors[0].detail).to.include(`locked by run ${runId}`);
+      expect((await api('GET', `/workspaces/${ws.id}`, { token })).body.data.attributes.locked).to.equal(false);
+      expect((await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} })).status).to.equal(202);
+      await waitForRun(runId, token, ['discarded']);
+      expect((await lock(ws.id, token, 'maintenance')).status).to.equal(200);
+    });
   });
 });
