@@ -10,7 +10,7 @@
  *   payload from runPayload, without the run row), to enabled generic configurations with a token:
  *   events of F deliveries (F configurations notified by one event; F = 1 and F = 20, the most a
  *   workspace can have), each committed on its own by one of 8 concurrent producers and handed to
- *   enqueueDeliveries without waiting, as a run's move does, while the queue is paused; once every
+ *   the runtime's delivery rounds without waiting, as a run's move does, while the queue is paused; once every
  *   job is added, resumes the queue: the time from the resume to the last request at the sink.
  * - Baseline, alternating with the service rounds: child processes (one per worker process) that
  *   sign and POST the same bodies with the same headers through node-fetch, 8 at a time per process;
@@ -37,7 +37,7 @@ import pg from 'pg';
 import { newId } from '../shared/ids.js';
 import { runPayload } from '../shared/notifications/payloads.js';
 import { MAX_CONFIGURATIONS_PER_WORKSPACE } from '../shared/domain/notification.js';
-import { enqueueDeliveries, firstTries } from '../shared/queues.js';
+import { firstTries } from '../shared/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, output, percentile, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
 
@@ -421,7 +421,7 @@ const rateOf = (n: number, t0: number, arrivals: Map<string, Instant>) => {
  * the service queues an event's deliveries, on the paused queue; then resumes it and times the drain.
  */
 async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fanout: number): Promise<Round> {
-  const { db, queues, logger } = t.svc.rt;
+  const { db, queues, deliveries } = t.svc.rt;
   const queue = queues['notification-delivery'];
   await queue.pause();
   const queuedBefore = await queue.count();
@@ -432,7 +432,7 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   await inParallel(events, PRODUCERS, async (event) => {
     const rows = event.map((it) => ({ id: it.id, configuration_id: it.configurationId, run_id: null, event_key: it.eventKey, trigger: 'run:created', payload: it.body }));
     await db('notification_deliveries').insert(rows);
-    rounds.push(enqueueDeliveries(queues, firstTries(rows.map((r) => r.id), t.fx.org), logger));
+    rounds.push(deliveries.add(firstTries(rows.map((r) => r.id), t.fx.org)));
   });
   await Promise.all(rounds);
   const jobs = (await queue.count()) - queuedBefore;

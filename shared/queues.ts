@@ -193,40 +193,47 @@ interface Gathering {
   added: Promise<void>;
   flush: () => void;
 }
-/** Delivery attempts waiting for the next round, and when the last round went out, per set of queues. */
-const gathering = new WeakMap<Queues, Gathering>();
-const lastRound = new WeakMap<Queues, number>();
 
 /**
  * Enqueues notification delivery attempts after commit, DELIVERIES_PER_JOB to a job, in rounds: a
  * round goes out at the end of the current turn of the event loop when the last one is at least
  * DELIVERY_ROUND_MS old, otherwise when it is (or at once when a job's worth is waiting). An idle
  * process so adds each event's deliveries at once, and a busy one adds fewer, fuller jobs, waiting at
- * most DELIVERY_ROUND_MS. Each caller's promise settles once its jobs are added; failures are
- * logged, as in enqueueAfterCommit.
+ * most DELIVERY_ROUND_MS. One per runtime (it holds the round being gathered).
  */
-export function enqueueDeliveries(queues: Queues, attempts: readonly DeliveryAttempt[], logger: Logger): Promise<void> {
-  if (attempts.length === 0) return Promise.resolve();
-  let round = gathering.get(queues);
-  if (!round) {
-    const gathered: DeliveryAttempt[] = [];
-    let resolve: () => void = () => undefined;
-    const added = new Promise<void>((r) => (resolve = r));
-    const wait = (lastRound.get(queues) ?? -Infinity) + DELIVERY_ROUND_MS - performance.now();
-    const flush = () => {
-      cancel();
-      if (gathering.get(queues) !== round) return;
-      gathering.delete(queues);
-      lastRound.set(queues, performance.now());
-      void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(queues, spec, logger))).then(() => resolve());
-    };
-    const cancel = wait > 0 ? clearTimeout.bind(null, setTimeout(flush, wait)) : clearImmediate.bind(null, setImmediate(flush));
-    round = { attempts: gathered, added, flush };
-    gathering.set(queues, round);
+export class DeliveryRounds {
+  private gathering: Gathering | null = null;
+  private lastRound = -Infinity;
+
+  constructor(
+    private readonly queues: Queues,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Adds attempts to the next round; settles once their jobs are added (failures are logged, as in enqueueAfterCommit). */
+  add(attempts: readonly DeliveryAttempt[]): Promise<void> {
+    if (attempts.length === 0) return Promise.resolve();
+    let round = this.gathering;
+    if (!round) {
+      const gathered: DeliveryAttempt[] = [];
+      let resolve: () => void = () => undefined;
+      const added = new Promise<void>((r) => (resolve = r));
+      const wait = this.lastRound + DELIVERY_ROUND_MS - performance.now();
+      const flush = () => {
+        cancel();
+        if (this.gathering !== round) return;
+        this.gathering = null;
+        this.lastRound = performance.now();
+        void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(this.queues, spec, this.logger))).then(() => resolve());
+      };
+      const cancel = wait > 0 ? clearTimeout.bind(null, setTimeout(flush, wait)) : clearImmediate.bind(null, setImmediate(flush));
+      round = { attempts: gathered, added, flush };
+      this.gathering = round;
+    }
+    round.attempts.push(...attempts);
+    if (round.attempts.length >= DELIVERIES_PER_JOB) round.flush();
+    return round.added;
   }
-  round.attempts.push(...attempts);
-  if (round.attempts.length >= DELIVERIES_PER_JOB) round.flush();
-  return round.added;
 }
 
 /** First tries of deliveries just committed, all of one organization's workspace. */

@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { createLogger, type Logger } from './logger.js';
 import { createRedis } from './redis.js';
-import { closeQueues, createQueues, type Queues } from './queues.js';
+import { closeQueues, createQueues, DeliveryRounds, type Queues } from './queues.js';
 import type { ObjectStore } from './store/object-store.js';
 import { PostgresObjectStore } from './store/postgres-store.js';
 import { NotificationListener } from './db/listener.js';
@@ -19,6 +19,8 @@ export interface Runtime {
   queues: Queues;
   store: ObjectStore;
   rateLimits: RateLimits;
+  /** Gathers notification delivery attempts into delivery jobs (see DeliveryRounds). */
+  deliveries: DeliveryRounds;
   /** Wakes a web request waiting for a verification the worker settled (LISTEN, connected on first use). */
   verificationsSettled: NotificationListener;
 }
@@ -28,12 +30,14 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
   const redis = createRedis(config.redisUrl, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
+  const queues = createQueues(redis, config.queuePrefix);
   return {
     config,
     logger,
     db,
     redis,
-    queues: createQueues(redis, config.queuePrefix),
+    queues,
+    deliveries: new DeliveryRounds(queues, logger),
     store: new PostgresObjectStore(db, config.encryptionKey),
     verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),

@@ -30,32 +30,35 @@ interface Connection {
 const isStalePlan = (err: unknown) =>
   (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
 
-/**
- * Set on a stale plan: from then on every connection of the process prepares under new names,
- * so no connection sends a statement whose result type changed again (the old ones are left to
- * the backends, which drop them with the connection).
- */
-let generation = 0;
-
-/** Digests of recent statement texts: a text is hashed once, not at each execution. */
-const digests = new Map<string, string>();
+/** Digests of recent statement texts are kept up to this many. */
 const DIGESTS_KEPT = 2000;
 
-function digestOf(sql: string): string {
-  let digest = digests.get(sql);
-  if (digest === undefined) {
-    if (digests.size >= DIGESTS_KEPT) digests.clear();
-    digest = createHash('sha1').update(sql).digest('base64url');
-    digests.set(sql, digest);
-  }
-  return digest;
-}
-
-/** The texts each connection has prepared, in the generation they were named in. */
-const preparedBy = new WeakMap<object, { generation: number; names: Set<string> }>();
-
-/** A knex client class (for knex's `client` option) that prepares at most `limit` statements per connection. */
+/**
+ * A knex client class (for knex's `client` option) that prepares at most `limit` statements per
+ * connection. Each call makes a class of its own, with its own record of what its connections
+ * prepared (one per database pool).
+ */
 export function preparingPgClient(limit: number): typeof PgClient {
+  /**
+   * Set on a stale plan: from then on every connection of the pool prepares under new names, so
+   * no connection sends a statement whose result type changed again (the old ones are left to the
+   * backends, which drop them with the connection).
+   */
+  let generation = 0;
+  /** Digests of recent statement texts: a text is hashed once, not at each execution. */
+  const digests = new Map<string, string>();
+  /** The texts each connection has prepared, in the generation they were named in. */
+  const preparedBy = new WeakMap<object, { generation: number; names: Set<string> }>();
+  const digestOf = (sql: string): string => {
+    let digest = digests.get(sql);
+    if (digest === undefined) {
+      if (digests.size >= DIGESTS_KEPT) digests.clear();
+      digest = createHash('sha1').update(sql).digest('base64url');
+      digests.set(sql, digest);
+    }
+    return digest;
+  };
+
   return class PreparingPgClient extends PgClient {
     /** The name `query` runs under on `connection`, or undefined to run it unnamed. */
     private nameFor(connection: Connection, query: KnexQuery): string | undefined {

@@ -5,7 +5,6 @@ import { newId } from '../ids.js';
 import { runTrigger } from '../domain/notification.js';
 import { onRunTransition, type RunTransition } from '../run-events.js';
 import { registerAfterMove } from '../run-stages.js';
-import { enqueueDeliveries } from '../queues.js';
 import { runPayload } from './payloads.js';
 
 async function username(tx: Db, id: string | null): Promise<string | null> {
@@ -80,7 +79,7 @@ async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<voi
     .join('workspaces as w', 'w.id', 'c.workspace_id')
     .where({ 'd.run_id': run.id, 'd.status': 'pending', 'd.attempts': 0 })
     .select('d.id', 'w.organization_name');
-  void enqueueDeliveries(rt.queues, rows.map((r) => ({ id: r.id as string, attempt: 1, organization: r.organization_name as string })), rt.logger);
+  void rt.deliveries.add(rows.map((r) => ({ id: r.id as string, attempt: 1, organization: r.organization_name as string })));
 }
 
 let registered = false;

@@ -9,7 +9,7 @@ import type { AssessmentRow } from '../repos/assessments.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { readAll } from '../store/postgres-store.js';
 import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
-import { enqueueAfterCommit, enqueueDeliveries, firstTries, jobs } from '../queues.js';
+import { enqueueAfterCommit, firstTries, jobs } from '../queues.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 
 
@@ -93,6 +93,6 @@ export async function executeAssessment(rt: Runtime, terraform: TerraformSetting
     }
     return { result, deliveries };
   });
-  await enqueueDeliveries(rt.queues, firstTries(deliveries, ws.organization_name), rt.logger);
+  await rt.deliveries.add(firstTries(deliveries, ws.organization_name));
   return result;
 }

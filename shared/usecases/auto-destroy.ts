@@ -4,7 +4,7 @@ import type { RunRow } from '../repos/runs.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove, insertRun } from './runs.js';
-import { enqueueDeliveries, firstTries } from '../queues.js';
+import { firstTries } from '../queues.js';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -85,7 +85,7 @@ export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<v
   const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
   for (const ws of due) {
     const { deliveries, run } = await sweepWorkspace(rt, ws, now);
-    await enqueueDeliveries(rt.queues, firstTries(deliveries, ws.organization_name), rt.logger);
+    await rt.deliveries.add(firstTries(deliveries, ws.organization_name));
     if (run) await afterMove(rt, run);
   }
 }

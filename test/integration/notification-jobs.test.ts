@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { harness } from '../helpers/harness.js';
-import { DELIVERIES_PER_JOB, DELIVERY_ROUND_MS, enqueueDeliveries, firstTries, jobs } from '../../shared/queues.js';
+import { DELIVERIES_PER_JOB, DELIVERY_ROUND_MS, firstTries, jobs } from '../../shared/queues.js';
 import { newId } from '../../shared/ids.js';
 
 const ids = (n: number) => Array.from({ length: n }, () => newId('ndel'));
@@ -13,47 +13,47 @@ describe('notification delivery jobs: rounds after commit', () => {
   const carried = async (attempts: string[]) => (await queue().getJob(jobs.notificationDeliveries(firstTries(attempts, ORG)).jobId))?.data;
 
   it('adds the deliveries queued in one turn of an idle process in one job, and settles every caller once it is added', async () => {
-    const { queues, logger } = harness().rt;
+    const { deliveries } = harness().rt;
     await pause(DELIVERY_ROUND_MS * 2);
     const [a, b] = [ids(2), ids(1)];
-    await Promise.all([enqueueDeliveries(queues, firstTries(a, ORG), logger), enqueueDeliveries(queues, firstTries(b, ORG), logger)]);
+    await Promise.all([deliveries.add(firstTries(a, ORG)), deliveries.add(firstTries(b, ORG))]);
     expect(await carried([...a, ...b])).to.deep.equal({ deliveryIds: [...a, ...b], organization: ORG });
 
     // Queueing the same attempts again adds nothing.
     await pause(DELIVERY_ROUND_MS * 2);
     const waiting = await queue().count();
-    await enqueueDeliveries(queues, firstTries([...a, ...b], ORG), logger);
+    await deliveries.add(firstTries([...a, ...b], ORG));
     expect(await queue().count()).to.equal(waiting);
-    expect(await enqueueDeliveries(queues, [], logger)).to.equal(undefined);
+    expect(await deliveries.add([])).to.equal(undefined);
   });
 
   it('gathers the deliveries of a busy process over a short round, and sends a full job at once', async () => {
-    const { queues, logger } = harness().rt;
+    const { deliveries } = harness().rt;
     await pause(DELIVERY_ROUND_MS * 2);
     const first = ids(1);
-    await enqueueDeliveries(queues, firstTries(first, ORG), logger);
+    await deliveries.add(firstTries(first, ORG));
     expect(await carried(first)).to.deep.equal({ deliveryId: first[0], organization: ORG });
 
     // Right after a round, deliveries queued in later turns wait for the next round together.
     const [c, d] = [ids(1), ids(2)];
-    const queued = [enqueueDeliveries(queues, firstTries(c, ORG), logger)];
+    const queued = [deliveries.add(firstTries(c, ORG))];
     await nextTurn();
-    queued.push(enqueueDeliveries(queues, firstTries(d, ORG), logger));
+    queued.push(deliveries.add(firstTries(d, ORG)));
     await Promise.all(queued);
     expect(await carried([...c, ...d])).to.deep.equal({ deliveryIds: [...c, ...d], organization: ORG });
 
     // A job's worth goes out without waiting for the round.
     const many = ids(DELIVERIES_PER_JOB + 3);
-    await enqueueDeliveries(queues, firstTries(many, ORG), logger);
+    await deliveries.add(firstTries(many, ORG));
     expect(await carried(many.slice(0, DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(0, DELIVERIES_PER_JOB), organization: ORG });
     expect(await carried(many.slice(DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(DELIVERIES_PER_JOB), organization: ORG });
   });
 
   it('puts the deliveries of different organizations gathered in one round in jobs of their own', async () => {
-    const { queues, logger } = harness().rt;
+    const { deliveries } = harness().rt;
     await pause(DELIVERY_ROUND_MS * 2);
     const [e, f] = [ids(2), ids(3)];
-    await Promise.all([enqueueDeliveries(queues, firstTries(e, 'org-e'), logger), enqueueDeliveries(queues, firstTries(f, 'org-f'), logger)]);
+    await Promise.all([deliveries.add(firstTries(e, 'org-e')), deliveries.add(firstTries(f, 'org-f'))]);
     expect(await queue().getJob(jobs.notificationDeliveries(firstTries(e, 'org-e')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: e, organization: 'org-e' });
     expect(await queue().getJob(jobs.notificationDeliveries(firstTries(f, 'org-f')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: f, organization: 'org-f' });
   });
