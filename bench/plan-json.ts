@@ -68,7 +68,7 @@ function syntheticPlan(mb: number): Buffer {
 
 /** A finished plan of a new run of `workspaceId` with `json` as its JSON plan, and its redacted form when `redacted`. */
 async function storePlan(rt: Runtime, workspaceId: string, json: Buffer, redacted: Buffer | null): Promise<string> {
-  const run = await insertPendingRun(rt.db, { workspace_id: workspaceId, configuration_version_id: null, source: 'tfe-api' });
+  const run = await insertPendingRun(rt.lifecycle.moves(rt.db), { workspace_id: workspaceId, configuration_version_id: null, source: 'tfe-api' });
   return rt.db.transaction(async (tx) => {
     const jsonObj = await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'planjson' });
     const redactedObj = redacted && (await rt.store.put(tx, redacted, { contentType: 'application/json', prefix: 'planredacted' }));

@@ -9,8 +9,13 @@ import { PostgresObjectStore } from './store/postgres-store.js';
 import { NotificationListener } from './db/listener.js';
 import { VERIFICATION_SETTLED } from './repos/verifications.js';
 import { createRateLimits, type RateLimits } from './rate-limits.js';
+import type { RunLifecycle } from './run-lifecycle.js';
 
-/** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues, the object store and the API's rate limits (kept in that Redis). */
+/**
+ * The shared connections every process opens: Postgres pool, a producer Redis connection, the
+ * queues, the object store and the API's rate limits (kept in that Redis); and the process's run
+ * lifecycle, which the entry point builds (see run-lifecycle-areas.ts).
+ */
 export interface Runtime {
   config: Config;
   logger: Logger;
@@ -21,9 +26,11 @@ export interface Runtime {
   rateLimits: RateLimits;
   /** Wakes a web request waiting for a verification the worker settled (LISTEN, connected on first use). */
   verificationsSettled: NotificationListener;
+  /** How the areas taking part in runs hear of their moves and act in their stages. */
+  lifecycle: RunLifecycle;
 }
 
-export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
+export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel)): Runtime {
   // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
   const redis = createRedis(config.redisUrl, 'producer');
@@ -37,6 +44,7 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
     store: new PostgresObjectStore(db, config.encryptionKey),
     verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),
+    lifecycle,
   };
 }
 

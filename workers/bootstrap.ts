@@ -5,9 +5,6 @@ import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
 import { createRedis } from '../shared/redis.js';
 import { createMailer } from '../shared/mail.js';
 import { createOutboundClient } from '../shared/http/outbound.js';
-import { registerRunTasks } from '../shared/run-tasks/stages.js';
-import { registerNotifications } from '../shared/notifications/triggers.js';
-import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
@@ -65,9 +62,6 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       totalTimeoutMs: rt.config.verificationTimeoutSeconds * 1000,
     }),
   };
-  registerRunTasks(rt.config);
-  registerNotifications(rt.config);
-  registerPolicies();
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 
