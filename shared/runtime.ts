@@ -10,6 +10,8 @@ import { NotificationListener } from './db/listener.js';
 import { VERIFICATION_SETTLED } from './repos/verifications.js';
 import { createRateLimits, type RateLimits } from './rate-limits.js';
 import type { RunLifecycle } from './run-lifecycle.js';
+import { PlanDigester } from './plans/plan-digest.js';
+import { InFlight } from './in-flight.js';
 
 /**
  * The shared connections every process opens: Postgres pool, a producer Redis connection, the
@@ -28,6 +30,10 @@ export interface Runtime {
   verificationsSettled: NotificationListener;
   /** How the areas taking part in runs hear of their moves and act in their stages. */
   lifecycle: RunLifecycle;
+  /** Digests JSON plans (on threads, a few at a time). */
+  planDigests: PlanDigester;
+  /** Redactions of stored plans under way in this process, by plan (see redactedPlanObject). */
+  redactingPlans: InFlight<string>;
 }
 
 export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel)): Runtime {
@@ -45,6 +51,8 @@ export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = cr
     verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),
     lifecycle,
+    planDigests: new PlanDigester(),
+    redactingPlans: new InFlight<string>(),
   };
 }
 

@@ -13,7 +13,6 @@ import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
 import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
-import { digestPlan } from '../plans/plan-digest.js';
 import { afterMove } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
@@ -27,18 +26,22 @@ export interface ExecutionDeps extends Runtime {
   terraform: TerraformSettings;
   /** This process's running phases, which its shutdown stops when its budget runs out. */
   phases: RunningPhases;
+  /** The log preambles of this process's Terraform binaries. */
+  preambles: TerraformPreambles;
 }
 
-const preambles = new Map<string, Promise<{ text: string; version: string }>>();
+/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary and process. */
+export class TerraformPreambles {
+  private readonly byBin = new Map<string, Promise<{ text: string; version: string }>>();
 
-/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary. */
-function preamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
-  let cached = preambles.get(settings.bin);
-  if (!cached) {
-    cached = readPreamble(settings);
-    preambles.set(settings.bin, cached);
+  of(settings: TerraformSettings): Promise<{ text: string; version: string }> {
+    let cached = this.byBin.get(settings.bin);
+    if (!cached) {
+      cached = readPreamble(settings);
+      this.byBin.set(settings.bin, cached);
+    }
+    return cached;
   }
-  return cached;
 }
 
 async function readPreamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
@@ -417,7 +420,7 @@ const planJsonOmittedLine = (size: number, limit: number) =>
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
  * while `terraform show -json` runs; the JSON form goes with the statement that moves the run,
  * with the change counts to the plan row and the redacted form served by json-output-redacted,
- * made here once (on a thread of its own, see digestPlan) so that the API only streams it. For a
+ * made here once (on a thread of its own, see PlanDigester) so that the API only streams it. For a
  * structured run output, the schemas of the resource types the plan changes go with it (see
  * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES is not stored (nor read): the log says
  * so, the plan row keeps its size, and the plan still succeeds.
@@ -438,7 +441,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
       if (listed.code !== 0) throw new Error(`terraform providers schema failed: ${listed.output}`);
       schemas = Buffer.from(listed.output);
     }
-    const digest = await digestPlan({ plan: show.json, schemas });
+    const digest = await deps.planDigests.digest({ plan: show.json, schemas });
     const put = (data: Buffer, prefix: string) => deps.store.putAlong(tx, data, { contentType: 'application/json', prefix });
     const [json, redacted, used] = [await put(show.json, 'planjson'), await put(digest.redacted, 'planredacted'), digest.schemas && (await put(digest.schemas, 'planschemas'))];
     return {
@@ -452,7 +455,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
   const start = startPhase(deps, runId, 'plan', (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
-  const { text, version } = await preamble(deps.terraform);
+  const { text, version } = await deps.preambles.of(deps.terraform);
   const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
     executing: 'planning',
@@ -511,7 +514,7 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     return;
   }
   const start = startPhase(deps, runId, 'apply', (run) => ({ command: applyCommand(run), show: false }));
-  const { text } = await preamble(deps.terraform);
+  const { text } = await deps.preambles.of(deps.terraform);
   const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }, prepareFollowUps);
   if (!claimed) return;
   const { owner, run, phase: apply } = claimed;
