@@ -12,6 +12,7 @@ import { cliEngines } from '../shared/policy/engines.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
 import { RunningPhases } from '../shared/terraform/phases.js';
+import { SpareShell } from '../shared/terraform/phase-process.js';
 import { TerraformPreambles } from '../shared/usecases/run-execution.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
@@ -56,6 +57,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     },
     phases: new RunningPhases(),
     preambles: new TerraformPreambles(),
+    spareShell: new SpareShell(),
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
     verifier: createOutboundClient({

@@ -12,7 +12,7 @@ import type { FollowUp } from '../run-lifecycle.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
+import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type SpareShell } from '../terraform/phase-process.js';
 import { afterMove } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
@@ -28,6 +28,8 @@ export interface ExecutionDeps extends Runtime {
   phases: RunningPhases;
   /** The log preambles of this process's Terraform binaries. */
   preambles: TerraformPreambles;
+  /** The shell this process keeps started ahead of its next phase when it runs them unsandboxed. */
+  spareShell: SpareShell;
 }
 
 /** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary and process. */
@@ -118,7 +120,7 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   const ready = Promise.all([sourcesOf(deps, runId), token]).then(async ([{ sources, options, variables }, { secret }]) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, secret) }));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)), variables };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });
   return {
     ready,
