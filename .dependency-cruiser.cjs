@@ -35,7 +35,7 @@ module.exports = {
       severity: 'error',
       comment: 'Repos and read models hold SQL only: no outbound HTTP, no job queues, no events, no use cases.',
       from: { path: '^shared/(repos|read-models)/' },
-      to: { path: '^shared/(queues|http|usecases|notifications|run-tasks|policy|terraform|sandbox|run-events|run-stages)(/|\\.ts$)|^node_modules/(bullmq|node-fetch|express)/' },
+      to: { path: '^shared/(queues|http|usecases|notifications|run-tasks|policy|terraform|sandbox|run-lifecycle|run-lifecycle-areas)(/|\\.ts$)|^node_modules/(bullmq|node-fetch|express)/' },
     },
   ],
   options: {

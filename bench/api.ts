@@ -19,6 +19,7 @@ import { migrateLatest } from '../shared/db/migrate.js';
 import { createLogger } from '../shared/logger.js';
 import { bullPrefix } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
 
 const HOST = '127.0.0.1';
@@ -130,7 +131,7 @@ async function startService(databaseUrl: string, queuePrefix: string): Promise<S
     RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
     RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
   });
-  const rt = openRuntime(config, createLogger(config.logLevel));
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, 0);
   return { rt, web, baseUrl: `http://${HOST}:${web.port}`, adminToken };
 }

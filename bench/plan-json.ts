@@ -19,7 +19,6 @@ import { performance } from 'node:perf_hooks';
 import { migrateLatest } from '../shared/db/migrate.js';
 import { insertPendingRun } from '../shared/usecases/run-moves.js';
 import type { Runtime } from '../shared/runtime.js';
-import { digestPlan } from '../shared/plans/plan-digest.js';
 import { Cleanups, cleanupOnSignals, createFixture, log, openSetupRuntime, serviceSetup, sleep, type ServiceSetup } from './support.js';
 
 const PLAN_MB = Number(process.env.BENCH_PLAN_MB ?? '36');
@@ -68,7 +67,7 @@ function syntheticPlan(mb: number): Buffer {
 
 /** A finished plan of a new run of `workspaceId` with `json` as its JSON plan, and its redacted form when `redacted`. */
 async function storePlan(rt: Runtime, workspaceId: string, json: Buffer, redacted: Buffer | null): Promise<string> {
-  const run = await insertPendingRun(rt.db, { workspace_id: workspaceId, configuration_version_id: null, source: 'tfe-api' });
+  const run = await insertPendingRun(rt.lifecycle.moves(rt.db), { workspace_id: workspaceId, configuration_version_id: null, source: 'tfe-api' });
   return rt.db.transaction(async (tx) => {
     const jsonObj = await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'planjson' });
     const redactedObj = redacted && (await rt.store.put(tx, redacted, { contentType: 'application/json', prefix: 'planredacted' }));
@@ -167,7 +166,7 @@ async function main(): Promise<void> {
     const fx = await createFixture(setup);
 
     const json = syntheticPlan(PLAN_MB);
-    const { redacted } = await digestPlan({ plan: json, schemas: null });
+    const { redacted } = await rt.planDigests.digest({ plan: json, schemas: null });
     log(`plan JSON ${(json.length / 1048576).toFixed(1)} MiB, redacted ${(redacted.length / 1048576).toFixed(1)} MiB`);
     const stored = await storePlan(rt, fx.workspaceId, json, redacted);
     const lazy = await Promise.all(Array.from({ length: ROUNDS }, () => storePlan(rt, fx.workspaceId, json, null)));

@@ -37,6 +37,7 @@ import { createOutboundClient, type OutboundClient } from '../shared/http/outbou
 import { createLogger } from '../shared/logger.js';
 import { taskUserAgent } from '../shared/run-tasks/payload.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import type { QueueName } from '../shared/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percentile, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
@@ -236,7 +237,7 @@ async function pipelineThread(): Promise<void> {
   const reply = (m: ThreadReply) => port.postMessage(m);
   try {
     const config = loadConfig((workerData as { env: Record<string, string> }).env);
-    const rt = openRuntime(config, createLogger(config.logLevel));
+    const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
     const workers = await startWorkers(rt, ['run-pipeline']);
     const peak = new PoolPeak(rt);
     peak.start();
@@ -285,7 +286,7 @@ function threadPipeline(svc: Service, cleanups: Cleanups): Pipeline {
 }
 
 async function startProcess(svc: Service, cleanups: Cleanups, queues: QueueName[]): Promise<Runtime> {
-  const rt = openRuntime(svc.rt.config, svc.rt.logger);
+  const rt = openRuntime(svc.rt.config, svc.rt.lifecycle, svc.rt.logger);
   cleanups.add(() => closeRuntime(rt));
   const workers = await startWorkers(rt, queues);
   cleanups.add(() => workers.stop(5_000));

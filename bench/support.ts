@@ -18,6 +18,7 @@ import { migrateLatest } from '../shared/db/migrate.js';
 import { createLogger } from '../shared/logger.js';
 import { bullPrefix, type QueueName } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
 
 export const HOST = '127.0.0.1';
@@ -119,7 +120,7 @@ export async function serviceSetup(cleanups: Cleanups, extraEnv: Record<string, 
  */
 export function openSetupRuntime(cleanups: Cleanups, setup: ServiceSetup): Runtime {
   const config = loadConfig(setup.env);
-  const rt = openRuntime(config, createLogger(config.logLevel));
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   cleanups.add(() => closeRuntime(rt));
   cleanups.add(() => flushQueueKeys(rt));
   return rt;

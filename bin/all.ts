@@ -1,6 +1,7 @@
 import { loadConfig } from '../shared/config.js';
 import { migrateLatest } from '../shared/db/migrate.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { QUEUE_NAMES } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { startWorkers } from '../workers/bootstrap.js';
@@ -10,7 +11,7 @@ import { startWeb } from '../server/web.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   await migrateLatest(config.databaseUrl);
-  const rt = openRuntime(config);
+  const rt = openRuntime(config, createRunLifecycle(config));
   const workers = await startWorkers(rt, QUEUE_NAMES);
   const web = await startWeb(rt);
   onShutdown(rt.logger, async () => {

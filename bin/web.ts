@@ -1,11 +1,13 @@
 import { loadConfig } from '../shared/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { startWeb } from '../server/web.js';
 
 /** Web process entry: the API only (migrations are the release process's job). */
 async function main(): Promise<void> {
-  const rt = openRuntime(loadConfig());
+  const config = loadConfig();
+  const rt = openRuntime(config, createRunLifecycle(config));
   const web = await startWeb(rt);
   onShutdown(rt.logger, async () => {
     await web.stop();

@@ -1,5 +1,6 @@
 import { loadConfig } from '../shared/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
+import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { QUEUE_NAMES, type QueueName } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { startWorkers } from '../workers/bootstrap.js';
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const rt = openRuntime(config);
+  const rt = openRuntime(config, createRunLifecycle(config));
   const handle = await startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
   if (!handle.queues.length) {
     rt.logger.info('nothing to process for the requested queues; exiting');

@@ -3,9 +3,6 @@ import { Server as NetServer } from 'node:net';
 import type { Runtime } from '../shared/runtime.js';
 import { ensureSiteAdmin } from '../shared/site-admin.js';
 import { createApp } from './app.js';
-import { registerRunTasks } from '../shared/run-tasks/stages.js';
-import { registerNotifications } from '../shared/notifications/triggers.js';
-import { registerPolicies } from '../shared/policy/checks.js';
 
 /** net.Server's close: stops listening only (http.Server's also closes idle connections at once). */
 const netClose = NetServer.prototype.close;
@@ -27,9 +24,6 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
     // The one deliberate exception to "secrets never printed": the operator needs this token once.
     process.stdout.write(`\nSite admin user "admin" created. API token (shown once):\n\n  ${generatedToken}\n\n`);
   }
-  registerRunTasks(rt.config);
-  registerNotifications(rt.config);
-  registerPolicies();
   const app = createApp(rt);
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(port, () => resolve(s));

@@ -9,8 +9,15 @@ import { PostgresObjectStore } from './store/postgres-store.js';
 import { NotificationListener } from './db/listener.js';
 import { VERIFICATION_SETTLED } from './repos/verifications.js';
 import { createRateLimits, type RateLimits } from './rate-limits.js';
+import type { RunLifecycle } from './run-lifecycle.js';
+import { PlanDigester } from './plans/plan-digest.js';
+import { InFlight } from './in-flight.js';
 
-/** The shared connections every process opens: Postgres pool, a producer Redis connection, the queues, the object store and the API's rate limits (kept in that Redis). */
+/**
+ * The shared connections every process opens: Postgres pool, a producer Redis connection, the
+ * queues, the object store and the API's rate limits (kept in that Redis); and the process's run
+ * lifecycle, which the entry point builds (see run-lifecycle-areas.ts).
+ */
 export interface Runtime {
   config: Config;
   logger: Logger;
@@ -23,9 +30,15 @@ export interface Runtime {
   deliveries: DeliveryRounds;
   /** Wakes a web request waiting for a verification the worker settled (LISTEN, connected on first use). */
   verificationsSettled: NotificationListener;
+  /** How the areas taking part in runs hear of their moves and act in their stages. */
+  lifecycle: RunLifecycle;
+  /** Digests JSON plans (on threads, a few at a time). */
+  planDigests: PlanDigester;
+  /** Redactions of stored plans under way in this process, by plan (see redactedPlanObject). */
+  redactingPlans: InFlight<string>;
 }
 
-export function openRuntime(config: Config, logger = createLogger(config.logLevel)): Runtime {
+export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel)): Runtime {
   // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
   const redis = createRedis(config.redisUrl, 'producer');
@@ -41,6 +54,9 @@ export function openRuntime(config: Config, logger = createLogger(config.logLeve
     store: new PostgresObjectStore(db, config.encryptionKey),
     verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),
+    lifecycle,
+    planDigests: new PlanDigester(),
+    redactingPlans: new InFlight<string>(),
   };
 }
 

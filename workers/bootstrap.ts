@@ -5,9 +5,6 @@ import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
 import { createRedis } from '../shared/redis.js';
 import { createMailer } from '../shared/mail.js';
 import { createOutboundClient } from '../shared/http/outbound.js';
-import { registerRunTasks } from '../shared/run-tasks/stages.js';
-import { registerNotifications } from '../shared/notifications/triggers.js';
-import { registerPolicies } from '../shared/policy/checks.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
@@ -15,6 +12,8 @@ import { cliEngines } from '../shared/policy/engines.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
 import { RunningPhases } from '../shared/terraform/phases.js';
+import { SpareShell } from '../shared/terraform/phase-process.js';
+import { TerraformPreambles } from '../shared/usecases/run-execution.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -57,6 +56,8 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       'notification-delivery': new OrganizationSlots(rt.config.deliverySlotsPerOrganization),
     },
     phases: new RunningPhases(),
+    preambles: new TerraformPreambles(),
+    spareShell: new SpareShell(),
     terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
     verifier: createOutboundClient({
@@ -65,9 +66,6 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       totalTimeoutMs: rt.config.verificationTimeoutSeconds * 1000,
     }),
   };
-  registerRunTasks(rt.config);
-  registerNotifications(rt.config);
-  registerPolicies();
   const workers: Worker[] = [];
   const active: QueueName[] = [];
 

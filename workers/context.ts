@@ -7,6 +7,8 @@ import type { Sandbox } from '../shared/sandbox/sandbox.js';
 import type { PolicyEngines } from '../shared/policy/engines.js';
 import type { OrganizationSlots } from './organization-slots.js';
 import type { RunningPhases } from '../shared/terraform/phases.js';
+import type { TerraformPreambles } from '../shared/usecases/run-execution.js';
+import type { SpareShell } from '../shared/terraform/phase-process.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {
@@ -24,6 +26,10 @@ export interface WorkerDeps extends Runtime {
   outboundSlots: Readonly<Record<'verification' | 'run-task-dispatch' | 'notification-delivery', OrganizationSlots>>;
   /** This process's running Terraform phases (stopped by its shutdown when the budget runs out). */
   phases: RunningPhases;
+  /** The log preambles of this process's Terraform binaries (see TerraformPreambles). */
+  preambles: TerraformPreambles;
+  /** The shell kept started ahead of the next unsandboxed phase (see SpareShell). */
+  spareShell: SpareShell;
   /** The SSRF-guarded client for user-supplied URLs (deliveries, run task requests). */
   outbound: OutboundClient;
   /** The same guard with the short verification timeouts (VERIFICATION_TIMEOUT_SECONDS, VERIFICATION_CONNECT_TIMEOUT_SECONDS). */

@@ -40,5 +40,5 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: strin
 export async function runAssessment(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
   const organization = (await findWorkspace(deps.db, workspaceId))?.organization_name ?? null;
-  await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId)));
+  await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId, deps.spareShell)));
 }

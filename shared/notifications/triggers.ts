@@ -1,10 +1,8 @@
-import type { Runtime } from '../runtime.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { runTrigger } from '../domain/notification.js';
-import { onRunTransition, type RunTransition } from '../run-events.js';
-import { registerAfterMove } from '../run-stages.js';
+import type { AfterMoveContext, FollowUp, RunLifecycle, RunTransition } from '../run-lifecycle.js';
 import { runPayload } from './payloads.js';
 
 async function username(tx: Db, id: string | null): Promise<string | null> {
@@ -36,15 +34,12 @@ export async function recordDeliveries(
 }
 
 /**
- * Runs whose moves wrote deliveries in this process since their last after-move hand-off. A
- * transaction that rolled back leaves a stale entry, which costs one read that finds nothing.
+ * Records the run trigger a move fires (same transaction as the move); when it wrote deliveries,
+ * leaves their hand-off for after the commit (once per run and transaction).
  */
-const runsWithNewDeliveries = new Set<string>();
-
-/** Records the run trigger a move fires (same transaction as the move). */
-async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<void> {
+async function recordRunNotifications(tx: Db, config: Config, change: RunTransition): Promise<FollowUp | undefined> {
   const trigger = runTrigger(change, change.run);
-  if (!trigger) return;
+  if (!trigger) return undefined;
   // What the payload names is read only when a configuration is subscribed, and then once.
   let names: Promise<{ ws: { id: string; name: string; organization_name: string }; createdBy: string | null; updatedBy: string | null }> | undefined;
   const readNames = async () => {
@@ -63,35 +58,30 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
       return runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name });
     },
   });
-  if (written.length) runsWithNewDeliveries.add(change.run.id);
+  const runId = change.run.id;
+  return written.length ? { key: `notifications:${runId}`, run: (ctx) => queueRunDeliveries(ctx, runId) } : undefined;
 }
 
 /**
- * After a move commits, hands the run's deliveries that have not been tried yet to the next round of
- * delivery jobs; a move that wrote none (most runs' workspaces have no configuration) reads nothing.
- * The run does not wait for the round: the rows are committed, and a round that never goes out
- * (the process dies first) is made good by the reconciler.
+ * After a move that wrote deliveries commits, hands the run's deliveries that have not been tried
+ * yet to the next round of delivery jobs; a move that wrote none (most runs' workspaces have no
+ * configuration) leaves nothing to do. The run does not wait for the round: the rows are
+ * committed, and a round that never goes out (the process dies first) is made good by the reconciler.
  */
-async function queueRunDeliveries(rt: Runtime, run: { id: string }): Promise<void> {
-  if (!runsWithNewDeliveries.delete(run.id)) return;
+async function queueRunDeliveries(rt: AfterMoveContext, runId: string): Promise<void> {
   const rows = await rt.db('notification_deliveries as d')
     .join('notification_configurations as c', 'c.id', 'd.configuration_id')
     .join('workspaces as w', 'w.id', 'c.workspace_id')
-    .where({ 'd.run_id': run.id, 'd.status': 'pending', 'd.attempts': 0 })
+    .where({ 'd.run_id': runId, 'd.status': 'pending', 'd.attempts': 0 })
     .select('d.id', 'w.organization_name');
   void rt.deliveries.add(rows.map((r) => ({ id: r.id as string, attempt: 1, organization: r.organization_name as string })));
 }
 
-let registered = false;
-
-/** Wires run notifications into the run lifecycle (once per process). */
-export function registerNotifications(config: Config): void {
-  if (registered) return;
-  registered = true;
+/** Wires run notifications into a run lifecycle. */
+export function notificationParts(lifecycle: RunLifecycle, config: Config): void {
   // Most workspaces have no configuration: their moves need no look at the configurations.
-  onRunTransition(
+  lifecycle.onRunTransition(
     (tx, change) => recordRunNotifications(tx, config, change),
     (db, _move, row) => db.raw('exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled)', [row]),
   );
-  registerAfterMove(queueRunDeliveries);
 }

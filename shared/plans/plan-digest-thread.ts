@@ -1,4 +1,4 @@
-/** The thread of digestPlan (see plan-digest.ts): digests one JSON plan and answers with the result. */
+/** The thread of PlanDigester.digest (see plan-digest.ts): digests one JSON plan and answers with the result. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { digestHere, type DigestInput } from './plan-digest.js';
 

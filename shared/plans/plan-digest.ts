@@ -7,7 +7,7 @@ export interface DigestInput {
   schemas: Uint8Array | null;
 }
 
-/** What digestPlan makes of a JSON plan. */
+/** What a PlanDigester makes of a JSON plan. */
 export interface PlanDigest {
   counts: ReturnType<typeof countChanges>;
   /** The schemas of the types the plan changes (see schemasOfChanges), serialized; null without schemas. */
@@ -22,26 +22,12 @@ export interface PlanDigest {
  */
 const INLINE_BYTES = 256 * 1024;
 
-/** Threads digesting at once in this process: each holds a parsed plan (several times its size in memory). */
+/** Threads digesting at once in a process: each holds a parsed plan (several times its size in memory). */
 const MAX_THREADS = 2;
-let running = 0;
-const waiting: (() => void)[] = [];
-
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_THREADS) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
 
 const bytes = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
-/** digestPlan's work, in the calling thread (the thread's module runs the same). */
+/** A PlanDigester's work, in the calling thread (the thread's module runs the same). */
 export function digestHere(input: DigestInput): PlanDigest {
   const plan = JSON.parse(bytes(input.plan).toString('utf8'));
   const schemas = input.schemas ? schemasOfChanges(plan, JSON.parse(bytes(input.schemas).toString('utf8'))) : null;
@@ -53,23 +39,43 @@ export function digestHere(input: DigestInput): PlanDigest {
 }
 
 /**
- * Parses, counts and redacts a JSON plan; a large one on a thread of its own: a plan of tens of
+ * Parses, counts and redacts JSON plans; a large one on a thread of its own: a plan of tens of
  * megabytes takes seconds to parse, redact and serialize, which would otherwise hold up everything
  * else the process does (its lease renewals, its logs, and in a process that also serves the API,
  * every request). The buffers are copied to the thread; the results come back without a copy.
+ * One per process (see Runtime): it runs at most `maxThreads` threads at once.
  */
-export async function digestPlan(input: DigestInput): Promise<PlanDigest> {
-  if (input.plan.byteLength + (input.schemas?.byteLength ?? 0) <= INLINE_BYTES) return digestHere(input);
-  return slot(
-    () =>
-      new Promise<PlanDigest>((resolve, reject) => {
-        const thread = new Worker(new URL('./plan-digest-thread.js', import.meta.url), { workerData: input });
-        let answer: PlanDigest | undefined;
-        thread.once('message', (m: { counts: PlanDigest['counts']; schemas: Uint8Array | null; redacted: Uint8Array }) => {
-          answer = { counts: m.counts, schemas: m.schemas && bytes(m.schemas), redacted: bytes(m.redacted) };
-        });
-        thread.once('error', reject);
-        thread.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`the plan could not be read (thread exited with code ${code})`))));
-      }),
-  );
+export class PlanDigester {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly maxThreads = MAX_THREADS) {}
+
+  async digest(input: DigestInput): Promise<PlanDigest> {
+    if (input.plan.byteLength + (input.schemas?.byteLength ?? 0) <= INLINE_BYTES) return digestHere(input);
+    return this.slot(
+      () =>
+        new Promise<PlanDigest>((resolve, reject) => {
+          const thread = new Worker(new URL('./plan-digest-thread.js', import.meta.url), { workerData: input });
+          let answer: PlanDigest | undefined;
+          thread.once('message', (m: { counts: PlanDigest['counts']; schemas: Uint8Array | null; redacted: Uint8Array }) => {
+            answer = { counts: m.counts, schemas: m.schemas && bytes(m.schemas), redacted: bytes(m.redacted) };
+          });
+          thread.once('error', reject);
+          thread.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`the plan could not be read (thread exited with code ${code})`))));
+        }),
+    );
+  }
+
+  private async slot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.maxThreads) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
 }

@@ -4,8 +4,7 @@ import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
 import { isFinal } from '../domain/run.js';
 import { runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
-import { onRunTransition } from '../run-events.js';
-import { registerStageHook } from '../run-stages.js';
+import type { RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import type { RunRow } from '../repos/runs.js';
 import { transitionRun } from '../usecases/run-moves.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
@@ -48,27 +47,28 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
  * error stops the run. From policy_override (after an override) the run goes on once nothing
  * fails any more.
  */
-export async function settleRun(tx: Db, runId: string): Promise<RunRow | undefined> {
+export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | undefined> {
+  const { tx } = m;
   const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
   const outcome = runPolicyOutcome((await checksOfRun(tx, run.id)).map((c) => c.status));
   if (run.status === 'policy_override') {
     if (outcome !== 'pass') return undefined;
-    const overridden = await transitionRun(tx, run, 'override_policy', { description: 'policy check overridden' });
-    return overridden && continueAfterPlan(tx, overridden);
+    const overridden = await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' });
+    return overridden && continueAfterPlan(m, overridden);
   }
   switch (outcome) {
     case 'waiting':
       return undefined;
     case 'pass': {
-      const checked = await transitionRun(tx, run, 'pass_policy_check');
-      return checked && continueAfterPlan(tx, checked);
+      const checked = await transitionRun(m, run, 'pass_policy_check');
+      return checked && continueAfterPlan(m, checked);
     }
     case 'override':
-      return transitionRun(tx, run, run.plan_only ? 'soft_fail_policy_check' : 'await_policy_override');
+      return transitionRun(m, run, run.plan_only ? 'soft_fail_policy_check' : 'await_policy_override');
     case 'fail': {
       const message = 'a mandatory policy check failed or could not be evaluated';
-      return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message } });
+      return transitionRun(m, run, 'error', { description: message, changes: { error_message: message } });
     }
   }
 }
@@ -78,27 +78,24 @@ export async function settleRun(tx: Db, runId: string): Promise<RunRow | undefin
  * check of the run is left failing, the run goes on to confirmation or, with auto-apply, apply.
  */
 export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId: string | null): Promise<PolicyCheckRow> {
-  const { check, run } = await rt.db.transaction(async (tx) => {
+  const [{ check, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    const { tx } = m;
     const current = await tx<PolicyCheckRow>('policy_checks').where({ id: checkId }).forUpdate().first();
     if (!current) throw new NotFound('policy check not found');
     if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
     const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
     if (owner?.status !== 'policy_override') throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
-    return { check: moved, run: await settleRun(tx, current.run_id) };
+    return { check: moved, run: await settleRun(m, current.run_id) };
   });
-  if (run) await afterMove(rt, run);
+  if (run) await afterMove(rt, run, followUps);
   return check;
 }
 
-let registered = false;
-
-/** Wires policy checks into the run lifecycle (once per process). */
-export function registerPolicies(): void {
-  if (registered) return;
-  registered = true;
-  registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id')).select(db.raw('1'))]));
-  onRunTransition(
+/** Wires policy checks into a run lifecycle. */
+export function policyParts(lifecycle: RunLifecycle): void {
+  lifecycle.registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id')).select(db.raw('1'))]));
+  lifecycle.onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);
     },

@@ -65,7 +65,7 @@ export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyE
     const input = await evaluationInput(rt, run, workspace).catch((err: Error) => err);
     for (const check of queued) await evaluateCheck(rt.policyEngines, rt.db, check, sets, input);
   }
-  const moved = await rt.db.transaction((tx) => settleRun(tx, run.id));
-  if (moved) await afterMove(rt, moved);
+  const [moved, followUps] = await rt.lifecycle.transaction(rt.db, (m) => settleRun(m, run.id));
+  if (moved) await afterMove(rt, moved, followUps);
 }
 

@@ -4,8 +4,7 @@ import type { Db } from '../db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
 import { isFinal } from '../domain/run.js';
 import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName } from '../domain/run-task.js';
-import { onRunTransition } from '../run-events.js';
-import { registerAfterMove, registerStageHook } from '../run-stages.js';
+import type { AfterMoveContext, RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import { createStagesForRun, moveTaskResult, resultsOfStage, setStageStatus, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
 import { resumeAfterStage } from '../usecases/run-progress.js';
@@ -54,7 +53,7 @@ async function closeStages(tx: Db, runId: string): Promise<void> {
 }
 
 /** After a run entered a task stage: queue each pending delivery and each deadline. */
-async function queueStageWork(rt: Runtime, run: RunRow): Promise<void> {
+async function queueStageWork(rt: AfterMoveContext, run: RunRow): Promise<void> {
   const stage = TASK_STAGES.find((s) => run.status === `${s}_running`);
   if (!stage) return;
   const results = await rt.db<TaskResultRow>('task_results as r')
@@ -69,13 +68,9 @@ async function queueStageWork(rt: Runtime, run: RunRow): Promise<void> {
   }
 }
 
-let registered = false;
-
-/** Wires run tasks into the run lifecycle (once per process): snapshots, stage hooks, clean-up, dispatch. */
-export function registerRunTasks(config: Config): void {
-  if (registered) return;
-  registered = true;
-  onRunTransition(
+/** Wires run tasks into a run lifecycle: snapshots, stage hooks, clean-up, dispatch. */
+export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
+  lifecycle.onRunTransition(
     async (tx, change) => {
       if (change.event === 'create') await createStagesForRun(tx, change.run);
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
@@ -87,13 +82,13 @@ export function registerRunTasks(config: Config): void {
     },
   );
   for (const stage of TASK_STAGES) {
-    registerStageHook(
+    lifecycle.registerStageHook(
       stage,
       (tx, run) => enterTaskStage(tx, config, run, stage),
       (db, runId) => db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]),
     );
   }
-  registerAfterMove(queueStageWork);
+  lifecycle.registerAfterMove(queueStageWork);
 }
 
 /** Why a failed stage stops its run, for the run event and error message. */
@@ -104,7 +99,8 @@ function failureReason(stage: TaskStageName, results: TaskResultRow[]): string {
 }
 
 /** Completes a stage whose results are all final, and moves its run on (same transaction). */
-async function completeStageIfDone(tx: Db, stageId: string): Promise<RunRow | undefined> {
+async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
+  const { tx } = m;
   const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
   if (!ts || ts.status !== 'running') return undefined;
   const results = await resultsOfStage(tx, ts.id);
@@ -113,7 +109,7 @@ async function completeStageIfDone(tx: Db, stageId: string): Promise<RunRow | un
   await setStageStatus(tx, ts.id, outcome, ['running']);
   const run = await tx<RunRow>('runs').where({ id: ts.run_id }).forUpdate().first();
   if (!run || run.status !== `${ts.stage}_running`) return undefined;
-  return resumeAfterStage(tx, run, ts.stage, outcome === 'passed', failureReason(ts.stage, results));
+  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', failureReason(ts.stage, results));
 }
 
 /**
@@ -128,14 +124,14 @@ export async function settleTaskResult(
   changes: { message?: string | null; url?: string | null } = {},
   extra?: (tx: Db, result: TaskResultRow) => Promise<void>,
 ): Promise<TaskResultRow | undefined> {
-  const { result, run } = await rt.db.transaction(async (tx) => {
-    const moved = await moveTaskResult(tx, resultId, event, changes);
+  const [{ result, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    const moved = await moveTaskResult(m.tx, resultId, event, changes);
     if (!moved) return { result: undefined, run: undefined };
-    if (extra) await extra(tx, moved);
-    const next = isFinalResult(moved.status) ? await completeStageIfDone(tx, moved.task_stage_id) : undefined;
+    if (extra) await extra(m.tx, moved);
+    const next = isFinalResult(moved.status) ? await completeStageIfDone(m, moved.task_stage_id) : undefined;
     return { result: moved, run: next };
   });
-  if (run) await afterMove(rt, run);
+  if (run) await afterMove(rt, run, followUps);
   return result;
 }
 

@@ -157,29 +157,34 @@ function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; wd:
   return shell;
 }
 
-/**
- * Without a sandbox, one shell is kept started ahead of the next phase. Forking the service's process costs it some
- * milliseconds of its memory map each time, which a phase would otherwise wait for; the spare is
- * forked again a little after it is taken, while that phase's Terraform runs and the process
- * is idle. It does not keep the service's process alive, and ends when the service's does.
- */
-let spare: Shell | undefined;
-let refilling: NodeJS.Timeout | undefined;
 const REFILL_DELAY_MS = 20;
 
-function takeShell(sinks: Sinks): Shell {
-  const shell = spare && !spare.exited ? spare : undefined;
-  spare = undefined;
-  refilling ??= setTimeout(() => {
-    refilling = undefined;
-    if (spare) return;
-    spare = startShell(IDLE);
-    spare.process.hold(false);
-  }, REFILL_DELAY_MS).unref();
-  if (!shell) return startShell(sinks);
-  shell.sinks = sinks;
-  shell.process.hold(true);
-  return shell;
+/**
+ * Without a sandbox, one shell is kept started ahead of the next phase (one SpareShell per worker
+ * process, see its deps). Forking the service's process costs it some milliseconds of its memory
+ * map each time, which a phase would otherwise wait for; the spare is forked again a little after
+ * it is taken, while that phase's Terraform runs and the process is idle. It does not keep the
+ * service's process alive, and ends when the service's does.
+ */
+export class SpareShell {
+  private spare: Shell | undefined;
+  private refilling: NodeJS.Timeout | undefined;
+
+  /** The spare shell for a phase with `sinks` (a new one when there is none), and a new spare soon after. */
+  take(sinks: Sinks): Shell {
+    const shell = this.spare && !this.spare.exited ? this.spare : undefined;
+    this.spare = undefined;
+    this.refilling ??= setTimeout(() => {
+      this.refilling = undefined;
+      if (this.spare) return;
+      this.spare = startShell(IDLE);
+      this.spare.process.hold(false);
+    }, REFILL_DELAY_MS).unref();
+    if (!shell) return startShell(sinks);
+    shell.sinks = sinks;
+    shell.process.hold(true);
+    return shell;
+  }
 }
 
 /** A word the shell reads back as `s` itself. */
@@ -202,8 +207,11 @@ function writeSetup(settings: TerraformSettings, wd: Workdir, words: string): st
   return `${path}\n`;
 }
 
-/** Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. */
-export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: PhaseCommands): PhaseProcess {
+/**
+ * Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. Without a
+ * sandbox, its shell is `spare`'s when given.
+ */
+export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: PhaseCommands, spare?: SpareShell): PhaseProcess {
   const ended = new Map<Step, (status: ExitStatus) => void>();
   const reported = (step: Step) => new Promise<ExitStatus>((resolve) => ended.set(step, resolve));
   const [initEnded, mainEnded, showEnded, schemasEnded] = [reported('init'), reported('main'), reported('show'), reported('schemas')];
@@ -226,7 +234,8 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   const setup = writeSetup(settings, wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
   const sinks: Sinks = { output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) };
   // A sandbox is made for its directory, so it cannot be started ahead.
-  const shell = settings.sandbox.settings.mode === 'none' ? takeShell(sinks) : startShell(sinks, { settings, wd });
+  const unsandboxed = settings.sandbox.settings.mode === 'none';
+  const shell = unsandboxed ? (spare?.take(sinks) ?? startShell(sinks)) : startShell(sinks, { settings, wd });
   const child = shell.process;
   child.send(setup);
   // A step the shell never reported did not run to its end: it ends as the shell did.

@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import type { TerraformSettings } from '../terraform/runner.js';
 import { effectiveVariables } from './variables.js';
 import { prepareWorkdir } from '../terraform/runner.js';
-import { planCommand, spawnPhase } from '../terraform/phase-process.js';
+import { planCommand, spawnPhase, type SpareShell } from '../terraform/phase-process.js';
 import { newId } from '../ids.js';
 import { assessmentFindings, assessmentTriggers } from '../domain/assessment.js';
 import type { AssessmentRow } from '../repos/assessments.js';
@@ -32,7 +32,7 @@ export async function sweepAssessments(rt: Runtime, now = Date.now()): Promise<v
 }
 
 /** Plans (refreshing, changing nothing) the workspace's current configuration against its current state. */
-async function assess(rt: Runtime, terraform: TerraformSettings, ws: { id: string; current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
+async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShell | undefined, ws: { id: string; current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
   const cv = await rt.db('configuration_versions').where({ id: ws.current_configuration_version_id }).first('archive_object_id');
   const sv = await rt.db('state_versions').where({ id: ws.current_state_version_id }).first('object_id');
   if (!cv?.archive_object_id || !sv?.object_id) return { succeeded: false, error: 'the workspace has no configuration or state to assess', plan: null };
@@ -43,7 +43,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { id: strin
     // The workspace's and its variable sets' variables, as a run's plan gets them (no run variables).
     ...(await effectiveVariables(rt.db, rt.config.encryptionKey, ws.id, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
   });
-  const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true });
+  const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true }, spare);
   const planOutput: Buffer[] = [];
   phase.output((c) => planOutput.push(c));
   // An assessment is a plan: it gets the plan's time limit (then it fails like a plan that errors).
@@ -66,10 +66,10 @@ async function assess(rt: Runtime, terraform: TerraformSettings, ws: { id: strin
 }
 
 /** Assesses one workspace, stores the result, and notifies configurations subscribed to what it found. */
-export async function executeAssessment(rt: Runtime, terraform: TerraformSettings, workspaceId: string): Promise<AssessmentRow | null> {
+export async function executeAssessment(rt: Runtime, terraform: TerraformSettings, workspaceId: string, spare?: SpareShell): Promise<AssessmentRow | null> {
   const ws = await rt.db('workspaces').where({ id: workspaceId, assessments_enabled: true }).first();
   if (!ws?.current_configuration_version_id || !ws.current_state_version_id) return null;
-  const outcome = await assess(rt, terraform, ws);
+  const outcome = await assess(rt, terraform, spare, ws);
   const findings = outcome.plan ? assessmentFindings(outcome.plan) : assessmentFindings({});
   const { result, deliveries } = await rt.db.transaction(async (tx) => {
     const prior = await tx<AssessmentRow>('assessment_results').where({ workspace_id: ws.id }).orderBy('created_at', 'desc').first();

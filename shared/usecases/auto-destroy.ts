@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import type { RunRow } from '../repos/runs.js';
+import type { FollowUp } from '../run-lifecycle.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove, insertRun } from './runs.js';
@@ -30,8 +31,9 @@ async function once(tx: Db, ws: Ws, kind: string, extra: { run_id?: string; erro
 }
 
 /** Reminders and the destroy run of one workspace, in one transaction. */
-async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliveries: string[]; run: RunRow | null }> {
-  return rt.db.transaction(async (tx) => {
+async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deliveries: string[]; run: RunRow | null }, FollowUp[]]> {
+  return rt.lifecycle.transaction(rt.db, async (m) => {
+    const { tx } = m;
     const locked = await tx<Ws>('workspaces').where({ id: ws.id }).forUpdate().first();
     if (!locked?.auto_destroy_at || locked.auto_destroy_at.getTime() !== ws.auto_destroy_at.getTime()) return { deliveries: [], run: null };
     const at = ws.auto_destroy_at.getTime();
@@ -53,7 +55,7 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliv
     let run: RunRow | null = null;
     let error: string | null = null;
     if (ws.current_configuration_version_id) {
-      run = await insertRun(tx, {
+      run = await insertRun(m, {
         workspace_id: ws.id,
         configuration_version_id: ws.current_configuration_version_id,
         source: 'tfe-api',
@@ -84,8 +86,8 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<{ deliv
 export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<void> {
   const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
   for (const ws of due) {
-    const { deliveries, run } = await sweepWorkspace(rt, ws, now);
+    const [{ deliveries, run }, followUps] = await sweepWorkspace(rt, ws, now);
     await rt.deliveries.add(firstTries(deliveries, ws.organization_name));
-    if (run) await afterMove(rt, run);
+    if (run) await afterMove(rt, run, followUps);
   }
 }

@@ -64,14 +64,15 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterabl
     if (!check.ok) await refuse('invalid', 'invalid archive', check.message);
     // The object is finished in the transaction that points the version at it: a crash before
     // the commit leaves it unfinished, for the sweep.
-    const result = await rt.db.transaction(async (tx) => {
+    const [result, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+      const { tx } = m;
       const stored = await writer.finish(tx);
       const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
       if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
       const run = cv.auto_queue_runs
-        ? await insertRun(tx, {
+        ? await insertRun(m, {
             workspace_id: cv.workspace_id,
             configuration_version_id: cv.id,
             source: 'tfe-configuration-version',
@@ -82,7 +83,7 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterabl
       return { cv, run, testRun: null };
     });
     committed = true;
-    if (result.run) await afterMove(rt, result.run);
+    if (result.run) await afterMove(rt, result.run, followUps);
     if (result.testRun) await enqueueAfterCommit(rt.queues, jobs.testRun(result.testRun.id), rt.logger);
     return { cv: result.cv, run: result.run };
   } catch (err) {

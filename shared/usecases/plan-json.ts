@@ -2,7 +2,6 @@ import { ApiError, NotFound } from '../errors.js';
 import { redactedObjectOf, setPlanRedacted, type PlanRow } from '../repos/runs.js';
 import type { Runtime } from '../runtime.js';
 import { readAll } from '../store/postgres-store.js';
-import { digestPlan } from '../plans/plan-digest.js';
 
 /** A plan's JSON form was not stored: it exceeded MAX_PLAN_JSON_BYTES when the plan ran. */
 class PlanJsonOmitted extends ApiError {
@@ -23,30 +22,23 @@ export function planJsonObject(plan: PlanRow): string {
   return plan.json_object_id;
 }
 
-/** Redactions under way in this process, by plan: concurrent requests for one plan share one. */
-const redacting = new Map<string, Promise<string>>();
-
 /**
  * The object holding `plan`'s redacted JSON plan (see structuredPlan). Plans store it when they
  * finish; one stored before that (with its JSON but no redacted form) gets it made on the first
- * request, on a thread (see digestPlan), never in the event loop that serves requests, and stored,
+ * request, on a thread (see PlanDigester), never in the event loop that serves requests, and stored,
  * so later requests are served as any other. Two processes doing so at once store one of them.
  */
 export async function redactedPlanObject(rt: Runtime, plan: PlanRow): Promise<string> {
   const jsonId = planJsonObject(plan);
   if (plan.redacted_object_id) return plan.redacted_object_id;
-  let made = redacting.get(plan.id);
-  if (!made) {
-    made = redactStored(rt, plan, jsonId).finally(() => redacting.delete(plan.id));
-    redacting.set(plan.id, made);
-  }
-  return made;
+  // Concurrent requests for one plan in this process share one redaction.
+  return rt.redactingPlans.run(plan.id, () => redactStored(rt, plan, jsonId));
 }
 
 async function redactStored(rt: Runtime, plan: PlanRow, jsonId: string): Promise<string> {
   const [json, schemas] = await Promise.all([readAll(rt.store, jsonId), plan.schemas_object_id ? readAll(rt.store, plan.schemas_object_id) : null]);
   if (!json) throw new NotFound('the plan has no JSON output yet');
-  const { redacted } = await digestPlan({ plan: json, schemas });
+  const { redacted } = await rt.planDigests.digest({ plan: json, schemas });
   const lost = new Error('another process stored the redacted plan first');
   const stored = await rt.db
     .transaction(async (tx) => {

@@ -8,12 +8,11 @@ import { transitionRun } from './run-moves.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
 import { setLock } from '../repos/workspaces.js';
-import { enterStage, runAfterMoves } from '../run-stages.js';
+import type { FollowUp } from '../run-lifecycle.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions } from '../terraform/phase-process.js';
-import { digestPlan } from '../plans/plan-digest.js';
+import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type SpareShell } from '../terraform/phase-process.js';
 import { afterMove } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
@@ -27,18 +26,24 @@ export interface ExecutionDeps extends Runtime {
   terraform: TerraformSettings;
   /** This process's running phases, which its shutdown stops when its budget runs out. */
   phases: RunningPhases;
+  /** The log preambles of this process's Terraform binaries. */
+  preambles: TerraformPreambles;
+  /** The shell this process keeps started ahead of its next phase when it runs them unsandboxed. */
+  spareShell: SpareShell;
 }
 
-const preambles = new Map<string, Promise<{ text: string; version: string }>>();
+/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary and process. */
+export class TerraformPreambles {
+  private readonly byBin = new Map<string, Promise<{ text: string; version: string }>>();
 
-/** The preamble real Terraform logs start with (the CLI skips the first three lines of apply logs); asked once per binary. */
-function preamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
-  let cached = preambles.get(settings.bin);
-  if (!cached) {
-    cached = readPreamble(settings);
-    preambles.set(settings.bin, cached);
+  of(settings: TerraformSettings): Promise<{ text: string; version: string }> {
+    let cached = this.byBin.get(settings.bin);
+    if (!cached) {
+      cached = readPreamble(settings);
+      this.byBin.set(settings.bin, cached);
+    }
+    return cached;
   }
-  return cached;
 }
 
 async function readPreamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
@@ -115,7 +120,7 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   const ready = Promise.all([sourcesOf(deps, runId), token]).then(async ([{ sources, options, variables }, { secret }]) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, secret) }));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options)), variables };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });
   return {
     ready,
@@ -166,9 +171,10 @@ interface PhaseStep {
  * running in the same transaction.
  */
 async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, owner: string, step: PhaseStep) {
-  return deps.db.transaction(async (tx) => {
+  return deps.lifecycle.transaction(deps.db, async (m) => {
+    const { tx } = m;
     const changes = { ...step.run, lease_owner: owner, lease_until: leaseUntil(tx, deps) };
-    let run = await transitionRun(tx, { id: runId, status: step.queued }, step.event, { changes });
+    let run = await transitionRun(m, { id: runId, status: step.queued }, step.event, { changes });
     const resumed = !run;
     if (!run && step.resumable) {
       [run] = await claimLease<RunRow>(tx, { table: 'runs', id: runId, from: [], to: step.executing, takeOver: true, owner, leaseSeconds: deps.config.runLeaseSeconds, set: step.run });
@@ -182,19 +188,19 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
 /**
  * Claims a run for the phase `start` began (see startPhase), once its directory and process are
  * ready or have failed, under a lease owner of its own; discards the phase when the claim fails
- * or finds nothing to run.
+ * or finds nothing to run. `earlier`: work left by the moves that queued the run in this job.
  */
-async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, start: PhaseStart, step: PhaseStep) {
+async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, start: PhaseStart, step: PhaseStep, earlier: FollowUp[] = []) {
   await start.settled;
   const owner = leaseOwner(deps.workerId);
-  const claimed = await claim<P>(deps, runId, owner, step).catch(async (err: unknown) => {
+  const [claimed, followUps] = await claim<P>(deps, runId, owner, step).catch(async (err: unknown) => {
     await start.discard();
     throw err;
   });
   if (claimed) {
     // What the claim's move wrote for after its commit (a run:planning or run:applying
     // notification) goes out now, not when the phase ends.
-    await runAfterMoves(deps, claimed.run).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
+    await deps.lifecycle.runAfterMoves(deps, claimed.run, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
     return { owner, ...claimed };
   }
   await start.discard();
@@ -359,13 +365,13 @@ async function runPhase(
     }
     // A limit that stopped the phase is said in its log, where the CLI shows it.
     if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
-    const record = (ended: PhaseOutcome) => deps.db.transaction((tx) => finishPhase(tx, run, owner, phase, ended, (t) => log.closing(t)));
-    const moved = await record(outcome).catch((err: unknown) => {
+    const record = (ended: PhaseOutcome) => deps.lifecycle.transaction(deps.db, (m) => finishPhase(m, run, owner, phase, ended, (t) => log.closing(t)));
+    const [moved, followUps] = await record(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
       return record({ kind: 'error', message: `the ${what} could not be run` });
     });
-    if (moved) await afterMove(deps, moved);
+    if (moved) await afterMove(deps, moved, followUps);
   } finally {
     lease.stop();
     await start.discard();
@@ -416,7 +422,7 @@ const planJsonOmittedLine = (size: number, limit: number) =>
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
  * while `terraform show -json` runs; the JSON form goes with the statement that moves the run,
  * with the change counts to the plan row and the redacted form served by json-output-redacted,
- * made here once (on a thread of its own, see digestPlan) so that the API only streams it. For a
+ * made here once (on a thread of its own, see PlanDigester) so that the API only streams it. For a
  * structured run output, the schemas of the resource types the plan changes go with it (see
  * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES is not stored (nor read): the log says
  * so, the plan row keeps its size, and the plan still succeeds.
@@ -437,7 +443,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
       if (listed.code !== 0) throw new Error(`terraform providers schema failed: ${listed.output}`);
       schemas = Buffer.from(listed.output);
     }
-    const digest = await digestPlan({ plan: show.json, schemas });
+    const digest = await deps.planDigests.digest({ plan: show.json, schemas });
     const put = (data: Buffer, prefix: string) => deps.store.putAlong(tx, data, { contentType: 'application/json', prefix });
     const [json, redacted, used] = [await put(show.json, 'planjson'), await put(digest.redacted, 'planredacted'), digest.schemas && (await put(digest.schemas, 'planschemas'))];
     return {
@@ -451,7 +457,7 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
   const start = startPhase(deps, runId, 'plan', (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
-  const { text, version } = await preamble(deps.terraform);
+  const { text, version } = await deps.preambles.of(deps.terraform);
   const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
     executing: 'planning',
@@ -476,22 +482,23 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
 }
 
 /** A confirmed run passes the pre-apply stage and is queued; an apply whose worker died fails the run. */
-async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow | undefined> {
-  return deps.db.transaction(async (tx) => {
+async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow | undefined, FollowUp[]]> {
+  return deps.lifecycle.transaction(deps.db, async (m) => {
+    const { tx } = m;
     const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
-      const pre = await enterStage(tx, run, 'pre_apply');
-      if (pre === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-apply task failed' });
-      if (pre === 'wait') return transitionRun(tx, run, 'start_pre_apply');
-      return transitionRun(tx, run, 'queue_apply');
+      const pre = await m.lifecycle.enterStage(tx, run, 'pre_apply');
+      if (pre === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-apply task failed' });
+      if (pre === 'wait') return transitionRun(m, run, 'start_pre_apply');
+      return transitionRun(m, run, 'queue_apply');
     }
-    if (run.status === 'pre_apply_completed') return transitionRun(tx, run, 'queue_apply');
+    if (run.status === 'pre_apply_completed') return transitionRun(m, run, 'queue_apply');
     if (run.status === 'applying' && run.lease_expired) {
       const message = 'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
       // The workspace stays locked by this run, its queued runs held, until a person unlocks it.
       await setLock(tx, run.workspace_id, { type: 'runs', id: run.id }, `${message} Unlock the workspace (force-unlock) once its state is checked.`);
-      return transitionRun(tx, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
+      return transitionRun(m, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
     }
     return run;
   });
@@ -502,15 +509,15 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<RunRow 
  * from the plan phase is applied; an apply is never run a second time.
  */
 export async function executeApply(deps: ExecutionDeps, runId: string): Promise<void> {
-  const prepared = await prepareApply(deps, runId);
+  const [prepared, prepareFollowUps] = await prepareApply(deps, runId);
   if (!prepared) return;
   if (prepared.status !== 'apply_queued') {
-    if (prepared.status !== 'applying') await afterMove(deps, prepared);
+    if (prepared.status !== 'applying') await afterMove(deps, prepared, prepareFollowUps);
     return;
   }
   const start = startPhase(deps, runId, 'apply', (run) => ({ command: applyCommand(run), show: false }));
-  const { text } = await preamble(deps.terraform);
-  const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false });
+  const { text } = await deps.preambles.of(deps.terraform);
+  const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }, prepareFollowUps);
   if (!claimed) return;
   const { owner, run, phase: apply } = claimed;
   let plan: PlanRow | undefined;

@@ -3,7 +3,7 @@ import type { RunEvent } from '../domain/run.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from '../repos/runs.js';
 import { transitionRun } from './run-moves.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
-import { askStages, enterStage, stageConcerned, type RunStage } from '../run-stages.js';
+import type { RunMoves, RunStage } from '../run-lifecycle.js';
 
 /**
  * How a plan or apply ended. `gone`: the run was moved away meanwhile (force-canceled) and the
@@ -37,14 +37,15 @@ const failing = (description: string): RouteStep[] => [{ event: 'error', descrip
  * runs, otherwise waiting for confirmation, which auto-apply gives at once. Only the stages are
  * entered here; followRoute makes the moves.
  */
-export async function routeAfterPlan(tx: Db, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
+export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
+  const { tx, lifecycle } = m;
   if (run.status === 'planning') {
-    const post = await enterStage(tx, run, 'post_plan', answers);
+    const post = await lifecycle.enterStage(tx, run, 'post_plan', answers);
     if (post === 'fail') return failing('a mandatory post-plan task failed');
     if (post === 'wait') return [{ event: 'start_post_plan' }];
   }
   if (run.status === 'planning' || run.status === 'post_plan_completed') {
-    const policy = await enterStage(tx, run, 'policy_check', answers);
+    const policy = await lifecycle.enterStage(tx, run, 'policy_check', answers);
     if (policy === 'fail') return failing('a mandatory policy failed');
     if (policy === 'wait') return [{ event: 'start_policy_check' }];
   }
@@ -60,24 +61,24 @@ export async function routeAfterPlan(tx: Db, run: RunRow, answers?: Record<strin
  * Makes a route's moves in turn, the first carrying `writes` (which happen even when there is no
  * move). Returns the run where the route ends, or undefined when a move found it moved away.
  */
-export async function followRoute(tx: Db, start: RunRow, steps: RouteStep[], writes: Writes = []): Promise<RunRow | undefined> {
-  if (!steps.length) await runWrites(tx, writes);
+export async function followRoute(m: RunMoves, start: RunRow, steps: RouteStep[], writes: Writes = []): Promise<RunRow | undefined> {
+  if (!steps.length) await runWrites(m.tx, writes);
   let run: RunRow | undefined = start;
   for (const [i, { event, ...opts }] of steps.entries()) {
-    run = await transitionRun(tx, run, event, { ...opts, with: i === 0 ? writes : [] });
+    run = await transitionRun(m, run, event, { ...opts, with: i === 0 ? writes : [] });
     if (!run) return undefined;
   }
   return run;
 }
 
 /** After a successful plan, inside one transaction: see routeAfterPlan. */
-export async function continueAfterPlan(tx: Db, run: RunRow): Promise<RunRow | undefined> {
-  return followRoute(tx, run, await routeAfterPlan(tx, run));
+export async function continueAfterPlan(m: RunMoves, run: RunRow): Promise<RunRow | undefined> {
+  return followRoute(m, run, await routeAfterPlan(m, run));
 }
 
 /** applying -> applied, through the post-apply stage (whose results never change an applied run). */
-async function routeAfterApply(tx: Db, run: RunRow, answers: Record<string, unknown>): Promise<RouteStep[]> {
-  const post = await enterStage(tx, run, 'post_apply', answers);
+async function routeAfterApply(m: RunMoves, run: RunRow, answers: Record<string, unknown>): Promise<RouteStep[]> {
+  const post = await m.lifecycle.enterStage(m.tx, run, 'post_apply', answers);
   return [{ event: post === 'wait' ? 'start_post_apply' : 'finish_apply' }];
 }
 
@@ -88,9 +89,9 @@ async function settleApplied(tx: Db, run: RunRow): Promise<RunRow> {
   return run;
 }
 
-async function finishApplied(tx: Db, run: RunRow): Promise<RunRow | undefined> {
-  const applied = await transitionRun(tx, run, 'finish_apply');
-  return applied && settleApplied(tx, applied);
+async function finishApplied(m: RunMoves, run: RunRow): Promise<RunRow | undefined> {
+  const applied = await transitionRun(m, run, 'finish_apply');
+  return applied && settleApplied(m.tx, applied);
 }
 
 export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
@@ -100,24 +101,24 @@ export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
  * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
  * fails an applied run.
  */
-export async function resumeAfterStage(tx: Db, run: RunRow, stage: TaskStage, passed: boolean, reason: string): Promise<RunRow | undefined> {
-  if (!passed && stage !== 'post_apply') return transitionRun(tx, run, 'error', { description: reason, changes: { error_message: reason } });
+export async function resumeAfterStage(m: RunMoves, run: RunRow, stage: TaskStage, passed: boolean, reason: string): Promise<RunRow | undefined> {
+  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason } });
   switch (stage) {
     case 'pre_plan': {
-      const done = await transitionRun(tx, run, 'complete_pre_plan');
-      return done && transitionRun(tx, done, 'queue_plan');
+      const done = await transitionRun(m, run, 'complete_pre_plan');
+      return done && transitionRun(m, done, 'queue_plan');
     }
     case 'post_plan': {
-      const done = await transitionRun(tx, run, 'complete_post_plan');
-      return done && continueAfterPlan(tx, done);
+      const done = await transitionRun(m, run, 'complete_post_plan');
+      return done && continueAfterPlan(m, done);
     }
     case 'pre_apply': {
-      const done = await transitionRun(tx, run, 'complete_pre_apply');
-      return done && transitionRun(tx, done, 'queue_apply');
+      const done = await transitionRun(m, run, 'complete_pre_apply');
+      return done && transitionRun(m, done, 'queue_apply');
     }
     case 'post_apply': {
-      const done = await transitionRun(tx, run, 'complete_post_apply', { description: passed ? null : reason });
-      return done && finishApplied(tx, done);
+      const done = await transitionRun(m, run, 'complete_post_apply', { description: passed ? null : reason });
+      return done && finishApplied(m, done);
     }
   }
 }
@@ -129,10 +130,10 @@ const stagesAfter = (executing: 'planning' | 'applying', outcome: PhaseOutcome):
   outcome.kind !== 'ok' ? [] : executing === 'planning' ? ['post_plan', 'policy_check'] : ['post_apply'];
 
 /** Where a run goes from its executing status once its phase has ended (see routeAfterPlan); hooks `answers` says are not concerned are skipped. */
-async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome, answers: Record<string, unknown>): Promise<RouteStep[]> {
+async function routeAfterPhase(m: RunMoves, run: RunRow, outcome: PhaseOutcome, answers: Record<string, unknown>): Promise<RouteStep[]> {
   if (outcome.kind === 'error') return [{ event: 'error', description: outcome.message, changes: { error_message: outcome.message } }];
   if (outcome.kind !== 'ok') return [{ event: 'cancel' }];
-  return run.status === 'planning' ? routeAfterPlan(tx, run, answers) : routeAfterApply(tx, run, answers);
+  return run.status === 'planning' ? routeAfterPlan(m, run, answers) : routeAfterApply(m, run, answers);
 }
 
 /**
@@ -148,16 +149,17 @@ async function routeAfterPhase(tx: Db, run: RunRow, outcome: PhaseOutcome, answe
  * Throws ProductFailed when the save failed.
  */
 export async function finishPhase(
-  tx: Db,
+  m: RunMoves,
   run: RunRow,
   owner: string,
   phase: { table: 'plans' | 'applies'; id: string },
   outcome: PhaseOutcome,
   closing: (tx: Db) => Promise<Writes>,
 ): Promise<RunRow | undefined> {
+  const { tx, lifecycle } = m;
   const executing = run.status as 'planning' | 'applying';
   const stages = stagesAfter(executing, outcome);
-  const answers = await askStages(tx, stages, run.id);
+  const answers = await lifecycle.askStages(tx, stages, run.id);
   const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : { row: {} };
   const writes: Writes = [
     ...(produced.writes ?? []),
@@ -177,18 +179,18 @@ export async function finishPhase(
   // is canceled below. (An apply that succeeded has changed the infrastructure: it stays applied.)
   const cancelable = outcome.kind === 'ok' && executing === 'planning';
   const unasked = cancelable ? tx.raw('lease_owner = ? and cancel_requested_at is null', [owner]) : ours;
-  const canceledLate = () => (cancelable ? transitionRun(tx, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
+  const canceledLate = () => (cancelable ? transitionRun(m, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
   let moved: RunRow | undefined;
-  if (stages.some((stage) => stageConcerned(stage, answers))) {
+  if (stages.some((stage) => lifecycle.stageConcerned(stage, answers))) {
     const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(unasked).update(released).returning('*');
     if (!current) {
       await runWrites(tx, writes);
       return canceledLate();
     }
-    moved = await followRoute(tx, current, await routeAfterPhase(tx, current, outcome, answers), writes);
+    moved = await followRoute(m, current, await routeAfterPhase(m, current, outcome, answers), writes);
   } else {
-    const [first, ...rest] = await routeAfterPhase(tx, { ...run, ...released }, outcome, answers);
-    moved = await followRoute(tx, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: unasked }, ...rest], writes);
+    const [first, ...rest] = await routeAfterPhase(m, { ...run, ...released }, outcome, answers);
+    moved = await followRoute(m, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: unasked }, ...rest], writes);
     moved ??= await canceledLate();
   }
   return moved?.status === 'applied' ? settleApplied(tx, moved) : moved;

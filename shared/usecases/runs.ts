@@ -6,8 +6,7 @@ import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type R
 import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type NewRun, type RunRow } from '../repos/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
-import { concernsAny } from '../run-events.js';
-import { askStages, enterStage, runAfterMoves, stageInterestCondition } from '../run-stages.js';
+import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
 /** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
@@ -32,11 +31,15 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
   }
 }
 
-/** After a committed move: queue the run's next step, and when it has finished let the next run of its workspace start. */
-export async function afterMove(rt: Runtime, run: RunRow): Promise<void> {
+/**
+ * After a committed move: queue the run's next step, do the areas' after-move work with what the
+ * move's transaction left for it (`followUps`, see RunMoves), and when the run has finished let
+ * the next run of its workspace start.
+ */
+export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly FollowUp[] = []): Promise<void> {
   const step = nextStep(run);
   if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
-  await runAfterMoves(rt, run);
+  await rt.lifecycle.runAfterMoves(rt, run, followUps);
   if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
 }
 
@@ -70,31 +73,32 @@ const blockingRuns = (tx: Db, run: RunRow) =>
  * waits (speculative plans run alongside), then passes the pre-plan stage. The caller's
  * transaction must hold the workspace lock. Returns the moved run, or undefined when it waits.
  */
-async function takeWorkspace(tx: Db, run: RunRow): Promise<RunRow | undefined> {
+async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefined> {
+  const { tx, lifecycle } = m;
   // The usual case in one statement: the workspace is free and the pre-plan stage has nothing to do.
-  const concerns = stageInterestCondition(tx, 'pre_plan', run.id);
+  const concerns = lifecycle.stageInterestCondition(tx, 'pre_plan', run.id);
   if (concerns) {
     const blocked = run.plan_only ? tx.raw('false') : tx.raw('exists (?)', [blockingRuns(tx, run)]);
-    const queued = await transitionRun(tx, run, 'queue_plan', { onlyIf: tx.raw('not (?) and not (?)', [blocked, concerns]) });
+    const queued = await transitionRun(m, run, 'queue_plan', { onlyIf: tx.raw('not (?) and not (?)', [blocked, concerns]) });
     if (queued) return queued;
   }
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
-  const answers = await askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockingRuns(tx, run)])]);
+  const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockingRuns(tx, run)])]);
   if (answers.blocked) return undefined;
-  const stage = await enterStage(tx, run, 'pre_plan', answers);
-  if (stage === 'fail') return transitionRun(tx, run, 'error', { description: 'a mandatory pre-plan task failed' });
-  if (stage === 'wait') return transitionRun(tx, run, 'start_pre_plan');
-  return transitionRun(tx, run, 'queue_plan');
+  const stage = await lifecycle.enterStage(tx, run, 'pre_plan', answers);
+  if (stage === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-plan task failed' });
+  if (stage === 'wait') return transitionRun(m, run, 'start_pre_plan');
+  return transitionRun(m, run, 'queue_plan');
 }
 
 /**
  * Inserts a run (with plan, apply and event) in the caller's transaction and, when its workspace
  * is free, queues it at once, so it needs no `queue` step; call afterMove once committed.
  */
-export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
+export async function insertRun(m: RunMoves, attrs: NewRun): Promise<RunRow> {
   // The insert locks the workspace (see insertPendingRun).
-  const run = await insertPendingRun(tx, attrs);
-  return (await takeWorkspace(tx, run)) ?? run;
+  const run = await insertPendingRun(m, attrs);
+  return (await takeWorkspace(m, run)) ?? run;
 }
 
 /**
@@ -105,8 +109,9 @@ export async function insertRun(tx: Db, attrs: NewRun): Promise<RunRow> {
 export async function createRun(rt: Runtime, given: Omit<NewRun, 'variables' | 'variables_sealed'> & { variables?: { key: string; value: string }[] }): Promise<RunRow> {
   if (given.plan_only) await refuseSpeculativeBeyondCap(rt, given.workspace_id);
   const attrs: NewRun = { ...given, ...sealRunVariables(rt.config.encryptionKey, given.variables ?? []) };
-  const run = (await queuedAtCreation(rt.db, attrs)) ?? (await rt.db.transaction((tx) => insertRun(tx, attrs)));
-  await afterMove(rt, run);
+  const queued = await queuedAtCreation(rt.lifecycle, rt.db, attrs);
+  const [run, followUps] = queued ? [queued, []] : await rt.lifecycle.transaction(rt.db, (m) => insertRun(m, attrs));
+  await afterMove(rt, run, followUps);
   return run;
 }
 
@@ -134,12 +139,12 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * began, which may be before a run that took the workspace meanwhile committed: the unique index
  * refuses a second holder then, and the caller falls back to insertRun.
  */
-async function queuedAtCreation(db: Db, attrs: NewRun): Promise<RunRow | undefined> {
+async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<RunRow | undefined> {
   const id = newId('run');
   const concerns = [
-    concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
-    concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, CANDIDATE),
-    stageInterestCondition(db, 'pre_plan', id),
+    lifecycle.concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
+    lifecycle.concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, CANDIDATE),
+    lifecycle.stageInterestCondition(db, 'pre_plan', id),
   ];
   if (concerns.some((c) => c === null)) return undefined;
   const busy = attrs.plan_only
@@ -159,15 +164,16 @@ async function queuedAtCreation(db: Db, attrs: NewRun): Promise<RunRow | undefin
 
 /** The `queue` step: a run left pending takes its workspace once it is free (see takeWorkspace). */
 export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRow | undefined> {
-  const moved = await rt.db.transaction(async (tx) => {
+  const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    const { tx } = m;
     const initial = await findRun(tx, runId);
     if (!initial || initial.status !== 'pending') return undefined;
     await lockWorkspace(tx, initial.workspace_id);
     const run = await findRun(tx, runId);
     if (!run || run.status !== 'pending') return undefined;
-    return takeWorkspace(tx, run);
+    return takeWorkspace(m, run);
   });
-  if (moved) await afterMove(rt, moved);
+  if (moved) await afterMove(rt, moved, followUps);
   return moved;
 }
 
@@ -177,7 +183,8 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
  * Confirming a saved plan takes the workspace again, so it is refused while another run holds it.
  */
 async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
-  const moved = await rt.db.transaction(async (tx) => {
+  const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    const { tx } = m;
     await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
     // No key update: a transaction that inserts rows referring to the run (a state version) does not wait for it.
     const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
@@ -185,10 +192,10 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
     }
-    return transitionRun(tx, run, event, { actorId, description: comment ?? null });
+    return transitionRun(m, run, event, { actorId, description: comment ?? null });
   });
   if (!moved) throw new Conflict('the run changed concurrently; try again');
-  await afterMove(rt, moved);
+  await afterMove(rt, moved, followUps);
   return moved;
 }
 

@@ -5,6 +5,7 @@ import { dropDatabase } from '../../shared/db.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { createLogger } from '../../shared/logger.js';
 import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
+import { createRunLifecycle } from '../../shared/run-lifecycle-areas.js';
 import { bullPrefix } from '../../shared/queues.js';
 import { startWeb, type WebHandle } from '../../server/web.js';
 import { sandboxHost } from './sandbox.js';
@@ -76,7 +77,7 @@ export async function startHarness(): Promise<Harness> {
   };
   await migrateLatest(env.DATABASE_URL!);
   const config = loadConfig(env);
-  const rt = openRuntime(config, createLogger(config.logLevel));
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, port);
   const baseUrl = config.baseUrl;
   current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env } };
@@ -99,7 +100,7 @@ export async function flushQueueKeys(h: Harness, queuePrefix = h.config.queuePre
 /** A second API process on this run's database and queues, with extra environment (e.g. another edition). */
 export async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; api: string; close: () => Promise<void> }> {
   const config = loadConfig({ ...harness().childEnv, ...env });
-  const rt = openRuntime(config, createLogger(config.logLevel));
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, 0);
   const baseUrl = `http://127.0.0.1:${web.port}`;
   return {

@@ -143,7 +143,7 @@ describe('configuration versions: archive, download and backing data', () => {
     it('refuses a version with a run inserted directly in the database that is not final (409)', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const run = await insertPendingRun(db(), { workspace_id: ws.id, configuration_version_id: id, source: 'tfe-api' });
+      const run = await insertPendingRun(harness().rt.lifecycle.moves(db()), { workspace_id: ws.id, configuration_version_id: id, source: 'tfe-api' });
       await db()('runs').where({ id: run.id }).update({ status: 'planned' });
       await expectRefused(id, ws.id, 'archive', 409, org.owner.token);
       await db()('runs').where({ id: run.id }).update({ status: 'errored' });
@@ -213,7 +213,7 @@ describe('configuration versions: archive, download and backing data', () => {
       expect(got.bytes.equals(archive)).to.equal(true);
       expectError(await api('GET', `/runs/run-${uniq('nope')}/configuration-version/download`, { token: org.owner.token }), 404);
       const pending = (await createCv(ws.id, org.owner.token)).id;
-      const pendingRun = await insertPendingRun(db(), { workspace_id: ws.id, configuration_version_id: pending, source: 'tfe-api' });
+      const pendingRun = await insertPendingRun(harness().rt.lifecycle.moves(db()), { workspace_id: ws.id, configuration_version_id: pending, source: 'tfe-api' });
       expectError(await api('GET', `/runs/${pendingRun.id}/configuration-version/download`, { token: org.owner.token }), 404);
       expectError(await api('GET', `/runs/${run.id}/configuration-version/download`, { token: other.owner.token }), 404);
       expectError(await api('GET', `/runs/${run.id}/configuration-version/download`, { token: null }), 401);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { digestHere, digestPlan } from '../../../../shared/plans/plan-digest.js';
+import { digestHere, PlanDigester } from '../../../../shared/plans/plan-digest.js';
 
 /** A JSON plan of `n` created resources, each with a sensitive attribute, about 700 bytes a resource. */
 function plan(n: number): Buffer {
@@ -21,7 +21,7 @@ describe('plan digests', () => {
   it('digests a large plan on a thread as the calling thread would: counts, the schemas of the changed types, the redacted plan', async () => {
     const input = { plan: plan(1000), schemas };
     expect(input.plan.length, 'large enough to go to a thread').to.be.greaterThan(512 * 1024);
-    const [threaded, here] = [await digestPlan(input), digestHere(input)];
+    const [threaded, here] = [await new PlanDigester().digest(input), digestHere(input)];
     expect(threaded.counts).to.deep.equal({ resource_additions: 1000, resource_changes: 0, resource_destructions: 334 });
     expect(threaded.counts).to.deep.equal(here.counts);
     expect(threaded.redacted.equals(here.redacted)).to.equal(true);
@@ -34,11 +34,12 @@ describe('plan digests', () => {
 
   it('runs several large digests at once, and fails one whose plan is not JSON', async () => {
     const big = plan(800);
-    const all = await Promise.all([1, 2, 3].map(() => digestPlan({ plan: big, schemas: null })));
+    const digester = new PlanDigester();
+    const all = await Promise.all([1, 2, 3].map(() => digester.digest({ plan: big, schemas: null })));
     for (const d of all) expect(d.counts.resource_additions).to.equal(800);
     const broken = big.subarray(0, big.length - 10);
     let failed: unknown;
-    await digestPlan({ plan: broken, schemas: null }).catch((err: unknown) => (failed = err));
+    await digester.digest({ plan: broken, schemas: null }).catch((err: unknown) => (failed = err));
     expect(failed).to.be.instanceOf(Error);
   });
 });
