@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/handlers/**/*.ts', 'server/routes/**/*.ts', 'server/*.ts', 'workers/**/*.ts'],
+    files: ['server/**/*.ts', 'workers/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL] },
   },
 );

@@ -168,7 +168,7 @@ function procStat(pid: number): { ppid: number; started: string } | null {
   }
 }
 
-/** A `terraform plan` process started by one worker process (see planProcessesOf). */
+/** A `terraform plan` process started by one worker process, or a sandbox process whose command line carries its arguments (see planProcessesOf). */
 export interface PlanProcess {
   pid: number;
   started: string;

@@ -106,7 +106,8 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitForRun(runId, token, ['planning']);
     await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
     const plans = planProcessesOf(worker.proc.pid!);
-    expect(plans).to.have.length(1);
+    // Terraform, and the sandbox processes whose command line carries its arguments.
+    expect(plans).to.not.be.empty;
 
     expect((await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} })).status).to.equal(202);
     const run = await waitForRun(runId, token, ['canceled', 'errored']);
@@ -130,7 +131,8 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitForRun(runId, token, ['planning']);
     await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
     const plans = planProcessesOf(worker.proc.pid!);
-    expect(plans).to.have.length(1);
+    // Terraform, and the sandbox processes whose command line carries its arguments.
+    expect(plans).to.not.be.empty;
 
     expectError(await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: {} }), 409);
     expect((await api('POST', `/runs/${runId}/actions/cancel`, { token })).status).to.equal(202);
