@@ -98,12 +98,13 @@ export async function serviceSetup(cleanups: Cleanups, extraEnv: Record<string, 
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     QUEUE_PREFIX: `bench-${runId}`,
-    // Benchmarks measure throughput with few tokens: no rate limits.
-    RATE_LIMIT_PER_SECOND: '0',
-    RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '0',
-    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '0',
-    RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
-    RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
+    // Benchmarks drive the service with few tokens, faster than the default budgets allow: the
+    // limits are counted as usual (their cost is part of what is measured) but set out of reach.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '1000000',
+    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1000000',
+    RATE_LIMIT_INVITATIONS_PER_MINUTE: '1000000',
+    RATE_LIMIT_INVITATIONS_PER_HOUR: '1000000',
     // Explicit so the run never creates a development key file in the working directory.
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
