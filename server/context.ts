@@ -1,5 +1,6 @@
 import type { Runtime } from '../shared/runtime.js';
 import type { Principal } from '../shared/access.js';
+import type { TaskResultRow } from '../shared/repos/run-tasks.js';
 
 /** Collaborators of the HTTP layer, wired by the entry file. */
 export type AppDeps = Runtime;
@@ -11,6 +12,8 @@ declare global {
       principal: Principal;
       /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */
       taskAccess?: { runId: string };
+      /** The task result a run task callback names, once its token has been checked (see task-stages.ts). */
+      taskResult?: TaskResultRow;
     }
   }
 }

@@ -109,7 +109,7 @@ export function taskStageHandlers(deps: AppDeps) {
      * without outcomes keeps them.
      */
     async callback(req: Request<{ id: string }>, res: Response) {
-      const result = res.locals.taskResult as TaskResultRow;
+      const result = res.locals.taskResult!;
       check('task-result.callback', req.body);
       const doc = req.body as {
         data: { attributes: { status: 'running' | 'passed' | 'failed'; message?: string; url?: string }; relationships?: { outcomes?: { data: { attributes: Record<string, unknown> }[] } } };

@@ -106,7 +106,7 @@ export async function moveCv(
     .update({
       ...changes,
       status: to,
-      updated_at: db.fn.now() as unknown as Date,
+      updated_at: db.fn.now(),
       ...(stamp ? { status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [stamp, new Date().toISOString()]) } : {}),
     })
     .returning('*');

@@ -24,7 +24,7 @@ export async function insertOrganization(db: Db, attrs: { name: string; email: s
 export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string; default_execution_mode?: OrganizationRow['default_execution_mode'] }): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
     .where({ name })
-    .update({ ...patch, updated_at: db.fn.now() as unknown as Date })
+    .update({ ...patch, updated_at: db.fn.now() })
     .returning('*');
   return row;
 }

@@ -31,7 +31,7 @@ export async function insertVariableSet(db: Db, row: Pick<VariableSetRow, 'organ
 export async function updateVariableSet(db: Db, id: string, changes: Partial<Pick<VariableSetRow, 'name' | 'description' | 'global' | 'priority'>>): Promise<VariableSetRow> {
   const [row] = await db<VariableSetRow>('variable_sets')
     .where({ id })
-    .update({ ...changes, updated_at: db.fn.now() as unknown as Date })
+    .update({ ...changes, updated_at: db.fn.now() })
     .returning('*');
   return row;
 }

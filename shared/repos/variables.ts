@@ -80,7 +80,7 @@ export async function insertVariable(db: Db, encryptionKey: Buffer, owner: Varia
 export async function updateVariable(db: Db, id: string, changes: Partial<Omit<VariableRow, 'id' | 'workspace_id' | 'variable_set_id' | 'created_at'>>): Promise<VariableRow> {
   const [row] = await db<VariableRow>('variables')
     .where({ id })
-    .update({ ...changes, version_id: versionId(), updated_at: db.fn.now() as unknown as Date })
+    .update({ ...changes, version_id: versionId(), updated_at: db.fn.now() })
     .returning('*');
   return row;
 }
