@@ -126,7 +126,8 @@ export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent
       activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
       hasBackingData: cv.archive_object_id !== null,
     });
-    if (why) throw refusedAs === 'conflict' ? new Conflict(why) : new ApiError('bad-request', 'transition failed', why);
+    // Worded as Terraform Cloud words it (clients such as go-tfe look for "transition not allowed").
+    if (why) throw new ApiError(refusedAs, 'transition not allowed', `transition not allowed: ${why}`);
     // Archive and permanent delete discard the archive; soft delete keeps it for a restore.
     const discard = event === 'archive' || event === 'permanent_delete';
     const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
