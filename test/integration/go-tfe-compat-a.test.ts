@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { cvRow, statusOf } from '../helpers/cv.js';
-import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
+import { createCv, createOrg, createUser, createWorkspace, joinOrg, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
 import { readAll } from '../../shared/store/postgres-store.js';
 
 type Org = { name: string; owner: TestUser };
@@ -79,6 +79,57 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const res = await api('POST', `/configuration-versions/${old.id}/actions/restore_backing_data`, { token: org.owner.token });
       expect(res.status).to.be.within(400, 499);
       expect(errorText(res.body)).to.contain('transition not allowed');
+    });
+  });
+
+  describe('organization memberships list (q, filter[status], filter[email])', () => {
+    let m: Org;
+    const ids: Record<string, string> = {};
+    let active: TestUser;
+    let other: TestUser;
+    let invited: TestUser;
+    const list = (query: string) => api('GET', `/organizations/${m.name}/organization-memberships${query}`, { token: m.owner.token });
+    const idsOf = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
+
+    before(async () => {
+      m = await createOrg();
+      active = await createUser();
+      other = await createUser();
+      invited = await createUser();
+      ids.active = await joinOrg(m, active);
+      ids.other = await joinOrg(m, other);
+      ids.invited = await joinOrg(m, invited, false);
+    });
+
+    it('filters by comma-separated emails as go-tfe sends them (Emails)', async () => {
+      const res = await list(`?filter%5Bemail%5D=${encodeURIComponent(`${other.email},${invited.email}`)}`);
+      expect(res.status, res.text).to.equal(200);
+      expect(idsOf(res)).to.have.members([ids.other, ids.invited]);
+      expect(res.body.meta.pagination['total-count']).to.equal(2);
+    });
+
+    it('filters by status (Status)', async () => {
+      const res = await list('?filter%5Bstatus%5D=invited');
+      expect(res.status, res.text).to.equal(200);
+      expect(idsOf(res)).to.deep.equal([ids.invited]);
+      for (const item of res.body.data) expect(item.attributes.status).to.equal('invited');
+    });
+
+    it('searches by email or username with q (Query), case-insensitively', async () => {
+      const byEmail = await list(`?q=${encodeURIComponent(other.email.toUpperCase())}`);
+      expect(byEmail.status, byEmail.text).to.equal(200);
+      expect(idsOf(byEmail)).to.deep.equal([ids.other]);
+      const byUsername = await list(`?q=${encodeURIComponent(active.username.slice(2))}`);
+      expect(idsOf(byUsername)).to.deep.equal([ids.active]);
+      // An invited user's username is not shown until they accept: only their email finds them.
+      const hidden = `hidden${Date.now()}`;
+      await harness().rt.db('users').where({ id: invited.id }).update({ username: hidden });
+      expect(idsOf(await list(`?q=${hidden}`))).to.deep.equal([]);
+      expect(idsOf(await list(`?q=${encodeURIComponent(invited.email)}`))).to.deep.equal([ids.invited]);
+      const both = await list(`?q=${encodeURIComponent(other.email)}&filter%5Bstatus%5D=invited`);
+      expect(idsOf(both)).to.deep.equal([]);
+      const wildcard = await list('?q=%25');
+      expect(idsOf(wildcard)).to.deep.equal([]);
     });
   });
 });
