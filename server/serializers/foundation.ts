@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { normalizeAccess, accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import type { Config } from '../../shared/config.js';
@@ -80,6 +81,13 @@ export function entitlementSetResource(org: OrganizationRow, config: Config): Re
   };
 }
 
+/**
+ * A user's avatar: a generated (identicon) Gravatar image keyed by a hash of the user's id, never
+ * of the email, so it is stable and tells nothing about the person beyond the id it is shown with.
+ */
+export const avatarUrl = (userId: string): string =>
+  `https://www.gravatar.com/avatar/${createHash('sha256').update(`user:${userId}`).digest('hex')}?s=100&d=identicon&f=y`;
+
 export function userResource(user: UserRow, opts: { self?: boolean } = {}): Resource {
   return {
     type: 'users',
@@ -89,7 +97,7 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
       ...(opts.self ? { email: user.email } : {}),
       'is-service-account': false,
       'is-site-admin': user.is_admin,
-      'avatar-url': null,
+      'avatar-url': avatarUrl(user.id),
       'v2-only': true,
       'two-factor': { enabled: false, verified: false },
       permissions: { 'can-create-organizations': true, 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },

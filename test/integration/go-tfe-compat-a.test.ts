@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
@@ -130,6 +131,23 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       expect(idsOf(both)).to.deep.equal([]);
       const wildcard = await list('?q=%25');
       expect(idsOf(wildcard)).to.deep.equal([]);
+    });
+  });
+
+  describe('users', () => {
+    it('shows a stable avatar-url that does not derive from the email (TestUsersReadCurrent: AvatarURL not empty)', async () => {
+      const me = await api('GET', '/account/details', { token: org.owner.token });
+      expect(me.status, me.text).to.equal(200);
+      const url: unknown = me.body.data.attributes['avatar-url'];
+      expect(url).to.be.a('string').and.match(/^https:\/\//);
+      const again = await api('GET', `/users/${org.owner.id}`, { token: org.owner.token });
+      expect(again.status, again.text).to.equal(200);
+      expect(again.body.data.attributes['avatar-url']).to.equal(url);
+      const email = org.owner.email.trim().toLowerCase();
+      for (const algorithm of ['md5', 'sha256']) expect(String(url)).to.not.contain(createHash(algorithm).update(email).digest('hex'));
+      const someoneElse = await createUser();
+      const theirs = await api('GET', '/account/details', { token: someoneElse.token });
+      expect(theirs.body.data.attributes['avatar-url']).to.be.a('string').and.not.equal(url);
     });
   });
 });
