@@ -203,11 +203,13 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'speculative-enabled': ws.speculative_enabled,
       'global-remote-state': ws.global_remote_state,
       'structured-run-output-enabled': ws.structured_run_output_enabled,
-      'file-triggers-enabled': false,
-      'trigger-prefixes': [],
-      'trigger-patterns': [],
+      'file-triggers-enabled': ws.file_triggers_enabled,
+      'trigger-prefixes': ws.trigger_prefixes,
+      'trigger-patterns': ws.trigger_patterns,
       'tag-names': [],
       source: 'tfe-api',
+      'source-name': ws.source_name,
+      'source-url': ws.source_url,
       environment: 'default',
       locked: ws.locked,
       // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
@@ -247,7 +249,11 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
     },
-    links: { self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}` },
+    links: {
+      self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
+      // Where Terraform Cloud's web UI shows the workspace (this service's web pages do not; clients only link to it).
+      'self-html': `/app/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
+    },
   };
 }
 

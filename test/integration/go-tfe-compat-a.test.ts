@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
-import { api } from '../helpers/api.js';
+import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { cvRow, statusOf } from '../helpers/cv.js';
 import { createCv, createOrg, createUser, createWorkspace, joinOrg, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
@@ -148,6 +148,97 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const someoneElse = await createUser();
       const theirs = await api('GET', '/account/details', { token: someoneElse.token });
       expect(theirs.body.data.attributes['avatar-url']).to.be.a('string').and.not.equal(url);
+    });
+  });
+
+  describe('workspaces: PATCH by name, file triggers, source, self-html', () => {
+    const byName = (name: string) => `/organizations/${org.name}/workspaces/${encodeURIComponent(name)}`;
+
+    it('updates a subset of values by name (TestWorkspacesUpdate: when updating a subset of values)', async () => {
+      const ws = await createWorkspace(org);
+      const before = (await api('GET', byName(ws.name), { token: org.owner.token })).body.data.attributes;
+      const res = await api('PATCH', byName(ws.name), {
+        token: org.owner.token,
+        body: doc('workspaces', {
+          name: ws.name, 'allow-destroy-plan': !before['allow-destroy-plan'], 'auto-apply': true, operations: true,
+          'queue-all-runs': true, 'assessments-enabled': true, 'terraform-version': '0.15.4',
+        }),
+      });
+      expect(res.status, res.text).to.equal(200);
+      const after = res.body.data.attributes;
+      expect(after.name).to.equal(ws.name);
+      for (const key of ['allow-destroy-plan', 'auto-apply', 'queue-all-runs', 'assessments-enabled', 'terraform-version']) expect(after[key], key).to.not.deep.equal(before[key]);
+      expect(after['working-directory']).to.equal(before['working-directory']);
+    });
+
+    it('updates by name with every option and reads the same back under the new name (with valid options)', async () => {
+      const ws = await createWorkspace(org);
+      const attrs = {
+        name: `ws-renamed-${Date.now()}`, 'allow-destroy-plan': true, 'auto-apply': false, 'file-triggers-enabled': true, operations: false,
+        'queue-all-runs': false, 'speculative-enabled': true, description: 'updated description', 'structured-run-output-enabled': true,
+        'terraform-version': '0.11.1', 'trigger-prefixes': ['/modules', '/shared'], 'working-directory': 'baz/',
+      };
+      const res = await api('PATCH', byName(ws.name), { token: org.owner.token, body: doc('workspaces', attrs) });
+      expect(res.status, res.text).to.equal(200);
+      const refreshed = await api('GET', byName(attrs.name), { token: org.owner.token });
+      expect(refreshed.status, refreshed.text).to.equal(200);
+      for (const item of [res.body.data, refreshed.body.data]) {
+        expect(item.id).to.equal(ws.id);
+        for (const [key, value] of Object.entries(attrs)) expect(item.attributes[key], key).to.deep.equal(value);
+        expect(item.attributes['trigger-patterns']).to.deep.equal([]);
+        expect(item.attributes['execution-mode']).to.equal('local');
+      }
+      expect((await api('GET', byName(ws.name), { token: org.owner.token })).status).to.equal(404);
+      expect((await api('PATCH', byName(ws.name), { token: org.owner.token, body: doc('workspaces', { description: 'x' }) })).status).to.equal(404);
+    });
+
+    it('stores trigger patterns in place of prefixes, and refuses both at once', async () => {
+      const create = await api('POST', `/organizations/${org.name}/workspaces`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name: `ws-prefixes-${Date.now()}`, 'trigger-prefixes': ['/prefix-1/', '/prefix-2/'] }),
+      });
+      expect(create.status, create.text).to.equal(201);
+      const name = create.body.data.attributes.name;
+      expect(create.body.data.attributes['trigger-prefixes']).to.deep.equal(['/prefix-1/', '/prefix-2/']);
+      const patterns = ['/module-1/**/*', '/**/networking/*'];
+      const res = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'file-triggers-enabled': true, 'trigger-patterns': patterns }) });
+      expect(res.status, res.text).to.equal(200);
+      const refreshed = await api('GET', byName(name), { token: org.owner.token });
+      for (const item of [res.body.data, refreshed.body.data]) {
+        expect(item.attributes['trigger-patterns']).to.deep.equal(patterns);
+        expect(item.attributes['trigger-prefixes']).to.deep.equal([]);
+      }
+      const both = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'trigger-prefixes': ['/module-1'], 'trigger-patterns': patterns }) });
+      expectError(both, 422, /trigger-prefixes and trigger-patterns/);
+      const emptyPrefixes = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'trigger-prefixes': [], 'trigger-patterns': ['/x/*'] }) });
+      expect(emptyPrefixes.status, emptyPrefixes.text).to.equal(200);
+      expect(emptyPrefixes.body.data.attributes['trigger-patterns']).to.deep.equal(['/x/*']);
+    });
+
+    it('keeps source-name and source-url, defaults file triggers on, and links self-html', async () => {
+      const name = `ws-source-${Date.now()}`;
+      const res = await api('POST', `/organizations/${org.name}/workspaces`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name, 'source-name': 'my-tool', 'source-url': 'https://example.com/my-tool' }),
+      });
+      expect(res.status, res.text).to.equal(201);
+      const read = await api('GET', `/workspaces/${res.body.data.id}`, { token: org.owner.token });
+      for (const item of [res.body.data, read.body.data]) {
+        expect(item.attributes).to.include({ 'source-name': 'my-tool', 'source-url': 'https://example.com/my-tool', 'file-triggers-enabled': true });
+        expect(item.links['self-html']).to.equal(`/app/${org.name}/workspaces/${name}`);
+        expect(item.links.self).to.equal(`/api/v2/organizations/${org.name}/workspaces/${name}`);
+      }
+      const badUrl = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name: `${name}-2`, 'source-url': 'not a url' }) });
+      expect(badUrl.status, badUrl.text).to.equal(422);
+    });
+
+    it('refuses PATCH by name to a member with read access only (404 or 403, nothing changed)', async () => {
+      const ws = await createWorkspace(org);
+      const reader = await createUser();
+      await joinOrg(org, reader);
+      const res = await api('PATCH', byName(ws.name), { token: reader.token, body: doc('workspaces', { description: 'nope' }) });
+      expect(res.status, res.text).to.be.oneOf([403, 404]);
+      expect((await api('GET', byName(ws.name), { token: org.owner.token })).body.data.attributes.description).to.equal('');
     });
   });
 });
