@@ -6,6 +6,7 @@ import { harness } from '../helpers/harness.js';
 import { cvRow, statusOf } from '../helpers/cv.js';
 import { createCv, createOrg, createUser, createWorkspace, joinOrg, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
 import { readAll } from '../../shared/store/postgres-store.js';
+import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
 
 type Org = { name: string; owner: TestUser };
 
@@ -239,6 +240,39 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const res = await api('PATCH', byName(ws.name), { token: reader.token, body: doc('workspaces', { description: 'nope' }) });
       expect(res.status, res.text).to.be.oneOf([403, 404]);
       expect((await api('GET', byName(ws.name), { token: org.owner.token })).body.data.attributes.description).to.equal('');
+    });
+  });
+
+  describe('runs queued by a configuration upload', () => {
+    terraformWorkers(['run-pipeline']);
+    const config = { 'main.tf': 'output "answer" {\n  value = 42\n}\n' };
+
+    /** Uploads `config` to a new version that queues its run, as go-tfe's createUploadedConfigurationVersion does; returns the run id. */
+    async function uploadQueuingRun(wsId: string, attrs: Record<string, unknown> = {}): Promise<string> {
+      const cv = await createCv(wsId, org.owner.token, attrs);
+      const put = await putArchive(cv.uploadUrl, await tarGz(config));
+      expect(put.status, put.text).to.equal(200);
+      const runs = await api('GET', `/workspaces/${wsId}/runs`, { token: org.owner.token });
+      expect(runs.status, runs.text).to.equal(200);
+      const run = runs.body.data.find((r: { relationships: { 'configuration-version': { data: { id: string } | null } } }) => r.relationships['configuration-version'].data?.id === cv.id);
+      expect(run, runs.text).to.not.equal(undefined);
+      return run.id;
+    }
+
+    it('applies without a confirmation on an auto-apply workspace', async () => {
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      const runId = await uploadQueuingRun(ws.id);
+      const run = await waitForRun(runId, org.owner.token, ['applied', 'planned', 'errored', 'canceled', 'discarded'], 120_000);
+      expect(run.attributes.status).to.equal('applied');
+      expect(run.attributes['auto-apply']).to.equal(true);
+    });
+
+    it('stops at planned, waiting for a confirmation, when the workspace does not auto-apply', async () => {
+      const ws = await createWorkspace(org, { 'auto-apply': false });
+      const runId = await uploadQueuingRun(ws.id);
+      const run = await waitForRun(runId, org.owner.token, ['applied', 'planned', 'errored', 'canceled', 'discarded'], 120_000);
+      expect(run.attributes.status).to.equal('planned');
+      expect(run.attributes['auto-apply']).to.equal(false);
     });
   });
 });
