@@ -67,7 +67,12 @@ export function membershipHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const status = readParam(req, 'filter[status]');
       const email = readParam(req, 'filter[email]');
-      const { rows, total: count } = await membershipsPage(db, org.name, { statuses: status ? status.split(',') : null, emails: email ? email.split(',') : null }, page);
+      const search = readParam(req, 'q');
+      const { rows, total: count } = await membershipsPage(db, org.name, {
+        statuses: status ? status.split(',') : null,
+        emails: email ? email.split(',').map((e) => e.trim()).filter(Boolean) : null,
+        search: search?.trim() || null,
+      }, page);
       const body = await present(db, rows, include, grant, viewerOf(res));
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

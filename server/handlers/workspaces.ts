@@ -29,6 +29,11 @@ const SETTINGS: Record<string, keyof WorkspaceSettings> = {
   'speculative-enabled': 'speculative_enabled',
   'global-remote-state': 'global_remote_state',
   'structured-run-output-enabled': 'structured_run_output_enabled',
+  'file-triggers-enabled': 'file_triggers_enabled',
+  'trigger-prefixes': 'trigger_prefixes',
+  'trigger-patterns': 'trigger_patterns',
+  'source-name': 'source_name',
+  'source-url': 'source_url',
 };
 
 /** Known attributes become columns; unknown ones are ignored, as TFE does. Null text becomes ''. */
@@ -41,6 +46,9 @@ function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
     else if (column === 'description' || column === 'working_directory') out[column] = v ?? '';
     else out[column] = v;
   }
+  // The deprecated `operations` flag older clients send (go-tfe's Operations): remote or local
+  // execution, unless the request names an execution mode itself.
+  if (typeof attrs.operations === 'boolean' && !('execution-mode' in attrs)) out.execution_mode = attrs.operations ? 'remote' : 'local';
   return out as WorkspaceSettings;
 }
 
@@ -97,6 +105,15 @@ export function workspaceHandlers(deps: AppDeps) {
       const settings = settingsFrom(attributesOf(req));
       const updated = await changeWorkspace(deps, ws, settings);
       await respond(res, 200, updated, scope, inc);
+    },
+
+    /** PATCH /organizations/:org/workspaces/:name: the same change as by id, the workspace named. */
+    async updateByName(req: Req, res: Response) {
+      const ws = await findWorkspaceByName(db, req.params.org, req.params.name);
+      if (!ws) throw new NotFound();
+      const scope = await workspaceScope(db, res.locals.principal, ws, 'admin');
+      const updated = await changeWorkspace(deps, scope.workspace, settingsFrom(attributesOf(req)));
+      await respond(res, 200, updated, scope, include(req));
     },
 
     async destroy(req: Req, res: Response) {

@@ -67,6 +67,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/organizations/:org/workspaces', validate('workspace.create'), ws.create);
   r.get('/organizations/:org/workspaces', ws.list);
   r.get('/organizations/:org/workspaces/:name', ws.showByName);
+  r.patch('/organizations/:org/workspaces/:name', validate('workspace.update'), ws.updateByName);
   r.delete('/organizations/:org/workspaces/:name', ws.destroyByName);
   r.get('/workspaces/:id', ws.show);
   r.post('/workspaces/:id/actions/lock', ws.lock);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { normalizeAccess, accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import type { Config } from '../../shared/config.js';
@@ -80,6 +81,13 @@ export function entitlementSetResource(org: OrganizationRow, config: Config): Re
   };
 }
 
+/**
+ * A user's avatar: a generated (identicon) Gravatar image keyed by a hash of the user's id, never
+ * of the email, so it is stable and tells nothing about the person beyond the id it is shown with.
+ */
+export const avatarUrl = (userId: string): string =>
+  `https://www.gravatar.com/avatar/${createHash('sha256').update(`user:${userId}`).digest('hex')}?s=100&d=identicon&f=y`;
+
 export function userResource(user: UserRow, opts: { self?: boolean } = {}): Resource {
   return {
     type: 'users',
@@ -89,7 +97,7 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
       ...(opts.self ? { email: user.email } : {}),
       'is-service-account': false,
       'is-site-admin': user.is_admin,
-      'avatar-url': null,
+      'avatar-url': avatarUrl(user.id),
       'v2-only': true,
       'two-factor': { enabled: false, verified: false },
       permissions: { 'can-create-organizations': true, 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },
@@ -195,11 +203,13 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'speculative-enabled': ws.speculative_enabled,
       'global-remote-state': ws.global_remote_state,
       'structured-run-output-enabled': ws.structured_run_output_enabled,
-      'file-triggers-enabled': false,
-      'trigger-prefixes': [],
-      'trigger-patterns': [],
+      'file-triggers-enabled': ws.file_triggers_enabled,
+      'trigger-prefixes': ws.trigger_prefixes,
+      'trigger-patterns': ws.trigger_patterns,
       'tag-names': [],
       source: 'tfe-api',
+      'source-name': ws.source_name,
+      'source-url': ws.source_url,
       environment: 'default',
       locked: ws.locked,
       // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
@@ -239,7 +249,11 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
     },
-    links: { self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}` },
+    links: {
+      self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
+      // Where Terraform Cloud's web UI shows the workspace (this service's web pages do not; clients only link to it).
+      'self-html': `/app/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
+    },
   };
 }
 

@@ -45,7 +45,7 @@ export function refusal(event: 'archive' | 'soft_delete' | 'restore' | 'permanen
   switch (event) {
     case 'archive':
       if (!isApiSource(v.source)) return 'configuration versions created from a VCS repository are archived automatically';
-      if (v.isCurrent) return 'the current configuration version of a workspace cannot be archived';
+      if (v.isCurrent) return 'configuration could not be archived because it is current';
       if (v.activeRuns) return 'the configuration version has runs in progress';
       return null;
     case 'soft_delete':

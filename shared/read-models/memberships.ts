@@ -4,11 +4,23 @@ import type { TeamRow } from '../repos/teams.js';
 import type { UserRow } from '../repos/users.js';
 import { fetchPage, type Page } from './page.js';
 
-/** One page of an organization's memberships in creation order, optionally only those in `statuses` or of users with these emails (any case). */
-export async function membershipsPage(db: Db, organizationName: string, filter: { statuses: string[] | null; emails: string[] | null }, page: Page) {
+/**
+ * One page of an organization's memberships in creation order, optionally only those in
+ * `statuses`, of users with these emails (any case), or whose email or username contains `search`
+ * (any case). The username of an invited user is not shown until the invitation is accepted, so
+ * the search matches it only on active memberships.
+ */
+export async function membershipsPage(db: Db, organizationName: string, filter: { statuses: string[] | null; emails: string[] | null; search: string | null }, page: Page) {
   const query = membershipsOf(db, organizationName);
   if (filter.statuses) query.whereIn('status', filter.statuses);
   if (filter.emails) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [filter.emails.map((e) => e.toLowerCase())]).select('id'));
+  if (filter.search) {
+    const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query.where((q) => {
+      q.whereIn('user_id', db('users').where('email', 'ilike', like).select('id'))
+        .orWhere((active) => active.where('status', 'active').whereIn('user_id', db('users').where('username', 'ilike', like).select('id')));
+    });
+  }
   return fetchPage<MembershipRow>(query.orderBy('created_at'), page);
 }
 

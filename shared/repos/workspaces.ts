@@ -19,6 +19,12 @@ export interface WorkspaceRow {
   speculative_enabled: boolean;
   global_remote_state: boolean;
   structured_run_output_enabled: boolean;
+  file_triggers_enabled: boolean;
+  trigger_prefixes: string[];
+  trigger_patterns: string[];
+  /** The tool that created the workspace, as it named itself, and a link to it. */
+  source_name: string | null;
+  source_url: string | null;
   locked: boolean;
   /** Who holds the lock: `users`, `teams`, `organizations` (an organization token) or `runs`. */
   locked_by_type: LockHolder['type'] | null;

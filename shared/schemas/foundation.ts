@@ -23,6 +23,7 @@ const workspaceAttributes = {
   'working-directory': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 500, pattern: '^(?!/)(?!.*\\.\\.)' }] },
   'auto-apply': BOOL,
   'execution-mode': { enum: ['remote', 'local', 'agent'] },
+  operations: BOOL,
   'terraform-version': { type: 'string', pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?)$' },
   'vcs-repo': { oneOf: [{ type: 'null' }, { type: 'object' }] },
   'assessments-enabled': BOOL,
@@ -32,6 +33,11 @@ const workspaceAttributes = {
   'speculative-enabled': BOOL,
   'global-remote-state': BOOL,
   'structured-run-output-enabled': BOOL,
+  'file-triggers-enabled': BOOL,
+  'trigger-prefixes': { type: 'array', maxItems: 100, items: TEXT(500) },
+  'trigger-patterns': { type: 'array', maxItems: 100, items: TEXT(500) },
+  'source-name': { oneOf: [{ type: 'null' }, TEXT(200)] },
+  'source-url': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 2000, pattern: '^https?://[^\\s]+$' }] },
 };
 
 /** Request body schemas of the foundation resources, by name. */

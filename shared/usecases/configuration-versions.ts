@@ -9,6 +9,7 @@ import type { RunRow } from '../repos/runs.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { findModule, type TestRunRow } from '../repos/module-tests.js';
+import { findWorkspace } from '../repos/workspaces.js';
 import { insertQueuedTestRun } from './test-runs.js';
 
 /** Why an upload was refused; the signed-URL route maps it to its HTTP status. */
@@ -71,12 +72,14 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterabl
       if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
+      // The run takes the workspace's auto-apply, as a run created through the API without one does.
       const run = cv.auto_queue_runs
         ? await insertRun(m, {
             workspace_id: cv.workspace_id,
             configuration_version_id: cv.id,
             source: 'tfe-configuration-version',
             plan_only: cv.speculative,
+            auto_apply: !cv.speculative && (await findWorkspace(tx, cv.workspace_id))?.auto_apply === true,
             created_by_id: cv.created_by_id,
           })
         : null;
@@ -126,7 +129,8 @@ export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent
       activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
       hasBackingData: cv.archive_object_id !== null,
     });
-    if (why) throw refusedAs === 'conflict' ? new Conflict(why) : new ApiError('bad-request', 'transition failed', why);
+    // Worded as Terraform Cloud words it (clients such as go-tfe look for "transition not allowed").
+    if (why) throw new ApiError(refusedAs, 'transition not allowed', `transition not allowed: ${why}`);
     // Archive and permanent delete discard the archive; soft delete keeps it for a restore.
     const discard = event === 'archive' || event === 'permanent_delete';
     const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);

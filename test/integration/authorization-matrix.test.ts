@@ -532,6 +532,10 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/v2/organizations/:org/workspaces': { access: 'manage-workspaces', call: () => ({ path: `/api/v2/organizations/${o()}/workspaces`, body: doc('workspaces', { name: uniq('ws') }) }) },
   'GET /api/v2/organizations/:org/workspaces': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/workspaces` }) },
   'GET /api/v2/organizations/:org/workspaces/:name': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/organizations/${o()}/workspaces/${w.ws.name}` }) },
+  'PATCH /api/v2/organizations/:org/workspaces/:name': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/organizations/${o()}/workspaces/${w.ws.name}`, body: doc('workspaces', { description: uniq('d') }) }),
+  },
   'DELETE /api/v2/organizations/:org/workspaces/:name': {
     access: 'workspace-admin',
     call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${o()}/workspaces/${allowed ? (await freshWorkspace()).name : w.ws.name}` }),
