@@ -2,7 +2,10 @@ import { iso, many, one, type Resource } from '../jsonapi.js';
 import { policyPath } from '../../shared/domain/policy.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
 
-/** A policy; `enforce` (deprecated) always mirrors `enforcement-level`. */
+/**
+ * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code
+ * was uploaded, then one element with the file's path and the `enforcement-level`.
+ */
 export function policyResource(p: PolicyRow, setIds: string[]): Resource {
   const self = `/api/v2/policies/${p.id}`;
   return {
@@ -14,7 +17,7 @@ export function policyResource(p: PolicyRow, setIds: string[]): Resource {
       kind: p.kind,
       query: p.query,
       'enforcement-level': p.enforcement_level,
-      enforce: [{ path: policyPath(p.name, p.kind), mode: p.enforcement_level }],
+      enforce: p.code_updated_at ? [{ path: policyPath(p.name, p.kind), mode: p.enforcement_level }] : [],
       'policy-set-count': setIds.length,
       'created-at': iso(p.created_at),
       'updated-at': iso(p.updated_at),
