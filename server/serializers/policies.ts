@@ -40,6 +40,8 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       kind: s.kind,
       global: s.global,
       overridable: s.overridable,
+      'agent-enabled': s.agent_enabled,
+      'policy-tool-version': s.policy_tool_version,
       'policy-count': policyIds.length,
       'workspace-count': workspaceIds.length,
       'created-at': iso(s.created_at),

@@ -25,6 +25,8 @@ export interface PolicySetRow {
   kind: PolicyKind;
   global: boolean;
   overridable: boolean;
+  agent_enabled: boolean;
+  policy_tool_version: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -86,15 +88,18 @@ export async function storePolicyCode(db: Db, id: string, code: string): Promise
   await db('policies').where({ id }).update({ code, code_updated_at: db.fn.now(), updated_at: db.fn.now() });
 }
 
-export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organization_name' | 'name' | 'description' | 'kind' | 'global' | 'overridable'>): Promise<PolicySetRow> {
+export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organization_name' | 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>): Promise<PolicySetRow> {
   const [row] = await db<PolicySetRow>('policy_sets').insert({ id: newId('polset'), ...attrs }).returning('*');
   return row;
 }
 
-export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
+export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
   const [row] = await db<PolicySetRow>('policy_sets').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
   return row;
 }
+
+/** What a policy set PATCH may change. */
+export type SetChangeable = 'name' | 'description' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version';
 
 /** Groups join-table rows `from -> to` by `from`, for the given `from` ids (every id gets a list). */
 async function grouped(db: Db, table: string, from: string, to: string, ids: string[]): Promise<Map<string, string[]>> {

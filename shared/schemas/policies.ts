@@ -26,6 +26,9 @@ const policySetAttributes = {
   kind: KIND,
   global: BOOL,
   overridable: BOOL,
+  'agent-enabled': BOOL,
+  /** `latest` or a version number (the runtime installed on the workers evaluates in any case). */
+  'policy-tool-version': { type: 'string', maxLength: 64, pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?)$' },
 };
 
 /** Request body schemas of policies and policy sets. */

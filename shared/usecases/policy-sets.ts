@@ -14,6 +14,7 @@ import {
   updatePolicySet,
   type PolicyRow,
   type PolicySetRow,
+  type SetChangeable,
 } from '../repos/policies.js';
 
 /*
@@ -104,7 +105,7 @@ const elementOf = (relationship: string) => (i: number) => `/data/relationships/
 const listElement = (i: number) => `/data/${i}/id`;
 
 /** A new policy set's attributes. */
-export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable'>;
+export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>;
 
 /** Creates a policy set with the named policies (of its kind) and workspaces of its organization, in one transaction. */
 export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, policyIds: string[], workspaceIds: string[]): Promise<PolicySetRow> {
@@ -121,7 +122,7 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
 }
 
 /** Changes a policy set's given attributes; turning global on detaches its workspaces. */
-export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
+export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
   return db.transaction(async (tx) => {
     if (changes.name !== undefined) await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
     if (changes.global) await detachWorkspaces(tx, set.id);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { createPolicy, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
+import { createPolicy, createPolicySet, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
 
 /** Requests as go-tfe sends them, and what its integration tests assert about the answers. */
 describe('go-tfe compatibility: policies and policy sets', () => {
@@ -54,6 +54,44 @@ describe('go-tfe compatibility: policies and policy sets', () => {
         body: doc('policies', { name: `q-${Date.now()}`, query: 'data.x', 'enforcement-level': 'advisory' }),
       });
       expect(res.status, res.text).to.equal(422);
+    });
+  });
+
+  describe('policy sets', () => {
+    const showSet = (id: string) => api('GET', `/policy-sets/${id}`, { token: org.token });
+    const patchSet = (id: string, attrs: Record<string, unknown>) => api('PATCH', `/policy-sets/${id}`, { token: org.token, body: doc('policy-sets', attrs) });
+
+    it('Create: overridable is taken for both kinds and defaults to false', async () => {
+      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', global: true, overridable: true, description: 'Policies in this set will be checked in ALL workspaces!' });
+      expect(opa.attributes).to.include({ kind: 'opa', global: true, overridable: true });
+      const opaDefault = await createPolicySet(org.name, org.token, { kind: 'opa', global: true });
+      expect(opaDefault.attributes.overridable).to.equal(false);
+      const sentinel = await createPolicySet(org.name, org.token, { kind: 'sentinel', overridable: true });
+      expect(sentinel.attributes).to.include({ kind: 'sentinel', overridable: true });
+      expect((await showSet(sentinel.id)).body.data.attributes.overridable).to.equal(true);
+      const off = await patchSet(sentinel.id, { overridable: false });
+      expect(off.status, off.text).to.equal(200);
+      expect(off.body.data.attributes.overridable).to.equal(false);
+    });
+
+    it('Create and Update: agent-enabled and policy-tool-version are stored and returned', async () => {
+      const plain = await createPolicySet(org.name, org.token, { kind: 'sentinel' });
+      expect(plain.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': 'latest' });
+
+      const pinned = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': '0.24.0' });
+      expect(pinned.attributes).to.include({ kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': '0.24.0', global: false });
+      expect((await showSet(pinned.id)).body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': '0.24.0' });
+
+      const updated = await patchSet(pinned.id, { 'agent-enabled': false, 'policy-tool-version': '0.26.1' });
+      expect(updated.status, updated.text).to.equal(200);
+      expect(updated.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': '0.26.1' });
+      const kept = await patchSet(pinned.id, { description: 'only this' });
+      expect(kept.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': '0.26.1', description: 'only this' });
+
+      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', 'agent-enabled': true, 'policy-tool-version': '1.4.2' });
+      expect(opa.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': '1.4.2' });
+      const bad = await patchSet(opa.id, { 'policy-tool-version': 'v1 please' });
+      expect(bad.status, bad.text).to.equal(422);
     });
   });
 });
