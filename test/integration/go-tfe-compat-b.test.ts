@@ -1,6 +1,38 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { createPolicy, createPolicySet, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
+import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { createPolicy, createPolicySet, linkages, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
+import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
+
+const CONFIG = { 'main.tf': 'resource "terraform_data" "bucket" { input = { acl = "public-read" } }\n' };
+
+type Org = Awaited<ReturnType<typeof createOrg>>;
+type Check = { id: string; attributes: { status: string; scope: string; result: Record<string, unknown>; actions: Record<string, boolean>; permissions: Record<string, boolean> } };
+
+/** A Sentinel policy with `code` in a new set of `org` (global, or attached to `attach`). */
+async function sentinelSet(org: Org, level: string, code: string, set: Record<string, unknown>, workspaces?: string[]): Promise<string> {
+  const token = org.owner.token;
+  const pol = await createPolicy(org.name, token, { name: uniq('pol'), 'enforcement-level': level });
+  expect((await uploadCode(pol.id, token, code)).status).to.equal(204);
+  const ps = await createPolicySet(org.name, token, { kind: 'sentinel', ...set }, {
+    policies: linkages('policies', [pol.id]),
+    ...(workspaces ? { workspaces: linkages('workspaces', workspaces) } : {}),
+  });
+  return ps.id;
+}
+
+/** Starts a run in the workspace and waits for one of `statuses`; returns the run and its checks. */
+async function runWithChecks(org: Org, wsId: string, statuses: string[], attrs: Record<string, unknown> = {}) {
+  const token = org.owner.token;
+  const cv = await uploadConfig(wsId, token, CONFIG);
+  const runId = await startRun(wsId, token, attrs, cv);
+  const run = await waitForRun(runId, token, statuses, 90_000);
+  const checks = await api('GET', `/runs/${runId}/policy-checks`, { token });
+  expect(checks.status, checks.text).to.equal(200);
+  return { runId, run, checks: checks.body.data as Check[] };
+}
 
 /** Requests as go-tfe sends them, and what its integration tests assert about the answers. */
 describe('go-tfe compatibility: policies and policy sets', () => {
@@ -92,6 +124,33 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(opa.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': '1.4.2' });
       const bad = await patchSet(opa.id, { 'policy-tool-version': 'v1 please' });
       expect(bad.status, bad.text).to.equal(422);
+    });
+  });
+
+  describe('policy checks of runs (real terraform plans)', function () {
+    this.timeout(240_000);
+    let worker: WorkerProcess;
+
+    before(async function () {
+      if (!terraformAvailable()) this.skip();
+      worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
+      await workersReady(worker);
+    });
+
+    after(async () => {
+      await worker?.stop();
+    });
+
+    it('policy sets are organization-level: a run gets one check, scope organization, for global and attached sets alike', async () => {
+      const runOrg = await createOrg();
+      const ws = await createWorkspace(runOrg, { 'auto-apply': false });
+      await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(true, 'global ok'), { global: true });
+      await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(true, 'attached ok'), {}, [ws.id]);
+      const { run, checks } = await runWithChecks(runOrg, ws.id, ['planned_and_finished', 'errored', 'policy_override'], { 'plan-only': true });
+      expect(run.attributes.status).to.equal('planned_and_finished');
+      expect(checks).to.have.length(1);
+      expect(checks[0].attributes).to.include({ status: 'passed', scope: 'organization' });
+      expect(checks[0].attributes.result).to.include({ passed: 2, 'total-failed': 0 });
     });
   });
 });
