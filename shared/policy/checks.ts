@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
 import { isFinal } from '../domain/run.js';
-import { runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
+import { overridableNow, runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
 import type { RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import type { RunRow } from '../repos/runs.js';
 import { transitionRun } from '../usecases/run-moves.js';
@@ -84,7 +84,7 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
     if (!current) throw new NotFound('policy check not found');
     if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
     const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
-    if (owner?.status !== 'policy_override') throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
+    if (!owner || !overridableNow(current, owner.status)) throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
     return { check: moved, run: await settleRun(m, current.run_id) };
   });

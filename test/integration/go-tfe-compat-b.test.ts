@@ -152,5 +152,42 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(checks[0].attributes).to.include({ status: 'passed', scope: 'organization' });
       expect(checks[0].attributes.result).to.include({ passed: 2, 'total-failed': 0 });
     });
+
+    it('an errored check in an overridable set is not overridable: the flag, the output and the override (409) agree', async () => {
+      const runOrg = await createOrg();
+      const token = runOrg.owner.token;
+      const ws = await createWorkspace(runOrg, { 'auto-apply': false });
+      const pol = await createPolicy(runOrg.name, token, { kind: 'opa', query: 'data.broken.deny', 'enforcement-level': 'mandatory' });
+      expect((await uploadCode(pol.id, token, 'package broken\nthis is not rego at all (\n')).status).to.equal(204);
+      await createPolicySet(runOrg.name, token, { kind: 'opa', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
+      const { run, checks } = await runWithChecks(runOrg, ws.id, ['errored', 'policy_override', 'policy_checked']);
+      expect(run.attributes.status).to.equal('errored');
+      expect(checks[0].attributes).to.deep.include({ status: 'errored', actions: { 'is-overridable': false }, permissions: { 'can-override': false } });
+      const text = (await api('GET', `/policy-checks/${checks[0].id}/output`, { token })).text;
+      expect(text).to.include('cannot be overridden');
+      expect(text).not.to.include('can be overridden');
+      const override = await api('POST', `/policy-checks/${checks[0].id}/actions/override`, { token });
+      expect(override.status, override.text).to.equal(409);
+    });
+
+    it('a soft-failed check is overridable while its run waits, and no longer once the run was discarded', async () => {
+      const runOrg = await createOrg();
+      const token = runOrg.owner.token;
+      const ws = await createWorkspace(runOrg, { 'auto-apply': false });
+      await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(false, 'needs a look'), { global: true });
+      const { runId, run, checks } = await runWithChecks(runOrg, ws.id, ['policy_override', 'errored', 'policy_checked']);
+      expect(run.attributes.status).to.equal('policy_override');
+      expect(checks[0].attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': true }, permissions: { 'can-override': true } });
+
+      const discard = await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} });
+      expect(discard.status, discard.text).to.equal(202);
+      await waitForRun(runId, token, ['discarded']);
+      const after = await api('GET', `/policy-checks/${checks[0].id}`, { token });
+      expect(after.body.data.attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': false }, permissions: { 'can-override': false } });
+      const listed = await api('GET', `/runs/${runId}/policy-checks`, { token });
+      expect(listed.body.data[0].attributes.actions['is-overridable']).to.equal(false);
+      const override = await api('POST', `/policy-checks/${checks[0].id}/actions/override`, { token });
+      expect(override.status, override.text).to.equal(409);
+    });
   });
 });
