@@ -57,7 +57,8 @@ export function policySetHandlers({ db, config }: AppDeps) {
         agent_enabled: a['agent-enabled'] ?? false,
         policy_tool_version: a['policy-tool-version'] ?? 'latest',
       };
-      const set = await createPolicySet(db, free, org.name, attrs, policyIds, workspaceIds);
+      const excludedWorkspaceIds = relationshipIds(req, 'workspace-exclusions') ?? [];
+      const set = await createPolicySet(db, free, org.name, attrs, { policyIds, workspaceIds, excludedWorkspaceIds });
       sendResource(res, 201, (await policySetDocuments(db, grant, [set], new Set())).data[0]);
     },
 
@@ -101,5 +102,7 @@ export function policySetHandlers({ db, config }: AppDeps) {
     removePolicies: relationship('remove-policies'),
     addWorkspaces: relationship('add-workspaces'),
     removeWorkspaces: relationship('remove-workspaces'),
+    addWorkspaceExclusions: relationship('add-workspace-exclusions'),
+    removeWorkspaceExclusions: relationship('remove-workspace-exclusions'),
   };
 }

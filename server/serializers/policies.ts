@@ -30,7 +30,8 @@ export function policyResource(p: PolicyRow, setIds: string[]): Resource {
   };
 }
 
-export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[]): Resource {
+/** A policy set; `workspace-exclusions` names the workspaces it never applies to. */
+export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[], excludedIds: string[]): Resource {
   return {
     type: 'policy-sets',
     id: s.id,
@@ -51,6 +52,7 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       organization: one('organizations', s.organization_name),
       policies: many('policies', policyIds),
       workspaces: many('workspaces', workspaceIds),
+      'workspace-exclusions': many('workspaces', excludedIds),
     },
     links: { self: `/api/v2/policy-sets/${s.id}` },
   };

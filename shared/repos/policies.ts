@@ -117,6 +117,23 @@ export const policyIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_
 /** Workspace ids each policy set is attached to. */
 export const workspaceIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspaces', 'policy_set_id', 'workspace_id', setIds);
 
+/** Workspaces each policy set excludes. */
+export const excludedIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspace_exclusions', 'policy_set_id', 'workspace_id', setIds);
+
+/** Excludes workspaces from a set; exclusions that exist already are kept. */
+export async function excludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
+  if (!workspaceIds.length) return;
+  await db('policy_set_workspace_exclusions')
+    .insert(workspaceIds.map((workspace_id) => ({ policy_set_id: setId, workspace_id })))
+    .onConflict(['policy_set_id', 'workspace_id'])
+    .ignore();
+}
+
+/** Ends the exclusion of the given workspaces from a set. */
+export async function unexcludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
+  await db('policy_set_workspace_exclusions').where({ policy_set_id: setId }).whereIn('workspace_id', workspaceIds).del();
+}
+
 /** Links policies to sets; links that exist already are kept as they are. */
 export async function linkPolicies(db: Db, links: { policy_set_id: string; policy_id: string }[]): Promise<void> {
   if (links.length) await db('policy_set_policies').insert(links).onConflict(['policy_set_id', 'policy_id']).ignore();
@@ -151,13 +168,15 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
 }
 
 /**
- * The policy sets that apply to a workspace's runs: global ones and those attached to it, by name.
- * The organization and the workspace are their names or ids, or queries that select them.
+ * The policy sets that apply to a workspace's runs: global ones and those attached to it, except
+ * those that exclude it, by name. The organization and the workspace are their names or ids, or
+ * queries that select them.
  */
 export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
+    .whereNotIn('s.id', db('policy_set_workspace_exclusions').where('workspace_id', workspaceId).select('policy_set_id'))
     .orderBy('s.name')
     .orderBy('s.id');
 

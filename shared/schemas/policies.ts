@@ -37,9 +37,10 @@ export const policySchemas = {
   'policy.update': resourceDocument('policies', policyAttributes),
   'policy-set.create': resourceDocument('policy-sets', policySetAttributes, {
     required: ['name'],
-    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces') },
+    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces'), 'workspace-exclusions': toMany('workspaces') },
   }),
   'policy-set.update': resourceDocument('policy-sets', policySetAttributes),
   'policy-set.policies': linkageList('policies'),
   'policy-set.workspaces': linkageList('workspaces'),
+  'policy-set.workspace-exclusions': linkageList('workspaces'),
 } as const;

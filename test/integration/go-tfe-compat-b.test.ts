@@ -125,6 +125,40 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const bad = await patchSet(opa.id, { 'policy-tool-version': 'v1 please' });
       expect(bad.status, bad.text).to.equal(422);
     });
+
+    it('workspace exclusions: named at create, added and removed through the relationship, returned as workspace-exclusions', async () => {
+      const ws1 = await createWorkspace(org);
+      const ws2 = await createWorkspace(org);
+      const ws3 = await createWorkspace(org);
+      const pol = await createPolicy(org.name, org.token);
+      const created = await api('POST', `/organizations/${org.name}/policy-sets`, {
+        token: org.token,
+        body: doc('policy-sets', { name: uniq('exclusion-policy-set') }, { policies: linkages('policies', [pol.id]), 'workspace-exclusions': linkages('workspaces', [ws1.id]) }),
+      });
+      expect(created.status, created.text).to.equal(201);
+      const id = created.body.data.id;
+      expect(created.body.data.attributes['policy-count']).to.equal(1);
+      expect(created.body.data.relationships['workspace-exclusions'].data).to.deep.equal([{ type: 'workspaces', id: ws1.id }]);
+
+      const path = `/policy-sets/${id}/relationships/workspace-exclusions`;
+      const add = await api('POST', path, { token: org.token, body: linkages('workspaces', [ws2.id, ws3.id]) });
+      expect(add.status, add.text).to.equal(204);
+      const read = await showSet(id);
+      expect(read.body.data.relationships['workspace-exclusions'].data.map((d: { id: string }) => d.id)).to.have.members([ws1.id, ws2.id, ws3.id]);
+      expect(read.body.data.attributes['workspace-count']).to.equal(0);
+
+      // Removing what is not excluded succeeds too (go-tfe removes attached workspaces this way).
+      const other = await createWorkspace(org);
+      const remove = await api('DELETE', path, { token: org.token, body: linkages('workspaces', [ws1.id, ws2.id, ws3.id, other.id]) });
+      expect(remove.status, remove.text).to.equal(204);
+      expect((await showSet(id)).body.data.relationships['workspace-exclusions'].data).to.deep.equal([]);
+
+      const foreign = await createWorkspace(await createOrg());
+      const refused = await api('POST', path, { token: org.token, body: linkages('workspaces', [foreign.id]) });
+      expect(refused.status, refused.text).to.equal(422);
+      const wrongType = await api('POST', path, { token: org.token, body: linkages('policies', [pol.id]) });
+      expect(wrongType.status, wrongType.text).to.equal(422);
+    });
   });
 
   describe('policy checks of runs (real terraform plans)', function () {
@@ -151,6 +185,24 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(checks).to.have.length(1);
       expect(checks[0].attributes).to.include({ status: 'passed', scope: 'organization' });
       expect(checks[0].attributes.result).to.include({ passed: 2, 'total-failed': 0 });
+    });
+
+    it('a policy set does not apply to the workspaces it excludes, global or attached', async () => {
+      const runOrg = await createOrg();
+      const excluded = await createWorkspace(runOrg, { 'auto-apply': false });
+      const included = await createWorkspace(runOrg, { 'auto-apply': false });
+      const globalSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'global says no'), { global: true });
+      const attachedSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'attached says no'), {}, [excluded.id, included.id]);
+      for (const set of [globalSet, attachedSet]) {
+        const res = await api('POST', `/policy-sets/${set}/relationships/workspace-exclusions`, { token: runOrg.owner.token, body: linkages('workspaces', [excluded.id]) });
+        expect(res.status, res.text).to.equal(204);
+      }
+      const skipped = await runWithChecks(runOrg, excluded.id, ['planned_and_finished', 'errored'], { 'plan-only': true });
+      expect(skipped.run.attributes.status).to.equal('planned_and_finished');
+      expect(skipped.checks).to.deep.equal([]);
+      const checked = await runWithChecks(runOrg, included.id, ['planned_and_finished', 'errored'], { 'plan-only': true });
+      expect(checked.run.attributes.status).to.equal('errored');
+      expect(checked.checks[0].attributes.result).to.include({ 'hard-failed': 2 });
     });
 
     it('an errored check in an overridable set is not overridable: the flag, the output and the override (409) agree', async () => {
