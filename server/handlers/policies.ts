@@ -90,7 +90,7 @@ export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
       const updated = await updatePolicy(db, policy.id, {
         enforcement_level: level!,
         ...(a.description !== undefined ? { description: a.description } : {}),
-        ...(a.query !== undefined ? { query: a.query } : {}),
+        ...(a.query !== undefined && policy.kind === 'opa' ? { query: a.query } : {}),
       });
       sendResource(res, 200, (await policyDocuments(db, grant, [updated], new Set())).data[0]);
     },

@@ -28,7 +28,7 @@ export function policyCheckHandlers(deps: AppDeps) {
     return { check, ...(await runScope(res, check.run_id)) };
   }
 
-  const present = (check: PolicyCheckRow, scope: WorkspaceScope) => policyCheckResource(check, scope.grant.permissions['manage-policy-overrides']);
+  const present = (check: PolicyCheckRow, run: RunRow, scope: WorkspaceScope) => policyCheckResource(check, run.status, scope.grant.permissions['manage-policy-overrides']);
 
   /** `include=run` and `run.workspace`. */
   async function included(req: Req, run: RunRow, scope: WorkspaceScope): Promise<Resource[]> {
@@ -46,12 +46,12 @@ export function policyCheckHandlers(deps: AppDeps) {
       const page = readPage(req);
       const rows = page ? all.slice((page.number - 1) * page.size, page.number * page.size) : all;
       const meta = page ? paginate(req, page, all.length) : { meta: wholeListMeta(all.length) };
-      send(res, 200, { data: rows.map((c) => present(c, scope)), ...(extra.length ? { included: extra } : {}), ...meta });
+      send(res, 200, { data: rows.map((c) => present(c, run, scope)), ...(extra.length ? { included: extra } : {}), ...meta });
     },
 
     async show(req: Req, res: Response) {
       const { check, run, scope } = await load(req, res);
-      sendResource(res, 200, present(check, scope), await included(req, run, scope));
+      sendResource(res, 200, present(check, run, scope), await included(req, run, scope));
     },
 
     /** The human-readable result; empty while the check has not been evaluated. */
@@ -61,11 +61,11 @@ export function policyCheckHandlers(deps: AppDeps) {
     },
 
     async override(req: Req, res: Response) {
-      const { check, scope } = await load(req, res);
+      const { check, run, scope } = await load(req, res);
       if (!scope.grant.permissions['manage-policy-overrides']) throw new NotFound();
       const principal = res.locals.principal;
       const moved = await overridePolicyCheck(deps, check.id, principal.kind === 'user' ? principal.user.id : null);
-      sendResource(res, 200, present(moved, scope));
+      sendResource(res, 200, present(moved, run, scope));
     },
   };
 }

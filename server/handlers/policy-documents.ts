@@ -3,7 +3,7 @@ import type { Db } from '../../shared/db.js';
 import { BadRequest } from '../../shared/errors.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
-import { policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
+import { excludedIdsBySet, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
 import { namedPage as namedRows, policiesByIds, policySetsByIds } from '../../shared/read-models/policies.js';
 import { workspacesByIds } from '../../shared/read-models/workspaces.js';
 import { paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
@@ -31,8 +31,8 @@ export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: Po
 /** Policy sets with their policy and workspace linkages; `policies` and `workspaces` include those (workspaces the caller can see). */
 export async function policySetDocuments(db: Db, grant: OrganizationGrant, rows: PolicySetRow[], include: Set<string>): Promise<Documents> {
   const ids = rows.map((s) => s.id);
-  const [policyIds, workspaceIds] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids)]);
-  const data = rows.map((s) => policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!));
+  const [policyIds, workspaceIds, excludedIds] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids), excludedIdsBySet(db, ids)]);
+  const data = rows.map((s) => policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!, excludedIds.get(s.id)!));
   const included: Resource[] = [];
   if (include.has('policies')) {
     const members = await policiesByIds(db, unique(policyIds.values()));

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
-import type { PolicyKind, Problem } from '../../shared/domain/policy.js';
+import type { PolicyKind } from '../../shared/domain/policy.js';
 import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
@@ -9,15 +9,18 @@ import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
 
-type Attrs = { name?: string; description?: string | null; kind?: PolicyKind; global?: boolean; overridable?: boolean };
+type Attrs = {
+  name?: string;
+  description?: string | null;
+  kind?: PolicyKind;
+  global?: boolean;
+  overridable?: boolean;
+  'agent-enabled'?: boolean;
+  'policy-tool-version'?: string;
+};
 
 const INCLUDES = ['policies', 'workspaces'];
 
-/** `overridable` is for opa sets; a Sentinel policy is overridable through its soft-mandatory level instead. */
-const overridableProblem = (kind: PolicyKind, overridable: boolean | undefined): Problem[] =>
-  overridable && kind === 'sentinel'
-    ? [{ detail: 'overridable applies to opa policy sets only; sentinel policies are overridable when soft-mandatory', pointer: '/data/attributes/overridable' }]
-    : [];
 
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
 export function policySetHandlers({ db, config }: AppDeps) {
@@ -42,13 +45,20 @@ export function policySetHandlers({ db, config }: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-policies');
       const a = attributesOf(req) as Attrs & { name: string };
       const kind = a.kind ?? 'sentinel';
-      const problems = overridableProblem(kind, a.overridable);
-      if (problems.length) throw Unprocessable.many(problems);
       const policyIds = relationshipIds(req, 'policies') ?? [];
       const workspaceIds = relationshipIds(req, 'workspaces') ?? [];
       if (a.global && workspaceIds.length) throw globalHasNoWorkspaces('/data/relationships/workspaces');
-      const attrs = { name: a.name, description: a.description ?? null, kind, global: a.global ?? false, overridable: a.overridable ?? false };
-      const set = await createPolicySet(db, free, org.name, attrs, policyIds, workspaceIds);
+      const attrs = {
+        name: a.name,
+        description: a.description ?? null,
+        kind,
+        global: a.global ?? false,
+        overridable: a.overridable ?? false,
+        agent_enabled: a['agent-enabled'] ?? false,
+        policy_tool_version: a['policy-tool-version'] ?? 'latest',
+      };
+      const excludedWorkspaceIds = relationshipIds(req, 'workspace-exclusions') ?? [];
+      const set = await createPolicySet(db, free, org.name, attrs, { policyIds, workspaceIds, excludedWorkspaceIds });
       sendResource(res, 201, (await policySetDocuments(db, grant, [set], new Set())).data[0]);
     },
 
@@ -69,11 +79,16 @@ export function policySetHandlers({ db, config }: AppDeps) {
     async update(req: Req, res: Response) {
       const { set, grant } = await load(req, res, true);
       const a = attributesOf(req) as Attrs;
-      const problems = overridableProblem(set.kind, a.overridable);
-      if (a.kind !== undefined && a.kind !== set.kind) problems.unshift({ detail: 'kind cannot be changed', pointer: '/data/attributes/kind' });
-      if (problems.length) throw Unprocessable.many(problems);
+      if (a.kind !== undefined && a.kind !== set.kind) throw new Unprocessable('kind cannot be changed', '/data/attributes/kind');
       const { name, description, global, overridable } = a;
-      const updated = await changePolicySet(db, set, { name, description, global, overridable });
+      const updated = await changePolicySet(db, set, {
+        name,
+        description,
+        global,
+        overridable,
+        agent_enabled: a['agent-enabled'],
+        policy_tool_version: a['policy-tool-version'],
+      });
       sendResource(res, 200, (await policySetDocuments(db, grant, [updated], new Set())).data[0]);
     },
 
@@ -87,5 +102,7 @@ export function policySetHandlers({ db, config }: AppDeps) {
     removePolicies: relationship('remove-policies'),
     addWorkspaces: relationship('add-workspaces'),
     removeWorkspaces: relationship('remove-workspaces'),
+    addWorkspaceExclusions: relationship('add-workspace-exclusions'),
+    removeWorkspaceExclusions: relationship('remove-workspace-exclusions'),
   };
 }

@@ -25,6 +25,8 @@ export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   r.delete('/policy-sets/:id/relationships/policies', validate('policy-set.policies'), sets.removePolicies);
   r.post('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.addWorkspaces);
   r.delete('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.removeWorkspaces);
+  r.post('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.addWorkspaceExclusions);
+  r.delete('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.removeWorkspaceExclusions);
   return r;
 }
 

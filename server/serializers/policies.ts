@@ -2,7 +2,10 @@ import { iso, many, one, type Resource } from '../jsonapi.js';
 import { policyPath } from '../../shared/domain/policy.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
 
-/** A policy; `enforce` (deprecated) always mirrors `enforcement-level`. */
+/**
+ * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code
+ * was uploaded, then one element with the file's path and the `enforcement-level`.
+ */
 export function policyResource(p: PolicyRow, setIds: string[]): Resource {
   const self = `/api/v2/policies/${p.id}`;
   return {
@@ -14,7 +17,7 @@ export function policyResource(p: PolicyRow, setIds: string[]): Resource {
       kind: p.kind,
       query: p.query,
       'enforcement-level': p.enforcement_level,
-      enforce: [{ path: policyPath(p.name, p.kind), mode: p.enforcement_level }],
+      enforce: p.code_updated_at ? [{ path: policyPath(p.name, p.kind), mode: p.enforcement_level }] : [],
       'policy-set-count': setIds.length,
       'created-at': iso(p.created_at),
       'updated-at': iso(p.updated_at),
@@ -27,7 +30,8 @@ export function policyResource(p: PolicyRow, setIds: string[]): Resource {
   };
 }
 
-export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[]): Resource {
+/** A policy set; `workspace-exclusions` names the workspaces it never applies to. */
+export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[], excludedIds: string[]): Resource {
   return {
     type: 'policy-sets',
     id: s.id,
@@ -37,6 +41,8 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       kind: s.kind,
       global: s.global,
       overridable: s.overridable,
+      'agent-enabled': s.agent_enabled,
+      'policy-tool-version': s.policy_tool_version,
       'policy-count': policyIds.length,
       'workspace-count': workspaceIds.length,
       'created-at': iso(s.created_at),
@@ -46,6 +52,7 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       organization: one('organizations', s.organization_name),
       policies: many('policies', policyIds),
       workspaces: many('workspaces', workspaceIds),
+      'workspace-exclusions': many('workspaces', excludedIds),
     },
     links: { self: `/api/v2/policy-sets/${s.id}` },
   };

@@ -1,8 +1,14 @@
 import { iso, one, type Resource } from '../jsonapi.js';
 import type { PolicyCheckRow } from '../../shared/repos/policy-checks.js';
+import { overridableNow } from '../../shared/domain/policy-check.js';
 
-/** A policy check; terraform requires `actions` and `permissions`. */
-export function policyCheckResource(check: PolicyCheckRow, canOverride: boolean): Resource {
+/**
+ * A policy check; terraform requires `actions` and `permissions`. `is-overridable` is true only
+ * while the check can be overridden (its run waits in policy_override); `can-override` also needs
+ * the caller's manage-policy-overrides (`mayOverride`).
+ */
+export function policyCheckResource(check: PolicyCheckRow, runStatus: string, mayOverride: boolean): Resource {
+  const overridable = overridableNow(check, runStatus);
   return {
     type: 'policy-checks',
     id: check.id,
@@ -11,8 +17,8 @@ export function policyCheckResource(check: PolicyCheckRow, canOverride: boolean)
       scope: check.scope,
       result: check.result,
       'status-timestamps': check.status_timestamps,
-      actions: { 'is-overridable': check.status === 'soft_failed' && check.is_overridable },
-      permissions: { 'can-override': canOverride },
+      actions: { 'is-overridable': overridable },
+      permissions: { 'can-override': mayOverride && overridable },
       'created-at': iso(check.created_at),
     },
     relationships: { run: one('runs', check.run_id) },

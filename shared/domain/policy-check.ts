@@ -23,6 +23,16 @@ export const policyCheckMachine = defineMachine<PolicyCheckStatus, PolicyCheckEv
 export const VERDICT_EVENT: Record<CheckVerdict, PolicyCheckEvent> = { passed: 'pass', soft_failed: 'soft_fail', hard_failed: 'hard_fail', errored: 'error' };
 
 /**
+ * Whether a check can be overridden now: it soft failed in a way that may be overridden, and its
+ * run waits for the override (`policy_override`). Once the run was discarded, ended
+ * `policy_soft_failed` (plan-only) or went on, the check stays soft failed but nothing can be
+ * overridden. The override action and the `is-overridable` flag both follow this.
+ */
+export function overridableNow(check: { status: PolicyCheckStatus; is_overridable: boolean }, runStatus: string): boolean {
+  return check.status === 'soft_failed' && check.is_overridable && runStatus === 'policy_override';
+}
+
+/**
  * How a run goes on once all its checks are evaluated: any hard failure or error stops it; a
  * soft failure waits for an override (or, for a plan-only run, ends it `policy_soft_failed`);
  * otherwise it continues. Overridden checks count as passed.

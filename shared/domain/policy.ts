@@ -46,7 +46,8 @@ const at = (attribute: string) => `/data/attributes/${attribute}`;
  */
 export function settlePolicy(req: PolicyRequest, current?: EnforcementLevel): { level: EnforcementLevel | null; problems: Problem[] } {
   const problems: Problem[] = [];
-  if (req.kind === 'sentinel' && req.query !== undefined && req.query !== null) {
+  // A query on a Sentinel policy is refused at creation; an update ignores it (clients send it whatever the kind).
+  if (req.kind === 'sentinel' && current === undefined && req.query !== undefined && req.query !== null) {
     problems.push({ detail: 'query is only valid for opa policies', pointer: at('query') });
   }
   if (req.kind === 'opa' && (current === undefined ? !req.query : req.query === null || req.query === '')) {

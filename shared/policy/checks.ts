@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
 import { isFinal } from '../domain/run.js';
-import { runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
+import { overridableNow, runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
 import type { RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import type { RunRow } from '../repos/runs.js';
 import { transitionRun } from '../usecases/run-moves.js';
@@ -12,6 +12,8 @@ import { applicableSets } from '../repos/policies.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
 
+const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
+
 /** The policy sets with policies that apply to a run of the workspace (its id, or a query that selects it). */
 function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
   const organization = db('workspaces').where('id', workspaceId).select('organization_name');
@@ -19,18 +21,16 @@ function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
 }
 
 /**
- * The policy check stage, inside the transaction that finished the plan: one queued check per
- * scope (global sets: organization; sets attached to the workspace: workspace). 'pass' when no
- * set with policies applies.
+ * The policy check stage, inside the transaction that finished the plan: one queued check for
+ * every set with policies that applies (global or attached to the workspace). Policy sets belong
+ * to the organization whichever workspaces they apply to, so the check's scope is `organization`
+ * (as TFE's; `workspace` was the scope of the workspace-level policies TFE no longer has).
+ * 'pass' when no set with policies applies.
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
-  const sets = (await setsWithPolicies(tx, run.workspace_id).select('s.id', 's.global')) as { id: string; global: boolean }[];
+  const sets = (await setsWithPolicies(tx, run.workspace_id).select('s.id')) as { id: string }[];
   if (!sets.length) return 'pass';
-  const scopes: [PolicyCheckScope, string[]][] = [
-    ['organization', sets.filter((s) => s.global).map((s) => s.id)],
-    ['workspace', sets.filter((s) => !s.global).map((s) => s.id)],
-  ];
-  for (const [scope, ids] of scopes) if (ids.length) await insertPolicyCheck(tx, run.id, scope, ids);
+  await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets.map((s) => s.id));
   return 'wait';
 }
 
@@ -84,7 +84,7 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
     if (!current) throw new NotFound('policy check not found');
     if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
     const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
-    if (owner?.status !== 'policy_override') throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
+    if (!owner || !overridableNow(current, owner.status)) throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
     return { check: moved, run: await settleRun(m, current.run_id) };
   });

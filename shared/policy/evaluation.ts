@@ -38,8 +38,8 @@ const toEvaluate = (sets: RunPolicySet[]): PolicyToEvaluate[] =>
     s.policies.map((p) => ({ id: p.id, name: p.name, kind: p.kind, enforcementLevel: p.enforcement_level, code: p.code, query: p.query, policySetName: s.name })),
   );
 
-/** Evaluates one check and records its verdict, result and output. */
-async function evaluateCheck(engines: PolicyEngines, db: Db, check: PolicyCheckRow, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<void> {
+/** Evaluates one check; returns how to record its verdict, result and output. */
+async function evaluateCheck(engines: PolicyEngines, check: PolicyCheckRow, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<(db: Db) => Promise<unknown>> {
   const mine = sets.filter((s) => check.policy_set_ids.includes(s.id));
   const policies = toEvaluate(mine);
   const outcomes =
@@ -47,11 +47,8 @@ async function evaluateCheck(engines: PolicyEngines, db: Db, check: PolicyCheckR
       ? (['sentinel', 'opa'] as const).flatMap((kind) => erroredOutcomes(policies.filter((p) => p.kind === kind), kind, input.message))
       : await evaluatePolicies(engines, policies, input);
   const summary = summarizeCheck(outcomes, { overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true });
-  await movePolicyCheck(db, check.id, VERDICT_EVENT[summary.status], {
-    result: summary.result as unknown as Record<string, unknown>,
-    output: renderOutput(outcomes, summary),
-    is_overridable: summary.isOverridable,
-  });
+  const changes = { result: summary.result as unknown as Record<string, unknown>, output: renderOutput(outcomes, summary), is_overridable: summary.isOverridable };
+  return (db) => movePolicyCheck(db, check.id, VERDICT_EVENT[summary.status], changes);
 }
 
 /** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
@@ -59,13 +56,19 @@ export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyE
   const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
   if (!run || run.status !== 'policy_checking') return;
   const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
+  const verdicts: ((db: Db) => Promise<unknown>)[] = [];
   if (queued.length) {
     const workspace = (await findWorkspace(rt.db, run.workspace_id))!;
     const sets = await policySetsForRun(rt.db, workspace.organization_name, run.workspace_id);
     const input = await evaluationInput(rt, run, workspace).catch((err: Error) => err);
-    for (const check of queued) await evaluateCheck(rt.policyEngines, rt.db, check, sets, input);
+    for (const check of queued) verdicts.push(await evaluateCheck(rt.policyEngines, check, sets, input));
   }
-  const [moved, followUps] = await rt.lifecycle.transaction(rt.db, (m) => settleRun(m, run.id));
+  // The verdicts and the run's move commit together: a soft-failed check is never seen before its
+  // run waits in policy_override (clients read is-overridable as soon as the check has a verdict).
+  const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    for (const record of verdicts) await record(m.tx);
+    return settleRun(m, run.id);
+  });
   if (moved) await afterMove(rt, moved, followUps);
 }
 

@@ -82,8 +82,9 @@ function detail(o: PolicyOutcome): PolicyDetail {
 /**
  * The policy check's status and `result` from its policies' outcomes, as TFE decides:
  * - a failed hard-mandatory policy (or an OPA mandatory one whose set is not overridable): `hard_failed`;
- * - otherwise an errored policy that is not advisory: `errored` (overridable when only
- *   soft-mandatory or overridable OPA mandatory policies errored or failed);
+ * - otherwise an errored policy that is not advisory: `errored`, never overridable (the run
+ *   errors; an errored policy is counted as failed at its level, but only a soft failure can be
+ *   overridden);
  * - otherwise a failed soft-mandatory or overridable OPA mandatory policy: `soft_failed`, overridable;
  * - otherwise `passed`; advisory failures and errors only warn and are counted as advisory-failed.
  */
@@ -99,7 +100,7 @@ export function summarizeCheck(outcomes: PolicyOutcome[], opts: SummaryOptions =
   const durationMs = outcomes.reduce((sum, o) => sum + o.durationMs, 0);
   return {
     status,
-    isOverridable: blocking.length > 0 && hard === 0,
+    isOverridable: status === 'soft_failed',
     result: {
       result: status === 'passed',
       passed: count('none'),
@@ -149,9 +150,7 @@ function closing(summary: CheckSummary): string | null {
     case 'hard_failed':
       return 'The check hard failed: the run cannot continue.';
     case 'errored':
-      return summary.isOverridable
-        ? 'The check errored: the policies that could not be evaluated count as failed and can be overridden.'
-        : 'The check errored: a policy that could not be evaluated cannot be overridden, so the run cannot continue.';
+      return 'The check errored: a policy that could not be evaluated cannot be overridden, so the run cannot continue. Fix the policy (or install its runtime) and start a new run.';
   }
 }
 

@@ -25,6 +25,8 @@ export interface PolicySetRow {
   kind: PolicyKind;
   global: boolean;
   overridable: boolean;
+  agent_enabled: boolean;
+  policy_tool_version: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -86,15 +88,18 @@ export async function storePolicyCode(db: Db, id: string, code: string): Promise
   await db('policies').where({ id }).update({ code, code_updated_at: db.fn.now(), updated_at: db.fn.now() });
 }
 
-export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organization_name' | 'name' | 'description' | 'kind' | 'global' | 'overridable'>): Promise<PolicySetRow> {
+export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organization_name' | 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>): Promise<PolicySetRow> {
   const [row] = await db<PolicySetRow>('policy_sets').insert({ id: newId('polset'), ...attrs }).returning('*');
   return row;
 }
 
-export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
+export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
   const [row] = await db<PolicySetRow>('policy_sets').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
   return row;
 }
+
+/** What a policy set PATCH may change. */
+export type SetChangeable = 'name' | 'description' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version';
 
 /** Groups join-table rows `from -> to` by `from`, for the given `from` ids (every id gets a list). */
 async function grouped(db: Db, table: string, from: string, to: string, ids: string[]): Promise<Map<string, string[]>> {
@@ -111,6 +116,23 @@ export const setIdsByPolicy = (db: Db, policyIds: string[]) => grouped(db, 'poli
 export const policyIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_policies', 'policy_set_id', 'policy_id', setIds);
 /** Workspace ids each policy set is attached to. */
 export const workspaceIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspaces', 'policy_set_id', 'workspace_id', setIds);
+
+/** Workspaces each policy set excludes. */
+export const excludedIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspace_exclusions', 'policy_set_id', 'workspace_id', setIds);
+
+/** Excludes workspaces from a set; exclusions that exist already are kept. */
+export async function excludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
+  if (!workspaceIds.length) return;
+  await db('policy_set_workspace_exclusions')
+    .insert(workspaceIds.map((workspace_id) => ({ policy_set_id: setId, workspace_id })))
+    .onConflict(['policy_set_id', 'workspace_id'])
+    .ignore();
+}
+
+/** Ends the exclusion of the given workspaces from a set. */
+export async function unexcludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
+  await db('policy_set_workspace_exclusions').where({ policy_set_id: setId }).whereIn('workspace_id', workspaceIds).del();
+}
 
 /** Links policies to sets; links that exist already are kept as they are. */
 export async function linkPolicies(db: Db, links: { policy_set_id: string; policy_id: string }[]): Promise<void> {
@@ -146,13 +168,15 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
 }
 
 /**
- * The policy sets that apply to a workspace's runs: global ones and those attached to it, by name.
- * The organization and the workspace are their names or ids, or queries that select them.
+ * The policy sets that apply to a workspace's runs: global ones and those attached to it, except
+ * those that exclude it, by name. The organization and the workspace are their names or ids, or
+ * queries that select them.
  */
 export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
+    .whereNotIn('s.id', db('policy_set_workspace_exclusions').where('workspace_id', workspaceId).select('policy_set_id'))
     .orderBy('s.name')
     .orderBy('s.id');
 

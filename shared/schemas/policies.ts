@@ -26,6 +26,9 @@ const policySetAttributes = {
   kind: KIND,
   global: BOOL,
   overridable: BOOL,
+  'agent-enabled': BOOL,
+  /** `latest` or a version number (the runtime installed on the workers evaluates in any case). */
+  'policy-tool-version': { type: 'string', maxLength: 64, pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?)$' },
 };
 
 /** Request body schemas of policies and policy sets. */
@@ -34,9 +37,10 @@ export const policySchemas = {
   'policy.update': resourceDocument('policies', policyAttributes),
   'policy-set.create': resourceDocument('policy-sets', policySetAttributes, {
     required: ['name'],
-    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces') },
+    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces'), 'workspace-exclusions': toMany('workspaces') },
   }),
   'policy-set.update': resourceDocument('policy-sets', policySetAttributes),
   'policy-set.policies': linkageList('policies'),
   'policy-set.workspaces': linkageList('workspaces'),
+  'policy-set.workspace-exclusions': linkageList('workspaces'),
 } as const;

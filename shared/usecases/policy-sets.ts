@@ -6,14 +6,17 @@ import {
   deletePolicy,
   deletePolicySet,
   detachWorkspaces,
+  excludeWorkspaces,
   insertPolicy,
   insertPolicySet,
   linkPolicies,
   policyCounts,
+  unexcludeWorkspaces,
   unlinkPolicies,
   updatePolicySet,
   type PolicyRow,
   type PolicySetRow,
+  type SetChangeable,
 } from '../repos/policies.js';
 
 /*
@@ -104,24 +107,34 @@ const elementOf = (relationship: string) => (i: number) => `/data/relationships/
 const listElement = (i: number) => `/data/${i}/id`;
 
 /** A new policy set's attributes. */
-export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable'>;
+export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>;
 
-/** Creates a policy set with the named policies (of its kind) and workspaces of its organization, in one transaction. */
-export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, policyIds: string[], workspaceIds: string[]): Promise<PolicySetRow> {
+/** What a new policy set holds: policies (of its kind), and workspaces it applies to or excludes. */
+export interface NewSetMembers {
+  policyIds: string[];
+  workspaceIds: string[];
+  excludedWorkspaceIds: string[];
+}
+
+/** Creates a policy set with the named policies and workspaces of its organization, in one transaction. */
+export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, members: NewSetMembers): Promise<PolicySetRow> {
+  const { policyIds, workspaceIds, excludedWorkspaceIds } = members;
   return db.transaction(async (tx) => {
     await assertRoomForPolicySet(tx, free, org);
     await assertNameFree(tx, 'policy_sets', org, attrs.name);
     await namedPolicies(tx, org, attrs.kind, policyIds, elementOf('policies'));
     await namedWorkspaces(tx, org, workspaceIds, elementOf('workspaces'));
+    await namedWorkspaces(tx, org, excludedWorkspaceIds, elementOf('workspace-exclusions'));
     const row = await insertPolicySet(tx, { organization_name: org, ...attrs });
     await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), '/data/relationships/policies');
     await attachWorkspaces(tx, row.id, workspaceIds);
+    await excludeWorkspaces(tx, row.id, excludedWorkspaceIds);
     return row;
   });
 }
 
 /** Changes a policy set's given attributes; turning global on detaches its workspaces. */
-export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, 'name' | 'description' | 'global' | 'overridable'>>): Promise<PolicySetRow> {
+export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
   return db.transaction(async (tx) => {
     if (changes.name !== undefined) await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
     if (changes.global) await detachWorkspaces(tx, set.id);
@@ -135,7 +148,7 @@ export async function removePolicySet(db: Db, set: PolicySetRow): Promise<void> 
 }
 
 /** What a relationship endpoint of a policy set changes. */
-export type SetMembership = 'add-policies' | 'remove-policies' | 'add-workspaces' | 'remove-workspaces';
+export type SetMembership = 'add-policies' | 'remove-policies' | 'add-workspaces' | 'remove-workspaces' | 'add-workspace-exclusions' | 'remove-workspace-exclusions';
 
 /** Adds or removes a set's policies or workspaces: every element named is checked, then all change in one transaction. */
 export async function changeSetMembers(db: Db, free: boolean, set: PolicySetRow, change: SetMembership, ids: string[]): Promise<void> {
@@ -154,6 +167,12 @@ export async function changeSetMembers(db: Db, free: boolean, set: PolicySetRow,
       case 'remove-workspaces':
         await namedWorkspaces(tx, set.organization_name, ids, listElement);
         return detachWorkspaces(tx, set.id, ids);
+      case 'add-workspace-exclusions':
+        await namedWorkspaces(tx, set.organization_name, ids, listElement);
+        return excludeWorkspaces(tx, set.id, ids);
+      case 'remove-workspace-exclusions':
+        await namedWorkspaces(tx, set.organization_name, ids, listElement);
+        return unexcludeWorkspaces(tx, set.id, ids);
     }
   });
 }

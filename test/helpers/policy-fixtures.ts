@@ -16,7 +16,7 @@ export function orgForSuite(): Org & { token: string } {
 }
 
 /** Every table the policy endpoints write. */
-const POLICY_TABLES = ['policies', 'policy_sets', 'policy_set_policies', 'policy_set_workspaces'];
+const POLICY_TABLES = ['policies', 'policy_sets', 'policy_set_policies', 'policy_set_workspaces', 'policy_set_workspace_exclusions'];
 
 /** A policy create document with a fresh name and an advisory level unless `attrs` say otherwise. */
 export const policyDoc = (attrs: Record<string, unknown> = {}, relationships?: Record<string, unknown>) =>

@@ -851,6 +851,22 @@ const MATRIX: Record<string, Entry> = {
       return { path: `/api/v2/policy-sets/${set}/relationships/workspaces`, body };
     },
   },
+  'POST /api/v2/policy-sets/:id/relationships/workspace-exclusions': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}/relationships/workspace-exclusions`,
+      body: { data: [{ type: 'workspaces', id: w.ws.id }] },
+    }),
+  },
+  'DELETE /api/v2/policy-sets/:id/relationships/workspace-exclusions': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => {
+      const set = allowed ? await newPolicySet() : w.policySet;
+      const body = { data: [{ type: 'workspaces', id: w.ws.id }] };
+      if (allowed) await must('POST', `/policy-sets/${set}/relationships/workspace-exclusions`, body);
+      return { path: `/api/v2/policy-sets/${set}/relationships/workspace-exclusions`, body };
+    },
+  },
 
   // Workspace variables: read access lists them, write access changes them.
   'GET /api/v2/workspaces/:id/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars` }) },

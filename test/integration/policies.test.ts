@@ -31,7 +31,7 @@ describe('policies', () => {
         'enforcement-level': 'soft-mandatory',
         'policy-set-count': 0,
       });
-      expect(p.attributes.enforce).to.deep.equal([{ path: 'no-public-buckets.sentinel', mode: 'soft-mandatory' }]);
+      expect(p.attributes.enforce, 'enforce describes the code file: none yet').to.deep.equal([]);
       expect(p.attributes['updated-at']).to.match(ISO_Z);
       expect(p.relationships.organization.data).to.deep.equal({ type: 'organizations', id: org.name });
       expect(p.relationships['policy-sets'].data).to.deep.equal([]);
@@ -43,10 +43,13 @@ describe('policies', () => {
       expect(shown.body.data).to.deep.equal(p);
     });
 
-    it('creates an opa policy with its query; enforce carries the .rego path', async () => {
+    it('creates an opa policy with its query; once code is uploaded enforce carries the .rego path', async () => {
       const p = await createPolicy(org.name, org.token, { name: 'require-tags', kind: 'opa', query: 'data.terraform.deny', 'enforcement-level': 'mandatory' });
       expect(p.attributes).to.include({ kind: 'opa', query: 'data.terraform.deny', 'enforcement-level': 'mandatory' });
-      expect(p.attributes.enforce).to.deep.equal([{ path: 'require-tags.rego', mode: 'mandatory' }]);
+      expect(p.attributes.enforce).to.deep.equal([]);
+      expect((await uploadCode(p.id, org.token, 'package terraform\n')).status).to.equal(204);
+      const shown = await api('GET', `/policies/${p.id}`, { token: org.token });
+      expect(shown.body.data.attributes.enforce).to.deep.equal([{ path: 'require-tags.rego', mode: 'mandatory' }]);
     });
 
     it('accepts the deprecated enforce alone, and both spellings together when they agree', async () => {
@@ -56,7 +59,7 @@ describe('policies', () => {
       });
       expect(viaEnforce.status, viaEnforce.text).to.equal(200);
       expect(viaEnforce.body.data.attributes['enforcement-level']).to.equal('hard-mandatory');
-      expect(viaEnforce.body.data.attributes.enforce).to.deep.equal([{ path: 'legacy.sentinel', mode: 'hard-mandatory' }]);
+      expect(viaEnforce.body.data.attributes.enforce).to.deep.equal([]);
 
       const both = await createPolicy(org.name, org.token, { name: 'both', 'enforcement-level': 'advisory', enforce: [{ path: 'both.sentinel', mode: 'advisory' }] });
       expect(both.attributes['enforcement-level']).to.equal('advisory');
@@ -152,7 +155,6 @@ describe('policies', () => {
         [sentinel.id, { name: 'renamed' }, '/data/attributes/name'],
         [sentinel.id, { name: sentinel.attributes.name }, '/data/attributes/name'],
         [sentinel.id, { kind: 'opa' }, '/data/attributes/kind'],
-        [sentinel.id, { query: 'data.x' }, '/data/attributes/query'],
         [sentinel.id, { 'enforcement-level': 'mandatory' }, '/data/attributes/enforcement-level'],
         [sentinel.id, { enforce: [{ path: 'wrong.sentinel', mode: 'advisory' }] }, '/data/attributes/enforce/0/path'],
         [sentinel.id, { 'enforcement-level': 'advisory', enforce: [{ path: `${sentinel.attributes.name}.sentinel`, mode: 'hard-mandatory' }] }, '/data/attributes/enforce/0/mode'],

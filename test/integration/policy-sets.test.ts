@@ -75,7 +75,7 @@ describe('policy sets', () => {
   });
 
   describe('validation (422 naming the offending part, nothing saved)', () => {
-    it('refuses bad attributes, a duplicate name and sentinel overridable', async () => {
+    it('refuses bad attributes and a duplicate name', async () => {
       const existing = await createPolicySet(org.name, org.token);
       const post = (attrs: Record<string, unknown>) => () => postSet(org.name, org.token, policySetDoc(attrs));
       await refusedPolicy(422, () => postSet(org.name, org.token, doc('policy-sets', { kind: 'opa' })), '/data/attributes/name');
@@ -83,7 +83,8 @@ describe('policy sets', () => {
       await refusedPolicy(422, post({ name: existing.attributes.name }), '/data/attributes/name', /taken/);
       await refusedPolicy(422, post({ kind: 'rego' }), '/data/attributes/kind');
       await refusedPolicy(422, post({ global: 'yes' }), '/data/attributes/global');
-      await refusedPolicy(422, post({ overridable: true }), '/data/attributes/overridable', /opa/);
+      await refusedPolicy(422, post({ 'agent-enabled': 'yes' }), '/data/attributes/agent-enabled');
+      await refusedPolicy(422, post({ 'policy-tool-version': 'newest' }), '/data/attributes/policy-tool-version');
       await refusedPolicy(422, () => postSet(org.name, org.token, doc('policy-set', { name: 'x' })), '/data/type');
     });
 
@@ -106,7 +107,7 @@ describe('policy sets', () => {
   });
 
   describe('update and delete', () => {
-    it('renames, describes and makes overridable; kind and sentinel overridable are refused', async () => {
+    it('renames, describes and makes overridable; the kind is refused', async () => {
       const s = await createPolicySet(org.name, org.token, { kind: 'opa' });
       const taken = await createPolicySet(org.name, org.token);
       const res = await patchSet(s.id, org.token, { name: 'renamed-set', description: 'new', overridable: true });
@@ -116,7 +117,6 @@ describe('policy sets', () => {
       expect(unchanged.body.data.attributes).to.include({ name: 'renamed-set', description: 'new', overridable: true });
       await refusedPolicy(422, () => patchSet(s.id, org.token, { kind: 'sentinel' }), '/data/attributes/kind');
       await refusedPolicy(422, () => patchSet(s.id, org.token, { name: taken.attributes.name }), '/data/attributes/name');
-      await refusedPolicy(422, () => patchSet(taken.id, org.token, { overridable: true }), '/data/attributes/overridable');
       expect((await showSet(s.id, org.token)).body.data.attributes.name).to.equal('renamed-set');
     });
 

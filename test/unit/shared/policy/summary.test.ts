@@ -65,10 +65,11 @@ describe('policy check summary', () => {
     expect(s.result).to.include({ 'hard-failed': 1, 'soft-failed': 2, 'total-failed': 3, passed: 0 });
   });
 
-  it('errors when an enforced policy errored; overridable only when no hard-mandatory one did', () => {
+  it('errors when an enforced policy errored, whatever its level; an errored check is never overridable', () => {
     expect(verdict([outcome('hard-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
-    expect(verdict([outcome('soft-mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: true, result: false });
-    expect(verdict([outcome('mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: true, result: false });
+    expect(verdict([outcome('soft-mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
+    expect(verdict([outcome('mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
+    expect(verdict([outcome('soft-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
     expect(summarizeCheck([outcome('hard-mandatory', 'errored')]).result).to.include({ 'hard-failed': 1, 'total-failed': 1 });
   });
 
@@ -144,7 +145,8 @@ describe('policy check summary', () => {
     const text = renderOutput(errored, summarizeCheck(errored));
     expect(text).to.include('OPA evaluated to false because one or more policies could not be evaluated');
     expect(text).to.include('Error: no OPA runtime is configured');
-    expect(text).to.include('can be overridden');
+    expect(text).to.include('cannot be overridden, so the run cannot continue');
+    expect(text).not.to.include('can be overridden');
     const advisory = [outcome('advisory', 'failed', { kind: 'opa', messages: ['bucket is public'] })];
     const warn = renderOutput(advisory, summarizeCheck(advisory));
     expect(warn).to.match(/^OPA Result: true\n\n.*advisory policies that failed only warn/);
