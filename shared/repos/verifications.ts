@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 
 export interface VerificationRow {
@@ -39,7 +39,7 @@ export async function settleVerification(
   outcome: Pick<VerificationRow, 'status' | 'error'> & Partial<Pick<VerificationRow, 'response_status' | 'response_headers' | 'response_body'>>,
 ): Promise<void> {
   const values: Record<string, unknown> = { ...outcome, finished_at: db.fn.now() };
-  if (outcome.response_headers) values.response_headers = JSON.stringify(outcome.response_headers);
+  if (outcome.response_headers) values.response_headers = asJson(db, outcome.response_headers);
   await db
     .with('settled', db('verifications').where({ id }).whereIn('status', from).update(values).returning('id'))
     .select(db.raw('pg_notify(?, id)', [VERIFICATION_SETTLED]))

@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnWorkers, workersReady, type WorkerProcess } from './processes.js';
+import { terraformAvailable } from './terraform.js';
 
 /** Whether `bin version` runs (a real policy runtime is installed). */
 export function runtimeInstalled(bin: string): boolean {
@@ -65,3 +67,22 @@ export const sentinelPolicy = (pass: boolean, message: string) => `print("${mess
 
 /** Rego text whose `deny` rule yields `messages` (empty: pass). */
 export const regoPolicy = (pkg: string, messages: string[]) => `package ${pkg}\n\ndeny := ${JSON.stringify(messages)}\n`;
+
+/** A run-pipeline worker whose policy checks run the stand-in runtimes (see policyRuntimeEnv). */
+export async function startPolicyWorker(): Promise<WorkerProcess> {
+  const worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
+  await workersReady(worker);
+  return worker;
+}
+
+/** Hooks of a suite that plans with real terraform and checks policies: a policy worker for the suite (skipped without terraform). */
+export function policyWorkers(): void {
+  let worker: WorkerProcess | undefined;
+  before(async function () {
+    if (!terraformAvailable()) this.skip();
+    worker = await startPolicyWorker();
+  });
+  after(async () => {
+    await worker?.stop();
+  });
+}

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
-import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { startRun, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
-import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
+import { policyWorkers, sentinelPolicy } from '../helpers/policy-runtimes.js';
 
 const CONFIG = { 'main.tf': 'resource "terraform_data" "bucket" { input = { acl = "public-read" } }\n' };
 
@@ -163,17 +162,7 @@ describe('go-tfe compatibility: policies and policy sets', () => {
 
   describe('policy checks of runs (real terraform plans)', function () {
     this.timeout(240_000);
-    let worker: WorkerProcess;
-
-    before(async function () {
-      if (!terraformAvailable()) this.skip();
-      worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
-      await workersReady(worker);
-    });
-
-    after(async () => {
-      await worker?.stop();
-    });
+    policyWorkers();
 
     it('policy sets are organization-level: a run gets one check, scope organization, for global and attached sets alike', async () => {
       const runOrg = await createOrg();

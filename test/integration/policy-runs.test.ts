@@ -7,7 +7,7 @@ import { createOrg, createWorkspace, joinOrg, createUser, uniq } from '../helper
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitForRun, writeCliConfig } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
-import { policyRuntimeEnv, regoPolicy, runtimeInstalled, sentinelPolicy } from '../helpers/policy-runtimes.js';
+import { policyWorkers, regoPolicy, runtimeInstalled, sentinelPolicy, startPolicyWorker } from '../helpers/policy-runtimes.js';
 
 /** What these tests read of a policy check's attributes. */
 type CheckAttributes = { status: string; scope: string; result: Record<string, unknown>; actions: Record<string, boolean>; [name: string]: unknown };
@@ -48,17 +48,7 @@ const output = async (checkId: string, token: string) => (await api('GET', `/pol
 
 describe('policy checks enforced on runs (real terraform plans)', function () {
   this.timeout(240_000);
-  let worker: WorkerProcess;
-
-  before(async function () {
-    if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
-    await workersReady(worker);
-  });
-
-  after(async () => {
-    await worker?.stop();
-  });
+  policyWorkers();
 
   it('a hard-mandatory failure hard-fails the check and errors the run; the check cannot be overridden (409)', async () => {
     const { org, token, ws } = await orgWithPolicy({ kind: 'sentinel', level: 'hard-mandatory', code: sentinelPolicy(false, 'buckets must be private') });
@@ -206,8 +196,7 @@ describe('the terraform CLI shows policy checks and overrides a soft failure wit
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
-    await workersReady(worker);
+    worker = await startPolicyWorker();
     dir = await mkdtemp(join(tmpdir(), 'rls-cli-policy-'));
   });
 
