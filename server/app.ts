@@ -12,6 +12,8 @@ import { logRoutes, runRoutes } from './routes/runs.js';
 import { runTaskCallbackRoutes, runTaskRoutes } from './routes/run-tasks.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { moduleTestRoutes } from './routes/module-tests.js';
+import { registryModuleRoutes } from './routes/registry-modules.js';
+import { registryProtocolRoutes } from './routes/registry-protocol.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
@@ -81,11 +83,13 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(runRoutes(deps));
   api.use(runTaskRoutes(deps));
   api.use(notificationRoutes(deps));
+  api.use(registryModuleRoutes(deps));
   api.use(moduleTestRoutes(deps));
   api.use(policyCheckRoutes(deps));
   api.use(policyRoutes(deps, uploads));
   api.use(variableRoutes(deps));
   app.use('/api/v2', api);
+  app.use('/api/registry/v1', registryProtocolRoutes(deps));
   app.use(objectRoutes(deps, uploads));
   app.use(logRoutes(deps));
 

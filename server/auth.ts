@@ -46,8 +46,14 @@ const RUN_TOKEN_PATHS = [
   /^\/workspaces\/[^/]+\/current-state-version(-outputs)?$/,
 ];
 
+/**
+ * What a run's token may call of the module registry protocol (mounted at /api/registry/v1): the
+ * run's `terraform init` installs the organization's modules (see registryReadScope).
+ */
+export const RUN_TOKEN_REGISTRY_PATHS = [/^\/modules\/[^/]+\/[^/]+\/[^/]+(\/[^/]+)?(\/download|\/versions)?$/];
+
 /** Whether a run token may make this request at all. */
-const runTokenMay = (req: Request) => (req.method === 'GET' || req.method === 'HEAD') && RUN_TOKEN_PATHS.some((p) => p.test(req.path));
+const runTokenMay = (req: Request, paths: readonly RegExp[]) => (req.method === 'GET' || req.method === 'HEAD') && paths.some((p) => p.test(req.path));
 
 // What a run task's access token may read besides its callback: the run's JSON plan and its
 // configuration archive (checked against the run by the handlers).
@@ -60,12 +66,12 @@ async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } 
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token. */
-export const authenticate = (db: Db) =>
+export const authenticate = (db: Db, runTokenPaths: readonly RegExp[] = RUN_TOKEN_PATHS) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const secret = bearerToken(req.get('authorization'));
     const principal = secret ? await principalFor(db, secret) : null;
     if (principal) {
-      if (principal.kind === 'run' && !runTokenMay(req)) throw new NotFound();
+      if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();
       res.locals.principal = principal;
       return next();
     }

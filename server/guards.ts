@@ -36,6 +36,18 @@ export async function orgScope(db: Db, principal: Principal, name: string, need?
   return { org, grant };
 }
 
+/**
+ * Reading an organization's private module registry (the registry protocol): any grant in the
+ * organization, or the token of one of its runs, whose `terraform init` installs the modules.
+ */
+export async function registryReadScope(db: Db, principal: Principal, name: string): Promise<void> {
+  if (principal.kind !== 'run') {
+    await orgScope(db, principal, name);
+    return;
+  }
+  if (principal.runOrganization !== name) throw new NotFound();
+}
+
 export interface WorkspaceScope {
   workspace: WorkspaceRow;
   grant: OrganizationGrant;

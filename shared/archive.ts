@@ -4,6 +4,9 @@ export type ArchiveCheck = { ok: true; files: string[]; unpackedBytes: number } 
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const INSPECT_SLICE_BYTES = 64 * 1024;
+/** The largest file whose text an inspection keeps, and the most it keeps in all. */
+export const KEPT_FILE_BYTES = 512 * 1024;
+export const KEPT_TOTAL_BYTES = 4 * 1024 * 1024;
 
 /** A path inside an archive that stays inside the directory it is unpacked into. */
 export function safeEntryPath(path: string): boolean {
@@ -33,6 +36,9 @@ export function safeLinkTarget(entryPath: string, target: string): boolean {
  */
 export class ArchiveInspector {
   private readonly files: string[] = [];
+  /** Texts of the files `keep` asked for (see the constructor), by path. */
+  readonly texts = new Map<string, string>();
+  private keptBytes = 0;
   private entries = 0;
   private unpackedBytes = 0;
   private received = 0;
@@ -43,6 +49,8 @@ export class ArchiveInspector {
   constructor(
     private readonly maxUnpackedBytes: number,
     private readonly maxEntries = Number.POSITIVE_INFINITY,
+    /** Files whose text to keep (in `texts`), up to KEPT_FILE_BYTES each and KEPT_TOTAL_BYTES in all. */
+    private readonly keep?: (path: string) => boolean,
   ) {
     let done!: () => void;
     this.parsed = new Promise<void>((resolve) => (done = resolve));
@@ -67,7 +75,16 @@ export class ArchiveInspector {
     if (++this.entries > this.maxEntries) fail(`the archive has more than ${this.maxEntries} entries`);
     this.unpackedBytes += entry.size ?? 0;
     if (this.unpackedBytes > this.maxUnpackedBytes) fail('the archive unpacks to more than the allowed size');
-    if (entry.type !== 'Directory') this.files.push(entry.path.replace(/^\.\//, ''));
+    const path = entry.path.replace(/^\.\//, '');
+    if (entry.type !== 'Directory') this.files.push(path);
+    const size = entry.size ?? 0;
+    if (this.keep && !this.problem && entry.type === 'File' && size <= KEPT_FILE_BYTES && this.keptBytes + size <= KEPT_TOTAL_BYTES && this.keep(path)) {
+      this.keptBytes += size;
+      const parts: Buffer[] = [];
+      entry.on('data', (d: Buffer) => parts.push(d));
+      entry.on('end', () => this.texts.set(path, Buffer.concat(parts).toString('utf8')));
+      return;
+    }
     entry.resume();
   }
 

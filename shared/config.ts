@@ -17,6 +17,11 @@ export interface Config {
    * URLs of a run's CLI configuration and the state download URLs a run token is given.
    */
   readonly runApiUrl: string;
+  /**
+   * Other host names configurations may name this service by (SERVICE_HOSTNAMES, comma-separated),
+   * e.g. in module sources: a run's CLI configuration maps each to the service, as BASE_URL's host.
+   */
+  readonly serviceHostnames: readonly string[];
   readonly databaseUrl: string;
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
@@ -137,6 +142,7 @@ const schema = {
     BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     UPLOAD_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     RUN_API_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    SERVICE_HOSTNAMES: { type: 'string', pattern: '^[A-Za-z0-9.:, -]*$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
@@ -245,6 +251,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     uploadUrl: (env.UPLOAD_URL ?? baseUrl).replace(/\/+$/, ''),
     runApiUrl: (env.RUN_API_URL ?? baseUrl).replace(/\/+$/, ''),
+    serviceHostnames: list(env.SERVICE_HOSTNAMES, ','),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -14,6 +14,9 @@ export const SERVICE_PATHS: Readonly<Record<string, string>> = Object.freeze({
   'state.v2': '/api/v2/',
 });
 
+/** The host name configurations name this service by: BASE_URL's host, with its port if any. */
+export const serviceHostname = (config: Pick<Config, 'baseUrl'>): string => new URL(config.baseUrl).host.toLowerCase();
+
 /** What a run's Terraform gets to reach this API as the run: CLI configuration blocks and environment variables. */
 export interface RunServiceAccess {
   /** The host name configurations name this service by (BASE_URL's host, with its port if any). */
@@ -38,17 +41,24 @@ export function tokenVariable(hostname: string): string | null {
 
 /**
  * How a run's Terraform finds this service and authenticates to it with the run's token. The
- * configuration names the service by BASE_URL's host; a `host` block maps that name to the service
- * URLs under RUN_API_URL (where the sandbox reaches the API, and which may be plain HTTP: service
- * discovery itself needs HTTPS), and a `credentials` block gives the token (also as `TF_TOKEN_<host>`
- * when the host has no port).
+ * configuration names the service by BASE_URL's host (and by any of SERVICE_HOSTNAMES, e.g. in
+ * module sources); a `host` block maps each name to the service URLs under RUN_API_URL (where the
+ * sandbox reaches the API, and which may be plain HTTP: service discovery itself needs HTTPS), and
+ * a `credentials` block gives the token (also as `TF_TOKEN_<host>` when the host has no port).
  */
-export function runServiceAccess(config: Pick<Config, 'baseUrl' | 'runApiUrl'>, token: string): RunServiceAccess {
-  const hostname = new URL(config.baseUrl).host.toLowerCase();
+export function runServiceAccess(config: Pick<Config, 'baseUrl' | 'runApiUrl'> & Partial<Pick<Config, 'serviceHostnames'>>, token: string): RunServiceAccess {
+  const hostname = serviceHostname(config);
   const services = Object.entries(SERVICE_PATHS)
     .map(([id, path]) => `    ${literal(id)} = ${literal(`${config.runApiUrl}${path}`)}`)
     .join('\n');
-  const cliConfig = `\nhost ${literal(hostname)} {\n  services = {\n${services}\n  }\n}\n\ncredentials ${literal(hostname)} {\n  token = ${literal(token)}\n}\n`;
-  const variable = tokenVariable(hostname);
-  return { hostname, cliConfig, env: variable ? { [variable]: token } : {} };
+  const names = [hostname, ...(config.serviceHostnames ?? []).map((h) => h.toLowerCase()).filter((h) => h !== hostname)];
+  const cliConfig = names
+    .map((name) => `\nhost ${literal(name)} {\n  services = {\n${services}\n  }\n}\n\ncredentials ${literal(name)} {\n  token = ${literal(token)}\n}\n`)
+    .join('');
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const variable = tokenVariable(name);
+    if (variable) env[variable] = token;
+  }
+  return { hostname, cliConfig, env };
 }

@@ -8,21 +8,20 @@ import {
   findModuleByAddress,
   findTestRun,
   findTestVariable,
-  insertModule,
   testVariablesOf,
   type RegistryModuleRow,
   type TestRunRow,
   type TestVariableRow,
 } from '../../shared/repos/module-tests.js';
 import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js';
-import { changeTestVariable, createTestVariable, removeModule, removeTestVariable } from '../../shared/usecases/module-tests.js';
-import { modulePage, testRunPage } from '../../shared/read-models/module-tests.js';
+import { changeTestVariable, createTestVariable, removeTestVariable } from '../../shared/usecases/module-tests.js';
+import { testRunPage } from '../../shared/read-models/module-tests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { cvResource } from '../serializers/configuration-versions.js';
-import { registryModuleResource, testRunResource, testVariableResource } from '../serializers/module-tests.js';
+import { testRunResource, testVariableResource } from '../serializers/module-tests.js';
 import { logReadUrl } from './runs.js';
 
 const creatorOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
@@ -73,41 +72,6 @@ export function moduleTestHandlers(deps: AppDeps) {
   }
 
   return {
-    // Private registry modules: enough of the registry for test runs.
-    async createModule(req: Req, res: Response) {
-      await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
-      const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: string };
-      if (a.namespace !== undefined && a.namespace !== req.params.org) {
-        throw new Unprocessable('the namespace of a private module is its organization', '/data/attributes/namespace');
-      }
-      const module = await insertModule(db, {
-        organization_name: req.params.org,
-        registry_name: 'private',
-        namespace: req.params.org,
-        name: a.name,
-        provider: a.provider,
-        created_by_id: creatorOf(res),
-      });
-      sendResource(res, 201, registryModuleResource(module));
-    },
-
-    async listModules(req: Req, res: Response) {
-      await orgScope(db, res.locals.principal, req.params.org);
-      const page = readPageOrDefault(req);
-      const { rows, total } = await modulePage(db, req.params.org, page);
-      send(res, 200, { data: rows.map(registryModuleResource), ...paginate(req, page, total) });
-    },
-
-    async showModule(req: Req, res: Response) {
-      sendResource(res, 200, registryModuleResource(await loadModule(req, res)));
-    },
-
-    async deleteModule(req: Req, res: Response) {
-      const module = await loadModule(req, res, 'manage-modules');
-      await removeModule(deps, module);
-      res.status(204).end();
-    },
-
     // Test configuration versions.
     async createTestCv(req: Req, res: Response) {
       const module = await loadForTests(req, res);

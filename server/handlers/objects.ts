@@ -4,6 +4,8 @@ import { ApiError, NotFound } from '../../shared/errors.js';
 import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
 import { acceptUpload } from '../../shared/usecases/configuration-versions.js';
 import { cvOrganizationName } from '../../shared/repos/configuration-versions.js';
+import { moduleVersionOrganization } from '../../shared/repos/registry-modules.js';
+import { acceptModuleUpload } from '../../shared/usecases/registry-modules.js';
 import { send } from '../jsonapi.js';
 import type { UploadSlots } from '../upload-slots.js';
 import { streamedBody } from './body.js';
@@ -22,16 +24,23 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
   }
 }
 
+/** Archives uploaded through a signed URL, by grant kind: whose they are and what takes them. */
+const ARCHIVE_UPLOADS: Record<string, { what: string; organizationOf: (db: AppDeps['db'], id: string) => Promise<string | undefined>; accept: (deps: AppDeps, id: string, body: AsyncIterable<Buffer>, declaredBytes?: number) => Promise<unknown> }> = {
+  'cv-upload': { what: 'configuration version', organizationOf: cvOrganizationName, accept: acceptUpload },
+  'module-upload': { what: 'module version', organizationOf: moduleVersionOrganization, accept: acceptModuleUpload },
+};
+
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
 export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
   return {
     /** Streams the archive (or a state version's state) into the store as it arrives, in one of the process's upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
-      const grant = grantOf(deps, req.params.token, ['cv-upload', ...Object.keys(STATE_UPLOAD_KINDS)]);
-      if (grant.kind !== 'cv-upload') return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
-      const organization = await cvOrganizationName(deps.db, grant.id);
-      if (!organization) throw new NotFound('configuration version not found');
-      await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => acceptUpload(deps, grant.id, body, declaredBytes));
+      const grant = grantOf(deps, req.params.token, [...Object.keys(ARCHIVE_UPLOADS), ...Object.keys(STATE_UPLOAD_KINDS)]);
+      const archive = ARCHIVE_UPLOADS[grant.kind];
+      if (!archive) return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
+      const organization = await archive.organizationOf(deps.db, grant.id);
+      if (!organization) throw new NotFound(`${archive.what} not found`);
+      await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => archive.accept(deps, grant.id, body, declaredBytes));
       send(res, 200, {});
     },
 

@@ -3,17 +3,12 @@ import type { AppDeps } from '../context.js';
 import { validate } from '../validate.js';
 import { moduleTestHandlers } from '../handlers/module-tests.js';
 
-const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider';
 const TESTS = '/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider';
 
-/** Private registry modules and their tests. */
+/** Tests of private registry modules. */
 export function moduleTestRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = moduleTestHandlers(deps);
-  r.post('/organizations/:org/registry-modules', validate('registry-module.create'), h.createModule);
-  r.get('/organizations/:org/registry-modules', h.listModules);
-  r.get(MODULE, h.showModule);
-  r.delete(MODULE, h.deleteModule);
   r.post(`${TESTS}/test-runs/configuration-versions`, h.createTestCv);
   r.post(`${TESTS}/test-runs`, validate('test-run.create'), h.createRun);
   r.get(`${TESTS}/test-runs`, h.listRuns);

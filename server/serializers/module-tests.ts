@@ -1,31 +1,10 @@
 import { iso, one, type Resource } from '../jsonapi.js';
 import type { RegistryModuleRow, TestRunRow, TestVariableRow } from '../../shared/repos/module-tests.js';
+export { registryModuleResource } from './registry-modules.js';
 
 /** The module test path prefix: organization, registry, namespace, name, provider. */
 export const modulePath = (m: RegistryModuleRow): string =>
   `/api/v2/organizations/${m.organization_name}/tests/registry-modules/${m.registry_name}/${m.namespace}/${m.name}/${m.provider}`;
-
-export function registryModuleResource(m: RegistryModuleRow): Resource {
-  return {
-    type: 'registry-modules',
-    id: m.id,
-    attributes: {
-      name: m.name,
-      provider: m.provider,
-      namespace: m.namespace,
-      'registry-name': m.registry_name,
-      status: 'setup_complete',
-      'version-statuses': [],
-      'no-code': false,
-      'test-config': { 'tests-enabled': true },
-      permissions: { 'can-delete': true, 'can-resync': false, 'can-retry': false },
-      'created-at': iso(m.created_at),
-      'updated-at': iso(m.updated_at),
-    },
-    relationships: { organization: one('organizations', m.organization_name) },
-    links: { self: `/api/v2/organizations/${m.organization_name}/registry-modules/${m.registry_name}/${m.namespace}/${m.name}/${m.provider}` },
-  };
-}
 
 /** A test variable; the value of a sensitive one is never shown again. No `configurable`: go-tfe types it as a workspace. */
 export function testVariableResource(v: TestVariableRow, value: string, module: RegistryModuleRow): Resource {
@@ -69,6 +48,7 @@ export function testRunResource(run: TestRunRow, module: RegistryModuleRow, logR
       parallelism: run.parallelism,
       'test-configurable-type': 'RegistryModule',
       'test-configurable-id': module.id,
+      'module-version-id': run.module_version_id,
       'created-at': iso(run.created_at),
       'updated-at': iso(run.updated_at),
     },

@@ -1,11 +1,7 @@
 import type { Db } from '../db.js';
 import type { TestSource } from '../domain/test-run.js';
-import type { RegistryModuleRow, TestRunRow } from '../repos/module-tests.js';
+import type { TestRunRow } from '../repos/module-tests.js';
 import { fetchPage, type Page } from './page.js';
-
-/** One page of an organization's registry modules, by name and provider. */
-export const modulePage = (db: Db, organizationName: string, page: Page) =>
-  fetchPage<RegistryModuleRow>(db('registry_modules').where({ organization_name: organizationName }).orderBy('name').orderBy('provider').orderBy('id'), page);
 
 /** One page of a module's test runs, newest first, of the given sources when named. */
 export function testRunPage(db: Db, moduleId: string, page: Page, sources?: TestSource[]) {

@@ -34,6 +34,8 @@ export interface TestRunRow {
   id: string;
   registry_module_id: string;
   configuration_version_id: string | null;
+  /** The published version whose archive the run tests, when it tests one. */
+  module_version_id: string | null;
   status: TestRunStatus;
   test_status: string | null;
   tests_passed: number | null;

@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
-import { ArchiveInspector } from '../archive.js';
+import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { activeRunCount, findCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
@@ -12,11 +12,6 @@ import { findModule, type TestRunRow } from '../repos/module-tests.js';
 import { findWorkspace } from '../repos/workspaces.js';
 import { insertQueuedTestRun } from './test-runs.js';
 
-/** Why an upload was refused; the signed-URL route maps it to its HTTP status. */
-export class UploadRefused extends ApiError {}
-
-/** Unpacked archives may be this many times larger than the upload limit (guards against gzip bombs). */
-const UNPACK_FACTOR = 10;
 
 /**
  * Marks a pending version errored (compare-and-set) and explains why. Used for corrupt, empty
@@ -41,28 +36,13 @@ export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterabl
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
-  const limit = rt.config.maxArchiveBytes;
-  const tooLarge = `the archive is larger than the limit of ${limit} bytes`;
   const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
     await failUpload(rt.db, cvId, message);
     throw new UploadRefused(kind, title, message);
   };
-  if (declaredBytes !== undefined && declaredBytes > limit) await refuse('too-large', 'payload too large', tooLarge);
-
-  const inspector = new ArchiveInspector(limit * UNPACK_FACTOR, rt.config.maxArchiveEntries);
-  const writer = await rt.store.create({ contentType: 'application/x-tar+gzip', prefix: 'archive' });
+  const { writer } = await intakeArchive(rt, body, declaredBytes, refuse);
   let committed = false;
   try {
-    let size = 0;
-    for await (const piece of body) {
-      size += piece.length;
-      if (size > limit) await refuse('too-large', 'payload too large', tooLarge);
-      const problem = await inspector.write(piece);
-      if (problem) await refuse('invalid', 'invalid archive', problem);
-      await writer.write(piece);
-    }
-    const check = await inspector.end();
-    if (!check.ok) await refuse('invalid', 'invalid archive', check.message);
     // The object is finished in the transaction that points the version at it: a crash before
     // the commit leaves it unfinished, for the sweep.
     const [result, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {

@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../errors.js';
 import { encryptSecret } from '../crypto.js';
-import { deleteModule, deleteTestVariable, insertTestVariable, updateTestVariable, type RegistryModuleRow, type TestVariableRow } from '../repos/module-tests.js';
+import { deleteTestVariable, insertTestVariable, updateTestVariable, type RegistryModuleRow, type TestVariableRow } from '../repos/module-tests.js';
 
 /** A test variable's attributes as the API takes them. */
 export interface TestVariableInput {
@@ -9,11 +9,6 @@ export interface TestVariableInput {
   value?: string;
   description?: string | null;
   sensitive?: boolean;
-}
-
-/** Deletes a registry module. */
-export async function removeModule(rt: Runtime, module: RegistryModuleRow): Promise<void> {
-  await deleteModule(rt.db, module.id);
 }
 
 /** Adds an environment variable to a module's test runs (its value sealed). */

@@ -1,0 +1,139 @@
+import type { Runtime } from '../runtime.js';
+import { NotFound, Unprocessable, type ErrorKind } from '../errors.js';
+import { HclSyntaxError, inspectArchiveFiles, isModuleFile } from '../domain/module-config.js';
+import { deleteModule, findTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
+import {
+  deleteModuleVersion,
+  findModuleVersion,
+  findModuleVersionById,
+  insertModuleVersion,
+  moveModuleVersion,
+  setVersionTestRun,
+  versionsOfModules,
+  type ModuleVersionRow,
+} from '../repos/registry-modules.js';
+import { insertCv, moveCv } from '../repos/configuration-versions.js';
+import { enqueueAfterCommit, jobs } from '../queues.js';
+import { intakeArchive, UploadRefused } from './archive-intake.js';
+import { insertQueuedTestRun, type TestRunRequest } from './test-runs.js';
+
+export interface ModuleVersionInput {
+  version: string;
+  commitSha: string | null;
+  /** A test run of this module whose result the version carries. */
+  testRunId: string | null;
+  createdById: string | null;
+}
+
+/** Creates a pending version of a private module; its archive comes through the upload URL. */
+export async function createModuleVersion(rt: Runtime, module: RegistryModuleRow, input: ModuleVersionInput): Promise<ModuleVersionRow> {
+  if (module.registry_name !== 'private') throw new Unprocessable('versions of a public module are published in the public registry', '/data/attributes/version');
+  if (input.testRunId && !(await findTestRun(rt.db, module.id, input.testRunId))) {
+    throw new Unprocessable(`test run ${input.testRunId} is not a test run of this module`, '/data/relationships/test-run/data/id');
+  }
+  const taken = () => new Unprocessable(`version ${input.version} of this module already exists`, '/data/attributes/version');
+  if (await findModuleVersion(rt.db, module.id, input.version)) throw taken();
+  try {
+    return await insertModuleVersion(rt.db, {
+      registry_module_id: module.id,
+      version: input.version,
+      commit_sha: input.commitSha,
+      test_run_id: input.testRunId,
+      created_by_id: input.createdById,
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw taken();
+    throw err;
+  }
+}
+
+/**
+ * Accepts a pending version's archive as it arrives, with the same checks and limits as a
+ * configuration version's (see intakeArchive), keeping the text of its `.tf` files and READMEs.
+ * Once whole, the module's inputs, outputs, resources, dependencies and submodules are read from
+ * them; the version becomes `ok` with the archive, or `reg_ingress_failed` with the reason (and
+ * nothing stored) when the archive or its files are refused.
+ */
+export async function acceptModuleUpload(rt: Runtime, versionId: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<ModuleVersionRow> {
+  const before = await findModuleVersionById(rt.db, versionId);
+  if (!before) throw new UploadRefused('not-found', 'not found', 'module version not found');
+  if (before.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
+  const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
+    await moveModuleVersion(rt.db, versionId, 'fail', { error: message });
+    throw new UploadRefused(kind, title, message);
+  };
+  const { writer, texts } = await intakeArchive(rt, body, declaredBytes, refuse, isModuleFile);
+  let committed = false;
+  try {
+    let details: ReturnType<typeof inspectArchiveFiles>;
+    try {
+      details = inspectArchiveFiles(texts);
+    } catch (err) {
+      if (err instanceof HclSyntaxError) await refuse('invalid', 'invalid module', `the module's configuration cannot be read: ${err.message}`);
+      throw err;
+    }
+    if (details.root.empty) {
+      await refuse('invalid', 'invalid module', 'the archive has no .tf files at its root');
+    }
+    const moved = await rt.db.transaction(async (tx) => {
+      const stored = await writer.finish(tx);
+      const row = await moveModuleVersion(tx, versionId, 'ingest', {
+        archive_object_id: stored.id,
+        readme: details.root.readme,
+        root: details.root,
+        submodules: details.submodules,
+      });
+      if (!row) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
+      return row;
+    });
+    committed = true;
+    return moved;
+  } catch (err) {
+    if (!committed) await writer.discard().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Deletes versions with their archives. */
+async function deleteVersions(rt: Runtime, versions: ModuleVersionRow[]): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    for (const v of versions) {
+      await deleteModuleVersion(tx, v.id);
+      if (v.archive_object_id) await rt.store.delete(tx, v.archive_object_id);
+    }
+  });
+}
+
+/** Deletes one version of a module (the registry stops offering it at once). */
+export const removeModuleVersion = (rt: Runtime, version: ModuleVersionRow) => deleteVersions(rt, [version]);
+
+/** Deletes modules with their versions, archives, test runs and variables. */
+export async function removeModules(rt: Runtime, modules: RegistryModuleRow[]): Promise<void> {
+  if (!modules.length) return;
+  await deleteVersions(rt, await versionsOfModules(rt.db, modules.map((m) => m.id)));
+  for (const m of modules) await deleteModule(rt.db, m.id);
+}
+
+/**
+ * Queues a test run of a published version: the version's archive is copied into a module test
+ * configuration version of the module, and the run is recorded on the version (its result is the
+ * version's test result).
+ */
+export async function testModuleVersion(rt: Runtime, module: RegistryModuleRow, version: ModuleVersionRow, req: Omit<TestRunRequest, 'configurationVersionId'>): Promise<TestRunRow> {
+  if (version.status !== 'ok' || !version.archive_object_id) {
+    throw new Unprocessable(`version ${version.version} is ${version.status}; only a published version can be tested`, undefined);
+  }
+  const archiveId = version.archive_object_id;
+  const run = await rt.db.transaction(async (tx) => {
+    const archive = await rt.store.get(archiveId);
+    if (!archive) throw new NotFound('the version\'s archive is gone');
+    const copy = await rt.store.put(tx, archive, { contentType: 'application/x-tar+gzip', prefix: 'archive' });
+    const cv = await insertCv(tx, { registry_module_id: module.id, source: req.source, auto_queue_runs: false, speculative: true, provisional: false, created_by_id: req.createdById });
+    await moveCv(tx, cv.id, 'upload', { archive_object_id: copy.id }, ['pending']);
+    const inserted = await insertQueuedTestRun(tx, rt.config.encryptionKey, module, { ...req, configurationVersionId: cv.id });
+    await setVersionTestRun(tx, version.id, inserted.id);
+    return { ...inserted, module_version_id: version.id };
+  });
+  await enqueueAfterCommit(rt.queues, jobs.testRun(run.id), rt.logger);
+  return run;
+}

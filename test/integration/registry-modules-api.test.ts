@@ -1,0 +1,241 @@
+import { expect } from 'chai';
+import { gunzipSync } from 'node:zlib';
+import { api, doc, expectError } from '../helpers/api.js';
+import { createOrg, createUser, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
+import { harness } from '../helpers/harness.js';
+import type { Org } from '../helpers/module-tests.js';
+import { createVersion, ensureModule, namingModule, privateModulePath, protocolPath, publishVersion } from '../helpers/registry.js';
+
+/** A module name of this suite's own. */
+const modName = () => uniq('naming').replace(/-/g, '');
+
+describe('private module registry: versions through the API and the registry protocol', function () {
+  this.timeout(60_000);
+  let org: Org;
+  let other: Org;
+
+  before(async () => {
+    org = await createOrg();
+    other = await createOrg();
+  });
+
+  describe('publishing a version', () => {
+    it('creates a pending version with an upload link, becomes ok once the archive arrives, and reads the module from its files', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      const before = await api('GET', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
+      expect(before.body.data.attributes.status).to.equal('pending');
+      expect(before.body.data.attributes['version-statuses']).to.deep.equal([]);
+
+      const created = await createVersion(org, name, 'local', '1.0.0', { 'commit-sha': 'abcdef1234567' });
+      expect(created.type).to.equal('registry-module-versions');
+      expect(created.attributes).to.include({ version: '1.0.0', status: 'pending', 'commit-sha': 'abcdef1234567' });
+      expect(created.links.upload).to.match(/\/v1\/object\//);
+      const pending = await api('GET', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
+      expect(pending.body.data.attributes['version-statuses']).to.deep.equal([{ version: '1.0.0', status: 'pending' }]);
+
+      const put = await putArchive(created.links.upload, await tarGz(namingModule('1.0.0')));
+      expect(put.status, put.text).to.equal(200);
+      const again = await putArchive(created.links.upload, await tarGz(namingModule('1.0.0')));
+      expect(again.status, again.text).to.equal(403);
+
+      const shown = await api('GET', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: org.owner.token });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.attributes.status).to.equal('ok');
+      await publishVersion(org, name, 'local', '1.1.0', namingModule('1.1.0'));
+      await publishVersion(org, name, 'local', '1.1.0-beta.1', namingModule('1.1.0-beta.1'));
+
+      const mod = await api('GET', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
+      expect(mod.body.data.attributes.status).to.equal('setup_complete');
+      expect(mod.body.data.attributes['latest-version']).to.equal('1.1.0');
+      expect(mod.body.data.attributes['version-statuses'].map((v: { version: string }) => v.version)).to.deep.equal(['1.0.0', '1.1.0-beta.1', '1.1.0']);
+      expect(mod.body.data.attributes.source).to.equal(`${new URL(harness().baseUrl).host}/${org.name}/${name}/local`);
+
+      // The registry protocol: versions, the module's detail read from its files, the download.
+      const versions = await api('GET', `${protocolPath(org.name, name, 'local')}/versions`, { token: org.owner.token });
+      expect(versions.status, versions.text).to.equal(200);
+      expect(versions.body.modules[0].versions.map((v: { version: string }) => v.version)).to.deep.equal(['1.0.0', '1.1.0-beta.1', '1.1.0']);
+
+      const detail = await api('GET', `${protocolPath(org.name, name, 'local')}/1.0.0`, { token: org.owner.token });
+      expect(detail.status, detail.text).to.equal(200);
+      expect(detail.body).to.include({ namespace: org.name, name, provider: 'local', version: '1.0.0' });
+      expect(detail.body.root.readme).to.equal('# naming 1.0.0\n\nComposes names.\n');
+      expect(detail.body.root.inputs).to.deep.equal([
+        { name: 'prefix', type: 'string', description: 'Put before every name.', default: '"app"', required: false, sensitive: false },
+        { name: 'suffix', type: 'string', description: '', default: '', required: true, sensitive: false },
+      ]);
+      expect(detail.body.root.outputs).to.deep.equal([
+        { name: 'name', description: 'The composed name.', sensitive: false },
+        { name: 'version', description: '', sensitive: false },
+      ]);
+      expect(detail.body.root.resources).to.deep.equal([{ type: 'terraform_data', name: 'name' }]);
+      expect(detail.body.submodules.map((s: { path: string }) => s.path)).to.deep.equal(['modules/short']);
+      expect(detail.body.submodules[0].inputs.map((i: { name: string }) => i.name)).to.deep.equal(['word']);
+
+      const latest = await api('GET', protocolPath(org.name, name, 'local'), { token: org.owner.token });
+      expect(latest.status, latest.text).to.equal(200);
+      expect(latest.body.version).to.equal('1.1.0');
+
+      const download = await api('GET', `${protocolPath(org.name, name, 'local')}/1.1.0/download`, { token: org.owner.token });
+      expect(download.status, download.text).to.equal(204);
+      const location = download.headers.get('x-terraform-get')!;
+      expect(location).to.match(/^\/v1\/object\/[^?]+\?archive=tar\.gz$/);
+      const archive = await fetch(`${harness().baseUrl}${location.split('?')[0]}`);
+      expect(archive.status).to.equal(200);
+      expect(gunzipSync(Buffer.from(await archive.arrayBuffer())).toString('latin1')).to.include('output "version" { value = "1.1.0" }');
+    });
+
+    it('refuses a version that is not semver, or already exists, with 422 and writes nothing', async () => {
+      const name = modName();
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      const post = (version: unknown) =>
+        api('POST', `${privateModulePath(org.name, name, 'local')}/versions`, { token: org.owner.token, body: doc('registry-module-versions', { version }) });
+      const before = await rowCounts(['registry_module_versions']);
+      for (const bad of ['1.0', 'v1.0.0', '1.0.0.0', '01.0.0', 'latest', '', 1]) expectError(await post(bad), 422);
+      expectError(await post('1.0.0'), 422, /already exists/);
+      expect(await rowCounts(['registry_module_versions'])).to.deep.equal(before);
+    });
+
+    it('refuses an archive that is not a tar.gz, is unsafe, has no .tf files or unreadable ones: the version ends reg_ingress_failed with the reason', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      const cases: [string, Buffer, RegExp][] = [
+        ['1.0.0', Buffer.from('not an archive at all'), /not gzip-compressed/],
+        ['1.0.1', await tarGz({ 'README.md': '# nothing here\n' }), /no \.tf files/],
+        ['1.0.2', await tarGz({ 'main.tf': 'variable "x" {\n  type = string\n' }), /cannot be read: main\.tf: missing \}/],
+      ];
+      for (const [version, body, reason] of cases) {
+        const created = await createVersion(org, name, 'local', version);
+        const put = await putArchive(created.links.upload, body);
+        expect(put.status, put.text).to.equal(422);
+        const shown = await api('GET', `${privateModulePath(org.name, name, 'local')}/${version}`, { token: org.owner.token });
+        expect(shown.body.data.attributes.status).to.equal('reg_ingress_failed');
+        expect(shown.body.data.attributes.error).to.match(reason);
+      }
+      const mod = await api('GET', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
+      expect(mod.body.data.attributes.status).to.equal('setup_failed');
+      expect(mod.body.data.attributes['latest-version']).to.equal(null);
+      expect(mod.body.data.attributes['version-statuses'][0]).to.include({ version: '1.0.0', status: 'reg_ingress_failed' });
+      // A failed version is never offered to Terraform.
+      const versions = await api('GET', `${protocolPath(org.name, name, 'local')}/versions`, { token: org.owner.token });
+      expect(versions.body.modules[0].versions).to.deep.equal([]);
+      expect((await api('GET', `${protocolPath(org.name, name, 'local')}/1.0.0/download`, { token: org.owner.token })).status).to.equal(404);
+    });
+  });
+
+  describe('access', () => {
+    it("another organization's token gets 404 on the module, its versions and every protocol endpoint; no token gets 401", async () => {
+      const name = modName();
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      const base = protocolPath(org.name, name, 'local');
+      for (const path of [`${base}/versions`, `${base}/1.0.0/download`, base, `${base}/1.0.0`]) {
+        expectError(await api('GET', path, { token: other.owner.token }), 404);
+        expectError(await api('GET', path, { token: null }), 401);
+        expectError(await api('GET', path, { token: 'not-a-token' }), 401);
+      }
+      expectError(await api('GET', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: other.owner.token }), 404);
+      expectError(
+        await api('POST', `${privateModulePath(org.name, name, 'local')}/versions`, { token: other.owner.token, body: doc('registry-module-versions', { version: '2.0.0' }) }),
+        404,
+      );
+      expectError(await api('DELETE', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: other.owner.token }), 404);
+      // Still there for its own organization.
+      expect((await api('GET', `${base}/1.0.0/download`, { token: org.owner.token })).status).to.equal(204);
+    });
+
+    it('a member without manage-modules reads the registry and downloads, but cannot publish or delete; permissions say so', async () => {
+      const name = modName();
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      const member = await createUser();
+      await joinOrg(org, member);
+      const shown = await api('GET', privateModulePath(org.name, name, 'local'), { token: member.token });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.attributes.permissions).to.deep.equal({ 'can-delete': false, 'can-resync': false, 'can-retry': false });
+      const owner = await api('GET', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
+      expect(owner.body.data.attributes.permissions).to.deep.equal({ 'can-delete': true, 'can-resync': true, 'can-retry': true });
+      expect((await api('GET', `${protocolPath(org.name, name, 'local')}/1.0.0/download`, { token: member.token })).status).to.equal(204);
+      expectError(
+        await api('POST', `${privateModulePath(org.name, name, 'local')}/versions`, { token: member.token, body: doc('registry-module-versions', { version: '2.0.0' }) }),
+        404,
+      );
+      expectError(await api('DELETE', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: member.token }), 404);
+    });
+  });
+
+  describe('deletion', () => {
+    it('deleting a version makes the protocol omit it and its download 404; the module stays', async () => {
+      const name = modName();
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      await publishVersion(org, name, 'local', '1.1.0', namingModule('1.1.0'));
+      const download = await api('GET', `${protocolPath(org.name, name, 'local')}/1.1.0/download`, { token: org.owner.token });
+      const objects = await rowCounts(['objects']);
+      const del = await api('DELETE', `${privateModulePath(org.name, name, 'local')}/1.1.0`, { token: org.owner.token });
+      expect(del.status, del.text).to.equal(204);
+      expect((await rowCounts(['objects'])).objects).to.equal(objects.objects - 1);
+      const versions = await api('GET', `${protocolPath(org.name, name, 'local')}/versions`, { token: org.owner.token });
+      expect(versions.body.modules[0].versions.map((v: { version: string }) => v.version)).to.deep.equal(['1.0.0']);
+      expect((await api('GET', `${protocolPath(org.name, name, 'local')}/1.1.0/download`, { token: org.owner.token })).status).to.equal(404);
+      // A download URL handed out before is dead too (the archive is gone).
+      expect((await fetch(`${harness().baseUrl}${download.headers.get('x-terraform-get')!.split('?')[0]}`)).status).to.equal(404);
+      expect((await api('GET', protocolPath(org.name, name, 'local'), { token: org.owner.token })).body.version).to.equal('1.0.0');
+      expectError(await api('DELETE', `${privateModulePath(org.name, name, 'local')}/1.1.0`, { token: org.owner.token }), 404);
+    });
+
+    it('deletes by every path clients use: a name (all providers), a provider, a version, and the older actions/delete forms', async () => {
+      const name = modName();
+      for (const provider of ['aws', 'local']) await publishVersion(org, name, provider, '1.0.0', namingModule('1.0.0'));
+      const exists = async (provider: string) => (await api('GET', privateModulePath(org.name, name, provider), { token: org.owner.token })).status;
+      expect((await api('DELETE', `/organizations/${org.name}/registry-modules/private/${org.name}/${name}`, { token: org.owner.token })).status).to.equal(204);
+      expect([await exists('aws'), await exists('local')]).to.deep.equal([404, 404]);
+
+      for (const provider of ['aws', 'local']) await publishVersion(org, name, provider, '1.0.0', namingModule('1.0.0'));
+      await publishVersion(org, name, 'local', '1.1.0', namingModule('1.1.0'));
+      const action = (suffix: string) => api('POST', `/registry-modules/actions/delete/${org.name}/${name}${suffix}`, { token: org.owner.token });
+      expect((await action('/local/1.1.0')).status).to.equal(204);
+      expect((await api('GET', `${privateModulePath(org.name, name, 'local')}/1.1.0`, { token: org.owner.token })).status).to.equal(404);
+      expect((await action('/local')).status).to.equal(204);
+      expect([await exists('aws'), await exists('local')]).to.deep.equal([200, 404]);
+      expect((await action('')).status).to.equal(204);
+      expect(await exists('aws')).to.equal(404);
+      expectError(await action(''), 404);
+      // Another organization's owner cannot delete through the action either.
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      expectError(await api('POST', `/registry-modules/actions/delete/${org.name}/${name}`, { token: other.owner.token }), 404);
+      expect(await exists('local')).to.equal(200);
+    });
+  });
+
+  describe('listing', () => {
+    it('filters by provider and lists public references beside private modules, resolving to the public registry', async () => {
+      const o = await createOrg();
+      await publishVersion(o, 'naming', 'local', '1.0.0', namingModule('1.0.0'));
+      await ensureModule(o, 'naming', 'aws');
+      const pub = await api('POST', `/organizations/${o.name}/registry-modules`, {
+        token: o.owner.token,
+        body: doc('registry-modules', { 'registry-name': 'public', namespace: 'terraform-aws-modules', name: 'vpc', provider: 'aws' }),
+      });
+      expect(pub.status, pub.text).to.equal(201);
+      expect(pub.body.data.attributes).to.include({ 'registry-name': 'public', namespace: 'terraform-aws-modules', source: 'registry.terraform.io/terraform-aws-modules/vpc/aws' });
+      expect(pub.body.data.attributes['version-statuses']).to.deep.equal([]);
+
+      const all = await api('GET', `/organizations/${o.name}/registry-modules`, { token: o.owner.token });
+      expect(all.body.data.map((m: { attributes: Record<string, string> }) => `${m.attributes['registry-name']}/${m.attributes.name}/${m.attributes.provider}`)).to.deep.equal([
+        'private/naming/aws',
+        'private/naming/local',
+        'public/vpc/aws',
+      ]);
+      const aws = await api('GET', `/organizations/${o.name}/registry-modules?filter[provider]=aws`, { token: o.owner.token });
+      expect(aws.body.data.map((m: { attributes: Record<string, string> }) => m.attributes.name)).to.deep.equal(['naming', 'vpc']);
+      expect(aws.body.meta.pagination['total-count']).to.equal(2);
+      const shown = await api('GET', `/organizations/${o.name}/registry-modules/public/terraform-aws-modules/vpc/aws`, { token: o.owner.token });
+      expect(shown.status, shown.text).to.equal(200);
+      // A public reference has no versions here: nothing to publish, nothing to download.
+      expectError(
+        await api('POST', `/organizations/${o.name}/registry-modules/public/terraform-aws-modules/vpc/aws/versions`, { token: o.owner.token, body: doc('registry-module-versions', { version: '1.0.0' }) }),
+        422,
+      );
+      expectError(await api('GET', '/api/registry/v1/modules/terraform-aws-modules/vpc/aws/versions', { token: o.owner.token }), 404);
+      expect((await api('DELETE', `/organizations/${o.name}/registry-modules/public/terraform-aws-modules/vpc/aws`, { token: o.owner.token })).status).to.equal(204);
+    });
+  });
+});
