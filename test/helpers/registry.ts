@@ -61,4 +61,14 @@ output "version" { value = "${version}" }
 `,
   'README.md': `# naming ${version}\n\nComposes names.\n`,
   'modules/short/main.tf': 'variable "word" { type = string }\noutput "short" { value = substr(var.word, 0, 3) }\n',
+  'tests/naming.tftest.hcl': `variables {
+  suffix = "api"
+}
+run "composes" {
+  assert {
+    condition     = output.name == "app-api"
+    error_message = "unexpected name \${output.name}"
+  }
+}
+`,
 });

@@ -56,13 +56,14 @@ export const CLI_HOST = 'rls.test';
 
 /**
  * Writes a CLI configuration to `dir` that points CLI_HOST at the test service over plain HTTP
- * (a `host` block) with `token` as its credentials; returns the CLI's environment.
+ * (a `host` block: its API and its module registry) with `token` as its credentials; returns the
+ * CLI's environment.
  */
 export async function writeCliConfig(dir: string, token: string): Promise<NodeJS.ProcessEnv> {
   const h = harness();
   await writeFile(
     join(dir, 'cli.tfrc'),
-    `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${h.baseUrl}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
+    `host "${CLI_HOST}" {\n  services = {\n    "tfe.v2" = "${h.baseUrl}/api/v2/"\n    "modules.v1" = "${h.baseUrl}/api/registry/v1/modules/"\n  }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
   );
   return { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
 }
