@@ -277,6 +277,14 @@ async function newModule(): Promise<{ name: string; tests: string; self: string 
   return { name, tests: `/organizations/${o}/tests/registry-modules/private/${o}/${name}/null`, self: `/organizations/${o}/registry-modules/private/${o}/${name}/null` };
 }
 
+let versionCount = 0;
+/** A new (pending) version of the world's module; its version number. */
+async function newModuleVersion(): Promise<string> {
+  const version = `2.0.${++versionCount}`;
+  await must('POST', `${world.module.self}/versions`, doc('registry-module-versions', { version }));
+  return version;
+}
+
 const envKey = () => uniq('k').replace(/-/g, '_');
 
 async function newWorkspaceVar(): Promise<string> {
@@ -358,6 +366,9 @@ async function buildWorld(): Promise<World> {
   w.testRun = (await db()('test_runs').where({ configuration_version_id: w.testCv }).first('id'))?.id
     ?? (await must('POST', `${w.module.tests}/test-runs`, doc('test-runs', {}, { 'configuration-version': rel('configuration-versions', w.testCv) }))).data.id;
   w.testVar = (await must('POST', `${w.module.tests}/vars`, doc('vars', { key: 'k', value: 'v', category: 'env' }))).data.id;
+  // A published version (1.0.0) of the world's module.
+  const published = (await must('POST', `${w.module.self}/versions`, doc('registry-module-versions', { version: '1.0.0' }))).data;
+  expect((await putArchive(published.links.upload, w.archive)).status).to.equal(200);
 
   w.wsVar = await newWorkspaceVar();
   w.varset = await newVarset();
@@ -762,6 +773,43 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-modules',
     call: async (w, _who, allowed) => ({ path: `/api/v2${allowed ? (await newModule()).self : w.module.self}` }),
   },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${o()}/registry-modules/private/${o()}/${allowed ? (await newModule()).name : w.module.name}` }),
+  },
+  'POST /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/versions': {
+    access: 'manage-modules',
+    call: (w) => ({ path: `/api/v2${w.module.self}/versions`, body: doc('registry-module-versions', { version: `3.0.${++versionCount}` }) }),
+  },
+  'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': { access: 'org-member', call: (w) => ({ path: `/api/v2${w.module.self}/1.0.0` }) },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.self}/${allowed ? await newModuleVersion() : '1.0.0'}` }),
+  },
+  'POST /api/v2/registry-modules/actions/delete/:org/:name': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/registry-modules/actions/delete/${o()}/${allowed ? (await newModule()).name : w.module.name}` }),
+  },
+  'POST /api/v2/registry-modules/actions/delete/:org/:name/:provider': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/registry-modules/actions/delete/${o()}/${allowed ? (await newModule()).name : w.module.name}/null` }),
+  },
+  'POST /api/v2/registry-modules/actions/delete/:org/:name/:provider/:version': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/registry-modules/actions/delete/${o()}/${w.module.name}/null/${allowed ? await newModuleVersion() : '1.0.0'}` }),
+  },
+  'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/versions/:version/test-runs': {
+    access: 'org-owner-only',
+    call: (w) => ({ path: `/api/v2${w.module.tests}/versions/1.0.0/test-runs`, body: doc('test-runs', {}) }),
+  },
+  // The registry protocol Terraform speaks (a run's own token is covered by the registry CLI tests).
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/versions': { access: 'org-member', call: (w) => ({ path: `/api/registry/v1/modules/${o()}/${w.module.name}/null/versions` }) },
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/:version/download': {
+    access: 'org-member',
+    call: (w) => ({ path: `/api/registry/v1/modules/${o()}/${w.module.name}/null/1.0.0/download` }),
+  },
+  'GET /api/registry/v1/modules/:namespace/:name/:provider': { access: 'org-member', call: (w) => ({ path: `/api/registry/v1/modules/${o()}/${w.module.name}/null` }) },
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/:version': { access: 'org-member', call: (w) => ({ path: `/api/registry/v1/modules/${o()}/${w.module.name}/null/1.0.0` }) },
   'POST /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/test-runs/configuration-versions': {
     access: 'org-owner-only',
     call: (w) => ({ path: `/api/v2${w.module.tests}/test-runs/configuration-versions`, headers: { 'X-Terraform-Integration': 'cloud' } }),
