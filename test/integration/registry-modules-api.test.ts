@@ -1,10 +1,30 @@
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
-import { createOrg, createUser, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
+import { createOrg, createUser, createWorkspace, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
+import { startRun, uploadConfig } from '../helpers/terraform.js';
+import { mintPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
 import { harness } from '../helpers/harness.js';
 import type { Org } from '../helpers/module-tests.js';
 import { createVersion, ensureModule, namingModule, privateModulePath, protocolPath, publishVersion } from '../helpers/registry.js';
+
+/** A .tar.gz of one file and a symbolic link named `link` to `target`. */
+async function withLink(file: string, content: string, link: string, target: string): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'registry-link-'));
+  try {
+    await writeFile(join(dir, file), content);
+    await symlink(target, join(dir, link));
+    const chunks: Buffer[] = [];
+    for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, ['.'])) chunks.push(Buffer.from(c as Buffer));
+    return Buffer.concat(chunks);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /** A module name of this suite's own. */
 const modName = () => uniq('naming').replace(/-/g, '');
@@ -102,6 +122,7 @@ describe('private module registry: versions through the API and the registry pro
       const cases: [string, Buffer, RegExp][] = [
         ['1.0.0', Buffer.from('not an archive at all'), /not gzip-compressed/],
         ['1.0.1', await tarGz({ 'README.md': '# nothing here\n' }), /no \.tf files/],
+        ['1.0.3', await withLink('main.tf', 'output "x" { value = 1 }\n', 'secrets', '/etc'), /link leaves the archive/],
         ['1.0.2', await tarGz({ 'main.tf': 'variable "x" {\n  type = string\n' }), /cannot be read: main\.tf: missing \}/],
       ];
       for (const [version, body, reason] of cases) {
@@ -159,6 +180,33 @@ describe('private module registry: versions through the API and the registry pro
         404,
       );
       expectError(await api('DELETE', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: member.token }), 404);
+    });
+  });
+
+  describe("a run's own token", () => {
+    it("reads its organization's registry protocol only: another organization's modules and the rest of the API are 404, and nothing once revoked", async () => {
+      const name = modName();
+      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      await publishVersion(other, name, 'local', '1.0.0', namingModule('1.0.0'));
+      const ws = await createWorkspace(org);
+      const runId = await startRun(ws.id, org.owner.token, { 'plan-only': true }, await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'output "x" { value = 1 }\n' }));
+      const minted = await mintPhaseToken(harness().rt, runId, 'plan');
+      const as = (method: string, path: string) => api(method, path, { token: minted.secret });
+
+      expect((await as('GET', `${protocolPath(org.name, name, 'local')}/versions`)).status).to.equal(200);
+      expect((await as('GET', `${protocolPath(org.name, name, 'local')}/1.0.0/download`)).status).to.equal(204);
+      expect((await as('GET', protocolPath(org.name, name, 'local'))).status).to.equal(200);
+      for (const path of [`${protocolPath(other.name, name, 'local')}/versions`, `${protocolPath(other.name, name, 'local')}/1.0.0/download`, protocolPath(other.name, name, 'local')]) {
+        expectError(await as('GET', path), 404);
+      }
+      // The management API stays closed to it, reads and writes alike.
+      expectError(await as('GET', privateModulePath(org.name, name, 'local')), 404);
+      expectError(await as('GET', `/organizations/${org.name}/registry-modules`), 404);
+      expectError(await as('DELETE', `${privateModulePath(org.name, name, 'local')}/1.0.0`), 404);
+
+      await revokePhaseToken(harness().rt, minted.id);
+      expectError(await as('GET', `${protocolPath(org.name, name, 'local')}/versions`), 401);
+      await api('POST', `/runs/${runId}/actions/discard`, { token: org.owner.token });
     });
   });
 
