@@ -48,6 +48,12 @@ export async function registryReadScope(db: Db, principal: Principal, name: stri
   if (principal.runOrganization !== name) throw new NotFound();
 }
 
+/** A registry module's tests (and their configuration versions): the owners team of its organization only. */
+export async function moduleTestScopeById(db: Db, principal: Principal, moduleId: string): Promise<void> {
+  const found = await rowWithGrant<{ organization_name: string }>(db, principal, 'registry_modules', moduleId);
+  if (!found?.grant?.isOwner) throw new NotFound();
+}
+
 export interface WorkspaceScope {
   workspace: WorkspaceRow;
   grant: OrganizationGrant;

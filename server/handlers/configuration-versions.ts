@@ -8,7 +8,7 @@ import { findRun } from '../../shared/repos/runs.js';
 import { cvAction } from '../../shared/usecases/configuration-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
-import { workspaceScopeById, type WorkspaceScope } from '../guards.js';
+import { moduleTestScopeById, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, requestSource, type Req } from './body.js';
@@ -94,6 +94,13 @@ export function configurationVersionHandlers(rt: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
+      // A module test version answers to those who may run the module's tests (clients poll it until uploaded).
+      const testCv = await findCv(db, req.params.id);
+      if (testCv?.registry_module_id) {
+        await moduleTestScopeById(db, res.locals.principal, testCv.registry_module_id);
+        sendResource(res, 200, cvResource(testCv));
+        return;
+      }
       const { cv, scope } = await load(req, res);
       const body = await present(db, config, [cv], readInclude(req, INCLUDES), scope);
       sendResource(res, 200, body.data[0], body.included);

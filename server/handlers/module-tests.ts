@@ -8,14 +8,13 @@ import {
   findModuleByAddress,
   findTestRun,
   findTestVariable,
-  testVariablesOf,
   type RegistryModuleRow,
   type TestRunRow,
   type TestVariableRow,
 } from '../../shared/repos/module-tests.js';
 import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js';
 import { changeTestVariable, createTestVariable, removeTestVariable } from '../../shared/usecases/module-tests.js';
-import { testRunPage } from '../../shared/read-models/module-tests.js';
+import { testRunPage, testVariablePage } from '../../shared/read-models/module-tests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
@@ -141,20 +140,26 @@ export function moduleTestHandlers(deps: AppDeps) {
     // Test variables (environment variables of the module's test runs).
     async createVariable(req: Req, res: Response) {
       const module = await loadForTests(req, res);
-      const a = attributesOf(req) as { key: string; value?: string; description?: string | null; sensitive?: boolean };
+      const a = attributesOf(req) as { key: string; value?: string; description?: string | null; sensitive?: boolean; hcl?: boolean };
       const row = await createTestVariable(deps, module, a);
       sendResource(res, 201, presentVariable(row, module));
     },
 
     async listVariables(req: Req, res: Response) {
       const module = await loadForTests(req, res);
-      const rows = await testVariablesOf(db, module.id);
-      send(res, 200, { data: rows.map((v) => presentVariable(v, module)) });
+      const page = readPageOrDefault(req);
+      const { rows, total } = await testVariablePage(db, module.id, page);
+      send(res, 200, { data: rows.map((v) => presentVariable(v, module)), ...paginate(req, page, total) });
+    },
+
+    async showVariable(req: Req, res: Response) {
+      const { module, variable } = await loadVariable(req, res);
+      sendResource(res, 200, presentVariable(variable, module));
     },
 
     async updateVariable(req: Req, res: Response) {
       const { module, variable } = await loadVariable(req, res);
-      const a = attributesOf(req) as { key?: string; value?: string; description?: string | null; sensitive?: boolean };
+      const a = attributesOf(req) as { key?: string; value?: string; description?: string | null; sensitive?: boolean; hcl?: boolean };
       const row = await changeTestVariable(deps, variable, a);
       sendResource(res, 200, presentVariable(row, module));
     },

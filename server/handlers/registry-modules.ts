@@ -125,7 +125,7 @@ export function registryModuleHandlers(deps: AppDeps) {
 
     async showVersion(req: Req, res: Response) {
       const { module } = await routeModule(req, res);
-      const version = await loadVersion(module, req.params.version);
+      const version = await loadVersion(module, req.params.version ?? readParam(req, 'module_version') ?? '');
       const view = await moduleView(db, module);
       sendResource(res, 200, moduleVersionResource(version, module, { testStatus: view.versions.find((v) => v.version === version.version)?.test_status ?? null }));
     },

@@ -17,6 +17,7 @@ export function moduleTestRoutes(deps: AppDeps): Router {
   r.post(`${TESTS}/test-runs/:id/force-cancel`, h.cancelRun('force_cancel'));
   r.post(`${TESTS}/vars`, validate('test-variable.create'), h.createVariable);
   r.get(`${TESTS}/vars`, h.listVariables);
+  r.get(`${TESTS}/vars/:id`, h.showVariable);
   r.patch(`${TESTS}/vars/:id`, validate('test-variable.update'), h.updateVariable);
   r.delete(`${TESTS}/vars/:id`, h.deleteVariable);
   return r;

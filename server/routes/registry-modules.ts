@@ -18,6 +18,8 @@ export function registryModuleRoutes(deps: AppDeps): Router {
   r.get(MODULE, h.showModule);
   r.delete(MODULE, h.deleteModule);
   r.post(`${MODULE}/versions`, validate('registry-module-version.create'), h.createVersion);
+  // go-tfe reads a version as `.../:provider/version?module_version=1.0.0`.
+  r.get(`${MODULE}/version`, h.showVersion);
   r.get(`${MODULE}/:version`, h.showVersion);
   r.delete(`${MODULE}/:version`, h.deleteVersion);
   r.post(ACTION, h.deleteByAction);

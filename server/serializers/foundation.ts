@@ -10,6 +10,9 @@ import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
 
+/** What `remaining-testable-count` says when module tests are unlimited, as they are here. */
+export const UNLIMITED_TESTABLE_COUNT = 2 ** 31 - 1;
+
 export function organizationResource(org: OrganizationRow, grant: OrganizationGrant | null): Resource {
   const owner = grant?.isOwner ?? false;
   return {
@@ -27,6 +30,9 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       'session-remember': null,
       'two-factor-conformant': false,
       'trial-expires-at': null,
+      // Module tests have no quota: the largest 32-bit integer, so a client typing it as an
+      // integer (go-tfe: int) reads "unlimited", where null would decode as 0 (docs/decisions.md).
+      'remaining-testable-count': UNLIMITED_TESTABLE_COUNT,
       permissions: {
         'can-update': owner,
         'can-destroy': owner,

@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
 import type { TestSource } from '../domain/test-run.js';
-import type { TestRunRow } from '../repos/module-tests.js';
+import type { TestRunRow, TestVariableRow } from '../repos/module-tests.js';
 import { fetchPage, type Page } from './page.js';
 
 /** One page of a module's test runs, newest first, of the given sources when named. */
@@ -9,3 +9,7 @@ export function testRunPage(db: Db, moduleId: string, page: Page, sources?: Test
   if (sources) query.whereIn('source', sources);
   return fetchPage<TestRunRow>(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
 }
+
+/** One page of a module's test variables, oldest first. */
+export const testVariablePage = (db: Db, moduleId: string, page: Page) =>
+  fetchPage<TestVariableRow>(db('module_test_variables').where({ registry_module_id: moduleId }).orderBy('created_at').orderBy('id'), page);

@@ -86,7 +86,7 @@ export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' |
 export const deleteModule = (db: Db, id: string) => db('registry_modules').where({ id }).delete();
 
 /** Inserts a module's test variable (an environment variable, its value sealed). */
-export async function insertTestVariable(db: Db, attrs: Pick<TestVariableRow, 'registry_module_id' | 'key' | 'value_sealed' | 'description' | 'sensitive'>): Promise<TestVariableRow> {
+export async function insertTestVariable(db: Db, attrs: Pick<TestVariableRow, 'registry_module_id' | 'key' | 'value_sealed' | 'description' | 'sensitive' | 'hcl'>): Promise<TestVariableRow> {
   const [row] = await db<TestVariableRow>('module_test_variables').insert({ id: newId('var'), ...attrs, category: 'env' }).returning('*');
   return row;
 }

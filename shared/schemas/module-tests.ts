@@ -11,7 +11,8 @@ const variableAttributes = {
   description: { oneOf: [{ type: 'null' }, TEXT(512)] },
   category: { const: 'env' },
   sensitive: BOOL,
-  hcl: { const: false },
+  // Stored and returned; it changes nothing for an environment variable.
+  hcl: BOOL,
 };
 
 /** What a test run may be given besides its configuration. */

@@ -9,6 +9,7 @@ export interface TestVariableInput {
   value?: string;
   description?: string | null;
   sensitive?: boolean;
+  hcl?: boolean;
 }
 
 /** Adds an environment variable to a module's test runs (its value sealed). */
@@ -19,6 +20,7 @@ export async function createTestVariable(rt: Runtime, module: RegistryModuleRow,
     value_sealed: encryptSecret(rt.config.encryptionKey, input.value ?? ''),
     description: input.description ?? null,
     sensitive: input.sensitive ?? false,
+    hcl: input.hcl ?? false,
   });
 }
 
@@ -32,6 +34,7 @@ export async function changeTestVariable(rt: Runtime, variable: TestVariableRow,
   if (input.value !== undefined) changes.value_sealed = encryptSecret(rt.config.encryptionKey, input.value);
   if (input.description !== undefined) changes.description = input.description;
   if (input.sensitive !== undefined) changes.sensitive = input.sensitive;
+  if (input.hcl !== undefined) changes.hcl = input.hcl;
   return updateTestVariable(rt.db, variable.id, changes);
 }
 

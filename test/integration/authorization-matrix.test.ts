@@ -593,7 +593,12 @@ const MATRIX: Record<string, Entry> = {
       },
     },
   },
-  'GET /api/v2/configuration-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}` }) },
+  'GET /api/v2/configuration-versions/:id': {
+    access: 'workspace-read',
+    call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}` }),
+    // A module test version follows the module's tests: owners only.
+    variants: { 'module test version': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2/configuration-versions/${w.testCv}` }) } },
+  },
   'GET /api/v2/configuration-versions/:id/ingress-attributes': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/configuration-versions/${w.cv}/ingress-attributes` }) },
   'POST /api/v2/configuration-versions/:id/actions/archive': {
     access: 'workspace-write',
@@ -781,6 +786,10 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-modules',
     call: (w) => ({ path: `/api/v2${w.module.self}/versions`, body: doc('registry-module-versions', { version: `3.0.${++versionCount}` }) }),
   },
+  'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/version': {
+    access: 'org-member',
+    call: (w) => ({ path: `/api/v2${w.module.self}/version?module_version=1.0.0` }),
+  },
   'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': { access: 'org-member', call: (w) => ({ path: `/api/v2${w.module.self}/1.0.0` }) },
   'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': {
     access: 'manage-modules',
@@ -833,6 +842,7 @@ const MATRIX: Record<string, Entry> = {
     call: (w) => ({ path: `/api/v2${w.module.tests}/vars`, body: doc('vars', { key: uniq('k').replace(/-/g, '_'), value: 'v', category: 'env' }) }),
   },
   'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/vars` }) },
+  'GET /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars/:id': { access: 'org-owner-only', call: (w) => ({ path: `/api/v2${w.module.tests}/vars/${w.testVar}` }) },
   'PATCH /api/v2/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider/vars/:id': {
     access: 'org-owner-only',
     call: (w) => ({ path: `/api/v2${w.module.tests}/vars/${w.testVar}`, body: doc('vars', { value: 'w' }) }),

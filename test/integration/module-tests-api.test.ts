@@ -213,11 +213,24 @@ describe('module tests API', function () {
       expect(run.body.data.attributes.source).to.equal('terraform');
     });
 
-    it('keeps test versions out of the workspace configuration version endpoints (404)', async () => {
+    it('shows a test version at GET /configuration-versions/:id to those who run the module\'s tests (clients poll it), and keeps it out of the other workspace endpoints', async () => {
       const mod = await newModule();
-      const cvId = await uploadTestConfig(mod, org.owner.token, FILES, { cli: true });
-      expectError(await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token }), 404);
+      const created = await api('POST', `${mod.tests}/test-runs/configuration-versions`, { token: org.owner.token, headers: CLI_HEADERS });
+      const cvId = created.body.data.id;
+      const pending = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      expect(pending.status, pending.text).to.equal(200);
+      expect(pending.body.data.attributes.status).to.equal('pending');
+      expect(pending.body.data.attributes).not.to.have.property('upload-url');
+      expect((await putArchive(created.body.data.attributes['upload-url'], await tarGz(FILES))).status).to.equal(200);
+      const uploaded = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      expect([uploaded.body.data.id, uploaded.body.data.attributes.status]).to.deep.equal([cvId, 'uploaded']);
+      // Same rule as the module's tests: another organization and a member outside the owners team get 404.
+      expectError(await api('GET', `/configuration-versions/${cvId}`, { token: other.owner.token }), 404);
+      const member = await createUser();
+      await joinOrg(org, member);
+      expectError(await api('GET', `/configuration-versions/${cvId}`, { token: member.token }), 404);
       expectError(await api('GET', `/configuration-versions/${cvId}/download`, { token: org.owner.token }), 404);
+      expectError(await api('GET', `/configuration-versions/${cvId}/ingress-attributes`, { token: org.owner.token }), 404);
     });
 
     it('answers 404 for an unknown module or another organization, creating nothing', async () => {
@@ -457,13 +470,40 @@ describe('module tests API', function () {
       expectError(await api('PATCH', `${vars()}/${v.id}`, { token: org.owner.token, body: doc('vars', { value: 'x' }) }), 404);
     });
 
+    it('shows one variable, pages the list with meta.pagination, and stores hcl (which changes nothing for an environment variable)', async () => {
+      const m = await newModule();
+      const ids: string[] = [];
+      for (const [i, hcl] of [false, true, false].entries()) {
+        const res = await api('POST', vars(m), { token: org.owner.token, body: doc('vars', { key: `PAGED_${i}`, value: `v${i}`, category: 'env', hcl }) });
+        expect(res.status, res.text).to.equal(201);
+        expect(res.body.data.attributes.hcl).to.equal(hcl);
+        ids.push(res.body.data.id);
+      }
+      const one = await api('GET', `${vars(m)}/${ids[1]}`, { token: org.owner.token });
+      expect(one.status, one.text).to.equal(200);
+      expect(one.body.data.attributes).to.include({ key: 'PAGED_1', value: 'v1', hcl: true, category: 'env' });
+      const changed = await api('PATCH', `${vars(m)}/${ids[1]}`, { token: org.owner.token, body: doc('vars', { hcl: false }) });
+      expect(changed.body.data.attributes.hcl).to.equal(false);
+
+      const page2 = await api('GET', `${vars(m)}?page[number]=2&page[size]=2`, { token: org.owner.token });
+      expect(page2.status, page2.text).to.equal(200);
+      expect(page2.body.data.map((v: { id: string }) => v.id)).to.deep.equal([ids[2]]);
+      expect(page2.body.meta.pagination).to.deep.equal({ 'current-page': 2, 'page-size': 2, 'prev-page': 1, 'next-page': null, 'total-pages': 2, 'total-count': 3 });
+      const all = await api('GET', vars(m), { token: org.owner.token });
+      expect(all.body.meta.pagination['total-count']).to.equal(3);
+
+      // Reached through its own module only, by its module's testers only.
+      expectError(await api('GET', `${vars(mod)}/${ids[0]}`, { token: org.owner.token }), 404);
+      expectError(await api('GET', `${vars(m)}/${ids[0]}`, { token: other.owner.token }), 404);
+    });
+
     it('refuses a body whose data.type is not vars, a category other than env and other malformed bodies (422)', async () => {
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('variables', { key: 'A', value: '1', category: 'env' }) }));
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('workspaces', { key: 'A', value: '1', category: 'env' }) }));
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'A', value: '1', category: 'terraform' }) }), /category/);
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'A', value: '1' }) }));
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { value: '1', category: 'env' }) }));
-      await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'A', value: '1', category: 'env', hcl: true }) }));
+      await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'A', value: '1', category: 'env', hcl: 'yes' }) }));
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'NOT VALID', value: '1', category: 'env' }) }));
       await refused(422, () => api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'A', value: 1, category: 'env' }) }));
       const ok = await api('POST', vars(), { token: org.owner.token, body: doc('vars', { key: 'TYPED', value: '1', category: 'env' }) });

@@ -62,6 +62,13 @@ describe('private module registry: versions through the API and the registry pro
       const shown = await api('GET', `${privateModulePath(org.name, name, 'local')}/1.0.0`, { token: org.owner.token });
       expect(shown.status, shown.text).to.equal(200);
       expect(shown.body.data.attributes.status).to.equal('ok');
+      // As go-tfe reads it.
+      const byQuery = await api('GET', `${privateModulePath(org.name, name, 'local')}/version?module_version=1.0.0`, { token: org.owner.token });
+      expect([byQuery.status, byQuery.body.data.id, byQuery.body.data.attributes.source]).to.deep.equal([200, created.id, 'tfe-api']);
+      expect(byQuery.body.data.relationships['registry-module'].data.id).to.equal(before.body.data.id);
+      // The organization says module tests are unlimited (docs/decisions.md).
+      const organization = await api('GET', `/organizations/${org.name}`, { token: org.owner.token });
+      expect(organization.body.data.attributes['remaining-testable-count']).to.equal(2147483647);
       await publishVersion(org, name, 'local', '1.1.0', namingModule('1.1.0'));
       await publishVersion(org, name, 'local', '1.1.0-beta.1', namingModule('1.1.0-beta.1'));
 
