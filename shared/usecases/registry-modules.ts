@@ -1,4 +1,5 @@
 import type { Runtime } from '../runtime.js';
+import type { Db } from '../db.js';
 import { NotFound, Unprocessable, type ErrorKind } from '../errors.js';
 import { HclSyntaxError, inspectArchiveFiles, isModuleFile } from '../domain/module-config.js';
 import { deleteModule, findTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
@@ -94,24 +95,23 @@ export async function acceptModuleUpload(rt: Runtime, versionId: string, body: A
   }
 }
 
-/** Deletes versions with their archives. */
-async function deleteVersions(rt: Runtime, versions: ModuleVersionRow[]): Promise<void> {
-  await rt.db.transaction(async (tx) => {
-    for (const v of versions) {
-      await deleteModuleVersion(tx, v.id);
-      if (v.archive_object_id) await rt.store.delete(tx, v.archive_object_id);
-    }
-  });
+/** Deletes versions with their archives, inside `tx`. */
+async function deleteVersions(rt: Runtime, tx: Db, versions: ModuleVersionRow[]): Promise<void> {
+  for (const v of versions) {
+    await deleteModuleVersion(tx, v.id);
+    if (v.archive_object_id) await rt.store.delete(tx, v.archive_object_id);
+  }
 }
 
 /** Deletes one version of a module (the registry stops offering it at once). */
-export const removeModuleVersion = (rt: Runtime, version: ModuleVersionRow) => deleteVersions(rt, [version]);
+export const removeModuleVersion = (rt: Runtime, version: ModuleVersionRow) => rt.db.transaction((tx) => deleteVersions(rt, tx, [version]));
 
-/** Deletes modules with their versions, archives, test runs and variables. */
+/** Deletes modules with their versions, archives, test runs and variables, in one transaction. */
 export async function removeModules(rt: Runtime, modules: RegistryModuleRow[]): Promise<void> {
-  if (!modules.length) return;
-  await deleteVersions(rt, await versionsOfModules(rt.db, modules.map((m) => m.id)));
-  for (const m of modules) await deleteModule(rt.db, m.id);
+  await rt.db.transaction(async (tx) => {
+    await deleteVersions(rt, tx, await versionsOfModules(tx, modules.map((m) => m.id)));
+    for (const m of modules) await deleteModule(tx, m.id);
+  });
 }
 
 /**

@@ -151,6 +151,41 @@ describe('private module registry: versions through the API and the registry pro
     });
   });
 
+  describe('tests and versions', () => {
+    it('publishes a version with the test run whose result it carries; refuses a test run of another module and a test of an unpublished version', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      const mod = { tests: `/organizations/${org.name}/tests/registry-modules/private/${org.name}/${name}/local` };
+      const cv = await api('POST', `${mod.tests}/test-runs/configuration-versions`, { token: org.owner.token });
+      expect((await putArchive(cv.body.data.attributes['upload-url'], await tarGz(namingModule('2.0.0')))).status).to.equal(200);
+      const runs = await api('GET', `${mod.tests}/test-runs`, { token: org.owner.token });
+      const testRunId = runs.body.data[0].id;
+
+      const created = await api('POST', `${privateModulePath(org.name, name, 'local')}/versions`, {
+        token: org.owner.token,
+        body: doc('registry-module-versions', { version: '2.0.0' }, { 'test-run': { data: { type: 'test-runs', id: testRunId } } }),
+      });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body.data.relationships['test-run'].data.id).to.equal(testRunId);
+
+      const elsewhere = modName();
+      await ensureModule(org, elsewhere, 'local');
+      expectError(
+        await api('POST', `${privateModulePath(org.name, elsewhere, 'local')}/versions`, {
+          token: org.owner.token,
+          body: doc('registry-module-versions', { version: '1.0.0' }, { 'test-run': { data: { type: 'test-runs', id: testRunId } } }),
+        }),
+        422,
+        /not a test run of this module/,
+      );
+      // The version is still pending (no archive yet): nothing to test.
+      expectError(await api('POST', `${mod.tests}/versions/2.0.0/test-runs`, { token: org.owner.token, body: doc('test-runs', {}) }), 422, /only a published version/);
+      expectError(await api('POST', `${mod.tests}/versions/9.9.9/test-runs`, { token: org.owner.token, body: doc('test-runs', {}) }), 404);
+      // Queued test runs of this suite would otherwise be executed by the workers of later suites.
+      for (const n of [name, elsewhere]) await api('DELETE', privateModulePath(org.name, n, 'local'), { token: org.owner.token });
+    });
+  });
+
   describe('access', () => {
     it("another organization's token gets 404 on the module, its versions and every protocol endpoint; no token gets 401", async () => {
       const name = modName();
