@@ -52,7 +52,8 @@ export function registryProtocolHandlers(deps: AppDeps) {
      */
     async download(req: Req, res: Response) {
       const { version } = await loadVersion(req, res);
-      const url = signedObjectUrl('', config.encryptionKey, 'object', version.archive_object_id!, config.downloadUrlTtlSeconds);
+      if (!version.archive_object_id) throw new NotFound('module version has no archive');
+      const url = signedObjectUrl('', config.encryptionKey, 'object', version.archive_object_id, config.downloadUrlTtlSeconds);
       res.status(204).set({ 'X-Terraform-Get': `${url}?archive=tar.gz`, 'Cache-Control': 'private, no-store' }).end();
     },
 
