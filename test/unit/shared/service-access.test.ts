@@ -30,6 +30,16 @@ describe('how a run reaches the service (run token, CLI configuration)', () => {
     expect(local.cliConfig).to.include('"tfe.v2.1" = "http://192.0.2.2:4321/api/v2/"');
   });
 
+  it('maps each of SERVICE_HOSTNAMES too (module sources may name the service by another host), with the same token', () => {
+    const access = runServiceAccess({ baseUrl: 'https://tfe.example.com', runApiUrl: 'http://10.1.2.3:8080', serviceHostnames: ['Registry.Example.com', 'tfe.example.com'] }, 'tok');
+    expect(access.hostname).to.equal('tfe.example.com');
+    expect(access.cliConfig.match(/^host "/gm)).to.have.length(2);
+    expect(access.cliConfig).to.include('host "registry.example.com" {');
+    expect(access.cliConfig).to.include('"modules.v1" = "http://10.1.2.3:8080/api/registry/v1/modules/"');
+    expect(access.cliConfig).to.match(/credentials "registry.example.com" \{\n {2}token = "tok"\n\}/);
+    expect(access.env).to.deep.equal({ TF_TOKEN_tfe_example_com: 'tok', TF_TOKEN_registry_example_com: 'tok' });
+  });
+
   describe('a working directory with the service', () => {
     let base: string;
     before(() => {
