@@ -385,6 +385,7 @@ async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, nu
     const verb = (q.sql ?? '').trim().split(/\s+/)[0].toLowerCase().replace(/;$/, '');
     counts[verb] = (counts[verb] ?? 0) + 1;
     counts.total++;
+    if (process.env.BENCH_CENSUS_SQL) console.log(`census: ${(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 220)}`);
   };
   const watcher = new pg.Client({ connectionString: svc.databaseUrl });
   await watcher.connect();
@@ -549,6 +550,8 @@ async function main(): Promise<void> {
     const svc = await startServiceOn(cleanups, setup);
     const workers = await startWorkers(svc.rt, ['run-pipeline']);
     cleanups.add(() => workers.stop(5_000));
+    // The sweep a worker process runs once at start is not part of a run: let it finish first.
+    await sleep(2_000);
     const census = await queryCensus(svc, fx);
     const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
     const tables = [summaryTable(m), segmentTable(m), replayTable(m), sandboxLine, censusLine].join('\n\n');
