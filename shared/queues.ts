@@ -170,6 +170,21 @@ export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: 
   }
 }
 
+/** enqueueAfterCommit for several jobs: one round trip per queue (BullMQ's addBulk). */
+export async function enqueueAllAfterCommit(queues: Queues, specs: readonly JobSpec[], logger: Logger): Promise<void> {
+  const byQueue = new Map<QueueName, JobSpec[]>();
+  for (const spec of specs) byQueue.set(spec.queue, [...(byQueue.get(spec.queue) ?? []), spec]);
+  await Promise.all(
+    [...byQueue].map(async ([queue, list]) => {
+      try {
+        await queues[queue].addBulk(list.map((spec) => ({ name: spec.name, data: spec.data, opts: { ...DEFAULTS, ...spec.opts, jobId: spec.jobId } })));
+      } catch (err) {
+        logger.warn('enqueue failed; the reconciler will restore the jobs', { jobIds: list.map((s) => s.jobId), queue, error: String(err) });
+      }
+    }),
+  );
+}
+
 /** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job, each job one organization's. */
 export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
   const byOrganization = new Map<string, DeliveryAttempt[]>();

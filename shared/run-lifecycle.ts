@@ -56,9 +56,10 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
 /**
  * A stage hook decides, inside the transaction that reaches the stage, whether the run passes
  * straight on ('pass'), waits for outside results ('wait': the hook has created what it waits for
- * and resumes the run later), or stops ('fail').
+ * and resumes the run later), or stops ('fail'). What must follow the commit (queueing the
+ * requests it wrote) it leaves with `leave` (see FollowUp).
  */
-export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail'>;
+export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait' | 'fail'>;
 
 /**
  * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`; a caller
@@ -66,9 +67,6 @@ export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail
  * hook that has nothing to do costs no query.
  */
 export type StageInterest = (db: Db, runId: string) => Knex.Raw;
-
-/** Work an area does after any run's move has committed (e.g. queue the requests of a stage it entered). */
-export type AfterMove = (ctx: AfterMoveContext, run: RunRow) => Promise<void>;
 
 const interestColumn = (i: number) => `concerns_${i}`;
 const stageColumn = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
@@ -101,7 +99,6 @@ export class RunMoves {
 export class RunLifecycle {
   private readonly listeners: { listener: RunTransitionListener; interest?: Interest }[] = [];
   private readonly hooks: Partial<Record<RunStage, { hook: StageHook; interest?: StageInterest }[]>> = {};
-  private readonly afterMoves: AfterMove[] = [];
 
   /**
    * Subscribes to every run transition. Listeners run inside the transaction that moves the run,
@@ -115,11 +112,6 @@ export class RunLifecycle {
   /** Registers a stage hook (run tasks, policies). */
   registerStageHook(stage: RunStage, hook: StageHook, interest?: StageInterest): void {
     (this.hooks[stage] ??= []).push({ hook, interest });
-  }
-
-  /** Registers work done after every committed move. */
-  registerAfterMove(fn: AfterMove): void {
-    this.afterMoves.push(fn);
   }
 
   /** A RunMoves over a transaction the caller opened. */
@@ -210,20 +202,19 @@ export class RunLifecycle {
    * Combined outcome of every hook of a stage; with none registered the run passes straight
    * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
    */
-  async enterStage(tx: Db, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
+  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
     let outcome: 'pass' | 'wait' | 'fail' = 'pass';
     for (const [i, { hook, interest }] of (this.hooks[stage] ?? []).entries()) {
       if (interest && answers?.[stageColumn(stage, i)] === false) continue;
-      const result = await hook(tx, run);
+      const result = await hook(m.tx, run, (work) => m.leave(work));
       if (result === 'fail') return 'fail';
       if (result === 'wait') outcome = 'wait';
     }
     return outcome;
   }
 
-  /** After a committed move of `run`: every area's after-move work, then the work its transaction's listeners left. */
-  async runAfterMoves(ctx: AfterMoveContext, run: RunRow, followUps: readonly FollowUp[] = []): Promise<void> {
-    for (const fn of this.afterMoves) await fn(ctx, run);
+  /** After a committed move: the work its transaction's listeners and stage hooks left. */
+  async runAfterMoves(ctx: AfterMoveContext, followUps: readonly FollowUp[] = []): Promise<void> {
     for (const work of followUps) await work.run(ctx);
   }
 }

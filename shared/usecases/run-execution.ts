@@ -204,7 +204,7 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
   if (claimed) {
     // What the claim's move wrote for after its commit (a run:planning or run:applying
     // notification) goes out now, not when the phase ends.
-    await deps.lifecycle.runAfterMoves(deps, claimed.run, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
+    await deps.lifecycle.runAfterMoves(deps, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
     return { owner, ...claimed };
   }
   await start.discard();
@@ -492,7 +492,7 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow
     const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
-      const pre = await m.lifecycle.enterStage(tx, run, 'pre_apply');
+      const pre = await m.lifecycle.enterStage(m, run, 'pre_apply');
       if (pre === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-apply task failed' });
       if (pre === 'wait') return transitionRun(m, run, 'start_pre_apply');
       return transitionRun(m, run, 'queue_apply');
