@@ -492,6 +492,14 @@ const COMMANDS: Record<Layout, string> = {
 };
 
 /** Each service process's pid and memory, read while it still runs. */
+/** A process's own CPU time so far (user + system, its children's not counted), in ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime (fields 14 and 15 of the whole line) are in clock ticks, 100 a second on Linux.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 async function processesLine(procs: ServiceProcesses): Promise<string> {
   const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
   const parts = await Promise.all(
@@ -532,16 +540,21 @@ async function main(): Promise<void> {
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
     log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
 
+    let cpuLine = '';
     // A service process that dies ends the bench at once, with its output, instead of a poll's timeout.
     const { wrapperCostMs, samples, replays } = await Promise.race([
       procs.failed,
       (async () => {
         const wrapperCostMs = await calibrate(dir, kind);
         await measure(setup, rt.store, fx, settings, archiveObjectId, WARMUP_RUNS, true);
-        return { wrapperCostMs, ...(await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false)) };
+        const cpuBefore = await Promise.all(procs.processes.map((p) => cpuMs(p.pid)));
+        const measured = await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false);
+        const cpuAfter = await Promise.all(procs.processes.map((p) => cpuMs(p.pid)));
+        cpuLine = `service processes' own CPU time per run (user + system, Terraform excluded): ${((cpuAfter.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0)) / RUNS).toFixed(1)} ms`;
+        return { wrapperCostMs, ...measured };
       })(),
     ]);
-    const memoryLine = await processesLine(procs);
+    const memoryLine = `${await processesLine(procs)}\n${cpuLine}`;
     await procs.stop();
     const invocations = await readInvocations(wrapper.logPath);
     const m: Measured = { samples, replays, wrapperCostMs, wrapperKind: kind, timelines: samples.map((s) => timeline(s, invocations)) };
