@@ -115,6 +115,12 @@ export interface Config {
   readonly maxPlanJsonBytes: number;
   /** Largest plan, apply or test log stored, in bytes; a longer log is cut there, with a last line saying so. */
   readonly maxLogBytes: number;
+  /** Bearer token a Prometheus scrape must send (null: the web process serves no /metrics; see METRICS_PORT). */
+  readonly metricsToken: string | null;
+  /** Port of this process's own metrics listener (null: none). */
+  readonly metricsPort: number | null;
+  /** Address the metrics listener binds (an internal one; loopback by default). */
+  readonly metricsHost: string;
 }
 
 /** Jobs one worker process runs at once on each queue that calls user-supplied URLs (verification, run-task-dispatch, notification-delivery). */
@@ -197,6 +203,9 @@ const schema = {
     OUTBOUND_LEASE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     MAX_PLAN_JSON_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
     MAX_LOG_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
+    METRICS_TOKEN: { type: 'string', minLength: 16 },
+    METRICS_PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    METRICS_HOST: { type: 'string', pattern: '^[0-9A-Za-z.:_-]{1,255}$' },
   },
 } as const;
 
@@ -307,5 +316,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     outboundLeaseSeconds: Number(env.OUTBOUND_LEASE_SECONDS ?? '30'),
     maxPlanJsonBytes: Number(env.MAX_PLAN_JSON_BYTES ?? String(64 * 1024 * 1024)),
     maxLogBytes: Number(env.MAX_LOG_BYTES ?? String(64 * 1024 * 1024)),
+    metricsToken: env.METRICS_TOKEN ?? null,
+    metricsPort: env.METRICS_PORT === undefined ? null : Number(env.METRICS_PORT),
+    metricsHost: env.METRICS_HOST ?? '127.0.0.1',
   });
 }

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { sha256Hex } from './crypto.js';
 import type { Logger } from './logger.js';
+import type { Tracing } from './trace.js';
 
 /*
  * Queue and job names are a wire contract between processes: renaming one strands the jobs
@@ -143,9 +144,28 @@ export function bullPrefix(queuePrefix: string): string {
 
 export type Queues = Readonly<Record<QueueName, Queue>>;
 
-export function createQueues(connection: Redis, queuePrefix: string): Queues {
+/**
+ * A queue whose jobs, added while a traced request or job is under way (see shared/trace.ts), carry
+ * its request id in their data.
+ */
+class TracedQueue extends Queue {
+  constructor(
+    name: string,
+    opts: ConstructorParameters<typeof Queue>[1],
+    private readonly tracing: Tracing | undefined,
+  ) {
+    super(name, opts);
+  }
+
+  override add(name: string, data: Record<string, unknown>, opts?: JobsOptions) {
+    const requestId = this.tracing?.getStore()?.requestId;
+    return super.add(name, requestId && !('requestId' in data) ? { ...data, requestId } : data, opts);
+  }
+}
+
+export function createQueues(connection: Redis, queuePrefix: string, tracing?: Tracing): Queues {
   const prefix = bullPrefix(queuePrefix);
-  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+  const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [name, new TracedQueue(name, { connection, prefix }, tracing)]);
   return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);
 }
 

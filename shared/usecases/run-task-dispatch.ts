@@ -13,7 +13,7 @@ import { enqueueAfterCommit, jobs } from '../queues.js';
 const SIGNATURE_HEADERS = ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'];
 
 /** What sending run task requests needs. */
-export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues'> & { outbound: OutboundClient };
+export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & { outbound: OutboundClient };
 
 async function requestBody(deps: DispatchDeps, result: TaskResultRow, token: string): Promise<string> {
   const run = (await findRun(deps.db, result.run_id))!;
@@ -63,6 +63,7 @@ export async function dispatchTaskResult(deps: DispatchDeps, id: string, organiz
   });
   const next = delivered ? null : nextDispatchAt(result.dispatch_attempts, new Date(), result.deadline_at!);
   await settleTaskDispatch(deps.db, id, delivered, next);
+  deps.metrics.outbound.inc({ kind: 'run_task', outcome: delivered ? 'delivered' : next ? 'retry' : 'failed' });
   if (next) {
     const org = organization ?? (await organizationOfRun(deps.db, result.run_id));
     if (org) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, org, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);

@@ -61,6 +61,8 @@ export async function startHarness(): Promise<Harness> {
     QUEUE_PREFIX: `test-${runId}`,
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
+    // The API serves /metrics to scrapes that send this token (see shared/metrics.ts).
+    METRICS_TOKEN: `test-metrics-${randomBytes(12).toString('hex')}`,
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
     // Runs' sandboxes reach the tests' servers through this machine's address (see sandboxHost).
     RUN_NETWORK_ALLOWED_CIDRS: `${sandboxHost()}/32`,
