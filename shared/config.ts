@@ -21,6 +21,10 @@ export interface Config {
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
   readonly redisUrl: string;
+  /** Seed nodes (host:port) of a Redis Cluster; when set, it is used instead of REDIS_URL. */
+  readonly redisClusterNodes: readonly string[];
+  /** Password of the Redis Cluster's nodes (a single node's goes in REDIS_URL). */
+  readonly redisPassword: string | null;
   readonly queuePrefix: string;
   readonly encryptionKey: Buffer;
   readonly siteAdminToken: string | null;
@@ -146,6 +150,8 @@ const schema = {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    REDIS_CLUSTER_NODES: { type: 'string', pattern: '^[^\\s,:]+:[0-9]{1,5}( *, *[^\\s,:]+:[0-9]{1,5})*$' },
+    REDIS_PASSWORD: { type: 'string', minLength: 1 },
     QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
     ENCRYPTION_KEY: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
     SITE_ADMIN_TOKEN: { type: 'string', minLength: 1 },
@@ -257,6 +263,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisClusterNodes: list(env.REDIS_CLUSTER_NODES, ','),
+    redisPassword: env.REDIS_PASSWORD ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'rls',
     encryptionKey: Buffer.from(keyHex, 'hex'),
     siteAdminToken: env.SITE_ADMIN_TOKEN ?? null,

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
 import type { Logger } from './logger.js';
 import type { Tracing } from './trace.js';
@@ -163,7 +163,7 @@ class TracedQueue extends Queue {
   }
 }
 
-export function createQueues(connection: Redis, queuePrefix: string, tracing?: Tracing): Queues {
+export function createQueues(connection: RedisConnection, queuePrefix: string, tracing?: Tracing): Queues {
   const prefix = bullPrefix(queuePrefix);
   const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [name, new TracedQueue(name, { connection, prefix }, tracing)]);
   return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);

@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { createLogger, type Logger } from './logger.js';
-import { createRedis } from './redis.js';
+import { createRedis, type RedisConnection } from './redis.js';
 import { closeQueues, createQueues, DeliveryRounds, type Queues } from './queues.js';
 import type { ObjectStore } from './store/object-store.js';
 import { PostgresObjectStore } from './store/postgres-store.js';
@@ -25,7 +24,7 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   db: Db;
-  redis: Redis;
+  redis: RedisConnection;
   queues: Queues;
   store: ObjectStore;
   rateLimits: RateLimits;
@@ -48,7 +47,7 @@ export interface Runtime {
 export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel), metrics = createMetrics('process')): Runtime {
   // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
-  const redis = createRedis(config.redisUrl, 'producer');
+  const redis = createRedis(config, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
   const tracing = createTracing();
   const queues = createQueues(redis, config.queuePrefix, tracing);

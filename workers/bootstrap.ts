@@ -34,7 +34,7 @@ export interface WorkerHandle {
 
 /** Starts processors for the given queues. */
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
-  const connection = createRedis(rt.config.redisUrl, 'worker');
+  const connection = createRedis(rt.config, 'worker');
   connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
   const sandbox = createSandbox(sandboxSettings(rt.config));
   if (queueNames.some((q) => SANDBOXED_QUEUES.includes(q))) {
