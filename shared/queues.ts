@@ -1,7 +1,8 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
 import type { Logger } from './logger.js';
+import type { Tracing } from './trace.js';
 
 /*
  * Queue and job names are a wire contract between processes: renaming one strands the jobs
@@ -143,9 +144,36 @@ export function bullPrefix(queuePrefix: string): string {
 
 export type Queues = Readonly<Record<QueueName, Queue>>;
 
-export function createQueues(connection: Redis, queuePrefix: string): Queues {
+/**
+ * A queue whose jobs, added while a traced request or job is under way (see shared/trace.ts), carry
+ * its request id in their data.
+ */
+class TracedQueue extends Queue {
+  constructor(
+    name: string,
+    opts: ConstructorParameters<typeof Queue>[1],
+    private readonly tracing: Tracing | undefined,
+  ) {
+    super(name, opts);
+  }
+
+  override add(name: string, data: Record<string, unknown>, opts?: JobsOptions) {
+    return super.add(name, this.traced(data), opts);
+  }
+
+  override addBulk(jobs: Parameters<Queue['addBulk']>[0]) {
+    return super.addBulk(jobs.map((job) => ({ ...job, data: this.traced(job.data as Record<string, unknown>) })));
+  }
+
+  private traced(data: Record<string, unknown>): Record<string, unknown> {
+    const requestId = this.tracing?.getStore()?.requestId;
+    return requestId && !('requestId' in data) ? { ...data, requestId } : data;
+  }
+}
+
+export function createQueues(connection: RedisConnection, queuePrefix: string, tracing?: Tracing): Queues {
   const prefix = bullPrefix(queuePrefix);
-  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+  const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [name, new TracedQueue(name, { connection, prefix }, tracing)]);
   return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);
 }
 

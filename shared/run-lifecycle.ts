@@ -78,6 +78,8 @@ const stageColumn = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
  */
 export class RunMoves {
   private readonly left = new Map<string, FollowUp>();
+  /** The moves made so far, in order (told to the lifecycle's observers once committed). */
+  readonly made: RunTransition[] = [];
 
   constructor(
     readonly lifecycle: RunLifecycle,
@@ -99,6 +101,7 @@ export class RunMoves {
 export class RunLifecycle {
   private readonly listeners: { listener: RunTransitionListener; interest?: Interest }[] = [];
   private readonly hooks: Partial<Record<RunStage, { hook: StageHook; interest?: StageInterest }[]>> = {};
+  private readonly observers: ((moves: readonly RunTransition[]) => void)[] = [];
 
   /**
    * Subscribes to every run transition. Listeners run inside the transaction that moves the run,
@@ -114,6 +117,14 @@ export class RunLifecycle {
     (this.hooks[stage] ??= []).push({ hook, interest });
   }
 
+  /**
+   * Registers an observer of committed moves (the process's log lines and metrics of run moves):
+   * told of every move a transaction made once it has committed, never of rolled-back ones.
+   */
+  observeMoves(fn: (moves: readonly RunTransition[]) => void): void {
+    this.observers.push(fn);
+  }
+
   /** A RunMoves over a transaction the caller opened. */
   moves(tx: Db): RunMoves {
     return new RunMoves(this, tx);
@@ -126,6 +137,7 @@ export class RunLifecycle {
   async transaction<T>(db: Db, work: (m: RunMoves) => Promise<T>): Promise<[T, FollowUp[]]> {
     let moves: RunMoves | undefined;
     const result = await db.transaction((tx) => work((moves = this.moves(tx))));
+    if (moves!.made.length) for (const observe of this.observers) observe(moves!.made);
     return [result, moves!.followUps()];
   }
 
@@ -161,6 +173,7 @@ export class RunLifecycle {
 
   /** Calls the listeners a move concerns (every listener when `answers` is missing); what they leave goes to `m`. */
   async publishRunTransition(m: RunMoves, change: RunTransition, answers?: Record<string, unknown>): Promise<void> {
+    m.made.push(change);
     for (const [i, { listener, interest }] of this.listeners.entries()) {
       if (interest && answers && answers[interestColumn(i)] === false) continue;
       const left = await listener(m.tx, change);

@@ -9,7 +9,7 @@ import { enqueueAfterCommit, jobs } from '../queues.js';
 const SIGNATURE_HEADERS = ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'];
 
 /** What sending run task requests needs. */
-export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues'> & { outbound: OutboundClient };
+export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & { outbound: OutboundClient };
 
 function requestBody(deps: DispatchDeps, result: { id: string; run_id: string; enforcement_level: string }, facts: TaskRequestFacts, token: string): string {
   return JSON.stringify(
@@ -50,6 +50,7 @@ export async function dispatchTaskResult(deps: DispatchDeps, id: string): Promis
   const next = delivered ? null : nextDispatchAt(result.dispatch_attempts, new Date(), result.deadline_at!);
   const end = { status: response.status, durationMs: response.durationMs, error: delivered ? null : (response.error ?? `the integration answered ${response.status}`) };
   await endTaskDispatch(deps.db, id, result.dispatch_attempts, end, { delivered, next });
+  deps.metrics.outbound.inc({ kind: 'run_task', outcome: delivered ? 'delivered' : next ? 'retry' : 'failed' });
   if (next) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, result.request.organization_name, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
   deps.logger.info('run task request', { taskResultId: id, attempt: result.dispatch_attempts, status: response.status, delivered });
 }
