@@ -385,6 +385,7 @@ async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, nu
     const verb = (q.sql ?? '').trim().split(/\s+/)[0].toLowerCase().replace(/;$/, '');
     counts[verb] = (counts[verb] ?? 0) + 1;
     counts.total++;
+    if (process.env.BENCH_CENSUS_SQL) console.log(`census: ${(q.sql ?? '').replace(/\s+/g, ' ').slice(0, 220)}`);
   };
   const watcher = new pg.Client({ connectionString: svc.databaseUrl });
   await watcher.connect();
@@ -491,6 +492,14 @@ const COMMANDS: Record<Layout, string> = {
 };
 
 /** Each service process's pid and memory, read while it still runs. */
+/** A process's own CPU time so far (user + system, its children's not counted), in ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime (fields 14 and 15 of the whole line) are in clock ticks, 100 a second on Linux.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 async function processesLine(procs: ServiceProcesses): Promise<string> {
   const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
   const parts = await Promise.all(
@@ -531,16 +540,21 @@ async function main(): Promise<void> {
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
     log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
 
+    let cpuLine = '';
     // A service process that dies ends the bench at once, with its output, instead of a poll's timeout.
     const { wrapperCostMs, samples, replays } = await Promise.race([
       procs.failed,
       (async () => {
         const wrapperCostMs = await calibrate(dir, kind);
         await measure(setup, rt.store, fx, settings, archiveObjectId, WARMUP_RUNS, true);
-        return { wrapperCostMs, ...(await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false)) };
+        const cpuBefore = await Promise.all(procs.processes.map((p) => cpuMs(p.pid)));
+        const measured = await measure(setup, rt.store, fx, settings, archiveObjectId, RUNS, false);
+        const cpuAfter = await Promise.all(procs.processes.map((p) => cpuMs(p.pid)));
+        cpuLine = `service processes' own CPU time per run (user + system, Terraform excluded): ${((cpuAfter.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0)) / RUNS).toFixed(1)} ms`;
+        return { wrapperCostMs, ...measured };
       })(),
     ]);
-    const memoryLine = await processesLine(procs);
+    const memoryLine = `${await processesLine(procs)}\n${cpuLine}`;
     await procs.stop();
     const invocations = await readInvocations(wrapper.logPath);
     const m: Measured = { samples, replays, wrapperCostMs, wrapperKind: kind, timelines: samples.map((s) => timeline(s, invocations)) };
@@ -549,6 +563,8 @@ async function main(): Promise<void> {
     const svc = await startServiceOn(cleanups, setup);
     const workers = await startWorkers(svc.rt, ['run-pipeline']);
     cleanups.add(() => workers.stop(5_000));
+    // The sweep a worker process runs once at start is not part of a run: let it finish first.
+    await sleep(2_000);
     const census = await queryCensus(svc, fx);
     const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
     const tables = [summaryTable(m), segmentTable(m), replayTable(m), sandboxLine, censusLine].join('\n\n');

@@ -4,6 +4,8 @@ import { openRuntime, closeRuntime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { QUEUE_NAMES } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
+import { createMetrics, listenForScrapes } from '../shared/metrics.js';
+import { createLogger } from '../shared/logger.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { startWeb } from '../server/web.js';
 
@@ -11,12 +13,15 @@ import { startWeb } from '../server/web.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   await migrateLatest(config.databaseUrl);
-  const rt = openRuntime(config, createRunLifecycle(config));
+  // One registry per process, carried in its runtime (see shared/metrics.ts).
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('all'));
+  const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const workers = await startWorkers(rt, QUEUE_NAMES);
   const web = await startWeb(rt);
   onShutdown(rt.logger, async () => {
     await web.stop();
     await workers.stop(config.shutdownBudgetMs);
+    await scrapes?.close();
     await closeRuntime(rt);
   });
 }

@@ -3,6 +3,8 @@ import { openRuntime, closeRuntime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { QUEUE_NAMES, type QueueName } from '../shared/queues.js';
 import { onShutdown } from '../shared/shutdown.js';
+import { createMetrics, listenForScrapes } from '../shared/metrics.js';
+import { createLogger } from '../shared/logger.js';
 import { startWorkers } from '../workers/bootstrap.js';
 
 /** Worker entry: `node dist/bin/workers.js [queue...]`; no argument runs every queue. */
@@ -14,16 +16,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  const rt = openRuntime(config, createRunLifecycle(config));
+  // One registry per process, carried in its runtime (see shared/metrics.ts).
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('workers'));
+  const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const handle = await startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
   if (!handle.queues.length) {
     rt.logger.info('nothing to process for the requested queues; exiting');
     await handle.stop(0);
+    await scrapes?.close();
     await closeRuntime(rt);
     return;
   }
   onShutdown(rt.logger, async () => {
     await handle.stop(config.shutdownBudgetMs);
+    await scrapes?.close();
     await closeRuntime(rt);
   });
 }

@@ -1,9 +1,9 @@
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { randomUUID } from 'node:crypto';
+import express from 'express';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
 import { apiRateLimit } from './rate-limit.js';
-import { errorHandler, loggedPath, notFoundHandler } from './errors.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { metricsEndpoint, requestContext } from './observability.js';
 import { metaHandlers } from './handlers/meta.js';
 import { foundationRoutes } from './routes/foundation.js';
 import { configurationVersionRoutes } from './routes/configuration-versions.js';
@@ -20,28 +20,6 @@ import { variableRoutes } from './routes/variables.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
-import type { Logger } from '../shared/logger.js';
-
-/** Request id (incoming X-Request-Id when sane) and one structured access log line per request. */
-function requestContext(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && /^[A-Za-z0-9._-]{1,100}$/.test(incoming) ? incoming : randomUUID();
-    res.locals.requestId = requestId;
-    res.set('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      logger.http('request', {
-        requestId,
-        method: req.method,
-        path: loggedPath(req.path),
-        status: res.statusCode,
-        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-      });
-    });
-    next();
-  };
-}
 
 /** Builds the Express application (no listen), so tests and entry files share it. */
 export function createApp(deps: AppDeps): express.Express {
@@ -52,11 +30,12 @@ export function createApp(deps: AppDeps): express.Express {
   // No ETag: Express would hash every response body (a JSON plan or state can be many megabytes) for
   // conditional requests that API clients do not make.
   app.set('etag', false);
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps));
 
   const meta = metaHandlers(deps);
   app.get('/healthz', meta.healthz);
   app.get('/readyz', meta.readyz);
+  app.get('/metrics', metricsEndpoint(deps));
   app.get('/.well-known/terraform.json', meta.discovery);
   app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
 

@@ -26,6 +26,10 @@ export interface Config {
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
   readonly redisUrl: string;
+  /** Seed nodes (host:port) of a Redis Cluster; when set, it is used instead of REDIS_URL. */
+  readonly redisClusterNodes: readonly string[];
+  /** Password of the Redis Cluster's nodes (a single node's goes in REDIS_URL). */
+  readonly redisPassword: string | null;
   readonly queuePrefix: string;
   readonly encryptionKey: Buffer;
   readonly siteAdminToken: string | null;
@@ -120,6 +124,12 @@ export interface Config {
   readonly maxPlanJsonBytes: number;
   /** Largest plan, apply or test log stored, in bytes; a longer log is cut there, with a last line saying so. */
   readonly maxLogBytes: number;
+  /** Bearer token a Prometheus scrape must send (null: the web process serves no /metrics; see METRICS_PORT). */
+  readonly metricsToken: string | null;
+  /** Port of this process's own metrics listener (null: none). */
+  readonly metricsPort: number | null;
+  /** Address the metrics listener binds (an internal one; loopback by default). */
+  readonly metricsHost: string;
 }
 
 /** Jobs one worker process runs at once on each queue that calls user-supplied URLs (verification, run-task-dispatch, notification-delivery). */
@@ -146,6 +156,8 @@ const schema = {
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    REDIS_CLUSTER_NODES: { type: 'string', pattern: '^[^\\s,:]+:[0-9]{1,5}( *, *[^\\s,:]+:[0-9]{1,5})*$' },
+    REDIS_PASSWORD: { type: 'string', minLength: 1 },
     QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
     ENCRYPTION_KEY: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
     SITE_ADMIN_TOKEN: { type: 'string', minLength: 1 },
@@ -203,6 +215,9 @@ const schema = {
     OUTBOUND_LEASE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     MAX_PLAN_JSON_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
     MAX_LOG_BYTES: { type: 'string', pattern: '^[1-9][0-9]{0,11}$' },
+    METRICS_TOKEN: { type: 'string', minLength: 16 },
+    METRICS_PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    METRICS_HOST: { type: 'string', pattern: '^[0-9A-Za-z.:_-]{1,255}$' },
   },
 } as const;
 
@@ -255,6 +270,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisClusterNodes: list(env.REDIS_CLUSTER_NODES, ','),
+    redisPassword: env.REDIS_PASSWORD ?? null,
     queuePrefix: env.QUEUE_PREFIX ?? 'rls',
     encryptionKey: Buffer.from(keyHex, 'hex'),
     siteAdminToken: env.SITE_ADMIN_TOKEN ?? null,
@@ -314,5 +331,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     outboundLeaseSeconds: Number(env.OUTBOUND_LEASE_SECONDS ?? '30'),
     maxPlanJsonBytes: Number(env.MAX_PLAN_JSON_BYTES ?? String(64 * 1024 * 1024)),
     maxLogBytes: Number(env.MAX_LOG_BYTES ?? String(64 * 1024 * 1024)),
+    metricsToken: env.METRICS_TOKEN ?? null,
+    metricsPort: env.METRICS_PORT === undefined ? null : Number(env.METRICS_PORT),
+    metricsHost: env.METRICS_HOST ?? '127.0.0.1',
   });
 }

@@ -1,7 +1,8 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
 import type { Logger } from './logger.js';
+import type { Tracing } from './trace.js';
 
 /*
  * Queue and job names are a wire contract between processes: renaming one strands the jobs
@@ -143,9 +144,36 @@ export function bullPrefix(queuePrefix: string): string {
 
 export type Queues = Readonly<Record<QueueName, Queue>>;
 
-export function createQueues(connection: Redis, queuePrefix: string): Queues {
+/**
+ * A queue whose jobs, added while a traced request or job is under way (see shared/trace.ts), carry
+ * its request id in their data.
+ */
+class TracedQueue extends Queue {
+  constructor(
+    name: string,
+    opts: ConstructorParameters<typeof Queue>[1],
+    private readonly tracing: Tracing | undefined,
+  ) {
+    super(name, opts);
+  }
+
+  override add(name: string, data: Record<string, unknown>, opts?: JobsOptions) {
+    return super.add(name, this.traced(data), opts);
+  }
+
+  override addBulk(jobs: Parameters<Queue['addBulk']>[0]) {
+    return super.addBulk(jobs.map((job) => ({ ...job, data: this.traced(job.data as Record<string, unknown>) })));
+  }
+
+  private traced(data: Record<string, unknown>): Record<string, unknown> {
+    const requestId = this.tracing?.getStore()?.requestId;
+    return requestId && !('requestId' in data) ? { ...data, requestId } : data;
+  }
+}
+
+export function createQueues(connection: RedisConnection, queuePrefix: string, tracing?: Tracing): Queues {
   const prefix = bullPrefix(queuePrefix);
-  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+  const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [name, new TracedQueue(name, { connection, prefix }, tracing)]);
   return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);
 }
 
@@ -168,6 +196,21 @@ export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: 
   } catch (err) {
     logger.warn('enqueue failed; the reconciler will restore the job', { jobId: spec.jobId, queue: spec.queue, error: String(err) });
   }
+}
+
+/** enqueueAfterCommit for several jobs: one round trip per queue (BullMQ's addBulk). */
+export async function enqueueAllAfterCommit(queues: Queues, specs: readonly JobSpec[], logger: Logger): Promise<void> {
+  const byQueue = new Map<QueueName, JobSpec[]>();
+  for (const spec of specs) byQueue.set(spec.queue, [...(byQueue.get(spec.queue) ?? []), spec]);
+  await Promise.all(
+    [...byQueue].map(async ([queue, list]) => {
+      try {
+        await queues[queue].addBulk(list.map((spec) => ({ name: spec.name, data: spec.data, opts: { ...DEFAULTS, ...spec.opts, jobId: spec.jobId } })));
+      } catch (err) {
+        logger.warn('enqueue failed; the reconciler will restore the jobs', { jobIds: list.map((s) => s.jobId), queue, error: String(err) });
+      }
+    }),
+  );
 }
 
 /** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job, each job one organization's. */

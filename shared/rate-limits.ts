@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -61,7 +61,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * Fixed-window budgets in Redis (rate-limiter-flexible: one atomic script per consumption), so every
  * web process shares them. Keys live under the queue prefix's hash tag: `{prefix}:rate-limit:<name>:<key>`.
  */
-export function createRateLimits(redis: Redis, config: Config, logger: Logger): RateLimits {
+export function createRateLimits(redis: RedisConnection, config: Config, logger: Logger): RateLimits {
   const limiters = new Map<LimitName, RateLimiterRedis>();
   for (const [name, spec] of Object.entries(limitSpecs(config)) as [LimitName, LimitSpec][]) {
     if (spec.points <= 0) continue;

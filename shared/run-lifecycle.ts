@@ -56,9 +56,10 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
 /**
  * A stage hook decides, inside the transaction that reaches the stage, whether the run passes
  * straight on ('pass'), waits for outside results ('wait': the hook has created what it waits for
- * and resumes the run later), or stops ('fail').
+ * and resumes the run later), or stops ('fail'). What must follow the commit (queueing the
+ * requests it wrote) it leaves with `leave` (see FollowUp).
  */
-export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail'>;
+export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait' | 'fail'>;
 
 /**
  * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`; a caller
@@ -66,9 +67,6 @@ export type StageHook = (tx: Db, run: RunRow) => Promise<'pass' | 'wait' | 'fail
  * hook that has nothing to do costs no query.
  */
 export type StageInterest = (db: Db, runId: string) => Knex.Raw;
-
-/** Work an area does after any run's move has committed (e.g. queue the requests of a stage it entered). */
-export type AfterMove = (ctx: AfterMoveContext, run: RunRow) => Promise<void>;
 
 const interestColumn = (i: number) => `concerns_${i}`;
 const stageColumn = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
@@ -80,6 +78,8 @@ const stageColumn = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
  */
 export class RunMoves {
   private readonly left = new Map<string, FollowUp>();
+  /** The moves made so far, in order (told to the lifecycle's observers once committed). */
+  readonly made: RunTransition[] = [];
 
   constructor(
     readonly lifecycle: RunLifecycle,
@@ -101,7 +101,7 @@ export class RunMoves {
 export class RunLifecycle {
   private readonly listeners: { listener: RunTransitionListener; interest?: Interest }[] = [];
   private readonly hooks: Partial<Record<RunStage, { hook: StageHook; interest?: StageInterest }[]>> = {};
-  private readonly afterMoves: AfterMove[] = [];
+  private readonly observers: ((moves: readonly RunTransition[]) => void)[] = [];
 
   /**
    * Subscribes to every run transition. Listeners run inside the transaction that moves the run,
@@ -117,9 +117,12 @@ export class RunLifecycle {
     (this.hooks[stage] ??= []).push({ hook, interest });
   }
 
-  /** Registers work done after every committed move. */
-  registerAfterMove(fn: AfterMove): void {
-    this.afterMoves.push(fn);
+  /**
+   * Registers an observer of committed moves (the process's log lines and metrics of run moves):
+   * told of every move a transaction made once it has committed, never of rolled-back ones.
+   */
+  observeMoves(fn: (moves: readonly RunTransition[]) => void): void {
+    this.observers.push(fn);
   }
 
   /** A RunMoves over a transaction the caller opened. */
@@ -134,6 +137,7 @@ export class RunLifecycle {
   async transaction<T>(db: Db, work: (m: RunMoves) => Promise<T>): Promise<[T, FollowUp[]]> {
     let moves: RunMoves | undefined;
     const result = await db.transaction((tx) => work((moves = this.moves(tx))));
+    if (moves!.made.length) for (const observe of this.observers) observe(moves!.made);
     return [result, moves!.followUps()];
   }
 
@@ -169,6 +173,7 @@ export class RunLifecycle {
 
   /** Calls the listeners a move concerns (every listener when `answers` is missing); what they leave goes to `m`. */
   async publishRunTransition(m: RunMoves, change: RunTransition, answers?: Record<string, unknown>): Promise<void> {
+    m.made.push(change);
     for (const [i, { listener, interest }] of this.listeners.entries()) {
       if (interest && answers && answers[interestColumn(i)] === false) continue;
       const left = await listener(m.tx, change);
@@ -210,20 +215,19 @@ export class RunLifecycle {
    * Combined outcome of every hook of a stage; with none registered the run passes straight
    * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
    */
-  async enterStage(tx: Db, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
+  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
     let outcome: 'pass' | 'wait' | 'fail' = 'pass';
     for (const [i, { hook, interest }] of (this.hooks[stage] ?? []).entries()) {
       if (interest && answers?.[stageColumn(stage, i)] === false) continue;
-      const result = await hook(tx, run);
+      const result = await hook(m.tx, run, (work) => m.leave(work));
       if (result === 'fail') return 'fail';
       if (result === 'wait') outcome = 'wait';
     }
     return outcome;
   }
 
-  /** After a committed move of `run`: every area's after-move work, then the work its transaction's listeners left. */
-  async runAfterMoves(ctx: AfterMoveContext, run: RunRow, followUps: readonly FollowUp[] = []): Promise<void> {
-    for (const fn of this.afterMoves) await fn(ctx, run);
+  /** After a committed move: the work its transaction's listeners and stage hooks left. */
+  async runAfterMoves(ctx: AfterMoveContext, followUps: readonly FollowUp[] = []): Promise<void> {
     for (const work of followUps) await work.run(ctx);
   }
 }

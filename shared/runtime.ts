@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db.js';
 import { createLogger, type Logger } from './logger.js';
-import { createRedis } from './redis.js';
+import { createRedis, type RedisConnection } from './redis.js';
 import { closeQueues, createQueues, DeliveryRounds, type Queues } from './queues.js';
 import type { ObjectStore } from './store/object-store.js';
 import { PostgresObjectStore } from './store/postgres-store.js';
@@ -12,6 +11,9 @@ import { createRateLimits, type RateLimits } from './rate-limits.js';
 import type { RunLifecycle } from './run-lifecycle.js';
 import { PlanDigester } from './plans/plan-digest.js';
 import { InFlight } from './in-flight.js';
+import { createMetrics, observeRuntime, type Metrics } from './metrics.js';
+import { createTracing, type Tracing } from './trace.js';
+import { recordRunMoves } from './observability.js';
 
 /**
  * The shared connections every process opens: Postgres pool, a producer Redis connection, the
@@ -22,7 +24,7 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   db: Db;
-  redis: Redis;
+  redis: RedisConnection;
   queues: Queues;
   store: ObjectStore;
   rateLimits: RateLimits;
@@ -36,14 +38,21 @@ export interface Runtime {
   planDigests: PlanDigester;
   /** Redactions of stored plans under way in this process, by plan (see redactedPlanObject). */
   redactingPlans: InFlight<string>;
+  /** The process's Prometheus metrics, which the entry point builds (see shared/metrics.ts). */
+  metrics: Metrics;
+  /** The request id of the work under way, carried into the jobs it adds (see shared/trace.ts). */
+  tracing: Tracing;
 }
 
-export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel)): Runtime {
+export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel), metrics = createMetrics('process')): Runtime {
   // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
   const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
-  const redis = createRedis(config.redisUrl, 'producer');
+  const redis = createRedis(config, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
-  const queues = createQueues(redis, config.queuePrefix);
+  const tracing = createTracing();
+  const queues = createQueues(redis, config.queuePrefix, tracing);
+  observeRuntime(metrics, { db, queues });
+  lifecycle.observeMoves((moves) => recordRunMoves({ logger, metrics, tracing }, moves));
   return {
     config,
     logger,
@@ -57,6 +66,8 @@ export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = cr
     lifecycle,
     planDigests: new PlanDigester(),
     redactingPlans: new InFlight<string>(),
+    metrics,
+    tracing,
   };
 }
 

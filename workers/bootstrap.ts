@@ -14,6 +14,7 @@ import { startSweeper } from './sweeper.js';
 import { RunningPhases } from '../shared/terraform/phases.js';
 import { SpareShell } from '../shared/terraform/phase-process.js';
 import { TerraformPreambles } from '../shared/usecases/run-execution.js';
+import { observedJob } from './observe.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -33,7 +34,7 @@ export interface WorkerHandle {
 
 /** Starts processors for the given queues. */
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
-  const connection = createRedis(rt.config.redisUrl, 'worker');
+  const connection = createRedis(rt.config, 'worker');
   connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
   const sandbox = createSandbox(sandboxSettings(rt.config));
   if (queueNames.some((q) => SANDBOXED_QUEUES.includes(q))) {
@@ -76,11 +77,10 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       async (job, token) => {
         const handler = handlers[job.name];
         if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
-        await handler(job, deps, token);
+        await observedJob(rt, name, job, () => handler(job, deps, token));
       },
       { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
     );
-    worker.on('failed', (job, err) => rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message }));
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
     workers.push(worker);
     active.push(name);

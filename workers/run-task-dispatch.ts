@@ -12,5 +12,5 @@ import { dispatchTaskResult } from '../shared/usecases/run-task-dispatch.js';
 export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'taskResultId');
   const organization = organizationFrom(job.data);
-  await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () => dispatchTaskResult(deps, id, organization));
+  await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () => dispatchTaskResult(deps, id));
 }

@@ -17,7 +17,8 @@ export async function sweep(deps: WorkerDeps): Promise<void> {
   if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
   await sweepAutoDestroy(deps);
   await sweepAssessments(deps);
-  await reconcile(deps.db, deps.queues, deps.logger);
+  const restored = await reconcile(deps.db, deps.queues, deps.logger);
+  for (const [source, n] of Object.entries(restored)) if (n) deps.metrics.reconcilerRequeues.inc({ source }, n);
 }
 
 /** Working directories that processes of this host left when they died (see removeAbandonedWorkdirs). */

@@ -141,12 +141,30 @@ export async function setStageStatus(db: Db, id: string, status: TaskStageStatus
   return row;
 }
 
+/** What a run task request describes besides the result, read with the claim (see claimTaskDispatch). */
+export interface TaskRequestFacts {
+  stage: TaskStageName;
+  organization_name: string;
+  run_created_at: Date;
+  run_message: string;
+  run_plan_only: boolean;
+  configuration_version_id: string | null;
+  cv_downloadable: boolean;
+  run_created_by: string | null;
+  plan_id: string | null;
+  workspace_name: string;
+  workspace_id: string;
+  workspace_working_directory: string;
+  workspace_vcs_repo: Record<string, unknown> | null;
+}
+
 /**
  * Claims a due delivery of a result still waiting for its integration (compare-and-set with a
  * lease), and records the attempt about to be sent as open in the same statement: it is closed
- * when it ends, and one whose sender dies stays open and shows as abandoned.
+ * when it ends, and one whose sender dies stays open and shows as abandoned. The statement also
+ * reads everything the request describes (run, workspace, stage, plan, configuration version).
  */
-export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<TaskResultRow | undefined> {
+export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
   const claim = leaseClaimQuery(db, {
     table: 'task_results',
     id,
@@ -160,31 +178,93 @@ export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number
     leaseSeconds,
     set: { dispatch_attempts: db.raw('dispatch_attempts + 1') },
   });
-  const { rows } = await db.raw<{ rows: TaskResultRow[] }>(
+  const { rows } = await db.raw<{ rows: (TaskResultRow & { request: TaskRequestFacts })[] }>(
     `with claimed as (?), opened as (
        insert into task_result_attempts (task_result_id, attempt)
        select id, dispatch_attempts from claimed
        on conflict (task_result_id, attempt) do nothing
      )
-     select * from claimed`,
+     select c.*, json_build_object(
+         'stage', s.stage, 'organization_name', w.organization_name,
+         'run_created_at', r.created_at, 'run_message', r.message, 'run_plan_only', r.plan_only,
+         'configuration_version_id', r.configuration_version_id,
+         'cv_downloadable', coalesce(cv.status = 'uploaded' and cv.archive_object_id is not null, false),
+         'run_created_by', u.username, 'plan_id', p.id,
+         'workspace_id', w.id, 'workspace_name', w.name, 'workspace_working_directory', w.working_directory, 'workspace_vcs_repo', w.vcs_repo
+       ) as request
+     from claimed c
+     join task_stages s on s.id = c.task_stage_id
+     join runs r on r.id = c.run_id
+     join workspaces w on w.id = r.workspace_id
+     left join configuration_versions cv on cv.id = r.configuration_version_id
+     left join users u on u.id = r.created_by_id
+     left join plans p on p.run_id = r.id`,
     [claim],
   );
-  return rows[0];
+  const row = rows[0];
+  if (row) row.request.run_created_at = new Date(row.request.run_created_at);
+  return row;
 }
 
-/** Closes a dispatch attempt (opened when it was claimed) with what the integration answered. */
-export async function closeTaskAttempt(db: Db, id: string, attempt: number, end: { status: number | null; durationMs: number; error: string | null }): Promise<void> {
-  await db('task_result_attempts')
+/**
+ * Ends a claimed dispatch in one statement: closes its attempt (opened by the claim) with what the
+ * integration answered, and settles the result: delivered, pending again until `next`, or given
+ * up; the lease is released.
+ */
+export async function endTaskDispatch(
+  db: Db,
+  id: string,
+  attempt: number,
+  end: { status: number | null; durationMs: number; error: string | null },
+  outcome: { delivered: boolean; next: Date | null },
+): Promise<void> {
+  const close = db('task_result_attempts')
     .insert({ task_result_id: id, attempt, status_code: end.status, duration_ms: end.durationMs, error: end.error, ended_at: db.fn.now() })
     .onConflict(['task_result_id', 'attempt'])
     .merge(['status_code', 'duration_ms', 'error', 'ended_at']);
+  const settle = db('task_results')
+    .where({ id, dispatch_status: 'sending' })
+    .update({ dispatch_status: outcome.delivered ? 'delivered' : outcome.next ? 'pending' : 'gave_up', next_dispatch_at: outcome.next, dispatch_lease_until: null, updated_at: db.fn.now() });
+  await db.raw('with closed as (?) ?', [close, settle]);
 }
 
-/** Settles a claimed dispatch: delivered, pending again until `next`, or given up; the lease is released. */
-export async function settleTaskDispatch(db: Db, id: string, delivered: boolean, next: Date | null): Promise<void> {
-  await db('task_results')
-    .where({ id, dispatch_status: 'sending' })
-    .update({ dispatch_status: delivered ? 'delivered' : next ? 'pending' : 'gave_up', next_dispatch_at: next, dispatch_lease_until: null, updated_at: db.fn.now() });
+/** A stage of a run, locked, with its run's organization and its results' ids, in one statement. */
+export async function lockStageOfRun(db: Db, runId: string, stage: TaskStageName): Promise<(TaskStageRow & { organization_name: string; result_ids: string[] }) | undefined> {
+  return db('task_stages as s')
+    .join('runs as r', 'r.id', 's.run_id')
+    .join('workspaces as w', 'w.id', 'r.workspace_id')
+    .where({ 's.run_id': runId, 's.stage': stage })
+    .forUpdate('s')
+    .first('s.*', 'w.organization_name', db.raw('array(select tr.id from task_results tr where tr.task_stage_id = s.id order by tr.created_at, tr.id) as result_ids'));
+}
+
+/** A result's access token as a stage start stores it: its digest for lookup, sealed for re-delivery. */
+export interface ResultToken {
+  id: string;
+  digest: string;
+  sealed: string;
+}
+
+/**
+ * Starts a pending stage and its results in one statement: the stage runs, and each result gets
+ * its access token, the task's HMAC key as it is now, its deadline and a pending delivery.
+ * Returns the results started, with their attempts so far.
+ */
+export async function startStage(db: Db, stageId: string, tokens: ResultToken[], deadline: Date): Promise<{ id: string; dispatch_attempts: number }[]> {
+  const stage = db('task_stages').where({ id: stageId, status: 'pending' }).update({ status: 'running', updated_at: db.fn.now(), status_timestamps: stamp(db, 'running') });
+  const values = db.raw(tokens.map(() => '(?, ?, ?)').join(', '), tokens.flatMap((t) => [t.id, t.digest, t.sealed]));
+  const { rows } = await db.raw<{ rows: { id: string; dispatch_attempts: number }[] }>(
+    `with stage as (?)
+     update task_results as r set
+       hmac_key_sealed = (select t.hmac_key_sealed from tasks t where t.id = r.task_id),
+       access_token_digest = v.digest, access_token_sealed = v.sealed,
+       triggered_at = now(), deadline_at = ?, dispatch_status = 'pending', next_dispatch_at = now(), updated_at = now()
+     from (values ?) as v(id, digest, sealed)
+     where r.id = v.id and r.task_stage_id = ?
+     returning r.id, r.dispatch_attempts`,
+    [stage, deadline, values, stageId],
+  );
+  return rows;
 }
 
 /** Whether a result is still open with its deadline passed (by the database's clock). */

@@ -95,11 +95,16 @@ export interface ReachingVariable extends VariableRow {
   set_priority: boolean | null;
 }
 
+/** Names the workspace by its id, or as the workspace of a run (read in the same statement). */
+export type WorkspaceRef = { workspaceId: string } | { runId: string };
+
 /** The workspace's own variables and those of the variable sets applied to it or global in its organization. */
-export const variablesReaching = (db: Db, workspaceId: string): Promise<ReachingVariable[]> =>
-  db('variables as v')
+export async function variablesReaching(db: Db, ref: WorkspaceRef): Promise<ReachingVariable[]> {
+  const workspaceId = () => ('runId' in ref ? db('runs').where({ id: ref.runId }).select('workspace_id') : db.raw('?', [ref.workspaceId]));
+  return db('variables as v')
     .leftJoin('variable_sets as s', 's.id', 'v.variable_set_id')
-    .where('v.workspace_id', workspaceId)
-    .orWhereIn('v.variable_set_id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
-    .orWhere((q) => q.where('s.global', true).whereIn('s.organization_name', db('workspaces').where({ id: workspaceId }).select('organization_name')))
+    .where('v.workspace_id', '=', workspaceId())
+    .orWhereIn('v.variable_set_id', db('variable_set_workspaces').where('workspace_id', '=', workspaceId()).select('variable_set_id'))
+    .orWhere((q) => q.where('s.global', true).whereIn('s.organization_name', db('workspaces').where('id', '=', workspaceId()).select('organization_name')))
     .select('v.*', 's.name as set_name', 's.global as set_global', 's.priority as set_priority');
+}

@@ -4,41 +4,41 @@ import type { Db } from '../db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
 import { isFinal } from '../domain/run.js';
 import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName } from '../domain/run-task.js';
-import type { AfterMoveContext, RunLifecycle, RunMoves } from '../run-lifecycle.js';
-import { createStagesForRun, moveTaskResult, resultsOfStage, setStageStatus, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
+import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
+import { createStagesForRun, lockStageOfRun, moveTaskResult, resultsOfStage, setStageStatus, startStage, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
 import { resumeAfterStage } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
-import { enqueueAfterCommit, jobs } from '../queues.js';
+import { enqueueAllAfterCommit, jobs } from '../queues.js';
 
 /**
  * Triggers a stage the run has reached: each result gets its access token (hashed for lookup,
- * sealed for re-delivery), its deadline and a pending delivery. 'pass' when the stage has no tasks.
+ * sealed for re-delivery), its deadline and a pending delivery, and their dispatch and deadline
+ * jobs are left for the commit. 'pass' when the stage has no tasks. Three statements.
  */
-async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskStageName): Promise<'pass' | 'wait'> {
-  const ts = await tx<TaskStageRow>('task_stages').where({ run_id: run.id, stage }).forUpdate().first();
+async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskStageName, leave: (work: FollowUp) => void): Promise<'pass' | 'wait'> {
+  const ts = await lockStageOfRun(tx, run.id, stage);
   if (!ts || ts.status !== 'pending') return 'pass';
-  const results = await resultsOfStage(tx, ts.id);
-  if (!results.length) {
+  if (!ts.result_ids.length) {
     await setStageStatus(tx, ts.id, 'passed', ['pending']);
     return 'pass';
   }
-  await setStageStatus(tx, ts.id, 'running', ['pending']);
   const deadline = new Date(Date.now() + config.runTaskDeadlineSeconds * 1000);
-  for (const r of results) {
+  const tokens = ts.result_ids.map((id) => {
     const token = newApiToken();
-    const task = r.task_id ? await tx('tasks').where({ id: r.task_id }).first('hmac_key_sealed') : undefined;
-    await tx('task_results').where({ id: r.id }).update({
-      hmac_key_sealed: task?.hmac_key_sealed ?? null,
-      access_token_digest: sha256Hex(token),
-      access_token_sealed: encryptSecret(config.encryptionKey, token),
-      triggered_at: tx.fn.now(),
-      deadline_at: deadline,
-      dispatch_status: 'pending',
-      next_dispatch_at: tx.fn.now(),
-      updated_at: tx.fn.now(),
-    });
-  }
+    return { id, digest: sha256Hex(token), sealed: encryptSecret(config.encryptionKey, token) };
+  });
+  const started = await startStage(tx, ts.id, tokens, deadline);
+  const organization = ts.organization_name;
+  leave({
+    key: `task-stage-${ts.id}`,
+    run: (ctx) =>
+      enqueueAllAfterCommit(
+        ctx.queues,
+        started.flatMap((r) => [jobs.taskDispatch(r.id, organization, r.dispatch_attempts + 1), jobs.taskDeadline(r.id, deadline.getTime() - Date.now())]),
+        ctx.logger,
+      ),
+  });
   return 'wait';
 }
 
@@ -49,22 +49,6 @@ async function closeStages(tx: Db, runId: string): Promise<void> {
     const event: TaskResultEvent = ts.status === 'pending' ? 'skip' : 'cancel';
     for (const r of await resultsOfStage(tx, ts.id)) await moveTaskResult(tx, r.id, event);
     await setStageStatus(tx, ts.id, ts.status === 'pending' ? 'unreachable' : 'canceled', [ts.status]);
-  }
-}
-
-/** After a run entered a task stage: queue each pending delivery and each deadline. */
-async function queueStageWork(rt: AfterMoveContext, run: RunRow): Promise<void> {
-  const stage = TASK_STAGES.find((s) => run.status === `${s}_running`);
-  if (!stage) return;
-  const results = await rt.db<TaskResultRow>('task_results as r')
-    .join('task_stages as s', 's.id', 'r.task_stage_id')
-    .where({ 's.run_id': run.id, 's.stage': stage, 'r.dispatch_status': 'pending' })
-    .select('r.*');
-  if (!results.length) return;
-  const { organization_name: organization } = await rt.db('workspaces').where({ id: run.workspace_id }).first('organization_name');
-  for (const r of results) {
-    await enqueueAfterCommit(rt.queues, jobs.taskDispatch(r.id, organization, r.dispatch_attempts + 1), rt.logger);
-    await enqueueAfterCommit(rt.queues, jobs.taskDeadline(r.id, r.deadline_at!.getTime() - Date.now()), rt.logger);
   }
 }
 
@@ -84,11 +68,10 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
   for (const stage of TASK_STAGES) {
     lifecycle.registerStageHook(
       stage,
-      (tx, run) => enterTaskStage(tx, config, run, stage),
+      (tx, run, leave) => enterTaskStage(tx, config, run, stage, leave),
       (db, runId) => db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]),
     );
   }
-  lifecycle.registerAfterMove(queueStageWork);
 }
 
 /** Why a failed stage stops its run, for the run event and error message. */

@@ -41,7 +41,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShe
     workingDirectory: ws.working_directory,
     state: await readAll(rt.store, sv.object_id),
     // The workspace's and its variable sets' variables, as a run's plan gets them (no run variables).
-    ...(await effectiveVariables(rt.db, rt.config.encryptionKey, ws.id, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
+    ...(await effectiveVariables(rt.db, rt.config.encryptionKey, { workspaceId: ws.id }, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
   });
   const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true }, spare);
   const planOutput: Buffer[] = [];

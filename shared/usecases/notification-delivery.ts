@@ -22,7 +22,7 @@ export interface MailFailure {
  * A failed send is settled as a retry (or given up on the last attempt) and returned.
  */
 export async function deliverMail(
-  deps: Pick<Runtime, 'db' | 'logger'> & { mailer: Mailer; workerId: string },
+  deps: Pick<Runtime, 'db' | 'logger' | 'metrics'> & { mailer: Mailer; workerId: string },
   mailId: string,
   attempt: { made: number; allowed: number; jobId?: string },
 ): Promise<MailFailure | null> {
@@ -35,9 +35,11 @@ export async function deliverMail(
     const retryInMs = 5000 * 2 ** attempt.made;
     await settleMail(deps.db, mail.id, last ? 'give_up' : 'retry', { error: String(err), retryInMs });
     deps.logger.warn('mail delivery failed', { jobId: attempt.jobId, mailId, attempt: attempt.made + 1, last });
+    deps.metrics.outbound.inc({ kind: 'mail', outcome: last ? 'failed' : 'retry' });
     return { error: err, last };
   }
   await settleMail(deps.db, mail.id, 'deliver', { sentBy: deps.workerId });
+  deps.metrics.outbound.inc({ kind: 'mail', outcome: 'delivered' });
   return null;
 }
 
@@ -46,7 +48,7 @@ const SIGNATURE_HEADERS = ['X-Svc-Notification-Signature', 'X-TFE-Notification-S
 const SENDS_PER_JOB = 8;
 
 /** What delivering notifications needs. */
-export type DeliveryDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues'> & { outbound: OutboundClient };
+export type DeliveryDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & { outbound: OutboundClient };
 
 interface Outcome {
   ok: boolean;
@@ -144,6 +146,7 @@ export async function deliverNotifications(deps: DeliveryDeps, ids: string[]): P
   const settled = live.map((d, i) => settlement(d, outcomes[i], now));
   await settleDeliveries(deps.db, settled);
   for (const s of settled) {
+    deps.metrics.outbound.inc({ kind: 'notification', outcome: s.gone ? 'gone' : s.status === 'pending' ? 'retry' : s.status });
     if (s.gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: s.configuration_id });
     if (s.next_at) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(s.id, s.organization, s.attempt + 1, Date.parse(s.next_at) - Date.now()), deps.logger);
   }

@@ -17,7 +17,8 @@ import { afterMove } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
-import { effectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
+import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
+import { variablesReaching } from '../repos/variables.js';
 import { mintPhaseToken, revokePhaseToken } from './run-tokens.js';
 import { runServiceAccess } from '../service-access.js';
 
@@ -69,6 +70,9 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
+  // Read alongside the run's row, not after it: the run names the workspace inside the statement.
+  const reaching = variablesReaching(deps.db, { runId });
+  reaching.catch(() => undefined);
   const row = await deps.db('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
@@ -80,7 +84,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources:
     );
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
-  const variables = await effectiveVariables(deps.db, deps.config.encryptionKey, row.workspace_id, openRunVariables(deps.config.encryptionKey, row));
+  const variables = resolveEffectiveVariables(deps.config.encryptionKey, await reaching, openRunVariables(deps.config.encryptionKey, row));
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
@@ -200,7 +204,7 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
   if (claimed) {
     // What the claim's move wrote for after its commit (a run:planning or run:applying
     // notification) goes out now, not when the phase ends.
-    await deps.lifecycle.runAfterMoves(deps, claimed.run, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
+    await deps.lifecycle.runAfterMoves(deps, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
     return { owner, ...claimed };
   }
   await start.discard();
@@ -488,7 +492,7 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow
     const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
-      const pre = await m.lifecycle.enterStage(tx, run, 'pre_apply');
+      const pre = await m.lifecycle.enterStage(m, run, 'pre_apply');
       if (pre === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-apply task failed' });
       if (pre === 'wait') return transitionRun(m, run, 'start_pre_apply');
       return transitionRun(m, run, 'queue_apply');

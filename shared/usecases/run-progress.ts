@@ -38,14 +38,14 @@ const failing = (description: string): RouteStep[] => [{ event: 'error', descrip
  * entered here; followRoute makes the moves.
  */
 export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
-  const { tx, lifecycle } = m;
+  const { lifecycle } = m;
   if (run.status === 'planning') {
-    const post = await lifecycle.enterStage(tx, run, 'post_plan', answers);
+    const post = await lifecycle.enterStage(m, run, 'post_plan', answers);
     if (post === 'fail') return failing('a mandatory post-plan task failed');
     if (post === 'wait') return [{ event: 'start_post_plan' }];
   }
   if (run.status === 'planning' || run.status === 'post_plan_completed') {
-    const policy = await lifecycle.enterStage(tx, run, 'policy_check', answers);
+    const policy = await lifecycle.enterStage(m, run, 'policy_check', answers);
     if (policy === 'fail') return failing('a mandatory policy failed');
     if (policy === 'wait') return [{ event: 'start_policy_check' }];
   }
@@ -78,7 +78,7 @@ export async function continueAfterPlan(m: RunMoves, run: RunRow): Promise<RunRo
 
 /** applying -> applied, through the post-apply stage (whose results never change an applied run). */
 async function routeAfterApply(m: RunMoves, run: RunRow, answers: Record<string, unknown>): Promise<RouteStep[]> {
-  const post = await m.lifecycle.enterStage(m.tx, run, 'post_apply', answers);
+  const post = await m.lifecycle.enterStage(m, run, 'post_apply', answers);
   return [{ event: post === 'wait' ? 'start_post_apply' : 'finish_apply' }];
 }
 

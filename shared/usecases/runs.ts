@@ -39,7 +39,7 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
 export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly FollowUp[] = []): Promise<void> {
   const step = nextStep(run);
   if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
-  await rt.lifecycle.runAfterMoves(rt, run, followUps);
+  await rt.lifecycle.runAfterMoves(rt, followUps);
   if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
 }
 
@@ -85,7 +85,7 @@ async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefin
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
   const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockingRuns(tx, run)])]);
   if (answers.blocked) return undefined;
-  const stage = await lifecycle.enterStage(tx, run, 'pre_plan', answers);
+  const stage = await lifecycle.enterStage(m, run, 'pre_plan', answers);
   if (stage === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-plan task failed' });
   if (stage === 'wait') return transitionRun(m, run, 'start_pre_plan');
   return transitionRun(m, run, 'queue_plan');

@@ -11,6 +11,8 @@ import {
   storedValue,
   updateVariable,
   variablesReaching,
+  type ReachingVariable,
+  type WorkspaceRef,
   type VariableOwner,
   type VariableRow,
 } from '../repos/variables.js';
@@ -96,8 +98,12 @@ export interface EffectiveVariables {
  * resolved by precedence (see resolveVariables). Sensitive values are opened here, in the worker,
  * and go nowhere but into the phase's directory and environment.
  */
-export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspaceId: string, runVariables: { key: string; value: string }[]): Promise<EffectiveVariables> {
-  const rows = await variablesReaching(db, workspaceId);
+export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspace: WorkspaceRef, runVariables: { key: string; value: string }[]): Promise<EffectiveVariables> {
+  return resolveEffectiveVariables(encryptionKey, await variablesReaching(db, workspace), runVariables);
+}
+
+/** effectiveVariables for rows already read (see variablesReaching). */
+export function resolveEffectiveVariables(encryptionKey: Buffer, rows: ReachingVariable[], runVariables: { key: string; value: string }[]): EffectiveVariables {
   const candidates: CandidateVariable[] = rows.map((r) => {
     const plain = openValue(encryptionKey, r);
     return {

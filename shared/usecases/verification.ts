@@ -52,7 +52,7 @@ const SIGNATURE_HEADERS: Record<string, string[]> = {
  * came back; a row claimed or settled elsewhere is left alone. `verifier` has the short
  * verification timeouts, so a slow destination gives its slot back quickly.
  */
-export async function runVerification(deps: Pick<Runtime, 'db' | 'config'> & { verifier: OutboundClient }, id: string): Promise<void> {
+export async function runVerification(deps: Pick<Runtime, 'db' | 'config' | 'metrics'> & { verifier: OutboundClient }, id: string): Promise<void> {
   const [row] = await claimLease<VerificationRow>(deps.db, { table: 'verifications', id, from: ['pending'], to: 'running', leaseSeconds: deps.config.outboundLeaseSeconds });
   if (!row) return;
   const secret = row.secret_sealed ? decryptSecret(deps.config.encryptionKey, row.secret_sealed) : null;
@@ -71,4 +71,5 @@ export async function runVerification(deps: Pick<Runtime, 'db' | 'config'> & { v
     response_body: result.body,
     error: result.error ?? (result.ok ? null : `the destination answered ${result.status}`),
   });
+  deps.metrics.outbound.inc({ kind: 'verification', outcome: result.ok ? 'succeeded' : 'failed' });
 }

@@ -7,8 +7,10 @@ import { createLogger } from '../../shared/logger.js';
 import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
 import { createRunLifecycle } from '../../shared/run-lifecycle-areas.js';
 import { bullPrefix } from '../../shared/queues.js';
+import { masters } from '../../shared/redis.js';
 import { startWeb, type WebHandle } from '../../server/web.js';
 import { sandboxHost } from './sandbox.js';
+import { startRedisCluster, type OwnRedisCluster } from './redis-cluster.js';
 
 /** Everything a test needs: the running API, its runtime, and the per-run identity. */
 export interface Harness {
@@ -19,6 +21,8 @@ export interface Harness {
   adminToken: string;
   /** Environment for child processes (workers) so they share this run's database and queues. */
   childEnv: NodeJS.ProcessEnv;
+  /** The Redis Cluster this run started (REDIS_CLUSTER_TEST=1), stopped with the harness. */
+  cluster: OwnRedisCluster | null;
 }
 
 let current: Harness | null = null;
@@ -51,6 +55,8 @@ export async function freePort(): Promise<number> {
 
 /** A fresh database and queue prefix for this run, migrations applied, API listening on a free port. */
 export async function startHarness(): Promise<Harness> {
+  // REDIS_CLUSTER_TEST=1: the run's queues and rate limits live in a 3-master Redis Cluster of its own.
+  const cluster = process.env.REDIS_CLUSTER_TEST === '1' ? await startRedisCluster() : null;
   const port = await freePort();
   const runId = randomBytes(5).toString('hex');
   const adminToken = `test-admin-${randomBytes(16).toString('hex')}`;
@@ -58,9 +64,12 @@ export async function startHarness(): Promise<Harness> {
     NODE_ENV: 'test',
     DATABASE_URL: `${PG}/rls_test_${runId}`,
     REDIS_URL: REDIS,
+    ...(cluster ? { REDIS_CLUSTER_NODES: cluster.nodes.join(',') } : {}),
     QUEUE_PREFIX: `test-${runId}`,
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
+    // The API serves /metrics to scrapes that send this token (see shared/metrics.ts).
+    METRICS_TOKEN: `test-metrics-${randomBytes(12).toString('hex')}`,
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
     // Runs' sandboxes reach the tests' servers through this machine's address (see sandboxHost).
     RUN_NETWORK_ALLOWED_CIDRS: `${sandboxHost()}/32`,
@@ -80,26 +89,30 @@ export async function startHarness(): Promise<Harness> {
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, port);
   const baseUrl = config.baseUrl;
-  current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env } };
+  current = { rt, config, web, baseUrl, adminToken, childEnv: { ...process.env, ...env }, cluster };
   return current;
 }
 
 /** Deletes every Redis key of this run's queue prefix (also used to simulate a Redis flush). */
 export async function flushQueueKeys(h: Harness, queuePrefix = h.config.queuePrefix): Promise<number> {
   const pattern = `${bullPrefix(queuePrefix)}:*`;
-  let cursor = '0';
   let n = 0;
-  do {
-    const [next, keys] = await h.rt.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) n += await h.rt.redis.del(...keys);
-  } while (cursor !== '0');
+  // In a cluster every key of the prefix is in one slot (its hash tag), on one of the masters.
+  for (const node of masters(h.rt.redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) n += await node.del(...keys);
+    } while (cursor !== '0');
+  }
   return n;
 }
 
 /** A second API process on this run's database and queues, with extra environment (e.g. another edition). */
 export async function startSecondApp(env: Record<string, string>): Promise<{ baseUrl: string; api: string; close: () => Promise<void> }> {
-  const config = loadConfig({ ...harness().childEnv, ...env });
+  // A Redis of its own (REDIS_URL) replaces the run's cluster, if any.
+  const config = loadConfig({ ...harness().childEnv, ...(env.REDIS_URL ? { REDIS_CLUSTER_NODES: '' } : {}), ...env });
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, 0);
   const baseUrl = `http://127.0.0.1:${web.port}`;
@@ -139,4 +152,5 @@ export async function stopHarness(): Promise<void> {
   await flushQueueKeys(h);
   await closeRuntime(h.rt);
   if (!process.env.TEST_KEEP_DB) await dropDatabase(h.config.databaseUrl);
+  await h.cluster?.stop();
 }
