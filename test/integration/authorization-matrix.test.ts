@@ -113,6 +113,8 @@ const EXEMPT: Record<string, string> = {
   'GET /v1/object/:token': 'signed object URL',
   // Signed log URLs (runs-logs tests).
   'GET /v1/logs/:token': 'signed log URL',
+  // Prometheus scrapes: METRICS_TOKEN, not an API token (operations-metrics tests).
+  'GET /metrics': 'scrape token',
 };
 
 // ---------------------------------------------------------------------------------------------
