@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { openMailBody } from '../../shared/repos/mail.js';
 import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { browser, givePassword, linkToken, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
 
@@ -265,8 +266,11 @@ describe('console sign-in', function () {
       const inv = await api('POST', `/organizations/${org.name}/organization-memberships`, { token: org.owner.token, body: doc('organization-memberships', { email }) });
       expect(inv.status, inv.text).to.equal(201);
       const mail = await db()('mail_messages').where({ ref_id: inv.body.data.id, kind: 'invitation' }).first();
-      const match = /(http\S+\/app\/accept-invitation\?token=\S+)/.exec(mail.body);
-      expect(match, mail.body).to.not.equal(null);
+      expect(mail.body_sealed).to.equal(true);
+      const text = openMailBody(mail, harness().config.encryptionKey);
+      expect(mail.body).to.not.include('accept-invitation');
+      const match = /(http\S+\/app\/accept-invitation\?token=\S+)/.exec(text);
+      expect(match, text).to.not.equal(null);
       expect(match![1].startsWith(`${harness().baseUrl}/app/accept-invitation?token=`)).to.equal(true);
       const token = linkToken(match![1]);
       expectError(await browser('POST', '/api/console/password', { body: { token, password: 'too-short' } }), 422);
@@ -286,7 +290,7 @@ describe('console sign-in', function () {
       await givePassword(user, 'existing-password');
       const inv = await api('POST', `/organizations/${org.name}/organization-memberships`, { token: org.owner.token, body: doc('organization-memberships', { email: user.email }) });
       const mail = await db()('mail_messages').where({ ref_id: inv.body.data.id, kind: 'invitation' }).first();
-      const token = linkToken(/(http\S+accept-invitation\S+)/.exec(mail.body)![1]);
+      const token = linkToken(/(http\S+accept-invitation\S+)/.exec(openMailBody(mail, harness().config.encryptionKey))![1]);
       expectError(await browser('POST', '/api/console/password', { body: { token, password: 'takeover-password' } }), 422);
       await signIn(user.username, 'existing-password');
       expectError(await browser('POST', '/api/console/session', { body: { username: user.username, password: 'takeover-password' } }), 401);
