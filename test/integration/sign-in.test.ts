@@ -157,6 +157,16 @@ describe('console sign-in', function () {
       const name = uniq('ws');
       const res = await createWs(name, { session, csrf: null, origin: 'https://evil.example' });
       expectError(res, 403);
+      // What an HTML form on another site sends: form-encoded, the cookie, no custom header.
+      const form = await fetch(`${harness().baseUrl}/api/v2/organizations/${org.name}/workspaces`, {
+        method: 'POST',
+        headers: { Cookie: session.cookie, Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ 'data[type]': 'workspaces', 'data[attributes][name]': name }).toString(),
+      });
+      expect(form.status).to.equal(403);
+      const deleted = await fetch(`${harness().baseUrl}/api/v2/organizations/${org.name}`, { method: 'DELETE', headers: { Cookie: session.cookie, Origin: 'https://evil.example' } });
+      expect(deleted.status).to.equal(403);
+      expect(await db()('organizations').where({ name: org.name }).first('name')).to.deep.equal({ name: org.name });
       expect(await exists(name)).to.equal(false);
     });
 
