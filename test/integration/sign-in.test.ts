@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { openMailBody } from '../../shared/repos/mail.js';
+import { sweepSignIn } from '../../shared/usecases/sign-in.js';
 import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { browser, givePassword, linkToken, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
 
@@ -93,6 +94,23 @@ describe('console sign-in', function () {
       await db()('console_sessions').where({ user_id: user.id }).whereNull('revoked_at').update({ expires_at: new Date(Date.now() - 1000) });
       expectError(await browser('GET', '/api/console/session', { session: b }), 401);
       expectError(await browser('GET', '/api/v2/account/details', { session: b }), 401);
+    });
+
+    it('the sweep deletes sessions, links and codes that ended over a week ago, and keeps the rest', async () => {
+      const user = await createUser();
+      const live = await signedIn(user);
+      const old = await signIn(user.username, await givePassword(user, 'password-for-the-sweep'));
+      const longAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+      await db()('console_sessions').where({ user_id: user.id }).whereNotNull('revoked_at').update({ revoked_at: longAgo });
+      await db()('password_links').where({ user_id: user.id }).update({ used_at: longAgo });
+      const before = await db()('console_sessions').where({ user_id: user.id });
+      expect(before).to.have.length(2);
+      // The sweeper's step (workers/sweeper.ts runs it on every sweep).
+      expect(await sweepSignIn(harness().rt)).to.be.at.least(2);
+      expect((await db()('console_sessions').where({ user_id: user.id })).map((r) => r.revoked_at)).to.deep.equal([null]);
+      expect(await db()('password_links').where({ user_id: user.id })).to.deep.equal([]);
+      expect((await browser('GET', '/api/console/session', { session: old })).status).to.equal(200);
+      expectError(await browser('GET', '/api/console/session', { session: live }), 401);
     });
 
     it('limits sign-in attempts per client address (429 with Retry-After), before checking the password', async () => {
