@@ -130,6 +130,24 @@ describe('console sign-in', function () {
         await app.close();
       }
     });
+
+    it('limits sign-in attempts naming one account, whatever the name\'s case (429), without touching other accounts', async () => {
+      const { startSecondApp } = await import('../helpers/harness.js');
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '2', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin-account` });
+      try {
+        const user = await createUser();
+        const other = await createUser();
+        const password = await givePassword(user);
+        const otherPassword = await givePassword(other);
+        const attempt = (username: string, pw: string) => browser('POST', '/api/console/session', { base: app.baseUrl, origin: null, body: { username, password: pw } });
+        expect((await attempt(user.username, 'wrong-password')).status).to.equal(401);
+        expect((await attempt(user.username.toUpperCase(), 'wrong-password')).status).to.equal(401);
+        expectError(await attempt(user.username, password), 429);
+        expect((await attempt(other.username, otherPassword)).status).to.equal(200);
+      } finally {
+        await app.close();
+      }
+    });
   });
 
   describe('the session cookie on the API', () => {
