@@ -53,6 +53,12 @@ describe('console sign-in', function () {
       const hash = (await db()('users').where({ id: user.id }).first('password_hash')).password_hash as string;
       expect(hash).to.match(/^\$argon2id\$v=19\$m=\d+,p=\d+,t=\d+\$/);
       expect(hash).to.not.include(password);
+      // The hash never leaves the database: not in the user's own documents, nor in the site admin's view.
+      const own = await browser('GET', '/api/console/session', { session: sessionOf(res) });
+      for (const answer of [await api('GET', '/account/details', { token: user.token }), await api('GET', `/users/${user.id}`), own]) {
+        expect(answer.status, answer.text).to.equal(200);
+        expect(answer.text).to.not.include('argon2').and.not.include('password');
+      }
     });
 
     it('answers a wrong password, an unknown user and a user without a password alike (401), and sets no cookie', async () => {
