@@ -505,6 +505,8 @@ const MATRIX: Record<string, Entry> = {
     call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships`, body: doc('organization-memberships', { email: `${uniq('inv')}@example.test` }) }),
   },
   'GET /api/v2/organizations/:org/organization-memberships': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships` }) },
+  // The caller's own memberships: any user (the list holds only their own), no team or organization token.
+  'GET /api/v2/organization-memberships': { access: 'user-token', call: () => ({ path: '/api/v2/organization-memberships' }) },
   'GET /api/v2/organization-memberships/:id': {
     // The read member's own membership: anyone in the organization sees it.
     access: 'org-member',

@@ -347,9 +347,18 @@ describe('console sign-in', function () {
       await signIn(user.username, 'existing-password');
       expectError(await browser('POST', '/api/console/session', { body: { username: user.username, password: 'takeover-password' } }), 401);
       const session = await signIn(user.username, 'existing-password');
+      // The console finds the pending invitation among the user's own memberships, and accepts it.
+      const own = await browser('GET', '/api/v2/organization-memberships?filter[status]=invited', { session });
+      expect(own.status, own.text).to.equal(200);
+      expect(own.body.data.map((m: { id: string }) => m.id)).to.deep.equal([inv.body.data.id]);
+      expect(own.body.data[0].relationships.organization.data.id).to.equal(org.name);
       const accept = await browser('POST', `/api/v2/organization-memberships/${inv.body.data.id}/actions/accept`, { session });
       expect(accept.status, accept.text).to.equal(200);
       expect(accept.body.data.attributes.status).to.equal('active');
+      expect((await browser('GET', '/api/v2/organization-memberships?filter[status]=invited', { session })).body.data).to.deep.equal([]);
+      const all = await browser('GET', '/api/v2/organization-memberships', { session });
+      expect(all.body.data.map((m: { id: string }) => m.id)).to.deep.equal([inv.body.data.id]);
+      expect(all.body.meta.pagination['total-count']).to.equal(1);
     });
   });
 
