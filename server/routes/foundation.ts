@@ -35,6 +35,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/account/details', users.accountDetails);
   r.get('/users/:id', users.show);
   r.post('/admin/users', validate('user.create'), users.adminCreate);
+  r.post('/admin/users/:id/actions/reset-password', users.adminResetPassword);
   r.post('/users/:id/authentication-tokens', tokens.createForUser);
   r.get('/users/:id/authentication-tokens', tokens.listForUser);
   r.get('/authentication-tokens/:id', tokens.show);
@@ -42,6 +43,7 @@ export function foundationRoutes(deps: AppDeps): Router {
 
   r.post('/organizations/:org/organization-memberships', actionRateLimit(deps.rateLimits, 'invitations'), validate('membership.create'), om.invite);
   r.get('/organizations/:org/organization-memberships', om.list);
+  r.get('/organization-memberships', om.listOwn);
   r.get('/organization-memberships/:id', om.show);
   r.delete('/organization-memberships/:id', om.destroy);
   r.post('/organization-memberships/:id/actions/accept', om.accept);

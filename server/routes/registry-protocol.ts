@@ -10,7 +10,7 @@ const MODULE = '/modules/:namespace/:name/:provider';
 export function registryProtocolRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = registryProtocolHandlers(deps);
-  r.use(authenticate(deps.db, RUN_TOKEN_REGISTRY_PATHS));
+  r.use(authenticate(deps.db, deps.config, RUN_TOKEN_REGISTRY_PATHS));
   r.use(apiRateLimit(deps.rateLimits));
   r.get(`${MODULE}/versions`, h.versions);
   r.get(`${MODULE}/:version/download`, h.download);
