@@ -15,8 +15,10 @@ import { DelayedError, type Job } from 'bullmq';
  */
 export class OrganizationSlots {
   private readonly held = new Map<string, number>();
+  /** Jobs this process sent back to wait for their organization's share, oldest first. */
+  private readonly parked = new Map<string, Job<unknown>[]>();
 
-  /** `retryMs`: how long a job whose organization holds its share waits before it is tried again (plus up to a third more, spread). */
+  /** `retryMs`: how long a job whose organization holds its share waits at most before it is tried again (plus up to a third more, spread). */
   constructor(
     private readonly perOrganization: number,
     readonly retryMs = 3_000,
@@ -30,16 +32,36 @@ export class OrganizationSlots {
     return true;
   }
 
+  /** Frees a slot, and lets the organization's longest-waiting parked job go at once. */
   release(organization: string): void {
     const n = (this.held.get(organization) ?? 1) - 1;
     if (n <= 0) this.held.delete(organization);
     else this.held.set(organization, n);
+    this.wakeOne(organization);
+  }
+
+  /**
+   * Remembers a job sent back to the delayed set for its organization's share, to promote it when
+   * one of the organization's slots frees here; if one freed meanwhile, at once.
+   */
+  park(organization: string, job: Job<unknown>): void {
+    this.parked.set(organization, [...(this.parked.get(organization) ?? []), job]);
+    if ((this.held.get(organization) ?? 0) < this.perOrganization) this.wakeOne(organization);
+  }
+
+  private wakeOne(organization: string): void {
+    const waiting = this.parked.get(organization);
+    const next = waiting?.shift();
+    if (waiting && !waiting.length) this.parked.delete(organization);
+    // A job another process took meanwhile is no longer delayed: promoting it fails, harmlessly.
+    if (next) void next.promote().catch(() => undefined);
   }
 }
 
 /**
  * Runs `work` in one of `organization`'s slots; when it holds its share, the job goes back to the
- * queue's delayed set and this process's slot takes the next job. The move does not count as an
+ * queue's delayed set and this process's slot takes the next job. The job waits there until one of
+ * the organization's slots frees in this process (which promotes it), or `retryMs` at most. The move does not count as an
  * attempt (BullMQ's Job.moveToDelayed skips the attempt count, and DelayedError is neither a failure
  * nor a completion), and it happens before `work` claims anything, so rows that count their own
  * attempts (deliveries, run task requests) are untouched. A job without an organization (queued by
@@ -49,6 +71,7 @@ export async function inFairSlot(slots: OrganizationSlots, organization: string 
   if (organization === null) return work();
   if (!slots.take(organization)) {
     await job.moveToDelayed(Date.now() + slots.retryMs + Math.floor(Math.random() * (slots.retryMs / 3)), token);
+    slots.park(organization, job);
     throw new DelayedError();
   }
   try {
