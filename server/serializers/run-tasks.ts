@@ -2,8 +2,12 @@ import { attemptAttributes } from './notifications.js';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
 
-/** A run task definition; the HMAC key is write-only and always shown as null. */
-export function taskResource(task: TaskRow, workspaceTaskIds: string[]): Resource {
+/**
+ * A run task definition; the HMAC key is write-only and always shown as null. The global
+ * configuration is shown where the edition has global run tasks (`global`), as TFE shows it to
+ * organizations entitled to them.
+ */
+export function taskResource(task: TaskRow, global: boolean, workspaceTaskIds: string[]): Resource {
   return {
     type: 'tasks',
     id: task.id,
@@ -14,6 +18,9 @@ export function taskResource(task: TaskRow, workspaceTaskIds: string[]): Resourc
       category: task.category,
       'hmac-key': null,
       enabled: task.enabled,
+      ...(global
+        ? { 'global-configuration': { enabled: task.global_enabled, stages: task.global_stages, 'enforcement-level': task.global_enforcement_level } }
+        : {}),
       'created-at': iso(task.created_at),
       'updated-at': iso(task.updated_at),
     },

@@ -76,7 +76,13 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
     },
     (db, move, row) => {
-      if (move.event === 'create') return db.raw('exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)', [row]);
+      if (move.event === 'create') {
+        return db.raw(
+          `exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)
+           or exists (select 1 from tasks t join workspaces w on w.organization_name = t.organization_name where w.id = ??.workspace_id and t.enabled and t.global_enabled)`,
+          [row, row],
+        );
+      }
       if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running'))`, [row]);
       return null;
     },
