@@ -1,6 +1,7 @@
 import { attemptAttributes } from './notifications.js';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
+import { stageOverridableNow } from '../../shared/domain/policy-evaluation.js';
 
 /**
  * A run task definition; the HMAC key is write-only and always shown as null. The global
@@ -47,7 +48,13 @@ export function workspaceTaskResource(wt: WorkspaceTaskRow): Resource {
   };
 }
 
-export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resource {
+/**
+ * A task stage. It can be overridden only while it waits for an override and its run for the
+ * decision (`is-overridable`); `can-override` and `can-override-policy` also need the caller's
+ * manage-policy-overrides (`mayOverride`). Task failures are never overridable.
+ */
+export function taskStageResource(ts: TaskStageRow, runStatus: string, resultIds: string[], evaluationIds: string[], mayOverride: boolean): Resource {
+  const overridable = stageOverridableNow(ts.status, runStatus);
   return {
     type: 'task-stages',
     id: ts.id,
@@ -57,13 +64,13 @@ export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resour
       'status-timestamps': ts.status_timestamps,
       'created-at': iso(ts.created_at),
       'updated-at': iso(ts.updated_at),
-      permissions: { 'can-override-policy': false, 'can-override-tasks': false, 'can-override': false },
-      actions: { 'is-overridable': false },
+      permissions: { 'can-override-policy': mayOverride, 'can-override-tasks': false, 'can-override': mayOverride && overridable },
+      actions: { 'is-overridable': overridable },
     },
     relationships: {
       run: one('runs', ts.run_id),
       'task-results': many('task-results', resultIds),
-      'policy-evaluations': many('policy-evaluations', []),
+      'policy-evaluations': many('policy-evaluations', evaluationIds),
     },
     links: { self: `/api/v2/task-stages/${ts.id}` },
   };

@@ -35,6 +35,7 @@ export interface PolicySetRow {
 export interface RunPolicy {
   id: string;
   name: string;
+  description: string | null;
   kind: PolicyKind;
   query: string | null;
   enforcement_level: EnforcementLevel;
@@ -172,7 +173,7 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
  * those that exclude it, by name. The organization and the workspace are their names or ids, or
  * queries that select them.
  */
-export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder) =>
+export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder | Knex.Raw) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
@@ -191,7 +192,7 @@ export async function policySetsForRun(db: Db, organizationName: string, workspa
     .join('policies as p', 'p.id', 'l.policy_id')
     .whereIn('l.policy_set_id', sets.map((s) => s.id))
     .orderBy('p.name')
-    .select('l.policy_set_id', 'p.id', 'p.name', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
+    .select('l.policy_set_id', 'p.id', 'p.name', 'p.description', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
   return sets.map((s) => ({
     id: s.id,
     name: s.name,

@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
-import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { createOrg, createWorkspace, memberWithAccess, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, SIMPLE_CONFIG, stagesOfRun } from '../helpers/run-task-fixtures.js';
-import { startRun, uploadConfig } from '../helpers/terraform.js';
+import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
+import { sentinelPolicy, startPolicyWorker } from '../helpers/policy-runtimes.js';
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
 
@@ -115,6 +117,236 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(await stagesOfRun(await runOf(plain.id), token)).to.deep.equal([]);
       await api('PATCH', `/tasks/${taskId}`, { token, body: doc('tasks', { 'global-configuration': { enabled: true }, enabled: false }) });
       expect(await stagesOfRun(await runOf(plain.id), token)).to.deep.equal([]);
+    });
+  });
+
+  describe('task stages, policy evaluations and policy set outcomes (OPA sets)', () => {
+    let workers: WorkerProcess[] = [];
+    let integration: TaskIntegration;
+
+    before(async function () {
+      if (!terraformAvailable()) this.skip();
+      workers = [await startPolicyWorker(), spawnWorkers(['verification'])];
+      await workersReady(workers[1]);
+      integration = await startTaskIntegration(null);
+    });
+
+    after(async () => {
+      for (const w of workers) await w.stop();
+      await integration?.close();
+    });
+
+    /** go-tfe's createUploadedPolicyWithOptions for OPA: query data.example.rule, one-line Rego that passes or fails. */
+    async function opaPolicy(org: Org, pass: boolean, level: 'advisory' | 'mandatory'): Promise<string> {
+      const pol = await createPolicy(org.name, org.owner.token, { description: 'A sample policy', kind: 'opa', query: 'data.example.rule', enforce: [{ mode: level }], 'enforcement-level': undefined });
+      const rego = `package example rule["not allowed"] { ${!pass} }`;
+      expect((await uploadCode(pol.id, org.owner.token, rego)).status).to.equal(204);
+      return pol.id;
+    }
+
+    /** go-tfe's createPolicySet for OPA: overridable, the policies and the workspaces. */
+    const opaSet = async (org: Org, policies: string[], workspaces: string[], attrs: Record<string, unknown> = { overridable: true }) =>
+      (await createPolicySet(org.name, org.owner.token, { kind: 'opa', ...attrs }, { policies: linkages('policies', policies), workspaces: linkages('workspaces', workspaces) })).id as string;
+
+    const runIn = async (org: Org, wsId: string, attrs: Record<string, unknown> = {}) =>
+      startRun(wsId, org.owner.token, attrs, await uploadConfig(wsId, org.owner.token, SIMPLE_CONFIG));
+
+    const stageList = async (org: Org, runId: string) => {
+      const res = await api('GET', `/runs/${runId}/task-stages`, { token: org.owner.token });
+      expect(res.status, res.text).to.equal(200);
+      return res.body.data as { id: string; attributes: Record<string, any>; relationships: Record<string, any> }[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+
+    it('TaskStagesRead/List: a run of a workspace with an OPA set has a stage with its task results and one policy evaluation from creation', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      const tasks = [];
+      for (let i = 0; i < 2; i++) {
+        const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: runTaskCreate(integration.url) });
+        expect(task.status, task.text).to.equal(201);
+        tasks.push(await attachTask(ws.id, token, task.body.data.id, { 'enforcement-level': 'advisory', stages: ['post_plan'] }));
+      }
+      const p1 = await opaPolicy(org, true, 'advisory');
+      const p2 = await opaPolicy(org, true, 'advisory');
+      await opaSet(org, [p1, p2], [ws.id]);
+      await opaSet(org, [p2], [ws.id]);
+      const runId = await runIn(org, ws.id);
+
+      const run = await api('GET', `/runs/${runId}?include=task_stages`, { token });
+      const stageId = run.body.data.relationships['task-stages'].data[0].id;
+      const plain = await api('GET', `/task-stages/${stageId}`, { token });
+      expect(plain.status, plain.text).to.equal(200);
+      expect(plain.body.data.attributes).to.include({ stage: 'post_plan' });
+      expect(plain.body.data.relationships['task-results'].data).to.have.length(2);
+      expect(plain.body.data.relationships['policy-evaluations'].data).to.have.length(1);
+      expect(plain.body.data.relationships.run.data.id).to.equal(runId);
+
+      const full = await api('GET', `/task-stages/${stageId}?include=task_results%2Cpolicy_evaluations`, { token });
+      const evaluation = full.body.included.find((i: { type: string }) => i.type === 'policy-evaluations');
+      expect(evaluation.attributes['policy-kind']).to.equal('opa');
+      expect(evaluation.attributes.status).to.be.a('string').and.not.equal('');
+      expect(evaluation.attributes['created-at']).to.be.a('string');
+      expect(evaluation.attributes['updated-at']).to.be.a('string');
+      expect(evaluation.attributes['result-count']).to.have.all.keys('advisory-failed', 'mandatory-failed', 'passed', 'errored');
+      expect(evaluation.relationships['policy-attachable'].data).to.deep.equal({ type: 'task-stages', id: stageId });
+      const results = full.body.included.filter((i: { type: string }) => i.type === 'task-results');
+      expect(results.map((r: { attributes: Record<string, unknown> }) => r.attributes['workspace-task-id'])).to.have.members(tasks);
+
+      const list = await stageList(org, runId);
+      expect(list[0].relationships['task-results'].data).to.have.length(2);
+      expect(list[0].relationships['policy-evaluations'].data).to.have.length(1);
+      const evaluations = await api('GET', `/task-stages/${stageId}/policy-evaluations`, { token });
+      expect(evaluations.status, evaluations.text).to.equal(200);
+      expect(evaluations.body.data.map((e: { id: string }) => e.id)).to.deep.equal([evaluation.id]);
+      expect(evaluations.body.meta.pagination['total-count']).to.equal(1);
+    });
+
+    it('PolicySetOutcomeList/Read: outcomes per set, filters by status and enforcement level', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const setId = await opaSet(org, [await opaPolicy(org, true, 'advisory')], [ws.id]);
+      const runId = await runIn(org, ws.id);
+      await waitForRun(runId, org.owner.token, ['post_plan_completed', 'errored'], 90_000);
+      const [stage] = await stageList(org, runId);
+      expect(stage.attributes.status).to.equal('passed');
+      const evaluationId = stage.relationships['policy-evaluations'].data[0].id;
+      const outcomesOf = (query = '') => api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes${query}`, { token: org.owner.token });
+
+      const all = await outcomesOf();
+      expect(all.status, all.text).to.equal(200);
+      expect(all.body.data).to.have.length(1);
+      const item = all.body.data[0];
+      expect(item.attributes['policy-set-name']).to.be.a('string').and.not.equal('');
+      expect(item.attributes.outcomes).to.deep.equal([
+        { enforcement_level: 'advisory', query: 'data.example.rule', status: 'passed', policy_name: item.attributes.outcomes[0].policy_name, description: 'A sample policy', output: [] },
+      ]);
+      expect(item.attributes.result_count).to.deep.equal({ 'advisory-failed': 0, 'mandatory-failed': 0, passed: 1, errored: 0 });
+      expect(item.attributes.overridable).to.equal(true);
+      const set = await api('GET', `/policy-sets/${setId}`, { token: org.owner.token });
+      expect(item.attributes['policy-set-name']).to.equal(set.body.data.attributes.name);
+
+      const none = await outcomesOf('?filter%5B0%5D%5Bstatus%5D=errored&filter%5B1%5D%5Benforcement_level%5D=mandatory&filter%5B1%5D%5Bstatus%5D=failed');
+      expect(none.status, none.text).to.equal(200);
+      expect(none.body.data).to.deep.equal([]);
+      const some = await outcomesOf('?filter%5B0%5D%5Bstatus%5D=passed&filter%5B0%5D%5Benforcement_level%5D=advisory');
+      expect(some.body.data).to.have.length(1);
+      expect(some.body.data[0].attributes.outcomes).to.have.length(1);
+
+      const read = await api('GET', `/policy-set-outcomes/${item.id}`, { token: org.owner.token });
+      expect(read.status, read.text).to.equal(200);
+      expect(read.body.data.attributes.outcomes).to.deep.equal(item.attributes.outcomes);
+      expectError(await api('GET', '/policy-set-outcomes/psout-nothing', { token: org.owner.token }), 404);
+      expectError(await api('GET', '/task-stages/ts-nothing/policy-evaluations', { token: org.owner.token }), 404);
+    });
+
+    it('TaskStageOverride: a failed overridable mandatory policy holds the run in post_plan_awaiting_decision until the stage is overridden', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': false });
+      await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [ws.id]);
+      const runId = await runIn(org, ws.id);
+      const run = await waitForRun(runId, token, ['post_plan_awaiting_decision', 'errored', 'post_plan_completed'], 90_000);
+      expect(run.attributes.status).to.equal('post_plan_awaiting_decision');
+      expect(run.attributes.actions).to.include({ 'is-confirmable': false, 'is-discardable': true });
+
+      const [stage] = await stageList(org, runId);
+      expect(stage.attributes.status).to.equal('awaiting_override');
+      expect(stage.attributes.actions).to.deep.equal({ 'is-overridable': true });
+      expect(stage.attributes.permissions).to.include({ 'can-override': true, 'can-override-policy': true });
+      expect(stage.relationships['policy-evaluations'].data).to.have.length(1);
+      const evaluation = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token })).body.data[0];
+      expect(evaluation.attributes).to.include({ status: 'failed' });
+      expect(evaluation.attributes['result-count']).to.deep.equal({ 'advisory-failed': 0, 'mandatory-failed': 1, passed: 0, errored: 0 });
+      const outcomes = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body.data[0].attributes.outcomes;
+      expect(outcomes[0]).to.include({ status: 'failed', enforcement_level: 'mandatory' });
+      expect(outcomes[0].output).to.deep.equal([{ print: 'not allowed' }]);
+
+      // Someone without manage-policy-overrides cannot (404, as for anything a token may not do).
+      const member = await memberWithAccess(org, ws.id, 'admin');
+      expect((await api('GET', `/task-stages/${stage.id}`, { token: member.token })).body.data.attributes.permissions).to.include({ 'can-override': false });
+      expectError(await api('POST', `/task-stages/${stage.id}/actions/override`, { token: member.token, body: {} }), 404);
+
+      // go-tfe sends the options as plain JSON: {} (or a comment).
+      const overridden = await api('POST', `/task-stages/${stage.id}/actions/override`, { token, body: { comment: 'accepted risk' } });
+      expect(overridden.status, overridden.text).to.equal(200);
+      expect(overridden.body.data.attributes.status).to.equal('passed');
+      await waitForRun(runId, token, ['post_plan_completed'], 30_000);
+      const after = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token })).body.data[0];
+      expect(after.attributes.status).to.equal('overridden');
+      const again = await api('POST', `/task-stages/${stage.id}/actions/override`, { token, body: {} });
+      expectError(again, 409, /transition not allowed/);
+      // The run goes on as after any plan: confirmed, it applies.
+      expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
+      await waitForRun(runId, token, ['applied'], 90_000);
+    });
+
+    it('TaskStageOverride: a passed stage cannot be overridden ("transition not allowed")', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      await opaSet(org, [await opaPolicy(org, true, 'mandatory')], [ws.id]);
+      const runId = await runIn(org, ws.id);
+      await waitForRun(runId, org.owner.token, ['applied', 'errored'], 90_000);
+      const [stage] = await stageList(org, runId);
+      expect(stage.attributes.status).to.equal('passed');
+      expect(stage.relationships['policy-evaluations'].data).to.have.length(1);
+      const res = await api('POST', `/task-stages/${stage.id}/actions/override`, { token: org.owner.token, body: {} });
+      expectError(res, 409, /transition not allowed/);
+    });
+
+    it('a set that is not overridable fails the stage and errors the run; discarding a waiting run fails its stage; a plan-only run cannot wait', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const strictWs = await createWorkspace(org);
+      await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [strictWs.id], { overridable: false });
+      const strict = await runIn(org, strictWs.id);
+      const errored = await waitForRun(strict, token, ['errored', 'post_plan_awaiting_decision'], 90_000);
+      expect(errored.attributes.status).to.equal('errored');
+      const [failed] = await stageList(org, strict);
+      expect(failed.attributes.status).to.equal('failed');
+      expectError(await api('POST', `/task-stages/${failed.id}/actions/override`, { token, body: {} }), 409, /transition not allowed/);
+
+      const softWs = await createWorkspace(org);
+      await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [softWs.id]);
+      const waiting = await runIn(org, softWs.id);
+      await waitForRun(waiting, token, ['post_plan_awaiting_decision'], 90_000);
+      expect((await api('POST', `/runs/${waiting}/actions/discard`, { token, body: {} })).status).to.equal(202);
+      await waitForRun(waiting, token, ['discarded'], 30_000);
+      const [discarded] = await stageList(org, waiting);
+      expect(discarded.attributes.status).to.equal('failed');
+      expect(discarded.attributes.actions).to.deep.equal({ 'is-overridable': false });
+
+      const planOnly = await runIn(org, softWs.id, { 'plan-only': true });
+      const ended = await waitForRun(planOnly, token, ['errored', 'post_plan_awaiting_decision', 'planned_and_finished'], 90_000);
+      expect(ended.attributes.status).to.equal('errored');
+      expect((await stageList(org, planOnly))[0].attributes.status).to.equal('failed');
+    });
+
+    it('legacy Sentinel sets keep reporting through policy checks; agent-enabled Sentinel sets through an evaluation', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': false });
+      const sentinelSet = async (agent: boolean, pass: boolean) => {
+        const pol = await createPolicy(org.name, token, { 'enforcement-level': 'soft-mandatory' });
+        expect((await uploadCode(pol.id, token, sentinelPolicy(pass, agent ? 'agent' : 'legacy'))).status).to.equal(204);
+        await createPolicySet(org.name, token, { kind: 'sentinel', 'agent-enabled': agent }, { policies: linkages('policies', [pol.id]), workspaces: linkages('workspaces', [ws.id]) });
+      };
+      await sentinelSet(false, false);
+      await sentinelSet(true, true);
+      await opaSet(org, [await opaPolicy(org, true, 'advisory')], [ws.id]);
+      const runId = await runIn(org, ws.id);
+      await waitForRun(runId, token, ['policy_override', 'errored', 'post_plan_awaiting_decision'], 90_000);
+      const [stage] = await stageList(org, runId);
+      expect(stage.attributes.status).to.equal('passed');
+      const evaluations = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token })).body.data;
+      expect(evaluations.map((e: { attributes: Record<string, unknown> }) => [e.attributes['policy-kind'], e.attributes.status])).to.deep.equal([
+        ['opa', 'passed'],
+        ['sentinel', 'passed'],
+      ]);
+      const checks = (await api('GET', `/runs/${runId}/policy-checks`, { token })).body.data;
+      expect(checks).to.have.length(1);
+      expect(checks[0].attributes.status).to.equal('soft_failed');
+      expect(checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages)).to.deep.equal([['legacy']]);
     });
   });
 });
