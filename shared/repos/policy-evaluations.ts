@@ -56,8 +56,9 @@ export async function evaluationsOfStages(db: Db, stageIds: string[]): Promise<P
 }
 
 /** Creates an evaluation of `kind` in the stage for the sets named (pending until the stage is entered). */
-export async function insertPolicyEvaluation(db: Db, attrs: { run_id: string; task_stage_id: string; policy_kind: PolicyKind; policy_set_ids: string[] }): Promise<void> {
-  await db('policy_evaluations').insert({ id: newId('poleval'), ...attrs, policy_set_ids: asJson(db, attrs.policy_set_ids) });
+export async function insertPolicyEvaluation(db: Db, attrs: { run_id: string; task_stage_id: string; policy_kind: PolicyKind; policy_set_ids: string[] }): Promise<PolicyEvaluationRow> {
+  const [row] = await db<PolicyEvaluationRow>('policy_evaluations').insert({ id: newId('poleval'), ...attrs, policy_set_ids: asJson(db, attrs.policy_set_ids) }).returning('*');
+  return row;
 }
 
 /** Moves an evaluation with compare-and-set; undefined when it was not in a status the event leaves. */
