@@ -72,7 +72,9 @@ export const findTaskStage = (db: Db, id: string) => db<TaskStageRow>('task_stag
 export const findTaskResult = (db: Db, id: string) => db<TaskResultRow>('task_results').where({ id }).first();
 export const resultsOfStage = (db: Db, stageId: string) => db<TaskResultRow>('task_results').where({ task_stage_id: stageId }).orderBy('created_at').orderBy('id');
 
-const stamp = (db: Db, status: string) => db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${status}-at`, new Date().toISOString()]);
+/** Adds `<status>-at` (hyphenated, as TFE's `awaiting-override-at`) to a row's status timestamps. */
+const stamp = (db: Db, status: string) =>
+  db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${status.replace(/_/g, '-')}-at`, new Date().toISOString()]);
 
 export type NewTask = Pick<TaskRow, 'organization_name' | 'name' | 'url' | 'description' | 'hmac_key_sealed' | 'enabled'> &
   Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>>;

@@ -252,6 +252,7 @@ describe('go-tfe compatibility: run tasks and policies', function () {
 
       const [stage] = await stageList(org, runId);
       expect(stage.attributes.status).to.equal('awaiting_override');
+      expect(stage.attributes['status-timestamps']).to.have.property('awaiting-override-at');
       expect(stage.attributes.actions).to.deep.equal({ 'is-overridable': true });
       expect(stage.attributes.permissions).to.include({ 'can-override': true, 'can-override-policy': true });
       expect(stage.relationships['policy-evaluations'].data).to.have.length(1);
