@@ -5,6 +5,10 @@ import type { PolicyKind } from '../../shared/domain/policy.js';
 import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
+import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { findPolicySetVersion, type PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
+import { policySetVersionResource, POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
@@ -23,7 +27,8 @@ const INCLUDES = ['policies', 'workspaces'];
 
 
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
-export function policySetHandlers({ db, config }: AppDeps) {
+export function policySetHandlers(deps: AppDeps) {
+  const { db, config } = deps;
   const free = config.edition === 'free';
 
   async function load(req: Req, res: Response, manage = false) {
@@ -40,7 +45,27 @@ export function policySetHandlers({ db, config }: AppDeps) {
     res.status(204).end();
   };
 
+  /** A version with its upload URL while it still takes an upload. */
+  const presentVersion = (v: PolicySetVersionRow) =>
+    policySetVersionResource(v, v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null);
+
   return {
+    /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */
+    async createVersion(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      sendResource(res, 201, presentVersion(await createPolicySetVersion(deps, set)));
+    },
+
+    /** Any member of the set's organization reads its versions. */
+    async showVersion(req: Req, res: Response) {
+      const version = await findPolicySetVersion(db, req.params.id);
+      if (!version) throw new NotFound();
+      const set = await findPolicySet(db, version.policy_set_id);
+      if (!set) throw new NotFound();
+      await orgScope(db, res.locals.principal, set.organization_name);
+      sendResource(res, 200, presentVersion(version));
+    },
+
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-policies');
       const a = attributesOf(req) as Attrs & { name: string };

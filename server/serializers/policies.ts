@@ -1,6 +1,7 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { policyPath } from '../../shared/domain/policy.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
+import type { PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
 
 /**
  * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code
@@ -55,5 +56,27 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       'workspace-exclusions': many('workspaces', excludedIds),
     },
     links: { self: `/api/v2/policy-sets/${s.id}` },
+  };
+}
+
+/** The signed URL kind of a policy set version's upload. */
+export const POLICY_SET_VERSION_UPLOAD = 'policy-set-version-upload';
+
+/** A policy set version; `links.upload` while it still takes its bundle. */
+export function policySetVersionResource(v: PolicySetVersionRow, uploadUrl: string | null): Resource {
+  return {
+    type: 'policy-set-versions',
+    id: v.id,
+    attributes: {
+      source: v.source,
+      status: v.status,
+      'status-timestamps': v.status_timestamps,
+      error: v.error,
+      'error-message': v.error_message,
+      'created-at': iso(v.created_at),
+      'updated-at': iso(v.updated_at),
+    },
+    relationships: { 'policy-set': one('policy-sets', v.policy_set_id) },
+    links: { self: `/api/v2/policy-set-versions/${v.id}`, ...(uploadUrl ? { upload: uploadUrl } : {}) },
   };
 }

@@ -10,6 +10,7 @@ import type { TaskStageRow } from '../repos/run-tasks.js';
 import { setStageStatus } from '../repos/run-tasks.js';
 import { insertPolicyEvaluation, movePolicyEvaluation } from '../repos/policy-evaluations.js';
 import { applicableSets } from '../repos/policies.js';
+import { hasReadyVersion, readyVersionHasPolicies } from '../repos/policy-set-versions.js';
 import { transitionRun } from '../usecases/run-moves.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
@@ -29,8 +30,10 @@ import { newId } from '../ids.js';
 export function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder | Knex.Raw, evaluations: boolean) {
   const organization = db('workspaces').where('id', workspaceId).select('organization_name');
   const through = db.raw(`(s.kind = 'opa' or s.agent_enabled)`);
+  // Policies of its own, or (with a ready version) those of its newest ready version's bundle.
+  const ownPolicies = db('policy_set_policies as l').whereRaw('l.policy_set_id = s.id');
   return applicableSets(db, organization, workspaceId)
-    .whereExists(db('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'))
+    .where((q) => q.where((own) => own.whereExists(ownPolicies).whereNotExists(hasReadyVersion(db))).orWhereExists(readyVersionHasPolicies(db)))
     .where((q) => (evaluations ? q.whereRaw(through) : q.whereNot(through)));
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
-import { createOrg, createWorkspace, memberWithAccess, uniq } from '../helpers/fixtures.js';
+import { createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, SIMPLE_CONFIG, stagesOfRun } from '../helpers/run-task-fixtures.js';
@@ -20,6 +20,21 @@ const runTaskCreate = (url: string, global?: Record<string, unknown>) =>
     enabled: true,
     ...(global ? { 'global-configuration': global } : {}),
   });
+
+/** go-tfe's test fixture for policy set versions: sentinel.hcl naming one hard-mandatory policy, and the policy. */
+const sentinelBundle = (code: string) => ({
+  'sentinel.hcl': '# Copyright\n\npolicy "enforce-mandatory-tags" {\n  source = "./enforce-mandatory-tags.sentinel"\n  enforcement_level = "hard-mandatory"\n}\n',
+  'enforce-mandatory-tags.sentinel': code,
+});
+
+/** `POST /policy-sets/:id/versions` as go-tfe sends it (no body). */
+async function newVersion(token: string, setId: string) {
+  const res = await api('POST', `/policy-sets/${setId}/versions`, { token });
+  expect(res.status, res.text).to.equal(201);
+  return res.body.data as { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data: { id: string } }>; links: Record<string, string> };
+}
+
+const readVersion = (token: string, id: string) => api('GET', `/policy-set-versions/${id}`, { token });
 
 /** Requests as go-tfe sends them, and what its integration tests assert about the answers. */
 describe('go-tfe compatibility: run tasks and policies', function () {
@@ -348,6 +363,99 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(checks).to.have.length(1);
       expect(checks[0].attributes.status).to.equal('soft_failed');
       expect(checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages)).to.deep.equal([['legacy']]);
+    });
+
+    it('a set with a ready version evaluates its bundle: a Sentinel bundle in the policy check, an OPA bundle in the evaluation', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': false });
+      const sentinel = await createPolicySet(org.name, token, { kind: 'sentinel' }, { workspaces: linkages('workspaces', [ws.id]) });
+      const sv = await newVersion(token, sentinel.id);
+      expect((await putArchive(sv.links.upload, await tarGz(sentinelBundle('print("tags missing")\n\nmain = rule { false }\n')))).status).to.equal(200);
+      const opa = await createPolicySet(org.name, token, { kind: 'opa', overridable: true }, { workspaces: linkages('workspaces', [ws.id]) });
+      const ov = await newVersion(token, opa.id);
+      const opaFiles = {
+        'policies.hcl': 'policy "no-public" {\n  query = "data.terraform.policies.public.deny"\n  enforcement_level = "advisory"\n}\n',
+        'policies/public.rego': 'package terraform.policies.public\n\ndeny := ["bucket is public"]\n',
+      };
+      expect((await putArchive(ov.links.upload, await tarGz(opaFiles))).status).to.equal(200);
+      expect((await readVersion(token, ov.id)).body.data.attributes.status).to.equal('ready');
+
+      const runId = await runIn(org, ws.id);
+      const run = await waitForRun(runId, token, ['errored', 'policy_checked', 'post_plan_awaiting_decision', 'planned'], 90_000);
+      expect(run.attributes.status).to.equal('errored');
+      const checks = (await api('GET', `/runs/${runId}/policy-checks`, { token })).body.data;
+      expect(checks[0].attributes.status).to.equal('hard_failed');
+      expect(checks[0].attributes.result.sentinel.policies.map((p: { name: string; messages: string[] }) => [p.name, p.messages])).to.deep.equal([['enforce-mandatory-tags', ['tags missing']]]);
+      const [stage] = await stageList(org, runId);
+      const evaluationId = stage.relationships['policy-evaluations'].data[0].id;
+      const outcomes = (await api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes`, { token })).body.data[0].attributes.outcomes;
+      expect(outcomes).to.deep.equal([
+        { enforcement_level: 'advisory', query: 'data.terraform.policies.public.deny', status: 'failed', policy_name: 'no-public', description: null, output: [{ print: 'bucket is public' }] },
+      ]);
+    });
+  });
+
+  describe('policy set versions', () => {
+    let org: Org;
+    before(async () => {
+      org = await createOrg();
+    });
+
+    it('Create and Read: a pending tfe-api version of the set, with its upload link', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const psv = await newVersion(org.owner.token, set.id);
+      expect(psv.id).to.match(/^polsetver-/);
+      expect(psv.attributes).to.include({ source: 'tfe-api', status: 'pending', error: null, 'error-message': null });
+      expect(psv.attributes['status-timestamps']).to.have.property('pending-at');
+      expect(psv.relationships['policy-set'].data.id).to.equal(set.id);
+      expect(psv.links.upload).to.match(/\/v1\/object\//);
+      const read = await readVersion(org.owner.token, psv.id);
+      expect(read.status, read.text).to.equal(200);
+      expect(read.body.data.attributes).to.include({ source: psv.attributes.source, status: psv.attributes.status });
+      expect(read.body.data.links.upload, 'go-tfe uploads with the link of a version it read').to.be.a('string');
+      expectError(await readVersion(org.owner.token, uniq('polsetver')), 404);
+      expectError(await api('POST', '/policy-sets/polset-nothing/versions', { token: org.owner.token }), 404);
+    });
+
+    it('Upload: the bundle makes the version ready; the URL takes one upload', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const psv = await newVersion(org.owner.token, set.id);
+      const archive = await tarGz(sentinelBundle('main = rule { true }\n'));
+      const put = await putArchive(psv.links.upload, archive);
+      expect(put.status, put.text).to.equal(200);
+      const read = await readVersion(org.owner.token, psv.id);
+      expect(read.body.data.attributes.status).to.equal('ready');
+      expect(read.body.data.attributes['status-timestamps']).to.have.property('ready-at');
+      expect(read.body.data.links).to.not.have.property('upload');
+      expect((await putArchive(psv.links.upload, archive)).status).to.equal(403);
+    });
+
+    it('a bundle that does not name its policies errors the version with why; an archive that is not a tar.gz is refused (422)', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const missing = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(missing.links.upload, await tarGz({ 'a.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      const a = (await readVersion(org.owner.token, missing.id)).body.data.attributes;
+      expect(a.status).to.equal('errored');
+      expect(a['error-message']).to.include('sentinel.hcl');
+      const badSource = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(badSource.links.upload, await tarGz({ 'sentinel.hcl': 'policy "p" {\n  source = "./nowhere.sentinel"\n}\n' }))).status).to.equal(200);
+      expect((await readVersion(org.owner.token, badSource.id)).body.data.attributes['error-message']).to.include('./nowhere.sentinel'.slice(2));
+      const notGzip = await newVersion(org.owner.token, set.id);
+      const refused = await putArchive(notGzip.links.upload, Buffer.from('just text'));
+      expect(refused.status, refused.text).to.equal(422);
+      expect((await readVersion(org.owner.token, notGzip.id)).body.data.attributes.status).to.equal('errored');
+    });
+
+    it('creating a version needs manage-policies; reading one, membership of the organization', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const outsider = await createOrg();
+      const member = await memberWithAccess(org, (await createWorkspace(org)).id, 'read');
+      expectError(await api('POST', `/policy-sets/${set.id}/versions`, { token: member.token }), 404);
+      expectError(await api('POST', `/policy-sets/${set.id}/versions`, { token: outsider.owner.token }), 404);
+      const psv = await newVersion(org.owner.token, set.id);
+      expect((await readVersion(member.token, psv.id)).status).to.equal(200);
+      expectError(await readVersion(outsider.owner.token, psv.id), 404);
     });
   });
 });
