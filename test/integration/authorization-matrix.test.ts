@@ -150,6 +150,7 @@ interface World {
   delivery: string;
   policy: string;
   policySet: string;
+  policySetVersion: string;
   policyCheck: string;
   module: { name: string; tests: string; self: string };
   testCv: string;
@@ -352,6 +353,7 @@ async function buildWorld(): Promise<World> {
 
   w.policy = await newPolicy();
   w.policySet = await newPolicySet();
+  w.policySetVersion = (await must('POST', `/policy-sets/${w.policySet}/versions`, undefined)).data.id;
   w.policyCheck = (await insertPolicyCheck(db(), w.run, 'organization', [w.policySet])).id;
   w.policyEvaluation = (await insertPolicyEvaluation(db(), { run_id: w.run, task_stage_id: w.taskStage, policy_kind: 'opa', policy_set_ids: [w.policySet] })).id;
   await insertSetOutcomes(db(), w.policyEvaluation, [
@@ -843,6 +845,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/policy-sets/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}` }) },
   'PATCH /api/v2/policy-sets/:id': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}`, body: doc('policy-sets', { description: uniq('d') }) }) },
   'DELETE /api/v2/policy-sets/:id': { access: 'manage-policies', call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}` }) },
+  'POST /api/v2/policy-sets/:id/versions': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/versions` }) },
+  'GET /api/v2/policy-set-versions/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-set-versions/${w.policySetVersion}` }) },
   'POST /api/v2/policy-sets/:id/relationships/policies': {
     access: 'manage-policies',
     call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}/relationships/policies`, body: { data: [{ type: 'policies', id: w.policy }] } }),
