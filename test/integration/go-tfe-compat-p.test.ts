@@ -4,7 +4,10 @@ import { createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq }
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, SIMPLE_CONFIG, stagesOfRun } from '../helpers/run-task-fixtures.js';
-import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitForRun, writeCliConfig } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { sentinelPolicy, startPolicyWorker } from '../helpers/policy-runtimes.js';
 
@@ -363,6 +366,36 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(checks).to.have.length(1);
       expect(checks[0].attributes.status).to.equal('soft_failed');
       expect(checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages)).to.deep.equal([['legacy']]);
+    });
+
+    it('the terraform CLI prints the evaluation; plan fails on a mandatory failure; apply asks, overrides the stage and applies', async function () {
+      this.timeout(240_000);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const pol = await createPolicy(org.name, token, { description: 'Buckets must be private', kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'mandatory' });
+      expect((await uploadCode(pol.id, token, 'package example rule["bucket is public"] { true }')).status).to.equal(204);
+      await createPolicySet(org.name, token, { kind: 'opa', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
+      const dir = await mkdtemp(join(tmpdir(), 'rls-cli-opa-'));
+      try {
+        const env = await writeCliConfig(dir, token);
+        const cloud = `terraform {\n  cloud {\n    hostname     = "${CLI_HOST}"\n    organization = "${org.name}"\n    workspaces { name = "${uniq('cli-opa')}" }\n  }\n}\n`;
+        await writeFile(join(dir, 'main.tf'), cloud + SIMPLE_CONFIG['main.tf']);
+        const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
+        expect(init.code, init.output).to.equal(0);
+        // A plan is plan-only: it cannot be overridden, so its stage fails.
+        const plan = await terraform(dir, env, ['plan', '-input=false', '-no-color']);
+        expect(plan.code, plan.output).to.equal(1);
+        expect(plan.output).to.include('OPA Policy Evaluation').and.include('→→ Overall Result: FAILED').and.include('1 policies evaluated');
+        expect(plan.output).to.include(`Policy name: ${pol.attributes.name}`).and.include('Buckets must be private');
+        expect(plan.output).to.include('Error: Task Stage failed.');
+        // terraform asks whether to override (even with -auto-approve); the user types "override".
+        const apply = await terraform(dir, env, ['apply', '-auto-approve', '-no-color'], 100_000, 'override\n');
+        expect(apply.code, apply.output).to.equal(0);
+        expect(apply.output).to.include('Do you want to override the failed policies?');
+        expect(apply.output).to.include('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('a set with a ready version evaluates its bundle: a Sentinel bundle in the policy check, an OPA bundle in the evaluation', async () => {
