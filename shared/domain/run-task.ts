@@ -1,4 +1,5 @@
 import { defineMachine } from './machine.js';
+import { OPEN_EVALUATION } from './policy-evaluation.js';
 
 export const TASK_STAGES = ['pre_plan', 'post_plan', 'pre_apply', 'post_apply'] as const;
 export type TaskStageName = (typeof TASK_STAGES)[number];
@@ -32,7 +33,7 @@ export function stageOutcome(
   evaluations: { status: string; is_overridable: boolean }[] = [],
 ): 'running' | 'passed' | 'failed' | 'awaiting_override' {
   if (results.some((r) => !FINAL_RESULT.includes(r.status))) return 'running';
-  if (evaluations.some((e) => e.status === 'pending' || e.status === 'queued' || e.status === 'running')) return 'running';
+  if (evaluations.some((e) => (OPEN_EVALUATION as readonly string[]).includes(e.status))) return 'running';
   const mandatoryFailed = results.some((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
   const evaluationStops = evaluations.some((e) => ['errored', 'canceled', 'unreachable'].includes(e.status) || (e.status === 'failed' && !e.is_overridable));
   if (mandatoryFailed || evaluationStops) return 'failed';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
+import { secondAppForSuite } from '../helpers/harness.js';
 import { createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
@@ -103,6 +104,25 @@ describe('go-tfe compatibility: run tasks and policies', function () {
         const list = await api('GET', `/organizations/${org.name}/tasks`, { token: org.owner.token });
         expect(list.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.not.include(name);
       }
+    });
+
+    describe('without the global-run-tasks entitlement (free edition)', () => {
+      const free = secondAppForSuite({ EDITION: 'free' });
+
+      it('CreateWithoutGlobalEntitlement: the configuration is accepted and ignored, and not shown', async () => {
+        const own = await createOrg();
+        const res = await api('POST', `${free.api}/organizations/${own.name}/tasks`, {
+          token: own.owner.token,
+          body: runTaskCreate(integration.url, { enabled: true, stages: ['post_plan', 'pre_plan'], 'enforcement-level': 'mandatory' }),
+        });
+        expect(res.status, res.text).to.equal(201);
+        expect(res.body.data.attributes).to.not.have.property('global-configuration');
+        const entitlements = await api('GET', `${free.api}/organizations/${own.name}/entitlement-set`, { token: own.owner.token });
+        expect(entitlements.body.data.attributes['global-run-tasks']).to.equal(false);
+        const ws = await createWorkspace(own);
+        const runId = await startRun(ws.id, own.owner.token, {}, await uploadConfig(ws.id, own.owner.token, SIMPLE_CONFIG));
+        expect(await stagesOfRun(runId, own.owner.token), 'the task was not made global').to.deep.equal([]);
+      });
     });
 
     it('a globally enabled task applies to every workspace at its stages without an attachment; an attachment takes its place', async () => {
