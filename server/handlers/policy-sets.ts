@@ -5,10 +5,9 @@ import type { PolicyKind } from '../../shared/domain/policy.js';
 import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { findPolicySetVersion, type PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
 import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
-import { policySetVersionResource, POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
+import { policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
@@ -23,7 +22,7 @@ type Attrs = {
   'policy-tool-version'?: string;
 };
 
-const INCLUDES = ['policies', 'workspaces'];
+const INCLUDES = ['policies', 'workspaces', 'newest_version', 'current_version'];
 
 
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
@@ -46,8 +45,7 @@ export function policySetHandlers(deps: AppDeps) {
   };
 
   /** A version with its upload URL while it still takes an upload. */
-  const presentVersion = (v: PolicySetVersionRow) =>
-    policySetVersionResource(v, v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null);
+  const presentVersion = (v: PolicySetVersionRow) => policySetVersionDocument(config, v);
 
   return {
     /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */
@@ -91,12 +89,12 @@ export function policySetHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
       const { rows, page, total } = await namedPage<PolicySetRow>(db, req, 'policy_sets', org.name);
-      sendPage(req, res, await policySetDocuments(db, grant, rows, include), page, total);
+      sendPage(req, res, await policySetDocuments(db, grant, rows, include, presentVersion), page, total);
     },
 
     async show(req: Req, res: Response) {
       const { set, grant } = await load(req, res);
-      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES));
+      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES), presentVersion);
       sendResource(res, 200, docs.data[0], docs.included);
     },
 

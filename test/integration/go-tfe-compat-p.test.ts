@@ -500,6 +500,25 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await readVersion(org.owner.token, notGzip.id)).body.data.attributes.status).to.equal('errored');
     });
 
+    it('PolicySetsRead with policy set versions: newest-version and current-version (the newest ready one), included on request', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const readSet = (query = '') => api('GET', `/policy-sets/${set.id}${query}`, { token: org.owner.token });
+      const psv = await newVersion(org.owner.token, set.id);
+      const first = (await readSet()).body.data.relationships;
+      expect(first['newest-version'].data).to.deep.equal({ type: 'policy-set-versions', id: psv.id });
+      expect(first['current-version'].data).to.equal(null);
+
+      const psvNew = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(psv.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status).to.equal(200);
+      const withVersions = await readSet('?include=current_version%2Cnewest_version');
+      expect(withVersions.status, withVersions.text).to.equal(200);
+      const rel = withVersions.body.data.relationships;
+      expect(rel['newest-version'].data.id).to.equal(psvNew.id);
+      expect(rel['current-version'].data.id).to.equal(psv.id);
+      const included = new Map(withVersions.body.included.map((i: { id: string; attributes: { status: string } }) => [i.id, i.attributes.status]));
+      expect(Object.fromEntries(included)).to.deep.equal({ [psvNew.id]: 'pending', [psv.id]: 'ready' });
+    });
+
     it('creating a version needs manage-policies; reading one, membership of the organization', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const outsider = await createOrg();
