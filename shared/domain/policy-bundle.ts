@@ -1,4 +1,4 @@
-import { isLevelOf, type EnforcementLevel, type PolicyKind } from './policy.js';
+import { isLevelOf, MAX_POLICY_CODE_BYTES, type EnforcementLevel, type PolicyKind } from './policy.js';
 
 /*
  * Policy set version bundles: what an uploaded tar.gz of policies must hold, read into the
@@ -12,6 +12,13 @@ import { isLevelOf, type EnforcementLevel, type PolicyKind } from './policy.js';
  * Only `policy` blocks with quoted string attributes are read (other blocks, such as `module` or
  * `mock`, are ignored); the level defaults to `advisory`.
  */
+
+/**
+ * Limits of a bundle: its policies are stored with the version and read whole, so a bundle is
+ * held to the size of one policy's code, compressed and unpacked, and to 1,000 files.
+ */
+export const MAX_BUNDLE_BYTES = MAX_POLICY_CODE_BYTES;
+export const MAX_BUNDLE_ENTRIES = 1000;
 
 /** A policy a bundle brings, with its code. */
 export interface BundlePolicy {

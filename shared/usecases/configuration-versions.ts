@@ -16,7 +16,7 @@ import { insertQueuedTestRun } from './test-runs.js';
 export class UploadRefused extends ApiError {}
 
 /** Unpacked archives may be this many times larger than the upload limit (guards against gzip bombs). */
-export const UNPACK_FACTOR = 10;
+const UNPACK_FACTOR = 10;
 
 /**
  * Marks a pending version errored (compare-and-set) and explains why. Used for corrupt, empty

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { api, doc, expectError } from '../helpers/api.js';
 import { secondAppForSuite } from '../helpers/harness.js';
 import { createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
@@ -484,7 +485,7 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await putArchive(psv.links.upload, archive)).status).to.equal(403);
     });
 
-    it('a bundle that does not name its policies errors the version with why; an archive that is not a tar.gz is refused (422)', async () => {
+    it('a bundle that does not name its policies errors the version with why; an archive that is not a tar.gz, or too large, is refused', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const missing = await newVersion(org.owner.token, set.id);
       expect((await putArchive(missing.links.upload, await tarGz({ 'a.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
@@ -498,6 +499,15 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const refused = await putArchive(notGzip.links.upload, Buffer.from('just text'));
       expect(refused.status, refused.text).to.equal(422);
       expect((await readVersion(org.owner.token, notGzip.id)).body.data.attributes.status).to.equal('errored');
+
+      // A bundle is held to 10 MiB, compressed (413) and unpacked (422).
+      const large = await newVersion(org.owner.token, set.id);
+      const tooLarge = await putArchive(large.links.upload, randomBytes(10 * 1024 * 1024 + 1));
+      expect(tooLarge.status, tooLarge.text).to.equal(413);
+      const bomb = await newVersion(org.owner.token, set.id);
+      const unpacked = await putArchive(bomb.links.upload, await tarGz({ 'sentinel.hcl': 'policy "a" {}', 'a.sentinel': 'x'.repeat(10 * 1024 * 1024 + 1) }));
+      expect(unpacked.status, unpacked.text).to.equal(422);
+      expect((await readVersion(org.owner.token, bomb.id)).body.data.attributes['error-message']).to.include('unpacks to more than');
     });
 
     it('PolicySetsRead with policy set versions: newest-version and current-version (the newest ready one), included on request', async () => {
