@@ -8,7 +8,8 @@ import { findTaskResult, findTaskStage, type TaskResultRow, type TaskStageRow } 
 import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/read-models/run-tasks.js';
 import { reportTaskResult } from '../../shared/usecases/run-tasks.js';
 import { overrideTaskStage } from '../../shared/policy/stage-evaluations.js';
-import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomesOf } from '../../shared/read-models/policy-evaluations.js';
+import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomeIdsOf, setOutcomesOf } from '../../shared/read-models/policy-evaluations.js';
+import type { PolicyEvaluationRow } from '../../shared/repos/policy-evaluations.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { policyEvaluationResource, policySetOutcomeResource } from '../serializers/policy-checks.js';
 import { workspaceScopeById } from '../guards.js';
@@ -55,8 +56,14 @@ export async function presentTaskStages(db: Db, stages: TaskStageRow[], view: St
       view.mayOverride,
     ),
   );
-  const included = [...(view.results ? await presentTaskResults(db, results) : []), ...(view.evaluations ? evaluations.map(policyEvaluationResource) : [])];
+  const included = [...(view.results ? await presentTaskResults(db, results) : []), ...(view.evaluations ? await presentEvaluations(db, evaluations) : [])];
   return { data, included };
+}
+
+/** Policy evaluations with the ids of their set outcomes. */
+async function presentEvaluations(db: Db, evaluations: PolicyEvaluationRow[]): Promise<Resource[]> {
+  const outcomeIds = await setOutcomeIdsOf(db, evaluations.map((e) => e.id));
+  return evaluations.map((e) => policyEvaluationResource(e, outcomeIds.get(e.id)!));
 }
 
 const STAGE_INCLUDES = ['task_results', 'policy_evaluations'];
@@ -134,7 +141,7 @@ export function taskStageHandlers(deps: AppDeps) {
       const { ts } = await stageVisible(res, req.params.id);
       const page = readPageOrDefault(req);
       const { rows, total } = await evaluationPage(db, ts.id, page);
-      send(res, 200, { data: rows.map(policyEvaluationResource), ...paginate(req, page, total) });
+      send(res, 200, { data: await presentEvaluations(db, rows), ...paginate(req, page, total) });
     },
 
     /**

@@ -1,4 +1,4 @@
-import { iso, one, type Resource } from '../jsonapi.js';
+import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { PolicyEvaluationRow, PolicySetOutcomeRow } from '../../shared/repos/policy-evaluations.js';
 import type { PolicyCheckRow } from '../../shared/repos/policy-checks.js';
 import { overridableNow } from '../../shared/domain/policy-check.js';
@@ -28,7 +28,7 @@ export function policyCheckResource(check: PolicyCheckRow, runStatus: string, ma
 }
 
 /** A policy evaluation of a task stage; `result-count` is always present (terraform dereferences it). */
-export function policyEvaluationResource(e: PolicyEvaluationRow): Resource {
+export function policyEvaluationResource(e: PolicyEvaluationRow, setOutcomeIds: string[]): Resource {
   return {
     type: 'policy-evaluations',
     id: e.id,
@@ -43,7 +43,7 @@ export function policyEvaluationResource(e: PolicyEvaluationRow): Resource {
     },
     relationships: {
       'policy-attachable': one('task-stages', e.task_stage_id),
-      'policy-set-outcomes': { data: [], links: { related: `/api/v2/policy-evaluations/${e.id}/policy-set-outcomes` } },
+      'policy-set-outcomes': { ...many('policy-set-outcomes', setOutcomeIds), links: { related: `/api/v2/policy-evaluations/${e.id}/policy-set-outcomes` } },
     },
     links: { self: `/api/v2/policy-evaluations/${e.id}` },
   };

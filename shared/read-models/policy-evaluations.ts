@@ -20,3 +20,12 @@ export async function runStatuses(db: Db, runIds: string[]): Promise<Map<string,
   const rows = (await db('runs').whereIn('id', [...new Set(runIds)]).select('id', 'status')) as { id: string; status: string }[];
   return new Map(rows.map((r) => [r.id, r.status]));
 }
+
+/** The set outcome ids of the given evaluations, in order, by evaluation id. */
+export async function setOutcomeIdsOf(db: Db, evaluationIds: string[]): Promise<Map<string, string[]>> {
+  const ids = new Map(evaluationIds.map((id) => [id, [] as string[]]));
+  if (!evaluationIds.length) return ids;
+  const rows = (await db('policy_set_outcomes').whereIn('policy_evaluation_id', evaluationIds).orderBy('position').select('id', 'policy_evaluation_id')) as { id: string; policy_evaluation_id: string }[];
+  for (const r of rows) ids.get(r.policy_evaluation_id)!.push(r.id);
+  return ids;
+}

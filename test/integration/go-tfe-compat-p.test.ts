@@ -256,6 +256,8 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(all.status, all.text).to.equal(200);
       expect(all.body.data).to.have.length(1);
       const item = all.body.data[0];
+      const evaluation = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token: org.owner.token })).body.data[0];
+      expect(evaluation.relationships['policy-set-outcomes'].data).to.deep.equal([{ type: 'policy-set-outcomes', id: item.id }]);
       expect(item.attributes['policy-set-name']).to.be.a('string').and.not.equal('');
       expect(item.attributes.outcomes).to.deep.equal([
         { enforcement_level: 'advisory', query: 'data.example.rule', status: 'passed', policy_name: item.attributes.outcomes[0].policy_name, description: 'A sample policy', output: [] },
