@@ -1,13 +1,19 @@
 import type { Runtime } from '../runtime.js';
-import { NotFound } from '../errors.js';
+import { NotFound, Unprocessable } from '../errors.js';
 import { archiveTexts } from '../archive.js';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_ENTRIES, readBundle } from '../domain/policy-bundle.js';
 import type { PolicySetRow } from '../repos/policies.js';
 import { findPolicySetVersion, insertPolicySetVersion, settlePolicySetVersion, type PolicySetVersionRow } from '../repos/policy-set-versions.js';
 import { UploadRefused } from './configuration-versions.js';
 
-/** Creates a pending version of a set; its upload URL takes the bundle. */
-export const createPolicySetVersion = (rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionRow> => insertPolicySetVersion(rt.db, set.id);
+/**
+ * Creates a pending version of a set; its upload URL takes the bundle. Only editions above the
+ * free one create policy set versions through the API (the free edition: 422, nothing saved).
+ */
+export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionRow> {
+  if (rt.config.edition === 'free') throw new Unprocessable('the free edition does not create policy set versions through the API; attach policies to the set instead', '/');
+  return insertPolicySetVersion(rt.db, set.id);
+}
 
 /**
  * The upload of a version's bundle (once: a version that is not pending refuses it, 403). An

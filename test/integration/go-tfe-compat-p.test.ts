@@ -531,6 +531,19 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(Object.fromEntries(included)).to.deep.equal({ [psvNew.id]: 'pending', [psv.id]: 'ready' });
     });
 
+    describe('in the free edition', () => {
+      const free = secondAppForSuite({ EDITION: 'free' });
+
+      it('creating a version is refused (422, nothing saved): only higher editions create them through the API', async () => {
+        const own = await createOrg();
+        const set = await createPolicySet(own.name, own.owner.token, {});
+        const res = await api('POST', `${free.api}/policy-sets/${set.id}/versions`, { token: own.owner.token });
+        expectError(res, 422, /free edition/);
+        const read = await api('GET', `/policy-sets/${set.id}`, { token: own.owner.token });
+        expect(read.body.data.relationships['newest-version'].data).to.equal(null);
+      });
+    });
+
     it('creating a version needs manage-policies; reading one, membership of the organization', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const outsider = await createOrg();
