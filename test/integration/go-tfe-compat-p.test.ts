@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { api, doc, expectError } from '../helpers/api.js';
-import { secondAppForSuite } from '../helpers/harness.js';
+import { harness, secondAppForSuite } from '../helpers/harness.js';
 import { createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
@@ -389,6 +389,28 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(checks).to.have.length(1);
       expect(checks[0].attributes.status).to.equal('soft_failed');
       expect(checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages)).to.deep.equal([['legacy']]);
+    });
+
+    it('an evaluation whose job was lost is picked up by the reconciler (the run does not wait forever)', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org);
+      const setId = await opaSet(org, [await opaPolicy(org, true, 'mandatory')], [ws.id]);
+      // A locked workspace keeps the run pending; the run is then put where a lost job would leave it.
+      expect((await api('POST', `/workspaces/${ws.id}/actions/lock`, { token, body: {} })).status).to.equal(200);
+      const runId = await runIn(org, ws.id);
+      const db = harness().rt.db;
+      await db('runs').where({ id: runId }).update({ status: 'post_plan_running' });
+      await db('task_stages').where({ run_id: runId, stage: 'post_plan' }).update({ status: 'running' });
+      await db('policy_evaluations').where({ run_id: runId }).update({ status: 'queued' });
+      expect(await db('policy_evaluations').where({ run_id: runId }).pluck('policy_set_ids')).to.deep.equal([[setId]]);
+      // No job was queued: the sweep finds the evaluation. This run has no plan to read, so its policies error.
+      const run = await waitForRun(runId, token, ['errored'], 30_000);
+      expect(run.attributes['status-timestamps']).to.have.property('errored-at');
+      const evaluation = (await api('GET', `/task-stages/${(await stageList(org, runId))[0].id}/policy-evaluations`, { token })).body.data[0];
+      expect(evaluation.attributes.status).to.equal('errored');
+      const outcome = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body.data[0];
+      expect(outcome.attributes.error).to.include('no JSON form');
     });
 
     it('the terraform CLI prints the evaluation; plan fails on a mandatory failure; apply asks, overrides the stage and applies', async function () {
