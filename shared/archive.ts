@@ -123,3 +123,33 @@ export async function inspectArchive(data: Buffer, maxUnpackedBytes: number, max
   await inspector.write(data);
   return inspector.end();
 }
+
+/**
+ * The regular files of an archive as text (path without a leading `./` -> UTF-8 content), once
+ * inspectArchive found it safe and within the limits. Links are not followed: a bundle's files
+ * are read as they are stored.
+ */
+export async function archiveTexts(
+  data: Buffer,
+  maxUnpackedBytes: number,
+  maxEntries = Number.POSITIVE_INFINITY,
+): Promise<{ ok: true; files: Map<string, string> } | { ok: false; message: string }> {
+  const check = await inspectArchive(data, maxUnpackedBytes, maxEntries);
+  if (!check.ok) return check;
+  const files = new Map<string, string>();
+  await new Promise<void>((resolve, reject) => {
+    const parser = new Parser({
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (!['File', 'OldFile', 'ContiguousFile'].includes(entry.type)) return void entry.resume();
+        const parts: Buffer[] = [];
+        entry.on('data', (c: Buffer) => parts.push(c));
+        entry.on('end', () => files.set(entry.path.replace(/^\.\//, ''), Buffer.concat(parts).toString('utf8')));
+      },
+    });
+    parser.on('error', reject);
+    parser.on('end', () => resolve());
+    parser.end(data);
+  });
+  return { ok: true, files };
+}

@@ -2,6 +2,7 @@ import type { Db } from './db.js';
 import type { Logger } from './logger.js';
 import { deliveryJobs, jobs, requeue, type JobSpec, type Queues } from './queues.js';
 import { dueMailIds } from './repos/mail.js';
+import { runsWithQueuedEvaluations } from './repos/policy-evaluations.js';
 import { nextStep } from './usecases/runs.js';
 
 /** A kind of durable work: finds rows that are due or stuck and names the job each one needs. */
@@ -25,6 +26,11 @@ export const reconcileSources: ReconcileSource[] = [
         .select('id', 'status');
       return rows.map((r) => nextStep(r)).filter((s): s is JobSpec => s !== null);
     },
+  },
+  {
+    // Runs in their post-plan stage whose policy evaluations wait for the run pipeline.
+    name: 'policy-evaluations',
+    due: async (db, limit) => (await runsWithQueuedEvaluations(db, limit)).map((id) => jobs.runStep(id, 'evaluate')),
   },
   {
     // Run task requests due for delivery (or whose sender died), and results past their deadline.

@@ -4,13 +4,14 @@ import { idFrom } from './context.js';
 import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
-import { evaluateRunPolicies } from '../shared/policy/evaluation.js';
+import { evaluateRunPolicies, evaluateStagePolicies } from '../shared/policy/evaluation.js';
 import { organizationOfRun } from '../shared/repos/runs.js';
 import { findWorkspace } from '../shared/repos/workspaces.js';
 import { inFairSlot } from './organization-slots.js';
 
 /**
  * One step of a run: `queue` (take the workspace), `plan`, `policy` (evaluate its checks),
+ * `evaluate` (the policy evaluations of its post-plan stage),
  * `confirm` (enter the pre-apply stage, and apply when it has nothing to wait for) or `apply`.
  * The row decides whether anything is due.
  */
@@ -30,6 +31,9 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: strin
       return;
     case 'policy':
       await evaluateRunPolicies(deps, runId);
+      return;
+    case 'evaluate':
+      await evaluateStagePolicies(deps, runId);
       return;
     default:
       throw new UnrecoverableError(`unknown run step ${String(step)}`);

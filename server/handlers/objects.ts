@@ -10,6 +10,9 @@ import { send } from '../jsonapi.js';
 import type { UploadSlots } from '../upload-slots.js';
 import { streamedBody } from './body.js';
 import { STATE_UPLOAD_KINDS, uploadState } from './state-versions.js';
+import { POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
+import { acceptPolicySetVersionUpload } from '../../shared/usecases/policy-set-versions.js';
+import { policySetVersionOrganization } from '../../shared/repos/policy-set-versions.js';
 
 /** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
 function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
@@ -32,10 +35,19 @@ const ARCHIVE_UPLOADS: Record<string, { what: string; organizationOf: (db: AppDe
 
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
 export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
+  /** A policy set version's bundle, in one of the upload slots of the set's organization. */
+  async function uploadPolicySetVersion(id: string, req: Request, res: Response) {
+    const organization = await policySetVersionOrganization(deps.db, id);
+    if (!organization) throw new NotFound('policy set version not found');
+    await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => acceptPolicySetVersionUpload(deps, id, body, declaredBytes));
+    send(res, 200, {});
+  }
+
   return {
     /** Streams the archive (or a state version's state) into the store as it arrives, in one of the process's upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
-      const grant = grantOf(deps, req.params.token, [...Object.keys(ARCHIVE_UPLOADS), ...Object.keys(STATE_UPLOAD_KINDS)]);
+      const grant = grantOf(deps, req.params.token, [...Object.keys(ARCHIVE_UPLOADS), POLICY_SET_VERSION_UPLOAD, ...Object.keys(STATE_UPLOAD_KINDS)]);
+      if (grant.kind === POLICY_SET_VERSION_UPLOAD) return uploadPolicySetVersion(grant.id, req, res);
       const archive = ARCHIVE_UPLOADS[grant.kind];
       if (!archive) return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
       const organization = await archive.organizationOf(deps.db, grant.id);

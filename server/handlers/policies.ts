@@ -16,7 +16,7 @@ type Attrs = {
   kind?: PolicyKind;
   query?: string | null;
   'enforcement-level'?: string;
-  enforce?: { path: string; mode: string }[];
+  enforce?: { path?: string; mode: string }[];
 };
 
 const INCLUDES = ['policy_sets'];

@@ -4,9 +4,10 @@ import { BadRequest } from '../../shared/errors.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
 import { excludedIdsBySet, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
-import { namedPage as namedRows, policiesByIds, policySetsByIds } from '../../shared/read-models/policies.js';
+import { namedPage as namedRows, policiesByIds, policySetsByIds, versionsOfSets } from '../../shared/read-models/policies.js';
+import type { PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
 import { workspacesByIds } from '../../shared/read-models/workspaces.js';
-import { paginate, readPageOrDefault, readParam, send, type Page, type Resource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, uniqueResources, type Page, type Resource } from '../jsonapi.js';
 import { policyResource, policySetResource } from '../serializers/policies.js';
 import { workspaceResource } from '../serializers/foundation.js';
 import type { Req } from './body.js';
@@ -29,11 +30,23 @@ export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: Po
 }
 
 /** Policy sets with their policy and workspace linkages; `policies` and `workspaces` include those (workspaces the caller can see). */
-export async function policySetDocuments(db: Db, grant: OrganizationGrant, rows: PolicySetRow[], include: Set<string>): Promise<Documents> {
+export async function policySetDocuments(
+  db: Db,
+  grant: OrganizationGrant,
+  rows: PolicySetRow[],
+  include: Set<string>,
+  versionResource?: (v: PolicySetVersionRow) => Resource,
+): Promise<Documents> {
   const ids = rows.map((s) => s.id);
-  const [policyIds, workspaceIds, excludedIds] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids), excludedIdsBySet(db, ids)]);
-  const data = rows.map((s) => policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!, excludedIds.get(s.id)!));
+  const [policyIds, workspaceIds, excludedIds, versions] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids), excludedIdsBySet(db, ids), versionsOfSets(db, ids)]);
+  const data = rows.map((s) =>
+    policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!, excludedIds.get(s.id)!, { newest: versions.newest.get(s.id)?.id ?? null, current: versions.current.get(s.id)?.id ?? null }),
+  );
   const included: Resource[] = [];
+  // `newest_version` and `current_version` include those versions (with their upload link while pending).
+  for (const [name, found] of [['newest_version', versions.newest], ['current_version', versions.current]] as const) {
+    if (include.has(name) && versionResource) included.push(...[...found.values()].map(versionResource));
+  }
   if (include.has('policies')) {
     const members = await policiesByIds(db, unique(policyIds.values()));
     included.push(...(await policyDocuments(db, grant, members, new Set())).data);
@@ -43,7 +56,7 @@ export async function policySetDocuments(db: Db, grant: OrganizationGrant, rows:
     const workspaces = await workspacesByIds(db, [...access.keys()], true);
     included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
   }
-  return { data, included };
+  return { data, included: uniqueResources(included) };
 }
 
 /** filter[kind], when given, must name a policy kind (400 otherwise). */

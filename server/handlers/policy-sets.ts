@@ -5,6 +5,9 @@ import type { PolicyKind } from '../../shared/domain/policy.js';
 import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
+import { findPolicySetVersion, type PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
+import { policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
@@ -19,11 +22,12 @@ type Attrs = {
   'policy-tool-version'?: string;
 };
 
-const INCLUDES = ['policies', 'workspaces'];
+const INCLUDES = ['policies', 'workspaces', 'newest_version', 'current_version'];
 
 
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
-export function policySetHandlers({ db, config }: AppDeps) {
+export function policySetHandlers(deps: AppDeps) {
+  const { db, config } = deps;
   const free = config.edition === 'free';
 
   async function load(req: Req, res: Response, manage = false) {
@@ -40,7 +44,26 @@ export function policySetHandlers({ db, config }: AppDeps) {
     res.status(204).end();
   };
 
+  /** A version with its upload URL while it still takes an upload. */
+  const presentVersion = (v: PolicySetVersionRow) => policySetVersionDocument(config, v);
+
   return {
+    /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */
+    async createVersion(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      sendResource(res, 201, presentVersion(await createPolicySetVersion(deps, set)));
+    },
+
+    /** Any member of the set's organization reads its versions. */
+    async showVersion(req: Req, res: Response) {
+      const version = await findPolicySetVersion(db, req.params.id);
+      if (!version) throw new NotFound();
+      const set = await findPolicySet(db, version.policy_set_id);
+      if (!set) throw new NotFound();
+      await orgScope(db, res.locals.principal, set.organization_name);
+      sendResource(res, 200, presentVersion(version));
+    },
+
     async create(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-policies');
       const a = attributesOf(req) as Attrs & { name: string };
@@ -66,12 +89,12 @@ export function policySetHandlers({ db, config }: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
       const { rows, page, total } = await namedPage<PolicySetRow>(db, req, 'policy_sets', org.name);
-      sendPage(req, res, await policySetDocuments(db, grant, rows, include), page, total);
+      sendPage(req, res, await policySetDocuments(db, grant, rows, include, presentVersion), page, total);
     },
 
     async show(req: Req, res: Response) {
       const { set, grant } = await load(req, res);
-      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES));
+      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES), presentVersion);
       sendResource(res, 200, docs.data[0], docs.included);
     },
 

@@ -54,7 +54,7 @@ export async function presentRuns(
   });
   const rows = await runIncludes(db, runs, include);
   const included: Resource[] = [];
-  if (rows.stages.length) included.push(...(await presentTaskStages(db, rows.stages, false)).data);
+  if (rows.stages.length) included.push(...(await presentTaskStages(db, rows.stages, { mayOverride: grant?.permissions['manage-policy-overrides'] ?? false })).data);
   for (const run of runs) {
     const plan = rows.plans?.get(run.id);
     const apply = rows.applies?.get(run.id);

@@ -6,18 +6,24 @@ import { attachmentsOfTasks, taskPage } from '../../shared/read-models/run-tasks
 import { workspacesByIds } from '../../shared/read-models/workspaces.js';
 import { changeTask, createTask, removeTask, type TaskInput } from '../../shared/usecases/run-tasks.js';
 import { orgScope } from '../guards.js';
+import type { TaskStageName } from '../../shared/domain/run-task.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { taskResource, workspaceTaskResource } from '../serializers/run-tasks.js';
 import { workspaceResource } from '../serializers/foundation.js';
 
-type TaskAttrs = { name?: string; url?: string; description?: string | null; 'hmac-key'?: string | null; enabled?: boolean };
+type GlobalAttrs = { enabled?: boolean; stages?: TaskStageName[]; 'enforcement-level'?: 'advisory' | 'mandatory' };
+type TaskAttrs = { name?: string; url?: string; description?: string | null; 'hmac-key'?: string | null; enabled?: boolean; 'global-configuration'?: GlobalAttrs | null };
 
 /** The API's attributes as the use case takes them (`hmac-key` given as null removes the key). */
 function taskInput(attrs: TaskAttrs): TaskInput {
-  const { 'hmac-key': hmacKey, ...rest } = attrs;
-  return { ...rest, ...('hmac-key' in attrs ? { hmacKey } : {}) };
+  const { 'hmac-key': hmacKey, 'global-configuration': global, ...rest } = attrs;
+  return {
+    ...rest,
+    ...('hmac-key' in attrs ? { hmacKey } : {}),
+    ...(global ? { global: { enabled: global.enabled, stages: global.stages, enforcementLevel: global['enforcement-level'] } } : {}),
+  };
 }
 
 export function taskHandlers(deps: AppDeps) {
@@ -28,7 +34,7 @@ export function taskHandlers(deps: AppDeps) {
     const all = await attachmentsOfTasks(db, tasks.map((t) => t.id));
     const access = await workspaceAccessMap(db, grant, [...new Set(all.map((l) => l.workspace_id))]);
     const links = all.filter((l) => access.has(l.workspace_id));
-    const data = tasks.map((t) => taskResource(t, links.filter((l) => l.task_id === t.id).map((l) => l.id)));
+    const data = tasks.map((t) => taskResource(t, deps.config.edition !== 'free', links.filter((l) => l.task_id === t.id).map((l) => l.id)));
     const included: Resource[] = [];
     if (include.has('workspace_tasks')) included.push(...links.map(workspaceTaskResource));
     if (include.has('workspace_tasks.workspace') && links.length) {
@@ -52,7 +58,7 @@ export function taskHandlers(deps: AppDeps) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-run-tasks');
       const attrs = attributesOf(req) as TaskAttrs & { name: string; url: string };
       const task = await createTask(deps, org.name, { ...taskInput(attrs), name: attrs.name, url: attrs.url });
-      sendResource(res, 201, taskResource(task, []));
+      sendResource(res, 201, taskResource(task, deps.config.edition !== 'free', []));
     },
 
     async list(req: Req, res: Response) {

@@ -27,6 +27,9 @@ export function runTaskRoutes(deps: AppDeps): Router {
   r.get('/runs/:id/task-stages', ts.listForRun);
   r.get('/task-stages/:id', ts.show);
   r.post('/task-stages/:id/actions/override', ts.override);
+  r.get('/task-stages/:id/policy-evaluations', ts.listEvaluations);
+  r.get('/policy-evaluations/:id/policy-set-outcomes', ts.listSetOutcomes);
+  r.get('/policy-set-outcomes/:id', ts.showSetOutcome);
   r.get('/task-results/:id', ts.showResult);
   return r;
 }

@@ -1,6 +1,9 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { policyPath } from '../../shared/domain/policy.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
+import type { PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import type { Config } from '../../shared/config.js';
+import { signedObjectUrl } from '../../shared/signed-urls.js';
 
 /**
  * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code
@@ -31,7 +34,13 @@ export function policyResource(p: PolicyRow, setIds: string[]): Resource {
 }
 
 /** A policy set; `workspace-exclusions` names the workspaces it never applies to. */
-export function policySetResource(s: PolicySetRow, policyIds: string[], workspaceIds: string[], excludedIds: string[]): Resource {
+export function policySetResource(
+  s: PolicySetRow,
+  policyIds: string[],
+  workspaceIds: string[],
+  excludedIds: string[],
+  versions: { newest: string | null; current: string | null } = { newest: null, current: null },
+): Resource {
   return {
     type: 'policy-sets',
     id: s.id,
@@ -53,7 +62,38 @@ export function policySetResource(s: PolicySetRow, policyIds: string[], workspac
       policies: many('policies', policyIds),
       workspaces: many('workspaces', workspaceIds),
       'workspace-exclusions': many('workspaces', excludedIds),
+      // The newest version whatever its status, and the current one: the newest ready version, whose bundle the set evaluates.
+      'newest-version': one('policy-set-versions', versions.newest),
+      'current-version': one('policy-set-versions', versions.current),
     },
     links: { self: `/api/v2/policy-sets/${s.id}` },
+  };
+}
+
+/** The signed URL kind of a policy set version's upload. */
+export const POLICY_SET_VERSION_UPLOAD = 'policy-set-version-upload';
+
+/** A policy set version, with its signed upload URL while it still takes its bundle. */
+export function policySetVersionDocument(config: Config, v: PolicySetVersionRow): Resource {
+  const upload = v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
+  return policySetVersionResource(v, upload);
+}
+
+/** A policy set version; `links.upload` while it still takes its bundle. */
+export function policySetVersionResource(v: PolicySetVersionRow, uploadUrl: string | null): Resource {
+  return {
+    type: 'policy-set-versions',
+    id: v.id,
+    attributes: {
+      source: v.source,
+      status: v.status,
+      'status-timestamps': v.status_timestamps,
+      error: v.error,
+      'error-message': v.error_message,
+      'created-at': iso(v.created_at),
+      'updated-at': iso(v.updated_at),
+    },
+    relationships: { 'policy-set': one('policy-sets', v.policy_set_id) },
+    links: { self: `/api/v2/policy-set-versions/${v.id}`, ...(uploadUrl ? { upload: uploadUrl } : {}) },
   };
 }

@@ -1,9 +1,14 @@
 import { attemptAttributes } from './notifications.js';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
+import { stageOverridableNow } from '../../shared/domain/policy-evaluation.js';
 
-/** A run task definition; the HMAC key is write-only and always shown as null. */
-export function taskResource(task: TaskRow, workspaceTaskIds: string[]): Resource {
+/**
+ * A run task definition; the HMAC key is write-only and always shown as null. The global
+ * configuration is shown where the edition has global run tasks (`global`), as TFE shows it to
+ * organizations entitled to them.
+ */
+export function taskResource(task: TaskRow, global: boolean, workspaceTaskIds: string[]): Resource {
   return {
     type: 'tasks',
     id: task.id,
@@ -14,6 +19,9 @@ export function taskResource(task: TaskRow, workspaceTaskIds: string[]): Resourc
       category: task.category,
       'hmac-key': null,
       enabled: task.enabled,
+      ...(global
+        ? { 'global-configuration': { enabled: task.global_enabled, stages: task.global_stages, 'enforcement-level': task.global_enforcement_level } }
+        : {}),
       'created-at': iso(task.created_at),
       'updated-at': iso(task.updated_at),
     },
@@ -40,7 +48,13 @@ export function workspaceTaskResource(wt: WorkspaceTaskRow): Resource {
   };
 }
 
-export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resource {
+/**
+ * A task stage. It can be overridden only while it waits for an override and its run for the
+ * decision (`is-overridable`); `can-override` and `can-override-policy` also need the caller's
+ * manage-policy-overrides (`mayOverride`). Task failures are never overridable.
+ */
+export function taskStageResource(ts: TaskStageRow, runStatus: string, resultIds: string[], evaluationIds: string[], mayOverride: boolean): Resource {
+  const overridable = stageOverridableNow(ts.status, runStatus);
   return {
     type: 'task-stages',
     id: ts.id,
@@ -50,13 +64,13 @@ export function taskStageResource(ts: TaskStageRow, resultIds: string[]): Resour
       'status-timestamps': ts.status_timestamps,
       'created-at': iso(ts.created_at),
       'updated-at': iso(ts.updated_at),
-      permissions: { 'can-override-policy': false, 'can-override-tasks': false, 'can-override': false },
-      actions: { 'is-overridable': false },
+      permissions: { 'can-override-policy': mayOverride, 'can-override-tasks': false, 'can-override': mayOverride && overridable },
+      actions: { 'is-overridable': overridable },
     },
     relationships: {
       run: one('runs', ts.run_id),
       'task-results': many('task-results', resultIds),
-      'policy-evaluations': many('policy-evaluations', []),
+      'policy-evaluations': many('policy-evaluations', evaluationIds),
     },
     links: { self: `/api/v2/task-stages/${ts.id}` },
   };

@@ -37,7 +37,7 @@ export function runTrigger(move: { to: RunStatus; event: string }, run: { plan_o
   if (move.to === 'errored' || move.to === 'canceled' || move.to === 'force_canceled') return 'run:errored';
   const waits = CONFIRMABLE.includes(move.to) && move.to !== 'planned_and_saved' && move.event !== 'start_policy_check';
   if (waits && !run.auto_apply && run.has_changes !== false) return 'run:needs_attention';
-  if (move.to === 'policy_override') return 'run:needs_attention';
+  if (move.to === 'policy_override' || move.to === 'post_plan_awaiting_decision') return 'run:needs_attention';
   return null;
 }
 

@@ -9,6 +9,7 @@ export const RUN_STATUSES = [
   'planned',
   'post_plan_running',
   'post_plan_completed',
+  'post_plan_awaiting_decision',
   'policy_checking',
   'policy_override',
   'policy_soft_failed',
@@ -44,8 +45,11 @@ export const FINAL_RUN_STATUSES = [
 
 /** Where a plan with changes waits for a user: confirmation (apply) or discard. */
 export const CONFIRMABLE: readonly RunStatus[] = ['planned', 'post_plan_completed', 'policy_checked', 'planned_and_saved'];
-/** Waiting for a user: to confirm, or to override a soft-failed policy check (which is not confirmable until then). */
-export const AWAITING_USER: readonly RunStatus[] = [...CONFIRMABLE, 'policy_override'];
+/**
+ * Waiting for a user: to confirm, or to override a soft-failed policy check or the failed policy
+ * evaluations of the post-plan stage (neither is confirmable until then).
+ */
+export const AWAITING_USER: readonly RunStatus[] = [...CONFIRMABLE, 'policy_override', 'post_plan_awaiting_decision'];
 /** Statuses in which Terraform runs in a worker (cancel interrupts the process). */
 export const EXECUTING: readonly RunStatus[] = ['planning', 'applying'];
 const ACTIVE = RUN_STATUSES.filter((s) => !(FINAL_RUN_STATUSES as readonly string[]).includes(s));
@@ -62,6 +66,8 @@ export type RunEvent =
   | 'finish_plan'
   | 'start_post_plan'
   | 'complete_post_plan'
+  | 'await_post_plan_decision'
+  | 'override_post_plan'
   | 'start_policy_check'
   | 'pass_policy_check'
   | 'soft_fail_policy_check'
@@ -91,6 +97,9 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
   start_plan: { from: ['plan_queued'], to: 'planning' },
   start_post_plan: { from: ['planning'], to: 'post_plan_running' },
   complete_post_plan: { from: ['post_plan_running'], to: 'post_plan_completed' },
+  // Policy evaluations in the post-plan stage failed in a way a user may override.
+  await_post_plan_decision: { from: ['post_plan_running'], to: 'post_plan_awaiting_decision' },
+  override_post_plan: { from: ['post_plan_awaiting_decision'], to: 'post_plan_completed' },
   start_policy_check: { from: ['planning', 'post_plan_completed'], to: 'policy_checking' },
   pass_policy_check: { from: ['policy_checking'], to: 'policy_checked' },
   soft_fail_policy_check: { from: ['policy_checking'], to: 'policy_soft_failed' },

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
@@ -8,17 +7,11 @@ import type { RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import type { RunRow } from '../repos/runs.js';
 import { transitionRun } from '../usecases/run-moves.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
-import { applicableSets } from '../repos/policies.js';
+import { policyEvaluationParts, setsWithPolicies } from './stage-evaluations.js';
 import { continueAfterPlan } from '../usecases/run-progress.js';
 import { afterMove } from '../usecases/runs.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
-
-/** The policy sets with policies that apply to a run of the workspace (its id, or a query that selects it). */
-function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
-  const organization = db('workspaces').where('id', workspaceId).select('organization_name');
-  return applicableSets(db, organization, workspaceId).whereExists(db('policy_set_policies as l').whereRaw('l.policy_set_id = s.id'));
-}
 
 /**
  * The policy check stage, inside the transaction that finished the plan: one queued check for
@@ -28,7 +21,7 @@ function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder) {
  * 'pass' when no set with policies applies.
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
-  const sets = (await setsWithPolicies(tx, run.workspace_id).select('s.id')) as { id: string }[];
+  const sets = (await setsWithPolicies(tx, run.workspace_id, false).select('s.id')) as { id: string }[];
   if (!sets.length) return 'pass';
   await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets.map((s) => s.id));
   return 'wait';
@@ -92,9 +85,10 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
   return check;
 }
 
-/** Wires policy checks into a run lifecycle. */
+/** Wires policy checks and policy evaluations into a run lifecycle. */
 export function policyParts(lifecycle: RunLifecycle): void {
-  lifecycle.registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id')).select(db.raw('1'))]));
+  policyEvaluationParts(lifecycle);
+  lifecycle.registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id'), false).select(db.raw('1'))]));
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);

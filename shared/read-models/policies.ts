@@ -2,6 +2,7 @@ import type { Db } from '../db.js';
 import type { PolicyKind } from '../domain/policy.js';
 import { policies, type PolicyRow, type PolicySetRow } from '../repos/policies.js';
 import { fetchPage, type Page } from './page.js';
+import { newestReadyVersions, type PolicySetVersionRow } from '../repos/policy-set-versions.js';
 
 /** How a list of policies or policy sets is narrowed: by kind, and by a substring of the name (case-insensitive). */
 export interface NamedFilter {
@@ -22,3 +23,16 @@ export const policySetsByIds = (db: Db, ids: string[]): Promise<PolicySetRow[]> 
 
 /** Policies (without their code) by id, ordered by name. */
 export const policiesByIds = (db: Db, ids: string[]): Promise<PolicyRow[]> => policies(db).whereIn('id', ids).orderBy('name');
+
+/**
+ * The versions a policy set names: its newest version (whatever its status) and its current one
+ * (the newest ready version, whose bundle it evaluates), by set id.
+ */
+export async function versionsOfSets(db: Db, setIds: string[]): Promise<{ newest: Map<string, PolicySetVersionRow>; current: Map<string, PolicySetVersionRow> }> {
+  if (!setIds.length) return { newest: new Map(), current: new Map() };
+  const newest = (await db('policy_set_versions')
+    .distinctOn('policy_set_id')
+    .whereIn('policy_set_id', setIds)
+    .orderBy([{ column: 'policy_set_id' }, { column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])) as PolicySetVersionRow[];
+  return { newest: new Map(newest.map((v) => [v.policy_set_id, v])), current: await newestReadyVersions(db, setIds) };
+}

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
+import { newestReadyVersions } from './policy-set-versions.js';
 import type { EnforcementLevel, PolicyKind } from '../domain/policy.js';
 
 /** A policy without its code (which can be 10 MB; only download and evaluation read it). */
@@ -35,6 +36,7 @@ export interface PolicySetRow {
 export interface RunPolicy {
   id: string;
   name: string;
+  description: string | null;
   kind: PolicyKind;
   query: string | null;
   enforcement_level: EnforcementLevel;
@@ -172,7 +174,7 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
  * those that exclude it, by name. The organization and the workspace are their names or ids, or
  * queries that select them.
  */
-export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder) =>
+export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder | Knex.Raw) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
@@ -182,7 +184,8 @@ export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuil
 
 /**
  * Every policy set of the organization that applies to a run in the workspace (global ones and
- * those attached to it), of both kinds, each with its policies and their code. Ordered by name.
+ * those attached to it), of both kinds, each with its policies and their code (a set with a ready
+ * version: its newest ready version's policies). Ordered by name.
  */
 export async function policySetsForRun(db: Db, organizationName: string, workspaceId: string): Promise<RunPolicySet[]> {
   const sets = (await applicableSets(db, organizationName, workspaceId)) as PolicySetRow[];
@@ -191,7 +194,13 @@ export async function policySetsForRun(db: Db, organizationName: string, workspa
     .join('policies as p', 'p.id', 'l.policy_id')
     .whereIn('l.policy_set_id', sets.map((s) => s.id))
     .orderBy('p.name')
-    .select('l.policy_set_id', 'p.id', 'p.name', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
+    .select('l.policy_set_id', 'p.id', 'p.name', 'p.description', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
+  // A set with a ready version evaluates its newest ready version's bundle instead of its own policies.
+  const versions = await newestReadyVersions(db, sets.map((s) => s.id));
+  const bundled = (s: PolicySetRow): RunPolicy[] | undefined => {
+    const v = versions.get(s.id);
+    return v?.policies.map((p) => ({ id: `${v.id}/${p.name}`, name: p.name, description: p.description, kind: p.kind, query: p.query, enforcement_level: p.enforcement_level, code: p.code }));
+  };
   return sets.map((s) => ({
     id: s.id,
     name: s.name,
@@ -199,6 +208,6 @@ export async function policySetsForRun(db: Db, organizationName: string, workspa
     kind: s.kind,
     global: s.global,
     overridable: s.overridable,
-    policies: rows.filter((r) => r.policy_set_id === s.id).map(({ policy_set_id: _, ...p }) => p),
+    policies: bundled(s) ?? rows.filter((r) => r.policy_set_id === s.id).map(({ policy_set_id: _, ...p }) => p),
   }));
 }

@@ -12,6 +12,10 @@ export interface TaskRow {
   category: string;
   hmac_key_sealed: string | null;
   enabled: boolean;
+  /** The global configuration: when enabled, the task applies to every workspace of the organization. */
+  global_enabled: boolean;
+  global_stages: TaskStageName[];
+  global_enforcement_level: 'advisory' | 'mandatory';
   created_at: Date;
   updated_at: Date;
 }
@@ -68,10 +72,18 @@ export const findTaskStage = (db: Db, id: string) => db<TaskStageRow>('task_stag
 export const findTaskResult = (db: Db, id: string) => db<TaskResultRow>('task_results').where({ id }).first();
 export const resultsOfStage = (db: Db, stageId: string) => db<TaskResultRow>('task_results').where({ task_stage_id: stageId }).orderBy('created_at').orderBy('id');
 
-const stamp = (db: Db, status: string) => db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${status}-at`, new Date().toISOString()]);
+/** Adds `<status>-at` (hyphenated, as TFE's `awaiting-override-at`) to a row's status timestamps. */
+const stamp = (db: Db, status: string) =>
+  db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${status.replace(/_/g, '-')}-at`, new Date().toISOString()]);
 
-export async function insertTask(db: Db, attrs: Pick<TaskRow, 'organization_name' | 'name' | 'url' | 'description' | 'hmac_key_sealed' | 'enabled'>): Promise<TaskRow> {
-  const [row] = await db<TaskRow>('tasks').insert({ id: newId('task'), ...attrs }).returning('*');
+export type NewTask = Pick<TaskRow, 'organization_name' | 'name' | 'url' | 'description' | 'hmac_key_sealed' | 'enabled'> &
+  Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>>;
+
+/** The JSON columns of a task's row as the database takes them. */
+const taskValues = <T extends Partial<TaskRow>>(db: Db, attrs: T) => ({ ...attrs, ...(attrs.global_stages ? { global_stages: asJson(db, attrs.global_stages) } : {}) });
+
+export async function insertTask(db: Db, attrs: NewTask): Promise<TaskRow> {
+  const [row] = await db<TaskRow>('tasks').insert({ id: newId('task'), ...taskValues(db, attrs) }).returning('*');
   return row;
 }
 
@@ -80,23 +92,26 @@ export async function insertWorkspaceTask(db: Db, attrs: Pick<WorkspaceTaskRow, 
   return row;
 }
 
+/** The tasks a run of the workspace gets: its attachments, and the organization's global tasks not attached to it. */
+type RunTaskSource = { workspace_task_id: string | null; enforcement_level: string; stages: TaskStageName[]; task_id: string; name: string; url: string };
+
 /**
- * Snapshots a new run's attachments: one pending stage per stage that has enabled tasks, one
- * pending result per attachment (the CLI reads the stages right after creating the run).
+ * Snapshots a new run's tasks: one pending stage per stage that has enabled tasks, one pending
+ * result per task (the CLI reads the stages right after creating the run). A task applies through
+ * the workspace's attachment of it, or, without one, through its global configuration when that
+ * is enabled (the attachment takes its place where there is one).
  */
 export async function createStagesForRun(db: Db, run: { id: string; workspace_id: string }): Promise<void> {
-  const attachments = (await db('workspace_tasks as wt')
+  const attached = db('workspace_tasks as wt')
     .join('tasks as t', 't.id', 'wt.task_id')
     .where({ 'wt.workspace_id': run.workspace_id, 't.enabled': true })
-    .orderBy('wt.created_at')
-    .select('wt.id as workspace_task_id', 'wt.enforcement_level', 'wt.stages', 't.id as task_id', 't.name', 't.url')) as {
-    workspace_task_id: string;
-    enforcement_level: string;
-    stages: TaskStageName[];
-    task_id: string;
-    name: string;
-    url: string;
-  }[];
+    .select('wt.id as workspace_task_id', 'wt.enforcement_level', 'wt.stages', 't.id as task_id', 't.name', 't.url', 'wt.created_at as since');
+  const global = db('tasks as t')
+    .join('workspaces as w', 'w.organization_name', 't.organization_name')
+    .where({ 'w.id': run.workspace_id, 't.enabled': true, 't.global_enabled': true })
+    .whereNotExists(db('workspace_tasks as a').whereRaw('a.task_id = t.id and a.workspace_id = w.id'))
+    .select(db.raw('null as workspace_task_id'), 't.global_enforcement_level as enforcement_level', 't.global_stages as stages', 't.id as task_id', 't.name', 't.url', 't.created_at as since');
+  const attachments = (await db.queryBuilder().from(attached.unionAll(global).as('a')).orderBy('since').orderBy('task_id')) as RunTaskSource[];
   const byStage = new Map<TaskStageName, typeof attachments>();
   for (const a of attachments) for (const s of a.stages) byStage.set(s, [...(byStage.get(s) ?? []), a]);
   for (const [stage, list] of byStage) {
@@ -297,7 +312,7 @@ export async function organizationHasTask(db: Db, organizationName: string, name
 
 /** Updates a task's attributes; the row as it is now. */
 export async function updateTask(db: Db, id: string, changes: Partial<TaskRow>): Promise<TaskRow> {
-  const [row] = await db<TaskRow>('tasks').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db<TaskRow>('tasks').where({ id }).update({ ...taskValues(db, changes), updated_at: db.fn.now() }).returning('*');
   return row;
 }
 

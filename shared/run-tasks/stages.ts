@@ -3,11 +3,13 @@ import type { Config } from '../config.js';
 import type { Db } from '../db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
 import { isFinal } from '../domain/run.js';
-import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName } from '../domain/run-task.js';
+import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import { createStagesForRun, lockStageOfRun, moveTaskResult, resultsOfStage, setStageStatus, startStage, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
 import { resumeAfterStage } from '../usecases/run-progress.js';
+import { transitionRun } from '../usecases/run-moves.js';
+import { evaluationsOfStages, movePolicyEvaluation } from '../repos/policy-evaluations.js';
 import { afterMove } from '../usecases/runs.js';
 import { enqueueAllAfterCommit, jobs } from '../queues.js';
 
@@ -20,6 +22,11 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
   const ts = await lockStageOfRun(tx, run.id, stage);
   if (!ts || ts.status !== 'pending') return 'pass';
   if (!ts.result_ids.length) {
+    // A stage may also hold policy evaluations (post-plan): the policy area's hook starts them.
+    if ((await evaluationsOfStages(tx, [ts.id])).length) {
+      await setStageStatus(tx, ts.id, 'running', ['pending']);
+      return 'wait';
+    }
     await setStageStatus(tx, ts.id, 'passed', ['pending']);
     return 'pass';
   }
@@ -42,15 +49,26 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
   return 'wait';
 }
 
-/** When a run ends: stages never reached are unreachable; stages in progress are canceled with their results. */
+/**
+ * When a run ends: stages never reached are unreachable; stages in progress are canceled with
+ * their results and evaluations; a stage that waited for an override which never came (the run
+ * was discarded) failed.
+ */
 async function closeStages(tx: Db, runId: string): Promise<void> {
-  const stages = await tx<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', ['pending', 'running']);
+  const stages = await tx<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', OPEN_STAGE);
   for (const ts of stages) {
+    if (ts.status === 'awaiting_override') {
+      await setStageStatus(tx, ts.id, 'failed', ['awaiting_override']);
+      continue;
+    }
     const event: TaskResultEvent = ts.status === 'pending' ? 'skip' : 'cancel';
     for (const r of await resultsOfStage(tx, ts.id)) await moveTaskResult(tx, r.id, event);
+    await movePolicyEvaluation(tx, { task_stage_id: ts.id }, event);
     await setStageStatus(tx, ts.id, ts.status === 'pending' ? 'unreachable' : 'canceled', [ts.status]);
   }
 }
+
+const OPEN_STAGE: TaskStageStatus[] = ['pending', 'running', 'awaiting_override'];
 
 /** Wires run tasks into a run lifecycle: snapshots, stage hooks, clean-up, dispatch. */
 export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
@@ -60,8 +78,14 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
     },
     (db, move, row) => {
-      if (move.event === 'create') return db.raw('exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)', [row]);
-      if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running'))`, [row]);
+      if (move.event === 'create') {
+        return db.raw(
+          `exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)
+           or exists (select 1 from tasks t join workspaces w on w.organization_name = t.organization_name where w.id = ??.workspace_id and t.enabled and t.global_enabled)`,
+          [row, row],
+        );
+      }
+      if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running', 'awaiting_override'))`, [row]);
       return null;
     },
   );
@@ -81,18 +105,32 @@ function failureReason(stage: TaskStageName, results: TaskResultRow[]): string {
   return `the run failed because the mandatory run task ${names} in stage ${stage} did not pass`;
 }
 
-/** Completes a stage whose results are all final, and moves its run on (same transaction). */
-async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
+/** Why a stage's policy evaluations stop its run. */
+const POLICY_FAILURE = 'the run failed because a mandatory policy in stage post_plan failed or could not be evaluated';
+const PLAN_ONLY_OVERRIDE = 'a mandatory policy in stage post_plan failed; a plan-only run cannot be overridden';
+
+/**
+ * Completes a stage whose results and evaluations all have a verdict, and moves its run on (same
+ * transaction): on when it passed, errored when it failed, waiting for a decision
+ * (`post_plan_awaiting_decision`) when policy evaluations failed in a way a user may override. A
+ * plan-only run cannot be overridden: its stage fails instead.
+ */
+export async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
   const { tx } = m;
   const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
   if (!ts || ts.status !== 'running') return undefined;
   const results = await resultsOfStage(tx, ts.id);
-  const outcome = stageOutcome(results);
+  const evaluations = await evaluationsOfStages(tx, [ts.id]);
+  const outcome = stageOutcome(results, evaluations);
   if (outcome === 'running') return undefined;
-  await setStageStatus(tx, ts.id, outcome, ['running']);
   const run = await tx<RunRow>('runs').where({ id: ts.run_id }).forUpdate().first();
+  const decision = outcome === 'awaiting_override' && !run?.plan_only;
+  await setStageStatus(tx, ts.id, outcome === 'awaiting_override' && !decision ? 'failed' : outcome, ['running']);
   if (!run || run.status !== `${ts.stage}_running`) return undefined;
-  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', failureReason(ts.stage, results));
+  if (decision) return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard' });
+  const taskFailed = stageOutcome(results) === 'failed';
+  const reason = taskFailed ? failureReason(ts.stage, results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
+  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason);
 }
 
 /**

@@ -16,7 +16,7 @@ const policyAttributes = {
     type: 'array',
     minItems: 1,
     maxItems: 1,
-    items: { type: 'object', required: ['path', 'mode'], properties: { path: TEXT(200), mode: LEVEL } },
+    items: { type: 'object', required: ['mode'], properties: { path: TEXT(200), mode: LEVEL } },
   },
 };
 

@@ -4,6 +4,17 @@ const STAGE = { enum: ['pre_plan', 'post_plan', 'pre_apply', 'post_apply'] };
 const URL_HTTP = { type: 'string', maxLength: 2000, pattern: '^https?://[^\\s]+$' };
 const NULLABLE_TEXT = (max: number) => ({ oneOf: [{ type: 'null' }, TEXT(max)] });
 
+const ENFORCEMENT = { enum: ['advisory', 'mandatory'] };
+const STAGES = { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, items: STAGE };
+
+/** A task's global configuration; `null` (or omitted) keeps what is stored. */
+const globalConfiguration = {
+  oneOf: [
+    { type: 'null' },
+    { type: 'object', additionalProperties: false, properties: { enabled: BOOL, stages: STAGES, 'enforcement-level': ENFORCEMENT } },
+  ],
+};
+
 const taskAttributes = {
   name: NAME,
   url: URL_HTTP,
@@ -11,12 +22,13 @@ const taskAttributes = {
   category: { const: 'task' },
   'hmac-key': NULLABLE_TEXT(1000),
   enabled: BOOL,
+  'global-configuration': globalConfiguration,
 };
 
 const workspaceTaskAttributes = {
-  'enforcement-level': { enum: ['advisory', 'mandatory'] },
+  'enforcement-level': ENFORCEMENT,
   stage: STAGE,
-  stages: { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, items: STAGE },
+  stages: STAGES,
 };
 
 const tag = {

@@ -31,6 +31,22 @@ export interface TaskInput {
   description?: string | null;
   hmacKey?: string | null;
   enabled?: boolean;
+  /** The global configuration's attributes given (null: none given). */
+  global?: { enabled?: boolean; stages?: TaskStageName[]; enforcementLevel?: 'advisory' | 'mandatory' } | null;
+}
+
+/**
+ * The global configuration's columns from what was given. Editions without global run tasks
+ * (`free`) ignore it, as TFE ignores it for organizations without the entitlement.
+ */
+function globalColumns(rt: Runtime, input: TaskInput): Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>> {
+  const g = input.global;
+  if (!g || rt.config.edition === 'free') return {};
+  return {
+    ...(g.enabled !== undefined ? { global_enabled: g.enabled } : {}),
+    ...(g.stages !== undefined ? { global_stages: g.stages } : {}),
+    ...(g.enforcementLevel !== undefined ? { global_enforcement_level: g.enforcementLevel } : {}),
+  };
 }
 
 /** The test request sent when a task is created or its URL changes (stage `test`, placeholder values). */
@@ -83,6 +99,7 @@ export async function createTask(rt: Runtime, org: string, input: TaskInput & { 
       description: input.description ?? null,
       hmac_key_sealed: input.hmacKey ? encryptSecret(rt.config.encryptionKey, input.hmacKey) : null,
       enabled: input.enabled ?? true,
+      ...globalColumns(rt, input),
     });
   });
 }
@@ -100,6 +117,7 @@ export async function changeTask(rt: Runtime, task: TaskRow, input: TaskInput): 
     ...(input.url !== undefined ? { url: input.url } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+    ...globalColumns(rt, input),
     ...('hmacKey' in input ? { hmac_key_sealed: input.hmacKey ? encryptSecret(key, input.hmacKey) : null } : {}),
   });
 }

@@ -22,7 +22,8 @@ export function runtimeInstalled(bin: string): boolean {
  * too, and the flows run against the real binaries where they are installed:
  * - Sentinel: `main = rule { true }` or `main = rule { false }`, plus `print("...")` lines; a
  *   `// slow` comment line makes the stand-in take a few seconds (to catch a check in progress).
- * - OPA: a rule `deny := [ ...JSON strings... ]` on one line; `opa eval` answers its value.
+ * - OPA: a rule `deny := [ ...JSON strings... ]` on one line, or go-tfe's one-line
+ *   `package example rule["message"] { true|false }`; `opa eval` answers its value.
  */
 const SENTINEL = `#!/bin/sh
 if [ "$1" = "version" ]; then echo "Sentinel v0.26.3"; exit 0; fi
@@ -40,6 +41,11 @@ const OPA = `#!/bin/sh
 if [ "$1" = "version" ]; then echo "Version: 0.70.0"; exit 0; fi
 for last; do :; done
 value=$(sed -n 's/^deny := \\(\\[.*\\]\\)$/\\1/p' policy.rego)
+# go-tfe's one-line policies: package example rule["message"] { true|false }
+if [ -z "$value" ]; then
+  msg=$(sed -n 's/.*\\["\\(.*\\)"\\] { true }.*/\\1/p' policy.rego)
+  if [ -n "$msg" ]; then value="[\\"$msg\\"]"; elif grep -q '\\] { false }' policy.rego; then value='[]'; fi
+fi
 if [ -z "$value" ]; then echo '{"errors":[{"message":"only deny := [...] is understood here","code":"rego_parse_error"}]}'; exit 1; fi
 printf '{"result":[{"expressions":[{"value":%s,"text":"%s","location":{"row":1,"col":1}}]}]}\\n' "$value" "$last"
 `;

@@ -41,13 +41,17 @@ export interface CliResult {
   output: string;
 }
 
-/** Runs the real terraform CLI in `dir` with the given environment; resolves with its exit code and output. */
-export function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 180_000): Promise<CliResult> {
+/**
+ * Runs the real terraform CLI in `dir` with the given environment; resolves with its exit code and
+ * output. `input`, when given, is what the user types at its prompts (its standard input).
+ */
+export function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 180_000, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile('terraform', args, { cwd: dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile('terraform', args, { cwd: dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, output: `${stdout}${stderr}` });
     });
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 

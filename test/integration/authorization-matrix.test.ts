@@ -5,6 +5,7 @@ import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
 import { routeTable } from '../../server/route-table.js';
 import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
+import { insertPolicyEvaluation, insertSetOutcomes } from '../../shared/repos/policy-evaluations.js';
 import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
 import { doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
@@ -155,11 +156,14 @@ interface World {
   task: string;
   wsTask: string;
   taskStage: string;
+  policyEvaluation: string;
+  policySetOutcome: string;
   taskResult: string;
   notification: string;
   delivery: string;
   policy: string;
   policySet: string;
+  policySetVersion: string;
   policyCheck: string;
   module: { name: string; tests: string; self: string };
   testCv: string;
@@ -374,7 +378,13 @@ async function buildWorld(): Promise<World> {
 
   w.policy = await newPolicy();
   w.policySet = await newPolicySet();
+  w.policySetVersion = (await must('POST', `/policy-sets/${w.policySet}/versions`, undefined)).data.id;
   w.policyCheck = (await insertPolicyCheck(db(), w.run, 'organization', [w.policySet])).id;
+  w.policyEvaluation = (await insertPolicyEvaluation(db(), { run_id: w.run, task_stage_id: w.taskStage, policy_kind: 'opa', policy_set_ids: [w.policySet] })).id;
+  await insertSetOutcomes(db(), w.policyEvaluation, [
+    { policy_set_id: w.policySet, policy_set_name: 'matrix', policy_set_description: null, overridable: true, error: null, outcomes: [], result_count: { 'advisory-failed': 0, 'mandatory-failed': 0, passed: 0, errored: 0 } },
+  ]);
+  w.policySetOutcome = (await db()('policy_set_outcomes').where({ policy_evaluation_id: w.policyEvaluation }).first('id')).id;
 
   w.module = await newModule();
   const testCv = (await must('POST', `${w.module.tests}/test-runs/configuration-versions`, undefined)).data;
@@ -821,11 +831,21 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/runs/:id/task-stages': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/task-stages` }) },
   'GET /api/v2/task-stages/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}` }) },
   'POST /api/v2/task-stages/:id/actions/override': {
-    // Task stages are never overridable: whoever may see the stage gets 409 (decisions: run tasks).
-    access: 'workspace-read',
-    except: { read: 409, plan: 409, write: 409, admin: 409, teamToken: 409, orgToken: 409, owner: 409, siteAdmin: 409 },
-    call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}/actions/override` }),
+    // manage-policy-overrides, on a workspace the caller sees, for a stage awaiting an override.
+    access: 'manage-policy-overrides',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/task-stages/${allowed ? await awaitingStage() : w.taskStage}/actions/override`, body: {} }),
+    variants: {
+      'a stage not awaiting an override': {
+        // Whoever may override gets 409 (transition not allowed); task failures are never overridable.
+        access: 'manage-policy-overrides',
+        except: { orgToken: 409, owner: 409, siteAdmin: 409 },
+        call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}/actions/override`, body: {} }),
+      },
+    },
   },
+  'GET /api/v2/task-stages/:id/policy-evaluations': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/task-stages/${w.taskStage}/policy-evaluations` }) },
+  'GET /api/v2/policy-evaluations/:id/policy-set-outcomes': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-evaluations/${w.policyEvaluation}/policy-set-outcomes` }) },
+  'GET /api/v2/policy-set-outcomes/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/policy-set-outcomes/${w.policySetOutcome}` }) },
   'GET /api/v2/task-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/task-results/${w.taskResult}` }) },
 
   // Notification configurations: workspace admins.
@@ -958,6 +978,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/policy-sets/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}` }) },
   'PATCH /api/v2/policy-sets/:id': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}`, body: doc('policy-sets', { description: uniq('d') }) }) },
   'DELETE /api/v2/policy-sets/:id': { access: 'manage-policies', call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}` }) },
+  'POST /api/v2/policy-sets/:id/versions': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/versions` }) },
+  'GET /api/v2/policy-set-versions/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-set-versions/${w.policySetVersion}` }) },
   'POST /api/v2/policy-sets/:id/relationships/policies': {
     access: 'manage-policies',
     call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}/relationships/policies`, body: { data: [{ type: 'policies', id: w.policy }] } }),
@@ -1065,6 +1087,16 @@ async function softFailedCheck(): Promise<string> {
   const check = await insertPolicyCheck(db(), run, 'organization', [world.policySet]);
   await db()('policy_checks').where({ id: check.id }).update({ status: 'soft_failed', is_overridable: true });
   return check.id;
+}
+
+/** A post-plan stage awaiting an override, of a run waiting for the decision, on a workspace of its own. */
+async function awaitingStage(): Promise<string> {
+  const run = await newRun((await freshWorkspace()).id);
+  await db()('runs').where({ id: run }).update({ status: 'post_plan_awaiting_decision', has_changes: true });
+  const id = `ts-${randomBytes(8).toString('hex')}`;
+  await db()('task_stages').insert({ id, run_id: run, stage: 'post_plan', status: 'awaiting_override' });
+  await db()('policy_evaluations').insert({ id: `poleval-${randomBytes(8).toString('hex')}`, run_id: run, task_stage_id: id, policy_kind: 'opa', status: 'failed', is_overridable: true });
+  return id;
 }
 
 /** A running test run of the world's module (cancel requested already, for a force-cancel). */

@@ -198,9 +198,10 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const runOrg = await createOrg();
       const token = runOrg.owner.token;
       const ws = await createWorkspace(runOrg, { 'auto-apply': false });
-      const pol = await createPolicy(runOrg.name, token, { kind: 'opa', query: 'data.broken.deny', 'enforcement-level': 'mandatory' });
-      expect((await uploadCode(pol.id, token, 'package broken\nthis is not rego at all (\n')).status).to.equal(204);
-      await createPolicySet(runOrg.name, token, { kind: 'opa', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
+      // A soft-mandatory Sentinel policy (overridable when it fails) that cannot be evaluated.
+      const pol = await createPolicy(runOrg.name, token, { 'enforcement-level': 'soft-mandatory' });
+      expect((await uploadCode(pol.id, token, 'this is not sentinel at all (\n')).status).to.equal(204);
+      await createPolicySet(runOrg.name, token, { kind: 'sentinel', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
       const { run, checks } = await runWithChecks(runOrg, ws.id, ['errored', 'policy_override', 'policy_checked']);
       expect(run.attributes.status).to.equal('errored');
       expect(checks[0].attributes).to.deep.include({ status: 'errored', actions: { 'is-overridable': false }, permissions: { 'can-override': false } });

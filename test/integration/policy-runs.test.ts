@@ -97,19 +97,28 @@ describe('policy checks enforced on runs (real terraform plans)', function () {
     expect(await output(checks[0].id, token)).to.include('consider tagging the bucket');
   });
 
-  it('an OPA mandatory failure is overridable (soft_failed), unless its set is not overridable', async () => {
+  it('an OPA mandatory failure reports in the post-plan stage: overridable (awaiting_override), unless its set is not overridable', async () => {
     const query = 'data.terraform.policies.public_buckets.deny';
     const code = regoPolicy('terraform.policies.public_buckets', ['bucket is public']);
+    const stageOf = async (runId: string, token: string) => (await api('GET', `/runs/${runId}/task-stages?include=policy_evaluations`, { token })).body;
     const soft = await orgWithPolicy({ kind: 'opa', level: 'mandatory', code, query }, { overridable: true });
-    const a = await runWithChecks(soft.org, soft.ws.id, ['policy_override', 'errored', 'policy_checked']);
-    expect(a.run.attributes.status).to.equal('policy_override');
-    expect(a.checks[0].attributes.status).to.equal('soft_failed');
-    expect(await output(a.checks[0].id, soft.token)).to.include('bucket is public');
+    const a = await runWithChecks(soft.org, soft.ws.id, ['post_plan_awaiting_decision', 'errored', 'post_plan_completed']);
+    expect(a.run.attributes.status).to.equal('post_plan_awaiting_decision');
+    expect(a.checks, 'OPA sets report through policy evaluations, not checks').to.deep.equal([]);
+    const softStage = await stageOf(a.runId, soft.token);
+    expect(softStage.data[0].attributes.status).to.equal('awaiting_override');
+    const evaluation = softStage.included[0];
+    expect(evaluation.attributes).to.include({ status: 'failed', 'policy-kind': 'opa' });
+    const outcomes = await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token: soft.token });
+    expect(outcomes.body.data[0].attributes.outcomes[0].output).to.deep.equal([{ print: 'bucket is public' }]);
 
     const strict = await orgWithPolicy({ kind: 'opa', level: 'mandatory', code, query }, { overridable: false });
-    const b = await runWithChecks(strict.org, strict.ws.id, ['policy_override', 'errored', 'policy_checked']);
-    expect(b.checks[0].attributes.actions['is-overridable']).to.equal(false);
-    const override = await api('POST', `/policy-checks/${b.checks[0].id}/actions/override`, { token: strict.token });
+    const b = await runWithChecks(strict.org, strict.ws.id, ['post_plan_awaiting_decision', 'errored', 'post_plan_completed']);
+    expect(b.run.attributes.status).to.equal('errored');
+    const strictStage = (await stageOf(b.runId, strict.token)).data[0];
+    expect(strictStage.attributes.status).to.equal('failed');
+    expect(strictStage.attributes.actions['is-overridable']).to.equal(false);
+    const override = await api('POST', `/task-stages/${strictStage.id}/actions/override`, { token: strict.token, body: {} });
     expect(override.status, override.text).to.equal(409);
   });
 

@@ -232,11 +232,11 @@ describe('policy sets', () => {
       expect(sets).to.deep.equal([
         {
           id: global.id, name: 'g-global', description: null, kind: 'sentinel', global: true, overridable: false,
-          policies: [{ id: sentinel.id, name: 'a-sentinel', kind: 'sentinel', query: null, enforcement_level: 'soft-mandatory', code: 'main = rule { true }\n' }],
+          policies: [{ id: sentinel.id, name: 'a-sentinel', description: null, kind: 'sentinel', query: null, enforcement_level: 'soft-mandatory', code: 'main = rule { true }\n' }],
         },
         {
           id: attached.id, name: 'h-attached', description: null, kind: 'opa', global: false, overridable: true,
-          policies: [{ id: opa.id, name: 'b-opa', kind: 'opa', query: 'data.t.deny', enforcement_level: 'mandatory', code: null }],
+          policies: [{ id: opa.id, name: 'b-opa', description: null, kind: 'opa', query: 'data.t.deny', enforcement_level: 'mandatory', code: null }],
         },
       ]);
       expect((await policySetsForRun(harness().rt.db, runOrg.name, elsewhere.id)).map((s) => s.name)).to.deep.equal(['g-global', 'i-other']);
