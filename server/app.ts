@@ -28,6 +28,9 @@ export function createApp(deps: AppDeps): express.Express {
   // Keep bracket keys such as page[number] flat and read them deliberately (see jsonapi.ts).
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  // The client address (req.ip, the key of the sign-in budgets) comes from X-Forwarded-For only
+  // through the proxies TRUST_PROXY names; by default the header is ignored.
+  app.set('trust proxy', deps.config.trustProxy);
   // No ETag: Express would hash every response body (a JSON plan or state can be many megabytes) for
   // conditional requests that API clients do not make.
   app.set('etag', false);

@@ -6,7 +6,7 @@ import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken } from '../sha
 import { AUTHENTICATES } from './route-table.js';
 import type { Config } from '../shared/config.js';
 import { findLiveSession, touchSession } from '../shared/repos/sign-in.js';
-import { SESSION_COOKIE, assertCsrf, isSafeMethod, readCookies } from './session.js';
+import { assertCsrf, cookieNames, isSafeMethod, readCookies } from './session.js';
 
 /** Reads the bearer token from an Authorization header. */
 export function bearerToken(header: string | undefined): string | null {
@@ -74,7 +74,7 @@ async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } 
  * token id). A state-changing request must pass the CSRF rule (403 otherwise).
  */
 export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, req: Request, res: Response): Promise<boolean> {
-  const secret = readCookies(req).get(SESSION_COOKIE);
+  const secret = readCookies(req).get(cookieNames(config).session);
   const found = secret ? await findLiveSession(db, secret) : null;
   if (!found) return false;
   if (!isSafeMethod(req.method)) assertCsrf(req, config, found.session);

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { TooManyRequests } from '../shared/errors.js';
+import { signInAllowance } from '../shared/domain/sign-in.js';
 import type { LimitDecision, LimitName, RateLimits } from '../shared/rate-limits.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */
@@ -16,8 +17,17 @@ const WHAT: Record<LimitName, string> = {
   invitations: 'invitations sent with this token',
   'organization-invitations': 'invitations sent by this organization',
   'sign-in': 'sign-in attempts from this address',
-  'sign-in-account': 'sign-in attempts for this account',
+  'sign-in-failures': 'failed sign-ins for this account from this address',
+  'sign-in-account': 'failed sign-ins for this account',
 };
+
+/** 429 for a spent budget: JSON:API error, Retry-After, and the budget's X-RateLimit headers. */
+function refuse(res: Response, name: LimitName, d: LimitDecision): never {
+  setHeaders(res, d);
+  const seconds = Math.max(1, Math.ceil(d.msBeforeReset / 1000));
+  res.set('Retry-After', String(seconds));
+  throw new TooManyRequests(`Rate limit exceeded: too many ${WHAT[name]} (at most ${d.limit}); retry in ${seconds} seconds.`);
+}
 
 /**
  * Takes one point of a budget; when it is spent, answers 429 (JSON:API error, Retry-After, and the
@@ -25,13 +35,34 @@ const WHAT: Record<LimitName, string> = {
  */
 export async function enforceLimit(limits: RateLimits, res: Response, name: LimitName, key: string): Promise<LimitDecision | null> {
   const d = await limits.consume(name, key);
-  if (d && !d.allowed) {
-    setHeaders(res, d);
-    const seconds = Math.max(1, Math.ceil(d.msBeforeReset / 1000));
-    res.set('Retry-After', String(seconds));
-    throw new TooManyRequests(`Rate limit exceeded: too many ${WHAT[name]} (at most ${d.limit}); retry in ${seconds} seconds.`);
-  }
+  if (d && !d.allowed) refuse(res, name, d);
   return d;
+}
+
+/**
+ * The client's address: the socket's peer, or what X-Forwarded-For says through the proxies
+ * TRUST_PROXY names (Express's req.ip).
+ */
+export const clientAddress = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/**
+ * The failed-sign-in budgets of one attempt naming `account` (lower-cased) from `address`: 429
+ * before the password is checked when this address may not try this account now (see
+ * signInAllowance). The caller reports a failed attempt with `failed()`, which spends a point of
+ * both budgets; a successful one spends nothing.
+ */
+export async function signInAttempt(limits: RateLimits, res: Response, account: string, address: string): Promise<{ failed: () => Promise<void> }> {
+  const pairKey = JSON.stringify([account, address]);
+  const [pair, onAccount] = await Promise.all([limits.used('sign-in-failures', pairKey), limits.used('sign-in-account', account)]);
+  const allowance = pair && signInAllowance({ addressLimit: pair.limit, onAccount: onAccount?.used ?? 0, accountLimit: onAccount?.limit ?? 0 });
+  if (pair && allowance !== null && pair.used >= allowance) {
+    refuse(res, 'sign-in-failures', { allowed: false, limit: allowance, remaining: 0, msBeforeReset: pair.msBeforeReset });
+  }
+  return {
+    failed: async () => {
+      await Promise.all([limits.consume('sign-in-failures', pairKey), limits.consume('sign-in-account', account)]);
+    },
+  };
 }
 
 /** The token a request authenticated with (its id, never its secret), or the run a task's access token serves. */
@@ -52,7 +83,7 @@ export const apiRateLimit =
 
 /** A stricter per-token budget in front of one expensive route (taken before the body is validated). */
 export const actionRateLimit =
-  (limits: RateLimits, name: Exclude<LimitName, 'api' | 'organization-invitations' | 'sign-in' | 'sign-in-account'>) =>
+  (limits: RateLimits, name: Exclude<LimitName, 'api' | 'organization-invitations' | 'sign-in' | 'sign-in-failures' | 'sign-in-account'>) =>
   async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     await enforceLimit(limits, res, name, callerKey(res));
     next();

@@ -4,9 +4,6 @@ import { Forbidden } from '../shared/errors.js';
 import { safeEqual, sha256Hex } from '../shared/crypto.js';
 import type { SessionRow } from '../shared/repos/sign-in.js';
 
-/** The session cookie (httpOnly) and the CSRF cookie (readable by the console's scripts). */
-export const SESSION_COOKIE = 'tfsession';
-export const CSRF_COOKIE = 'tfcsrf';
 export const CSRF_HEADER = 'X-CSRF-Token';
 
 /** Methods that change nothing: no CSRF token needed. */
@@ -34,18 +31,29 @@ export function readCookies(req: Request): Map<string, string> {
 
 const secure = (config: Pick<Config, 'baseUrl'>) => config.baseUrl.startsWith('https:');
 
+/**
+ * The session cookie (httpOnly) and the CSRF cookie (readable by the console's scripts). Over https
+ * both carry the `__Host-` prefix: a browser then keeps only cookies set Secure, with Path=/ and no
+ * Domain, by this very host, so a sibling subdomain cannot plant a matching pair.
+ */
+export function cookieNames(config: Pick<Config, 'baseUrl'>): { session: string; csrf: string } {
+  return secure(config) ? { session: '__Host-tfsession', csrf: '__Host-tfcsrf' } : { session: 'tfsession', csrf: 'tfcsrf' };
+}
+
 /** Sets the session and CSRF cookies: path /, SameSite=Lax, Secure when BASE_URL is https, for the session's lifetime. */
 export function setSessionCookies(res: Response, config: Pick<Config, 'baseUrl' | 'sessionTtlSeconds'>, secret: string, csrf: string): void {
   const common = { path: '/', sameSite: 'lax' as const, secure: secure(config), maxAge: config.sessionTtlSeconds * 1000 };
-  res.cookie(SESSION_COOKIE, secret, { ...common, httpOnly: true });
-  res.cookie(CSRF_COOKIE, csrf, { ...common, httpOnly: false });
+  const names = cookieNames(config);
+  res.cookie(names.session, secret, { ...common, httpOnly: true });
+  res.cookie(names.csrf, csrf, { ...common, httpOnly: false });
 }
 
 /** Clears both cookies (same attributes, expired). */
 export function clearSessionCookies(res: Response, config: Pick<Config, 'baseUrl'>): void {
   const common = { path: '/', sameSite: 'lax' as const, secure: secure(config) };
-  res.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true });
-  res.clearCookie(CSRF_COOKIE, { ...common, httpOnly: false });
+  const names = cookieNames(config);
+  res.clearCookie(names.session, { ...common, httpOnly: true });
+  res.clearCookie(names.csrf, { ...common, httpOnly: false });
 }
 
 /** 403 unless the Origin header, when the browser sent one, is BASE_URL's origin. */
@@ -57,14 +65,15 @@ export function assertSameOrigin(req: Request, config: Pick<Config, 'baseUrl'>):
 
 /**
  * The CSRF rule of a state-changing request authenticated by the session cookie: the X-CSRF-Token
- * header must equal the tfcsrf cookie and be the token issued with this session, and the Origin
+ * header must equal the CSRF cookie and be the token issued with this session, and the Origin
  * header, if present, must be this service's. Otherwise 403.
  */
 export function assertCsrf(req: Request, config: Pick<Config, 'baseUrl'>, session: Pick<SessionRow, 'csrf_digest'>): void {
   const header = req.get(CSRF_HEADER);
-  const cookie = readCookies(req).get(CSRF_COOKIE);
+  const name = cookieNames(config).csrf;
+  const cookie = readCookies(req).get(name);
   if (!header || !cookie || !safeEqual(header, cookie) || !safeEqual(sha256Hex(header), session.csrf_digest)) {
-    throw new Forbidden(`A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${CSRF_COOKIE} cookie.`);
+    throw new Forbidden(`A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${name} cookie.`);
   }
   assertSameOrigin(req, config);
 }

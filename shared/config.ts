@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import { normalCidr } from './cidr.js';
 
@@ -112,8 +113,15 @@ export interface Config {
   readonly rateLimitInvitationsPerHour: number;
   /** Sign-in attempts (and password link uses) one client address may make per minute (0: no limit). */
   readonly rateLimitSignInPerMinute: number;
-  /** Failed-or-not sign-in attempts naming one account per hour, from anywhere (0: no limit). */
+  /** Failed sign-ins naming one account per hour, from anywhere: past it the account is under attack (0: no limit; docs/security.md "Sign-in"). */
   readonly rateLimitSignInPerAccountPerHour: number;
+  /** Failed sign-ins naming one account from one client address per hour (0: no limit). */
+  readonly rateLimitSignInFailuresPerHour: number;
+  /**
+   * Which proxies' X-Forwarded-For the service believes (Express's 'trust proxy'): false (none, the
+   * default: the client address is the socket's peer), a hop count, or proxy addresses/CIDRs.
+   */
+  readonly trustProxy: false | number | readonly string[];
   /** How long a console session lasts from sign-in. */
   readonly sessionTtlSeconds: number;
   /** How long a site admin's password reset link stays usable. */
@@ -219,6 +227,8 @@ const schema = {
     RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_SIGN_IN_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    TRUST_PROXY: { type: 'string', maxLength: 4000 },
     SESSION_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     PASSWORD_RESET_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     INVITATION_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
@@ -247,6 +257,35 @@ function devEncryptionKey(file: string): string {
   return key;
 }
 
+/** Express's names for address ranges it knows ('trust proxy'). */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One trusted proxy entry: an address, an address/prefix, or one of Express's range names. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (!family) return false;
+  if (slash < 0) return true;
+  const prefix = entry.slice(slash + 1);
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset, "false" or "0": trust no proxy; a hop count; or comma-separated addresses,
+ * CIDRs and range names. A string answer is the problem with the value.
+ */
+function parseTrustProxy(value: string | undefined): { trust: Config['trustProxy'] } | { problem: string } {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return { trust: false };
+  if (/^[0-9]{1,2}$/.test(text)) return { trust: Number(text) };
+  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.filter((e) => !isProxyEntry(e));
+  if (bad.length || !entries.length) return { problem: `not a hop count nor proxy addresses/CIDRs (${bad.join(', ') || text}); "true" (trust every hop) is not accepted` };
+  return { trust: Object.freeze(entries) };
+}
+
 /** Reads, validates and freezes configuration from an environment map. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset so `FOO= npm start` behaves like no FOO at all.
@@ -265,6 +304,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   for (const cidr of (env.RUN_NETWORK_ALLOWED_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
     if (!normalCidr(cidr)) problems.push(`RUN_NETWORK_ALLOWED_CIDRS: ${cidr} is not a CIDR`);
   }
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if ('problem' in trustProxy) problems.push(`TRUST_PROXY: ${trustProxy.problem}`);
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   const port = Number(env.PORT ?? '8080');
@@ -339,7 +380,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
     rateLimitSignInPerMinute: Number(env.RATE_LIMIT_SIGN_IN_PER_MINUTE ?? '10'),
-    rateLimitSignInPerAccountPerHour: Number(env.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR ?? '30'),
+    rateLimitSignInPerAccountPerHour: Number(env.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR ?? '100'),
+    rateLimitSignInFailuresPerHour: Number(env.RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR ?? '10'),
+    trustProxy: 'trust' in trustProxy ? trustProxy.trust : false,
     sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? String(12 * 3600)),
     passwordResetTtlSeconds: Number(env.PASSWORD_RESET_TTL_SECONDS ?? String(24 * 3600)),
     invitationTtlSeconds: Number(env.INVITATION_TTL_SECONDS ?? String(7 * 24 * 3600)),

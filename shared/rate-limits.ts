@@ -8,9 +8,10 @@ import { bullPrefix } from './queues.js';
  * The budgets the API enforces. `api` is every authenticated request, per token; the others are
  * stricter budgets of expensive actions, per token, except `organization-invitations`, which is
  * per organization (whoever invites), `sign-in`, per client address (sign-in and password links,
- * before any credential is known), and `sign-in-account`, per account name a sign-in gives.
+ * before any credential is known), and the two budgets of failed sign-ins only:
+ * `sign-in-failures`, per account name and client address, and `sign-in-account`, per account name.
  */
-export type LimitName = 'api' | 'configuration-versions' | 'verifications' | 'invitations' | 'organization-invitations' | 'sign-in' | 'sign-in-account';
+export type LimitName = 'api' | 'configuration-versions' | 'verifications' | 'invitations' | 'organization-invitations' | 'sign-in' | 'sign-in-failures' | 'sign-in-account';
 
 export interface LimitSpec {
   points: number;
@@ -31,6 +32,8 @@ export interface RateLimits {
    * cannot be asked (Redis unreachable or slow): the request then goes through (fail open).
    */
   consume(name: LimitName, key: string): Promise<LimitDecision | null>;
+  /** Points of `name`'s budget `key` has used in the current window, without taking one (null as for consume). */
+  used(name: LimitName, key: string): Promise<{ used: number; limit: number; msBeforeReset: number } | null>;
 }
 
 /** The budgets a configuration sets (points 0: no limit). */
@@ -42,6 +45,7 @@ export function limitSpecs(config: Config): Record<LimitName, LimitSpec> {
     invitations: { points: config.rateLimitInvitationsPerMinute, durationSeconds: 60 },
     'organization-invitations': { points: config.rateLimitInvitationsPerHour, durationSeconds: 3600 },
     'sign-in': { points: config.rateLimitSignInPerMinute, durationSeconds: 60 },
+    'sign-in-failures': { points: config.rateLimitSignInFailuresPerHour, durationSeconds: 3600 },
     'sign-in-account': { points: config.rateLimitSignInPerAccountPerHour, durationSeconds: 3600 },
   };
 }
@@ -81,6 +85,13 @@ export function createRateLimits(redis: RedisConnection, config: Config, logger:
     );
   }
   let lastWarning = 0;
+  const storeFailed = (name: LimitName, err: unknown): null => {
+    if (Date.now() - lastWarning >= WARN_EVERY_MS) {
+      lastWarning = Date.now();
+      logger.warn('rate limits not enforced: the store cannot be reached', { limit: name, error: String(err) });
+    }
+    return null;
+  };
   return {
     async consume(name, key) {
       const limiter = limiters.get(name);
@@ -90,11 +101,17 @@ export function createRateLimits(redis: RedisConnection, config: Config, logger:
         return { allowed: true, limit: limiter.points, remaining: res.remainingPoints, msBeforeReset: res.msBeforeNext };
       } catch (err) {
         if (err instanceof RateLimiterRes) return { allowed: false, limit: limiter.points, remaining: 0, msBeforeReset: err.msBeforeNext };
-        if (Date.now() - lastWarning >= WARN_EVERY_MS) {
-          lastWarning = Date.now();
-          logger.warn('rate limits not enforced: the store cannot be reached', { limit: name, error: String(err) });
-        }
-        return null;
+        return storeFailed(name, err);
+      }
+    },
+    async used(name, key) {
+      const limiter = limiters.get(name);
+      if (!limiter) return null;
+      try {
+        const res = await withTimeout(limiter.get(key), STORE_TIMEOUT_MS);
+        return { used: res?.consumedPoints ?? 0, limit: limiter.points, msBeforeReset: res?.msBeforeNext ?? 0 };
+      } catch (err) {
+        return storeFailed(name, err);
       }
     },
   };

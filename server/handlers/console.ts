@@ -3,19 +3,25 @@ import type { AppDeps } from '../context.js';
 import { Unauthorized } from '../../shared/errors.js';
 import { PasswordVerifier } from '../../shared/passwords.js';
 import { authorizeTerraformLogin, setPasswordWithLink, signIn, signOut } from '../../shared/usecases/sign-in.js';
-import { enforceLimit } from '../rate-limit.js';
-import { sendResource } from '../jsonapi.js';
+import { clientAddress, enforceLimit, signInAttempt } from '../rate-limit.js';
+import { send } from '../jsonapi.js';
 import { userResource } from '../serializers/foundation.js';
 import { sessionPrincipal } from '../auth.js';
-import { assertSameOrigin, clearSessionCookies, setSessionCookies } from '../session.js';
-
-/** The client's address, the key of the sign-in budget (the socket's peer: no proxy header is trusted). */
-const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+import { assertSameOrigin, clearSessionCookies, cookieNames, CSRF_HEADER, setSessionCookies } from '../session.js';
 
 /** The console's sign-in endpoints under /api/console (JSON bodies, session cookie). */
 export function consoleHandlers(deps: AppDeps) {
   const { config, rateLimits } = deps;
   const verifier = new PasswordVerifier();
+
+  /**
+   * The signed-in user, with where the console finds its CSRF token: the cookie's name (which is
+   * `__Host-` prefixed when BASE_URL is https) and the header to copy it into.
+   */
+  const sendSignedIn = (res: Response, user: Parameters<typeof userResource>[0]) => {
+    res.set('Cache-Control', 'no-store');
+    send(res, 200, { data: userResource(user, { self: true }), meta: { 'csrf-cookie': cookieNames(config).csrf, 'csrf-header': CSRF_HEADER } });
+  };
 
   /** The session and user a `session` middleware found. */
   function signedIn(res: Response) {
@@ -34,18 +40,20 @@ export function consoleHandlers(deps: AppDeps) {
     async signIn(req: Request, res: Response) {
       assertSameOrigin(req, config);
       const { username, password } = req.body as { username: string; password: string };
-      await enforceLimit(rateLimits, res, 'sign-in', clientAddress(req));
-      await enforceLimit(rateLimits, res, 'sign-in-account', username.toLowerCase());
-      const signedIn = await signIn(deps, verifier, username, password);
+      const address = clientAddress(req);
+      await enforceLimit(rateLimits, res, 'sign-in', address);
+      // Only failures count against an account, and per address first (docs/security.md "Sign-in").
+      const attempt = await signInAttempt(rateLimits, res, username.toLowerCase(), address);
+      const signedIn = await signIn(deps, verifier, username, password).catch(async (err: unknown) => {
+        if (err instanceof Unauthorized) await attempt.failed();
+        throw err;
+      });
       setSessionCookies(res, config, signedIn.secret, signedIn.csrf);
-      res.set('Cache-Control', 'no-store');
-      sendResource(res, 200, userResource(signedIn.user, { self: true }));
+      sendSignedIn(res, signedIn.user);
     },
 
     async show(_req: Request, res: Response) {
-      const { user } = signedIn(res);
-      res.set('Cache-Control', 'no-store');
-      sendResource(res, 200, userResource(user, { self: true }));
+      sendSignedIn(res, signedIn(res).user);
     },
 
     /** Signs out: revokes the session and clears both cookies. */

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { exchangeAuthorizationCode, OAuthError } from '../../shared/usecases/sign-in.js';
-import { enforceLimit } from '../rate-limit.js';
+import { clientAddress, enforceLimit } from '../rate-limit.js';
 
 const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -25,7 +25,7 @@ function basicClientId(header: string | undefined): string | undefined {
 export function oauthHandlers(deps: AppDeps) {
   return {
     async token(req: Request, res: Response) {
-      await enforceLimit(deps.rateLimits, res, 'sign-in', req.socket.remoteAddress ?? 'unknown');
+      await enforceLimit(deps.rateLimits, res, 'sign-in', clientAddress(req));
       res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
       try {
         const { token } = await exchangeAuthorizationCode(deps, {

@@ -14,6 +14,34 @@ export function passwordProblem(password: string): string | null {
 }
 
 /** The one OAuth client this service knows: the Terraform CLI's `terraform login`. */
+/**
+ * While an account is under attack (its failed sign-ins from anywhere reached their hourly budget),
+ * each client address may fail on it only this many times per hour (instead of its usual budget).
+ */
+export const UNDER_ATTACK_FAILURES_PER_ADDRESS = 3;
+
+/** Failed sign-ins counted in the current hour (a limit of 0: no limit). */
+export interface SignInFailures {
+  /** Failures naming this account from this client address, and that budget. */
+  fromAddress: number;
+  addressLimit: number;
+  /** Failures naming this account from anywhere, and that budget. */
+  onAccount: number;
+  accountLimit: number;
+}
+
+/**
+ * How many failures naming an account a client address is allowed this hour (null: no limit). Only
+ * failures count, and only this address's own failures can use its allowance up: the account-wide
+ * count merely lowers every address's allowance while the account is under attack, so others'
+ * failures never stop an owner who has not failed (much) from this address.
+ */
+export function signInAllowance(f: Omit<SignInFailures, 'fromAddress'>): number | null {
+  if (f.addressLimit <= 0) return null;
+  const underAttack = f.accountLimit > 0 && f.onAccount >= f.accountLimit;
+  return underAttack ? Math.min(f.addressLimit, UNDER_ATTACK_FAILURES_PER_ADDRESS) : f.addressLimit;
+}
+
 export const TERRAFORM_CLIENT_ID = 'terraform-cli';
 /** The local ports `terraform login` listens on for the redirect (it tries them in turn). */
 export const TERRAFORM_LOGIN_PORTS: readonly [number, number] = [10000, 10010];

@@ -67,14 +67,17 @@ export const signOut = (rt: Pick<Runtime, 'db'>, sessionId: string): Promise<voi
 export async function setPasswordWithLink(rt: Runtime, secret: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw new Unprocessable(problem, '/password');
+  const unusable = () => new NotFound('This link is not valid: it may have been used already or have expired.');
+  // An unknown, used or expired link costs no hashing; the transaction checks the link again.
+  if (!(await findUsablePasswordLink(rt.db, secret))) throw unusable();
   const hash = await hashPassword(password);
   await rt.db.transaction(async (tx) => {
     const link = await findUsablePasswordLink(tx, secret);
-    if (!link) throw new NotFound('This link is not valid: it may have been used already or have expired.');
+    if (!link) throw unusable();
     if (link.purpose === 'invitation' && (await userHasPassword(tx, link.user_id))) {
       throw new Unprocessable('This account already has a password: sign in and accept the invitation.', '/token');
     }
-    if (!(await markPasswordLinkUsed(tx, link.id))) throw new NotFound('This link is not valid: it may have been used already or have expired.');
+    if (!(await markPasswordLinkUsed(tx, link.id))) throw unusable();
     await setPasswordHash(tx, link.user_id, hash);
     await revokeSessionsOf(tx, link.user_id);
     if (link.purpose === 'reset') await expireResetLinksOf(tx, link.user_id);

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
-import { harness } from '../helpers/harness.js';
+import { harness, startSecondApp } from '../helpers/harness.js';
 import { openMailBody } from '../../shared/repos/mail.js';
 import { sweepSignIn } from '../../shared/usecases/sign-in.js';
 import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { startHttpsApp, httpsCall, type HttpsApp } from '../helpers/https-app.js';
+import type { TestUser } from '../helpers/fixtures.js';
 import { browser, givePassword, linkToken, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
 
 /*
@@ -120,7 +122,6 @@ describe('console sign-in', function () {
     });
 
     it('limits sign-in attempts per client address (429 with Retry-After), before checking the password', async () => {
-      const { startSecondApp } = await import('../helpers/harness.js');
       const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '3', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin` });
       try {
         const user = await createUser();
@@ -137,22 +138,153 @@ describe('console sign-in', function () {
       }
     });
 
-    it('limits sign-in attempts naming one account, whatever the name\'s case (429), without touching other accounts', async () => {
-      const { startSecondApp } = await import('../helpers/harness.js');
-      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '2', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin-account` });
+    it('counts only failures against an account, per account and client address, whatever the name\'s case; a success spends nothing', async () => {
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR: '2', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin-account` });
       try {
         const user = await createUser();
         const other = await createUser();
         const password = await givePassword(user);
         const otherPassword = await givePassword(other);
         const attempt = (username: string, pw: string) => browser('POST', '/api/console/session', { base: app.baseUrl, origin: null, body: { username, password: pw } });
+        // Successes are not counted: any number of them leaves the budget whole.
+        for (let i = 0; i < 3; i++) expect((await attempt(user.username, password)).status).to.equal(200);
         expect((await attempt(user.username, 'wrong-password')).status).to.equal(401);
         expect((await attempt(user.username.toUpperCase(), 'wrong-password')).status).to.equal(401);
-        expectError(await attempt(user.username, password), 429);
+        const limited = await attempt(user.username, password);
+        expectError(limited, 429, /failed sign-ins for this account from this address/);
+        expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
         expect((await attempt(other.username, otherPassword)).status).to.equal(200);
       } finally {
         await app.close();
       }
+    });
+  });
+
+  describe('behind a reverse proxy (TRUST_PROXY)', () => {
+    // The test is the proxy: it appends the address it saw (here: each client's) to X-Forwarded-For.
+    const through = (base: string, client: string, sent?: string) => ({ base, origin: null, headers: { 'X-Forwarded-For': sent ? `${sent}, ${client}` : client } });
+
+    it('gives clients with different addresses their own sign-in budget, so junk from one blocks no one else', async () => {
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '3', TRUST_PROXY: 'loopback', QUEUE_PREFIX: `${harness().config.queuePrefix}-proxy` });
+      try {
+        const user = await createUser();
+        const password = await givePassword(user);
+        const junk = { username: uniq('nobody'), password: 'junk-password' };
+        const attacker = '203.0.113.10';
+        expect((await browser('POST', '/api/console/session', { ...through(app.baseUrl, attacker), body: junk })).status).to.equal(401);
+        // A forged X-Forwarded-For prefix changes nothing: the proxy's entry is the one believed.
+        for (const forged of ['198.51.100.1', '198.51.100.2']) {
+          expect((await browser('POST', '/api/console/session', { ...through(app.baseUrl, attacker, forged), body: junk })).status).to.equal(401);
+        }
+        expectError(await browser('POST', '/api/console/session', { ...through(app.baseUrl, attacker, '198.51.100.3'), body: junk }), 429);
+        expectError(await browser('POST', '/api/console/password', { ...through(app.baseUrl, attacker), body: { token: 'not-a-link-token', password: 'some-password-1' } }), 429);
+        const attackerToken = await fetch(`${app.baseUrl}/oauth/token`, { method: 'POST', headers: { 'X-Forwarded-For': attacker, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code' });
+        expect(attackerToken.status).to.equal(429);
+        // Another client behind the same proxy: its own budget.
+        const owner = '203.0.113.20';
+        const res = await browser('POST', '/api/console/session', { ...through(app.baseUrl, owner), body: { username: user.username, password } });
+        expect(res.status, res.text).to.equal(200);
+        expectError(await browser('POST', '/api/console/password', { ...through(app.baseUrl, owner), body: { token: 'not-a-link-token', password: 'some-password-1' } }), 404);
+        const ownerToken = await fetch(`${app.baseUrl}/oauth/token`, { method: 'POST', headers: { 'X-Forwarded-For': owner, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code' });
+        expect(ownerToken.status).to.equal(400);
+        expect(await ownerToken.json()).to.include({ error: 'invalid_request' });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('ignores X-Forwarded-For without TRUST_PROXY: a client cannot buy a fresh budget by sending the header', async () => {
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '2', QUEUE_PREFIX: `${harness().config.queuePrefix}-noproxy` });
+      try {
+        const junk = { username: uniq('nobody'), password: 'junk-password' };
+        expect((await browser('POST', '/api/console/session', { ...through(app.baseUrl, '203.0.113.30'), body: junk })).status).to.equal(401);
+        expect((await browser('POST', '/api/console/session', { ...through(app.baseUrl, '203.0.113.31'), body: junk })).status).to.equal(401);
+        expectError(await browser('POST', '/api/console/session', { ...through(app.baseUrl, '203.0.113.32'), body: junk }), 429);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('a third party\'s failed sign-ins naming an account never lock its owner out', async () => {
+      const app = await startSecondApp({
+        RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR: '10',
+        RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '12',
+        TRUST_PROXY: '127.0.0.1/8',
+        QUEUE_PREFIX: `${harness().config.queuePrefix}-lockout`,
+      });
+      try {
+        const user = await createUser();
+        const password = await givePassword(user);
+        const attempt = (client: string, username: string, pw: string) => browser('POST', '/api/console/session', { ...through(app.baseUrl, client), body: { username, password: pw } });
+        // 30 guesses naming the account from one address: refused once that address's failures are spent.
+        const statuses: number[] = [];
+        for (let i = 0; i < 30; i++) statuses.push((await attempt('203.0.113.40', i % 2 ? user.username : user.username.toUpperCase(), `guess-${i}-password`)).status);
+        expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(401));
+        expect(statuses.slice(10)).to.deep.equal(Array(20).fill(429));
+        // The same address is refused even with the right password (its own failures, not the owner's).
+        expectError(await attempt('203.0.113.40', user.username, password), 429);
+        // More addresses put the account under attack: each address then gets only a few failures.
+        for (let i = 0; i < 3; i++) expect((await attempt('203.0.113.41', user.username, `guess-b${i}-password`)).status).to.equal(401);
+        expectError(await attempt('203.0.113.41', user.username, 'guess-b3-password'), 429);
+        expect((await attempt('203.0.113.42', user.username, 'guess-c-password')).status).to.equal(401);
+        // The owner, from an address of their own, signs in, even after a typo.
+        expect((await attempt('198.51.100.50', user.username, 'a-typo-password')).status).to.equal(401);
+        const owner = await attempt('198.51.100.50', user.username, password);
+        expect(owner.status, owner.text).to.equal(200);
+        expect(sessionOf(owner).csrf).to.have.length.greaterThan(30);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('over https: __Host- cookies', () => {
+    let app: HttpsApp;
+    before(async () => {
+      app = await startHttpsApp();
+    });
+    after(async () => {
+      await app.close();
+    });
+    const json = () => ({ 'Content-Type': 'application/json', Origin: app.baseUrl });
+    const signInHttps = async (user: TestUser) => {
+      const res = await httpsCall(app, 'POST', '/api/console/session', { headers: json(), body: JSON.stringify({ username: user.username, password: await givePassword(user) }) });
+      expect(res.status, res.text).to.equal(200);
+      const value = (name: string) => decodeURIComponent(res.setCookies.find((c) => c.startsWith(`${name}=`))!.slice(name.length + 1).split(';')[0]);
+      return { res, secret: value('__Host-tfsession'), csrf: value('__Host-tfcsrf') };
+    };
+
+    it('names the cookies __Host-tfsession and __Host-tfcsrf (Secure, Path=/, no Domain) and tells the console the CSRF cookie\'s name', async () => {
+      const user = await createUser();
+      const { res, secret } = await signInHttps(user);
+      expect(res.setCookies.map((c) => c.split('=')[0]).sort()).to.deep.equal(['__Host-tfcsrf', '__Host-tfsession']);
+      for (const c of res.setCookies) expect(c).to.match(/; Secure/i).and.match(/; Path=\/(;|$)/i).and.not.match(/Domain=/i);
+      expect(res.body.meta).to.deep.equal({ 'csrf-cookie': '__Host-tfcsrf', 'csrf-header': 'X-CSRF-Token' });
+      const me = await httpsCall(app, 'GET', '/api/console/session', { headers: { Cookie: `__Host-tfsession=${secret}` } });
+      expect(me.status, me.text).to.equal(200);
+      expect(me.body.meta['csrf-cookie']).to.equal('__Host-tfcsrf');
+      // Over http the names stay unprefixed (browsers refuse __Host- cookies without Secure).
+      const plain = await browser('GET', '/api/console/session', { session: await signedIn(await createUser()) });
+      expect(plain.body.meta).to.deep.equal({ 'csrf-cookie': 'tfcsrf', 'csrf-header': 'X-CSRF-Token' });
+    });
+
+    it('ignores a tfsession/tfcsrf pair a sibling subdomain plants (no session fixation, no CSRF token of its choosing)', async () => {
+      const victim = await createUser();
+      const attacker = await createUser();
+      const v = await signInHttps(victim);
+      const a = await signInHttps(attacker);
+      // The attacker's own valid session planted under the unprefixed names a sibling can set: not a session here.
+      expect((await httpsCall(app, 'GET', '/api/console/session', { headers: { Cookie: `tfsession=${a.secret}; tfcsrf=${a.csrf}` } })).status).to.equal(401);
+      // The victim's session with a planted CSRF cookie and a header to match: refused, the session survives.
+      const planted = 'y'.repeat(43);
+      const forged = await httpsCall(app, 'DELETE', '/api/console/session', { headers: { Origin: app.baseUrl, Cookie: `tfcsrf=${planted}; __Host-tfsession=${v.secret}`, 'X-CSRF-Token': planted } });
+      expect(forged.status, forged.text).to.equal(403);
+      expect((await httpsCall(app, 'GET', '/api/console/session', { headers: { Cookie: `__Host-tfsession=${v.secret}` } })).status).to.equal(200);
+      // The real pair works, and signing out clears the prefixed cookies.
+      const out = await httpsCall(app, 'DELETE', '/api/console/session', { headers: { Origin: app.baseUrl, Cookie: `__Host-tfsession=${v.secret}; __Host-tfcsrf=${v.csrf}`, 'X-CSRF-Token': v.csrf } });
+      expect(out.status, out.text).to.equal(204);
+      expect(out.setCookies.map((c) => c.split('=')[0]).sort()).to.deep.equal(['__Host-tfcsrf', '__Host-tfsession']);
+      expect((await httpsCall(app, 'GET', '/api/console/session', { headers: { Cookie: `__Host-tfsession=${v.secret}` } })).status).to.equal(401);
     });
   });
 

@@ -97,10 +97,12 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
       expect((await httpsCall(app, 'POST', '/api/console/oauth/authorize', { headers: json, body: consentBody })).status).to.equal(401);
       const signIn = await httpsCall(app, 'POST', '/api/console/session', { headers: json, body: JSON.stringify({ username: org.owner.username, password }) });
       expect(signIn.status, signIn.text).to.equal(200);
-      // Over https the cookies are Secure.
+      // Over https the cookies are Secure and __Host- prefixed; the answer names the CSRF cookie.
       expect(signIn.setCookies.every((c) => /; Secure/i.test(c))).to.equal(true);
       const cookies = signIn.setCookies.map((c) => c.split(';')[0]);
-      const csrf = decodeURIComponent(cookies.find((c) => c.startsWith('tfcsrf='))!.slice('tfcsrf='.length));
+      const csrfCookie: string = signIn.body.meta['csrf-cookie'];
+      expect(csrfCookie).to.equal('__Host-tfcsrf');
+      const csrf = decodeURIComponent(cookies.find((c) => c.startsWith(`${csrfCookie}=`))!.slice(csrfCookie.length + 1));
       const consent = await httpsCall(app, 'POST', '/api/console/oauth/authorize', { headers: { ...json, Cookie: cookies.join('; '), 'X-CSRF-Token': csrf }, body: consentBody });
       expect(consent.status, consent.text).to.equal(200);
       const redirect = new URL(consent.body.redirect);

@@ -60,4 +60,15 @@ describe('configuration', () => {
     expect([set.verificationTimeoutSeconds, set.verificationConnectTimeoutSeconds, set.deliverySlotsPerOrganization]).to.deep.equal([2, 2, 8]);
     expect(() => loadConfig({ ENCRYPTION_KEY: KEY, VERIFICATION_SLOTS_PER_ORGANIZATION: '0', VERIFICATION_TIMEOUT_SECONDS: '0' })).to.throw(ConfigError, /VERIFICATION_SLOTS_PER_ORGANIZATION.*VERIFICATION_TIMEOUT_SECONDS|VERIFICATION_TIMEOUT_SECONDS.*VERIFICATION_SLOTS_PER_ORGANIZATION/);
   });
+
+  it('reads TRUST_PROXY as off, a hop count or proxy addresses/CIDRs, and refuses "true" and junk', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).trustProxy).to.equal(false);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '0' }).trustProxy).to.equal(false);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '2' }).trustProxy).to.equal(2);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,loopback, fd00::/8' }).trustProxy).to.deep.equal(['10.0.0.0/8', '192.168.1.5', 'loopback', 'fd00::/8']);
+    for (const bad of ['true', '10.0.0.0/33', 'proxy.example', '1.2.3', '100']) {
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, TRUST_PROXY: bad }), bad).to.throw(ConfigError, /TRUST_PROXY/);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPkceValue, isTerraformRedirectUri, passwordLinkUrl, passwordProblem, redirectWithCode, s256Challenge } from '../../../../shared/domain/sign-in.js';
+import { isPkceValue, isTerraformRedirectUri, passwordLinkUrl, passwordProblem, redirectWithCode, s256Challenge, signInAllowance, UNDER_ATTACK_FAILURES_PER_ADDRESS } from '../../../../shared/domain/sign-in.js';
 
 describe('sign-in rules', () => {
   it('wants passwords of 10 to 1024 characters, counted as characters, not bytes', () => {
@@ -29,5 +29,15 @@ describe('sign-in rules', () => {
     expect(redirectWithCode('http://localhost:10000/login', 'c o', 's&1')).to.equal('http://localhost:10000/login?code=c+o&state=s%261');
     expect(passwordLinkUrl('https://tf.example', 'reset', 'a/b')).to.equal('https://tf.example/app/reset-password?token=a%2Fb');
     expect(passwordLinkUrl('https://tf.example', 'invitation', 't')).to.equal('https://tf.example/app/accept-invitation?token=t');
+  });
+
+  it('allows an address its own failures on an account, fewer while the account is under attack, never refusing for others\' failures alone', () => {
+    expect(signInAllowance({ addressLimit: 10, onAccount: 99, accountLimit: 100 })).to.equal(10);
+    expect(signInAllowance({ addressLimit: 10, onAccount: 100, accountLimit: 100 })).to.equal(UNDER_ATTACK_FAILURES_PER_ADDRESS);
+    // However many failures the account has, an address that has not failed may try.
+    expect(signInAllowance({ addressLimit: 10, onAccount: 1_000_000, accountLimit: 100 })).to.be.greaterThan(0);
+    expect(signInAllowance({ addressLimit: 2, onAccount: 100, accountLimit: 100 })).to.equal(2);
+    expect(signInAllowance({ addressLimit: 10, onAccount: 1_000, accountLimit: 0 })).to.equal(10);
+    expect(signInAllowance({ addressLimit: 0, onAccount: 1_000, accountLimit: 100 })).to.equal(null);
   });
 });
