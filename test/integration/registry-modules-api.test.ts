@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -280,7 +281,8 @@ describe('private module registry: versions through the API and the registry pro
 
     it('queues many test runs of a version at once without running out of database connections', async () => {
       const name = modName();
-      await publishVersion(org, name, 'local', '1.0.0', namingModule('1.0.0'));
+      // Incompressible bytes, so the archive spans many chunks of the store and each copy takes a while.
+      await publishVersion(org, name, 'local', '1.0.0', { ...namingModule('1.0.0'), 'blob.bin': randomBytes(4 * 1024 * 1024).toString('base64') });
       const tests = `/organizations/${org.name}/tests/registry-modules/private/${org.name}/${name}/local`;
       // More at once than the pool has connections: a copy that held one connection in its
       // transaction while reading the archive through another would starve the pool.
