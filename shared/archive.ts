@@ -4,9 +4,21 @@ export type ArchiveCheck = { ok: true; files: string[]; unpackedBytes: number } 
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 const INSPECT_SLICE_BYTES = 64 * 1024;
-/** The largest file whose text an inspection keeps, and the most it keeps in all. */
+/** The largest file whose text an inspection keeps, and the most it keeps in all of the files it needs (see Keep). */
 export const KEPT_FILE_BYTES = 512 * 1024;
 export const KEPT_TOTAL_BYTES = 4 * 1024 * 1024;
+/** The most an inspection keeps in all of the files it may do without (see Keep), apart from KEPT_TOTAL_BYTES. */
+export const KEPT_OPTIONAL_BYTES = 1024 * 1024;
+
+/**
+ * Whether an inspection keeps a file's text: `need` (the archive is refused when the file is
+ * larger than KEPT_FILE_BYTES or the needed files than KEPT_TOTAL_BYTES in all), `may` (kept when
+ * it fits KEPT_FILE_BYTES and KEPT_OPTIONAL_BYTES, skipped otherwise), or null. Optional files have
+ * a budget of their own, so they never crowd out a needed one that comes after them.
+ */
+export type Keep = (path: string) => 'need' | 'may' | null;
+
+const FILE_TYPES = ['File', 'OldFile', 'ContiguousFile'];
 
 /** A path inside an archive that stays inside the directory it is unpacked into. */
 export function safeEntryPath(path: string): boolean {
@@ -38,7 +50,9 @@ export class ArchiveInspector {
   private readonly files: string[] = [];
   /** Texts of the files `keep` asked for (see the constructor), by path. */
   readonly texts = new Map<string, string>();
-  private keptBytes = 0;
+  /** Bytes kept by kind, and each kept path's size (a path may come twice: the later one wins). */
+  private readonly keptBytes = { need: 0, may: 0 };
+  private readonly keptSizes = new Map<string, number>();
   private entries = 0;
   private unpackedBytes = 0;
   private received = 0;
@@ -49,8 +63,8 @@ export class ArchiveInspector {
   constructor(
     private readonly maxUnpackedBytes: number,
     private readonly maxEntries = Number.POSITIVE_INFINITY,
-    /** Files whose text to keep (in `texts`), up to KEPT_FILE_BYTES each and KEPT_TOTAL_BYTES in all. */
-    private readonly keep?: (path: string) => boolean,
+    /** Files whose text to keep (in `texts`). */
+    private readonly keep?: Keep,
   ) {
     let done!: () => void;
     this.parsed = new Promise<void>((resolve) => (done = resolve));
@@ -77,15 +91,39 @@ export class ArchiveInspector {
     if (this.unpackedBytes > this.maxUnpackedBytes) fail('the archive unpacks to more than the allowed size');
     const path = entry.path.replace(/^\.\//, '');
     if (entry.type !== 'Directory') this.files.push(path);
-    const size = entry.size ?? 0;
-    if (this.keep && !this.problem && entry.type === 'File' && size <= KEPT_FILE_BYTES && this.keptBytes + size <= KEPT_TOTAL_BYTES && this.keep(path)) {
-      this.keptBytes += size;
+    const kind = this.keep && !this.problem && FILE_TYPES.includes(entry.type) ? this.keep(path) : null;
+    if (kind && this.fits(kind, path, entry.size ?? 0)) {
       const parts: Buffer[] = [];
       entry.on('data', (d: Buffer) => parts.push(d));
       entry.on('end', () => this.texts.set(path, Buffer.concat(parts).toString('utf8')));
       return;
     }
     entry.resume();
+  }
+
+  /** Counts a file to keep against its budget when it fits; a needed one that does not is the archive's problem. */
+  private fits(kind: 'need' | 'may', path: string, size: number): boolean {
+    const before = this.keptSizes.get(path) ?? 0;
+    const total = this.keptBytes[kind] - before + size;
+    const limit = kind === 'need' ? KEPT_TOTAL_BYTES : KEPT_OPTIONAL_BYTES;
+    if (size <= KEPT_FILE_BYTES && total <= limit) {
+      this.keptBytes[kind] = total;
+      this.keptSizes.set(path, size);
+      return true;
+    }
+    if (kind === 'may' && before) {
+      // An earlier entry of the same path is replaced by this one, which is not kept.
+      this.keptBytes.may -= before;
+      this.keptSizes.delete(path);
+      this.texts.delete(path);
+    }
+    if (kind === 'need') {
+      this.problem ??=
+        size > KEPT_FILE_BYTES
+          ? `${path} is larger than ${KEPT_FILE_BYTES} bytes, the most a file the archive is read from may have`
+          : `the files the archive is read from are larger than ${KEPT_TOTAL_BYTES} bytes in all (at ${path})`;
+    }
+    return false;
   }
 
   /**

@@ -18,10 +18,46 @@ export class HclSyntaxError extends Error {}
 const IDENT_START = /[A-Za-z_]/;
 const IDENT = /[A-Za-z0-9_-]/;
 
+/**
+ * How deeply blocks, brackets and interpolations may nest in one file. Real modules stay far
+ * below it; past it the file is refused rather than read with a stack as deep as the file is long.
+ */
+export const MAX_NESTING = 100;
+
+/**
+ * The character a `\u` (4 hex digits) or `\U` (8 hex digits) escape names, or null when `hex` is
+ * not that many hex digits or names no character UTF-8 can encode (past U+10FFFF, or a surrogate),
+ * which Terraform refuses too.
+ */
+function escapedCodePoint(hex: string, digits: number): number | null {
+  if (hex.length !== digits || !/^[0-9A-Fa-f]+$/.test(hex)) return null;
+  const code = parseInt(hex, 16);
+  return code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? null : code;
+}
+
 /** A scanner over one file's text. */
 class Scanner {
   at = 0;
+  /** Blocks, brackets and interpolations open at the cursor. */
+  private depth = 0;
   constructor(private readonly text: string) {}
+
+  /** Opens one more level of nesting; refuses the file past MAX_NESTING. */
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) this.fail(`nesting deeper than ${MAX_NESTING} levels`);
+  }
+
+  private leave(): void {
+    this.depth--;
+  }
+
+  /** Refuses a file holding the NUL character (the database cannot store it, and no HCL needs it). */
+  refuseNul(): void {
+    const at = this.text.indexOf('\0');
+    if (at < 0) return;
+    this.at = at;
+    this.fail('a NUL character');
+  }
 
   get done(): boolean {
     return this.at >= this.text.length;
@@ -71,7 +107,7 @@ class Scanner {
     this.at++;
     while (!this.done) {
       const c = this.peek();
-      if (c === '\\') this.at += 2;
+      if (c === '\\') this.escape();
       else if (c === '"') {
         this.at++;
         return;
@@ -82,6 +118,19 @@ class Scanner {
       else this.at++;
     }
     this.fail('unterminated string');
+  }
+
+  /** Skips one escape sequence in a quoted template, refusing a `\\u`/`\\U` one that names no character; the cursor is on the backslash. */
+  private escape(): void {
+    const e = this.peek(1);
+    if (e !== 'u' && e !== 'U') {
+      this.at += 2;
+      return;
+    }
+    const digits = e === 'u' ? 4 : 8;
+    const hex = this.text.slice(this.at + 2, this.at + 2 + digits);
+    if (escapedCodePoint(hex, digits) === null) this.fail(`invalid escape sequence \\${e}${JSON.stringify(hex).slice(1, -1)}`);
+    this.at += 2 + digits;
   }
 
   /** Skips a heredoc; the cursor is on `<<`. */
@@ -101,16 +150,20 @@ class Scanner {
   /** Skips bracketed content up to and past the `close` that matches the one already opened. */
   skipUntilClose(close: string): void {
     const stack = [close];
+    this.enter();
     while (!this.done && stack.length) {
       const c = this.peek();
       if (c === '"') this.skipString();
       else if (c === '<' && this.peek(1) === '<' && /[-A-Za-z_]/.test(this.peek(2))) this.skipHeredoc();
       else if (c === '#' || (c === '/' && (this.peek(1) === '/' || this.peek(1) === '*'))) this.skip(false);
       else {
-        if (c === '{' || c === '[' || c === '(') stack.push(c === '{' ? '}' : c === '[' ? ']' : ')');
-        else if (c === '}' || c === ']' || c === ')') {
+        if (c === '{' || c === '[' || c === '(') {
+          this.enter();
+          stack.push(c === '{' ? '}' : c === '[' ? ']' : ')');
+        } else if (c === '}' || c === ']' || c === ')') {
           if (stack[stack.length - 1] !== c) this.fail(`unexpected ${c}`);
           stack.pop();
+          this.leave();
         }
         this.at++;
       }
@@ -143,7 +196,9 @@ class Scanner {
     if (this.peek() !== '"') return this.identifier();
     const start = this.at;
     this.skipString();
-    return decodeString(this.text.slice(start, this.at)) ?? this.fail('a block label cannot hold an interpolation');
+    const label = decodeString(this.text.slice(start, this.at)) ?? this.fail('a block label cannot hold an interpolation');
+    if (label.includes('\0')) this.fail('a block label cannot hold a NUL character');
+    return label;
   }
 
   /** A body's attributes and blocks, up to `}` (when nested) or the end of the file. */
@@ -176,53 +231,85 @@ class Scanner {
         this.skip(true);
       }
       this.at++;
+      this.enter();
       blocks.push({ type: name, labels, ...this.body(true) });
+      this.leave();
     }
   }
 }
 
 /** Parses one file's text: its top-level attributes and blocks. */
 export function parseHcl(text: string): Pick<HclBlock, 'attributes' | 'blocks'> {
-  return new Scanner(text.replace(/^\uFEFF/, '')).body(false);
+  const scanner = new Scanner(text.replace(/^\uFEFF/, ''));
+  scanner.refuseNul();
+  return scanner.body(false);
 }
 
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' };
 
-/** The value of a quoted string literal written as `raw`, or null when it is not one (interpolations included). */
+/**
+ * The value of a quoted string literal written as `raw`, or null when it is not one (an
+ * interpolation, more than one literal, an escape naming no character). Decodes by slices
+ * between escapes, so a long literal costs one pass.
+ */
 export function decodeString(raw: string): string | null {
-  if (!/^"[\s\S]*"$/.test(raw) || raw.length < 2) return null;
-  const body = raw.slice(1, -1);
-  let out = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (c === '\\') {
-      const e = body[++i];
-      if (e === 'u' || e === 'U') {
-        const len = e === 'u' ? 4 : 8;
-        out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 1 + len), 16));
-        i += len;
-      } else out += ESCAPES[e] ?? e;
-    } else if ((c === '$' || c === '%') && body[i + 1] === '{') return null;
-    else if ((c === '$' || c === '%') && body[i + 1] === c && body[i + 2] === '{') {
-      out += `${c}{`;
+  if (raw.length < 2 || raw[0] !== '"' || raw[raw.length - 1] !== '"') return null;
+  const end = raw.length - 1;
+  const parts: string[] = [];
+  let from = 1;
+  for (let i = 1; i < end; i++) {
+    const c = raw[i];
+    if (c === '"') return null;
+    if (c !== '\\' && c !== '$' && c !== '%') continue;
+    if (c !== '\\') {
+      if (raw[i + 1] === '{') return null;
+      if (raw[i + 1] !== c || raw[i + 2] !== '{') continue;
+      // `$${` and `%%{` stand for `${` and `%{`.
+      parts.push(raw.slice(from, i + 1), '{');
       i += 2;
-    } else out += c;
+      from = i + 1;
+      continue;
+    }
+    parts.push(raw.slice(from, i));
+    const e = raw[i + 1];
+    if (i + 1 >= end) return null;
+    if (e === 'u' || e === 'U') {
+      const digits = e === 'u' ? 4 : 8;
+      const code = i + 1 + digits < end ? escapedCodePoint(raw.slice(i + 2, i + 2 + digits), digits) : null;
+      if (code === null) return null;
+      parts.push(String.fromCodePoint(code));
+      i += 1 + digits;
+    } else {
+      parts.push(ESCAPES[e] ?? e);
+      i += 1;
+    }
+    from = i + 1;
   }
-  return out;
+  parts.push(raw.slice(from, end));
+  return parts.join('');
 }
 
 /** The text of a heredoc written as `raw` (indentation removed for `<<-`), or null when it is not one. */
 function decodeHeredoc(raw: string): string | null {
   const match = /^<<(-?)([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\r?\n([\s\S]*?)\r?\n[ \t]*\2$/.exec(raw);
   if (!match) return null;
-  const lines = match[3].split('\n');
   if (!match[1]) return `${match[3]}\n`;
-  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length));
+  const lines = match[3].split('\n');
+  // A loop, not Math.min(...): a heredoc may have more lines than a call may have arguments.
+  let indent = Number.POSITIVE_INFINITY;
+  for (const l of lines) if (l.trim()) indent = Math.min(indent, /^[ \t]*/.exec(l)![0].length);
   return `${lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n')}\n`;
 }
 
-/** A description's text: a string literal or heredoc decoded, anything else as written. */
-const textOf = (raw: string | undefined): string => (raw === undefined ? '' : (decodeString(raw) ?? decodeHeredoc(raw) ?? raw));
+/**
+ * A description's text: a string literal or heredoc decoded, anything else as written. `what`
+ * names it when it decodes to a NUL character (written `\\u0000`), which the database cannot store.
+ */
+function textOf(raw: string | undefined, what: string): string {
+  const text = raw === undefined ? '' : (decodeString(raw) ?? decodeHeredoc(raw) ?? raw);
+  if (text.includes('\0')) throw new HclSyntaxError(`${what} holds a NUL character`);
+  return text;
+}
 
 export interface ModuleInput {
   name: string;
@@ -263,35 +350,39 @@ export interface ModuleDetails {
 
 const isTrue = (raw: string | undefined) => raw === 'true';
 
+/** Adds what one parsed file declares to `details`. */
+function readFile(details: ModuleDetails, parsed: Pick<HclBlock, 'blocks'>): void {
+  for (const b of parsed.blocks) {
+    const a = b.attributes;
+    const what = `${b.type} ${JSON.stringify(b.labels[0])}`;
+    if (b.type === 'variable' && b.labels.length === 1) {
+      details.inputs.push({
+        name: b.labels[0],
+        type: a.type ?? '',
+        description: textOf(a.description, `${what}: its description`),
+        default: a.default ?? '',
+        required: a.default === undefined,
+        sensitive: isTrue(a.sensitive),
+      });
+    } else if (b.type === 'output' && b.labels.length === 1) {
+      details.outputs.push({ name: b.labels[0], description: textOf(a.description, `${what}: its description`), sensitive: isTrue(a.sensitive) });
+    } else if (b.type === 'resource' && b.labels.length === 2) {
+      details.resources.push({ type: b.labels[0], name: b.labels[1] });
+    } else if (b.type === 'module' && b.labels.length === 1) {
+      details.dependencies.push({ name: b.labels[0], source: textOf(a.source, `${what}: its source`), version: textOf(a.version, `${what}: its version`) });
+    }
+  }
+}
+
 /** Reads one module directory from its `.tf` files (name -> text) and README. */
 export function inspectModule(path: string, files: Record<string, string>, readme = ''): ModuleDetails {
   const details: ModuleDetails = { path, readme, empty: Object.keys(files).length === 0, inputs: [], outputs: [], dependencies: [], resources: [] };
   for (const name of Object.keys(files).sort()) {
-    let parsed: Pick<HclBlock, 'blocks'>;
     try {
-      parsed = parseHcl(files[name]);
+      readFile(details, parseHcl(files[name]));
     } catch (err) {
       if (err instanceof HclSyntaxError) throw new HclSyntaxError(`${path ? `${path}/` : ''}${name}: ${err.message}`);
       throw err;
-    }
-    for (const b of parsed.blocks) {
-      const a = b.attributes;
-      if (b.type === 'variable' && b.labels.length === 1) {
-        details.inputs.push({
-          name: b.labels[0],
-          type: a.type ?? '',
-          description: textOf(a.description),
-          default: a.default ?? '',
-          required: a.default === undefined,
-          sensitive: isTrue(a.sensitive),
-        });
-      } else if (b.type === 'output' && b.labels.length === 1) {
-        details.outputs.push({ name: b.labels[0], description: textOf(a.description), sensitive: isTrue(a.sensitive) });
-      } else if (b.type === 'resource' && b.labels.length === 2) {
-        details.resources.push({ type: b.labels[0], name: b.labels[1] });
-      } else if (b.type === 'module' && b.labels.length === 1) {
-        details.dependencies.push({ name: b.labels[0], source: textOf(a.source), version: textOf(a.version) });
-      }
     }
   }
   return details;
@@ -311,11 +402,21 @@ export function inspectArchiveFiles(texts: ReadonlyMap<string, string>): { root:
     if (!match) continue;
     const entry = dirOf(match[1] ?? '');
     if (match[2].endsWith('.tf')) entry.tf[match[2]] = text;
-    else if (/^readme(\.md)?$/i.test(match[2])) entry.readme = text;
+    // Shown as text; the database cannot store a NUL character, and a README needs none.
+    else if (/^readme(\.md)?$/i.test(match[2])) entry.readme = text.replaceAll('\0', '');
   }
   const details = [...dirs.entries()].sort(([x], [y]) => (x < y ? -1 : 1)).map(([dir, d]) => inspectModule(dir, d.tf, d.readme));
   return { root: details[0], submodules: details.slice(1) };
 }
 
-/** Files an archive inspection keeps the text of: `.tf` files and READMEs of the root and of `modules/<name>/`. */
-export const isModuleFile = (path: string): boolean => /^(modules\/[^/]+\/)?([^/]+\.tf|readme(\.md)?)$/i.test(path);
+/**
+ * Which files an archive inspection keeps the text of: the `.tf` files of the root and of
+ * `modules/<name>/` (needed whole: a module read without one of them would miss what it declares)
+ * and their READMEs (shown when they fit).
+ */
+export function moduleFileKind(path: string): 'tf' | 'readme' | null {
+  if (/^(modules\/[^/]+\/)?[^/]+\.tf$/.test(path)) return 'tf';
+  return /^(modules\/[^/]+\/)?readme(\.md)?$/i.test(path) ? 'readme' : null;
+}
+
+export const isModuleFile = (path: string): boolean => moduleFileKind(path) !== null;

@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import { ApiError, type ErrorKind } from '../errors.js';
-import { ArchiveInspector } from '../archive.js';
+import { ArchiveInspector, type Keep } from '../archive.js';
 import type { ObjectWriter } from '../store/object-store.js';
 
 /** Why an upload was refused; the signed-URL route maps it to its HTTP status. */
@@ -24,7 +24,7 @@ export async function intakeArchive(
   body: AsyncIterable<Buffer>,
   declaredBytes: number | undefined,
   refuse: Refuse,
-  keep?: (path: string) => boolean,
+  keep?: Keep,
 ): Promise<{ writer: ObjectWriter; texts: ReadonlyMap<string, string> }> {
   const limit = rt.config.maxArchiveBytes;
   const tooLarge = `the archive is larger than the limit of ${limit} bytes`;

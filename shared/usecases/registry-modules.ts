@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { NotFound, Unprocessable, type ErrorKind } from '../errors.js';
-import { HclSyntaxError, inspectArchiveFiles, isModuleFile } from '../domain/module-config.js';
+import { HclSyntaxError, inspectArchiveFiles, moduleFileKind } from '../domain/module-config.js';
 import { deleteModule, findTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
 import {
   deleteModuleVersion,
@@ -48,45 +48,57 @@ export async function createModuleVersion(rt: Runtime, module: RegistryModuleRow
   }
 }
 
+/** The module's `.tf` files are needed whole (the archive is refused past the caps); READMEs are shown when they fit. */
+const keepModuleFile = (path: string) => ({ tf: 'need' as const, readme: 'may' as const, none: null })[moduleFileKind(path) ?? 'none'];
+
+/** Whether a database error is about the data written (PostgreSQL's class 22, e.g. text it cannot store). */
+const dataException = (err: unknown) => /^22/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
 /**
  * Accepts a pending version's archive as it arrives, with the same checks and limits as a
  * configuration version's (see intakeArchive), keeping the text of its `.tf` files and READMEs.
  * Once whole, the module's inputs, outputs, resources, dependencies and submodules are read from
  * them; the version becomes `ok` with the archive, or `reg_ingress_failed` with the reason (and
- * nothing stored) when the archive or its files are refused.
+ * nothing stored) when the archive or its files are refused, whatever in them the reading or the
+ * database cannot take.
  */
 export async function acceptModuleUpload(rt: Runtime, versionId: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<ModuleVersionRow> {
   const before = await findModuleVersionById(rt.db, versionId);
   if (!before) throw new UploadRefused('not-found', 'not found', 'module version not found');
   if (before.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
-    await moveModuleVersion(rt.db, versionId, 'fail', { error: message });
+    await moveModuleVersion(rt.db, versionId, 'fail', { error: message.replaceAll('\0', '') });
     throw new UploadRefused(kind, title, message);
   };
-  const { writer, texts } = await intakeArchive(rt, body, declaredBytes, refuse, isModuleFile);
+  const { writer, texts } = await intakeArchive(rt, body, declaredBytes, refuse, keepModuleFile);
   let committed = false;
   try {
     let details: ReturnType<typeof inspectArchiveFiles>;
     try {
       details = inspectArchiveFiles(texts);
     } catch (err) {
-      if (err instanceof HclSyntaxError) await refuse('invalid', 'invalid module', `the module's configuration cannot be read: ${err.message}`);
-      throw err;
+      // Whatever fails in reading the files refuses the version: a file the parser does not
+      // expect is the uploader's, and must not leave the version pending.
+      if (!(err instanceof HclSyntaxError)) rt.logger.warn('module version: reading its files failed', { versionId, error: String(err) });
+      const reason = err instanceof HclSyntaxError ? `: ${err.message}` : '';
+      return await refuse('invalid', 'invalid module', `the module's configuration cannot be read${reason}`);
     }
     if (details.root.empty) {
       await refuse('invalid', 'invalid module', 'the archive has no .tf files at its root');
     }
-    const moved = await rt.db.transaction(async (tx) => {
-      const stored = await writer.finish(tx);
-      const row = await moveModuleVersion(tx, versionId, 'ingest', {
-        archive_object_id: stored.id,
-        readme: details.root.readme,
-        root: details.root,
-        submodules: details.submodules,
-      });
-      if (!row) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
-      return row;
-    });
+    const moved = await rt.db
+      .transaction(async (tx) => {
+        const stored = await writer.finish(tx);
+        const row = await moveModuleVersion(tx, versionId, 'ingest', {
+          archive_object_id: stored.id,
+          readme: details.root.readme,
+          root: details.root,
+          submodules: details.submodules,
+        });
+        if (!row) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
+        return row;
+      })
+      .catch((err: unknown) => (dataException(err) ? refuse('invalid', 'invalid module', "the module's files hold text the database cannot store") : Promise.reject(err)));
     committed = true;
     return moved;
   } catch (err) {
@@ -117,23 +129,31 @@ export async function removeModules(rt: Runtime, modules: RegistryModuleRow[]): 
 /**
  * Queues a test run of a published version: the version's archive is copied into a module test
  * configuration version of the module, and the run is recorded on the version (its result is the
- * version's test result).
+ * version's test result). The copy is written before the transaction opens, so the transaction
+ * never waits on a second connection reading the archive.
  */
 export async function testModuleVersion(rt: Runtime, module: RegistryModuleRow, version: ModuleVersionRow, req: Omit<TestRunRequest, 'configurationVersionId'>): Promise<TestRunRow> {
   if (version.status !== 'ok' || !version.archive_object_id) {
     throw new Unprocessable(`version ${version.version} is ${version.status}; only a published version can be tested`, undefined);
   }
-  const archiveId = version.archive_object_id;
-  const run = await rt.db.transaction(async (tx) => {
-    const archive = await rt.store.get(archiveId);
-    if (!archive) throw new NotFound('the version\'s archive is gone');
-    const copy = await rt.store.put(tx, archive, { contentType: 'application/x-tar+gzip', prefix: 'archive' });
-    const cv = await insertCv(tx, { registry_module_id: module.id, source: req.source, auto_queue_runs: false, speculative: true, provisional: false, created_by_id: req.createdById });
-    await moveCv(tx, cv.id, 'upload', { archive_object_id: copy.id }, ['pending']);
-    const inserted = await insertQueuedTestRun(tx, rt.config.encryptionKey, module, { ...req, configurationVersionId: cv.id });
-    await setVersionTestRun(tx, version.id, inserted.id);
-    return { ...inserted, module_version_id: version.id };
-  });
+  const archive = await rt.store.get(version.archive_object_id);
+  if (!archive) throw new NotFound('the version\'s archive is gone');
+  const writer = await rt.store.create({ contentType: 'application/x-tar+gzip', prefix: 'archive' });
+  let run: TestRunRow;
+  try {
+    for await (const piece of archive) await writer.write(piece as Buffer);
+    run = await rt.db.transaction(async (tx) => {
+      const copy = await writer.finish(tx);
+      const cv = await insertCv(tx, { registry_module_id: module.id, source: req.source, auto_queue_runs: false, speculative: true, provisional: false, created_by_id: req.createdById });
+      await moveCv(tx, cv.id, 'upload', { archive_object_id: copy.id }, ['pending']);
+      const inserted = await insertQueuedTestRun(tx, rt.config.encryptionKey, module, { ...req, configurationVersionId: cv.id });
+      await setVersionTestRun(tx, version.id, inserted.id);
+      return { ...inserted, module_version_id: version.id };
+    });
+  } catch (err) {
+    await writer.discard().catch(() => undefined);
+    throw err;
+  }
   await enqueueAfterCommit(rt.queues, jobs.testRun(run.id), rt.logger);
   return run;
 }

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg, createUser, createWorkspace, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
@@ -20,6 +21,22 @@ async function withLink(file: string, content: string, link: string, target: str
     await symlink(target, join(dir, link));
     const chunks: Buffer[] = [];
     for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, ['.'])) chunks.push(Buffer.from(c as Buffer));
+    return Buffer.concat(chunks);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A .tar.gz of `files` with its entries in the order given (the system tar orders them as the directory lists them). */
+async function tarGzInOrder(files: [string, string][]): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'registry-order-'));
+  try {
+    for (const [path, content] of files) {
+      await mkdir(dirname(join(dir, path)), { recursive: true });
+      await writeFile(join(dir, path), content);
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, files.map(([path]) => path))) chunks.push(Buffer.from(c as Buffer));
     return Buffer.concat(chunks);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -151,6 +168,83 @@ describe('private module registry: versions through the API and the registry pro
     });
   });
 
+  describe('hostile module files', () => {
+    /** PUTs `body` as a new version: the upload is refused with 422 (never a 500) and the version ends reg_ingress_failed with a reason matching `reason`. */
+    async function expectRefused(name: string, version: string, body: Buffer, reason: RegExp) {
+      const created = await createVersion(org, name, 'local', version);
+      const put = await putArchive(created.links.upload, body);
+      expect(put.status, `${version}: ${put.text}`).to.equal(422);
+      expect(put.body.errors[0].detail).to.match(reason);
+      const shown = await api('GET', `${privateModulePath(org.name, name, 'local')}/${version}`, { token: org.owner.token });
+      expect(shown.body.data.attributes.status, version).to.equal('reg_ingress_failed');
+      expect(shown.body.data.attributes.error, version).to.match(reason);
+    }
+
+    /** A later valid version of the module still publishes and is what the registry offers. */
+    async function expectValidLater(name: string, version: string) {
+      await publishVersion(org, name, 'local', version, namingModule(version));
+      const latest = await api('GET', protocolPath(org.name, name, 'local'), { token: org.owner.token });
+      expect([latest.status, latest.body.version]).to.deep.equal([200, version]);
+      const versions = await api('GET', `${protocolPath(org.name, name, 'local')}/versions`, { token: org.owner.token });
+      expect(versions.body.modules[0].versions.map((v: { version: string }) => v.version)).to.deep.equal([version]);
+    }
+
+    it('refuses escapes naming no character, deep nesting and nested interpolations: 422, the version reg_ingress_failed with the reason, and a later version publishes', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      const deep = 20_000;
+      const cases: [string, Record<string, string>, RegExp][] = [
+        ['1.0.0', { 'main.tf': 'variable "\\uZZZZ" {}\n' }, /cannot be read: main\.tf: invalid escape sequence \\uZZZZ on line 1/],
+        ['1.0.1', { 'main.tf': 'variable "x" {\n  description = "\\U00110000"\n}\n' }, /main\.tf: invalid escape sequence \\U00110000 on line 2/],
+        ['1.0.2', { 'main.tf': `${'a{'.repeat(deep)}${'}'.repeat(deep)}\n` }, /main\.tf: nesting deeper than 100 levels on line 1/],
+        ['1.0.3', { 'main.tf': `a = ${'"${'.repeat(deep)}x${'}"'.repeat(deep)}\n` }, /main\.tf: nesting deeper than 100 levels/],
+        ['1.0.4', { 'main.tf': 'variable "ok" {}\n', 'modules/m/main.tf': `v = ${'['.repeat(deep)}${']'.repeat(deep)}\n` }, /modules\/m\/main\.tf: nesting deeper than 100 levels/],
+      ];
+      for (const [version, files, reason] of cases) await expectRefused(name, version, await tarGz(files), reason);
+      await expectValidLater(name, '2.0.0');
+    });
+
+    it('reads a heredoc description of 150,000 lines', async () => {
+      const name = modName();
+      const lines = 150_000;
+      await publishVersion(org, name, 'local', '1.0.0', { 'main.tf': `variable "long" {\n  description = <<-EOT\n${' x\n'.repeat(lines)}  EOT\n}\n` });
+      const detail = await api('GET', `${protocolPath(org.name, name, 'local')}/1.0.0`, { token: org.owner.token });
+      expect(detail.status, detail.text).to.equal(200);
+      expect(detail.body.root.inputs[0].description).to.equal('x\n'.repeat(lines));
+    });
+
+    it('refuses a NUL character in a .tf file (raw or as an escape decoded into a label or description); drops it from a README', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      await expectRefused(name, '1.0.0', await tarGz({ 'main.tf': 'variable "a" {}\nvariable "b" { default = "x\0y" }\n' }), /main\.tf: a NUL character on line 2/);
+      await expectRefused(name, '1.0.1', await tarGz({ 'main.tf': 'variable "x" { description = "a\\u0000b" }\n' }), /main\.tf: variable "x": its description holds a NUL character/);
+      await expectRefused(name, '1.0.2', await tarGz({ 'main.tf': 'output "\\u0000" { value = 1 }\n' }), /main\.tf: a block label cannot hold a NUL character on line 1/);
+      const published = await publishVersion(org, name, 'local', '1.1.0', { 'main.tf': 'variable "x" {}\n', 'README.md': '# with\0 a NUL\n' });
+      expect(published.attributes.status).to.equal('ok');
+      const detail = await api('GET', `${protocolPath(org.name, name, 'local')}/1.1.0`, { token: org.owner.token });
+      expect(detail.body.root.readme).to.equal('# with a NUL\n');
+    });
+
+    it('refuses a module whose .tf files pass the size caps, naming them; READMEs never crowd out .tf files', async () => {
+      const name = modName();
+      await ensureModule(org, name, 'local');
+      const big = (bytes: number) => `variable "x" {\n  default = "${'x'.repeat(bytes)}"\n}\n`;
+      await expectRefused(name, '1.0.0', await tarGz({ 'main.tf': big(600 * 1024) }), /main\.tf is larger than 524288 bytes/);
+      await expectRefused(name, '1.0.1', await tarGz({ 'variables.tf': 'variable "a" {}\n', 'modules/m/main.tf': big(600 * 1024) }), /modules\/m\/main\.tf is larger than 524288 bytes/);
+      const many = Object.fromEntries([...Array(9).keys()].map((i) => [`f${i}.tf`, big(500 * 1024).replace('"x"', `"x${i}"`)]));
+      await expectRefused(name, '1.0.2', await tarGz(many), /larger than 4194304 bytes in all/);
+      // READMEs first in the archive, more than the .tf budget of them: the .tf files are still read.
+      const readmes: [string, string][] = [...Array(10).keys()].map((i) => [i ? `modules/m${i}/README.md` : 'README.md', `# ${i}\n${'r'.repeat(500 * 1024)}\n`]);
+      const created = await createVersion(org, name, 'local', '1.1.0');
+      const put = await putArchive(created.links.upload, await tarGzInOrder([...readmes, ['main.tf', 'variable "kept" {}\n'], ['modules/m1/main.tf', 'variable "sub" {}\n']]));
+      expect(put.status, put.text).to.equal(200);
+      const detail = await api('GET', `${protocolPath(org.name, name, 'local')}/1.1.0`, { token: org.owner.token });
+      expect(detail.body.root.inputs.map((i: { name: string }) => i.name)).to.deep.equal(['kept']);
+      expect(detail.body.root.readme).to.match(/^# 0\n/);
+      expect(detail.body.submodules.find((m: { path: string }) => m.path === 'modules/m1').inputs.map((i: { name: string }) => i.name)).to.deep.equal(['sub']);
+    });
+  });
+
   describe('tests and versions', () => {
     it('publishes a version with the test run whose result it carries; refuses a test run of another module and a test of an unpublished version', async () => {
       const name = modName();
@@ -183,6 +277,20 @@ describe('private module registry: versions through the API and the registry pro
       expectError(await api('POST', `${mod.tests}/versions/9.9.9/test-runs`, { token: org.owner.token, body: doc('test-runs', {}) }), 404);
       // Queued test runs of this suite would otherwise be executed by the workers of later suites.
       for (const n of [name, elsewhere]) await api('DELETE', privateModulePath(org.name, n, 'local'), { token: org.owner.token });
+    });
+
+    it('queues many test runs of a version at once without running out of database connections', async () => {
+      const name = modName();
+      // Incompressible bytes, so the archive spans many chunks of the store and each copy takes a while.
+      await publishVersion(org, name, 'local', '1.0.0', { ...namingModule('1.0.0'), 'blob.bin': randomBytes(4 * 1024 * 1024).toString('base64') });
+      const tests = `/organizations/${org.name}/tests/registry-modules/private/${org.name}/${name}/local`;
+      // More at once than the pool has connections: a copy that held one connection in its
+      // transaction while reading the archive through another would starve the pool.
+      const answers = await Promise.all([...Array(24).keys()].map(() => api('POST', `${tests}/versions/1.0.0/test-runs`, { token: org.owner.token, body: doc('test-runs', {}) })));
+      expect(answers.map((a) => a.status)).to.deep.equal(answers.map(() => 201));
+      const runs = await api('GET', `${tests}/test-runs?page[size]=100`, { token: org.owner.token });
+      expect(runs.body.data).to.have.length(24);
+      await api('DELETE', privateModulePath(org.name, name, 'local'), { token: org.owner.token });
     });
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { decodeString, HclSyntaxError, inspectArchiveFiles, inspectModule, isModuleFile, parseHcl } from '../../../../shared/domain/module-config.js';
+import { decodeString, HclSyntaxError, inspectArchiveFiles, inspectModule, isModuleFile, MAX_NESTING, moduleFileKind, parseHcl } from '../../../../shared/domain/module-config.js';
 import { compareSemver, isSemver, latestVersion, moduleStatus } from '../../../../shared/domain/module-version.js';
 
 describe('module registry rules', () => {
@@ -85,9 +85,50 @@ output "file" {
       expect(decodeString('var.x')).to.equal(null);
     });
 
+    it('refuses nesting deeper than MAX_NESTING (blocks, brackets, interpolations) with a syntax error, not a stack overflow', () => {
+      const deep = 20_000;
+      expect(() => parseHcl(`${'a {\n'.repeat(deep)}${'}\n'.repeat(deep)}`)).to.throw(HclSyntaxError, /nesting deeper than 100 levels on line 101/);
+      expect(() => parseHcl(`a = ${'"${'.repeat(deep)}x${'}"'.repeat(deep)}\n`)).to.throw(HclSyntaxError, /nesting deeper than 100 levels/);
+      expect(() => parseHcl(`a = ${'['.repeat(deep)}${']'.repeat(deep)}\n`)).to.throw(HclSyntaxError, /nesting deeper than 100 levels/);
+      // Up to the limit is read.
+      const fine = MAX_NESTING - 1;
+      expect(parseHcl(`a {\n  b = ${'['.repeat(fine)}${']'.repeat(fine)}\n}\n`).blocks[0].attributes.b).to.have.length(2 * fine);
+      expect(parseHcl(`${'a {\n'.repeat(MAX_NESTING)}${'}\n'.repeat(MAX_NESTING)}`).blocks).to.have.length(1);
+    });
+
+    it('refuses escapes that name no character, wherever the string is, with the line', () => {
+      for (const bad of ['\\uZZZZ', '\\U00110000', '\\uD800', '\\u12', '\\U0001F6']) {
+        expect(() => parseHcl(`variable "${bad}" {}\n`), bad).to.throw(HclSyntaxError, /invalid escape sequence .* on line 1/);
+        expect(() => inspectModule('', { 'v.tf': `variable "x" {\n  description = "${bad}"\n}\n` }), bad).to.throw(HclSyntaxError, /v\.tf: invalid escape sequence .* on line 2/);
+        expect(() => parseHcl(`a = "\${f("${bad}")}"\n`), bad).to.throw(HclSyntaxError, /invalid escape sequence/);
+      }
+      expect(inspectModule('', { 'v.tf': 'variable "\\U0001F600" { description = "\\u00e9\\U0010FFFF" }\n' }).inputs[0]).to.include({ name: '\u{1F600}', description: '\u00e9\u{10FFFF}' });
+      // The exported decoder answers null (not a plain literal) rather than throwing.
+      for (const bad of ['"\\uZZZZ"', '"\\U00110000"', '"\\u12"', '"\\"', '"a" + "b"']) expect(decodeString(bad), bad).to.equal(null);
+    });
+
+    it('refuses a NUL character in a .tf file, raw or where a label or description decodes to one, and drops it from a README', () => {
+      expect(() => inspectModule('', { 'main.tf': 'variable "a" {}\nvariable "b\0" {}\n' })).to.throw(HclSyntaxError, 'main.tf: a NUL character on line 2');
+      expect(() => parseHcl('variable "a\\u0000" {}\n')).to.throw(HclSyntaxError, /a block label cannot hold a NUL character on line 1/);
+      expect(() => inspectModule('', { 'v.tf': 'variable "x" { description = "a\\u0000b" }\n' })).to.throw(HclSyntaxError, 'v.tf: variable "x": its description holds a NUL character');
+      expect(() => inspectModule('', { 'o.tf': 'output "o" {\n  value = 1\n  description = "\\U00000000"\n}\n' })).to.throw(HclSyntaxError, /output "o": its description holds a NUL/);
+      // A default is kept as written: the escape stays text.
+      expect(inspectModule('', { 'v.tf': 'variable "x" { default = "\\u0000" }\n' }).inputs[0].default).to.equal('"\\u0000"');
+      expect(inspectArchiveFiles(new Map([['main.tf', 'variable "x" {}\n'], ['README.md', '# a\0b\n']])).root.readme).to.equal('# ab\n');
+    });
+
+    it('reads a heredoc of any length, and long strings in one pass', () => {
+      const lines = 150_000;
+      const text = `variable "x" {\n  description = <<-EOT\n${'    line\n'.repeat(lines)}  EOT\n}\n`;
+      expect(inspectModule('', { 'v.tf': text }).inputs[0].description).to.equal('line\n'.repeat(lines));
+      const long = 'x\\n'.repeat(200_000);
+      expect(decodeString(`"${long}"`)).to.equal('x\n'.repeat(200_000));
+    });
+
     it('splits an archive into the root module and modules/<name>/ submodules, with their READMEs', () => {
       const files = ['main.tf', 'README.md', 'modules/a/main.tf', 'modules/a/README.md', 'modules/a/deeper/x.tf', 'examples/e/main.tf', 'tests/t.tftest.hcl', 'notes.txt'];
       expect(files.filter(isModuleFile)).to.deep.equal(['main.tf', 'README.md', 'modules/a/main.tf', 'modules/a/README.md']);
+      expect(['main.tf', 'modules/a/x.tf', 'readme', 'modules/a/README.md', 'MAIN.TF', 'x.tf.json'].map(moduleFileKind)).to.deep.equal(['tf', 'tf', 'readme', 'readme', null, null]);
       const { root, submodules } = inspectArchiveFiles(
         new Map([
           ['main.tf', 'output "o" { value = 1 }\n'],
