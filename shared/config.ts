@@ -42,6 +42,8 @@ export interface Config {
   readonly logUrlTtlSeconds: number;
   /** Archive API-created configuration versions older than this many days (0: never). */
   readonly cvGcAfterDays: number;
+  /** Remove finished runs' logs and events, settled notification deliveries and delivery attempts older than this many days (0: keep them). */
+  readonly retentionDays: number;
   readonly terraformBin: string;
   /** Operator CLI configuration for Terraform (e.g. a provider mirror). */
   readonly terraformCliConfig: string | null;
@@ -167,6 +169,7 @@ const schema = {
     DOWNLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     LOG_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     CV_GC_AFTER_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    RETENTION_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     TERRAFORM_BIN: { type: 'string', minLength: 1 },
     TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
@@ -282,6 +285,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     downloadUrlTtlSeconds: Number(env.DOWNLOAD_URL_TTL_SECONDS ?? '300'),
     logUrlTtlSeconds: Number(env.LOG_URL_TTL_SECONDS ?? '3600'),
     cvGcAfterDays: Number(env.CV_GC_AFTER_DAYS ?? '0'),
+    retentionDays: Number(env.RETENTION_DAYS ?? '0'),
     terraformBin: env.TERRAFORM_BIN ?? 'terraform',
     terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),

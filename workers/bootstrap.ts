@@ -91,7 +91,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     // earlier version left in Redis goes. Maintenance stays a scheduler, one per name however
     // many processes upsert it (losing it with Redis delays it until this process restarts).
     await rt.queues['deadline-expiry'].removeJobScheduler('reconciler');
-    if (rt.config.cvGcAfterDays > 0) {
+    if (rt.config.cvGcAfterDays > 0 || rt.config.retentionDays > 0) {
       await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} });
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
