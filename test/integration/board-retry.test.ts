@@ -1,10 +1,8 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { createOrg, createWorkspace } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { uploadConfig } from '../helpers/terraform.js';
-import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
+import { notifiedWorkspace, startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import type { QueueName } from '../../shared/queues.js';
 
 interface BoardJob {
@@ -60,16 +58,8 @@ describe('Bull Board: jobs name their row and link to it; retrying finished work
 
   it('shows kind, id and resource path, and a retried delivery or verification sends nothing again', async () => {
     const h = harness();
-    const org = await createOrg();
-    const token = org.owner.token;
-    const ws = await createWorkspace(org);
-    const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
-      token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', token: 'board-token', url: receiver.url, triggers: ['run:created'] }),
-    });
-    expect(nc.status, nc.text).to.equal(201);
+    const { token, ws, cv } = await notifiedWorkspace(receiver.url, ['run:created'], 'board-token');
     expect(receiver.received).to.have.length(1);
-    const cv = await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
     const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }) });
     expect(run.status, run.text).to.equal(201);
     const runId = run.body.data.id as string;
