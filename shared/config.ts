@@ -20,6 +20,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
+  /** Connections of this process's database pool (default: RUN_CONCURRENCY + 6, at least 10). */
+  readonly databasePoolMax: number;
+  /** Where the process LISTENs for notifications (a session: not through a transaction-pooling PgBouncer); default DATABASE_URL. */
+  readonly databaseListenUrl: string;
   readonly redisUrl: string;
   /** Seed nodes (host:port) of a Redis Cluster; when set, it is used instead of REDIS_URL. */
   readonly redisClusterNodes: readonly string[];
@@ -151,6 +155,8 @@ const schema = {
     RUN_API_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    DATABASE_POOL_MAX: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    DATABASE_LISTEN_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     REDIS_CLUSTER_NODES: { type: 'string', pattern: '^[^\\s,:]+:[0-9]{1,5}( *, *[^\\s,:]+:[0-9]{1,5})*$' },
     REDIS_PASSWORD: { type: 'string', minLength: 1 },
@@ -265,6 +271,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runApiUrl: (env.RUN_API_URL ?? baseUrl).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
+    // Each concurrent plan or apply holds a connection at times; headroom for the API and other queues.
+    databasePoolMax: Number(env.DATABASE_POOL_MAX ?? String(Math.max(10, runConcurrency + 6))),
+    databaseListenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     redisClusterNodes: list(env.REDIS_CLUSTER_NODES, ','),
     redisPassword: env.REDIS_PASSWORD ?? null,
