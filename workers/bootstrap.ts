@@ -81,6 +81,10 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       },
       { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
     );
+    // Failures of the processor are logged by observedJob; this catches those BullMQ decides (a job that stalled too often).
+    worker.on('failed', (job, err) => {
+      if (/stalled/i.test(err.message)) rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message });
+    });
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
     workers.push(worker);
     active.push(name);

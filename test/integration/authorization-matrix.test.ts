@@ -113,6 +113,9 @@ const EXEMPT: Record<string, string> = {
   'GET /v1/object/:token': 'signed object URL',
   // Signed log URLs (runs-logs tests).
   'GET /v1/logs/:token': 'signed log URL',
+  // Prometheus scrapes: the scrape token (METRICS_TOKEN), not an API token; refusals of no token and
+  // of an API token are tested in operations-metrics.
+  'GET /metrics': 'metrics scrape token',
 };
 
 // ---------------------------------------------------------------------------------------------
