@@ -1,9 +1,11 @@
 import { expect } from 'chai';
+import { Worker } from 'bullmq';
 import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { notifiedWorkspace, startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import type { QueueName } from '../../shared/queues.js';
+import { bullPrefix, type QueueName } from '../../shared/queues.js';
+import { createRedis } from '../../shared/redis.js';
 
 interface BoardJob {
   id: string;
@@ -88,5 +90,52 @@ describe('Bull Board: jobs name their row and link to it; retrying finished work
     expect(receiver.received).to.have.length(2);
     const [after] = await h.rt.db('notification_deliveries').where({ id: delivery.id }).select('status', 'attempts');
     expect(after).to.deep.equal({ status: 'delivered', attempts: 1 });
+  });
+});
+
+describe('Bull Board: a failed delivery job retried from the board delivers once', function () {
+  this.timeout(60_000);
+  let receiver: NotificationReceiver;
+  const started: WorkerProcess[] = [];
+
+  before(async () => {
+    receiver = await startReceiver('board-token');
+    const verifier = spawnWorkers(['verification']);
+    started.push(verifier);
+    await workersReady(verifier);
+  });
+
+  after(async () => {
+    await Promise.all(started.map((w) => w.stop()));
+    await receiver?.close();
+  });
+
+  it('moves the failed job back to waiting; the worker sends the notification once, and a second retry sends nothing', async () => {
+    const h = harness();
+    // A worker of the test's own that fails every delivery job before doing anything, as a
+    // processor that crashed would: the delivery's job ends failed and its row stays pending.
+    const connection = createRedis(h.config, 'worker');
+    const failing = new Worker('notification-delivery', () => Promise.reject(new Error('processor crashed')), { connection, prefix: bullPrefix(h.config.queuePrefix) });
+    const { token, ws, cv } = await notifiedWorkspace(receiver.url, ['run:created'], 'board-token');
+    const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }) });
+    expect(run.status, run.text).to.equal(201);
+    const runId = run.body.data.id as string;
+    const [delivery] = await h.rt.db('notification_deliveries').where({ run_id: runId }).select('id');
+    const failed = (await waitFor(async () => (await boardJobs('notification-delivery', 'failed')).find((j) => j.data.row?.id === delivery.id), 'the failed delivery job'))!;
+    await failing.close();
+    connection.disconnect();
+    expect(await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status')).to.deep.equal({ status: 'pending' });
+
+    // Retried from the board, then a real worker starts (its sweep also finds the row due, and finds its job waiting).
+    expect((await board('PUT', `/queues/notification-delivery/${encodeURIComponent(failed.id)}/retry`)).status).to.equal(204);
+    const sender = spawnWorkers(['notification-delivery']);
+    started.push(sender);
+    await workersReady(sender);
+    await waitFor(() => receiver.received.some((r) => r.body.run_id === runId), 'the notification');
+    await waitFor(async () => (await (await h.rt.queues['notification-delivery'].getJob(failed.id))?.getState()) === 'completed', 'the retried job to complete');
+    await retryFromBoard('notification-delivery', failed.id);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.received.filter((r) => r.body.run_id === runId)).to.have.length(1);
+    expect(await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status', 'attempts')).to.deep.equal({ status: 'delivered', attempts: 1 });
   });
 });
