@@ -93,18 +93,19 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     expect(exposes(apiAfter, 'rls_nodejs_eventloop_lag_seconds')).to.equal(true);
     expect(exposes(apiAfter, 'rls_process_cpu_user_seconds_total')).to.equal(true);
 
-    // The worker's series: jobs and their waits, outbound attempts, run phases and moves, pool waits.
+    // The worker's series: jobs and their waits, outbound attempts, run phases and moves, pool waits
+    // (at least this run's: in a full test run the worker may also take work other suites left).
     const w = await scrapeMetrics(workerUrl, h.config.metricsToken);
     expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-pipeline', outcome: 'completed' })).to.be.at.least(1);
     expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-task-dispatch', outcome: 'completed' })).to.be.at.least(1);
     expect(total(w, 'rls_job_duration_seconds_count', { queue: 'notification-delivery', outcome: 'completed' })).to.be.at.least(1);
     expect(total(w, 'rls_job_wait_seconds_count', { queue: 'run-pipeline' })).to.be.at.least(1);
-    expect(total(w, 'rls_outbound_attempts_total', { kind: 'run_task', outcome: 'delivered' })).to.equal(1);
-    expect(total(w, 'rls_outbound_attempts_total', { kind: 'notification', outcome: 'delivered' })).to.equal(3);
-    expect(total(w, 'rls_outbound_attempts_total', { kind: 'verification', outcome: 'succeeded' })).to.equal(2);
+    expect(total(w, 'rls_outbound_attempts_total', { kind: 'run_task', outcome: 'delivered' })).to.be.at.least(1);
+    expect(total(w, 'rls_outbound_attempts_total', { kind: 'notification', outcome: 'delivered' })).to.be.at.least(3);
+    expect(total(w, 'rls_outbound_attempts_total', { kind: 'verification', outcome: 'succeeded' })).to.be.at.least(2);
     expect(total(w, 'rls_run_phase_duration_seconds_count', { phase: 'planning' })).to.be.at.least(1);
-    expect(total(w, 'rls_run_phase_duration_seconds_count', { phase: 'applying', to: 'applied' })).to.equal(1);
-    expect(total(w, 'rls_run_moves_total', { from: 'apply_queued', to: 'applying' })).to.equal(1);
+    expect(total(w, 'rls_run_phase_duration_seconds_count', { phase: 'applying', to: 'applied' })).to.be.at.least(1);
+    expect(total(w, 'rls_run_moves_total', { from: 'apply_queued', to: 'applying' })).to.be.at.least(1);
     expect(total(w, 'rls_db_pool_acquire_wait_seconds_count')).to.be.greaterThan(0);
     expect(exposes(w, 'rls_process_resident_memory_bytes', { process: 'workers' })).to.equal(true);
 
