@@ -189,6 +189,8 @@ export interface ServiceProcess {
 export interface ServiceProcesses {
   layout: Layout;
   processes: ServiceProcess[];
+  /** The base URL of each web process (one, or `copies` of them when scaled out). */
+  webUrls: string[];
   /** Rejects with a ServiceExit when one exits before stop() asked it to (its last output is printed then). */
   failed: Promise<never>;
   /** SIGTERM to every process, then SIGKILL to its process group past a timeout; resolves once all have exited. */
@@ -231,7 +233,15 @@ function killLiveGroups(): void {
  * the shell changes nothing, as with startService. Each runs in its own process group: a Ctrl-C
  * at the terminal reaches only the bench, which stops them in order. Their stop is registered.
  */
-export async function startServiceProcesses(cleanups: Cleanups, setup: ServiceSetup, rt: Runtime, layout: Layout, workerQueues: readonly QueueName[]): Promise<ServiceProcesses> {
+export async function startServiceProcesses(
+  cleanups: Cleanups,
+  setup: ServiceSetup,
+  rt: Runtime,
+  layout: Layout,
+  workerQueues: readonly QueueName[],
+  /** `procfile` scaled out: this many web processes (on ports of their own) and this many processes of each worker queue. */
+  copies = 1,
+): Promise<ServiceProcesses> {
   if (!exitHookInstalled) process.once('exit', killLiveGroups);
   exitHookInstalled = true;
   const env: Record<string, string> = { ...setup.env };
@@ -243,8 +253,8 @@ export async function startServiceProcesses(cleanups: Cleanups, setup: ServiceSe
   failed.catch(() => undefined);
   const processes: ServiceProcess[] = [];
 
-  const start = (role: string, script: string, args: string[]): ServiceProcess => {
-    const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const start = (role: string, script: string, args: string[], extraEnv: Record<string, string> = {}): ServiceProcess => {
+    const child = spawn(process.execPath, [script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     child.once('error', (err) => reportFailure(new Error(`service process ${role} (${script}): ${err.message}`)));
     if (child.pid === undefined) throw new Error(`could not start the ${role} process (${script})`);
     const pid = child.pid;
@@ -288,25 +298,35 @@ export async function startServiceProcesses(cleanups: Cleanups, setup: ServiceSe
   };
   cleanups.add(stop);
 
+  const webUrls = [setup.baseUrl];
   if (layout === 'embedded') {
     start('embedded', EMBEDDED_MAIN, []);
-  } else {
+  } else if (copies === 1) {
     await migrateLatest(setup.databaseUrl);
     start('web', WEB_MAIN, []);
     start('worker', WORKERS_MAIN, [...workerQueues]);
+  } else {
+    await migrateLatest(setup.databaseUrl);
+    start('web', WEB_MAIN, []);
+    for (let i = 1; i < copies; i++) {
+      const port = await freePort();
+      webUrls.push(`http://${HOST}:${port}`);
+      start('web', WEB_MAIN, [], { PORT: String(port) });
+    }
+    for (const queue of workerQueues) for (let i = 0; i < copies; i++) start(`worker ${queue}`, WORKERS_MAIN, [queue]);
   }
   try {
-    await Promise.race([failed, waitUntilReady(setup.baseUrl, rt, workerQueues)]);
+    await Promise.race([failed, Promise.all(webUrls.map((url) => waitUntilReady(url, rt, workerQueues, copies)))]);
   } catch (err) {
     if (!(err instanceof Error) || err instanceof ServiceExit) throw err;
     const outputs = processes.map((p) => `${p.role} (pid ${p.pid}):\n${p.output().trimEnd() || '(no output)'}`);
     throw new Error(`${err.message}; the service's output so far:\n${outputs.join('\n')}`);
   }
-  return { layout, processes, failed, stop };
+  return { layout, processes, webUrls, failed, stop };
 }
 
-/** Polls GET /api/v2/ping until it answers 204, then each queue's worker count until it is at least one. */
-async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readonly QueueName[]): Promise<void> {
+/** Polls GET /api/v2/ping until it answers 204, then each queue's worker count until it is at least `workersPerQueue`. */
+async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readonly QueueName[], workersPerQueue = 1): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const until = async (what: string, ready: () => Promise<boolean>) => {
     while (!(await ready())) {
@@ -321,7 +341,7 @@ async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readon
       return false; // not listening yet, or not answering
     }
   });
-  for (const queue of workerQueues) await until(`no worker on ${queue}`, async () => (await rt.queues[queue].getWorkersCount()) > 0);
+  for (const queue of workerQueues) await until(`fewer than ${workersPerQueue} worker(s) on ${queue}`, async () => (await rt.queues[queue].getWorkersCount()) >= workersPerQueue);
 }
 
 /**

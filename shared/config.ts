@@ -26,6 +26,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** Statements each database connection keeps prepared (0: none, as a transaction-pooling PgBouncer needs). */
   readonly databasePreparedStatements: number;
+  /** Connections of this process's database pool (default: RUN_CONCURRENCY + 6, at least 10). */
+  readonly databasePoolMax: number;
+  /** Where the process LISTENs for notifications (a session: not through a transaction-pooling PgBouncer); default DATABASE_URL. */
+  readonly databaseListenUrl: string;
   readonly redisUrl: string;
   /** Seed nodes (host:port) of a Redis Cluster; when set, it is used instead of REDIS_URL. */
   readonly redisClusterNodes: readonly string[];
@@ -48,6 +52,8 @@ export interface Config {
   readonly logUrlTtlSeconds: number;
   /** Archive API-created configuration versions older than this many days (0: never). */
   readonly cvGcAfterDays: number;
+  /** Remove finished runs' logs and events, settled notification deliveries and delivery attempts older than this many days (0: keep them). */
+  readonly retentionDays: number;
   readonly terraformBin: string;
   /** Operator CLI configuration for Terraform (e.g. a provider mirror). */
   readonly terraformCliConfig: string | null;
@@ -173,6 +179,8 @@ const schema = {
     SERVICE_HOSTNAMES: { type: 'string', pattern: '^[A-Za-z0-9.:, -]*$' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     DATABASE_PREPARED_STATEMENTS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    DATABASE_POOL_MAX: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    DATABASE_LISTEN_URL: { type: 'string', pattern: '^postgres(ql)?://' },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     REDIS_CLUSTER_NODES: { type: 'string', pattern: '^[^\\s,:]+:[0-9]{1,5}( *, *[^\\s,:]+:[0-9]{1,5})*$' },
     REDIS_PASSWORD: { type: 'string', minLength: 1 },
@@ -191,6 +199,7 @@ const schema = {
     DOWNLOAD_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     LOG_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     CV_GC_AFTER_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    RETENTION_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     TERRAFORM_BIN: { type: 'string', minLength: 1 },
     TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
@@ -325,6 +334,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     serviceHostnames: list(env.SERVICE_HOSTNAMES, ','),
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     databasePreparedStatements: Number(env.DATABASE_PREPARED_STATEMENTS ?? '200'),
+    // Each concurrent plan or apply holds a connection at times; headroom for the API and other queues.
+    databasePoolMax: Number(env.DATABASE_POOL_MAX ?? String(Math.max(10, runConcurrency + 6))),
+    databaseListenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/rls',
     redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     redisClusterNodes: list(env.REDIS_CLUSTER_NODES, ','),
     redisPassword: env.REDIS_PASSWORD ?? null,
@@ -345,6 +357,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     downloadUrlTtlSeconds: Number(env.DOWNLOAD_URL_TTL_SECONDS ?? '300'),
     logUrlTtlSeconds: Number(env.LOG_URL_TTL_SECONDS ?? '3600'),
     cvGcAfterDays: Number(env.CV_GC_AFTER_DAYS ?? '0'),
+    retentionDays: Number(env.RETENTION_DAYS ?? '0'),
     terraformBin: env.TERRAFORM_BIN ?? 'terraform',
     terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),

@@ -137,6 +137,29 @@ export const jobs = {
   }),
 };
 
+/** Keys of job data that name the row a job works on, the kind of row each names, and its API resource path (if it has one). */
+const ROW_KEYS: readonly [key: string, kind: string, resource: string | null][] = [
+  ['runId', 'run', '/api/v2/runs/'],
+  ['taskResultId', 'task-result', '/api/v2/task-results/'],
+  ['deliveryId', 'notification-delivery', null],
+  ['deliveryIds', 'notification-delivery', null],
+  ['mailId', 'mail', null],
+  ['verificationId', 'verification', null],
+  ['testRunId', 'test-run', null],
+  ['workspaceId', 'workspace', '/api/v2/workspaces/'],
+];
+
+/** The row(s) a job works on, from its data (ids only travel there): kind, id(s), and the API path of the resource where there is one. */
+export function rowOf(data: unknown): { kind: string; id: string; resource: string | null } | null {
+  const record = (data ?? {}) as Record<string, unknown>;
+  for (const [key, kind, resource] of ROW_KEYS) {
+    const value = record[key];
+    if (typeof value === 'string') return { kind, id: value, resource: resource && `${resource}${value}` };
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { kind, id: value.join(','), resource: null };
+  }
+  return null;
+}
+
 /** BullMQ prefix with a Redis Cluster hash tag so every key of the service lands in one slot. */
 export function bullPrefix(queuePrefix: string): string {
   return `{${queuePrefix}}`;

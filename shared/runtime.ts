@@ -45,8 +45,7 @@ export interface Runtime {
 }
 
 export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel), metrics = createMetrics('process')): Runtime {
-  // Each concurrent plan or apply holds a connection at times; keep headroom for the API and other queues.
-  const db = createDb(config.databaseUrl, Math.max(10, config.runConcurrency + 6), config.databasePreparedStatements, logger);
+  const db = createDb(config.databaseUrl, config.databasePoolMax, config.databasePreparedStatements, logger);
   const redis = createRedis(config, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));
   const tracing = createTracing();
@@ -61,7 +60,7 @@ export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = cr
     queues,
     deliveries: new DeliveryRounds(queues, logger),
     store: new PostgresObjectStore(db, config.encryptionKey),
-    verificationsSettled: new NotificationListener(config.databaseUrl, VERIFICATION_SETTLED, logger),
+    verificationsSettled: new NotificationListener(config.databaseListenUrl, VERIFICATION_SETTLED, logger),
     rateLimits: createRateLimits(redis, config, logger),
     lifecycle,
     planDigests: new PlanDigester(),

@@ -81,6 +81,10 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       },
       { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
     );
+    // Failures of the processor are logged by observedJob; this catches those BullMQ decides (a job that stalled too often).
+    worker.on('failed', (job, err) => {
+      if (/stalled/i.test(err.message)) rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message });
+    });
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
     workers.push(worker);
     active.push(name);
@@ -91,7 +95,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     // earlier version left in Redis goes. Maintenance stays a scheduler, one per name however
     // many processes upsert it (losing it with Redis delays it until this process restarts).
     await rt.queues['deadline-expiry'].removeJobScheduler('reconciler');
-    if (rt.config.cvGcAfterDays > 0) {
+    if (rt.config.cvGcAfterDays > 0 || rt.config.retentionDays > 0) {
       await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} });
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');

@@ -5,17 +5,23 @@ import { expireTaskResult as expire } from '../shared/usecases/run-tasks.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { sweep } from './sweeper.js';
 import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
+import { pruneOldRecords } from '../shared/usecases/retention.js';
 
 /** A sweep asked for through the queue (a scheduler of earlier versions); the timer of startSweeper is the usual way. */
 export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
   await tryWithSweepLock(deps.db, () => sweep(deps));
 }
 
-/** Hourly housekeeping (when CV_GC_AFTER_DAYS is set): archives old API-created configuration versions. */
+/**
+ * Hourly housekeeping: archives old API-created configuration versions (CV_GC_AFTER_DAYS) and
+ * prunes what is past retention (RETENTION_DAYS: see pruneOldRecords).
+ */
 export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
-  if (deps.config.cvGcAfterDays <= 0) return;
-  const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
-  if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
+  if (deps.config.cvGcAfterDays > 0) {
+    const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
+    if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
+  }
+  if (deps.config.retentionDays > 0) await pruneOldRecords(deps, deps.config.retentionDays);
 }
 
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */

@@ -1,29 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
 import { requestIdOf } from '../shared/trace.js';
-
-/** Keys of job data that name the row a job works on, with the kind of row each names. */
-const ROW_KEYS: readonly [key: string, kind: string][] = [
-  ['runId', 'run'],
-  ['taskResultId', 'task-result'],
-  ['deliveryId', 'notification-delivery'],
-  ['deliveryIds', 'notification-delivery'],
-  ['mailId', 'mail'],
-  ['verificationId', 'verification'],
-  ['testRunId', 'test-run'],
-  ['workspaceId', 'workspace'],
-];
-
-/** The kind and id(s) of the row(s) a job works on, from its data (ids only travel there). */
-export function rowOf(data: unknown): { kind: string; id: string } | null {
-  const record = (data ?? {}) as Record<string, unknown>;
-  for (const [key, kind] of ROW_KEYS) {
-    const value = record[key];
-    if (typeof value === 'string') return { kind, id: value };
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { kind, id: value.join(',') };
-  }
-  return null;
-}
+import { rowOf } from '../shared/queues.js';
 
 /**
  * Runs one job under the request id its data carries (so what it enqueues carries it on), and

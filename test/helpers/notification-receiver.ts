@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
+import { expect } from 'chai';
+import { api, doc } from './api.js';
+import { createOrg, createWorkspace } from './fixtures.js';
+import { uploadConfig } from './terraform.js';
 
 export interface ReceivedNotification {
   raw: Buffer;
@@ -134,4 +138,20 @@ export async function startScriptedReceiver(
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * A fresh organization with one workspace (`attrs`) whose one generic notification configuration
+ * sends `triggers` to `url` (signed with `token` when given), and a configuration uploaded to it.
+ */
+export async function notifiedWorkspace(url: string, triggers: string[], token: string | null, attrs: Record<string, unknown> = {}) {
+  const org = await createOrg();
+  const ws = await createWorkspace(org, attrs);
+  const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
+    token: org.owner.token,
+    body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', ...(token ? { token } : {}), url, triggers }),
+  });
+  expect(nc.status, nc.text).to.equal(201);
+  const cv = await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
+  return { org, token: org.owner.token, ws, cv };
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { harness } from './harness.js';
 
 const WORKERS_MAIN = fileURLToPath(new URL('../../bin/workers.js', import.meta.url));
+const WEB_MAIN = fileURLToPath(new URL('../../bin/web.js', import.meta.url));
 
 export interface WorkerProcess {
   proc: ChildProcess;
@@ -14,7 +15,16 @@ export interface WorkerProcess {
 
 /** Starts `bin/workers.js` as a real child process sharing this run's database and queue prefix. */
 export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
-  const proc = spawn(process.execPath, [WORKERS_MAIN, ...queues], {
+  return spawnService(WORKERS_MAIN, queues, env);
+}
+
+/** Starts `bin/web.js` (the API alone) as a real child process on this run's database and queue prefix; `env` names its PORT. */
+export function spawnWeb(env: NodeJS.ProcessEnv): WorkerProcess {
+  return spawnService(WEB_MAIN, [], env);
+}
+
+function spawnService(main: string, args: string[], env: NodeJS.ProcessEnv): WorkerProcess {
+  const proc = spawn(process.execPath, [main, ...args], {
     env: { ...harness().childEnv, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,4 +57,14 @@ export async function waitFor<T>(check: () => Promise<T> | T, what: string, time
 }
 
 /** Waits until a worker process logs that it started. */
-export const workersReady = (w: WorkerProcess) => waitFor(() => w.output().includes('"workers started"'), 'workers to start');
+export const workersReady = (w: WorkerProcess, timeoutMs?: number) => waitFor(() => w.output().includes('"workers started"'), 'workers to start', timeoutMs);
+
+/** Waits until a web process logs that it listens. */
+export const webReady = (w: WorkerProcess, timeoutMs = 30_000) => waitFor(() => w.output().includes('"web listening"'), 'the web process to listen', timeoutMs);
+
+/** The JSON log lines of a process's output. */
+export const logLines = (output: string): Record<string, unknown>[] =>
+  output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -122,8 +122,9 @@ const EXEMPT: Record<string, string> = {
   'GET /v1/object/:token': 'signed object URL',
   // Signed log URLs (runs-logs tests).
   'GET /v1/logs/:token': 'signed log URL',
-  // Prometheus scrapes: METRICS_TOKEN, not an API token (operations-metrics tests).
-  'GET /metrics': 'scrape token',
+  // Prometheus scrapes: the scrape token (METRICS_TOKEN), not an API token; refusals of no token and
+  // of an API token are tested in operations-metrics.
+  'GET /metrics': 'metrics scrape token',
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
@@ -11,13 +11,6 @@ import { exposes, scrapeMetrics, total } from '../helpers/metrics.js';
 const QUEUES = ['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'notification-delivery', 'verification'];
 const TASK_KEY = 'task-hmac-secret-value';
 const NOTIFY_TOKEN = 'notify-secret-value';
-
-/** The JSON log lines of a process's output. */
-const logLines = (output: string): Record<string, unknown>[] =>
-  output
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('operations: metrics and logs follow a run with a task and a notification', function () {
   this.timeout(240_000);
@@ -100,9 +93,8 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     expect(exposes(apiAfter, 'rls_nodejs_eventloop_lag_seconds')).to.equal(true);
     expect(exposes(apiAfter, 'rls_process_cpu_user_seconds_total')).to.equal(true);
 
-    // The worker's series: jobs and their waits, outbound attempts, run phases and moves, pool waits.
-    // At least this run's: the worker shares the queues with the suite, whose earlier tests may
-    // leave work it takes too (exactly-once is the scale-out test's).
+    // The worker's series: jobs and their waits, outbound attempts, run phases and moves, pool waits
+    // (at least this run's: in a full test run the worker may also take work other suites left).
     const w = await scrapeMetrics(workerUrl, h.config.metricsToken);
     expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-pipeline', outcome: 'completed' })).to.be.at.least(1);
     expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-task-dispatch', outcome: 'completed' })).to.be.at.least(1);
