@@ -15,6 +15,7 @@ import { moduleTestRoutes } from './routes/module-tests.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
+import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
@@ -57,6 +58,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', meta.readyz);
   app.get('/.well-known/terraform.json', meta.discovery);
   app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
+  // The console's sign-in API (session cookie) and terraform login's token endpoint.
+  app.use('/api/console', consoleRoutes(deps));
+  app.use(oauthRoutes(deps));
 
   // One set of upload slots per application, so per web process.
   const uploads = new UploadSlots(deps.config.maxConcurrentUploads, deps.config.maxConcurrentUploadsPerOrganization);
@@ -70,7 +74,7 @@ export function createApp(deps: AppDeps): express.Express {
   });
   api.use(runTaskCallbackRoutes(deps));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
-  api.use(authenticate(deps.db));
+  api.use(authenticate(deps.db, deps.config));
   // Every authenticated request takes a point of its token's budget (shared by all web processes).
   api.use(apiRateLimit(deps.rateLimits));
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.

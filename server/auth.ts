@@ -4,6 +4,9 @@ import type { Principal } from '../shared/access.js';
 import { NotFound, Unauthorized } from '../shared/errors.js';
 import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken } from '../shared/repos/tokens.js';
 import { AUTHENTICATES } from './route-table.js';
+import type { Config } from '../shared/config.js';
+import { findLiveSession, touchSession } from '../shared/repos/sign-in.js';
+import { SESSION_COOKIE, assertCsrf, isSafeMethod, readCookies } from './session.js';
 
 /** Reads the bearer token from an Authorization header. */
 export function bearerToken(header: string | undefined): string | null {
@@ -59,9 +62,27 @@ async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } 
   return runId ? { runId } : null;
 }
 
-/** Middleware: 401 unless the request carries a valid bearer token. */
-export const authenticate = (db: Db) =>
+/**
+ * The console's session, when the request carries no Authorization header and a live session
+ * cookie: the principal is its user, exactly as with a user token (its session id stands in for a
+ * token id). A state-changing request must pass the CSRF rule (403 otherwise).
+ */
+export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, req: Request, res: Response): Promise<boolean> {
+  const secret = readCookies(req).get(SESSION_COOKIE);
+  const found = secret ? await findLiveSession(db, secret) : null;
+  if (!found) return false;
+  if (!isSafeMethod(req.method)) assertCsrf(req, config, found.session);
+  const recent = found.session.last_seen_at && Date.now() - new Date(found.session.last_seen_at).getTime() < 60_000;
+  if (!recent) void touchSession(db, found.session.id).catch(() => undefined);
+  res.locals.principal = { kind: 'user', tokenId: `session:${found.session.id}`, user: found.user };
+  res.locals.session = found.session;
+  return true;
+}
+
+/** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
+export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (req.get('authorization') === undefined && (await sessionPrincipal(db, config, req, res))) return next();
     const secret = bearerToken(req.get('authorization'));
     const principal = secret ? await principalFor(db, secret) : null;
     if (principal) {

@@ -1,6 +1,7 @@
 import type { Runtime } from '../shared/runtime.js';
 import type { Principal } from '../shared/access.js';
 import type { TaskResultRow } from '../shared/repos/run-tasks.js';
+import type { SessionRow } from '../shared/repos/sign-in.js';
 
 /** Collaborators of the HTTP layer, wired by the entry file. */
 export type AppDeps = Runtime;
@@ -10,6 +11,8 @@ declare global {
     interface Locals {
       requestId: string;
       principal: Principal;
+      /** The console session a request was authenticated by (its cookie), when it was. */
+      session?: SessionRow;
       /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */
       taskAccess?: { runId: string };
       /** The task result a run task callback names, once its token has been checked (see task-stages.ts). */

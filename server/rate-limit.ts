@@ -15,6 +15,8 @@ const WHAT: Record<LimitName, string> = {
   verifications: 'destination verifications with this token',
   invitations: 'invitations sent with this token',
   'organization-invitations': 'invitations sent by this organization',
+  'sign-in': 'sign-in attempts from this address',
+  'sign-in-account': 'sign-in attempts for this account',
 };
 
 /**
@@ -50,7 +52,7 @@ export const apiRateLimit =
 
 /** A stricter per-token budget in front of one expensive route (taken before the body is validated). */
 export const actionRateLimit =
-  (limits: RateLimits, name: Exclude<LimitName, 'api' | 'organization-invitations'>) =>
+  (limits: RateLimits, name: Exclude<LimitName, 'api' | 'organization-invitations' | 'sign-in' | 'sign-in-account'>) =>
   async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     await enforceLimit(limits, res, name, callerKey(res));
     next();

@@ -101,6 +101,16 @@ export interface Config {
   readonly rateLimitInvitationsPerMinute: number;
   /** Invitations one organization may send per hour, whoever sends them (0: no limit). */
   readonly rateLimitInvitationsPerHour: number;
+  /** Sign-in attempts (and password link uses) one client address may make per minute (0: no limit). */
+  readonly rateLimitSignInPerMinute: number;
+  /** Failed-or-not sign-in attempts naming one account per hour, from anywhere (0: no limit). */
+  readonly rateLimitSignInPerAccountPerHour: number;
+  /** How long a console session lasts from sign-in. */
+  readonly sessionTtlSeconds: number;
+  /** How long a site admin's password reset link stays usable. */
+  readonly passwordResetTtlSeconds: number;
+  /** How long an invitation's link stays usable to set a password. */
+  readonly invitationTtlSeconds: number;
   /** Total time one verification request may take (the API waits this plus VERIFICATION_QUEUE_MARGIN_MS). */
   readonly verificationTimeoutSeconds: number;
   /** Time a verification request may take to connect (at most the total). */
@@ -189,6 +199,11 @@ const schema = {
     RATE_LIMIT_VERIFICATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_INVITATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    SESSION_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
+    PASSWORD_RESET_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
+    INVITATION_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     VERIFICATION_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,1}$' },
     VERIFICATION_CONNECT_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,1}$' },
     VERIFICATION_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
@@ -299,6 +314,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rateLimitVerificationsPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
+    rateLimitSignInPerMinute: Number(env.RATE_LIMIT_SIGN_IN_PER_MINUTE ?? '10'),
+    rateLimitSignInPerAccountPerHour: Number(env.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR ?? '30'),
+    sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? String(12 * 3600)),
+    passwordResetTtlSeconds: Number(env.PASSWORD_RESET_TTL_SECONDS ?? String(24 * 3600)),
+    invitationTtlSeconds: Number(env.INVITATION_TTL_SECONDS ?? String(7 * 24 * 3600)),
     verificationTimeoutSeconds,
     verificationConnectTimeoutSeconds: Math.min(verificationTimeoutSeconds, Number(env.VERIFICATION_CONNECT_TIMEOUT_SECONDS ?? '3')),
     verificationSlotsPerOrganization: Number(env.VERIFICATION_SLOTS_PER_ORGANIZATION ?? outboundShare),

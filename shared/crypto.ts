@@ -11,6 +11,9 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
 
+/** A new random secret (256 bits, base64url): session cookies, CSRF tokens, password links, authorization codes. */
+export const newSecret = (): string => randomBytes(32).toString('base64url');
+
 /** A new API token in the familiar `<id>.atlasv1.<secret>` shape; clients treat it as opaque. */
 export function newApiToken(): string {
   return `${randomBase58(14)}.atlasv1.${randomBase58(64)}`;

@@ -44,8 +44,8 @@ export class BadRequest extends ApiError {
 }
 
 export class Unauthorized extends ApiError {
-  constructor() {
-    super('unauthenticated', 'unauthorized', 'A valid API token is required.');
+  constructor(detail = 'A valid API token is required.') {
+    super('unauthenticated', 'unauthorized', detail);
   }
 }
 

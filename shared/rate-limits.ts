@@ -7,9 +7,10 @@ import { bullPrefix } from './queues.js';
 /**
  * The budgets the API enforces. `api` is every authenticated request, per token; the others are
  * stricter budgets of expensive actions, per token, except `organization-invitations`, which is
- * per organization (whoever invites).
+ * per organization (whoever invites), `sign-in`, per client address (sign-in and password links,
+ * before any credential is known), and `sign-in-account`, per account name a sign-in gives.
  */
-export type LimitName = 'api' | 'configuration-versions' | 'verifications' | 'invitations' | 'organization-invitations';
+export type LimitName = 'api' | 'configuration-versions' | 'verifications' | 'invitations' | 'organization-invitations' | 'sign-in' | 'sign-in-account';
 
 export interface LimitSpec {
   points: number;
@@ -40,6 +41,8 @@ export function limitSpecs(config: Config): Record<LimitName, LimitSpec> {
     verifications: { points: config.rateLimitVerificationsPerMinute, durationSeconds: 60 },
     invitations: { points: config.rateLimitInvitationsPerMinute, durationSeconds: 60 },
     'organization-invitations': { points: config.rateLimitInvitationsPerHour, durationSeconds: 3600 },
+    'sign-in': { points: config.rateLimitSignInPerMinute, durationSeconds: 60 },
+    'sign-in-account': { points: config.rateLimitSignInPerAccountPerHour, durationSeconds: 3600 },
   };
 }
 

@@ -14,6 +14,19 @@ export const SERVICE_PATHS: Readonly<Record<string, string>> = Object.freeze({
   'state.v2': '/api/v2/',
 });
 
+/**
+ * The `login.v1` service of discovery: how `terraform login` obtains a token (OAuth 2.0
+ * authorization code with PKCE; the consent page is the console's, the CLI listens on one of the
+ * ports for the redirect).
+ */
+export const LOGIN_SERVICE = Object.freeze({
+  client: 'terraform-cli',
+  grant_types: ['authz_code'],
+  authz: '/app/oauth/authorize',
+  token: '/oauth/token',
+  ports: [10000, 10010],
+});
+
 /** What a run's Terraform gets to reach this API as the run: CLI configuration blocks and environment variables. */
 export interface RunServiceAccess {
   /** The host name configurations name this service by (BASE_URL's host, with its port if any). */

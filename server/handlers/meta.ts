@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { pingDatabase } from '../../shared/db.js';
-import { SERVICE_PATHS } from '../../shared/service-access.js';
+import { LOGIN_SERVICE, SERVICE_PATHS } from '../../shared/service-access.js';
 
 /** Discovery, ping and health: the endpoints clients and operators call before anything else. */
 export function metaHandlers({ db, redis }: AppDeps) {
@@ -15,7 +15,7 @@ export function metaHandlers({ db, redis }: AppDeps) {
     },
 
     discovery(_req: Request, res: Response) {
-      res.type('application/json').send(JSON.stringify(SERVICE_PATHS));
+      res.type('application/json').send(JSON.stringify({ ...SERVICE_PATHS, 'login.v1': LOGIN_SERVICE }));
     },
 
     healthz(_req: Request, res: Response) {

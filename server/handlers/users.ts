@@ -7,7 +7,8 @@ import { isSiteAdmin, type Principal } from '../../shared/access.js';
 import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
 import { sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
-import { userResource } from '../serializers/foundation.js';
+import { passwordResetLinkResource, userResource } from '../serializers/foundation.js';
+import { issueResetLink } from '../../shared/usecases/sign-in.js';
 
 /**
  * Whether a principal may see a user: itself, a site admin, or someone sharing an organization in
@@ -38,6 +39,15 @@ export function userHandlers(deps: AppDeps) {
       if (!user || !(await canSeeUser(deps, principal, user))) throw new NotFound();
       const self = principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin);
       sendResource(res, 200, userResource(user, { self }));
+    },
+
+    /** Site admin only: a one-time link with which the user sets a new password (the console's reset page). */
+    async adminResetPassword(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      if (principal.kind !== 'user' || !isSiteAdmin(principal)) throw new NotFound();
+      const link = await issueResetLink(deps, principal.user.id, req.params.id);
+      res.set('Cache-Control', 'no-store');
+      sendResource(res, 200, passwordResetLinkResource(link, req.params.id));
     },
 
     /** Site admin only: creates a user account. */

@@ -35,6 +35,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/account/details', users.accountDetails);
   r.get('/users/:id', users.show);
   r.post('/admin/users', validate('user.create'), users.adminCreate);
+  r.post('/admin/users/:id/actions/reset-password', users.adminResetPassword);
   r.post('/users/:id/authentication-tokens', tokens.createForUser);
   r.get('/users/:id/authentication-tokens', tokens.listForUser);
   r.get('/authentication-tokens/:id', tokens.show);

@@ -110,6 +110,16 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
  * The user of a membership not accepted yet, as anyone but that user sees it: the id the
  * membership names, nothing that identifies the person (no username, email or site-admin flag).
  */
+/** A site admin's password reset link for a user (shown once, to that admin). */
+export function passwordResetLinkResource(link: { id: string; url: string; expiresAt: Date }, userId: string): Resource {
+  return {
+    type: 'password-reset-links',
+    id: link.id,
+    attributes: { 'reset-url': link.url, 'expires-at': link.expiresAt.toISOString() },
+    relationships: { user: { data: { type: 'users', id: userId } } },
+  };
+}
+
 export function invitedUserResource(id: string): Resource {
   return { type: 'users', id, attributes: { username: null, 'is-service-account': false, 'avatar-url': null } };
 }

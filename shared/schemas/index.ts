@@ -7,6 +7,7 @@ import { moduleTestSchemas } from './module-tests.js';
 import { policySchemas } from './policies.js';
 import { variableSchemas } from './variables.js';
 import { stateVersionSchemas } from './state-versions.js';
+import { signInSchemas } from './sign-in.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -19,5 +20,6 @@ export const schemas = {
   ...policySchemas,
   ...variableSchemas,
   ...stateVersionSchemas,
+  ...signInSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

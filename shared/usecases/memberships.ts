@@ -50,7 +50,7 @@ export async function inviteMember(rt: Runtime, organizationName: string, grant:
     if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${organizationName}`, '/data/relationships/teams');
     const membership = await insertMembership(tx, organizationName, user.id, 'invited');
     for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
-    const mail = await queueInvitationMail(tx, rt.config, { membershipId: membership.id, organizationName, email });
+    const mail = await queueInvitationMail(tx, rt.config, { membershipId: membership.id, userId: user.id, organizationName, email });
     return { membership, mailId: mail.id };
   });
   await enqueueAfterCommit(rt.queues, jobs.mailDelivery(mailId), rt.logger);

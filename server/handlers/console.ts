@@ -1,0 +1,84 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { AppDeps } from '../context.js';
+import { Unauthorized } from '../../shared/errors.js';
+import { PasswordVerifier } from '../../shared/passwords.js';
+import { authorizeTerraformLogin, setPasswordWithLink, signIn, signOut } from '../../shared/usecases/sign-in.js';
+import { enforceLimit } from '../rate-limit.js';
+import { sendResource } from '../jsonapi.js';
+import { userResource } from '../serializers/foundation.js';
+import { sessionPrincipal } from '../auth.js';
+import { assertSameOrigin, clearSessionCookies, setSessionCookies } from '../session.js';
+
+/** The client's address, the key of the sign-in budget (the socket's peer: no proxy header is trusted). */
+const clientAddress = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+
+/** The console's sign-in endpoints under /api/console (JSON bodies, session cookie). */
+export function consoleHandlers(deps: AppDeps) {
+  const { config, rateLimits } = deps;
+  const verifier = new PasswordVerifier();
+
+  /** The session and user a `session` middleware found. */
+  function signedIn(res: Response) {
+    if (!res.locals.session || res.locals.principal.kind !== 'user') throw new Unauthorized('Sign in first: no valid session.');
+    return { session: res.locals.session, user: res.locals.principal.user };
+  }
+
+  return {
+    /** Middleware: 401 unless a live session cookie authenticates the request (403 when a change fails the CSRF rule). */
+    async session(req: Request, res: Response, next: NextFunction) {
+      if (!(await sessionPrincipal(deps.db, config, req, res))) throw new Unauthorized('Sign in first: no valid session.');
+      next();
+    },
+
+    /** Signs in with a username (or email) and password; sets the session and CSRF cookies. */
+    async signIn(req: Request, res: Response) {
+      assertSameOrigin(req, config);
+      const { username, password } = req.body as { username: string; password: string };
+      await enforceLimit(rateLimits, res, 'sign-in', clientAddress(req));
+      await enforceLimit(rateLimits, res, 'sign-in-account', username.toLowerCase());
+      const signedIn = await signIn(deps, verifier, username, password);
+      setSessionCookies(res, config, signedIn.secret, signedIn.csrf);
+      res.set('Cache-Control', 'no-store');
+      sendResource(res, 200, userResource(signedIn.user, { self: true }));
+    },
+
+    async show(_req: Request, res: Response) {
+      const { user } = signedIn(res);
+      res.set('Cache-Control', 'no-store');
+      sendResource(res, 200, userResource(user, { self: true }));
+    },
+
+    /** Signs out: revokes the session and clears both cookies. */
+    async signOut(_req: Request, res: Response) {
+      const { session } = signedIn(res);
+      await signOut(deps, session.id);
+      clearSessionCookies(res, config);
+      res.status(204).end();
+    },
+
+    /** Sets a password with an invitation's or a reset's one-time token. */
+    async setPassword(req: Request, res: Response) {
+      assertSameOrigin(req, config);
+      await enforceLimit(rateLimits, res, 'sign-in', clientAddress(req));
+      const { token, password } = req.body as { token: string; password: string };
+      await setPasswordWithLink(deps, token, password);
+      res.status(204).end();
+    },
+
+    /** The consent button of `terraform login`: a code for the CLI's redirect URI. */
+    async authorize(req: Request, res: Response) {
+      const { user } = signedIn(res);
+      const b = req.body as { client_id: string; redirect_uri: string; state?: string; code_challenge: string; code_challenge_method: string; response_type: string };
+      const out = await authorizeTerraformLogin(deps, user.id, {
+        clientId: b.client_id,
+        redirectUri: b.redirect_uri,
+        state: b.state ?? null,
+        codeChallenge: b.code_challenge,
+        codeChallengeMethod: b.code_challenge_method,
+        responseType: b.response_type,
+      });
+      res.set('Cache-Control', 'no-store');
+      res.status(200).json(out);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Request, Response } from 'express';
+import type { Config } from '../shared/config.js';
+import { Forbidden } from '../shared/errors.js';
+import { safeEqual, sha256Hex } from '../shared/crypto.js';
+import type { SessionRow } from '../shared/repos/sign-in.js';
+
+/** The session cookie (httpOnly) and the CSRF cookie (readable by the console's scripts). */
+export const SESSION_COOKIE = 'tfsession';
+export const CSRF_COOKIE = 'tfcsrf';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+/** Methods that change nothing: no CSRF token needed. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const isSafeMethod = (method: string): boolean => SAFE_METHODS.has(method.toUpperCase());
+
+/** The request's cookies by name (the first of duplicates; values percent-decoded when they can be). */
+export function readCookies(req: Request): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // Kept as sent.
+    }
+    if (!out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+const secure = (config: Pick<Config, 'baseUrl'>) => config.baseUrl.startsWith('https:');
+
+/** Sets the session and CSRF cookies: path /, SameSite=Lax, Secure when BASE_URL is https, for the session's lifetime. */
+export function setSessionCookies(res: Response, config: Pick<Config, 'baseUrl' | 'sessionTtlSeconds'>, secret: string, csrf: string): void {
+  const common = { path: '/', sameSite: 'lax' as const, secure: secure(config), maxAge: config.sessionTtlSeconds * 1000 };
+  res.cookie(SESSION_COOKIE, secret, { ...common, httpOnly: true });
+  res.cookie(CSRF_COOKIE, csrf, { ...common, httpOnly: false });
+}
+
+/** Clears both cookies (same attributes, expired). */
+export function clearSessionCookies(res: Response, config: Pick<Config, 'baseUrl'>): void {
+  const common = { path: '/', sameSite: 'lax' as const, secure: secure(config) };
+  res.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true });
+  res.clearCookie(CSRF_COOKIE, { ...common, httpOnly: false });
+}
+
+/** 403 unless the Origin header, when the browser sent one, is BASE_URL's origin. */
+export function assertSameOrigin(req: Request, config: Pick<Config, 'baseUrl'>): void {
+  const origin = req.get('origin');
+  if (origin === undefined) return;
+  if (origin !== new URL(config.baseUrl).origin) throw new Forbidden('The request comes from another site (Origin does not match this service).');
+}
+
+/**
+ * The CSRF rule of a state-changing request authenticated by the session cookie: the X-CSRF-Token
+ * header must equal the tfcsrf cookie and be the token issued with this session, and the Origin
+ * header, if present, must be this service's. Otherwise 403.
+ */
+export function assertCsrf(req: Request, config: Pick<Config, 'baseUrl'>, session: Pick<SessionRow, 'csrf_digest'>): void {
+  const header = req.get(CSRF_HEADER);
+  const cookie = readCookies(req).get(CSRF_COOKIE);
+  if (!header || !cookie || !safeEqual(header, cookie) || !safeEqual(sha256Hex(header), session.csrf_digest)) {
+    throw new Forbidden(`A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${CSRF_COOKIE} cookie.`);
+  }
+  assertSameOrigin(req, config);
+}

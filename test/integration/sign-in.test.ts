@@ -1,0 +1,218 @@
+import { expect } from 'chai';
+import { api, doc, expectError } from '../helpers/api.js';
+import { harness } from '../helpers/harness.js';
+import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { browser, givePassword, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
+
+/*
+ * Sign-in for people: passwords set through one-time links, console sessions in a cookie, the
+ * CSRF rule of every state-changing request the cookie authenticates, and the own-token API the
+ * console's token page uses. Every request goes over HTTP as a browser (or an attacker's page) sends it.
+ */
+
+const db = () => harness().rt.db;
+
+describe('console sign-in', function () {
+  this.timeout(60_000);
+
+  describe('sign in and out', () => {
+    it('signs in by username or email, answers the user, and GET /api/console/session answers the same user', async () => {
+      const user = await createUser();
+      const password = await givePassword(user);
+      for (const login of [user.username, user.email.toUpperCase()]) {
+        const res = await browser('POST', '/api/console/session', { body: { username: login, password } });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.data).to.include({ id: user.id, type: 'users' });
+        expect(res.body.data.attributes).to.include({ username: user.username, email: user.email, 'is-site-admin': false });
+        const session = sessionOf(res);
+        const me = await browser('GET', '/api/console/session', { session });
+        expect(me.status, me.text).to.equal(200);
+        expect(me.body.data.id).to.equal(user.id);
+        expect(me.body.data.attributes.username).to.equal(user.username);
+      }
+    });
+
+    it('sets the session cookie httpOnly, SameSite=Lax, path /, not Secure over http; the CSRF cookie readable; only digests are stored', async () => {
+      const user = await createUser();
+      const password = await givePassword(user);
+      const res = await browser('POST', '/api/console/session', { body: { username: user.username, password } });
+      const { setCookies, csrf } = sessionOf(res);
+      const session = setCookies.find((c) => c.startsWith('tfsession='))!;
+      const csrfCookie = setCookies.find((c) => c.startsWith('tfcsrf='))!;
+      expect(session).to.match(/; HttpOnly/i).and.match(/; SameSite=Lax/i).and.match(/; Path=\//i).and.match(/; Max-Age=\d+/i);
+      expect(session).to.not.match(/; Secure/i);
+      expect(csrfCookie).to.not.match(/HttpOnly/i);
+      expect(csrfCookie).to.match(/; SameSite=Lax/i).and.match(/; Path=\//i);
+      expect(csrf).to.have.length.greaterThan(30);
+      const secret = decodeURIComponent(session.slice('tfsession='.length).split(';')[0]);
+      const rows = await db()('console_sessions').where({ user_id: user.id });
+      expect(rows).to.have.length(1);
+      expect(JSON.stringify(rows)).to.not.include(secret).and.not.include(csrf);
+      const hash = (await db()('users').where({ id: user.id }).first('password_hash')).password_hash as string;
+      expect(hash).to.match(/^\$argon2id\$v=19\$m=\d+,p=\d+,t=\d+\$/);
+      expect(hash).to.not.include(password);
+    });
+
+    it('answers a wrong password, an unknown user and a user without a password alike (401), and sets no cookie', async () => {
+      const user = await createUser();
+      await givePassword(user);
+      const noPassword = await createUser();
+      const answers = [];
+      for (const [username, password] of [[user.username, 'wrong-password-1'], [uniq('nobody'), 'whatever-123'], [noPassword.username, 'whatever-123']]) {
+        const res = await browser('POST', '/api/console/session', { body: { username, password } });
+        expectError(res, 401);
+        expect(res.headers.getSetCookie()).to.deep.equal([]);
+        answers.push(res.body.errors);
+      }
+      expect(answers[1]).to.deep.equal(answers[0]);
+      expect(answers[2]).to.deep.equal(answers[0]);
+      expect(await db()('console_sessions').whereIn('user_id', [user.id, noPassword.id])).to.deep.equal([]);
+    });
+
+    it('signs out: 204, cookies cleared, the session refused afterwards (console and API)', async () => {
+      const user = await createUser();
+      const session = await signedIn(user);
+      const out = await browser('DELETE', '/api/console/session', { session });
+      expect(out.status, out.text).to.equal(204);
+      const cleared = out.headers.getSetCookie();
+      expect(cleared.find((c) => c.startsWith('tfsession=;'))).to.match(/Expires=Thu, 01 Jan 1970/);
+      expect(cleared.find((c) => c.startsWith('tfcsrf=;'))).to.match(/Expires=Thu, 01 Jan 1970/);
+      expectError(await browser('GET', '/api/console/session', { session }), 401);
+      expectError(await browser('GET', '/api/v2/account/details', { session }), 401);
+      expect((await db()('console_sessions').where({ user_id: user.id }).first()).revoked_at).to.be.an.instanceOf(Date);
+    });
+
+    it('refuses an expired session and a revoked one', async () => {
+      const user = await createUser();
+      const a = await signedIn(user);
+      const b = await signIn(user.username, await givePassword(user, 'second-password-1'));
+      // givePassword revoked the first session (a new password signs everyone out).
+      expectError(await browser('GET', '/api/console/session', { session: a }), 401);
+      expect((await browser('GET', '/api/console/session', { session: b })).status).to.equal(200);
+      await db()('console_sessions').where({ user_id: user.id }).whereNull('revoked_at').update({ expires_at: new Date(Date.now() - 1000) });
+      expectError(await browser('GET', '/api/console/session', { session: b }), 401);
+      expectError(await browser('GET', '/api/v2/account/details', { session: b }), 401);
+    });
+
+    it('limits sign-in attempts per client address (429 with Retry-After), before checking the password', async () => {
+      const { startSecondApp } = await import('../helpers/harness.js');
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '3', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin` });
+      try {
+        const user = await createUser();
+        const password = await givePassword(user);
+        const statuses: number[] = [];
+        for (let i = 0; i < 4; i++) statuses.push((await browser('POST', '/api/console/session', { base: app.baseUrl, origin: null, body: { username: user.username, password: 'wrong-password' } })).status);
+        expect(statuses).to.deep.equal([401, 401, 401, 429]);
+        const limited = await browser('POST', '/api/console/session', { base: app.baseUrl, origin: null, body: { username: user.username, password } });
+        expectError(limited, 429);
+        expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
+        expect(limited.headers.getSetCookie()).to.deep.equal([]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('the session cookie on the API', () => {
+    it('authenticates /api/v2 as the user, with the user\'s permissions exactly (a token\'s answers and the cookie\'s agree)', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const session = await signedIn(org.owner);
+      const outsider = await createUser();
+      const outsiderSession = await signedIn(outsider);
+      for (const path of ['/account/details', `/organizations/${org.name}`, `/workspaces/${ws.id}`, `/organizations/${org.name}/workspaces`]) {
+        const byToken = await api('GET', path, { token: org.owner.token });
+        const byCookie = await browser('GET', `/api/v2${path}`, { session });
+        expect(byCookie.status, byCookie.text).to.equal(byToken.status);
+        expect(byCookie.body.data.id ?? byCookie.body.data.length).to.equal(byToken.body.data.id ?? byToken.body.data.length);
+        const outsiderByToken = await api('GET', path, { token: outsider.token });
+        const outsiderByCookie = await browser('GET', `/api/v2${path}`, { session: outsiderSession });
+        expect(outsiderByCookie.status).to.equal(outsiderByToken.status);
+      }
+      expectError(await browser('GET', `/api/v2/workspaces/${ws.id}`, { session: outsiderSession }), 404);
+    });
+
+    it('lets the Authorization header win over the cookie', async () => {
+      const user = await createUser();
+      const session = await signedIn(user);
+      const res = await browser('GET', '/api/v2/account/details', { session, headers: { Authorization: 'Bearer not-a-token' } });
+      expectError(res, 401);
+    });
+  });
+
+  describe('CSRF: state-changing requests authenticated by the cookie', () => {
+    let org: { name: string; owner: Awaited<ReturnType<typeof createUser>> };
+    let session: Session;
+    before(async () => {
+      org = await createOrg();
+      session = await signedIn(org.owner);
+    });
+
+    const createWs = (name: string, opts: Parameters<typeof browser>[2]) =>
+      browser('POST', `/api/v2/organizations/${org.name}/workspaces`, { ...opts, body: doc('workspaces', { name }), headers: { 'Content-Type': 'application/vnd.api+json' } });
+    const exists = async (name: string) => Boolean(await db()('workspaces').where({ organization_name: org.name, name }).first('id'));
+
+    it('a cross-site form post (cookie, no header, foreign Origin) is refused with 403 and changes nothing', async () => {
+      const name = uniq('ws');
+      const res = await createWs(name, { session, csrf: null, origin: 'https://evil.example' });
+      expectError(res, 403);
+      expect(await exists(name)).to.equal(false);
+    });
+
+    it('a request without the header is refused even from this origin', async () => {
+      const name = uniq('ws');
+      expectError(await createWs(name, { session, csrf: null }), 403);
+      expect(await exists(name)).to.equal(false);
+    });
+
+    it('a wrong token is refused, and so is a matching cookie and header that the session did not issue', async () => {
+      const name = uniq('ws');
+      expectError(await createWs(name, { session, csrf: 'x'.repeat(43) }), 403);
+      // An attacker who can plant a cookie (a sibling subdomain) sets tfcsrf and the header alike.
+      const planted = { ...session, cookie: session.cookie.replace(/tfcsrf=[^;]+/, `tfcsrf=${'y'.repeat(43)}`) };
+      expectError(await createWs(name, { session: planted, csrf: 'y'.repeat(43) }), 403);
+      // Another session's CSRF token (cookie and header both of that session) does not fit this one.
+      const otherUser = await createUser();
+      const other = await signedIn(otherUser);
+      const mixed = { ...session, cookie: session.cookie.replace(/tfcsrf=[^;]+/, `tfcsrf=${other.csrf}`) };
+      expectError(await createWs(name, { session: mixed, csrf: other.csrf }), 403);
+      expect(await exists(name)).to.equal(false);
+    });
+
+    it('the right token from a foreign Origin is refused', async () => {
+      const name = uniq('ws');
+      expectError(await createWs(name, { session, origin: 'http://127.0.0.1:1' }), 403);
+      expectError(await createWs(name, { session, origin: 'null' }), 403);
+      expect(await exists(name)).to.equal(false);
+    });
+
+    it('the same request with the header and this origin (or no Origin) succeeds; reads need no header', async () => {
+      const name = uniq('ws');
+      const res = await createWs(name, { session });
+      expect(res.status, res.text).to.equal(201);
+      const noOrigin = await createWs(uniq('ws'), { session, origin: null });
+      expect(noOrigin.status, noOrigin.text).to.equal(201);
+      const read = await browser('GET', `/api/v2/organizations/${org.name}/workspaces/${name}`, { session, csrf: null, origin: 'https://evil.example' });
+      expect(read.status).to.equal(200);
+    });
+
+    it('the console\'s own state-changing routes follow the same rule (sign-out, consent)', async () => {
+      const user = await createUser();
+      const s = await signedIn(user);
+      expectError(await browser('DELETE', '/api/console/session', { session: s, csrf: null }), 403);
+      expectError(await browser('DELETE', '/api/console/session', { session: s, origin: 'https://evil.example' }), 403);
+      const consent = { client_id: 'terraform-cli', redirect_uri: 'http://localhost:10000/login', state: 's', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', response_type: 'code' };
+      expectError(await browser('POST', '/api/console/oauth/authorize', { session: s, csrf: null, body: consent }), 403);
+      expect(await db()('oauth_codes').where({ user_id: user.id })).to.deep.equal([]);
+      expect((await browser('GET', '/api/console/session', { session: s })).status).to.equal(200);
+    });
+
+    it('sign-in from a foreign Origin is refused (no login CSRF)', async () => {
+      const user = await createUser();
+      const password = await givePassword(user);
+      const res = await browser('POST', '/api/console/session', { body: { username: user.username, password }, origin: 'https://evil.example' });
+      expectError(res, 403);
+      expect(res.headers.getSetCookie()).to.deep.equal([]);
+    });
+  });
+});
