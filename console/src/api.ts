@@ -82,7 +82,8 @@ const urlOf = (path: string) => (path.startsWith('/api/') || path.startsWith('/v
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/vnd.api+json, application/json' };
   if (method !== 'GET' && method !== 'HEAD') headers['X-CSRF-Token'] = csrfToken();
-  if (body !== undefined) headers['Content-Type'] = 'application/vnd.api+json';
+  // The console's own endpoints take plain JSON; the API takes JSON:API.
+  if (body !== undefined) headers['Content-Type'] = path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json';
   let res: Response;
   try {
     res = await fetch(urlOf(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });

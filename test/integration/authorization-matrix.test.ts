@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
+import { CONSOLE_PATH } from '../../server/console.js';
 import { routeTable } from '../../server/route-table.js';
 import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
 import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
@@ -113,6 +114,8 @@ const EXEMPT: Record<string, string> = {
   'GET /v1/object/:token': 'signed object URL',
   // Signed log URLs (runs-logs tests).
   'GET /v1/logs/:token': 'signed log URL',
+  // A redirect to the console, whatever the caller (console tests).
+  'GET /': 'redirect to the web console',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +378,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /healthz': { access: 'public', call: () => ({ path: '/healthz' }) },
   'GET /readyz': { access: 'public', call: () => ({ path: '/readyz' }) },
   'GET /.well-known/terraform.json': { access: 'public', call: () => ({ path: '/.well-known/terraform.json' }) },
+  // The console's pages and assets hold no data (they read it through the API): public.
+  [`ALL ${CONSOLE_PATH}`]: { access: 'public', call: () => ({ path: `${CONSOLE_PATH}/organizations`, headers: { Accept: 'text/html' } }) },
   [`ALL ${BOARD_PATH}`]: { access: 'site-admin-basic', call: () => ({ path: `${BOARD_PATH}/`, basic: true, headers: { Accept: 'text/html' } }) },
   // Mounted before authentication.
   'GET /api/v2/ping': { access: 'public', call: () => ({ path: '/api/v2/ping' }) },
@@ -958,7 +963,11 @@ async function cancelRequestedRun(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Route enumeration: the application's route table, Bull Board's mounted app counted as one route.
 
-const routesOf = (): string[] => [...routeTable(createApp(harness().rt), [BOARD_PATH]).map((r) => `${r.method} ${r.path}`), `ALL ${BOARD_PATH}`];
+const routesOf = (): string[] => [
+  ...routeTable(createApp(harness().rt), [BOARD_PATH, CONSOLE_PATH]).map((r) => `${r.method} ${r.path}`),
+  `ALL ${BOARD_PATH}`,
+  `ALL ${CONSOLE_PATH}`,
+];
 
 // ---------------------------------------------------------------------------------------------
 
