@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -290,6 +290,7 @@ describe('web console (Chromium)', function () {
   it('terraform login: the CLI prints the consent page, the signed-in user allows it, and terraform plan uses the token', async () => {
     const { page } = browser;
     const dir = await mkdtemp(join(tmpdir(), 'console-login-'));
+    let stopLogin: (() => void) | undefined;
     try {
       const base = harness().baseUrl;
       // The host's services as discovery would answer them, on this test's port (the CLI needs https for discovery itself).
@@ -297,25 +298,36 @@ describe('web console (Chromium)', function () {
         join(dir, 'cli.tfrc'),
         `host "${CLI_HOST}" {\n  services = {\n    "tfe.v2" = "${base}/api/v2/"\n    "login.v1" = {\n      client = "terraform-cli"\n      grant_types = ["authz_code"]\n      authz = "${base}/app/oauth/authorize"\n      token = "${base}/oauth/token"\n      ports = [10000, 10010]\n    }\n  }\n}\n`,
       );
+      // Where terraform login stores the token (it does not create the directory itself).
+      await mkdir(join(dir, '.terraform.d'));
       const env = { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), CHECKPOINT_DISABLE: '1', BROWSER: '/bin/false' };
       const login = spawn('terraform', ['login', CLI_HOST], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
       let output = '';
-      login.stdout.on('data', (d: Buffer) => {
-        output += d.toString();
-        if (/Enter a value:\s*$/.test(output)) login.stdin.write('yes\n');
-      });
+      // The answer to "Do you want to proceed?", read when the CLI asks.
+      login.stdin.write('yes\n');
+      login.stdout.on('data', (d: Buffer) => (output += d.toString()));
       login.stderr.on('data', (d: Buffer) => (output += d.toString()));
       const exited = new Promise<number | null>((resolve) => login.on('exit', (code) => resolve(code)));
-      const url = await waitFor(() => /(http:\/\/\S+\/app\/oauth\/authorize\?\S+)/.exec(output)?.[1] ?? "", `the consent URL in terraform login's output:\n${output}`, 30_000);
+      stopLogin = () => void login.kill('SIGKILL');
+      const url = await waitFor(() => /Open the following URL[^\n]*\n\s*(http\S+)/.exec(output)?.[1] ?? '', 'the consent URL in terraform login\'s output', 30_000).catch((err: Error) => {
+        throw new Error(`${err.message}:\n${output}`);
+      });
 
       await page.goto(url);
       await landed(page, 'Authorize Terraform CLI', 'consent');
       await page.getByText(user.username, { exact: true }).first().waitFor();
       await screenshot(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow and create token' }).click();
-      expect(await exited, output).to.equal(0);
+      expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('still waiting'), 30_000))]), output).to.equal(0);
       expect(output).to.match(/Success|Retrieved token/i);
 
+      // The token terraform login stored. With TF_CLI_CONFIG_FILE set (how these tests name the host's
+      // services), terraform reads no other CLI configuration, its credentials file included: the
+      // plan's configuration names the stored token itself.
+      const stored = JSON.parse(await readFile(join(dir, '.terraform.d', 'credentials.tfrc.json'), 'utf8')) as { credentials: Record<string, { token: string }> };
+      const token = stored.credentials[CLI_HOST].token;
+      expect((await api('GET', '/account/details', { token })).body.data.attributes.username).to.equal(user.username);
+      await writeFile(join(dir, 'cli.tfrc'), `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${base}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`);
       // A plan in a fresh organization (no policies) with only the credentials terraform login stored.
       const other = await createOrg(user);
       await writeFile(
@@ -333,6 +345,7 @@ describe('web console (Chromium)', function () {
       await page.goto(onService(printed!));
       await landed(page, /^Run run-/, 'run page from the CLI');
     } finally {
+      stopLogin?.();
       await rm(dir, { recursive: true, force: true });
     }
   });
