@@ -32,7 +32,6 @@ const FINAL_PHASE = new Set(['finished', 'errored', 'canceled', 'unreachable', '
 const FINAL_RESULT = new Set(['passed', 'failed', 'errored', 'canceled', 'unreachable', 'skipped']);
 
 /** Terminal control sequences and the STX/ETX markers terraform puts around its log. */
-// eslint-disable-next-line no-control-regex
 const CONTROL = /\u001b\[[0-9;]*[A-Za-z]|[\u0002\u0003]/g;
 
 /** A phase's log, read from its signed URL in pieces and followed while the phase runs. */
@@ -117,7 +116,7 @@ function Phase({ name, phase }: { name: 'Plan' | 'Apply'; phase: Resource<PhaseA
       <h2 id={`phase-${name}`}>
         {name} <Status value={a.status} />
       </h2>
-      {(a.status === 'finished' || a['resource-additions'] !== null) && a.status !== 'unreachable' && <Changes a={a} title={`${name} resource changes`} />}
+      {a.status === 'finished' && <Changes a={a} title={`${name} resource changes`} />}
       {a.status === 'unreachable' || a.status === 'pending' || (a.status === 'queued' && !a['log-read-url']) ? (
         <p className="muted">{a.status === 'unreachable' ? `The run ended without an ${name.toLowerCase()}.` : `The ${name.toLowerCase()} has not started.`}</p>
       ) : (
@@ -152,6 +151,9 @@ function Timeline({ runId, live }: { runId: string; live: boolean }) {
   );
 }
 
+/** Outcome tag levels, most severe first. */
+const rank: Record<string, number> = { error: 0, warning: 1, info: 2, none: 3 };
+
 interface TagLabel {
   label: string;
   level?: string;
@@ -162,20 +164,17 @@ function Tags({ tags }: { tags: unknown }) {
   if (!tags || typeof tags !== 'object') return null;
   const entries = Object.entries(tags as Record<string, unknown>);
   if (!entries.length) return null;
-  const rank: Record<string, number> = { error: 0, warning: 1, info: 2, none: 3 };
+  const labels = entries
+    .flatMap(([name, list]) => (Array.isArray(list) ? (list as TagLabel[]) : []).map((l) => ({ name, ...l })))
+    .sort((x, y) => (rank[x.level ?? 'none'] ?? 3) - (rank[y.level ?? 'none'] ?? 3));
   return (
     <ul className="tags" aria-label="Tags">
-      {entries.map(([name, labels]) =>
-        (Array.isArray(labels) ? (labels as TagLabel[]) : [])
-          .slice()
-          .sort((x, y) => (rank[x.level ?? 'none'] ?? 3) - (rank[y.level ?? 'none'] ?? 3))
-          .map((l, i) => (
-            <li key={`${name}-${i}`} className={`tag level-${l.level ?? 'none'}`}>
-              <span className="tag-name">{name}:</span> {l.label}
-              {l.level && l.level !== 'none' && <span className="sr-only"> ({l.level})</span>}
-            </li>
-          )),
-      )}
+      {labels.map((l, i) => (
+        <li key={`${l.name}-${i}`} className={`tag level-${l.level ?? 'none'}`}>
+          <span className="tag-name">{l.name}:</span> {l.label}
+          {l.level && l.level !== 'none' && <span className="sr-only"> ({l.level})</span>}
+        </li>
+      ))}
     </ul>
   );
 }
@@ -212,7 +211,6 @@ function Attempts({ attempts }: { attempts: Attempt[] }) {
 /** Severity order of an outcome: its worst tag level. */
 function severity(o: Resource): number {
   const tags = o.attributes.tags;
-  const rank: Record<string, number> = { error: 0, warning: 1, info: 2, none: 3 };
   let worst = 3;
   if (tags && typeof tags === 'object') {
     for (const labels of Object.values(tags as Record<string, unknown>)) {
