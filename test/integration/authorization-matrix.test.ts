@@ -422,6 +422,7 @@ const MATRIX: Record<string, Entry> = {
     access: 'org-member',
     call: (w) => ({ path: `/api/v2/users/${w.users.read.id}` }),
   },
+  'GET /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users?q=u' }) },
   'POST /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users', body: doc('users', { username: uniq('u'), email: `${uniq('u')}@example.test` }) }) },
   'POST /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens`, body: doc('authentication-tokens', { description: 'm' }) }) },
   'GET /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens` }) },

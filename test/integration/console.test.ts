@@ -110,6 +110,8 @@ describe('web console (Chromium)', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await landed(page, 'Organizations', 'organizations');
     await page.getByRole('link', { name: orgName }).waitFor();
+    // Not a site admin: no link to the site admin pages.
+    expect(await page.getByRole('link', { name: 'Site admin' }).count()).to.equal(0);
     await screenshot(page, 'organizations');
   });
 
@@ -359,5 +361,28 @@ describe('web console (Chromium)', function () {
     await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces`);
     await landed(page, 'Sign in', 'after sign-out');
     expect(new URL(page.url()).searchParams.get('next')).to.equal(`/app/${orgName}/workspaces`);
+  });
+
+  it('site admins list and search users, make a password link, and reach the queue board; others get 404 for the list', async () => {
+    const { page } = browser;
+    expect((await api('GET', '/admin/users', { token: user.token })).status).to.equal(404);
+    const admin = await api('GET', '/account/details');
+    const adminPassword = await givePassword({ id: admin.body.data.id });
+    await page.goto(`${harness().baseUrl}/app/sign-in`);
+    await page.getByLabel('Username or email').fill(admin.body.data.attributes.username);
+    await page.getByLabel('Password').fill(adminPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await landed(page, 'Organizations', 'organizations (site admin)');
+    await page.getByRole('link', { name: 'Site admin' }).click();
+    await landed(page, 'Site admin', 'site admin');
+    await page.getByLabel('Search users by username or email').fill(user.username);
+    await page.getByRole('button', { name: 'Search users' }).click();
+    await page.getByRole('cell', { name: user.email }).waitFor();
+    expect(await page.getByRole('row').count()).to.equal(2);
+    await page.getByRole('button', { name: `Password link for ${user.username}` }).click();
+    const link = (await page.getByLabel(`Password link for ${user.username}`).textContent())!;
+    expect(new URL(link).pathname).to.equal('/app/reset-password');
+    await page.getByRole('link', { name: 'Open the queue board' }).waitFor();
+    await screenshot(page, 'site-admin');
   });
 });
