@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { ApiFailure, call } from './api.js';
+import { ApiFailure, call, type ListDoc } from './api.js';
 import { Link } from './router.js';
 
 /** What a read through the API is doing: loading, failed (in words), or done. */
@@ -208,3 +208,22 @@ export function Table({ head, children, caption }: { head: string[]; children: R
 }
 
 export const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+
+/** Previous and next buttons for a paginated list (nothing when it fits one page). */
+export function Pager({ list, setPage, label, prev = 'Previous page', next = 'Next page' }: { list: ListDoc | undefined; setPage: (f: (p: number) => number) => void; label: string; prev?: string; next?: string }) {
+  const p = list?.meta?.pagination;
+  if (!p || p['total-pages'] <= 1) return null;
+  return (
+    <nav className="row" aria-label={label}>
+      <button type="button" className="btn secondary" disabled={!p['prev-page']} onClick={() => setPage((n) => n - 1)}>
+        {prev}
+      </button>
+      <span>
+        Page {p['current-page']} of {p['total-pages']}
+      </span>
+      <button type="button" className="btn secondary" disabled={!p['next-page']} onClick={() => setPage((n) => n + 1)}>
+        {next}
+      </button>
+    </nav>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, type Doc, type ListDoc } from '../api.js';
 import { useSession } from '../session.js';
-import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { ActionButton, Empty, Pager, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
 
 /** A one-time password link for a user, shown to the site admin to pass on. */
 function ResetLink({ userId, username }: { userId: string; username: string }) {
@@ -56,7 +56,6 @@ export function AdminUsersPage() {
       setError(messageOf(err));
     }
   };
-  const pagination = users.data?.meta?.pagination;
   return (
     <Page title="Site admin">
       <section className="card" aria-labelledby="users">
@@ -95,16 +94,7 @@ export function AdminUsersPage() {
             )
           }
         </Show>
-        {pagination && pagination['total-pages'] > 1 && (
-          <nav className="row" aria-label="User pages">
-            <button type="button" className="btn secondary" disabled={!pagination['prev-page']} onClick={() => setPage((p) => p - 1)}>
-              Previous users
-            </button>
-            <button type="button" className="btn secondary" disabled={!pagination['next-page']} onClick={() => setPage((p) => p + 1)}>
-              Next users
-            </button>
-          </nav>
-        )}
+        <Pager list={users.data} setPage={setPage} label="User pages" prev="Previous users" next="Next users" />
         <details>
           <summary>Create a user</summary>
           <p className="muted">A new user chooses a password through an organization invitation, or through a password link.</p>

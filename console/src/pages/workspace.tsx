@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Status, Table, Tabs, Time, messageOf, str, useApi } from '../ui.js';
+import { ActionButton, Empty, Pager, ErrorMessage, Field, Page, Show, Status, Table, Tabs, Time, messageOf, str, useApi } from '../ui.js';
 
 type Perms = Record<string, boolean>;
 
@@ -18,7 +18,6 @@ const TABS = [
 function Runs({ org, ws, id }: { org: string; ws: string; id: string }) {
   const [page, setPage] = useState(1);
   const runs = useApi<ListDoc>(`/workspaces/${id}/runs?page[size]=20&page[number]=${page}`, 5000);
-  const pagination = runs.data?.meta?.pagination;
   return (
     <Show loaded={runs} what="Loading runs">
       {(d) =>
@@ -43,16 +42,7 @@ function Runs({ org, ws, id }: { org: string; ws: string; id: string }) {
                 </tr>
               ))}
             </Table>
-            {pagination && pagination['total-pages'] > 1 && (
-              <nav className="row" aria-label="Run pages">
-                <button type="button" className="btn secondary" disabled={!pagination['prev-page']} onClick={() => setPage((p) => p - 1)}>
-                  Newer runs
-                </button>
-                <button type="button" className="btn secondary" disabled={!pagination['next-page']} onClick={() => setPage((p) => p + 1)}>
-                  Older runs
-                </button>
-              </nav>
-            )}
+            <Pager list={runs.data} setPage={setPage} label="Run pages" prev="Newer runs" next="Older runs" />
           </>
         )
       }

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { call, doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { Empty, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { Empty, Pager, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
 
 /** A workspace's latest run: its status, linking to its page. */
 function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
@@ -41,7 +41,6 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
     setPage(1);
     navigate(`${appPath(org, 'workspaces')}${query ? `?search=${encodeURIComponent(query)}` : ''}`, true);
   };
-  const pagination = list.data?.meta?.pagination;
   return (
     <Page title="Workspaces" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
       <form role="search" onSubmit={submitSearch} className="row search">
@@ -78,19 +77,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
           )
         }
       </Show>
-      {pagination && pagination['total-pages'] > 1 && (
-        <nav className="row" aria-label="Pages">
-          <button type="button" className="btn secondary" disabled={!pagination['prev-page']} onClick={() => setPage((p) => p - 1)}>
-            Previous page
-          </button>
-          <span>
-            Page {pagination['current-page']} of {pagination['total-pages']}
-          </span>
-          <button type="button" className="btn secondary" disabled={!pagination['next-page']} onClick={() => setPage((p) => p + 1)}>
-            Next page
-          </button>
-        </nav>
-      )}
+      <Pager list={list.data} setPage={setPage} label="Pages" />
       <details className="card">
         <summary>Create a workspace</summary>
         <form onSubmit={(e) => void create(e)} className="form">
