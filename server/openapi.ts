@@ -39,6 +39,9 @@ function summaryOf(route: RouteEntry): string {
   }
 }
 
+/** The console's sign-in API takes plain JSON; everything else takes JSON:API documents. */
+const bodyMediaType = (route: RouteEntry): string => (route.path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json');
+
 function operation(route: RouteEntry, operationIds: Set<string>): Json {
   let operationId = `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
   while (operationIds.has(operationId)) operationId += '_';
@@ -55,7 +58,7 @@ function operation(route: RouteEntry, operationIds: Set<string>): Json {
     security: route.authenticated ? [{ token: [] }] : [],
     ...(params.length ? { parameters: params } : {}),
     ...(route.schema
-      ? { requestBody: { required: true, content: { 'application/vnd.api+json': { schema: { $ref: `#/components/schemas/${route.schema}` } } } } }
+      ? { requestBody: { required: true, content: { [bodyMediaType(route)]: { schema: { $ref: `#/components/schemas/${route.schema}` } } } } }
       : {}),
     responses,
   };

@@ -7,7 +7,10 @@ import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type Organ
 export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
 export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess } from './domain/permissions.js';
 
-/** Who is calling: the owner of the bearer token. */
+/**
+ * Who is calling: the owner of the bearer token (or, for the web console, the user of the session
+ * cookie; its `tokenId` is then `session:<session id>`, which keys its rate limit budget).
+ */
 export type Principal =
   | { kind: 'user'; tokenId: string; user: UserRow }
   | { kind: 'team'; tokenId: string; team: TeamRow }

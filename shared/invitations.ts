@@ -34,5 +34,7 @@ export async function queueInvitationMail(
       `You have been invited to join the organization "${invite.organizationName}".\n\n` +
       `To accept, open ${page}\n(new accounts set their password there; the link can be used once).\n\n` +
       `With an API token, you can also POST to ${api} (membership ${invite.membershipId}).\n`,
+    // The link is a credential: the mail is stored encrypted until it is sent.
+    sealWith: config.encryptionKey,
   });
 }

@@ -12,20 +12,17 @@ export function hashPassword(password: string): Promise<string> {
 }
 
 /**
- * A hash of a password nobody knows, checked when a sign-in names no user with a password, so the
- * answer takes as long as for a wrong password (no timing hint of who exists). Computed once per
- * call site's runtime, lazily.
+ * Checks passwords. When a sign-in names no user with a password, it checks against the hash of a
+ * password nobody knows (made on first need), so the answer takes as long as for a wrong password
+ * and its time tells nothing of who exists.
  */
 export class PasswordVerifier {
-  private readonly dummy: Promise<string>;
-
-  constructor() {
-    this.dummy = hashPassword(randomBytes(32).toString('base64url'));
-  }
+  private dummy: Promise<string> | undefined;
 
   /** Whether `password` matches `hash`; with a null hash, spends the same work and answers false. */
   async verify(hash: string | null, password: string): Promise<boolean> {
     if (!hash) {
+      this.dummy ??= hashPassword(randomBytes(32).toString('base64url'));
       await argon2.verify(await this.dummy, password).catch(() => false);
       return false;
     }

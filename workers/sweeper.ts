@@ -2,6 +2,7 @@ import type { WorkerDeps } from './context.js';
 import { reconcile } from '../shared/reconciler.js';
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
 import { sweepAssessments } from '../shared/usecases/assessments.js';
+import { sweepSignIn } from '../shared/usecases/sign-in.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
 
@@ -11,12 +12,13 @@ import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
  */
 const UNFINISHED_OBJECT_SECONDS = 3600;
 
-/** The periodic sweep: due auto-destroy reminders and assessments, then a job for every row that is due or stuck. */
+/** The periodic sweep: due auto-destroy reminders and assessments, ended sign-in rows, then a job for every row that is due or stuck. */
 export async function sweep(deps: WorkerDeps): Promise<void> {
   const removed = await deps.store.removeUnfinished(UNFINISHED_OBJECT_SECONDS);
   if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
   await sweepAutoDestroy(deps);
   await sweepAssessments(deps);
+  await sweepSignIn(deps);
   await reconcile(deps.db, deps.queues, deps.logger);
 }
 

@@ -3,10 +3,10 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { organizationGrant, type OrganizationGrant } from '../../shared/access.js';
 import { findMembership, type MembershipRow } from '../../shared/repos/memberships.js';
-import { membershipRelations, membershipsPage } from '../../shared/read-models/memberships.js';
+import { membershipRelations, membershipsOfUser, membershipsPage } from '../../shared/read-models/memberships.js';
 import { acceptInvitation, inviteMember, removeMembership } from '../../shared/usecases/memberships.js';
 import { canSeeTeam, orgScope } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
 import { invitedUserResource, membershipResource, userResource } from '../serializers/foundation.js';
@@ -75,6 +75,19 @@ export function membershipHandlers(deps: AppDeps) {
       }, page);
       const body = await present(db, rows, include, grant, viewerOf(res));
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+    },
+
+    /**
+     * The calling user's own memberships in every organization, pending invitations included (TFE's
+     * "list user's own memberships"): how a signed-in person finds an invitation to accept.
+     */
+    async listOwn(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      if (principal.kind !== 'user') throw new NotFound();
+      const status = readParam(req, 'filter[status]');
+      const rows = await membershipsOfUser(db, principal.user.id, status ? status.split(',') : null);
+      const body = await present(db, rows, readInclude(req, ['user', 'teams']), null, principal.user.id);
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), meta: wholeListMeta(rows.length) });
     },
 
     async show(req: Req, res: Response) {

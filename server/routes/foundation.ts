@@ -44,6 +44,7 @@ export function foundationRoutes(deps: AppDeps): Router {
 
   r.post('/organizations/:org/organization-memberships', actionRateLimit(deps.rateLimits, 'invitations'), validate('membership.create'), om.invite);
   r.get('/organizations/:org/organization-memberships', om.list);
+  r.get('/organization-memberships', om.listOwn);
   r.get('/organization-memberships/:id', om.show);
   r.delete('/organization-memberships/:id', om.destroy);
   r.post('/organization-memberships/:id/actions/accept', om.accept);

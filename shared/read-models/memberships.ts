@@ -24,6 +24,13 @@ export async function membershipsPage(db: Db, organizationName: string, filter: 
   return fetchPage<MembershipRow>(query.orderBy('created_at'), page);
 }
 
+/** A user's own memberships (invitations included), optionally only those in `statuses`, oldest first. */
+export function membershipsOfUser(db: Db, userId: string, statuses: string[] | null): Promise<MembershipRow[]> {
+  const query = db<MembershipRow>('organization_memberships').where({ user_id: userId });
+  if (statuses) query.whereIn('status', statuses);
+  return query.orderBy('created_at');
+}
+
 /** What membership resources show: the team links of the memberships, those teams, and the users. */
 export async function membershipRelations(db: Db, rows: MembershipRow[]): Promise<{ links: { organization_membership_id: string; team_id: string }[]; teams: TeamRow[]; users: UserRow[] }> {
   const ids = rows.map((r) => r.id);

@@ -2,6 +2,7 @@ import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { mailMachine, type MailStatus } from '../domain/mail.js';
 import { claimLease } from './leases.js';
+import { decryptSecret, encryptSecret } from '../crypto.js';
 
 export interface MailRow {
   id: string;
@@ -9,7 +10,9 @@ export interface MailRow {
   ref_id: string | null;
   to_address: string;
   subject: string;
+  /** The text, or (body_sealed) its encryption under ENCRYPTION_KEY (see openMailBody). */
   body: string;
+  body_sealed: boolean;
   status: MailStatus;
   attempts: number;
   next_attempt_at: Date;
@@ -21,12 +24,17 @@ export interface MailRow {
   updated_at: Date;
 }
 
-export async function insertMail(db: Db, msg: { kind: string; refId?: string; to: string; subject: string; body: string }): Promise<MailRow> {
+/** Writes outgoing mail; a body with a secret in it is given `sealWith` (the encryption key) and stored encrypted. */
+export async function insertMail(db: Db, msg: { kind: string; refId?: string; to: string; subject: string; body: string; sealWith?: Buffer }): Promise<MailRow> {
+  const body = msg.sealWith ? encryptSecret(msg.sealWith, msg.body) : msg.body;
   const [row] = await db<MailRow>('mail_messages')
-    .insert({ id: newId('mail'), kind: msg.kind, ref_id: msg.refId ?? null, to_address: msg.to, subject: msg.subject, body: msg.body })
+    .insert({ id: newId('mail'), kind: msg.kind, ref_id: msg.refId ?? null, to_address: msg.to, subject: msg.subject, body, body_sealed: Boolean(msg.sealWith) })
     .returning('*');
   return row;
 }
+
+/** A mail row's text, opened when it was stored encrypted. */
+export const openMailBody = (row: Pick<MailRow, 'body' | 'body_sealed'>, key: Buffer): string => (row.body_sealed ? decryptSecret(key, row.body) : row.body);
 
 /** Claims a message under a lease (compare-and-set). Undefined means nothing to do: sent, failed, or leased elsewhere. */
 export async function claimMail(db: Db, id: string, leaseSeconds: number): Promise<MailRow | undefined> {

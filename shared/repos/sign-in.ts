@@ -168,3 +168,15 @@ export async function claimOAuthCode(db: Db, secret: string): Promise<OAuthCodeR
     .returning('*');
   return row;
 }
+
+/**
+ * Deletes what sign-in no longer needs: sessions, password links and authorization codes that
+ * ended (expired, revoked or used) more than `keepSeconds` ago. Returns how many rows went.
+ */
+export async function deleteEndedSignInRows(db: Db, keepSeconds: number): Promise<number> {
+  const before = db.raw(`now() - (? || ' seconds')::interval`, [String(keepSeconds)]);
+  const sessions = await db('console_sessions').where((q) => q.where('expires_at', '<', before).orWhere('revoked_at', '<', before)).del();
+  const links = await db('password_links').where((q) => q.where('expires_at', '<', before).orWhere('used_at', '<', before)).del();
+  const codes = await db('oauth_codes').where('expires_at', '<', before).del();
+  return sessions + links + codes;
+}

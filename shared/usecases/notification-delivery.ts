@@ -1,7 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Mailer } from '../mail.js';
 import type { OutboundClient } from '../http/outbound.js';
-import { claimMail, insertMail, settleMail } from '../repos/mail.js';
+import { claimMail, insertMail, openMailBody, settleMail } from '../repos/mail.js';
 import { claimDeliveries, dropDeliveries, emailRecipients, settleDeliveries, type ClaimedDelivery, type DeliverySettlement } from '../repos/notification-deliveries.js';
 import { decryptSecret } from '../crypto.js';
 import { nextRetryAt, parseRetryAfter } from '../domain/notification.js';
@@ -22,14 +22,14 @@ export interface MailFailure {
  * A failed send is settled as a retry (or given up on the last attempt) and returned.
  */
 export async function deliverMail(
-  deps: Pick<Runtime, 'db' | 'logger'> & { mailer: Mailer; workerId: string },
+  deps: Pick<Runtime, 'db' | 'logger' | 'config'> & { mailer: Mailer; workerId: string },
   mailId: string,
   attempt: { made: number; allowed: number; jobId?: string },
 ): Promise<MailFailure | null> {
   const mail = await claimMail(deps.db, mailId, MAIL_LEASE_SECONDS);
   if (!mail) return null;
   try {
-    await deps.mailer.send({ to: mail.to_address, subject: mail.subject, text: mail.body });
+    await deps.mailer.send({ to: mail.to_address, subject: mail.subject, text: openMailBody(mail, deps.config.encryptionKey) });
   } catch (err) {
     const last = attempt.made + 1 >= attempt.allowed;
     const retryInMs = 5000 * 2 ** attempt.made;

@@ -9,6 +9,7 @@ import { activateMembership } from '../repos/memberships.js';
 import { issueToken } from '../repos/tokens.js';
 import {
   claimOAuthCode,
+  deleteEndedSignInRows,
   expireResetLinksOf,
   findLiveSession,
   findUsablePasswordLink,
@@ -174,4 +175,14 @@ export async function exchangeAuthorizationCode(rt: Runtime, r: TokenRequest): P
   });
   if ('refused' in out) throw out.refused;
   return out;
+}
+
+/** Ended sign-in rows are kept this long (to tell what happened to a session or link), then deleted. */
+export const ENDED_SIGN_IN_KEEP_SECONDS = 7 * 24 * 3600;
+
+/** The sweeper's part: deletes sessions, links and codes that ended a while ago. */
+export async function sweepSignIn(rt: Pick<Runtime, 'db' | 'logger'>): Promise<number> {
+  const removed = await deleteEndedSignInRows(rt.db, ENDED_SIGN_IN_KEEP_SECONDS);
+  if (removed) rt.logger.info('removed ended sessions, password links and authorization codes', { count: removed });
+  return removed;
 }

@@ -11,6 +11,7 @@ import { doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { createOrg, createTeam, createUser, joinOrg, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+import { givePassword, linkToken, signIn, type Session } from '../helpers/console.js';
 
 /*
  * Authorization matrix: every route of the application × every kind of caller, with the status
@@ -21,8 +22,10 @@ import { createOrg, createTeam, createUser, joinOrg, putArchive, tarGz, uniq, ty
  */
 
 /** The callers. Members reach the workspace under test (`ws`) through a team of their own. */
-const WHO = ['anonymous', 'outsider', 'read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'] as const;
+const WHO = ['anonymous', 'outsider', 'read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin', 'readSession'] as const;
 type Who = (typeof WHO)[number];
+/** The callers with a token (or none); `readSession` is the read member again, signed in to the console. */
+const TOKEN_WHO = WHO.filter((w): w is Exclude<Who, 'readSession'> => w !== 'readSession');
 // anonymous: no Authorization header.
 // outsider:  the owner of another organization.
 // read/plan/write/admin: organization members whose only access is that level on the workspace (team-workspace access).
@@ -30,12 +33,15 @@ type Who = (typeof WHO)[number];
 // orgToken:  the organization's token (every organization permission, not an owner).
 // owner:     a member of the owners team (the positive control for owner-only routes).
 // siteAdmin: the site admin token (counts as an owner of every organization).
+// readSession: the read member through the console's session cookie (no Authorization header; the
+//            X-CSRF-Token header and this service's Origin on every request). Unless a class or
+//            entry says otherwise it must get exactly what the read member's token gets.
 
 /** 'ok' is any 2xx; a number is that exact status. */
 type Want = number | 'ok';
-type Expectations = Record<Who, Want>;
+type Expectations = Record<Exclude<Who, 'readSession'>, Want> & { readSession?: Want };
 
-const denyAll = (anonymous: Want = 401): Expectations => Object.fromEntries(WHO.map((w) => [w, w === 'anonymous' ? anonymous : 404])) as Expectations;
+const denyAll = (anonymous: Want = 401): Expectations => Object.fromEntries(TOKEN_WHO.map((w) => [w, w === 'anonymous' ? anonymous : 404])) as Expectations;
 const allow = (...who: Who[]): Expectations => ({ ...denyAll(), ...Object.fromEntries(who.map((w) => [w, 'ok'])) });
 const WORKSPACE_ADMINS: Who[] = ['admin', 'orgToken', 'owner', 'siteAdmin'];
 const ORG_MANAGERS: Who[] = ['orgToken', 'owner', 'siteAdmin'];
@@ -44,6 +50,8 @@ const ORG_MANAGERS: Who[] = ['orgToken', 'owner', 'siteAdmin'];
 const CLASSES = {
   /** No credentials at all (health, discovery, ping). */
   public: Object.fromEntries(WHO.map((w) => [w, 'ok'])) as Expectations,
+  /** The console's session only: no API token authenticates these (401), the session cookie does. */
+  'console-session': { ...(Object.fromEntries(TOKEN_WHO.map((w) => [w, 401])) as Expectations), readSession: 'ok' },
   /** Any valid token (lists filtered to what the caller may see). */
   authenticated: allow('outsider', 'read', 'plan', 'write', 'admin', 'teamToken', 'orgToken', 'owner', 'siteAdmin'),
   /** User tokens only: team and organization tokens get 404. */
@@ -81,9 +89,9 @@ const CLASSES = {
   /** Admin access to the workspace (workspace admins, manage-workspaces, owners). */
   'workspace-admin': allow(...WORKSPACE_ADMINS),
   /** A run task result's own access token only (no API token works). */
-  'task-token': Object.fromEntries(WHO.map((w) => [w, 401])) as Expectations,
+  'task-token': Object.fromEntries(TOKEN_WHO.map((w) => [w, 401])) as Expectations,
   /** Bull Board: HTTP Basic with a site admin's token as the password; anything else 401. */
-  'site-admin-basic': { ...(Object.fromEntries(WHO.map((w) => [w, 401])) as Expectations), siteAdmin: 'ok' },
+  'site-admin-basic': { ...(Object.fromEntries(TOKEN_WHO.map((w) => [w, 401])) as Expectations), siteAdmin: 'ok' },
 } satisfies Record<string, Expectations>;
 type AccessClass = keyof typeof CLASSES;
 
@@ -125,6 +133,9 @@ interface World {
   org: { name: string; owner: TestUser };
   other: { name: string; owner: TestUser };
   tokens: Record<Exclude<Who, 'anonymous'>, string>;
+  /** The read member's console session (the readSession caller), and the password it signed in with. */
+  session: Session;
+  readPassword: string;
   users: Record<'read' | 'plan' | 'write' | 'admin', TestUser>;
   /** Team ids whose grants every workspace of the world gets: level -> team. */
   grants: [string, 'read' | 'plan' | 'write' | 'admin'][];
@@ -317,7 +328,11 @@ async function buildWorld(): Promise<World> {
     orgToken,
     owner: w.org.owner.token,
     siteAdmin: harness().adminToken,
+    // Fixture calls made "as" the session caller use the same user's token.
+    readSession: w.users.read.token,
   };
+  w.readPassword = await givePassword(w.users.read);
+  w.session = await signIn(w.users.read.username, w.readPassword);
   w.ws = await freshWorkspace();
   w.readGrant = (await must('GET', `/team-workspaces?filter[workspace][id]=${w.ws.id}`)).data.find((g: any) => g.relationships.team.data.id === members[0].teamId).id; // eslint-disable-line @typescript-eslint/no-explicit-any
   w.secretTeam = await createTeam(w.org, { visibility: 'secret' });
@@ -368,6 +383,29 @@ async function buildWorld(): Promise<World> {
   return w;
 }
 
+/** A fresh reset link's token for a user (made by the site admin). */
+async function resetToken(userId: string): Promise<string> {
+  return linkToken((await must('POST', `/admin/users/${userId}/actions/reset-password`, undefined, harness().adminToken)).data.attributes['reset-url']);
+}
+
+const MATRIX_REDIRECT = 'http://localhost:10000/login';
+const MATRIX_VERIFIER = 'matrix-verifier-'.padEnd(50, 'v');
+const consentBody = () => ({
+  client_id: 'terraform-cli',
+  redirect_uri: MATRIX_REDIRECT,
+  state: 'matrix',
+  code_challenge: createHash('sha256').update(MATRIX_VERIFIER).digest('base64url'),
+  code_challenge_method: 'S256',
+  response_type: 'code',
+});
+
+/** A fresh authorization code: the read member consents through the console session. */
+async function consentCode(w: World): Promise<string> {
+  const res = await call('POST', '/api/console/oauth/authorize', null, { body: consentBody(), headers: { ...sessionHeaders(w.session), 'Content-Type': 'application/json' } });
+  expect(res.status, res.text).to.equal(200);
+  return new URL(res.body.redirect).searchParams.get('code')!;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The matrix: one entry per route, keyed "METHOD /full/path" as Express knows it.
 
@@ -388,6 +426,38 @@ const MATRIX: Record<string, Entry> = {
     access: 'task-token',
     except: { anonymous: 401 },
     call: (w) => ({ path: `/api/v2/task-results/${w.taskResult}/callback`, body: doc('task-results', { status: 'running' }) }),
+  },
+
+  // The console's sign-in API and terraform login (docs/security.md, "Sign-in"). Sign-in, password
+  // links and the token endpoint carry their own credential in the body (anyone may try, the
+  // credential decides); the others need the console's session, and no API token stands in for it.
+  'POST /api/console/session': { access: 'public', call: (w) => ({ path: '/api/console/session', body: { username: w.users.read.username, password: w.readPassword }, headers: { 'Content-Type': 'application/json' } }) },
+  'GET /api/console/session': { access: 'console-session', call: () => ({ path: '/api/console/session' }) },
+  'DELETE /api/console/session': {
+    // A success ends the session: the session caller signs in afresh for it.
+    access: 'console-session',
+    call: async (w, who) => {
+      if (who !== 'readSession') return { path: '/api/console/session' };
+      return { path: '/api/console/session', headers: sessionHeaders(await signIn(w.users.read.username, w.readPassword)) };
+    },
+  },
+  'POST /api/console/password': {
+    // Each caller sets the password of a fresh user with that user's reset link.
+    access: 'public',
+    call: async () => ({ path: '/api/console/password', body: { token: await resetToken((await createUser()).id), password: 'matrix-password' }, headers: { 'Content-Type': 'application/json' } }),
+  },
+  'POST /api/console/oauth/authorize': {
+    access: 'console-session',
+    call: () => ({ path: '/api/console/oauth/authorize', body: consentBody(), headers: { 'Content-Type': 'application/json' } }),
+  },
+  'POST /oauth/token': {
+    // Each caller exchanges a fresh code the read member consented to.
+    access: 'public',
+    call: async (w) => {
+      const code = await consentCode(w);
+      const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: MATRIX_REDIRECT, client_id: 'terraform-cli', code_verifier: MATRIX_VERIFIER });
+      return { path: '/oauth/token', raw: form.toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+    },
   },
 
   // Organizations.
@@ -423,6 +493,7 @@ const MATRIX: Record<string, Entry> = {
     call: (w) => ({ path: `/api/v2/users/${w.users.read.id}` }),
   },
   'GET /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users?q=u' }) },
+  'POST /api/v2/admin/users/:id/actions/reset-password': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/users/${w.users.plan.id}/actions/reset-password` }) },
   'POST /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users', body: doc('users', { username: uniq('u'), email: `${uniq('u')}@example.test` }) }) },
   'POST /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens`, body: doc('authentication-tokens', { description: 'm' }) }) },
   'GET /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens` }) },
@@ -440,6 +511,8 @@ const MATRIX: Record<string, Entry> = {
     call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships`, body: doc('organization-memberships', { email: `${uniq('inv')}@example.test` }) }),
   },
   'GET /api/v2/organizations/:org/organization-memberships': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/organization-memberships` }) },
+  // The caller's own memberships: any user (the list holds only their own), no team or organization token.
+  'GET /api/v2/organization-memberships': { access: 'user-token', call: () => ({ path: '/api/v2/organization-memberships' }) },
   'GET /api/v2/organization-memberships/:id': {
     // The read member's own membership: anyone in the organization sees it.
     access: 'org-member',
@@ -973,8 +1046,12 @@ const routesOf = (): string[] => [
 // ---------------------------------------------------------------------------------------------
 
 function expected(entry: Omit<Entry, 'variants'>, who: Who): Want {
+  if (who === 'readSession') return entry.except?.readSession ?? CLASSES[entry.access].readSession ?? expected(entry, 'read');
   return entry.except?.[who] ?? CLASSES[entry.access][who];
 }
+
+/** The session caller's headers: its cookies, its CSRF token and this service's origin (a call may bring its own session). */
+const sessionHeaders = (session: Session): Record<string, string> => ({ Cookie: session.cookie, 'X-CSRF-Token': session.csrf, Origin: new URL(harness().baseUrl).origin });
 
 const matches = (want: Want, status: number) => (want === 'ok' ? status >= 200 && status < 300 : status === want);
 
@@ -1034,8 +1111,9 @@ describe('authorization matrix', function () {
                 failures.push(`${key} as ${who}: building the request failed: ${(err as Error).message}`);
                 return;
               }
-              const token = who === 'anonymous' ? null : world.tokens[who];
-              const res = await call(method === 'ALL' ? 'GET' : method, req.path, token, req);
+              const token = who === 'anonymous' || who === 'readSession' ? null : world.tokens[who];
+              const sent = who === 'readSession' ? { ...req, headers: { ...sessionHeaders(world.session), ...req.headers } } : req;
+              const res = await call(method === 'ALL' ? 'GET' : method, req.path, token, sent);
               if (!matches(want, res.status)) failures.push(`${key} as ${who}: expected ${want}, got ${res.status} ${res.text.slice(0, 200)}`);
             }),
           );

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { openMailBody } from '../../shared/repos/mail.js';
 import { pointers, refused } from '../helpers/identity.js';
 import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
 
@@ -73,7 +74,10 @@ describe('organization memberships', () => {
       expect(mails).to.have.length(1);
       expect(mails[0]).to.include({ kind: 'invitation', to_address: user.email, status: 'pending' });
       expect(mails[0].subject).to.contain(org.name);
-      expect(mails[0].body).to.contain(data.id);
+      // The invitation's link is a credential: the body is stored encrypted.
+      expect(mails[0].body_sealed).to.equal(true);
+      expect(mails[0].body).to.not.contain('accept-invitation');
+      expect(openMailBody(mails[0], harness().config.encryptionKey)).to.contain(data.id);
       expect(mails[0].created_at.getTime(), 'mail and membership share one transaction').to.equal(row.created_at.getTime());
     });
 

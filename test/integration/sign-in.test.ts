@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
+import { openMailBody } from '../../shared/repos/mail.js';
+import { sweepSignIn } from '../../shared/usecases/sign-in.js';
 import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
-import { browser, givePassword, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
+import { browser, givePassword, linkToken, sessionOf, signIn, signedIn, type Session } from '../helpers/console.js';
 
 /*
  * Sign-in for people: passwords set through one-time links, console sessions in a cookie, the
@@ -51,6 +53,12 @@ describe('console sign-in', function () {
       const hash = (await db()('users').where({ id: user.id }).first('password_hash')).password_hash as string;
       expect(hash).to.match(/^\$argon2id\$v=19\$m=\d+,p=\d+,t=\d+\$/);
       expect(hash).to.not.include(password);
+      // The hash never leaves the database: not in the user's own documents, nor in the site admin's view.
+      const own = await browser('GET', '/api/console/session', { session: sessionOf(res) });
+      for (const answer of [await api('GET', '/account/details', { token: user.token }), await api('GET', `/users/${user.id}`), own]) {
+        expect(answer.status, answer.text).to.equal(200);
+        expect(answer.text).to.not.include('argon2').and.not.include('password');
+      }
     });
 
     it('answers a wrong password, an unknown user and a user without a password alike (401), and sets no cookie', async () => {
@@ -94,6 +102,23 @@ describe('console sign-in', function () {
       expectError(await browser('GET', '/api/v2/account/details', { session: b }), 401);
     });
 
+    it('the sweep deletes sessions, links and codes that ended over a week ago, and keeps the rest', async () => {
+      const user = await createUser();
+      const live = await signedIn(user);
+      const old = await signIn(user.username, await givePassword(user, 'password-for-the-sweep'));
+      const longAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+      await db()('console_sessions').where({ user_id: user.id }).whereNotNull('revoked_at').update({ revoked_at: longAgo });
+      await db()('password_links').where({ user_id: user.id }).update({ used_at: longAgo });
+      const before = await db()('console_sessions').where({ user_id: user.id });
+      expect(before).to.have.length(2);
+      // The sweeper's step (workers/sweeper.ts runs it on every sweep).
+      expect(await sweepSignIn(harness().rt)).to.be.at.least(2);
+      expect((await db()('console_sessions').where({ user_id: user.id })).map((r) => r.revoked_at)).to.deep.equal([null]);
+      expect(await db()('password_links').where({ user_id: user.id })).to.deep.equal([]);
+      expect((await browser('GET', '/api/console/session', { session: old })).status).to.equal(200);
+      expectError(await browser('GET', '/api/console/session', { session: live }), 401);
+    });
+
     it('limits sign-in attempts per client address (429 with Retry-After), before checking the password', async () => {
       const { startSecondApp } = await import('../helpers/harness.js');
       const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_MINUTE: '3', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin` });
@@ -107,6 +132,24 @@ describe('console sign-in', function () {
         expectError(limited, 429);
         expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
         expect(limited.headers.getSetCookie()).to.deep.equal([]);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('limits sign-in attempts naming one account, whatever the name\'s case (429), without touching other accounts', async () => {
+      const { startSecondApp } = await import('../helpers/harness.js');
+      const app = await startSecondApp({ RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: '2', QUEUE_PREFIX: `${harness().config.queuePrefix}-signin-account` });
+      try {
+        const user = await createUser();
+        const other = await createUser();
+        const password = await givePassword(user);
+        const otherPassword = await givePassword(other);
+        const attempt = (username: string, pw: string) => browser('POST', '/api/console/session', { base: app.baseUrl, origin: null, body: { username, password: pw } });
+        expect((await attempt(user.username, 'wrong-password')).status).to.equal(401);
+        expect((await attempt(user.username.toUpperCase(), 'wrong-password')).status).to.equal(401);
+        expectError(await attempt(user.username, password), 429);
+        expect((await attempt(other.username, otherPassword)).status).to.equal(200);
       } finally {
         await app.close();
       }
@@ -156,6 +199,16 @@ describe('console sign-in', function () {
       const name = uniq('ws');
       const res = await createWs(name, { session, csrf: null, origin: 'https://evil.example' });
       expectError(res, 403);
+      // What an HTML form on another site sends: form-encoded, the cookie, no custom header.
+      const form = await fetch(`${harness().baseUrl}/api/v2/organizations/${org.name}/workspaces`, {
+        method: 'POST',
+        headers: { Cookie: session.cookie, Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ 'data[type]': 'workspaces', 'data[attributes][name]': name }).toString(),
+      });
+      expect(form.status).to.equal(403);
+      const deleted = await fetch(`${harness().baseUrl}/api/v2/organizations/${org.name}`, { method: 'DELETE', headers: { Cookie: session.cookie, Origin: 'https://evil.example' } });
+      expect(deleted.status).to.equal(403);
+      expect(await db()('organizations').where({ name: org.name }).first('name')).to.deep.equal({ name: org.name });
       expect(await exists(name)).to.equal(false);
     });
 
@@ -213,6 +266,142 @@ describe('console sign-in', function () {
       const res = await browser('POST', '/api/console/session', { body: { username: user.username, password }, origin: 'https://evil.example' });
       expectError(res, 403);
       expect(res.headers.getSetCookie()).to.deep.equal([]);
+    });
+  });
+
+  describe('password links', () => {
+    it('a site admin\'s reset link sets a password once; the old password and sessions stop working; the link cannot be reused', async () => {
+      const user = await createUser();
+      const old = await givePassword(user, 'the-old-password');
+      const oldSession = await signIn(user.username, old);
+      const link = await api('POST', `/admin/users/${user.id}/actions/reset-password`);
+      expect(link.status, link.text).to.equal(200);
+      const url: string = link.body.data.attributes['reset-url'];
+      expect(url.startsWith(`${harness().baseUrl}/app/reset-password?token=`)).to.equal(true);
+      const token = linkToken(url);
+      const stored = await db()('password_links').where({ user_id: user.id, purpose: 'reset' });
+      expect(JSON.stringify(stored)).to.not.include(token);
+      expectError(await browser('POST', '/api/console/password', { body: { token, password: 'short' } }), 422, /at least 10 characters/);
+      const set = await browser('POST', '/api/console/password', { body: { token, password: 'the-new-password' } });
+      expect(set.status, set.text).to.equal(204);
+      expectError(await browser('POST', '/api/console/session', { body: { username: user.username, password: old } }), 401);
+      expectError(await browser('GET', '/api/console/session', { session: oldSession }), 401);
+      await signIn(user.username, 'the-new-password');
+      // Used up: the same link cannot set another password.
+      expectError(await browser('POST', '/api/console/password', { body: { token, password: 'a-third-password' } }), 404);
+      expectError(await browser('POST', '/api/console/session', { body: { username: user.username, password: 'a-third-password' } }), 401);
+    });
+
+    it('a newer reset link replaces an older one; an expired or unknown link sets nothing', async () => {
+      const user = await createUser();
+      const first = linkToken((await api('POST', `/admin/users/${user.id}/actions/reset-password`)).body.data.attributes['reset-url']);
+      const second = linkToken((await api('POST', `/admin/users/${user.id}/actions/reset-password`)).body.data.attributes['reset-url']);
+      expectError(await browser('POST', '/api/console/password', { body: { token: first, password: 'password-from-first' } }), 404);
+      expectError(await browser('POST', '/api/console/password', { body: { token: 'not-a-link-token', password: 'password-from-nowhere' } }), 404);
+      await db()('password_links').where({ user_id: user.id }).update({ expires_at: new Date(Date.now() - 1000) });
+      expectError(await browser('POST', '/api/console/password', { body: { token: second, password: 'password-from-second' } }), 404);
+      expect((await db()('users').where({ id: user.id }).first('password_hash')).password_hash).to.equal(null);
+    });
+
+    it('only site admins get reset links (404 for anyone else, even for themselves, and for an unknown user)', async () => {
+      const org = await createOrg();
+      const member = await createUser();
+      expectError(await api('POST', `/admin/users/${member.id}/actions/reset-password`, { token: org.owner.token }), 404);
+      expectError(await api('POST', `/admin/users/${member.id}/actions/reset-password`, { token: member.token }), 404);
+      expectError(await api('POST', '/admin/users/user-unknown/actions/reset-password'), 404);
+      expect(await db()('password_links').where({ user_id: member.id })).to.deep.equal([]);
+    });
+
+    it('an invited person sets a password with the invitation\'s link, which accepts the invitation, and signs in', async () => {
+      const org = await createOrg();
+      const email = `${uniq('invitee')}@example.test`;
+      const inv = await api('POST', `/organizations/${org.name}/organization-memberships`, { token: org.owner.token, body: doc('organization-memberships', { email }) });
+      expect(inv.status, inv.text).to.equal(201);
+      const mail = await db()('mail_messages').where({ ref_id: inv.body.data.id, kind: 'invitation' }).first();
+      expect(mail.body_sealed).to.equal(true);
+      const text = openMailBody(mail, harness().config.encryptionKey);
+      expect(mail.body).to.not.include('accept-invitation');
+      const match = /(http\S+\/app\/accept-invitation\?token=\S+)/.exec(text);
+      expect(match, text).to.not.equal(null);
+      expect(match![1].startsWith(`${harness().baseUrl}/app/accept-invitation?token=`)).to.equal(true);
+      const token = linkToken(match![1]);
+      expectError(await browser('POST', '/api/console/password', { body: { token, password: 'too-short' } }), 422);
+      expect((await api('GET', `/organization-memberships/${inv.body.data.id}`, { token: org.owner.token })).body.data.attributes.status).to.equal('invited');
+      const set = await browser('POST', '/api/console/password', { body: { token, password: 'invitee-password' } });
+      expect(set.status, set.text).to.equal(204);
+      expect((await api('GET', `/organization-memberships/${inv.body.data.id}`, { token: org.owner.token })).body.data.attributes.status).to.equal('active');
+      const session = await signIn(email, 'invitee-password');
+      const orgs = await browser('GET', `/api/v2/organizations/${org.name}`, { session });
+      expect(orgs.status, orgs.text).to.equal(200);
+      expectError(await browser('POST', '/api/console/password', { body: { token, password: 'another-password' } }), 404);
+    });
+
+    it('an invitation to someone who has a password sets no password (that person signs in and accepts)', async () => {
+      const org = await createOrg();
+      const user = await createUser();
+      await givePassword(user, 'existing-password');
+      const inv = await api('POST', `/organizations/${org.name}/organization-memberships`, { token: org.owner.token, body: doc('organization-memberships', { email: user.email }) });
+      const mail = await db()('mail_messages').where({ ref_id: inv.body.data.id, kind: 'invitation' }).first();
+      const token = linkToken(/(http\S+accept-invitation\S+)/.exec(openMailBody(mail, harness().config.encryptionKey))![1]);
+      expectError(await browser('POST', '/api/console/password', { body: { token, password: 'takeover-password' } }), 422);
+      await signIn(user.username, 'existing-password');
+      expectError(await browser('POST', '/api/console/session', { body: { username: user.username, password: 'takeover-password' } }), 401);
+      const session = await signIn(user.username, 'existing-password');
+      // The console finds the pending invitation among the user's own memberships, and accepts it.
+      const own = await browser('GET', '/api/v2/organization-memberships?filter[status]=invited', { session });
+      expect(own.status, own.text).to.equal(200);
+      expect(own.body.data.map((m: { id: string }) => m.id)).to.deep.equal([inv.body.data.id]);
+      expect(own.body.data[0].relationships.organization.data.id).to.equal(org.name);
+      const accept = await browser('POST', `/api/v2/organization-memberships/${inv.body.data.id}/actions/accept`, { session });
+      expect(accept.status, accept.text).to.equal(200);
+      expect(accept.body.data.attributes.status).to.equal('active');
+      expect((await browser('GET', '/api/v2/organization-memberships?filter[status]=invited', { session })).body.data).to.deep.equal([]);
+      const all = await browser('GET', '/api/v2/organization-memberships', { session });
+      expect(all.body.data.map((m: { id: string }) => m.id)).to.deep.equal([inv.body.data.id]);
+      expect(all.body.meta.pagination['total-count']).to.equal(1);
+    });
+  });
+
+  describe('own API tokens through the session', () => {
+    it('creates (value shown once), lists, shows and revokes a token; a revoked token is refused', async () => {
+      const user = await createUser();
+      const session = await signedIn(user);
+      const jsonapi = { 'Content-Type': 'application/vnd.api+json' };
+      const created = await browser('POST', `/api/v2/users/${user.id}/authentication-tokens`, { session, headers: jsonapi, body: doc('authentication-tokens', { description: 'laptop' }) });
+      expect(created.status, created.text).to.equal(201);
+      const { id } = created.body.data;
+      const value: string = created.body.data.attributes.token;
+      expect(value).to.be.a('string').with.length.greaterThan(20);
+      expect(created.body.data.attributes).to.include({ description: 'laptop' });
+      expect(created.body.data.attributes).to.have.property('created-at');
+      const listed = await browser('GET', `/api/v2/users/${user.id}/authentication-tokens`, { session });
+      expect(listed.status).to.equal(200);
+      const mine = listed.body.data.find((t: { id: string }) => t.id === id);
+      expect(mine.attributes).to.include.keys('description', 'created-at', 'last-used-at', 'expired-at');
+      expect(mine.attributes.token ?? null).to.equal(null);
+      expect(listed.text).to.not.include(value);
+      const shown = await browser('GET', `/api/v2/authentication-tokens/${id}`, { session });
+      expect(shown.status).to.equal(200);
+      expect(shown.text).to.not.include(value);
+      expect((await api('GET', '/account/details', { token: value })).body.data.id).to.equal(user.id);
+      // Revoking needs the CSRF header like any change.
+      expectError(await browser('DELETE', `/api/v2/authentication-tokens/${id}`, { session, csrf: null }), 403);
+      expect((await api('GET', '/account/details', { token: value })).status).to.equal(200);
+      const revoked = await browser('DELETE', `/api/v2/authentication-tokens/${id}`, { session });
+      expect(revoked.status, revoked.text).to.equal(204);
+      expectError(await api('GET', '/account/details', { token: value }), 401);
+      expect((await browser('GET', `/api/v2/users/${user.id}/authentication-tokens`, { session })).body.data.map((t: { id: string }) => t.id)).to.not.include(id);
+    });
+
+    it('another user\'s tokens are not there for a signed-in user (404)', async () => {
+      const user = await createUser();
+      const other = await createUser();
+      const session = await signedIn(user);
+      const otherToken = (await api('POST', `/users/${other.id}/authentication-tokens`, { token: other.token, body: doc('authentication-tokens', { description: 'x' }) })).body.data.id;
+      expectError(await browser('GET', `/api/v2/users/${other.id}/authentication-tokens`, { session }), 404);
+      expectError(await browser('GET', `/api/v2/authentication-tokens/${otherToken}`, { session }), 404);
+      expectError(await browser('DELETE', `/api/v2/authentication-tokens/${otherToken}`, { session }), 404);
+      expectError(await browser('POST', `/api/v2/users/${other.id}/authentication-tokens`, { session, headers: { 'Content-Type': 'application/vnd.api+json' }, body: doc('authentication-tokens', {}) }), 404);
     });
   });
 });

@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../server/app.js';
+import { loadConfig } from '../../shared/config.js';
+import { createLogger } from '../../shared/logger.js';
+import { closeRuntime, openRuntime } from '../../shared/runtime.js';
+import { createRunLifecycle } from '../../shared/run-lifecycle-areas.js';
+import { freePort, harness } from './harness.js';
+import type { ApiResponse } from './api.js';
+
+/** The service over HTTPS (a self-signed certificate for localhost), on this run's database and queues. */
+export interface HttpsApp {
+  /** `localhost:<port>`: the host name the CLI is given. */
+  host: string;
+  baseUrl: string;
+  /** The certificate's PEM file (SSL_CERT_FILE for the CLI). */
+  certFile: string;
+  ca: Buffer;
+  close(): Promise<void>;
+}
+
+/** Starts the application behind node's HTTPS server with BASE_URL https://localhost:<port> (openssl makes the certificate). */
+export async function startHttpsApp(env: Record<string, string> = {}): Promise<HttpsApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'rls-tls-'));
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
+    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
+  ], { stdio: 'ignore' });
+  const [key, cert] = await Promise.all([readFile(keyFile), readFile(certFile)]);
+  const port = await freePort();
+  const baseUrl = `https://localhost:${port}`;
+  const config = loadConfig({ ...harness().childEnv, PORT: String(port), BASE_URL: baseUrl, UPLOAD_URL: baseUrl, ...env });
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
+  const server = createServer({ key, cert }, createApp(rt));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    host: `localhost:${port}`,
+    baseUrl,
+    certFile,
+    ca: cert,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeRuntime(rt);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A request to the HTTPS app trusting its certificate (global fetch cannot be given a CA). */
+export function httpsCall(app: HttpsApp, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse & { setCookies: string[] }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${app.baseUrl}${path}`, { method, headers: opts.headers, ca: app.ca }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = null;
+        try {
+          body = text ? JSON.parse(text) : null;
+        } catch {
+          body = null;
+        }
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+        const setCookies = res.headers['set-cookie'] ?? [];
+        resolve({ status: res.statusCode ?? 0, headers, body, text, setCookies });
+      });
+    });
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
