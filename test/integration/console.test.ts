@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createUser, uniq, type TestUser } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
-import { givePassword } from '../helpers/console.js';
+import { givePassword, signIn } from '../helpers/console.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { CLI_HOST, startRun, startSlowStateServer, slowPlanConfig, terraform, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
 import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
@@ -384,5 +384,16 @@ describe('web console (Chromium)', function () {
     expect(new URL(link).pathname).to.equal('/app/reset-password');
     await page.getByRole('link', { name: 'Open the queue board' }).waitFor();
     await screenshot(page, 'site-admin');
+
+    // The link opens the console's reset page, which sets the password the user then signs in with.
+    await page.goto(onService(link));
+    await landed(page, 'Reset your password', 'reset password');
+    await screenshot(page, 'reset-password');
+    const fresh = `new-${uniq('pw')}-long-enough`;
+    await page.getByLabel('New password', { exact: true }).fill(fresh);
+    await page.getByLabel('New password again').fill(fresh);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password is set').waitFor();
+    expect((await signIn(user.username, fresh)).csrf).to.be.a('string');
   });
 });
