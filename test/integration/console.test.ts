@@ -15,6 +15,7 @@ import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 import { answerThenCallBack, outcome, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
+import { createModule } from '../helpers/module-tests.js';
 import { checkAccessibility, checkFitsWidth, chromiumAvailable, openBrowser, screenshot, type ConsoleBrowser } from '../helpers/browser.js';
 
 const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
@@ -261,6 +262,13 @@ describe('web console (Chromium)', function () {
       await landed(page, h1, name);
       await screenshot(page, name);
     }
+    // A module in the registry: listed, and its page says it has no test runs yet.
+    const mod = await createModule({ name: orgName, owner: user });
+    await page.goto(`${base}/registry`);
+    await page.getByRole('link', { name: mod.name }).click();
+    await landed(page, `${orgName}/${mod.name}/${mod.provider}`, 'module');
+    await page.getByText('No test runs yet').waitFor();
+    await screenshot(page, 'module');
     await page.goto(`${base}/workspaces/${wsName}/tasks`);
     await page.getByRole('cell', { name: 'scanner' }).waitFor();
     await page.goto(`${base}/workspaces/${wsName}/policies`);
@@ -361,6 +369,16 @@ describe('web console (Chromium)', function () {
     await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces`);
     await landed(page, 'Sign in', 'after sign-out');
     expect(new URL(page.url()).searchParams.get('next')).to.equal(`/app/${orgName}/workspaces`);
+
+    // The consent page of terraform login, opened signed out: sign in first, then back to it.
+    const consent = `/app/oauth/authorize?client_id=terraform-cli&redirect_uri=${encodeURIComponent('http://localhost:10000/login')}&state=s1&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256&response_type=code`;
+    await page.goto(`${harness().baseUrl}${consent}`);
+    await landed(page, 'Sign in', 'sign-in before consent');
+    await page.getByLabel('Username or email').fill(user.email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await landed(page, 'Authorize Terraform CLI', 'consent after sign-in');
+    expect(new URL(page.url()).searchParams.get('state')).to.equal('s1');
   });
 
   it('site admins list and search users, make a password link, and reach the queue board; others get 404 for the list', async () => {
