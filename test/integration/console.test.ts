@@ -236,6 +236,7 @@ describe('web console (Chromium)', function () {
     await page.getByRole('heading', { name: /hook/ }).waitFor();
     await page.getByRole('button', { name: 'Resend' }).first().waitFor();
     await page.getByText('run:completed').first().waitFor();
+    await page.getByRole('link', { name: runId }).first().waitFor();
     await screenshot(page, 'workspace-notifications');
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Resend' }).first().click();

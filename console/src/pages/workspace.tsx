@@ -186,7 +186,7 @@ function States({ id }: { id: string }) {
   );
 }
 
-function Deliveries({ configId, canResend }: { configId: string; canResend: boolean }) {
+function Deliveries({ org, ws, configId, canResend }: { org: string; ws: string; configId: string; canResend: boolean }) {
   const deliveries = useApi<ListDoc>(`/notification-configurations/${configId}/deliveries?page[size]=20`, 5000);
   return (
     <Show loaded={deliveries} what="Loading deliveries">
@@ -194,10 +194,11 @@ function Deliveries({ configId, canResend }: { configId: string; canResend: bool
         d.data.length === 0 ? (
           <Empty>Nothing delivered yet.</Empty>
         ) : (
-          <Table head={['Trigger', 'Status', 'Attempts', 'Last answer', 'Created', '']} caption="Delivery log">
+          <Table head={['Trigger', 'Run', 'Status', 'Attempts', 'Last answer', 'Created', '']} caption="Delivery log">
             {d.data.map((x) => (
               <tr key={x.id}>
                 <td>{str(x.attributes.trigger)}</td>
+                <td>{relatedIds(x, 'run')[0] ? <Link to={appPath(org, 'workspaces', ws, 'runs', relatedIds(x, 'run')[0])}>{relatedIds(x, 'run')[0]}</Link> : <span className="muted">none (a test)</span>}</td>
                 <td>
                   <Status value={x.attributes.status} />
                 </td>
@@ -220,7 +221,7 @@ function Deliveries({ configId, canResend }: { configId: string; canResend: bool
   );
 }
 
-function Notifications({ id, perms }: { id: string; perms: Perms }) {
+function Notifications({ org, ws, id, perms }: { org: string; ws: string; id: string; perms: Perms }) {
   const configs = useApi<ListDoc>(`/workspaces/${id}/notification-configurations`);
   const manage = perms['can-manage-notification-configurations'] === true;
   if (!manage) return <Empty>Only workspace admins see notification configurations.</Empty>;
@@ -240,7 +241,7 @@ function Notifications({ id, perms }: { id: string; perms: Perms }) {
                   {str(c.attributes.url)} · triggers: {Array.isArray(c.attributes.triggers) ? c.attributes.triggers.join(', ') : ''}
                 </p>
                 <h3>Delivery log</h3>
-                <Deliveries configId={c.id} canResend={manage} />
+                <Deliveries org={org} ws={ws} configId={c.id} canResend={manage} />
               </section>
             ))}
           </>
@@ -390,7 +391,7 @@ export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: 
               {active === 'runs' && <Runs org={org} ws={ws} id={w.id} />}
               {active === 'variables' && <Variables id={w.id} perms={perms} />}
               {active === 'states' && <States id={w.id} />}
-              {active === 'notifications' && <Notifications id={w.id} perms={perms} />}
+              {active === 'notifications' && <Notifications org={org} ws={ws} id={w.id} perms={perms} />}
               {active === 'tasks' && <Tasks org={org} id={w.id} />}
               {active === 'policies' && <PolicySets org={org} id={w.id} />}
               {active === 'settings' && <Settings ws={w} onChange={found.reload} />}
