@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { ApiFailure, call, type ListDoc } from './api.js';
+import { ApiFailure, call, type Doc, type ListDoc } from './api.js';
 import { Link } from './router.js';
 
 /** What a read through the API is doing: loading, failed (in words), or done. */
@@ -226,4 +226,10 @@ export function Pager({ list, setPage, label, prev = 'Previous page', next = 'Ne
       </button>
     </nav>
   );
+}
+
+/** What the viewer may do in an organization (its `permissions`; all false until read). */
+export function useOrgPermissions(org: string): Record<string, boolean> {
+  const found = useApi<Doc>(`/organizations/${encodeURIComponent(org)}`);
+  return (found.data?.data.attributes.permissions ?? {}) as Record<string, boolean>;
 }

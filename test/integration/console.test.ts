@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { api, doc } from '../helpers/api.js';
-import { createOrg, createUser, uniq, type TestUser } from '../helpers/fixtures.js';
+import { createOrg, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { givePassword, signIn } from '../helpers/console.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
@@ -414,5 +414,31 @@ describe('web console (Chromium)', function () {
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByText('Your password is set').waitFor();
     expect((await signIn(user.username, fresh)).csrf).to.be.a('string');
+  });
+
+  it('a member without permissions sees no create or invite forms, and a run out of reach as an error in words', async () => {
+    const { page } = browser;
+    const member = await createUser();
+    await joinOrg({ name: orgName, owner: user }, member);
+    const memberPassword = await givePassword(member);
+    await page.goto(`${harness().baseUrl}/app/sign-in`);
+    await page.getByLabel('Username or email').fill(member.username);
+    await page.getByLabel('Password').fill(memberPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await landed(page, 'Organizations', 'organizations (member)');
+    await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces`);
+    await landed(page, 'Workspaces', 'workspaces (member)');
+    await page.getByText('No workspaces yet').waitFor();
+    // Every read of the page answered (the organization's permissions among them) before looking for what is absent.
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText('Create a workspace').count()).to.equal(0);
+    await page.goto(`${harness().baseUrl}/app/${orgName}/teams`);
+    await landed(page, 'Teams and members', 'teams (member)');
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: 'Send invitation' }).count()).to.equal(0);
+    await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces/${wsName}/runs/${runId}`);
+    await landed(page, `Run ${runId}`, 'run out of reach');
+    expect(await page.getByRole('alert').textContent()).to.match(/not found|not authorized|no access/i);
+    expect(await page.getByRole('button', { name: 'Confirm and apply' }).count()).to.equal(0);
   });
 });

@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, relatedIds, type Doc, type ListDoc } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { ActionButton, Empty, useOrgPermissions, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
 
 /** The organization's teams and its memberships (invitations included). */
 export function TeamsPage({ org }: { org: string }) {
   const base = `/organizations/${encodeURIComponent(org)}`;
   const teams = useApi<ListDoc>(`${base}/teams?page[size]=100`);
   const members = useApi<ListDoc>(`${base}/organization-memberships?page[size]=100&include=user`);
+  const perms = useOrgPermissions(org);
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
   const invite = async (e: FormEvent) => {
@@ -72,6 +73,7 @@ export function TeamsPage({ org }: { org: string }) {
             )
           }
         </Show>
+        {perms['can-manage-users'] && (
         <form onSubmit={(e) => void invite(e)} className="form row">
           <Field label="Invite by email">
             <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -80,6 +82,7 @@ export function TeamsPage({ org }: { org: string }) {
             Send invitation
           </button>
         </form>
+        )}
         {error && <ErrorMessage error={error} />}
       </section>
     </Page>

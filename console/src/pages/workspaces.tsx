@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { call, doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { Empty, Pager, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { Empty, Pager, useOrgPermissions, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
 
 /** A workspace's latest run: its status, linking to its page. */
 function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
@@ -24,6 +24,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
   useEffect(() => setQuery(search), [search]);
   const path = `/organizations/${encodeURIComponent(org)}/workspaces?page[size]=20&page[number]=${page}${search ? `&search[name]=${encodeURIComponent(search)}` : ''}`;
   const list = useApi<ListDoc>(path);
+  const perms = useOrgPermissions(org);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const create = async (e: FormEvent) => {
@@ -52,7 +53,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
       <Show loaded={list} what="Loading workspaces">
         {(d) =>
           d.data.length === 0 ? (
-            <Empty>{search ? `No workspace matches “${search}”.` : 'No workspaces yet. Create one below, or let terraform create one on its first run.'}</Empty>
+            <Empty>{search ? `No workspace matches “${search}”.` : 'No workspaces yet. Terraform creates one on its first run, or create one here if you may.'}</Empty>
           ) : (
             <Table head={['Name', 'Latest run', 'Terraform', 'Locked', 'Updated']} caption="Workspaces">
               {d.data.map((w) => {
@@ -78,6 +79,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
         }
       </Show>
       <Pager list={list.data} setPage={setPage} label="Pages" />
+      {perms['can-create-workspace'] && (
       <details className="card">
         <summary>Create a workspace</summary>
         <form onSubmit={(e) => void create(e)} className="form">
@@ -90,6 +92,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
           </button>
         </form>
       </details>
+      )}
     </Page>
   );
 }
