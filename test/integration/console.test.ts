@@ -442,3 +442,44 @@ describe('web console (Chromium)', function () {
     expect(await page.getByRole('button', { name: 'Confirm and apply' }).count()).to.equal(0);
   });
 });
+
+describe('web console serving', () => {
+  it('redirects / to /app, answers every /app page with the console, and serves assets; a missing asset is 404', async () => {
+    const base = harness().baseUrl;
+    const root = await fetch(`${base}/`, { redirect: 'manual' });
+    expect(root.status).to.equal(302);
+    expect(root.headers.get('location')).to.equal('/app');
+    for (const path of ['/app', '/app/sign-in', '/app/acme/networking/runs/run-abc', '/app/acme/workspaces/networking/runs/run-abc']) {
+      const res = await fetch(`${base}${path}`);
+      const html = await res.text();
+      expect(res.status, path).to.equal(200);
+      expect(res.headers.get('content-type'), path).to.match(/^text\/html/);
+      expect(res.headers.get('cache-control'), path).to.equal('no-cache');
+      expect(html, path).to.include('<div id="root">');
+      const script = /src="(\/app\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, path).to.be.a('string');
+      const asset = await fetch(`${base}${script}`);
+      expect(asset.status).to.equal(200);
+      expect(asset.headers.get('cache-control')).to.include('immutable');
+      await asset.arrayBuffer();
+    }
+    const missing = await fetch(`${base}/app/assets/nothing-here.js`);
+    expect(missing.status).to.equal(404);
+    await missing.text();
+    const post = await fetch(`${base}/app/sign-in`, { method: 'POST' });
+    expect(post.status).to.equal(405);
+    await post.text();
+  });
+
+  it('sends pages with a policy that allows this origin only and forbids framing, and no Referer', async () => {
+    const res = await fetch(`${harness().baseUrl}/app/oauth/authorize?client_id=terraform-cli`);
+    await res.text();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).to.include("default-src 'self'");
+    expect(csp).to.include("script-src 'self'");
+    expect(csp).to.include("frame-ancestors 'none'");
+    expect(csp).to.not.match(/https?:|unsafe-inline|unsafe-eval/);
+    expect(res.headers.get('x-frame-options')).to.equal('DENY');
+    expect(res.headers.get('referrer-policy')).to.equal('no-referrer');
+  });
+});
