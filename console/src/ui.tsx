@@ -49,7 +49,7 @@ export function useApi<T>(path: string | null, pollMs?: number, keepPolling?: (d
 export const messageOf = (err: unknown) => (err instanceof ApiFailure || err instanceof Error ? err.message : String(err));
 
 /** A button that runs an API action, shows its progress and, on failure, the service's words. */
-export function ActionButton({ label, onAction, kind = 'secondary', confirm }: { label: string; onAction: () => Promise<unknown>; kind?: 'primary' | 'secondary' | 'danger'; confirm?: string }) {
+export function ActionButton({ label, onAction, kind = 'secondary', confirm, name }: { label: string; onAction: () => Promise<unknown>; kind?: 'primary' | 'secondary' | 'danger'; confirm?: string; name?: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
@@ -66,7 +66,7 @@ export function ActionButton({ label, onAction, kind = 'secondary', confirm }: {
   };
   return (
     <span className="action">
-      <button type="button" className={`btn ${kind}`} disabled={busy} onClick={() => void run()}>
+      <button type="button" className={`btn ${kind}`} disabled={busy} aria-label={name} onClick={() => void run()}>
         {busy ? `${label}…` : label}
       </button>
       {error && (

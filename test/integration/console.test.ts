@@ -234,14 +234,17 @@ describe('web console (Chromium)', function () {
     await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces/${wsName}/notifications`);
     await landed(page, wsName, 'notifications');
     await page.getByRole('heading', { name: /hook/ }).waitFor();
-    await page.getByRole('button', { name: 'Resend' }).first().waitFor();
+    const resend = page.getByRole('button', { name: `Resend the run:completed delivery of ${runId}` });
+    await resend.waitFor();
     await page.getByText('run:completed').first().waitFor();
     await page.getByRole('link', { name: runId }).first().waitFor();
     await screenshot(page, 'workspace-notifications');
     const before = receiver.received.length;
-    await page.getByRole('button', { name: 'Resend' }).first().click();
+    await resend.click();
     await waitFor(() => receiver.received.length > before, 'the resent delivery to arrive', 30_000);
-    expect(receiver.received.at(-1)!.body.run_id).to.equal(runId);
+    const again = receiver.received.at(-1)!.body;
+    expect(again.run_id).to.equal(runId);
+    expect(again.notifications[0].trigger).to.equal('run:completed');
   });
 
   it('shows the other pages of the workspace and the organization', async () => {

@@ -209,7 +209,7 @@ function Deliveries({ org, ws, configId, canResend }: { org: string; ws: string;
                 </td>
                 <td>
                   {canResend && x.attributes.status !== 'pending' && x.attributes.status !== 'sending' && (
-                    <ActionButton label="Resend" onAction={async () => { await call('POST', `/notification-deliveries/${x.id}/actions/resend`); deliveries.reload(); }} />
+                    <ActionButton label="Resend" name={`Resend the ${str(x.attributes.trigger)} delivery${relatedIds(x, 'run')[0] ? ` of ${relatedIds(x, 'run')[0]}` : ''}`} onAction={async () => { await call('POST', `/notification-deliveries/${x.id}/actions/resend`); deliveries.reload(); }} />
                   )}
                 </td>
               </tr>
