@@ -264,7 +264,20 @@ describe('web console (Chromium)', function () {
     for (const [path, h1, name] of pages) {
       await page.goto(`${base}${path}`);
       await landed(page, h1, name);
+      await checkFitsWidth(page, name);
       await screenshot(page, name);
+    }
+    // The same pages at a phone's width: nothing wider than the screen (wide tables scroll in their box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const [path, h1, name] of pages) {
+        await page.goto(`${base}${path}`);
+        await landed(page, h1, `${name} (phone)`);
+        await checkFitsWidth(page, `${name} (phone)`);
+      }
+      await screenshot(page, 'teams-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
     // A module in the registry: listed, and its page says it has no test runs yet.
     const mod = await createModule({ name: orgName, owner: user });
