@@ -15,8 +15,15 @@ import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 import { answerThenCallBack, outcome, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import { createModule } from '../helpers/module-tests.js';
+import { createModule, createTestRun, uploadTestConfig, waitForTestRun } from '../helpers/module-tests.js';
 import { checkAccessibility, checkFitsWidth, chromiumAvailable, openBrowser, screenshot, type ConsoleBrowser } from '../helpers/browser.js';
+
+/** A module with one passing and one failing `terraform test` run. */
+const MODULE_WITH_TESTS = {
+  'main.tf': 'variable "name" {\n  type    = string\n  default = "nobody"\n}\nresource "terraform_data" "greeting" { input = "hello ${var.name}" }\noutput "greeting" { value = terraform_data.greeting.output }\n',
+  'tests/greeting.tftest.hcl':
+    'run "passes" {\n  assert {\n    condition     = output.greeting == "hello nobody"\n    error_message = "unexpected greeting ${output.greeting}"\n  }\n}\nrun "fails" {\n  assert {\n    condition     = output.greeting == "hello somebody else"\n    error_message = "unexpected greeting ${output.greeting}"\n  }\n}\n',
+};
 
 const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
 
@@ -52,7 +59,7 @@ describe('web console (Chromium)', function () {
 
   before(async function () {
     if (!terraformAvailable() || !chromiumAvailable()) this.skip();
-    workers = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'notification-delivery', 'verification'], {
+    workers = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'notification-delivery', 'verification', 'test-run-execution'], {
       RECONCILE_INTERVAL_MS: '2000',
       ...(await policyRuntimeEnv()),
     });
@@ -279,12 +286,20 @@ describe('web console (Chromium)', function () {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
-    // A module in the registry: listed, and its page says it has no test runs yet.
+    // A module in the registry: listed; its page shows a test run with its counts, result and output.
     const mod = await createModule({ name: orgName, owner: user });
     await page.goto(`${base}/registry`);
     await page.getByRole('link', { name: mod.name }).click();
     await landed(page, `${orgName}/${mod.name}/${mod.provider}`, 'module');
     await page.getByText('No test runs yet').waitFor();
+    const testCv = await uploadTestConfig(mod, user.token, MODULE_WITH_TESTS);
+    const testRun = await createTestRun(mod, user.token, testCv);
+    await waitForTestRun(mod, user.token, testRun.id, ['finished', 'errored'], 120_000);
+    const row = page.getByRole('row').filter({ hasText: testRun.id });
+    await row.getByText('1 passed, 1 failed').waitFor({ timeout: 30_000 });
+    await row.getByText('failed', { exact: true }).waitFor();
+    await row.getByRole('button', { name: `Show output of ${testRun.id}` }).click();
+    await logShows(page, `Output of test run ${testRun.id}`, 'unexpected greeting hello nobody');
     await screenshot(page, 'module');
     await page.goto(`${base}/workspaces/${wsName}/tasks`);
     await page.getByRole('cell', { name: 'scanner' }).waitFor();
