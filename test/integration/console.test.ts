@@ -292,7 +292,7 @@ describe('web console (Chromium)', function () {
     await page.getByRole('link', { name: mod.name }).click();
     await landed(page, `${orgName}/${mod.name}/${mod.provider}`, 'module');
     await page.getByText('No test runs yet').waitFor();
-    const testCv = await uploadTestConfig(mod, user.token, MODULE_WITH_TESTS);
+    const testCv = await uploadTestConfig(mod, user.token, MODULE_WITH_TESTS, { cli: true });
     const testRun = await createTestRun(mod, user.token, testCv);
     await waitForTestRun(mod, user.token, testRun.id, ['finished', 'errored'], 120_000);
     const row = page.getByRole('row').filter({ hasText: testRun.id });
@@ -300,6 +300,13 @@ describe('web console (Chromium)', function () {
     await row.getByText('failed', { exact: true }).waitFor();
     await row.getByRole('button', { name: `Show output of ${testRun.id}` }).click();
     await logShows(page, `Output of test run ${testRun.id}`, 'unexpected greeting hello nobody');
+    // Pass or fail per test, read from the log.
+    const results = page.getByRole('list', { name: 'Test results' });
+    await results.getByText('run “passes”').waitFor();
+    expect((await results.locator('li').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      'passed tests/greeting.tftest.hcl — run “passes”',
+      'failed tests/greeting.tftest.hcl — run “fails”',
+    ]);
     await screenshot(page, 'module');
     await page.goto(`${base}/workspaces/${wsName}/tasks`);
     await page.getByRole('cell', { name: 'scanner' }).waitFor();

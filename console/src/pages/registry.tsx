@@ -59,7 +59,7 @@ function TestRun({ run }: { run: Resource }) {
       </td>
       <td className="wide">
         {open ? (
-          <LogView url={str(a['log-read-url'])} status={FINAL_TEST.has(str(a.status)) ? 'finished' : str(a.status)} label={`Output of test run ${run.id}`} />
+          <LogView url={str(a['log-read-url'])} status={FINAL_TEST.has(str(a.status)) ? 'finished' : str(a.status)} label={`Output of test run ${run.id}`} tests />
         ) : (
           <button type="button" className="btn secondary" onClick={() => setOpen(true)}>
             Show output of {run.id}

@@ -35,7 +35,44 @@ const FINAL_RESULT = new Set(['passed', 'failed', 'errored', 'canceled', 'unreac
 const CONTROL = /\u001b\[[0-9;]*[A-Za-z]|[\u0002\u0003]/g;
 
 /** A phase's log, read from its signed URL in pieces and followed while the phase runs. */
-export function LogView({ url, status, label }: { url: string; status: string; label: string }) {
+/** A machine-readable log line (terraform's `-json` UI output), or null for plain text. */
+function jsonLine(line: string): Record<string, unknown> | null {
+  if (!line.startsWith('{')) return null;
+  try {
+    const v: unknown = JSON.parse(line);
+    return v && typeof v === 'object' && typeof (v as Record<string, unknown>)['@message'] === 'string' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A log for people: terraform's JSON lines shown as their messages, other lines as they are. */
+export function readableLog(raw: string): string {
+  return raw
+    .split('\n')
+    .map((line) => {
+      const j = jsonLine(line);
+      if (!j) return line;
+      // A diagnostic's detail says what went wrong (a failed assertion's error message, for one).
+      const detail = (j.diagnostic as { detail?: unknown } | undefined)?.detail;
+      return typeof detail === 'string' && detail ? `${String(j['@message'])}\n  ${detail}` : String(j['@message']);
+    })
+    .join('\n');
+}
+
+/** Each test's outcome from a `terraform test -json` log: file, run block and pass/fail/error/skip. */
+export function testResults(raw: string): { file: string; run: string; status: string }[] {
+  const out: { file: string; run: string; status: string }[] = [];
+  for (const line of raw.split('\n')) {
+    const run = jsonLine(line)?.test_run as { path?: string; run?: string; progress?: string; status?: string } | undefined;
+    if (run?.progress === 'complete' && run.run && run.status) out.push({ file: run.path ?? '', run: run.run, status: run.status });
+  }
+  return out;
+}
+
+const TEST_STATUS: Record<string, string> = { pass: 'passed', fail: 'failed', error: 'errored', skip: 'skipped' };
+
+export function LogView({ url, status, label, tests = false }: { url: string; status: string; label: string; tests?: boolean }) {
   const [log, setLog] = useState('');
   const [error, setError] = useState<string | null>(null);
   const offset = useRef(0);
@@ -90,8 +127,17 @@ export function LogView({ url, status, label }: { url: string; status: string; l
     <div className="log">
       {error && <ErrorMessage error={error} />}
       <pre ref={pre} aria-label={label} tabIndex={0} className="log-text" data-following={done ? 'no' : 'yes'}>
-        {log || (done ? 'No log output.' : 'Waiting for log output…')}
+        {readableLog(log) || (done ? 'No log output.' : 'Waiting for log output…')}
       </pre>
+      {tests && testResults(log).length > 0 && (
+        <ul className="test-results" aria-label="Test results">
+          {testResults(log).map((t) => (
+            <li key={`${t.file}/${t.run}`}>
+              <Status value={TEST_STATUS[t.status] ?? t.status} /> {t.file} — run “{t.run}”
+            </li>
+          ))}
+        </ul>
+      )}
       {!done && <p className="muted small">Following the log while the phase runs.</p>}
     </div>
   );
