@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { ApiFailure, call, type Doc, type ListDoc } from './api.js';
+import { ApiFailure, call, relatedIds, type Doc, type ListDoc, type Resource } from './api.js';
 import { Link } from './router.js';
 
 /** What a read through the API is doing: loading, failed (in words), or done. */
@@ -233,3 +233,6 @@ export function useOrgPermissions(org: string): Record<string, boolean> {
   const found = useApi<Doc>(`/organizations/${encodeURIComponent(org)}`);
   return (found.data?.data.attributes.permissions ?? {}) as Record<string, boolean>;
 }
+
+/** The id of a to-one relationship (an organization's id is its name). */
+export const relatedName = (r: Resource, name: string): string => relatedIds(r, name)[0] ?? '';

@@ -457,13 +457,19 @@ describe('web console (Chromium)', function () {
   it('a member without permissions sees no create or invite forms, and a run out of reach as an error in words', async () => {
     const { page } = browser;
     const member = await createUser();
-    await joinOrg({ name: orgName, owner: user }, member);
+    // Invited, not yet a member: the organizations page offers the invitation.
+    await joinOrg({ name: orgName, owner: user }, member, false);
     const memberPassword = await givePassword(member);
     await page.goto(`${harness().baseUrl}/app/sign-in`);
     await page.getByLabel('Username or email').fill(member.username);
     await page.getByLabel('Password').fill(memberPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await landed(page, 'Organizations', 'organizations (member)');
+    await landed(page, 'Organizations', 'organizations (invited)');
+    await page.getByText('You do not belong to any organization yet').waitFor();
+    await screenshot(page, 'organizations-invited');
+    await page.getByRole('button', { name: `Accept the invitation to ${orgName}` }).click();
+    await page.getByRole('link', { name: orgName }).waitFor();
+    expect(await page.getByRole('button', { name: `Accept the invitation to ${orgName}` }).count()).to.equal(0);
     await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces`);
     await landed(page, 'Workspaces', 'workspaces (member)');
     await page.getByText('No workspaces yet').waitFor();

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, relatedName, str, useApi } from '../ui.js';
 
 /** The organizations the viewer belongs to, and a form to create one. */
 export function OrganizationsPage() {
   const orgs = useApi<ListDoc>('/organizations?page[size]=100');
+  const own = useApi<ListDoc>('/organization-memberships?page[size]=100');
+  const invitations = (own.data?.data ?? []).filter((m) => m.attributes.status === 'invited');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,6 +23,27 @@ export function OrganizationsPage() {
   };
   return (
     <Page title="Organizations">
+      {invitations.length > 0 && (
+        <section className="card" aria-labelledby="invitations">
+          <h2 id="invitations">Invitations</h2>
+          <ul>
+            {invitations.map((m) => (
+              <li key={m.id} className="row">
+                You are invited to <strong>{relatedName(m, 'organization')}</strong> (<Time at={m.attributes['created-at']} />).
+                <ActionButton
+                  kind="primary"
+                  label={`Accept the invitation to ${relatedName(m, 'organization')}`}
+                  onAction={async () => {
+                    await call('POST', `/organization-memberships/${m.id}/actions/accept`);
+                    own.reload();
+                    orgs.reload();
+                  }}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <Show loaded={orgs} what="Loading organizations">
         {(d) =>
           d.data.length === 0 ? (
