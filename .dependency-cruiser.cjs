@@ -31,6 +31,14 @@ module.exports = {
       to: { path: `${IO}|^node:(fs|net|http|https|child_process|dns)` },
     },
     {
+      name: 'console-api-only',
+      severity: 'error',
+      comment: 'The web console reads and writes through the API only: it imports no server, worker or shared code, and nothing imports it.',
+      from: { path: '^console/' },
+      to: { path: '^(server|workers|shared|bin)/' },
+    },
+    { name: 'nothing-imports-console', severity: 'error', comment: 'The console is built and served as files, never imported.', from: { pathNot: '^console/' }, to: { path: '^console/' } },
+    {
       name: 'repos-sql-only',
       severity: 'error',
       comment: 'Repos and read models hold SQL only: no outbound HTTP, no job queues, no events, no use cases.',

@@ -14,7 +14,8 @@ const NO_SQL = [
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   {
-    files: ['**/*.ts'],
+    // The console's React sources (console/) are .tsx: the same rules.
+    files: ['**/*.ts', 'console/**/*.tsx'],
     languageOptions: { parser: tseslint.parser },
     plugins: { '@typescript-eslint': tseslint.plugin },
     rules: {

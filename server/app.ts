@@ -19,6 +19,7 @@ import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
+import { consoleApp, CONSOLE_PATH } from './console.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
 
@@ -42,6 +43,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', metricsEndpoint(deps));
   app.get('/.well-known/terraform.json', meta.discovery);
   app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
+  // The web console (static files; it reads and writes through the API) and the site's root, which opens it.
+  app.get('/', (_req, res) => res.redirect(302, CONSOLE_PATH));
+  app.use(CONSOLE_PATH, consoleApp());
   // The console's sign-in API (session cookie) and terraform login's token endpoint.
   app.use('/api/console', consoleRoutes(deps));
   app.use(oauthRoutes(deps));

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { schemas } from '../shared/schemas/index.js';
 import { routeTable, type RouteEntry } from './route-table.js';
 import { BOARD_PATH } from './board.js';
+import { CONSOLE_PATH } from './console.js';
 
 type Json = Record<string, unknown>;
 
@@ -66,12 +67,12 @@ function operation(route: RouteEntry, operationIds: Set<string>): Json {
 /**
  * The API reference as an OpenAPI 3.1 document, generated from the application's route table and
  * the JSON Schemas its request bodies are validated with, so it describes every route there is
- * (the queue board, an application of its own, aside).
+ * (the queue board and the web console, applications of their own, aside).
  */
 export function openApiDocument(app: Express): Json {
   const paths: Record<string, Json> = {};
   const operationIds = new Set<string>();
-  for (const route of routeTable(app, [BOARD_PATH])) {
+  for (const route of routeTable(app, [BOARD_PATH, CONSOLE_PATH])) {
     const path = openApiPath(route.path);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, operationIds) };
   }

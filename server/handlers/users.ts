@@ -5,7 +5,8 @@ import { findUserById, type UserRow } from '../../shared/repos/users.js';
 import { createUser } from '../../shared/usecases/users.js';
 import { isSiteAdmin, type Principal } from '../../shared/access.js';
 import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
-import { sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { usersPage } from '../../shared/read-models/users.js';
 import { attributesOf, type Req } from './body.js';
 import { passwordResetLinkResource, userResource } from '../serializers/foundation.js';
 import { issueResetLink } from '../../shared/usecases/sign-in.js';
@@ -48,6 +49,14 @@ export function userHandlers(deps: AppDeps) {
       const link = await issueResetLink(deps, principal.user.id, req.params.id);
       res.set('Cache-Control', 'no-store');
       sendResource(res, 200, passwordResetLinkResource(link, req.params.id));
+    },
+
+    /** Site admin only: every user (`q` filters by username or email), for the console's site admin page. */
+    async adminList(req: Req, res: Response) {
+      if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
+      const page = readPageOrDefault(req);
+      const { rows, total } = await usersPage(db, readParam(req, 'q')?.trim() || null, page);
+      send(res, 200, { data: rows.map((u) => userResource(u, { self: true })), ...paginate(req, page, total) });
     },
 
     /** Site admin only: creates a user account. */

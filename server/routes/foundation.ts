@@ -34,6 +34,7 @@ export function foundationRoutes(deps: AppDeps): Router {
 
   r.get('/account/details', users.accountDetails);
   r.get('/users/:id', users.show);
+  r.get('/admin/users', users.adminList);
   r.post('/admin/users', validate('user.create'), users.adminCreate);
   r.post('/admin/users/:id/actions/reset-password', users.adminResetPassword);
   r.post('/users/:id/authentication-tokens', tokens.createForUser);

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
+import { CONSOLE_PATH } from '../../server/console.js';
 import { routeTable } from '../../server/route-table.js';
 import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
 import { insertPolicyEvaluation, insertSetOutcomes } from '../../shared/repos/policy-evaluations.js';
@@ -125,6 +126,8 @@ const EXEMPT: Record<string, string> = {
   // Prometheus scrapes: the scrape token (METRICS_TOKEN), not an API token; refusals of no token and
   // of an API token are tested in operations-metrics.
   'GET /metrics': 'metrics scrape token',
+  // A redirect to the console, whatever the caller (console tests).
+  'GET /': 'redirect to the web console',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -437,6 +440,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /healthz': { access: 'public', call: () => ({ path: '/healthz' }) },
   'GET /readyz': { access: 'public', call: () => ({ path: '/readyz' }) },
   'GET /.well-known/terraform.json': { access: 'public', call: () => ({ path: '/.well-known/terraform.json' }) },
+  // The console's pages and assets hold no data (they read it through the API): public.
+  [`ALL ${CONSOLE_PATH}`]: { access: 'public', call: () => ({ path: `${CONSOLE_PATH}/organizations`, headers: { Accept: 'text/html' } }) },
   [`ALL ${BOARD_PATH}`]: { access: 'site-admin-basic', call: () => ({ path: `${BOARD_PATH}/`, basic: true, headers: { Accept: 'text/html' } }) },
   // Mounted before authentication.
   'GET /api/v2/ping': { access: 'public', call: () => ({ path: '/api/v2/ping' }) },
@@ -511,6 +516,7 @@ const MATRIX: Record<string, Entry> = {
     access: 'org-member',
     call: (w) => ({ path: `/api/v2/users/${w.users.read.id}` }),
   },
+  'GET /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users?q=u' }) },
   'POST /api/v2/admin/users/:id/actions/reset-password': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/users/${w.users.plan.id}/actions/reset-password` }) },
   'POST /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users', body: doc('users', { username: uniq('u'), email: `${uniq('u')}@example.test` }) }) },
   'POST /api/v2/users/:id/authentication-tokens': { access: 'self-user', call: (w) => ({ path: `/api/v2/users/${w.users.read.id}/authentication-tokens`, body: doc('authentication-tokens', { description: 'm' }) }) },
@@ -1124,7 +1130,11 @@ async function cancelRequestedRun(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Route enumeration: the application's route table, Bull Board's mounted app counted as one route.
 
-const routesOf = (): string[] => [...routeTable(createApp(harness().rt), [BOARD_PATH]).map((r) => `${r.method} ${r.path}`), `ALL ${BOARD_PATH}`];
+const routesOf = (): string[] => [
+  ...routeTable(createApp(harness().rt), [BOARD_PATH, CONSOLE_PATH]).map((r) => `${r.method} ${r.path}`),
+  `ALL ${BOARD_PATH}`,
+  `ALL ${CONSOLE_PATH}`,
+];
 
 // ---------------------------------------------------------------------------------------------
 

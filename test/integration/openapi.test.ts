@@ -5,6 +5,7 @@ import { harness } from '../helpers/harness.js';
 import { createApp } from '../../server/app.js';
 import { routeTable } from '../../server/route-table.js';
 import { BOARD_PATH } from '../../server/board.js';
+import { CONSOLE_PATH } from '../../server/console.js';
 
 type Operation = { operationId: string; security: unknown[]; requestBody?: { content: Record<string, { schema: { $ref: string } }> }; parameters?: { name: string }[] };
 
@@ -28,7 +29,7 @@ describe('API reference (GET /api/v2/openapi.json)', function () {
   });
 
   it('describes every route of the application, with its path parameters, its token requirement and its body schema', () => {
-    const routes = routeTable(createApp(harness().rt), [BOARD_PATH]);
+    const routes = routeTable(createApp(harness().rt), [BOARD_PATH, CONSOLE_PATH]);
     expect(routes.length).to.be.greaterThan(100);
     const described = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     const expected = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);

@@ -1,0 +1,124 @@
+import { useState, type FormEvent } from 'react';
+import { call, doc, type Doc, type ListDoc } from '../api.js';
+import { useSession } from '../session.js';
+import { ActionButton, Empty, Pager, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+
+/** A one-time password link for a user, shown to the site admin to pass on. */
+function ResetLink({ userId, username }: { userId: string; username: string }) {
+  const [link, setLink] = useState<{ url: string; expires: string } | null>(null);
+  if (link) {
+    return (
+      <span className="small">
+        <code className="token" aria-label={`Password link for ${username}`}>
+          {link.url}
+        </code>
+        valid until <Time at={link.expires} />
+      </span>
+    );
+  }
+  return (
+    <ActionButton
+      label={`Password link for ${username}`}
+      onAction={async () => {
+        const body = await call<Doc>('POST', `/admin/users/${encodeURIComponent(userId)}/actions/reset-password`);
+        setLink({ url: str(body.data.attributes['reset-url']), expires: str(body.data.attributes['expires-at']) });
+      }}
+    />
+  );
+}
+
+/** Site administration: users (search, create, password links) and the queue board. */
+export function AdminUsersPage() {
+  const { user } = useSession();
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const users = useApi<ListDoc>(user.isSiteAdmin ? `/admin/users?page[size]=50&page[number]=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}` : null);
+  const [form, setForm] = useState({ username: '', email: '' });
+  const [created, setCreated] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (!user.isSiteAdmin) {
+    return (
+      <Page title="Site admin">
+        <ErrorMessage error="Only site admins can use this page." />
+      </Page>
+    );
+  }
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const body = await call<Doc>('POST', '/admin/users', doc('users', form));
+      setCreated(`${str(body.data.attributes.username)} (${body.data.id})`);
+      setForm({ username: '', email: '' });
+      users.reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <Page title="Site admin">
+      <section className="card" aria-labelledby="users">
+        <h2 id="users">Users</h2>
+        <form
+          role="search"
+          className="row search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setPage(1);
+            setQ(search);
+          }}
+        >
+          <input type="search" aria-label="Search users by username or email" placeholder="Username or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <button type="submit" className="btn secondary">
+            Search users
+          </button>
+        </form>
+        <Show loaded={users} what="Loading users">
+          {(d) =>
+            d.data.length === 0 ? (
+              <Empty>{q ? `No user matches “${q}”.` : 'No users.'}</Empty>
+            ) : (
+              <Table head={['Username', 'Email', 'Site admin', 'Password']} caption="Users">
+                {d.data.map((u) => (
+                  <tr key={u.id}>
+                    <td>{str(u.attributes.username)}</td>
+                    <td>{str(u.attributes.email)}</td>
+                    <td>{u.attributes['is-site-admin'] ? 'yes' : ''}</td>
+                    <td>
+                      <ResetLink userId={u.id} username={str(u.attributes.username)} />
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            )
+          }
+        </Show>
+        <Pager list={users.data} setPage={setPage} label="User pages" prev="Previous users" next="Next users" />
+        <details>
+          <summary>Create a user</summary>
+          <p className="muted">A new user chooses a password through an organization invitation, or through a password link.</p>
+          <form onSubmit={(e) => void create(e)} className="form">
+            <Field label="Username">
+              <input required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
+            </Field>
+            <Field label="Email">
+              <input type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+            </Field>
+            {error && <ErrorMessage error={error} />}
+            {created && <p role="status">Created user {created}.</p>}
+            <button type="submit" className="btn primary">
+              Create user
+            </button>
+          </form>
+        </details>
+      </section>
+      <section className="card" aria-labelledby="queues">
+        <h2 id="queues">Background jobs</h2>
+        <p>
+          <a href="/admin/queues/">Open the queue board</a> <span className="muted">(it asks for a site admin API token as the password)</span>
+        </p>
+      </section>
+    </Page>
+  );
+}

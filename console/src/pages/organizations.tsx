@@ -1,0 +1,85 @@
+import { useState, type FormEvent } from 'react';
+import { call, doc, type ListDoc } from '../api.js';
+import { Link, appPath, navigate } from '../router.js';
+import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, relatedName, str, useApi } from '../ui.js';
+
+/** The organizations the viewer belongs to, and a form to create one. */
+export function OrganizationsPage() {
+  const orgs = useApi<ListDoc>('/organizations?page[size]=100');
+  const own = useApi<ListDoc>('/organization-memberships?page[size]=100');
+  const invitations = (own.data?.data ?? []).filter((m) => m.attributes.status === 'invited');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await call('POST', '/organizations', doc('organizations', { name, email }));
+      navigate(appPath(name, 'workspaces'));
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <Page title="Organizations">
+      {invitations.length > 0 && (
+        <section className="card" aria-labelledby="invitations">
+          <h2 id="invitations">Invitations</h2>
+          <ul>
+            {invitations.map((m) => (
+              <li key={m.id} className="row">
+                You are invited to <strong>{relatedName(m, 'organization')}</strong> (<Time at={m.attributes['created-at']} />).
+                <ActionButton
+                  kind="primary"
+                  label={`Accept the invitation to ${relatedName(m, 'organization')}`}
+                  onAction={async () => {
+                    await call('POST', `/organization-memberships/${m.id}/actions/accept`);
+                    own.reload();
+                    orgs.reload();
+                  }}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <Show loaded={orgs} what="Loading organizations">
+        {(d) =>
+          d.data.length === 0 ? (
+            <Empty>You do not belong to any organization yet. Create one below, or ask an owner to invite you.</Empty>
+          ) : (
+            <Table head={['Name', 'Email', 'Created']} caption="Organizations">
+              {d.data.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <Link to={appPath(o.id, 'workspaces')}>{str(o.attributes.name) || o.id}</Link>
+                  </td>
+                  <td>{str(o.attributes.email)}</td>
+                  <td>
+                    <Time at={o.attributes['created-at']} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )
+        }
+      </Show>
+      <details className="card">
+        <summary>Create an organization</summary>
+        <form onSubmit={(e) => void create(e)} className="form">
+          <Field label="Organization name">
+            <input required value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
+          <Field label="Contact email">
+            <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          </Field>
+          {error && <ErrorMessage error={error} />}
+          <button type="submit" className="btn primary">
+            Create organization
+          </button>
+        </form>
+      </details>
+    </Page>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import { call, doc, type Doc, type ListDoc } from '../api.js';
+import { useSession } from '../session.js';
+import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+
+/** The viewer's own API tokens: create one (shown once) and revoke any. */
+export function TokensPage() {
+  const { user } = useSession();
+  const tokens = useApi<ListDoc>(`/users/${encodeURIComponent(user.id)}/authentication-tokens`);
+  const [description, setDescription] = useState('');
+  const [created, setCreated] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const body = await call<Doc>('POST', `/users/${encodeURIComponent(user.id)}/authentication-tokens`, doc('authentication-tokens', { description }));
+      setCreated(str(body.data.attributes.token));
+      setDescription('');
+      tokens.reload();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <Page title="API tokens">
+      <p className="muted">Tokens act as you ({user.username}) with all of your access. The service shows a token once, when it is created.</p>
+      <form onSubmit={(e) => void create(e)} className="card form">
+        <Field label="Description">
+          <input required value={description} onChange={(e) => setDescription(e.target.value)} />
+        </Field>
+        {error && <ErrorMessage error={error} />}
+        <button type="submit" className="btn primary">
+          Create token
+        </button>
+        {created && (
+          <div role="status" className="notice">
+            <p>Your new token (copy it now, it is not shown again):</p>
+            <code className="token" aria-label="New token">
+              {created}
+            </code>
+          </div>
+        )}
+      </form>
+      <Show loaded={tokens} what="Loading tokens">
+        {(d) =>
+          d.data.length === 0 ? (
+            <Empty>You have no API tokens.</Empty>
+          ) : (
+            <Table head={['Description', 'Created', 'Last used', 'Expires', '']} caption="Your API tokens">
+              {d.data.map((t) => (
+                <tr key={t.id}>
+                  <td>{str(t.attributes.description) || <span className="muted">no description</span>}</td>
+                  <td>
+                    <Time at={t.attributes['created-at']} />
+                  </td>
+                  <td>
+                    <Time at={t.attributes['last-used-at']} />
+                  </td>
+                  <td>
+                    <Time at={t.attributes['expired-at']} />
+                  </td>
+                  <td>
+                    <ActionButton kind="danger" label={`Revoke ${str(t.attributes.description) || t.id}`} confirm="Revoke this token? Programs using it stop working." onAction={async () => { await call('DELETE', `/authentication-tokens/${t.id}`); tokens.reload(); }} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )
+        }
+      </Show>
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { call, doc, type ListDoc } from '../api.js';
+import { Link, appPath, navigate } from '../router.js';
+import { Empty, Pager, useOrgPermissions, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+
+/** A workspace's latest run: its status, linking to its page. */
+function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
+  const runs = useApi<ListDoc>(`/workspaces/${id}/runs?page[size]=1`);
+  if (runs.error) return <span className="muted">unavailable</span>;
+  if (!runs.data) return <span className="muted">…</span>;
+  const run = runs.data.data[0];
+  if (!run) return <span className="muted">no runs yet</span>;
+  return (
+    <Link to={appPath(org, 'workspaces', ws, 'runs', run.id)} aria-label={`Latest run of ${ws}: ${str(run.attributes.status).replace(/_/g, ' ')}`}>
+      <Status value={run.attributes.status} />
+    </Link>
+  );
+}
+
+/** An organization's workspaces, searchable by name, with each one's latest run. */
+export function WorkspacesPage({ org, search }: { org: string; search: string }) {
+  const [query, setQuery] = useState(search);
+  const [page, setPage] = useState(1);
+  useEffect(() => setQuery(search), [search]);
+  const path = `/organizations/${encodeURIComponent(org)}/workspaces?page[size]=20&page[number]=${page}${search ? `&search[name]=${encodeURIComponent(search)}` : ''}`;
+  const list = useApi<ListDoc>(path);
+  const perms = useOrgPermissions(org);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await call('POST', `/organizations/${encodeURIComponent(org)}/workspaces`, doc('workspaces', { name }));
+      navigate(appPath(org, 'workspaces', name));
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const submitSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setPage(1);
+    navigate(`${appPath(org, 'workspaces')}${query ? `?search=${encodeURIComponent(query)}` : ''}`, true);
+  };
+  return (
+    <Page title="Workspaces" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
+      <form role="search" onSubmit={submitSearch} className="row search">
+        <input type="search" aria-label="Search workspaces by name" placeholder="Search by name" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <button type="submit" className="btn secondary">
+          Search
+        </button>
+      </form>
+      <Show loaded={list} what="Loading workspaces">
+        {(d) =>
+          d.data.length === 0 ? (
+            <Empty>{search ? `No workspace matches “${search}”.` : 'No workspaces yet. Terraform creates one on its first run, or create one here if you may.'}</Empty>
+          ) : (
+            <Table head={['Name', 'Latest run', 'Terraform', 'Locked', 'Updated']} caption="Workspaces">
+              {d.data.map((w) => {
+                const name = str(w.attributes.name);
+                return (
+                  <tr key={w.id}>
+                    <td>
+                      <Link to={appPath(org, 'workspaces', name)}>{name}</Link>
+                    </td>
+                    <td>
+                      <LatestRun org={org} ws={name} id={w.id} />
+                    </td>
+                    <td>{str(w.attributes['terraform-version'])}</td>
+                    <td>{w.attributes.locked ? 'locked' : ''}</td>
+                    <td>
+                      <Time at={w.attributes['updated-at']} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </Table>
+          )
+        }
+      </Show>
+      <Pager list={list.data} setPage={setPage} label="Pages" />
+      {perms['can-create-workspace'] && (
+      <details className="card">
+        <summary>Create a workspace</summary>
+        <form onSubmit={(e) => void create(e)} className="form">
+          <Field label="Workspace name">
+            <input required value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
+          {error && <ErrorMessage error={error} />}
+          <button type="submit" className="btn primary">
+            Create workspace
+          </button>
+        </form>
+      </details>
+      )}
+    </Page>
+  );
+}
