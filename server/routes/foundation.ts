@@ -75,5 +75,9 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/workspaces/:id/actions/force-unlock', ws.forceUnlock);
   r.patch('/workspaces/:id', validate('workspace.update'), ws.update);
   r.delete('/workspaces/:id', ws.destroy);
+  r.get('/workspaces/:id/relationships/tags', ws.listTags);
+  r.post('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.addTags);
+  r.delete('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.removeTags);
+  r.get('/organizations/:org/tags', ws.organizationTags);
   return r;
 }

@@ -9,6 +9,7 @@ import type { TeamRow } from '../../shared/repos/teams.js';
 import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
+import type { TagRow } from '../../shared/repos/tags.js';
 
 export function organizationResource(org: OrganizationRow, grant: OrganizationGrant | null): Resource {
   const owner = grant?.isOwner ?? false;
@@ -23,10 +24,21 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       'collaborator-auth-policy': 'password',
       'default-execution-mode': org.default_execution_mode,
       'cost-estimation-enabled': false,
-      'session-timeout': null,
-      'session-remember': null,
+      'session-timeout': org.session_timeout,
+      'session-remember': org.session_remember,
       'two-factor-conformant': false,
       'trial-expires-at': null,
+      // Settings of Terraform Cloud that this service does not have, shown with the values that
+      // mean "off" (clients decode them; none changes anything here).
+      'assessments-enforced': false,
+      'allow-force-delete-workspaces': false,
+      'user-tokens-enabled': true,
+      'saml-enabled': false,
+      'owners-team-saml-role-id': null,
+      'send-passing-statuses-for-untriggered-speculative-plans': false,
+      'aggregated-commit-status-enabled': false,
+      'speculative-plan-management-enabled': false,
+      'fair-run-queuing-enabled': true,
       permissions: {
         'can-update': owner,
         'can-destroy': owner,
@@ -41,7 +53,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
       },
     },
-    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id) },
+    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', null) },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
   };
 }
@@ -181,7 +193,17 @@ export function tokenResource(row: TokenRow, secret?: string): Resource {
   };
 }
 
-export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Resource {
+/** A tag; `instanceCount` (how many workspaces carry it) in the organization's list. */
+export function tagResource(tag: TagRow, instanceCount?: number): Resource {
+  return {
+    type: 'tags',
+    id: tag.id,
+    attributes: { name: tag.name, 'created-at': iso(tag.created_at), ...(instanceCount === undefined ? {} : { 'instance-count': instanceCount }) },
+    relationships: { organization: one('organizations', tag.organization_name) },
+  };
+}
+
+export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, tagNames: string[] = []): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
   return {
     type: 'workspaces',
@@ -206,7 +228,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'file-triggers-enabled': ws.file_triggers_enabled,
       'trigger-prefixes': ws.trigger_prefixes,
       'trigger-patterns': ws.trigger_patterns,
-      'tag-names': [],
+      'tag-names': tagNames,
+      'setting-overwrites': { 'execution-mode': ws.overwrites_execution_mode, 'agent-pool': ws.overwrites_agent_pool },
       source: 'tfe-api',
       'source-name': ws.source_name,
       'source-url': ws.source_url,

@@ -2,15 +2,23 @@ import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 
-/** An organization's workspaces the grant may see, by name, optionally only those whose name contains `search` (any case), with the access to each. */
+/**
+ * An organization's workspaces the grant may see, by name, optionally only those whose name
+ * contains `search` (any case), that carry every tag of `tags` and none of `excludeTags`, with the
+ * access to each.
+ */
 export async function visibleWorkspaces(
   db: Db,
   organizationName: string,
   grant: OrganizationGrant,
   search: string | null,
+  filter: { tags?: string[]; excludeTags?: string[] } = {},
 ): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
   const query = db<WorkspaceRow>('workspaces').where({ organization_name: organizationName });
   if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+  const carrying = (name: string) => db('workspace_tags as wt').join('tags as t', 't.id', 'wt.tag_id').whereRaw('wt.workspace_id = workspaces.id').where('t.name', name);
+  for (const name of filter.tags ?? []) query.whereExists(carrying(name));
+  for (const name of filter.excludeTags ?? []) query.whereNotExists(carrying(name));
   const rows = await query.orderBy('name');
   const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
   return { rows: rows.filter((r) => access.has(r.id)), access };
