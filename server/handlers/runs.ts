@@ -18,14 +18,16 @@ import {
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
-import { cancelRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { findComment } from '../../shared/repos/comments.js';
+import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
-import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
+import { applyResource, commentResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
 import { presentTaskStages } from './task-stages.js';
@@ -50,7 +52,7 @@ export async function presentRuns(
   const refs = known ?? (await runReferences(db, ids));
   const data = runs.map((run) => {
     const ref = refs.get(run.id)!;
-    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids });
+    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids, commentIds: ref.comment_ids });
   });
   const rows = await runIncludes(db, runs, include);
   const included: Resource[] = [];
@@ -168,6 +170,28 @@ export function runHandlers(deps: AppDeps) {
       const run = await loadToStop(req, res);
       await forceCancelRun(deps, run, actorOf(res), commentOf(req));
       res.status(202).end();
+    },
+
+    /** GET /runs/:id/comments: the run's comments, oldest first (read access). */
+    async comments(req: Req, res: Response) {
+      const { run } = await load(req, res);
+      const rows = await commentsOfRun(db, run.id);
+      send(res, 200, { data: rows.map(commentResource), meta: wholeListMeta(rows.length) });
+    },
+
+    /** POST /runs/:id/comments: a comment on the run (read access, as `can-comment` says). */
+    async comment(req: Req, res: Response) {
+      const { run } = await load(req, res);
+      const { body } = attributesOf(req) as { body: string };
+      sendResource(res, 201, commentResource(await commentOnRun(deps, run, body, actorOf(res))));
+    },
+
+    /** GET /comments/:id: one comment, to whoever may read its run. */
+    async showComment(req: Req, res: Response) {
+      const found = await findComment(db, req.params.id);
+      if (!found) throw new NotFound();
+      await scopeOfRun(res, found.run_id, 'read');
+      sendResource(res, 200, commentResource(found));
     },
   };
 }

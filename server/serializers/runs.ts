@@ -3,6 +3,7 @@ import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../
 import { isFinal, runActions } from '../../shared/domain/run.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
+import type { CommentRow } from '../../shared/repos/comments.js';
 
 /** What the caller may do to a run, from its workspace access. */
 function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {
@@ -25,6 +26,18 @@ export interface RunContext {
   grant: OrganizationGrant | null;
   taskStageIds?: string[];
   policyCheckIds?: string[];
+  commentIds?: string[];
+}
+
+/** A comment on a run. */
+export function commentResource(c: CommentRow): Resource {
+  return {
+    type: 'comments',
+    id: c.id,
+    attributes: { body: c.body, 'created-at': iso(c.created_at) },
+    relationships: { run: one('runs', c.run_id), 'created-by': one('users', c.created_by_id) },
+    links: { self: `/api/v2/comments/${c.id}` },
+  };
 }
 
 export function runResource(run: RunRow, ctx: RunContext): Resource {
@@ -69,7 +82,7 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'cost-estimate': one('cost-estimates', null),
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
-      comments: many('comments', []),
+      comments: many('comments', ctx.commentIds ?? []),
       'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } },
     },
     links: { self: `/api/v2/runs/${run.id}` },

@@ -17,6 +17,7 @@ export interface RunReferences {
   apply_id: string;
   stage_ids: string[];
   check_ids: string[];
+  comment_ids: string[];
 }
 
 /** The columns of RunReferences, for a query over runs as `r`. */
@@ -25,6 +26,7 @@ const referenceColumns = (db: Db) => [
   db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
   db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
   db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
+  db.raw('array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids'),
 ];
 
 /** The references of many runs in one query. */
@@ -37,8 +39,8 @@ export async function runReferences(db: Db, ids: string[]): Promise<Map<string, 
 export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
   const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
   if (!row) return undefined;
-  const { plan_id, apply_id, stage_ids, check_ids, ...run } = row;
-  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids } };
+  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, ...run } = row;
+  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids } };
 }
 
 /** The related rows a run list includes on request (each read only when its name is in `include`). */

@@ -20,6 +20,7 @@ export type RunRequest = {
   'target-addrs'?: string[];
   'replace-addrs'?: string[];
   variables?: { key: string; value: string }[];
+  'terraform-version'?: string;
 };
 
 /**
@@ -45,6 +46,8 @@ export async function createRequestedRun(
   if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
   if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
   const planOnly = attrs['plan-only'] ?? cv.speculative;
+  // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
+  if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', '/data/attributes/terraform-version');
   if (!planOnly && !(access === 'write' || access === 'admin')) throw new NotFound();
   return createRun(rt, {
     workspace_id: ws.id,
@@ -61,6 +64,7 @@ export async function createRequestedRun(
     target_addrs: attrs['target-addrs'] ?? [],
     replace_addrs: attrs['replace-addrs'] ?? [],
     variables: attrs.variables ?? [],
+    terraform_version: attrs['terraform-version'] ?? null,
     created_by_id: actorId,
   });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { insertComment, type CommentRow } from '../repos/comments.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
@@ -192,7 +193,10 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
     }
-    return transitionRun(m, run, event, { actorId, description: comment ?? null });
+    const moved = await transitionRun(m, run, event, { actorId, description: comment ?? null });
+    // The comment given with the action is kept as a comment on the run, as Terraform Cloud does.
+    if (moved && comment) await insertComment(tx, { run_id: run.id, body: comment, created_by_id: actorId });
+    return moved;
   });
   if (!moved) throw new Conflict('the run changed concurrently; try again');
   await afterMove(rt, moved, followUps);
@@ -213,6 +217,10 @@ export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | nul
   return act(rt, run.id, 'confirm', actorId, comment);
 }
 
+/** `POST /runs/:id/comments`: a comment on the run. */
+export const commentOnRun = (rt: Runtime, run: RunRow, body: string, actorId: string | null): Promise<CommentRow> =>
+  insertComment(rt.db, { run_id: run.id, body, created_by_id: actorId });
+
 export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, comment?: string) => act(rt, run.id, 'discard', actorId, comment);
 
 /**
@@ -231,6 +239,7 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
       });
     if (n) {
       await insertRunEvent(rt.db, { run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
+      if (comment) await insertComment(rt.db, { run_id: run.id, body: comment, created_by_id: actorId });
       return;
     }
   }
