@@ -631,6 +631,13 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/v2/runs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}` }) },
   'GET /api/v2/runs/:id/run-events': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }) },
+  // Comments: whoever may read the run may read and post them (the run's can-comment).
+  'GET /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments` }) },
+  'POST /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments`, body: doc('comments', { body: 'a comment' }) }) },
+  'GET /api/v2/comments/:id': {
+    access: 'workspace-read',
+    call: async (w) => ({ path: `/api/v2/comments/${(await must('POST', `/runs/${w.run}/comments`, doc('comments', { body: 'to read' }))).data.id}` }),
+  },
   'POST /api/v2/runs/:id/actions/apply': {
     access: 'workspace-write',
     call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await plannedRun() : w.run}/actions/apply` }),
@@ -705,6 +712,17 @@ const MATRIX: Record<string, Entry> = {
     access: 'workspace-admin',
     call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
   },
+  // Tags: read with the workspace, changed by its admins; the organization's list by any member.
+  'GET /api/v2/workspaces/:id/relationships/tags': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags` }) },
+  'POST /api/v2/workspaces/:id/relationships/tags': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'matrix' } }] } }),
+  },
+  'DELETE /api/v2/workspaces/:id/relationships/tags': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'matrix' } }] } }),
+  },
+  'GET /api/v2/organizations/:org/tags': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/tags` }) },
   'GET /api/v2/workspaces/:id/current-assessment-result': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-assessment-result` }) },
   'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },
 
