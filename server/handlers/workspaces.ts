@@ -5,11 +5,12 @@ import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type Workspace
 import { findOrganization } from '../../shared/repos/organizations.js';
 import { visibleWorkspaces } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
-import { addWorkspaceTags, changeWorkspace, createWorkspace, removeWorkspaceTags, type TagRef } from '../../shared/usecases/workspaces.js';
+import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
+import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, tagNamesOf, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
-import { attributesOf, type Req } from './body.js';
+import { attributesOf, linkageIds, type Req } from './body.js';
 import { organizationResource, tagResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
@@ -196,6 +197,22 @@ export function workspaceHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const { rows, total } = await organizationTagsPage(db, org.name, readParam(req, 'q') || null, page);
       send(res, 200, { data: rows.map((t) => tagResource(t, t.instance_count)), ...paginate(req, page, total) });
+    },
+
+    /** DELETE /organizations/:org/tags (manage-workspaces): deletes tags by id. */
+    async deleteOrganizationTags(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
+      await deleteOrganizationTags(deps, org.name, linkageIds(req));
+      res.status(204).end();
+    },
+
+    /** POST /tags/:id/relationships/workspaces (manage-workspaces in the tag's organization): tags workspaces. */
+    async tagWorkspaces(req: Req, res: Response) {
+      const tag = await findTag(db, req.params.id);
+      if (!tag) throw new NotFound();
+      await orgScope(db, res.locals.principal, tag.organization_name, 'manage-workspaces');
+      await tagWorkspaces(deps, tag, linkageIds(req));
+      res.status(204).end();
     },
   };
 }

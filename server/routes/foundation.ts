@@ -79,5 +79,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.addTags);
   r.delete('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.removeTags);
   r.get('/organizations/:org/tags', ws.organizationTags);
+  r.delete('/organizations/:org/tags', validate('tag.ids'), ws.deleteOrganizationTags);
+  r.post('/tags/:id/relationships/workspaces', validate('tag.workspaces'), ws.tagWorkspaces);
   return r;
 }

@@ -35,3 +35,14 @@ export async function attachTags(db: Db, workspaceId: string, tagIds: string[]):
 export async function detachTags(db: Db, workspaceId: string, tagIds: string[]): Promise<void> {
   if (tagIds.length) await db('workspace_tags').where({ workspace_id: workspaceId }).whereIn('tag_id', tagIds).del();
 }
+
+/** Deletes the organization's tags among these ids (their workspaces lose them); other ids are ignored. */
+export async function deleteTags(db: Db, organizationName: string, ids: string[]): Promise<void> {
+  if (ids.length) await db('tags').where({ organization_name: organizationName }).whereIn('id', ids).del();
+}
+
+export const findTag = (db: Db, id: string) => db<TagRow>('tags').where({ id }).first();
+
+/** Which of these workspace ids belong to the organization. */
+export const workspaceIdsIn = async (db: Db, organizationName: string, ids: string[]) =>
+  (await db('workspaces').where({ organization_name: organizationName }).whereIn('id', ids).pluck('id')) as string[];

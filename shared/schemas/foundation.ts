@@ -82,6 +82,8 @@ export const foundationSchemas = {
   }),
   'team-workspace.update': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, { required: ['access'] }),
   'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } } } }),
+  'tag.ids': linkageList('tags'),
+  'tag.workspaces': linkageList('workspaces'),
   'workspace.tags': { type: 'object', required: ['data'], properties: { data: { ...TAGS, minItems: 1 } } },
   'workspace.update': resourceDocument('workspaces', workspaceAttributes),
 } as const;

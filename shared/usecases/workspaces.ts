@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../errors.js';
 import type { Db } from '../db.js';
 import { findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
-import { attachTags, detachTags, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
+import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
 
 /** A tag as clients name it: by id, or by name (a new name creates the tag in the organization). */
 export interface TagRef {
@@ -66,5 +66,18 @@ export async function changeWorkspace(rt: Runtime, ws: WorkspaceRow, settings: W
   return rt.db.transaction(async (tx) => {
     if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
     return updateWorkspace(tx, ws, triggers(settings));
+  });
+}
+
+/** Deletes tags of an organization (every workspace loses them). */
+export const deleteOrganizationTags = (rt: Runtime, organizationName: string, ids: string[]) => deleteTags(rt.db, organizationName, ids);
+
+/** Puts one of the organization's tags on workspaces of the same organization (unknown ones refused, nothing written). */
+export async function tagWorkspaces(rt: Runtime, tag: TagRow, workspaceIds: string[]): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    const found = await workspaceIdsIn(tx, tag.organization_name, workspaceIds);
+    const missing = workspaceIds.find((id) => !found.includes(id));
+    if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, '/data');
+    for (const id of workspaceIds) await attachTags(tx, id, [tag.id]);
   });
 }

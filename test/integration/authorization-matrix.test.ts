@@ -723,6 +723,25 @@ const MATRIX: Record<string, Entry> = {
     call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'matrix' } }] } }),
   },
   'GET /api/v2/organizations/:org/tags': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/tags` }) },
+  'DELETE /api/v2/organizations/:org/tags': {
+    access: 'manage-workspaces',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: 'tag-none' }] } };
+      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'doomed' } }] });
+      const tags = await must('GET', `/workspaces/${w.ws.id}/relationships/tags`);
+      const doomed = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'doomed');
+      return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: doomed.id }] } };
+    },
+  },
+  'POST /api/v2/tags/:id/relationships/workspaces': {
+    access: 'manage-workspaces',
+    call: async (w) => {
+      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'shared' } }] });
+      const tags = await must('GET', `/workspaces/${w.ws.id}/relationships/tags`);
+      const shared = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'shared');
+      return { path: `/api/v2/tags/${shared.id}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } };
+    },
+  },
   'GET /api/v2/workspaces/:id/current-assessment-result': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-assessment-result` }) },
   'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },
 

@@ -265,6 +265,44 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(orgTags.body.data.map((t: { attributes: { name: string; 'instance-count': number } }) => [t.attributes.name, t.attributes['instance-count']])).to.deep.equal([['bar', 1], ['foo', 1]]);
     });
 
+    it('organization tags: list with q, delete by id, put a tag on workspaces (TestOrganizationTagsList, Delete, AddWorkspace)', async () => {
+      const o = await createOrg();
+      const w = await createWorkspace(o);
+      const names = Array.from({ length: 10 }, (_, i) => `tag${i}`);
+      expect((await api('POST', `/workspaces/${w.id}/relationships/tags`, { token: o.owner.token, body: tags(...names) })).status).to.equal(204);
+      const list = (q = '') => api('GET', `/organizations/${o.name}/tags${q}`, { token: o.owner.token });
+      const all = await list();
+      expect(all.body.data).to.have.length(10);
+      for (const t of all.body.data) {
+        expect(t.attributes['instance-count']).to.be.at.least(1);
+        expect(t.relationships.organization.data).to.deep.equal({ type: 'organizations', id: o.name });
+      }
+      const paged = await list(`?page%5Bnumber%5D=1&page%5Bsize%5D=5&filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${all.body.data[0].id}`);
+      expect(paged.body.data).to.have.length(5);
+      const byName = await list(`?page%5Bnumber%5D=1&page%5Bsize%5D=5&q=${all.body.data[0].attributes.name}`);
+      expect(byName.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.deep.equal([all.body.data[0].attributes.name]);
+
+      const other1 = await createWorkspace(o);
+      const other2 = await createWorkspace(o);
+      const tagId = all.body.data[0].id;
+      const added = await api('POST', `/tags/${tagId}/relationships/workspaces`, { token: o.owner.token, body: { data: [{ type: 'workspaces', id: other1.id }, { type: 'workspaces', id: other2.id }] } });
+      expect(added.status, added.text).to.equal(204);
+      for (const id of [other1.id, other2.id]) {
+        const theirs = await api('GET', `/workspaces/${id}/relationships/tags`, { token: o.owner.token });
+        expect(theirs.body.data[0].id).to.equal(tagId);
+      }
+      // a workspace of another organization is refused, nothing written
+      const stranger = await createWorkspace(org);
+      expect((await api('POST', `/tags/${tagId}/relationships/workspaces`, { token: o.owner.token, body: { data: [{ type: 'workspaces', id: stranger.id }] } })).status).to.equal(422);
+      expect((await api('GET', `/workspaces/${stranger.id}/relationships/tags`, { token: org.owner.token })).body.data).to.deep.equal([]);
+
+      const doomed = all.body.data.slice(0, 5).map((t: { id: string }) => ({ type: 'tags', id: t.id }));
+      const deleted = await api('DELETE', `/organizations/${o.name}/tags`, { token: o.owner.token, body: { data: doomed } });
+      expect(deleted.status, deleted.text).to.equal(204);
+      expect((await list()).body.data).to.have.length(5);
+      expect((await api('GET', `/workspaces/${other1.id}/relationships/tags`, { token: o.owner.token })).body.data).to.deep.equal([]);
+    });
+
     it('refuses tag changes to members without admin access and tag reads to outsiders (404, nothing changed)', async () => {
       const w = await createWorkspace(org);
       const writer = await memberWithAccess(org, w.id, 'write');
