@@ -30,6 +30,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.delete('/organizations/:org', org.destroy);
   r.get('/organizations/:org/entitlement-set', org.entitlementSet);
   r.post('/organizations/:org/authentication-token', tokens.createForOrganization);
+  r.get('/organizations/:org/authentication-token', tokens.showForOrganization);
   r.delete('/organizations/:org/authentication-token', tokens.destroyForOrganization);
 
   r.get('/account/details', users.accountDetails);
@@ -52,6 +53,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.patch('/teams/:id', validate('team.update'), teams.update);
   r.delete('/teams/:id', teams.destroy);
   r.post('/teams/:id/authentication-token', tokens.createForTeam);
+  r.get('/teams/:id/authentication-token', tokens.showForTeam);
   r.delete('/teams/:id/authentication-token', tokens.destroyForTeam);
   r.post('/teams/:id/relationships/users', validate('team.users'), members.addUsers);
   r.delete('/teams/:id/relationships/users', validate('team.users'), members.removeUsers);

@@ -400,6 +400,7 @@ const MATRIX: Record<string, Entry> = {
     access: 'org-owner-only',
     call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${allowed ? (await createOrg(w.org.owner)).name : o()}/authentication-token` }),
   },
+  'GET /api/v2/organizations/:org/authentication-token': { access: 'org-owner-only', call: () => ({ path: `/api/v2/organizations/${o()}/authentication-token` }) },
   'DELETE /api/v2/organizations/:org/authentication-token': {
     access: 'org-owner-only',
     call: async (w, _who, allowed) => {
@@ -470,6 +471,15 @@ const MATRIX: Record<string, Entry> = {
     // A team has one token: a fresh team for each success.
     access: 'manage-teams',
     call: async (w, _who, allowed) => ({ path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}/authentication-token` }),
+  },
+  'GET /api/v2/teams/:id/authentication-token': {
+    access: 'manage-teams',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
+      const team = await newTeam({ visibility: 'secret' });
+      await must('POST', `/teams/${team}/authentication-token`);
+      return { path: `/api/v2/teams/${team}/authentication-token` };
+    },
   },
   'DELETE /api/v2/teams/:id/authentication-token': {
     access: 'manage-teams',

@@ -201,6 +201,30 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     });
   });
 
+  describe('organization and team tokens: Read (TestOrganizationTokensRead, TestTeamTokensRead)', () => {
+    it('reads the token that exists, without its secret, and answers 404 once it is gone', async () => {
+      const o = await createOrg();
+      const paths = [`/organizations/${o.name}/authentication-token`];
+      const team = await api('POST', `/organizations/${o.name}/teams`, { token: o.owner.token, body: doc('teams', { name: uniq('team') }) });
+      paths.push(`/teams/${team.body.data.id}/authentication-token`);
+      for (const path of paths) {
+        expect((await api('GET', path, { token: o.owner.token })).status).to.equal(404);
+        const created = await api('POST', path, { token: o.owner.token, body: doc('authentication-token', {}) });
+        expect(created.status, created.text).to.equal(201);
+        const read = await api('GET', path, { token: o.owner.token });
+        expect(read.status, read.text).to.equal(200);
+        expect(read.body.data.id).to.equal(created.body.data.id);
+        expect(read.body.data.attributes.token ?? null).to.equal(null);
+        expect((await api('DELETE', path, { token: o.owner.token })).status).to.equal(204);
+        expect((await api('GET', path, { token: o.owner.token })).status).to.equal(404);
+        expect((await api('DELETE', path, { token: o.owner.token })).status).to.equal(404);
+      }
+      // another organization's owner sees neither
+      const other = await createOrg();
+      for (const path of paths) expect((await api('GET', path, { token: other.owner.token })).status).to.equal(404);
+    });
+  });
+
   describe('workspaces: tags and setting-overwrites', () => {
     const tags = (...names: string[]) => ({ data: names.map((name) => ({ type: 'tags', attributes: { name } })) });
     const tagNames = async (wsName: string) => (await api('GET', `/organizations/${org.name}/workspaces/${wsName}`, { token: org.owner.token })).body.data.attributes['tag-names'];
