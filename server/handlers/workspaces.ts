@@ -92,6 +92,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, readParam(req, 'search[name]') || null, {
         tags: names('search[tags]'),
         excludeTags: names('search[exclude-tags]'),
+        wildcard: readParam(req, 'search[wildcard-name]') || undefined,
       });
       const slice = sliceOf(visible, page);
       const tags = await tagNamesOf(db, slice.map((ws) => ws.id));

@@ -271,7 +271,7 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect((await add(w.id, { data: [] })).status).to.equal(422);
     });
 
-    it('List: search[tags] and search[exclude-tags] (TestWorkspacesList)', async () => {
+    it('List: search[tags], search[exclude-tags] and search[wildcard-name] (TestWorkspacesList)', async () => {
       const o = await createOrg();
       const a = await createWorkspace(o);
       const b = await createWorkspace(o);
@@ -284,6 +284,13 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(withTag.body.meta.pagination['total-count']).to.equal(1);
       const without = await list('search%5Bexclude-tags%5D=foo');
       expect(without.body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id]);
+      // search[wildcard-name]: a known substring, and one that matches nothing
+      const prod = await api('POST', `/organizations/${o.name}/workspaces`, { token: o.owner.token, body: doc('workspaces', { name: 'hashicorp-prod' }) });
+      const wild = await list('search%5Bwildcard-name%5D=*-prod');
+      expect(wild.body.data.map((x: { id: string }) => x.id)).to.deep.equal([prod.body.data.id]);
+      expect(wild.body.meta.pagination['total-count']).to.equal(1);
+      expect((await list('search%5Bwildcard-name%5D=*-dev')).body.meta.pagination['total-count']).to.equal(0);
+      expect((await list('search%5Bwildcard-name%5D=hashicorp_*')).body.meta.pagination['total-count']).to.equal(0);
       const orgTags = await api('GET', `/organizations/${o.name}/tags`, { token: o.owner.token });
       expect(orgTags.status, orgTags.text).to.equal(200);
       expect(orgTags.body.data.map((t: { attributes: { name: string; 'instance-count': number } }) => [t.attributes.name, t.attributes['instance-count']])).to.deep.equal([['bar', 1], ['foo', 1]]);
@@ -325,6 +332,28 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(deleted.status, deleted.text).to.equal(204);
       expect((await list()).body.data).to.have.length(5);
       expect((await api('GET', `/workspaces/${other1.id}/relationships/tags`, { token: o.owner.token })).body.data).to.deep.equal([]);
+    });
+
+    it('remote state consumers are listed as whole workspaces, only those the caller may see (TestWorkspaces_AddRemoteStateConsumers)', async () => {
+      const o = await createOrg();
+      const producer = await createWorkspace(o, { 'global-remote-state': false });
+      const made = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await api('POST', `/organizations/${o.name}/workspaces`, { token: o.owner.token, body: doc('workspaces', { name: uniq('consumer') }) });
+        made.push(res.body.data);
+      }
+      const path = `/workspaces/${producer.id}/relationships/remote-state-consumers`;
+      const add = await api('POST', path, { token: o.owner.token, body: { data: made.map((w) => ({ type: 'workspaces', id: w.id })) } });
+      expect(add.status, add.text).to.equal(204);
+      const listed = await api('GET', path, { token: o.owner.token });
+      expect(listed.status, listed.text).to.equal(200);
+      expect(listed.body.data).to.have.deep.members(made);
+      expect(listed.body.meta.pagination['total-count']).to.equal(2);
+      // A member who reads the producer but none of the consumers sees no consumer.
+      const reader = await memberWithAccess(o, producer.id, 'read');
+      const theirs = await api('GET', path, { token: reader.token });
+      expect(theirs.status, theirs.text).to.equal(200);
+      expect(theirs.body.data).to.deep.equal([]);
     });
 
     it('refuses tag changes to members without admin access and tag reads to outsiders (404, nothing changed)', async () => {
