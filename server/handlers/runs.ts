@@ -52,7 +52,7 @@ export async function presentRuns(
   const refs = known ?? (await runReferences(db, ids));
   const data = runs.map((run) => {
     const ref = refs.get(run.id)!;
-    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids, commentIds: ref.comment_ids });
+    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids, commentIds: ref.comment_ids, eventIds: ref.event_ids, confirmedById: ref.confirmed_by_id });
   });
   const rows = await runIncludes(db, runs, include);
   const included: Resource[] = [];

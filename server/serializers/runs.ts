@@ -27,6 +27,8 @@ export interface RunContext {
   taskStageIds?: string[];
   policyCheckIds?: string[];
   commentIds?: string[];
+  eventIds?: string[];
+  confirmedById?: string | null;
 }
 
 /** A comment on a run. */
@@ -76,14 +78,14 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       workspace: one('workspaces', run.workspace_id),
       'configuration-version': one('configuration-versions', run.configuration_version_id),
       'created-by': one('users', run.created_by_id),
-      'confirmed-by': one('users', null),
+      'confirmed-by': one('users', ctx.confirmedById),
       plan: one('plans', ctx.planId),
       apply: one('applies', ctx.applyId),
       'cost-estimate': one('cost-estimates', null),
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
       comments: many('comments', ctx.commentIds ?? []),
-      'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } },
+      'run-events': { ...many('run-events', ctx.eventIds ?? []), links: { related: `/api/v2/runs/${run.id}/run-events` } },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   };

@@ -18,6 +18,9 @@ export interface RunReferences {
   stage_ids: string[];
   check_ids: string[];
   comment_ids: string[];
+  event_ids: string[];
+  /** Who confirmed (applied) the run, when a user did. */
+  confirmed_by_id: string | null;
 }
 
 /** The columns of RunReferences, for a query over runs as `r`. */
@@ -27,6 +30,8 @@ const referenceColumns = (db: Db) => [
   db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
   db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
   db.raw('array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids'),
+  db.raw('array(select e.id from run_events e where e.run_id = r.id order by e.created_at, e.id) as event_ids'),
+  db.raw(`(select e.actor_id from run_events e where e.run_id = r.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`),
 ];
 
 /** The references of many runs in one query. */
@@ -39,8 +44,8 @@ export async function runReferences(db: Db, ids: string[]): Promise<Map<string, 
 export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
   const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
   if (!row) return undefined;
-  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, ...run } = row;
-  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids } };
+  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, ...run } = row;
+  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
 /** The related rows a run list includes on request (each read only when its name is in `include`). */

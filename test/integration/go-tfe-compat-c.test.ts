@@ -461,12 +461,27 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const applied = await api('POST', `/runs/${runId}/actions/apply`, { token: org.owner.token, body: { comment: 'Hello, Earl' } });
       expect(applied.status, applied.text).to.equal(202);
       const run = await api('GET', `/runs/${runId}`, { token: org.owner.token });
+      // TestRunsConfirmedBy: the user who applied it.
+      expect(run.body.data.relationships['confirmed-by'].data).to.deep.equal({ type: 'users', id: org.owner.id });
       const ids = run.body.data.relationships.comments.data;
       expect(ids).to.have.length(3);
       const last = await api('GET', `/comments/${ids[2].id}`, { token: org.owner.token });
       expect(last.status, last.text).to.equal(200);
       expect(last.body.data.attributes.body).to.equal('Hello, Earl');
       await waitForRun(runId, org.owner.token, ['applied', 'errored'], 90_000);
+    });
+
+    it('a new run names its run events; an unconfirmed one has no confirmed-by (TestRunsRunEvents, TestRunsConfirmedBy)', async () => {
+      const res = await api('POST', '/runs', { token: org.owner.token, body: runBody(w.id, { 'plan-only': true }, cvId) });
+      expect(res.status, res.text).to.equal(201);
+      const events = res.body.data.relationships['run-events'];
+      expect(events.data.length).to.be.at.least(1);
+      expect(events.data[0].type).to.equal('run-events');
+      expect(events.links.related).to.equal(`/api/v2/runs/${res.body.data.id}/run-events`);
+      const listed = await api('GET', `/runs/${res.body.data.id}/run-events`, { token: org.owner.token });
+      expect(listed.body.data.map((e: { id: string }) => e.id)).to.include.members(events.data.map((e: { id: string }) => e.id));
+      expect(res.body.data.relationships['confirmed-by'].data).to.equal(null);
+      await waitForRun(res.body.data.id, org.owner.token, ['planned_and_finished', 'errored'], 90_000);
     });
 
     it('a discard comment is recorded; a run with none has no comments', async () => {
