@@ -121,8 +121,17 @@ export function runHandlers(deps: AppDeps) {
       const { access, grant } = await workspaceScopeById(db, res.locals.principal, req.params.id);
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
-      const status = readParam(req, 'filter[status]');
-      const { rows, total: count } = await runsOfWorkspacePage(db, req.params.id, status ? status.split(',') : null, page);
+      const list = (key: string) => {
+        const values = (readParam(req, key) ?? '').split(',').filter(Boolean);
+        return values.length ? values : undefined;
+      };
+      const { rows, total: count } = await runsOfWorkspacePage(db, req.params.id, {
+        statuses: list('filter[status]'),
+        operations: list('filter[operation]'),
+        sources: list('filter[source]'),
+        user: readParam(req, 'search[user]') || undefined,
+        commit: readParam(req, 'search[commit]') || undefined,
+      }, page);
       const body = await presentRuns(db, config, rows, () => access, grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },

@@ -78,9 +78,36 @@ export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>):
 export const workspaceIdOfRun = (db: Db, id: string) => db('runs').where({ id }).select('workspace_id');
 
 /** One page of a workspace's runs, newest first, optionally only those in `statuses`. */
-export async function runsOfWorkspacePage(db: Db, workspaceId: string, statuses: string[] | null, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+/** How a run list may be narrowed (each list is any of its values; absent: no filter). */
+export interface RunListFilter {
+  statuses?: string[];
+  /** `plan_only`, `plan_and_apply`, `save_plan`, `refresh_only`, `destroy`, `empty_apply`. */
+  operations?: string[];
+  sources?: string[];
+  /** Part of the creator's username (any case). */
+  user?: string;
+  /** A commit: runs here never come from a VCS commit, so any commit matches nothing. */
+  commit?: string;
+}
+
+/** Which runs an operation names (an unknown operation names none). */
+const OPERATION_SQL: Record<string, string> = {
+  plan_only: 'runs.plan_only and not runs.save_plan',
+  plan_and_apply: 'not runs.plan_only and not runs.save_plan and not runs.refresh_only',
+  save_plan: 'runs.save_plan',
+  refresh_only: 'runs.refresh_only',
+  destroy: 'runs.is_destroy',
+  empty_apply: 'runs.allow_empty_apply',
+};
+
+/** One page of a workspace's runs, newest first, narrowed by `filter`. */
+export async function runsOfWorkspacePage(db: Db, workspaceId: string, filter: RunListFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
   const query = db<RunRow>('runs').where({ workspace_id: workspaceId });
-  if (statuses) query.whereIn('status', statuses);
+  if (filter.statuses) query.whereIn('status', filter.statuses);
+  if (filter.sources) query.whereIn('source', filter.sources);
+  if (filter.operations) query.where((q) => { for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false'); });
+  if (filter.user) query.whereIn('created_by_id', db('users').whereILike('username', `%${filter.user.replace(/[%_\\]/g, '\\$&')}%`).select('id'));
+  if (filter.commit) query.whereRaw('false');
   return fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
 }
 

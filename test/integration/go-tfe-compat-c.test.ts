@@ -484,6 +484,28 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       await waitForRun(res.body.data.id, org.owner.token, ['planned_and_finished', 'errored'], 90_000);
     });
 
+    it('lists runs narrowed by status, source, operation, user and commit (TestRunsListQueryParams)', async () => {
+      const lw = await createWorkspace(org);
+      const lcv = await uploadConfig(lw.id, org.owner.token, CONFIG);
+      const planned = await startRun(lw.id, org.owner.token, {}, lcv);
+      await waitForRun(planned, org.owner.token, ['planned'], 90_000);
+      const waiting = await startRun(lw.id, org.owner.token, {}, lcv);
+      const list = async (q: string) => {
+        const res = await api('GET', `/workspaces/${lw.id}/runs?include=workspace&${q}`, { token: org.owner.token });
+        expect(res.status, res.text).to.equal(200);
+        return res.body.data.map((r: { id: string }) => r.id);
+      };
+      expect(await list('filter%5Bstatus%5D=pending')).to.deep.equal([waiting]);
+      expect(await list('filter%5Bsource%5D=tfe-api')).to.have.members([planned, waiting]);
+      expect(await list('filter%5Boperation%5D=plan_only')).to.deep.equal([]);
+      expect(await list('filter%5Boperation%5D=save_plan')).to.deep.equal([]);
+      expect(await list('filter%5Boperation%5D=plan_and_apply')).to.have.members([planned, waiting]);
+      expect(await list(`search%5Buser%5D=${uniq('nobody')}&search%5Bcommit%5D=${uniq('sha')}`)).to.deep.equal([]);
+      expect(await list(`search%5Buser%5D=${org.owner.username}`)).to.have.members([planned, waiting]);
+      for (const id of [waiting, planned]) await api('POST', `/runs/${id}/actions/discard`, { token: org.owner.token, body: {} });
+      await api('POST', `/runs/${waiting}/actions/cancel`, { token: org.owner.token, body: {} });
+    });
+
     it('a discard comment is recorded; a run with none has no comments', async () => {
       // A configuration that changes what the earlier apply made, so the plan waits for a decision.
       const changed = await uploadConfig(w.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "y" }\n' });
