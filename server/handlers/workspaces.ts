@@ -5,7 +5,7 @@ import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type Workspace
 import { findOrganization } from '../../shared/repos/organizations.js';
 import { visibleWorkspaces } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
-import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
+import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, tagNamesOf, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
@@ -213,6 +213,22 @@ export function workspaceHandlers(deps: AppDeps) {
       if (!tag) throw new NotFound();
       await orgScope(db, res.locals.principal, tag.organization_name, 'manage-workspaces');
       await tagWorkspaces(deps, tag, linkageIds(req));
+      res.status(204).end();
+    },
+
+    /** POST /workspaces/:id/actions/safe-delete (admin access): deletes the workspace unless it is locked or manages resources. */
+    async safeDelete(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await safeDeleteWorkspace(deps, workspace);
+      res.status(204).end();
+    },
+
+    /** POST /organizations/:org/workspaces/:name/actions/safe-delete: the same, the workspace named. */
+    async safeDeleteByName(req: Req, res: Response) {
+      const ws = await findWorkspaceByName(db, req.params.org, req.params.name);
+      if (!ws) throw new NotFound();
+      const { workspace } = await workspaceScope(db, res.locals.principal, ws, 'admin');
+      await safeDeleteWorkspace(deps, workspace);
       res.status(204).end();
     },
   };

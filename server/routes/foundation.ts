@@ -71,12 +71,14 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/organizations/:org/workspaces/:name', ws.showByName);
   r.patch('/organizations/:org/workspaces/:name', validate('workspace.update'), ws.updateByName);
   r.delete('/organizations/:org/workspaces/:name', ws.destroyByName);
+  r.post('/organizations/:org/workspaces/:name/actions/safe-delete', ws.safeDeleteByName);
   r.get('/workspaces/:id', ws.show);
   r.post('/workspaces/:id/actions/lock', ws.lock);
   r.post('/workspaces/:id/actions/unlock', ws.unlock);
   r.post('/workspaces/:id/actions/force-unlock', ws.forceUnlock);
   r.patch('/workspaces/:id', validate('workspace.update'), ws.update);
   r.delete('/workspaces/:id', ws.destroy);
+  r.post('/workspaces/:id/actions/safe-delete', ws.safeDelete);
   r.get('/workspaces/:id/relationships/tags', ws.listTags);
   r.post('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.addTags);
   r.delete('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.removeTags);

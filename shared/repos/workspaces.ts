@@ -119,6 +119,12 @@ export async function followDefaultExecutionMode(db: Db, organizationName: strin
   await db('workspaces').where({ organization_name: organizationName, overwrites_execution_mode: false }).update({ execution_mode: mode, updated_at: db.fn.now() });
 }
 
+/** The object holding the workspace's current state, if it has one. */
+export async function currentStateObjectId(db: Db, workspaceId: string): Promise<string | null> {
+  const row = (await db('workspaces as w').join('state_versions as sv', 'sv.id', 'w.current_state_version_id').where('w.id', workspaceId).first('sv.object_id')) as { object_id: string | null } | undefined;
+  return row?.object_id ?? null;
+}
+
 export const deleteWorkspace = (db: Db, id: string) => db('workspaces').where({ id }).del();
 
 /** Locks a workspace row until the caller's transaction ends (writes that must not race on it serialise here). */

@@ -1,7 +1,8 @@
 import type { Runtime } from '../runtime.js';
-import { Unprocessable } from '../errors.js';
+import { Conflict, Unprocessable } from '../errors.js';
+import { readAll } from '../store/postgres-store.js';
 import type { Db } from '../db.js';
-import { findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
+import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
 import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
 
 /** A tag as clients name it: by id, or by name (a new name creates the tag in the organization). */
@@ -79,5 +80,33 @@ export async function tagWorkspaces(rt: Runtime, tag: TagRow, workspaceIds: stri
     const missing = workspaceIds.find((id) => !found.includes(id));
     if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, '/data');
     for (const id of workspaceIds) await attachTags(tx, id, [tag.id]);
+  });
+}
+
+/** How many resources a state manages (data sources and resources without instances do not count). */
+function managedResources(state: Buffer | null): number {
+  if (!state) return 0;
+  try {
+    const doc = JSON.parse(state.toString('utf8')) as { resources?: { mode?: string; instances?: unknown[] }[] };
+    return (doc.resources ?? []).filter((r) => r.mode === 'managed' && (r.instances?.length ?? 0) > 0).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `actions/safe-delete`: deletes the workspace only when it is not locked and its current state
+ * manages no resources (409 otherwise, worded as Terraform Cloud words it: "locked", or "not safe").
+ */
+export async function safeDeleteWorkspace(rt: Runtime, ws: WorkspaceRow): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    await lockWorkspaceRow(tx, ws.id);
+    const now = await findWorkspace(tx, ws.id);
+    if (!now) return;
+    if (now.locked) throw new Conflict('Unable to safe-delete the workspace: it is locked.');
+    const objectId = await currentStateObjectId(tx, ws.id);
+    const count = objectId ? managedResources(await readAll(rt.store, objectId)) : 0;
+    if (count > 0) throw new Conflict(`The workspace is not safe to delete: its state manages ${count} resource(s); destroy them first.`);
+    await deleteWorkspace(tx, ws.id);
   });
 }

@@ -576,6 +576,14 @@ const MATRIX: Record<string, Entry> = {
   },
   'PATCH /api/v2/workspaces/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}`, body: doc('workspaces', { description: uniq('d') }) }) },
   'DELETE /api/v2/workspaces/:id': { access: 'workspace-admin', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}` }) },
+  'POST /api/v2/workspaces/:id/actions/safe-delete': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}/actions/safe-delete` }),
+  },
+  'POST /api/v2/organizations/:org/workspaces/:name/actions/safe-delete': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${o()}/workspaces/${allowed ? (await freshWorkspace()).name : w.ws.name}/actions/safe-delete` }),
+  },
 
   // Configuration versions.
   'GET /api/v2/workspaces/:id/configuration-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions` }) },

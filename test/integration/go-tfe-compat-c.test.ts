@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
@@ -354,6 +355,48 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const theirs = await api('GET', path, { token: reader.token });
       expect(theirs.status, theirs.text).to.equal(200);
       expect(theirs.body.data).to.deep.equal([]);
+    });
+
+    it('safe-delete: deletes an idle workspace, refuses a locked one or one whose state manages resources (TestWorkspacesSafeDelete, TestWorkspacesSafeDeleteByID)', async () => {
+      const o = await createOrg();
+      const t = o.owner.token;
+      const byName = (name: string) => `/organizations/${o.name}/workspaces/${name}/actions/safe-delete`;
+      const idle = await createWorkspace(o);
+      expect((await api('POST', byName(idle.name), { token: t })).status).to.equal(204);
+      expect((await api('GET', `/workspaces/${idle.id}`, { token: t })).status).to.equal(404);
+      const idle2 = await createWorkspace(o);
+      expect((await api('POST', `/workspaces/${idle2.id}/actions/safe-delete`, { token: t })).status).to.equal(204);
+
+      const locked = await createWorkspace(o);
+      expect((await api('POST', `/workspaces/${locked.id}/actions/lock`, { token: t, body: {} })).status).to.equal(200);
+      const refusedLocked = await api('POST', `/workspaces/${locked.id}/actions/safe-delete`, { token: t });
+      expectError(refusedLocked, 409, /locked/);
+
+      // A state with a managed resource: not safe (and the words do not say "locked").
+      const full = await createWorkspace(o);
+      const state = Buffer.from(JSON.stringify({
+        version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-1', outputs: {},
+        resources: [{ mode: 'managed', type: 'terraform_data', name: 'a', provider: 'provider["terraform.io/builtin/terraform"]', instances: [{ schema_version: 0, attributes: { id: 'x' } }] }],
+      }));
+      expect((await api('POST', `/workspaces/${full.id}/actions/lock`, { token: t, body: {} })).status).to.equal(200);
+      const sv = await api('POST', `/workspaces/${full.id}/state-versions`, {
+        token: t,
+        body: { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l-1', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } },
+      });
+      expect(sv.status, sv.text).to.equal(201);
+      expect((await api('POST', `/workspaces/${full.id}/actions/unlock`, { token: t, body: {} })).status).to.equal(200);
+      const refusedFull = await api('POST', byName(full.name), { token: t });
+      expectError(refusedFull, 409, /not safe to delete/);
+      expect(refusedFull.text).to.not.match(/locked/);
+      expect((await api('GET', `/workspaces/${full.id}`, { token: t })).status).to.equal(200);
+
+      // Members without admin access get 404 and nothing is deleted.
+      const writer = await memberWithAccess(o, full.id, 'write');
+      const victim = await createWorkspace(o);
+      await memberWithAccess(o, victim.id, 'write');
+      expect((await api('POST', `/workspaces/${full.id}/actions/safe-delete`, { token: writer.token })).status).to.equal(404);
+      expect((await api('POST', `/organizations/${o.name}/workspaces/${victim.name}/actions/safe-delete`, { token: writer.token })).status).to.equal(404);
+      expect((await api('GET', `/workspaces/${victim.id}`, { token: t })).status).to.equal(200);
     });
 
     it('refuses tag changes to members without admin access and tag reads to outsiders (404, nothing changed)', async () => {
