@@ -16,6 +16,7 @@ type OrganizationAttrs = {
   'default-execution-mode'?: OrganizationRow['default_execution_mode'];
   'session-timeout'?: number | null;
   'session-remember'?: number | null;
+  'allow-force-delete-workspaces'?: boolean;
 };
 
 /** The settings a request names (omitted ones stay as they are). */
@@ -23,6 +24,7 @@ const settingsOf = (a: OrganizationAttrs): OrganizationSettings => ({
   default_execution_mode: a['default-execution-mode'],
   session_timeout: a['session-timeout'],
   session_remember: a['session-remember'],
+  allow_force_delete_workspaces: a['allow-force-delete-workspaces'],
 });
 
 export function organizationHandlers(deps: AppDeps) {

@@ -29,9 +29,10 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       'two-factor-conformant': false,
       'trial-expires-at': null,
       // Settings of Terraform Cloud that this service does not have, shown with the values that
-      // mean "off" (clients decode them; none changes anything here).
+      // mean "off" (clients decode them; none changes anything here). allow-force-delete-workspaces
+      // is stored as given.
       'assessments-enforced': false,
-      'allow-force-delete-workspaces': false,
+      'allow-force-delete-workspaces': org.allow_force_delete_workspaces,
       'user-tokens-enabled': true,
       'saml-enabled': false,
       'owners-team-saml-role-id': null,

@@ -11,6 +11,8 @@ export interface OrganizationRow {
   /** Session settings clients write and read back (minutes; null is the default). */
   session_timeout: number | null;
   session_remember: number | null;
+  /** Stored and shown (a delete here never checks resources). */
+  allow_force_delete_workspaces: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -18,7 +20,7 @@ export interface OrganizationRow {
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
 /** What a client may set on an organization besides its name and email. */
-export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'session_timeout' | 'session_remember'>>;
+export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces'>>;
 
 export async function insertOrganization(db: Db, attrs: { name: string; email: string } & OrganizationSettings): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
@@ -29,6 +31,7 @@ export async function insertOrganization(db: Db, attrs: { name: string; email: s
       ...(attrs.default_execution_mode ? { default_execution_mode: attrs.default_execution_mode } : {}),
       session_timeout: attrs.session_timeout ?? null,
       session_remember: attrs.session_remember ?? null,
+      allow_force_delete_workspaces: attrs.allow_force_delete_workspaces ?? false,
     })
     .returning('*');
   return row;

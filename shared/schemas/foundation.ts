@@ -10,6 +10,7 @@ const organizationAttributes = {
   'default-execution-mode': { enum: ['remote', 'local', 'agent'] },
   'session-timeout': MINUTES,
   'session-remember': MINUTES,
+  'allow-force-delete-workspaces': BOOL,
 };
 
 const teamAttributes = {

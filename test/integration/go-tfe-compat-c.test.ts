@@ -200,6 +200,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(subset.body.data.attributes).to.include(attrs);
       expectError(await api('PATCH', `/organizations/${name}`, { token: o.owner.token, body: doc('organizations', { 'session-timeout': 'long' }) }), 422);
     });
+
+    it('allow-force-delete-workspaces is taken at create and update and read back (TestOrganizationsAllowForceDeleteSetting)', async () => {
+      const owner = await createUser();
+      const name = uniq('org');
+      const created = await api('POST', '/organizations', { token: owner.token, body: doc('organizations', { name, email: `${name}@tfe.local`, 'allow-force-delete-workspaces': true }) });
+      expect(created.status, created.text).to.equal(201);
+      expect(created.body.data.attributes['allow-force-delete-workspaces']).to.equal(true);
+      const updated = await api('PATCH', `/organizations/${name}`, { token: owner.token, body: doc('organizations', { 'allow-force-delete-workspaces': false }) });
+      expect(updated.body.data.attributes['allow-force-delete-workspaces']).to.equal(false);
+      expect((await api('GET', `/organizations/${name}`, { token: owner.token })).body.data.attributes['allow-force-delete-workspaces']).to.equal(false);
+    });
   });
 
   describe('organization and team tokens: Read (TestOrganizationTokensRead, TestTeamTokensRead)', () => {
