@@ -168,6 +168,7 @@ export function stateVersionResource(sv: StateVersionRow, outputIds: string[], u
       'state-version': 4,
       'terraform-version': sv.terraform_version,
       'resources-processed': sv.status === 'finalized',
+      'billable-rum-count': sv.resource_count,
       'hosted-state-download-url': urls.download ?? null,
       'hosted-json-state-download-url': urls.jsonDownload ?? null,
       ...(sv.status === 'pending' ? { 'hosted-state-upload-url': urls.upload ?? null, 'hosted-json-state-upload-url': urls.jsonUpload ?? null } : {}),

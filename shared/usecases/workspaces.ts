@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import { Conflict, Unprocessable } from '../errors.js';
 import { readAll } from '../store/postgres-store.js';
+import { parseState } from '../repos/state-versions.js';
 import type { Db } from '../db.js';
 import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
 import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
@@ -10,6 +11,15 @@ export interface TagRef {
   id?: string;
   name?: string;
 }
+
+/** The resources a stored state manages (0 for a state that does not parse). */
+const parsedCount = (state: Buffer): number => {
+  try {
+    return parseState(state).resourceCount;
+  } catch {
+    return 0;
+  }
+};
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
@@ -83,17 +93,6 @@ export async function tagWorkspaces(rt: Runtime, tag: TagRow, workspaceIds: stri
   });
 }
 
-/** How many resources a state manages (data sources and resources without instances do not count). */
-function managedResources(state: Buffer | null): number {
-  if (!state) return 0;
-  try {
-    const doc = JSON.parse(state.toString('utf8')) as { resources?: { mode?: string; instances?: unknown[] }[] };
-    return (doc.resources ?? []).filter((r) => r.mode === 'managed' && (r.instances?.length ?? 0) > 0).length;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * `actions/safe-delete`: deletes the workspace only when it is not locked and its current state
  * manages no resources (409 otherwise, worded as Terraform Cloud words it: "locked", or "not safe").
@@ -105,7 +104,8 @@ export async function safeDeleteWorkspace(rt: Runtime, ws: WorkspaceRow): Promis
     if (!now) return;
     if (now.locked) throw new Conflict('Unable to safe-delete the workspace: it is locked.');
     const objectId = await currentStateObjectId(tx, ws.id);
-    const count = objectId ? managedResources(await readAll(rt.store, objectId)) : 0;
+    const state = objectId ? await readAll(rt.store, objectId) : null;
+    const count = state ? parsedCount(state) : 0;
     if (count > 0) throw new Conflict(`The workspace is not safe to delete: its state manages ${count} resource(s); destroy them first.`);
     await deleteWorkspace(tx, ws.id);
   });

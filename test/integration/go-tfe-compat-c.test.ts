@@ -368,7 +368,7 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(theirs.body.data).to.deep.equal([]);
     });
 
-    it('safe-delete: deletes an idle workspace, refuses a locked one or one whose state manages resources (TestWorkspacesSafeDelete, TestWorkspacesSafeDeleteByID)', async () => {
+    it('safe-delete: deletes an idle workspace, refuses a locked one or one whose state manages resources (TestWorkspacesSafeDelete, TestWorkspacesSafeDeleteByID, TestStateVersionsRead)', async () => {
       const o = await createOrg();
       const t = o.owner.token;
       const byName = (name: string) => `/organizations/${o.name}/workspaces/${name}/actions/safe-delete`;
@@ -395,6 +395,9 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
         body: { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l-1', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } },
       });
       expect(sv.status, sv.text).to.equal(201);
+      // TestStateVersionsRead: resources processed, with the count of resources under management.
+      const read = await api('GET', `/state-versions/${sv.body.data.id}`, { token: t });
+      expect(read.body.data.attributes).to.include({ 'resources-processed': true, 'billable-rum-count': 1, 'state-version': 4, 'terraform-version': '1.11.4' });
       expect((await api('POST', `/workspaces/${full.id}/actions/unlock`, { token: t, body: {} })).status).to.equal(200);
       const refusedFull = await api('POST', byName(full.name), { token: t });
       expectError(refusedFull, 409, /not safe to delete/);
