@@ -17,6 +17,7 @@ import {
   type RunReferences,
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
+import { workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
 import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
 import { findComment } from '../../shared/repos/comments.js';
@@ -63,7 +64,8 @@ export async function presentRuns(
     if (plan) included.push(planResource(plan, run, logReadUrl(config, plan.log_id)));
     if (apply) included.push(applyResource(apply, run, logReadUrl(config, apply.log_id)));
   }
-  for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!)));
+  const facts = await workspaceFacts(db, rows.workspaces.map((ws) => ws.id));
+  for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!), facts.get(ws.id)));
   included.push(...rows.users.map((u) => userResource(u)));
   included.push(...rows.cvs.map((cv) => cvResource(cv)));
   return { data, included: uniqueResources(included) };

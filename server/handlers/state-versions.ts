@@ -4,8 +4,7 @@ import { BadRequest, NotFound } from '../../shared/errors.js';
 import { decryptSecret } from '../../shared/crypto.js';
 import { findOutput, findStateVersion, outputsOf, stateVersionOrganization, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
 import { findWorkspace, findWorkspaceByName } from '../../shared/repos/workspaces.js';
-import { visibleWorkspacesByIds } from '../../shared/read-models/workspaces.js';
-import { tagNamesOf } from '../../shared/read-models/tags.js';
+import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { workspaceResource } from '../serializers/foundation.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
@@ -185,7 +184,7 @@ export function stateVersionHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const { rows, access } = await visibleWorkspacesByIds(db, grant, await remoteStateConsumers(deps, workspace.id));
       const slice = sliceOf(rows, page);
-      const tags = await tagNamesOf(db, slice.map((w) => w.id));
+      const tags = await workspaceFacts(db, slice.map((w) => w.id));
       send(res, 200, { data: slice.map((w) => workspaceResource(w, access.get(w.id)!, tags.get(w.id))), ...paginate(req, page, rows.length) });
     },
 

@@ -3,11 +3,11 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
 import { findOrganization } from '../../shared/repos/organizations.js';
-import { visibleWorkspaces } from '../../shared/read-models/workspaces.js';
+import { visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
-import { organizationTagsPage, tagNamesOf, workspaceTagsPage } from '../../shared/read-models/tags.js';
+import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
@@ -70,7 +70,7 @@ export function workspaceHandlers(deps: AppDeps) {
   const include = (req: Req) => readInclude(req, ['organization']);
 
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
-    const [org, tags] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, tagNamesOf(db, [ws.id])]);
+    const [org, tags] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, workspaceFacts(db, [ws.id])]);
     sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id)), org ? [organizationResource(org, scope.grant)] : undefined);
   }
 
@@ -95,7 +95,7 @@ export function workspaceHandlers(deps: AppDeps) {
         wildcard: readParam(req, 'search[wildcard-name]') || undefined,
       });
       const slice = sliceOf(visible, page);
-      const tags = await tagNamesOf(db, slice.map((ws) => ws.id));
+      const tags = await workspaceFacts(db, slice.map((ws) => ws.id));
       const included = inc.has('organization') && slice.length ? { included: [organizationResource(org, grant)] } : {};
       send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id))), ...included, ...paginate(req, page, visible.length) });
     },
@@ -106,7 +106,7 @@ export function workspaceHandlers(deps: AppDeps) {
         // A run token sees a workspace whose state it may read (the `remote` backend looks it up
         // by name), with read permissions; `include` is ignored.
         const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
-        return void sendResource(res, 200, workspaceResource(ws, 'read', (await tagNamesOf(db, [ws.id])).get(ws.id)));
+        return void sendResource(res, 200, workspaceResource(ws, 'read', (await workspaceFacts(db, [ws.id])).get(ws.id)));
       }
       await orgScope(db, principal, req.params.org);
       const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));

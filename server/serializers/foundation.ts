@@ -10,6 +10,7 @@ import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
 import type { TagRow } from '../../shared/repos/tags.js';
+import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
 
 export function organizationResource(org: OrganizationRow, grant: OrganizationGrant | null): Resource {
   const owner = grant?.isOwner ?? false;
@@ -204,7 +205,10 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
   };
 }
 
-export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, tagNames: string[] = []): Resource {
+/** A workspace's facts when they were not read (included workspaces): none. */
+const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0 };
+
+export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
   return {
     type: 'workspaces',
@@ -229,7 +233,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, tag
       'file-triggers-enabled': ws.file_triggers_enabled,
       'trigger-prefixes': ws.trigger_prefixes,
       'trigger-patterns': ws.trigger_patterns,
-      'tag-names': tagNames,
+      'tag-names': facts.tagNames,
       'setting-overwrites': { 'execution-mode': ws.overwrites_execution_mode, 'agent-pool': ws.overwrites_agent_pool },
       source: 'tfe-api',
       'source-name': ws.source_name,
@@ -238,7 +242,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, tag
       locked: ws.locked,
       // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
       'locked-reason': ws.locked ? ws.lock_reason : null,
-      'resource-count': 0,
+      'resource-count': facts.resourceCount,
+      'runs-count': facts.runsCount,
       'created-at': iso(ws.created_at),
       'updated-at': iso(ws.updated_at),
       actions: { 'is-destroyable': at('admin') },

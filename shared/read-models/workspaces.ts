@@ -1,6 +1,7 @@
 import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
+import { tagNamesOf } from './tags.js';
 
 /**
  * An organization's workspaces the grant may see, by name, optionally only those whose name
@@ -37,4 +38,27 @@ export async function visibleWorkspacesByIds(db: Db, grant: OrganizationGrant, i
   const rows = ids.length ? await workspacesByIds(db, ids, true) : [];
   const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
   return { rows: rows.filter((r) => access.has(r.id)), access };
+}
+
+/** What a workspace document shows besides its row: its tags, how many runs it had, how many resources its state manages. */
+export interface WorkspaceFacts {
+  tagNames: string[];
+  runsCount: number;
+  resourceCount: number;
+}
+
+/** The facts of each workspace, read in two queries. */
+export async function workspaceFacts(db: Db, ids: string[]): Promise<Map<string, WorkspaceFacts>> {
+  if (!ids.length) return new Map();
+  const [tags, counts] = await Promise.all([
+    tagNamesOf(db, ids),
+    db('workspaces as w')
+      .whereIn('w.id', ids)
+      .select(
+        'w.id',
+        db.raw('(select count(*)::int from runs r where r.workspace_id = w.id) as runs_count'),
+        db.raw('coalesce((select sv.resource_count from state_versions sv where sv.id = w.current_state_version_id), 0) as resource_count'),
+      ) as Promise<{ id: string; runs_count: number; resource_count: number }[]>,
+  ]);
+  return new Map(counts.map((c) => [c.id, { tagNames: tags.get(c.id) ?? [], runsCount: c.runs_count, resourceCount: c.resource_count }]));
 }

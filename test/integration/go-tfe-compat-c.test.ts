@@ -526,6 +526,11 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(last.status, last.text).to.equal(200);
       expect(last.body.data.attributes.body).to.equal('Hello, Earl');
       await waitForRun(runId, org.owner.token, ['applied', 'errored'], 90_000);
+      // TestWorkspacesReadWithHistory: the workspace counts its runs and the resources its state manages.
+      const history = await api('GET', `/organizations/${org.name}/workspaces/${w.name}`, { token: org.owner.token });
+      const runsNow = await api('GET', `/workspaces/${w.id}/runs?page%5Bsize%5D=100`, { token: org.owner.token });
+      expect(history.body.data.attributes['runs-count']).to.equal(runsNow.body.meta.pagination['total-count']);
+      expect(history.body.data.attributes['resource-count']).to.equal(1);
     });
 
     it('a new run names its run events; an unconfirmed one has no confirmed-by (TestRunsRunEvents, TestRunsConfirmedBy)', async () => {
