@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
 import { findOrganization } from '../../shared/repos/organizations.js';
-import { visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
+import { currentOutputsOf, visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
@@ -11,7 +11,7 @@ import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-model
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
-import { organizationResource, tagResource, workspaceResource } from '../serializers/foundation.js';
+import { organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
@@ -67,11 +67,21 @@ const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undef
 
 export function workspaceHandlers(deps: AppDeps) {
   const { db } = deps;
-  const include = (req: Req) => readInclude(req, ['organization']);
+  const include = (req: Req) => readInclude(req, ['organization', 'outputs']);
+
+  /** `include=outputs`: the current state's outputs of each workspace (values of sensitive ones withheld). */
+  async function outputsOf(ids: string[], inc: Set<string>) {
+    const outputs = inc.has('outputs') ? await currentOutputsOf(db, ids) : null;
+    return {
+      idsOf: (id: string) => outputs?.get(id)?.map((o) => o.id),
+      included: outputs ? [...outputs.values()].flat().map((o) => workspaceOutputResource(o, o.sensitive ? null : JSON.parse(o.value))) : [],
+    };
+  }
 
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
-    const [org, tags] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, workspaceFacts(db, [ws.id])]);
-    sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id)), org ? [organizationResource(org, scope.grant)] : undefined);
+    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, workspaceFacts(db, [ws.id]), outputsOf([ws.id], inc)]);
+    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included];
+    sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id), outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
 
   return {
@@ -95,9 +105,10 @@ export function workspaceHandlers(deps: AppDeps) {
         wildcard: readParam(req, 'search[wildcard-name]') || undefined,
       });
       const slice = sliceOf(visible, page);
-      const tags = await workspaceFacts(db, slice.map((ws) => ws.id));
-      const included = inc.has('organization') && slice.length ? { included: [organizationResource(org, grant)] } : {};
-      send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id))), ...included, ...paginate(req, page, visible.length) });
+      const [tags, outputs] = await Promise.all([workspaceFacts(db, slice.map((ws) => ws.id)), outputsOf(slice.map((ws) => ws.id), inc)]);
+      const extra = [...(inc.has('organization') && slice.length ? [organizationResource(org, grant)] : []), ...outputs.included];
+      const data = slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id), outputs.idsOf(ws.id)));
+      send(res, 200, { data, ...(extra.length ? { included: extra } : {}), ...paginate(req, page, visible.length) });
     },
 
     async showByName(req: Req, res: Response) {

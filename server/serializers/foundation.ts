@@ -10,6 +10,7 @@ import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
 import type { TagRow } from '../../shared/repos/tags.js';
+import type { StateOutputRow } from '../../shared/repos/state-versions.js';
 import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
 
 export function organizationResource(org: OrganizationRow, grant: OrganizationGrant | null): Resource {
@@ -208,7 +209,7 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
 /** A workspace's facts when they were not read (included workspaces): none. */
 const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0 };
 
-export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS): Resource {
+export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
   return {
     type: 'workspaces',
@@ -277,12 +278,22 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {
       self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
       // Where Terraform Cloud's web UI shows the workspace (this service's web pages do not; clients only link to it).
       'self-html': `/app/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
     },
+  };
+}
+
+/** An output of a workspace's current state (`include=outputs`); a sensitive value is null. */
+export function workspaceOutputResource(o: StateOutputRow, value: unknown): Resource {
+  return {
+    type: 'workspace-outputs',
+    id: o.id,
+    attributes: { name: o.name, sensitive: o.sensitive, 'output-type': typeof o.type === 'string' ? o.type : 'unknown', value: o.sensitive ? null : value },
   };
 }
 

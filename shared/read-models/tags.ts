@@ -1,18 +1,17 @@
 import type { Db } from '../db.js';
 import type { TagRow } from '../repos/tags.js';
-import { fetchPage, type Page } from './page.js';
+import { fetchPage, groupUnder, type Page } from './page.js';
 
 /** Tag names of each workspace, in the order they were added. */
 export async function tagNamesOf(db: Db, workspaceIds: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>(workspaceIds.map((id) => [id, []]));
-  if (!workspaceIds.length) return out;
-  const rows = (await db('workspace_tags as wt')
-    .join('tags as t', 't.id', 'wt.tag_id')
-    .whereIn('wt.workspace_id', workspaceIds)
-    .orderBy('wt.position')
-    .select('wt.workspace_id', 't.name')) as { workspace_id: string; name: string }[];
-  for (const r of rows) out.get(r.workspace_id)!.push(r.name);
-  return out;
+  const rows = workspaceIds.length
+    ? ((await db('workspace_tags as wt')
+        .join('tags as t', 't.id', 'wt.tag_id')
+        .whereIn('wt.workspace_id', workspaceIds)
+        .orderBy('wt.position')
+        .select('wt.workspace_id', 't.name')) as { workspace_id: string; name: string }[])
+    : [];
+  return groupUnder(workspaceIds, rows, (r) => r.workspace_id, (r) => r.name);
 }
 
 /** One page of a workspace's tags, in the order they were added, with the total. */

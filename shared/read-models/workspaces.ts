@@ -1,7 +1,9 @@
 import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
+import { groupUnder } from './page.js';
 import { tagNamesOf } from './tags.js';
+import type { StateOutputRow } from '../repos/state-versions.js';
 
 /**
  * An organization's workspaces the grant may see, by name, optionally only those whose name
@@ -61,4 +63,15 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<Map<string,
       ) as Promise<{ id: string; runs_count: number; resource_count: number }[]>,
   ]);
   return new Map(counts.map((c) => [c.id, { tagNames: tags.get(c.id) ?? [], runsCount: c.runs_count, resourceCount: c.resource_count }]));
+}
+
+/** The outputs of each workspace's current state version, by name. */
+export async function currentOutputsOf(db: Db, workspaceIds: string[]): Promise<Map<string, StateOutputRow[]>> {
+  if (!workspaceIds.length) return new Map();
+  const rows: (StateOutputRow & { owner_workspace_id: string })[] = await db('state_version_outputs as o')
+    .join('workspaces as w', 'w.current_state_version_id', 'o.state_version_id')
+    .whereIn('w.id', workspaceIds)
+    .select('o.*', 'w.id as owner_workspace_id')
+    .orderBy('o.name');
+  return groupUnder(workspaceIds, rows, (r) => r.owner_workspace_id, ({ owner_workspace_id: _, ...o }) => o);
 }

@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type RunRow } from '../repos/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
@@ -183,7 +183,7 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
  * The run's workspace is locked before the run, in the order startPendingRun takes them.
  * Confirming a saved plan takes the workspace again, so it is refused while another run holds it.
  */
-async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
+async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string, changes?: MoveOptions['changes']): Promise<RunRow> {
   const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
@@ -193,7 +193,7 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
     }
-    const moved = await transitionRun(m, run, event, { actorId, description: comment ?? null });
+    const moved = await transitionRun(m, run, event, { actorId, description: comment ?? null, ...(changes ? { changes } : {}) });
     // The comment given with the action is kept as a comment on the run, as Terraform Cloud does.
     if (moved && comment) await insertComment(tx, { run_id: run.id, body: comment, created_by_id: actorId });
     return moved;
@@ -243,7 +243,11 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
       return;
     }
   }
-  await act(rt, run.id, 'cancel', actorId, comment);
+  // Canceled at once, the run still shows when force-cancel would have become available (clients
+  // wait for force-cancel-available-at after a cancel, as Terraform Cloud always sets it).
+  await act(rt, run.id, 'cancel', actorId, comment, {
+    force_cancel_available_at: rt.db.raw(`now() + (? || ' seconds')::interval`, [String(coolOffSeconds)]),
+  });
 }
 
 /** `actions/force-cancel`: only after a cancel was requested and its cool-off has passed. */

@@ -413,6 +413,44 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect((await api('GET', `/workspaces/${victim.id}`, { token: t })).status).to.equal(200);
     });
 
+    it('include=outputs: the current state\'s outputs, sensitive values withheld (TestWorkspacesReadWithOptions)', async () => {
+      const o = await createOrg();
+      const t = o.owner.token;
+      const w = await createWorkspace(o);
+      const state = Buffer.from(JSON.stringify({
+        version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-out', resources: [],
+        outputs: { greeting: { value: 'hello', type: 'string' }, secret: { value: 'hunter2', type: 'string', sensitive: true }, list: { value: [1, 2], type: ['tuple', ['number', 'number']] } },
+      }));
+      expect((await api('POST', `/workspaces/${w.id}/actions/lock`, { token: t, body: {} })).status).to.equal(200);
+      const sv = await api('POST', `/workspaces/${w.id}/state-versions`, {
+        token: t,
+        body: { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l-out', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } },
+      });
+      expect(sv.status, sv.text).to.equal(201);
+      expect((await api('POST', `/workspaces/${w.id}/actions/unlock`, { token: t, body: {} })).status).to.equal(200);
+      const svOutputs = (await api('GET', `/state-versions/${sv.body.data.id}/outputs`, { token: t })).body.data;
+      const reader = await memberWithAccess(o, w.id, 'read');
+      for (const token of [t, reader.token]) {
+        const res = await api('GET', `/organizations/${o.name}/workspaces/${w.name}?include=outputs`, { token });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.data.relationships.outputs.data.map((x: { id: string }) => x.id)).to.have.members(svOutputs.map((x: { id: string }) => x.id));
+        const included = res.body.included as { type: string; attributes: { name: string; sensitive: boolean; 'output-type': string; value: unknown } }[];
+        expect(included).to.have.length(svOutputs.length);
+        for (const out of svOutputs) {
+          const mine = included.find((x) => x.attributes.name === out.attributes.name)!;
+          expect(mine.type).to.equal('workspace-outputs');
+          expect(mine.attributes.sensitive).to.equal(out.attributes.sensitive);
+          expect(mine.attributes['output-type']).to.equal(out.attributes.type);
+        }
+        expect(included.find((x) => x.attributes.name === 'greeting')!.attributes.value).to.equal('hello');
+        expect(included.find((x) => x.attributes.name === 'secret')!.attributes.value).to.equal(null);
+      }
+      // Without the include, no outputs relationship and nothing included.
+      const plain = await api('GET', `/workspaces/${w.id}`, { token: t });
+      expect(plain.body.data.relationships.outputs).to.equal(undefined);
+      expect(plain.body.included).to.equal(undefined);
+    });
+
     it('refuses tag changes to members without admin access and tag reads to outsiders (404, nothing changed)', async () => {
       const w = await createWorkspace(org);
       const writer = await memberWithAccess(org, w.id, 'write');
@@ -546,12 +584,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       await waitForRun(res.body.data.id, org.owner.token, ['planned_and_finished', 'errored'], 90_000);
     });
 
-    it('lists runs narrowed by status, source, operation, user and commit (TestRunsListQueryParams)', async () => {
-      const lw = await createWorkspace(org);
-      const lcv = await uploadConfig(lw.id, org.owner.token, CONFIG);
-      const planned = await startRun(lw.id, org.owner.token, {}, lcv);
+    /** A new workspace with a run waiting for confirmation and a second one pending behind it. */
+    async function plannedAndPending() {
+      const pw = await createWorkspace(org);
+      const pcv = await uploadConfig(pw.id, org.owner.token, CONFIG);
+      const planned = await startRun(pw.id, org.owner.token, {}, pcv);
       await waitForRun(planned, org.owner.token, ['planned'], 90_000);
-      const waiting = await startRun(lw.id, org.owner.token, {}, lcv);
+      return { ws: pw, planned, waiting: await startRun(pw.id, org.owner.token, {}, pcv) };
+    }
+
+    it('lists runs narrowed by status, source, operation, user and commit (TestRunsListQueryParams)', async () => {
+      const { ws: lw, planned, waiting } = await plannedAndPending();
       const list = async (q: string) => {
         const res = await api('GET', `/workspaces/${lw.id}/runs?include=workspace&${q}`, { token: org.owner.token });
         expect(res.status, res.text).to.equal(200);
@@ -566,6 +609,22 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(await list(`search%5Buser%5D=${org.owner.username}`)).to.have.members([planned, waiting]);
       for (const id of [waiting, planned]) await api('POST', `/runs/${id}/actions/discard`, { token: org.owner.token, body: {} });
       await api('POST', `/runs/${waiting}/actions/cancel`, { token: org.owner.token, body: {} });
+    });
+
+    it('a pending run canceled at once shows canceled-at and when force-cancel would be available (TestRunsCanceledAt, TestRunsForceCancel)', async () => {
+      const { planned: first, waiting: second } = await plannedAndPending();
+      const before = await api('GET', `/runs/${second}`, { token: org.owner.token });
+      expect(before.body.data.attributes.status).to.equal('pending');
+      expect(before.body.data.attributes['canceled-at']).to.equal(null);
+      expect(before.body.data.attributes.actions['is-force-cancelable']).to.equal(false);
+      expect(before.body.data.attributes.permissions['can-force-cancel']).to.equal(true);
+      expect((await api('POST', `/runs/${second}/actions/cancel`, { token: org.owner.token, body: {} })).status).to.equal(202);
+      const after = (await api('GET', `/runs/${second}`, { token: org.owner.token })).body.data.attributes;
+      expect(after.status).to.equal('canceled');
+      expect(after['canceled-at']).to.be.a('string');
+      expect(Date.parse(after['force-cancel-available-at'])).to.be.greaterThan(Date.now());
+      expect(after.actions['is-force-cancelable']).to.equal(false);
+      await api('POST', `/runs/${first}/actions/discard`, { token: org.owner.token, body: {} });
     });
 
     it('a discard comment is recorded; a run with none has no comments', async () => {
