@@ -3,9 +3,9 @@ import type { AppDeps } from '../context.js';
 import { Forbidden, NotFound } from '../../shared/errors.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
 import { cvRelations, cvsPage } from '../../shared/read-models/configuration-versions.js';
-import { findCv, findIngress, insertCv, type CvRow } from '../../shared/repos/configuration-versions.js';
+import { findCv, findIngress, type CvRow } from '../../shared/repos/configuration-versions.js';
 import { findRun } from '../../shared/repos/runs.js';
-import { cvAction } from '../../shared/usecases/configuration-versions.js';
+import { createWorkspaceCv, cvAction } from '../../shared/usecases/configuration-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
 import { moduleTestScopeById, workspaceScopeById, type WorkspaceScope } from '../guards.js';
@@ -81,7 +81,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
       // as TFE does (404).
       const mayApply = access === 'write' || access === 'admin';
       if (!mayApply && attrs.speculative === false) throw new NotFound();
-      const cv = await insertCv(db, {
+      const cv = await createWorkspaceCv(rt, {
         workspace_id: workspace.id,
         source: requestSource(req),
         auto_queue_runs: attrs['auto-queue-runs'] ?? true,

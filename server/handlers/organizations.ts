@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
-import { deleteOrganization, findOrganization, type OrganizationRow } from '../../shared/repos/organizations.js';
+import { deleteOrganization, findOrganization, type OrganizationRow, type OrganizationSettings } from '../../shared/repos/organizations.js';
 import { organizationsPage } from '../../shared/read-models/organizations.js';
 import { changeOrganization, createOrganization } from '../../shared/usecases/organizations.js';
 import { organizationGrant, fullAccess } from '../../shared/access.js';
@@ -10,15 +10,32 @@ import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { entitlementSetResource, organizationResource } from '../serializers/foundation.js';
 
+type OrganizationAttrs = {
+  name?: string;
+  email?: string;
+  'default-execution-mode'?: OrganizationRow['default_execution_mode'];
+  'session-timeout'?: number | null;
+  'session-remember'?: number | null;
+  'allow-force-delete-workspaces'?: boolean;
+};
+
+/** The settings a request names (omitted ones stay as they are). */
+const settingsOf = (a: OrganizationAttrs): OrganizationSettings => ({
+  default_execution_mode: a['default-execution-mode'],
+  session_timeout: a['session-timeout'],
+  session_remember: a['session-remember'],
+  allow_force_delete_workspaces: a['allow-force-delete-workspaces'],
+});
+
 export function organizationHandlers(deps: AppDeps) {
   const { db, config } = deps;
   return {
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
-      const { name, email, 'default-execution-mode': mode } = attributesOf(req) as { name: string; email: string; 'default-execution-mode'?: OrganizationRow['default_execution_mode'] };
-      const org = await createOrganization(deps, { name, email, default_execution_mode: mode }, principal.user.id);
-      sendResource(res, 201, organizationResource(org, { organizationName: name, isOwner: true, permissions: fullAccess(), teamIds: [] }));
+      const attrs = attributesOf(req) as OrganizationAttrs & { name: string; email: string };
+      const org = await createOrganization(deps, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) }, principal.user.id);
+      sendResource(res, 201, organizationResource(org, { organizationName: org.name, isOwner: true, permissions: fullAccess(), teamIds: [] }));
     },
 
     async list(req: Req, res: Response) {
@@ -36,8 +53,8 @@ export function organizationHandlers(deps: AppDeps) {
 
     async update(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
-      const attrs = attributesOf(req) as { name?: string; email?: string; 'default-execution-mode'?: OrganizationRow['default_execution_mode'] };
-      const updated = await changeOrganization(deps, org, { name: attrs.name, email: attrs.email, default_execution_mode: attrs['default-execution-mode'] });
+      const attrs = attributesOf(req) as OrganizationAttrs;
+      const updated = await changeOrganization(deps, org, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) });
       sendResource(res, 200, organizationResource(updated, { ...grant, organizationName: updated.name }));
     },
 

@@ -17,15 +17,18 @@ import {
   type RunReferences,
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
+import { workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
-import { cancelRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { findComment } from '../../shared/repos/comments.js';
+import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
-import { applyResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
+import { applyResource, commentResource, planResource, runEventResource, runResource } from '../serializers/runs.js';
 import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
 import { presentTaskStages } from './task-stages.js';
@@ -50,7 +53,7 @@ export async function presentRuns(
   const refs = known ?? (await runReferences(db, ids));
   const data = runs.map((run) => {
     const ref = refs.get(run.id)!;
-    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids });
+    return runResource(run, { planId: ref.plan_id, applyId: ref.apply_id, access: access(run), grant, taskStageIds: ref.stage_ids, policyCheckIds: ref.check_ids, commentIds: ref.comment_ids, eventIds: ref.event_ids, confirmedById: ref.confirmed_by_id });
   });
   const rows = await runIncludes(db, runs, include);
   const included: Resource[] = [];
@@ -61,7 +64,8 @@ export async function presentRuns(
     if (plan) included.push(planResource(plan, run, logReadUrl(config, plan.log_id)));
     if (apply) included.push(applyResource(apply, run, logReadUrl(config, apply.log_id)));
   }
-  for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!)));
+  const facts = await workspaceFacts(db, rows.workspaces.map((ws) => ws.id));
+  for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!), facts.get(ws.id)));
   included.push(...rows.users.map((u) => userResource(u)));
   included.push(...rows.cvs.map((cv) => cvResource(cv)));
   return { data, included: uniqueResources(included) };
@@ -119,8 +123,17 @@ export function runHandlers(deps: AppDeps) {
       const { access, grant } = await workspaceScopeById(db, res.locals.principal, req.params.id);
       const include = readInclude(req, INCLUDES);
       const page = readPageOrDefault(req);
-      const status = readParam(req, 'filter[status]');
-      const { rows, total: count } = await runsOfWorkspacePage(db, req.params.id, status ? status.split(',') : null, page);
+      const list = (key: string) => {
+        const values = (readParam(req, key) ?? '').split(',').filter(Boolean);
+        return values.length ? values : undefined;
+      };
+      const { rows, total: count } = await runsOfWorkspacePage(db, req.params.id, {
+        statuses: list('filter[status]'),
+        operations: list('filter[operation]'),
+        sources: list('filter[source]'),
+        user: readParam(req, 'search[user]') || undefined,
+        commit: readParam(req, 'search[commit]') || undefined,
+      }, page);
       const body = await presentRuns(db, config, rows, () => access, grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
@@ -168,6 +181,28 @@ export function runHandlers(deps: AppDeps) {
       const run = await loadToStop(req, res);
       await forceCancelRun(deps, run, actorOf(res), commentOf(req));
       res.status(202).end();
+    },
+
+    /** GET /runs/:id/comments: the run's comments, oldest first (read access). */
+    async comments(req: Req, res: Response) {
+      const { run } = await load(req, res);
+      const rows = await commentsOfRun(db, run.id);
+      send(res, 200, { data: rows.map(commentResource), meta: wholeListMeta(rows.length) });
+    },
+
+    /** POST /runs/:id/comments: a comment on the run (read access, as `can-comment` says). */
+    async comment(req: Req, res: Response) {
+      const { run } = await load(req, res);
+      const { body } = attributesOf(req) as { body: string };
+      sendResource(res, 201, commentResource(await commentOnRun(deps, run, body, actorOf(res))));
+    },
+
+    /** GET /comments/:id: one comment, to whoever may read its run. */
+    async showComment(req: Req, res: Response) {
+      const found = await findComment(db, req.params.id);
+      if (!found) throw new NotFound();
+      await scopeOfRun(res, found.run_id, 'read');
+      sendResource(res, 200, commentResource(found));
     },
   };
 }

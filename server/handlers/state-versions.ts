@@ -4,6 +4,9 @@ import { BadRequest, NotFound } from '../../shared/errors.js';
 import { decryptSecret } from '../../shared/crypto.js';
 import { findOutput, findStateVersion, outputsOf, stateVersionOrganization, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
 import { findWorkspace, findWorkspaceByName } from '../../shared/repos/workspaces.js';
+import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/read-models/workspaces.js';
+import { sliceOf } from '../../shared/read-models/page.js';
+import { workspaceResource } from '../serializers/foundation.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/read-models/state-versions.js';
 import {
@@ -172,11 +175,17 @@ export function stateVersionHandlers(deps: AppDeps) {
       await present(res, 201, await rollbackStateVersion(deps, res.locals.principal, workspace.id, from), access);
     },
 
-    /** GET /workspaces/:id/relationships/remote-state-consumers (read access): the consumers as workspace linkage. */
+    /**
+     * GET /workspaces/:id/relationships/remote-state-consumers (read access): the consumer workspaces
+     * the caller may see, as whole workspace documents (clients decode them as workspaces), paged.
+     */
     async consumers(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
-      const ids = await remoteStateConsumers(deps, workspace.id);
-      send(res, 200, { data: ids.map((id) => ({ type: 'workspaces', id })) });
+      const { workspace, grant } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const page = readPageOrDefault(req);
+      const { rows, access } = await visibleWorkspacesByIds(db, grant, await remoteStateConsumers(deps, workspace.id));
+      const slice = sliceOf(rows, page);
+      const tags = await workspaceFacts(db, slice.map((w) => w.id));
+      send(res, 200, { data: slice.map((w) => workspaceResource(w, access.get(w.id)!, tags.get(w.id))), ...paginate(req, page, rows.length) });
     },
 
     /** POST (add), PATCH (replace) and DELETE (remove) consumers: admin access. */

@@ -78,6 +78,14 @@ export function tokenHandlers(deps: AppDeps) {
       sendResource(res, 201, tokenResource(row, secret));
     },
 
+    /** GET /teams/:id/authentication-token: the team token's metadata (never its secret). */
+    async showForTeam(req: Req, res: Response) {
+      const team = await managedTeam(res, req.params.id);
+      const row = await teamToken(db, team.id);
+      if (!row) throw new NotFound();
+      sendResource(res, 200, tokenResource(row));
+    },
+
     async destroyForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
       const row = await teamToken(db, team.id);
@@ -92,6 +100,14 @@ export function tokenHandlers(deps: AppDeps) {
       const attrs = tokenAttributes(req, true);
       const { row, secret } = await replaceToken(deps, { kind: 'organization', organizationName: org.name }, { ...attrs, createdById: creatorId(res.locals.principal) });
       sendResource(res, 201, tokenResource(row, secret));
+    },
+
+    /** GET /organizations/:org/authentication-token: the organization token's metadata (never its secret). Owners only. */
+    async showForOrganization(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
+      const row = await organizationToken(db, org.name);
+      if (!row) throw new NotFound();
+      sendResource(res, 200, tokenResource(row));
     },
 
     async destroyForOrganization(req: Req, res: Response) {

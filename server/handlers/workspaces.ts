@@ -3,13 +3,15 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
 import { findOrganization } from '../../shared/repos/organizations.js';
-import { visibleWorkspaces } from '../../shared/read-models/workspaces.js';
+import { currentOutputsOf, visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
-import { changeWorkspace, createWorkspace } from '../../shared/usecases/workspaces.js';
+import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
+import { findTag } from '../../shared/repos/tags.js';
+import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
-import { attributesOf, type Req } from './body.js';
-import { organizationResource, workspaceResource } from '../serializers/foundation.js';
+import { attributesOf, linkageIds, type Req } from './body.js';
+import { organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
@@ -49,16 +51,37 @@ function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
   // The deprecated `operations` flag older clients send (go-tfe's Operations): remote or local
   // execution, unless the request names an execution mode itself.
   if (typeof attrs.operations === 'boolean' && !('execution-mode' in attrs)) out.execution_mode = attrs.operations ? 'remote' : 'local';
+  // A mode of its own overwrites the organization's default; `setting-overwrites` false returns
+  // the workspace to the default (and wins over a mode named in the same request).
+  const overwrites = (attrs['setting-overwrites'] ?? {}) as { 'execution-mode'?: boolean; 'agent-pool'?: boolean };
+  if ('execution_mode' in out) out.overwrites_execution_mode = true;
+  if (typeof overwrites['execution-mode'] === 'boolean') out.overwrites_execution_mode = overwrites['execution-mode'];
+  if (typeof overwrites['agent-pool'] === 'boolean') out.overwrites_agent_pool = overwrites['agent-pool'];
+  if (out.overwrites_execution_mode === false) delete out.execution_mode;
   return out as WorkspaceSettings;
 }
 
+/** Tags named in a validated `{ data: [{type: "tags", id?, attributes?: {name}}] }` list. */
+const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undefined): TagRef[] =>
+  (data ?? []).map((t) => (t.id ? { id: t.id } : { name: t.attributes?.name }));
+
 export function workspaceHandlers(deps: AppDeps) {
   const { db } = deps;
-  const include = (req: Req) => readInclude(req, ['organization']);
+  const include = (req: Req) => readInclude(req, ['organization', 'outputs']);
+
+  /** `include=outputs`: the current state's outputs of each workspace (values of sensitive ones withheld). */
+  async function outputsOf(ids: string[], inc: Set<string>) {
+    const outputs = inc.has('outputs') ? await currentOutputsOf(db, ids) : null;
+    return {
+      idsOf: (id: string) => outputs?.get(id)?.map((o) => o.id),
+      included: outputs ? [...outputs.values()].flat().map((o) => workspaceOutputResource(o, o.sensitive ? null : JSON.parse(o.value))) : [],
+    };
+  }
 
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
-    const org = inc.has('organization') ? await findOrganization(db, ws.organization_name) : null;
-    sendResource(res, status, workspaceResource(ws, scope.access), org ? [organizationResource(org, scope.grant)] : undefined);
+    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, workspaceFacts(db, [ws.id]), outputsOf([ws.id], inc)]);
+    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included];
+    sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id), outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
 
   return {
@@ -66,7 +89,8 @@ export function workspaceHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
       const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
-      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! });
+      const relationships = (req.body as { data: { relationships?: { tags?: { data?: { id?: string; attributes?: { name?: string } }[] } } } }).data.relationships;
+      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tagRefs(relationships?.tags?.data));
       await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc);
     },
 
@@ -74,10 +98,17 @@ export function workspaceHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const inc = include(req);
       const page = readPageOrDefault(req);
-      const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, readParam(req, 'search[name]') || null);
+      const names = (key: string) => (readParam(req, key) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+      const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, readParam(req, 'search[name]') || null, {
+        tags: names('search[tags]'),
+        excludeTags: names('search[exclude-tags]'),
+        wildcard: readParam(req, 'search[wildcard-name]') || undefined,
+      });
       const slice = sliceOf(visible, page);
-      const included = inc.has('organization') && slice.length ? { included: [organizationResource(org, grant)] } : {};
-      send(res, 200, { data: slice.map((ws) => workspaceResource(ws, access.get(ws.id)!)), ...included, ...paginate(req, page, visible.length) });
+      const [tags, outputs] = await Promise.all([workspaceFacts(db, slice.map((ws) => ws.id)), outputsOf(slice.map((ws) => ws.id), inc)]);
+      const extra = [...(inc.has('organization') && slice.length ? [organizationResource(org, grant)] : []), ...outputs.included];
+      const data = slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id), outputs.idsOf(ws.id)));
+      send(res, 200, { data, ...(extra.length ? { included: extra } : {}), ...paginate(req, page, visible.length) });
     },
 
     async showByName(req: Req, res: Response) {
@@ -86,7 +117,7 @@ export function workspaceHandlers(deps: AppDeps) {
         // A run token sees a workspace whose state it may read (the `remote` backend looks it up
         // by name), with read permissions; `include` is ignored.
         const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
-        return void sendResource(res, 200, workspaceResource(ws, 'read'));
+        return void sendResource(res, 200, workspaceResource(ws, 'read', (await workspaceFacts(db, [ws.id])).get(ws.id)));
       }
       await orgScope(db, principal, req.params.org);
       const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));
@@ -147,6 +178,68 @@ export function workspaceHandlers(deps: AppDeps) {
       if (!ws) throw new NotFound();
       await workspaceScope(db, res.locals.principal, ws, 'admin');
       await deleteWorkspace(db, ws.id);
+      res.status(204).end();
+    },
+
+    /** GET /workspaces/:id/relationships/tags: the workspace's tags, in the order they were added. */
+    async listTags(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const page = readPageOrDefault(req);
+      const { rows, total } = await workspaceTagsPage(db, workspace.id, page);
+      send(res, 200, { data: rows.map((t) => tagResource(t)), ...paginate(req, page, total) });
+    },
+
+    /** POST /workspaces/:id/relationships/tags (admin access): adds tags by name or id. */
+    async addTags(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await addWorkspaceTags(deps, workspace, tagRefs((req.body as { data: { id?: string; attributes?: { name?: string } }[] }).data));
+      res.status(204).end();
+    },
+
+    /** DELETE /workspaces/:id/relationships/tags (admin access): removes tags by name or id. */
+    async removeTags(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await removeWorkspaceTags(deps, workspace, tagRefs((req.body as { data: { id?: string; attributes?: { name?: string } }[] }).data));
+      res.status(204).end();
+    },
+
+    /** GET /organizations/:org/tags: the organization's tags with how many workspaces carry each. */
+    async organizationTags(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org);
+      const page = readPageOrDefault(req);
+      const { rows, total } = await organizationTagsPage(db, org.name, readParam(req, 'q') || null, page);
+      send(res, 200, { data: rows.map((t) => tagResource(t, t.instance_count)), ...paginate(req, page, total) });
+    },
+
+    /** DELETE /organizations/:org/tags (manage-workspaces): deletes tags by id. */
+    async deleteOrganizationTags(req: Req, res: Response) {
+      const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
+      await deleteOrganizationTags(deps, org.name, linkageIds(req));
+      res.status(204).end();
+    },
+
+    /** POST /tags/:id/relationships/workspaces (manage-workspaces in the tag's organization): tags workspaces. */
+    async tagWorkspaces(req: Req, res: Response) {
+      const tag = await findTag(db, req.params.id);
+      if (!tag) throw new NotFound();
+      await orgScope(db, res.locals.principal, tag.organization_name, 'manage-workspaces');
+      await tagWorkspaces(deps, tag, linkageIds(req));
+      res.status(204).end();
+    },
+
+    /** POST /workspaces/:id/actions/safe-delete (admin access): deletes the workspace unless it is locked or manages resources. */
+    async safeDelete(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      await safeDeleteWorkspace(deps, workspace);
+      res.status(204).end();
+    },
+
+    /** POST /organizations/:org/workspaces/:name/actions/safe-delete: the same, the workspace named. */
+    async safeDeleteByName(req: Req, res: Response) {
+      const ws = await findWorkspaceByName(db, req.params.org, req.params.name);
+      if (!ws) throw new NotFound();
+      const { workspace } = await workspaceScope(db, res.locals.principal, ws, 'admin');
+      await safeDeleteWorkspace(deps, workspace);
       res.status(204).end();
     },
   };

@@ -30,6 +30,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.delete('/organizations/:org', org.destroy);
   r.get('/organizations/:org/entitlement-set', org.entitlementSet);
   r.post('/organizations/:org/authentication-token', tokens.createForOrganization);
+  r.get('/organizations/:org/authentication-token', tokens.showForOrganization);
   r.delete('/organizations/:org/authentication-token', tokens.destroyForOrganization);
 
   r.get('/account/details', users.accountDetails);
@@ -55,6 +56,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.patch('/teams/:id', validate('team.update'), teams.update);
   r.delete('/teams/:id', teams.destroy);
   r.post('/teams/:id/authentication-token', tokens.createForTeam);
+  r.get('/teams/:id/authentication-token', tokens.showForTeam);
   r.delete('/teams/:id/authentication-token', tokens.destroyForTeam);
   r.post('/teams/:id/relationships/users', validate('team.users'), members.addUsers);
   r.delete('/teams/:id/relationships/users', validate('team.users'), members.removeUsers);
@@ -72,11 +74,19 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/organizations/:org/workspaces/:name', ws.showByName);
   r.patch('/organizations/:org/workspaces/:name', validate('workspace.update'), ws.updateByName);
   r.delete('/organizations/:org/workspaces/:name', ws.destroyByName);
+  r.post('/organizations/:org/workspaces/:name/actions/safe-delete', ws.safeDeleteByName);
   r.get('/workspaces/:id', ws.show);
   r.post('/workspaces/:id/actions/lock', ws.lock);
   r.post('/workspaces/:id/actions/unlock', ws.unlock);
   r.post('/workspaces/:id/actions/force-unlock', ws.forceUnlock);
   r.patch('/workspaces/:id', validate('workspace.update'), ws.update);
   r.delete('/workspaces/:id', ws.destroy);
+  r.post('/workspaces/:id/actions/safe-delete', ws.safeDelete);
+  r.get('/workspaces/:id/relationships/tags', ws.listTags);
+  r.post('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.addTags);
+  r.delete('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.removeTags);
+  r.get('/organizations/:org/tags', ws.organizationTags);
+  r.delete('/organizations/:org/tags', validate('tag.ids'), ws.deleteOrganizationTags);
+  r.post('/tags/:id/relationships/workspaces', validate('tag.workspaces'), ws.tagWorkspaces);
   return r;
 }

@@ -19,6 +19,9 @@ export function runRoutes(deps: AppDeps): Router {
   r.post('/runs/:id/actions/discard', runs.discard);
   r.post('/runs/:id/actions/cancel', runs.cancel);
   r.post('/runs/:id/actions/force-cancel', runs.forceCancel);
+  r.get('/runs/:id/comments', runs.comments);
+  r.post('/runs/:id/comments', validate('comment.create'), runs.comment);
+  r.get('/comments/:id', runs.showComment);
   r.get('/workspaces/:id/runs', runs.listForWorkspace);
   r.get('/organizations/:org/runs/queue', runs.queue);
   r.get('/organizations/:org/capacity', runs.capacity);

@@ -9,6 +9,9 @@ import type { TeamRow } from '../../shared/repos/teams.js';
 import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
+import type { TagRow } from '../../shared/repos/tags.js';
+import type { StateOutputRow } from '../../shared/repos/state-versions.js';
+import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
 
 /** What `remaining-testable-count` says when module tests are unlimited, as they are here. */
 export const UNLIMITED_TESTABLE_COUNT = 2 ** 31 - 1;
@@ -26,13 +29,25 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       'collaborator-auth-policy': 'password',
       'default-execution-mode': org.default_execution_mode,
       'cost-estimation-enabled': false,
-      'session-timeout': null,
-      'session-remember': null,
+      'session-timeout': org.session_timeout,
+      'session-remember': org.session_remember,
       'two-factor-conformant': false,
       'trial-expires-at': null,
       // Module tests have no quota: the largest 32-bit integer, so a client typing it as an
       // integer (go-tfe: int) reads "unlimited", where null would decode as 0 (docs/decisions.md).
       'remaining-testable-count': UNLIMITED_TESTABLE_COUNT,
+      // Settings of Terraform Cloud that this service does not have, shown with the values that
+      // mean "off" (clients decode them; none changes anything here). allow-force-delete-workspaces
+      // is stored as given.
+      'assessments-enforced': false,
+      'allow-force-delete-workspaces': org.allow_force_delete_workspaces,
+      'user-tokens-enabled': true,
+      'saml-enabled': false,
+      'owners-team-saml-role-id': null,
+      'send-passing-statuses-for-untriggered-speculative-plans': false,
+      'aggregated-commit-status-enabled': false,
+      'speculative-plan-management-enabled': false,
+      'fair-run-queuing-enabled': true,
       permissions: {
         'can-update': owner,
         'can-destroy': owner,
@@ -47,7 +62,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
       },
     },
-    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id) },
+    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', null) },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
   };
 }
@@ -197,7 +212,20 @@ export function tokenResource(row: TokenRow, secret?: string): Resource {
   };
 }
 
-export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Resource {
+/** A tag; `instanceCount` (how many workspaces carry it) in the organization's list. */
+export function tagResource(tag: TagRow, instanceCount?: number): Resource {
+  return {
+    type: 'tags',
+    id: tag.id,
+    attributes: { name: tag.name, 'created-at': iso(tag.created_at), ...(instanceCount === undefined ? {} : { 'instance-count': instanceCount }) },
+    relationships: { organization: one('organizations', tag.organization_name) },
+  };
+}
+
+/** A workspace's facts when they were not read (included workspaces): none. */
+const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0 };
+
+export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
   return {
     type: 'workspaces',
@@ -222,7 +250,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'file-triggers-enabled': ws.file_triggers_enabled,
       'trigger-prefixes': ws.trigger_prefixes,
       'trigger-patterns': ws.trigger_patterns,
-      'tag-names': [],
+      'tag-names': facts.tagNames,
+      'setting-overwrites': { 'execution-mode': ws.overwrites_execution_mode, 'agent-pool': ws.overwrites_agent_pool },
       source: 'tfe-api',
       'source-name': ws.source_name,
       'source-url': ws.source_url,
@@ -230,7 +259,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       locked: ws.locked,
       // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
       'locked-reason': ws.locked ? ws.lock_reason : null,
-      'resource-count': 0,
+      'resource-count': facts.resourceCount,
+      'runs-count': facts.runsCount,
       'created-at': iso(ws.created_at),
       'updated-at': iso(ws.updated_at),
       actions: { 'is-destroyable': at('admin') },
@@ -264,12 +294,22 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess): Re
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {
       self: `/api/v2/organizations/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
       // Where Terraform Cloud's web UI shows the workspace (this service's web pages do not; clients only link to it).
       'self-html': `/app/${encodeURIComponent(ws.organization_name)}/workspaces/${encodeURIComponent(ws.name)}`,
     },
+  };
+}
+
+/** An output of a workspace's current state (`include=outputs`); a sensitive value is null. */
+export function workspaceOutputResource(o: StateOutputRow, value: unknown): Resource {
+  return {
+    type: 'workspace-outputs',
+    id: o.id,
+    attributes: { name: o.name, sensitive: o.sensitive, 'output-type': typeof o.type === 'string' ? o.type : 'unknown', value: o.sensitive ? null : value },
   };
 }
 

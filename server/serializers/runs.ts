@@ -3,6 +3,7 @@ import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../
 import { isFinal, runActions } from '../../shared/domain/run.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
+import type { CommentRow } from '../../shared/repos/comments.js';
 
 /** What the caller may do to a run, from its workspace access. */
 function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {
@@ -25,6 +26,20 @@ export interface RunContext {
   grant: OrganizationGrant | null;
   taskStageIds?: string[];
   policyCheckIds?: string[];
+  commentIds?: string[];
+  eventIds?: string[];
+  confirmedById?: string | null;
+}
+
+/** A comment on a run. */
+export function commentResource(c: CommentRow): Resource {
+  return {
+    type: 'comments',
+    id: c.id,
+    attributes: { body: c.body, 'created-at': iso(c.created_at) },
+    relationships: { run: one('runs', c.run_id), 'created-by': one('users', c.created_by_id) },
+    links: { self: `/api/v2/comments/${c.id}` },
+  };
 }
 
 export function runResource(run: RunRow, ctx: RunContext): Resource {
@@ -63,14 +78,14 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       workspace: one('workspaces', run.workspace_id),
       'configuration-version': one('configuration-versions', run.configuration_version_id),
       'created-by': one('users', run.created_by_id),
-      'confirmed-by': one('users', null),
+      'confirmed-by': one('users', ctx.confirmedById),
       plan: one('plans', ctx.planId),
       apply: one('applies', ctx.applyId),
       'cost-estimate': one('cost-estimates', null),
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
-      comments: many('comments', []),
-      'run-events': { data: [], links: { related: `/api/v2/runs/${run.id}/run-events` } },
+      comments: many('comments', ctx.commentIds ?? []),
+      'run-events': { ...many('run-events', ctx.eventIds ?? []), links: { related: `/api/v2/runs/${run.id}/run-events` } },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   };
@@ -153,6 +168,7 @@ export function stateVersionResource(sv: StateVersionRow, outputIds: string[], u
       'state-version': 4,
       'terraform-version': sv.terraform_version,
       'resources-processed': sv.status === 'finalized',
+      'billable-rum-count': sv.resource_count,
       'hosted-state-download-url': urls.download ?? null,
       'hosted-json-state-download-url': urls.jsonDownload ?? null,
       ...(sv.status === 'pending' ? { 'hosted-state-upload-url': urls.upload ?? null, 'hosted-json-state-upload-url': urls.jsonUpload ?? null } : {}),

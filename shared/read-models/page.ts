@@ -15,3 +15,10 @@ export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promis
 
 /** The rows of one page of a list already read whole. */
 export const sliceOf = <T>(rows: T[], page: Page): T[] => rows.slice((page.number - 1) * page.size, page.number * page.size);
+
+/** Rows grouped under the ids they belong to, in the rows' order; every id is present (empty when it has none). */
+export function groupUnder<R, V>(ids: string[], rows: R[], idOf: (row: R) => string, valueOf: (row: R) => V): Map<string, V[]> {
+  const out = new Map<string, V[]>(ids.map((id) => [id, []]));
+  for (const row of rows) out.get(idOf(row))?.push(valueOf(row));
+  return out;
+}

@@ -17,6 +17,10 @@ export interface RunReferences {
   apply_id: string;
   stage_ids: string[];
   check_ids: string[];
+  comment_ids: string[];
+  event_ids: string[];
+  /** Who confirmed (applied) the run, when a user did. */
+  confirmed_by_id: string | null;
 }
 
 /** The columns of RunReferences, for a query over runs as `r`. */
@@ -25,6 +29,9 @@ const referenceColumns = (db: Db) => [
   db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
   db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
   db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
+  db.raw('array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids'),
+  db.raw('array(select e.id from run_events e where e.run_id = r.id order by e.created_at, e.id) as event_ids'),
+  db.raw(`(select e.actor_id from run_events e where e.run_id = r.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`),
 ];
 
 /** The references of many runs in one query. */
@@ -37,8 +44,8 @@ export async function runReferences(db: Db, ids: string[]): Promise<Map<string, 
 export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
   const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
   if (!row) return undefined;
-  const { plan_id, apply_id, stage_ids, check_ids, ...run } = row;
-  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids } };
+  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, ...run } = row;
+  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
 /** The related rows a run list includes on request (each read only when its name is in `include`). */
@@ -71,9 +78,36 @@ export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>):
 export const workspaceIdOfRun = (db: Db, id: string) => db('runs').where({ id }).select('workspace_id');
 
 /** One page of a workspace's runs, newest first, optionally only those in `statuses`. */
-export async function runsOfWorkspacePage(db: Db, workspaceId: string, statuses: string[] | null, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+/** How a run list may be narrowed (each list is any of its values; absent: no filter). */
+export interface RunListFilter {
+  statuses?: string[];
+  /** `plan_only`, `plan_and_apply`, `save_plan`, `refresh_only`, `destroy`, `empty_apply`. */
+  operations?: string[];
+  sources?: string[];
+  /** Part of the creator's username (any case). */
+  user?: string;
+  /** A commit: runs here never come from a VCS commit, so any commit matches nothing. */
+  commit?: string;
+}
+
+/** Which runs an operation names (an unknown operation names none). */
+const OPERATION_SQL: Record<string, string> = {
+  plan_only: 'runs.plan_only and not runs.save_plan',
+  plan_and_apply: 'not runs.plan_only and not runs.save_plan and not runs.refresh_only',
+  save_plan: 'runs.save_plan',
+  refresh_only: 'runs.refresh_only',
+  destroy: 'runs.is_destroy',
+  empty_apply: 'runs.allow_empty_apply',
+};
+
+/** One page of a workspace's runs, newest first, narrowed by `filter`. */
+export async function runsOfWorkspacePage(db: Db, workspaceId: string, filter: RunListFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
   const query = db<RunRow>('runs').where({ workspace_id: workspaceId });
-  if (statuses) query.whereIn('status', statuses);
+  if (filter.statuses) query.whereIn('status', filter.statuses);
+  if (filter.sources) query.whereIn('source', filter.sources);
+  if (filter.operations) query.where((q) => { for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false'); });
+  if (filter.user) query.whereIn('created_by_id', db('users').whereILike('username', `%${filter.user.replace(/[%_\\]/g, '\\$&')}%`).select('id'));
+  if (filter.commit) query.whereRaw('false');
   return fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
 }
 

@@ -1,16 +1,29 @@
 import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
+import { groupUnder } from './page.js';
+import { tagNamesOf } from './tags.js';
+import type { StateOutputRow } from '../repos/state-versions.js';
 
-/** An organization's workspaces the grant may see, by name, optionally only those whose name contains `search` (any case), with the access to each. */
+/**
+ * An organization's workspaces the grant may see, by name, optionally only those whose name
+ * contains `search` (any case), whose name matches the `wildcard` pattern, that carry every tag of
+ * `tags` and none of `excludeTags`, with the access to each.
+ */
 export async function visibleWorkspaces(
   db: Db,
   organizationName: string,
   grant: OrganizationGrant,
   search: string | null,
+  filter: { tags?: string[]; excludeTags?: string[]; wildcard?: string } = {},
 ): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
   const query = db<WorkspaceRow>('workspaces').where({ organization_name: organizationName });
   if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
+  const carrying = (name: string) => db('workspace_tags as wt').join('tags as t', 't.id', 'wt.tag_id').whereRaw('wt.workspace_id = workspaces.id').where('t.name', name);
+  // `*` stands for any run of characters (`*-prod`, `app-*`, `*net*`); anything else matches itself.
+  if (filter.wildcard) query.whereILike('name', filter.wildcard.replace(/[%_\\]/g, '\\$&').replace(/\*/g, '%'));
+  for (const name of filter.tags ?? []) query.whereExists(carrying(name));
+  for (const name of filter.excludeTags ?? []) query.whereNotExists(carrying(name));
   const rows = await query.orderBy('name');
   const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
   return { rows: rows.filter((r) => access.has(r.id)), access };
@@ -20,4 +33,45 @@ export async function visibleWorkspaces(
 export function workspacesByIds(db: Db, ids: string[], byName = false): Promise<WorkspaceRow[]> {
   const query = db<WorkspaceRow>('workspaces').whereIn('id', ids);
   return byName ? query.orderBy('name') : query;
+}
+
+/** The workspaces among `ids` that the grant may see, by name, with the access to each. */
+export async function visibleWorkspacesByIds(db: Db, grant: OrganizationGrant, ids: string[]): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
+  const rows = ids.length ? await workspacesByIds(db, ids, true) : [];
+  const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
+  return { rows: rows.filter((r) => access.has(r.id)), access };
+}
+
+/** What a workspace document shows besides its row: its tags, how many runs it had, how many resources its state manages. */
+export interface WorkspaceFacts {
+  tagNames: string[];
+  runsCount: number;
+  resourceCount: number;
+}
+
+/** The facts of each workspace, read in two queries. */
+export async function workspaceFacts(db: Db, ids: string[]): Promise<Map<string, WorkspaceFacts>> {
+  if (!ids.length) return new Map();
+  const [tags, counts] = await Promise.all([
+    tagNamesOf(db, ids),
+    db('workspaces as w')
+      .whereIn('w.id', ids)
+      .select(
+        'w.id',
+        db.raw('(select count(*)::int from runs r where r.workspace_id = w.id) as runs_count'),
+        db.raw('coalesce((select sv.resource_count from state_versions sv where sv.id = w.current_state_version_id), 0) as resource_count'),
+      ) as Promise<{ id: string; runs_count: number; resource_count: number }[]>,
+  ]);
+  return new Map(counts.map((c) => [c.id, { tagNames: tags.get(c.id) ?? [], runsCount: c.runs_count, resourceCount: c.resource_count }]));
+}
+
+/** The outputs of each workspace's current state version, by name. */
+export async function currentOutputsOf(db: Db, workspaceIds: string[]): Promise<Map<string, StateOutputRow[]>> {
+  if (!workspaceIds.length) return new Map();
+  const rows: (StateOutputRow & { owner_workspace_id: string })[] = await db('state_version_outputs as o')
+    .join('workspaces as w', 'w.current_state_version_id', 'o.state_version_id')
+    .whereIn('w.id', workspaceIds)
+    .select('o.*', 'w.id as owner_workspace_id')
+    .orderBy('o.name');
+  return groupUnder(workspaceIds, rows, (r) => r.owner_workspace_id, ({ owner_workspace_id: _, ...o }) => o);
 }

@@ -19,6 +19,8 @@ export interface CvRow {
   changed_files: string[];
   status_timestamps: Record<string, string>;
   created_by_id: string | null;
+  /** The workspace's current version when this one (not provisional) became current at its creation. */
+  replaced_current_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -122,6 +124,25 @@ export async function isCurrentAnywhere(db: Db, cvId: string): Promise<boolean> 
 export async function activeRunCount(db: Db, cvId: string, finalStatuses: readonly string[]): Promise<number> {
   const row = await db('runs').where({ configuration_version_id: cvId }).whereNotIn('status', finalStatuses).count<{ count: number }[]>({ count: '*' }).first();
   return Number(row?.count ?? 0);
+}
+
+/**
+ * A new version that is not provisional becomes its workspace's current one at once; the version
+ * it displaced is remembered for a failed upload to give back (see giveBackCurrent).
+ */
+export async function becomeCurrentOnCreate(db: Db, cv: CvRow): Promise<CvRow> {
+  const [row] = await db<CvRow>('configuration_versions')
+    .where({ id: cv.id })
+    .update({ replaced_current_id: db.raw('(select current_configuration_version_id from workspaces where id = ?)', [cv.workspace_id]) })
+    .returning('*');
+  await makeCurrent(db, cv.workspace_id!, cv);
+  return row;
+}
+
+/** A version whose upload failed gives its workspace back the version it displaced, if it is still the current one. */
+export async function giveBackCurrent(db: Db, cv: CvRow): Promise<void> {
+  if (!cv.workspace_id) return;
+  await db('workspaces').where({ id: cv.workspace_id, current_configuration_version_id: cv.id }).update({ current_configuration_version_id: cv.replaced_current_id });
 }
 
 /** Makes a version the workspace's current one unless a newer version already is (provisional promotion). */

@@ -56,9 +56,9 @@ export function membershipsByUsername(db: Db, organizationName: string, username
     .select<(MembershipRow & { username: string })[]>('m.*', 'u.username');
 }
 
-/** Which of these users have an accepted membership of the organization. */
-export const activeMemberUserIds = async (db: Db, organizationName: string, userIds: string[]) =>
-  (await db('organization_memberships').where({ organization_name: organizationName, status: 'active' }).whereIn('user_id', userIds).pluck('user_id')) as string[];
+/** Which of these users have a membership of the organization, accepted or still an invitation. */
+export const memberUserIds = async (db: Db, organizationName: string, userIds: string[]) =>
+  (await db('organization_memberships').where({ organization_name: organizationName }).whereIn('user_id', userIds).pluck('user_id')) as string[];
 
 /** Which of these membership ids belong to the organization (an invitation counts). */
 export const membershipIdsAmong = async (db: Db, organizationName: string, ids: string[]) =>

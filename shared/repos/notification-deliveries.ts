@@ -66,9 +66,21 @@ export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
   await db('notification_deliveries').whereIn('id', ids).andWhere({ status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
 }
 
-/** The addresses of the users an email configuration notifies. */
+/**
+ * The addresses of the users an email configuration notifies: those with an accepted membership
+ * of the workspace's organization now (an invitation not yet accepted, or a membership since
+ * removed, gets no mail).
+ */
 export async function emailRecipients(db: Db, configurationId: string): Promise<string[]> {
-  return (await db('users as u').join('notification_configuration_users as cu', 'cu.user_id', 'u.id').where('cu.configuration_id', configurationId).whereNotNull('u.email').pluck('u.email')) as string[];
+  return (await db('users as u')
+    .join('notification_configuration_users as cu', 'cu.user_id', 'u.id')
+    .join('notification_configurations as c', 'c.id', 'cu.configuration_id')
+    .join('workspaces as w', 'w.id', 'c.workspace_id')
+    .join('organization_memberships as m', (j) => j.on('m.user_id', '=', 'u.id').andOn('m.organization_name', '=', 'w.organization_name'))
+    .where('cu.configuration_id', configurationId)
+    .where('m.status', 'active')
+    .whereNotNull('u.email')
+    .pluck('u.email')) as string[];
 }
 
 /**

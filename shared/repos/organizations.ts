@@ -8,20 +8,36 @@ export interface OrganizationRow {
   email: string;
   /** The execution mode of workspaces created without one. */
   default_execution_mode: 'remote' | 'local' | 'agent';
+  /** Session settings clients write and read back (minutes; null is the default). */
+  session_timeout: number | null;
+  session_remember: number | null;
+  /** Stored and shown (a delete here never checks resources). */
+  allow_force_delete_workspaces: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
-export async function insertOrganization(db: Db, attrs: { name: string; email: string; default_execution_mode?: OrganizationRow['default_execution_mode'] }): Promise<OrganizationRow> {
+/** What a client may set on an organization besides its name and email. */
+export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces'>>;
+
+export async function insertOrganization(db: Db, attrs: { name: string; email: string } & OrganizationSettings): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
-    .insert({ name: attrs.name, email: attrs.email, external_id: newId('org'), ...(attrs.default_execution_mode ? { default_execution_mode: attrs.default_execution_mode } : {}) })
+    .insert({
+      name: attrs.name,
+      email: attrs.email,
+      external_id: newId('org'),
+      ...(attrs.default_execution_mode ? { default_execution_mode: attrs.default_execution_mode } : {}),
+      session_timeout: attrs.session_timeout ?? null,
+      session_remember: attrs.session_remember ?? null,
+      allow_force_delete_workspaces: attrs.allow_force_delete_workspaces ?? false,
+    })
     .returning('*');
   return row;
 }
 
-export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string; default_execution_mode?: OrganizationRow['default_execution_mode'] }): Promise<OrganizationRow> {
+export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string } & OrganizationSettings): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
     .where({ name })
     .update({ ...patch, updated_at: db.fn.now() })

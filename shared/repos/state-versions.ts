@@ -16,6 +16,8 @@ export interface StateVersionRow {
   /** The md5 the creator declared (hex), checked against the state's bytes. */
   md5: string | null;
   json_object_id: string | null;
+  /** Managed resources with at least one instance; null when stored before this was counted. */
+  resource_count: number | null;
   created_at: Date;
 }
 
@@ -38,11 +40,26 @@ export interface ParsedState {
   lineage: string | null;
   terraformVersion: string | null;
   outputs: Record<string, { value: unknown; type?: unknown; sensitive?: boolean }>;
+  /** Resources under management: managed resources with at least one instance (data sources do not count). */
+  resourceCount: number;
 }
 
 export function parseState(raw: Buffer): ParsedState {
-  const doc = JSON.parse(raw.toString('utf8')) as { serial?: number; lineage?: string; terraform_version?: string; outputs?: ParsedState['outputs'] };
-  return { serial: doc.serial ?? 0, lineage: doc.lineage ?? null, terraformVersion: doc.terraform_version ?? null, outputs: doc.outputs ?? {} };
+  const doc = JSON.parse(raw.toString('utf8')) as {
+    serial?: number;
+    lineage?: string;
+    terraform_version?: string;
+    outputs?: ParsedState['outputs'];
+    resources?: { mode?: string; instances?: unknown[] }[];
+  };
+  const resources = Array.isArray(doc.resources) ? doc.resources : [];
+  return {
+    serial: doc.serial ?? 0,
+    lineage: doc.lineage ?? null,
+    terraformVersion: doc.terraform_version ?? null,
+    outputs: doc.outputs ?? {},
+    resourceCount: resources.filter((r) => r?.mode === 'managed' && Array.isArray(r.instances) && r.instances.length > 0).length,
+  };
 }
 
 /** Records a new state version with its outputs (sensitive values encrypted) and makes it current. */
@@ -64,6 +81,7 @@ export async function insertStateVersion(
       status: 'finalized',
       md5: attrs.md5 ?? null,
       json_object_id: attrs.jsonObjectId ?? null,
+      resource_count: attrs.state.resourceCount,
     })
     .returning('*');
   await recordOutputs(db, encryptionKey, row, attrs.state);
@@ -118,7 +136,7 @@ export async function finalizeStateVersion(
 ): Promise<StateVersionRow | undefined> {
   const [row] = await db<StateVersionRow>('state_versions')
     .where({ id, status: 'pending' })
-    .update({ status: 'finalized', object_id: attrs.objectId, size: attrs.size, terraform_version: attrs.state.terraformVersion })
+    .update({ status: 'finalized', object_id: attrs.objectId, size: attrs.size, terraform_version: attrs.state.terraformVersion, resource_count: attrs.state.resourceCount })
     .returning('*');
   if (row) await recordOutputs(db, encryptionKey, row, attrs.state);
   return row;

@@ -22,6 +22,9 @@ export interface WorkspaceRow {
   file_triggers_enabled: boolean;
   trigger_prefixes: string[];
   trigger_patterns: string[];
+  /** Whether the workspace sets its own execution mode and agent pool, or follows its organization's defaults. */
+  overwrites_execution_mode: boolean;
+  overwrites_agent_pool: boolean;
   /** The tool that created the workspace, as it named itself, and a link to it. */
   source_name: string | null;
   source_url: string | null;
@@ -79,9 +82,14 @@ export const findWorkspace = (db: Db, id: string) => db<WorkspaceRow>('workspace
 export const findWorkspaceByName = (db: Db, organizationName: string, name: string) =>
   db<WorkspaceRow>('workspaces').where({ organization_name: organizationName, name }).first();
 
-function encode(settings: WorkspaceSettings): Record<string, unknown> {
+/** The organization's default execution mode, read in the statement that writes a workspace. */
+const organizationDefault = (db: Db, organizationName: string) => db.raw('(select default_execution_mode from organizations where name = ?)', [organizationName]);
+
+function encode(db: Db, organizationName: string, settings: WorkspaceSettings): Record<string, unknown> {
   const values: Record<string, unknown> = { ...settings };
   if ('vcs_repo' in settings) values.vcs_repo = settings.vcs_repo === null ? null : JSON.stringify(settings.vcs_repo);
+  // A workspace that follows its organization takes the organization's default execution mode.
+  if (settings.overwrites_execution_mode === false) values.execution_mode = organizationDefault(db, organizationName);
   return values;
 }
 
@@ -91,19 +99,30 @@ export async function insertWorkspace(db: Db, organizationName: string, settings
       id: newId('ws'),
       organization_name: organizationName,
       // Without an execution mode of its own, a workspace takes its organization's default.
-      execution_mode: db.raw('(select default_execution_mode from organizations where name = ?)', [organizationName]),
-      ...encode(settings),
+      execution_mode: organizationDefault(db, organizationName),
+      ...encode(db, organizationName, settings),
     })
     .returning('*');
   return row;
 }
 
-export async function updateWorkspace(db: Db, id: string, settings: WorkspaceSettings): Promise<WorkspaceRow> {
+export async function updateWorkspace(db: Db, ws: Pick<WorkspaceRow, 'id' | 'organization_name'>, settings: WorkspaceSettings): Promise<WorkspaceRow> {
   const [row] = await db<WorkspaceRow>('workspaces')
-    .where({ id })
-    .update({ ...encode(settings), updated_at: db.fn.now() })
+    .where({ id: ws.id })
+    .update({ ...encode(db, ws.organization_name, settings), updated_at: db.fn.now() })
     .returning('*');
   return row;
+}
+
+/** Workspaces that follow their organization's default execution mode take its new value. */
+export async function followDefaultExecutionMode(db: Db, organizationName: string, mode: WorkspaceRow['execution_mode']): Promise<void> {
+  await db('workspaces').where({ organization_name: organizationName, overwrites_execution_mode: false }).update({ execution_mode: mode, updated_at: db.fn.now() });
+}
+
+/** The object holding the workspace's current state, if it has one. */
+export async function currentStateObjectId(db: Db, workspaceId: string): Promise<string | null> {
+  const row = (await db('workspaces as w').join('state_versions as sv', 'sv.id', 'w.current_state_version_id').where('w.id', workspaceId).first('sv.object_id')) as { object_id: string | null } | undefined;
+  return row?.object_id ?? null;
 }
 
 export const deleteWorkspace = (db: Db, id: string) => db('workspaces').where({ id }).del();

@@ -3,7 +3,15 @@ import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany,
 
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
 
-const organizationAttributes = { name: NAME, email: EMAIL, 'default-execution-mode': { enum: ['remote', 'local', 'agent'] } };
+const MINUTES = { oneOf: [{ type: 'null' }, { type: 'integer', minimum: 1, maximum: 525600 }] };
+const organizationAttributes = {
+  name: NAME,
+  email: EMAIL,
+  'default-execution-mode': { enum: ['remote', 'local', 'agent'] },
+  'session-timeout': MINUTES,
+  'session-remember': MINUTES,
+  'allow-force-delete-workspaces': BOOL,
+};
 
 const teamAttributes = {
   name: { type: 'string', minLength: 1, maxLength: 90, pattern: '^[A-Za-z0-9_ .-]+$' },
@@ -38,7 +46,21 @@ const workspaceAttributes = {
   'trigger-patterns': { type: 'array', maxItems: 100, items: TEXT(500) },
   'source-name': { oneOf: [{ type: 'null' }, TEXT(200)] },
   'source-url': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 2000, pattern: '^https?://[^\\s]+$' }] },
+  'setting-overwrites': { type: 'object', properties: { 'execution-mode': BOOL, 'agent-pool': BOOL } },
 };
+
+/** A tag as clients name one: by id, or by name (letters, digits, `:`, `_`, `-` and `.`). */
+const TAG = {
+  type: 'object',
+  required: ['type'],
+  properties: {
+    type: { enum: ['tags'] },
+    id: { type: 'string', minLength: 1, maxLength: 64 },
+    attributes: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9:_.-]*$' } } },
+  },
+  anyOf: [{ required: ['id'] }, { required: ['attributes'], properties: { attributes: { required: ['name'] } } }],
+};
+const TAGS = { type: 'array', maxItems: 100, items: TAG };
 
 /** Request body schemas of the foundation resources, by name. */
 export const foundationSchemas = {
@@ -60,6 +82,9 @@ export const foundationSchemas = {
     requiredRelationships: ['workspace', 'team'],
   }),
   'team-workspace.update': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, { required: ['access'] }),
-  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'] }),
+  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } } } }),
+  'tag.ids': linkageList('tags'),
+  'tag.workspaces': linkageList('workspaces'),
+  'workspace.tags': { type: 'object', required: ['data'], properties: { data: { ...TAGS, minItems: 1 } } },
   'workspace.update': resourceDocument('workspaces', workspaceAttributes),
 } as const;

@@ -30,11 +30,13 @@ export const runSchemas = {
       'target-addrs': ADDRS,
       'replace-addrs': ADDRS,
       variables: HCL_VARIABLES,
+      'terraform-version': { type: 'string', maxLength: 64, pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?$' },
     },
     {
       relationships: { workspace: toOne('workspaces'), 'configuration-version': toOne('configuration-versions', true) },
       requiredRelationships: ['workspace'],
     },
   ),
+  'comment.create': resourceDocument('comments', { body: { type: 'string', minLength: 1, maxLength: 10000 } }, { required: ['body'], relationships: { run: toOne('runs', true) } }),
   'run.action': { type: 'object', properties: { comment: { oneOf: [{ type: 'null' }, TEXT(2000)] } } },
 } as const;

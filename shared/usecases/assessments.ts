@@ -22,7 +22,8 @@ export async function sweepAssessments(rt: Runtime, now = Date.now()): Promise<v
   const due = (await rt.db('workspaces as w')
     .where('w.assessments_enabled', true)
     .whereNotNull('w.current_state_version_id')
-    .whereNotNull('w.current_configuration_version_id')
+    // A current version still waiting for its upload has nothing to assess yet.
+    .whereExists(rt.db('configuration_versions as cv').whereRaw('cv.id = w.current_configuration_version_id').where('cv.status', 'uploaded'))
     .whereNotExists(rt.db('runs').whereRaw('runs.workspace_id = w.id').whereNotIn('status', FINAL_RUN_STATUSES).where('plan_only', false))
     .whereNotExists(rt.db('assessment_results as a').whereRaw('a.workspace_id = w.id').where('a.created_at', '>', new Date(now - interval)))
     .limit(100)

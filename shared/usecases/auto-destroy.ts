@@ -1,4 +1,6 @@
 import type { Runtime } from '../runtime.js';
+import { findCv } from '../repos/configuration-versions.js';
+import { usableForRuns } from '../domain/configuration-version.js';
 import type { Db } from '../db.js';
 import type { RunRow } from '../repos/runs.js';
 import type { FollowUp } from '../run-lifecycle.js';
@@ -54,17 +56,19 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deli
     }
     let run: RunRow | null = null;
     let error: string | null = null;
-    if (ws.current_configuration_version_id) {
+    // The current version may still be waiting for its upload (it becomes current when created).
+    const cv = ws.current_configuration_version_id ? await findCv(tx, ws.current_configuration_version_id) : undefined;
+    if (cv && usableForRuns(cv.status, cv.source)) {
       run = await insertRun(m, {
         workspace_id: ws.id,
-        configuration_version_id: ws.current_configuration_version_id,
+        configuration_version_id: cv.id,
         source: 'tfe-api',
         message: 'Triggered by auto-destroy',
         is_destroy: true,
         auto_apply: true,
       });
     } else {
-      error = 'the workspace has no configuration version to destroy with';
+      error = cv ? `the workspace's current configuration version is ${cv.status}, not uploaded` : 'the workspace has no configuration version to destroy with';
     }
     if (!(await once(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
     deliveries.push(...(await recordDeliveries(tx, {

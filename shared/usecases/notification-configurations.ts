@@ -15,7 +15,7 @@ import {
   type DeliveryRow,
   type NotificationConfigurationRow,
 } from '../repos/notifications.js';
-import { activeMemberUserIds } from '../repos/memberships.js';
+import { memberUserIds } from '../repos/memberships.js';
 import { lockWorkspaceRow } from '../repos/workspaces.js';
 import { slackMessage, teamsMessage, testPayload, type RunPayload } from '../notifications/payloads.js';
 import { verifyDestination } from './verification.js';
@@ -69,12 +69,15 @@ const responseOf = (v: VerificationRow, url: string): DeliveryResponse => ({
 
 const verificationFailed = (why: string) => new ApiError('bad-request', 'verification failed', `the verification request to the destination failed: ${why}`);
 
-/** Destination rules: URL for HTTP destinations, users only for email, users members of the organization. */
+/**
+ * Destination rules: URL for HTTP destinations, users only for email, users members of the
+ * organization (an invited user counts, as in Terraform Cloud; mail reaches them once they accept).
+ */
 async function check(db: Db, s: Settings, organizationName: string): Promise<void> {
   if (s.destinationType !== 'email' && !s.url) throw new Unprocessable(`url is required for ${s.destinationType} destinations`, '/data/attributes/url');
   if (s.destinationType !== 'email' && s.userIds.length) throw new Unprocessable('users apply to email destinations only', '/data/relationships/users');
   if (s.userIds.length) {
-    const members = await activeMemberUserIds(db, organizationName, s.userIds);
+    const members = await memberUserIds(db, organizationName, s.userIds);
     const stranger = s.userIds.find((u) => !members.includes(u));
     if (stranger) throw new Unprocessable(`user ${stranger} is not a member of the organization`, '/data/relationships/users');
   }

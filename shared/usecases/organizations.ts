@@ -1,13 +1,14 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../errors.js';
-import { findOrganization, insertOrganization, updateOrganization, type OrganizationRow } from '../repos/organizations.js';
+import { findOrganization, insertOrganization, updateOrganization, type OrganizationRow, type OrganizationSettings } from '../repos/organizations.js';
+import { followDefaultExecutionMode } from '../repos/workspaces.js';
 import { addTeamMembers, insertTeam } from '../repos/teams.js';
 import { insertMembership } from '../repos/memberships.js';
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
 /** Creates an organization whose owners team holds its creator; the name must be free. */
-export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & Partial<Pick<OrganizationRow, 'default_execution_mode'>>, creatorId: string): Promise<OrganizationRow> {
+export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & OrganizationSettings, creatorId: string): Promise<OrganizationRow> {
   return rt.db.transaction(async (tx) => {
     if (await findOrganization(tx, attrs.name)) throw nameTaken();
     const created = await insertOrganization(tx, attrs);
@@ -18,10 +19,15 @@ export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRo
   });
 }
 
-/** Renames an organization or changes its email or default execution mode; a new name must be free. */
-export async function changeOrganization(rt: Runtime, org: OrganizationRow, patch: Partial<Pick<OrganizationRow, 'name' | 'email' | 'default_execution_mode'>>): Promise<OrganizationRow> {
+/**
+ * Renames an organization or changes its settings; a new name must be free. Workspaces that follow
+ * the default execution mode (no execution mode of their own) take a new default in the same transaction.
+ */
+export async function changeOrganization(rt: Runtime, org: OrganizationRow, patch: Partial<Pick<OrganizationRow, 'name' | 'email'>> & OrganizationSettings): Promise<OrganizationRow> {
   return rt.db.transaction(async (tx) => {
     if (patch.name && patch.name !== org.name && (await findOrganization(tx, patch.name))) throw nameTaken();
-    return updateOrganization(tx, org.name, patch);
+    const updated = await updateOrganization(tx, org.name, patch);
+    if (patch.default_execution_mode) await followDefaultExecutionMode(tx, updated.name, patch.default_execution_mode);
+    return updated;
   });
 }

@@ -1,5 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
@@ -156,6 +157,9 @@ async function openLog(deps: ExecutionDeps, table: 'plans' | 'applies', row: { i
   return writer;
 }
 
+/** Why a phase is not run at all (its message becomes the run's error message). */
+class PhaseRefused extends Error {}
+
 interface PhaseStep {
   queued: RunStatus;
   executing: 'planning' | 'applying';
@@ -163,8 +167,8 @@ interface PhaseStep {
   table: 'plans' | 'applies';
   /** Written to the plan or apply row when the run is claimed. */
   phase: Record<string, unknown>;
-  /** Written to the run when it is claimed. */
-  run?: Partial<RunRow>;
+  /** Written to the run when it is claimed (a value may be SQL). */
+  run?: { [K in keyof RunRow]?: RunRow[K] | Knex.Raw };
   /** Whether a run whose worker's lease expired is taken over (plans: yes; applies never run twice). */
   resumable: boolean;
 }
@@ -351,7 +355,7 @@ async function runPhase(
       }
     } catch (err) {
       log.write(`\nError: ${err instanceof Error ? err.message : String(err)}\n`);
-      outcome = { kind: 'error', message: `the ${what} could not be run` };
+      outcome = { kind: 'error', message: err instanceof PhaseRefused ? err.message : `the ${what} could not be run` };
     }
     if (running) deps.phases.delete(running.process);
     const stoppedAtShutdown = running !== undefined && deps.phases.wasStopped(running.process);
@@ -468,13 +472,20 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
     event: 'start_plan',
     table: 'plans',
     phase: { status: 'running', attempts: deps.db.raw('attempts + 1') },
-    run: { terraform_version: version },
+    // A version the run asked for (plan-only runs may) stays; others record the one that plans.
+    run: { terraform_version: deps.db.raw('coalesce(terraform_version, ?)', [version]) },
     resumable: true,
   });
   if (!claimed) return;
   const { owner, run, phase: plan, resumed } = claimed;
   const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
+    // Only the installed Terraform runs here: a run that asked for another version errors before planning.
+    prepare: async () => {
+      if (run.terraform_version && run.terraform_version !== version) {
+        throw new PhaseRefused(`Terraform ${run.terraform_version} was requested for this run, but only Terraform ${version} is installed`);
+      }
+    },
     body: async (wd, phase, watch, log) => {
       const { exit, stopped } = await supervised(watch, phase, 'plan', deps.config.runPlanTimeoutSeconds);
       if (stopped) return stopped;

@@ -20,6 +20,7 @@ export type RunRequest = {
   'target-addrs'?: string[];
   'replace-addrs'?: string[];
   variables?: { key: string; value: string }[];
+  'terraform-version'?: string;
 };
 
 /**
@@ -41,11 +42,14 @@ export async function createRequestedRun(
   if (!cv || cv.workspace_id !== ws.id) {
     throw new Unprocessable(cvNamed ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
   }
-  if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
   if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', '/data/attributes/plan-only');
   if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
   const planOnly = attrs['plan-only'] ?? cv.speculative;
+  // Who may not start an applying run learns nothing more about the version (404 first).
   if (!planOnly && !(access === 'write' || access === 'admin')) throw new NotFound();
+  if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
+  // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
+  if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', '/data/attributes/terraform-version');
   return createRun(rt, {
     workspace_id: ws.id,
     configuration_version_id: cv.id,
@@ -61,6 +65,7 @@ export async function createRequestedRun(
     target_addrs: attrs['target-addrs'] ?? [],
     replace_addrs: attrs['replace-addrs'] ?? [],
     variables: attrs.variables ?? [],
+    terraform_version: attrs['terraform-version'] ?? null,
     created_by_id: actorId,
   });
 }

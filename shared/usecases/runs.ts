@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { insertComment, type CommentRow } from '../repos/comments.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type RunRow } from '../repos/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
@@ -182,7 +183,7 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
  * The run's workspace is locked before the run, in the order startPendingRun takes them.
  * Confirming a saved plan takes the workspace again, so it is refused while another run holds it.
  */
-async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string): Promise<RunRow> {
+async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string, changes?: MoveOptions['changes']): Promise<RunRow> {
   const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
@@ -192,7 +193,10 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
     }
-    return transitionRun(m, run, event, { actorId, description: comment ?? null });
+    const moved = await transitionRun(m, run, event, { actorId, description: comment ?? null, ...(changes ? { changes } : {}) });
+    // The comment given with the action is kept as a comment on the run, as Terraform Cloud does.
+    if (moved && comment) await insertComment(tx, { run_id: run.id, body: comment, created_by_id: actorId });
+    return moved;
   });
   if (!moved) throw new Conflict('the run changed concurrently; try again');
   await afterMove(rt, moved, followUps);
@@ -213,6 +217,10 @@ export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | nul
   return act(rt, run.id, 'confirm', actorId, comment);
 }
 
+/** `POST /runs/:id/comments`: a comment on the run. */
+export const commentOnRun = (rt: Runtime, run: RunRow, body: string, actorId: string | null): Promise<CommentRow> =>
+  insertComment(rt.db, { run_id: run.id, body, created_by_id: actorId });
+
 export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, comment?: string) => act(rt, run.id, 'discard', actorId, comment);
 
 /**
@@ -231,10 +239,15 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
       });
     if (n) {
       await insertRunEvent(rt.db, { run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
+      if (comment) await insertComment(rt.db, { run_id: run.id, body: comment, created_by_id: actorId });
       return;
     }
   }
-  await act(rt, run.id, 'cancel', actorId, comment);
+  // Canceled at once, the run still shows when force-cancel would have become available (clients
+  // wait for force-cancel-available-at after a cancel, as Terraform Cloud always sets it).
+  await act(rt, run.id, 'cancel', actorId, comment, {
+    force_cancel_available_at: rt.db.raw(`now() + (? || ' seconds')::interval`, [String(coolOffSeconds)]),
+  });
 }
 
 /** `actions/force-cancel`: only after a cancel was requested and its cool-off has passed. */

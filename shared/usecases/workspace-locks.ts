@@ -20,7 +20,12 @@ export function holderOf(principal: Principal): LockHolder {
 }
 
 /** Who holds a workspace's lock, as a refusal names it. */
-const holderName = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `run ${ws.locked_by_id}` : `another ${ws.locked_by_type?.replace(/s$/, '') ?? 'holder'}`);
+/**
+ * Who holds a lock, worded as Terraform Cloud words it ("is locked by Run …", "… by User", "… by
+ * Team"; clients such as go-tfe tell the cases apart by these words), naming no other user or team.
+ */
+const HOLDER_WORDS: Record<string, string> = { users: 'User (another user)', teams: 'Team (another team)', organizations: 'an organization token' };
+const holderName = (ws: WorkspaceRow) => (ws.locked_by_type === 'runs' ? `Run ${ws.locked_by_id}` : (HOLDER_WORDS[ws.locked_by_type ?? ''] ?? 'another holder'));
 
 /**
  * Locks a workspace for the caller: non-speculative runs wait (pending) until it is unlocked.
@@ -30,7 +35,7 @@ export async function lockWorkspace(rt: Runtime, workspaceId: string, principal:
   const locked = await setLock(rt.db, workspaceId, holderOf(principal), reason, { unlessARunHolds: true });
   if (locked) return locked;
   const run = await holdingRun(rt.db, workspaceId);
-  throw new Conflict(run ? `Unable to lock workspace. The workspace is locked by run ${run}.` : 'Unable to lock workspace. The workspace is already locked.');
+  throw new Conflict(run ? `Unable to lock workspace. The workspace is locked by Run ${run}.` : 'Unable to lock workspace. The workspace is already locked.');
 }
 
 /**

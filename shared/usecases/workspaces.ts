@@ -1,6 +1,25 @@
 import type { Runtime } from '../runtime.js';
-import { Unprocessable } from '../errors.js';
-import { findWorkspaceByName, insertWorkspace, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
+import { Conflict, Unprocessable } from '../errors.js';
+import { readAll } from '../store/postgres-store.js';
+import { parseState } from '../repos/state-versions.js';
+import type { Db } from '../db.js';
+import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
+import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
+
+/** A tag as clients name it: by id, or by name (a new name creates the tag in the organization). */
+export interface TagRef {
+  id?: string;
+  name?: string;
+}
+
+/** The resources a stored state manages (0 for a state that does not parse). */
+const parsedCount = (state: Buffer): number => {
+  try {
+    return parseState(state).resourceCount;
+  } catch {
+    return 0;
+  }
+};
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
@@ -17,18 +36,77 @@ function triggers(settings: WorkspaceSettings): WorkspaceSettings {
   return settings;
 }
 
-/** Creates a workspace in an organization; its name must be free there. */
-export async function createWorkspace(rt: Runtime, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
+/** The organization's tags a request names, in its order: names are created when missing, unknown ids refused. */
+async function resolveTags(db: Db, organizationName: string, refs: TagRef[], create: boolean): Promise<TagRow[]> {
+  const names = [...new Set(refs.flatMap((r) => (r.id ? [] : [r.name!])))];
+  const ids = [...new Set(refs.flatMap((r) => (r.id ? [r.id] : [])))];
+  const [byName, byId] = await Promise.all([create ? tagsNamed(db, organizationName, names) : existingTagsNamed(db, organizationName, names), tagsByIds(db, organizationName, ids)]);
+  const missing = ids.find((id) => !byId.some((t) => t.id === id));
+  if (missing) throw new Unprocessable(`tag ${missing} not found in the organization`, '/data');
+  const found = new Map([...byName.map((t) => [`n:${t.name}`, t] as const), ...byId.map((t) => [`i:${t.id}`, t] as const)]);
+  return refs.flatMap((r) => found.get(r.id ? `i:${r.id}` : `n:${r.name}`) ?? []);
+}
+
+/** Creates a workspace in an organization, with its tags; its name must be free there. */
+export async function createWorkspace(rt: Runtime, organizationName: string, settings: WorkspaceSettings & { name: string }, tags: TagRef[] = []): Promise<WorkspaceRow> {
   return rt.db.transaction(async (tx) => {
     if (await findWorkspaceByName(tx, organizationName, settings.name)) throw nameTaken();
-    return insertWorkspace(tx, organizationName, { ...triggers(settings), name: settings.name });
+    const ws = await insertWorkspace(tx, organizationName, { ...triggers(settings), name: settings.name });
+    if (tags.length) await attachTags(tx, ws.id, (await resolveTags(tx, organizationName, tags, true)).map((t) => t.id));
+    return ws;
   });
+}
+
+/** Adds tags to a workspace (by name, creating new ones in the organization, or by id). */
+export async function addWorkspaceTags(rt: Runtime, ws: WorkspaceRow, tags: TagRef[]): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    await lockWorkspaceRow(tx, ws.id);
+    await attachTags(tx, ws.id, (await resolveTags(tx, ws.organization_name, tags, true)).map((t) => t.id));
+  });
+}
+
+/** Removes tags from a workspace; tags it does not carry, or that do not exist, are ignored (the tags stay in the organization). */
+export async function removeWorkspaceTags(rt: Runtime, ws: WorkspaceRow, tags: TagRef[]): Promise<void> {
+  const named = await existingTagsNamed(rt.db, ws.organization_name, tags.flatMap((r) => (r.id ? [] : [r.name!])));
+  const ids = [...named.map((t) => t.id), ...tags.flatMap((r) => (r.id ? [r.id] : []))];
+  await detachTags(rt.db, ws.id, ids);
 }
 
 /** Changes a workspace's settings; a new name must be free in its organization. */
 export async function changeWorkspace(rt: Runtime, ws: WorkspaceRow, settings: WorkspaceSettings): Promise<WorkspaceRow> {
   return rt.db.transaction(async (tx) => {
     if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
-    return updateWorkspace(tx, ws.id, triggers(settings));
+    return updateWorkspace(tx, ws, triggers(settings));
+  });
+}
+
+/** Deletes tags of an organization (every workspace loses them). */
+export const deleteOrganizationTags = (rt: Runtime, organizationName: string, ids: string[]) => deleteTags(rt.db, organizationName, ids);
+
+/** Puts one of the organization's tags on workspaces of the same organization (unknown ones refused, nothing written). */
+export async function tagWorkspaces(rt: Runtime, tag: TagRow, workspaceIds: string[]): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    const found = await workspaceIdsIn(tx, tag.organization_name, workspaceIds);
+    const missing = workspaceIds.find((id) => !found.includes(id));
+    if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, '/data');
+    for (const id of workspaceIds) await attachTags(tx, id, [tag.id]);
+  });
+}
+
+/**
+ * `actions/safe-delete`: deletes the workspace only when it is not locked and its current state
+ * manages no resources (409 otherwise, worded as Terraform Cloud words it: "locked", or "not safe").
+ */
+export async function safeDeleteWorkspace(rt: Runtime, ws: WorkspaceRow): Promise<void> {
+  await rt.db.transaction(async (tx) => {
+    await lockWorkspaceRow(tx, ws.id);
+    const now = await findWorkspace(tx, ws.id);
+    if (!now) return;
+    if (now.locked) throw new Conflict('Unable to safe-delete the workspace: it is locked.');
+    const objectId = await currentStateObjectId(tx, ws.id);
+    const state = objectId ? await readAll(rt.store, objectId) : null;
+    const count = state ? parsedCount(state) : 0;
+    if (count > 0) throw new Conflict(`The workspace is not safe to delete: its state manages ${count} resource(s); destroy them first.`);
+    await deleteWorkspace(tx, ws.id);
   });
 }

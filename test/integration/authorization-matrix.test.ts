@@ -499,6 +499,7 @@ const MATRIX: Record<string, Entry> = {
     access: 'org-owner-only',
     call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${allowed ? (await createOrg(w.org.owner)).name : o()}/authentication-token` }),
   },
+  'GET /api/v2/organizations/:org/authentication-token': { access: 'org-owner-only', call: () => ({ path: `/api/v2/organizations/${o()}/authentication-token` }) },
   'DELETE /api/v2/organizations/:org/authentication-token': {
     access: 'org-owner-only',
     call: async (w, _who, allowed) => {
@@ -573,6 +574,15 @@ const MATRIX: Record<string, Entry> = {
     // A team has one token: a fresh team for each success.
     access: 'manage-teams',
     call: async (w, _who, allowed) => ({ path: `/api/v2/teams/${allowed ? await newTeam({ visibility: 'secret' }) : w.secretTeam}/authentication-token` }),
+  },
+  'GET /api/v2/teams/:id/authentication-token': {
+    access: 'manage-teams',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
+      const team = await newTeam({ visibility: 'secret' });
+      await must('POST', `/teams/${team}/authentication-token`);
+      return { path: `/api/v2/teams/${team}/authentication-token` };
+    },
   },
   'DELETE /api/v2/teams/:id/authentication-token': {
     access: 'manage-teams',
@@ -669,6 +679,14 @@ const MATRIX: Record<string, Entry> = {
   },
   'PATCH /api/v2/workspaces/:id': { access: 'workspace-admin', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}`, body: doc('workspaces', { description: uniq('d') }) }) },
   'DELETE /api/v2/workspaces/:id': { access: 'workspace-admin', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}` }) },
+  'POST /api/v2/workspaces/:id/actions/safe-delete': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}/actions/safe-delete` }),
+  },
+  'POST /api/v2/organizations/:org/workspaces/:name/actions/safe-delete': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/organizations/${o()}/workspaces/${allowed ? (await freshWorkspace()).name : w.ws.name}/actions/safe-delete` }),
+  },
 
   // Configuration versions.
   'GET /api/v2/workspaces/:id/configuration-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/configuration-versions` }) },
@@ -739,6 +757,13 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/v2/runs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}` }) },
   'GET /api/v2/runs/:id/run-events': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }) },
+  // Comments: whoever may read the run may read and post them (the run's can-comment).
+  'GET /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments` }) },
+  'POST /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments`, body: doc('comments', { body: 'a comment' }) }) },
+  'GET /api/v2/comments/:id': {
+    access: 'workspace-read',
+    call: async (w) => ({ path: `/api/v2/comments/${(await must('POST', `/runs/${w.run}/comments`, doc('comments', { body: 'to read' }))).data.id}` }),
+  },
   'POST /api/v2/runs/:id/actions/apply': {
     access: 'workspace-write',
     call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await plannedRun() : w.run}/actions/apply` }),
@@ -812,6 +837,36 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/v2/workspaces/:id/relationships/remote-state-consumers': {
     access: 'workspace-admin',
     call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/remote-state-consumers`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
+  },
+  // Tags: read with the workspace, changed by its admins; the organization's list by any member.
+  'GET /api/v2/workspaces/:id/relationships/tags': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags` }) },
+  'POST /api/v2/workspaces/:id/relationships/tags': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'matrix' } }] } }),
+  },
+  'DELETE /api/v2/workspaces/:id/relationships/tags': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/tags`, body: { data: [{ type: 'tags', attributes: { name: 'matrix' } }] } }),
+  },
+  'GET /api/v2/organizations/:org/tags': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/tags` }) },
+  'DELETE /api/v2/organizations/:org/tags': {
+    access: 'manage-workspaces',
+    call: async (w, _who, allowed) => {
+      if (!allowed) return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: 'tag-none' }] } };
+      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'doomed' } }] });
+      const tags = await must('GET', `/workspaces/${w.ws.id}/relationships/tags`);
+      const doomed = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'doomed');
+      return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: doomed.id }] } };
+    },
+  },
+  'POST /api/v2/tags/:id/relationships/workspaces': {
+    access: 'manage-workspaces',
+    call: async (w) => {
+      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'shared' } }] });
+      const tags = await must('GET', `/workspaces/${w.ws.id}/relationships/tags`);
+      const shared = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'shared');
+      return { path: `/api/v2/tags/${shared.id}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } };
+    },
   },
   'GET /api/v2/workspaces/:id/current-assessment-result': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-assessment-result` }) },
   'GET /api/v2/assessment-results/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/assessment-results/${w.assessment}` }) },

@@ -175,7 +175,8 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     const email = { 'destination-type': 'email', enabled: false, triggers: ['run:created'] };
 
     await refused(() => create(ws.id, token, email, users(member, stranger)), 422, /member/);
-    await refused(() => create(ws.id, token, email, users(invited)), 422, /member/);
+    // An invited (not yet accepted) member is accepted, as in Terraform Cloud (go-tfe-compat-c covers who gets mail).
+    expect((await create(ws.id, token, email, users(invited))).status).to.equal(201);
     await refused(() => create(ws.id, token, email, { users: { data: [{ type: 'users', id: 'user-doesnotexist' }] } }), 422);
     const webhooks = [
       ['generic', 'https://example.test/h'],

@@ -99,8 +99,10 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   });
 
   it('answers 422 for a configuration version that was never uploaded', async () => {
-    const pending = await createCv(wsId, token, { 'auto-queue-runs': false });
-    await refused(runDoc({ ...wsRel(wsId), ...cvRel(pending.id) }), 422, {
+    // In a workspace of its own: a new version becomes its workspace's current one at once.
+    const fresh = await createWorkspace(org);
+    const pending = await createCv(fresh.id, token, { 'auto-queue-runs': false });
+    await refused(runDoc({ ...wsRel(fresh.id), ...cvRel(pending.id) }), 422, {
       pointer: '/data/relationships/configuration-version',
       detail: /pending/,
     });

@@ -22,7 +22,7 @@ describe('workspace locks', function () {
     expect(locked.body.data.relationships['locked-by'].data).to.deep.equal({ type: 'users', id: writer.id });
 
     expectError(await lock(ws.id, other.token), 409, /already locked/);
-    expectError(await unlock(ws.id, other.token), 409, /locked by another user/);
+    expectError(await unlock(ws.id, other.token), 409, /is locked by User \(another user\)/);
     // Plan access is not enough to lock, unlock or see why (write is).
     expectError(await lock(ws.id, planner.token), 404);
     expectError(await unlock(ws.id, planner.token), 404);
@@ -68,7 +68,7 @@ describe('workspace locks', function () {
       expect((await waitForRun(runId, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
       const refused = await lock(ws.id, token, 'maintenance');
       expect(refused.status, refused.text).to.equal(409);
-      expect(refused.body.errors[0].detail).to.include(`locked by run ${runId}`);
+      expect(refused.body.errors[0].detail).to.include(`is locked by Run ${runId}`);
       expect((await api('GET', `/workspaces/${ws.id}`, { token })).body.data.attributes.locked).to.equal(false);
       expect((await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} })).status).to.equal(202);
       await waitForRun(runId, token, ['discarded']);
