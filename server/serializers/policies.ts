@@ -73,9 +73,13 @@ export function policySetResource(
 /** The signed URL kind of a policy set version's upload. */
 export const POLICY_SET_VERSION_UPLOAD = 'policy-set-version-upload';
 
-/** A policy set version, with its signed upload URL while it still takes its bundle. */
-export function policySetVersionDocument(config: Config, v: PolicySetVersionRow): Resource {
-  const upload = v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
+/**
+ * A policy set version, with its signed upload URL while it still takes its bundle and only for a
+ * caller who may upload it (`canUpload`: manage-policies on the set's organization); a bundle that
+ * becomes ready replaces the set's policies, so a mere reader never sees the link.
+ */
+export function policySetVersionDocument(config: Config, v: PolicySetVersionRow, canUpload: boolean): Resource {
+  const upload = canUpload && v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
   return policySetVersionResource(v, upload);
 }
 

@@ -576,5 +576,34 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await readVersion(member.token, psv.id)).status).to.equal(200);
       expectError(await readVersion(outsider.owner.token, psv.id), 404);
     });
+
+    it('a member without manage-policies never gets a pending version\'s upload link, so cannot replace the set\'s policies', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const member = await memberWithAccess(org, (await createWorkspace(org)).id, 'read');
+      const psv = await newVersion(org.owner.token, set.id);
+      expect(psv.links.upload).to.be.a('string');
+
+      // The version read, the set read with include=newest_version, and the organization's set list.
+      const shown = await readVersion(member.token, psv.id);
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.attributes.status).to.equal('pending');
+      expect(shown.body.data.links).to.deep.equal({ self: `/api/v2/policy-set-versions/${psv.id}` });
+      const withNewest = await api('GET', `/policy-sets/${set.id}?include=newest_version`, { token: member.token });
+      expect(withNewest.status, withNewest.text).to.equal(200);
+      const included = withNewest.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(included.links).to.not.have.property('upload');
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: member.token });
+      expect(listed.status, listed.text).to.equal(200);
+      const listedVersion = listed.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(listedVersion.links).to.not.have.property('upload');
+
+      // The owner still sees the link on every read and the upload still works.
+      expect((await readVersion(org.owner.token, psv.id)).body.data.links.upload).to.be.a('string');
+      const ownerList = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      const ownerVersion = ownerList.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(ownerVersion.links.upload).to.be.a('string');
+      expect((await putArchive(ownerVersion.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status).to.equal(200);
+      expect((await readVersion(member.token, psv.id)).body.data.attributes.status).to.equal('ready');
+    });
   });
 });
