@@ -6,7 +6,7 @@ import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
 import type { OrganizationGrant } from '../../shared/access.js';
-import { findPolicySetVersion, type PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import { findPolicySetVersion, type PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
 import { policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
@@ -46,7 +46,7 @@ export function policySetHandlers(deps: AppDeps) {
   };
 
   /** A version, with its upload URL while it still takes an upload and only for a caller with manage-policies. */
-  const presenterFor = (grant: OrganizationGrant) => (v: PolicySetVersionRow) => policySetVersionDocument(config, v, grant.permissions['manage-policies']);
+  const presenterFor = (grant: OrganizationGrant) => (v: PolicySetVersionSummary) => policySetVersionDocument(config, v, grant.permissions['manage-policies']);
 
   return {
     /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */

@@ -534,6 +534,38 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await readVersion(org.owner.token, bomb.id)).body.data.attributes['error-message']).to.include('unpacks to more than');
     });
 
+    it('a bundle is held to 100 policies and to 10 MiB of policy code in all, however many blocks share one source file', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const blocks = (n: number, source: (i: number) => string) =>
+        Array.from({ length: n }, (_, i) => `policy "p${i}" {\n  source = "./${source(i)}"\n  enforcement_level = "advisory"\n}\n`).join('');
+      // 60 blocks naming one 1 MiB file would store 60 MiB of code from an upload of a few KB.
+      const shared = await newVersion(org.owner.token, set.id);
+      const bundle = await tarGz({ 'sentinel.hcl': blocks(60, () => 'big.sentinel'), 'big.sentinel': `main = rule { true }\n#${'x'.repeat(1024 * 1024)}\n` });
+      expect(bundle.length).to.be.below(64 * 1024);
+      expect((await putArchive(shared.links.upload, bundle)).status).to.equal(200);
+      const sharedRead = await readVersion(org.owner.token, shared.id);
+      expect(sharedRead.body.data.attributes.status).to.equal('errored');
+      expect(sharedRead.body.data.attributes['error-message']).to.match(/code of the bundle's policies comes to \d+ bytes.*at most 10485760/);
+
+      const many = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(many.links.upload, await tarGz({ 'sentinel.hcl': blocks(101, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      const manyRead = await readVersion(org.owner.token, many.id);
+      expect(manyRead.body.data.attributes.status).to.equal('errored');
+      expect(manyRead.body.data.attributes['error-message']).to.include('names 101 policies; a bundle may name at most 100');
+
+      // 100 blocks of small code are a bundle; the set's reads and the organization's list still answer.
+      const fine = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(fine.links.upload, await tarGz({ 'sentinel.hcl': blocks(100, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      expect((await readVersion(org.owner.token, fine.id)).body.data.attributes.status).to.equal('ready');
+      const shown = await api('GET', `/policy-sets/${set.id}?include=current_version%2Cnewest_version`, { token: org.owner.token });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.relationships['current-version'].data.id).to.equal(fine.id);
+      expect(shown.body.included[0].attributes).to.not.have.property('policies');
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      expect(listed.status, listed.text).to.equal(200);
+      expect(listed.body.data.map((d: { id: string }) => d.id)).to.include(set.id);
+    });
+
     it('PolicySetsRead with policy set versions: newest-version and current-version (the newest ready one), included on request', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const readSet = (query = '') => api('GET', `/policy-sets/${set.id}${query}`, { token: org.owner.token });
