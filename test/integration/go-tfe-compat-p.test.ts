@@ -364,6 +364,27 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await stageList(org, planOnly))[0].attributes.status).to.equal('failed');
     });
 
+    it('overriding a stage while its run is discarded: each request is answered (never a 500) and the stage agrees with the winner', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const race = async () => {
+        const ws = await createWorkspace(org, { 'auto-apply': false });
+        await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [ws.id]);
+        const runId = await runIn(org, ws.id);
+        await waitForRun(runId, token, ['post_plan_awaiting_decision'], 90_000);
+        const [stage] = await stageList(org, runId);
+        const [override, discard] = await Promise.all([
+          api('POST', `/task-stages/${stage.id}/actions/override`, { token, body: {} }),
+          api('POST', `/runs/${runId}/actions/discard`, { token, body: {} }),
+        ]);
+        expect([200, 409], override.text).to.include(override.status);
+        expect([202, 409], discard.text).to.include(discard.status);
+        const [after] = await stageList(org, runId);
+        expect(after.attributes.status).to.equal(override.status === 200 ? 'passed' : 'failed');
+      };
+      await Promise.all([race(), race(), race()]);
+    });
+
     it('legacy Sentinel sets keep reporting through policy checks; agent-enabled Sentinel sets through an evaluation', async () => {
       const org = await createOrg();
       const token = org.owner.token;
