@@ -5,7 +5,7 @@ import { workspaceAccessMap, type OrganizationGrant } from '../../shared/access.
 import { POLICY_KINDS, type PolicyKind } from '../../shared/domain/policy.js';
 import { excludedIdsBySet, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, type PolicyRow, type PolicySetRow } from '../../shared/repos/policies.js';
 import { namedPage as namedRows, policiesByIds, policySetsByIds, versionsOfSets } from '../../shared/read-models/policies.js';
-import type { PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import type { PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { workspacesByIds } from '../../shared/read-models/workspaces.js';
 import { paginate, readPageOrDefault, readParam, send, uniqueResources, type Page, type Resource } from '../jsonapi.js';
 import { policyResource, policySetResource } from '../serializers/policies.js';
@@ -35,7 +35,7 @@ export async function policySetDocuments(
   grant: OrganizationGrant,
   rows: PolicySetRow[],
   include: Set<string>,
-  versionResource?: (v: PolicySetVersionRow) => Resource,
+  versionResource?: (v: PolicySetVersionSummary) => Resource,
 ): Promise<Documents> {
   const ids = rows.map((s) => s.id);
   const [policyIds, workspaceIds, excludedIds, versions] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids), excludedIdsBySet(db, ids), versionsOfSets(db, ids)]);

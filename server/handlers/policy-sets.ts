@@ -5,7 +5,8 @@ import type { PolicyKind } from '../../shared/domain/policy.js';
 import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
 import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
-import { findPolicySetVersion, type PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import type { OrganizationGrant } from '../../shared/access.js';
+import { findPolicySetVersion, type PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
 import { policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
@@ -44,24 +45,24 @@ export function policySetHandlers(deps: AppDeps) {
     res.status(204).end();
   };
 
-  /** A version with its upload URL while it still takes an upload. */
-  const presentVersion = (v: PolicySetVersionRow) => policySetVersionDocument(config, v);
+  /** A version, with its upload URL while it still takes an upload and only for a caller with manage-policies. */
+  const presenterFor = (grant: OrganizationGrant) => (v: PolicySetVersionSummary) => policySetVersionDocument(config, v, grant.permissions['manage-policies']);
 
   return {
     /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */
     async createVersion(req: Req, res: Response) {
-      const { set } = await load(req, res, true);
-      sendResource(res, 201, presentVersion(await createPolicySetVersion(deps, set)));
+      const { set, grant } = await load(req, res, true);
+      sendResource(res, 201, presenterFor(grant)(await createPolicySetVersion(deps, set)));
     },
 
-    /** Any member of the set's organization reads its versions. */
+    /** Any member of the set's organization reads its versions; the upload link needs manage-policies. */
     async showVersion(req: Req, res: Response) {
       const version = await findPolicySetVersion(db, req.params.id);
       if (!version) throw new NotFound();
       const set = await findPolicySet(db, version.policy_set_id);
       if (!set) throw new NotFound();
-      await orgScope(db, res.locals.principal, set.organization_name);
-      sendResource(res, 200, presentVersion(version));
+      const { grant } = await orgScope(db, res.locals.principal, set.organization_name);
+      sendResource(res, 200, presenterFor(grant)(version));
     },
 
     async create(req: Req, res: Response) {
@@ -89,12 +90,12 @@ export function policySetHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const include = readInclude(req, INCLUDES);
       const { rows, page, total } = await namedPage<PolicySetRow>(db, req, 'policy_sets', org.name);
-      sendPage(req, res, await policySetDocuments(db, grant, rows, include, presentVersion), page, total);
+      sendPage(req, res, await policySetDocuments(db, grant, rows, include, presenterFor(grant)), page, total);
     },
 
     async show(req: Req, res: Response) {
       const { set, grant } = await load(req, res);
-      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES), presentVersion);
+      const docs = await policySetDocuments(db, grant, [set], readInclude(req, INCLUDES), presenterFor(grant));
       sendResource(res, 200, docs.data[0], docs.included);
     },
 

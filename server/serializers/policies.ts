@@ -1,7 +1,7 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { policyPath } from '../../shared/domain/policy.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
-import type { PolicySetVersionRow } from '../../shared/repos/policy-set-versions.js';
+import type { PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import type { Config } from '../../shared/config.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 
@@ -73,14 +73,18 @@ export function policySetResource(
 /** The signed URL kind of a policy set version's upload. */
 export const POLICY_SET_VERSION_UPLOAD = 'policy-set-version-upload';
 
-/** A policy set version, with its signed upload URL while it still takes its bundle. */
-export function policySetVersionDocument(config: Config, v: PolicySetVersionRow): Resource {
-  const upload = v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
+/**
+ * A policy set version, with its signed upload URL while it still takes its bundle and only for a
+ * caller who may upload it (`canUpload`: manage-policies on the set's organization); a bundle that
+ * becomes ready replaces the set's policies, so a mere reader never sees the link.
+ */
+export function policySetVersionDocument(config: Config, v: PolicySetVersionSummary, canUpload: boolean): Resource {
+  const upload = canUpload && v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
   return policySetVersionResource(v, upload);
 }
 
 /** A policy set version; `links.upload` while it still takes its bundle. */
-export function policySetVersionResource(v: PolicySetVersionRow, uploadUrl: string | null): Resource {
+export function policySetVersionResource(v: PolicySetVersionSummary, uploadUrl: string | null): Resource {
   return {
     type: 'policy-set-versions',
     id: v.id,

@@ -15,10 +15,13 @@ import { isLevelOf, MAX_POLICY_CODE_BYTES, type EnforcementLevel, type PolicyKin
 
 /**
  * Limits of a bundle: its policies are stored with the version and read whole, so a bundle is
- * held to the size of one policy's code, compressed and unpacked, and to 1,000 files.
+ * held to the size of one policy's code, compressed and unpacked, and to 1,000 files. Each policy
+ * stores its own copy of its code (several blocks may name one file), so the code of all its
+ * policies together is held to the same size, and a bundle names at most 100 policies.
  */
 export const MAX_BUNDLE_BYTES = MAX_POLICY_CODE_BYTES;
 export const MAX_BUNDLE_ENTRIES = 1000;
+export const MAX_BUNDLE_POLICIES = 100;
 
 /** A policy a bundle brings, with its code. */
 export interface BundlePolicy {
@@ -67,7 +70,9 @@ export function readBundle(kind: PolicyKind, files: Map<string, string>): Bundle
   if (config === undefined) return failure(`the archive has no ${CONFIG_FILE[kind]} at its root (a ${kind} policy set needs one naming its policies)`);
   const blocks = policyBlocks(config);
   if (!blocks.length) return failure(`${CONFIG_FILE[kind]} names no policy`);
+  if (blocks.length > MAX_BUNDLE_POLICIES) return failure(`${CONFIG_FILE[kind]} names ${blocks.length} policies; a bundle may name at most ${MAX_BUNDLE_POLICIES}`);
   const policies: BundlePolicy[] = [];
+  let codeBytes = 0;
   for (const { name, attributes } of blocks) {
     if (!/^[A-Za-z0-9_-]{1,90}$/.test(name)) return failure(`policy "${name}": the name may have only letters, digits, - and _`);
     if (policies.some((p) => p.name === name)) return failure(`policy "${name}" is named twice`);
@@ -86,5 +91,7 @@ export function readBundle(kind: PolicyKind, files: Map<string, string>): Bundle
       policies.push({ name, kind, enforcement_level: level, query, code, description: attributes.description ?? null });
     }
   }
+  for (const p of policies) codeBytes += Buffer.byteLength(p.code, 'utf8');
+  if (codeBytes > MAX_BUNDLE_BYTES) return failure(`the code of the bundle's policies comes to ${codeBytes} bytes (each policy counts its own source file); at most ${MAX_BUNDLE_BYTES} bytes are allowed`);
   return { ok: true, policies };
 }

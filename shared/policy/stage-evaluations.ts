@@ -72,9 +72,13 @@ async function startEvaluations(tx: Db, run: RunRow, leave: (work: FollowUp) => 
 export async function overrideTaskStage(rt: Runtime, stageId: string, actorId: string | null, comment?: string): Promise<TaskStageRow> {
   const [{ stage, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
+    // Locks the run before the stage, in the order discard and cancel take them (run, then its stages
+    // on closing), so the two cannot deadlock; a stage's run never changes, so reading it unlocked is safe.
+    const runOf = await tx<TaskStageRow>('task_stages').where({ id: stageId }).first('run_id');
+    if (!runOf) throw new NotFound('task stage not found');
+    const owner = await tx<RunRow>('runs').where({ id: runOf.run_id }).forUpdate().first();
     const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
     if (!ts) throw new NotFound('task stage not found');
-    const owner = await tx<RunRow>('runs').where({ id: ts.run_id }).forUpdate().first();
     if (!owner || !stageOverridableNow(ts.status, owner.status)) {
       const why = `the task stage is ${ts.status} and its run ${owner?.status ?? 'gone'}; only a stage awaiting an override can be overridden`;
       throw new ApiError('conflict', 'transition not allowed', `transition not allowed: ${why}`);

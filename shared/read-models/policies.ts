@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import type { PolicyKind } from '../domain/policy.js';
 import { policies, type PolicyRow, type PolicySetRow } from '../repos/policies.js';
 import { fetchPage, type Page } from './page.js';
-import { newestReadyVersions, type PolicySetVersionRow } from '../repos/policy-set-versions.js';
+import { newestReadyVersions, VERSION_SUMMARY_COLUMNS, type PolicySetVersionSummary } from '../repos/policy-set-versions.js';
 
 /** How a list of policies or policy sets is narrowed: by kind, and by a substring of the name (case-insensitive). */
 export interface NamedFilter {
@@ -26,13 +26,14 @@ export const policiesByIds = (db: Db, ids: string[]): Promise<PolicyRow[]> => po
 
 /**
  * The versions a policy set names: its newest version (whatever its status) and its current one
- * (the newest ready version, whose bundle it evaluates), by set id.
+ * (the newest ready version, whose bundle it evaluates), by set id; without their policies.
  */
-export async function versionsOfSets(db: Db, setIds: string[]): Promise<{ newest: Map<string, PolicySetVersionRow>; current: Map<string, PolicySetVersionRow> }> {
+export async function versionsOfSets(db: Db, setIds: string[]): Promise<{ newest: Map<string, PolicySetVersionSummary>; current: Map<string, PolicySetVersionSummary> }> {
   if (!setIds.length) return { newest: new Map(), current: new Map() };
   const newest = (await db('policy_set_versions')
+    .select(...VERSION_SUMMARY_COLUMNS)
     .distinctOn('policy_set_id')
     .whereIn('policy_set_id', setIds)
-    .orderBy([{ column: 'policy_set_id' }, { column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])) as PolicySetVersionRow[];
+    .orderBy([{ column: 'policy_set_id' }, { column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])) as PolicySetVersionSummary[];
   return { newest: new Map(newest.map((v) => [v.policy_set_id, v])), current: await newestReadyVersions(db, setIds) };
 }

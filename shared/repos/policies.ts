@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
-import { newestReadyVersions } from './policy-set-versions.js';
+import { newestReadyBundles } from './policy-set-versions.js';
 import type { EnforcementLevel, PolicyKind } from '../domain/policy.js';
 
 /** A policy without its code (which can be 10 MB; only download and evaluation read it). */
@@ -196,7 +196,7 @@ export async function policySetsForRun(db: Db, organizationName: string, workspa
     .orderBy('p.name')
     .select('l.policy_set_id', 'p.id', 'p.name', 'p.description', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
   // A set with a ready version evaluates its newest ready version's bundle instead of its own policies.
-  const versions = await newestReadyVersions(db, sets.map((s) => s.id));
+  const versions = await newestReadyBundles(db, sets.map((s) => s.id));
   const bundled = (s: PolicySetRow): RunPolicy[] | undefined => {
     const v = versions.get(s.id);
     return v?.policies.map((p) => ({ id: `${v.id}/${p.name}`, name: p.name, description: p.description, kind: p.kind, query: p.query, enforcement_level: p.enforcement_level, code: p.code }));

@@ -17,11 +17,18 @@ export interface PolicySetVersionRow {
   updated_at: Date;
 }
 
-export const findPolicySetVersion = (db: Db, id: string) => db<PolicySetVersionRow>('policy_set_versions').where({ id }).first();
+/** A version without its policies (which may be large): what every read but evaluation needs. */
+export type PolicySetVersionSummary = Omit<PolicySetVersionRow, 'policies'>;
 
-export async function insertPolicySetVersion(db: Db, policySetId: string): Promise<PolicySetVersionRow> {
+/** The columns of a PolicySetVersionSummary. */
+export const VERSION_SUMMARY_COLUMNS = ['id', 'policy_set_id', 'source', 'status', 'error', 'error_message', 'status_timestamps', 'created_at', 'updated_at'] as const;
+
+export const findPolicySetVersion = (db: Db, id: string): Promise<PolicySetVersionSummary | undefined> =>
+  db('policy_set_versions').where({ id }).first(...VERSION_SUMMARY_COLUMNS);
+
+export async function insertPolicySetVersion(db: Db, policySetId: string): Promise<PolicySetVersionSummary> {
   const stamp = { 'pending-at': new Date().toISOString() };
-  const [row] = await db<PolicySetVersionRow>('policy_set_versions').insert({ id: newId('polsetver'), policy_set_id: policySetId, status_timestamps: asJson(db, stamp) }).returning('*');
+  const [row] = await db<PolicySetVersionRow>('policy_set_versions').insert({ id: newId('polsetver'), policy_set_id: policySetId, status_timestamps: asJson(db, stamp) }).returning([...VERSION_SUMMARY_COLUMNS]);
   return row;
 }
 
@@ -30,24 +37,34 @@ export async function settlePolicySetVersion(
   db: Db,
   id: string,
   end: { status: 'ready'; policies: BundlePolicy[] } | { status: 'errored'; error: string; error_message: string },
-): Promise<PolicySetVersionRow | undefined> {
+): Promise<PolicySetVersionSummary | undefined> {
   const stamp = db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${end.status}-at`, new Date().toISOString()]);
   const values = end.status === 'ready' ? { status: end.status, policies: asJson(db, end.policies) } : end;
   const [row] = await db<PolicySetVersionRow>('policy_set_versions')
     .where({ id, status: 'pending' })
     .update({ ...values, status_timestamps: stamp, updated_at: db.fn.now() })
-    .returning('*');
+    .returning([...VERSION_SUMMARY_COLUMNS]);
   return row;
 }
 
-/** The newest ready version of each of the given sets (the one a set evaluates), by set id. */
-export async function newestReadyVersions(db: Db, setIds: string[]): Promise<Map<string, PolicySetVersionRow>> {
-  if (!setIds.length) return new Map();
-  const rows = (await db('policy_set_versions')
+const newestReady = (db: Db, setIds: string[]) =>
+  db('policy_set_versions')
     .distinctOn('policy_set_id')
     .whereIn('policy_set_id', setIds)
     .where({ status: 'ready' })
-    .orderBy([{ column: 'policy_set_id' }, { column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])) as PolicySetVersionRow[];
+    .orderBy([{ column: 'policy_set_id' }, { column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+
+/** The newest ready version of each of the given sets (the one a set evaluates), without its policies, by set id. */
+export async function newestReadyVersions(db: Db, setIds: string[]): Promise<Map<string, PolicySetVersionSummary>> {
+  if (!setIds.length) return new Map();
+  const rows = (await newestReady(db, setIds).select(...VERSION_SUMMARY_COLUMNS)) as PolicySetVersionSummary[];
+  return new Map(rows.map((r) => [r.policy_set_id, r]));
+}
+
+/** The newest ready version of each of the given sets with its policies and their code (for evaluation), by set id. */
+export async function newestReadyBundles(db: Db, setIds: string[]): Promise<Map<string, Pick<PolicySetVersionRow, 'id' | 'policy_set_id' | 'policies'>>> {
+  if (!setIds.length) return new Map();
+  const rows = (await newestReady(db, setIds).select('id', 'policy_set_id', 'policies')) as Pick<PolicySetVersionRow, 'id' | 'policy_set_id' | 'policies'>[];
   return new Map(rows.map((r) => [r.policy_set_id, r]));
 }
 

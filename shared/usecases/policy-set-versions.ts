@@ -3,14 +3,14 @@ import { NotFound, Unprocessable } from '../errors.js';
 import { archiveTexts } from '../archive.js';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_ENTRIES, readBundle } from '../domain/policy-bundle.js';
 import type { PolicySetRow } from '../repos/policies.js';
-import { findPolicySetVersion, insertPolicySetVersion, settlePolicySetVersion, type PolicySetVersionRow } from '../repos/policy-set-versions.js';
+import { findPolicySetVersion, insertPolicySetVersion, settlePolicySetVersion, type PolicySetVersionSummary } from '../repos/policy-set-versions.js';
 import { UploadRefused } from './archive-intake.js';
 
 /**
  * Creates a pending version of a set; its upload URL takes the bundle. Only editions above the
  * free one create policy set versions through the API (the free edition: 422, nothing saved).
  */
-export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionRow> {
+export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionSummary> {
   if (rt.config.edition === 'free') throw new Unprocessable('the free edition does not create policy set versions through the API; attach policies to the set instead', '/');
   return insertPolicySetVersion(rt.db, set.id);
 }
@@ -24,7 +24,7 @@ export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Pr
  * why, and is accepted (clients read the status, as on TFE, where bundles are read after the
  * upload). Otherwise the version is ready and the set evaluates its policies from then on.
  */
-export async function acceptPolicySetVersionUpload(rt: Runtime, id: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<PolicySetVersionRow> {
+export async function acceptPolicySetVersionUpload(rt: Runtime, id: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<PolicySetVersionSummary> {
   const version = await findPolicySetVersion(rt.db, id);
   if (!version) throw new UploadRefused('not-found', 'not found', 'policy set version not found');
   if (version.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');

@@ -364,6 +364,27 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await stageList(org, planOnly))[0].attributes.status).to.equal('failed');
     });
 
+    it('overriding a stage while its run is discarded: each request is answered (never a 500) and the stage agrees with the winner', async () => {
+      const org = await createOrg();
+      const token = org.owner.token;
+      const race = async () => {
+        const ws = await createWorkspace(org, { 'auto-apply': false });
+        await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [ws.id]);
+        const runId = await runIn(org, ws.id);
+        await waitForRun(runId, token, ['post_plan_awaiting_decision'], 90_000);
+        const [stage] = await stageList(org, runId);
+        const [override, discard] = await Promise.all([
+          api('POST', `/task-stages/${stage.id}/actions/override`, { token, body: {} }),
+          api('POST', `/runs/${runId}/actions/discard`, { token, body: {} }),
+        ]);
+        expect([200, 409], override.text).to.include(override.status);
+        expect([202, 409], discard.text).to.include(discard.status);
+        const [after] = await stageList(org, runId);
+        expect(after.attributes.status).to.equal(override.status === 200 ? 'passed' : 'failed');
+      };
+      await Promise.all([race(), race(), race()]);
+    });
+
     it('legacy Sentinel sets keep reporting through policy checks; agent-enabled Sentinel sets through an evaluation', async () => {
       const org = await createOrg();
       const token = org.owner.token;
@@ -534,6 +555,38 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect((await readVersion(org.owner.token, bomb.id)).body.data.attributes['error-message']).to.include('unpacks to more than');
     });
 
+    it('a bundle is held to 100 policies and to 10 MiB of policy code in all, however many blocks share one source file', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const blocks = (n: number, source: (i: number) => string) =>
+        Array.from({ length: n }, (_, i) => `policy "p${i}" {\n  source = "./${source(i)}"\n  enforcement_level = "advisory"\n}\n`).join('');
+      // 60 blocks naming one 1 MiB file would store 60 MiB of code from an upload of a few KB.
+      const shared = await newVersion(org.owner.token, set.id);
+      const bundle = await tarGz({ 'sentinel.hcl': blocks(60, () => 'big.sentinel'), 'big.sentinel': `main = rule { true }\n#${'x'.repeat(1024 * 1024)}\n` });
+      expect(bundle.length).to.be.below(64 * 1024);
+      expect((await putArchive(shared.links.upload, bundle)).status).to.equal(200);
+      const sharedRead = await readVersion(org.owner.token, shared.id);
+      expect(sharedRead.body.data.attributes.status).to.equal('errored');
+      expect(sharedRead.body.data.attributes['error-message']).to.match(/code of the bundle's policies comes to \d+ bytes.*at most 10485760/);
+
+      const many = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(many.links.upload, await tarGz({ 'sentinel.hcl': blocks(101, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      const manyRead = await readVersion(org.owner.token, many.id);
+      expect(manyRead.body.data.attributes.status).to.equal('errored');
+      expect(manyRead.body.data.attributes['error-message']).to.include('names 101 policies; a bundle may name at most 100');
+
+      // 100 blocks of small code are a bundle; the set's reads and the organization's list still answer.
+      const fine = await newVersion(org.owner.token, set.id);
+      expect((await putArchive(fine.links.upload, await tarGz({ 'sentinel.hcl': blocks(100, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      expect((await readVersion(org.owner.token, fine.id)).body.data.attributes.status).to.equal('ready');
+      const shown = await api('GET', `/policy-sets/${set.id}?include=current_version%2Cnewest_version`, { token: org.owner.token });
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.relationships['current-version'].data.id).to.equal(fine.id);
+      expect(shown.body.included[0].attributes).to.not.have.property('policies');
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      expect(listed.status, listed.text).to.equal(200);
+      expect(listed.body.data.map((d: { id: string }) => d.id)).to.include(set.id);
+    });
+
     it('PolicySetsRead with policy set versions: newest-version and current-version (the newest ready one), included on request', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const readSet = (query = '') => api('GET', `/policy-sets/${set.id}${query}`, { token: org.owner.token });
@@ -575,6 +628,35 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const psv = await newVersion(org.owner.token, set.id);
       expect((await readVersion(member.token, psv.id)).status).to.equal(200);
       expectError(await readVersion(outsider.owner.token, psv.id), 404);
+    });
+
+    it('a member without manage-policies never gets a pending version\'s upload link, so cannot replace the set\'s policies', async () => {
+      const set = await createPolicySet(org.name, org.owner.token, {});
+      const member = await memberWithAccess(org, (await createWorkspace(org)).id, 'read');
+      const psv = await newVersion(org.owner.token, set.id);
+      expect(psv.links.upload).to.be.a('string');
+
+      // The version read, the set read with include=newest_version, and the organization's set list.
+      const shown = await readVersion(member.token, psv.id);
+      expect(shown.status, shown.text).to.equal(200);
+      expect(shown.body.data.attributes.status).to.equal('pending');
+      expect(shown.body.data.links).to.deep.equal({ self: `/api/v2/policy-set-versions/${psv.id}` });
+      const withNewest = await api('GET', `/policy-sets/${set.id}?include=newest_version`, { token: member.token });
+      expect(withNewest.status, withNewest.text).to.equal(200);
+      const included = withNewest.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(included.links).to.not.have.property('upload');
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: member.token });
+      expect(listed.status, listed.text).to.equal(200);
+      const listedVersion = listed.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(listedVersion.links).to.not.have.property('upload');
+
+      // The owner still sees the link on every read and the upload still works.
+      expect((await readVersion(org.owner.token, psv.id)).body.data.links.upload).to.be.a('string');
+      const ownerList = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      const ownerVersion = ownerList.body.included.find((i: { id: string }) => i.id === psv.id);
+      expect(ownerVersion.links.upload).to.be.a('string');
+      expect((await putArchive(ownerVersion.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status).to.equal(200);
+      expect((await readVersion(member.token, psv.id)).body.data.attributes.status).to.equal('ready');
     });
   });
 });
