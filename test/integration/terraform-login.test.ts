@@ -109,10 +109,17 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
       expect(`${redirect.origin}${redirect.pathname}`).to.equal(q.redirect_uri);
       expect(redirect.searchParams.get('state')).to.equal(q.state);
 
-      // The browser follows the redirect to the CLI, which exchanges the code.
-      const back = await fetch(redirect);
-      expect(back.status).to.equal(200);
-      await back.text();
+      // The browser follows the redirect to the CLI, which exchanges the code. The CLI stops its
+      // listener as soon as it has the code, and on a busy machine that can close the connection
+      // before its answer goes out (a browser would show the same); what counts is the exchange.
+      const back = await fetch(redirect).then(
+        async (r) => {
+          await r.text();
+          return r.status;
+        },
+        () => null,
+      );
+      if (back !== null) expect(back).to.equal(200);
       const code = await login.exited;
       expect(code, login.output()).to.equal(0);
       expect(login.output(), login.output()).to.include('Terraform has obtained and saved an API token.');
