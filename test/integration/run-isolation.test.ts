@@ -223,7 +223,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
     // No worker: the runs wait in plan_queued.
     const org = await createOrg();
     const ws = await createWorkspace(org);
-    await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'output "ok" { value = true }\n' });
+    const uploaded = await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'output "ok" { value = true }\n' });
     const max = harness().config.maxQueuedSpeculativeRuns;
     for (let i = 0; i < max; i++) await startRun(ws.id, org.owner.token, { 'plan-only': true });
     const refused = await api('POST', '/runs', {
@@ -236,8 +236,12 @@ describe('run isolation: what a hostile configuration can reach', function () {
     expect(put.status, put.text).to.equal(409);
     const runs = await api('GET', `/workspaces/${ws.id}/runs?page[size]=100`, { token: org.owner.token });
     expect(runs.body.data).to.have.length(max);
-    // A non-speculative run is not capped by it.
-    const real = await api('POST', '/runs', { token: org.owner.token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } } }) });
+    // A non-speculative run is not capped by it (of the uploaded version: the refused one, still
+    // pending, became the workspace's current version when it was created).
+    const real = await api('POST', '/runs', {
+      token: org.owner.token,
+      body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: uploaded } } }),
+    });
     expect(real.status, real.text).to.equal(201);
     // Leave nothing queued for the suites after this one.
     for (const r of [...runs.body.data, real.body.data]) await api('POST', `/runs/${r.id}/actions/cancel`, { token: org.owner.token, body: {} });
