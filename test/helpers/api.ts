@@ -25,6 +25,11 @@ export async function api(
   const outsideApi = path.startsWith('/api/') || ['/healthz', '/readyz', '/.well-known', '/admin/queues'].some((p) => path.startsWith(p));
   const url = path.startsWith('http') ? path : `${h.baseUrl}${outsideApi ? '' : '/api/v2'}${path}`;
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+  return readResponse(res);
+}
+
+/** A response as the tests read it: status, headers, the body as text and parsed as JSON (null when it is not JSON). */
+export async function readResponse(res: Response): Promise<ApiResponse> {
   const text = await res.text();
   let parsed: unknown = null;
   try {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, type ApiResponse } from './api.js';
+import { api, readResponse, type ApiResponse } from './api.js';
 import { harness } from './harness.js';
 import type { TestUser } from './fixtures.js';
 
@@ -25,14 +25,7 @@ export async function browser(
   if (origin) headers.Origin = origin;
   if (opts.body !== undefined) headers['Content-Type'] ??= 'application/json';
   const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return readResponse(res);
 }
 
 /** The session a successful sign-in answer set. */

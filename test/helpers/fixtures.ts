@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { api, doc } from './api.js';
+import { api, doc, readResponse } from './api.js';
 
 export const uniq = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -115,14 +115,7 @@ export async function putArchive(
     headers: { 'Content-Type': 'application/octet-stream', Accept: 'application/json, */*' },
     body: new Uint8Array(body),
   });
-  const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, text, body: parsed };
+  return readResponse(res);
 }
 
 /** A new organization member whose only access to the workspace is `access`, through a team of their own. */

@@ -8,7 +8,7 @@ import { routeTable } from '../../server/route-table.js';
 import { insertPolicyCheck } from '../../shared/repos/policy-checks.js';
 import { insertPolicyEvaluation, insertSetOutcomes } from '../../shared/repos/policy-evaluations.js';
 import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
-import { doc } from '../helpers/api.js';
+import { doc, readResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { createOrg, createTeam, createUser, joinOrg, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
@@ -190,14 +190,7 @@ async function call(method: string, path: string, token: string | null, opts: Om
     body = opts.raw ?? JSON.stringify(opts.body);
   }
   const res = await fetch(`${harness().baseUrl}${path.startsWith('/') ? '' : '/'}${path}`, { method, headers, body, redirect: 'manual' });
-  const text = await res.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = null;
-  }
-  return { status: res.status, text, body: parsed };
+  return readResponse(res);
 }
 
 /** An API call as the organization owner that must succeed; returns the body. */
@@ -261,6 +254,14 @@ async function storeObject(bytes: Buffer, contentType = 'application/json'): Pro
 
 async function newTeam(attrs: Record<string, unknown> = {}): Promise<string> {
   return createTeam(world.org, { visibility: 'organization', ...attrs });
+}
+
+/** A route on a team's token: for a caller who may, a fresh secret team that has one; otherwise the world's. */
+async function teamWithToken(w: World, _who: Who, allowed: boolean): Promise<{ path: string }> {
+  if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
+  const team = await newTeam({ visibility: 'secret' });
+  await must('POST', `/teams/${team}/authentication-token`);
+  return { path: `/api/v2/teams/${team}/authentication-token` };
 }
 
 /** A run task endpoint for the verification worker to check: every request answers 200. */
@@ -577,21 +578,11 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/v2/teams/:id/authentication-token': {
     access: 'manage-teams',
-    call: async (w, _who, allowed) => {
-      if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
-      const team = await newTeam({ visibility: 'secret' });
-      await must('POST', `/teams/${team}/authentication-token`);
-      return { path: `/api/v2/teams/${team}/authentication-token` };
-    },
+    call: teamWithToken,
   },
   'DELETE /api/v2/teams/:id/authentication-token': {
     access: 'manage-teams',
-    call: async (w, _who, allowed) => {
-      if (!allowed) return { path: `/api/v2/teams/${w.secretTeam}/authentication-token` };
-      const team = await newTeam({ visibility: 'secret' });
-      await must('POST', `/teams/${team}/authentication-token`);
-      return { path: `/api/v2/teams/${team}/authentication-token` };
-    },
+    call: teamWithToken,
   },
   'POST /api/v2/teams/:id/relationships/users': {
     access: 'manage-membership',
