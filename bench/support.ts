@@ -100,7 +100,8 @@ export async function serviceSetup(cleanups: Cleanups, extraEnv: Record<string, 
     QUEUE_PREFIX: `bench-${runId}`,
     // Benchmarks drive the service with few tokens, faster than the default budgets allow: the
     // limits are counted as usual (their cost is part of what is measured) but set out of reach.
-    RATE_LIMIT_PER_SECOND: '1000000',
+    // BENCH_RATE_LIMITS=off turns the per-request budget off, to measure what counting it costs.
+    RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMITS === 'off' ? '0' : '1000000',
     RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '1000000',
     RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1000000',
     RATE_LIMIT_INVITATIONS_PER_MINUTE: '1000000',
@@ -254,7 +255,9 @@ export async function startServiceProcesses(
   const processes: ServiceProcess[] = [];
 
   const start = (role: string, script: string, args: string[], extraEnv: Record<string, string> = {}): ServiceProcess => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // BENCH_CPU_PROFILE_DIR: each service process writes a V8 CPU profile there when it stops.
+    const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+    const child = spawn(process.execPath, [...profile, script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     child.once('error', (err) => reportFailure(new Error(`service process ${role} (${script}): ${err.message}`)));
     if (child.pid === undefined) throw new Error(`could not start the ${role} process (${script})`);
     const pid = child.pid;

@@ -4,6 +4,7 @@ import { NotFound } from '../shared/errors.js';
 import {
   accessAtLeast,
   organizationGrant,
+  organizationWithGrant,
   rowWithGrant,
   workspaceAccess,
   type OrganizationGrant,
@@ -11,7 +12,7 @@ import {
   type Principal,
   type WorkspaceAccess,
 } from '../shared/access.js';
-import { findOrganization, type OrganizationRow } from '../shared/repos/organizations.js';
+import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
@@ -29,8 +30,8 @@ export interface OrgScope {
 
 /** The organization and the caller's grant in it; `need` is an organization permission, or 'owner'. */
 export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner'): Promise<OrgScope> {
-  const org = await findOrganization(db, name);
-  const grant = org ? await organizationGrant(db, principal, name) : null;
+  const found = await organizationWithGrant<OrganizationRow>(db, principal, name);
+  const [org, grant] = [found?.row, found?.grant];
   if (!org || !grant) throw new NotFound();
   if (need === 'owner' ? !grant.isOwner : need && !grant.permissions[need]) throw new NotFound();
   return { org, grant };

@@ -88,9 +88,21 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
  * The id may be a query that selects it (one row, one column).
  */
 export async function rowWithGrant<T extends { organization_name: string }>(db: Db, principal: Principal, table: string, id: string | Knex.QueryBuilder): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const query = db(`${table} as x`).where('x.id', id).first('x.*');
+  const found = await withGrant<T>(db, principal, db(`${table} as x`).where('x.id', id), 'x.organization_name');
+  return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
+}
+
+/** An organization with the principal's grant in it, read in one query (the grant is null when the principal may not see it). */
+export async function organizationWithGrant<T extends { name: string }>(db: Db, principal: Principal, name: string): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
+  const found = await withGrant<T>(db, principal, db('organizations as x').where('x.name', name), 'x.name');
+  return found && { row: found.row, grant: grantOf(principal, found.row.name, found.teams) };
+}
+
+/** The first row `query` (on `x`) finds, with a user principal's membership teams in the organization its `organizationColumn` names. */
+async function withGrant<T>(db: Db, principal: Principal, query: Knex.QueryBuilder, organizationColumn: string): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
+  query.first('x.*');
   if (principal.kind === 'user') {
-    const teams = membershipTeams(db, principal.user.id, db.raw('??', ['x.organization_name'])).select(
+    const teams = membershipTeams(db, principal.user.id, db.raw('??', [organizationColumn])).select(
       db.raw(`coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')`),
     );
     query.select(db.raw('(?) as membership_teams', [teams]));
@@ -98,7 +110,7 @@ export async function rowWithGrant<T extends { organization_name: string }>(db: 
   const found = (await query) as (T & { membership_teams?: MembershipTeam[] }) | undefined;
   if (!found) return undefined;
   const { membership_teams: teams = [], ...row } = found;
-  return { row: row as unknown as T, grant: grantOf(principal, row.organization_name, teams) };
+  return { row: row as T, teams };
 }
 
 

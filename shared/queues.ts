@@ -71,11 +71,15 @@ export const jobs = {
     jobId: `mail-${mailId}`,
     opts: { attempts: 8, backoff: { type: 'exponential', delay: 5000 } },
   }),
-  /** One step of a run (e.g. plan, apply), keyed by run and step so a step is queued once. */
-  runStep: (runId: string, step: string): JobSpec => ({
+  /**
+   * One step of a run (e.g. plan, apply), keyed by run and step so a step is queued once. With the
+   * run's organization when the caller knows it: the worker's fair share needs it before anything
+   * else, and otherwise reads it first.
+   */
+  runStep: (runId: string, step: string, organization: string | null = null): JobSpec => ({
     queue: 'run-pipeline',
     name: JOB.runStep,
-    data: { runId, step },
+    data: withOrganization({ runId, step }, organization),
     jobId: `run-${runId}-${step}`,
   }),
   /** Delivery attempt `attempt` of a run task request, optionally delayed (retry schedule). */

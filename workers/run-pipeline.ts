@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
-import { idFrom } from './context.js';
+import { idFrom, organizationFrom } from './context.js';
 import { startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
@@ -17,17 +17,19 @@ import { inFairSlot } from './organization-slots.js';
  */
 export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const runId = idFrom(job.data, 'runId');
+  // Jobs queued where the organization was at hand carry it; the others read it first.
+  const organization = async () => organizationFrom(job.data) ?? (await organizationOfRun(deps.db, runId));
   const step = (job.data as { step?: unknown }).step;
   switch (step) {
     case 'queue':
       await startPendingRun(deps, runId);
       return;
     case 'plan':
-      await inFairSlot(deps.slots, await organizationOfRun(deps.db, runId), job, token, () => executePlan(deps, runId));
+      await inFairSlot(deps.slots, await organization(), job, token, () => executePlan(deps, runId));
       return;
     case 'confirm':
     case 'apply':
-      await inFairSlot(deps.slots, await organizationOfRun(deps.db, runId), job, token, () => executeApply(deps, runId));
+      await inFairSlot(deps.slots, await organization(), job, token, () => executeApply(deps, runId));
       return;
     case 'policy':
       await evaluateRunPolicies(deps, runId);

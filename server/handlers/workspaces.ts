@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
 import { findOrganization } from '../../shared/repos/organizations.js';
-import { currentOutputsOf, visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
+import { currentOutputsOf, visibleWorkspaces, workspaceFacts, type WorkspaceFacts } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
@@ -78,8 +78,9 @@ export function workspaceHandlers(deps: AppDeps) {
     };
   }
 
-  async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>) {
-    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, workspaceFacts(db, [ws.id]), outputsOf([ws.id], inc)]);
+  /** Answers with the workspace document; `facts`: the workspace's facts when already being read. */
+  async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>, facts?: Promise<Map<string, WorkspaceFacts>>) {
+    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, facts ?? workspaceFacts(db, [ws.id]), outputsOf([ws.id], inc)]);
     const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included];
     sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id), outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
@@ -90,8 +91,11 @@ export function workspaceHandlers(deps: AppDeps) {
       const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
       const relationships = (req.body as { data: { relationships?: { tags?: { data?: { id?: string; attributes?: { name?: string } }[] } } } }).data.relationships;
-      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tagRefs(relationships?.tags?.data));
-      await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc);
+      const tags = tagRefs(relationships?.tags?.data);
+      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
+      // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
+      const facts = tags.length ? undefined : Promise.resolve(new Map([[ws.id, { tagNames: [], runsCount: 0, resourceCount: 0 }]]));
+      await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc, facts);
     },
 
     async list(req: Req, res: Response) {
@@ -125,8 +129,11 @@ export function workspaceHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
+      // The facts are read alongside the access check, and shown only once it has passed.
+      const facts = workspaceFacts(db, [req.params.id]);
+      facts.catch(() => undefined);
       const scope = await workspaceScopeById(db, res.locals.principal, req.params.id);
-      await respond(res, 200, scope.workspace, scope, include(req));
+      await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 
     async update(req: Req, res: Response) {

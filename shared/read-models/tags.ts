@@ -1,18 +1,6 @@
 import type { Db } from '../db.js';
 import type { TagRow } from '../repos/tags.js';
-import { fetchPage, groupUnder, type Page } from './page.js';
-
-/** Tag names of each workspace, in the order they were added. */
-export async function tagNamesOf(db: Db, workspaceIds: string[]): Promise<Map<string, string[]>> {
-  const rows = workspaceIds.length
-    ? ((await db('workspace_tags as wt')
-        .join('tags as t', 't.id', 'wt.tag_id')
-        .whereIn('wt.workspace_id', workspaceIds)
-        .orderBy('wt.position')
-        .select('wt.workspace_id', 't.name')) as { workspace_id: string; name: string }[])
-    : [];
-  return groupUnder(workspaceIds, rows, (r) => r.workspace_id, (r) => r.name);
-}
+import { fetchPage, type Page } from './page.js';
 
 /** One page of a workspace's tags, in the order they were added, with the total. */
 export const workspaceTagsPage = (db: Db, workspaceId: string, page: Page) =>

@@ -50,22 +50,26 @@ export async function createRequestedRun(
   if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
   // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
   if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', '/data/attributes/terraform-version');
-  return createRun(rt, {
-    workspace_id: ws.id,
-    configuration_version_id: cv.id,
-    source: 'tfe-api',
-    message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
-    is_destroy: attrs['is-destroy'] ?? false,
-    auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
-    plan_only: planOnly,
-    refresh: attrs.refresh ?? true,
-    refresh_only: attrs['refresh-only'] ?? false,
-    save_plan: attrs['save-plan'] ?? false,
-    allow_empty_apply: attrs['allow-empty-apply'] ?? false,
-    target_addrs: attrs['target-addrs'] ?? [],
-    replace_addrs: attrs['replace-addrs'] ?? [],
-    variables: attrs.variables ?? [],
-    terraform_version: attrs['terraform-version'] ?? null,
-    created_by_id: actorId,
-  });
+  return createRun(
+    rt,
+    {
+      workspace_id: ws.id,
+      configuration_version_id: cv.id,
+      source: 'tfe-api',
+      message: attrs.message ?? 'Queued manually via the Terraform Enterprise API',
+      is_destroy: attrs['is-destroy'] ?? false,
+      auto_apply: attrs['auto-apply'] ?? ws.auto_apply,
+      plan_only: planOnly,
+      refresh: attrs.refresh ?? true,
+      refresh_only: attrs['refresh-only'] ?? false,
+      save_plan: attrs['save-plan'] ?? false,
+      allow_empty_apply: attrs['allow-empty-apply'] ?? false,
+      target_addrs: attrs['target-addrs'] ?? [],
+      replace_addrs: attrs['replace-addrs'] ?? [],
+      variables: attrs.variables ?? [],
+      terraform_version: attrs['terraform-version'] ?? null,
+      created_by_id: actorId,
+    },
+    ws.organization_name,
+  );
 }

@@ -10,23 +10,23 @@ import { newId } from '../ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../queues.js';
 
-/** The job a run needs next in its current status, if any (the reconciler uses the same rule). */
-export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
+/** The job a run needs next in its current status, if any (the reconciler uses the same rule); `organization`: the run's, when known. */
+export function nextStep(run: Pick<RunRow, 'id' | 'status'>, organization: string | null = null): JobSpec | null {
   switch (run.status) {
     case 'pending':
-      return jobs.runStep(run.id, 'queue');
+      return jobs.runStep(run.id, 'queue', organization);
     case 'plan_queued':
     case 'planning':
-      return jobs.runStep(run.id, 'plan');
+      return jobs.runStep(run.id, 'plan', organization);
     case 'policy_checking':
-      return jobs.runStep(run.id, 'policy');
+      return jobs.runStep(run.id, 'policy', organization);
     case 'confirmed':
       // Its own step: the job that enters the pre-apply stage is not the one that applies after it.
-      return jobs.runStep(run.id, 'confirm');
+      return jobs.runStep(run.id, 'confirm', organization);
     case 'pre_apply_completed':
     case 'apply_queued':
     case 'applying':
-      return jobs.runStep(run.id, 'apply');
+      return jobs.runStep(run.id, 'apply', organization);
     default:
       return null;
   }
@@ -37,8 +37,8 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>): JobSpec | null {
  * move's transaction left for it (`followUps`, see RunMoves), and when the run has finished let
  * the next run of its workspace start.
  */
-export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly FollowUp[] = []): Promise<void> {
-  const step = nextStep(run);
+export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly FollowUp[] = [], organization: string | null = null): Promise<void> {
+  const step = nextStep(run, organization);
   if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
   await rt.lifecycle.runAfterMoves(rt, followUps);
   if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
@@ -107,12 +107,16 @@ export async function insertRun(m: RunMoves, attrs: NewRun): Promise<RunRow> {
  * a free workspace whose runs nothing listens to, takes one autocommit statement (see
  * queuedAtCreation); any other goes through insertRun's transaction.
  */
-export async function createRun(rt: Runtime, given: Omit<NewRun, 'variables' | 'variables_sealed'> & { variables?: { key: string; value: string }[] }): Promise<RunRow> {
+export async function createRun(
+  rt: Runtime,
+  given: Omit<NewRun, 'variables' | 'variables_sealed'> & { variables?: { key: string; value: string }[] },
+  organization: string | null = null,
+): Promise<RunRow> {
   if (given.plan_only) await refuseSpeculativeBeyondCap(rt, given.workspace_id);
   const attrs: NewRun = { ...given, ...sealRunVariables(rt.config.encryptionKey, given.variables ?? []) };
   const queued = await queuedAtCreation(rt.lifecycle, rt.db, attrs);
   const [run, followUps] = queued ? [queued, []] : await rt.lifecycle.transaction(rt.db, (m) => insertRun(m, attrs));
-  await afterMove(rt, run, followUps);
+  await afterMove(rt, run, followUps, organization);
   return run;
 }
 

@@ -22,6 +22,8 @@ const parsedCount = (state: Buffer): number => {
 };
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+/** The index that keeps workspace names unique in an organization (see its migration). */
+const NAME_UNIQUE = 'workspaces_organization_name_name_unique';
 
 /**
  * File triggers follow either prefixes or patterns, not both: a request that sets both non-empty
@@ -49,10 +51,17 @@ async function resolveTags(db: Db, organizationName: string, refs: TagRef[], cre
 
 /** Creates a workspace in an organization, with its tags; its name must be free there. */
 export async function createWorkspace(rt: Runtime, organizationName: string, settings: WorkspaceSettings & { name: string }, tags: TagRef[] = []): Promise<WorkspaceRow> {
+  const values = { ...triggers(settings), name: settings.name };
+  // The name's unique index refuses a taken one, also between concurrent creations.
+  const insert = (db: Db) =>
+    insertWorkspace(db, organizationName, values).catch((err: unknown) => {
+      throw (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === NAME_UNIQUE ? nameTaken() : err;
+    });
+  // Without tags, one statement; with them, the tags are attached in the same transaction.
+  if (!tags.length) return insert(rt.db);
   return rt.db.transaction(async (tx) => {
-    if (await findWorkspaceByName(tx, organizationName, settings.name)) throw nameTaken();
-    const ws = await insertWorkspace(tx, organizationName, { ...triggers(settings), name: settings.name });
-    if (tags.length) await attachTags(tx, ws.id, (await resolveTags(tx, organizationName, tags, true)).map((t) => t.id));
+    const ws = await insert(tx);
+    await attachTags(tx, ws.id, (await resolveTags(tx, organizationName, tags, true)).map((t) => t.id));
     return ws;
   });
 }
