@@ -107,8 +107,8 @@ export function runHandlers(deps: AppDeps) {
       const cvRead = Promise.resolve(cvId ? findCv(db, cvId) : findCurrentCv(db, workspaceId));
       cvRead.catch(() => undefined);
       const scope = await workspaceScopeById(db, res.locals.principal, workspaceId, 'plan');
-      const run = await createRequestedRun(deps, scope.workspace, scope.access, cvRead, Boolean(cvId), attrs, actorOf(res));
-      const body = await presentRuns(db, config, [run], () => scope.access, scope.grant);
+      const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cvRead, Boolean(cvId), attrs, actorOf(res));
+      const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, references ? new Map([[run.id, references]]) : undefined);
       sendResource(res, 201, body.data[0]);
     },
 

@@ -123,6 +123,13 @@ export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex
   return selected as Record<string, unknown>;
 }
 
+/** The rows insertQueuedRunIf writes with a run: its plan, its apply and its two events, in order. */
+export interface QueuedRunParts {
+  planId: string;
+  applyId: string;
+  eventIds: string[];
+}
+
 /** What insertQueuedRunIf's condition names the new run's row (its `id` and `workspace_id`). */
 export const CANDIDATE = 'candidate';
 
@@ -133,9 +140,10 @@ export const CANDIDATE = 'candidate';
  * undefined, having written nothing, when it does not hold. The caller asks that nothing
  * listens to either move: none is told of them.
  */
-export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Knex.Raw): Promise<RunRow | undefined> {
+export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Knex.Raw): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
   const now = new Date().toISOString();
   const [planLog, applyLog] = [newId('log'), newId('log')];
+  const made: QueuedRunParts = { planId: newId('plan'), applyId: newId('apply'), eventIds: [newId('re'), newId('re')] };
   const values: Record<string, unknown> = {
     id,
     ...attrs,
@@ -155,8 +163,8 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
     [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), CANDIDATE, lockedWorkspace(db, attrs.workspace_id), onlyIf],
   );
   // Both events at one instant, the second a microsecond later, so they list in their order.
-  const event = (action: string, from: string | null, to: string, actor: string | null, after: string) =>
-    db.raw('select ?, id, ?, ?, ?, ?, null, (select t from at) + ?::interval from run', [newId('re'), action, from, to, actor, after]);
+  const event = (eventId: string, action: string, from: string | null, to: string, actor: string | null, after: string) =>
+    db.raw('select ?, id, ?, ?, ?, ?, null, (select t from at) + ?::interval from run', [eventId, action, from, to, actor, after]);
   const { rows } = await db.raw(
     `with ?? as (select ?::text as id, ?::text as workspace_id),
      at as (select clock_timestamp() as t),
@@ -169,9 +177,23 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
        ? union all ?
      )
      select * from run`,
-    [CANDIDATE, id, attrs.workspace_id, insert, planLog, applyLog, newId('plan'), planLog, newId('apply'), applyLog, event('created', null, 'pending', attrs.created_by_id ?? null, '0'), event('queue_plan', 'pending', 'plan_queued', null, '1 microsecond')],
+    [
+      CANDIDATE,
+      id,
+      attrs.workspace_id,
+      insert,
+      planLog,
+      applyLog,
+      made.planId,
+      planLog,
+      made.applyId,
+      applyLog,
+      event(made.eventIds[0], 'created', null, 'pending', attrs.created_by_id ?? null, '0'),
+      event(made.eventIds[1], 'queue_plan', 'pending', 'plan_queued', null, '1 microsecond'),
+    ],
   );
-  return rows[0] as RunRow | undefined;
+  const run = rows[0] as RunRow | undefined;
+  return run && { run, made };
 }
 
 type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };

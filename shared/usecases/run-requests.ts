@@ -4,8 +4,7 @@ import type { WorkspaceAccess } from '../access.js';
 import { usableForRuns } from '../domain/configuration-version.js';
 import type { CvRow } from '../repos/configuration-versions.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
-import type { RunRow } from '../repos/runs.js';
-import { createRun } from './runs.js';
+import { createRun, type CreatedRun } from './runs.js';
 
 /** The attributes a client sets on a run it creates. */
 export type RunRequest = {
@@ -36,7 +35,7 @@ export async function createRequestedRun(
   cvNamed: boolean,
   attrs: RunRequest,
   actorId: string | null,
-): Promise<RunRow> {
+): Promise<CreatedRun> {
   if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
   const cv = await cvRead;
   if (!cv || cv.workspace_id !== ws.id) {

@@ -4,7 +4,8 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type RunRow } from '../repos/runs.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
+import type { RunReferences } from '../read-models/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
@@ -103,6 +104,16 @@ export async function insertRun(m: RunMoves, attrs: NewRun): Promise<RunRow> {
 }
 
 /**
+ * A created run, and what it refers to when that is known without reading it: a run made by the
+ * single statement (see queuedAtCreation) has only its plan, its apply and its two events, since
+ * nothing listened to its creation.
+ */
+export interface CreatedRun {
+  run: RunRow;
+  references: RunReferences | null;
+}
+
+/**
  * Creates a run, queued at once when its workspace is free, and follows it up. The usual case,
  * a free workspace whose runs nothing listens to, takes one autocommit statement (see
  * queuedAtCreation); any other goes through insertRun's transaction.
@@ -111,13 +122,18 @@ export async function createRun(
   rt: Runtime,
   given: Omit<NewRun, 'variables' | 'variables_sealed'> & { variables?: { key: string; value: string }[] },
   organization: string | null = null,
-): Promise<RunRow> {
+): Promise<CreatedRun> {
   if (given.plan_only) await refuseSpeculativeBeyondCap(rt, given.workspace_id);
   const attrs: NewRun = { ...given, ...sealRunVariables(rt.config.encryptionKey, given.variables ?? []) };
   const queued = await queuedAtCreation(rt.lifecycle, rt.db, attrs);
-  const [run, followUps] = queued ? [queued, []] : await rt.lifecycle.transaction(rt.db, (m) => insertRun(m, attrs));
+  if (queued) {
+    await afterMove(rt, queued.run, [], organization);
+    const { planId, applyId, eventIds } = queued.made;
+    return { run: queued.run, references: { plan_id: planId, apply_id: applyId, stage_ids: [], check_ids: [], comment_ids: [], event_ids: eventIds, confirmed_by_id: null } };
+  }
+  const [run, followUps] = await rt.lifecycle.transaction(rt.db, (m) => insertRun(m, attrs));
   await afterMove(rt, run, followUps, organization);
-  return run;
+  return { run, references: null };
 }
 
 /**
@@ -144,7 +160,7 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * began, which may be before a run that took the workspace meanwhile committed: the unique index
  * refuses a second holder then, and the caller falls back to insertRun.
  */
-async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<RunRow | undefined> {
+async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
   const id = newId('run');
   const concerns = [
     lifecycle.concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
