@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { newApiToken, sha256Hex } from '../crypto.js';
@@ -100,10 +101,19 @@ export async function runOfTaskAccessToken(db: Db, secret: string): Promise<stri
  * its id (to revoke it) and the secret, which only the phase's environment receives.
  */
 export async function issueRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): Promise<{ id: string; secret: string }> {
+  const token = newRunToken(db, runId, phase, expiredAt);
+  await token.insert;
+  return { id: token.id, secret: token.secret };
+}
+
+/**
+ * A new run token and the insert of its row, not sent: await `insert`, or make it part of a
+ * larger statement (a data-modifying `with`).
+ */
+export function newRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): { id: string; secret: string; insert: Knex.QueryBuilder } {
   const secret = newApiToken();
   const id = newId('at');
-  await db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: `${phase} phase`, expired_at: expiredAt });
-  return { id, secret };
+  return { id, secret, insert: db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: `${phase} phase`, expired_at: expiredAt }) };
 }
 
 /** Ends a run token now (the row stays, with when it was last used, until its run is deleted). */

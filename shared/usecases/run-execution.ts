@@ -20,7 +20,7 @@ import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } fro
 import type { RunningPhases } from '../terraform/phases.js';
 import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
 import { variablesReaching } from '../repos/variables.js';
-import { mintPhaseToken, revokePhaseToken } from './run-tokens.js';
+import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
 import { runServiceAccess } from '../service-access.js';
 
 export interface ExecutionDeps extends Runtime {
@@ -65,16 +65,19 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
  * and its variables), and the run's options. The archive is read alongside, its id looked up in
- * the same query that reads its bytes.
+ * the same query that reads its bytes. `alongside`: a write made by the statement that reads the
+ * run's row (the phase's token).
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string, alongside: Knex.QueryBuilder): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
   // Read alongside the run's row, not after it: the run names the workspace inside the statement.
   const reaching = variablesReaching(deps.db, { runId });
   reaching.catch(() => undefined);
-  const row = await deps.db('runs as r')
+  const row = await deps.db
+    .with('alongside', alongside)
+    .from('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
     .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
@@ -118,12 +121,12 @@ interface PhaseStart {
 function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
-  // The phase's own API token (terraform_remote_state reads shared states with it), minted while
-  // the sources are read and revoked when the phase is discarded (it ends, or was not claimed).
-  const token = mintPhaseToken(deps, runId, what);
-  token.catch(() => undefined);
-  const ready = Promise.all([sourcesOf(deps, runId), token]).then(async ([{ sources, options, variables }, { secret }]) => {
-    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, secret) }));
+  // The phase's own API token (terraform_remote_state reads shared states with it), written by the
+  // statement that reads the run's row and revoked when the phase is discarded (it ends, or was not
+  // claimed; revoking a token whose statement failed changes nothing).
+  const token = newPhaseToken(deps, runId, what);
+  const ready = sourcesOf(deps, runId, token.insert).then(async ({ sources, options, variables }) => {
+    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }));
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });
@@ -137,8 +140,7 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
         started.phase.process.kill();
         await started.phase.process.done;
       }
-      const minted = await token.catch(() => undefined);
-      if (minted) await revokePhaseToken(deps, minted.id).catch((err: unknown) => deps.logger.warn('a run token could not be revoked', { runId, error: String(err) }));
+      await revokePhaseToken(deps, token.id).catch((err: unknown) => deps.logger.warn('a run token could not be revoked', { runId, error: String(err) }));
       await made?.cleanup();
     },
   };
