@@ -97,18 +97,10 @@ export async function runOfTaskAccessToken(db: Db, secret: string): Promise<stri
 }
 
 /**
- * Creates a run's token for one phase (named in its description), valid until `expiredAt` (the phase's time limit); returns
- * its id (to revoke it) and the secret, which only the phase's environment receives.
- */
-export async function issueRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): Promise<{ id: string; secret: string }> {
-  const token = newRunToken(db, runId, phase, expiredAt);
-  await token.insert;
-  return { id: token.id, secret: token.secret };
-}
-
-/**
- * A new run token and the insert of its row, not sent: await `insert`, or make it part of a
- * larger statement (a data-modifying `with`).
+ * A run's token for one phase (named in its description), valid until `expiredAt` (the phase's
+ * time limit): its id (to revoke it), the secret, which only the phase's environment receives, and
+ * the insert of its row, not sent: await `insert`, or make it part of a larger statement (a
+ * data-modifying `with`).
  */
 export function newRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): { id: string; secret: string; insert: Knex.QueryBuilder } {
   const secret = newApiToken();
