@@ -14,6 +14,7 @@ import {
 } from '../shared/access.js';
 import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
+import { factsColumns, splitFacts, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
@@ -77,6 +78,14 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', id);
   return scopeWith(db, found?.row, found?.grant, need);
+}
+
+/** workspaceScopeById with the workspace's facts (tags, runs, resources), all read by the same query. */
+export async function workspaceScopeWithFacts(db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, 'workspaces', id, factsColumns(db, 'x'));
+  if (!found) throw new NotFound();
+  const { row, facts } = splitFacts(found.row);
+  return { ...(await scopeWith(db, row, found.grant, need)), facts };
 }
 
 export interface TeamScope {

@@ -87,8 +87,15 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
  * `organization_name`), read in one query; the grant is null when the principal may not see it.
  * The id may be a query that selects it (one row, one column).
  */
-export async function rowWithGrant<T extends { organization_name: string }>(db: Db, principal: Principal, table: string, id: string | Knex.QueryBuilder): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, principal, db(`${table} as x`).where('x.id', id), 'x.organization_name');
+export async function rowWithGrant<T extends { organization_name: string }>(
+  db: Db,
+  principal: Principal,
+  table: string,
+  id: string | Knex.QueryBuilder,
+  /** More columns of the row's statement (over `x`), read into the row. */
+  extra: Knex.Raw[] = [],
+): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
+  const found = await withGrant<T>(db, principal, db(`${table} as x`).where('x.id', id).select(...extra), 'x.organization_name');
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
 }
 

@@ -8,7 +8,7 @@ import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
-import { orgScope, workspaceScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
+import { orgScope, workspaceScope, workspaceScopeById, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
 import { organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
@@ -129,11 +129,9 @@ export function workspaceHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      // The facts are read alongside the access check, and shown only once it has passed.
-      const facts = workspaceFacts(db, [req.params.id]);
-      facts.catch(() => undefined);
-      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id);
-      await respond(res, 200, scope.workspace, scope, include(req), facts);
+      // The facts come with the access check, and are shown only once it has passed.
+      const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id);
+      await respond(res, 200, scope.workspace, scope, include(req), Promise.resolve(new Map([[scope.workspace.id, facts]])));
     },
 
     async update(req: Req, res: Response) {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
@@ -48,18 +49,33 @@ export interface WorkspaceFacts {
   resourceCount: number;
 }
 
-/** The facts of each workspace, read in one statement (tags in the order they were added). */
+/** The facts as columns of a statement over workspaces as `alias` (tags in the order they were added). */
+export const factsColumns = (db: Db, alias: string): Knex.Raw[] => [
+  db.raw('array(select t.name from workspace_tags wt join tags t on t.id = wt.tag_id where wt.workspace_id = ??.id order by wt.position) as facts_tag_names', [alias]),
+  db.raw('(select count(*)::int from runs r where r.workspace_id = ??.id) as facts_runs_count', [alias]),
+  db.raw('coalesce((select sv.resource_count from state_versions sv where sv.id = ??.current_state_version_id), 0) as facts_resource_count', [alias]),
+];
+
+/** What factsColumns adds to a row. */
+export interface FactsColumns {
+  facts_tag_names: string[];
+  facts_runs_count: number;
+  facts_resource_count: number;
+}
+
+/** A row read with factsColumns, split into the row and its facts. */
+export function splitFacts<T>(row: T & FactsColumns): { row: T; facts: WorkspaceFacts } {
+  const { facts_tag_names, facts_runs_count, facts_resource_count, ...rest } = row;
+  return { row: rest as T, facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count } };
+}
+
+/** The facts of each workspace, read in one statement. */
 export async function workspaceFacts(db: Db, ids: string[]): Promise<Map<string, WorkspaceFacts>> {
   if (!ids.length) return new Map();
   const rows = (await db('workspaces as w')
     .whereIn('w.id', ids)
-    .select(
-      'w.id',
-      db.raw('array(select t.name from workspace_tags wt join tags t on t.id = wt.tag_id where wt.workspace_id = w.id order by wt.position) as tag_names'),
-      db.raw('(select count(*)::int from runs r where r.workspace_id = w.id) as runs_count'),
-      db.raw('coalesce((select sv.resource_count from state_versions sv where sv.id = w.current_state_version_id), 0) as resource_count'),
-    )) as { id: string; tag_names: string[]; runs_count: number; resource_count: number }[];
-  return new Map(rows.map((c) => [c.id, { tagNames: c.tag_names, runsCount: c.runs_count, resourceCount: c.resource_count }]));
+    .select('w.id', ...factsColumns(db, 'w'))) as ({ id: string } & FactsColumns)[];
+  return new Map(rows.map((r) => [r.id, splitFacts(r).facts]));
 }
 
 /** The outputs of each workspace's current state version, by name. */
