@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { newApiToken, sha256Hex } from '../crypto.js';
+import type { TeamRow } from './teams.js';
 
 /** `run`: a run's own token, for one plan or apply phase (see shared/usecases/run-tokens.ts). */
 export type TokenKind = 'user' | 'team' | 'organization' | 'run';
@@ -73,21 +74,46 @@ export async function deleteTokenOf(db: Db, owner: { kind: 'team'; teamId: strin
   await db('authentication_tokens').where(owner.kind === 'team' ? { kind: 'team', team_id: owner.teamId } : { kind: 'organization', organization_name: owner.organizationName }).del();
 }
 
-/** A valid (unexpired) token by its secret, with its user's columns and its team's row as JSON (for the principal it authenticates). */
-export function findLiveTokenWithOwner(db: Db, secret: string) {
-  return db('authentication_tokens as t')
-    .leftJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('teams as tm', 'tm.id', 't.team_id')
-    .leftJoin('runs as r', 'r.id', 't.run_id')
-    .leftJoin('workspaces as rw', 'rw.id', 'r.workspace_id')
-    .where('t.digest', sha256Hex(secret))
-    .andWhere((q) => q.whereNull('t.expired_at').orWhere('t.expired_at', '>', db.fn.now()))
-    .first(
-      't.id as token_id', 't.kind', 't.organization_name as token_org', 't.last_used_at',
-      'u.id as u_id', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
-      db.raw('to_jsonb(tm.*) as team'),
-      't.run_id', 'rw.id as run_workspace_id', 'rw.organization_name as run_org',
-    );
+/** A live token with its owner: the user's columns, the team's row as JSON, the run's workspace and organization. */
+export interface LiveTokenRow {
+  token_id: string;
+  kind: TokenKind;
+  token_org: string | null;
+  last_used_at: Date | null;
+  /** The user's columns: set when the token is a user's (then u_id is not null). */
+  u_id: string | null;
+  u_username: string;
+  u_email: string;
+  u_is_admin: boolean;
+  u_created_at: Date;
+  team: (Omit<TeamRow, 'created_at'> & { created_at: string }) | null;
+  run_id: string | null;
+  run_workspace_id: string | null;
+  /** The run's organization: set when the token is a run's (then run_workspace_id is not null). */
+  run_org: string;
+}
+
+/**
+ * findLiveTokenWithOwner's statement, written out rather than built: it runs on every API request,
+ * and knex would compile a built query again each time.
+ */
+const LIVE_TOKEN_WITH_OWNER = `
+  select t.id as token_id, t.kind, t.organization_name as token_org, t.last_used_at,
+         u.id as u_id, u.username as u_username, u.email as u_email, u.is_admin as u_is_admin, u.created_at as u_created_at,
+         to_jsonb(tm.*) as team,
+         t.run_id, rw.id as run_workspace_id, rw.organization_name as run_org
+    from authentication_tokens as t
+    left join users as u on u.id = t.user_id
+    left join teams as tm on tm.id = t.team_id
+    left join runs as r on r.id = t.run_id
+    left join workspaces as rw on rw.id = r.workspace_id
+   where t.digest = ? and (t.expired_at is null or t.expired_at > now())
+   limit 1`;
+
+/** A valid (unexpired) token by its secret, with its owner (for the principal it authenticates). */
+export async function findLiveTokenWithOwner(db: Db, secret: string): Promise<LiveTokenRow | undefined> {
+  const { rows } = (await db.raw(LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)])) as { rows: LiveTokenRow[] };
+  return rows[0];
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
