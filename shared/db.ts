@@ -47,6 +47,12 @@ export function createDb(databaseUrl: string, poolMax = 10, preparedStatements =
   });
 }
 
+/** Whether `err` is PostgreSQL's refusal of a duplicate by a unique index (by `constraint` when named). */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
 /** Creates the database named in the URL when it does not exist yet (safe when several processes race). */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);

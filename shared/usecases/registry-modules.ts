@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import type { Db } from '../db.js';
+import { isUniqueViolation, type Db } from '../db.js';
 import { NotFound, Unprocessable, type ErrorKind } from '../errors.js';
 import { HclSyntaxError, inspectArchiveFiles, moduleFileKind } from '../domain/module-config.js';
 import { deleteModule, findTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
@@ -43,7 +43,7 @@ export async function createModuleVersion(rt: Runtime, module: RegistryModuleRow
       created_by_id: input.createdById,
     });
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw taken();
+    if (isUniqueViolation(err)) throw taken();
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { insertComment, type CommentRow } from '../repos/comments.js';
 import type { Runtime } from '../runtime.js';
-import type { Db } from '../db.js';
+import { isUniqueViolation, type Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
 import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
@@ -177,8 +177,7 @@ async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun):
   try {
     return await insertQueuedRunIf(db, id, attrs, db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]));
   } catch (err) {
-    const refused = err as { code?: string; constraint?: string };
-    if (refused.code === '23505' && refused.constraint === ONE_HOLDER) return undefined;
+    if (isUniqueViolation(err, ONE_HOLDER)) return undefined;
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { isUniqueViolation, type Db } from '../db.js';
 import { Unprocessable } from '../errors.js';
 import {
   applyToWorkspaces,
@@ -35,7 +35,7 @@ async function assertWorkspaces(db: Db, org: string, ids: string[], pointer: (i:
 }
 
 const nameRace = (err: unknown): never => {
-  if ((err as { code?: string }).code === '23505') throw nameTakenError();
+  if (isUniqueViolation(err)) throw nameTakenError();
   throw err;
 };
 

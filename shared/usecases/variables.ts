@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import type { Db } from '../db.js';
+import { isUniqueViolation, type Db } from '../db.js';
 import { NotFound, Unprocessable } from '../errors.js';
 import { hclString, keyProblems, resolveVariables, sensitiveProblems, type CandidateVariable, type VariableCategory } from '../domain/variable.js';
 import {
@@ -35,7 +35,7 @@ const taken = () => new Unprocessable('key has already been taken', '/data/attri
 
 /** A unique-index refusal (another request took the key between the check and the write) is the same 422. */
 const keyRace = (err: unknown): never => {
-  if ((err as { code?: string }).code === '23505') throw taken();
+  if (isUniqueViolation(err)) throw taken();
   throw err;
 };
 

@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import { Conflict, Unprocessable } from '../errors.js';
 import { readAll } from '../store/postgres-store.js';
 import { parseState } from '../repos/state-versions.js';
-import type { Db } from '../db.js';
+import { isUniqueViolation, type Db } from '../db.js';
 import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
 import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
 
@@ -55,7 +55,7 @@ export async function createWorkspace(rt: Runtime, organizationName: string, set
   // The name's unique index refuses a taken one, also between concurrent creations.
   const insert = (db: Db) =>
     insertWorkspace(db, organizationName, values).catch((err: unknown) => {
-      throw (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === NAME_UNIQUE ? nameTaken() : err;
+      throw isUniqueViolation(err, NAME_UNIQUE) ? nameTaken() : err;
     });
   // Without tags, one statement; with them, the tags are attached in the same transaction.
   if (!tags.length) return insert(rt.db);
