@@ -78,11 +78,12 @@ export function workspaceHandlers(deps: AppDeps) {
     };
   }
 
-  /** Answers with the workspace document; `facts`: the workspace's facts when already being read. */
-  async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>, facts?: Promise<Map<string, WorkspaceFacts>>) {
-    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, facts ?? workspaceFacts(db, [ws.id]), outputsOf([ws.id], inc)]);
+  /** Answers with the workspace document; `known`: the workspace's facts when the caller has them (else they are read). */
+  async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>, known?: WorkspaceFacts) {
+    const facts = async () => known ?? (await workspaceFacts(db, [ws.id])).get(ws.id);
+    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, facts(), outputsOf([ws.id], inc)]);
     const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included];
-    sendResource(res, status, workspaceResource(ws, scope.access, tags.get(ws.id), outputs.idsOf(ws.id)), included.length ? included : undefined);
+    sendResource(res, status, workspaceResource(ws, scope.access, tags, outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
 
   return {
@@ -94,7 +95,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const tags = tagRefs(relationships?.tags?.data);
       const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
-      const facts = tags.length ? undefined : Promise.resolve(new Map([[ws.id, { tagNames: [], runsCount: 0, resourceCount: 0 }]]));
+      const facts = tags.length ? undefined : { tagNames: [], runsCount: 0, resourceCount: 0 };
       await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc, facts);
     },
 
@@ -131,7 +132,7 @@ export function workspaceHandlers(deps: AppDeps) {
     async show(req: Req, res: Response) {
       // The facts come with the access check, and are shown only once it has passed.
       const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id);
-      await respond(res, 200, scope.workspace, scope, include(req), Promise.resolve(new Map([[scope.workspace.id, facts]])));
+      await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 
     async update(req: Req, res: Response) {

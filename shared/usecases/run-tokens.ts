@@ -16,19 +16,10 @@ export type RunPrincipal = Extract<Principal, { kind: 'run' }>;
 const MINT_MARGIN_SECONDS = 60;
 
 /**
- * Mints the token of one plan or apply phase of a run now (newPhaseToken's insert, sent on its
- * own). A phase's token is revoked when the phase ends (revokePhaseToken); otherwise it expires
- * with the phase's time limit.
- */
-export async function mintPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): Promise<{ id: string; secret: string }> {
-  const { id, secret, insert } = newPhaseToken(rt, runId, phase);
-  await insert;
-  return { id, secret };
-}
-
-/**
  * The token of one plan or apply phase, its row's insert not sent yet: the worker makes it part of
- * the statement that reads the phase's sources, so the token costs the phase no round trip of its own.
+ * the statement that reads the phase's sources, so the token costs the phase no round trip of its
+ * own. It is revoked when the phase ends (revokePhaseToken); otherwise it expires with the phase's
+ * time limit.
  */
 export function newPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): { id: string; secret: string; insert: Knex.QueryBuilder } {
   const limit = phase === 'plan' ? rt.config.runPlanTimeoutSeconds : rt.config.runApplyTimeoutSeconds;

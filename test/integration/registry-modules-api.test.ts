@@ -8,7 +8,7 @@ import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg, createUser, createWorkspace, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
 import { startRun, uploadConfig } from '../helpers/terraform.js';
-import { mintPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
+import { newPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
 import { harness } from '../helpers/harness.js';
 import type { Org } from '../helpers/module-tests.js';
 import { createVersion, ensureModule, namingModule, privateModulePath, protocolPath, publishVersion } from '../helpers/registry.js';
@@ -340,7 +340,8 @@ describe('private module registry: versions through the API and the registry pro
       await publishVersion(other, name, 'local', '1.0.0', namingModule('1.0.0'));
       const ws = await createWorkspace(org);
       const runId = await startRun(ws.id, org.owner.token, { 'plan-only': true }, await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'output "x" { value = 1 }\n' }));
-      const minted = await mintPhaseToken(harness().rt, runId, 'plan');
+      const minted = newPhaseToken(harness().rt, runId, 'plan');
+      await minted.insert;
       const as = (method: string, path: string) => api(method, path, { token: minted.secret });
 
       expect((await as('GET', `${protocolPath(org.name, name, 'local')}/versions`)).status).to.equal(200);

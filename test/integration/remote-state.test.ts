@@ -3,7 +3,7 @@ import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, type TestUser } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { mintPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
+import { newPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
 
 const FINAL = ['applied', 'errored', 'planned_and_finished', 'canceled', 'discarded'];
 
@@ -132,7 +132,8 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
   it('a run token reads only the states it may read and what the remote backend needs, and nothing once revoked', async () => {
     expect(bRun, 'the consumer run of the earlier test').to.not.equal('');
     const h = harness();
-    const minted = await mintPhaseToken(h.rt, bRun, 'plan');
+    const minted = newPhaseToken(h.rt, bRun, 'plan');
+    await minted.insert;
     const as = (method: string, path: string, body?: unknown) => api(method, path, { token: minted.secret, ...(body === undefined ? {} : { body }) });
 
     // What the remote backend reads: entitlements, the workspace by name, its current state and its download.
