@@ -735,14 +735,11 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/v2/runs': {
     // A plan-only run needs plan access; a run that can apply needs write.
     access: 'workspace-plan',
-    call: async (w, _who, allowed) => ({
-      path: '/api/v2/runs',
-      body: doc('runs', { 'plan-only': true }, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }),
-    }),
+    call: async (w, _who, allowed) => ({ path: '/api/v2/runs', body: doc('runs', { 'plan-only': true }, await runTarget(w, allowed)) }),
     variants: {
       'a run that can apply': {
         access: 'workspace-write',
-        call: async (w, _who, allowed) => ({ path: '/api/v2/runs', body: doc('runs', {}, { workspace: rel('workspaces', allowed ? await workspaceWithCv() : w.ws.id) }) }),
+        call: async (w, _who, allowed) => ({ path: '/api/v2/runs', body: doc('runs', {}, await runTarget(w, allowed)) }),
       },
     },
   },
@@ -1127,6 +1124,17 @@ function downloads(): Partial<Expectations> {
 }
 
 /** A fresh workspace with an uploaded configuration (speculative runs count against a per-workspace cap). */
+/**
+ * Where a POST /runs goes: for a caller who may, a fresh workspace with an uploaded version;
+ * otherwise the world's workspace and its uploaded version by name, so that the answer depends on
+ * the caller's access alone and not on which version is current when the call runs (other entries
+ * create speculative versions there, which become current as they are created).
+ */
+async function runTarget(w: World, allowed: boolean): Promise<Record<string, unknown>> {
+  if (allowed) return { workspace: rel('workspaces', await workspaceWithCv()) };
+  return { workspace: rel('workspaces', w.ws.id), 'configuration-version': rel('configuration-versions', w.cv) };
+}
+
 async function workspaceWithCv(): Promise<string> {
   const ws = await freshWorkspace();
   await uploadedCv(ws.id);
