@@ -30,6 +30,14 @@ export async function runWrites(db: Db, writes: Writes): Promise<void> {
 // Counts come back from pg as strings for bigint; the API serves numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** Makes a new connection keep one generic plan for each statement it prepares. */
+function genericPlans(connection: pg.Client, done: (err: Error | undefined, connection: pg.Client) => void): void {
+  connection.query('set plan_cache_mode = force_generic_plan').then(
+    () => done(undefined, connection),
+    (err: Error) => done(err, connection),
+  );
+}
+
 /**
  * Creates the knex pool for the service. Each connection keeps up to `preparedStatements` of the
  * statements it runs prepared (0: none; see shared/db/prepared.ts).
@@ -40,7 +48,13 @@ export function createDb(databaseUrl: string, poolMax = 10, preparedStatements =
   return knexFactory({
     client: preparedStatements > 0 ? preparingPgClient(preparedStatements) : 'pg',
     connection: databaseUrl,
-    pool: { min: 0, max: poolMax },
+    pool: {
+      min: 0,
+      max: poolMax,
+      // A prepared statement is planned once (a generic plan) instead of at every execution; see
+      // docs/decisions.md "Prepared statements". Unnamed statements are planned each time anyway.
+      ...(preparedStatements > 0 ? { afterCreate: genericPlans } : {}),
+    },
     // An error names its statement without the values bound to it (tokens, state, plan files).
     compileSqlOnError: false,
     ...(logger ? { log: { warn: say('warn'), error: say('error'), deprecate: say('warn'), debug: say('debug') } } : {}),
