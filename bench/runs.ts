@@ -17,7 +17,9 @@
  * under its lock, then plan), and the discard happens outside the timed window.
  */
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { constants, openSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,6 +39,15 @@ const RUNS = Number(process.env.BENCH_RUNS ?? '50');
 const WARMUP_RUNS = Number(process.env.BENCH_WARMUP ?? '10');
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? '20');
 const CONFIG = 'resource "terraform_data" "a" { input = "x" }\n';
+// How the service runs Terraform: in its run sandbox with the default `egress` network (the
+// default for operators too), with `isolated` networking, or unsandboxed (`none`).
+const SANDBOX_ENV = {
+  egress: { RUN_SANDBOX: 'bwrap', RUN_NETWORK: 'egress' },
+  isolated: { RUN_SANDBOX: 'bwrap', RUN_NETWORK: 'isolated' },
+  none: { RUN_SANDBOX: 'none' },
+} as const;
+const SANDBOX = (process.env.BENCH_SANDBOX ?? 'egress') as keyof typeof SANDBOX_ENV;
+if (!(SANDBOX in SANDBOX_ENV)) throw new Error(`BENCH_SANDBOX must be one of ${Object.keys(SANDBOX_ENV).join(', ')}`);
 
 // The arguments executePlan passes for a run with default attributes, and for its log preamble.
 const VERSION_ARGS = ['version', '-json'];
@@ -110,6 +121,29 @@ function wrapperSource(realBin: string, logPath: string): string {
 }
 
 /**
+ * Where the service's wrapper writes its lines: a named pipe in a directory of its own that every
+ * user may enter, which the bench reads as the lines come. A sandboxed Terraform sees the
+ * wrapper's directory read-only (it is TERRAFORM_BIN's directory) and can write nothing there, but
+ * writing into a pipe changes no file, so the wrapper's lines reach the bench from inside the
+ * sandbox too.
+ */
+async function stampPipe(dir: string): Promise<{ dir: string; path: string; lines: () => string }> {
+  const own = join(dir, 'stamps');
+  // Entered (not listed) by the sandbox's user on the way to its own directory.
+  await chmod(dir, 0o711);
+  await mkdir(own, { mode: 0o755 });
+  await chmod(own, 0o755);
+  const path = join(own, 'terraform-timed.log');
+  await output('mkfifo', ['-m', '0666', path]);
+  // Opened for reading and writing: never at its end while no wrapper has it open.
+  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  socket.unref();
+  return { dir: own, path, lines: () => text };
+}
+
+/**
  * A stand-in for TERRAFORM_BIN that runs `realBin` and appends a line per invocation to its log:
  * start and end (seconds since the epoch, to the microsecond), then the subcommand. What the
  * wrapper itself costs (its own start-up, the extra fork, its exit) lies outside the stamps and
@@ -118,9 +152,8 @@ function wrapperSource(realBin: string, logPath: string): string {
  * bash). Like bash, it ignores interrupts while it waits and leaves them to Terraform, which
  * shares its process group.
  */
-async function writeWrapper(dir: string, name: string, realBin: string, kind: WrapperKind): Promise<Wrapper> {
+async function writeWrapper(dir: string, name: string, realBin: string, kind: WrapperKind, logPath = join(dir, `${name}.log`)): Promise<Wrapper> {
   const bin = join(dir, name);
-  const logPath = join(dir, `${name}.log`);
   if (kind === 'c') {
     await writeFile(`${bin}.c`, wrapperSource(realBin, logPath));
     await output('cc', ['-O2', '-o', bin, `${bin}.c`]);
@@ -137,12 +170,12 @@ async function writeWrapper(dir: string, name: string, realBin: string, kind: Wr
     await writeFile(bin, script.join('\n') + '\n');
     await chmod(bin, 0o755);
   }
-  await writeFile(logPath, '');
+  await writeFile(logPath, '', { flag: 'a' });
   return { bin, logPath };
 }
 
-async function readInvocations(logPath: string): Promise<Invocation[]> {
-  const lines = (await readFile(logPath, 'utf8')).split('\n').filter(Boolean);
+function parseInvocations(text: string): Invocation[] {
+  const lines = text.split('\n').filter(Boolean);
   return lines.map((line) => {
     const [start, end, command] = line.split(' ');
     return { command: command ?? '', start: Number(start) * 1000, end: Number(end) * 1000 };
@@ -416,51 +449,62 @@ const SANDBOX_ROUNDS = Number(process.env.BENCH_SANDBOX_ROUNDS ?? '20');
 /**
  * What the run sandbox costs one plan phase: the worker's own prepareWorkdir and spawnPhase
  * (init, plan, show -json), timed from the directory's making to show's end, without a sandbox
- * (`none`) and in each network mode, the three alternating in every round so the machine's drift
- * falls on all of them alike.
+ * (`none`) and in each network mode, all alternating in every round so the machine's drift falls
+ * on all of them alike. Each variant has a worker's SpareShell of its own, so its phases take what
+ * the worker keeps started ahead (the plain shell; in a sandbox mode the whole sandbox on an empty
+ * directory); the "started per phase" variants start each sandbox on the phase's path instead.
  */
 async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId: string): Promise<string> {
   const base = sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) }));
-  const modes = {
+  const sandboxes = {
     none: createSandbox({ ...base, mode: 'none' }),
     isolated: createSandbox({ ...base, network: 'isolated' }),
     egress: createSandbox({ ...base, network: 'egress' }),
   };
-  for (const [name, sandbox] of Object.entries(modes)) {
+  for (const [name, sandbox] of Object.entries(sandboxes)) {
     const problem = await sandbox.check();
     if (problem) return `sandbox cost per phase: not measured (${name}: ${problem})`;
   }
-  const times: Record<keyof typeof modes, number[]> = { none: [], isolated: [], egress: [] };
-  const order = Object.keys(modes) as (keyof typeof modes)[];
-  // As a worker runs them: unsandboxed phases take the shell it keeps started ahead.
-  const spare = new SpareShell();
+  const variant = (name: string, sandbox: keyof typeof sandboxes, ahead: boolean) => ({
+    name,
+    settings: { bin: realBin, cliConfigFile: null, sandbox: sandboxes[sandbox], maxArchiveEntries: 50_000 } satisfies TerraformSettings,
+    spare: ahead ? new SpareShell() : undefined,
+    times: [] as number[],
+  });
+  const variants = [
+    variant('none', 'none', true),
+    variant('isolated', 'isolated', true),
+    variant('isolated, started per phase', 'isolated', false),
+    variant('egress', 'egress', true),
+    variant('egress, started per phase', 'egress', false),
+  ];
   for (let round = -2; round < SANDBOX_ROUNDS; round++) {
-    for (const name of round % 2 ? order : [...order].reverse()) {
-      const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: modes[name], maxArchiveEntries: 50_000 };
+    for (const { name, settings, spare, times } of round % 2 ? variants : [...variants].reverse()) {
       const t0 = performance.now();
-      const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] });
+      const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] }, spare?.place(settings));
       try {
         const phase = spawnPhase(settings, wd, { command: planCommand(), show: true }, spare);
         phase.go();
         const [init, main, show] = [await phase.init, await phase.main, await phase.show];
         if (init.code !== 0 || main.code !== 2 || show.code !== 0) throw new Error(`the ${name} phase failed: ${init.output} ${show.output}`);
         // The first two rounds warm the page cache and the binary's first runs.
-        if (round >= 0) times[name].push(performance.now() - t0);
+        if (round >= 0) times.push(performance.now() - t0);
       } finally {
         await wd.cleanup();
       }
     }
   }
-  const p50none = percentile(times.none, 50);
+  await Promise.all(variants.map((v) => v.spare?.close()));
+  const p50none = percentile(variants[0].times, 50);
   const lines = [
     `sandbox cost per plan phase (prepareWorkdir + init + plan + show -json, ${SANDBOX_ROUNDS} rounds, alternating):`,
     '',
     '| sandbox | p50 ms | p90 ms | p50 vs none |',
     '|---|---|---|---|',
   ];
-  for (const name of order) {
-    const p50 = percentile(times[name], 50);
-    lines.push(`| ${name} | ${fmt(p50)} | ${fmt(percentile(times[name], 90))} | ${name === 'none' ? '1.00' : `${(p50 / p50none).toFixed(2)} (+${fmt(p50 - p50none)} ms)`} |`);
+  for (const { name, times } of variants) {
+    const p50 = percentile(times, 50);
+    lines.push(`| ${name} | ${fmt(p50)} | ${fmt(percentile(times, 90))} | ${name === 'none' ? '1.00' : `${(p50 / p50none).toFixed(2)} (+${fmt(p50 - p50none)} ms)`} |`);
   }
   return lines.join('\n');
 }
@@ -521,15 +565,14 @@ async function main(): Promise<void> {
     cleanups.add(() => rm(dir, { recursive: true, force: true }));
     const realBin = process.env.BENCH_TERRAFORM_BIN ?? (await output('sh', ['-c', 'command -v terraform']));
     const kind = await wrapperKind();
-    const wrapper = await writeWrapper(dir, 'terraform-timed', realBin, kind);
-    // The timing wrapper logs to a file of the bench's, which a sandbox could not write: the
-    // service's processes run unsandboxed here, and the sandbox's cost is measured on its own below.
-    const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin, RUN_SANDBOX: 'none' });
+    const stamps = await stampPipe(dir);
+    const wrapper = await writeWrapper(stamps.dir, 'terraform-timed', realBin, kind, stamps.path);
+    const setup = await serviceSetup(cleanups, { TERRAFORM_BIN: wrapper.bin, ...SANDBOX_ENV[SANDBOX] });
     // The bench's own connections to the service's database and Redis: the archive's id, the
     // baseline's prepareWorkdir and the count of workers; no API, no worker.
     const rt = openSetupRuntime(cleanups, setup);
     const procs = await startServiceProcesses(cleanups, setup, rt, LAYOUT, ['run-pipeline']);
-    const layoutLine = `layout: ${LAYOUT} (${COMMANDS[LAYOUT]}; pid ${procs.processes.map((p) => p.pid).join(', ')})`;
+    const layoutLine = `layout: ${LAYOUT} (${COMMANDS[LAYOUT]}; pid ${procs.processes.map((p) => p.pid).join(", ")}); run sandbox: ${SANDBOX}`;
 
     const fx = await createFixture(setup);
     const cv = await createCv(setup, fx);
@@ -556,7 +599,7 @@ async function main(): Promise<void> {
     ]);
     const memoryLine = `${await processesLine(procs)}\n${cpuLine}`;
     await procs.stop();
-    const invocations = await readInvocations(wrapper.logPath);
+    const invocations = parseInvocations(stamps.lines());
     const m: Measured = { samples, replays, wrapperCostMs, wrapperKind: kind, timelines: samples.map((s) => timeline(s, invocations)) };
     const sandboxLine = await sandboxTable(rt.store, realBin, archiveObjectId);
 

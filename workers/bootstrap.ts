@@ -121,6 +121,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       }
       clearTimeout(timer);
       await sweeper.stop();
+      await deps.spareShell.close();
       deps.mailer.close();
       connection.disconnect();
     },

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, lstatSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lchownSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { lchown, readdir, rm, stat } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -67,6 +67,8 @@ const SPAN = 60_000;
 const PRLIMIT = resolveBin('prlimit', `${SANDBOX_PATH}:/usr/sbin`);
 const ENV = resolveBin('env', SANDBOX_PATH);
 const DISK_CHECK_MS = 2_000;
+/** Directories of up to about this many entries are handed to the sandbox's user synchronously (see own). */
+const SYNC_OWN_MAX_ENTRIES = 200;
 
 /**
  * An interrupt (a cancel) goes to the sandbox's whole process group, bubblewrap included, which
@@ -169,8 +171,11 @@ export interface Sandbox {
   readonly settings: SandboxSettings;
   /** A user for a new sandbox: one of its own when the worker runs as root, else the worker's. */
   user(): SandboxUser;
-  /** Hands `dir` and everything in it to the sandbox's user (needed when the worker runs as root). */
-  own(dir: string, user: SandboxUser): Promise<void>;
+  /**
+   * Hands `dir` and everything in it to the sandbox's user (needed when the worker runs as root).
+   * `entries`: about how many it holds, when known (a small directory is handed over at once).
+   */
+  own(dir: string, user: SandboxUser, entries?: number): Promise<void>;
   /** Hands one file written after `own` to the sandbox's user. */
   ownFile(path: string, user: SandboxUser): void;
   /** Starts `program` in a sandbox (or directly in mode `none`). */
@@ -339,11 +344,19 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     const id = settings.uidBase + randomInt(0, SPAN);
     return { uid: id, gid: id };
   };
-  const own = async (dir: string, to: SandboxUser) => {
+  const own = async (dir: string, to: SandboxUser, entries = Infinity) => {
     if (!root || settings.mode === 'none') return;
+    if (entries <= SYNC_OWN_MAX_ENTRIES) {
+      // A working directory of a few files is listed and handed over in microseconds this way,
+      // where each asynchronous call waits for the thread pool and then for a busy event loop (a
+      // few milliseconds in all, on a phase's way to init).
+      lchownSync(dir, to.uid, to.gid);
+      for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) lchownSync(join(e.parentPath, e.name), to.uid, to.gid);
+      return;
+    }
     await lchown(dir, to.uid, to.gid);
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    await Promise.all(entries.map((e) => lchown(join(e.parentPath, e.name), to.uid, to.gid)));
+    const all = await readdir(dir, { recursive: true, withFileTypes: true });
+    await Promise.all(all.map((e) => lchown(join(e.parentPath, e.name), to.uid, to.gid)));
   };
 
   return {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
-import type { TerraformSettings, Workdir } from './runner.js';
+import { newWorkdirPlace, type TerraformSettings, type Workdir, type WorkdirPlace } from './runner.js';
 
 /**
  * The Terraform commands of one run phase, run in turn by one POSIX shell: `init`, with its output
@@ -139,8 +139,8 @@ interface Shell {
   exited: boolean;
 }
 
-/** Starts a phase's shell: in `wd`'s sandbox when there is one, else directly (then possibly ahead of its phase). */
-function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; wd: Workdir }): Shell {
+/** Starts a phase's shell: in a sandbox on `place` when given, else directly. */
+function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; place: WorkdirPlace }): Shell {
   const shell: Shell = { sinks, exited: false } as Shell;
   const io = {
     group: true,
@@ -151,7 +151,7 @@ function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; wd:
     onStartError: (err: Error) => shell.sinks.startError(err),
   };
   shell.process = sandboxed
-    ? sandboxed.settings.sandbox.spawn({ bin: '/bin/sh', args: ['-c', BOOT, 'sh'], dir: sandboxed.wd.root, cwd: '/', env: {}, user: sandboxed.wd.user, ...io })
+    ? sandboxed.settings.sandbox.spawn({ bin: '/bin/sh', args: ['-c', BOOT, 'sh'], dir: sandboxed.place.root, cwd: '/', env: {}, user: sandboxed.place.user, ...io })
     : spawnChild('/bin/sh', ['-c', BOOT, 'sh'], { cwd: '/', env: {}, ...io });
   void shell.process.done.then(() => (shell.exited = true));
   return shell;
@@ -159,28 +159,110 @@ function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; wd:
 
 const REFILL_DELAY_MS = 20;
 
+/** A sandbox started ahead on an empty working directory of its own, its shell waiting for a phase. */
+interface Seat {
+  /** The settings it was started with: a seat serves phases of those only. */
+  settings: TerraformSettings;
+  place: WorkdirPlace;
+  shell: Shell;
+}
+
 /**
- * Without a sandbox, one shell is kept started ahead of the next phase (one SpareShell per worker
- * process, see its deps). Forking the service's process costs it some milliseconds of its memory
- * map each time, which a phase would otherwise wait for; the spare is forked again a little after
- * it is taken, while that phase's Terraform runs and the process is idle. It does not keep the
- * service's process alive, and ends when the service's does.
+ * One phase's shell kept started ahead of the next phase (one SpareShell per worker process, see
+ * its deps), taken by that phase and started again a little later, while the phase's Terraform
+ * runs and the worker is idle. Without a sandbox it is a plain shell: forking the service's
+ * process costs it some milliseconds of its memory map each time. With one, it is a whole
+ * sandbox (bubblewrap, and in `egress` mode its network namespace with user-mode networking and
+ * the egress rules loaded) started on a new empty working directory, which the phase's
+ * prepareWorkdir then fills (see place): the sandbox sees the files written into its directory
+ * after it started, and nothing of the run is in it before. A seat serves one phase only. Spares
+ * do not keep the service's process alive and end when it does.
  */
 export class SpareShell {
   private spare: Shell | undefined;
+  private seat: Seat | undefined;
+  /** Seats whose directories were handed to a phase's prepareWorkdir, by directory, until spawnPhase takes their shell. */
+  private readonly placed = new Map<string, Shell>();
   private refilling: NodeJS.Timeout | undefined;
+  private closed = false;
 
-  /** The spare shell for a phase with `sinks` (a new one when there is none), and a new spare soon after. */
+  private refill(start: () => void) {
+    if (this.closed) return;
+    this.refilling ??= setTimeout(() => {
+      this.refilling = undefined;
+      start();
+    }, REFILL_DELAY_MS).unref();
+  }
+
+  /** The spare shell for an unsandboxed phase with `sinks` (a new one when there is none), and a new spare soon after. */
   take(sinks: Sinks): Shell {
     const shell = this.spare && !this.spare.exited ? this.spare : undefined;
     this.spare = undefined;
-    this.refilling ??= setTimeout(() => {
-      this.refilling = undefined;
+    this.refill(() => {
       if (this.spare) return;
       this.spare = startShell(IDLE);
       this.spare.process.hold(false);
-    }, REFILL_DELAY_MS).unref();
+    });
     if (!shell) return startShell(sinks);
+    shell.sinks = sinks;
+    shell.process.hold(true);
+    return shell;
+  }
+
+  /**
+   * Where a sandboxed phase's working directory goes: the directory of the sandbox started ahead,
+   * or undefined (prepareWorkdir makes one, and spawnPhase starts its sandbox) when none is ready
+   * or there is no sandbox. A new seat is started soon after either way. The place's release
+   * stops its sandbox if the directory is removed before spawnPhase took it.
+   */
+  place(settings: TerraformSettings): WorkdirPlace | undefined {
+    if (settings.sandbox.settings.mode === 'none') return undefined;
+    const seat = this.seat;
+    this.seat = undefined;
+    this.refill(() => {
+      if (this.seat) return;
+      const place = newWorkdirPlace(settings);
+      const shell = startShell(IDLE, { settings, place });
+      shell.process.hold(false);
+      this.seat = { settings, place, shell };
+    });
+    if (!seat) return undefined;
+    if (seat.shell.exited || seat.settings !== settings) {
+      // Its sandbox failed to start (why shows when the phase's own fails too), or was made for
+      // other settings; its directory is still empty.
+      seat.shell.process.kill();
+      void rm(seat.place.root, { recursive: true, force: true });
+      return undefined;
+    }
+    const { root } = seat.place;
+    this.placed.set(root, seat.shell);
+    return {
+      ...seat.place,
+      release: () => {
+        this.placed.get(root)?.process.kill();
+        this.placed.delete(root);
+      },
+    };
+  }
+
+  /** Stops what was started ahead and starts nothing more (the worker is stopping); a phase under way keeps its shell. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.refilling);
+    const ahead = [this.spare, this.seat?.shell, ...this.placed.values()].filter((s): s is Shell => !!s);
+    const seatRoot = this.seat?.place.root;
+    this.spare = this.seat = undefined;
+    this.placed.clear();
+    for (const shell of ahead) shell.process.kill();
+    await Promise.all(ahead.map((shell) => shell.process.done));
+    if (seatRoot) await rm(seatRoot, { recursive: true, force: true });
+  }
+
+  /** The shell of the seat whose directory `root` is, for its phase (undefined when there is none, or it has ended). */
+  claim(root: string, sinks: Sinks): Shell | undefined {
+    const shell = this.placed.get(root);
+    this.placed.delete(root);
+    if (!shell || shell.exited) return undefined;
     shell.sinks = sinks;
     shell.process.hold(true);
     return shell;
@@ -208,8 +290,9 @@ function writeSetup(settings: TerraformSettings, wd: Workdir, words: string): st
 }
 
 /**
- * Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. Without a
- * sandbox, its shell is `spare`'s when given.
+ * Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. Its shell is
+ * `spare`'s when given: the spare plain shell without a sandbox, and with one the sandbox started
+ * ahead on `wd`'s directory when prepareWorkdir was given SpareShell.place.
  */
 export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: PhaseCommands, spare?: SpareShell): PhaseProcess {
   const ended = new Map<Step, (status: ExitStatus) => void>();
@@ -233,9 +316,8 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   const after = !phase.show ? '-' : phase.schemas ? 'schemas' : 'show';
   const setup = writeSetup(settings, wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
   const sinks: Sinks = { output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) };
-  // A sandbox is made for its directory, so it cannot be started ahead.
   const unsandboxed = settings.sandbox.settings.mode === 'none';
-  const shell = unsandboxed ? (spare?.take(sinks) ?? startShell(sinks)) : startShell(sinks, { settings, wd });
+  const shell = unsandboxed ? (spare?.take(sinks) ?? startShell(sinks)) : (spare?.claim(wd.root, sinks) ?? startShell(sinks, { settings, place: wd }));
   const child = shell.process;
   child.send(setup);
   // A step the shell never reported did not run to its end: it ends as the shell did.

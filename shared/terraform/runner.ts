@@ -100,9 +100,9 @@ const SYNC_UNPACK_MAX_BYTES = 256 * 1024;
 
 /**
  * Unpacks a .tar.gz into `cwd`, skipping entries whose path would leave it, and failing past
- * `maxEntries` entries.
+ * `maxEntries` entries. Returns how many entries it had.
  */
-async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: number): Promise<void> {
+async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: number): Promise<number> {
   let entries = 0;
   const filter = (path: string) => {
     if (++entries > maxEntries) throw new Error(`the configuration archive has more than ${maxEntries} entries (MAX_ARCHIVE_ENTRIES)`);
@@ -114,7 +114,10 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
   let size = 0;
   while (size <= SYNC_UNPACK_MAX_BYTES) {
     const next = await chunks.next();
-    if (next.done) return void new UnpackSync(opts).end(Buffer.concat(head));
+    if (next.done) {
+      new UnpackSync(opts).end(Buffer.concat(head));
+      return entries;
+    }
     head.push(next.value);
     size += next.value.length;
   }
@@ -123,6 +126,7 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   }
   await pipeline(all(), extract(opts));
+  return entries;
 }
 
 const WORKDIR_PREFIX = 'rls-run-';
@@ -184,27 +188,51 @@ export interface WorkdirSources {
   service?: { cliConfig: string; env: Record<string, string> };
 }
 
+/**
+ * Where a working directory goes: an empty private directory and the sandbox user it belongs to.
+ * Made by prepareWorkdir, or ahead of the phase with a sandbox already started on it (see
+ * SpareShell), which `release` stops when the directory is removed before its phase took it.
+ */
+export interface WorkdirPlace {
+  root: string;
+  user: SandboxUser;
+  release?: () => void;
+}
+
+/**
+ * A new place for a working directory. mkdtemp makes it private (0700); it belongs to the
+ * sandbox's user, and so does everything prepareWorkdir writes in it before anything runs there.
+ * Its name carries this process's id, so a directory left by a process that died can be told.
+ */
+export function newWorkdirPlace(settings: TerraformSettings): WorkdirPlace {
+  const root = mkdtempSync(join(tmpdir(), `${WORKDIR_PREFIX}${process.pid}-`));
+  const user = settings.sandbox.user();
+  settings.sandbox.ownFile(root, user);
+  return { root, user };
+}
+
 /** The CLI configuration file of a working directory that has its own (see prepareWorkdir). */
 const RUN_CLI_CONFIG = 'cli.tfrc';
 
 /**
- * A fresh temporary directory with the configuration unpacked, the backend neutralised, the
+ * A working directory in `place` (a new one unless given) with the configuration unpacked, the backend neutralised, the
  * current state in place and the run's variables (HCL literals) in an auto.tfvars file.
  * Directories and files of a few hundred bytes are made synchronously: that takes microseconds,
  * where each asynchronous call waits for the thread pool and then for a busy event loop.
  */
-export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources): Promise<Workdir> {
-  // mkdtemp makes it private (0700); it is handed to the sandbox's user before anything runs in it.
-  // Its name carries this process's id, so a directory left by a process that died can be told.
-  const root = mkdtempSync(join(tmpdir(), `${WORKDIR_PREFIX}${process.pid}-`));
-  const cleanup = () => rm(root, { recursive: true, force: true });
+export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources, place: WorkdirPlace = newWorkdirPlace(settings)): Promise<Workdir> {
+  const { root, user } = place;
+  const cleanup = async () => {
+    place.release?.();
+    await rm(root, { recursive: true, force: true });
+  };
   try {
     const config = join(root, 'config');
     const home = join(root, 'home');
     mkdirSync(config);
     mkdirSync(home);
     if (!opts.archive) throw new Error('the configuration archive is missing');
-    await unpack(opts.archive, config, settings.maxArchiveEntries);
+    const entries = await unpack(opts.archive, config, settings.maxArchiveEntries);
     const dir = resolve(config, opts.workingDirectory || '.');
     if (dir !== config && !dir.startsWith(config + sep)) throw new Error('working directory escapes the configuration');
     if (dir !== config) mkdirSync(dir, { recursive: true });
@@ -226,8 +254,8 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
       writeFileSync(cliConfig, `${operator}\n${opts.service.cliConfig}`, { mode: 0o600 });
       env = { ...opts.environment, ...opts.service.env, ...terraformEnv(settings, home), TF_CLI_CONFIG_FILE: cliConfig };
     }
-    const user = settings.sandbox.user();
-    await settings.sandbox.own(root, user);
+    // The archive's entries, and the few files and directories written here besides.
+    await settings.sandbox.own(root, user, entries + (opts.variables?.length ?? 0) + 8);
     return { root, dir, statePath, home, env, user, cleanup };
   } catch (err) {
     await cleanup();

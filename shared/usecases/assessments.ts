@@ -43,7 +43,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShe
     state: await readAll(rt.store, sv.object_id),
     // The workspace's and its variable sets' variables, as a run's plan gets them (no run variables).
     ...(await effectiveVariables(rt.db, rt.config.encryptionKey, { workspaceId: ws.id }, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
-  });
+  }, spare?.place(terraform));
   const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true }, spare);
   const planOutput: Buffer[] = [];
   phase.output((c) => planOutput.push(c));

@@ -126,7 +126,7 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   // claimed; revoking a token whose statement failed changes nothing).
   const token = newPhaseToken(deps, runId, what);
   const ready = sourcesOf(deps, runId, token.insert).then(async ({ sources, options, variables }) => {
-    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }));
+    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });

@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { expect } from 'chai';
@@ -208,3 +208,13 @@ export function planProcessesOf(workerPid: number): PlanProcess[] {
 
 /** How many of `plans` still run (a process that was reparented when its parent died still counts). */
 export const stillRunning = (plans: readonly PlanProcess[]): number => plans.filter((p) => procStat(p.pid)?.started === p.started).length;
+
+/**
+ * The names of the run working directories in `dir` (of one worker process when `pid` is given):
+ * those holding a configuration. A sandbox a worker keeps started ahead for its next phase has a
+ * directory of the same kind, which stays empty until a phase takes it.
+ */
+export async function runWorkdirs(dir: string, pid?: number): Promise<string[]> {
+  const prefix = pid === undefined ? 'rls-run-' : `rls-run-${pid}-`;
+  return (await readdir(dir)).filter((name) => name.startsWith(prefix) && existsSync(join(dir, name, 'config')));
+}

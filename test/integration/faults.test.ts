@@ -11,7 +11,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { runWorkdirs, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask, taskSetup } from '../helpers/run-task-fixtures.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
@@ -149,8 +149,7 @@ resource "terraform_data" "second" {
       await waitForRun(runId, token, ['applying'], 60_000);
       // The first resource is created and Terraform wrote its state; the second one's provisioner sleeps.
       const stored = await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), 'the apply\'s state so far to be stored', 30_000);
-      const prefix = join(tmpdir(), `rls-run-${worker.proc.pid}-`);
-      const dir = (await readdir(tmpdir())).map((d) => join(tmpdir(), d)).find((d) => d.startsWith(prefix))!;
+      const dir = join(tmpdir(), (await runWorkdirs(tmpdir(), worker.proc.pid))[0]);
       expect(await processesIn(dir)).to.not.deep.equal([]);
 
       await worker.stop('SIGKILL');
@@ -380,8 +379,8 @@ resource "terraform_data" "second" {
       await uploadConfig(ws.id, org.owner.token, { 'main.tf': slowPlanConfig(server.address) });
       await startRun(ws.id, org.owner.token, { 'plan-only': true });
       await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
-      const prefix = join(tmpdir(), `rls-run-${worker.proc.pid}-`);
-      const dir = (await readdir(tmpdir())).map((d) => join(tmpdir(), d)).find((d) => d.startsWith(prefix));
+      const found = (await runWorkdirs(tmpdir(), worker.proc.pid))[0];
+      const dir = found && join(tmpdir(), found);
       expect(dir, 'the run\'s directory').to.be.a('string');
       const inRun = await processesIn(dir!);
       expect(inRun.length, 'Terraform and its shell run in the directory').to.be.at.least(2);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -137,6 +137,38 @@ describe('run isolation: what a hostile configuration can reach', function () {
     expect(existsSync(hostRepo)).to.equal(false);
     expect(existsSync(`/etc/${marker}`)).to.equal(false);
     await rm(hostTmp, { force: true });
+  });
+
+  it('the sandbox a worker starts ahead serves one phase: a fresh directory and user, nothing of the run before it', async () => {
+    const w = await startWorker();
+    const org = await createOrg();
+    // What the plan itself sees: its directory, its user, the files beside its configuration.
+    const probe = [
+      'output "root" { value = abspath(path.root) }',
+      'output "uid" { value = regex("Uid:\\\\s+(\\\\d+)", file("/proc/self/status"))[0] }',
+      'output "files" { value = join(",", sort(fileset(path.root, "**"))) }',
+    ].join('\n') + '\n';
+    const seen = async (files: Record<string, string>) => {
+      const { runId } = await runOf(org, files, { 'plan-only': true });
+      const run = await waitForRun(runId, org.owner.token, ['planned_and_finished', 'errored']);
+      expect(run.attributes.status).to.equal('planned_and_finished');
+      const log = await phaseLog(runId, org.owner.token, 'plan');
+      const value = (name: string) => new RegExp(`\\+ ${name}\\s+= "([^"]*)"`).exec(log)?.[1] ?? '';
+      return { root: value('root'), uid: value('uid'), files: value('files').split(',') };
+    };
+    const first = await seen({ 'main.tf': probe, 'first-only.txt': 'left behind?\n' });
+    expect(first.files).to.include('first-only.txt');
+    // Once the first phase is over, one sandbox waits on an empty directory of the worker's.
+    const tmp = dirname(dirname(first.root));
+    const ahead = await waitFor(async () => {
+      const mine = (await readdir(tmp)).filter((name) => name.startsWith(`rls-run-${w.proc.pid}-`));
+      return mine.length === 1 && !first.root.startsWith(join(tmp, mine[0])) ? join(tmp, mine[0]) : undefined;
+    }, 'a sandbox started ahead');
+    const second = await seen({ 'main.tf': probe });
+    expect(dirname(second.root), 'the second phase ran in the directory made ahead').to.equal(ahead);
+    expect(second.root).not.to.equal(first.root);
+    expect(second.files).not.to.include('first-only.txt');
+    if (ROOT) expect(second.uid).not.to.equal(first.uid);
   });
 
   it('one run cannot see another\'s directory while both run, and each directory is private to its own user', async () => {

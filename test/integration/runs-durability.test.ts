@@ -10,6 +10,7 @@ import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import {
   planProcessesOf,
+  runWorkdirs,
   stillRunning,
   slowPlanConfig,
   startRun,
@@ -266,7 +267,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['planning']);
       await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
-      const workdirs = async () => (await readdir(tmp)).filter((name) => name.startsWith('rls-run-'));
+      const workdirs = () => runWorkdirs(tmp);
       expect(await workdirs()).to.have.length(1);
 
       // The same step again under another job id, as a duplicate delivery would bring it.
@@ -294,7 +295,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['planned']);
     await harness().rt.db('plans').where({ run_id: runId }).update({ file_object_id: null });
-    const dirsBefore = new Set((await readdir(tmpdir())).filter((d) => d.startsWith('rls-run-')));
+    const dirsBefore = new Set(await runWorkdirs(tmpdir()));
 
     expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
     const run = await waitForRun(runId, token, ['errored', 'applied']);
@@ -306,7 +307,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(await readWholeLog(apply.attributes['log-read-url'])).to.include('Error: the saved plan is missing');
     expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
     await waitFor(
-      async () => (await readdir(tmpdir())).every((d) => !d.startsWith('rls-run-') || dirsBefore.has(d)),
+      async () => (await runWorkdirs(tmpdir())).every((d) => dirsBefore.has(d)),
       'the apply directory to be removed',
     );
   });
