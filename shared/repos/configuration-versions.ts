@@ -127,16 +127,40 @@ export async function activeRunCount(db: Db, cvId: string, finalStatuses: readon
 }
 
 /**
- * A new version that is not provisional becomes its workspace's current one at once; the version
- * it displaced is remembered for a failed upload to give back (see giveBackCurrent).
+ * A workspace's new version, in one statement: the workspace's row is locked (creations in one
+ * workspace take turns, so the version displaced is the right one) and a version that is not
+ * provisional becomes the current one at once, unless a newer version already is (see
+ * makeCurrent); the version it displaced is remembered for a failed upload to give back (see
+ * giveBackCurrent). Undefined when there is no such workspace.
  */
-export async function becomeCurrentOnCreate(db: Db, cv: CvRow): Promise<CvRow> {
-  const [row] = await db<CvRow>('configuration_versions')
-    .where({ id: cv.id })
-    .update({ replaced_current_id: db.raw('(select current_configuration_version_id from workspaces where id = ?)', [cv.workspace_id]) })
-    .returning('*');
-  await makeCurrent(db, cv.workspace_id!, cv);
-  return row;
+export async function insertWorkspaceCv(
+  db: Db,
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null },
+): Promise<CvRow | undefined> {
+  const locked = db('workspaces').where({ id: attrs.workspace_id }).forUpdate().select('id', 'current_configuration_version_id');
+  const row = {
+    id: db.raw('?::text', [newId('cv')]),
+    workspace_id: db.ref('w.id'),
+    source: db.raw('?::text', [attrs.source]),
+    auto_queue_runs: db.raw('?::boolean', [attrs.auto_queue_runs]),
+    speculative: db.raw('?::boolean', [attrs.speculative]),
+    provisional: db.raw('?::boolean', [attrs.provisional]),
+    created_by_id: db.raw('?::text', [attrs.created_by_id]),
+    status_timestamps: db.raw('?::jsonb', [JSON.stringify({ 'queued-at': new Date().toISOString() })]),
+    replaced_current_id: attrs.provisional ? db.raw('null::text') : db.ref('w.current_configuration_version_id'),
+  };
+  const inserted = db.into(db.raw('configuration_versions (??)', [Object.keys(row)])).insert(db.from('w').select(Object.values(row))).returning('*');
+  const made = db('workspaces')
+    .where('id', db('w').select('id'))
+    .andWhere(db.raw('not ?::boolean', [attrs.provisional]))
+    .andWhere((q) =>
+      q
+        .whereNull('current_configuration_version_id')
+        .orWhereIn('current_configuration_version_id', db('configuration_versions').where('created_at', '<=', db('cv').select('created_at')).select('id')),
+    )
+    .update({ current_configuration_version_id: db('cv').select('id') });
+  const [created] = await db.with('w', locked).with('cv', inserted).with('made', made).select('*').from('cv');
+  return created as CvRow | undefined;
 }
 
 /** A version whose upload failed gives its workspace back the version it displaced, if it is still the current one. */

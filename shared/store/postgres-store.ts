@@ -135,6 +135,10 @@ export class PostgresObjectStore implements ObjectStore {
     let pendingSize = 0;
     let size = 0;
     let seq = 0;
+    // One chunk's insert may be under way while the next bytes arrive (the writer waits for it
+    // before it starts another), so receiving and storing overlap with at most one chunk held
+    // besides the one filling. Its failure surfaces at the next write or at finish.
+    let inFlight: Promise<unknown> = Promise.resolve();
     const flush = async (upTo: number, into: Db = db) => {
       const all = pending.length === 1 ? pending[0] : Buffer.concat(pending);
       pending = [];
@@ -148,7 +152,10 @@ export class PostgresObjectStore implements ObjectStore {
         }
         hash.update(chunk);
         size += chunk.length;
-        await into('object_chunks').insert(this.chunk(id, seq++, chunk));
+        const row = this.chunk(id, seq++, chunk);
+        await inFlight;
+        inFlight = into('object_chunks').insert(row).then(() => undefined);
+        inFlight.catch(() => undefined);
       }
     };
     return {
@@ -160,12 +167,15 @@ export class PostgresObjectStore implements ObjectStore {
         if (pendingSize >= CHUNK) await flush(CHUNK);
       },
       async finish(tx: Db = db) {
+        await inFlight;
         if (pendingSize) await flush(1, tx);
+        await inFlight;
         const sha256 = hash.digest('hex');
         await tx('objects').where({ id }).update({ size, sha256 });
         return { id, size, sha256, contentType };
       },
       async discard() {
+        await inFlight.catch(() => undefined);
         await db('objects').where({ id }).del();
       },
     };

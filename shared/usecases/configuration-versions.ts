@@ -4,12 +4,12 @@ import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
 import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
-import { activeRunCount, becomeCurrentOnCreate, findCv, giveBackCurrent, insertCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
+import { activeRunCount, findCv, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
 import type { RunRow } from '../repos/runs.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { findModule, type TestRunRow } from '../repos/module-tests.js';
-import { findWorkspace, lockWorkspaceRow } from '../repos/workspaces.js';
+import { findWorkspace } from '../repos/workspaces.js';
 import { insertQueuedTestRun } from './test-runs.js';
 
 
@@ -32,12 +32,10 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
  * as current before uploading); a provisional one becomes current only when its run applies.
  */
 export async function createWorkspaceCv(rt: Runtime, attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null }): Promise<CvRow> {
-  return rt.db.transaction(async (tx) => {
-    // Serialises with other creations in the workspace, so the displaced version is the right one.
-    await lockWorkspaceRow(tx, attrs.workspace_id);
-    const cv = await insertCv(tx, attrs);
-    return cv.provisional ? cv : becomeCurrentOnCreate(tx, cv);
-  });
+  const cv = await insertWorkspaceCv(rt.db, attrs);
+  // The workspace was deleted since the caller found it.
+  if (!cv) throw new NotFound();
+  return cv;
 }
 
 /**
