@@ -2,6 +2,7 @@ import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { leaseClaimQuery } from './leases.js';
 import { taskResultMachine, type TaskResultEvent, type TaskResultStatus, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
+import type { RunRow } from './runs.js';
 
 export interface TaskRow {
   id: string;
@@ -147,13 +148,75 @@ export async function moveTaskResult(
   return row;
 }
 
-export async function setStageStatus(db: Db, id: string, status: TaskStageStatus, from: TaskStageStatus[]): Promise<TaskStageRow | undefined> {
-  const [row] = await db<TaskStageRow>('task_stages')
+/** The compare-and-set update of a stage's status (see setStageStatus), for a statement to carry along. */
+export const stageStatusUpdate = (db: Db, id: string, status: TaskStageStatus, from: TaskStageStatus[]) =>
+  db<TaskStageRow>('task_stages')
     .where({ id })
     .whereIn('status', from)
     .update({ status, updated_at: db.fn.now(), status_timestamps: stamp(db, status) })
     .returning('*');
-  return row;
+
+export async function setStageStatus(db: Db, id: string, status: TaskStageStatus, from: TaskStageStatus[]): Promise<TaskStageRow | undefined> {
+  const [row] = await stageStatusUpdate(db, id, status, from);
+  return row as TaskStageRow | undefined;
+}
+
+/**
+ * Moves a task result like moveTaskResult and, in the same statement, locks its stage's row,
+ * which it returns too (read once the lock is held): a final result may complete its stage.
+ */
+export async function moveTaskResultLockingStage(
+  db: Db,
+  id: string,
+  event: TaskResultEvent,
+  changes: Partial<Pick<TaskResultRow, 'message' | 'url'>> = {},
+): Promise<{ result: TaskResultRow; stage: TaskStageRow } | undefined> {
+  const to = taskResultMachine.moves[event].to;
+  const moved = db('task_results')
+    .where({ id })
+    .whereIn('status', taskResultMachine.sources(event) as TaskResultStatus[])
+    .update({ ...changes, status: to, updated_at: db.fn.now(), status_timestamps: stamp(db, to) })
+    .returning('*');
+  const [row] = (await db
+    .with('moved', moved)
+    .from('moved')
+    .join('task_stages as s', 's.id', 'moved.task_stage_id')
+    .forUpdate('s')
+    .select('moved.*', db.raw('row_to_json(s) as locked_stage'))) as (TaskResultRow & { locked_stage: TaskStageRow })[];
+  if (!row) return undefined;
+  const { locked_stage: stage, ...result } = row;
+  return { result: result as TaskResultRow, stage };
+}
+
+/** What decides a stage's outcome: its results (in order) and policy evaluations, as stageOutcome and the run's error message read them. */
+export interface StageVerdicts {
+  results: Pick<TaskResultRow, 'status' | 'enforcement_level' | 'task_name'>[];
+  evaluations: { status: string; is_overridable: boolean }[];
+}
+
+/**
+ * A stage's run, its row locked, with what decides the stage's outcome, in one statement; the
+ * caller holds the stage's lock already, so every result and evaluation settled before it is seen.
+ * Undefined when there is no such run.
+ */
+export async function lockRunWithVerdicts(db: Db, runId: string, stageId: string): Promise<{ run: RunRow; verdicts: StageVerdicts } | undefined> {
+  const row = (await db('runs as r')
+    .where('r.id', runId)
+    .forUpdate('r')
+    .first(
+      'r.*',
+      db.raw(
+        `(select coalesce(json_agg(json_build_object('status', tr.status, 'enforcement_level', tr.enforcement_level, 'task_name', tr.task_name) order by tr.created_at, tr.id), '[]') from task_results tr where tr.task_stage_id = ?) as stage_results`,
+        [stageId],
+      ),
+      db.raw(
+        `(select coalesce(json_agg(json_build_object('status', pe.status, 'is_overridable', pe.is_overridable) order by pe.policy_kind), '[]') from policy_evaluations pe where pe.task_stage_id = ?) as stage_evaluations`,
+        [stageId],
+      ),
+    )) as (RunRow & { stage_results: StageVerdicts['results']; stage_evaluations: StageVerdicts['evaluations'] }) | undefined;
+  if (!row) return undefined;
+  const { stage_results: results, stage_evaluations: evaluations, ...run } = row;
+  return { run: run as RunRow, verdicts: { results, evaluations } };
 }
 
 /** What a run task request describes besides the result, read with the claim (see claimTaskDispatch). */

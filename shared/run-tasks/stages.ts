@@ -1,11 +1,24 @@
 import type { Runtime } from '../runtime.js';
 import type { Config } from '../config.js';
-import type { Db } from '../db.js';
+import { runWrites, type Db, type Writes } from '../db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
 import { isFinal } from '../domain/run.js';
-import { stageOutcome, TASK_STAGES, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
+import { stageOutcome, TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
-import { createStagesForRun, lockStageOfRun, moveTaskResult, resultsOfStage, setStageStatus, startStage, type TaskResultRow, type TaskStageRow } from '../repos/run-tasks.js';
+import {
+  createStagesForRun,
+  lockRunWithVerdicts,
+  lockStageOfRun,
+  moveTaskResult,
+  moveTaskResultLockingStage,
+  resultsOfStage,
+  setStageStatus,
+  stageStatusUpdate,
+  startStage,
+  type StageVerdicts,
+  type TaskResultRow,
+  type TaskStageRow,
+} from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
 import { resumeAfterStage } from '../usecases/run-progress.js';
 import { transitionRun } from '../usecases/run-moves.js';
@@ -99,7 +112,7 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
 }
 
 /** Why a failed stage stops its run, for the run event and error message. */
-function failureReason(stage: TaskStageName, results: TaskResultRow[]): string {
+function failureReason(stage: TaskStageName, results: StageVerdicts['results']): string {
   const failed = results.filter((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
   const names = failed.map((r) => `${r.task_name} (${r.status})`).join(', ');
   return `the run failed because the mandatory run task ${names} in stage ${stage} did not pass`;
@@ -116,21 +129,32 @@ const PLAN_ONLY_OVERRIDE = 'a mandatory policy in stage post_plan failed; a plan
  * plan-only run cannot be overridden: its stage fails instead.
  */
 export async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
+  return completeLockedStage(m, await m.tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first());
+}
+
+/**
+ * completeStageIfDone for a stage whose row the caller has locked (`ts`, as read under the lock).
+ * Its run's row is locked and its results and evaluations read in one statement; the stage's new
+ * status is written by the statement that moves the run on.
+ */
+async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): Promise<RunRow | undefined> {
   const { tx } = m;
-  const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
   if (!ts || ts.status !== 'running') return undefined;
-  const results = await resultsOfStage(tx, ts.id);
-  const evaluations = await evaluationsOfStages(tx, [ts.id]);
-  const outcome = stageOutcome(results, evaluations);
+  const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id);
+  if (!read) return undefined;
+  const { run, verdicts } = read;
+  const outcome = stageOutcome(verdicts.results, verdicts.evaluations);
   if (outcome === 'running') return undefined;
-  const run = await tx<RunRow>('runs').where({ id: ts.run_id }).forUpdate().first();
-  const decision = outcome === 'awaiting_override' && !run?.plan_only;
-  await setStageStatus(tx, ts.id, outcome === 'awaiting_override' && !decision ? 'failed' : outcome, ['running']);
-  if (!run || run.status !== `${ts.stage}_running`) return undefined;
-  if (decision) return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard' });
-  const taskFailed = stageOutcome(results) === 'failed';
-  const reason = taskFailed ? failureReason(ts.stage, results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
-  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason);
+  const decision = outcome === 'awaiting_override' && !run.plan_only;
+  const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, outcome === 'awaiting_override' && !decision ? 'failed' : outcome, ['running'])]];
+  if (run.status !== `${ts.stage}_running`) {
+    await runWrites(tx, closing);
+    return undefined;
+  }
+  if (decision) return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: closing });
+  const taskFailed = stageOutcome(verdicts.results) === 'failed';
+  const reason = taskFailed ? failureReason(ts.stage, verdicts.results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
+  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason, closing);
 }
 
 /**
@@ -146,11 +170,16 @@ export async function settleTaskResult(
   extra?: (tx: Db, result: TaskResultRow) => Promise<void>,
 ): Promise<TaskResultRow | undefined> {
   const [{ result, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
-    const moved = await moveTaskResult(m.tx, resultId, event, changes);
+    // A final result may complete its stage: its move locks the stage's row too.
+    if (!isFinalResult(taskResultMachine.moves[event].to)) {
+      const moved = await moveTaskResult(m.tx, resultId, event, changes);
+      if (moved && extra) await extra(m.tx, moved);
+      return { result: moved, run: undefined };
+    }
+    const moved = await moveTaskResultLockingStage(m.tx, resultId, event, changes);
     if (!moved) return { result: undefined, run: undefined };
-    if (extra) await extra(m.tx, moved);
-    const next = isFinalResult(moved.status) ? await completeStageIfDone(m, moved.task_stage_id) : undefined;
-    return { result: moved, run: next };
+    if (extra) await extra(m.tx, moved.result);
+    return { result: moved.result, run: await completeLockedStage(m, moved.stage) };
   });
   if (run) await afterMove(rt, run, followUps);
   return result;

@@ -99,25 +99,26 @@ export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
 /**
  * A run waiting in `<stage>_running` goes on once the stage is over: when it passed, to the next
  * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
- * fails an applied run.
+ * fails an applied run. `along`: writes the first move's statement carries along (they happen
+ * whether or not the run moves).
  */
-export async function resumeAfterStage(m: RunMoves, run: RunRow, stage: TaskStage, passed: boolean, reason: string): Promise<RunRow | undefined> {
-  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason } });
+export async function resumeAfterStage(m: RunMoves, run: RunRow, stage: TaskStage, passed: boolean, reason: string, along: Writes = []): Promise<RunRow | undefined> {
+  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason }, with: along });
   switch (stage) {
     case 'pre_plan': {
-      const done = await transitionRun(m, run, 'complete_pre_plan');
+      const done = await transitionRun(m, run, 'complete_pre_plan', { with: along });
       return done && transitionRun(m, done, 'queue_plan');
     }
     case 'post_plan': {
-      const done = await transitionRun(m, run, 'complete_post_plan');
+      const done = await transitionRun(m, run, 'complete_post_plan', { with: along });
       return done && continueAfterPlan(m, done);
     }
     case 'pre_apply': {
-      const done = await transitionRun(m, run, 'complete_pre_apply');
+      const done = await transitionRun(m, run, 'complete_pre_apply', { with: along });
       return done && transitionRun(m, done, 'queue_apply');
     }
     case 'post_apply': {
-      const done = await transitionRun(m, run, 'complete_post_apply', { description: passed ? null : reason });
+      const done = await transitionRun(m, run, 'complete_post_apply', { description: passed ? null : reason, with: along });
       return done && finishApplied(m, done);
     }
   }
