@@ -221,7 +221,13 @@ export class SpareShell {
     this.seat = undefined;
     this.refill(() => {
       if (this.seat) return;
-      const place = newWorkdirPlace(settings);
+      let place: WorkdirPlace;
+      try {
+        place = newWorkdirPlace(settings);
+      } catch {
+        // No directory now (a full disk, say): the next phase makes its own and says why it cannot.
+        return;
+      }
       const shell = startShell(IDLE, { settings, place });
       shell.process.hold(false);
       this.seat = { settings, place, shell };
