@@ -132,6 +132,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect((await current(w.id)).id).to.equal(res.body.data.id);
     });
 
+    it('versions created at once in one workspace leave the newest current', async () => {
+      const w = await createWorkspace(org);
+      const made = await Promise.all(
+        Array.from({ length: 8 }, () => api('POST', `/workspaces/${w.id}/configuration-versions`, { token: org.owner.token, body: doc('configuration-versions', {}) })),
+      );
+      for (const res of made) expect(res.status, res.text).to.equal(201);
+      const rows = await harness().rt.db('configuration_versions').where({ workspace_id: w.id }).orderBy('created_at', 'desc').orderBy('id', 'desc').select('id', 'created_at');
+      expect(rows).to.have.length(8);
+      expect((await current(w.id)).id).to.equal(rows[0].id);
+    });
+
     it('stays current after its upload; a run without a version waits for the upload (422 while pending)', async () => {
       const w = await createWorkspace(org);
       const cv = await createCv(w.id, org.owner.token, { 'auto-queue-runs': false });
