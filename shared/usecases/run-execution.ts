@@ -65,10 +65,9 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
  * and its variables), and the run's options. The archive is read alongside, its id looked up in
- * the same query that reads its bytes. `alongside`: a write made by the statement that reads the
- * run's row (the phase's token).
+ * the same query that reads its bytes.
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string, alongside: Knex.QueryBuilder): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
@@ -76,7 +75,6 @@ async function sourcesOf(deps: ExecutionDeps, runId: string, alongside: Knex.Que
   const reaching = variablesReaching(deps.db, { runId });
   reaching.catch(() => undefined);
   const row = await deps.db
-    .with('alongside', alongside)
     .from('runs as r')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
@@ -121,12 +119,17 @@ interface PhaseStart {
 function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
-  // The phase's own API token (terraform_remote_state reads shared states with it), written by the
-  // statement that reads the run's row and revoked when the phase is discarded (it ends, or was not
-  // claimed; revoking a token whose statement failed changes nothing).
+  // The phase's own API token (terraform_remote_state and registry modules are read with it),
+  // revoked when the phase is discarded (it ends, or was not claimed; revoking a token whose insert
+  // failed changes nothing). Its insert is a write, whose commit waits for PostgreSQL's log to reach
+  // the disk: sent beside the sources' reads rather than within them, it does that while the
+  // directory is made, and the phase's process (whose init may fetch modules) starts once both are done.
   const token = newPhaseToken(deps, runId, what);
-  const ready = sourcesOf(deps, runId, token.insert).then(async ({ sources, options, variables }) => {
+  const minted = token.insert.then(() => undefined);
+  minted.catch(() => undefined);
+  const ready = sourcesOf(deps, runId).then(async ({ sources, options, variables }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
+    await minted;
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });

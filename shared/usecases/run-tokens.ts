@@ -16,10 +16,9 @@ export type RunPrincipal = Extract<Principal, { kind: 'run' }>;
 const MINT_MARGIN_SECONDS = 60;
 
 /**
- * The token of one plan or apply phase, its row's insert not sent yet: the worker makes it part of
- * the statement that reads the phase's sources, so the token costs the phase no round trip of its
- * own. It is revoked when the phase ends (revokePhaseToken); otherwise it expires with the phase's
- * time limit.
+ * The token of one plan or apply phase, its row's insert not sent yet: the worker sends it beside
+ * the statements that read the phase's sources (see startPhase). It is revoked when the phase ends
+ * (revokePhaseToken); otherwise it expires with the phase's time limit.
  */
 export function newPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): { id: string; secret: string; insert: Knex.QueryBuilder } {
   const limit = phase === 'plan' ? rt.config.runPlanTimeoutSeconds : rt.config.runApplyTimeoutSeconds;
