@@ -127,11 +127,14 @@ export async function activeRunCount(db: Db, cvId: string, finalStatuses: readon
 }
 
 /**
- * A workspace's new version, in one statement: the workspace's row is locked (creations in one
- * workspace take turns, so the version displaced is the right one) and a version that is not
- * provisional becomes the current one at once, unless a newer version already is (see
- * makeCurrent); the version it displaced is remembered for a failed upload to give back (see
- * giveBackCurrent). Undefined when there is no such workspace.
+ * A workspace's new version, in one statement: the workspace's row is locked, so creations in one
+ * workspace take turns, and the version is stamped as created once its turn has come
+ * (`clock_timestamp()`, not the statement's start): it is the workspace's newest. One that is not
+ * provisional becomes the current one at once; the version it displaced (read from the locked
+ * row, as the last creation left it) is remembered for a failed upload to give back (see
+ * giveBackCurrent). Undefined when there is no such workspace. (The version must not be compared
+ * with the current one by a read of `configuration_versions` here: a version committed while this
+ * statement waited for the lock is not visible to it.)
  */
 export async function insertWorkspaceCv(
   db: Db,
@@ -147,17 +150,13 @@ export async function insertWorkspaceCv(
     provisional: db.raw('?::boolean', [attrs.provisional]),
     created_by_id: db.raw('?::text', [attrs.created_by_id]),
     status_timestamps: db.raw('?::jsonb', [JSON.stringify({ 'queued-at': new Date().toISOString() })]),
+    created_at: db.raw('clock_timestamp()'),
     replaced_current_id: attrs.provisional ? db.raw('null::text') : db.ref('w.current_configuration_version_id'),
   };
   const inserted = db.into(db.raw('configuration_versions (??)', [Object.keys(row)])).insert(db.from('w').select(Object.values(row))).returning('*');
   const made = db('workspaces')
     .where('id', db('w').select('id'))
     .andWhere(db.raw('not ?::boolean', [attrs.provisional]))
-    .andWhere((q) =>
-      q
-        .whereNull('current_configuration_version_id')
-        .orWhereIn('current_configuration_version_id', db('configuration_versions').where('created_at', '<=', db('cv').select('created_at')).select('id')),
-    )
     .update({ current_configuration_version_id: db('cv').select('id') });
   const [created] = await db.with('w', locked).with('cv', inserted).with('made', made).select('*').from('cv');
   return created as CvRow | undefined;
