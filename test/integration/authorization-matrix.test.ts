@@ -841,9 +841,11 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-workspaces',
     call: async (w, _who, allowed) => {
       if (!allowed) return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: 'tag-none' }] } };
-      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: 'doomed' } }] });
+      // A name of its own: another caller's entry may delete its tag meanwhile.
+      const name = uniq('doomed');
+      await must('POST', `/workspaces/${w.ws.id}/relationships/tags`, { data: [{ type: 'tags', attributes: { name } }] });
       const tags = await must('GET', `/workspaces/${w.ws.id}/relationships/tags`);
-      const doomed = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'doomed');
+      const doomed = tags.data.find((t: { attributes: { name: string } }) => t.attributes.name === name);
       return { path: `/api/v2/organizations/${o()}/tags`, body: { data: [{ type: 'tags', id: doomed.id }] } };
     },
   },
