@@ -154,11 +154,9 @@ export async function insertWorkspaceCv(
     replaced_current_id: attrs.provisional ? db.raw('null::text') : db.ref('w.current_configuration_version_id'),
   };
   const inserted = db.into(db.raw('configuration_versions (??)', [Object.keys(row)])).insert(db.from('w').select(Object.values(row))).returning('*');
-  const made = db('workspaces')
-    .where('id', db('w').select('id'))
-    .andWhere(db.raw('not ?::boolean', [attrs.provisional]))
-    .update({ current_configuration_version_id: db('cv').select('id') });
-  const [created] = await db.with('w', locked).with('cv', inserted).with('made', made).select('*').from('cv');
+  const made = db('workspaces').where('id', db('w').select('id')).update({ current_configuration_version_id: db('cv').select('id') });
+  const statement = db.with('w', locked).with('cv', inserted);
+  const [created] = await (attrs.provisional ? statement : statement.with('made', made)).select('*').from('cv');
   return created as CvRow | undefined;
 }
 

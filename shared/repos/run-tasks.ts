@@ -133,18 +133,23 @@ export async function createStagesForRun(db: Db, run: { id: string; workspace_id
 }
 
 /** Moves a result with compare-and-set; undefined when it was already final (or moved meanwhile). */
+/** The compare-and-set update of a task result by `event` (see moveTaskResult), returning its row. */
+function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>) {
+  const to = taskResultMachine.moves[event].to;
+  return db('task_results')
+    .where({ id })
+    .whereIn('status', taskResultMachine.sources(event) as TaskResultStatus[])
+    .update({ ...changes, status: to, updated_at: db.fn.now(), status_timestamps: stamp(db, to) })
+    .returning('*');
+}
+
 export async function moveTaskResult(
   db: Db,
   id: string,
   event: TaskResultEvent,
   changes: Partial<Pick<TaskResultRow, 'message' | 'url'>> = {},
 ): Promise<TaskResultRow | undefined> {
-  const to = taskResultMachine.moves[event].to;
-  const [row] = await db<TaskResultRow>('task_results')
-    .where({ id })
-    .whereIn('status', taskResultMachine.sources(event) as TaskResultStatus[])
-    .update({ ...changes, status: to, updated_at: db.fn.now(), status_timestamps: stamp(db, to) })
-    .returning('*');
+  const [row] = (await taskResultMove(db, id, event, changes)) as TaskResultRow[];
   return row;
 }
 
@@ -171,14 +176,8 @@ export async function moveTaskResultLockingStage(
   event: TaskResultEvent,
   changes: Partial<Pick<TaskResultRow, 'message' | 'url'>> = {},
 ): Promise<{ result: TaskResultRow; stage: TaskStageRow } | undefined> {
-  const to = taskResultMachine.moves[event].to;
-  const moved = db('task_results')
-    .where({ id })
-    .whereIn('status', taskResultMachine.sources(event) as TaskResultStatus[])
-    .update({ ...changes, status: to, updated_at: db.fn.now(), status_timestamps: stamp(db, to) })
-    .returning('*');
   const [row] = (await db
-    .with('moved', moved)
+    .with('moved', taskResultMove(db, id, event, changes))
     .from('moved')
     .join('task_stages as s', 's.id', 'moved.task_stage_id')
     .forUpdate('s')

@@ -167,7 +167,6 @@ export class PostgresObjectStore implements ObjectStore {
         if (pendingSize >= CHUNK) await flush(CHUNK);
       },
       async finish(tx: Db = db) {
-        await inFlight;
         if (pendingSize) await flush(1, tx);
         await inFlight;
         const sha256 = hash.digest('hex');
