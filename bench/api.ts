@@ -8,6 +8,9 @@
  */
 import type { Server } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
@@ -21,6 +24,7 @@ import { bullPrefix } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
+import { backendPids, procCpuMs } from './support.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = `postgres://postgres@${HOST}:5432`;
@@ -31,6 +35,8 @@ const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? '8');
 const WARMUP_SECONDS = 1;
 const ROUNDS = 2;
 const JSON_API = 'application/vnd.api+json';
+/** When set, the service's measured runs are CPU-profiled (main thread only) into this directory. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 type Method = 'GET' | 'POST';
 
@@ -52,6 +58,12 @@ interface Summary {
   total: number;
   non2xx: number;
   errors: number;
+}
+
+/** CPU ms per completed request: the servers' thread (this process's main thread) and the database's backends. */
+interface CpuPerRequest {
+  server: number;
+  postgres: number;
 }
 
 // ---------------------------------------------------------------- load generator (worker thread)
@@ -260,12 +272,39 @@ function scenarios(svcPort: number, basePort: number, fx: Fixture): Scenario[] {
 interface Measured {
   title: string;
   runs: Record<Side, Summary[]>;
+  cpu: Record<Side, CpuPerRequest[]>;
+}
+
+/** CPU so far of the servers' thread and of each backend of the bench's database. */
+interface CpuSample {
+  server: number;
+  postgres: Map<number, number>;
+}
+
+/** Samples CPU through /proc: both servers run on this process's main thread (the load generator has a thread of its own). */
+function cpuMeter(watcher: pg.Client): { sample(): Promise<CpuSample>; perRequest(before: CpuSample, requests: number): Promise<CpuPerRequest> } {
+  const sample = async (): Promise<CpuSample> => {
+    const pids = await backendPids(watcher);
+    return {
+      server: await procCpuMs(`${process.pid}/task/${process.pid}`),
+      postgres: new Map(await Promise.all(pids.map(async (pid) => [pid, await procCpuMs(pid)] as const))),
+    };
+  };
+  return {
+    sample,
+    perRequest: async (before, requests) => {
+      const after = await sample();
+      let postgres = 0;
+      for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+      return { server: (after.server - before.server) / requests, postgres: postgres / requests };
+    },
+  };
 }
 
 const SIDES: readonly Side[] = ['baseline', 'service'];
 
 /** Warm both sides up, then alternate baseline and service so drift hits both equally. */
-async function measure(gen: ReturnType<typeof loadGenerator>, sc: Scenario, token: string, names: { next: number }): Promise<Measured> {
+async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<typeof cpuMeter>, sc: Scenario, token: string, names: { next: number }): Promise<Measured> {
   const spec = (side: Side, seconds: number): LoadSpec => {
     const s = { url: sc.urls[side], method: sc.method, token, seconds, nameOffset: names.next };
     names.next += 10_000_000; // far more requests than any single run can make
@@ -273,14 +312,32 @@ async function measure(gen: ReturnType<typeof loadGenerator>, sc: Scenario, toke
   };
   for (const side of SIDES) await gen.run(spec(side, WARMUP_SECONDS));
   const runs: Record<Side, Summary[]> = { baseline: [], service: [] };
+  const cpu: Record<Side, CpuPerRequest[]> = { baseline: [], service: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of SIDES) {
+      const profiling = PROFILE_DIR && side === 'service' ? await startProfile() : null;
+      const before = await meter.sample();
       const s = await gen.run(spec(side, MEASURE_SECONDS));
+      cpu[side].push(await meter.perRequest(before, s.total));
+      if (profiling) await profiling(`${sc.method.toLowerCase()}-round-${round + 1}`);
       process.stderr.write(`  ${sc.title} ${side} round ${round + 1}: ${s.rps.toFixed(0)} req/s, p99 ${s.p99} ms, non-2xx ${s.non2xx}\n`);
       runs[side].push(s);
     }
   }
-  return { title: sc.title, runs };
+  return { title: sc.title, runs, cpu };
+}
+
+/** Starts the inspector's CPU profiler on this thread; the returned function writes the profile out. */
+async function startProfile(): Promise<(name: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (name) => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await writeFile(join(PROFILE_DIR!, `service-${name}.cpuprofile`), JSON.stringify(profile));
+  };
 }
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -309,6 +366,13 @@ function report(results: Measured[]): { table: string; flagged: string[] } {
     const p99Ratio = avg.service.p99 / avg.baseline.p99;
     lines.push(`| ${m.title} | **service / baseline** | **${rpsRatio.toFixed(2)}** | | **${p99Ratio.toFixed(2)}** | | |`);
   }
+  lines.push('', '| Endpoint | Side | server thread CPU ms per request | Postgres backends CPU ms per request |', '|---|---|---:|---:|');
+  for (const m of results) {
+    for (const side of SIDES) {
+      const of = (k: keyof CpuPerRequest) => mean(m.cpu[side].map((c) => c[k])).toFixed(3);
+      lines.push(`| ${m.title} | ${side} | ${of('server')} | ${of('postgres')} |`);
+    }
+  }
   return { table: lines.join('\n'), flagged };
 }
 
@@ -327,12 +391,16 @@ async function main(): Promise<void> {
     cleanups.unshift(() => baseline.stop());
     const gen = loadGenerator();
     cleanups.unshift(() => gen.stop());
+    const watcher = new pg.Client({ connectionString: databaseUrl });
+    await watcher.connect();
+    cleanups.unshift(() => watcher.end());
+    const meter = cpuMeter(watcher);
 
     const fx = await createFixture(svc);
     process.stderr.write(`measuring: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${ROUNDS} x ${MEASURE_SECONDS} s per side\n`);
     const names = { next: 1 };
     const results: Measured[] = [];
-    for (const sc of scenarios(svc.web.port, baseline.port, fx)) results.push(await measure(gen, sc, fx.token, names));
+    for (const sc of scenarios(svc.web.port, baseline.port, fx)) results.push(await measure(gen, meter, sc, fx.token, names));
 
     const { table, flagged } = report(results);
     process.stdout.write(`\n${table}\n\n`);

@@ -39,7 +39,7 @@ import { runPayload } from '../shared/notifications/payloads.js';
 import { MAX_CONFIGURATIONS_PER_WORKSPACE } from '../shared/domain/notification.js';
 import { firstTries } from '../shared/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, output, percentile, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+import { api, backendPids, Cleanups, createCv, createFixture, doc, HOST, log, machine, output, percentile, procCpuMs, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? '2000');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
@@ -249,20 +249,8 @@ function spawnWorker(svc: Service, cleanups: Cleanups, profileDir: string | null
 
 // ---------------------------------------------------------------- CPU accounting (from /proc)
 
-let clockTicks = 100;
 // redis-server is shared with whatever else runs on the host; its CPU in the baseline rounds (which use no Redis) is that background.
 let redisPids: number[] = [];
-
-/** User + system CPU of a process in ms, or NaN when it cannot be read. */
-async function procCpuMs(pid: number): Promise<number> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Busy and total jiffies of the whole machine. */
 async function machineTicks(): Promise<{ busy: number; total: number }> {
@@ -270,12 +258,6 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
   const xs = cpu.trim().split(/\s+/).slice(1).map(Number);
   const total = xs.reduce((a, b) => a + b, 0);
   return { busy: total - xs[3] - (xs[4] ?? 0), total };
-}
-
-/** Postgres backends serving the bench's database (the workers' and the service's pools). */
-async function backendPids(watcher: pg.Client): Promise<number[]> {
-  const { rows } = await watcher.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  return rows.map((r) => r.pid);
 }
 
 interface CpuSnapshot {
@@ -711,7 +693,6 @@ async function main(): Promise<void> {
   const started = Date.now();
   const cleanups = new Cleanups();
   try {
-    clockTicks = Number(await output('getconf', ['CLK_TCK'])) || 100;
     redisPids = (await output('pgrep', ['-x', 'redis-server']).catch(() => '')).split('\n').filter(Boolean).map(Number);
     const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'bench-notify-prof-')) : null;
     if (profileDir) cleanups.add(() => rm(profileDir, { recursive: true, force: true }));

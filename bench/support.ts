@@ -12,6 +12,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { loadConfig } from '../shared/config.js';
 import { dropDatabase } from '../shared/db.js';
 import { migrateLatest } from '../shared/db/migrate.js';
@@ -27,6 +28,27 @@ const REDIS_URL = `redis://${HOST}:6379`;
 const JSON_API = 'application/vnd.api+json';
 
 const execFileP = promisify(execFile);
+/** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux unless built otherwise). */
+let clockTicks: number | undefined;
+
+/** User + system CPU in ms of a process, or of one of its threads (`pid/task/tid`), or NaN when it cannot be read. */
+export async function procCpuMs(target: number | string): Promise<number> {
+  clockTicks ??= Number(await output('getconf', ['CLK_TCK'])) || 100;
+  try {
+    const stat = await readFile(`/proc/${target}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+
+/** PostgreSQL backends serving the database `watcher` is connected to (its own excepted). */
+export async function backendPids(watcher: pg.Client): Promise<number[]> {
+  const { rows } = await watcher.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return rows.map((r) => r.pid);
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 export const log = (line: string) => void process.stderr.write(`${line}\n`);
 

@@ -80,9 +80,11 @@ export async function workspaceScopeById(db: Db, principal: Principal, id: strin
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
+const FACTS_OF_X = factsColumns('x');
+
 /** workspaceScopeById with the workspace's facts (tags, runs, resources), all read by the same query. */
 export async function workspaceScopeWithFacts(db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
-  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, 'workspaces', id, factsColumns(db, 'x'));
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, 'workspaces', id, FACTS_OF_X);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
   return { ...(await scopeWith(db, row, found.grant, need)), facts };

@@ -83,43 +83,65 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
 }
 
 /**
+ * The teams of user `?` (null for other principals: no rows) in the organization that
+ * `organizationColumn` names, as one json column of a statement; written out like the statements
+ * below, which run on most API requests and would otherwise be compiled again each time.
+ */
+const membershipTeamsColumn = (organizationColumn: string): string => `(
+  select coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')
+    from organization_memberships as m
+    left join team_members as tm on tm.organization_membership_id = m.id
+    left join teams as t on t.id = tm.team_id
+   where m.organization_name = ${organizationColumn} and m.user_id = ? and m.status = 'active') as membership_teams`;
+
+/** rowWithGrant's statement texts, by table and extra columns: each is written once. */
+const rowWithGrantTexts = new Map<string, string>();
+const rowWithGrantText = (table: string, extra: readonly string[]): string => {
+  const key = [table, ...extra].join('\0');
+  let text = rowWithGrantTexts.get(key);
+  if (text === undefined) {
+    text = `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ? limit 1`;
+    rowWithGrantTexts.set(key, text);
+  }
+  return text;
+};
+
+const ORGANIZATION_WITH_GRANT = `select x.*, ${membershipTeamsColumn('x.name')} from organizations as x where x.name = ? limit 1`;
+
+/** The membership column's user: a user principal's id, or null, which no membership has. */
+const memberId = (principal: Principal): string | null => (principal.kind === 'user' ? principal.user.id : null);
+
+/**
  * A row of `table` by id with the principal's grant in the organization the row names (column
- * `organization_name`), read in one query; the grant is null when the principal may not see it.
- * The id may be a query that selects it (one row, one column).
+ * `organization_name`), read in one statement; the grant is null when the principal may not see
+ * it. The id may be a query that selects it (one row, one column).
  */
 export async function rowWithGrant<T extends { organization_name: string }>(
   db: Db,
   principal: Principal,
+  /** A table of the schema (never input): it is written into the statement. */
   table: string,
   id: string | Knex.QueryBuilder,
-  /** More columns of the row's statement (over `x`), read into the row. */
-  extra: Knex.Raw[] = [],
+  /** More columns of the row's statement (SQL over `x`, never input), read into the row. */
+  extra: readonly string[] = [],
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, principal, db(`${table} as x`).where('x.id', id).select(...extra), 'x.organization_name');
+  const found = await withGrant<T>(db, rowWithGrantText(table, extra), [memberId(principal), id]);
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
 }
 
-/** An organization with the principal's grant in it, read in one query (the grant is null when the principal may not see it). */
+/** An organization with the principal's grant in it, read in one statement (the grant is null when the principal may not see it). */
 export async function organizationWithGrant<T extends { name: string }>(db: Db, principal: Principal, name: string): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, principal, db('organizations as x').where('x.name', name), 'x.name');
+  const found = await withGrant<T>(db, ORGANIZATION_WITH_GRANT, [memberId(principal), name]);
   return found && { row: found.row, grant: grantOf(principal, found.row.name, found.teams) };
 }
 
-/** The first row `query` (on `x`) finds, with a user principal's membership teams in the organization its `organizationColumn` names. */
-async function withGrant<T>(db: Db, principal: Principal, query: Knex.QueryBuilder, organizationColumn: string): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
-  query.first('x.*');
-  if (principal.kind === 'user') {
-    const teams = membershipTeams(db, principal.user.id, db.raw('??', [organizationColumn])).select(
-      db.raw(`coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')`),
-    );
-    query.select(db.raw('(?) as membership_teams', [teams]));
-  }
-  const found = (await query) as (T & { membership_teams?: MembershipTeam[] }) | undefined;
-  if (!found) return undefined;
-  const { membership_teams: teams = [], ...row } = found;
+/** The row a statement with a membership teams column finds, and the teams apart from it. */
+async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
+  const { rows } = (await db.raw(text, bindings)) as { rows: (T & { membership_teams: MembershipTeam[] })[] };
+  if (!rows[0]) return undefined;
+  const { membership_teams: teams, ...row } = rows[0];
   return { row: row as T, teams };
 }
-
 
 /** The grant's access level on a workspace, or null when the workspace is invisible to it. */
 export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
@@ -50,10 +49,10 @@ export interface WorkspaceFacts {
 }
 
 /** The facts as columns of a statement over workspaces as `alias` (tags in the order they were added). */
-export const factsColumns = (db: Db, alias: string): Knex.Raw[] => [
-  db.raw('array(select t.name from workspace_tags wt join tags t on t.id = wt.tag_id where wt.workspace_id = ??.id order by wt.position) as facts_tag_names', [alias]),
-  db.raw('(select count(*)::int from runs r where r.workspace_id = ??.id) as facts_runs_count', [alias]),
-  db.raw('coalesce((select sv.resource_count from state_versions sv where sv.id = ??.current_state_version_id), 0) as facts_resource_count', [alias]),
+export const factsColumns = (alias: string): string[] => [
+  `array(select t.name from workspace_tags wt join tags t on t.id = wt.tag_id where wt.workspace_id = ${alias}.id order by wt.position) as facts_tag_names`,
+  `(select count(*)::int from runs r where r.workspace_id = ${alias}.id) as facts_runs_count`,
+  `coalesce((select sv.resource_count from state_versions sv where sv.id = ${alias}.current_state_version_id), 0) as facts_resource_count`,
 ];
 
 /** What factsColumns adds to a row. */
@@ -74,7 +73,7 @@ export async function workspaceFacts(db: Db, ids: string[]): Promise<Map<string,
   if (!ids.length) return new Map();
   const rows = (await db('workspaces as w')
     .whereIn('w.id', ids)
-    .select('w.id', ...factsColumns(db, 'w'))) as ({ id: string } & FactsColumns)[];
+    .select('w.id', ...factsColumns('w').map((c) => db.raw(c)))) as ({ id: string } & FactsColumns)[];
   return new Map(rows.map((r) => [r.id, splitFacts(r).facts]));
 }
 
