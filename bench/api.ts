@@ -35,7 +35,7 @@ const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? '8');
 const WARMUP_SECONDS = 1;
 const ROUNDS = 2;
 const JSON_API = 'application/vnd.api+json';
-/** When set, the service's measured runs are CPU-profiled (main thread only) into this directory. */
+/** When set, every measured run is CPU-profiled (main thread only) into this directory. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 
 type Method = 'GET' | 'POST';
@@ -315,11 +315,11 @@ async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<
   const cpu: Record<Side, CpuPerRequest[]> = { baseline: [], service: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of SIDES) {
-      const profiling = PROFILE_DIR && side === 'service' ? await startProfile() : null;
+      const profiling = PROFILE_DIR ? await startProfile() : null;
       const before = await meter.sample();
       const s = await gen.run(spec(side, MEASURE_SECONDS));
       cpu[side].push(await meter.perRequest(before, s.total));
-      if (profiling) await profiling(`${sc.method.toLowerCase()}-round-${round + 1}`);
+      if (profiling) await profiling(`${side}-${sc.method.toLowerCase()}-round-${round + 1}`);
       process.stderr.write(`  ${sc.title} ${side} round ${round + 1}: ${s.rps.toFixed(0)} req/s, p99 ${s.p99} ms, non-2xx ${s.non2xx}\n`);
       runs[side].push(s);
     }
@@ -336,7 +336,7 @@ async function startProfile(): Promise<(name: string) => Promise<void>> {
   return async (name) => {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
-    await writeFile(join(PROFILE_DIR!, `service-${name}.cpuprofile`), JSON.stringify(profile));
+    await writeFile(join(PROFILE_DIR!, `${name}.cpuprofile`), JSON.stringify(profile));
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from './db.js';
+import { rowsOf, type Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
 import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
@@ -137,7 +137,12 @@ export async function organizationWithGrant<T extends { name: string }>(db: Db, 
 
 /** The row a statement with a membership teams column finds, and the teams apart from it. */
 async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
-  const { rows } = (await db.raw(text, bindings)) as { rows: (T & { membership_teams: MembershipTeam[] })[] };
+  const query = (): Promise<(T & { membership_teams: MembershipTeam[] })[]> =>
+    // A query among the values (rowWithGrant's id) needs knex to write it into the statement.
+    bindings.some((b) => typeof b === 'object' && b !== null)
+      ? db.raw(text, bindings).then((r: { rows: (T & { membership_teams: MembershipTeam[] })[] }) => r.rows)
+      : rowsOf(db, text, bindings);
+  const rows = await query();
   if (!rows[0]) return undefined;
   const { membership_teams: teams, ...row } = rows[0];
   return { row: row as T, teams };

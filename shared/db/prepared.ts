@@ -30,7 +30,7 @@ interface Connection {
 const isStalePlan = (err: unknown) =>
   (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
 
-/** Digests of recent statement texts are kept up to this many. */
+/** Digests (and numbered texts) of recent statements are kept up to this many. */
 const DIGESTS_KEPT = 2000;
 
 /**
@@ -47,6 +47,8 @@ export function preparingPgClient(limit: number): typeof PgClient {
   let generation = 0;
   /** Digests of recent statement texts: a text is hashed once, not at each execution. */
   const digests = new Map<string, string>();
+  /** Recent texts with knex's `?` placeholders numbered for PostgreSQL: each is rewritten once. */
+  const positioned = new Map<string, string>();
   /** The texts each connection has prepared, in the generation they were named in. */
   const preparedBy = new WeakMap<object, { generation: number; names: Set<string> }>();
   const digestOf = (sql: string): string => {
@@ -60,6 +62,15 @@ export function preparingPgClient(limit: number): typeof PgClient {
   };
 
   return class PreparingPgClient extends PgClient {
+    override positionBindings(sql: string): string {
+      const known = positioned.get(sql);
+      if (known !== undefined) return known;
+      if (positioned.size >= DIGESTS_KEPT) positioned.clear();
+      const text: string = super.positionBindings(sql);
+      positioned.set(sql, text);
+      return text;
+    }
+
     /** The name `query` runs under on `connection`, or undefined to run it unnamed. */
     private nameFor(connection: Connection, query: KnexQuery): string | undefined {
       if (!query.bindings?.length || limit <= 0) return undefined;

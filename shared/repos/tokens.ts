@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db.js';
+import { rowsOf, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { newApiToken, sha256Hex } from '../crypto.js';
 import type { TeamRow } from './teams.js';
@@ -95,7 +95,7 @@ export interface LiveTokenRow {
 
 /**
  * findLiveTokenWithOwner's statement, written out rather than built: it runs on every API request,
- * and knex would compile a built query again each time.
+ * and knex would compile a built query again each time (it runs through rowsOf for the same reason).
  */
 const LIVE_TOKEN_WITH_OWNER = `
   select t.id as token_id, t.kind, t.organization_name as token_org, t.last_used_at,
@@ -112,8 +112,7 @@ const LIVE_TOKEN_WITH_OWNER = `
 
 /** A valid (unexpired) token by its secret, with its owner (for the principal it authenticates). */
 export async function findLiveTokenWithOwner(db: Db, secret: string): Promise<LiveTokenRow | undefined> {
-  const { rows } = (await db.raw(LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)])) as { rows: LiveTokenRow[] };
-  return rows[0];
+  return (await rowsOf<LiveTokenRow>(db, LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)]))[0];
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
