@@ -103,9 +103,21 @@ export function paginate(req: Request, page: Page, total: number): { meta: Recor
   };
 }
 
-/** Sends a JSON:API document. */
+/** The Content-Type of every JSON:API document, as Express would write it for MEDIA_TYPE. */
+const DOCUMENT_TYPE = `${MEDIA_TYPE}; charset=utf-8`;
+
+/**
+ * Sends a JSON:API document. Written straight to the response: Express's `send` would look the
+ * type's charset up, copy the text into a buffer and check for conditional requests, none of which
+ * a document needs (it has no ETag or Last-Modified), and that work showed in the API's profiles.
+ * A HEAD request gets the headers only (Node writes no body for it).
+ */
 export function send(res: Response, status: number, body: Record<string, unknown>): void {
-  res.status(status).type(MEDIA_TYPE).send(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', DOCUMENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Sends one resource, with `included` when given. */
