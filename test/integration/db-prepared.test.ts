@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { createDb, type Db } from '../../shared/db.js';
+import { createDb, rowsOf, type Db } from '../../shared/db.js';
 import { harness } from '../helpers/harness.js';
 
 /** The statements the pool's one connection has prepared (read unnamed: it has no parameters). */
@@ -68,5 +68,21 @@ describe('database: prepared statements', function () {
     await harness().rt.db.schema.alterTable(table, (t) => t.integer('c').defaultTo(8));
     expect(await read(db)).to.deep.equal([{ a: 1, b: 7, c: 8 }]);
     expect(await db.transaction((tx) => read(tx))).to.deep.equal([{ a: 1, b: 7, c: 8 }]);
+  });
+
+  it('runs a written-out statement (rowsOf) prepared on a pooled connection, or in the transaction it is given, reporting it as knex reports any statement', async () => {
+    const db = pool(10);
+    const sent: string[] = [];
+    const answered: string[] = [];
+    db.on('query', (q: { sql: string }) => sent.push(q.sql));
+    db.on('query-response', (_rows: unknown, q: { sql: string }) => answered.push(q.sql));
+    const text = `select a from ${table} where a = ? order by a`;
+    expect(await rowsOf(db, text, [2])).to.deep.equal([{ a: 2 }]);
+    expect(await rowsOf(db, text, [1])).to.deep.equal([{ a: 1 }]);
+    expect(await db.transaction((tx) => rowsOf(tx, text, [2]))).to.deep.equal([{ a: 2 }]);
+    const numbered = `select a from ${table} where a = $1 order by a`;
+    expect(sent.filter((sql) => sql === numbered)).to.have.length(3);
+    expect(answered.filter((sql) => sql === numbered)).to.have.length(3);
+    expect(await preparedOn(db)).to.deep.equal([numbered]);
   });
 });
