@@ -68,8 +68,10 @@ export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) =
  */
 export type StageInterest = (db: Db, runId: string) => Knex.Raw;
 
-const interestColumn = (i: number) => `concerns_${i}`;
-const stageColumn = (stage: RunStage, i: number) => `enters_${stage}_${i}`;
+/** The column answering listener `i`'s interest in the `hop`th move of a statement (see moveRunRow). */
+const interestColumn = (i: number, hop = 0) => (hop ? `concerns_${i}_${hop}` : `concerns_${i}`);
+const STAGE_COLUMN_PREFIX = 'enters_';
+const stageColumn = (stage: RunStage, i: number) => `${STAGE_COLUMN_PREFIX}${stage}_${i}`;
 
 /**
  * The moves made in one transaction (`tx`), with the lifecycle that tells its areas of them, and
@@ -141,11 +143,14 @@ export class RunLifecycle {
     return [result, moves!.followUps()];
   }
 
-  /** The columns a statement making `move` selects beside the moved row (named `row`), one per listener with an interest. */
-  interestColumns(db: Db, move: { event: string; to: RunStatus }, row: string): Knex.Raw[] {
+  /**
+   * The columns a statement making `move` selects beside the moved row (named `row`), one per
+   * listener with an interest; `hop` numbers the move among those the statement makes.
+   */
+  interestColumns(db: Db, move: { event: string; to: RunStatus }, row: string, hop = 0): Knex.Raw[] {
     return this.listeners.flatMap(({ interest }, i) => {
       if (!interest) return [];
-      return [db.raw('(?) as ??', [interest(db, move, row) ?? db.raw('false'), interestColumn(i)])];
+      return [db.raw('(?) as ??', [interest(db, move, row) ?? db.raw('false'), interestColumn(i, hop)])];
     });
   }
 
@@ -159,31 +164,49 @@ export class RunLifecycle {
     return conditions.length ? db.raw(conditions.map(() => '(?)').join(' or '), conditions) : db.raw('false');
   }
 
-  /** Splits what such a statement returned into the run's row and the listeners' answers. */
-  readInterests(selected: Record<string, unknown>): { run: RunRow; answers: Record<string, unknown> } {
+  /** Splits what such a statement returned into the run's row and the listeners' answers (for `hops` moves). */
+  readInterests(selected: Record<string, unknown>, hops = 1): { run: RunRow; answers: Record<string, unknown> } {
     const run = { ...selected };
     const answers: Record<string, unknown> = {};
-    for (const i of this.listeners.keys()) {
-      if (!(interestColumn(i) in run)) continue;
-      answers[interestColumn(i)] = run[interestColumn(i)];
-      delete run[interestColumn(i)];
+    for (let hop = 0; hop < hops; hop++) {
+      for (const i of this.listeners.keys()) {
+        const column = interestColumn(i, hop);
+        if (!(column in run)) continue;
+        answers[column] = run[column];
+        delete run[column];
+      }
     }
     return { run: run as unknown as RunRow, answers };
   }
 
-  /** Calls the listeners a move concerns (every listener when `answers` is missing); what they leave goes to `m`. */
-  async publishRunTransition(m: RunMoves, change: RunTransition, answers?: Record<string, unknown>): Promise<void> {
+  /**
+   * Calls the listeners a move concerns (every listener when `answers` is missing); what they leave
+   * goes to `m`. `hop`: the move's number among those its statement made.
+   */
+  async publishRunTransition(m: RunMoves, change: RunTransition, answers?: Record<string, unknown>, hop = 0): Promise<void> {
     m.made.push(change);
     for (const [i, { listener, interest }] of this.listeners.entries()) {
-      if (interest && answers && answers[interestColumn(i)] === false) continue;
+      if (interest && answers && answers[interestColumn(i, hop)] === false) continue;
       const left = await listener(m.tx, change);
       if (left) m.leave(left);
     }
   }
 
   /** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook. */
-  private stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
+  stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
     return (this.hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), stageColumn(stage, i)])] : []));
+  }
+
+  /** Takes the answers of stageInterestColumns out of a row that was read with them. */
+  takeStageAnswers<T extends object>(row: T): { row: T; answers: Record<string, unknown> } {
+    const rest = { ...row } as Record<string, unknown>;
+    const answers: Record<string, unknown> = {};
+    for (const key of Object.keys(rest)) {
+      if (!key.startsWith(STAGE_COLUMN_PREFIX)) continue;
+      answers[key] = rest[key];
+      delete rest[key];
+    }
+    return { row: rest as T, answers };
   }
 
   /**

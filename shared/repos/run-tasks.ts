@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { leaseClaimQuery } from './leases.js';
@@ -198,7 +199,13 @@ export interface StageVerdicts {
  * caller holds the stage's lock already, so every result and evaluation settled before it is seen.
  * Undefined when there is no such run.
  */
-export async function lockRunWithVerdicts(db: Db, runId: string, stageId: string): Promise<{ run: RunRow; verdicts: StageVerdicts } | undefined> {
+export async function lockRunWithVerdicts(
+  db: Db,
+  runId: string,
+  stageId: string,
+  /** The caller's own columns (named), read along with the run's (the caller takes them out again). */
+  questions: Knex.Raw[] = [],
+): Promise<{ run: RunRow; verdicts: StageVerdicts } | undefined> {
   const row = (await db('runs as r')
     .where('r.id', runId)
     .forUpdate('r')
@@ -212,6 +219,7 @@ export async function lockRunWithVerdicts(db: Db, runId: string, stageId: string
         `(select coalesce(json_agg(json_build_object('status', pe.status, 'is_overridable', pe.is_overridable) order by pe.policy_kind), '[]') from policy_evaluations pe where pe.task_stage_id = ?) as stage_evaluations`,
         [stageId],
       ),
+      ...questions,
     )) as (RunRow & { stage_results: StageVerdicts['results']; stage_evaluations: StageVerdicts['evaluations'] }) | undefined;
   if (!row) return undefined;
   const { stage_results: results, stage_evaluations: evaluations, ...run } = row;

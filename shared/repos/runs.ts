@@ -222,28 +222,37 @@ export interface MoveOptions {
   onlyIf?: Knex.Raw;
 }
 
+/** One move of a run as moveRunRow writes it: the event, the status it leads to, and what it records. */
+export type RunHop = Omit<MoveOptions, 'onlyIf'> & { event: RunEvent; to: RunStatus };
+
 /**
- * Moves a run with compare-and-set from its current status to `to`, writing the run event in the
- * same statement. `with`: writes the statement carries along (they happen whether or not the run
- * moves); `alongside`: the caller's columns (SQL over the moved row, named `moved`) returned
- * beside it. Returns the moved row, or undefined when the run was no longer in its status
- * (someone else moved it first) or `onlyIf` did not hold.
+ * Moves a run with compare-and-set from its current status through `hops` (each move's status
+ * following the previous one's), writing one run event per move, all in one statement: the row
+ * ends in the last move's status with every move's changes and status timestamp. `with`: writes
+ * the statement carries along (they happen whether or not the run moves); `alongside`: the
+ * caller's columns (SQL over the moved row, named `moved`) returned beside it. Returns the moved
+ * row, or undefined when the run was no longer in its status (someone else moved it first) or
+ * `onlyIf` did not hold.
  */
 export async function moveRunRow(
   db: Db,
   run: Pick<RunRow, 'id' | 'status'>,
-  event: RunEvent,
-  to: RunStatus,
-  opts: MoveOptions & { with?: Writes; alongside?: Knex.Raw[] } = {},
+  hops: readonly RunHop[],
+  opts: { onlyIf?: Knex.Raw; with?: Writes; alongside?: Knex.Raw[] } = {},
 ): Promise<Record<string, unknown> | undefined> {
-  const values: Record<string, unknown> = { ...opts.changes, status: to, updated_at: db.fn.now() };
+  const last = hops[hops.length - 1];
+  const values: Record<string, unknown> = { ...Object.assign({}, ...hops.map((h) => h.changes ?? {})), status: last.to, updated_at: db.fn.now() };
   for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = asJson(db, values[k]);
-  values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [timestampKey(to), new Date().toISOString()]);
-  // The move and its event in one statement: the event is written only when the move happened.
+  const at = new Date().toISOString();
+  values.status_timestamps = db.raw(`status_timestamps || jsonb_build_object(${hops.map(() => '?::text, ?::text').join(', ')})`, hops.flatMap((h) => [timestampKey(h.to), at]));
+  // The moves and their events in one statement: the events are written only when the run moved,
+  // each a microsecond after the one before, so that they read back in order.
+  const froms = [run.status, ...hops.map((h) => h.to)];
   const recorded = db.raw(
     `insert into run_events (id, run_id, action, from_status, to_status, actor_id, description, created_at)
-     select ?, id, ?, ?, status, ?, ?, clock_timestamp() from moved`,
-    [newId('re'), event, run.status, opts.actorId ?? null, opts.description ?? null],
+     select e.id, moved.id, e.action, e.from_status, e.to_status, e.actor_id, e.description, clock_timestamp() + e.ord * interval '1 microsecond'
+       from moved, (values ${hops.map(() => '(?, ?, ?, ?, ?, ?, ?::int)').join(', ')}) as e (id, action, from_status, to_status, actor_id, description, ord)`,
+    hops.flatMap((h, i) => [newId('re'), h.event, froms[i], h.to, h.actorId ?? null, h.description ?? null, i]),
   );
   const [selected] = await withWrites(db, opts.with ?? [])
     .with('moved', db('runs').where({ id: run.id, status: run.status }).andWhere(opts.onlyIf ?? db.raw('true')).update(values).returning('*'))

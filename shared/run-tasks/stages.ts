@@ -20,7 +20,7 @@ import {
   type TaskStageRow,
 } from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
-import { resumeAfterStage } from '../usecases/run-progress.js';
+import { resumeAfterStage, stagesAfterStage } from '../usecases/run-progress.js';
 import { transitionRun } from '../usecases/run-moves.js';
 import { evaluationsOfStages, movePolicyEvaluation } from '../repos/policy-evaluations.js';
 import { afterMove } from '../usecases/runs.js';
@@ -140,9 +140,12 @@ export async function completeStageIfDone(m: RunMoves, stageId: string): Promise
 async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): Promise<RunRow | undefined> {
   const { tx } = m;
   if (!ts || ts.status !== 'running') return undefined;
-  const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id);
+  // Whether the stages the run may enter next concern their hooks is asked by the same statement.
+  const questions = stagesAfterStage(ts.stage).flatMap((stage) => m.lifecycle.stageInterestColumns(tx, stage, ts.run_id));
+  const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id, questions);
   if (!read) return undefined;
-  const { run, verdicts } = read;
+  const { verdicts } = read;
+  const { row: run, answers } = m.lifecycle.takeStageAnswers(read.run);
   const outcome = stageOutcome(verdicts.results, verdicts.evaluations);
   if (outcome === 'running') return undefined;
   const decision = outcome === 'awaiting_override' && !run.plan_only;
@@ -154,7 +157,7 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   if (decision) return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: closing });
   const taskFailed = stageOutcome(verdicts.results) === 'failed';
   const reason = taskFailed ? failureReason(ts.stage, verdicts.results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
-  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason, closing);
+  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason, closing, answers);
 }
 
 /**

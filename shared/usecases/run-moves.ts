@@ -1,7 +1,7 @@
 import type { Writes } from '../db.js';
 import type { Knex } from 'knex';
 import { runMachine, type RunEvent } from '../domain/run.js';
-import { insertPendingRunRow, moveRunRow, type MoveOptions, type NewRun, type RunRow } from '../repos/runs.js';
+import { insertPendingRunRow, moveRunRow, type MoveOptions, type NewRun, type RunHop, type RunRow } from '../repos/runs.js';
 import type { RunMoves } from '../run-lifecycle.js';
 
 /*
@@ -27,12 +27,35 @@ export async function insertPendingRun(m: RunMoves, attrs: NewRun): Promise<RunR
  * first or `onlyIf` did not hold. Throws IllegalTransition on an illegal move.
  */
 export async function transitionRun(m: RunMoves, run: Pick<RunRow, 'id' | 'status'>, event: RunEvent, opts: MoveOptions & { with?: Writes } = {}): Promise<RunRow | undefined> {
+  const { with: writes, onlyIf, ...move } = opts;
+  return transitionRunThrough(m, run, [{ ...move, event }], { with: writes, onlyIf });
+}
+
+/**
+ * Moves a run by each of `steps` in turn, in one statement (compare-and-set from its current
+ * status; see moveRunRow), then tells the listeners of each move it concerns, in order: for a move
+ * before the last, the run as it was after that move (its status then; its other columns as the
+ * statement left them). Returns the run where the steps end, or undefined when someone else moved
+ * it first or `onlyIf` did not hold. Throws IllegalTransition, before writing anything, when a step
+ * is illegal from where the one before leads.
+ */
+export async function transitionRunThrough(
+  m: RunMoves,
+  run: Pick<RunRow, 'id' | 'status'>,
+  steps: readonly (Omit<MoveOptions, 'onlyIf'> & { event: RunEvent })[],
+  opts: { with?: Writes; onlyIf?: MoveOptions['onlyIf'] } = {},
+): Promise<RunRow | undefined> {
   const { tx, lifecycle } = m;
-  const to = runMachine.transition(run.status, event);
-  const alongside: Knex.Raw[] = lifecycle.interestColumns(tx, { event, to }, 'moved');
-  const selected = await moveRunRow(tx, run, event, to, { ...opts, alongside });
+  const hops: RunHop[] = [];
+  for (const step of steps) hops.push({ ...step, to: runMachine.transition(hops.length ? hops[hops.length - 1].to : run.status, step.event) });
+  const alongside: Knex.Raw[] = hops.flatMap((h, hop) => lifecycle.interestColumns(tx, h, 'moved', hop));
+  const selected = await moveRunRow(tx, run, hops, { ...opts, alongside });
   if (!selected) return undefined;
-  const { run: moved, answers } = lifecycle.readInterests(selected);
-  await lifecycle.publishRunTransition(m, { run: moved, from: run.status, to, event, actorId: opts.actorId ?? null }, answers);
+  const { run: moved, answers } = lifecycle.readInterests(selected, hops.length);
+  for (const [hop, h] of hops.entries()) {
+    const from = hop ? hops[hop - 1].to : run.status;
+    const seen = hop === hops.length - 1 ? moved : { ...moved, status: h.to };
+    await lifecycle.publishRunTransition(m, { run: seen, from, to: h.to, event: h.event, actorId: h.actorId ?? null }, answers, hop);
+  }
   return moved;
 }

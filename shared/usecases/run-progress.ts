@@ -1,7 +1,7 @@
 import { runWrites, type Db, type Writes } from '../db.js';
-import type { RunEvent } from '../domain/run.js';
+import { runMachine, type RunEvent } from '../domain/run.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from '../repos/runs.js';
-import { transitionRun } from './run-moves.js';
+import { transitionRun, transitionRunThrough } from './run-moves.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
 import type { RunMoves, RunStage } from '../run-lifecycle.js';
 
@@ -58,17 +58,17 @@ export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<
 }
 
 /**
- * Makes a route's moves in turn, the first carrying `writes` (which happen even when there is no
- * move). Returns the run where the route ends, or undefined when a move found it moved away.
+ * Makes a route's moves, all in one statement, which carries `writes` (they happen even when there
+ * is no move); only the first step's `onlyIf` is asked. Returns the run where the route ends, or
+ * undefined when it had been moved away.
  */
 export async function followRoute(m: RunMoves, start: RunRow, steps: RouteStep[], writes: Writes = []): Promise<RunRow | undefined> {
-  if (!steps.length) await runWrites(m.tx, writes);
-  let run: RunRow | undefined = start;
-  for (const [i, { event, ...opts }] of steps.entries()) {
-    run = await transitionRun(m, run, event, { ...opts, with: i === 0 ? writes : [] });
-    if (!run) return undefined;
+  if (!steps.length) {
+    await runWrites(m.tx, writes);
+    return start;
   }
-  return run;
+  const [{ onlyIf, ...first }, ...rest] = steps;
+  return transitionRunThrough(m, start, [first, ...rest], { with: writes, onlyIf });
 }
 
 /** After a successful plan, inside one transaction: see routeAfterPlan. */
@@ -89,37 +89,43 @@ async function settleApplied(tx: Db, run: RunRow): Promise<RunRow> {
   return run;
 }
 
-async function finishApplied(m: RunMoves, run: RunRow): Promise<RunRow | undefined> {
-  const applied = await transitionRun(m, run, 'finish_apply');
-  return applied && settleApplied(m.tx, applied);
-}
-
 export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
+
+/** The stages a run may enter when it resumes after `stage` (see resumeAfterStage). */
+export const stagesAfterStage = (stage: TaskStage): RunStage[] => (stage === 'post_plan' ? ['policy_check'] : []);
 
 /**
  * A run waiting in `<stage>_running` goes on once the stage is over: when it passed, to the next
  * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
  * fails an applied run. `along`: writes the first move's statement carries along (they happen
- * whether or not the run moves).
+ * whether or not the run moves). `answers`: whether the stages it may enter next concern their
+ * hooks, when the caller asked (see stagesAfterStage).
  */
-export async function resumeAfterStage(m: RunMoves, run: RunRow, stage: TaskStage, passed: boolean, reason: string, along: Writes = []): Promise<RunRow | undefined> {
+export async function resumeAfterStage(
+  m: RunMoves,
+  run: RunRow,
+  stage: TaskStage,
+  passed: boolean,
+  reason: string,
+  along: Writes = [],
+  answers?: Record<string, unknown>,
+): Promise<RunRow | undefined> {
   if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason }, with: along });
   switch (stage) {
-    case 'pre_plan': {
-      const done = await transitionRun(m, run, 'complete_pre_plan', { with: along });
-      return done && transitionRun(m, done, 'queue_plan');
-    }
+    case 'pre_plan':
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], { with: along });
     case 'post_plan': {
-      const done = await transitionRun(m, run, 'complete_post_plan', { with: along });
-      return done && continueAfterPlan(m, done);
+      // The route after the plan is worked out from where completing the stage leads (entering the
+      // policy stage on the way), so the stage's completion and the route are one statement.
+      const completed = { ...run, status: runMachine.transition(run.status, 'complete_post_plan') };
+      const route = await routeAfterPlan(m, completed, answers);
+      return followRoute(m, run, [{ event: 'complete_post_plan' }, ...route], along);
     }
-    case 'pre_apply': {
-      const done = await transitionRun(m, run, 'complete_pre_apply', { with: along });
-      return done && transitionRun(m, done, 'queue_apply');
-    }
+    case 'pre_apply':
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], { with: along });
     case 'post_apply': {
-      const done = await transitionRun(m, run, 'complete_post_apply', { description: passed ? null : reason, with: along });
-      return done && finishApplied(m, done);
+      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: passed ? null : reason }, { event: 'finish_apply' }], { with: along });
+      return applied && settleApplied(m.tx, applied);
     }
   }
 }

@@ -8,6 +8,8 @@ import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/proce
 import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitForRun, writeCliConfig } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { policyWorkers, regoPolicy, runtimeInstalled, sentinelPolicy, startPolicyWorker } from '../helpers/policy-runtimes.js';
+import { attachTask, createTask, runEvents } from '../helpers/run-task-fixtures.js';
+import { answerThenCallBack, startTaskIntegration, type SentCallback } from '../helpers/run-task-integration.js';
 
 /** What these tests read of a policy check's attributes. */
 type CheckAttributes = { status: string; scope: string; result: Record<string, unknown>; actions: Record<string, boolean>; [name: string]: unknown };
@@ -63,6 +65,31 @@ describe('policy checks enforced on runs (real terraform plans)', function () {
     expect(await output(checks[0].id, token)).to.include('buckets must be private');
     const override = await api('POST', `/policy-checks/${checks[0].id}/actions/override`, { token });
     expect(override.status, override.text).to.equal(409);
+  });
+
+  it('a post-plan run task that passes leads the run into its policy check, which is enforced', async () => {
+    const key = 'policy-runs-task-key';
+    const integration = await startTaskIntegration(key);
+    const dispatch = spawnWorkers(['run-task-dispatch', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+    try {
+      await workersReady(dispatch);
+      const sent: SentCallback[] = [];
+      integration.reply = answerThenCallBack([{ status: 'passed', message: 'no findings' }], sent);
+      const { org, token, ws } = await orgWithPolicy({ kind: 'sentinel', level: 'hard-mandatory', code: sentinelPolicy(false, 'buckets must be private') });
+      const taskId = await createTask(org.name, token, integration.url, { 'hmac-key': key });
+      await attachTask(ws.id, token, taskId, { 'enforcement-level': 'mandatory', stages: ['post_plan'] });
+      const { runId, run, checks } = await runWithChecks(org, ws.id, ['errored', 'planned', 'policy_checked', 'post_plan_completed']);
+      expect(sent.map((c) => [c.step.status, c.status])).to.deep.equal([['passed', 200]]);
+      expect(run.attributes.status).to.equal('errored');
+      expect(checks.map((c) => c.attributes.status)).to.deep.equal(['hard_failed']);
+      // The stage's completion and the entry into the policy check are one move of two events, in order.
+      const actions = (await runEvents(runId, token)).map((e) => e.action);
+      const completed = actions.indexOf('complete_post_plan');
+      expect(actions.slice(completed, completed + 2), JSON.stringify(actions)).to.deep.equal(['complete_post_plan', 'start_policy_check']);
+    } finally {
+      await dispatch.stop();
+      await integration.close();
+    }
   });
 
   it('a soft-mandatory failure waits in policy_override; an override lets the run be confirmed and applied', async () => {

@@ -89,6 +89,10 @@ describe('run tasks: a real integration at each stage', function () {
     const run = await waitForRun(runId, s.token, ['planned', 'errored']);
     expect(run.attributes.status).to.equal('planned');
     expect(run.attributes['has-changes']).to.equal(true);
+    // The stage's completion and the plan's queueing are written by one statement, as two events in order.
+    const actions = (await runEvents(runId, s.token)).map((e) => e.action);
+    expect(actions.slice(actions.indexOf('complete_pre_plan'), actions.indexOf('complete_pre_plan') + 2)).to.deep.equal(['complete_pre_plan', 'queue_plan']);
+    expect(run.attributes['status-timestamps']).to.include.all.keys('pre-plan-completed-at', 'plan-queued-at');
 
     const passedStage = await stageOf(runId, s.token, 'pre_plan');
     expect(passedStage.status).to.equal('passed');
