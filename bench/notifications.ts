@@ -51,8 +51,10 @@ const GAP_MS = 20;
 // workers/processors.ts: concurrency(rt, 'notification-delivery') is 8 per process.
 const WORKER_CONCURRENCY = 8;
 const ROUND_TIMEOUT_MS = 120_000;
-// BENCH_PROFILE=1: the 1-process stage's worker runs with --cpu-prof; its profile is summarised by package.
-const PROFILE = process.env.BENCH_PROFILE === '1';
+// BENCH_PROFILE=1: the 1-process stage's worker runs with --cpu-prof; its profile is summarised by
+// package. BENCH_CPU_PROFILE_DIR=<dir> does the same and keeps the profile there.
+const KEPT_PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
+const PROFILE = process.env.BENCH_PROFILE === '1' || KEPT_PROFILE_DIR !== undefined;
 // Deliveries per event: how many configurations one event notifies (20 is the most per workspace).
 const FANOUTS = (process.env.BENCH_FANOUTS ?? '1,20').split(',').map(Number);
 // Events committed and queued at once while a round's backlog is written, as a busy service would.
@@ -179,13 +181,17 @@ function loopChild(): void {
     }
   });
   process.on('disconnect', () => process.exit(0));
+  // Exits as a process ended by SIGTERM would, but through exit, so a CPU profile is written.
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 class Loop {
   private constructor(readonly child: ChildProcess) {}
 
   static start(cleanups: Cleanups): Loop {
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'loop' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // With BENCH_CPU_PROFILE_DIR the loop processes are profiled too, to compare with the worker's profile.
+    const execArgv = KEPT_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${KEPT_PROFILE_DIR}`] : [];
+    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'loop' }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     cleanups.add(() => stopChild(child));
     return new Loop(child);
   }
@@ -694,8 +700,8 @@ async function main(): Promise<void> {
   const cleanups = new Cleanups();
   try {
     redisPids = (await output('pgrep', ['-x', 'redis-server']).catch(() => '')).split('\n').filter(Boolean).map(Number);
-    const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'bench-notify-prof-')) : null;
-    if (profileDir) cleanups.add(() => rm(profileDir, { recursive: true, force: true }));
+    const profileDir = KEPT_PROFILE_DIR ?? (PROFILE ? await mkdtemp(join(tmpdir(), 'bench-notify-prof-')) : null);
+    if (profileDir && !KEPT_PROFILE_DIR) cleanups.add(() => rm(profileDir, { recursive: true, force: true }));
     let profile = '';
     const token = randomBytes(24).toString('hex');
     const sink = await startSink(token);
