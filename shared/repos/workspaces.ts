@@ -1,4 +1,5 @@
-import type { Db } from '../db.js';
+import type { Knex } from 'knex';
+import { rowsOf, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 
@@ -93,16 +94,35 @@ function encode(db: Db, organizationName: string, settings: WorkspaceSettings): 
   return values;
 }
 
+/** insertWorkspace's statement texts, by the columns a creation sets: each is written once. */
+const insertTexts = new Map<string, string>();
+
+/**
+ * The statement creating a workspace that sets `columns` (names of WorkspaceRow's columns, never
+ * input), with the organization's default execution mode unless `ownMode`. Written out rather than
+ * built: it runs on every creation, and knex would compile a built insert again each time.
+ */
+function insertText(columns: readonly string[], ownMode: boolean): string {
+  const key = `${ownMode}:${columns.join(',')}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode'])].map((c) => `"${c.replace(/"/g, '""')}"`);
+    const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : ['(select default_execution_mode from organizations where name = ?)'])];
+    text = `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
+    insertTexts.set(key, text);
+  }
+  return text;
+}
+
 export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
-  const [row] = await db<WorkspaceRow>('workspaces')
-    .insert({
-      id: newId('ws'),
-      organization_name: organizationName,
-      // Without an execution mode of its own, a workspace takes its organization's default.
-      execution_mode: organizationDefault(db, organizationName),
-      ...encode(db, organizationName, settings),
-    })
-    .returning('*');
+  const values: Record<string, unknown> = { ...settings };
+  if ('vcs_repo' in settings) values.vcs_repo = settings.vcs_repo === null ? null : JSON.stringify(settings.vcs_repo);
+  // Without an execution mode of its own, or following its organization's, a workspace takes the organization's default.
+  const ownMode = settings.execution_mode !== undefined && settings.overwrites_execution_mode !== false;
+  if (!ownMode) delete values.execution_mode;
+  const columns = Object.keys(values).filter((c) => values[c] !== undefined).sort();
+  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName])];
+  const [row] = await rowsOf<WorkspaceRow>(db, insertText(columns, ownMode), bindings);
   return row;
 }
 
