@@ -43,14 +43,6 @@ export const isSiteAdmin = (p: Principal): boolean => p.kind === 'user' && p.use
 /** A user's active membership of an organization: one row per team (one row of nulls for none). */
 type MembershipTeam = { id: string | null; is_owners: boolean | null; organization_access: Partial<OrganizationAccess> | null };
 
-/** The teams of a user's active membership in the organization named by `organizationName` (a value or a column). */
-const membershipTeams = (db: Db, userId: string, organizationName: string | Knex.Raw) =>
-  db('organization_memberships as m')
-    .leftJoin('team_members as tm', 'tm.organization_membership_id', 'm.id')
-    .leftJoin('teams as t', 't.id', 'tm.team_id')
-    .where('m.organization_name', organizationName)
-    .where({ 'm.user_id': userId, 'm.status': 'active' });
-
 /** A grant from the principal alone, or, for a user, from its membership's teams in the organization. */
 function grantOf(principal: Principal, organizationName: string, teams: MembershipTeam[]): OrganizationGrant | null {
   switch (principal.kind) {
@@ -76,12 +68,6 @@ function grantOf(principal: Principal, organizationName: string, teams: Membersh
   }
 }
 
-/** The principal's grant in an organization, or null when it may not see the organization at all. */
-export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
-  const teams = principal.kind === 'user' ? await membershipTeams(db, principal.user.id, organizationName).select<MembershipTeam[]>('t.id', 't.is_owners', 't.organization_access') : [];
-  return grantOf(principal, organizationName, teams);
-}
-
 /**
  * The teams of user `?` (null for other principals: no rows) in the organization that
  * `organizationColumn` names, as one json column of a statement; written out like the statements
@@ -105,6 +91,16 @@ const rowWithGrantText = (table: string, extra: readonly string[]): string => {
   }
   return text;
 };
+
+/** The teams of user `?` in the organization named `?` (the organization first). */
+const MEMBERSHIP_TEAMS = `select ${membershipTeamsColumn('?')}`;
+
+/** The principal's grant in an organization, or null when it may not see the organization at all. */
+export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
+  const teams =
+    principal.kind === 'user' ? (await rowsOf<{ membership_teams: MembershipTeam[] }>(db, MEMBERSHIP_TEAMS, [organizationName, principal.user.id]))[0].membership_teams : [];
+  return grantOf(principal, organizationName, teams);
+}
 
 const ORGANIZATION_WITH_GRANT = `select x.*, ${membershipTeamsColumn('x.name')} from organizations as x where x.name = ? limit 1`;
 
@@ -137,14 +133,9 @@ export async function organizationWithGrant<T extends { name: string }>(db: Db, 
 
 /** The row a statement with a membership teams column finds, and the teams apart from it. */
 async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
-  const query = (): Promise<(T & { membership_teams: MembershipTeam[] })[]> =>
-    // A query among the values (rowWithGrant's id) needs knex to write it into the statement.
-    bindings.some((b) => typeof b === 'object' && b !== null)
-      ? db.raw(text, bindings).then((r: { rows: (T & { membership_teams: MembershipTeam[] })[] }) => r.rows)
-      : rowsOf(db, text, bindings);
-  const rows = await query();
-  if (!rows[0]) return undefined;
-  const { membership_teams: teams, ...row } = rows[0];
+  const [found] = await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, text, bindings);
+  if (!found) return undefined;
+  const { membership_teams: teams, ...row } = found;
   return { row: row as T, teams };
 }
 

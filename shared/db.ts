@@ -42,10 +42,12 @@ let statementsRun = 0;
  * client on a connection of the pool without knex's query builder and runner, whose work per
  * statement shows in the API's CPU profiles: for the few statements nearly every API request
  * makes. It is prepared, logged and observed (knex's `query` and `query-response` events) like any
- * other. In a transaction it runs as a raw statement of the transaction.
+ * other. In a transaction, or with a query among its values, it runs as knex's raw statement.
  */
-export async function rowsOf<R>(db: Db, sql: string, bindings: readonly Knex.RawBinding[]): Promise<R[]> {
-  if (db.isTransaction) return ((await db.raw(sql, bindings)) as { rows: R[] }).rows;
+export async function rowsOf<R>(db: Db, sql: string, bindings: readonly (Knex.RawBinding | Knex.QueryBuilder)[]): Promise<R[]> {
+  // A query among the values needs knex to write it into the statement.
+  const writesQuery = bindings.some((b) => typeof b === 'object' && b !== null && 'toSQL' in b);
+  if (db.isTransaction || writesQuery) return ((await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: R[] }).rows;
   const client = db.client as unknown as StatementClient;
   const connection = await client.acquireConnection();
   try {

@@ -68,10 +68,23 @@ export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) =
  */
 export type StageInterest = (db: Db, runId: string) => Knex.Raw;
 
+const INTEREST_COLUMN_PREFIX = 'concerns_';
 /** The column answering listener `i`'s interest in the `hop`th move of a statement (see moveRunRow). */
-const interestColumn = (i: number, hop = 0) => (hop ? `concerns_${i}_${hop}` : `concerns_${i}`);
+const interestColumn = (i: number, hop = 0) => `${INTEREST_COLUMN_PREFIX}${i}${hop ? `_${hop}` : ''}`;
 const STAGE_COLUMN_PREFIX = 'enters_';
 const stageColumn = (stage: RunStage, i: number) => `${STAGE_COLUMN_PREFIX}${stage}_${i}`;
+
+/** A row without its columns named `prefix…`, and those columns apart. */
+function takeColumns<T extends object>(row: T, prefix: string): { row: T; answers: Record<string, unknown> } {
+  const rest = { ...row } as Record<string, unknown>;
+  const answers: Record<string, unknown> = {};
+  for (const key of Object.keys(rest)) {
+    if (!key.startsWith(prefix)) continue;
+    answers[key] = rest[key];
+    delete rest[key];
+  }
+  return { row: rest as T, answers };
+}
 
 /**
  * The moves made in one transaction (`tx`), with the lifecycle that tells its areas of them, and
@@ -164,19 +177,10 @@ export class RunLifecycle {
     return conditions.length ? db.raw(conditions.map(() => '(?)').join(' or '), conditions) : db.raw('false');
   }
 
-  /** Splits what such a statement returned into the run's row and the listeners' answers (for `hops` moves). */
-  readInterests(selected: Record<string, unknown>, hops = 1): { run: RunRow; answers: Record<string, unknown> } {
-    const run = { ...selected };
-    const answers: Record<string, unknown> = {};
-    for (let hop = 0; hop < hops; hop++) {
-      for (const i of this.listeners.keys()) {
-        const column = interestColumn(i, hop);
-        if (!(column in run)) continue;
-        answers[column] = run[column];
-        delete run[column];
-      }
-    }
-    return { run: run as unknown as RunRow, answers };
+  /** Splits what such a statement returned into the run's row and the listeners' answers. */
+  readInterests(selected: Record<string, unknown>): { run: RunRow; answers: Record<string, unknown> } {
+    const { row, answers } = takeColumns(selected, INTEREST_COLUMN_PREFIX);
+    return { run: row as unknown as RunRow, answers };
   }
 
   /**
@@ -199,14 +203,7 @@ export class RunLifecycle {
 
   /** Takes the answers of stageInterestColumns out of a row that was read with them. */
   takeStageAnswers<T extends object>(row: T): { row: T; answers: Record<string, unknown> } {
-    const rest = { ...row } as Record<string, unknown>;
-    const answers: Record<string, unknown> = {};
-    for (const key of Object.keys(rest)) {
-      if (!key.startsWith(STAGE_COLUMN_PREFIX)) continue;
-      answers[key] = rest[key];
-      delete rest[key];
-    }
-    return { row: rest as T, answers };
+    return takeColumns(row, STAGE_COLUMN_PREFIX);
   }
 
   /**

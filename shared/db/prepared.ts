@@ -33,6 +33,20 @@ const isStalePlan = (err: unknown) =>
 /** Digests (and numbered texts) of recent statements are kept up to this many. */
 const DIGESTS_KEPT = 2000;
 
+/** `compute` of a statement's text, remembered for the DIGESTS_KEPT most recent texts (all forgotten at once past that). */
+function remembered(compute: (sql: string) => string): (sql: string) => string {
+  const kept = new Map<string, string>();
+  return (sql) => {
+    let value = kept.get(sql);
+    if (value === undefined) {
+      if (kept.size >= DIGESTS_KEPT) kept.clear();
+      value = compute(sql);
+      kept.set(sql, value);
+    }
+    return value;
+  };
+}
+
 /**
  * A knex client class (for knex's `client` option) that prepares at most `limit` statements per
  * connection. Each call makes a class of its own, with its own record of what its connections
@@ -45,30 +59,16 @@ export function preparingPgClient(limit: number): typeof PgClient {
    * backends, which drop them with the connection).
    */
   let generation = 0;
-  /** Digests of recent statement texts: a text is hashed once, not at each execution. */
-  const digests = new Map<string, string>();
-  /** Recent texts with knex's `?` placeholders numbered for PostgreSQL: each is rewritten once. */
-  const positioned = new Map<string, string>();
+  /** A text's digest, hashed once, not at each execution. */
+  const digestOf = remembered((sql) => createHash('sha1').update(sql).digest('base64url'));
+  /** A text with knex's `?` placeholders numbered for PostgreSQL, rewritten once. */
+  const numbered = remembered((sql): string => PgClient.prototype.positionBindings(sql));
   /** The texts each connection has prepared, in the generation they were named in. */
   const preparedBy = new WeakMap<object, { generation: number; names: Set<string> }>();
-  const digestOf = (sql: string): string => {
-    let digest = digests.get(sql);
-    if (digest === undefined) {
-      if (digests.size >= DIGESTS_KEPT) digests.clear();
-      digest = createHash('sha1').update(sql).digest('base64url');
-      digests.set(sql, digest);
-    }
-    return digest;
-  };
 
   return class PreparingPgClient extends PgClient {
     override positionBindings(sql: string): string {
-      const known = positioned.get(sql);
-      if (known !== undefined) return known;
-      if (positioned.size >= DIGESTS_KEPT) positioned.clear();
-      const text: string = super.positionBindings(sql);
-      positioned.set(sql, text);
-      return text;
+      return numbered(sql);
     }
 
     /** The name `query` runs under on `connection`, or undefined to run it unnamed. */

@@ -133,7 +133,6 @@ export async function createStagesForRun(db: Db, run: { id: string; workspace_id
   }
 }
 
-/** Moves a result with compare-and-set; undefined when it was already final (or moved meanwhile). */
 /** The compare-and-set update of a task result by `event` (see moveTaskResult), returning its row. */
 function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>) {
   const to = taskResultMachine.moves[event].to;
@@ -144,6 +143,7 @@ function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Par
     .returning('*');
 }
 
+/** Moves a result with compare-and-set; undefined when it was already final (or moved meanwhile). */
 export async function moveTaskResult(
   db: Db,
   id: string,

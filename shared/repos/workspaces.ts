@@ -83,14 +83,20 @@ export const findWorkspace = (db: Db, id: string) => db<WorkspaceRow>('workspace
 export const findWorkspaceByName = (db: Db, organizationName: string, name: string) =>
   db<WorkspaceRow>('workspaces').where({ organization_name: organizationName, name }).first();
 
-/** The organization's default execution mode, read in the statement that writes a workspace. */
-const organizationDefault = (db: Db, organizationName: string) => db.raw('(select default_execution_mode from organizations where name = ?)', [organizationName]);
+/** The organization's default execution mode, read in the statement that writes a workspace (the organization's name bound). */
+const ORGANIZATION_DEFAULT_MODE = '(select default_execution_mode from organizations where name = ?)';
 
-function encode(db: Db, organizationName: string, settings: WorkspaceSettings): Record<string, unknown> {
+/** Settings as column values (the VCS repository as JSON text). */
+function columnValues(settings: WorkspaceSettings): Record<string, unknown> {
   const values: Record<string, unknown> = { ...settings };
   if ('vcs_repo' in settings) values.vcs_repo = settings.vcs_repo === null ? null : JSON.stringify(settings.vcs_repo);
+  return values;
+}
+
+function encode(db: Db, organizationName: string, settings: WorkspaceSettings): Record<string, unknown> {
+  const values = columnValues(settings);
   // A workspace that follows its organization takes the organization's default execution mode.
-  if (settings.overwrites_execution_mode === false) values.execution_mode = organizationDefault(db, organizationName);
+  if (settings.overwrites_execution_mode === false) values.execution_mode = db.raw(ORGANIZATION_DEFAULT_MODE, [organizationName]);
   return values;
 }
 
@@ -107,7 +113,7 @@ function insertText(columns: readonly string[], ownMode: boolean): string {
   let text = insertTexts.get(key);
   if (text === undefined) {
     const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode'])].map((c) => `"${c.replace(/"/g, '""')}"`);
-    const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : ['(select default_execution_mode from organizations where name = ?)'])];
+    const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE])];
     text = `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
     insertTexts.set(key, text);
   }
@@ -115,8 +121,7 @@ function insertText(columns: readonly string[], ownMode: boolean): string {
 }
 
 export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
-  const values: Record<string, unknown> = { ...settings };
-  if ('vcs_repo' in settings) values.vcs_repo = settings.vcs_repo === null ? null : JSON.stringify(settings.vcs_repo);
+  const values = columnValues(settings);
   // Without an execution mode of its own, or following its organization's, a workspace takes the organization's default.
   const ownMode = settings.execution_mode !== undefined && settings.overwrites_execution_mode !== false;
   if (!ownMode) delete values.execution_mode;

@@ -51,7 +51,7 @@ export async function transitionRunThrough(
   const alongside: Knex.Raw[] = hops.flatMap((h, hop) => lifecycle.interestColumns(tx, h, 'moved', hop));
   const selected = await moveRunRow(tx, run, hops, { ...opts, alongside });
   if (!selected) return undefined;
-  const { run: moved, answers } = lifecycle.readInterests(selected, hops.length);
+  const { run: moved, answers } = lifecycle.readInterests(selected);
   for (const [hop, h] of hops.entries()) {
     const from = hop ? hops[hop - 1].to : run.status;
     const seen = hop === hops.length - 1 ? moved : { ...moved, status: h.to };
