@@ -80,17 +80,9 @@ const membershipTeamsColumn = (organizationColumn: string): string => `(
     left join teams as t on t.id = tm.team_id
    where m.organization_name = ${organizationColumn} and m.user_id = ? and m.status = 'active') as membership_teams`;
 
-/** rowWithGrant's statement texts, by table and extra columns: each is written once. */
-const rowWithGrantTexts = new Map<string, string>();
-const rowWithGrantText = (table: string, extra: readonly string[]): string => {
-  const key = [table, ...extra].join('\0');
-  let text = rowWithGrantTexts.get(key);
-  if (text === undefined) {
-    text = `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ? limit 1`;
-    rowWithGrantTexts.set(key, text);
-  }
-  return text;
-};
+/** rowWithGrant's statement for `table` with `extra` columns. */
+const rowWithGrantText = (table: string, extra: readonly string[]): string =>
+  `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ? limit 1`;
 
 /** The teams of user `?` in the organization named `?` (the organization first). */
 const MEMBERSHIP_TEAMS = `select ${membershipTeamsColumn('?')}`;

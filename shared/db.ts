@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { preparingPgClient } from './db/prepared.js';
@@ -35,8 +36,6 @@ interface StatementClient {
   emit(event: 'query-response', response: unknown, statement: object): void;
 }
 
-let statementsRun = 0;
-
 /**
  * The rows of a written-out statement (`?` placeholders, as in knex's raw), run through knex's
  * client on a connection of the pool without knex's query builder and runner, whose work per
@@ -51,7 +50,7 @@ export async function rowsOf<R>(db: Db, sql: string, bindings: readonly (Knex.Ra
   const client = db.client as unknown as StatementClient;
   const connection = await client.acquireConnection();
   try {
-    const statement = { sql, bindings, method: 'raw' as const, options: {}, __knexQueryUid: `rows-of-${++statementsRun}` };
+    const statement = { sql, bindings, method: 'raw' as const, options: {}, __knexQueryUid: randomUUID() };
     const { response } = await client.query(connection, statement);
     client.emit('query-response', response, statement);
     return response.rows as R[];

@@ -100,24 +100,15 @@ function encode(db: Db, organizationName: string, settings: WorkspaceSettings): 
   return values;
 }
 
-/** insertWorkspace's statement texts, by the columns a creation sets: each is written once. */
-const insertTexts = new Map<string, string>();
-
 /**
  * The statement creating a workspace that sets `columns` (names of WorkspaceRow's columns, never
  * input), with the organization's default execution mode unless `ownMode`. Written out rather than
- * built: it runs on every creation, and knex would compile a built insert again each time.
+ * built: it runs on every creation, and knex would compile a built insert each time.
  */
 function insertText(columns: readonly string[], ownMode: boolean): string {
-  const key = `${ownMode}:${columns.join(',')}`;
-  let text = insertTexts.get(key);
-  if (text === undefined) {
-    const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode'])].map((c) => `"${c.replace(/"/g, '""')}"`);
-    const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE])];
-    text = `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
-    insertTexts.set(key, text);
-  }
-  return text;
+  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode'])].map((c) => `"${c.replace(/"/g, '""')}"`);
+  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE])];
+  return `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
 }
 
 export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
