@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { asJson, withWrites, type Db, type Writes } from '../db.js';
+import { asJson, rowsOf, withWrites, type Db, type Writes } from '../db.js';
+import { reachingVariablesFrom, type ResolvableVariable } from './variables.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
 import { insertLogs } from '../logs.js';
@@ -293,6 +294,34 @@ export async function countUnfinishedSpeculativeRuns(db: Db, workspaceId: string
 export function sealRunVariables(key: Buffer, variables: { key: string; value: string }[]): Pick<RunRow, 'variables' | 'variables_sealed'> {
   if (!variables.length) return { variables: [], variables_sealed: null };
   return { variables: variables.map((v) => ({ key: v.key })), variables_sealed: encryptSecret(key, JSON.stringify(variables)) };
+}
+
+/** What a run's Terraform phase is made of, as phaseSourcesOf reads it. */
+export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variables' | 'variables_sealed' | 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs'> {
+  archive_object_id: string | null;
+  working_directory: string | null;
+  structured_run_output_enabled: boolean;
+  state_object_id: string | null;
+  /** The variables reaching the run's workspace. */
+  reaching: ResolvableVariable[];
+}
+
+/**
+ * A run's options, its configuration's archive, its workspace's directory and current state, and
+ * the variables reaching the workspace, in one statement (the variables as one JSON array).
+ */
+export async function phaseSourcesOf(db: Db, runId: string): Promise<PhaseSourcesRow | undefined> {
+  const sql = `select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
+      cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
+      (select coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'value_sealed', v.value_sealed, 'category', v.category,
+                 'hcl', v.hcl, 'variable_set_id', v.variable_set_id, 'set_name', s.name, 'set_global', s.global, 'set_priority', s.priority)), '[]'::json)
+         from ${reachingVariablesFrom('w.id')}) as reaching
+    from runs r
+    join workspaces w on w.id = r.workspace_id
+    left join configuration_versions cv on cv.id = r.configuration_version_id
+    left join state_versions sv on sv.id = w.current_state_version_id
+    where r.id = ?`;
+  return (await rowsOf<PhaseSourcesRow>(db, sql, [runId]))[0];
 }
 
 /** A run's variables with their values, for its Terraform only. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db.js';
+import { rowsOf, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
 import type { VariableCategory } from '../domain/variable.js';
@@ -95,16 +95,28 @@ export interface ReachingVariable extends VariableRow {
   set_priority: boolean | null;
 }
 
+/** What resolving a reaching variable needs of it (see resolveEffectiveVariables). */
+export type ResolvableVariable = Pick<ReachingVariable, 'key' | 'value' | 'value_sealed' | 'category' | 'hcl' | 'variable_set_id' | 'set_name' | 'set_global' | 'set_priority'>;
+
+/**
+ * The variables reaching the workspace whose id the SQL expression `ws` gives (it appears three
+ * times): its own, those of the variable sets applied to it, and those of its organization's global
+ * sets; `v` is the variable, `s` its set.
+ */
+export const reachingVariablesFrom = (ws: string): string =>
+  `variables v left join variable_sets s on s.id = v.variable_set_id
+   where v.workspace_id = ${ws}
+      or v.variable_set_id in (select vsw.variable_set_id from variable_set_workspaces vsw where vsw.workspace_id = ${ws})
+      or (s.global and s.organization_name = (select ow.organization_name from workspaces ow where ow.id = ${ws}))`;
+
+/** The set columns a reaching variable carries, over reachingVariablesFrom's `s`. */
+export const SET_COLUMNS = 's.name as set_name, s.global as set_global, s.priority as set_priority';
+
 /** Names the workspace by its id, or as the workspace of a run (read in the same statement). */
 export type WorkspaceRef = { workspaceId: string } | { runId: string };
 
 /** The workspace's own variables and those of the variable sets applied to it or global in its organization. */
 export async function variablesReaching(db: Db, ref: WorkspaceRef): Promise<ReachingVariable[]> {
-  const workspaceId = () => ('runId' in ref ? db('runs').where({ id: ref.runId }).select('workspace_id') : db.raw('?', [ref.workspaceId]));
-  return db('variables as v')
-    .leftJoin('variable_sets as s', 's.id', 'v.variable_set_id')
-    .where('v.workspace_id', '=', workspaceId())
-    .orWhereIn('v.variable_set_id', db('variable_set_workspaces').where('workspace_id', '=', workspaceId()).select('variable_set_id'))
-    .orWhere((q) => q.where('s.global', true).whereIn('s.organization_name', db('workspaces').where('id', '=', workspaceId()).select('organization_name')))
-    .select('v.*', 's.name as set_name', 's.global as set_global', 's.priority as set_priority');
+  const [ws, id] = 'runId' in ref ? ['(select r.workspace_id from runs r where r.id = ?)', ref.runId] : ['?', ref.workspaceId];
+  return rowsOf<ReachingVariable>(db, `select v.*, ${SET_COLUMNS} from ${reachingVariablesFrom(ws)}`, [id, id, id]);
 }

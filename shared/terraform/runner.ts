@@ -108,7 +108,10 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
     if (++entries > maxEntries) throw new Error(`the configuration archive has more than ${maxEntries} entries (MAX_ARCHIVE_ENTRIES)`);
     return safeEntryPath(path);
   };
-  const opts = { cwd, strict: true, filter };
+  // The entries' owners and times in the archive mean nothing here: the directory is handed to the
+  // sandbox's user afterwards (see prepareWorkdir), and Terraform reads no file times. Left at their
+  // defaults, a root process would change each entry's owner and times with two calls more per entry.
+  const opts = { cwd, strict: true, filter, preserveOwner: false, noMtime: true };
   const chunks = archive[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let size = 0;

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import type { RunStatus } from '../domain/run.js';
-import { openRunVariables, planOfRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
+import { openRunVariables, phaseSourcesOf, planOfRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { transitionRun } from './run-moves.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
@@ -19,7 +19,6 @@ import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
 import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
-import { variablesReaching } from '../repos/variables.js';
 import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
 import { runServiceAccess } from '../service-access.js';
 
@@ -64,29 +63,17 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
- * and its variables), and the run's options. The archive is read alongside, its id looked up in
- * the same query that reads its bytes.
+ * and its variables), and the run's options: one statement, and the archive read alongside it
+ * (its id looked up in the same query that reads its bytes).
  */
 async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
-  // Read alongside the run's row, not after it: the run names the workspace inside the statement.
-  const reaching = variablesReaching(deps.db, { runId });
-  reaching.catch(() => undefined);
-  const row = await deps.db
-    .from('runs as r')
-    .join('workspaces as w', 'w.id', 'r.workspace_id')
-    .leftJoin('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
-    .leftJoin('state_versions as sv', 'sv.id', 'w.current_state_version_id')
-    .where('r.id', runId)
-    .first(
-      'r.workspace_id', 'r.variables', 'r.variables_sealed', 'r.is_destroy', 'r.refresh_only', 'r.refresh', 'r.target_addrs', 'r.replace_addrs',
-      'cv.archive_object_id', 'w.working_directory', 'w.structured_run_output_enabled', 'sv.object_id as state_object_id',
-    );
+  const row = await phaseSourcesOf(deps.db, runId);
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
-  const variables = resolveEffectiveVariables(deps.config.encryptionKey, await reaching, openRunVariables(deps.config.encryptionKey, row));
+  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row));
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',

@@ -11,7 +11,7 @@ import {
   storedValue,
   updateVariable,
   variablesReaching,
-  type ReachingVariable,
+  type ResolvableVariable,
   type WorkspaceRef,
   type VariableOwner,
   type VariableRow,
@@ -103,7 +103,7 @@ export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspac
 }
 
 /** effectiveVariables for rows already read (see variablesReaching). */
-export function resolveEffectiveVariables(encryptionKey: Buffer, rows: ReachingVariable[], runVariables: { key: string; value: string }[]): EffectiveVariables {
+export function resolveEffectiveVariables(encryptionKey: Buffer, rows: readonly ResolvableVariable[], runVariables: { key: string; value: string }[]): EffectiveVariables {
   const candidates: CandidateVariable[] = rows.map((r) => {
     const plain = openValue(encryptionKey, r);
     return {
