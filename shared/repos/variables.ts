@@ -110,7 +110,7 @@ export const reachingVariablesFrom = (ws: string): string =>
       or (s.global and s.organization_name = (select ow.organization_name from workspaces ow where ow.id = ${ws}))`;
 
 /** The set columns a reaching variable carries, over reachingVariablesFrom's `s`. */
-export const SET_COLUMNS = 's.name as set_name, s.global as set_global, s.priority as set_priority';
+const SET_COLUMNS = 's.name as set_name, s.global as set_global, s.priority as set_priority';
 
 /** Names the workspace by its id, or as the workspace of a run (read in the same statement). */
 export type WorkspaceRef = { workspaceId: string } | { runId: string };
