@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
-import { apiRateLimit } from './rate-limit.js';
+import { apiRateLimit, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
 import { metaHandlers } from './handlers/meta.js';
@@ -61,10 +61,12 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(200).type('application/json').send(reference);
   });
   api.use(runTaskCallbackRoutes(deps));
+  // Every authenticated request takes a point of its credential's budget (shared by all web
+  // processes): asked for alongside the credential's lookup, enforced once it is authenticated.
+  api.use(startApiBudget(deps.rateLimits, deps.config));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
   api.use(authenticate(deps.db, deps.config));
-  // Every authenticated request takes a point of its token's budget (shared by all web processes).
-  api.use(apiRateLimit(deps.rateLimits));
+  api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));
   api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));

@@ -2,6 +2,7 @@ import type { Runtime } from '../shared/runtime.js';
 import type { Principal } from '../shared/access.js';
 import type { TaskResultRow } from '../shared/repos/run-tasks.js';
 import type { SessionRow } from '../shared/repos/sign-in.js';
+import type { LimitDecision } from '../shared/rate-limits.js';
 
 /** Collaborators of the HTTP layer, wired by the entry file. */
 export type AppDeps = Runtime;
@@ -17,6 +18,8 @@ declare global {
       taskAccess?: { runId: string };
       /** The task result a run task callback names, once its token has been checked (see task-stages.ts). */
       taskResult?: TaskResultRow;
+      /** The point of its API budget the request took before authentication (see startApiBudget). */
+      apiBudget?: Promise<LimitDecision | null>;
     }
   }
 }

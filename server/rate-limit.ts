@@ -2,6 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { TooManyRequests } from '../shared/errors.js';
 import { signInAllowance } from '../shared/domain/sign-in.js';
 import type { LimitDecision, LimitName, RateLimits } from '../shared/rate-limits.js';
+import type { Config } from '../shared/config.js';
+import { sha256Hex } from '../shared/crypto.js';
+import { bearerToken } from './auth.js';
+import { cookieNames, readCookies } from './session.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */
 function setHeaders(res: Response, d: LimitDecision): void {
@@ -72,14 +76,48 @@ export function callerKey(res: Response): string {
   return `run-task:${taskAccess!.runId}`;
 }
 
-/** Every authenticated API request: the per-token budget, its headers on every answer. */
-export const apiRateLimit =
-  (limits: RateLimits) =>
-  async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const d = await enforceLimit(limits, res, 'api', callerKey(res));
-    if (d) setHeaders(res, d);
+/**
+ * The key of a request's API budget: a digest of the credential it presents (its bearer token, or
+ * with no Authorization header the console's session cookie, as authenticate reads them), known
+ * before the credential is checked; null when it presents none (authenticate answers 401).
+ */
+function credentialKey(req: Request, config: Pick<Config, 'baseUrl'>): string | null {
+  const header = req.get('authorization');
+  if (header !== undefined) {
+    const secret = bearerToken(header);
+    return secret ? `token:${sha256Hex(secret)}` : null;
+  }
+  const session = readCookies(req).get(cookieNames(config).session);
+  return session ? `session:${sha256Hex(session)}` : null;
+}
+
+/**
+ * Every authenticated API request takes a point of its credential's budget (shared by all web
+ * processes). The point is asked for here, before authenticate, so that the budget's round trip
+ * to Redis runs alongside the credential's lookup; apiRateLimit, after authenticate, awaits the
+ * answer. A request that fails authentication is answered 401 as before; the point it took is
+ * on a key that no valid credential has.
+ */
+export const startApiBudget =
+  (limits: RateLimits, config: Pick<Config, 'baseUrl'>) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const key = credentialKey(req, config);
+    if (key) {
+      const taking = limits.consume('api', key);
+      // Not awaited when authentication fails first.
+      taking.catch(() => undefined);
+      res.locals.apiBudget = taking;
+    }
     next();
   };
+
+/** After authenticate: 429 when the budget startApiBudget took a point of is spent; its headers on every answer. */
+export const apiRateLimit = () => async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+  const d = await (res.locals.apiBudget ?? null);
+  if (d && !d.allowed) refuse(res, 'api', d);
+  if (d) setHeaders(res, d);
+  next();
+};
 
 /** A stricter per-token budget in front of one expensive route (taken before the body is validated). */
 export const actionRateLimit =

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { authenticate, RUN_TOKEN_REGISTRY_PATHS } from '../auth.js';
-import { apiRateLimit } from '../rate-limit.js';
+import { apiRateLimit, startApiBudget } from '../rate-limit.js';
 import { registryProtocolHandlers } from '../handlers/registry-protocol.js';
 
 const MODULE = '/modules/:namespace/:name/:provider';
@@ -10,8 +10,9 @@ const MODULE = '/modules/:namespace/:name/:provider';
 export function registryProtocolRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = registryProtocolHandlers(deps);
+  r.use(startApiBudget(deps.rateLimits, deps.config));
   r.use(authenticate(deps.db, deps.config, RUN_TOKEN_REGISTRY_PATHS));
-  r.use(apiRateLimit(deps.rateLimits));
+  r.use(apiRateLimit());
   r.get(`${MODULE}/versions`, h.versions);
   r.get(`${MODULE}/:version/download`, h.download);
   r.get(MODULE, h.detail);
