@@ -24,7 +24,7 @@ import { bullPrefix } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
-import { backendPids, procCpuMs } from './support.js';
+import { backendPids, procCpuMs, putArchive, tarGz } from './support.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = `postgres://postgres@${HOST}:5432`;
@@ -166,6 +166,8 @@ interface Fixture {
   token: string;
   org: string;
   workspaceId: string;
+  /** A run of the workspace, queued for its plan (no worker runs here, so it stays queued). */
+  runId: string;
 }
 
 /** A user with its own token, an organization it owns and one workspace, all through the API. */
@@ -176,7 +178,12 @@ async function createFixture(svc: Service): Promise<Fixture> {
   const token = String(tok.data.attributes.token);
   await call(svc.baseUrl, token, '/organizations', doc('organizations', { name, email: `${name}@example.test` }));
   const ws = await call(svc.baseUrl, token, `/organizations/${name}/workspaces`, doc('workspaces', { name: 'bench-fixture' }));
-  return { token, org: name, workspaceId: ws.data.id };
+  const cv = await call(svc.baseUrl, token, `/workspaces/${ws.data.id}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false }));
+  // The upload URL names the configured base URL; this service listens on a port of its own.
+  const upload = new URL(String(cv.data.attributes['upload-url']));
+  await putArchive(`${svc.baseUrl}${upload.pathname}${upload.search}`, await tarGz({ 'main.tf': 'resource "terraform_data" "a" {\n  input = "x"\n}\n' }));
+  const run = await call(svc.baseUrl, token, '/runs', { data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: ws.data.id } } } } });
+  return { token, org: name, workspaceId: ws.data.id, runId: run.data.id };
 }
 
 /** Deletes every Redis key of the run's queue prefix. */
@@ -216,6 +223,11 @@ function baselineApp(pool: pg.Pool): express.Express {
   });
   app.get('/ws/:id', async (req: Request<{ id: string }>, res: Response) => {
     const { rows } = await pool.query('select * from workspaces where id = $1', [req.params.id]);
+    if (!rows.length) res.status(404).json({ error: 'not found' });
+    else res.json({ data: rows[0] });
+  });
+  app.get('/runs/:id', async (req: Request<{ id: string }>, res: Response) => {
+    const { rows } = await pool.query('select * from runs where id = $1', [req.params.id]);
     if (!rows.length) res.status(404).json({ error: 'not found' });
     else res.json({ data: rows[0] });
   });
@@ -261,6 +273,7 @@ function scenarios(svcPort: number, basePort: number, fx: Fixture): Scenario[] {
   const base = `http://${HOST}:${basePort}`;
   return [
     { title: 'GET /api/v2/workspaces/:id', method: 'GET', urls: { baseline: `${base}/ws/${fx.workspaceId}`, service: `${svc}/workspaces/${fx.workspaceId}` } },
+    { title: 'GET /api/v2/runs/:id', method: 'GET', urls: { baseline: `${base}/runs/${fx.runId}`, service: `${svc}/runs/${fx.runId}` } },
     {
       title: 'POST /api/v2/organizations/:org/workspaces',
       method: 'POST',
