@@ -15,6 +15,7 @@ import {
 import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
 import { factsColumns, splitFacts, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
+import { WORKSPACE_ID_OF_RUN } from '../shared/read-models/runs.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
@@ -77,6 +78,12 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query. */
 export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', id);
+  return scopeWith(db, found?.row, found?.grant, need);
+}
+
+/** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
+export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', runId, [], WORKSPACE_ID_OF_RUN);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 

@@ -81,8 +81,8 @@ const membershipTeamsColumn = (organizationColumn: string): string => `(
    where m.organization_name = ${organizationColumn} and m.user_id = ? and m.status = 'active') as membership_teams`;
 
 /** rowWithGrant's statement for `table` with `extra` columns. */
-const rowWithGrantText = (table: string, extra: readonly string[]): string =>
-  `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ? limit 1`;
+const rowWithGrantText = (table: string, extra: readonly string[], idIn: string): string =>
+  `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ${idIn} limit 1`;
 
 /** The teams of user `?` in the organization named `?` (the organization first). */
 const MEMBERSHIP_TEAMS = `select ${membershipTeamsColumn('?')}`;
@@ -102,7 +102,8 @@ const memberId = (principal: Principal): string | null => (principal.kind === 'u
 /**
  * A row of `table` by id with the principal's grant in the organization the row names (column
  * `organization_name`), read in one statement; the grant is null when the principal may not see
- * it. The id may be a query that selects it (one row, one column).
+ * it. The id may be a query that selects it (one row, one column), or the value of an SQL
+ * expression over `?` that `idIn` gives (written into the statement, never input).
  */
 export async function rowWithGrant<T extends { organization_name: string }>(
   db: Db,
@@ -112,8 +113,9 @@ export async function rowWithGrant<T extends { organization_name: string }>(
   id: string | Knex.QueryBuilder,
   /** More columns of the row's statement (SQL over `x`, never input), read into the row. */
   extra: readonly string[] = [],
+  idIn = '?',
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, rowWithGrantText(table, extra), [memberId(principal), id]);
+  const found = await withGrant<T>(db, rowWithGrantText(table, extra, idIn), [memberId(principal), id]);
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
 }
 

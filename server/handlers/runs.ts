@@ -13,7 +13,6 @@ import {
   runReferences,
   runsOfWorkspacePage,
   visibleUnfinishedRuns,
-  workspaceIdOfRun,
   type RunReferences,
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
@@ -24,7 +23,7 @@ import { findComment } from '../../shared/repos/comments.js';
 import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { orgScope, workspaceScopeById } from '../guards.js';
+import { orgScope, workspaceScopeById, workspaceScopeOfRun } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
@@ -75,7 +74,7 @@ export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
   /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
-  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeById(db, res.locals.principal, workspaceIdOfRun(db, id), need);
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need);
 
   /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {

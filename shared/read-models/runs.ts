@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { rowsOf, type Db } from '../db.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
 import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { ApplyRow, PlanRow, RunRow } from '../repos/runs.js';
@@ -24,28 +24,31 @@ export interface RunReferences {
 }
 
 /** The columns of RunReferences, for a query over runs as `r`. */
-const referenceColumns = (db: Db) => [
-  db.raw('(select p.id from plans p where p.run_id = r.id) as plan_id'),
-  db.raw('(select a.id from applies a where a.run_id = r.id) as apply_id'),
-  db.raw(`array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`),
-  db.raw('array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids'),
-  db.raw('array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids'),
-  db.raw('array(select e.id from run_events e where e.run_id = r.id order by e.created_at, e.id) as event_ids'),
-  db.raw(`(select e.actor_id from run_events e where e.run_id = r.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`),
-];
+const REFERENCE_COLUMNS = [
+  '(select p.id from plans p where p.run_id = r.id) as plan_id',
+  '(select a.id from applies a where a.run_id = r.id) as apply_id',
+  `array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`,
+  'array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids',
+  'array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids',
+  'array(select e.id from run_events e where e.run_id = r.id order by e.created_at, e.id) as event_ids',
+  `(select e.actor_id from run_events e where e.run_id = r.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`,
+].join(', ');
 
 /** The references of many runs in one query. */
 export async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
-  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', ...referenceColumns(db)) : []) as (RunReferences & { id: string })[];
+  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', db.raw(REFERENCE_COLUMNS)) : []) as (RunReferences & { id: string })[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** A run with its references, in one query. */
+/**
+ * A run with its references, in one statement, written out: every poll of a run's status reads
+ * it (see shared/db.ts rowsOf).
+ */
 export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
-  const row = await db('runs as r').where('r.id', id).first('r.*', ...referenceColumns(db));
+  const [row] = await rowsOf<RunRow & RunReferences>(db, `select r.*, ${REFERENCE_COLUMNS} from runs as r where r.id = ? limit 1`, [id]);
   if (!row) return undefined;
   const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, ...run } = row;
-  return { run: run as RunRow, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
+  return { run, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
 /** The related rows a run list includes on request (each read only when its name is in `include`). */
@@ -74,8 +77,8 @@ export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>):
   return { stages, plans, applies, workspaces, users, cvs };
 }
 
-/** The workspace id of a run, as a subquery (for workspaceScopeById). */
-export const workspaceIdOfRun = (db: Db, id: string) => db('runs').where({ id }).select('workspace_id');
+/** The workspace id of the run whose id is the statement's value, as an SQL expression (see workspaceScopeOfRun). */
+export const WORKSPACE_ID_OF_RUN = '(select wr.workspace_id from runs wr where wr.id = ?)';
 
 /** One page of a workspace's runs, newest first, optionally only those in `statuses`. */
 /** How a run list may be narrowed (each list is any of its values; absent: no filter). */
