@@ -24,7 +24,7 @@ import { bullPrefix } from '../shared/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
-import { backendPids, procCpuMs, putArchive, tarGz } from './support.js';
+import { backendPids, doc, procCpuMs, putArchive, tarGz } from './support.js';
 
 const HOST = '127.0.0.1';
 const PG_URL = `postgres://postgres@${HOST}:5432`;
@@ -160,7 +160,6 @@ async function call(baseUrl: string, token: string, path: string, body: unknown)
   return JSON.parse(text);
 }
 
-const doc = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
 interface Fixture {
   token: string;
@@ -182,7 +181,7 @@ async function createFixture(svc: Service): Promise<Fixture> {
   // The upload URL names the configured base URL; this service listens on a port of its own.
   const upload = new URL(String(cv.data.attributes['upload-url']));
   await putArchive(`${svc.baseUrl}${upload.pathname}${upload.search}`, await tarGz({ 'main.tf': 'resource "terraform_data" "a" {\n  input = "x"\n}\n' }));
-  const run = await call(svc.baseUrl, token, '/runs', { data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: ws.data.id } } } } });
+  const run = await call(svc.baseUrl, token, '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.data.id } } }));
   return { token, org: name, workspaceId: ws.data.id, runId: run.data.id };
 }
 

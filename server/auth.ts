@@ -14,6 +14,20 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
+/**
+ * The credential a request presents: its bearer token, or with no Authorization header the
+ * console's session cookie; null when it presents none (a malformed header is none).
+ */
+export function presentedCredential(req: Request, config: Pick<Config, 'baseUrl'>): { kind: 'token' | 'session'; secret: string } | null {
+  const header = req.get('authorization');
+  if (header !== undefined) {
+    const secret = bearerToken(header);
+    return secret ? { kind: 'token', secret } : null;
+  }
+  const secret = readCookies(req).get(cookieNames(config).session);
+  return secret ? { kind: 'session', secret } : null;
+}
+
 /** Resolves a token secret to its principal, or null when unknown or expired. */
 export async function principalFor(db: Db, secret: string): Promise<Principal | null> {
   const row = await findLiveTokenWithOwner(db, secret);
@@ -88,8 +102,9 @@ export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
 export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, runTokenPaths: readonly RegExp[] = RUN_TOKEN_PATHS) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (req.get('authorization') === undefined && (await sessionPrincipal(db, config, req, res))) return next();
-    const secret = bearerToken(req.get('authorization'));
+    const credential = presentedCredential(req, config);
+    if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
+    const secret = credential?.kind === 'token' ? credential.secret : null;
     const principal = secret ? await principalFor(db, secret) : null;
     if (principal) {
       if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();

@@ -4,8 +4,7 @@ import { signInAllowance } from '../shared/domain/sign-in.js';
 import type { LimitDecision, LimitName, RateLimits } from '../shared/rate-limits.js';
 import type { Config } from '../shared/config.js';
 import { sha256Hex } from '../shared/crypto.js';
-import { bearerToken } from './auth.js';
-import { cookieNames, readCookies } from './session.js';
+import { presentedCredential } from './auth.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */
 function setHeaders(res: Response, d: LimitDecision): void {
@@ -77,18 +76,13 @@ export function callerKey(res: Response): string {
 }
 
 /**
- * The key of a request's API budget: a digest of the credential it presents (its bearer token, or
- * with no Authorization header the console's session cookie, as authenticate reads them), known
- * before the credential is checked; null when it presents none (authenticate answers 401).
+ * The key of a request's API budget: a digest of the credential it presents (see
+ * presentedCredential), known before the credential is checked; null when it presents none
+ * (authenticate answers 401).
  */
 function credentialKey(req: Request, config: Pick<Config, 'baseUrl'>): string | null {
-  const header = req.get('authorization');
-  if (header !== undefined) {
-    const secret = bearerToken(header);
-    return secret ? `token:${sha256Hex(secret)}` : null;
-  }
-  const session = readCookies(req).get(cookieNames(config).session);
-  return session ? `session:${sha256Hex(session)}` : null;
+  const credential = presentedCredential(req, config);
+  return credential && `${credential.kind}:${sha256Hex(credential.secret)}`;
 }
 
 /**
