@@ -331,13 +331,17 @@ async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<
       const before = await meter.sample();
       const s = await gen.run(spec(side, MEASURE_SECONDS));
       cpu[side].push(await meter.perRequest(before, s.total));
-      if (profiling) await profiling(`${side}-${sc.method.toLowerCase()}-round-${round + 1}`);
+      if (profiling) await profiling(`${side}-${profileName(sc.title)}-round-${round + 1}`);
       process.stderr.write(`  ${sc.title} ${side} round ${round + 1}: ${s.rps.toFixed(0)} req/s, p99 ${s.p99} ms, non-2xx ${s.non2xx}\n`);
       runs[side].push(s);
     }
   }
   return { title: sc.title, runs, cpu };
 }
+
+/** A scenario's title as a file name: `GET /api/v2/runs/:id` -> `get-runs-id`. */
+const profileName = (title: string): string =>
+  title.toLowerCase().replace('/api/v2/', '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /** Starts the inspector's CPU profiler on this thread; the returned function writes the profile out. */
 async function startProfile(): Promise<(name: string) => Promise<void>> {

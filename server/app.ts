@@ -1,6 +1,7 @@
 import express from 'express';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
+import { readAheadOf } from './guards.js';
 import { apiRateLimit, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
@@ -65,7 +66,7 @@ export function createApp(deps: AppDeps): express.Express {
   // processes): asked for alongside the credential's lookup, enforced once it is authenticated.
   api.use(startApiBudget(deps.rateLimits, deps.config));
   // Authenticate before reading the body, so an anonymous request never gets past 401.
-  api.use(authenticate(deps.db, deps.config));
+  api.use(authenticate(deps.db, deps.config, { readAheadOf }));
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/db.js';
-import type { Principal } from '../shared/access.js';
+import { ReadAhead, type GrantedRead, type Principal } from '../shared/access.js';
 import { NotFound, Unauthorized } from '../shared/errors.js';
-import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken } from '../shared/repos/tokens.js';
+import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken, type LiveTokenRow } from '../shared/repos/tokens.js';
 import { AUTHENTICATES } from './route-table.js';
 import type { Config } from '../shared/config.js';
 import { findLiveSession, touchSession } from '../shared/repos/sign-in.js';
@@ -28,27 +28,38 @@ export function presentedCredential(req: Request, config: Pick<Config, 'baseUrl'
   return secret ? { kind: 'session', secret } : null;
 }
 
-/** Resolves a token secret to its principal, or null when unknown or expired. */
-export async function principalFor(db: Db, secret: string): Promise<Principal | null> {
-  const row = await findLiveTokenWithOwner(db, secret);
-  if (!row) return null;
-  const recent = row.last_used_at && Date.now() - new Date(row.last_used_at).getTime() < 60_000;
-  if (!recent) void touchToken(db, row.token_id).catch(() => undefined);
-  if (row.kind === 'user' && row.u_id) {
+/** The principal a live token authenticates, or null when its owner is gone. */
+function principalOf(row: LiveTokenRow): Principal | null {
+  if (row.auth_kind === 'user' && row.auth_user_id) {
     return {
       kind: 'user',
-      tokenId: row.token_id,
-      user: { id: row.u_id, username: row.u_username, email: row.u_email, is_admin: row.u_is_admin, created_at: row.u_created_at },
+      tokenId: row.auth_token_id,
+      user: { id: row.auth_user_id, username: row.auth_username, email: row.auth_email, is_admin: row.auth_is_admin, created_at: row.auth_user_created_at },
     };
   }
-  if (row.kind === 'team' && row.team) {
-    return { kind: 'team', tokenId: row.token_id, team: { ...row.team, created_at: new Date(row.team.created_at) } };
+  if (row.auth_kind === 'team' && row.auth_team) {
+    return { kind: 'team', tokenId: row.auth_token_id, team: { ...row.auth_team, created_at: new Date(row.auth_team.created_at) } };
   }
-  if (row.kind === 'organization' && row.token_org) return { kind: 'organization', tokenId: row.token_id, organizationName: row.token_org };
-  if (row.kind === 'run' && row.run_id && row.run_workspace_id) {
-    return { kind: 'run', tokenId: row.token_id, runId: row.run_id, workspaceId: row.run_workspace_id, runOrganization: row.run_org };
+  if (row.auth_kind === 'organization' && row.auth_org) return { kind: 'organization', tokenId: row.auth_token_id, organizationName: row.auth_org };
+  if (row.auth_kind === 'run' && row.auth_run_id && row.auth_run_workspace_id) {
+    return { kind: 'run', tokenId: row.auth_token_id, runId: row.auth_run_id, workspaceId: row.auth_run_workspace_id, runOrganization: row.auth_run_org };
   }
   return null;
+}
+
+/**
+ * Resolves a token secret to its principal, or null when unknown or expired; with `ahead`, the
+ * same statement makes that granted read too (see ReadAhead), whatever the token turns out to be.
+ */
+export async function principalFor(db: Db, secret: string, ahead?: { read: GrantedRead; id: string }): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
+  const found = await findLiveTokenWithOwner(db, secret, ahead && ReadAhead.companion(ahead.read, ahead.id));
+  if (!found) return null;
+  const { token } = found;
+  const recent = token.auth_last_used_at && Date.now() - new Date(token.auth_last_used_at).getTime() < 60_000;
+  if (!recent) void touchToken(db, token.auth_token_id).catch(() => undefined);
+  const principal = principalOf(token);
+  if (!principal) return null;
+  return { principal, ...(ahead ? { readAhead: new ReadAhead(ahead.read, ahead.id, found.companion) } : {}) };
 }
 
 /**
@@ -99,16 +110,26 @@ export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, 
   return true;
 }
 
+/** What authenticate may be told besides the database and the configuration. */
+export interface AuthenticateOptions {
+  /** The paths a run's token may call (see runTokenMay); the API's by default. */
+  runTokenPaths?: readonly RegExp[];
+  /** The granted read a request's guard makes first, when its method and path tell (read with the token). */
+  readAheadOf?: (method: string, path: string) => { read: GrantedRead; id: string } | null;
+}
+
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
-export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, runTokenPaths: readonly RegExp[] = RUN_TOKEN_PATHS) =>
+export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runTokenPaths = RUN_TOKEN_PATHS, readAheadOf }: AuthenticateOptions = {}) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const credential = presentedCredential(req, config);
     if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
     const secret = credential?.kind === 'token' ? credential.secret : null;
-    const principal = secret ? await principalFor(db, secret) : null;
-    if (principal) {
+    const found = secret ? await principalFor(db, secret, readAheadOf?.(req.method, req.path) ?? undefined) : null;
+    if (found) {
+      const { principal, readAhead } = found;
       if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();
       res.locals.principal = principal;
+      res.locals.readAhead = readAhead;
       return next();
     }
     const taskAccess = secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;

@@ -14,7 +14,7 @@ function siteAdminBasicAuth(db: Db) {
     const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const password = decoded.includes(':') ? decoded.slice(decoded.indexOf(':') + 1) : '';
-    const principal = password ? await principalFor(db, password) : null;
+    const principal = password ? (await principalFor(db, password))?.principal : null;
     if (principal?.kind === 'user' && principal.user.is_admin) return next();
     res.set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').status(401).type('text/plain').send('site admin token required');
   };

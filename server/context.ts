@@ -1,5 +1,5 @@
 import type { Runtime } from '../shared/runtime.js';
-import type { Principal } from '../shared/access.js';
+import type { Principal, ReadAhead } from '../shared/access.js';
 import type { TaskResultRow } from '../shared/repos/run-tasks.js';
 import type { SessionRow } from '../shared/repos/sign-in.js';
 import type { LimitDecision } from '../shared/rate-limits.js';
@@ -12,6 +12,8 @@ declare global {
     interface Locals {
       requestId: string;
       principal: Principal;
+      /** The granted read its token's lookup made for the request's guard, when it made one (see ReadAhead). */
+      readAhead?: ReadAhead;
       /** The console session a request was authenticated by (its cookie), when it was. */
       session?: SessionRow;
       /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */

@@ -3,10 +3,13 @@ import type { Db } from '../shared/db.js';
 import { NotFound } from '../shared/errors.js';
 import {
   accessAtLeast,
+  grantedRead,
   organizationGrant,
   organizationWithGrant,
   rowWithGrant,
   workspaceAccess,
+  type GrantedRead,
+  type ReadAhead,
   type OrganizationGrant,
   type OrganizationPermission,
   type Principal,
@@ -24,6 +27,13 @@ import { managesVarsets, varsetVisible } from '../shared/read-models/variable-se
  * Loaders that answer 404 for anything the caller may not see, as TFE does, so the existence
  * of another organization's resources never leaks.
  */
+
+/** The granted reads of the guards below. */
+const WORKSPACE = grantedRead('workspaces');
+const WORKSPACE_OF_RUN = grantedRead('workspaces', [], WORKSPACE_ID_OF_RUN);
+const WORKSPACE_WITH_FACTS = grantedRead('workspaces', factsColumns('x'));
+const MODULE = grantedRead('registry_modules');
+const VARIABLE_SET = grantedRead('variable_sets');
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -53,7 +63,7 @@ export async function registryReadScope(db: Db, principal: Principal, name: stri
 
 /** A registry module's tests (and their configuration versions): the owners team of its organization only. */
 export async function moduleTestScopeById(db: Db, principal: Principal, moduleId: string): Promise<void> {
-  const found = await rowWithGrant<{ organization_name: string }>(db, principal, 'registry_modules', moduleId);
+  const found = await rowWithGrant<{ organization_name: string }>(db, principal, MODULE, moduleId);
   if (!found?.grant?.isOwner) throw new NotFound();
 }
 
@@ -77,24 +87,47 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query. */
 export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', id);
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, id);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
-/** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
-export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, 'workspaces', runId, [], WORKSPACE_ID_OF_RUN);
+/** workspaceScopeById for the workspace of a run, found by the run's id in the same statement (or read ahead with the token). */
+export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, runId, ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
-const FACTS_OF_X = factsColumns('x');
-
-/** workspaceScopeById with the workspace's facts (tags, runs, resources), all read by the same query. */
-export async function workspaceScopeWithFacts(db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
-  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, 'workspaces', id, FACTS_OF_X);
+/** workspaceScopeById with the workspace's facts (tags, runs, resources), all read by the same query (or read ahead with the token). */
+export async function workspaceScopeWithFacts(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceAccess = 'read',
+  ahead?: ReadAhead,
+): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_WITH_FACTS, id, ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
   return { ...(await scopeWith(db, row, found.grant, need)), facts };
+}
+
+/**
+ * The granted read a request's guard makes first, when its method and path tell (the read the
+ * client polls most: a workspace, a run); the request's token is then looked up by the same
+ * statement (see authenticate). The guard checks that the read and the id are its own, so a
+ * request this names wrongly only reads again.
+ */
+export function readAheadOf(method: string, path: string): { read: GrantedRead; id: string } | null {
+  if (method !== 'GET') return null;
+  const match = /^\/(workspaces|runs)\/([^/]+)$/.exec(path);
+  if (!match) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(match[2]);
+  } catch {
+    return null;
+  }
+  return { read: match[1] === 'runs' ? WORKSPACE_OF_RUN : WORKSPACE_WITH_FACTS, id };
 }
 
 export interface TeamScope {
@@ -130,7 +163,7 @@ export interface VarsetScope {
  * asks for manage-var-sets.
  */
 export async function varsetScope(db: Db, principal: Principal, id: string, manage = false): Promise<VarsetScope> {
-  const found = await rowWithGrant<VariableSetRow>(db, principal, 'variable_sets', id);
+  const found = await rowWithGrant<VariableSetRow>(db, principal, VARIABLE_SET, id);
   const grant = found?.grant;
   if (!found || !grant) throw new NotFound();
   const allowed = manage ? managesVarsets(grant) : await varsetVisible(db, grant, found.row.id);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { rowsOf, type Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
+import type { Companion } from './repos/tokens.js';
 import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
 // The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
 export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
@@ -69,20 +70,73 @@ function grantOf(principal: Principal, organizationName: string, teams: Membersh
 }
 
 /**
- * The teams of user `?` (null for other principals: no rows) in the organization that
- * `organizationColumn` names, as one json column of a statement; written out like the statements
- * below, which run on most API requests and would otherwise be compiled again each time.
+ * The teams of the user whose id `userId` gives (SQL: a `?` placeholder, or the token's user in a
+ * read that goes with the token's lookup; null for other principals: no rows) in the organization
+ * that `organizationColumn` names, as one json column of a statement; written out like the
+ * statements below, which run on most API requests and would otherwise be compiled again each time.
  */
-const membershipTeamsColumn = (organizationColumn: string): string => `(
+const membershipTeamsColumn = (organizationColumn: string, userId = '?'): string => `(
   select coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')
     from organization_memberships as m
     left join team_members as tm on tm.organization_membership_id = m.id
     left join teams as t on t.id = tm.team_id
-   where m.organization_name = ${organizationColumn} and m.user_id = ? and m.status = 'active') as membership_teams`;
+   where m.organization_name = ${organizationColumn} and m.user_id = ${userId} and m.status = 'active') as membership_teams`;
 
-/** rowWithGrant's statement for `table` with `extra` columns. */
-const rowWithGrantText = (table: string, extra: readonly string[], idIn: string): string =>
-  `select x.*, ${[...extra, membershipTeamsColumn('x.organization_name')].join(', ')} from ${table} as x where x.id = ${idIn} limit 1`;
+/**
+ * How a guard reads one row with the caller's grant in the organization the row names (column
+ * `organization_name`): the table, more columns of the row (SQL over `x`), and the SQL expression
+ * of its id over one `?` (the id itself by default). All of it is the service's own, never input.
+ */
+export interface GrantedRead {
+  table: string;
+  extra: readonly string[];
+  idIn: string;
+}
+
+export const grantedRead = (table: string, extra: readonly string[] = [], idIn = '?'): GrantedRead => ({ table, extra, idIn });
+
+/** A granted read's statement: the user's id as `userId` gives it (see membershipTeamsColumn), then the id's `?`. */
+const grantedReadText = (read: GrantedRead, userId = '?'): string =>
+  `select x.*, ${[...read.extra, membershipTeamsColumn('x.organization_name', userId)].join(', ')} from ${read.table} as x where x.id = ${read.idIn} limit 1`;
+
+/** What a granted read found: the row, and the user's teams in its organization apart from it. */
+interface GrantedRow<T> {
+  row: T;
+  teams: MembershipTeam[];
+}
+
+/** Splits a granted read's result row into the row and the user's teams. */
+function grantedRow<T>(found: (T & { membership_teams: MembershipTeam[] }) | undefined): GrantedRow<T> | undefined {
+  if (!found) return undefined;
+  const { membership_teams: teams, ...row } = found;
+  return { row: row as T, teams };
+}
+
+/**
+ * A granted read made ahead of a request's guard by the statement that looked the request's token
+ * up (see server/auth.ts), so that the guard's read costs no round trip of its own. The first
+ * rowWithGrant of the same read and id in the request takes what it found; any later one reads again.
+ */
+export class ReadAhead {
+  private taken = false;
+  constructor(
+    private readonly read: GrantedRead,
+    private readonly id: string,
+    private readonly found: Record<string, unknown> | undefined,
+  ) {}
+
+  /** The statement to run with the token's lookup (see findLiveTokenWithOwner's companion). */
+  static companion(read: GrantedRead, id: string): Companion {
+    return { text: (tokenUserId) => grantedReadText(read, tokenUserId), bindings: [id] };
+  }
+
+  /** What this read found, once, when it is the read `read` of `id`; else null (read it now). */
+  take<T>(read: GrantedRead, id: unknown): { found: GrantedRow<T> | undefined } | null {
+    if (this.taken || read !== this.read || id !== this.id) return null;
+    this.taken = true;
+    return { found: grantedRow(this.found as (T & { membership_teams: MembershipTeam[] }) | undefined) };
+  }
+}
 
 /** The teams of user `?` in the organization named `?` (the organization first). */
 const MEMBERSHIP_TEAMS = `select ${membershipTeamsColumn('?')}`;
@@ -100,22 +154,19 @@ const ORGANIZATION_WITH_GRANT = `select x.*, ${membershipTeamsColumn('x.name')} 
 const memberId = (principal: Principal): string | null => (principal.kind === 'user' ? principal.user.id : null);
 
 /**
- * A row of `table` by id with the principal's grant in the organization the row names (column
- * `organization_name`), read in one statement; the grant is null when the principal may not see
- * it. The id may be a query that selects it (one row, one column), or the value of an SQL
- * expression over `?` that `idIn` gives (written into the statement, never input).
+ * The row `read` finds by id with the principal's grant in the organization it names, read in one
+ * statement (or taken from `ahead`, which read it with the request's token); the grant is null
+ * when the principal may not see it. The id may also be a query that selects it (one row, one column).
  */
 export async function rowWithGrant<T extends { organization_name: string }>(
   db: Db,
   principal: Principal,
-  /** A table of the schema (never input): it is written into the statement. */
-  table: string,
+  read: GrantedRead,
   id: string | Knex.QueryBuilder,
-  /** More columns of the row's statement (SQL over `x`, never input), read into the row. */
-  extra: readonly string[] = [],
-  idIn = '?',
+  ahead?: ReadAhead,
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, rowWithGrantText(table, extra, idIn), [memberId(principal), id]);
+  const taken = ahead?.take<T>(read, id);
+  const found = taken ? taken.found : await withGrant<T>(db, grantedReadText(read), [memberId(principal), id]);
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
 }
 
@@ -126,11 +177,8 @@ export async function organizationWithGrant<T extends { name: string }>(db: Db, 
 }
 
 /** The row a statement with a membership teams column finds, and the teams apart from it. */
-async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<{ row: T; teams: MembershipTeam[] } | undefined> {
-  const [found] = await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, text, bindings);
-  if (!found) return undefined;
-  const { membership_teams: teams, ...row } = found;
-  return { row: row as T, teams };
+async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<GrantedRow<T> | undefined> {
+  return grantedRow((await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, text, bindings))[0]);
 }
 
 /** The grant's access level on a workspace, or null when the workspace is invisible to it. */

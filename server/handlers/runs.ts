@@ -73,8 +73,8 @@ export async function presentRuns(
 export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
-  /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
-  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need);
+  /** The caller's access to a run's workspace (at least `need`), read by the run's id (or with the token); 404 when there is no such run. */
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need, res.locals.readAhead);
 
   /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {

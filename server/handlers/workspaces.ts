@@ -131,7 +131,7 @@ export function workspaceHandlers(deps: AppDeps) {
 
     async show(req: Req, res: Response) {
       // The facts come with the access check, and are shown only once it has passed.
-      const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id);
+      const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
       await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 

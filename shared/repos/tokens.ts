@@ -74,23 +74,27 @@ export async function deleteTokenOf(db: Db, owner: { kind: 'team'; teamId: strin
   await db('authentication_tokens').where(owner.kind === 'team' ? { kind: 'team', team_id: owner.teamId } : { kind: 'organization', organization_name: owner.organizationName }).del();
 }
 
-/** A live token with its owner: the user's columns, the team's row as JSON, the run's workspace and organization. */
+/**
+ * A live token with its owner: the user's columns, the team's row as JSON, the run's workspace and
+ * organization. Every column's name starts with `auth_`, which no table's does, so the row can
+ * share a statement with a companion's columns (see findLiveTokenWithOwner).
+ */
 export interface LiveTokenRow {
-  token_id: string;
-  kind: TokenKind;
-  token_org: string | null;
-  last_used_at: Date | null;
-  /** The user's columns: set when the token is a user's (then u_id is not null). */
-  u_id: string | null;
-  u_username: string;
-  u_email: string;
-  u_is_admin: boolean;
-  u_created_at: Date;
-  team: (Omit<TeamRow, 'created_at'> & { created_at: string }) | null;
-  run_id: string | null;
-  run_workspace_id: string | null;
-  /** The run's organization: set when the token is a run's (then run_workspace_id is not null). */
-  run_org: string;
+  auth_token_id: string;
+  auth_kind: TokenKind;
+  auth_org: string | null;
+  auth_last_used_at: Date | null;
+  /** The user's columns: set when the token is a user's (then auth_user_id is not null). */
+  auth_user_id: string | null;
+  auth_username: string;
+  auth_email: string;
+  auth_is_admin: boolean;
+  auth_user_created_at: Date;
+  auth_team: (Omit<TeamRow, 'created_at'> & { created_at: string }) | null;
+  auth_run_id: string | null;
+  auth_run_workspace_id: string | null;
+  /** The run's organization: set when the token is a run's (then auth_run_workspace_id is not null). */
+  auth_run_org: string;
 }
 
 /**
@@ -98,10 +102,10 @@ export interface LiveTokenRow {
  * and knex would compile a built query again each time (it runs through rowsOf for the same reason).
  */
 const LIVE_TOKEN_WITH_OWNER = `
-  select t.id as token_id, t.kind, t.organization_name as token_org, t.last_used_at,
-         u.id as u_id, u.username as u_username, u.email as u_email, u.is_admin as u_is_admin, u.created_at as u_created_at,
-         to_jsonb(tm.*) as team,
-         t.run_id, rw.id as run_workspace_id, rw.organization_name as run_org
+  select t.id as auth_token_id, t.kind as auth_kind, t.organization_name as auth_org, t.last_used_at as auth_last_used_at,
+         u.id as auth_user_id, u.username as auth_username, u.email as auth_email, u.is_admin as auth_is_admin,
+         u.created_at as auth_user_created_at, to_jsonb(tm.*) as auth_team,
+         t.run_id as auth_run_id, rw.id as auth_run_workspace_id, rw.organization_name as auth_run_org
     from authentication_tokens as t
     left join users as u on u.id = t.user_id
     left join teams as tm on tm.id = t.team_id
@@ -110,9 +114,38 @@ const LIVE_TOKEN_WITH_OWNER = `
    where t.digest = ? and (t.expired_at is null or t.expired_at > now())
    limit 1`;
 
-/** A valid (unexpired) token by its secret, with its owner (for the principal it authenticates). */
-export async function findLiveTokenWithOwner(db: Db, secret: string): Promise<LiveTokenRow | undefined> {
-  return (await rowsOf<LiveTokenRow>(db, LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)]))[0];
+/**
+ * A statement of one row read in the same statement as a token's lookup, so that a request's
+ * first read costs no round trip of its own: `text` is given the SQL of the token's user id (null
+ * for a token that is not a user's) and has the `?` placeholders of `bindings`. Its row has an `id`
+ * column, null when it found nothing, and no column whose name starts with `auth_`.
+ */
+export interface Companion {
+  text: (tokenUserId: string) => string;
+  bindings: readonly string[];
+}
+
+/** The token's lookup with a companion's text (both the service's own, never input). */
+const withCompanion = (companion: string) =>
+  `select tok.*, c.* from (${LIVE_TOKEN_WITH_OWNER}) as tok left join lateral (${companion}) as c on true`;
+
+/**
+ * A valid (unexpired) token by its secret, with its owner (for the principal it authenticates),
+ * and the row of `companion` when given (undefined when it found none), read by the same statement.
+ */
+export async function findLiveTokenWithOwner(
+  db: Db,
+  secret: string,
+  companion?: Companion,
+): Promise<{ token: LiveTokenRow; companion?: Record<string, unknown> } | undefined> {
+  if (!companion) {
+    const [token] = await rowsOf<LiveTokenRow>(db, LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)]);
+    return token && { token };
+  }
+  const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, withCompanion(companion.text('tok.auth_user_id')), [sha256Hex(secret), ...companion.bindings]);
+  if (!row) return undefined;
+  const other = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('auth_')));
+  return { token: row, companion: other.id === null ? undefined : other };
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
