@@ -165,6 +165,7 @@ interface Fixture {
   token: string;
   org: string;
   workspaceId: string;
+  workspaceName: string;
   /** A run of the workspace, queued for its plan (no worker runs here, so it stays queued). */
   runId: string;
 }
@@ -176,13 +177,14 @@ async function createFixture(svc: Service): Promise<Fixture> {
   const tok = await call(svc.baseUrl, svc.adminToken, `/users/${user.data.id}/authentication-tokens`, doc('authentication-tokens', { description: 'bench' }));
   const token = String(tok.data.attributes.token);
   await call(svc.baseUrl, token, '/organizations', doc('organizations', { name, email: `${name}@example.test` }));
-  const ws = await call(svc.baseUrl, token, `/organizations/${name}/workspaces`, doc('workspaces', { name: 'bench-fixture' }));
+  const workspaceName = 'bench-fixture';
+  const ws = await call(svc.baseUrl, token, `/organizations/${name}/workspaces`, doc('workspaces', { name: workspaceName }));
   const cv = await call(svc.baseUrl, token, `/workspaces/${ws.data.id}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false }));
   // The upload URL names the configured base URL; this service listens on a port of its own.
   const upload = new URL(String(cv.data.attributes['upload-url']));
   await putArchive(`${svc.baseUrl}${upload.pathname}${upload.search}`, await tarGz({ 'main.tf': 'resource "terraform_data" "a" {\n  input = "x"\n}\n' }));
   const run = await call(svc.baseUrl, token, '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.data.id } } }));
-  return { token, org: name, workspaceId: ws.data.id, runId: run.data.id };
+  return { token, org: name, workspaceId: ws.data.id, workspaceName, runId: run.data.id };
 }
 
 /** Deletes every Redis key of the run's queue prefix. */
@@ -222,6 +224,11 @@ function baselineApp(pool: pg.Pool): express.Express {
   });
   app.get('/ws/:id', async (req: Request<{ id: string }>, res: Response) => {
     const { rows } = await pool.query('select * from workspaces where id = $1', [req.params.id]);
+    if (!rows.length) res.status(404).json({ error: 'not found' });
+    else res.json({ data: rows[0] });
+  });
+  app.get('/orgs/:org/ws/:name', async (req: Request<{ org: string; name: string }>, res: Response) => {
+    const { rows } = await pool.query('select * from workspaces where organization_name = $1 and name = $2', [req.params.org, req.params.name]);
     if (!rows.length) res.status(404).json({ error: 'not found' });
     else res.json({ data: rows[0] });
   });
@@ -272,6 +279,11 @@ function scenarios(svcPort: number, basePort: number, fx: Fixture): Scenario[] {
   const base = `http://${HOST}:${basePort}`;
   return [
     { title: 'GET /api/v2/workspaces/:id', method: 'GET', urls: { baseline: `${base}/ws/${fx.workspaceId}`, service: `${svc}/workspaces/${fx.workspaceId}` } },
+    {
+      title: 'GET /api/v2/organizations/:org/workspaces/:name',
+      method: 'GET',
+      urls: { baseline: `${base}/orgs/${fx.org}/ws/${fx.workspaceName}`, service: `${svc}/organizations/${fx.org}/workspaces/${fx.workspaceName}` },
+    },
     { title: 'GET /api/v2/runs/:id', method: 'GET', urls: { baseline: `${base}/runs/${fx.runId}`, service: `${svc}/runs/${fx.runId}` } },
     {
       title: 'POST /api/v2/organizations/:org/workspaces',

@@ -51,15 +51,15 @@ function principalOf(row: LiveTokenRow): Principal | null {
  * Resolves a token secret to its principal, or null when unknown or expired; with `ahead`, the
  * same statement makes that granted read too (see ReadAhead), whatever the token turns out to be.
  */
-export async function principalFor(db: Db, secret: string, ahead?: { read: GrantedRead; id: string }): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
-  const found = await findLiveTokenWithOwner(db, secret, ahead && ReadAhead.companion(ahead.read, ahead.id));
+export async function principalFor(db: Db, secret: string, ahead?: { read: GrantedRead; key: string[] }): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
+  const found = await findLiveTokenWithOwner(db, secret, ahead && ReadAhead.companion(ahead.read, ahead.key));
   if (!found) return null;
   const { token } = found;
   const recent = token.auth_last_used_at && Date.now() - new Date(token.auth_last_used_at).getTime() < 60_000;
   if (!recent) void touchToken(db, token.auth_token_id).catch(() => undefined);
   const principal = principalOf(token);
   if (!principal) return null;
-  return { principal, ...(ahead ? { readAhead: new ReadAhead(ahead.read, ahead.id, found.companion) } : {}) };
+  return { principal, ...(ahead ? { readAhead: new ReadAhead(ahead.read, ahead.key, found.companion) } : {}) };
 }
 
 /**
@@ -115,7 +115,7 @@ export interface AuthenticateOptions {
   /** The paths a run's token may call (see runTokenMay); the API's by default. */
   runTokenPaths?: readonly RegExp[];
   /** The granted read a request's guard makes first, when its method and path tell (read with the token). */
-  readAheadOf?: (method: string, path: string) => { read: GrantedRead; id: string } | null;
+  readAheadOf?: (method: string, path: string) => { read: GrantedRead; key: string[] } | null;
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */

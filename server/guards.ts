@@ -4,6 +4,8 @@ import { NotFound } from '../shared/errors.js';
 import {
   accessAtLeast,
   grantedRead,
+  grantedReadWhere,
+  ORGANIZATION_BY_NAME,
   organizationGrant,
   organizationWithGrant,
   rowWithGrant,
@@ -32,6 +34,7 @@ import { managesVarsets, varsetVisible } from '../shared/read-models/variable-se
 const WORKSPACE = grantedRead('workspaces');
 const WORKSPACE_OF_RUN = grantedRead('workspaces', [], WORKSPACE_ID_OF_RUN);
 const WORKSPACE_WITH_FACTS = grantedRead('workspaces', factsColumns('x'));
+const WORKSPACE_BY_NAME_WITH_FACTS = grantedReadWhere('workspaces', 'x.organization_name = ? and x.name = ?', factsColumns('x'));
 const MODULE = grantedRead('registry_modules');
 const VARIABLE_SET = grantedRead('variable_sets');
 
@@ -40,9 +43,9 @@ export interface OrgScope {
   grant: OrganizationGrant;
 }
 
-/** The organization and the caller's grant in it; `need` is an organization permission, or 'owner'. */
-export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner'): Promise<OrgScope> {
-  const found = await organizationWithGrant<OrganizationRow>(db, principal, name);
+/** The organization and the caller's grant in it (or read ahead with the token); `need` is an organization permission, or 'owner'. */
+export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner', ahead?: ReadAhead): Promise<OrgScope> {
+  const found = await organizationWithGrant<OrganizationRow>(db, principal, name, ahead);
   const [org, grant] = [found?.row, found?.grant];
   if (!org || !grant) throw new NotFound();
   if (need === 'owner' ? !grant.isOwner : need && !grant.permissions[need]) throw new NotFound();
@@ -63,7 +66,7 @@ export async function registryReadScope(db: Db, principal: Principal, name: stri
 
 /** A registry module's tests (and their configuration versions): the owners team of its organization only. */
 export async function moduleTestScopeById(db: Db, principal: Principal, moduleId: string): Promise<void> {
-  const found = await rowWithGrant<{ organization_name: string }>(db, principal, MODULE, moduleId);
+  const found = await rowWithGrant<{ organization_name: string }>(db, principal, MODULE, [moduleId]);
   if (!found?.grant?.isOwner) throw new NotFound();
 }
 
@@ -87,13 +90,13 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query. */
 export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, id);
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id]);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
 /** workspaceScopeById for the workspace of a run, found by the run's id in the same statement (or read ahead with the token). */
 export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, runId, ahead);
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, [runId], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
@@ -105,29 +108,54 @@ export async function workspaceScopeWithFacts(
   need: WorkspaceAccess = 'read',
   ahead?: ReadAhead,
 ): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
-  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_WITH_FACTS, id, ahead);
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_WITH_FACTS, [id], ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
   return { ...(await scopeWith(db, row, found.grant, need)), facts };
 }
 
+/** workspaceScopeWithFacts for a workspace by its organization's and its own name (or read ahead with the token). */
+export async function workspaceScopeByNameWithFacts(
+  db: Db,
+  principal: Principal,
+  organizationName: string,
+  name: string,
+  need: WorkspaceAccess = 'read',
+  ahead?: ReadAhead,
+): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], ahead);
+  if (!found) throw new NotFound();
+  const { row, facts } = splitFacts(found.row);
+  return { ...(await scopeWith(db, row, found.grant, need)), facts };
+}
+
+/** The requests whose guard's first read readAheadOf names: method, path (whose groups are the read's key) and read. */
+const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
+  { method: 'GET', path: /^\/workspaces\/([^/]+)$/, read: WORKSPACE_WITH_FACTS },
+  { method: 'GET', path: /^\/runs\/([^/]+)$/, read: WORKSPACE_OF_RUN },
+  { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
+  { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
+  { method: 'POST', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
+];
+
 /**
- * The granted read a request's guard makes first, when its method and path tell (the read the
- * client polls most: a workspace, a run); the request's token is then looked up by the same
- * statement (see authenticate). The guard checks that the read and the id are its own, so a
- * request this names wrongly only reads again.
+ * The granted read a request's guard makes first, when its method and path tell (the reads
+ * clients make most: a workspace by id or by name, a run, an organization's workspaces), with its
+ * key from the path; the request's token is then looked up by the same statement (see
+ * authenticate). The guard checks that the read and the key are its own, so a request this names
+ * wrongly only reads again.
  */
-export function readAheadOf(method: string, path: string): { read: GrantedRead; id: string } | null {
-  if (method !== 'GET') return null;
-  const match = /^\/(workspaces|runs)\/([^/]+)$/.exec(path);
-  if (!match) return null;
-  let id: string;
-  try {
-    id = decodeURIComponent(match[2]);
-  } catch {
-    return null;
+export function readAheadOf(method: string, path: string): { read: GrantedRead; key: string[] } | null {
+  for (const ahead of READS_AHEAD) {
+    const match = method === ahead.method ? ahead.path.exec(path) : null;
+    if (!match) continue;
+    try {
+      return { read: ahead.read, key: match.slice(1).map((segment) => decodeURIComponent(segment)) };
+    } catch {
+      return null;
+    }
   }
-  return { read: match[1] === 'runs' ? WORKSPACE_OF_RUN : WORKSPACE_WITH_FACTS, id };
+  return null;
 }
 
 export interface TeamScope {
@@ -163,7 +191,7 @@ export interface VarsetScope {
  * asks for manage-var-sets.
  */
 export async function varsetScope(db: Db, principal: Principal, id: string, manage = false): Promise<VarsetScope> {
-  const found = await rowWithGrant<VariableSetRow>(db, principal, VARIABLE_SET, id);
+  const found = await rowWithGrant<VariableSetRow>(db, principal, VARIABLE_SET, [id]);
   const grant = found?.grant;
   if (!found || !grant) throw new NotFound();
   const allowed = manage ? managesVarsets(grant) : await varsetVisible(db, grant, found.row.id);

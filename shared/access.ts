@@ -83,21 +83,38 @@ const membershipTeamsColumn = (organizationColumn: string, userId = '?'): string
    where m.organization_name = ${organizationColumn} and m.user_id = ${userId} and m.status = 'active') as membership_teams`;
 
 /**
- * How a guard reads one row with the caller's grant in the organization the row names (column
- * `organization_name`): the table, more columns of the row (SQL over `x`), and the SQL expression
- * of its id over one `?` (the id itself by default). All of it is the service's own, never input.
+ * How a guard reads one row with the caller's grant in the organization the row names: the table,
+ * the row's column that names its organization (an organization's own name), what finds the row
+ * (SQL over `x` whose `?` placeholders take the read's key, in order) and more columns of the row
+ * (SQL over `x`). All of it is the service's own, never input.
  */
 export interface GrantedRead {
   table: string;
+  organizationColumn: string;
+  where: string;
   extra: readonly string[];
-  idIn: string;
 }
 
-export const grantedRead = (table: string, extra: readonly string[] = [], idIn = '?'): GrantedRead => ({ table, extra, idIn });
+/** A granted read of a row of `table` by its id, or by the value of an SQL expression over `?` that `idIn` gives. */
+export const grantedRead = (table: string, extra: readonly string[] = [], idIn = '?'): GrantedRead => ({
+  table,
+  organizationColumn: 'organization_name',
+  where: `x.id = ${idIn}`,
+  extra,
+});
 
-/** A granted read's statement: the user's id as `userId` gives it (see membershipTeamsColumn), then the id's `?`. */
+/** A granted read of a row of `table` that `where` finds (see GrantedRead). */
+export const grantedReadWhere = (table: string, where: string, extra: readonly string[] = []): GrantedRead => ({ table, organizationColumn: 'organization_name', where, extra });
+
+/** The granted read of an organization by its name. */
+export const ORGANIZATION_BY_NAME: GrantedRead = { table: 'organizations', organizationColumn: 'name', where: 'x.name = ?', extra: [] };
+
+/** What finds a granted read's row: its id, a query selecting it (one row, one column), or the values of its `where`. */
+export type ReadKey = readonly (string | Knex.QueryBuilder)[];
+
+/** A granted read's statement: the user's id as `userId` gives it (see membershipTeamsColumn), then the key's placeholders. */
 const grantedReadText = (read: GrantedRead, userId = '?'): string =>
-  `select x.*, ${[...read.extra, membershipTeamsColumn('x.organization_name', userId)].join(', ')} from ${read.table} as x where x.id = ${read.idIn} limit 1`;
+  `select x.*, ${[...read.extra, membershipTeamsColumn(`x.${read.organizationColumn}`, userId)].join(', ')} from ${read.table} as x where ${read.where} limit 1`;
 
 /** What a granted read found: the row, and the user's teams in its organization apart from it. */
 interface GrantedRow<T> {
@@ -121,18 +138,18 @@ export class ReadAhead {
   private taken = false;
   constructor(
     private readonly read: GrantedRead,
-    private readonly id: string,
+    private readonly key: readonly string[],
     private readonly found: Record<string, unknown> | undefined,
   ) {}
 
   /** The statement to run with the token's lookup (see findLiveTokenWithOwner's companion). */
-  static companion(read: GrantedRead, id: string): Companion {
-    return { text: (tokenUserId) => grantedReadText(read, tokenUserId), bindings: [id] };
+  static companion(read: GrantedRead, key: readonly string[]): Companion {
+    return { text: (tokenUserId) => grantedReadText(read, tokenUserId), bindings: key };
   }
 
-  /** What this read found, once, when it is the read `read` of `id`; else null (read it now). */
-  take<T>(read: GrantedRead, id: unknown): { found: GrantedRow<T> | undefined } | null {
-    if (this.taken || read !== this.read || id !== this.id) return null;
+  /** What this read found, once, when it is the read `read` of `key`; else null (read it now). */
+  take<T>(read: GrantedRead, key: ReadKey): { found: GrantedRow<T> | undefined } | null {
+    if (this.taken || read !== this.read || key.length !== this.key.length || key.some((k, i) => k !== this.key[i])) return null;
     this.taken = true;
     return { found: grantedRow(this.found as (T & { membership_teams: MembershipTeam[] }) | undefined) };
   }
@@ -148,37 +165,41 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
   return grantOf(principal, organizationName, teams);
 }
 
-const ORGANIZATION_WITH_GRANT = `select x.*, ${membershipTeamsColumn('x.name')} from organizations as x where x.name = ? limit 1`;
-
 /** The membership column's user: a user principal's id, or null, which no membership has. */
 const memberId = (principal: Principal): string | null => (principal.kind === 'user' ? principal.user.id : null);
 
+/** The row `read` finds by `key` with the user's teams in its organization: taken from `ahead` when it made this read, else read now. */
+async function grantedRowOf<T>(db: Db, principal: Principal, read: GrantedRead, key: ReadKey, ahead: ReadAhead | undefined): Promise<GrantedRow<T> | undefined> {
+  const taken = ahead?.take<T>(read, key);
+  if (taken) return taken.found;
+  return grantedRow((await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, grantedReadText(read), [memberId(principal), ...key]))[0]);
+}
+
 /**
- * The row `read` finds by id with the principal's grant in the organization it names, read in one
- * statement (or taken from `ahead`, which read it with the request's token); the grant is null
- * when the principal may not see it. The id may also be a query that selects it (one row, one column).
+ * The row `read` finds by `key` with the principal's grant in the organization it names, read in
+ * one statement (or taken from `ahead`, which read it with the request's token); the grant is null
+ * when the principal may not see it.
  */
 export async function rowWithGrant<T extends { organization_name: string }>(
   db: Db,
   principal: Principal,
   read: GrantedRead,
-  id: string | Knex.QueryBuilder,
+  key: ReadKey,
   ahead?: ReadAhead,
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const taken = ahead?.take<T>(read, id);
-  const found = taken ? taken.found : await withGrant<T>(db, grantedReadText(read), [memberId(principal), id]);
+  const found = await grantedRowOf<T>(db, principal, read, key, ahead);
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
 }
 
-/** An organization with the principal's grant in it, read in one statement (the grant is null when the principal may not see it). */
-export async function organizationWithGrant<T extends { name: string }>(db: Db, principal: Principal, name: string): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
-  const found = await withGrant<T>(db, ORGANIZATION_WITH_GRANT, [memberId(principal), name]);
+/** An organization with the principal's grant in it, read in one statement or taken from `ahead` (the grant is null when the principal may not see it). */
+export async function organizationWithGrant<T extends { name: string }>(
+  db: Db,
+  principal: Principal,
+  name: string,
+  ahead?: ReadAhead,
+): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
+  const found = await grantedRowOf<T>(db, principal, ORGANIZATION_BY_NAME, [name], ahead);
   return found && { row: found.row, grant: grantOf(principal, found.row.name, found.teams) };
-}
-
-/** The row a statement with a membership teams column finds, and the teams apart from it. */
-async function withGrant<T>(db: Db, text: string, bindings: (string | null | Knex.QueryBuilder)[]): Promise<GrantedRow<T> | undefined> {
-  return grantedRow((await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, text, bindings))[0]);
 }
 
 /** The grant's access level on a workspace, or null when the workspace is invisible to it. */

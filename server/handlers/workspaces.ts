@@ -8,7 +8,7 @@ import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
-import { orgScope, workspaceScope, workspaceScopeById, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
+import { orgScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
 import { organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
@@ -88,7 +88,7 @@ export function workspaceHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces');
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces', res.locals.readAhead);
       const inc = include(req);
       const settings = settingsFrom(attributesOf(req));
       const relationships = (req.body as { data: { relationships?: { tags?: { data?: { id?: string; attributes?: { name?: string } }[] } } } }).data.relationships;
@@ -100,7 +100,7 @@ export function workspaceHandlers(deps: AppDeps) {
     },
 
     async list(req: Req, res: Response) {
-      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.readAhead);
       const inc = include(req);
       const page = readPageOrDefault(req);
       const names = (key: string) => (readParam(req, key) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
@@ -124,9 +124,8 @@ export function workspaceHandlers(deps: AppDeps) {
         const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
         return void sendResource(res, 200, workspaceResource(ws, 'read', (await workspaceFacts(db, [ws.id])).get(ws.id)));
       }
-      await orgScope(db, principal, req.params.org);
-      const scope = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, req.params.org, req.params.name));
-      await respond(res, 200, scope.workspace, scope, include(req));
+      const { facts, ...scope } = await workspaceScopeByNameWithFacts(db, principal, req.params.org, req.params.name, 'read', res.locals.readAhead);
+      await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 
     async show(req: Req, res: Response) {

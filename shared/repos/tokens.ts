@@ -117,8 +117,8 @@ const LIVE_TOKEN_WITH_OWNER = `
 /**
  * A statement of one row read in the same statement as a token's lookup, so that a request's
  * first read costs no round trip of its own: `text` is given the SQL of the token's user id (null
- * for a token that is not a user's) and has the `?` placeholders of `bindings`. Its row has an `id`
- * column, null when it found nothing, and no column whose name starts with `auth_`.
+ * for a token that is not a user's) and has the `?` placeholders of `bindings`. A row it finds has
+ * a column that is not null (its key), and no column whose name starts with `auth_`.
  */
 export interface Companion {
   text: (tokenUserId: string) => string;
@@ -145,7 +145,7 @@ export async function findLiveTokenWithOwner(
   const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, withCompanion(companion.text('tok.auth_user_id')), [sha256Hex(secret), ...companion.bindings]);
   if (!row) return undefined;
   const other = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('auth_')));
-  return { token: row, companion: other.id === null ? undefined : other };
+  return { token: row, companion: Object.values(other).some((value) => value !== null) ? other : undefined };
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
