@@ -100,34 +100,21 @@ export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: s
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
-/** workspaceScopeById with the workspace's facts (tags, runs, resources), all read by the same query (or read ahead with the token). */
-export async function workspaceScopeWithFacts(
-  db: Db,
-  principal: Principal,
-  id: string,
-  need: WorkspaceAccess = 'read',
-  ahead?: ReadAhead,
-): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
-  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_WITH_FACTS, [id], ahead);
+/** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
+async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceAccess, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
   return { ...(await scopeWith(db, row, found.grant, need)), facts };
 }
 
-/** workspaceScopeWithFacts for a workspace by its organization's and its own name (or read ahead with the token). */
-export async function workspaceScopeByNameWithFacts(
-  db: Db,
-  principal: Principal,
-  organizationName: string,
-  name: string,
-  need: WorkspaceAccess = 'read',
-  ahead?: ReadAhead,
-): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
-  const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], ahead);
-  if (!found) throw new NotFound();
-  const { row, facts } = splitFacts(found.row);
-  return { ...(await scopeWith(db, row, found.grant, need)), facts };
-}
+/** workspaceScopeById with the workspace's facts, read by the same statement (or read ahead with the token). */
+export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+  scopeWithFacts(db, principal, WORKSPACE_WITH_FACTS, [id], need, ahead);
+
+/** workspaceScopeWithFacts for a workspace by its organization's and its own name. */
+export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+  scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
 /** The requests whose guard's first read readAheadOf names: method, path (whose groups are the read's key) and read. */
 const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
