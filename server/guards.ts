@@ -20,7 +20,8 @@ import {
 import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
 import { factsColumns, splitFacts, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
-import { WORKSPACE_ID_OF_RUN } from '../shared/read-models/runs.js';
+import { RUN_WITH_REFERENCES, splitRunReferences, WORKSPACE_ID_OF_RUN, type RunReferences, type RunWithReferencesRow } from '../shared/read-models/runs.js';
+import type { RunRow } from '../shared/repos/runs.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
@@ -94,10 +95,28 @@ export async function workspaceScopeById(db: Db, principal: Principal, id: strin
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
-/** workspaceScopeById for the workspace of a run, found by the run's id in the same statement (or read ahead with the token). */
-export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, [runId], ahead);
+/** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
+export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, [runId]);
   return scopeWith(db, found?.row, found?.grant, need);
+}
+
+/**
+ * A run with its references, and the caller's grant and access to its workspace (at least `need`),
+ * read by one statement (or read ahead with the token); 404 when there is no such run or the caller
+ * may not see it.
+ */
+export async function runScopeWithReferences(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceAccess = 'read',
+  ahead?: ReadAhead,
+): Promise<{ run: RunRow; refs: RunReferences; grant: OrganizationGrant; access: WorkspaceAccess }> {
+  const found = await rowWithGrant<RunWithReferencesRow>(db, principal, RUN_WITH_REFERENCES, [id], ahead);
+  const access = found?.grant ? await workspaceAccess(db, found.grant, found.row.workspace_id) : null;
+  if (!found?.grant || !accessAtLeast(access, need)) throw new NotFound();
+  return { ...splitRunReferences(found.row), grant: found.grant, access: access! };
 }
 
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
@@ -119,7 +138,7 @@ export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, orga
 /** The requests whose guard's first read readAheadOf names: method, path (whose groups are the read's key) and read. */
 const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
   { method: 'GET', path: /^\/workspaces\/([^/]+)$/, read: WORKSPACE_WITH_FACTS },
-  { method: 'GET', path: /^\/runs\/([^/]+)$/, read: WORKSPACE_OF_RUN },
+  { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
   { method: 'POST', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },

@@ -72,25 +72,25 @@ function grantOf(principal: Principal, organizationName: string, teams: Membersh
 /**
  * The teams of the user whose id `userId` gives (SQL: a `?` placeholder, or the token's user in a
  * read that goes with the token's lookup; null for other principals: no rows) in the organization
- * that `organizationColumn` names, as one json column of a statement; written out like the
+ * that `organization` names (SQL), as one json column of a statement; written out like the
  * statements below, which run on most API requests and would otherwise be compiled again each time.
  */
-const membershipTeamsColumn = (organizationColumn: string, userId = '?'): string => `(
+const membershipTeamsColumn = (organization: string, userId = '?'): string => `(
   select coalesce(json_agg(json_build_object('id', t.id, 'is_owners', t.is_owners, 'organization_access', t.organization_access)), '[]')
     from organization_memberships as m
     left join team_members as tm on tm.organization_membership_id = m.id
     left join teams as t on t.id = tm.team_id
-   where m.organization_name = ${organizationColumn} and m.user_id = ${userId} and m.status = 'active') as membership_teams`;
+   where m.organization_name = ${organization} and m.user_id = ${userId} and m.status = 'active') as membership_teams`;
 
 /**
- * How a guard reads one row with the caller's grant in the organization the row names: the table,
- * the row's column that names its organization (an organization's own name), what finds the row
- * (SQL over `x` whose `?` placeholders take the read's key, in order) and more columns of the row
- * (SQL over `x`). All of it is the service's own, never input.
+ * How a guard reads one row with the caller's grant in the organization the row belongs to: the
+ * table, the name of the row's organization (SQL over `x`: its column, or an organization's own
+ * name), what finds the row (SQL over `x` whose `?` placeholders take the read's key, in order)
+ * and more columns of the row (SQL over `x`). All of it is the service's own, never input.
  */
 export interface GrantedRead {
   table: string;
-  organizationColumn: string;
+  organization: string;
   where: string;
   extra: readonly string[];
 }
@@ -98,23 +98,23 @@ export interface GrantedRead {
 /** A granted read of a row of `table` by its id, or by the value of an SQL expression over `?` that `idIn` gives. */
 export const grantedRead = (table: string, extra: readonly string[] = [], idIn = '?'): GrantedRead => ({
   table,
-  organizationColumn: 'organization_name',
+  organization: 'x.organization_name',
   where: `x.id = ${idIn}`,
   extra,
 });
 
 /** A granted read of a row of `table` that `where` finds (see GrantedRead). */
-export const grantedReadWhere = (table: string, where: string, extra: readonly string[] = []): GrantedRead => ({ table, organizationColumn: 'organization_name', where, extra });
+export const grantedReadWhere = (table: string, where: string, extra: readonly string[] = []): GrantedRead => ({ table, organization: 'x.organization_name', where, extra });
 
 /** The granted read of an organization by its name. */
-export const ORGANIZATION_BY_NAME: GrantedRead = { table: 'organizations', organizationColumn: 'name', where: 'x.name = ?', extra: [] };
+export const ORGANIZATION_BY_NAME: GrantedRead = { table: 'organizations', organization: 'x.name', where: 'x.name = ?', extra: [] };
 
 /** What finds a granted read's row: its id, a query selecting it (one row, one column), or the values of its `where`. */
 export type ReadKey = readonly (string | Knex.QueryBuilder)[];
 
 /** A granted read's statement: the user's id as `userId` gives it (see membershipTeamsColumn), then the key's placeholders. */
 const grantedReadText = (read: GrantedRead, userId = '?'): string =>
-  `select x.*, ${[...read.extra, membershipTeamsColumn(`x.${read.organizationColumn}`, userId)].join(', ')} from ${read.table} as x where ${read.where} limit 1`;
+  `select x.*, ${[...read.extra, membershipTeamsColumn(read.organization, userId)].join(', ')} from ${read.table} as x where ${read.where} limit 1`;
 
 /** What a granted read found: the row, and the user's teams in its organization apart from it. */
 interface GrantedRow<T> {

@@ -6,7 +6,6 @@ import { NotFound } from '../../shared/errors.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
 import {
-  findRunWithReferences,
   organizationRunCounts,
   runEventsOf,
   runIncludes,
@@ -23,7 +22,7 @@ import { findComment } from '../../shared/repos/comments.js';
 import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { orgScope, workspaceScopeById, workspaceScopeOfRun } from '../guards.js';
+import { orgScope, runScopeWithReferences, workspaceScopeById, workspaceScopeOfRun } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
@@ -73,8 +72,8 @@ export async function presentRuns(
 export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
-  /** The caller's access to a run's workspace (at least `need`), read by the run's id (or with the token); 404 when there is no such run. */
-  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need, res.locals.readAhead);
+  /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need);
 
   /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
   async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {
@@ -112,9 +111,8 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      const [found, { access, grant }] = await Promise.all([findRunWithReferences(db, req.params.id), scopeOfRun(res, req.params.id, 'read')]);
-      if (!found) throw new NotFound();
-      const body = await presentRuns(db, config, [found.run], () => access, grant, readInclude(req, INCLUDES), new Map([[found.run.id, found.refs]]));
+      const { run, refs, access, grant } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const body = await presentRuns(db, config, [run], () => access, grant, readInclude(req, INCLUDES), new Map([[run.id, refs]]));
       sendResource(res, 200, body.data[0], body.included);
     },
 

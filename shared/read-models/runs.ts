@@ -1,6 +1,6 @@
-import { rowsOf, type Db } from '../db.js';
+import type { Db } from '../db.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
-import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
+import { workspaceAccessMap, type GrantedRead, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { ApplyRow, PlanRow, RunRow } from '../repos/runs.js';
 import type { TaskStageRow } from '../repos/run-tasks.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
@@ -23,31 +23,43 @@ export interface RunReferences {
   confirmed_by_id: string | null;
 }
 
-/** The columns of RunReferences, for a query over runs as `r`. */
-const REFERENCE_COLUMNS = [
-  '(select p.id from plans p where p.run_id = r.id) as plan_id',
-  '(select a.id from applies a where a.run_id = r.id) as apply_id',
-  `array(select s.id from task_stages s where s.run_id = r.id order by ${STAGE_ORDER}) as stage_ids`,
-  'array(select c.id from policy_checks c where c.run_id = r.id order by c.created_at, c.scope) as check_ids',
-  'array(select m.id from comments m where m.run_id = r.id order by m.created_at, m.id) as comment_ids',
-  'array(select e.id from run_events e where e.run_id = r.id order by e.created_at, e.id) as event_ids',
-  `(select e.actor_id from run_events e where e.run_id = r.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`,
-].join(', ');
+/** The columns of RunReferences, for a query over runs as `alias`. */
+const referenceColumns = (alias: string): string[] => [
+  `(select p.id from plans p where p.run_id = ${alias}.id) as plan_id`,
+  `(select a.id from applies a where a.run_id = ${alias}.id) as apply_id`,
+  `array(select s.id from task_stages s where s.run_id = ${alias}.id order by ${STAGE_ORDER}) as stage_ids`,
+  `array(select c.id from policy_checks c where c.run_id = ${alias}.id order by c.created_at, c.scope) as check_ids`,
+  `array(select m.id from comments m where m.run_id = ${alias}.id order by m.created_at, m.id) as comment_ids`,
+  `array(select e.id from run_events e where e.run_id = ${alias}.id order by e.created_at, e.id) as event_ids`,
+  `(select e.actor_id from run_events e where e.run_id = ${alias}.id and e.action = 'confirm' order by e.created_at desc limit 1) as confirmed_by_id`,
+];
 
 /** The references of many runs in one query. */
 export async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
-  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', db.raw(REFERENCE_COLUMNS)) : []) as (RunReferences & { id: string })[];
+  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', db.raw(referenceColumns('r').join(', '))) : []) as (RunReferences & { id: string })[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** The name of the organization of a run read as `x`, as SQL. */
+const ORGANIZATION_OF_RUN = '(select w.organization_name from workspaces w where w.id = x.workspace_id)';
+
 /**
- * A run with its references, in one statement, written out: every poll of a run's status reads
- * it (see shared/db.ts rowsOf).
+ * A run by id with its references and its organization's name, as a granted read (see
+ * rowWithGrant): every poll of a run's status makes it, with the caller's grant, in one statement.
  */
-export async function findRunWithReferences(db: Db, id: string): Promise<{ run: RunRow; refs: RunReferences } | undefined> {
-  const [row] = await rowsOf<RunRow & RunReferences>(db, `select r.*, ${REFERENCE_COLUMNS} from runs as r where r.id = ? limit 1`, [id]);
-  if (!row) return undefined;
-  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, ...run } = row;
+export const RUN_WITH_REFERENCES: GrantedRead = {
+  table: 'runs',
+  organization: ORGANIZATION_OF_RUN,
+  where: 'x.id = ?',
+  extra: [...referenceColumns('x'), `${ORGANIZATION_OF_RUN} as organization_name`],
+};
+
+/** A row RUN_WITH_REFERENCES read: the run's columns, its references and its organization's name. */
+export type RunWithReferencesRow = RunRow & RunReferences & { organization_name: string };
+
+/** The run and its references of a row RUN_WITH_REFERENCES read. */
+export function splitRunReferences(row: RunWithReferencesRow): { run: RunRow; refs: RunReferences } {
+  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, organization_name: _name, ...run } = row;
   return { run, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
