@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { dropDatabase } from '../../shared/db.js';
+import { harness } from '../helpers/harness.js';
 
 describe('migrations', function () {
   this.timeout(60_000);
@@ -22,5 +23,13 @@ describe('migrations', function () {
     } finally {
       await dropDatabase(url);
     }
+  });
+
+  it('leave no column whose name starts with auth_: the token lookup names its own columns so, and shares its row with a guard\'s read', async () => {
+    const { rows } = await harness().rt.db.raw<{ rows: { table_name: string; column_name: string }[] }>(
+      "select table_name, column_name from information_schema.columns where table_schema = 'public'",
+    );
+    expect(rows.length).to.be.greaterThan(100);
+    expect(rows.filter((r) => r.column_name.startsWith('auth_')).map((r) => `${r.table_name}.${r.column_name}`)).to.deep.equal([]);
   });
 });

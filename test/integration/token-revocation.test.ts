@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { createOrg, createTeam, createUser, uniq } from '../helpers/fixtures.js';
+import { createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
 import { secondAppForSuite } from '../helpers/harness.js';
 
 /*
@@ -70,6 +70,31 @@ describe('token revocation: a revoked or changed token stops working at once in 
     }
     const fresh = replaced.body.data.attributes.token as string;
     expect((await api('GET', on('first', `/organizations/${org.name}/workspaces`), { token: fresh })).status).to.equal(200);
+  });
+
+  it("a member removed from the organization through one instance can no longer read its workspace on the other, by id or by name; then the token ended is a 401", async () => {
+    const org = await createOrg();
+    const ws = await createWorkspace(org);
+    const user = await createUser();
+    const membership = await joinOrg(org, user);
+    const teamId = await createTeam(org, { 'organization-access': { 'read-workspaces': true } });
+    const add = await api('POST', `/teams/${teamId}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
+    expect(add.status, add.text).to.equal(204);
+    // The reads whose workspace and grant come with the token's own statement.
+    const reads = [`/workspaces/${ws.id}`, `/organizations/${org.name}/workspaces/${ws.name}`, `/organizations/${org.name}/workspaces`];
+    for (const path of reads) await warm(user.token, path);
+
+    const removed = await api('DELETE', on('second', `/organization-memberships/${membership}`), { token: org.owner.token });
+    expect(removed.status, removed.text).to.equal(204);
+    for (const path of reads) {
+      for (const instance of ['first', 'second'] as const) expect((await api('GET', on(instance, path), { token: user.token })).status, `${instance} ${path}`).to.equal(404);
+    }
+    const tokens = await api('GET', `/users/${user.id}/authentication-tokens`, { token: user.token });
+    expect(tokens.status, tokens.text).to.equal(200);
+    for (const t of tokens.body.data as { id: string }[]) expect((await api('DELETE', on('first', `/authentication-tokens/${t.id}`), { token: user.token })).status).to.equal(204);
+    for (const path of reads) {
+      for (const instance of ['second', 'first'] as const) expect((await api('GET', on(instance, path), { token: user.token })).status, `${instance} ${path}`).to.equal(401);
+    }
   });
 
   it("a deleted team's token is refused everywhere at once", async () => {
