@@ -141,12 +141,14 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
   { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
+  { method: 'GET', path: /^\/organizations\/([^/]+)\/entitlement-set$/, read: ORGANIZATION_BY_NAME },
   { method: 'POST', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
 ];
 
 /**
  * The granted read a request's guard makes first, when its method and path tell (the reads
- * clients make most: a workspace by id or by name, a run, an organization's workspaces), with its
+ * clients make most: a workspace by id or by name, a run, an organization's workspaces and its
+ * entitlements, which the terraform CLI reads at every command), with its
  * key from the path; the request's token is then looked up by the same statement (see
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.
