@@ -4,7 +4,6 @@ import { NotFound } from '../shared/errors.js';
 import {
   accessAtLeast,
   grantedRead,
-  grantedReadWhere,
   ORGANIZATION_BY_NAME,
   organizationGrant,
   organizationWithGrant,
@@ -19,9 +18,19 @@ import {
 } from '../shared/access.js';
 import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
-import { factsColumns, splitFacts, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
-import { RUN_WITH_REFERENCES, splitRunReferences, WORKSPACE_ID_OF_RUN, type RunReferences, type RunWithReferencesRow } from '../shared/read-models/runs.js';
-import type { RunRow } from '../shared/repos/runs.js';
+import { splitFacts, WORKSPACE_BY_NAME_WITH_FACTS, WORKSPACE_WITH_FACTS, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
+import {
+  APPLY_WITH_RUN,
+  PLAN_WITH_RUN,
+  RUN_WITH_REFERENCES,
+  splitPhaseRun,
+  splitRunReferences,
+  WORKSPACE_ID_OF_RUN,
+  type PhaseRunColumns,
+  type RunReferences,
+  type RunWithReferencesRow,
+} from '../shared/read-models/runs.js';
+import type { ApplyRow, PlanRow, RunRow } from '../shared/repos/runs.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
@@ -34,8 +43,6 @@ import { managesVarsets, varsetVisible } from '../shared/read-models/variable-se
 /** The granted reads of the guards below. */
 const WORKSPACE = grantedRead('workspaces');
 const WORKSPACE_OF_RUN = grantedRead('workspaces', [], WORKSPACE_ID_OF_RUN);
-const WORKSPACE_WITH_FACTS = grantedRead('workspaces', factsColumns('x'));
-const WORKSPACE_BY_NAME_WITH_FACTS = grantedReadWhere('workspaces', 'x.organization_name = ? and x.name = ?', factsColumns('x'));
 const MODULE = grantedRead('registry_modules');
 const VARIABLE_SET = grantedRead('variable_sets');
 
@@ -119,6 +126,21 @@ export async function runScopeWithReferences(
   return { ...splitRunReferences(found.row), grant: found.grant, access: access! };
 }
 
+/** A plan or apply with its run's status, when the caller's access to the run's workspace is at least `need`; 404 otherwise. */
+async function phaseScope<T>(db: Db, principal: Principal, read: GrantedRead, id: string, need: WorkspaceAccess, ahead?: ReadAhead): Promise<{ phase: T; runStatus: RunRow['status'] }> {
+  const found = await rowWithGrant<T & PhaseRunColumns>(db, principal, read, [id], ahead);
+  const split = found && splitPhaseRun<T>(found.row);
+  const access = split && found.grant ? await workspaceAccess(db, found.grant, split.workspaceId) : null;
+  if (!split || !accessAtLeast(access, need)) throw new NotFound();
+  return { phase: split.phase, runStatus: split.runStatus };
+}
+
+/** A plan and its run's status, read by one statement (or read ahead with the token), for a caller who may access its workspace at `need`. */
+export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => phaseScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
+
+/** planScope for an apply. */
+export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => phaseScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
 async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceAccess, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
   const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
@@ -139,6 +161,8 @@ export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, orga
 const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
   { method: 'GET', path: /^\/workspaces\/([^/]+)$/, read: WORKSPACE_WITH_FACTS },
   { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
+  { method: 'GET', path: /^\/plans\/([^/]+)$/, read: PLAN_WITH_RUN },
+  { method: 'GET', path: /^\/applies\/([^/]+)$/, read: APPLY_WITH_RUN },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/entitlement-set$/, read: ORGANIZATION_BY_NAME },
@@ -147,8 +171,8 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
 
 /**
  * The granted read a request's guard makes first, when its method and path tell (the reads
- * clients make most: a workspace by id or by name, a run, an organization's workspaces and its
- * entitlements, which the terraform CLI reads at every command), with its
+ * clients make most: a workspace by id or by name, a run, its plan and apply, an organization's
+ * workspaces and its entitlements, which the terraform CLI reads at every command), with its
  * key from the path; the request's token is then looked up by the same statement (see
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.

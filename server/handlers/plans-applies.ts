@@ -2,12 +2,12 @@ import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
-import { findApply, findPlan, findRun } from '../../shared/repos/runs.js';
+import { findPlan, findRun } from '../../shared/repos/runs.js';
 import type { WorkspaceAccess } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
 import { planJsonObject, redactedPlanObject } from '../../shared/usecases/plan-json.js';
 import { SignedUrlError, verifyGrant } from '../../shared/signed-urls.js';
-import { workspaceScopeById } from '../guards.js';
+import { applyScope, planScope, workspaceScopeById } from '../guards.js';
 import { sendResource } from '../jsonapi.js';
 import type { Req } from './body.js';
 import { applyResource, planResource } from '../serializers/runs.js';
@@ -53,15 +53,15 @@ export function planApplyHandlers(deps: AppDeps) {
 
   return {
     async showPlan(req: Req, res: Response) {
-      const { plan, run } = await loadPlan(req, res);
-      sendResource(res, 200, planResource(plan, run, logReadUrl(config, plan.log_id)));
+      // Clients poll it while the plan's log streams: the plan, its run's status and the caller's
+      // access come from one statement (a run task's token reads only the plan's JSON, see auth.ts).
+      const { phase: plan, runStatus } = await planScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      sendResource(res, 200, planResource(plan, { status: runStatus }, logReadUrl(config, plan.log_id)));
     },
 
     async showApply(req: Req, res: Response) {
-      const apply = await findApply(db, req.params.id);
-      if (!apply) throw new NotFound();
-      const run = await runOf(res, apply.run_id);
-      sendResource(res, 200, applyResource(apply, run, logReadUrl(config, apply.log_id)));
+      const { phase: apply, runStatus } = await applyScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      sendResource(res, 200, applyResource(apply, { status: runStatus }, logReadUrl(config, apply.log_id)));
     },
 
     /** The JSON plan as Terraform wrote it, sensitive values included: workspace admins and the run's task token only. */

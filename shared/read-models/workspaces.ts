@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
+import { grantedRead, grantedReadWhere, workspaceAccessMap, type GrantedRead, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import { groupUnder } from './page.js';
 import type { StateOutputRow } from '../repos/state-versions.js';
@@ -54,6 +54,12 @@ export const factsColumns = (alias: string): string[] => [
   `(select count(*)::int from runs r where r.workspace_id = ${alias}.id) as facts_runs_count`,
   `coalesce((select sv.resource_count from state_versions sv where sv.id = ${alias}.current_state_version_id), 0) as facts_resource_count`,
 ];
+
+/** A workspace by id with its facts, as a granted read (see rowWithGrant). */
+export const WORKSPACE_WITH_FACTS: GrantedRead = grantedRead('workspaces', factsColumns('x'));
+
+/** A workspace by its organization's and its own name with its facts, as a granted read. */
+export const WORKSPACE_BY_NAME_WITH_FACTS: GrantedRead = grantedReadWhere('workspaces', 'x.organization_name = ? and x.name = ?', factsColumns('x'));
 
 /** What factsColumns adds to a row. */
 export interface FactsColumns {

@@ -78,7 +78,6 @@ export interface ApplyRow {
 
 export const findRun = (db: Db, id: string) => db<RunRow>('runs').where({ id }).first();
 export const findPlan = (db: Db, id: string) => db<PlanRow>('plans').where({ id }).first();
-export const findApply = (db: Db, id: string) => db<ApplyRow>('applies').where({ id }).first();
 export const planOfRun = (db: Db, runId: string) => db<PlanRow>('plans').where({ run_id: runId }).first();
 export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').where({ run_id: runId }).first();
 

@@ -9,6 +9,9 @@ describe('the guard read made with the token lookup', () => {
     expect(readAheadOf('GET', '/organizations/acme/workspaces/prod%20eu')?.key).to.deep.equal(['acme', 'prod eu']);
     expect(readAheadOf('POST', '/organizations/acme/workspaces')?.key).to.deep.equal(['acme']);
     expect(readAheadOf('GET', '/organizations/acme/entitlement-set')?.key).to.deep.equal(['acme']);
+    expect(readAheadOf('GET', '/plans/plan-1')?.key).to.deep.equal(['plan-1']);
+    expect(readAheadOf('GET', '/applies/apply-1')?.read).to.not.equal(readAheadOf('GET', '/plans/plan-1')?.read);
+    expect(readAheadOf('GET', '/plans/plan-1/json-output')).to.equal(null);
     expect(readAheadOf('GET', '/runs/run-1')?.read).to.not.equal(readAheadOf('GET', '/workspaces/ws-1')?.read);
     expect(readAheadOf('PATCH', '/workspaces/ws-1')).to.equal(null);
     expect(readAheadOf('GET', '/workspaces/ws-1/runs')).to.equal(null);
