@@ -31,6 +31,8 @@ import {
   type RunWithReferencesRow,
 } from '../shared/read-models/runs.js';
 import type { ApplyRow, PlanRow, RunRow } from '../shared/repos/runs.js';
+import { CV_WITH_INGRESS_ID, splitIngressId, type CvWithIngressIdRow } from '../shared/read-models/configuration-versions.js';
+import type { CvRow } from '../shared/repos/configuration-versions.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
@@ -96,9 +98,9 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
   return scopeWith(db, workspace, workspace && (await organizationGrant(db, principal, workspace.organization_name)), need);
 }
 
-/** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query. */
-export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
-  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id]);
+/** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query (or read ahead with the token). */
+export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
+  const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
 
@@ -141,6 +143,30 @@ export const planScope = (db: Db, principal: Principal, id: string, need: Worksp
 /** planScope for an apply. */
 export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => phaseScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
 
+/**
+ * A configuration version with its ingress attributes' id, read by one statement (or read ahead
+ * with the token), for a caller whose access to its workspace is at least `need`, or, for a module
+ * test version, who is an owner of the module's organization (`access` is then null); 404 otherwise.
+ */
+export async function cvScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceAccess = 'read',
+  ahead?: ReadAhead,
+): Promise<{ cv: CvRow; ingressId: string | null; grant: OrganizationGrant; access: WorkspaceAccess | null }> {
+  const found = await rowWithGrant<CvWithIngressIdRow>(db, principal, CV_WITH_INGRESS_ID, [id], ahead);
+  if (!found?.grant) throw new NotFound();
+  const { cv, ingressId } = splitIngressId(found.row);
+  if (!cv.workspace_id) {
+    if (!found.grant.isOwner) throw new NotFound();
+    return { cv, ingressId, grant: found.grant, access: null };
+  }
+  const access = await workspaceAccess(db, found.grant, cv.workspace_id);
+  if (!accessAtLeast(access, need)) throw new NotFound();
+  return { cv, ingressId, grant: found.grant, access: access! };
+}
+
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
 async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceAccess, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
   const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
@@ -163,6 +189,8 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
   { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
   { method: 'GET', path: /^\/plans\/([^/]+)$/, read: PLAN_WITH_RUN },
   { method: 'GET', path: /^\/applies\/([^/]+)$/, read: APPLY_WITH_RUN },
+  { method: 'GET', path: /^\/configuration-versions\/([^/]+)$/, read: CV_WITH_INGRESS_ID },
+  { method: 'POST', path: /^\/workspaces\/([^/]+)\/configuration-versions$/, read: WORKSPACE },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/entitlement-set$/, read: ORGANIZATION_BY_NAME },
@@ -172,7 +200,8 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
 /**
  * The granted read a request's guard makes first, when its method and path tell (the reads
  * clients make most: a workspace by id or by name, a run, its plan and apply, an organization's
- * workspaces and its entitlements, which the terraform CLI reads at every command), with its
+ * workspaces and its entitlements, which the terraform CLI reads at every command, and a
+ * configuration version's creation and the reads of it polled until its upload is in), with its
  * key from the path; the request's token is then looked up by the same statement (see
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.

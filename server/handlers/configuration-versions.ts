@@ -8,7 +8,7 @@ import { findRun } from '../../shared/repos/runs.js';
 import { createWorkspaceCv, cvAction } from '../../shared/usecases/configuration-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
-import { moduleTestScopeById, workspaceScopeById, type WorkspaceScope } from '../guards.js';
+import { cvScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, send, sendResource, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, requestSource, type Req } from './body.js';
@@ -19,8 +19,13 @@ import type { Config } from '../../shared/config.js';
 const INCLUDES = ['ingress_attributes', 'run'] as const;
 const UNREADABLE = ['backing_data_soft_deleted', 'backing_data_permanently_deleted'];
 
+/** 404 for a version whose backing data was deleted. */
+function mustBeReadable(cv: CvRow): void {
+  if (UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
+}
+
 /** Versions with their ingress attributes and, when asked, the run each one created. */
-async function present(db: Db, config: Config, cvs: CvRow[], include: Set<string>, scope: WorkspaceScope): Promise<{ data: Resource[]; included: Resource[] }> {
+async function present(db: Db, config: Config, cvs: CvRow[], include: Set<string>, scope: Pick<WorkspaceScope, 'grant' | 'access'>): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = cvs.map((c) => c.id);
   const { ingress, runs } = await cvRelations(db, ids, include.has('run'));
   const data = cvs.map((cv) => cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }));
@@ -40,7 +45,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
     // Module test versions are reached through their module's test endpoints only.
     if (!cv?.workspace_id) throw new NotFound();
     const scope = await workspaceScopeById(db, res.locals.principal, cv.workspace_id, need);
-    if (readable && UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
+    if (readable) mustBeReadable(cv);
     return { cv, scope };
   }
 
@@ -69,7 +74,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'plan');
+      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'plan', res.locals.readAhead);
       if (principal.kind === 'organization') {
         throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
       }
@@ -95,14 +100,19 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async show(req: Req, res: Response) {
       // A module test version answers to those who may run the module's tests (clients poll it until uploaded).
-      const testCv = await findCv(db, req.params.id);
-      if (testCv?.registry_module_id) {
-        await moduleTestScopeById(db, res.locals.principal, testCv.registry_module_id);
-        sendResource(res, 200, cvResource(testCv));
+      const { cv, ingressId, grant, access } = await cvScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      if (!cv.workspace_id) {
+        sendResource(res, 200, cvResource(cv));
         return;
       }
-      const { cv, scope } = await load(req, res);
-      const body = await present(db, config, [cv], readInclude(req, INCLUDES), scope);
+      mustBeReadable(cv);
+      const include = readInclude(req, INCLUDES);
+      // What clients poll (no include) needs nothing beyond the version's own read.
+      if (!include.size) {
+        sendResource(res, 200, cvResource(cv, { ingressId }));
+        return;
+      }
+      const body = await present(db, config, [cv], include, { grant, access: access! });
       sendResource(res, 200, body.data[0], body.included);
     },
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
 import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
 import { acceptUpload } from '../../shared/usecases/configuration-versions.js';
-import { cvOrganizationName } from '../../shared/repos/configuration-versions.js';
+import { findCvWithOrganization } from '../../shared/repos/configuration-versions.js';
 import { moduleVersionOrganization } from '../../shared/repos/registry-modules.js';
 import { acceptModuleUpload } from '../../shared/usecases/registry-modules.js';
 import { send } from '../jsonapi.js';
@@ -27,10 +27,28 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
   }
 }
 
-/** Archives uploaded through a signed URL, by grant kind: whose they are and what takes them. */
-const ARCHIVE_UPLOADS: Record<string, { what: string; organizationOf: (db: AppDeps['db'], id: string) => Promise<string | undefined>; accept: (deps: AppDeps, id: string, body: AsyncIterable<Buffer>, declaredBytes?: number) => Promise<unknown> }> = {
-  'cv-upload': { what: 'configuration version', organizationOf: cvOrganizationName, accept: acceptUpload },
-  'module-upload': { what: 'module version', organizationOf: moduleVersionOrganization, accept: acceptModuleUpload },
+/** An archive upload's target, found before the body is read: its organization (for the upload slots) and what takes the body. */
+interface ArchiveTarget {
+  organization: string | null;
+  accept(body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<unknown>;
+}
+
+/** Archives uploaded through a signed URL, by grant kind: what they are, and their target when it exists. */
+const ARCHIVE_UPLOADS: Record<string, { what: string; find: (deps: AppDeps, id: string) => Promise<ArchiveTarget | undefined> }> = {
+  'cv-upload': {
+    what: 'configuration version',
+    find: async (deps, id) => {
+      const cv = await findCvWithOrganization(deps.db, id);
+      return cv && { organization: cv.organization_name, accept: (body, declaredBytes) => acceptUpload(deps, cv, body, declaredBytes) };
+    },
+  },
+  'module-upload': {
+    what: 'module version',
+    find: async (deps, id) => {
+      const organization = await moduleVersionOrganization(deps.db, id);
+      return organization ? { organization, accept: (body, declaredBytes) => acceptModuleUpload(deps, id, body, declaredBytes) } : undefined;
+    },
+  },
 };
 
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
@@ -50,9 +68,9 @@ export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
       if (grant.kind === POLICY_SET_VERSION_UPLOAD) return uploadPolicySetVersion(grant.id, req, res);
       const archive = ARCHIVE_UPLOADS[grant.kind];
       if (!archive) return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
-      const organization = await archive.organizationOf(deps.db, grant.id);
-      if (!organization) throw new NotFound(`${archive.what} not found`);
-      await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => archive.accept(deps, grant.id, body, declaredBytes));
+      const target = await archive.find(deps, grant.id);
+      if (!target?.organization) throw new NotFound(`${archive.what} not found`);
+      await streamedBody(req, res, uploads.take(target.organization), (body, declaredBytes) => target.accept(body, declaredBytes));
       send(res, 200, {});
     },
 

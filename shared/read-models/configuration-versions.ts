@@ -1,3 +1,4 @@
+import { grantedRead, type GrantedRead } from '../access.js';
 import type { Db } from '../db.js';
 import { cvsOfWorkspace, type CvRow, type IngressRow } from '../repos/configuration-versions.js';
 import type { RunRow } from '../repos/runs.js';
@@ -13,4 +14,30 @@ export async function cvRelations(db: Db, ids: string[], withRuns: boolean): Pro
     ? await db('runs').distinctOn('configuration_version_id').whereIn('configuration_version_id', ids).orderBy(['configuration_version_id', 'created_at'])
     : [];
   return { ingress, runs };
+}
+
+/** The organization of a configuration version read as `x`: its workspace's, or its registry module's for a module test version (SQL). */
+const ORGANIZATION_OF_CV =
+  'coalesce((select w.organization_name from workspaces w where w.id = x.workspace_id), (select m.organization_name from registry_modules m where m.id = x.registry_module_id))';
+
+/**
+ * A configuration version by id with its organization's name and its ingress attributes' id, as a
+ * granted read (see rowWithGrant): all that the version's own document needs, which clients poll
+ * until the upload is in.
+ */
+export const CV_WITH_INGRESS_ID: GrantedRead = {
+  ...grantedRead('configuration_versions', [
+    `${ORGANIZATION_OF_CV} as organization_name`,
+    '(select ia.id from ingress_attributes ia where ia.configuration_version_id = x.id limit 1) as ingress_attributes_id',
+  ]),
+  organization: ORGANIZATION_OF_CV,
+};
+
+/** A row CV_WITH_INGRESS_ID read. */
+export type CvWithIngressIdRow = CvRow & { organization_name: string; ingress_attributes_id: string | null };
+
+/** The version's own row of a row CV_WITH_INGRESS_ID read, and its ingress attributes' id. */
+export function splitIngressId(row: CvWithIngressIdRow): { cv: CvRow; ingressId: string | null } {
+  const { organization_name: _name, ingress_attributes_id: ingressId, ...cv } = row;
+  return { cv, ingressId };
 }

@@ -50,15 +50,14 @@ export interface IngressRow {
 
 export const findCv = (db: Db, id: string) => db<CvRow>('configuration_versions').where({ id }).first();
 
-/** The organization a version belongs to, through its workspace or its registry module; undefined when it does not exist. */
-export async function cvOrganizationName(db: Db, id: string): Promise<string | undefined> {
-  const row = (await db('configuration_versions as cv')
+/** A version with the organization it belongs to, through its workspace or its registry module; undefined when it does not exist. */
+export const findCvWithOrganization = (db: Db, id: string): Promise<(CvRow & { organization_name: string | null }) | undefined> =>
+  db('configuration_versions as cv')
     .leftJoin('workspaces as w', 'w.id', 'cv.workspace_id')
     .leftJoin('registry_modules as m', 'm.id', 'cv.registry_module_id')
     .where('cv.id', id)
-    .first(db.raw('coalesce(w.organization_name, m.organization_name) as organization_name'))) as { organization_name: string | null } | undefined;
-  return row?.organization_name ?? undefined;
-}
+    .first('cv.*', db.raw('coalesce(w.organization_name, m.organization_name) as organization_name'));
+
 /** The workspace's current configuration version, looked up in one query. */
 export const findCurrentCv = (db: Db, workspaceId: string) =>
   db<CvRow>('configuration_versions').where('id', db('workspaces').where({ id: workspaceId }).select('current_configuration_version_id')).first();

@@ -4,7 +4,7 @@ import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
 import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { refusal, type CvEvent } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
-import { activeRunCount, findCv, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
+import { activeRunCount, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
 import type { RunRow } from '../repos/runs.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
@@ -44,11 +44,11 @@ export async function createWorkspaceCv(rt: Runtime, attrs: Pick<CvRow, 'source'
  * first problem refuses the upload there (the version errors, nothing stays stored). Once whole,
  * the version moves to `uploaded`, becomes current unless provisional, and a run is queued when
  * auto-queue-runs is on, all in one short transaction. A second upload to the same version finds
- * it no longer pending. A body cut off by the client leaves the version pending (it may upload again).
+ * it no longer pending. A body cut off by the client leaves the version pending (it may upload
+ * again). `before` is the version as read when the upload began.
  */
-export async function acceptUpload(rt: Runtime, cvId: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<{ cv: CvRow; run: RunRow | null }> {
-  const before = await findCv(rt.db, cvId);
-  if (!before) throw new UploadRefused('not-found', 'not found', 'configuration version not found');
+export async function acceptUpload(rt: Runtime, before: CvRow, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<{ cv: CvRow; run: RunRow | null }> {
+  const cvId = before.id;
   if (before.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
-import { createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
+import { createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq } from '../helpers/fixtures.js';
 import { secondAppForSuite } from '../helpers/harness.js';
 
 /*
@@ -72,16 +72,17 @@ describe('token revocation: a revoked or changed token stops working at once in 
     expect((await api('GET', on('first', `/organizations/${org.name}/workspaces`), { token: fresh })).status).to.equal(200);
   });
 
-  it("a member removed from the organization through one instance can no longer read its workspace on the other, by id or by name; then the token ended is a 401", async () => {
+  it("a member removed from the organization through one instance can no longer read its workspace on the other, by id or by name, nor its configuration versions; then the token ended is a 401", async () => {
     const org = await createOrg();
     const ws = await createWorkspace(org);
+    const cv = await createCv(ws.id, org.owner.token);
     const user = await createUser();
     const membership = await joinOrg(org, user);
     const teamId = await createTeam(org, { 'organization-access': { 'read-workspaces': true } });
     const add = await api('POST', `/teams/${teamId}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
     expect(add.status, add.text).to.equal(204);
     // The reads whose workspace and grant come with the token's own statement.
-    const reads = [`/workspaces/${ws.id}`, `/organizations/${org.name}/workspaces/${ws.name}`, `/organizations/${org.name}/workspaces`];
+    const reads = [`/workspaces/${ws.id}`, `/organizations/${org.name}/workspaces/${ws.name}`, `/organizations/${org.name}/workspaces`, `/configuration-versions/${cv.id}`];
     for (const path of reads) await warm(user.token, path);
 
     const removed = await api('DELETE', on('second', `/organization-memberships/${membership}`), { token: org.owner.token });

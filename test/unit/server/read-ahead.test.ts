@@ -12,6 +12,11 @@ describe('the guard read made with the token lookup', () => {
     expect(readAheadOf('GET', '/plans/plan-1')?.key).to.deep.equal(['plan-1']);
     expect(readAheadOf('GET', '/applies/apply-1')?.read).to.not.equal(readAheadOf('GET', '/plans/plan-1')?.read);
     expect(readAheadOf('GET', '/plans/plan-1/json-output')).to.equal(null);
+    expect(readAheadOf('GET', '/configuration-versions/cv-1')?.key).to.deep.equal(['cv-1']);
+    expect(readAheadOf('GET', '/configuration-versions/cv-1/download')).to.equal(null);
+    expect(readAheadOf('POST', '/workspaces/ws-1/configuration-versions')?.key).to.deep.equal(['ws-1']);
+    expect(readAheadOf('POST', '/workspaces/ws-1/configuration-versions')?.read).to.not.equal(readAheadOf('GET', '/workspaces/ws-1')?.read);
+    expect(readAheadOf('GET', '/workspaces/ws-1/configuration-versions')).to.equal(null);
     expect(readAheadOf('GET', '/runs/run-1')?.read).to.not.equal(readAheadOf('GET', '/workspaces/ws-1')?.read);
     expect(readAheadOf('PATCH', '/workspaces/ws-1')).to.equal(null);
     expect(readAheadOf('GET', '/workspaces/ws-1/runs')).to.equal(null);
