@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { runWrites } from '../../shared/db.js';
+import { createDb, runWrites } from '../../shared/db.js';
 import { PostgresObjectStore, readAll } from '../../shared/store/postgres-store.js';
 import { harness } from '../helpers/harness.js';
 
@@ -17,6 +17,30 @@ describe('object store: chunks encrypted at rest', function () {
     for (let at = 0; at + 16 <= size; at += 64 * 1024) data.write('PLAIN-TEXT-MARK!', at);
     return data;
   };
+
+  it('writes an object piece by piece with every chunk sealed, and leaves its connection committing synchronously afterwards', async () => {
+    // One connection, so the statements that wrote the unfinished object's row and chunks without
+    // waiting for the log ran on the connection asked afterwards.
+    const one = createDb(harness().rt.config.databaseUrl, 1, 16);
+    try {
+      const own = new PostgresObjectStore(one, harness().rt.config.encryptionKey);
+      const plain = payload(2 * 1024 * 1024 + 4321);
+      const writer = await own.create({ prefix: 'obj' });
+      for (let at = 0; at < plain.length; at += 64 * 1024) await writer.write(plain.subarray(at, at + 64 * 1024));
+      const unfinished = await one('objects').where({ id: writer.id }).first();
+      expect(unfinished.sha256).to.equal('');
+      const stored = await one.transaction((tx) => writer.finish(tx));
+      const rows = await chunksOf(stored.id);
+      expect(rows.map((r) => r.seq)).to.deep.equal([0, 1, 2]);
+      expect(rows.every((r) => r.sealed && !r.data.includes('PLAIN-TEXT-MARK!'))).to.equal(true);
+      expect((await readAll(own, stored.id))!.equals(plain)).to.equal(true);
+      expect(await own.stat(stored.id)).to.deep.include({ size: plain.length, sha256: createHash('sha256').update(plain).digest('hex') });
+      const shown = (await one.raw('show synchronous_commit')) as { rows: { synchronous_commit: string }[] };
+      expect(shown.rows[0].synchronous_commit).to.equal('on');
+    } finally {
+      await one.destroy();
+    }
+  });
 
   it('stores every chunk sealed, without its plain bytes, and reads the object back whole; size and digest are the plain bytes\'', async () => {
     const small = payload(70 * 1024);
