@@ -45,8 +45,8 @@ const RELAXED = "with relaxed as (select set_config('synchronous_commit', 'off',
 /** An unfinished object's row (id, content type), on its own (see create). */
 const UNFINISHED_ROW_RELAXED = `${RELAXED} insert into objects (id, size, sha256, content_type) select ?, 0, '${UNFINISHED}', ? from relaxed`;
 
-/** A sealed chunk of an unfinished object (object id, seq, data), on its own (see create). */
-const CHUNK_RELAXED = `${RELAXED} insert into object_chunks (object_id, seq, data, sealed) select ?, ?, ?, true from relaxed`;
+/** A chunk of an unfinished object (object id, seq, data, sealed), on its own (see create). */
+const CHUNK_RELAXED = `${RELAXED} insert into object_chunks (object_id, seq, data, sealed) select ?, ?, ?, ? from relaxed`;
 
 /**
  * The default store: objects in Postgres, 1 MiB chunks, shared by every machine with no extra
@@ -171,7 +171,7 @@ export class PostgresObjectStore implements ObjectStore {
         const row = this.chunk(id, seq++, chunk);
         await inFlight;
         // (A query builder runs each time it is awaited: made a promise once.)
-        inFlight = (into === db ? rowsOf(db, CHUNK_RELAXED, [row.object_id, row.seq, row.data]) : into('object_chunks').insert(row)).then(() => undefined);
+        inFlight = (into === db ? rowsOf(db, CHUNK_RELAXED, [row.object_id, row.seq, row.data, row.sealed]) : into('object_chunks').insert(row)).then(() => undefined);
         inFlight.catch(() => undefined);
       }
     };
