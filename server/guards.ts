@@ -23,14 +23,18 @@ import {
   APPLY_WITH_RUN,
   PLAN_WITH_RUN,
   RUN_WITH_REFERENCES,
-  splitPhaseRun,
+  POLICY_CHECK_WITH_RUN,
+  splitRunColumns,
+  TASK_STAGE_WITH_RUN,
   splitRunReferences,
   WORKSPACE_ID_OF_RUN,
-  type PhaseRunColumns,
+  type RunColumns,
   type RunReferences,
   type RunWithReferencesRow,
 } from '../shared/read-models/runs.js';
 import type { ApplyRow, PlanRow, RunRow } from '../shared/repos/runs.js';
+import type { PolicyCheckRow } from '../shared/repos/policy-checks.js';
+import type { TaskStageRow } from '../shared/repos/run-tasks.js';
 import { CV_WITH_INGRESS_ID, splitIngressId, type CvWithIngressIdRow } from '../shared/read-models/configuration-versions.js';
 import type { CvRow } from '../shared/repos/configuration-versions.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
@@ -128,20 +132,39 @@ export async function runScopeWithReferences(
   return { ...splitRunReferences(found.row), grant: found.grant, access: access! };
 }
 
-/** A plan or apply with its run's status, when the caller's access to the run's workspace is at least `need`; 404 otherwise. */
-async function phaseScope<T>(db: Db, principal: Principal, read: GrantedRead, id: string, need: WorkspaceAccess, ahead?: ReadAhead): Promise<{ phase: T; runStatus: RunRow['status'] }> {
-  const found = await rowWithGrant<T & PhaseRunColumns>(db, principal, read, [id], ahead);
-  const split = found && splitPhaseRun<T>(found.row);
+/**
+ * A row of a run's (a plan, apply, policy check or task stage, as `read` reads it) with its run's
+ * status, and the caller's grant and access to the run's workspace, which must be at least
+ * `need`; 404 otherwise.
+ */
+async function ofRunScope<T>(
+  db: Db,
+  principal: Principal,
+  read: GrantedRead,
+  id: string,
+  need: WorkspaceAccess,
+  ahead?: ReadAhead,
+): Promise<{ row: T; runStatus: RunRow['status']; grant: OrganizationGrant; access: WorkspaceAccess }> {
+  const found = await rowWithGrant<T & RunColumns>(db, principal, read, [id], ahead);
+  const split = found && splitRunColumns<T>(found.row);
   const access = split && found.grant ? await workspaceAccess(db, found.grant, split.workspaceId) : null;
-  if (!split || !accessAtLeast(access, need)) throw new NotFound();
-  return { phase: split.phase, runStatus: split.runStatus };
+  if (!split || !found.grant || !accessAtLeast(access, need)) throw new NotFound();
+  return { row: split.own, runStatus: split.runStatus, grant: found.grant, access: access! };
 }
 
 /** A plan and its run's status, read by one statement (or read ahead with the token), for a caller who may access its workspace at `need`. */
-export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => phaseScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
+export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
 
 /** planScope for an apply. */
-export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => phaseScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+
+/** planScope for a policy check. */
+export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+  ofRunScope<PolicyCheckRow>(db, principal, POLICY_CHECK_WITH_RUN, id, need, ahead);
+
+/** planScope for a task stage. */
+export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+  ofRunScope<TaskStageRow>(db, principal, TASK_STAGE_WITH_RUN, id, need, ahead);
 
 /**
  * A configuration version with its ingress attributes' id, read by one statement (or read ahead
@@ -189,6 +212,9 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
   { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
   { method: 'GET', path: /^\/plans\/([^/]+)$/, read: PLAN_WITH_RUN },
   { method: 'GET', path: /^\/applies\/([^/]+)$/, read: APPLY_WITH_RUN },
+  { method: 'GET', path: /^\/runs\/([^/]+)\/run-events$/, read: RUN_WITH_REFERENCES },
+  { method: 'GET', path: /^\/policy-checks\/([^/]+)$/, read: POLICY_CHECK_WITH_RUN },
+  { method: 'GET', path: /^\/task-stages\/([^/]+)$/, read: TASK_STAGE_WITH_RUN },
   { method: 'GET', path: /^\/configuration-versions\/([^/]+)$/, read: CV_WITH_INGRESS_ID },
   { method: 'POST', path: /^\/workspaces\/([^/]+)\/configuration-versions$/, read: WORKSPACE },
   { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
@@ -199,9 +225,10 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
 
 /**
  * The granted read a request's guard makes first, when its method and path tell (the reads
- * clients make most: a workspace by id or by name, a run, its plan and apply, an organization's
- * workspaces and its entitlements, which the terraform CLI reads at every command, and a
- * configuration version's creation and the reads of it polled until its upload is in), with its
+ * clients make most: a workspace by id or by name, a run, its events, plan and apply, its policy
+ * checks and task stages (polled while they run), an organization's workspaces and its
+ * entitlements, which the terraform CLI reads at every command, and a configuration version's
+ * creation and the reads of it polled until its upload is in), with its
  * key from the path; the request's token is then looked up by the same statement (see
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.

@@ -4,7 +4,7 @@ import { NotFound } from '../../shared/errors.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
 import { checksOfRun, findPolicyCheck, type PolicyCheckRow } from '../../shared/repos/policy-checks.js';
 import { overridePolicyCheck } from '../../shared/policy/checks.js';
-import { workspaceScopeById, type WorkspaceScope } from '../guards.js';
+import { policyCheckScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPage, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { policyCheckResource } from '../serializers/policy-checks.js';
 import { presentRuns } from './runs.js';
@@ -31,7 +31,7 @@ export function policyCheckHandlers(deps: AppDeps) {
   const present = (check: PolicyCheckRow, run: RunRow, scope: WorkspaceScope) => policyCheckResource(check, run.status, scope.grant.permissions['manage-policy-overrides']);
 
   /** `include=run` and `run.workspace`. */
-  async function included(req: Req, run: RunRow, scope: WorkspaceScope): Promise<Resource[]> {
+  async function included(req: Req, run: RunRow, scope: Pick<WorkspaceScope, 'grant' | 'access'>): Promise<Resource[]> {
     const include = readInclude(req, INCLUDES);
     if (!include.size) return [];
     const runs = await presentRuns(db, config, [run], () => scope.access, scope.grant, new Set(include.has('run.workspace') ? ['workspace'] : []));
@@ -50,8 +50,12 @@ export function policyCheckHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      const { check, run, scope } = await load(req, res);
-      sendResource(res, 200, present(check, run, scope), await included(req, run, scope));
+      // Clients poll it while the check runs: the check, its run's status and the caller's access
+      // come from one statement; the whole run is read only when it is included.
+      const { row: check, runStatus, grant, access } = await policyCheckScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const run = readInclude(req, INCLUDES).size ? await findRun(db, check.run_id) : undefined;
+      const extra = run ? await included(req, run, { grant, access }) : [];
+      sendResource(res, 200, policyCheckResource(check, runStatus, grant.permissions['manage-policy-overrides']), extra);
     },
 
     /** The human-readable result; empty while the check has not been evaluated. */

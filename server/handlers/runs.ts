@@ -151,7 +151,8 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async events(req: Req, res: Response) {
-      const { run } = await load(req, res);
+      // The terraform CLI reads them at every remote run: the run and the caller's access come with the token's statement.
+      const { run } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
       const rows = await runEventsOf(db, run.id);
       send(res, 200, { data: rows.map(runEventResource), meta: wholeListMeta(rows.length) });
     },

@@ -4,7 +4,7 @@ import type { Db } from '../../shared/db.js';
 import { NotFound, Unauthorized, Unprocessable } from '../../shared/errors.js';
 import { safeEqual, sha256Hex } from '../../shared/crypto.js';
 import { findRun } from '../../shared/repos/runs.js';
-import { findTaskResult, findTaskStage, type TaskResultRow, type TaskStageRow } from '../../shared/repos/run-tasks.js';
+import { findTaskResult, type TaskResultRow, type TaskStageRow } from '../../shared/repos/run-tasks.js';
 import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/read-models/run-tasks.js';
 import { reportTaskResult } from '../../shared/usecases/run-tasks.js';
 import { overrideTaskStage } from '../../shared/policy/stage-evaluations.js';
@@ -12,7 +12,7 @@ import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutco
 import type { PolicyEvaluationRow } from '../../shared/repos/policy-evaluations.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { policyEvaluationResource, policySetOutcomeResource } from '../serializers/policy-checks.js';
-import { workspaceScopeById } from '../guards.js';
+import { taskStageScope, workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, send, sendResource, wholeListMeta, type Resource } from '../jsonapi.js';
@@ -88,11 +88,13 @@ export function taskStageHandlers(deps: AppDeps) {
     return { run, mayOverride: scope.grant.permissions['manage-policy-overrides'] };
   }
 
-  /** A stage and the caller's right to override its policies (404 when its run is invisible). */
+  /**
+   * A stage and the caller's right to override its policies, read by one statement (or read ahead
+   * with the token: clients poll a stage while it runs); 404 when its run is invisible.
+   */
   async function stageVisible(res: Response, id: string) {
-    const ts = await findTaskStage(db, id);
-    if (!ts) throw new NotFound();
-    return { ts, ...(await runVisible(res, ts.run_id)) };
+    const { row: ts, grant } = await taskStageScope(db, res.locals.principal, id, 'read', res.locals.readAhead);
+    return { ts, mayOverride: grant.permissions['manage-policy-overrides'] };
   }
 
   /** A policy evaluation whose run the caller can see. */

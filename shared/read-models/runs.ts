@@ -63,35 +63,40 @@ export function splitRunReferences(row: RunWithReferencesRow): { run: RunRow; re
   return { run, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
-/** The name of the organization of a plan or apply read as `x` (through its run's workspace), as SQL. */
-const ORGANIZATION_OF_PHASE = '(select w.organization_name from runs pr join workspaces w on w.id = pr.workspace_id where pr.id = x.run_id)';
+/** The name of the organization of a row of a run's (a plan, apply, policy check or task stage) read as `x`, through its run's workspace, as SQL. */
+const ORGANIZATION_THROUGH_RUN = '(select w.organization_name from runs pr join workspaces w on w.id = pr.workspace_id where pr.id = x.run_id)';
 
-/** A plan's or apply's granted read: the phase by id, with its run's status and workspace (its document needs no more of the run). */
-const phaseWithRun = (table: 'plans' | 'applies'): GrantedRead => ({
+/**
+ * The granted read of a row of a run's by id, with its run's status and workspace: what a plan's,
+ * an apply's, a policy check's or a task stage's own document needs of the run.
+ */
+const withItsRun = (table: 'plans' | 'applies' | 'policy_checks' | 'task_stages'): GrantedRead => ({
   table,
-  organization: ORGANIZATION_OF_PHASE,
+  organization: ORGANIZATION_THROUGH_RUN,
   where: 'x.id = ?',
   extra: [
     '(select pr.status from runs pr where pr.id = x.run_id) as run_status',
     '(select pr.workspace_id from runs pr where pr.id = x.run_id) as run_workspace_id',
-    `${ORGANIZATION_OF_PHASE} as organization_name`,
+    `${ORGANIZATION_THROUGH_RUN} as organization_name`,
   ],
 });
 
-export const PLAN_WITH_RUN = phaseWithRun('plans');
-export const APPLY_WITH_RUN = phaseWithRun('applies');
+export const PLAN_WITH_RUN = withItsRun('plans');
+export const APPLY_WITH_RUN = withItsRun('applies');
+export const POLICY_CHECK_WITH_RUN = withItsRun('policy_checks');
+export const TASK_STAGE_WITH_RUN = withItsRun('task_stages');
 
-/** What PLAN_WITH_RUN and APPLY_WITH_RUN read besides the phase's own columns. */
-export interface PhaseRunColumns {
+/** What the reads above read besides the row's own columns. */
+export interface RunColumns {
   run_status: RunRow['status'];
   run_workspace_id: string;
   organization_name: string;
 }
 
-/** The phase's own row of a row PLAN_WITH_RUN or APPLY_WITH_RUN read. */
-export function splitPhaseRun<T>(row: T & PhaseRunColumns): { phase: T; runStatus: RunRow['status']; workspaceId: string } {
-  const { run_status, run_workspace_id, organization_name: _name, ...phase } = row;
-  return { phase: phase as T, runStatus: run_status, workspaceId: run_workspace_id };
+/** The row's own columns of a row one of the reads above read, and its run's status and workspace. */
+export function splitRunColumns<T>(row: T & RunColumns): { own: T; runStatus: RunRow['status']; workspaceId: string } {
+  const { run_status, run_workspace_id, organization_name: _name, ...own } = row;
+  return { own: own as T, runStatus: run_status, workspaceId: run_workspace_id };
 }
 
 /** The related rows a run list includes on request (each read only when its name is in `include`). */

@@ -70,7 +70,6 @@ export interface TaskResultRow {
 
 export const findTask = (db: Db, id: string) => db<TaskRow>('tasks').where({ id }).first();
 export const findWorkspaceTask = (db: Db, id: string) => db<WorkspaceTaskRow>('workspace_tasks').where({ id }).first();
-export const findTaskStage = (db: Db, id: string) => db<TaskStageRow>('task_stages').where({ id }).first();
 export const findTaskResult = (db: Db, id: string) => db<TaskResultRow>('task_results').where({ id }).first();
 export const resultsOfStage = (db: Db, stageId: string) => db<TaskResultRow>('task_results').where({ task_stage_id: stageId }).orderBy('created_at').orderBy('id');
 

@@ -13,6 +13,12 @@ describe('the guard read made with the token lookup', () => {
     expect(readAheadOf('GET', '/applies/apply-1')?.read).to.not.equal(readAheadOf('GET', '/plans/plan-1')?.read);
     expect(readAheadOf('GET', '/plans/plan-1/json-output')).to.equal(null);
     expect(readAheadOf('GET', '/configuration-versions/cv-1')?.key).to.deep.equal(['cv-1']);
+    expect(readAheadOf('GET', '/runs/run-1/run-events')?.read).to.equal(readAheadOf('GET', '/runs/run-1')?.read);
+    expect(readAheadOf('GET', '/policy-checks/polchk-1')?.key).to.deep.equal(['polchk-1']);
+    expect(readAheadOf('GET', '/task-stages/ts-1')?.key).to.deep.equal(['ts-1']);
+    expect(readAheadOf('GET', '/task-stages/ts-1')?.read).to.not.equal(readAheadOf('GET', '/policy-checks/polchk-1')?.read);
+    expect(readAheadOf('POST', '/task-stages/ts-1/actions/override')).to.equal(null);
+    expect(readAheadOf('GET', '/policy-checks/polchk-1/output')).to.equal(null);
     expect(readAheadOf('GET', '/configuration-versions/cv-1/download')).to.equal(null);
     expect(readAheadOf('POST', '/workspaces/ws-1/configuration-versions')?.key).to.deep.equal(['ws-1']);
     expect(readAheadOf('POST', '/workspaces/ws-1/configuration-versions')?.read).to.not.equal(readAheadOf('GET', '/workspaces/ws-1')?.read);
