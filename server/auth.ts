@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/db.js';
-import { ReadAhead, type GrantedRead, type Principal } from '../shared/access.js';
+import { ReadAhead, type Principal, type ReadAheadSpec } from '../shared/access.js';
 import { NotFound, Unauthorized } from '../shared/errors.js';
 import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken, type LiveTokenRow } from '../shared/repos/tokens.js';
 import { AUTHENTICATES } from './route-table.js';
@@ -51,8 +51,8 @@ function principalOf(row: LiveTokenRow): Principal | null {
  * Resolves a token secret to its principal, or null when unknown or expired; with `ahead`, the
  * same statement makes that granted read too (see ReadAhead), whatever the token turns out to be.
  */
-export async function principalFor(db: Db, secret: string, ahead?: { read: GrantedRead; key: string[] }): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
-  const found = await findLiveTokenWithOwner(db, secret, ahead && ReadAhead.companion(ahead.read, ahead.key));
+export async function principalFor(db: Db, secret: string, ahead?: ReadAheadSpec): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
+  const found = await findLiveTokenWithOwner(db, secret, ahead && { statement: ahead.statement, bindings: ahead.key });
   if (!found) return null;
   const { token } = found;
   const recent = token.auth_last_used_at && Date.now() - new Date(token.auth_last_used_at).getTime() < 60_000;
@@ -115,7 +115,7 @@ export interface AuthenticateOptions {
   /** The paths a run's token may call (see runTokenMay); the API's by default. */
   runTokenPaths?: readonly RegExp[];
   /** The granted read a request's guard makes first, when its method and path tell (read with the token). */
-  readAheadOf?: (method: string, path: string) => { read: GrantedRead; key: string[] } | null;
+  readAheadOf?: (method: string, path: string) => ReadAheadSpec | null;
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */

@@ -10,7 +10,8 @@ import {
   rowWithGrant,
   workspaceAccess,
   type GrantedRead,
-  type ReadAhead,
+  ReadAhead,
+  type ReadAheadSpec,
   type OrganizationGrant,
   type OrganizationPermission,
   type Principal,
@@ -38,6 +39,7 @@ import type { TaskStageRow } from '../shared/repos/run-tasks.js';
 import { CV_WITH_INGRESS_ID, splitIngressId, type CvWithIngressIdRow } from '../shared/read-models/configuration-versions.js';
 import type { CvRow } from '../shared/repos/configuration-versions.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
+import { tokenLookupWith } from '../shared/repos/tokens.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 
@@ -206,21 +208,27 @@ export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string
 export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
   scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
-/** The requests whose guard's first read readAheadOf names: method, path (whose groups are the read's key) and read. */
-const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
-  { method: 'GET', path: /^\/workspaces\/([^/]+)$/, read: WORKSPACE_WITH_FACTS },
-  { method: 'GET', path: /^\/runs\/([^/]+)$/, read: RUN_WITH_REFERENCES },
-  { method: 'GET', path: /^\/plans\/([^/]+)$/, read: PLAN_WITH_RUN },
-  { method: 'GET', path: /^\/applies\/([^/]+)$/, read: APPLY_WITH_RUN },
-  { method: 'GET', path: /^\/runs\/([^/]+)\/run-events$/, read: RUN_WITH_REFERENCES },
-  { method: 'GET', path: /^\/policy-checks\/([^/]+)$/, read: POLICY_CHECK_WITH_RUN },
-  { method: 'GET', path: /^\/task-stages\/([^/]+)$/, read: TASK_STAGE_WITH_RUN },
-  { method: 'GET', path: /^\/configuration-versions\/([^/]+)$/, read: CV_WITH_INGRESS_ID },
-  { method: 'POST', path: /^\/workspaces\/([^/]+)\/configuration-versions$/, read: WORKSPACE },
-  { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, read: WORKSPACE_BY_NAME_WITH_FACTS },
-  { method: 'GET', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
-  { method: 'GET', path: /^\/organizations\/([^/]+)\/entitlement-set$/, read: ORGANIZATION_BY_NAME },
-  { method: 'POST', path: /^\/organizations\/([^/]+)\/workspaces$/, read: ORGANIZATION_BY_NAME },
+/** A request whose guard's first read is made with the token's lookup, with the statement that makes both. */
+const readAhead = (method: string, path: RegExp, read: GrantedRead) => ({ method, path, read, statement: tokenLookupWith(ReadAhead.text(read)) });
+
+/**
+ * The requests whose guard's first read readAheadOf names: method, path (whose groups are the
+ * read's key), read, and the token's lookup with the read.
+ */
+const READS_AHEAD = [
+  readAhead('GET', /^\/workspaces\/([^/]+)$/, WORKSPACE_WITH_FACTS),
+  readAhead('GET', /^\/runs\/([^/]+)$/, RUN_WITH_REFERENCES),
+  readAhead('GET', /^\/plans\/([^/]+)$/, PLAN_WITH_RUN),
+  readAhead('GET', /^\/applies\/([^/]+)$/, APPLY_WITH_RUN),
+  readAhead('GET', /^\/runs\/([^/]+)\/run-events$/, RUN_WITH_REFERENCES),
+  readAhead('GET', /^\/policy-checks\/([^/]+)$/, POLICY_CHECK_WITH_RUN),
+  readAhead('GET', /^\/task-stages\/([^/]+)$/, TASK_STAGE_WITH_RUN),
+  readAhead('GET', /^\/configuration-versions\/([^/]+)$/, CV_WITH_INGRESS_ID),
+  readAhead('POST', /^\/workspaces\/([^/]+)\/configuration-versions$/, WORKSPACE),
+  readAhead('GET', /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, WORKSPACE_BY_NAME_WITH_FACTS),
+  readAhead('GET', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
+  readAhead('GET', /^\/organizations\/([^/]+)\/entitlement-set$/, ORGANIZATION_BY_NAME),
+  readAhead('POST', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
 ];
 
 /**
@@ -233,12 +241,12 @@ const READS_AHEAD: { method: string; path: RegExp; read: GrantedRead }[] = [
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.
  */
-export function readAheadOf(method: string, path: string): { read: GrantedRead; key: string[] } | null {
+export function readAheadOf(method: string, path: string): ReadAheadSpec | null {
   for (const ahead of READS_AHEAD) {
     const match = method === ahead.method ? ahead.path.exec(path) : null;
     if (!match) continue;
     try {
-      return { read: ahead.read, key: match.slice(1).map((segment) => decodeURIComponent(segment)) };
+      return { read: ahead.read, key: match.slice(1).map((segment) => decodeURIComponent(segment)), statement: ahead.statement };
     } catch {
       return null;
     }

@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { rowsOf, type Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
-import type { Companion } from './repos/tokens.js';
 import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
 // The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
 export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
@@ -129,6 +128,13 @@ function grantedRow<T>(found: (T & { membership_teams: MembershipTeam[] }) | und
   return { row: row as T, teams };
 }
 
+/** A granted read to make with a request's token's lookup: the read, its key, and the statement that makes both (see tokenLookupWith). */
+export interface ReadAheadSpec {
+  read: GrantedRead;
+  key: string[];
+  statement: string;
+}
+
 /**
  * A granted read made ahead of a request's guard by the statement that looked the request's token
  * up (see server/auth.ts), so that the guard's read costs no round trip of its own. The first
@@ -142,9 +148,9 @@ export class ReadAhead {
     private readonly found: Record<string, unknown> | undefined,
   ) {}
 
-  /** The statement to run with the token's lookup (see findLiveTokenWithOwner's companion). */
-  static companion(read: GrantedRead, key: readonly string[]): Companion {
-    return { text: (tokenUserId) => grantedReadText(read, tokenUserId), bindings: key };
+  /** The read's statement to run with the token's lookup, given the SQL of the token's user id (see tokenLookupWith). */
+  static text(read: GrantedRead): (tokenUserId: string) => string {
+    return (tokenUserId) => grantedReadText(read, tokenUserId);
   }
 
   /** What this read found, once, when it is the read `read` of `key`; else null (read it now). */

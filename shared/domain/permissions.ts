@@ -24,9 +24,12 @@ export type OrganizationAccess = Record<OrganizationPermission, boolean>;
 export const WORKSPACE_ACCESS_LEVELS = ['read', 'plan', 'write', 'admin'] as const;
 export type WorkspaceAccess = (typeof WORKSPACE_ACCESS_LEVELS)[number];
 
+/** Every organization permission granted, made once and frozen: owners' grants on every request share it. */
+const FULL_ACCESS: Readonly<OrganizationAccess> = Object.freeze(Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess);
+
 /** Every organization permission granted (owners, organization tokens). */
 export function fullAccess(): OrganizationAccess {
-  return Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess;
+  return FULL_ACCESS;
 }
 
 /** A team's stored permissions as a full map, absent ones false. */

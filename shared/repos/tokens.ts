@@ -115,19 +115,20 @@ const LIVE_TOKEN_WITH_OWNER = `
    limit 1`;
 
 /**
- * A statement of one row read in the same statement as a token's lookup, so that a request's
- * first read costs no round trip of its own: `text` is given the SQL of the token's user id (null
- * for a token that is not a user's) and has the `?` placeholders of `bindings`. A row it finds has
- * a column that is not null (its key), and no column whose name starts with `auth_`.
+ * The token's lookup with a companion statement: one row read in the same statement, so that a
+ * request's first read costs no round trip of its own. `companion` is given the SQL of the
+ * token's user id (null for a token that is not a user's); a row it finds has a column that is not
+ * null (its key), and no column whose name starts with `auth_`. Made once per companion (see
+ * readAheadOf in server/guards.ts), so that no request builds the text again.
  */
+export const tokenLookupWith = (companion: (tokenUserId: string) => string): string =>
+  `select tok.*, c.* from (${LIVE_TOKEN_WITH_OWNER}) as tok left join lateral (${companion('tok.auth_user_id')}) as c on true`;
+
+/** A statement tokenLookupWith made, with the values of the companion's `?` placeholders. */
 export interface Companion {
-  text: (tokenUserId: string) => string;
+  statement: string;
   bindings: readonly string[];
 }
-
-/** The token's lookup with a companion's text (both the service's own, never input). */
-const withCompanion = (companion: string) =>
-  `select tok.*, c.* from (${LIVE_TOKEN_WITH_OWNER}) as tok left join lateral (${companion}) as c on true`;
 
 /**
  * A valid (unexpired) token by its secret, with its owner (for the principal it authenticates),
@@ -142,10 +143,16 @@ export async function findLiveTokenWithOwner(
     const [token] = await rowsOf<LiveTokenRow>(db, LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)]);
     return token && { token };
   }
-  const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, withCompanion(companion.text('tok.auth_user_id')), [sha256Hex(secret), ...companion.bindings]);
+  const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, companion.statement, [sha256Hex(secret), ...companion.bindings]);
   if (!row) return undefined;
-  const other = Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('auth_')));
-  return { token: row, companion: Object.values(other).some((value) => value !== null) ? other : undefined };
+  const other: Record<string, unknown> = {};
+  let found = false;
+  for (const key in row) {
+    if (key.startsWith('auth_')) continue;
+    other[key] = row[key];
+    found ||= row[key] !== null;
+  }
+  return { token: row, companion: found ? other : undefined };
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
