@@ -80,10 +80,13 @@ export async function registryReadScope(db: Db, principal: Principal, name: stri
   if (principal.runOrganization !== name) throw new NotFound();
 }
 
-/** A registry module's tests (and their configuration versions): the owners team of its organization only. */
+/** Who may run a registry module's tests (and read their configuration versions): the owners team of its organization only. */
+const mayRunModuleTests = (grant: OrganizationGrant | null | undefined): boolean => grant?.isOwner === true;
+
+/** A registry module's tests: 404 unless the caller may run them. */
 export async function moduleTestScopeById(db: Db, principal: Principal, moduleId: string): Promise<void> {
   const found = await rowWithGrant<{ organization_name: string }>(db, principal, MODULE, [moduleId]);
-  if (!found?.grant?.isOwner) throw new NotFound();
+  if (!mayRunModuleTests(found?.grant)) throw new NotFound();
 }
 
 export interface WorkspaceScope {
@@ -171,7 +174,7 @@ export const taskStageScope = (db: Db, principal: Principal, id: string, need: W
 /**
  * A configuration version with its ingress attributes' id, read by one statement (or read ahead
  * with the token), for a caller whose access to its workspace is at least `need`, or, for a module
- * test version, who is an owner of the module's organization (`access` is then null); 404 otherwise.
+ * test version, who may run the module's tests (`access` is then null); 404 otherwise.
  */
 export async function cvScope(
   db: Db,
@@ -184,7 +187,7 @@ export async function cvScope(
   if (!found?.grant) throw new NotFound();
   const { cv, ingressId } = splitIngressId(found.row);
   if (!cv.workspace_id) {
-    if (!found.grant.isOwner) throw new NotFound();
+    if (!mayRunModuleTests(found.grant)) throw new NotFound();
     return { cv, ingressId, grant: found.grant, access: null };
   }
   const access = await workspaceAccess(db, found.grant, cv.workspace_id);

@@ -2,7 +2,8 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
-import { checksOfRun, findPolicyCheck, type PolicyCheckRow } from '../../shared/repos/policy-checks.js';
+import type { OrganizationGrant } from '../../shared/access.js';
+import { checksOfRun, type PolicyCheckRow } from '../../shared/repos/policy-checks.js';
 import { overridePolicyCheck } from '../../shared/policy/checks.js';
 import { policyCheckScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPage, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
@@ -22,19 +23,21 @@ export function policyCheckHandlers(deps: AppDeps) {
     return { run, scope: await workspaceScopeById(db, res.locals.principal, run.workspace_id, 'read') };
   }
 
-  async function load(req: Req, res: Response): Promise<{ check: PolicyCheckRow; run: RunRow; scope: WorkspaceScope }> {
-    const check = await findPolicyCheck(db, req.params.id);
-    if (!check) throw new NotFound();
-    return { check, ...(await runScope(res, check.run_id)) };
-  }
+  /**
+   * A check with its run's status and the caller's grant and access, read by one statement (or
+   * read ahead with the token: clients poll a check while it runs); 404 when its run is invisible.
+   */
+  const load = (req: Req, res: Response) => policyCheckScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
 
-  const present = (check: PolicyCheckRow, run: RunRow, scope: WorkspaceScope) => policyCheckResource(check, run.status, scope.grant.permissions['manage-policy-overrides']);
+  const present = (check: PolicyCheckRow, runStatus: RunRow['status'], grant: OrganizationGrant) => policyCheckResource(check, runStatus, grant.permissions['manage-policy-overrides']);
 
-  /** `include=run` and `run.workspace`. */
-  async function included(req: Req, run: RunRow, scope: Pick<WorkspaceScope, 'grant' | 'access'>): Promise<Resource[]> {
+  /** `include=run` and `run.workspace` (the run read for them when given by its id). */
+  async function included(req: Req, run: RunRow | string, scope: Pick<WorkspaceScope, 'grant' | 'access'>): Promise<Resource[]> {
     const include = readInclude(req, INCLUDES);
     if (!include.size) return [];
-    const runs = await presentRuns(db, config, [run], () => scope.access, scope.grant, new Set(include.has('run.workspace') ? ['workspace'] : []));
+    const row = typeof run === 'string' ? await findRun(db, run) : run;
+    if (!row) return [];
+    const runs = await presentRuns(db, config, [row], () => scope.access, scope.grant, new Set(include.has('run.workspace') ? ['workspace'] : []));
     return uniqueResources([...runs.data, ...runs.included]);
   }
 
@@ -46,30 +49,26 @@ export function policyCheckHandlers(deps: AppDeps) {
       const page = readPage(req);
       const rows = page ? all.slice((page.number - 1) * page.size, page.number * page.size) : all;
       const meta = page ? paginate(req, page, all.length) : { meta: wholeListMeta(all.length) };
-      send(res, 200, { data: rows.map((c) => present(c, run, scope)), ...(extra.length ? { included: extra } : {}), ...meta });
+      send(res, 200, { data: rows.map((c) => present(c, run.status, scope.grant)), ...(extra.length ? { included: extra } : {}), ...meta });
     },
 
     async show(req: Req, res: Response) {
-      // Clients poll it while the check runs: the check, its run's status and the caller's access
-      // come from one statement; the whole run is read only when it is included.
-      const { row: check, runStatus, grant, access } = await policyCheckScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
-      const run = readInclude(req, INCLUDES).size ? await findRun(db, check.run_id) : undefined;
-      const extra = run ? await included(req, run, { grant, access }) : [];
-      sendResource(res, 200, policyCheckResource(check, runStatus, grant.permissions['manage-policy-overrides']), extra);
+      const { row: check, runStatus, grant, access } = await load(req, res);
+      sendResource(res, 200, present(check, runStatus, grant), await included(req, check.run_id, { grant, access }));
     },
 
     /** The human-readable result; empty while the check has not been evaluated. */
     async output(req: Req, res: Response) {
-      const { check } = await load(req, res);
+      const { row: check } = await load(req, res);
       res.status(200).type('text/plain; charset=utf-8').send(check.output ?? '');
     },
 
     async override(req: Req, res: Response) {
-      const { check, run, scope } = await load(req, res);
-      if (!scope.grant.permissions['manage-policy-overrides']) throw new NotFound();
+      const { row: check, runStatus, grant } = await load(req, res);
+      if (!grant.permissions['manage-policy-overrides']) throw new NotFound();
       const principal = res.locals.principal;
       const moved = await overridePolicyCheck(deps, check.id, principal.kind === 'user' ? principal.user.id : null);
-      sendResource(res, 200, present(moved, run, scope));
+      sendResource(res, 200, present(moved, runStatus, grant));
     },
   };
 }

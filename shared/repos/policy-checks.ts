@@ -17,7 +17,6 @@ export interface PolicyCheckRow {
   updated_at: Date;
 }
 
-export const findPolicyCheck = (db: Db, id: string) => db<PolicyCheckRow>('policy_checks').where({ id }).first();
 export const checksOfRun = (db: Db, runId: string) => db<PolicyCheckRow>('policy_checks').where({ run_id: runId }).orderBy('created_at').orderBy('scope');
 
 /** Inserts a queued check of `scope` for the sets named. */
