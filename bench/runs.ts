@@ -339,7 +339,7 @@ async function replay(store: ObjectStore, settings: TerraformSettings, archiveOb
 
 // ---------------------------------------------------------------- report
 
-const fmt = (x: number) => x.toFixed(0);
+const fmt = (x: number) => x.toFixed(1);
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const stats = (xs: number[]) => [percentile(xs, 50), percentile(xs, 99), mean(xs)].map(fmt).join(' | ');

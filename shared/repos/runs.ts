@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { asJson, rowsOf, withWrites, type Db, type Writes } from '../db.js';
 import { reachingVariablesFrom, type ResolvableVariable } from './variables.js';
+import { RUN_TOKEN_INSERT, type NewRunToken } from './tokens.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
 import { insertLogs } from '../logs.js';
@@ -306,21 +307,31 @@ export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variable
 }
 
 /**
- * A run's options, its configuration's archive, its workspace's directory and current state, and
- * the variables reaching the workspace, in one statement (the variables as one JSON array).
+ * The `with` that writes a phase's run token (RUN_TOKEN_INSERT) along a statement, whose commit
+ * then does not wait for PostgreSQL's log to reach the disk (`relaxed`, which the statement must
+ * read). The token lives only as long as its phase, so a database crash that lost its row costs
+ * only that phase's calls with it; its revocation commits durably (see docs/decisions.md, Run tokens).
  */
-export async function phaseSourcesOf(db: Db, runId: string): Promise<PhaseSourcesRow | undefined> {
-  const sql = `select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
+const MINTING = `with relaxed as (select set_config('synchronous_commit', 'off', true)), minted as (${RUN_TOKEN_INSERT})`;
+
+/**
+ * A run's options, its configuration's archive, its workspace's directory and current state, and
+ * the variables reaching the workspace, in one statement (the variables as one JSON array), which
+ * also writes the phase's token (see MINTING).
+ */
+export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunToken, 'values'>): Promise<PhaseSourcesRow | undefined> {
+  const sql = `${MINTING}
+    select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
       cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
       (select coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'value_sealed', v.value_sealed, 'category', v.category,
                  'hcl', v.hcl, 'variable_set_id', v.variable_set_id, 'set_name', s.name, 'set_global', s.global, 'set_priority', s.priority)), '[]'::json)
          from ${reachingVariablesFrom('w.id')}) as reaching
-    from runs r
+    from relaxed, runs r
     join workspaces w on w.id = r.workspace_id
     left join configuration_versions cv on cv.id = r.configuration_version_id
     left join state_versions sv on sv.id = w.current_state_version_id
     where r.id = ?`;
-  return (await rowsOf<PhaseSourcesRow>(db, sql, [runId]))[0];
+  return (await rowsOf<PhaseSourcesRow>(db, sql, [...token.values, runId]))[0];
 }
 
 /** A run's variables with their values, for its Terraform only. */

@@ -161,16 +161,26 @@ export async function runOfTaskAccessToken(db: Db, secret: string): Promise<stri
   return row ? (row.run_id as string) : null;
 }
 
-/**
- * A run's token for one phase (named in its description), valid until `expiredAt` (the phase's
- * time limit): its id (to revoke it), the secret, which only the phase's environment receives, and
- * the insert of its row, not sent: await `insert`, or make it part of a larger statement (a
- * data-modifying `with`).
- */
-export function newRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): { id: string; secret: string; insert: Knex.QueryBuilder } {
+/** A run token's row: id, run id, digest, description and expiry (see newRunToken). */
+export const RUN_TOKEN_INSERT = "insert into authentication_tokens (id, kind, run_id, digest, description, expired_at) values (?, 'run', ?, ?, ?, ?)";
+
+/** A run's token for one phase, not written yet (see newRunToken). */
+export interface NewRunToken {
+  id: string;
+  /** Only the phase's environment receives it. */
+  secret: string;
+  /** Its row's insert, not sent: await it, or give `values` to a statement that writes it along (see phaseSourcesOf). */
+  insert: Knex.Raw;
+  /** RUN_TOKEN_INSERT's bindings. */
+  values: readonly Knex.RawBinding[];
+}
+
+/** A run's token for one phase (named in its description), valid until `expiredAt` (the phase's time limit). */
+export function newRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expiredAt: Date): NewRunToken {
   const secret = newApiToken();
   const id = newId('at');
-  return { id, secret, insert: db('authentication_tokens').insert({ id, kind: 'run', run_id: runId, digest: sha256Hex(secret), description: `${phase} phase`, expired_at: expiredAt }) };
+  const values = [id, runId, sha256Hex(secret), `${phase} phase`, expiredAt];
+  return { id, secret, insert: db.raw(RUN_TOKEN_INSERT, values), values };
 }
 
 /** Ends a run token now (the row stays, with when it was last used, until its run is deleted). */

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 import { newWorkdirPlace, type TerraformSettings, type Workdir, type WorkdirPlace } from './runner.js';
@@ -296,6 +296,13 @@ function writeSetup(settings: TerraformSettings, wd: Workdir, words: string): st
 }
 
 /**
+ * JSON plans up to this size are read synchronously once `show` has written them (most are a few
+ * kilobytes): that takes microseconds, where the asynchronous stat and read wait for the thread
+ * pool and the event loop several times on the way from the plan to `planned`.
+ */
+const SYNC_READ_MAX_BYTES = 256 * 1024;
+
+/**
  * Starts a phase's commands in `wd`: `init` at once, the phase's command on `go`. Its shell is
  * `spare`'s when given: the spare plain shell without a sandbox, and with one the sandbox started
  * ahead on `wd`'s directory when prepareWorkdir was given SpareShell.place.
@@ -339,8 +346,9 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
       // Not written (a phase without show reports the shell's exit here) or unreadable: show failed.
       try {
         const path = join(wd.root, 'plan.json');
-        const size = (await stat(path)).size;
-        return { ...s, output: '', json: size > (phase.maxJsonBytes ?? Infinity) ? null : await readFile(path), size };
+        const size = statSync(path).size;
+        const json = size > (phase.maxJsonBytes ?? Infinity) ? null : size <= SYNC_READ_MAX_BYTES ? readFileSync(path) : await readFile(path);
+        return { ...s, output: '', json, size };
       } catch (err) {
         return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0 };
       }

@@ -20,6 +20,7 @@ import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } fro
 import type { RunningPhases } from '../terraform/phases.js';
 import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from './variables.js';
 import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
+import type { NewRunToken } from '../repos/tokens.js';
 import { runServiceAccess } from '../service-access.js';
 
 export interface ExecutionDeps extends Runtime {
@@ -63,14 +64,14 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state
- * and its variables), and the run's options: one statement, and the archive read alongside it
- * (its id looked up in the same query that reads its bytes).
+ * and its variables), and the run's options: one statement, which also writes the phase's token,
+ * and the archive read alongside it (its id looked up in the same query that reads its bytes).
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
-  const row = await phaseSourcesOf(deps.db, runId);
+  const row = await phaseSourcesOf(deps.db, runId, token);
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
   const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row));
@@ -101,22 +102,18 @@ interface PhaseStart {
  * the directory, nothing else), so init overlaps the claim. The claim comes once init has
  * started: it is needed only when init ends, and its queries would otherwise compete with the
  * directory's reads on the way to init. Failures are reported where `ready` is awaited. The
- * phase's run token (see run-tokens.ts) is minted alongside and revoked by `discard`.
+ * phase's run token (see run-tokens.ts) is written by the sources' statement and revoked by `discard`.
  */
 function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
   // The phase's own API token (terraform_remote_state and registry modules are read with it),
-  // revoked when the phase is discarded (it ends, or was not claimed; revoking a token whose insert
-  // failed changes nothing). Its insert is a write, whose commit waits for PostgreSQL's log to reach
-  // the disk: sent beside the sources' reads rather than within them, it does that while the
-  // directory is made, and the phase's process (whose init may fetch modules) starts once both are done.
+  // written by the statement that reads the sources, so it exists before the phase's process
+  // starts; revoked when the phase is discarded (it ends, or was not claimed; revoking a token
+  // that was never written changes nothing).
   const token = newPhaseToken(deps, runId, what);
-  const minted = token.insert.then(() => undefined);
-  minted.catch(() => undefined);
-  const ready = sourcesOf(deps, runId).then(async ({ sources, options, variables }) => {
+  const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
-    await minted;
     if (discarded) throw new Error('the phase was discarded');
     return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
   });

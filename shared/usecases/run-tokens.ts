@@ -1,8 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Principal } from '../access.js';
 import { NotFound } from '../errors.js';
-import type { Knex } from 'knex';
-import { newRunToken, revokeRunToken } from '../repos/tokens.js';
+import { newRunToken, revokeRunToken, type NewRunToken } from '../repos/tokens.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import { mayReadOutputsAs } from './state-versions.js';
 
@@ -16,11 +15,11 @@ export type RunPrincipal = Extract<Principal, { kind: 'run' }>;
 const MINT_MARGIN_SECONDS = 60;
 
 /**
- * The token of one plan or apply phase, its row's insert not sent yet: the worker sends it beside
- * the statements that read the phase's sources (see startPhase). It is revoked when the phase ends
+ * The token of one plan or apply phase, its row not written yet: the statement that reads the
+ * phase's sources writes it (see startPhase). It is revoked when the phase ends
  * (revokePhaseToken); otherwise it expires with the phase's time limit.
  */
-export function newPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): { id: string; secret: string; insert: Knex.QueryBuilder } {
+export function newPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string, phase: 'plan' | 'apply'): NewRunToken {
   const limit = phase === 'plan' ? rt.config.runPlanTimeoutSeconds : rt.config.runApplyTimeoutSeconds;
   const seconds = limit + rt.config.runTimeoutGraceSeconds + MINT_MARGIN_SECONDS;
   return newRunToken(rt.db, runId, phase, new Date(Date.now() + seconds * 1000));

@@ -4,6 +4,8 @@ import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, type TestUser } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { newPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
+import { phaseSourcesOf } from '../../shared/repos/runs.js';
+import { createDb } from '../../shared/db.js';
 
 const FINAL = ['applied', 'errored', 'planned_and_finished', 'canceled', 'discarded'];
 
@@ -189,5 +191,25 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
     expect((await as('GET', `/organizations/${org.name}/entitlement-set`)).status).to.equal(401);
     expect((await as('GET', `/workspaces/${ws.a.id}/current-state-version`)).status).to.equal(401);
     expect(failedRun).to.not.equal('');
+  });
+
+  it("the statement that reads a phase's sources writes its token, and leaves its connection committing synchronously", async () => {
+    expect(bRun, 'the consumer run of an earlier test').to.not.equal('');
+    const h = harness();
+    // One connection, so the statement that wrote the token without waiting for the log ran on the connection asked afterwards.
+    const one = createDb(h.rt.config.databaseUrl, 1, 16);
+    try {
+      const minted = newPhaseToken(h.rt, bRun, 'plan');
+      const sources = await phaseSourcesOf(one, bRun, minted);
+      expect(sources?.workspace_id).to.equal(ws.b.id);
+      const as = (path: string) => api('GET', path, { token: minted.secret });
+      expect((await as(`/organizations/${org.name}/entitlement-set`)).status).to.equal(200);
+      const shown = (await one.raw('show synchronous_commit')) as { rows: { synchronous_commit: string }[] };
+      expect(shown.rows[0].synchronous_commit).to.equal('on');
+      await revokePhaseToken(h.rt, minted.id);
+      expect((await as(`/organizations/${org.name}/entitlement-set`)).status).to.equal(401);
+    } finally {
+      await one.destroy();
+    }
   });
 });
