@@ -13,6 +13,18 @@ export type Tx = Knex.Transaction;
  */
 export type Writes = [name: string, query: Knex.QueryBuilder][];
 
+/** SQL with `?` placeholders (as in knex's raw) and its values, for a written-out statement (see rowsOf). */
+export interface Written {
+  sql: string;
+  bindings: readonly Knex.RawBinding[];
+}
+
+/** A raw statement or fragment compiled by knex into SQL text and values, to be written into another statement. */
+export function compiled(raw: Knex.Raw): Written {
+  const { sql, bindings } = raw.toSQL();
+  return { sql, bindings: bindings as readonly Knex.RawBinding[] };
+}
+
 /** A statement that carries `writes` as its CTEs; the caller adds what it selects or does. */
 export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from './db.js';
+import { compiled, type Db, type Written } from './db.js';
 import type { Logger } from './logger.js';
 import type { DeliveryRounds, Queues } from './queues.js';
 import type { RunStatus } from './domain/run.js';
@@ -66,7 +66,10 @@ export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) =
  * that already makes a statement about the run asks it there (see askStages), so a
  * hook that has nothing to do costs no query.
  */
-export type StageInterest = (db: Db, runId: string) => Knex.Raw;
+export type StageInterest = (db: Db, runId: RunRef) => Knex.Raw;
+
+/** A run as a statement names it: its id, or SQL for it (e.g. a column of a row the statement is making). */
+export type RunRef = string | Knex.Raw;
 
 const INTEREST_COLUMN_PREFIX = 'concerns_';
 /** The column answering listener `i`'s interest in the `hop`th move of a statement (see moveRunRow). */
@@ -117,6 +120,8 @@ export class RunLifecycle {
   private readonly listeners: { listener: RunTransitionListener; interest?: Interest }[] = [];
   private readonly hooks: Partial<Record<RunStage, { hook: StageHook; interest?: StageInterest }[]>> = {};
   private readonly observers: ((moves: readonly RunTransition[]) => void)[] = [];
+  /** What compiledOnce kept, by key; emptied whenever a listener or hook is registered. */
+  private readonly kept = new Map<string, Written | null>();
 
   /**
    * Subscribes to every run transition. Listeners run inside the transaction that moves the run,
@@ -125,11 +130,28 @@ export class RunLifecycle {
    */
   onRunTransition(listener: RunTransitionListener, interest?: Interest): void {
     this.listeners.push({ listener, interest });
+    this.kept.clear();
   }
 
   /** Registers a stage hook (run tasks, policies). */
   registerStageHook(stage: RunStage, hook: StageHook, interest?: StageInterest): void {
     (this.hooks[stage] ??= []).push({ hook, interest });
+    this.kept.clear();
+  }
+
+  /**
+   * SQL that depends only on what is registered here, never on a request (the listeners' and
+   * hooks' interests about a row the statement names), built and compiled once under `key` and
+   * kept until something else is registered: a statement made on every request then writes it in
+   * as text instead of building it with knex each time. `build` may return null (e.g. a listener
+   * without an interest), which is kept too.
+   */
+  compiledOnce(key: string, build: () => Knex.Raw | null): Written | null {
+    if (!this.kept.has(key)) {
+      const raw = build();
+      this.kept.set(key, raw && compiled(raw));
+    }
+    return this.kept.get(key)!;
   }
 
   /**
@@ -197,7 +219,7 @@ export class RunLifecycle {
   }
 
   /** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook. */
-  stageInterestColumns(db: Db, stage: RunStage, runId: string): Knex.Raw[] {
+  stageInterestColumns(db: Db, stage: RunStage, runId: RunRef): Knex.Raw[] {
     return (this.hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), stageColumn(stage, i)])] : []));
   }
 
@@ -210,7 +232,7 @@ export class RunLifecycle {
    * Asks, in one query that locks nothing, whether entering each of `stages` concerns its hooks,
    * with the caller's own `questions` (named columns); a row for enterStage and stageConcerned.
    */
-  async askStages(db: Db, stages: RunStage[], runId: string, questions: Knex.Raw[] = []): Promise<Record<string, unknown>> {
+  async askStages(db: Db, stages: RunStage[], runId: RunRef, questions: Knex.Raw[] = []): Promise<Record<string, unknown>> {
     const columns = [...stages.flatMap((stage) => this.stageInterestColumns(db, stage, runId)), ...questions];
     return columns.length ? ((await db.select(columns)) as Record<string, unknown>[])[0] : {};
   }
@@ -224,7 +246,7 @@ export class RunLifecycle {
    * Whether entering `stage` may concern any of its hooks, as one SQL condition about the run; null
    * when a hook has no interest to ask (it must be called).
    */
-  stageInterestCondition(db: Db, stage: RunStage, runId: string): Knex.Raw | null {
+  stageInterestCondition(db: Db, stage: RunStage, runId: RunRef): Knex.Raw | null {
     const registered = this.hooks[stage] ?? [];
     if (registered.some((h) => !h.interest)) return null;
     if (!registered.length) return db.raw('false');

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { asJson, rowsOf, withWrites, type Db, type Writes } from '../db.js';
+import { asJson, rowsOf, withWrites, type Db, type Writes, type Written } from '../db.js';
 import { reachingVariablesFrom, type ResolvableVariable } from './variables.js';
 import { RUN_TOKEN_INSERT, type NewRunToken } from './tokens.js';
 import { newId } from '../ids.js';
@@ -134,14 +134,20 @@ export interface QueuedRunParts {
 /** What insertQueuedRunIf's condition names the new run's row (its `id` and `workspace_id`). */
 export const CANDIDATE = 'candidate';
 
+/** A column of the runs table, as written into a statement (its names are the row type's own keys). */
+function runColumn(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a column of runs: ${name}`);
+  return `"${name}"`;
+}
+
 /**
  * Inserts run `id` straight into `plan_queued`, with its plan, its apply, their logs and its
- * `created` and `queue_plan` events, in one statement of its own, when `onlyIf` holds: an SQL
- * boolean over the row named CANDIDATE, asked once the workspace row is locked. Returns
+ * `created` and `queue_plan` events, in one written-out statement of its own, when `onlyIf` holds:
+ * an SQL boolean over the row named CANDIDATE, asked once the workspace row is locked. Returns
  * undefined, having written nothing, when it does not hold. The caller asks that nothing
  * listens to either move: none is told of them.
  */
-export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Knex.Raw): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
+export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Written): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
   const now = new Date().toISOString();
   const [planLog, applyLog] = [newId('log'), newId('log')];
   const made: QueuedRunParts = { planId: newId('plan'), applyId: newId('apply'), eventIds: [newId('re'), newId('re')] };
@@ -154,46 +160,44 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
     status: 'plan_queued',
     status_timestamps: { 'plan-queueable-at': now, 'plan-queued-at': now },
   };
-  const columns = Object.keys(values).filter((k) => values[k] !== undefined);
   // The values typed by the runs table's own row type; the columns left out keep their defaults.
-  const insert = db.raw(
-    `insert into runs (${columns.map(() => '??').join(', ')})
-     select ${columns.map(() => '??').join(', ')} from json_populate_record(null::runs, ?::json) as r, ??
-     where ? is not null and (?)
-     returning *`,
-    [...columns, ...columns.map((c) => `r.${c}`), JSON.stringify(values), CANDIDATE, lockedWorkspace(db, attrs.workspace_id), onlyIf],
-  );
+  const columns = Object.keys(values).filter((k) => values[k] !== undefined).map(runColumn);
   // Both events at one instant, the second a microsecond later, so they list in their order.
-  const event = (eventId: string, action: string, from: string | null, to: string, actor: string | null, after: string) =>
-    db.raw('select ?, id, ?, ?, ?, ?, null, (select t from at) + ?::interval from run', [eventId, action, from, to, actor, after]);
-  const { rows } = await db.raw(
-    `with ?? as (select ?::text as id, ?::text as workspace_id),
+  const sql = `with ${CANDIDATE} as (select ?::text as id, ?::text as workspace_id),
      at as (select clock_timestamp() as t),
-     run as (?),
+     run as (
+       insert into runs (${columns.join(', ')})
+       select ${columns.map((c) => `r.${c}`).join(', ')} from json_populate_record(null::runs, ?::json) as r, ${CANDIDATE}
+       where (select id from workspaces where id = ? for update) is not null and (${onlyIf.sql})
+       returning *
+     ),
      logs as (insert into logs (id) select unnest(array[?, ?]::text[]) from run),
      plan as (insert into plans (id, run_id, log_id) select ?, id, ? from run),
      apply as (insert into applies (id, run_id, log_id) select ?, id, ? from run),
      events as (
        insert into run_events (id, run_id, action, from_status, to_status, actor_id, description, created_at)
-       ? union all ?
+       select ?::text, id, 'created', null, 'pending', ?::text, null, (select t from at) from run
+       union all
+       select ?::text, id, 'queue_plan', 'pending', 'plan_queued', null, null, (select t from at) + interval '1 microsecond' from run
      )
-     select * from run`,
-    [
-      CANDIDATE,
-      id,
-      attrs.workspace_id,
-      insert,
-      planLog,
-      applyLog,
-      made.planId,
-      planLog,
-      made.applyId,
-      applyLog,
-      event(made.eventIds[0], 'created', null, 'pending', attrs.created_by_id ?? null, '0'),
-      event(made.eventIds[1], 'queue_plan', 'pending', 'plan_queued', null, '1 microsecond'),
-    ],
-  );
-  const run = rows[0] as RunRow | undefined;
+     select * from run`;
+  const bindings = [
+    id,
+    attrs.workspace_id,
+    JSON.stringify(values),
+    attrs.workspace_id,
+    ...onlyIf.bindings,
+    planLog,
+    applyLog,
+    made.planId,
+    planLog,
+    made.applyId,
+    applyLog,
+    made.eventIds[0],
+    attrs.created_by_id ?? null,
+    made.eventIds[1],
+  ];
+  const [run] = await rowsOf<RunRow>(db, sql, bindings);
   return run && { run, made };
 }
 

@@ -161,25 +161,36 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * refuses a second holder then, and the caller falls back to insertRun.
  */
 async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
-  const id = newId('run');
+  const onlyIf = lifecycle.compiledOnce(attrs.plan_only ? 'queued at creation, plan only' : 'queued at creation', () => creationCondition(lifecycle, db, attrs.plan_only));
+  if (!onlyIf) return undefined;
+  try {
+    return await insertQueuedRunIf(db, newId('run'), attrs, onlyIf);
+  } catch (err) {
+    if (isUniqueViolation(err, ONE_HOLDER)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The condition of queuedAtCreation, about the row named CANDIDATE: its workspace is free (unless
+ * the run is plan-only) and nothing listens to its creation, its queueing or its pre-plan stage;
+ * null when a listener or hook must be told whatever the run. It depends on nothing of the request,
+ * so the lifecycle keeps it compiled (see RunLifecycle.compiledOnce).
+ */
+function creationCondition(lifecycle: RunLifecycle, db: Db, planOnly: boolean | undefined): Knex.Raw | null {
   const concerns = [
     lifecycle.concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
     lifecycle.concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, CANDIDATE),
-    lifecycle.stageInterestCondition(db, 'pre_plan', id),
+    lifecycle.stageInterestCondition(db, 'pre_plan', db.raw('??.id', [CANDIDATE])),
   ];
-  if (concerns.some((c) => c === null)) return undefined;
-  const busy = attrs.plan_only
+  if (concerns.some((c) => c === null)) return null;
+  const busy = planOnly
     ? db.raw('false')
     : db.raw('exists (?) or exists (?)', [
         db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [CANDIDATE]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
         db('workspaces as lw').whereRaw('lw.id = ??.workspace_id', [CANDIDATE]).where('lw.locked', true).select(db.raw('1')),
       ]);
-  try {
-    return await insertQueuedRunIf(db, id, attrs, db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]));
-  } catch (err) {
-    if (isUniqueViolation(err, ONE_HOLDER)) return undefined;
-    throw err;
-  }
+  return db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]);
 }
 
 /** The `queue` step: a run left pending takes its workspace once it is free (see takeWorkspace). */
