@@ -171,7 +171,9 @@ interface Seat {
  * One phase's shell kept started ahead of the next phase (one SpareShell per worker process, see
  * its deps), taken by that phase and started again a little later, while the phase's Terraform
  * runs and the worker is idle. Without a sandbox it is a plain shell: forking the service's
- * process costs it some milliseconds of its memory map each time. With one, it is a whole
+ * process costs it some milliseconds of its memory map each time; and an empty working directory
+ * is made ahead beside it (a new private directory costs about half a millisecond when the disk's
+ * metadata is cold). With one, it is a whole
  * sandbox (bubblewrap, and in `egress` mode its network namespace with user-mode networking and
  * the egress rules loaded) started on a new empty working directory, which the phase's
  * prepareWorkdir then fills (see place): the sandbox sees the files written into its directory
@@ -181,16 +183,23 @@ interface Seat {
 export class SpareShell {
   private spare: Shell | undefined;
   private seat: Seat | undefined;
+  /** An empty working directory made ahead for an unsandboxed phase, with the settings it was made for. */
+  private empty: { settings: TerraformSettings; place: WorkdirPlace } | undefined;
   /** Seats whose directories were handed to a phase's prepareWorkdir, by directory, until spawnPhase takes their shell. */
   private readonly placed = new Map<string, Shell>();
   private refilling: NodeJS.Timeout | undefined;
+  /** What the next refill starts: a shell, a seat, a directory (each does nothing when one is ready). */
+  private readonly starts = new Set<() => void>();
   private closed = false;
 
   private refill(start: () => void) {
     if (this.closed) return;
+    this.starts.add(start);
     this.refilling ??= setTimeout(() => {
       this.refilling = undefined;
-      start();
+      const starts = [...this.starts];
+      this.starts.clear();
+      for (const begin of starts) begin();
     }, REFILL_DELAY_MS).unref();
   }
 
@@ -210,13 +219,14 @@ export class SpareShell {
   }
 
   /**
-   * Where a sandboxed phase's working directory goes: the directory of the sandbox started ahead,
-   * or undefined (prepareWorkdir makes one, and spawnPhase starts its sandbox) when none is ready
-   * or there is no sandbox. A new seat is started soon after either way. The place's release
-   * stops its sandbox if the directory is removed before spawnPhase took it.
+   * Where a phase's working directory goes: the directory of the sandbox started ahead, or
+   * undefined (prepareWorkdir makes one, and spawnPhase starts its sandbox) when none is ready. A
+   * new seat is started soon after either way. The place's release stops its sandbox if the
+   * directory is removed before spawnPhase took it. Without a sandbox, the empty directory made
+   * ahead (see emptyPlace).
    */
   place(settings: TerraformSettings): WorkdirPlace | undefined {
-    if (settings.sandbox.settings.mode === 'none') return undefined;
+    if (settings.sandbox.settings.mode === 'none') return this.emptyPlace(settings);
     const seat = this.seat;
     this.seat = undefined;
     this.refill(() => {
@@ -251,17 +261,37 @@ export class SpareShell {
     };
   }
 
+  /**
+   * The empty directory made ahead for an unsandboxed phase (undefined when none is ready, or it was
+   * made for other settings: prepareWorkdir makes one), and a new one soon after.
+   */
+  private emptyPlace(settings: TerraformSettings): WorkdirPlace | undefined {
+    const ready = this.empty;
+    this.empty = undefined;
+    this.refill(() => {
+      if (this.empty) return;
+      try {
+        this.empty = { settings, place: newWorkdirPlace(settings) };
+      } catch {
+        // No directory now (a full disk, say): the next phase makes its own and says why it cannot.
+      }
+    });
+    if (ready && ready.settings !== settings) void rm(ready.place.root, { recursive: true, force: true });
+    return ready?.settings === settings ? ready.place : undefined;
+  }
+
   /** Stops what was started ahead and starts nothing more (the worker is stopping); a phase under way keeps its shell. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.refilling);
+    this.starts.clear();
     const ahead = [this.spare, this.seat?.shell, ...this.placed.values()].filter((s): s is Shell => !!s);
-    const seatRoot = this.seat?.place.root;
-    this.spare = this.seat = undefined;
+    const unused = [this.seat?.place.root, this.empty?.place.root].filter((root): root is string => !!root);
+    this.spare = this.seat = this.empty = undefined;
     this.placed.clear();
     for (const shell of ahead) shell.process.kill();
     await Promise.all(ahead.map((shell) => shell.process.done));
-    if (seatRoot) await rm(seatRoot, { recursive: true, force: true });
+    await Promise.all(unused.map((root) => rm(root, { recursive: true, force: true })));
   }
 
   /** The shell of the seat whose directory `root` is, for its phase (undefined when there is none, or it has ended). */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnPhase } from '../../../../shared/terraform/phase-process.js';
+import { SpareShell, spawnPhase } from '../../../../shared/terraform/phase-process.js';
 import { terraformEnv, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
 import { unsandboxed } from '../../../helpers/sandbox.js';
 
@@ -112,5 +112,41 @@ describe('phase processes', () => {
     expect(await failed.show).to.deep.include({ code: 1, output: 'broken\n' });
     // Never run: the step ends as the shell did, and there is no schema file.
     expect(await failed.schemas).to.deep.include({ code: 0, output: '' });
+  });
+
+  it('keeps an empty private directory made ahead for unsandboxed phases, one per phase, and removes an unused one when closed', async () => {
+    const spare = new SpareShell();
+    const places = join(base, 'places');
+    mkdirSync(places);
+    const own: TerraformSettings = { ...settings };
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = places;
+    try {
+      // Nothing made ahead yet: prepareWorkdir makes its own; one is made soon after.
+      expect(spare.place(own)).to.equal(undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const first = spare.place(own);
+      expect(first, 'a directory made ahead').to.not.equal(undefined);
+      expect(readdirSync(first!.root)).to.deep.equal([]);
+      expect(statSync(first!.root).mode & 0o777).to.equal(0o700);
+      // Taken: the next phase finds none until another is made, never the same one.
+      expect(spare.place(own)).to.equal(undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = spare.place(own);
+      expect(second?.root).to.be.a('string').and.not.equal(first!.root);
+      // Made for other settings: not handed out, and removed.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(spare.place({ ...own })).to.equal(undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const made = readdirSync(places);
+      expect(made).to.have.length(3);
+      await spare.close();
+      // The one made last was never used: closing removes it; the ones handed out are their phases'.
+      expect(readdirSync(places).sort()).to.deep.equal([first!.root, second!.root].map((r) => r.slice(places.length + 1)).sort());
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      await spare.close();
+    }
   });
 });
