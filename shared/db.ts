@@ -25,6 +25,14 @@ export function compiled(raw: Knex.Raw): Written {
   return { sql, bindings: bindings as readonly Knex.RawBinding[] };
 }
 
+/**
+ * A `with` entry named `relaxed` that lets its statement's own transaction commit without waiting
+ * for PostgreSQL's log to reach the disk (`synchronous_commit` off for that transaction only). The
+ * statement must read `relaxed` (a `with` that only selects runs only when read). For writes whose
+ * loss in a database crash costs nothing accepted: see their callers.
+ */
+export const RELAXED_COMMIT = "relaxed as (select set_config('synchronous_commit', 'off', true))";
+
 /** A statement that carries `writes` as its CTEs; the caller adds what it selects or does. */
 export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
 

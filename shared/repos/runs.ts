@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { asJson, rowsOf, withWrites, type Db, type Writes, type Written } from '../db.js';
+import { asJson, RELAXED_COMMIT, rowsOf, withWrites, type Db, type Writes, type Written } from '../db.js';
 import { reachingVariablesFrom, type ResolvableVariable } from './variables.js';
 import { RUN_TOKEN_INSERT, type NewRunToken } from './tokens.js';
 import { newId } from '../ids.js';
@@ -88,8 +88,9 @@ export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 
   };
 
 
-/** The workspace row, locked for update (a value for the run's `workspace_id`). */
-const lockedWorkspace = (db: Db, workspaceId: string) => db.raw('(select id from workspaces where id = ? for update)', [workspaceId]);
+/** The workspace's id with its row locked for update (a value for the run's `workspace_id`); its one placeholder is the id. */
+const LOCKED_WORKSPACE = '(select id from workspaces where id = ? for update)';
+const lockedWorkspace = (db: Db, workspaceId: string) => db.raw(LOCKED_WORKSPACE, [workspaceId]);
 
 /**
  * Inserts a run in `pending` with its plan, its apply and its `created` event, locking its
@@ -168,7 +169,7 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
      run as (
        insert into runs (${columns.join(', ')})
        select ${columns.map((c) => `r.${c}`).join(', ')} from json_populate_record(null::runs, ?::json) as r, ${CANDIDATE}
-       where (select id from workspaces where id = ? for update) is not null and (${onlyIf.sql})
+       where ${LOCKED_WORKSPACE} is not null and (${onlyIf.sql})
        returning *
      ),
      logs as (insert into logs (id) select unnest(array[?, ?]::text[]) from run),
@@ -316,7 +317,7 @@ export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variable
  * read). The token lives only as long as its phase, so a database crash that lost its row costs
  * only that phase's calls with it; its revocation commits durably (see docs/decisions.md, Run tokens).
  */
-const MINTING = `with relaxed as (select set_config('synchronous_commit', 'off', true)), minted as (${RUN_TOKEN_INSERT})`;
+const MINTING = `with ${RELAXED_COMMIT}, minted as (${RUN_TOKEN_INSERT})`;
 
 /**
  * A run's options, its configuration's archive, its workspace's directory and current state, and

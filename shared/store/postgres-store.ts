@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { openBytes, sealBytes } from '../crypto.js';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { rowsOf, runWrites, type Db, type Writes } from '../db.js';
+import { RELAXED_COMMIT, rowsOf, runWrites, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
 import type { ObjectStore, ObjectWriter, StoredObject } from './object-store.js';
 
@@ -40,7 +40,7 @@ const chunkContext = (objectId: string, seq: number) => `${objectId}:${seq}`;
 type ChunkRow = { object_id: string; seq: number; data: Buffer; sealed: boolean };
 
 /** Lets the statement's own transaction commit without waiting for the log to reach the disk (see create). */
-const RELAXED = "with relaxed as (select set_config('synchronous_commit', 'off', true))";
+const RELAXED = `with ${RELAXED_COMMIT}`;
 
 /** An unfinished object's row (id, content type), on its own (see create). */
 const UNFINISHED_ROW_RELAXED = `${RELAXED} insert into objects (id, size, sha256, content_type) select ?, 0, '${UNFINISHED}', ? from relaxed`;
