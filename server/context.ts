@@ -1,6 +1,6 @@
 import type { Runtime } from '../shared/runtime.js';
 import type { Principal, ReadAhead } from '../shared/access.js';
-import type { TaskResultRow } from '../shared/repos/run-tasks.js';
+import type { CallbackContext } from '../shared/run-tasks/stages.js';
 import type { SessionRow } from '../shared/repos/sign-in.js';
 import type { LimitDecision } from '../shared/rate-limits.js';
 
@@ -19,7 +19,7 @@ declare global {
       /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */
       taskAccess?: { runId: string };
       /** The task result a run task callback names, once its token has been checked (see task-stages.ts). */
-      taskResult?: TaskResultRow;
+      taskResult?: CallbackContext;
       /** The point of its API budget the request took before authentication (see startApiBudget). */
       apiBudget?: Promise<LimitDecision | null>;
     }

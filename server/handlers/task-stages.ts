@@ -2,11 +2,10 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import { NotFound, Unauthorized, Unprocessable } from '../../shared/errors.js';
-import { safeEqual, sha256Hex } from '../../shared/crypto.js';
 import { findRun } from '../../shared/repos/runs.js';
 import { findTaskResult, type TaskResultRow, type TaskStageRow } from '../../shared/repos/run-tasks.js';
 import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/read-models/run-tasks.js';
-import { reportTaskResult } from '../../shared/usecases/run-tasks.js';
+import { authenticateCallback, reportTaskResult } from '../../shared/usecases/run-tasks.js';
 import { overrideTaskStage } from '../../shared/policy/stage-evaluations.js';
 import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomeIdsOf, setOutcomesOf } from '../../shared/read-models/policy-evaluations.js';
 import type { PolicyEvaluationRow } from '../../shared/repos/policy-evaluations.js';
@@ -185,10 +184,9 @@ export function taskStageHandlers(deps: AppDeps) {
      * without the token makes the service parse one.
      */
     async authenticateCallback(req: Request<{ id: string }>, res: Response, next: NextFunction) {
-      const secret = bearerToken(req.get('authorization'));
-      const result = await findTaskResult(db, req.params.id);
-      if (!secret || !result?.access_token_digest || !safeEqual(sha256Hex(secret), result.access_token_digest)) throw new Unauthorized();
-      res.locals.taskResult = result;
+      const known = await authenticateCallback(deps, req.params.id, bearerToken(req.get('authorization')));
+      if (!known) throw new Unauthorized();
+      res.locals.taskResult = known;
       next();
     },
 
@@ -199,7 +197,7 @@ export function taskStageHandlers(deps: AppDeps) {
      * without outcomes keeps them.
      */
     async callback(req: Request<{ id: string }>, res: Response) {
-      const result = res.locals.taskResult!;
+      const known = res.locals.taskResult!;
       check('task-result.callback', req.body);
       const doc = req.body as {
         data: { attributes: { status: 'running' | 'passed' | 'failed'; message?: string; url?: string }; relationships?: { outcomes?: { data: { attributes: Record<string, unknown> }[] } } };
@@ -214,7 +212,7 @@ export function taskStageHandlers(deps: AppDeps) {
         url: o.attributes.url ?? null,
         tags: normaliseTags(o.attributes.tags),
       }));
-      const settled = await reportTaskResult(deps, result.id, CALLBACK_EVENTS[status], changes, reported);
+      const settled = await reportTaskResult(deps, known, CALLBACK_EVENTS[status], changes, reported);
       if (!settled) throw new Unprocessable('the task result is already final; no further callbacks are accepted', '/data/attributes/status');
       res.status(200).end();
     },

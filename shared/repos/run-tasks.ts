@@ -132,8 +132,8 @@ export async function createStagesForRun(db: Db, run: { id: string; workspace_id
   }
 }
 
-/** The compare-and-set update of a task result by `event` (see moveTaskResult), returning its row. */
-function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>) {
+/** The compare-and-set update of a task result by `event` (see moveTaskResult), returning its row, for a statement to carry along. */
+export function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>) {
   const to = taskResultMachine.moves[event].to;
   return db('task_results')
     .where({ id })
@@ -189,8 +189,28 @@ export async function moveTaskResultLockingStage(
 
 /** What decides a stage's outcome: its results (in order) and policy evaluations, as stageOutcome and the run's error message read them. */
 export interface StageVerdicts {
-  results: Pick<TaskResultRow, 'status' | 'enforcement_level' | 'task_name'>[];
+  results: Pick<TaskResultRow, 'id' | 'status' | 'enforcement_level' | 'task_name'>[];
   evaluations: { status: string; is_overridable: boolean }[];
+}
+
+/** A stage's verdicts as the columns `stage_results` and `stage_evaluations` of a statement; `stage` is its id or the column holding it. */
+const verdictColumns = (db: Db, stage: string | Knex.Raw): Knex.Raw[] => [
+  db.raw(
+    `(select coalesce(json_agg(json_build_object('id', tr.id, 'status', tr.status, 'enforcement_level', tr.enforcement_level, 'task_name', tr.task_name) order by tr.created_at, tr.id), '[]') from task_results tr where tr.task_stage_id = ?) as stage_results`,
+    [stage],
+  ),
+  db.raw(
+    `(select coalesce(json_agg(json_build_object('status', pe.status, 'is_overridable', pe.is_overridable) order by pe.policy_kind), '[]') from policy_evaluations pe where pe.task_stage_id = ?) as stage_evaluations`,
+    [stage],
+  ),
+];
+
+type WithVerdicts<T> = T & { stage_results: StageVerdicts['results']; stage_evaluations: StageVerdicts['evaluations'] };
+
+/** Takes the verdict columns out of a row read with them. */
+function takeVerdicts<T extends object>(row: WithVerdicts<T>): { rest: T; verdicts: StageVerdicts } {
+  const { stage_results: results, stage_evaluations: evaluations, ...rest } = row;
+  return { rest: rest as unknown as T, verdicts: { results, evaluations } };
 }
 
 /**
@@ -208,21 +228,43 @@ export async function lockRunWithVerdicts(
   const row = (await db('runs as r')
     .where('r.id', runId)
     .forUpdate('r')
+    .first('r.*', ...verdictColumns(db, stageId), ...questions)) as WithVerdicts<RunRow> | undefined;
+  if (!row) return undefined;
+  const { rest: run, verdicts } = takeVerdicts(row);
+  return { run, verdicts };
+}
+
+/** A task result as a callback's authentication reads it, with its stage and run (see taskResultWithRun). */
+export interface ResultWithRun {
+  result: Pick<TaskResultRow, 'id' | 'status' | 'access_token_digest'>;
+  stage: Pick<TaskStageRow, 'id' | 'stage' | 'status'>;
+  run: RunRow;
+  verdicts: StageVerdicts;
+}
+
+/**
+ * A task result with its stage, its run and the stage's verdicts, in one statement that locks
+ * nothing: what a callback's token is checked against, and from which a final result that leaves
+ * nothing else open in its stage can decide the stage's outcome before it writes (the results
+ * and evaluations seen final stay so). `questions`: the caller's own columns, where the run is
+ * `r` (the caller takes them out of the run again). Undefined when there is no such result.
+ */
+export async function taskResultWithRun(db: Db, id: string, questions: Knex.Raw[] = []): Promise<ResultWithRun | undefined> {
+  const row = (await db('task_results as t')
+    .join('task_stages as s', 's.id', 't.task_stage_id')
+    .join('runs as r', 'r.id', 's.run_id')
+    .where('t.id', id)
     .first(
       'r.*',
-      db.raw(
-        `(select coalesce(json_agg(json_build_object('status', tr.status, 'enforcement_level', tr.enforcement_level, 'task_name', tr.task_name) order by tr.created_at, tr.id), '[]') from task_results tr where tr.task_stage_id = ?) as stage_results`,
-        [stageId],
-      ),
-      db.raw(
-        `(select coalesce(json_agg(json_build_object('status', pe.status, 'is_overridable', pe.is_overridable) order by pe.policy_kind), '[]') from policy_evaluations pe where pe.task_stage_id = ?) as stage_evaluations`,
-        [stageId],
-      ),
+      db.raw(`json_build_object('id', t.id, 'status', t.status, 'access_token_digest', t.access_token_digest) as callback_result`),
+      db.raw(`json_build_object('id', s.id, 'stage', s.stage, 'status', s.status) as callback_stage`),
+      ...verdictColumns(db, db.raw('s.id')),
       ...questions,
-    )) as (RunRow & { stage_results: StageVerdicts['results']; stage_evaluations: StageVerdicts['evaluations'] }) | undefined;
+    )) as WithVerdicts<RunRow & { callback_result: ResultWithRun['result']; callback_stage: ResultWithRun['stage'] }> | undefined;
   if (!row) return undefined;
-  const { stage_results: results, stage_evaluations: evaluations, ...run } = row;
-  return { run: run as RunRow, verdicts: { results, evaluations } };
+  const { rest, verdicts } = takeVerdicts(row);
+  const { callback_result: result, callback_stage: stage, ...run } = rest;
+  return { result, stage, run, verdicts };
 }
 
 /** What a run task request describes besides the result, read with the claim (see claimTaskDispatch). */

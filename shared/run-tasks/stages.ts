@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Config } from '../config.js';
 import { runWrites, type Db, type Writes } from '../db.js';
@@ -15,8 +16,9 @@ import {
   setStageStatus,
   stageStatusUpdate,
   startStage,
+  taskResultMove,
+  type ResultWithRun,
   type StageVerdicts,
-  type TaskResultRow,
   type TaskStageRow,
 } from '../repos/run-tasks.js';
 import type { RunRow } from '../repos/runs.js';
@@ -144,48 +146,133 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   const questions = stagesAfterStage(ts.stage).flatMap((stage) => m.lifecycle.stageInterestColumns(tx, stage, ts.run_id));
   const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id, questions);
   if (!read) return undefined;
-  const { verdicts } = read;
   const { row: run, answers } = m.lifecycle.takeStageAnswers(read.run);
-  const outcome = stageOutcome(verdicts.results, verdicts.evaluations);
+  const outcome = stageOutcome(read.verdicts.results, read.verdicts.evaluations);
   if (outcome === 'running') return undefined;
-  const decision = outcome === 'awaiting_override' && !run.plan_only;
-  const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, outcome === 'awaiting_override' && !decision ? 'failed' : outcome, ['running'])]];
+  const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, closedStatus(outcome, run), ['running'])]];
   if (run.status !== `${ts.stage}_running`) {
     await runWrites(tx, closing);
     return undefined;
   }
-  if (decision) return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: closing });
-  const taskFailed = stageOutcome(verdicts.results) === 'failed';
-  const reason = taskFailed ? failureReason(ts.stage, verdicts.results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
-  return resumeAfterStage(m, run, ts.stage, outcome === 'passed', reason, closing, answers);
+  return leaveStage(m, run, ts.stage, outcome, read.verdicts.results, answers, { along: closing });
+}
+
+type StageOutcome = Exclude<ReturnType<typeof stageOutcome>, 'running'>;
+
+/** The status a stage ends in: an override a plan-only run cannot wait for fails it. */
+const closedStatus = (outcome: StageOutcome, run: RunRow): TaskStageStatus => (outcome === 'awaiting_override' && run.plan_only ? 'failed' : outcome);
+
+/**
+ * Moves a run waiting in `<stage>_running` on by its stage's outcome (see completeStageIfDone), in
+ * one statement carrying `along`, which happens whether or not the run moves; the move is made only
+ * when `onlyIf` holds. Undefined when the run was not moved.
+ */
+function leaveStage(
+  m: RunMoves,
+  run: RunRow,
+  stage: TaskStageName,
+  outcome: StageOutcome,
+  results: StageVerdicts['results'],
+  answers: Record<string, unknown>,
+  opts: { along: Writes; onlyIf?: Knex.Raw },
+): Promise<RunRow | undefined> {
+  if (outcome === 'awaiting_override' && !run.plan_only) {
+    return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: opts.along, onlyIf: opts.onlyIf });
+  }
+  const taskFailed = stageOutcome(results) === 'failed';
+  const reason = taskFailed ? failureReason(stage, results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
+  return resumeAfterStage(m, run, stage, outcome === 'passed', reason, opts.along, answers, opts.onlyIf);
+}
+
+/** What a callback's authentication read (see taskResultWithRun), with whether the stages after the result's concern their hooks. */
+export interface CallbackContext extends ResultWithRun {
+  answers: Record<string, unknown>;
+}
+
+/** The columns a callback's authentication reads beside the run (named `r`): whether each stage a task stage may lead to concerns its hooks. */
+export function callbackQuestions(lifecycle: RunLifecycle, db: Db): Knex.Raw[] {
+  const next = new Set(TASK_STAGES.flatMap((stage) => stagesAfterStage(stage)));
+  return [...next].flatMap((stage) => lifecycle.stageInterestColumns(db, stage, db.raw('r.id')));
+}
+
+/** What a final result's settling read no longer holds: its transaction is rolled back and the locking way is taken. */
+class Stale extends Error {}
+
+/**
+ * Settles a final result that leaves nothing else open in its stage, by what the callback's
+ * authentication read (`known`): the result's move, the stage's end and the run's move are one
+ * statement, whose run move happens only when the result and the stage moved (compare-and-set on
+ * each). The results and evaluations read final stay final, so the stage's outcome decided from
+ * them holds; when anything else moved meanwhile, the transaction is rolled back and false is
+ * returned (the caller then takes the locking way). Null when `known` does not allow it.
+ */
+async function settleLastResult(
+  rt: Runtime,
+  known: CallbackContext,
+  event: TaskResultEvent,
+  changes: { message?: string | null; url?: string | null },
+  extra?: (tx: Db, resultId: string) => Promise<void>,
+): Promise<{ run: RunRow; followUps: FollowUp[] } | null> {
+  const { result, stage, run } = known;
+  const to = taskResultMachine.moves[event].to;
+  if (!isFinalResult(to) || !taskResultMachine.sources(event).includes(result.status)) return null;
+  if (stage.status !== 'running' || run.status !== `${stage.stage}_running`) return null;
+  const results = known.verdicts.results.map((r) => (r.id === result.id ? { ...r, status: to } : r));
+  const outcome = stageOutcome(results, known.verdicts.evaluations);
+  if (outcome === 'running') return null;
+  try {
+    const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+      const along: Writes = [
+        ['moved_result', taskResultMove(m.tx, result.id, event, changes)],
+        ['closed_stage', stageStatusUpdate(m.tx, stage.id, closedStatus(outcome, run), ['running']).whereRaw('exists (select 1 from moved_result)')],
+      ];
+      const next = await leaveStage(m, run, stage.stage, outcome, results, known.answers, { along, onlyIf: m.tx.raw('exists (select 1 from closed_stage)') });
+      if (!next) throw new Stale();
+      if (extra) await extra(m.tx, result.id);
+      return next;
+    });
+    return { run: moved, followUps };
+  } catch (err) {
+    if (err instanceof Stale) return null;
+    throw err;
+  }
 }
 
 /**
  * Moves a task result (callback, deadline) with compare-and-set, lets `extra` write alongside
  * (outcomes), completes the stage when this was its last open result, then follows the run up.
- * Returns undefined when the result was already final: exactly one final status wins.
+ * False when the result was already final: exactly one final status wins. `known`: what a
+ * callback's authentication read, from which a last result settles in one statement (see
+ * settleLastResult); without it, or when it no longer holds, the result's move locks the stage
+ * and the stage's verdicts are read under that lock.
  */
 export async function settleTaskResult(
   rt: Runtime,
   resultId: string,
   event: TaskResultEvent,
   changes: { message?: string | null; url?: string | null } = {},
-  extra?: (tx: Db, result: TaskResultRow) => Promise<void>,
-): Promise<TaskResultRow | undefined> {
+  extra?: (tx: Db, resultId: string) => Promise<void>,
+  known?: CallbackContext,
+): Promise<boolean> {
+  const last = known && (await settleLastResult(rt, known, event, changes, extra));
+  if (last) {
+    await afterMove(rt, last.run, last.followUps);
+    return true;
+  }
   const [{ result, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     // A final result may complete its stage: its move locks the stage's row too.
     if (!isFinalResult(taskResultMachine.moves[event].to)) {
       const moved = await moveTaskResult(m.tx, resultId, event, changes);
-      if (moved && extra) await extra(m.tx, moved);
+      if (moved && extra) await extra(m.tx, moved.id);
       return { result: moved, run: undefined };
     }
     const moved = await moveTaskResultLockingStage(m.tx, resultId, event, changes);
     if (!moved) return { result: undefined, run: undefined };
-    if (extra) await extra(m.tx, moved.result);
+    if (extra) await extra(m.tx, moved.result.id);
     return { result: moved.result, run: await completeLockedStage(m, moved.stage) };
   });
   if (run) await afterMove(rt, run, followUps);
-  return result;
+  return result !== undefined;
 }
 
 const isFinalResult = (status: string) => status !== 'pending' && status !== 'running';

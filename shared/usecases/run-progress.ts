@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../db.js';
 import { runMachine, type RunEvent } from '../domain/run.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from '../repos/runs.js';
@@ -99,7 +100,8 @@ export const stagesAfterStage = (stage: TaskStage): RunStage[] => (stage === 'po
  * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
  * fails an applied run. `along`: writes the first move's statement carries along (they happen
  * whether or not the run moves). `answers`: whether the stages it may enter next concern their
- * hooks, when the caller asked (see stagesAfterStage).
+ * hooks, when the caller asked (see stagesAfterStage). `onlyIf`: a condition the first move also
+ * needs (e.g. on what `along` wrote).
  */
 export async function resumeAfterStage(
   m: RunMoves,
@@ -109,22 +111,23 @@ export async function resumeAfterStage(
   reason: string,
   along: Writes = [],
   answers?: Record<string, unknown>,
+  onlyIf?: Knex.Raw,
 ): Promise<RunRow | undefined> {
-  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason }, with: along });
+  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason }, with: along, onlyIf });
   switch (stage) {
     case 'pre_plan':
-      return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], { with: along });
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], { with: along, onlyIf });
     case 'post_plan': {
       // The route after the plan is worked out from where completing the stage leads (entering the
       // policy stage on the way), so the stage's completion and the route are one statement.
       const completed = { ...run, status: runMachine.transition(run.status, 'complete_post_plan') };
       const route = await routeAfterPlan(m, completed, answers);
-      return followRoute(m, run, [{ event: 'complete_post_plan' }, ...route], along);
+      return followRoute(m, run, [{ event: 'complete_post_plan', onlyIf }, ...route], along);
     }
     case 'pre_apply':
-      return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], { with: along });
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], { with: along, onlyIf });
     case 'post_apply': {
-      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: passed ? null : reason }, { event: 'finish_apply' }], { with: along });
+      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: passed ? null : reason }, { event: 'finish_apply' }], { with: along, onlyIf });
       return applied && settleApplied(m.tx, applied);
     }
   }

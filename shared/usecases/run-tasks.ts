@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../errors.js';
-import { decryptSecret, encryptSecret } from '../crypto.js';
+import { decryptSecret, encryptSecret, safeEqual, sha256Hex } from '../crypto.js';
+import type { Db } from '../db.js';
 import type { TaskStageName } from '../domain/run-task.js';
 import {
   attachmentCount,
@@ -14,14 +15,14 @@ import {
   lockTaskOrganization,
   organizationHasTask,
   replaceTaskOutcomes,
+  taskResultWithRun,
   updateTask,
   updateWorkspaceTask,
   type TaskOutcomeInput,
-  type TaskResultRow,
   type TaskRow,
   type WorkspaceTaskRow,
 } from '../repos/run-tasks.js';
-import { settleTaskResult } from '../run-tasks/stages.js';
+import { callbackQuestions, settleTaskResult, type CallbackContext } from '../run-tasks/stages.js';
 import { verifyDestination } from './verification.js';
 
 /** A run task's attributes as the API takes them. */
@@ -164,20 +165,33 @@ export async function detachTask(rt: Runtime, wt: WorkspaceTaskRow): Promise<voi
 }
 
 /**
- * An integration's callback: `running` may come any number of times; `passed`/`failed` are final.
- * Outcomes sent with it replace the ones stored before; a callback without outcomes keeps them.
- * Undefined when the result was already final (nothing changes).
+ * The task result a callback names, when `secret` is its access token (compared in constant
+ * time), with its stage and run as reportTaskResult may use them; undefined otherwise (the caller
+ * answers 401 whichever it was). One statement.
+ */
+export async function authenticateCallback(rt: Runtime, resultId: string, secret: string | null): Promise<CallbackContext | undefined> {
+  if (!secret) return undefined;
+  const read = await taskResultWithRun(rt.db, resultId, callbackQuestions(rt.lifecycle, rt.db));
+  if (!read?.result.access_token_digest || !safeEqual(sha256Hex(secret), read.result.access_token_digest)) return undefined;
+  const { row: run, answers } = rt.lifecycle.takeStageAnswers(read.run);
+  return { ...read, run, answers };
+}
+
+/**
+ * An integration's callback, for the result authenticateCallback found: `running` may come any
+ * number of times; `passed`/`failed` are final. Outcomes sent with it replace the ones stored
+ * before; a callback without outcomes keeps them. False when the result was already final (nothing
+ * changes).
  */
 export async function reportTaskResult(
   rt: Runtime,
-  resultId: string,
+  known: CallbackContext,
   event: 'report_running' | 'pass' | 'fail',
   changes: { message?: string; url?: string },
   outcomes: TaskOutcomeInput[] | undefined,
-): Promise<TaskResultRow | undefined> {
-  return settleTaskResult(rt, resultId, event, changes, async (tx, r) => {
-    if (outcomes) await replaceTaskOutcomes(tx, r.id, outcomes);
-  });
+): Promise<boolean> {
+  const extra = outcomes && ((tx: Db, resultId: string) => replaceTaskOutcomes(tx, resultId, outcomes));
+  return settleTaskResult(rt, known.result.id, event, changes, extra, known);
 }
 
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { waitFor } from '../helpers/processes.js';
@@ -364,6 +365,43 @@ describe('run tasks: a real integration at each stage', function () {
     expect(late.status, late.text).to.equal(422);
     expect((await taskResult(stages[0].results[0].id, s.token)).data.attributes.status).to.equal('canceled');
     expect((await fetch(cvUrl, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })).status).to.equal(401);
+  });
+
+  it('a last callback whose run is canceled while its body is still arriving changes nothing (422)', async () => {
+    integration.reply = answerThenCallBack([], []);
+    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_plan'], hmacKey: KEY });
+    await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
+    const runId = await startRun(s.ws.id, s.token);
+    await waitForRun(runId, s.token, ['pre_plan_running']);
+    await waitFor(() => requestsFor(integration, runId).length === 1, 'the pre-plan request');
+    const req = requestsFor(integration, runId)[0];
+    // The headers go first: the token is checked (and the run read) before the body is read.
+    const bodyText = JSON.stringify({ data: { type: 'task-results', attributes: { status: 'passed' } } });
+    const sending = http.request(String(req.body.task_result_callback_url), {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${String(req.body.access_token)}`, 'Content-Type': 'application/vnd.api+json', 'Content-Length': Buffer.byteLength(bodyText) },
+    });
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      sending.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      });
+      sending.on('error', reject);
+    });
+    sending.write(bodyText.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const cancel = await api('POST', `/runs/${runId}/actions/cancel`, { token: s.token, body: {} });
+    expect(cancel.status, cancel.text).to.equal(202);
+    await waitForRun(runId, s.token, ['canceled']);
+    sending.end(bodyText.slice(10));
+    const late = await answer;
+    expect(late.status, late.text).to.equal(422);
+    const stages = await stagesOfRun(runId, s.token);
+    expect(stages.map((st) => [st.stage, st.status, st.results.map((r) => r.attributes.status)])).to.deep.equal([['pre_plan', 'canceled', ['canceled']]]);
+    const actions = (await runEvents(runId, s.token)).map((e) => e.action);
+    expect(actions).to.not.include('complete_pre_plan');
+    expect(actions[actions.length - 1]).to.equal('cancel');
   });
 
   it('marks the pre-apply stage unreachable when the run is discarded', async () => {
