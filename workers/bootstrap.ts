@@ -26,6 +26,12 @@ const STALLED_CHECK_MS = 5_000;
 /** Between the interrupt of a phase stopped at shutdown and its kill. */
 const STOP_GRACE_MS = 2_000;
 
+/** The fair share a queue's jobs take their slots from (see the processors' inFairSlot), if any. */
+function fairSlotsOf(deps: WorkerDeps, queue: QueueName): OrganizationSlots | undefined {
+  if (SANDBOXED_QUEUES.includes(queue)) return deps.slots;
+  return queue in deps.outboundSlots ? deps.outboundSlots[queue as keyof WorkerDeps['outboundSlots']] : undefined;
+}
+
 export interface WorkerHandle {
   queues: QueueName[];
   /** Stops taking jobs and waits for active ones up to the budget; then hands the rest back. */
@@ -86,6 +92,8 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
       if (/stalled/i.test(err.message)) rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message });
     });
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
+    const fair = fairSlotsOf(deps, name);
+    if (fair) worker.on('drained', () => fair.drained());
     workers.push(worker);
     active.push(name);
   }

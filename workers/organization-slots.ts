@@ -49,6 +49,19 @@ export class OrganizationSlots {
     if ((this.held.get(organization) ?? 0) < this.perOrganization) this.wakeOne(organization);
   }
 
+  /**
+   * The queue had nothing more for this process: each organization's parked jobs go, as many as it
+   * has free slots here. A job promoted when one of its slots freed may have been taken by another
+   * process, which leaves this process's slot free and its other parked jobs waiting out their
+   * delay unless they are let go here.
+   */
+  drained(): void {
+    for (const organization of [...this.parked.keys()]) {
+      const free = this.perOrganization - (this.held.get(organization) ?? 0);
+      for (let i = 0; i < free; i++) this.wakeOne(organization);
+    }
+  }
+
   private wakeOne(organization: string): void {
     const waiting = this.parked.get(organization);
     const next = waiting?.shift();
