@@ -46,6 +46,8 @@ export function requestContext(rt: Pick<Runtime, 'logger' | 'metrics' | 'tracing
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeOf(req);
       rt.metrics.http.observe({ route, method: req.method, status: String(res.statusCode) }, seconds);
+      // The line is not even built when the level drops it.
+      if (!rt.logger.isInfoEnabled()) return;
       rt.logger.info('request', {
         requestId,
         method: req.method,

@@ -145,14 +145,31 @@ export async function findLiveTokenWithOwner(
   }
   const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, companion.statement, [sha256Hex(secret), ...companion.bindings]);
   if (!row) return undefined;
-  const other: Record<string, unknown> = {};
+  const other = companionColumns(row);
   let found = false;
-  for (const key in row) {
-    if (key.startsWith('auth_')) continue;
-    other[key] = row[key];
-    found ||= row[key] !== null;
+  for (const key in other) {
+    if (other[key] === null) continue;
+    found = true;
+    break;
   }
   return { token: row, companion: found ? other : undefined };
+}
+
+/**
+ * The companion's columns of a tokenLookupWith row: the row less the token's columns, taken out
+ * by name in one copy. (A copy made key by key is an object V8 keeps as a dictionary, which made
+ * every later copy of the row, e.g. a guard's, cost about 15 µs per request in the API's profile.)
+ */
+function companionColumns(row: LiveTokenRow & Record<string, unknown>): Record<string, unknown> {
+  const {
+    auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin,
+    auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org,
+    ...other
+  } = row;
+  // Every token column is named above: a column added to LiveTokenRow and not here fails to compile.
+  const named = { auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin, auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org };
+  void (named satisfies Record<keyof LiveTokenRow, unknown>);
+  return other;
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
