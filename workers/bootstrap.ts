@@ -28,6 +28,7 @@ const STOP_GRACE_MS = 2_000;
 
 /** The fair share a queue's jobs take their slots from (see the processors' inFairSlot), if any. */
 function fairSlotsOf(deps: WorkerDeps, queue: QueueName): OrganizationSlots | undefined {
+  // The Terraform slots (deps.slots) are shared by the queues whose jobs run Terraform.
   if (SANDBOXED_QUEUES.includes(queue)) return deps.slots;
   return queue in deps.outboundSlots ? deps.outboundSlots[queue as keyof WorkerDeps['outboundSlots']] : undefined;
 }

@@ -203,8 +203,8 @@ class Stale extends Error {}
  * authentication read (`known`): the result's move, the stage's end and the run's move are one
  * statement, whose run move happens only when the result and the stage moved (compare-and-set on
  * each). The results and evaluations read final stay final, so the stage's outcome decided from
- * them holds; when anything else moved meanwhile, the transaction is rolled back and false is
- * returned (the caller then takes the locking way). Null when `known` does not allow it.
+ * them holds. Null, and the caller takes the locking way, when `known` does not allow it or when
+ * anything moved meanwhile (the transaction is then rolled back).
  */
 async function settleLastResult(
   rt: Runtime,
