@@ -298,19 +298,19 @@ resource "terraform_data" "second" {
     try {
       // Warm keep-alive connections, then keep them busy while the process stops.
       for (let i = 0; i < 5; i++) expect(await get()).to.deep.include({ status: 204 });
+      // The process starts stopping between two requests (the keep-alive connection then idle and
+      // open), so the request after it arrives on that connection while the process stops.
       let stopping = false;
+      let closed: Promise<void> | undefined;
       const results: { during: boolean; result: Awaited<ReturnType<typeof get>> }[] = [];
-      const load = (async () => {
-        for (let i = 0; i < 200; i++) {
-          const during = stopping;
-          results.push({ during, result: await get() });
-          await new Promise((r) => setTimeout(r, 5));
+      for (let i = 0; i < 200; i++) {
+        if (i === 20) {
+          stopping = true;
+          closed = app.close();
         }
-      })();
-      await new Promise((r) => setTimeout(r, 100));
-      stopping = true;
-      const closed = app.close();
-      await load;
+        results.push({ during: stopping, result: await get() });
+        await new Promise((r) => setTimeout(r, 5));
+      }
       await closed;
       const errors = results.map((r) => r.result).filter((r): r is { error: string } => 'error' in r).map((r) => r.error);
       // Once the process stopped listening, a new connection is refused; an open one is never reset.
