@@ -390,6 +390,8 @@ describe('run tasks: a real integration at each stage', function () {
       sending.on('error', reject);
     });
     sending.write(bodyText.slice(0, 10));
+    // Time for the token's read, which nothing outside shows: were it later than the cancel, the
+    // callback would find the result final in that read instead, with the same answer.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const cancel = await api('POST', `/runs/${runId}/actions/cancel`, { token: s.token, body: {} });
     expect(cancel.status, cancel.text).to.equal(202);
