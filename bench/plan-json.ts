@@ -16,10 +16,9 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { migrateLatest } from '../shared/db/migrate.js';
 import { insertPendingRun } from '../shared/usecases/run-moves.js';
 import type { Runtime } from '../shared/runtime.js';
-import { Cleanups, cleanupOnSignals, createFixture, log, openSetupRuntime, serviceSetup, sleep, type ServiceSetup } from './support.js';
+import { Cleanups, cleanupOnSignals, createFixture, log, migratedSetup, sleep, type ServiceSetup } from './support.js';
 
 const PLAN_MB = Number(process.env.BENCH_PLAN_MB ?? '36');
 const CONCURRENT = 4;
@@ -159,9 +158,7 @@ async function main(): Promise<void> {
   const cleanups = new Cleanups();
   cleanupOnSignals(cleanups);
   try {
-    const setup = await serviceSetup(cleanups);
-    await migrateLatest(setup.databaseUrl);
-    const rt = openSetupRuntime(cleanups, setup);
+    const { setup, rt } = await migratedSetup(cleanups);
     let web = await startWeb(cleanups, setup, THIS_DIST);
     const fx = await createFixture(setup);
 

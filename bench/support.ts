@@ -150,6 +150,13 @@ export function openSetupRuntime(cleanups: Cleanups, setup: ServiceSetup): Runti
   return rt;
 }
 
+/** A fresh setup (see serviceSetup) whose database is created and migrated, with its runtime opened in this process (see openSetupRuntime). */
+export async function migratedSetup(cleanups: Cleanups): Promise<{ setup: ServiceSetup; rt: Runtime }> {
+  const setup = await serviceSetup(cleanups);
+  await migrateLatest(setup.databaseUrl);
+  return { setup, rt: openSetupRuntime(cleanups, setup) };
+}
+
 /** Starts the real API in this process on an already migrated setup's database; registers its teardown. */
 export async function startServiceOn(cleanups: Cleanups, setup: ServiceSetup): Promise<Service> {
   const rt = openSetupRuntime(cleanups, setup);

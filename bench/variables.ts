@@ -14,10 +14,9 @@
  * - Prints p50 and p99 of each and the ratios of the p50s to the baseline; drops the database.
  */
 import { randomInt } from 'node:crypto';
-import { migrateLatest } from '../shared/db/migrate.js';
 import { rowsOf } from '../shared/db.js';
 import { variablesReaching } from '../shared/repos/variables.js';
-import { Cleanups, cleanupOnSignals, log, machine, openSetupRuntime, percentile, runMain, serviceSetup } from './support.js';
+import { Cleanups, cleanupOnSignals, log, machine, migratedSetup, percentile, runMain } from './support.js';
 
 const ORGS = Number(process.env.BENCH_ORGS ?? '500');
 const VARIABLES = Number(process.env.BENCH_VARIABLES ?? '200000');
@@ -38,9 +37,7 @@ async function main(): Promise<void> {
   const cleanups = new Cleanups();
   cleanupOnSignals(cleanups);
   try {
-    const setup = await serviceSetup(cleanups);
-    await migrateLatest(setup.databaseUrl);
-    const rt = openSetupRuntime(cleanups, setup);
+    const { rt } = await migratedSetup(cleanups);
     const { db } = rt;
     const workspaces = ORGS * WORKSPACES_PER_ORG;
     const sets = ORGS * SETS_PER_ORG;
