@@ -12,6 +12,7 @@
  * Usage: node dist/bench/plan-json.js [--old-dist /path/to/other/build/dist]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,7 +84,9 @@ async function storePlan(rt: Runtime, workspaceId: string, json: Buffer, redacte
 /** The web process of the build at `dist` on the setup's database and port; resolves once it answers. */
 async function startWeb(cleanups: Cleanups, setup: ServiceSetup, dist: string): Promise<ChildProcess> {
   const env = { ...setup.env, PATH: process.env.PATH ?? '' };
-  const child = spawn(process.execPath, [join(dist, 'server', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The web entry point is bin/web.js; builds from before the entry points moved there have server/main.js.
+  const entry = [join(dist, 'bin', 'web.js'), join(dist, 'server', 'main.js')].find((path) => existsSync(path)) ?? join(dist, 'bin', 'web.js');
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
