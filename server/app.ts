@@ -1,7 +1,8 @@
 import express from 'express';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
-import { readAheadOf } from './guards.js';
+import { readAheadOf, readsAheadFromBody } from './guards.js';
+import { readBodyAhead } from './body-ahead.js';
 import { apiRateLimit, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
@@ -65,12 +66,17 @@ export function createApp(deps: AppDeps): express.Express {
   // Every authenticated request takes a point of its credential's budget (shared by all web
   // processes): asked for alongside the credential's lookup, enforced once it is authenticated.
   api.use(startApiBudget(deps.rateLimits, deps.config));
-  // Authenticate before reading the body, so an anonymous request never gets past 401.
+  // Authenticate before reading the body, so an anonymous request never gets past 401; but a small
+  // body that names the guard's first read is read first, so the token's lookup makes that read too.
+  const jsonTypes = ['application/json', 'application/vnd.api+json'];
+  const bodyAhead = readBodyAhead(readsAheadFromBody, jsonTypes);
+  api.use(bodyAhead.read);
   api.use(authenticate(deps.db, deps.config, { readAheadOf }));
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));
-  api.use(express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '2mb', strict: true }));
+  api.use(bodyAhead.report);
+  api.use(express.json({ type: jsonTypes, limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));
   api.use(runRoutes(deps));

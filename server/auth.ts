@@ -114,8 +114,8 @@ export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, 
 export interface AuthenticateOptions {
   /** The paths a run's token may call (see runTokenMay); the API's by default. */
   runTokenPaths?: readonly RegExp[];
-  /** The granted read a request's guard makes first, when its method and path tell (read with the token). */
-  readAheadOf?: (method: string, path: string) => ReadAheadSpec | null;
+  /** The granted read a request's guard makes first, when its method and path (or its body, when read already) tell (read with the token). */
+  readAheadOf?: (method: string, path: string, body?: unknown) => ReadAheadSpec | null;
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
@@ -124,7 +124,7 @@ export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runToken
     const credential = presentedCredential(req, config);
     if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
     const secret = credential?.kind === 'token' ? credential.secret : null;
-    const found = secret ? await principalFor(db, secret, readAheadOf?.(req.method, req.path) ?? undefined) : null;
+    const found = secret ? await principalFor(db, secret, readAheadOf?.(req.method, req.path, req.body) ?? undefined) : null;
     if (found) {
       const { principal, readAhead } = found;
       if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();

@@ -22,6 +22,8 @@ declare global {
       taskResult?: CallbackContext;
       /** The point of its API budget the request took before authentication (see startApiBudget). */
       apiBudget?: Promise<LimitDecision | null>;
+      /** What went wrong reading the body before authentication, reported once it is authenticated (see readBodyAhead). */
+      bodyError?: unknown;
     }
   }
 }

@@ -36,12 +36,13 @@ import {
 import type { ApplyRow, PlanRow, RunRow } from '../shared/repos/runs.js';
 import type { PolicyCheckRow } from '../shared/repos/policy-checks.js';
 import type { TaskStageRow } from '../shared/repos/run-tasks.js';
-import { CV_WITH_INGRESS_ID, splitIngressId, type CvWithIngressIdRow } from '../shared/read-models/configuration-versions.js';
+import { CV_WITH_INGRESS_ID, splitIngressId, splitRunCv, WORKSPACE_WITH_RUN_CV, type CvWithIngressIdRow, type RunSourceCv } from '../shared/read-models/configuration-versions.js';
 import type { CvRow } from '../shared/repos/configuration-versions.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import { tokenLookupWith } from '../shared/repos/tokens.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
+import { relationshipIdIn } from './handlers/body.js';
 
 /*
  * Loaders that answer 404 for anything the caller may not see, as TFE does, so the existence
@@ -111,6 +112,25 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
+}
+
+/**
+ * workspaceScopeById for a new run of the workspace, with the configuration version the run would
+ * use: the one `cvId` names, else the workspace's current one (undefined when there is none). Both
+ * are read by one statement (or read ahead with the token); the version is the caller's to look at
+ * only once the scope holds.
+ */
+export async function workspaceScopeForRun(
+  db: Db,
+  principal: Principal,
+  workspaceId: string,
+  cvId: string | null,
+  need: WorkspaceAccess,
+  ahead?: ReadAhead,
+): Promise<WorkspaceScope & { cv: RunSourceCv | undefined }> {
+  const found = await rowWithGrant<WorkspaceRow & { run_cv: RunSourceCv | null }>(db, principal, WORKSPACE_WITH_RUN_CV, [cvId, workspaceId], ahead);
+  const split = found && splitRunCv(found.row);
+  return { ...(await scopeWith(db, split?.row, found?.grant, need)), cv: split?.cv };
 }
 
 /** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
@@ -211,14 +231,34 @@ export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string
 export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
   scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
+/** A read ahead's key, from the groups of the request's path or from its JSON body; null: none. */
+type KeyOf = (match: RegExpExecArray, body: unknown) => (string | null)[] | null;
+
+/** The key of a read ahead whose key is the path's groups. */
+const pathKey: KeyOf = (match) => match.slice(1).map((segment) => decodeURIComponent(segment));
+
 /** A request whose guard's first read is made with the token's lookup, with the statement that makes both. */
-const readAhead = (method: string, path: RegExp, read: GrantedRead) => ({ method, path, read, statement: tokenLookupWith(ReadAhead.text(read)) });
+const readAhead = (method: string, path: RegExp, read: GrantedRead, keyOf: KeyOf = pathKey, fromBody = false) => ({
+  method,
+  path,
+  read,
+  keyOf,
+  fromBody,
+  statement: tokenLookupWith(ReadAhead.text(read)),
+});
+
+/** The key of creating a run's first read: the configuration version the body names (or null), then its workspace. */
+const newRunKey: KeyOf = (_match, body) => {
+  const workspaceId = relationshipIdIn(body, 'workspace');
+  return workspaceId === undefined ? null : [relationshipIdIn(body, 'configuration-version') ?? null, workspaceId];
+};
 
 /**
- * The requests whose guard's first read readAheadOf names: method, path (whose groups are the
- * read's key), read, and the token's lookup with the read.
+ * The requests whose guard's first read readAheadOf names: method, path, read, where its key comes
+ * from (the path's groups, or the body), and the token's lookup with the read.
  */
 const READS_AHEAD = [
+  readAhead('POST', /^\/runs$/, WORKSPACE_WITH_RUN_CV, newRunKey, true),
   readAhead('GET', /^\/workspaces\/([^/]+)$/, WORKSPACE_WITH_FACTS),
   readAhead('GET', /^\/runs\/([^/]+)$/, RUN_WITH_REFERENCES),
   readAhead('GET', /^\/plans\/([^/]+)$/, PLAN_WITH_RUN),
@@ -239,22 +279,29 @@ const READS_AHEAD = [
  * clients make most: a workspace by id or by name, a run, its events, plan and apply, its policy
  * checks and task stages (polled while they run), an organization's workspaces and its
  * entitlements, which the terraform CLI reads at every command, and a configuration version's
- * creation and the reads of it polled until its upload is in), with its
- * key from the path; the request's token is then looked up by the same statement (see
+ * creation and the reads of it polled until its upload is in, and a run's creation), with its
+ * key from the path, or from the body when the body was read before authentication (see
+ * readsAheadFromBody); the request's token is then looked up by the same statement (see
  * authenticate). The guard checks that the read and the key are its own, so a request this names
  * wrongly only reads again.
  */
-export function readAheadOf(method: string, path: string): ReadAheadSpec | null {
+export function readAheadOf(method: string, path: string, body?: unknown): ReadAheadSpec | null {
   for (const ahead of READS_AHEAD) {
     const match = method === ahead.method ? ahead.path.exec(path) : null;
     if (!match) continue;
     try {
-      return { read: ahead.read, key: match.slice(1).map((segment) => decodeURIComponent(segment)), statement: ahead.statement };
+      const key = ahead.keyOf(match, body);
+      return key && { read: ahead.read, key, statement: ahead.statement };
     } catch {
       return null;
     }
   }
   return null;
+}
+
+/** Whether the request's read ahead takes its key from its body, which is then worth reading before authentication (see readBodyAhead). */
+export function readsAheadFromBody(method: string, path: string): boolean {
+  return READS_AHEAD.some((ahead) => ahead.fromBody && ahead.method === method && ahead.path.test(path));
 }
 
 export interface TeamScope {

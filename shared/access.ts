@@ -84,8 +84,9 @@ const membershipTeamsColumn = (organization: string, userId = '?'): string => `(
 /**
  * How a guard reads one row with the caller's grant in the organization the row belongs to: the
  * table, the name of the row's organization (SQL over `x`: its column, or an organization's own
- * name), what finds the row (SQL over `x` whose `?` placeholders take the read's key, in order)
- * and more columns of the row (SQL over `x`). All of it is the service's own, never input.
+ * name), what finds the row (SQL over `x`) and more columns of the row (SQL over `x`). The read's
+ * key gives the values of their `?` placeholders in the order of the statement's text: the extra
+ * columns' first, then those of what finds the row. All of the SQL is the service's own, never input.
  */
 export interface GrantedRead {
   table: string;
@@ -109,11 +110,11 @@ export const grantedReadWhere = (table: string, where: string, extra: readonly s
 export const ORGANIZATION_BY_NAME: GrantedRead = { table: 'organizations', organization: 'x.name', where: 'x.name = ?', extra: [] };
 
 /** What finds a granted read's row: its id, a query selecting it (one row, one column), or the values of its `where`. */
-export type ReadKey = readonly (string | Knex.QueryBuilder)[];
+export type ReadKey = readonly (string | null | Knex.QueryBuilder)[];
 
 /** A granted read's statement: the user's id as `userId` gives it (see membershipTeamsColumn), then the key's placeholders. */
 const grantedReadText = (read: GrantedRead, userId = '?'): string =>
-  `select x.*, ${[...read.extra, membershipTeamsColumn(read.organization, userId)].join(', ')} from ${read.table} as x where ${read.where} limit 1`;
+  `select x.*, ${[membershipTeamsColumn(read.organization, userId), ...read.extra].join(', ')} from ${read.table} as x where ${read.where} limit 1`;
 
 /** What a granted read found: the row, and the user's teams in its organization apart from it. */
 interface GrantedRow<T> {
@@ -131,7 +132,7 @@ function grantedRow<T>(found: (T & { membership_teams: MembershipTeam[] }) | und
 /** A granted read to make with a request's token's lookup: the read, its key, and the statement that makes both (see tokenLookupWith). */
 export interface ReadAheadSpec {
   read: GrantedRead;
-  key: string[];
+  key: (string | null)[];
   statement: string;
 }
 
@@ -144,7 +145,7 @@ export class ReadAhead {
   private taken = false;
   constructor(
     private readonly read: GrantedRead,
-    private readonly key: readonly string[],
+    private readonly key: readonly (string | null)[],
     private readonly found: Record<string, unknown> | undefined,
   ) {}
 

@@ -8,8 +8,14 @@ export function attributesOf(req: Request): Record<string, unknown> {
 
 /** A to-one relationship id from a validated document, or undefined. */
 export function relationshipId(req: Request, name: string): string | undefined {
-  const rel = (req.body as { data?: { relationships?: Record<string, { data?: { id?: string } | null }> } })?.data?.relationships?.[name];
-  return rel?.data?.id ?? undefined;
+  return relationshipIdIn(req.body, name);
+}
+
+/** relationshipId of a body not validated yet: undefined unless the relationship's id is a string. */
+export function relationshipIdIn(body: unknown, name: string): string | undefined {
+  const rel = (body as { data?: { relationships?: Record<string, { data?: { id?: unknown } | null } | null> } } | null)?.data?.relationships?.[name];
+  const id = rel?.data?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** Linkage ids of a validated relationship list body `{ data: [{type, id}] }`, de-duplicated in order. */

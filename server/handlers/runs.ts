@@ -16,13 +16,12 @@ import {
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { workspaceFacts } from '../../shared/read-models/workspaces.js';
-import { findCurrentCv, findCv } from '../../shared/repos/configuration-versions.js';
 import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
 import { findComment } from '../../shared/repos/comments.js';
 import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { orgScope, runScopeWithReferences, workspaceScopeById, workspaceScopeOfRun } from '../guards.js';
+import { orgScope, runScopeWithReferences, workspaceScopeById, workspaceScopeForRun, workspaceScopeOfRun } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
@@ -101,11 +100,9 @@ export function runHandlers(deps: AppDeps) {
       const attrs = attributesOf(req) as RunRequest;
       const workspaceId = relationshipId(req, 'workspace')!;
       const cvId = relationshipId(req, 'configuration-version');
-      // Read alongside the workspace, and looked at only once the caller's access is known.
-      const cvRead = Promise.resolve(cvId ? findCv(db, cvId) : findCurrentCv(db, workspaceId));
-      cvRead.catch(() => undefined);
-      const scope = await workspaceScopeById(db, res.locals.principal, workspaceId, 'plan');
-      const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cvRead, Boolean(cvId), attrs, actorOf(res));
+      // The version comes with the workspace, and is looked at only once the caller's access is known.
+      const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'plan', res.locals.readAhead);
+      const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res));
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, references ? new Map([[run.id, references]]) : undefined);
       sendResource(res, 201, body.data[0]);
     },

@@ -41,3 +41,23 @@ export function splitIngressId(row: CvWithIngressIdRow): { cv: CvRow; ingressId:
   const { organization_name: _name, ingress_attributes_id: ingressId, ...cv } = row;
   return { cv, ingressId };
 }
+
+/** What creating a run needs of the configuration version it would use. */
+export type RunSourceCv = Pick<CvRow, 'id' | 'workspace_id' | 'status' | 'source' | 'speculative'>;
+
+/**
+ * A workspace by id with the configuration version a new run of it would use, as a granted read
+ * (see rowWithGrant): the version the key's first value names, or, when it is null, the
+ * workspace's current one; the key's second value is the workspace's id. All that creating a run
+ * reads before its insert, in one statement.
+ */
+export const WORKSPACE_WITH_RUN_CV: GrantedRead = grantedRead('workspaces', [
+  `(select json_build_object('id', cv.id, 'workspace_id', cv.workspace_id, 'status', cv.status, 'source', cv.source, 'speculative', cv.speculative)
+      from configuration_versions cv where cv.id = coalesce(?::text, x.current_configuration_version_id)) as run_cv`,
+]);
+
+/** A row WORKSPACE_WITH_RUN_CV read, split into the workspace's row and the version (undefined when there is none). */
+export function splitRunCv<T>(row: T & { run_cv: RunSourceCv | null }): { row: T; cv: RunSourceCv | undefined } {
+  const { run_cv: cv, ...rest } = row;
+  return { row: rest as T, cv: cv ?? undefined };
+}

@@ -127,7 +127,7 @@ export const tokenLookupWith = (companion: (tokenUserId: string) => string): str
 /** A statement tokenLookupWith made, with the values of the companion's `?` placeholders. */
 export interface Companion {
   statement: string;
-  bindings: readonly string[];
+  bindings: readonly (string | null)[];
 }
 
 /**

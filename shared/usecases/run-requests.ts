@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import { NotFound, Unprocessable } from '../errors.js';
 import type { WorkspaceAccess } from '../access.js';
 import { usableForRuns } from '../domain/configuration-version.js';
-import type { CvRow } from '../repos/configuration-versions.js';
+import type { RunSourceCv } from '../read-models/configuration-versions.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import { createRun, type CreatedRun } from './runs.js';
 
@@ -24,20 +24,19 @@ export type RunRequest = {
 
 /**
  * Creates a run a client asked for in a workspace it has at least plan access to, from the named
- * configuration version (`cvNamed`) or the workspace's current one, read by `cvRead` (awaited only
- * once the workspace is known to run remotely). Applying runs need write access (404 otherwise).
+ * configuration version (`cvNamed`) or the workspace's current one, `cv` (looked at only once the
+ * workspace is known to run remotely). Applying runs need write access (404 otherwise).
  */
 export async function createRequestedRun(
   rt: Runtime,
   ws: WorkspaceRow,
   access: WorkspaceAccess,
-  cvRead: Promise<CvRow | undefined>,
+  cv: RunSourceCv | undefined,
   cvNamed: boolean,
   attrs: RunRequest,
   actorId: string | null,
 ): Promise<CreatedRun> {
   if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
-  const cv = await cvRead;
   if (!cv || cv.workspace_id !== ws.id) {
     throw new Unprocessable(cvNamed ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', '/data/relationships/configuration-version');
   }

@@ -129,6 +129,31 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
     await refused(runDoc(wsRel(wsId)), 401, { token: 'not-a-real-token' });
   });
 
+  it('answers 401 first to an anonymous request whatever its body, and 400 for a broken body only once the caller is known', async () => {
+    // A small body of a run's creation is read before the token is looked up (its workspace is
+    // read with the token); what is wrong with it still waits for authentication.
+    const broken = '{"data": {"type": "runs",';
+    await refused(null, 401, { token: null, raw: broken });
+    await refused(null, 401, { token: 'not-a-real-token', raw: broken });
+    await refused(null, 400, { raw: broken, detail: /not valid JSON/ });
+  });
+
+  it('creates a run from a body too large to be read before authentication, and refuses it anonymously with 401', async () => {
+    const big = runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, { variables: [{ key: 'big', value: `"${'x'.repeat(20 * 1024)}"` }] });
+    await refused(big, 401, { token: null });
+    const res = await postRun(big, token);
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.data.relationships['configuration-version'].data.id).to.equal(cvId);
+    await cancel(res.body.data.id);
+  });
+
+  it('answers 422 for a configuration version that does not exist, and 404 for a workspace the caller may not see whatever version it names', async () => {
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel('cv-doesnotexist0000') }), 422, { pointer: '/data/relationships/configuration-version', detail: /not found/ });
+    const stranger = (await createOrg()).owner;
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }), 404, { token: stranger.token });
+    await refused(runDoc(wsRel(wsId)), 404, { token: stranger.token });
+  });
+
   it('answers 404 to a user who can only read the workspace, even for a plan-only run', async () => {
     const reader = await memberWithAccess(org, wsId, 'read');
     expect((await api('GET', `/workspaces/${wsId}`, { token: reader.token })).status).to.equal(200);
