@@ -96,7 +96,10 @@ export interface ShowResult extends StepResult {
 }
 
 export interface PhaseProcess {
-  /** How init ended; its output is for the log when it failed. */
+  /**
+   * How init ended, with its output when it failed (for the log); after a success the output is
+   * left unread ('').
+   */
   init: Promise<StepResult>;
   /** Lets the phase's command start once init has succeeded (at once if it has); call when the run is claimed. */
   go(): void;
@@ -368,7 +371,9 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
     for (const resolve of ended.values()) resolve(exit);
   });
   return {
-    init: withFile(initEnded, () => 'init.out'),
+    // Read only when init failed: a success's output is kept by nobody, and reading it would take the
+    // thread pool and the event loop while the shell starts the phase's command.
+    init: initEnded.then(async (s) => (s.code === 0 ? { ...s, output: '' } : { ...s, output: await readFile(join(wd.root, 'init.out'), 'utf8').catch(() => '') })),
     go: () => child.send('go\n'),
     main: mainEnded,
     show: showEnded.then(async (s): Promise<ShowResult> => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpareShell, spawnPhase } from '../../../../shared/terraform/phase-process.js';
@@ -50,7 +50,9 @@ describe('phase processes', () => {
         const output: Buffer[] = [];
         phase.output((c) => output.push(c));
         phase.go();
-        expect(await phase.init).to.deep.include({ code: 0, output: 'initialised\n' });
+        // Init ran in the working directory; a success's output is left unread.
+        expect(await phase.init).to.deep.include({ code: 0, output: '' });
+        expect(readFileSync(join(root, 'init.out'), 'utf8')).to.equal('initialised\n');
         expect(await phase.main).to.deep.equal({ code: 2, signal: null });
         const show = await phase.show;
         expect(show).to.deep.include({ code: 0, size: 24 });
@@ -86,7 +88,9 @@ describe('phase processes', () => {
     const output: Buffer[] = [];
     phase.output((c) => output.push(c));
     phase.go();
-    expect((await phase.init).code).to.equal(127);
+    const init = await phase.init;
+    expect(init.code).to.equal(127);
+    expect(init.output).to.match(/no-such-terraform/);
     expect((await phase.process.done).code).to.equal(0);
     expect(Buffer.concat(output).toString('utf8')).to.equal('');
 
