@@ -6,9 +6,10 @@ export const BODY_AHEAD_MAX_BYTES = 16 * 1024;
 /**
  * Reads the JSON body of a request whose first read takes its key from the body (creating a run
  * names its workspace there) before the request is authenticated, so that the statement that
- * looks up the token makes that read too (see readAheadOf). Only a body that declares a length of
- * at most BODY_AHEAD_MAX_BYTES is read here; any other is read after authentication as before, and
- * its read made on its own. The first handler reads; the second, placed where the body would be
+ * looks up the token makes that read too (see readAheadOf). Only an uncompressed body that declares
+ * a length of at most BODY_AHEAD_MAX_BYTES is read here; any other (a compressed one may inflate
+ * past the limit, up to what the API's own parser takes) is read after authentication as before,
+ * and its read made on its own. The first handler reads; the second, placed where the body would be
  * read otherwise, reports what went wrong reading it (400, 413, 415), so an anonymous request
  * still gets its 401 first, whatever it sent.
  */
@@ -17,7 +18,9 @@ export function readBodyAhead(wanted: (method: string, path: string) => boolean,
   return {
     read(req: Request, res: Response, next: NextFunction) {
       const length = Number(req.headers['content-length']);
-      if (!wanted(req.method, req.path) || !Number.isInteger(length) || length > BODY_AHEAD_MAX_BYTES) return next();
+      const encoding = req.headers['content-encoding'];
+      const small = Number.isInteger(length) && length <= BODY_AHEAD_MAX_BYTES && (encoding === undefined || encoding === 'identity');
+      if (!small || !wanted(req.method, req.path)) return next();
       parse(req, res, (err?: unknown) => {
         if (err) res.locals.bodyError = err;
         next();
