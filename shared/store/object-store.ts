@@ -17,7 +17,8 @@ export interface ObjectStore {
   put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts?: { contentType?: string; prefix?: string }): Promise<StoredObject>;
   /**
    * Like put, but the store may return the object's writes for a larger statement of the
-   * caller's (see Writes) instead of writing at once; then the object exists once they ran.
+   * caller's (see Writes) instead of writing at once; then the object exists once they ran. The
+   * writes are named by `prefix`: one statement carries objects of distinct prefixes.
    */
   putAlong(tx: Db, data: Buffer, opts?: { contentType?: string; prefix?: string }): Promise<{ object: StoredObject; writes: Writes }>;
   /**

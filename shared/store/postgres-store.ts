@@ -90,12 +90,18 @@ export class PostgresObjectStore implements ObjectStore {
     return data.length <= CHUNK ? this.smallObject(tx, data, opts) : { object: await this.put(tx, data, opts), writes: [] };
   }
 
-  /** An object of one chunk at most, size and digest known: its row and its chunk as writes of one statement. */
+  /**
+   * An object of one chunk at most, size and digest known: its row and its chunk as writes of one
+   * statement. The writes are named by the object's prefix, not its id: a name with the id made the
+   * text of every statement that carried them unique, so PostgreSQL parsed and planned it each time
+   * and no connection could keep it prepared. A statement carries objects of distinct prefixes.
+   */
   private smallObject(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string }): { object: StoredObject; writes: Writes } {
-    const id = newId(opts.prefix ?? 'obj');
+    const prefix = opts.prefix ?? 'obj';
+    const id = newId(prefix);
     const object = { id, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), contentType: opts.contentType ?? 'application/octet-stream' };
-    const writes: Writes = [[`${id}:row`, tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType })]];
-    if (data.length) writes.push([`${id}:chunk`, tx('object_chunks').insert(this.chunk(id, 0, data))]);
+    const writes: Writes = [[`${prefix}:row`, tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType })]];
+    if (data.length) writes.push([`${prefix}:chunk`, tx('object_chunks').insert(this.chunk(id, 0, data))]);
     return { object, writes };
   }
 
