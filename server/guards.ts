@@ -237,13 +237,16 @@ type KeyOf = (match: RegExpExecArray, body: unknown) => (string | null)[] | null
 /** The key of a read ahead whose key is the path's groups. */
 const pathKey: KeyOf = (match) => match.slice(1).map((segment) => decodeURIComponent(segment));
 
-/** A request whose guard's first read is made with the token's lookup, with the statement that makes both. */
-const readAhead = (method: string, path: RegExp, read: GrantedRead, keyOf: KeyOf = pathKey, fromBody = false) => ({
+/**
+ * A request whose guard's first read is made with the token's lookup, with the statement that
+ * makes both; its key comes from the body unless it is the path's groups.
+ */
+const readAhead = (method: string, path: RegExp, read: GrantedRead, keyOf: KeyOf = pathKey) => ({
   method,
   path,
   read,
   keyOf,
-  fromBody,
+  fromBody: keyOf !== pathKey,
   statement: tokenLookupWith(ReadAhead.text(read)),
 });
 
@@ -258,7 +261,7 @@ const newRunKey: KeyOf = (_match, body) => {
  * from (the path's groups, or the body), and the token's lookup with the read.
  */
 const READS_AHEAD = [
-  readAhead('POST', /^\/runs$/, WORKSPACE_WITH_RUN_CV, newRunKey, true),
+  readAhead('POST', /^\/runs$/, WORKSPACE_WITH_RUN_CV, newRunKey),
   readAhead('GET', /^\/workspaces\/([^/]+)$/, WORKSPACE_WITH_FACTS),
   readAhead('GET', /^\/runs\/([^/]+)$/, RUN_WITH_REFERENCES),
   readAhead('GET', /^\/plans\/([^/]+)$/, PLAN_WITH_RUN),

@@ -344,8 +344,12 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   const ended = new Map<Step, (status: ExitStatus) => void>();
   const reported = (step: Step) => new Promise<ExitStatus>((resolve) => ended.set(step, resolve));
   const [initEnded, mainEnded, showEnded, schemasEnded] = [reported('init'), reported('main'), reported('show'), reported('schemas')];
-  const withFile = (status: Promise<ExitStatus>, file: (s: ExitStatus) => string) =>
-    status.then(async (s) => ({ ...s, output: await readFile(join(wd.root, file(s)), 'utf8').catch(() => '') }));
+  /** A step's status with the output of the file `file` names for it; '' when it names none. */
+  const withFile = (status: Promise<ExitStatus>, file: (s: ExitStatus) => string | null) =>
+    status.then(async (s) => {
+      const name = file(s);
+      return { ...s, output: name === null ? '' : await readFile(join(wd.root, name), 'utf8').catch(() => '') };
+    });
 
   let pending: Buffer[] = [];
   let sink: ((chunk: Buffer) => void) | undefined;
@@ -373,7 +377,7 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   return {
     // Read only when init failed: a success's output is kept by nobody, and reading it would take the
     // thread pool and the event loop while the shell starts the phase's command.
-    init: initEnded.then(async (s) => (s.code === 0 ? { ...s, output: '' } : { ...s, output: await readFile(join(wd.root, 'init.out'), 'utf8').catch(() => '') })),
+    init: withFile(initEnded, (s) => (s.code === 0 ? null : 'init.out')),
     go: () => child.send('go\n'),
     main: mainEnded,
     show: showEnded.then(async (s): Promise<ShowResult> => {
