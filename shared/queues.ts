@@ -171,25 +171,70 @@ export function bullPrefix(queuePrefix: string): string {
 
 export type Queues = Readonly<Record<QueueName, Queue>>;
 
+/** The queues whose workers call user-supplied URLs: their jobs are added in a fair order between organizations. */
+export const FAIR_ORDER_QUEUES: readonly QueueName[] = ['verification', 'run-task-dispatch', 'notification-delivery'];
+/** How fast an organization's count of recently added jobs fades (its time constant). */
+const FAIR_ORDER_FADE_MS = 10_000;
+/** BullMQ's largest priority. */
+const MAX_PRIORITY = 2_097_152;
+/** Organizations remembered before the ones whose count has faded are forgotten. */
+const FAIR_ORDER_REMEMBERED = 1_000;
+
+/**
+ * A fair order between organizations for one queue of one process: a job's BullMQ priority (lower
+ * goes first, in order of adding within one priority) is how many jobs its organization added
+ * here recently, counting itself, each counted job fading with a time constant of
+ * FAIR_ORDER_FADE_MS. An organization that adds a hundred jobs at once gets priorities 1 to 100,
+ * and another organization's job added after them gets 1 and is next in line: the organizations'
+ * jobs interleave instead of one's backlog standing before the other's. It orders only; the fair
+ * share (workers/organization-slots.ts) still bounds what one organization holds. Each process
+ * counts what it adds, which approximates the organization's backlog as a whole.
+ */
+export class FairOrder {
+  private readonly counts = new Map<string, { count: number; at: number }>();
+
+  priority(organization: string, now = performance.now()): number {
+    const last = this.counts.get(organization);
+    const count = (last ? last.count * Math.exp(-(now - last.at) / FAIR_ORDER_FADE_MS) : 0) + 1;
+    if (!last && this.counts.size >= FAIR_ORDER_REMEMBERED) this.forgetFaded(now);
+    this.counts.set(organization, { count, at: now });
+    return Math.min(MAX_PRIORITY, Math.round(count));
+  }
+
+  private forgetFaded(now: number): void {
+    for (const [organization, { count, at }] of this.counts) if (count * Math.exp(-(now - at) / FAIR_ORDER_FADE_MS) < 0.5) this.counts.delete(organization);
+  }
+}
+
 /**
  * A queue whose jobs, added while a traced request or job is under way (see shared/trace.ts), carry
- * its request id in their data.
+ * its request id in their data; on a queue of FAIR_ORDER_QUEUES, a job that names its organization
+ * is added with the priority of the queue's FairOrder.
  */
 class TracedQueue extends Queue {
+  private readonly order: FairOrder | null;
+
   constructor(
-    name: string,
+    name: QueueName,
     opts: ConstructorParameters<typeof Queue>[1],
     private readonly tracing: Tracing | undefined,
   ) {
     super(name, opts);
+    this.order = FAIR_ORDER_QUEUES.includes(name) ? new FairOrder() : null;
   }
 
   override add(name: string, data: Record<string, unknown>, opts?: JobsOptions) {
-    return super.add(name, this.traced(data), opts);
+    return super.add(name, this.traced(data), this.ordered(data, opts));
   }
 
   override addBulk(jobs: Parameters<Queue['addBulk']>[0]) {
-    return super.addBulk(jobs.map((job) => ({ ...job, data: this.traced(job.data as Record<string, unknown>) })));
+    return super.addBulk(jobs.map((job) => ({ ...job, data: this.traced(job.data as Record<string, unknown>), opts: this.ordered(job.data as Record<string, unknown>, job.opts) })));
+  }
+
+  private ordered<T extends JobsOptions | undefined>(data: Record<string, unknown>, opts: T): T | JobsOptions {
+    const organization = data.organization;
+    if (!this.order || typeof organization !== 'string' || opts?.priority !== undefined) return opts;
+    return { ...opts, priority: this.order.priority(organization) };
   }
 
   private traced(data: Record<string, unknown>): Record<string, unknown> {

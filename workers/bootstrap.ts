@@ -23,6 +23,11 @@ const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execut
 // of a running job every half lock), so a crashed worker delays its work by seconds, not minutes.
 const JOB_LOCK_MS = 10_000;
 const STALLED_CHECK_MS = 5_000;
+/**
+ * How long a job of an outbound queue whose organization holds its share waits in the process for a
+ * slot before it is parked: what another organization's job may wait longer for a slot to fetch it.
+ */
+const OUTBOUND_HOLD_MS = 200;
 /** Between the interrupt of a phase stopped at shutdown and its kill. */
 const STOP_GRACE_MS = 2_000;
 
@@ -57,11 +62,13 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     sandbox,
     policyEngines: cliEngines(rt.config, sandbox),
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
-    // The API waits for verifications, so their jobs are tried again sooner than the others.
+    // The API waits for verifications, so their jobs are tried again sooner than the others. Jobs
+    // of these queues come in a fair order between organizations (shared/queues.ts), so one over
+    // its share may wait a little in the process for a slot instead of being parked at once.
     outboundSlots: {
-      verification: new OrganizationSlots(rt.config.verificationSlotsPerOrganization, 500),
-      'run-task-dispatch': new OrganizationSlots(rt.config.taskDispatchSlotsPerOrganization),
-      'notification-delivery': new OrganizationSlots(rt.config.deliverySlotsPerOrganization),
+      verification: new OrganizationSlots(rt.config.verificationSlotsPerOrganization, 500, OUTBOUND_HOLD_MS),
+      'run-task-dispatch': new OrganizationSlots(rt.config.taskDispatchSlotsPerOrganization, undefined, OUTBOUND_HOLD_MS),
+      'notification-delivery': new OrganizationSlots(rt.config.deliverySlotsPerOrganization, undefined, OUTBOUND_HOLD_MS),
     },
     phases: new RunningPhases(),
     preambles: new TerraformPreambles(),

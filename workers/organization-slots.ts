@@ -12,16 +12,30 @@ import { DelayedError, type Job } from 'bullmq';
  * The count lives in this process's memory and a slot is released when its job's work ends, however
  * it ends (the `finally` in inFairSlot); a process that dies takes its counts with it, so a crash
  * never strands a slot: BullMQ hands the dead process's jobs to another worker after their lock expires.
+ *
+ * With `holdMs`, a job whose organization holds its share first waits that long in the process for
+ * one of its organization's slots (the next one freed here passes straight to it) and is parked
+ * only if none frees: while slots free quickly, a job is fetched once, where parking costs it a
+ * move to the delayed set, a promotion and a second fetch. Another organization's job waits at most
+ * `holdMs` longer for a slot to fetch it, since the queues that hold (the outbound ones) put jobs in
+ * a fair order (shared/queues.ts, FairOrder), so that it is next in line rather than behind the
+ * first organization's backlog.
  */
 export class OrganizationSlots {
   private readonly held = new Map<string, number>();
   /** Jobs this process sent back to wait for their organization's share, oldest first. */
   private readonly parked = new Map<string, Job<unknown>[]>();
+  /** Jobs waiting in this process for one of their organization's slots, oldest first. */
+  private readonly holding = new Map<string, Holder[]>();
 
-  /** `retryMs`: how long a job whose organization holds its share waits at most before it is tried again (plus up to a third more, spread). */
+  /**
+   * `retryMs`: how long a parked job waits at most before it is tried again (plus up to a third
+   * more, spread); `holdMs`: how long a job waits in the process for a slot before it is parked.
+   */
   constructor(
     private readonly perOrganization: number,
     readonly retryMs = 3_000,
+    readonly holdMs = 0,
   ) {}
 
   /** Takes a slot for `organization`; false when it holds its share already. */
@@ -32,8 +46,40 @@ export class OrganizationSlots {
     return true;
   }
 
-  /** Frees a slot, and lets the organization's longest-waiting parked job go at once. */
+  /**
+   * Waits up to holdMs for one of `organization`'s slots freed in this process; true when it got
+   * one (taken for it), false when none freed in time.
+   */
+  hold(organization: string): Promise<boolean> {
+    if (this.holdMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const holders = this.holding.get(organization) ?? [];
+      this.holding.set(organization, holders);
+      const holder: Holder = {
+        timer: setTimeout(() => {
+          holders.splice(holders.indexOf(holder), 1);
+          if (!holders.length && this.holding.get(organization) === holders) this.holding.delete(organization);
+          resolve(false);
+        }, this.holdMs),
+        resolve,
+      };
+      holders.push(holder);
+    });
+  }
+
+  /**
+   * Frees a slot: it passes to the organization's longest-holding job in this process, or else the
+   * organization's longest-waiting parked job is let go at once.
+   */
   release(organization: string): void {
+    const holders = this.holding.get(organization);
+    const holder = holders?.shift();
+    if (holders && !holders.length) this.holding.delete(organization);
+    if (holder) {
+      clearTimeout(holder.timer);
+      holder.resolve(true);
+      return;
+    }
     const n = (this.held.get(organization) ?? 1) - 1;
     if (n <= 0) this.held.delete(organization);
     else this.held.set(organization, n);
@@ -71,8 +117,15 @@ export class OrganizationSlots {
   }
 }
 
+/** A job waiting in the process for a slot: its deadline, and how it learns whether it got one. */
+interface Holder {
+  timer: NodeJS.Timeout;
+  resolve: (got: boolean) => void;
+}
+
 /**
- * Runs `work` in one of `organization`'s slots; when it holds its share, the job goes back to the
+ * Runs `work` in one of `organization`'s slots; when it holds its share, the job waits up to the
+ * slots' holdMs in this process for one to free, and otherwise goes back to the
  * queue's delayed set and this process's slot takes the next job. The job waits there until one of
  * the organization's slots frees in this process (which promotes it), or `retryMs` at most. The move does not count as an
  * attempt (BullMQ's Job.moveToDelayed skips the attempt count, and DelayedError is neither a failure
@@ -82,7 +135,7 @@ export class OrganizationSlots {
  */
 export async function inFairSlot(slots: OrganizationSlots, organization: string | null, job: Job<unknown>, token: string | undefined, work: () => Promise<void>): Promise<void> {
   if (organization === null) return work();
-  if (!slots.take(organization)) {
+  if (!slots.take(organization) && !(await slots.hold(organization))) {
     await job.moveToDelayed(Date.now() + slots.retryMs + Math.floor(Math.random() * (slots.retryMs / 3)), token);
     slots.park(organization, job);
     throw new DelayedError();

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { Queue, type Job } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
 import { harness } from '../helpers/harness.js';
 import { uniq } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
-import { bullPrefix } from '../../shared/queues.js';
+import { bullPrefix, closeQueues, createQueues, jobs } from '../../shared/queues.js';
 import { createRedis, type RedisConnection } from '../../shared/redis.js';
-import { OrganizationSlots } from '../../workers/organization-slots.js';
+import { inFairSlot, OrganizationSlots } from '../../workers/organization-slots.js';
 
 /**
  * A worker process's fair share, on a queue of its own in this run's Redis that no worker takes
@@ -60,5 +60,94 @@ describe('fair share: parked jobs', function () {
     slots.park('c', other);
     await waitFor(async () => (await stateOf(other)) === 'waiting', "the other organization's parked job, which has a free slot");
     expect(await stateOf(job)).to.equal('delayed');
+  });
+});
+
+describe('fair share: a job held for a slot', function () {
+  let connection: RedisConnection;
+  let queue: Queue;
+
+  before(() => {
+    connection = createRedis(harness().config, 'producer');
+    queue = new Queue(uniq('fair-hold'), { connection, prefix: bullPrefix(harness().config.queuePrefix) });
+  });
+
+  after(async () => {
+    await queue?.obliterate({ force: true });
+    await queue?.close();
+    connection?.disconnect();
+  });
+
+  it("runs in the slot its organization frees while it holds, and is never parked", async () => {
+    const slots = new OrganizationSlots(1, 600_000, 5_000);
+    expect(slots.take('a')).to.equal(true);
+    const job = await queue.add('a2', {}, { delay: 600_000 });
+    let ran = false;
+    // A token no worker holds: parking the job would fail, so the run shows it was not parked.
+    const held = inFairSlot(slots, 'a', job, 'no-lock', async () => void (ran = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ran, 'still holding: the slot is taken').to.equal(false);
+    slots.release('a');
+    await held;
+    expect(ran).to.equal(true);
+    expect(await job.getState(), 'left where it was').to.equal('delayed');
+    // Its slot was released in turn: the organization's share is free again.
+    expect(slots.take('a')).to.equal(true);
+  });
+
+  it('gives the freed slot to the longest-holding job and lets a hold end empty-handed after holdMs', async () => {
+    const slots = new OrganizationSlots(1, 600_000, 300);
+    expect(slots.take('a')).to.equal(true);
+    const first = slots.hold('a');
+    const second = slots.hold('a');
+    slots.release('a');
+    expect(await first).to.equal(true);
+    const started = Date.now();
+    expect(await second, 'no second slot freed').to.equal(false);
+    expect(Date.now() - started).to.be.below(2_000);
+    // The slot stayed taken for the first holder: the organization still holds its share.
+    expect(slots.take('a')).to.equal(false);
+    // Without holdMs a job does not wait at all.
+    expect(await new OrganizationSlots(1).hold('a')).to.equal(false);
+  });
+});
+
+describe('fair order: an organization flooding an outbound queue', function () {
+  const prefix = uniq('fair-order');
+  let connection: RedisConnection;
+  let workerConnection: RedisConnection;
+  let worker: Worker;
+  let queues: ReturnType<typeof createQueues>;
+
+  before(() => {
+    connection = createRedis(harness().config, 'producer');
+    workerConnection = createRedis(harness().config, 'worker');
+    queues = createQueues(connection, prefix);
+    // Takes jobs by hand, one at a time, in the order the queue gives them.
+    worker = new Worker('notification-delivery', null, { connection: workerConnection, prefix: bullPrefix(prefix) });
+  });
+
+  after(async () => {
+    await worker?.close();
+    await queues['notification-delivery'].obliterate({ force: true });
+    await closeQueues(queues);
+    connection?.disconnect();
+    workerConnection?.disconnect();
+  });
+
+  it("does not put another organization's job behind its backlog", async () => {
+    const flood = Array.from({ length: 30 }, (_, i) => jobs.notificationDelivery(`ndel-a${i}`, 'org-a', 1));
+    for (const spec of flood) await queues['notification-delivery'].add(spec.name, spec.data, { jobId: spec.jobId });
+    const other = jobs.notificationDelivery('ndel-b0', 'org-b', 1);
+    await queues['notification-delivery'].add(other.name, other.data, { jobId: other.jobId });
+
+    const taken: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const job = await worker.getNextJob('hand', { block: false });
+      taken.push(job!.data.deliveryId);
+      await job!.moveToCompleted(null, 'hand', false);
+    }
+    // Organization B's first job goes with A's first: the organizations' jobs interleave.
+    expect(taken).to.deep.equal(['ndel-a0', 'ndel-b0', 'ndel-a1', 'ndel-a2']);
   });
 });
