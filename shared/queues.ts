@@ -172,7 +172,7 @@ export function bullPrefix(queuePrefix: string): string {
 export type Queues = Readonly<Record<QueueName, Queue>>;
 
 /** The queues whose workers call user-supplied URLs: their jobs are added in a fair order between organizations. */
-export const FAIR_ORDER_QUEUES: readonly QueueName[] = ['verification', 'run-task-dispatch', 'notification-delivery'];
+const FAIR_ORDER_QUEUES: readonly QueueName[] = ['verification', 'run-task-dispatch', 'notification-delivery'];
 /** How fast an organization's count of recently added jobs fades (its time constant). */
 const FAIR_ORDER_FADE_MS = 10_000;
 /** BullMQ's largest priority. */
@@ -190,7 +190,7 @@ const FAIR_ORDER_REMEMBERED = 1_000;
  * share (workers/organization-slots.ts) still bounds what one organization holds. Each process
  * counts what it adds, which approximates the organization's backlog as a whole.
  */
-export class FairOrder {
+class FairOrder {
   private readonly counts = new Map<string, { count: number; at: number }>();
 
   priority(organization: string, now = performance.now()): number {

@@ -3,7 +3,7 @@ import { DelayedError, type Job } from 'bullmq';
 /**
  * A worker process's fair share of one queue's slots between organizations: one organization
  * holds at most `perOrganization` of them at once, so another organization's job always finds one
- * free, however many slow jobs the first has queued. Made in the worker's entry point, one per
+ * free (within `holdMs`, below), however many slow jobs the first has queued. Made in the worker's entry point, one per
  * queue (or group of queues sharing slots) and process: the Terraform slots
  * (RUN_SLOTS_PER_ORGANIZATION, by default half of RUN_CONCURRENCY rounded up), and the slots of the
  * queues that call user-supplied URLs (VERIFICATION_, TASK_DISPATCH_ and
@@ -57,8 +57,9 @@ export class OrganizationSlots {
       this.holding.set(organization, holders);
       const holder: Holder = {
         timer: setTimeout(() => {
+          // Still in the list: a holder given a slot is taken out of it and its timer cleared.
           holders.splice(holders.indexOf(holder), 1);
-          if (!holders.length && this.holding.get(organization) === holders) this.holding.delete(organization);
+          if (!holders.length) this.holding.delete(organization);
           resolve(false);
         }, this.holdMs),
         resolve,
