@@ -37,7 +37,9 @@ export function leaseClaimQuery(db: Db, c: LeaseClaim): Knex.QueryBuilder {
   const lease = c.leaseColumn ?? 'lease_until';
   const query = db(c.table);
   if (typeof c.id === 'string') query.where('id', c.id);
-  else query.whereIn('id', c.id as string[]);
+  // One array parameter rather than one placeholder per id: the statement's text is the same
+  // however many rows it claims, so it is prepared once per connection (shared/db/prepared.ts).
+  else query.whereRaw('id = any(?::text[])', [c.id as string[]]);
   if (c.where) query.where(c.where);
   query.andWhere((q) => {
     q.where((fresh) => {
