@@ -195,16 +195,17 @@ class FairOrder {
 
   priority(organization: string, now = performance.now()): number {
     const last = this.counts.get(organization);
-    const count = (last ? last.count * Math.exp(-(now - last.at) / FAIR_ORDER_FADE_MS) : 0) + 1;
-    if (!last && this.counts.size >= FAIR_ORDER_REMEMBERED) this.forgetFaded(now);
+    const count = (last ? faded(last, now) : 0) + 1;
+    if (!last && this.counts.size >= FAIR_ORDER_REMEMBERED) {
+      for (const [name, entry] of this.counts) if (faded(entry, now) < 0.5) this.counts.delete(name);
+    }
     this.counts.set(organization, { count, at: now });
     return Math.min(MAX_PRIORITY, Math.round(count));
   }
-
-  private forgetFaded(now: number): void {
-    for (const [organization, { count, at }] of this.counts) if (count * Math.exp(-(now - at) / FAIR_ORDER_FADE_MS) < 0.5) this.counts.delete(organization);
-  }
 }
+
+/** A count taken at `at`, faded to `now`. */
+const faded = (c: { count: number; at: number }, now: number): number => c.count * Math.exp(-(now - c.at) / FAIR_ORDER_FADE_MS);
 
 /**
  * A queue whose jobs, added while a traced request or job is under way (see shared/trace.ts), carry
@@ -228,10 +229,16 @@ class TracedQueue extends Queue {
   }
 
   override addBulk(jobs: Parameters<Queue['addBulk']>[0]) {
-    return super.addBulk(jobs.map((job) => ({ ...job, data: this.traced(job.data as Record<string, unknown>), opts: this.ordered(job.data as Record<string, unknown>, job.opts) })));
+    return super.addBulk(
+      jobs.map((job) => {
+        const data = job.data as Record<string, unknown>;
+        return { ...job, data: this.traced(data), opts: this.ordered(data, job.opts) };
+      }),
+    );
   }
 
-  private ordered<T extends JobsOptions | undefined>(data: Record<string, unknown>, opts: T): T | JobsOptions {
+  /** `opts` with the fair order's priority, for a job that names its organization on a queue of FAIR_ORDER_QUEUES. */
+  private ordered(data: Record<string, unknown>, opts: JobsOptions | undefined): JobsOptions | undefined {
     const organization = data.organization;
     if (!this.order || typeof organization !== 'string' || opts?.priority !== undefined) return opts;
     return { ...opts, priority: this.order.priority(organization) };

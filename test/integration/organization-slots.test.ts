@@ -8,28 +8,35 @@ import { createRedis, type RedisConnection } from '../../shared/redis.js';
 import { inFairSlot, OrganizationSlots } from '../../workers/organization-slots.js';
 
 /**
- * A worker process's fair share, on a queue of its own in this run's Redis that no worker takes
- * from: jobs parked for their organization's share wait in the delayed set until the process
- * promotes them.
+ * A queue of its own in this run's Redis that no worker takes from, made before the suite's tests
+ * and emptied and closed after them; `queue()` gives it once made.
  */
-describe('fair share: parked jobs', function () {
+function scratchQueue(name: string): () => Queue {
   let connection: RedisConnection;
   let queue: Queue;
-
   before(() => {
     connection = createRedis(harness().config, 'producer');
-    queue = new Queue(uniq('fair-share'), { connection, prefix: bullPrefix(harness().config.queuePrefix) });
+    queue = new Queue(uniq(name), { connection, prefix: bullPrefix(harness().config.queuePrefix) });
   });
-
   after(async () => {
     await queue?.obliterate({ force: true });
     await queue?.close();
     connection?.disconnect();
   });
+  return () => queue;
+}
+
+/**
+ * A worker process's fair share, on a queue of its own in this run's Redis that no worker takes
+ * from: jobs parked for their organization's share wait in the delayed set until the process
+ * promotes them.
+ */
+describe('fair share: parked jobs', function () {
+  const queue = scratchQueue('fair-share');
 
   /** A job that waits in the delayed set, as one parked by inFairSlot does. */
-  const parkedJob = (name: string) => queue.add(name, {}, { delay: 600_000 });
-  const stateOf = async (job: Job) => (await queue.getJob(job.id!))!.getState();
+  const parkedJob = (name: string) => queue().add(name, {}, { delay: 600_000 });
+  const stateOf = async (job: Job) => (await queue().getJob(job.id!))!.getState();
 
   it("lets every parked job go up to the organization's free slots once the queue is drained, where only one went per freed slot", async () => {
     const slots = new OrganizationSlots(2);
@@ -64,24 +71,12 @@ describe('fair share: parked jobs', function () {
 });
 
 describe('fair share: a job held for a slot', function () {
-  let connection: RedisConnection;
-  let queue: Queue;
-
-  before(() => {
-    connection = createRedis(harness().config, 'producer');
-    queue = new Queue(uniq('fair-hold'), { connection, prefix: bullPrefix(harness().config.queuePrefix) });
-  });
-
-  after(async () => {
-    await queue?.obliterate({ force: true });
-    await queue?.close();
-    connection?.disconnect();
-  });
+  const queue = scratchQueue('fair-hold');
 
   it("runs in the slot its organization frees while it holds, and is never parked", async () => {
     const slots = new OrganizationSlots(1, 600_000, 5_000);
     expect(slots.take('a')).to.equal(true);
-    const job = await queue.add('a2', {}, { delay: 600_000 });
+    const job = await queue().add('a2', {}, { delay: 600_000 });
     let ran = false;
     // A token no worker holds: parking the job would fail, so the run shows it was not parked.
     const held = inFairSlot(slots, 'a', job, 'no-lock', async () => void (ran = true));
