@@ -15,7 +15,9 @@
  * - Baseline, alternating with the service rounds: child processes (one per worker process) that
  *   sign and POST the same bodies with the same headers through node-fetch, 8 at a time per process;
  *   once with a keep-alive agent (the bare loop, which the service's outbound client also keeps
- *   connections like) and, for reference, once opening a connection per request.
+ *   connections like) and, for reference, once opening a connection per request; and for reference
+ *   the same keep-alive loop on Node's own HTTP client, without node-fetch, as the service's
+ *   outbound client sends.
  * - Latency: runs created through the API (POST /runs) on workspaces whose one configuration is
  *   subscribed to run:created; nothing runs the run pipeline, so the runs stay pending. Measured
  *   from the COMMIT of the run's creation (the web process's knex `query` event) and from the
@@ -141,11 +143,27 @@ interface Item {
 }
 
 type LoopCommand =
-  | { type: 'load'; url: string; token: string; userAgent: string; items: Item[]; concurrency: number; keepAlive: boolean; gapMs: number }
+  | { type: 'load'; url: string; token: string; userAgent: string; items: Item[]; concurrency: number; keepAlive: boolean; client: LoopClient; gapMs: number }
   | { type: 'go' };
 type LoopReply = { type: 'loaded' } | { type: 'done'; latencies: number[] } | { type: 'error'; error: string };
 
-/** Child side: sign and POST the loaded items, `concurrency` at a time, with plain node-fetch. */
+/** What a loop sends with: node-fetch (the baseline), or Node's own HTTP client (a reference). */
+type LoopClient = 'node-fetch' | 'node:http';
+
+/** One POST through Node's own HTTP client, its answer read whole; resolves to the status. */
+function postWithNodeHttp(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent }, (res) => {
+      res.on('data', () => undefined);
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** Child side: sign and POST the loaded items, `concurrency` at a time, with plain node-fetch (or Node's HTTP client). */
 function loopChild(): void {
   let loaded: Extract<LoopCommand, { type: 'load' }> | null = null;
   const reply = (m: LoopReply) => process.send!(m);
@@ -161,9 +179,14 @@ function loopChild(): void {
         const signature = createHmac('sha512', l.token).update(body).digest('hex');
         const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': l.userAgent, 'X-Svc-Delivery-Id': id };
         for (const h of SIGNATURE_HEADERS) headers[h] = signature;
-        const res = await fetch(l.url, { method: 'POST', headers, body, agent });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`sink answered ${res.status}`);
+        let status: number;
+        if (l.client === 'node:http') status = await postWithNodeHttp(l.url, headers, body, agent);
+        else {
+          const res = await fetch(l.url, { method: 'POST', headers, body, agent });
+          await res.arrayBuffer();
+          status = res.status;
+        }
+        if (status !== 200) throw new Error(`sink answered ${status}`);
         latencies[i] = performance.now() - t0;
         if (l.gapMs) await sleep(l.gapMs);
       }
@@ -443,11 +466,11 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
 }
 
 /** The same bodies through the loop processes, split evenly; `keepAlive` false opens a connection per request. */
-async function baselineRound(t: Target, loops: Loop[], items: Item[], keepAlive: boolean): Promise<Round> {
+async function baselineRound(t: Target, loops: Loop[], items: Item[], keepAlive: boolean, client: LoopClient = 'node-fetch'): Promise<Round> {
   const tag = randomBytes(3).toString('hex');
   const renamed = items.map((it) => ({ id: `${it.id}-b${tag}`, body: it.body }));
   const parts = loops.map((_, i) => renamed.filter((_, j) => j % loops.length === i));
-  await Promise.all(loops.map((l, i) => l.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items: parts[i], concurrency: WORKER_CONCURRENCY, keepAlive, gapMs: 0 })));
+  await Promise.all(loops.map((l, i) => l.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items: parts[i], concurrency: WORKER_CONCURRENCY, keepAlive, client, gapMs: 0 })));
   const cpu0 = await cpuSnapshot(t.watcher, [], loops);
   const arrived = t.sink.expect(renamed.map((it) => it.id));
   const t0 = performance.now();
@@ -458,8 +481,8 @@ async function baselineRound(t: Target, loops: Loop[], items: Item[], keepAlive:
   return { ...timing, requestMs: done.flatMap((d) => d.latencies), cpu };
 }
 
-/** A side of a throughput round: the two bare loops, or the service fed events of F deliveries (`events-F`). */
-type Side = 'keepalive' | 'fresh' | `events-${number}`;
+/** A side of a throughput round: the three bare loops, or the service fed events of F deliveries (`events-F`). */
+type Side = 'keepalive' | 'fresh' | 'node-http' | `events-${number}`;
 const serviceSides = (): Side[] => FANOUTS.map((f) => `events-${f}` as const);
 const isService = (side: Side) => side.startsWith('events-');
 const fanoutOf = (side: Side) => Number(side.slice('events-'.length));
@@ -468,17 +491,20 @@ async function warmUp(t: Target, workers: ChildProcess[], loops: Loop[]): Promis
   for (const f of FANOUTS) await serviceRound(t, workers, makeItems(t, WARMUP_DELIVERIES), f);
   await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), true);
   await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), false);
+  await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), true, 'node:http');
 }
 
 /** ROUNDS rounds of every side on the same bodies, the order rotating from round to round. */
 async function throughput(t: Target, workers: ChildProcess[], loops: Loop[]): Promise<Map<Side, Round[]>> {
-  const sides: Side[] = ['keepalive', ...serviceSides(), 'fresh'];
+  const sides: Side[] = ['keepalive', ...serviceSides(), 'fresh', 'node-http'];
   const out = new Map<Side, Round[]>(sides.map((s) => [s, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const items = makeItems(t, DELIVERIES);
     const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
     for (const side of order) {
-      const round = isService(side) ? await serviceRound(t, workers, items, fanoutOf(side)) : await baselineRound(t, loops, items, side === 'keepalive');
+      const round = isService(side) ? await serviceRound(t, workers, items, fanoutOf(side))
+        : side === 'node-http' ? await baselineRound(t, loops, items, true, 'node:http')
+        : await baselineRound(t, loops, items, side === 'keepalive');
       out.get(side)!.push(round);
       await sleep(200);
     }
@@ -549,7 +575,7 @@ async function latency(t: Target, workspaces: string[]): Promise<LatencySample[]
 /** The latency runs' own bodies, one at a time with the same gap, through a loop process. */
 async function pacedBaseline(t: Target, loop: Loop, samples: LatencySample[], keepAlive: boolean): Promise<number[]> {
   const items = samples.map((s) => ({ id: `paced-${s.runId}-${keepAlive ? 'k' : 'f'}`, body: t.sink.byRun.get(s.runId)!.raw }));
-  await loop.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items, concurrency: 1, keepAlive, gapMs: GAP_MS });
+  await loop.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items, concurrency: 1, keepAlive, client: 'node-fetch', gapMs: GAP_MS });
   const arrived = t.sink.expect(items.map((it) => it.id));
   const { latencies } = await loop.go();
   await arrived;
@@ -573,6 +599,7 @@ function throughputTable(byProcs: Map<number, Map<Side, Round[]>>): string {
   const name = (side: Side) =>
     side === 'keepalive' ? 'baseline: bare node-fetch loop, keep-alive'
     : side === 'fresh' ? 'reference: bare node-fetch loop, new connection per request'
+    : side === 'node-http' ? "reference: bare loop on Node's HTTP client (no fetch), keep-alive"
     : `service: events of ${fanoutOf(side)} deliver${fanoutOf(side) === 1 ? 'y' : 'ies'}`;
   const rateOfSide = (sides: Map<Side, Round[]>, side: Side) => mean(sides.get(side)!.map((r) => r.rate));
   for (const [procs, sides] of byProcs) {
@@ -586,6 +613,7 @@ function throughputTable(byProcs: Map<number, Map<Side, Round[]>>): string {
       const f = fanoutOf(side);
       lines.push(`| ${procs} | **service (F = ${f}) / bare loop** | | **${(rateOfSide(sides, side) / rateOfSide(sides, 'keepalive')).toFixed(2)}** | | | | | |`);
       lines.push(`| ${procs} | service (F = ${f}) / new-connection reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'fresh')).toFixed(2)} | | | | | |`);
+      lines.push(`| ${procs} | service (F = ${f}) / Node's HTTP client reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'node-http')).toFixed(2)} | | | | | |`);
     }
   }
   if (byProcs.has(1) && byProcs.has(2)) {

@@ -99,4 +99,47 @@ describe('outbound HTTP client (SSRF guard, limits, signatures)', () => {
     expect(t.error).to.match(/timed out/);
     slow.server.closeAllConnections();
   });
+
+  it('times out a receiver that stalls mid-body, fails one that hangs up mid-body, and names a refused connection', async () => {
+    const stalling = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write('partial');
+    });
+    servers.push(stalling.server);
+    const stalled = await loopback.send({ url: stalling.url, body: '{}' });
+    expect(stalled).to.include({ ok: false, status: null, error: 'timed out after 1500 ms' });
+    stalling.server.closeAllConnections();
+
+    const hanging = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write('partial', () => res.socket?.destroy());
+    });
+    servers.push(hanging.server);
+    const hungUp = await loopback.send({ url: hanging.url, body: '{}' });
+    expect(hungUp.ok).to.equal(false);
+    expect(hungUp.status).to.equal(null);
+    expect(hungUp.error).to.match(/^connection failed/);
+
+    const closed = await serve(() => undefined);
+    const port = (closed.server.address() as AddressInfo).port;
+    await new Promise((r) => closed.server.close(r));
+    const refused = await loopback.send({ url: `http://127.0.0.1:${port}/hook`, body: '{}' });
+    expect(refused).to.include({ ok: false, status: null, error: 'connection failed (ECONNREFUSED)' });
+  });
+
+  it('sends the body with its length, and a GET without one', async () => {
+    const seen: { method?: string; length?: string; encoding?: string; body: string }[] = [];
+    const { url, server } = await serve((req, res, body) => {
+      seen.push({ method: req.method, length: req.headers['content-length'], encoding: req.headers['transfer-encoding'], body });
+      res.end('ok');
+    });
+    servers.push(server);
+    const body = JSON.stringify({ name: 'wörld' });
+    expect((await loopback.send({ url, body })).body).to.equal('ok');
+    expect((await loopback.send({ url, method: 'GET' })).status).to.equal(200);
+    expect(seen).to.deep.equal([
+      { method: 'POST', length: String(Buffer.byteLength(body)), encoding: undefined, body },
+      { method: 'GET', length: undefined, encoding: undefined, body: '' },
+    ]);
+  });
 });
