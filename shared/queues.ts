@@ -308,7 +308,7 @@ export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
 }
 
 /** Least time between two rounds of delivery jobs added by one process, when it is busy. */
-export const DELIVERY_ROUND_MS = 5;
+export const DELIVERY_ROUND_MS = 10;
 
 interface Gathering {
   attempts: DeliveryAttempt[];
