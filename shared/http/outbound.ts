@@ -220,7 +220,7 @@ export function createOutboundClient(opts: OutboundOptions) {
         clearTimeout(timer);
         resolve(result);
       };
-      // Redirects are never followed: the client only follows what it is told, and it is told nothing.
+      // Node's client follows no redirect: a 3xx comes back as it is, with an error saying so.
       const request = (protocol === 'https:' ? https : http).request(url, { method: req.method ?? 'POST', headers: requestHeaders(req), agent: agents[protocol] }, (res) => {
         const status = res.statusCode ?? 0;
         readCapped(res).then(

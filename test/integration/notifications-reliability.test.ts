@@ -176,12 +176,12 @@ describe('notifications: reliable delivery', function () {
     // The run's three first tries went out in one job. The job completes in Redis a moment after
     // its deliveries settle in Postgres (it queues the retry first), so its completion is awaited.
     const ids = await Promise.all([s.configurationId, others.retry, others.gone].map(async (c) => (await rowOf(c)).id as string));
-    const carried = await waitFor(async () => {
-      const lists = (await harness().rt.queues['notification-delivery'].getJobs(['completed']))
+    const carriers = async () =>
+      (await harness().rt.queues['notification-delivery'].getJobs(['completed']))
         .map((j) => (j.data as { deliveryIds?: string[] }).deliveryIds ?? [])
         .filter((list) => list.includes(retry.id));
-      return lists.length ? lists : null;
-    }, 'the job that carried them to complete');
+    await waitFor(async () => (await carriers()).length > 0, 'the job that carried them to complete');
+    const carried = await carriers();
     expect(carried).to.have.length(1);
     expect(carried[0]).to.have.members(ids);
   });
