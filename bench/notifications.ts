@@ -465,8 +465,9 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   return { ...timing, jobs, requestMs: rows.map((r) => r.ms), cpu };
 }
 
-/** The same bodies through the loop processes, split evenly; `keepAlive` false opens a connection per request. */
-async function baselineRound(t: Target, loops: Loop[], items: Item[], keepAlive: boolean, client: LoopClient = 'node-fetch'): Promise<Round> {
+/** The same bodies through the loop processes, split evenly, sending as `side` says (LOOPS). */
+async function baselineRound(t: Target, loops: Loop[], items: Item[], side: LoopSide): Promise<Round> {
+  const { keepAlive, client } = LOOPS[side];
   const tag = randomBytes(3).toString('hex');
   const renamed = items.map((it) => ({ id: `${it.id}-b${tag}`, body: it.body }));
   const parts = loops.map((_, i) => renamed.filter((_, j) => j % loops.length === i));
@@ -481,17 +482,23 @@ async function baselineRound(t: Target, loops: Loop[], items: Item[], keepAlive:
   return { ...timing, requestMs: done.flatMap((d) => d.latencies), cpu };
 }
 
-/** A side of a throughput round: the three bare loops, or the service fed events of F deliveries (`events-F`). */
-type Side = 'keepalive' | 'fresh' | 'node-http' | `events-${number}`;
+/** The bare loops: the baseline (`keepalive`) and its two references, with how each sends. */
+const LOOPS = {
+  keepalive: { keepAlive: true, client: 'node-fetch' },
+  fresh: { keepAlive: false, client: 'node-fetch' },
+  'node-http': { keepAlive: true, client: 'node:http' },
+} as const satisfies Record<string, { keepAlive: boolean; client: LoopClient }>;
+type LoopSide = keyof typeof LOOPS;
+
+/** A side of a throughput round: one of the bare loops, or the service fed events of F deliveries (`events-F`). */
+type Side = LoopSide | `events-${number}`;
 const serviceSides = (): Side[] => FANOUTS.map((f) => `events-${f}` as const);
-const isService = (side: Side) => side.startsWith('events-');
+const isService = (side: Side): side is `events-${number}` => side.startsWith('events-');
 const fanoutOf = (side: Side) => Number(side.slice('events-'.length));
 
 async function warmUp(t: Target, workers: ChildProcess[], loops: Loop[]): Promise<void> {
   for (const f of FANOUTS) await serviceRound(t, workers, makeItems(t, WARMUP_DELIVERIES), f);
-  await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), true);
-  await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), false);
-  await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), true, 'node:http');
+  for (const side of Object.keys(LOOPS) as LoopSide[]) await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), side);
 }
 
 /** ROUNDS rounds of every side on the same bodies, the order rotating from round to round. */
@@ -502,9 +509,7 @@ async function throughput(t: Target, workers: ChildProcess[], loops: Loop[]): Pr
     const items = makeItems(t, DELIVERIES);
     const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
     for (const side of order) {
-      const round = isService(side) ? await serviceRound(t, workers, items, fanoutOf(side))
-        : side === 'node-http' ? await baselineRound(t, loops, items, true, 'node:http')
-        : await baselineRound(t, loops, items, side === 'keepalive');
+      const round = isService(side) ? await serviceRound(t, workers, items, fanoutOf(side)) : await baselineRound(t, loops, items, side);
       out.get(side)!.push(round);
       await sleep(200);
     }

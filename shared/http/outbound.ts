@@ -147,6 +147,7 @@ export function createOutboundClient(opts: OutboundOptions) {
       const parts: Buffer[] = [];
       let size = 0;
       let settled = false;
+      const text = () => Buffer.concat(parts).toString('utf8');
       const settle = (outcome: { body: string; truncated: boolean } | Error) => {
         if (settled) return;
         settled = true;
@@ -158,7 +159,7 @@ export function createOutboundClient(opts: OutboundOptions) {
         const room = maxBodyBytes - size;
         if (chunk.length > room) {
           parts.push(chunk.subarray(0, room));
-          settle({ body: Buffer.concat(parts).toString('utf8'), truncated: true });
+          settle({ body: text(), truncated: true });
           // The rest is not read: the connection is closed rather than drained.
           res.destroy();
           return;
@@ -167,7 +168,7 @@ export function createOutboundClient(opts: OutboundOptions) {
         size += chunk.length;
       };
       res.on('data', onData);
-      res.once('end', () => settle({ body: Buffer.concat(parts).toString('utf8'), truncated: false }));
+      res.once('end', () => settle({ body: text(), truncated: false }));
       // Stays attached: a stream with no error listener would throw the error at the process.
       res.on('error', (err) => settle(err));
       res.once('close', () => settle(new Error('the response ended early')));
@@ -177,8 +178,7 @@ export function createOutboundClient(opts: OutboundOptions) {
   /** The request's headers: the caller's, plus the body's length and an Accept header unless given. */
   function requestHeaders(req: OutboundRequest): Record<string, string | number> {
     const headers: Record<string, string | number> = { ...req.headers };
-    const named = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
-    if (!named.has('accept')) headers.Accept = '*/*';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'accept')) headers.Accept = '*/*';
     if (req.body !== undefined) headers['Content-Length'] = Buffer.byteLength(req.body);
     if (req.sign) {
       const signature = req.sign.key ? hmacSha512Hex(req.sign.key, req.body ?? '') : '';
@@ -193,7 +193,7 @@ export function createOutboundClient(opts: OutboundOptions) {
    * response, headers and abort objects cost more CPU per request than the request itself
    * (docs/performance.md, "The outbound client on Node's HTTP client").
    */
-  function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
+  async function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
     const started = Date.now();
     const fail = (error: string, status: number | null = null): OutboundResult => ({
       ok: false, status, headers: {}, body: '', truncated: false, durationMs: Date.now() - started, error,
@@ -202,14 +202,14 @@ export function createOutboundClient(opts: OutboundOptions) {
     try {
       url = new URL(req.url);
     } catch {
-      return Promise.resolve(fail('invalid URL'));
+      return fail('invalid URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.resolve(fail('only http and https URLs are allowed'));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('only http and https URLs are allowed');
     // Credentials in a URL are not sent (and never said back: they are secrets).
-    if (url.username || url.password) return Promise.resolve(fail('URLs with credentials (user:password@) are not supported'));
+    if (url.username || url.password) return fail('URLs with credentials (user:password@) are not supported');
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     // IP literals never reach the lookup hook, so they are vetted here.
-    if (isIP(literal) && !addressAllowed(literal, allowed)) return Promise.resolve(fail(DESTINATION_NOT_ALLOWED));
+    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(DESTINATION_NOT_ALLOWED);
 
     const protocol = url.protocol as 'http:' | 'https:';
     return new Promise((resolve) => {
