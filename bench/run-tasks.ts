@@ -22,13 +22,18 @@
  *
  * As in production (Procfile) web, run-task dispatch and the run pipeline get runtimes of their
  * own (Postgres pool, Redis connections). Web and dispatch share the main thread with the
- * receiver; the pipeline runs on a worker thread, as its own process would, so 20 plans' log
- * streaming and bookkeeping do not stall the event loop that the measured path runs on
- * (BENCH_PIPELINE=main puts it on the main thread instead).
+ * receiver; the pipeline runs in a child process at the CPU priority the Procfile gives it
+ * (`nice`), so 20 plans' log streaming, bookkeeping and sandbox starts do not stall the event
+ * loop that the measured path runs on. BENCH_PIPELINE=thread puts it on a worker thread of the
+ * bench's process instead (at the bench's priority), `main` on the main thread;
+ * BENCH_PIPELINE_NICE overrides the child's niceness.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
@@ -44,7 +49,10 @@ import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percen
 
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? '20');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '8');
-const PIPELINE_ON_MAIN = process.env.BENCH_PIPELINE === 'main';
+const PIPELINE = process.env.BENCH_PIPELINE ?? 'process';
+if (!['main', 'thread', 'process'].includes(PIPELINE)) throw new Error(`BENCH_PIPELINE must be main, thread or process, not ${PIPELINE}`);
+/** Set in the child process that runs the pipeline (BENCH_PIPELINE=process), to its niceness. */
+const PIPELINE_CHILD = 'BENCH_PIPELINE_CHILD';
 const WARMUP_ROUNDS = 1;
 const BURSTS_PER_SLOT = 2;
 const POLL_MS = 20;
@@ -231,12 +239,17 @@ function workerEnv(svc: Service): Record<string, string> {
 type ThreadCommand = 'reset' | 'peak' | 'stop';
 type ThreadReply = { ready: true } | { peak: Peak } | { stopped: true } | { error: string };
 
-/** Worker-thread side: the run-pipeline worker on its own runtime and event loop. */
-async function pipelineThread(): Promise<void> {
-  const port = parentPort!;
-  const reply = (m: ThreadReply) => port.postMessage(m);
+/** How the pipeline's side hears commands and answers: a worker thread's port or a child process's IPC channel. */
+interface Channel {
+  on(event: 'message', listener: (cmd: ThreadCommand) => void): unknown;
+  send(m: ThreadReply): void;
+}
+
+/** The pipeline's side, on a worker thread or in a child process: the run-pipeline worker on its own runtime and event loop. */
+async function pipelineSide(env: Record<string, string>, port: Channel): Promise<void> {
+  const reply = (m: ThreadReply) => port.send(m);
   try {
-    const config = loadConfig((workerData as { env: Record<string, string> }).env);
+    const config = loadConfig(env);
     const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
     const workers = await startWorkers(rt, ['run-pipeline']);
     const peak = new PoolPeak(rt);
@@ -261,28 +274,48 @@ async function pipelineThread(): Promise<void> {
   }
 }
 
-function threadPipeline(svc: Service, cleanups: Cleanups): Pipeline {
-  const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { env: workerEnv(svc) } });
+/**
+ * The pipeline on a worker thread of this process, or (`process`) in a child process as the
+ * Procfile runs it: a worker thread shares this process's memory, so each sandbox the pipeline
+ * spawns (a fork of the whole process) also costs the main thread.
+ */
+function separatePipeline(svc: Service, cleanups: Cleanups, where: 'thread' | 'process'): Pipeline {
+  const file = fileURLToPath(import.meta.url);
+  const side =
+    where === 'thread'
+      ? { worker: new Worker(file, { workerData: { env: workerEnv(svc) } }) }
+      : { child: fork(file, [], { env: { ...process.env, ...workerEnv(svc), [PIPELINE_CHILD]: String(pipelineNice()) }, stdio: 'inherit' }) };
+  const emitter = side.worker ?? side.child!;
   const next = () =>
     new Promise<ThreadReply>((resolve, reject) => {
-      worker.once('message', (m: ThreadReply) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
-      worker.once('error', reject);
+      emitter.once('message', (m: ThreadReply) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
+      emitter.once('error', reject);
     });
   const ask = async (cmd: ThreadCommand) => {
     const answer = next();
-    worker.postMessage(cmd);
+    if (side.worker) side.worker.postMessage(cmd);
+    else side.child!.send(cmd);
     return answer;
   };
   cleanups.add(async () => {
-    // Bounded: a thread that died must not hold up dropping the database.
+    // Bounded: a side that died must not hold up dropping the database.
     await Promise.race([ask('stop'), sleep(10_000)]);
-    await worker.terminate();
+    if (side.worker) await side.worker.terminate();
+    else side.child!.kill();
   });
   return {
     start: async () => void (await next()),
     resetPeak: async () => void (await ask('reset')),
     peak: async () => ((await ask('peak')) as { peak: Peak }).peak,
   };
+}
+
+/** The niceness the Procfile starts the run pipeline with (`nice -n N`; 0 without), unless BENCH_PIPELINE_NICE says otherwise. */
+function pipelineNice(): number {
+  if (process.env.BENCH_PIPELINE_NICE !== undefined) return Number(process.env.BENCH_PIPELINE_NICE);
+  const line = readFileSync(fileURLToPath(new URL('../../Procfile', import.meta.url)), 'utf8').match(/^run-pipeline:\s*(.*)$/m);
+  if (!line) throw new Error('the Procfile has no run-pipeline process');
+  return Number(/^nice -n (-?\d+) /.exec(line[1])?.[1] ?? '0');
 }
 
 async function startProcess(svc: Service, cleanups: Cleanups, queues: QueueName[]): Promise<Runtime> {
@@ -639,7 +672,7 @@ function report(m: Measured): string {
       `dispatch ${m.gauges.dispatch.peak.used} / ${m.gauges.dispatch.peak.waiting} (${m.gauges.dispatch.peak.size}), ` +
       `run pipeline ${m.pipelinePeak.used} / ${m.pipelinePeak.waiting} (${m.pipelinePeak.size}).`,
     `Main-thread event loop delay (10 ms timer): service rounds ${lag('service')}; idle bursts ${lag('idle')}; loaded baseline ${lag('loaded')}.`,
-    `Run pipeline on ${PIPELINE_ON_MAIN ? 'the main thread' : 'a worker thread'}, RUN_CONCURRENCY ${CONCURRENT}.`,
+    `Run pipeline on ${{ main: 'the main thread', thread: 'a worker thread', process: `a child process at nice ${pipelineNice()}` }[PIPELINE]}, RUN_CONCURRENCY ${CONCURRENT}.`,
   );
   return lines.join('\n');
 }
@@ -657,7 +690,7 @@ async function main(): Promise<void> {
     cleanups.add(() => receiver.close());
     // Loopback only: the integration listens on 127.0.0.1, which the outbound guard refuses by default.
     const svc = await startService(cleanups, { OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8', RUN_CONCURRENCY: String(CONCURRENT) });
-    const pipeline = PIPELINE_ON_MAIN ? mainThreadPipeline(svc, cleanups) : threadPipeline(svc, cleanups);
+    const pipeline = PIPELINE === 'main' ? mainThreadPipeline(svc, cleanups) : separatePipeline(svc, cleanups, PIPELINE as 'thread' | 'process');
     await pipeline.start();
     const dispatch = await startProcess(svc, cleanups, ['run-task-dispatch']);
     // Only task creation needs it; it stays up, idle.
@@ -718,5 +751,8 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMainThread) runMain(main);
-else void pipelineThread();
+if (!isMainThread) void pipelineSide((workerData as { env: Record<string, string> }).env, { on: (e, l) => parentPort!.on(e, l), send: (m) => parentPort!.postMessage(m) });
+else if (process.env[PIPELINE_CHILD]) {
+  setPriority(Number(process.env[PIPELINE_CHILD]));
+  void pipelineSide(process.env as Record<string, string>, { on: (e, l) => process.on(e, l), send: (m) => process.send!(m) });
+} else runMain(main);
