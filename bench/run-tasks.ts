@@ -32,7 +32,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -45,7 +44,7 @@ import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
 import type { QueueName } from '../shared/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percentile, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percentile, procfileNice, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
 
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? '20');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '8');
@@ -310,12 +309,9 @@ function separatePipeline(svc: Service, cleanups: Cleanups, where: 'thread' | 'p
   };
 }
 
-/** The niceness the Procfile starts the run pipeline with (`nice -n N`; 0 without), unless BENCH_PIPELINE_NICE says otherwise. */
+/** The niceness the Procfile starts the run pipeline with, unless BENCH_PIPELINE_NICE says otherwise. */
 function pipelineNice(): number {
-  if (process.env.BENCH_PIPELINE_NICE !== undefined) return Number(process.env.BENCH_PIPELINE_NICE);
-  const line = readFileSync(fileURLToPath(new URL('../../Procfile', import.meta.url)), 'utf8').match(/^run-pipeline:\s*(.*)$/m);
-  if (!line) throw new Error('the Procfile has no run-pipeline process');
-  return Number(/^nice -n (-?\d+) /.exec(line[1])?.[1] ?? '0');
+  return process.env.BENCH_PIPELINE_NICE !== undefined ? Number(process.env.BENCH_PIPELINE_NICE) : procfileNice(['run-pipeline']);
 }
 
 async function startProcess(svc: Service, cleanups: Cleanups, queues: QueueName[]): Promise<Runtime> {

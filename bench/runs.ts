@@ -540,7 +540,7 @@ async function measure(svc: Endpoint, store: ObjectStore, fx: Fixture, settings:
 
 const COMMANDS: Record<Layout, string> = {
   embedded: 'API and every worker in one process, `node dist/bin/all.js` as `npm start` runs it',
-  procfile: 'API and run-pipeline worker apart, `node dist/bin/web.js` and `node dist/bin/workers.js run-pipeline` as in the Procfile',
+  procfile: 'API and run-pipeline worker apart, `node dist/bin/web.js` and `node dist/bin/workers.js run-pipeline` as in the Procfile (at its niceness)',
 };
 
 /** Each service process's pid and memory, read while it still runs. */

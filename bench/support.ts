@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -187,8 +188,8 @@ async function flushQueueKeys(rt: Runtime): Promise<void> {
 /**
  * How the service's processes are laid out: `embedded` is `npm start` (bin/all.ts: API and
  * every worker in one process, which migrates the database itself); `procfile` is the Procfile's
- * `web` process and one `node dist/bin/workers.js <queues>` process, after the release step's
- * migration.
+ * `web` process and one `node dist/bin/workers.js <queues>` process, at the niceness the Procfile
+ * gives those queues (see procfileNice), after the release step's migration.
  */
 export type Layout = 'embedded' | 'procfile';
 
@@ -197,12 +198,29 @@ export const LAYOUTS: readonly Layout[] = ['embedded', 'procfile'];
 const EMBEDDED_MAIN = fileURLToPath(new URL('../bin/all.js', import.meta.url));
 const WEB_MAIN = fileURLToPath(new URL('../bin/web.js', import.meta.url));
 const WORKERS_MAIN = fileURLToPath(new URL('../bin/workers.js', import.meta.url));
+const PROCFILE = fileURLToPath(new URL('../../Procfile', import.meta.url));
 // What a service process may take to become ready, migrations included.
 const READY_TIMEOUT_MS = 60_000;
 // What a service process may take to stop after SIGTERM (its own budget is SHUTDOWN_BUDGET_MS, 10 s).
 const STOP_TIMEOUT_MS = 15_000;
 // The tail of a process's output kept for the report when it exits unexpectedly.
 const OUTPUT_TAIL = 8_000;
+
+/**
+ * The niceness the Procfile starts a worker process for `queues` with: its process types are
+ * named after the queues, and one that hosts several takes the highest priority among them (a
+ * `nice -n N` before a command; 0 without).
+ */
+export function procfileNice(queues: readonly QueueName[]): number {
+  const procfile = readFileSync(PROCFILE, 'utf8');
+  return Math.min(
+    ...queues.map((queue) => {
+      const line = new RegExp(`^${queue}:\\s*(.*)$`, 'm').exec(procfile);
+      if (!line) throw new Error(`the Procfile has no ${queue} process`);
+      return Number(/^nice -n (-?\d+) /.exec(line[1])?.[1] ?? '0');
+    }),
+  );
+}
 
 /** A service process exited before the bench asked it to stop. */
 export class ServiceExit extends Error {}
@@ -283,7 +301,8 @@ export async function startServiceProcesses(
   failed.catch(() => undefined);
   const processes: ServiceProcess[] = [];
 
-  const start = (role: string, script: string, args: string[], extraEnv: Record<string, string> = {}): ServiceProcess => {
+  /** `nice`: the niceness the process gets at once, before it starts anything (its children inherit it). */
+  const start = (role: string, script: string, args: string[], extraEnv: Record<string, string> = {}, nice = 0): ServiceProcess => {
     // BENCH_CPU_PROFILE_DIR: each service process writes a V8 CPU profile there when it stops.
     const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
     const child = spawn(process.execPath, [...profile, script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -291,6 +310,7 @@ export async function startServiceProcesses(
     if (child.pid === undefined) throw new Error(`could not start the ${role} process (${script})`);
     const pid = child.pid;
     liveGroups.add(pid);
+    if (nice) setPriority(pid, nice);
     let tail = '';
     const keep = (d: Buffer) => void (tail = (tail + d.toString()).slice(-OUTPUT_TAIL));
     child.stdout!.on('data', keep);
@@ -336,7 +356,7 @@ export async function startServiceProcesses(
   } else if (copies === 1) {
     await migrateLatest(setup.databaseUrl);
     start('web', WEB_MAIN, []);
-    start('worker', WORKERS_MAIN, [...workerQueues]);
+    start('worker', WORKERS_MAIN, [...workerQueues], {}, procfileNice(workerQueues));
   } else {
     await migrateLatest(setup.databaseUrl);
     start('web', WEB_MAIN, []);
@@ -345,7 +365,7 @@ export async function startServiceProcesses(
       webUrls.push(`http://${HOST}:${port}`);
       start('web', WEB_MAIN, [], { PORT: String(port) });
     }
-    for (const queue of workerQueues) for (let i = 0; i < copies; i++) start(`worker ${queue}`, WORKERS_MAIN, [queue]);
+    for (const queue of workerQueues) for (let i = 0; i < copies; i++) start(`worker ${queue}`, WORKERS_MAIN, [queue], {}, procfileNice([queue]));
   }
   try {
     await Promise.race([failed, Promise.all(webUrls.map((url) => waitUntilReady(url, rt, workerQueues, copies)))]);
