@@ -212,6 +212,7 @@ const OUTPUT_TAIL = 8_000;
  * `nice -n N` before a command; 0 without).
  */
 export function procfileNice(queues: readonly QueueName[]): number {
+  if (!queues.length) return 0;
   const procfile = readFileSync(PROCFILE, 'utf8');
   return Math.min(
     ...queues.map((queue) => {
