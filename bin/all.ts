@@ -16,14 +16,17 @@ async function main(): Promise<void> {
   // One registry per process, carried in its runtime (see shared/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('all'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
-  const workers = await startWorkers(rt, QUEUE_NAMES);
-  const web = await startWeb(rt);
+  const workers = startWorkers(rt, QUEUE_NAMES);
+  const web = workers.then(() => startWeb(rt));
+  // Installed before the workers or the API say they started: a SIGTERM from then on, even one
+  // that comes while they start, stops them gracefully instead of killing the process.
   onShutdown(rt.logger, async () => {
-    await web.stop();
-    await workers.stop(config.shutdownBudgetMs);
+    await (await web).stop();
+    await (await workers).stop(config.shutdownBudgetMs);
     await scrapes?.close();
     await closeRuntime(rt);
   });
+  await web;
 }
 
 main().catch((err) => {

@@ -12,12 +12,14 @@ async function main(): Promise<void> {
   // One registry per process, carried in its runtime (see shared/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('web'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
-  const web = await startWeb(rt);
+  const web = startWeb(rt);
+  // Installed before the API says it listens: a SIGTERM from then on stops it gracefully.
   onShutdown(rt.logger, async () => {
-    await web.stop();
+    await (await web).stop();
     await scrapes?.close();
     await closeRuntime(rt);
   });
+  await web;
 }
 
 main().catch((err) => {

@@ -19,19 +19,21 @@ async function main(): Promise<void> {
   // One registry per process, carried in its runtime (see shared/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('workers'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
-  const handle = await startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
+  const starting = startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
+  // Installed before the workers say they started: a SIGTERM from then on, even one that comes
+  // while they start, stops them gracefully instead of killing the process.
+  onShutdown(rt.logger, async () => {
+    await (await starting).stop(config.shutdownBudgetMs);
+    await scrapes?.close();
+    await closeRuntime(rt);
+  });
+  const handle = await starting;
   if (!handle.queues.length) {
     rt.logger.info('nothing to process for the requested queues; exiting');
     await handle.stop(0);
     await scrapes?.close();
     await closeRuntime(rt);
-    return;
   }
-  onShutdown(rt.logger, async () => {
-    await handle.stop(config.shutdownBudgetMs);
-    await scrapes?.close();
-    await closeRuntime(rt);
-  });
 }
 
 main().catch((err) => {

@@ -45,6 +45,25 @@ function spawnService(main: string, args: string[], env: NodeJS.ProcessEnv): Wor
   };
 }
 
+/**
+ * Sends `signal` to a service process the moment its output includes `text` (in the handler of
+ * the output chunk that completes it, not at a later poll); resolves once sent.
+ */
+export function signalOnOutput(w: WorkerProcess, text: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!w.output().includes(text)) return;
+      w.proc.stdout!.off('data', check);
+      w.proc.stderr!.off('data', check);
+      w.proc.kill(signal);
+      resolve();
+    };
+    // Registered after spawnService's own listeners, so the output already holds the chunk.
+    w.proc.stdout!.on('data', check);
+    w.proc.stderr!.on('data', check);
+  });
+}
+
 /** Polls until `check` returns a truthy value or the time runs out. */
 export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { harness, flushQueueKeys } from '../helpers/harness.js';
+import { harness, flushQueueKeys, freePort } from '../helpers/harness.js';
 import { createOrg, createUser, joinOrg } from '../helpers/fixtures.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { signalOnOutput, spawnWeb, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { reconcile } from '../../shared/reconciler.js';
 import { jobs } from '../../shared/queues.js';
 
@@ -99,6 +99,21 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
     await workersReady(w);
     expect(await w.stop('SIGTERM')).to.equal(0);
     expect(w.output()).to.include('shutting down');
+  });
+
+  it('shuts down cleanly on a SIGTERM sent the moment it says it started, as an orchestrator may', async () => {
+    const w = start(['notification-delivery', 'deadline-expiry']);
+    await signalOnOutput(w, '"workers started"');
+    expect(await w.exited).to.equal(0);
+    expect(w.output()).to.include('shutting down');
+  });
+
+  it('a web process, too, shuts down cleanly on a SIGTERM sent the moment it says it listens', async () => {
+    const web = spawnWeb({ PORT: String(await freePort()) });
+    running.push(web);
+    await signalOnOutput(web, '"web listening"');
+    expect(await web.exited).to.equal(0);
+    expect(web.output()).to.include('shutting down');
   });
 
   it('refuses unknown queues', async () => {
