@@ -228,6 +228,18 @@ class TracedQueue extends Queue {
     return super.add(name, this.traced(data), this.ordered(data, opts));
   }
 
+  /**
+   * Closes the queue. One closed while it still checks the shared connection's Redis (a process
+   * stopped right after it started) leaves that check running; when the runtime then disconnects,
+   * the check fails and emits its error on a connection whose listeners close() has removed, which
+   * would end the process with an uncaught error instead of its clean exit. That error is expected
+   * then, and dropped.
+   */
+  override async close() {
+    await super.close();
+    this.connection.on('error', () => undefined);
+  }
+
   override addBulk(jobs: Parameters<Queue['addBulk']>[0]) {
     return super.addBulk(
       jobs.map((job) => {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Cluster } from 'ioredis';
 import { api } from '../helpers/api.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
@@ -47,5 +49,25 @@ describe('Redis Cluster: every key of the service in one slot', function () {
     const node = masters(h.rt.redis)[ours.findIndex((keys) => keys.length > 0)];
     const slots = new Set(await Promise.all(all.slice(0, 50).map((k) => node.call('cluster', 'keyslot', k))));
     expect(slots.size).to.equal(1);
+  });
+
+  it('lets a process close its runtime the moment its cluster connection is ready, and exit cleanly', async () => {
+    // A process stopped right after it started: its queues are still checking Redis when the
+    // runtime disconnects. That check's failure must not end the process with an uncaught error.
+    const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+    const script = [
+      `const { loadConfig } = await import(${module('../../shared/config.js')});`,
+      `const { openRuntime, closeRuntime } = await import(${module('../../shared/runtime.js')});`,
+      `const { createRunLifecycle } = await import(${module('../../shared/run-lifecycle-areas.js')});`,
+      `const { createLogger } = await import(${module('../../shared/logger.js')});`,
+      'const config = loadConfig();',
+      "const rt = openRuntime(config, createRunLifecycle(config), createLogger('error'));",
+      "await new Promise((resolve) => rt.redis.once('ready', resolve));",
+      'await closeRuntime(rt);',
+      "setTimeout(() => process.stdout.write('closed cleanly'), 300);",
+    ].join('\n');
+    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: harness().childEnv }).catch((err: { code?: number; stderr?: string }) => err);
+    expect((run as { code?: number }).code ?? 0, (run as { stderr?: string }).stderr).to.equal(0);
+    expect((run as { stdout?: string }).stdout).to.equal('closed cleanly');
   });
 });

@@ -104,7 +104,7 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
   it('shuts down cleanly on a SIGTERM sent the moment it says it started, as an orchestrator may', async () => {
     const w = start(['notification-delivery', 'deadline-expiry']);
     await signalOnOutput(w, '"workers started"');
-    expect(await w.exited).to.equal(0);
+    expect(await w.exited, w.output()).to.equal(0);
     expect(w.output()).to.include('shutting down');
   });
 
@@ -112,7 +112,7 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
     const web = spawnWeb({ PORT: String(await freePort()) });
     running.push(web);
     await signalOnOutput(web, '"web listening"');
-    expect(await web.exited).to.equal(0);
+    expect(await web.exited, web.output()).to.equal(0);
     expect(web.output()).to.include('shutting down');
   });
 
