@@ -66,8 +66,11 @@ describe('Redis Cluster: every key of the service in one slot', function () {
       'await closeRuntime(rt);',
       "setTimeout(() => process.stdout.write('closed cleanly'), 300);",
     ].join('\n');
-    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: harness().childEnv }).catch((err: { code?: number; stderr?: string }) => err);
-    expect((run as { code?: number }).code ?? 0, (run as { stderr?: string }).stderr).to.equal(0);
-    expect((run as { stdout?: string }).stdout).to.equal('closed cleanly');
+    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: harness().childEnv }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (err: { code?: number; stdout?: string; stderr?: string }) => ({ code: err.code ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+    );
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.equal('closed cleanly');
   });
 });
