@@ -280,27 +280,29 @@ async function pipelineSide(env: Record<string, string>, port: Channel): Promise
  */
 function separatePipeline(svc: Service, cleanups: Cleanups, where: 'thread' | 'process'): Pipeline {
   const file = fileURLToPath(import.meta.url);
-  const side =
-    where === 'thread'
-      ? { worker: new Worker(file, { workerData: { env: workerEnv(svc) } }) }
-      : { child: fork(file, [], { env: { ...process.env, ...workerEnv(svc), [PIPELINE_CHILD]: String(pipelineNice()) }, stdio: 'inherit' }) };
-  const emitter = side.worker ?? side.child!;
+  // The other side as one shape: what it emits, how a command reaches it, how it is ended.
+  const side = (() => {
+    if (where === 'thread') {
+      const worker = new Worker(file, { workerData: { env: workerEnv(svc) } });
+      return { emitter: worker, post: (cmd: ThreadCommand) => worker.postMessage(cmd), end: async () => void (await worker.terminate()) };
+    }
+    const child = fork(file, [], { env: { ...process.env, ...workerEnv(svc), [PIPELINE_CHILD]: String(pipelineNice()) }, stdio: 'inherit' });
+    return { emitter: child, post: (cmd: ThreadCommand) => void child.send(cmd), end: async () => void child.kill() };
+  })();
   const next = () =>
     new Promise<ThreadReply>((resolve, reject) => {
-      emitter.once('message', (m: ThreadReply) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
-      emitter.once('error', reject);
+      side.emitter.once('message', (m: ThreadReply) => ('error' in m ? reject(new Error(m.error)) : resolve(m)));
+      side.emitter.once('error', reject);
     });
   const ask = async (cmd: ThreadCommand) => {
     const answer = next();
-    if (side.worker) side.worker.postMessage(cmd);
-    else side.child!.send(cmd);
+    side.post(cmd);
     return answer;
   };
   cleanups.add(async () => {
     // Bounded: a side that died must not hold up dropping the database.
     await Promise.race([ask('stop'), sleep(10_000)]);
-    if (side.worker) await side.worker.terminate();
-    else side.child!.kill();
+    await side.end();
   });
   return {
     start: async () => void (await next()),

@@ -213,14 +213,26 @@ const OUTPUT_TAIL = 8_000;
  */
 export function procfileNice(queues: readonly QueueName[]): number {
   if (!queues.length) return 0;
-  const procfile = readFileSync(PROCFILE, 'utf8');
   return Math.min(
     ...queues.map((queue) => {
-      const line = new RegExp(`^${queue}:\\s*(.*)$`, 'm').exec(procfile);
-      if (!line) throw new Error(`the Procfile has no ${queue} process`);
-      return Number(/^nice -n (-?\d+) /.exec(line[1])?.[1] ?? '0');
+      const command = procfileCommands().get(queue);
+      if (command === undefined) throw new Error(`the Procfile has no ${queue} process`);
+      return Number(/^nice -n (-?\d+) /.exec(command)?.[1] ?? '0');
     }),
   );
+}
+
+let procfile: Map<string, string> | undefined;
+/** The Procfile's commands by process type, read once. */
+function procfileCommands(): Map<string, string> {
+  procfile ??= new Map(
+    readFileSync(PROCFILE, 'utf8')
+      .split('\n')
+      .map((line) => /^([\w-]+):\s*(.*)$/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => [m[1], m[2]]),
+  );
+  return procfile;
 }
 
 /** A service process exited before the bench asked it to stop. */

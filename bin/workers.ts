@@ -20,19 +20,17 @@ async function main(): Promise<void> {
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('workers'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const starting = startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);
+  const stop = async (budgetMs: number) => {
+    await (await starting).stop(budgetMs);
+    await scrapes?.close();
+    await closeRuntime(rt);
+  };
   // Installed before the workers say they started: a SIGTERM from then on, even one that comes
   // while they start, stops them gracefully instead of killing the process.
-  onShutdown(rt.logger, async () => {
-    await (await starting).stop(config.shutdownBudgetMs);
-    await scrapes?.close();
-    await closeRuntime(rt);
-  });
-  const handle = await starting;
-  if (!handle.queues.length) {
+  onShutdown(rt.logger, () => stop(config.shutdownBudgetMs));
+  if (!(await starting).queues.length) {
     rt.logger.info('nothing to process for the requested queues; exiting');
-    await handle.stop(0);
-    await scrapes?.close();
-    await closeRuntime(rt);
+    await stop(0);
   }
 }
 
