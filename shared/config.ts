@@ -88,6 +88,8 @@ export interface Config {
   readonly runSandboxReadonlyPaths: readonly string[];
   /** A worker running as root runs each sandbox as its own user id, from this base on. */
   readonly runSandboxUidBase: number;
+  /** How the kernel schedules what runs in a sandbox: `idle` (SCHED_IDLE, only when nothing else wants the core) or `normal` (the worker's own priority). */
+  readonly runCpuScheduling: 'idle' | 'normal';
   /** Wall-clock limits of a plan and an apply, and the grace between the interrupt and the kill. */
   readonly runPlanTimeoutSeconds: number;
   readonly runApplyTimeoutSeconds: number;
@@ -218,6 +220,7 @@ const schema = {
     RUN_NETWORK_ALLOWED_CIDRS: { type: 'string', pattern: '^[0-9a-fA-F:./, ]*$' },
     RUN_SANDBOX_READONLY_PATHS: { type: 'string', pattern: '^(/[^:]*[^:/][^:]*)(:/[^:]*[^:/][^:]*)*$' },
     RUN_SANDBOX_UID_BASE: { type: 'string', pattern: '^[1-9][0-9]{3,9}$' },
+    RUN_CPU_SCHEDULING: { enum: ['idle', 'normal'] },
     RUN_PLAN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_APPLY_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TIMEOUT_GRACE_SECONDS: { type: 'string', pattern: '^[0-9]{1,4}$' },
@@ -376,6 +379,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runNetworkAllowedCidrs: list(env.RUN_NETWORK_ALLOWED_CIDRS, ','),
     runSandboxReadonlyPaths: list(env.RUN_SANDBOX_READONLY_PATHS, ':'),
     runSandboxUidBase: Number(env.RUN_SANDBOX_UID_BASE ?? '600000'),
+    runCpuScheduling: (env.RUN_CPU_SCHEDULING ?? 'idle') as Config['runCpuScheduling'],
     runPlanTimeoutSeconds: Number(env.RUN_PLAN_TIMEOUT_SECONDS ?? '7200'),
     runApplyTimeoutSeconds: Number(env.RUN_APPLY_TIMEOUT_SECONDS ?? '7200'),
     runTimeoutGraceSeconds: Number(env.RUN_TIMEOUT_GRACE_SECONDS ?? '30'),

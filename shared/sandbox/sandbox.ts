@@ -32,6 +32,12 @@ export interface SandboxSettings {
   /** A worker running as root runs each sandbox as a user of its own, picked from this base on. */
   uidBase: number;
   limits: SandboxLimits;
+  /**
+   * `idle`: what runs in a sandbox is scheduled SCHED_IDLE, so it gets a core only when no process
+   * of normal scheduling (the API, the dispatchers, PostgreSQL, the worker itself) wants one, and
+   * such a process waking takes the core from it at once; `normal`: the worker's own priority.
+   */
+  cpuScheduling: 'idle' | 'normal';
 }
 
 /** The user a sandbox runs as, on the host. */
@@ -66,6 +72,7 @@ export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin';
 const SPAN = 60_000;
 const PRLIMIT = resolveBin('prlimit', `${SANDBOX_PATH}:/usr/sbin`);
 const ENV = resolveBin('env', SANDBOX_PATH);
+const CHRT = resolveBin('chrt', SANDBOX_PATH);
 const DISK_CHECK_MS = 2_000;
 /** Directories of up to about this many entries are handed to the sandbox's user synchronously (see own). */
 const SYNC_OWN_MAX_ENTRIES = 200;
@@ -200,6 +207,7 @@ export function sandboxSettings(config: Config): SandboxSettings {
       ...[config.terraformBin, config.opaPath, config.sentinelPath].map((bin) => resolveBin(bin)).filter((bin) => isAbsolute(bin)).map((bin) => dirname(bin)).filter((dir) => !underUsr(dir)),
     ],
     uidBase: config.runSandboxUidBase,
+    cpuScheduling: config.runCpuScheduling,
     limits: {
       memoryBytes: config.runMemoryLimitMb * 1048576,
       processes: config.runProcessLimit,
@@ -252,7 +260,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
     const l = settings.limits;
-    args.push('--', PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--', ENV, '--default-signal=INT', bin, ...p.args);
+    args.push('--', ...(settings.cpuScheduling === 'idle' ? [CHRT, '--idle', '0'] : []), PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--', ENV, '--default-signal=INT', bin, ...p.args);
     return args;
   }
 

@@ -139,6 +139,27 @@ describe('run isolation: what a hostile configuration can reach', function () {
     await rm(hostTmp, { force: true });
   });
 
+  it('a run\'s programs are scheduled SCHED_IDLE and cannot leave it; RUN_CPU_SCHEDULING=normal keeps the worker\'s priority', async () => {
+    // What a configuration sees of its own scheduling, and what it gets when it asks for the
+    // normal policy back (`chrt -p 0`: the policy of chrt itself, a child of the command's shell).
+    const command = 'chrt -p 0; chrt --other 0 chrt -p 0 2>&1 || echo refused-normal';
+    const policyLog = async () => {
+      const org = await createOrg();
+      const { runId } = await runOf(org, { 'main.tf': `resource "terraform_data" "probe" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+      const run = await waitForRun(runId, org.owner.token, ['applied', 'errored']);
+      expect(run.attributes.status).to.equal('applied');
+      return phaseLog(runId, org.owner.token, 'apply');
+    };
+    await startWorker();
+    const idle = await policyLog();
+    expect(idle, idle).to.include('current scheduling policy: SCHED_IDLE').and.include('refused-normal');
+    expect(idle).not.to.include('SCHED_OTHER');
+    await startWorker({ RUN_CPU_SCHEDULING: 'normal' });
+    const normal = await policyLog();
+    expect(normal, normal).to.include('current scheduling policy: SCHED_OTHER');
+    expect(normal).not.to.include('SCHED_IDLE');
+  });
+
   it('the sandbox a worker starts ahead serves one phase: a fresh directory and user, nothing of the run before it', async () => {
     const w = await startWorker();
     const org = await createOrg();
