@@ -235,6 +235,13 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
   // Only absolute paths: a relative one would be taken from bubblewrap's directory, the host's root.
   const readOnly = new Set(settings.readOnlyPaths.filter((path) => isAbsolute(path) && path !== '/'));
   let mounts: string[] | undefined;
+  const l = settings.limits;
+  /** What starts each sandbox's program inside bubblewrap: its scheduling, its limits, the interrupt restored (see IGNORING_INT). */
+  const launcher = [
+    ...(settings.cpuScheduling === 'idle' ? [CHRT, '--idle', '0'] : []),
+    PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--',
+    ENV, '--default-signal=INT',
+  ];
 
   /** What every sandbox sees, made once (on the first sandbox): the system, its own /etc, /proc, /dev, /tmp, the read-only paths. */
   function fixedMounts(): string[] {
@@ -259,8 +266,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin))) args.push('--ro-bind-try', dirname(bin), dirname(bin));
     args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
-    const l = settings.limits;
-    args.push('--', ...(settings.cpuScheduling === 'idle' ? [CHRT, '--idle', '0'] : []), PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--', ENV, '--default-signal=INT', bin, ...p.args);
+    args.push('--', ...launcher, bin, ...p.args);
     return args;
   }
 

@@ -29,6 +29,11 @@ async function runOf(org: Org, files: Record<string, string>, attrs: Record<stri
   return { runId: await startRun(ws.id, org.owner.token, attrs), workspaceId: ws.id };
 }
 
+/** A configuration of one resource, `name`, whose local-exec provisioner runs `command` when applied. */
+const localExec = (name: string, command: string) => ({
+  'main.tf': `resource "terraform_data" "${name}" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n`,
+});
+
 const ROOT = process.getuid?.() === 0;
 
 describe('run isolation: what a hostile configuration can reach', function () {
@@ -125,7 +130,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
       `touch ${hostTmp} && echo wrote-private-tmp`,
       'touch here && echo wrote-run-directory',
     ].join('; ');
-    const { runId } = await runOf(org, { 'main.tf': `resource "terraform_data" "probe" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+    const { runId } = await runOf(org, localExec('probe', command), {}, { 'auto-apply': true });
     const run = await waitForRun(runId, org.owner.token, ['applied', 'errored']);
     expect(run.attributes.status).to.equal('applied');
     const log = await phaseLog(runId, org.owner.token, 'apply');
@@ -145,7 +150,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const command = 'chrt -p 0; chrt --other 0 chrt -p 0 2>&1 || echo refused-normal';
     const policyLog = async () => {
       const org = await createOrg();
-      const { runId } = await runOf(org, { 'main.tf': `resource "terraform_data" "probe" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+      const { runId } = await runOf(org, localExec('probe', command), {}, { 'auto-apply': true });
       const run = await waitForRun(runId, org.owner.token, ['applied', 'errored']);
       expect(run.attributes.status).to.equal('applied');
       return phaseLog(runId, org.owner.token, 'apply');
@@ -197,11 +202,11 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const [a, b] = [await createOrg(), await createOrg()];
     const secret = `rlssecret${randomBytes(6).toString('hex')}`;
     const aCommand = `echo ${secret} > secret.txt; ${witness.report(`/${secret}/a-ready`, 'pwd')}; sleep 15`;
-    const first = await runOf(a, { 'main.tf': `resource "terraform_data" "a" {\n  provisioner "local-exec" {\n    command = "${aCommand}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+    const first = await runOf(a, localExec('a', aCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/a-ready`), 'the first run to write its secret', 60_000);
 
     const bCommand = `${witness.report(`/${secret}/b-saw`, 'pwd; ls -d /tmp/rls-run-* 2>&1; ls -a /tmp 2>&1; cat /tmp/rls-run-*/config/secret.txt 2>&1')}; sleep 5`;
-    const second = await runOf(b, { 'main.tf': `resource "terraform_data" "b" {\n  provisioner "local-exec" {\n    command = "${bCommand}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+    const second = await runOf(b, localExec('b', bCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/b-saw`), 'the second run to look around', 60_000);
     const seen = witness.sightings.find((s) => s.path === `/${secret}/b-saw`)!.body;
     expect(seen.match(/\/tmp\/rls-run-[A-Za-z0-9]+/g)?.filter((v, i, all) => all.indexOf(v) === i), seen).to.have.length(1);
@@ -315,7 +320,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
     await startWorker({ RUN_DISK_LIMIT_MB: '1' });
     const org = await createOrg();
     const command = 'for i in 1 2 3; do head -c 900000 /dev/zero > fill-$i; done; sleep 20';
-    const { runId } = await runOf(org, { 'main.tf': `resource "terraform_data" "fill" {\n  provisioner "local-exec" {\n    command = "${command}"\n  }\n}\n` }, {}, { 'auto-apply': true });
+    const { runId } = await runOf(org, localExec('fill', command), {}, { 'auto-apply': true });
     const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 30_000);
     expect(run.attributes.status).to.equal('errored');
     const log = await phaseLog(runId, org.owner.token, 'apply');
