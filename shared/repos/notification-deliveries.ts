@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { RELAXED_COMMIT, type Db } from '../db.js';
 import type { NotificationConfigurationRow } from './notifications.js';
 import { leaseClaimQuery } from './leases.js';
 
@@ -33,7 +33,10 @@ export interface DeliverySettlement {
  * Claims the given deliveries that are due (compare-and-set with a lease) in one statement, reads
  * their configurations with them, and records each attempt about to be sent as open (it is closed
  * when it ends; one whose sender dies stays open, and shows as abandoned). Deliveries already
- * claimed, settled or not yet due are left out.
+ * claimed, settled or not yet due are left out. The commit does not wait for PostgreSQL's log to
+ * reach the disk (`relaxed`): a database crash that lost the claim leaves the deliveries due, and
+ * they are sent again, as after a crash that kept it (the lease runs out and they are taken
+ * over); their settlement commits durably, and with it the claim.
  */
 export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const claim = leaseClaimQuery(db, {
@@ -47,7 +50,7 @@ export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: numbe
     set: { attempts: db.raw('attempts + 1') },
   });
   const { rows } = await db.raw<{ rows: ClaimedDelivery[] }>(
-    `with claimed as (?), configured as (
+    `with ${RELAXED_COMMIT}, claimed as (?), configured as (
        select d.id, d.payload, d.attempts, d.configuration_id, c.enabled, c.destination_type, c.url, c.token_sealed, w.organization_name as organization
          from claimed d join notification_configurations c on c.id = d.configuration_id join workspaces w on w.id = c.workspace_id
      ), opened as (
@@ -55,7 +58,7 @@ export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: numbe
        select id, attempts from configured where enabled
        on conflict (delivery_id, attempt) do nothing
      )
-     select * from configured`,
+     select c.* from relaxed, configured c`,
     [claim],
   );
   return rows;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { asJson, type Db } from '../db.js';
+import { asJson, RELAXED_COMMIT, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { leaseClaimQuery } from './leases.js';
 import { taskResultMachine, type TaskResultEvent, type TaskResultStatus, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
@@ -289,6 +289,10 @@ export interface TaskRequestFacts {
  * lease), and records the attempt about to be sent as open in the same statement: it is closed
  * when it ends, and one whose sender dies stays open and shows as abandoned. The statement also
  * reads everything the request describes (run, workspace, stage, plan, configuration version).
+ * Its commit does not wait for PostgreSQL's log to reach the disk (`relaxed`): a database crash
+ * that lost the claim leaves the result due, and it is sent again, as it is after a crash that
+ * kept the claim (the lease runs out and the attempt is taken over); the end of the attempt
+ * commits durably, and with it the claim.
  */
 export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
   const claim = leaseClaimQuery(db, {
@@ -305,7 +309,7 @@ export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number
     set: { dispatch_attempts: db.raw('dispatch_attempts + 1') },
   });
   const { rows } = await db.raw<{ rows: (TaskResultRow & { request: TaskRequestFacts })[] }>(
-    `with claimed as (?), opened as (
+    `with ${RELAXED_COMMIT}, claimed as (?), opened as (
        insert into task_result_attempts (task_result_id, attempt)
        select id, dispatch_attempts from claimed
        on conflict (task_result_id, attempt) do nothing
@@ -318,7 +322,7 @@ export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number
          'run_created_by', u.username, 'plan_id', p.id,
          'workspace_id', w.id, 'workspace_name', w.name, 'workspace_working_directory', w.working_directory, 'workspace_vcs_repo', w.vcs_repo
        ) as request
-     from claimed c
+     from relaxed, claimed c
      join task_stages s on s.id = c.task_stage_id
      join runs r on r.id = c.run_id
      join workspaces w on w.id = r.workspace_id
