@@ -33,10 +33,9 @@ export interface DeliverySettlement {
  * Claims the given deliveries that are due (compare-and-set with a lease) in one statement, reads
  * their configurations with them, and records each attempt about to be sent as open (it is closed
  * when it ends; one whose sender dies stays open, and shows as abandoned). Deliveries already
- * claimed, settled or not yet due are left out. The commit does not wait for PostgreSQL's log to
- * reach the disk (`relaxed`): a database crash that lost the claim leaves the deliveries due, and
- * they are sent again, as after a crash that kept it (the lease runs out and they are taken
- * over); their settlement commits durably, and with it the claim.
+ * claimed, settled or not yet due are left out. The commit does not wait for the disk
+ * (`relaxed`): a claim lost in a database crash leaves the deliveries due, to be sent again
+ * (docs/decisions.md, "Commits that do not wait for the disk").
  */
 export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const claim = leaseClaimQuery(db, {

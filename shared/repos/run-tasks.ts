@@ -289,10 +289,8 @@ export interface TaskRequestFacts {
  * lease), and records the attempt about to be sent as open in the same statement: it is closed
  * when it ends, and one whose sender dies stays open and shows as abandoned. The statement also
  * reads everything the request describes (run, workspace, stage, plan, configuration version).
- * Its commit does not wait for PostgreSQL's log to reach the disk (`relaxed`): a database crash
- * that lost the claim leaves the result due, and it is sent again, as it is after a crash that
- * kept the claim (the lease runs out and the attempt is taken over); the end of the attempt
- * commits durably, and with it the claim.
+ * Its commit does not wait for the disk (`relaxed`): a claim lost in a database crash leaves the
+ * result due, to be sent again (docs/decisions.md, "Commits that do not wait for the disk").
  */
 export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
   const claim = leaseClaimQuery(db, {
