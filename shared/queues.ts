@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
@@ -375,16 +376,22 @@ export const firstTries = (ids: readonly string[], organization: string): Delive
 
 /**
  * Enqueues work the reconciler found due. A finished job with the same id would block the add,
- * so it is removed first; a waiting, delayed or active job is left alone.
+ * so it is removed first; a waiting or delayed job is left alone, as it reads the rows when it
+ * runs. So is an active one, unless `afterActive`: a caller that enqueues because it has just
+ * changed what the step reads (a workspace freed or unlocked) must not lose that to a job that
+ * read the rows before the change and is ending without acting. Another job then follows it,
+ * under an id of its own (the step must be safe to run twice, as every step is).
  */
-export async function requeue(queues: Queues, spec: JobSpec): Promise<boolean> {
+export async function requeue(queues: Queues, spec: JobSpec, opts: { afterActive?: boolean } = {}): Promise<boolean> {
   const queue = queues[spec.queue];
   const existing = await queue.getJob(spec.jobId);
+  let jobId = spec.jobId;
   if (existing) {
     const state = await existing.getState();
-    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
-    await existing.remove();
+    if (state === 'active' && opts.afterActive) jobId = `${spec.jobId}-after-${randomUUID()}`;
+    else if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    else await existing.remove();
   }
-  await queue.add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId: spec.jobId });
+  await queue.add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId });
   return true;
 }

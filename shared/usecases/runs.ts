@@ -45,11 +45,15 @@ export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly Fo
   if (isFinal(run.status)) await kickWorkspace(rt, run.workspace_id);
 }
 
-/** Queues the oldest pending runs of a workspace so the next one can take it. */
+/**
+ * Queues the oldest pending runs of a workspace so the next one can take it, once what kept them
+ * waiting has changed (committed before this is called). A run whose step is under way right now
+ * gets another after it: that one may have found the workspace held just before the change.
+ */
 export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<void> {
   const pending = (await rt.db('runs').where({ workspace_id: workspaceId, status: 'pending' }).orderBy('created_at').limit(5).pluck('id')) as string[];
   for (const id of pending) {
-    await requeue(rt.queues, jobs.runStep(id, 'queue')).catch((err) => rt.logger.warn('could not queue run', { runId: id, error: String(err) }));
+    await requeue(rt.queues, jobs.runStep(id, 'queue'), { afterActive: true }).catch((err) => rt.logger.warn('could not queue run', { runId: id, error: String(err) }));
   }
 }
 

@@ -64,13 +64,13 @@ export function signalOnOutput(w: WorkerProcess, text: string, signal: NodeJS.Si
   });
 }
 
-/** Polls until `check` returns a truthy value or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+/** Polls until `check` returns a truthy value or the time runs out; `what` names it in the error (read then, when a function). */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string | (() => string), timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

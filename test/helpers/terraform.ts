@@ -102,7 +102,7 @@ export async function waitForRun(runId: string, token: string, statuses: string[
       last = res.body?.data?.attributes?.status;
       return statuses.includes(last) ? res.body.data : null;
     },
-    `run ${runId} to reach ${statuses.join('/')} (last: ${last})`,
+    () => `run ${runId} to reach ${statuses.join('/')} (last: ${last})`,
     timeoutMs,
   );
 }

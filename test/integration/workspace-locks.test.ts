@@ -1,10 +1,25 @@
 import { expect } from 'chai';
+import { Worker } from 'bullmq';
 import { api, expectError } from '../helpers/api.js';
 import { createOrg, createWorkspace, memberWithAccess } from '../helpers/fixtures.js';
+import { harness } from '../helpers/harness.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { bullPrefix, jobs, requeue } from '../../shared/queues.js';
+import { createRedis, type RedisConnection } from '../../shared/redis.js';
+import { startPendingRun } from '../../shared/usecases/runs.js';
 
 const lock = (id: string, token: string, reason?: string) => api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
 const unlock = (id: string, token: string, force = false) => api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });
+
+/** A workspace with a configuration, locked by its organization's owner, and a run made after the lock (pending). */
+async function lockedWorkspaceWithRun() {
+  const org = await createOrg();
+  const token = org.owner.token;
+  const ws = await createWorkspace(org);
+  await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
+  expect((await lock(ws.id, token, 'hold')).status).to.equal(200);
+  return { token, ws, held: await startRun(ws.id, token) };
+}
 
 describe('workspace locks', function () {
   this.timeout(120_000);
@@ -45,12 +60,7 @@ describe('workspace locks', function () {
     terraformWorkers(['run-pipeline']);
 
     it('holds a locked workspace\'s runs pending (speculative plans still run) and lets them go once it is unlocked', async () => {
-      const org = await createOrg();
-      const token = org.owner.token;
-      const ws = await createWorkspace(org);
-      await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
-      expect((await lock(ws.id, token, 'hold')).status).to.equal(200);
-      const held = await startRun(ws.id, token);
+      const { token, ws, held } = await lockedWorkspaceWithRun();
       const speculative = await startRun(ws.id, token, { 'plan-only': true });
       expect((await waitForRun(speculative, token, ['planned_and_finished', 'errored'])).attributes.status).to.equal('planned_and_finished');
       expect((await api('GET', `/runs/${held}`, { token })).body.data.attributes.status).to.equal('pending');
@@ -73,6 +83,52 @@ describe('workspace locks', function () {
       expect((await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} })).status).to.equal(202);
       await waitForRun(runId, token, ['discarded']);
       expect((await lock(ws.id, token, 'maintenance')).status).to.equal(200);
+    });
+  });
+
+  describe('when the unlock comes while a waiting run\'s step is under way', () => {
+    let connection: RedisConnection | undefined;
+    let worker: Worker | undefined;
+    after(async () => {
+      await worker?.close();
+      connection?.disconnect();
+    });
+
+    it('starts the run: the step that found the workspace locked just before is followed by another', async () => {
+      const h = harness();
+      const { token, ws, held } = await lockedWorkspaceWithRun();
+
+      // The run pipeline's worker, in this process, so that the run's first step can be held
+      // open: it finds the workspace locked, and has not ended yet when the unlock comes.
+      let foundLocked!: () => void;
+      const found = new Promise<void>((resolve) => (foundLocked = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const steps: { jobId: string; moved: string | undefined }[] = [];
+      connection = createRedis(h.config, 'worker');
+      worker = new Worker(
+        'run-pipeline',
+        async (job) => {
+          const { runId, step } = job.data as { runId: string; step: string };
+          if (runId !== held || step !== 'queue') return;
+          const moved = await startPendingRun(h.rt, runId);
+          steps.push({ jobId: job.id!, moved: moved?.status });
+          if (steps.length === 1) {
+            foundLocked();
+            await released;
+          }
+        },
+        { connection, prefix: bullPrefix(h.config.queuePrefix) },
+      );
+      await requeue(h.rt.queues, jobs.runStep(held, 'queue'));
+      await found;
+
+      expect((await unlock(ws.id, token)).status).to.equal(200);
+      release();
+      expect((await waitForRun(held, token, ['plan_queued'], 10_000)).attributes.status).to.equal('plan_queued');
+      expect(steps[0].moved, 'the first step found the workspace locked').to.equal(undefined);
+      expect(steps[1].moved).to.equal('plan_queued');
+      expect(steps[1].jobId).to.not.equal(steps[0].jobId);
     });
   });
 });
