@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
+import { newId } from './ids.js';
 import type { Logger } from './logger.js';
 import type { Tracing } from './trace.js';
 
@@ -388,7 +388,7 @@ export async function requeue(queues: Queues, spec: JobSpec, opts: { afterActive
   let jobId = spec.jobId;
   if (existing) {
     const state = await existing.getState();
-    if (state === 'active' && opts.afterActive) jobId = `${spec.jobId}-after-${randomUUID()}`;
+    if (state === 'active' && opts.afterActive) jobId = newId(`${spec.jobId}-after`);
     else if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
     else await existing.remove();
   }
