@@ -1,0 +1,133 @@
+/*
+ * The go-tfe gate: starts the built service on a database and queue prefix of its own, makes a
+ * user and its token through the site admin, runs go-tfe's compiled integration tests over the
+ * areas this service provides, fails on any failure `expected-failures.tsv` does not list, and
+ * writes docs/compatibility.md from the run's results.
+ *
+ *   node dist/test/go-tfe/gate.js [AREA...]     (default: every area in areas.txt beside this file)
+ *
+ * GO_TFE_DIR names the folder of the compiled suite (default: ../shared/tools/go-tfe beside the
+ * repository); OUT the folder for its logs (default: go-tfe-out); ONLY is passed on (a regex of
+ * test function names). WRITE_DOC=0 leaves docs/compatibility.md alone.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { policyRuntimeEnv } from '../helpers/policy-runtimes.js';
+import { writeCompatibilityPage } from './report.js';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const source = join(repo, 'test/go-tfe');
+const suite = resolve(process.env.GO_TFE_DIR ?? join(repo, '../shared/tools/go-tfe'));
+const out = resolve(process.env.OUT ?? join(repo, 'go-tfe-out'));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+  const res = await fetch(`${base}/api/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(join(suite, 'run.sh'))) throw new Error(`go-tfe's compiled suite is not at ${suite} (set GO_TFE_DIR)`);
+  const areas = process.argv.slice(2).length > 0 ? process.argv.slice(2) : (await readFile(join(source, 'areas.txt'), 'utf8')).split(/\s+/).filter(Boolean);
+  const id = `${process.pid}_${randomBytes(3).toString('hex')}`;
+  const database = `rls_gotfe_${id}`;
+  const adminDb = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await adminDb.connect();
+  await adminDb.query(`create database ${database}`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const adminToken = randomBytes(24).toString('hex');
+  const runtimes = await policyRuntimeEnv();
+  const service = spawn(process.execPath, [join(repo, 'dist/bin/all.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      BASE_URL: base,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+      QUEUE_PREFIX: `rls_gotfe_${id}`,
+      SITE_ADMIN_TOKEN: adminToken,
+      OUTBOUND_ALLOWED_CIDRS: '127.0.0.1/32',
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // The suite creates hundreds of organizations, workspaces and configuration versions in minutes.
+      RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '0',
+      RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '0',
+      RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
+      RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
+      RECONCILE_INTERVAL_MS: '5000',
+      LOG_LEVEL: 'warn',
+      ...runtimes,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let serviceLog = '';
+  service.stdout.on('data', (d: Buffer) => (serviceLog += d.toString()));
+  service.stderr.on('data', (d: Buffer) => (serviceLog += d.toString()));
+  const stop = async () => {
+    if (service.exitCode === null) {
+      service.kill('SIGTERM');
+      await new Promise((r) => service.once('exit', r));
+    }
+    await writeFile(join(out, 'service.log'), serviceLog).catch(() => undefined);
+    await adminDb.query(`drop database if exists ${database} with (force)`).catch(() => undefined);
+    await adminDb.end();
+  };
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (service.exitCode !== null) throw new Error(`the service exited: ${serviceLog}`);
+      const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`the service was not ready in 60 s: ${serviceLog}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const user = await call(base, adminToken, 'POST', '/admin/users', { data: { type: 'users', attributes: { username: 'gotfe', email: 'gotfe@example.com' } } });
+    const token = await call(base, adminToken, 'POST', `/users/${user.data.id}/authentication-tokens`, { data: { type: 'authentication-tokens' } });
+    const expect = join(source, 'expected-failures.tsv');
+    const started = Date.now();
+    const code = await new Promise<number>((done) => {
+      const run = spawn('bash', [join(suite, 'run.sh'), ...areas], {
+        env: { ...process.env, TFE_ADDRESS: base, TFE_TOKEN: String(token.data.attributes.token), ADMIN_TOKEN: adminToken, OUT: out, EXPECT: expect, PATH: runtimes.SENTINEL_PATH.includes("/") ? `${dirname(runtimes.SENTINEL_PATH)}:${process.env.PATH}` : process.env.PATH },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      run.on('exit', (c) => done(c ?? 1));
+    });
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (process.env.WRITE_DOC !== '0') {
+      await writeCompatibilityPage({ results: join(out, 'results.tsv'), expect, areas, seconds, page: join(repo, 'docs/compatibility.md') });
+    }
+    return code;
+  } finally {
+    await stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`go-tfe gate: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
