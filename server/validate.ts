@@ -8,12 +8,44 @@ import { VALIDATES } from './route-table.js';
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: a oneOf error then carries its branches, from which the message says what is allowed.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 /** Every request schema, compiled once when the module loads and never changed after. */
 const compiled: ReadonlyMap<SchemaName, ValidateFunction> = new Map((Object.keys(schemas) as SchemaName[]).map((name) => [name, ajv.compile(schemas[name])]));
 
+type Branch = { type?: string | string[]; const?: unknown; enum?: unknown[]; pattern?: string; format?: string; maxLength?: number; minLength?: number; minimum?: number; maximum?: number };
+
+/** One alternative of a oneOf in words, e.g. "a string matching ^[0-9a-f]{7,64}$". */
+function allowedValue(b: Branch): string {
+  if (b.const !== undefined) return JSON.stringify(b.const);
+  if (b.enum) return `one of ${b.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  const types = Array.isArray(b.type) ? b.type : b.type ? [b.type] : [];
+  const words = types.map((t) => {
+    if (t === 'null') return 'null';
+    if (t === 'string') {
+      const limits = [
+        b.format && `in ${b.format} format`,
+        b.pattern && `matching ${b.pattern}`,
+        b.minLength !== undefined && `of at least ${b.minLength} characters`,
+        b.maxLength !== undefined && `of at most ${b.maxLength} characters`,
+      ].filter(Boolean);
+      return ['a string', ...limits].join(' ');
+    }
+    if (t === 'integer' || t === 'number') {
+      const range = [b.minimum !== undefined && `at least ${b.minimum}`, b.maximum !== undefined && `at most ${b.maximum}`].filter(Boolean);
+      return [t === 'integer' ? 'an integer' : 'a number', ...range].join(' ');
+    }
+    return { boolean: 'true or false', array: 'a list', object: 'an object' }[t] ?? t;
+  });
+  return words.length ? words.join(' or ') : 'a valid value';
+}
+
 function describe(e: ErrorObject): { detail: string; pointer: string } {
+  if (e.keyword === 'oneOf' && Array.isArray(e.schema)) {
+    const where = e.instancePath.split('/').filter(Boolean).join('.') || 'body';
+    return { pointer: e.instancePath || '/', detail: `${where} must be ${(e.schema as Branch[]).map(allowedValue).join(', or ')}` };
+  }
   if (e.keyword === 'required') {
     const missing = (e.params as { missingProperty: string }).missingProperty;
     const pointer = `${e.instancePath}/${missing}`;
@@ -34,10 +66,15 @@ function describe(e: ErrorObject): { detail: string; pointer: string } {
 export function check(name: SchemaName, value: unknown): void {
   const fn = compiled.get(name)!;
   if (fn(value)) return;
-  // oneOf produces noise from each branch; keep the most specific message per pointer.
+  // Each branch of a oneOf reports its own error at the oneOf's pointer ("must be null"): one
+  // message naming every allowed alternative replaces them, unless the branch whose type matched
+  // reports deeper errors: those are more specific.
+  const all = fn.errors ?? [];
+  const alternatives = new Set(all.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
   const seen = new Set<string>();
-  const errors = (fn.errors ?? [])
-    .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if')
+  const deeper = (path: string) => all.some((e) => e.instancePath.startsWith(`${path}/`));
+  const summaries = all.filter((e) => e.keyword === 'oneOf' && !deeper(e.instancePath));
+  const errors = [...summaries, ...all.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !alternatives.has(e.instancePath))]
     .map(describe)
     .filter((e) => (seen.has(e.pointer) ? false : (seen.add(e.pointer), true)));
   throw Unprocessable.many(errors.length ? errors : [{ detail: 'request body is invalid', pointer: '/' }]);
