@@ -5,12 +5,16 @@ export type PolicyCheckStatus = (typeof POLICY_CHECK_STATUSES)[number];
 export type PolicyCheckScope = 'organization' | 'workspace';
 /** What an evaluation concludes for one check. */
 export type CheckVerdict = 'passed' | 'soft_failed' | 'hard_failed' | 'errored';
-export type PolicyCheckEvent = 'pass' | 'soft_fail' | 'hard_fail' | 'error' | 'override' | 'cancel' | 'skip';
+export type PolicyCheckEvent = 'queue' | 'pass' | 'soft_fail' | 'hard_fail' | 'error' | 'override' | 'cancel' | 'skip';
 
 const WAITING: PolicyCheckStatus[] = ['pending', 'queued'];
 
-/** Policy check states. */
+/**
+ * Policy check states. A check is `pending` from the plan's end while post-plan tasks run (clients
+ * read a run's checks once, when its plan ends), and `queued` once the run reaches the check.
+ */
 export const policyCheckMachine = defineMachine<PolicyCheckStatus, PolicyCheckEvent>('policy check', {
+  queue: { from: ['pending'], to: 'queued' },
   pass: { from: WAITING, to: 'passed' },
   soft_fail: { from: WAITING, to: 'soft_failed' },
   hard_fail: { from: WAITING, to: 'hard_failed' },

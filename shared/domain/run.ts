@@ -122,6 +122,10 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
   error: { from: ACTIVE, to: 'errored' },
 });
 
+/** A run whose plan leaves nothing to apply: plan-only, or no changes and no empty apply asked for. */
+export const nothingToApply = (run: { plan_only: boolean; has_changes: boolean | null; allow_empty_apply: boolean }): boolean =>
+  run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
+
 export const isFinal = (s: string): boolean => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
 
 /** The `actions` object clients read (terraform dereferences it without a nil check). */

@@ -1,9 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { Conflict, NotFound } from '../errors.js';
-import { isFinal } from '../domain/run.js';
+import { isFinal, nothingToApply } from '../domain/run.js';
 import { overridableNow, runPolicyOutcome, type PolicyCheckScope } from '../domain/policy-check.js';
-import type { RunLifecycle, RunMoves } from '../run-lifecycle.js';
+import type { RunLifecycle, RunMoves, StageInterest } from '../run-lifecycle.js';
 import type { RunRow } from '../repos/runs.js';
 import { transitionRun } from '../usecases/run-moves.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from '../repos/policy-checks.js';
@@ -13,30 +13,48 @@ import { afterMove } from '../usecases/runs.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
 
+/** The sets with policies that apply to the run's workspace (global or attached). */
+const applyingSets = async (tx: Db, run: RunRow) => ((await setsWithPolicies(tx, run.workspace_id, false).select('s.id')) as { id: string }[]).map((s) => s.id);
+
 /**
- * The policy check stage, inside the transaction that finished the plan: one queued check for
- * every set with policies that applies (global or attached to the workspace). Policy sets belong
- * to the organization whichever workspaces they apply to, so the check's scope is `organization`
- * (as TFE's; `workspace` was the scope of the workspace-level policies TFE no longer has).
- * 'pass' when no set with policies applies.
+ * At the plan's end (the post-plan stage): a pending check for the sets with policies that apply.
+ * The terraform CLI reads a run's policy checks once, right after the plan and before it waits for
+ * the post-plan tasks, so the check must exist from then on. It never holds the run up.
+ */
+async function announcePolicyCheck(tx: Db, run: RunRow): Promise<'pass'> {
+  const sets = await applyingSets(tx, run);
+  if (sets.length && !(await checksOfRun(tx, run.id)).length) await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets, 'pending');
+  return 'pass';
+}
+
+/**
+ * The policy check stage, inside the transaction that reaches it: the pending checks made at the
+ * plan's end are queued, or, for a run that has none, one queued check for every set with
+ * policies that applies. Policy sets belong to the organization whichever workspaces they apply to,
+ * so the check's scope is `organization` (as TFE's; `workspace` was the scope of the
+ * workspace-level policies TFE no longer has). 'pass' when no set with policies applies.
  */
 async function enterPolicyStage(tx: Db, run: RunRow): Promise<'pass' | 'wait'> {
-  const sets = (await setsWithPolicies(tx, run.workspace_id, false).select('s.id')) as { id: string }[];
+  const pending = (await checksOfRun(tx, run.id)).filter((c) => c.status === 'pending');
+  for (const check of pending) await movePolicyCheck(tx, check.id, 'queue');
+  if (pending.length) return 'wait';
+  const sets = await applyingSets(tx, run);
   if (!sets.length) return 'pass';
-  await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets.map((s) => s.id));
+  await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets);
   return 'wait';
 }
 
-/** When a run ends: checks still waiting are canceled. */
+/** When a run ends: queued checks are canceled; pending ones, whose stage the run never reached, are unreachable. */
 async function closeChecks(tx: Db, runId: string): Promise<void> {
   for (const check of await checksOfRun(tx, runId)) {
-    if (check.status === 'queued' || check.status === 'pending') await movePolicyCheck(tx, check.id, 'cancel');
+    if (check.status === 'queued') await movePolicyCheck(tx, check.id, 'cancel');
+    if (check.status === 'pending') await movePolicyCheck(tx, check.id, 'skip');
   }
 }
 
 /**
  * Moves a run in policy_checking on once every check has a verdict: on when all passed; a soft
- * failure waits for an override (a plan-only run ends `policy_soft_failed`); a hard failure or an
+ * failure waits for an override (a run with nothing to apply ends `policy_soft_failed`); a hard failure or an
  * error stops the run. From policy_override (after an override) the run goes on once nothing
  * fails any more.
  */
@@ -58,7 +76,8 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
       return checked && continueAfterPlan(m, checked);
     }
     case 'override':
-      return transitionRun(m, run, run.plan_only ? 'soft_fail_policy_check' : 'await_policy_override');
+      // With nothing to apply there is nothing an override would let through: the run ends.
+      return transitionRun(m, run, nothingToApply(run) ? 'soft_fail_policy_check' : 'await_policy_override');
     case 'fail': {
       const message = 'a mandatory policy check failed or could not be evaluated';
       return transitionRun(m, run, 'error', { description: message, changes: { error_message: message } });
@@ -88,7 +107,9 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
 /** Wires policy checks and policy evaluations into a run lifecycle. */
 export function policyParts(lifecycle: RunLifecycle): void {
   policyEvaluationParts(lifecycle);
-  lifecycle.registerStageHook('policy_check', enterPolicyStage, (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id'), false).select(db.raw('1'))]));
+  const hasPolicies: StageInterest = (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id'), false).select(db.raw('1'))]);
+  lifecycle.registerStageHook('post_plan', announcePolicyCheck, hasPolicies);
+  lifecycle.registerStageHook('policy_check', enterPolicyStage, hasPolicies);
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);

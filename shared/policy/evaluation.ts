@@ -81,6 +81,16 @@ export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyE
 }
 
 
+/**
+ * An outcome's description: the policy's own, and for a policy that could not be evaluated the
+ * reason, which is what the terraform CLI prints under the policy's name.
+ */
+function outcomeDescription(description: string | null, o: PolicyOutcome): string | null {
+  if (o.status !== 'errored') return description;
+  const reason = `Not evaluated: ${o.error ?? 'the policy could not be evaluated'}`;
+  return description ? `${description}. ${reason}` : reason;
+}
+
 /** A set's outcome in an evaluation: its policies' results, as TFE lists them. */
 function setOutcome(set: RunPolicySet, outcomes: PolicyOutcome[]): NewSetOutcome {
   const mine = outcomes.filter((o) => o.policySetName === set.name);
@@ -93,7 +103,14 @@ function setOutcome(set: RunPolicySet, outcomes: PolicyOutcome[]): NewSetOutcome
     // OPA: the set says whether a mandatory failure may be overridden; Sentinel: soft-mandatory failures may.
     overridable: set.kind === 'opa' ? set.overridable : true,
     error: errors.length ? errors.join('\n') : null,
-    outcomes: mine.map((o) => ({ enforcement_level: o.enforcementLevel, query: policy(o.policyId)?.query ?? null, status: o.status, policy_name: o.name, description: policy(o.policyId)?.description ?? null, output: o.messages.map((print) => ({ print })) })),
+    outcomes: mine.map((o) => ({
+      enforcement_level: o.enforcementLevel,
+      query: policy(o.policyId)?.query ?? null,
+      status: o.status,
+      policy_name: o.name,
+      description: outcomeDescription(policy(o.policyId)?.description ?? null, o),
+      output: o.messages.map((print) => ({ print })),
+    })),
     result_count: resultCount(mine),
   };
 }

@@ -82,11 +82,11 @@ function detail(o: PolicyOutcome): PolicyDetail {
 /**
  * The policy check's status and `result` from its policies' outcomes, as TFE decides:
  * - a failed hard-mandatory policy (or an OPA mandatory one whose set is not overridable): `hard_failed`;
- * - otherwise an errored policy that is not advisory: `errored`, never overridable (the run
- *   errors; an errored policy is counted as failed at its level, but only a soft failure can be
- *   overridden);
+ * - otherwise a policy that could not be evaluated, at any level: `errored`, never overridable (the
+ *   run errors: an unevaluated policy says nothing about the plan, so it is never taken as passed;
+ *   it is counted as failed at its level);
  * - otherwise a failed soft-mandatory or overridable OPA mandatory policy: `soft_failed`, overridable;
- * - otherwise `passed`; advisory failures and errors only warn and are counted as advisory-failed.
+ * - otherwise `passed`; advisory failures only warn and are counted as advisory-failed.
  */
 export function summarizeCheck(outcomes: PolicyOutcome[], opts: SummaryOptions = {}): CheckSummary {
   const weighed = outcomes.map((o) => ({ o, w: weigh(o, opts) }));
@@ -95,7 +95,7 @@ export function summarizeCheck(outcomes: PolicyOutcome[], opts: SummaryOptions =
   const hard = count('hard');
   let status: CheckStatus = 'passed';
   if (blocking.some((x) => x.w === 'hard' && x.o.status === 'failed')) status = 'hard_failed';
-  else if (blocking.some((x) => x.o.status === 'errored')) status = 'errored';
+  else if (outcomes.some((o) => o.status === 'errored')) status = 'errored';
   else if (blocking.length) status = 'soft_failed';
   const durationMs = outcomes.reduce((sum, o) => sum + o.durationMs, 0);
   return {
@@ -126,8 +126,8 @@ function policyBlock(o: PolicyOutcome, n: number): string[] {
 
 function kindBlock(kind: PolicyKind, outcomes: PolicyOutcome[]): string[] {
   const title = TITLES[kind];
-  const blocking = outcomes.filter((o) => o.status !== 'passed' && o.enforcementLevel !== 'advisory');
-  const advisory = outcomes.some((o) => o.status !== 'passed' && o.enforcementLevel === 'advisory');
+  const blocking = outcomes.filter((o) => o.status === 'errored' || (o.status !== 'passed' && o.enforcementLevel !== 'advisory'));
+  const advisory = outcomes.some((o) => o.status === 'failed' && o.enforcementLevel === 'advisory');
   let why = `This result means that all ${title} policies passed and the protected behavior is allowed.`;
   if (blocking.some((o) => o.status === 'errored')) {
     why = `${title} evaluated to false because one or more policies could not be evaluated; their errors are shown below.`;

@@ -19,16 +19,16 @@ export interface PolicyCheckRow {
 
 export const checksOfRun = (db: Db, runId: string) => db<PolicyCheckRow>('policy_checks').where({ run_id: runId }).orderBy('created_at').orderBy('scope');
 
-/** Inserts a queued check of `scope` for the sets named. */
-export async function insertPolicyCheck(db: Db, runId: string, scope: PolicyCheckScope, policySetIds: string[]): Promise<PolicyCheckRow> {
+/** Inserts a check of `scope` for the sets named, `queued` to be evaluated or `pending` until its run reaches it. */
+export async function insertPolicyCheck(db: Db, runId: string, scope: PolicyCheckScope, policySetIds: string[], status: 'queued' | 'pending' = 'queued'): Promise<PolicyCheckRow> {
   const [row] = await db<PolicyCheckRow>('policy_checks')
     .insert({
       id: newId('polchk'),
       run_id: runId,
       scope,
-      status: 'queued',
+      status,
       policy_set_ids: asJson(db, policySetIds),
-      status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }),
+      status_timestamps: asJson(db, { [`${status}-at`]: new Date().toISOString() }),
     })
     .returning('*');
   return row;

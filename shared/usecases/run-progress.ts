@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../db.js';
-import { runMachine, type RunEvent } from '../domain/run.js';
+import { nothingToApply, runMachine, type RunEvent } from '../domain/run.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from '../repos/runs.js';
 import { transitionRun, transitionRunThrough } from './run-moves.js';
 import { findCv, makeCurrent } from '../repos/configuration-versions.js';
@@ -50,8 +50,7 @@ export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<
     if (policy === 'fail') return failing('a mandatory policy failed');
     if (policy === 'wait') return [{ event: 'start_policy_check' }];
   }
-  const nothingToApply = run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
-  if (nothingToApply) return [{ event: 'finish_plan' }];
+  if (nothingToApply(run)) return [{ event: 'finish_plan' }];
   if (run.save_plan) return [{ event: 'plan_saved' }];
   const steps: RouteStep[] = run.status === 'planning' ? [{ event: 'plan_needs_confirmation' }] : [];
   if (run.auto_apply) steps.push({ event: 'confirm', description: 'auto-apply' });

@@ -39,10 +39,16 @@ describe('policy check summary', () => {
     });
   });
 
-  it('only warns for advisory failures and errors', () => {
-    const s = summarizeCheck([outcome('advisory', 'failed'), outcome('advisory', 'errored'), outcome('soft-mandatory', 'passed')]);
-    expect(verdict([outcome('advisory', 'failed'), outcome('advisory', 'errored')])).to.deep.equal({ status: 'passed', isOverridable: false, result: true });
+  it('only warns for advisory failures', () => {
+    const s = summarizeCheck([outcome('advisory', 'failed'), outcome('advisory', 'failed'), outcome('soft-mandatory', 'passed')]);
+    expect(verdict([outcome('advisory', 'failed'), outcome('advisory', 'failed')])).to.deep.equal({ status: 'passed', isOverridable: false, result: true });
     expect(s.result).to.include({ passed: 1, 'total-failed': 2, 'advisory-failed': 2, 'soft-failed': 0 });
+  });
+
+  it('never passes a policy that could not be evaluated, even an advisory one', () => {
+    expect(verdict([outcome('advisory', 'errored'), outcome('soft-mandatory', 'passed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
+    const outcomes = [outcome('advisory', 'errored', { kind: 'opa', error: 'opa is not installed' })];
+    expect(renderOutput(outcomes, summarizeCheck(outcomes))).to.match(/^OPA Result: false\n\n.*could not be evaluated/).and.include('Error: opa is not installed');
   });
 
   it('soft fails, overridable, on a failed soft-mandatory or OPA mandatory policy', () => {
@@ -105,7 +111,7 @@ describe('policy check summary', () => {
       [
         'Sentinel Result: false',
         '',
-        'Sentinel evaluated to false because one or more Sentinel policies evaluated to false.',
+        'Sentinel evaluated to false because one or more policies could not be evaluated; their errors are shown below.',
         '',
         '2 policies evaluated.',
         '',
@@ -133,7 +139,7 @@ describe('policy check summary', () => {
         '',
         'Result: true',
         '',
-        'The check soft failed: the run continues only if the failures are overridden.',
+        'The check errored: a policy that could not be evaluated cannot be overridden, so the run cannot continue. Fix the policy (or install its runtime) and start a new run.',
         '',
       ].join('\n'),
     );
