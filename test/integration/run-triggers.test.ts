@@ -115,13 +115,16 @@ describe('run triggers: the API', () => {
     expect(await triggerRows(target.id).pluck('sourceable_id')).to.deep.equal([source.id]);
   });
 
-  it('takes at most 20 sources per workspace, as TFE', async function () {
+  it('takes at most 20 sources per workspace, as TFE, even when 21 are asked for at once', async function () {
     this.timeout(60_000);
     const target = await createWorkspace(org);
-    for (let i = 0; i < 20; i++) await mustCreate(target.id, (await createWorkspace(org)).id, token);
-    const extra = await createWorkspace(org);
-    expectError(await createTrigger(target.id, extra.id, token), 422, /at most 20/);
+    const sources = [];
+    for (let i = 0; i < 21; i++) sources.push(await createWorkspace(org));
+    const answers = await Promise.all(sources.map((s) => createTrigger(target.id, s.id, token)));
+    expect(answers.map((r) => r.status).sort()).to.deep.equal([...Array(20).fill(201), 422]);
+    expectError(answers.find((r) => r.status === 422)!, 422, /at most 20/);
     expect(await triggerRows(target.id)).to.have.length(20);
+    expectError(await createTrigger(target.id, (await createWorkspace(org)).id, token), 422, /at most 20/);
   });
 
   it('refuses (404) a source in another organization, even one the caller owns', async () => {
