@@ -40,8 +40,12 @@ export interface FollowUp {
   run(ctx: AfterMoveContext): Promise<void>;
 }
 
-/** A listener of run moves; it may return work for after the commit (see FollowUp). */
-export type RunTransitionListener = (tx: Db, change: RunTransition) => Promise<FollowUp | void>;
+/**
+ * A listener of run moves; it may return work for after the commit (see FollowUp). `moves` is the
+ * transaction's RunMoves, for a listener that makes moves of its own (e.g. creates runs), which
+ * the other listeners then hear of in the same transaction.
+ */
+export type RunTransitionListener = (tx: Db, change: RunTransition, moves: RunMoves) => Promise<FollowUp | void>;
 
 /**
  * Whether a move may concern a listener: an SQL boolean over the moved run's row (`row` is that
@@ -213,7 +217,7 @@ export class RunLifecycle {
     m.made.push(change);
     for (const [i, { listener, interest }] of this.listeners.entries()) {
       if (interest && answers && answers[interestColumn(i, hop)] === false) continue;
-      const left = await listener(m.tx, change);
+      const left = await listener(m.tx, change, m);
       if (left) m.leave(left);
     }
   }

@@ -21,6 +21,7 @@ const SETTINGS: Record<string, keyof WorkspaceSettings> = {
   description: 'description',
   'working-directory': 'working_directory',
   'auto-apply': 'auto_apply',
+  'auto-apply-run-trigger': 'auto_apply_run_trigger',
   'execution-mode': 'execution_mode',
   'terraform-version': 'terraform_version',
   'vcs-repo': 'vcs_repo',

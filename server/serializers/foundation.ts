@@ -235,6 +235,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       description: ws.description,
       'working-directory': ws.working_directory,
       'auto-apply': ws.auto_apply,
+      'auto-apply-run-trigger': ws.auto_apply_run_trigger,
       'execution-mode': ws.execution_mode,
       operations: ws.execution_mode !== 'local',
       'terraform-version': ws.terraform_version,

@@ -1,6 +1,7 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { isFinal, runActions } from '../../shared/domain/run.js';
+import { triggerReason } from '../../shared/domain/run-trigger.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
 import type { CommentRow } from '../../shared/repos/comments.js';
@@ -51,7 +52,7 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'status-timestamps': run.status_timestamps,
       source: run.source,
       message: run.message,
-      'trigger-reason': 'manual',
+      'trigger-reason': triggerReason(run.source),
       'is-destroy': run.is_destroy,
       'auto-apply': run.auto_apply,
       'plan-only': run.plan_only,

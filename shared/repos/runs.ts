@@ -95,9 +95,11 @@ const lockedWorkspace = (db: Db, workspaceId: string) => db.raw(LOCKED_WORKSPACE
 /**
  * Inserts a run in `pending` with its plan, its apply and its `created` event, locking its
  * workspace (caller's transaction). Returns the run's row with the caller's `alongside` columns
- * (SQL over the new row, named `run`) beside it.
+ * (SQL over the new row, named `run`) beside it. `lockWorkspace: false` leaves the workspace
+ * row with the foreign key's share lock only, for a caller that takes no update lock on it later in
+ * its transaction (see below) and should not wait for, or hold up, that workspace's other moves.
  */
-export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex.Raw[] = []): Promise<Record<string, unknown>> {
+export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex.Raw[] = [], opts: { lockWorkspace?: boolean } = {}): Promise<Record<string, unknown>> {
   const now = new Date().toISOString();
   const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
@@ -109,7 +111,7 @@ export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex
     .with('run', db('runs').insert({
       id,
       ...attrs,
-      workspace_id: lockedWorkspace(db, attrs.workspace_id),
+      workspace_id: opts.lockWorkspace === false ? attrs.workspace_id : lockedWorkspace(db, attrs.workspace_id),
       target_addrs: asJson(db, attrs.target_addrs ?? []),
       replace_addrs: asJson(db, attrs.replace_addrs ?? []),
       variables: asJson(db, attrs.variables ?? []),

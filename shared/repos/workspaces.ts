@@ -10,6 +10,8 @@ export interface WorkspaceRow {
   description: string;
   working_directory: string;
   auto_apply: boolean;
+  /** Whether runs queued by a run trigger apply without confirmation (`auto_apply` does not apply to them). */
+  auto_apply_run_trigger: boolean;
   execution_mode: 'remote' | 'local' | 'agent';
   terraform_version: string;
   vcs_repo: Record<string, unknown> | null;

@@ -30,6 +30,7 @@ const workspaceAttributes = {
   description: { oneOf: [{ type: 'null' }, TEXT()] },
   'working-directory': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 500, pattern: '^(?!/)(?!.*\\.\\.)' }] },
   'auto-apply': BOOL,
+  'auto-apply-run-trigger': BOOL,
   'execution-mode': { enum: ['remote', 'local', 'agent'] },
   operations: BOOL,
   'terraform-version': { type: 'string', pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?)$' },

@@ -12,10 +12,10 @@ import type { RunMoves } from '../run-lifecycle.js';
  * no further round trip.
  */
 
-/** Inserts a run in `pending` (see insertPendingRunRow) and tells the listeners of its creation. */
-export async function insertPendingRun(m: RunMoves, attrs: NewRun): Promise<RunRow> {
+/** Inserts a run in `pending` (see insertPendingRunRow, and its `lockWorkspace`) and tells the listeners of its creation. */
+export async function insertPendingRun(m: RunMoves, attrs: NewRun, opts: { lockWorkspace?: boolean } = {}): Promise<RunRow> {
   const { tx, lifecycle } = m;
-  const selected = await insertPendingRunRow(tx, attrs, lifecycle.interestColumns(tx, { event: 'create', to: 'pending' }, 'run'));
+  const selected = await insertPendingRunRow(tx, attrs, lifecycle.interestColumns(tx, { event: 'create', to: 'pending' }, 'run'), opts);
   const { run, answers } = lifecycle.readInterests(selected);
   await lifecycle.publishRunTransition(m, { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null }, answers);
   return run;

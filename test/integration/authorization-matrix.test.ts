@@ -176,6 +176,7 @@ interface World {
   wsVar: string;
   varset: string;
   varsetVar: string;
+  runTrigger: string;
   archive: Buffer;
 }
 
@@ -322,6 +323,11 @@ async function newVarsetVar(set = world.varset): Promise<string> {
   return (await must('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key: envKey(), value: 'v', category: 'env' }))).data.id;
 }
 
+/** A run trigger of the world's workspace from a fresh source every member can read. */
+async function newRunTrigger(): Promise<string> {
+  return (await must('POST', `/workspaces/${world.ws.id}/run-triggers`, doc('run-triggers', {}, { sourceable: rel('workspaces', (await freshWorkspace()).id) }))).data.id;
+}
+
 async function buildWorld(): Promise<World> {
   const w = { archive: await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }) } as World;
   world = w;
@@ -405,6 +411,7 @@ async function buildWorld(): Promise<World> {
   w.wsVar = await newWorkspaceVar();
   w.varset = await newVarset();
   w.varsetVar = await newVarsetVar(w.varset);
+  w.runTrigger = await newRunTrigger();
   return w;
 }
 
@@ -1074,6 +1081,15 @@ const MATRIX: Record<string, Entry> = {
       return { path: `/api/v2/policy-sets/${set}/relationships/workspace-exclusions`, body };
     },
   },
+
+  // Run triggers: they belong to the workspace that gets the runs; creating one also needs read access to the source.
+  'POST /api/v2/workspaces/:id/run-triggers': {
+    access: 'workspace-admin',
+    call: async (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/run-triggers`, body: doc('run-triggers', {}, { sourceable: rel('workspaces', (await freshWorkspace()).id) }) }),
+  },
+  'GET /api/v2/workspaces/:id/run-triggers': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/run-triggers?filter[run-trigger][type]=inbound` }) },
+  'GET /api/v2/run-triggers/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/run-triggers/${w.runTrigger}` }) },
+  'DELETE /api/v2/run-triggers/:id': { access: 'workspace-admin', call: async (w, _who, allowed) => ({ path: `/api/v2/run-triggers/${allowed ? await newRunTrigger() : w.runTrigger}` }) },
 
   // Workspace variables: read access lists them, write access changes them.
   'GET /api/v2/workspaces/:id/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars` }) },
