@@ -53,7 +53,7 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       sendResource(res, 200, notificationConfigurationResource(c, await configurationUserIds(db, c.id)));
     },
 
-    /** PATCH keeps omitted attributes; saving enabled verifies first, and nothing is saved when it fails. */
+    /** PATCH keeps omitted attributes but the users (see changeNotificationConfiguration); saving enabled verifies first, and nothing is saved when it fails. */
     async update(req: Req, res: Response) {
       const { c, organization } = await load(req, res);
       const { row, userIds } = await changeNotificationConfiguration(deps, c, organization, attributesOf(req) as NotificationAttrs, userIdsOf(req));

@@ -2,21 +2,27 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import type { Config } from '../../shared/config.js';
-import { NotFound } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/errors.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
 import {
   organizationRunCounts,
   runEventsOf,
+  findRunEvent,
+  runEventIncludes,
+  type RunEventView,
   runIncludes,
   runReferences,
   runsOfWorkspacePage,
+  runsOfOrganizationPage,
+  RUN_STATUS_GROUPS,
+  type OrganizationRunFilter,
   visibleUnfinishedRuns,
   type RunReferences,
 } from '../../shared/read-models/runs.js';
 import { sliceOf } from '../../shared/read-models/page.js';
-import { workspaceFacts } from '../../shared/read-models/workspaces.js';
-import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun } from '../../shared/usecases/runs.js';
+import { visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
+import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun, forceExecuteRun } from '../../shared/usecases/runs.js';
 import { findComment } from '../../shared/repos/comments.js';
 import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
@@ -30,6 +36,7 @@ import { cvResource } from '../serializers/configuration-versions.js';
 import { userResource, workspaceResource } from '../serializers/foundation.js';
 import { presentTaskStages } from './task-stages.js';
 
+const EVENT_INCLUDES = ['actor', 'comment'] as const;
 const INCLUDES = ['plan', 'apply', 'created_by', 'configuration_version', 'configuration_version.ingress_attributes', 'workspace', 'task_stages', 'cost_estimate'] as const;
 
 /** A pre-signed, unauthenticated log URL (the CLI reads logs without a token). */
@@ -93,6 +100,11 @@ export function runHandlers(deps: AppDeps) {
     check('run.action', req.body);
     return (req.body as { comment?: string }).comment ?? undefined;
   };
+  /** The actors (users) and comments of run events, as `include` asks. */
+  async function eventIncludes(events: RunEventView[], include: Set<string>): Promise<Resource[]> {
+    const { users, comments } = await runEventIncludes(db, events, include);
+    return [...users.map((u) => userResource(u)), ...comments.map(commentResource)];
+  }
   const actorOf = (res: Response) => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
 
   return {
@@ -104,6 +116,8 @@ export function runHandlers(deps: AppDeps) {
       const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'plan', res.locals.readAhead);
       const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res));
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, references ? new Map([[run.id, references]]) : undefined);
+      // The answer to the creating request echoes the values it sent (go-tfe compares them); every later read shows keys only.
+      if (attrs.variables?.length) body.data[0].attributes.variables = attrs.variables.map((v) => ({ key: v.key, value: v.value }));
       sendResource(res, 201, body.data[0]);
     },
 
@@ -132,6 +146,36 @@ export function runHandlers(deps: AppDeps) {
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
+    /** GET /organizations/:org/runs: the runs of the workspaces the caller may see, newest first, narrowed as TFE's filters say. */
+    async listForOrganization(req: Req, res: Response) {
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
+      const include = readInclude(req, INCLUDES);
+      const page = readPageOrDefault(req);
+      const list = (key: string) => {
+        const values = (readParam(req, key) ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+        return values.length ? values : undefined;
+      };
+      const group = readParam(req, 'filter[status_group]') || undefined;
+      if (group && !(RUN_STATUS_GROUPS as readonly string[]).includes(group)) throw new BadRequest(`filter[status_group] must be one of ${RUN_STATUS_GROUPS.join(', ')}`, 'filter[status_group]');
+      const timeframe = readParam(req, 'filter[timeframe]') || undefined;
+      if (timeframe && timeframe !== 'year' && timeframe !== 'all') throw new BadRequest('filter[timeframe] must be year or all', 'filter[timeframe]');
+      const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, null);
+      const { rows, total } = await runsOfOrganizationPage(db, visible.map((w) => w.id), {
+        statuses: list('filter[status]'),
+        operations: list('filter[operation]'),
+        sources: list('filter[source]'),
+        workspaceNames: list('filter[workspace_names]'),
+        agentPoolNames: list('filter[agent_pool_names]'),
+        statusGroup: group as OrganizationRunFilter['statusGroup'],
+        lastYearOnly: timeframe === 'year',
+        user: readParam(req, 'search[user]') || undefined,
+        commit: readParam(req, 'search[commit]') || undefined,
+        basic: readParam(req, 'search[basic]') || undefined,
+      }, page);
+      const body = await presentRuns(db, config, rows, (r) => access.get(r.workspace_id)!, grant, include);
+      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, total) });
+    },
+
     /** Runs of the organization that have not finished, oldest first, limited to visible workspaces. */
     async queue(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
@@ -150,8 +194,19 @@ export function runHandlers(deps: AppDeps) {
     async events(req: Req, res: Response) {
       // The terraform CLI reads them at every remote run: the run and the caller's access come with the token's statement.
       const { run } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const include = readInclude(req, EVENT_INCLUDES);
       const rows = await runEventsOf(db, run.id);
-      send(res, 200, { data: rows.map(runEventResource), meta: wholeListMeta(rows.length) });
+      const included = await eventIncludes(rows, include);
+      send(res, 200, { data: rows.map(runEventResource), ...(included.length ? { included } : {}), meta: wholeListMeta(rows.length) });
+    },
+
+    /** GET /run-events/:id: one event, to whoever may read its run (`include=actor,comment`). */
+    async event(req: Req, res: Response) {
+      const include = readInclude(req, EVENT_INCLUDES);
+      const found = await findRunEvent(db, req.params.id);
+      if (!found) throw new NotFound();
+      await scopeOfRun(res, found.run_id, 'read');
+      sendResource(res, 200, runEventResource(found), await eventIncludes([found], include));
     },
 
     async apply(req: Req, res: Response) {
@@ -163,6 +218,13 @@ export function runHandlers(deps: AppDeps) {
     async discard(req: Req, res: Response) {
       const { run } = await load(req, res, 'write');
       await discardRun(deps, run, actorOf(res), commentOf(req));
+      res.status(202).end();
+    },
+
+    /** POST /runs/:id/actions/force-execute (write access): a pending run starts now, the runs ahead of it given up. */
+    async forceExecute(req: Req, res: Response) {
+      const { run } = await load(req, res, 'write');
+      await forceExecuteRun(deps, run.id, actorOf(res));
       res.status(202).end();
     },
 

@@ -20,7 +20,8 @@ import {
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { accessAtLeast, type WorkspaceAccess } from '../../shared/access.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
+import type { Config } from '../../shared/config.js';
 import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
 import { stateOutputResource, stateVersionResource } from '../serializers/runs.js';
 import type { UploadSlots } from '../upload-slots.js';
@@ -35,37 +36,35 @@ const readsState = (access: WorkspaceAccess) => accessAtLeast(access, 'write');
 export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = { 'sv-upload': 'state', 'sv-json-upload': 'json-state' };
 
 /** State versions: the CLI's init, `state push`/`pull`, `output` and local runs, and the API's state endpoints. */
+/**
+ * A state version as `access` may see it: downloads only for whole-state readers, upload URLs while
+ * pending for writers. A run token (`run`) reads whole states it may read (terraform_remote_state
+ * downloads the state), through URLs under RUN_API_URL, where its sandbox reaches the API; it never
+ * gets upload URLs.
+ */
+export function stateVersionAs(config: Config, sv: StateVersionRow, outputIds: string[], access: WorkspaceAccess | 'run'): Resource {
+  const url = (kind: string, id: string, ttl: number) => signedObjectUrl(config.uploadUrl, config.encryptionKey, kind, id, ttl);
+  const run = access === 'run';
+  const whole = run || readsState(access);
+  const writes = !run && whole;
+  const download = (id: string) => (run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, 'object', id, config.downloadUrlTtlSeconds) : url('object', id, config.downloadUrlTtlSeconds));
+  return stateVersionResource(sv, outputIds, {
+    download: whole && sv.object_id ? download(sv.object_id) : null,
+    jsonDownload: whole && sv.json_object_id ? download(sv.json_object_id) : null,
+    upload: writes && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+    jsonUpload: writes && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
+  });
+}
+
 export function stateVersionHandlers(deps: AppDeps) {
   const { db, config } = deps;
-  const url = (kind: string, id: string, ttl: number) => signedObjectUrl(config.uploadUrl, config.encryptionKey, kind, id, ttl);
 
   const valueOf = (o: StateOutputRow, reveal: boolean): unknown => {
     if (o.sensitive && !reveal) return null;
     return JSON.parse(o.sensitive ? decryptSecret(config.encryptionKey, o.value) : o.value);
   };
 
-  /**
-   * A state version as `access` may see it: downloads only for whole-state readers, upload URLs while
-   * pending for writers. A run token (`run`) reads whole states it may read (terraform_remote_state
-   * downloads the state), through URLs under RUN_API_URL, where its sandbox reaches the API; it never
-   * gets upload URLs.
-   */
-  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') => {
-    const run = access === 'run';
-    const whole = run || readsState(access);
-    const writes = !run && whole;
-    const download = (id: string) => (run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, 'object', id, config.downloadUrlTtlSeconds) : url('object', id, config.downloadUrlTtlSeconds));
-    return stateVersionResource(
-      sv,
-      outputs.map((o) => o.id),
-      {
-        download: whole && sv.object_id ? download(sv.object_id) : null,
-        jsonDownload: whole && sv.json_object_id ? download(sv.json_object_id) : null,
-        upload: writes && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
-        jsonUpload: writes && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
-      },
-    );
-  };
+  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') => stateVersionAs(config, sv, outputs.map((o) => o.id), access);
 
   /** One state version with its outputs included (sensitive values withheld). */
   async function present(res: Response, status: number, sv: StateVersionRow, access: WorkspaceAccess | 'run') {

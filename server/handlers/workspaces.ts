@@ -1,9 +1,15 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/errors.js';
+import type { OrganizationGrant, WorkspaceAccess } from '../../shared/access.js';
+import type { Resource } from '../jsonapi.js';
+import { presentRuns } from './runs.js';
+import { stateVersionAs } from './state-versions.js';
+import { runsByIds } from '../../shared/read-models/runs.js';
+import { outputsByVersion, stateVersionsByIds } from '../../shared/read-models/state-versions.js';
 import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
 import { findOrganization } from '../../shared/repos/organizations.js';
-import { currentOutputsOf, visibleWorkspaces, workspaceFacts, type WorkspaceFacts } from '../../shared/read-models/workspaces.js';
+import { currentOutputsOf, visibleWorkspaces, workspaceFacts, WORKSPACE_SORTS, type WorkspaceFacts, type WorkspaceSort } from '../../shared/read-models/workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
@@ -11,7 +17,7 @@ import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-model
 import { orgScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
-import { organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
+import { NO_FACTS, organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
@@ -62,13 +68,42 @@ function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
   return out as WorkspaceSettings;
 }
 
+/** `sort`: one of WORKSPACE_SORTS (400 otherwise); by name when absent. */
+function readSort(req: Req): WorkspaceSort | undefined {
+  const sort = readParam(req, 'sort');
+  if (!sort) return undefined;
+  if (!(WORKSPACE_SORTS as readonly string[]).includes(sort)) throw new BadRequest(`Invalid sort parameter: ${sort} (one of ${WORKSPACE_SORTS.join(', ')})`, 'sort');
+  return sort as WorkspaceSort;
+}
+
 /** Tags named in a validated `{ data: [{type: "tags", id?, attributes?: {name}}] }` list. */
 const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undefined): TagRef[] =>
   (data ?? []).map((t) => (t.id ? { id: t.id } : { name: t.attributes?.name }));
 
 export function workspaceHandlers(deps: AppDeps) {
   const { db } = deps;
-  const include = (req: Req) => readInclude(req, ['organization', 'outputs']);
+  const include = (req: Req) => readInclude(req, ['organization', 'outputs', 'current_run', 'current_state_version']);
+
+  /**
+   * `include=current_run` and `include=current_state_version`: the workspaces' current runs and
+   * current state versions, as the caller's access to each workspace shows them.
+   */
+  async function currentOf(workspaces: { ws: WorkspaceRow; facts?: WorkspaceFacts; access: WorkspaceAccess }[], grant: OrganizationGrant, inc: Set<string>): Promise<Resource[]> {
+    const out: Resource[] = [];
+    const accessOf = new Map(workspaces.map((w) => [w.ws.id, w.access]));
+    if (inc.has('current_run')) {
+      const ids = workspaces.map((w) => w.facts?.currentRun?.id).filter((id): id is string => Boolean(id));
+      const runs = ids.length ? await runsByIds(db, ids) : [];
+      out.push(...(await presentRuns(db, deps.config, runs, (r) => accessOf.get(r.workspace_id)!, grant)).data);
+    }
+    if (inc.has('current_state_version')) {
+      const ids = workspaces.map((w) => w.ws.current_state_version_id).filter((id): id is string => Boolean(id));
+      const versions = ids.length ? await stateVersionsByIds(db, ids) : [];
+      const outputs = await outputsByVersion(db, versions.map((v) => v.id));
+      out.push(...versions.map((sv) => stateVersionAs(deps.config, sv, (outputs.get(sv.id) ?? []).map((o) => o.id), accessOf.get(sv.workspace_id)!)));
+    }
+    return out;
+  }
 
   /** `include=outputs`: the current state's outputs of each workspace (values of sensitive ones withheld). */
   async function outputsOf(ids: string[], inc: Set<string>) {
@@ -83,7 +118,8 @@ export function workspaceHandlers(deps: AppDeps) {
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>, known?: WorkspaceFacts) {
     const facts = async () => known ?? (await workspaceFacts(db, [ws.id])).get(ws.id);
     const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, facts(), outputsOf([ws.id], inc)]);
-    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included];
+    const current = await currentOf([{ ws, facts: tags, access: scope.access }], scope.grant, inc);
+    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included, ...current];
     sendResource(res, status, workspaceResource(ws, scope.access, tags, outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
 
@@ -96,7 +132,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const tags = tagRefs(relationships?.tags?.data);
       const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
-      const facts = tags.length ? undefined : { tagNames: [], runsCount: 0, resourceCount: 0 };
+      const facts = tags.length ? undefined : NO_FACTS;
       await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc, facts);
     },
 
@@ -109,10 +145,13 @@ export function workspaceHandlers(deps: AppDeps) {
         tags: names('search[tags]'),
         excludeTags: names('search[exclude-tags]'),
         wildcard: readParam(req, 'search[wildcard-name]') || undefined,
+        currentRunStatuses: names('filter[current-run][status]'),
+        sort: readSort(req),
       });
       const slice = sliceOf(visible, page);
       const [tags, outputs] = await Promise.all([workspaceFacts(db, slice.map((ws) => ws.id)), outputsOf(slice.map((ws) => ws.id), inc)]);
-      const extra = [...(inc.has('organization') && slice.length ? [organizationResource(org, grant)] : []), ...outputs.included];
+      const current = await currentOf(slice.map((ws) => ({ ws, facts: tags.get(ws.id), access: access.get(ws.id)! })), grant, inc);
+      const extra = [...(inc.has('organization') && slice.length ? [organizationResource(org, grant)] : []), ...outputs.included, ...current];
       const data = slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id), outputs.idsOf(ws.id)));
       send(res, 200, { data, ...(extra.length ? { included: extra } : {}), ...paginate(req, page, visible.length) });
     },

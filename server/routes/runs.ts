@@ -15,14 +15,17 @@ export function runRoutes(deps: AppDeps): Router {
   r.post('/runs', validate('run.create'), runs.create);
   r.get('/runs/:id', runs.show);
   r.get('/runs/:id/run-events', runs.events);
+  r.get('/run-events/:id', runs.event);
   r.post('/runs/:id/actions/apply', runs.apply);
   r.post('/runs/:id/actions/discard', runs.discard);
   r.post('/runs/:id/actions/cancel', runs.cancel);
   r.post('/runs/:id/actions/force-cancel', runs.forceCancel);
+  r.post('/runs/:id/actions/force-execute', runs.forceExecute);
   r.get('/runs/:id/comments', runs.comments);
   r.post('/runs/:id/comments', validate('comment.create'), runs.comment);
   r.get('/comments/:id', runs.showComment);
   r.get('/workspaces/:id/runs', runs.listForWorkspace);
+  r.get('/organizations/:org/runs', runs.listForOrganization);
   r.get('/organizations/:org/runs/queue', runs.queue);
   r.get('/organizations/:org/capacity', runs.capacity);
   r.get('/plans/:id', pa.showPlan);

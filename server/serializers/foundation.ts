@@ -12,6 +12,7 @@ import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
 import type { TagRow } from '../../shared/repos/tags.js';
 import type { StateOutputRow } from '../../shared/repos/state-versions.js';
 import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
+import { isFinal } from '../../shared/domain/run.js';
 
 /** What `remaining-testable-count` says when module tests are unlimited, as they are here. */
 export const UNLIMITED_TESTABLE_COUNT = 2 ** 31 - 1;
@@ -223,10 +224,16 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
 }
 
 /** A workspace's facts when they were not read (included workspaces): none. */
-const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0 };
+export const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0, currentRun: null, latestRunId: null };
+
+/** The run holding a workspace (its current run, while neither pending nor finished), if one does. */
+const holdingRunOf = (facts: WorkspaceFacts): string | null =>
+  facts.currentRun && facts.currentRun.status !== 'pending' && !isFinal(facts.currentRun.status) ? facts.currentRun.id : null;
 
 export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
+  // A run holding the workspace locks it, as TFE shows it (a lock taken by hand is shown first).
+  const holdingRun = ws.locked ? null : holdingRunOf(facts);
   return {
     type: 'workspaces',
     id: ws.id,
@@ -257,11 +264,13 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'source-name': ws.source_name,
       'source-url': ws.source_url,
       environment: 'default',
-      locked: ws.locked,
+      locked: ws.locked || holdingRun !== null,
       // Beyond TFE's attributes: why the workspace is locked (the reason given, or why a run locked it).
       'locked-reason': ws.locked ? ws.lock_reason : null,
       'resource-count': facts.resourceCount,
       'runs-count': facts.runsCount,
+      // The name go-tfe and the tfe provider read the count under.
+      'workspace-kpis-runs-count': facts.runsCount,
       'created-at': iso(ws.created_at),
       'updated-at': iso(ws.updated_at),
       actions: { 'is-destroyable': at('admin') },
@@ -290,11 +299,11 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
     },
     relationships: {
       organization: one('organizations', ws.organization_name),
-      'current-run': one('runs', null),
-      'latest-run': one('runs', null),
+      'current-run': one('runs', facts.currentRun?.id ?? null),
+      'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
-      'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      'locked-by': holdingRun ? one('runs', holdingRun) : one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
       ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {

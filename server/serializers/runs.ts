@@ -5,6 +5,7 @@ import { triggerReason } from '../../shared/domain/run-trigger.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
 import type { CommentRow } from '../../shared/repos/comments.js';
+import type { RunEventView } from '../../shared/read-models/runs.js';
 
 /** What the caller may do to a run, from its workspace access. */
 function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {
@@ -139,12 +140,12 @@ export function applyResource(apply: ApplyRow, run: Pick<RunRow, 'status'>, logR
   };
 }
 
-export function runEventResource(e: { id: string; run_id: string; action: string; description: string | null; actor_id: string | null; created_at: Date }): Resource {
+export function runEventResource(e: RunEventView): Resource {
   return {
     type: 'run-events',
     id: e.id,
     attributes: { action: e.action, description: e.description, 'created-at': iso(e.created_at) },
-    relationships: { actor: one('users', e.actor_id), target: one('runs', e.run_id), comment: one('comments', null) },
+    relationships: { actor: one('users', e.actor_id), target: one('runs', e.run_id), comment: one('comments', e.comment_id) },
   };
 }
 

@@ -1,11 +1,13 @@
 import type { Db } from '../db.js';
-import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import type { Knex } from 'knex';
+import { FINAL_RUN_STATUSES, RUN_STATUSES, runMachine } from '../domain/run.js';
 import { workspaceAccessMap, type GrantedRead, type OrganizationGrant, type WorkspaceAccess } from '../access.js';
 import type { ApplyRow, PlanRow, RunRow } from '../repos/runs.js';
 import type { TaskStageRow } from '../repos/run-tasks.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import type { UserRow } from '../repos/users.js';
 import type { CvRow } from '../repos/configuration-versions.js';
+import type { CommentRow } from '../repos/comments.js';
 import { fetchPage, type Page } from './page.js';
 
 /** Orders task stages as a run passes them (SQL over a `stage` column). */
@@ -128,7 +130,6 @@ export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>):
 /** The workspace id of the run whose id is the statement's value, as an SQL expression (see workspaceScopeOfRun). */
 export const WORKSPACE_ID_OF_RUN = '(select wr.workspace_id from runs wr where wr.id = ?)';
 
-/** One page of a workspace's runs, newest first, optionally only those in `statuses`. */
 /** How a run list may be narrowed (each list is any of its values; absent: no filter). */
 export interface RunListFilter {
   statuses?: string[];
@@ -141,6 +142,28 @@ export interface RunListFilter {
   commit?: string;
 }
 
+/** How an organization's run list may be narrowed besides RunListFilter. */
+export interface OrganizationRunFilter extends RunListFilter {
+  workspaceNames?: string[];
+  /** `non_final`, `final` or `discardable`. */
+  statusGroup?: (typeof RUN_STATUS_GROUPS)[number];
+  /** Only runs created in the last year (`year`), or all of them (absent, or `all`). */
+  lastYearOnly?: boolean;
+  /** Agent pools: runs here never run in one, so any pool matches nothing. */
+  agentPoolNames?: string[];
+  /** Part of the run's id or message (any case). */
+  basic?: string;
+}
+
+export const RUN_STATUS_GROUPS = ['non_final', 'final', 'discardable'] as const;
+
+/** The statuses of a status group. */
+const GROUP_STATUSES: Record<(typeof RUN_STATUS_GROUPS)[number], readonly string[]> = {
+  non_final: RUN_STATUSES.filter((s) => !(FINAL_RUN_STATUSES as readonly string[]).includes(s)),
+  final: FINAL_RUN_STATUSES,
+  discardable: RUN_STATUSES.filter((s) => runMachine.can(s, 'discard')),
+};
+
 /** Which runs an operation names (an unknown operation names none). */
 const OPERATION_SQL: Record<string, string> = {
   plan_only: 'runs.plan_only and not runs.save_plan',
@@ -151,15 +174,33 @@ const OPERATION_SQL: Record<string, string> = {
   empty_apply: 'runs.allow_empty_apply',
 };
 
+const likeText = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
+
+/** Narrows a query over `runs` by `filter`. */
+function narrowed(db: Db, query: Knex.QueryBuilder, filter: RunListFilter): Knex.QueryBuilder {
+  if (filter.statuses) query.whereIn('runs.status', filter.statuses);
+  if (filter.sources) query.whereIn('runs.source', filter.sources);
+  if (filter.operations) query.where((q) => { for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false'); });
+  if (filter.user) query.whereIn('runs.created_by_id', db('users').whereILike('username', likeText(filter.user)).select('id'));
+  if (filter.commit) query.whereRaw('false');
+  return query;
+}
+
 /** One page of a workspace's runs, newest first, narrowed by `filter`. */
 export async function runsOfWorkspacePage(db: Db, workspaceId: string, filter: RunListFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
-  const query = db<RunRow>('runs').where({ workspace_id: workspaceId });
-  if (filter.statuses) query.whereIn('status', filter.statuses);
-  if (filter.sources) query.whereIn('source', filter.sources);
-  if (filter.operations) query.where((q) => { for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false'); });
-  if (filter.user) query.whereIn('created_by_id', db('users').whereILike('username', `%${filter.user.replace(/[%_\\]/g, '\\$&')}%`).select('id'));
-  if (filter.commit) query.whereRaw('false');
+  const query = narrowed(db, db<RunRow>('runs').where({ workspace_id: workspaceId }), filter);
   return fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
+}
+
+/** One page of the runs of an organization's workspaces among `workspaceIds` (those the caller may see), newest first, narrowed by `filter`. */
+export async function runsOfOrganizationPage(db: Db, workspaceIds: string[], filter: OrganizationRunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+  const query = narrowed(db, db<RunRow>('runs').whereIn('runs.workspace_id', workspaceIds), filter);
+  if (filter.workspaceNames) query.whereIn('runs.workspace_id', db('workspaces').whereIn('id', workspaceIds).whereIn('name', filter.workspaceNames).select('id'));
+  if (filter.statusGroup) query.whereIn('runs.status', GROUP_STATUSES[filter.statusGroup]);
+  if (filter.lastYearOnly) query.whereRaw(`runs.created_at > now() - interval '1 year'`);
+  if (filter.agentPoolNames) query.whereRaw('false');
+  if (filter.basic) query.where((q) => q.whereILike('runs.id', likeText(filter.basic!)).orWhereILike('runs.message', likeText(filter.basic!)));
+  return fetchPage<RunRow>(query.select('runs.*').orderBy('runs.created_at', 'desc').orderBy('runs.id'), page);
 }
 
 /** Runs of an organization that have not finished, oldest first, in the workspaces the grant may see, with its access to each. */
@@ -184,5 +225,31 @@ export async function organizationRunCounts(db: Db, organizationName: string): P
   return { pending: Number(counts?.pending ?? 0), running: Number(counts?.running ?? 0) };
 }
 
+/** A run event as the API shows it: the comment it records, if it is one (`commented`). */
+export interface RunEventView {
+  id: string;
+  run_id: string;
+  action: string;
+  description: string | null;
+  actor_id: string | null;
+  comment_id: string | null;
+  created_at: Date;
+}
+
 /** A run's events in the order they happened. */
-export const runEventsOf = (db: Db, runId: string) => db('run_events').where({ run_id: runId }).orderBy('created_at').orderBy('id');
+export const runEventsOf = (db: Db, runId: string): Promise<RunEventView[]> => db('run_events').where({ run_id: runId }).orderBy('created_at').orderBy('id');
+
+/** One run event by id. */
+export const findRunEvent = (db: Db, id: string): Promise<RunEventView | undefined> => db('run_events').where({ id }).first();
+
+/** What run events include on request (`include=actor,comment`): their actors and comments. */
+export async function runEventIncludes(db: Db, events: RunEventView[], include: Set<string>): Promise<{ users: UserRow[]; comments: CommentRow[] }> {
+  const actorIds = [...new Set(events.map((e) => e.actor_id).filter((id): id is string => Boolean(id)))];
+  const commentIds = events.map((e) => e.comment_id).filter((id): id is string => Boolean(id));
+  const users = include.has('actor') && actorIds.length ? ((await db('users').whereIn('id', actorIds)) as UserRow[]) : [];
+  const comments = include.has('comment') && commentIds.length ? ((await db('comments').whereIn('id', commentIds)) as CommentRow[]) : [];
+  return { users, comments };
+}
+
+/** Runs by id (in no particular order). */
+export const runsByIds = (db: Db, ids: string[]): Promise<RunRow[]> => db<RunRow>('runs').whereIn('id', ids);

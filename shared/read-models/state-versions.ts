@@ -34,3 +34,6 @@ export async function outputsByVersion(db: Db, stateVersionIds: string[]): Promi
 /** The workspace's current state version id, when it has one. */
 export const currentStateVersionId = async (db: Db, workspaceId: string): Promise<string | null> =>
   ((await db('workspaces').where({ id: workspaceId }).first('current_state_version_id')) as { current_state_version_id: string | null } | undefined)?.current_state_version_id ?? null;
+
+/** State versions by id (in no particular order). */
+export const stateVersionsByIds = (db: Db, ids: string[]): Promise<StateVersionRow[]> => db<StateVersionRow>('state_versions').whereIn('id', ids);

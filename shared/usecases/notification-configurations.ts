@@ -159,7 +159,7 @@ export async function createNotificationConfiguration(
   return { row, userIds: s.userIds };
 }
 
-/** Changes a configuration, keeping omitted attributes; saving enabled verifies first, and nothing is saved when it fails. */
+/** Changes a configuration, keeping omitted attributes but the users; saving enabled verifies first, and nothing is saved when it fails. */
 export async function changeNotificationConfiguration(
   rt: Runtime,
   c: NotificationConfigurationRow,
@@ -178,7 +178,8 @@ export async function changeNotificationConfiguration(
     triggers: a.triggers ?? c.triggers,
     url: 'url' in a ? (a.url ?? null) : c.url,
     emailAddresses: a['email-addresses'] ?? c.email_addresses,
-    userIds: userIds ?? (await configurationUserIds(rt.db, c.id)),
+    // The users are replaced as a whole: a PATCH naming none leaves none, as TFE (clients omit an empty list).
+    userIds: userIds ?? [],
   };
   await check(rt.db, s, organization);
   const response = await verifyIfEnabled(rt, c.id, organization, s);

@@ -245,6 +245,37 @@ async function workspaceHeld(tx: Db, run: RunRow): Promise<boolean> {
   return rows[0].held === true;
 }
 
+/**
+ * `actions/force-execute` (TFE's "run this plan now"): a pending run waiting behind the run that
+ * holds its workspace starts now. The holder is discarded and the runs pending before the target
+ * are canceled, in one transaction under the workspace lock. 409, nothing changed, unless the run
+ * is pending, the workspace is not locked by hand, and the holder waits for a user (a plan to
+ * confirm, a policy to override): a run planning or applying is never interrupted this way.
+ */
+export async function forceExecuteRun(rt: Runtime, runId: string, actorId: string | null): Promise<RunRow> {
+  const [moves, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
+    const { tx } = m;
+    const ws = (await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'))) as { id: string } | undefined;
+    const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
+    if (!ws || !run) throw new Conflict('the run changed concurrently; try again');
+    if (run.status !== 'pending' || run.plan_only) throw new Conflict(`only a pending run waiting for its workspace can be force-executed; this one is ${run.plan_only ? 'a speculative plan' : run.status}`);
+    if ((await tx('workspaces').where({ id: ws.id }).first('locked'))?.locked) throw new Conflict('the workspace is locked; unlock it to let its runs start');
+    const holder = await tx<RunRow>('runs').where({ workspace_id: ws.id, plan_only: false }).whereNotIn('status', ['pending', ...FINAL_RUN_STATUSES]).forNoKeyUpdate().first();
+    if (!holder) throw new Conflict('no other run holds the workspace; the run starts in its turn');
+    if (!runMachine.can(holder.status, 'discard')) throw new Conflict(`the run ${holder.id} holding the workspace cannot be discarded while it is ${holder.status}`);
+    const why = `to force-execute ${run.id}`;
+    const moved: (RunRow | undefined)[] = [await transitionRun(m, holder, 'discard', { actorId, description: `discarded ${why}` })];
+    const ahead = await tx<RunRow>('runs').where({ workspace_id: ws.id, plan_only: false, status: 'pending' }).where('created_at', '<', run.created_at).forNoKeyUpdate();
+    for (const other of ahead) moved.push(await transitionRun(m, other, 'cancel', { actorId, description: `canceled ${why}` }));
+    moved.push(await takeWorkspace(m, run));
+    // Any move refused (a concurrent change) undoes them all.
+    if (moved.some((r) => !r)) throw new Conflict('the run changed concurrently; try again');
+    return moved as RunRow[];
+  });
+  for (const [i, moved] of moves.entries()) await afterMove(rt, moved, i === moves.length - 1 ? followUps : []);
+  return moves[moves.length - 1];
+}
+
 /** `actions/apply`: a plan with changes waiting for confirmation. */
 export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {
   if (!CONFIRMABLE.includes(run.status) || run.has_changes === false) throw new Conflict(`the run is not confirmable while it is ${run.status}`);

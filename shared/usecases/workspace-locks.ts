@@ -46,7 +46,12 @@ export async function unlockWorkspace(rt: Runtime, workspaceId: string, principa
   const unlocked = await clearLock(rt.db, workspaceId, force ? null : holderOf(principal));
   if (!unlocked) {
     const ws = await findWorkspace(rt.db, workspaceId);
-    if (!ws?.locked) throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
+    if (!ws?.locked) {
+      // A run holding the workspace shows it locked; only the run's end releases it.
+      const run = await holdingRun(rt.db, workspaceId);
+      if (run) throw new Conflict(`Unable to unlock workspace. The workspace is locked by Run ${run}; it is released when the run finishes.`);
+      throw new Conflict('Unable to unlock workspace. The workspace is not locked.');
+    }
     throw new Conflict(`Unable to unlock workspace. The workspace is locked by ${holderName(ws)}; force-unlock it (admin access) if it must be released.`);
   }
   await kickWorkspace(rt, workspaceId);

@@ -752,6 +752,7 @@ const MATRIX: Record<string, Entry> = {
   },
   'GET /api/v2/runs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}` }) },
   'GET /api/v2/runs/:id/run-events': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }) },
+  'GET /api/v2/run-events/:id': { access: 'workspace-read', call: async (w) => ({ path: `/api/v2/run-events/${(await db()('run_events').where({ run_id: w.run }).first('id')).id}` }) },
   // Comments: whoever may read the run may read and post them (the run's can-comment).
   'GET /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments` }) },
   'POST /api/v2/runs/:id/comments': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/runs/${w.run}/comments`, body: doc('comments', { body: 'a comment' }) }) },
@@ -782,7 +783,12 @@ const MATRIX: Record<string, Entry> = {
     access: 'workspace-write',
     call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await cancelRequestedRun() : w.run}/actions/force-cancel` }),
   },
+  'POST /api/v2/runs/:id/actions/force-execute': {
+    access: 'workspace-write',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/runs/${allowed ? await runWaitingBehindPlanned() : w.run}/actions/force-execute` }),
+  },
   'GET /api/v2/workspaces/:id/runs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/runs` }) },
+  'GET /api/v2/organizations/:org/runs': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/runs` }) },
   'GET /api/v2/organizations/:org/runs/queue': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/runs/queue` }) },
   'GET /api/v2/organizations/:org/capacity': { access: 'org-member', call: () => ({ path: `/api/v2/organizations/${o()}/capacity` }) },
   'GET /api/v2/plans/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/plans/${w.plan}` }) },
@@ -1187,9 +1193,20 @@ async function runningTestRun(cancelRequested: boolean): Promise<string> {
 
 /** A run waiting for confirmation, on a workspace of its own (only one run may hold a workspace). */
 async function plannedRun(): Promise<string> {
-  const run = await newRun((await freshWorkspace()).id);
+  return plannedRunIn((await freshWorkspace()).id);
+}
+
+async function plannedRunIn(workspaceId: string): Promise<string> {
+  const run = await newRun(workspaceId);
   await db()('runs').where({ id: run }).update({ status: 'planned', has_changes: true });
   return run;
+}
+
+/** A pending run waiting behind a planned run of its workspace, for a force-execute. */
+async function runWaitingBehindPlanned(): Promise<string> {
+  const ws = await freshWorkspace();
+  await plannedRunIn(ws.id);
+  return newRun(ws.id);
 }
 
 /** A run whose cancel was requested long enough ago for a force-cancel. */

@@ -60,10 +60,16 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(updated.body.data.attributes).to.include({ enabled: true, name: 'newName' });
       expect(userIds(updated)).to.have.members([`users:${invited1.id}`, `users:${invited2.id}`]);
 
-      // A PATCH without users keeps them (the contract: omitted values keep their value).
-      const kept = await api('PATCH', `/notification-configurations/${created.body.data.id}`, { token: org.owner.token, body: doc('notification-configurations', { name: 'newName' }) });
-      expect(kept.status, kept.text).to.equal(200);
-      expect(userIds(kept)).to.have.length(2);
+      // A PATCH without users clears them, as TFE (TestNotificationConfigurationUpdate: go-tfe leaves an empty list out).
+      const cleared = await api('PATCH', `/notification-configurations/${created.body.data.id}`, {
+        token: org.owner.token,
+        body: doc('notification-configurations', { enabled: true, name: 'newName' }),
+      });
+      expect(cleared.status, cleared.text).to.equal(200);
+      expect(cleared.body.data.relationships.users.data).to.deep.equal([]);
+      const read = await api('GET', `/notification-configurations/${created.body.data.id}`, { token: org.owner.token });
+      expect(read.body.data.relationships.users.data).to.deep.equal([]);
+      expect(read.body.data.attributes).to.include({ enabled: true, name: 'newName' });
     });
 
     it('still refuses users with no membership at all, nothing written', async () => {
