@@ -110,13 +110,18 @@ export function stateVersionHandlers(deps: AppDeps) {
       await present(res, 200, sv, access);
     },
 
-    /** GET /state-versions/:id/outputs: the version's outputs (sensitive values withheld). */
+    /**
+     * GET /state-versions/:id/outputs: the version's outputs, paged, with sensitive values for
+     * callers who may read the whole state (as one output by id shows them), withheld for others.
+     */
     async outputs(req: Req, res: Response) {
       const sv = await findStateVersion(db, req.params.id);
       if (!sv) throw new NotFound();
-      await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const page = readPageOrDefault(req);
       const outputs = await outputsOf(db, sv.id);
-      send(res, 200, { data: outputs.map((o) => stateOutputResource(o, valueOf(o, false))) });
+      const reveal = readsState(access);
+      send(res, 200, { data: sliceOf(outputs, page).map((o) => stateOutputResource(o, valueOf(o, reveal))), ...paginate(req, page, outputs.length) });
     },
 
     async currentOutputs(req: Req, res: Response) {
