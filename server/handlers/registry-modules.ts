@@ -4,7 +4,7 @@ import { NotFound, Unprocessable } from '../../shared/errors.js';
 import type { OrganizationGrant } from '../../shared/access.js';
 import { findModule, findModuleByAddress, insertModule, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
 import { findModuleVersion, type ModuleVersionRow } from '../../shared/repos/registry-modules.js';
-import { modulePage, modulesNamed, moduleView } from '../../shared/read-models/registry-modules.js';
+import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/read-models/registry-modules.js';
 import { createModuleVersion, removeModules, removeModuleVersion, testModuleVersion } from '../../shared/usecases/registry-modules.js';
 import { serviceHostname } from '../../shared/service-access.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
@@ -121,11 +121,18 @@ export function registryModuleHandlers(deps: AppDeps) {
       res.status(204).end();
     },
 
-    /** The older `POST /registry-modules/actions/delete/:org/:name[/:provider[/:version]]` (private modules of the organization). */
+    /**
+     * The older `POST /registry-modules/actions/delete/:org/:name[/:provider[/:version]]`. With the
+     * name alone it removes every module of that name in the organization, public references
+     * included (go-tfe removes those this way too); with a provider, the private module.
+     */
     async deleteByAction(req: Req, res: Response) {
       const { org, name, provider, version } = req.params;
       if (provider === undefined) {
-        await removeModules(deps, await namedModules(res, { org, registry: 'private', namespace: org, name }));
+        await orgScope(db, res.locals.principal, org, 'manage-modules');
+        const modules = await modulesOfOrganizationNamed(db, org, name);
+        if (!modules.length) throw new NotFound('registry module not found');
+        await removeModules(deps, modules);
       } else {
         const { module } = await loadModule(res, { org, registry: 'private', namespace: org, name, provider }, 'manage-modules');
         if (version === undefined) await removeModules(deps, [module]);

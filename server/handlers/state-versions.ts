@@ -13,6 +13,7 @@ import {
   acceptStateUpload,
   changeRemoteStateConsumers,
   createStateVersion,
+  currentResources,
   remoteStateConsumers,
   rollbackStateVersion,
   type StateUploadKind,
@@ -22,7 +23,7 @@ import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { accessAtLeast, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
-import { stateOutputResource, stateVersionResource } from '../serializers/runs.js';
+import { stateOutputResource, stateVersionResource, workspaceResourceResource } from '../serializers/runs.js';
 import type { UploadSlots } from '../upload-slots.js';
 
 /**
@@ -140,6 +141,16 @@ export function stateVersionHandlers(deps: AppDeps) {
       if (!o || !sv) throw new NotFound();
       const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
       sendResource(res, 200, stateOutputResource(o, valueOf(o, readsState(access))));
+    },
+
+    /** GET /workspaces/:id/resources (read access): the managed resource instances of the current state, paged. */
+    async resources(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const page = readPageOrDefault(req);
+      const current = await currentResources(deps, workspace.id);
+      const all = current?.resources ?? [];
+      const data = current ? sliceOf(all, page).map((r) => workspaceResourceResource(workspace.id, current.version, r)) : [];
+      send(res, 200, { data, ...paginate(req, page, all.length) });
     },
 
     /** GET /workspaces/:id/state-versions (read access). */

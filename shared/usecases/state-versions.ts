@@ -22,7 +22,7 @@ import {
   type StateVersionRow,
 } from '../repos/state-versions.js';
 import { holderOf } from './workspace-locks.js';
-import { successorConflict, type StateVersionMark } from '../domain/state-version.js';
+import { managedResourcesOf, successorConflict, type ManagedResource, type StateVersionMark } from '../domain/state-version.js';
 
 /** What a client sends to create a state version (attributes already validated for type). */
 export interface StateVersionInput {
@@ -196,6 +196,14 @@ async function readObject(rt: Runtime, id: string): Promise<Buffer | null> {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);
   return Buffer.concat(parts);
+}
+
+/** The managed resource instances of the workspace's current state, with that state's version; null without a stored state. */
+export async function currentResources(rt: Runtime, workspaceId: string): Promise<{ version: StateVersionRow; resources: ManagedResource[] } | null> {
+  const version = await currentStateVersion(rt.db, workspaceId);
+  const bytes = version?.object_id ? await readObject(rt, version.object_id) : null;
+  if (!version || !bytes) return null;
+  return { version, resources: managedResourcesOf(JSON.parse(bytes.toString('utf8')) as { resources?: unknown }) };
 }
 
 /**

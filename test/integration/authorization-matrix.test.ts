@@ -790,6 +790,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/state-version-outputs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-version-outputs/${w.svOutput}` }) },
   'GET /api/v2/state-versions/:id/outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}/outputs` }) },
   'GET /api/v2/workspaces/:id/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/state-versions` }) },
+  'GET /api/v2/workspaces/:id/resources': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/resources` }) },
   'GET /api/v2/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions?filter[workspace][name]=${w.ws.name}&filter[organization][name]=${o()}` }) },
   'POST /api/v2/workspaces/:id/state-versions': {
     // Write access and the lock: each allowed caller locks a fresh workspace first.

@@ -92,4 +92,17 @@ describe('private module registry as go-tfe calls it', function () {
     expect(plain.body.data[0].relationships).to.not.have.property('no-code-modules');
     expectError(await api('GET', `/organizations/${org.name}/registry-modules?include=versions`, { token: org.owner.token }), 400);
   });
+
+  it('removes a public reference through the older POST /registry-modules/actions/delete/:org/:name, as go-tfe cleans it up', async () => {
+    const name = modName();
+    expect((await createModule(org, { name, provider: 'provider', 'registry-name': 'public', namespace: 'namespace' })).status).to.equal(201);
+    expect((await createModule(org, { name, provider: 'provider' })).status).to.equal(201);
+    const member = await createUser();
+    await joinOrg(org, member);
+    expectError(await api('POST', `/registry-modules/actions/delete/${org.name}/${name}`, { token: member.token }), 404);
+    const removed = await api('POST', `/registry-modules/actions/delete/${org.name}/${name}`, { token: org.owner.token });
+    expect(removed.status, removed.text).to.equal(204);
+    expect((await api('GET', `/organizations/${org.name}/registry-modules`, { token: org.owner.token })).body.data).to.deep.equal([]);
+    expectError(await api('POST', `/registry-modules/actions/delete/${org.name}/${name}`, { token: org.owner.token }), 404);
+  });
 });

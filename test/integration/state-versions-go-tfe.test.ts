@@ -152,4 +152,47 @@ describe('state versions as go-tfe writes them', function () {
     const current = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token });
     expect(current.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'test_output_string').attributes.value).to.equal(null);
   });
+
+  it('lists the managed resource instances of the current state as workspace resources, paged; read access; 404 for others', async () => {
+    const ws = await createWorkspace(org);
+    const empty = await api('GET', `/workspaces/${ws.id}/resources`, { token });
+    expect(empty.status, empty.text).to.equal(200);
+    expect(empty.body.data).to.deep.equal([]);
+    await lock(ws.id, token);
+    const more = fixtureState({
+      resources: [
+        ...(JSON.parse(state.toString()) as { resources: unknown[] }).resources,
+        { mode: 'data', type: 'aws_ami', name: 'ubuntu', provider: 'provider["registry.terraform.io/hashicorp/aws"]', instances: [{ attributes: {} }] },
+        { mode: 'managed', type: 'random_pet', name: 'animal', provider: 'provider["registry.terraform.io/hashicorp/random"].other', instances: [{ attributes: {} }] },
+        { mode: 'managed', type: 'null_resource', name: 'each', provider: 'provider["registry.terraform.io/hashicorp/null"]', instances: [{ index_key: 'a', attributes: {} }] },
+        { mode: 'managed', type: 'null_resource', name: 'gone', provider: 'provider["registry.terraform.io/hashicorp/null"]', instances: [] },
+      ],
+    });
+    const sv = await create(ws.id, token, { serial: 0, md5: md5(more), state: more.toString('base64') });
+    expect(sv.status, sv.text).to.equal(201);
+    const listed = await api('GET', `/workspaces/${ws.id}/resources`, { token });
+    expect(listed.status, listed.text).to.equal(200);
+    expect(listed.body.meta.pagination).to.include({ 'current-page': 1, 'total-count': 3 });
+    const [bucket, pet, each] = listed.body.data as { id: string; type: string; attributes: Record<string, unknown> }[];
+    expect(bucket.type).to.equal('resources');
+    expect(bucket.id).to.match(/^wsr-/);
+    expect(bucket.attributes).to.include({
+      address: 'media_bucket.aws_s3_bucket_public_access_block.this[0]',
+      name: 'this',
+      module: 'media_bucket',
+      provider: 'hashicorp/aws',
+      'provider-type': 'aws_s3_bucket_public_access_block',
+      'name-index': '0',
+      'modified-by-state-version-id': sv.body.data.id,
+    });
+    expect(pet.attributes).to.include({ address: 'random_pet.animal', module: 'root', provider: 'hashicorp/random', 'name-index': null });
+    expect(each.attributes).to.include({ address: 'null_resource.each["a"]', 'name-index': 'a' });
+    const far = await api('GET', `/workspaces/${ws.id}/resources?page%5Bnumber%5D=999&page%5Bsize%5D=100`, { token });
+    expect(far.body.data).to.deep.equal([]);
+    expect(far.body.meta.pagination).to.include({ 'current-page': 999, 'total-count': 3 });
+    const reader = await memberWithAccess(org, ws.id, 'read');
+    expect((await api('GET', `/workspaces/${ws.id}/resources`, { token: reader.token })).body.data).to.have.length(3);
+    const outsider = await createOrg();
+    expectError(await api('GET', `/workspaces/${ws.id}/resources`, { token: outsider.owner.token }), 404);
+  });
 });
