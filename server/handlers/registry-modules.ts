@@ -2,14 +2,14 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import type { OrganizationGrant } from '../../shared/access.js';
-import { findModuleByAddress, insertModule, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
+import { findModule, findModuleByAddress, insertModule, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
 import { findModuleVersion, type ModuleVersionRow } from '../../shared/repos/registry-modules.js';
-import { modulePage, modulesNamed, moduleView } from '../../shared/read-models/registry-modules.js';
+import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/read-models/registry-modules.js';
 import { createModuleVersion, removeModules, removeModuleVersion, testModuleVersion } from '../../shared/usecases/registry-modules.js';
 import { serviceHostname } from '../../shared/service-access.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
-import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
 import { testRunResource } from '../serializers/module-tests.js';
@@ -49,10 +49,24 @@ export function registryModuleHandlers(deps: AppDeps) {
     return modules;
   }
 
+  /** Creates a pending version of `module` from the request body and answers it with its upload link. */
+  async function publishVersion(req: Req, res: Response, module: RegistryModuleRow) {
+    const a = attributesOf(req) as { version: string; 'commit-sha'?: string | null };
+    const version = await createModuleVersion(deps, module, {
+      version: a.version,
+      commitSha: a['commit-sha'] ?? null,
+      testRunId: relationshipId(req, 'test-run') ?? null,
+      createdById: creatorOf(res),
+    });
+    const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'module-upload', version.id, config.uploadUrlTtlSeconds);
+    sendResource(res, 201, moduleVersionResource(version, module, { uploadUrl }));
+  }
+
   return {
     async createModule(req: Req, res: Response) {
       const { grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
-      const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: 'private' | 'public' };
+      const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: 'private' | 'public'; 'no-code'?: boolean };
+      if (a['no-code']) throw new Unprocessable('no-code provisioning is not offered by this service', '/data/attributes/no-code');
       const registry = a['registry-name'] ?? 'private';
       if (registry === 'private' && a.namespace !== undefined && a.namespace !== req.params.org) {
         throw new Unprocessable('the namespace of a private module is its organization', '/data/attributes/namespace');
@@ -71,17 +85,27 @@ export function registryModuleHandlers(deps: AppDeps) {
 
     async listModules(req: Req, res: Response) {
       const { grant } = await orgScope(db, res.locals.principal, req.params.org);
+      // No module is offered for no-code provisioning here, so the include adds an empty relationship and nothing included.
+      const noCode = readInclude(req, ['no_code_modules']).has('no_code_modules');
       const page = readPageOrDefault(req);
       const { views, total } = await modulePage(db, req.params.org, page, {
         provider: readParam(req, 'filter[provider]'),
         registryName: readParam(req, 'filter[registry_name]'),
       });
       const permissions = permissionsOf(grant);
-      send(res, 200, { data: views.map((v) => registryModuleResource(v, { hostname, permissions })), ...paginate(req, page, total) });
+      send(res, 200, { data: views.map((v) => registryModuleResource(v, { hostname, permissions, noCode })), ...paginate(req, page, total) });
     },
 
     async showModule(req: Req, res: Response) {
       const { module, grant } = await routeModule(req, res);
+      sendResource(res, 200, await present(module, grant));
+    },
+
+    /** `GET /registry-modules/:id`: any member of the module's organization sees it; 404 for everyone else. */
+    async showModuleById(req: Req, res: Response) {
+      const module = await findModule(db, req.params.id);
+      if (!module) throw new NotFound('registry module not found');
+      const { grant } = await orgScope(db, res.locals.principal, module.organization_name);
       sendResource(res, 200, await present(module, grant));
     },
 
@@ -97,11 +121,18 @@ export function registryModuleHandlers(deps: AppDeps) {
       res.status(204).end();
     },
 
-    /** The older `POST /registry-modules/actions/delete/:org/:name[/:provider[/:version]]` (private modules of the organization). */
+    /**
+     * The older `POST /registry-modules/actions/delete/:org/:name[/:provider[/:version]]`. With the
+     * name alone it removes every module of that name in the organization, public references
+     * included (go-tfe removes those this way too); with a provider, the private module.
+     */
     async deleteByAction(req: Req, res: Response) {
       const { org, name, provider, version } = req.params;
       if (provider === undefined) {
-        await removeModules(deps, await namedModules(res, { org, registry: 'private', namespace: org, name }));
+        await orgScope(db, res.locals.principal, org, 'manage-modules');
+        const modules = await modulesOfOrganizationNamed(db, org, name);
+        if (!modules.length) throw new NotFound('registry module not found');
+        await removeModules(deps, modules);
       } else {
         const { module } = await loadModule(res, { org, registry: 'private', namespace: org, name, provider }, 'manage-modules');
         if (version === undefined) await removeModules(deps, [module]);
@@ -112,15 +143,14 @@ export function registryModuleHandlers(deps: AppDeps) {
 
     async createVersion(req: Req, res: Response) {
       const { module } = await routeModule(req, res, 'manage-modules');
-      const a = attributesOf(req) as { version: string; 'commit-sha'?: string | null };
-      const version = await createModuleVersion(deps, module, {
-        version: a.version,
-        commitSha: a['commit-sha'] ?? null,
-        testRunId: relationshipId(req, 'test-run') ?? null,
-        createdById: creatorOf(res),
-      });
-      const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'module-upload', version.id, config.uploadUrlTtlSeconds);
-      sendResource(res, 201, moduleVersionResource(version, module, { uploadUrl }));
+      await publishVersion(req, res, module);
+    },
+
+    /** go-tfe's `POST /registry-modules/:org/:name/:provider/versions`: a version of the organization's private module. */
+    async createVersionOfPrivate(req: Req, res: Response) {
+      const { org, name, provider } = req.params;
+      const { module } = await loadModule(res, { org, registry: 'private', namespace: org, name, provider }, 'manage-modules');
+      await publishVersion(req, res, module);
     },
 
     async showVersion(req: Req, res: Response) {

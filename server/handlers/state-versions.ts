@@ -13,6 +13,7 @@ import {
   acceptStateUpload,
   changeRemoteStateConsumers,
   createStateVersion,
+  currentResources,
   remoteStateConsumers,
   rollbackStateVersion,
   type StateUploadKind,
@@ -23,7 +24,7 @@ import { accessAtLeast, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
 import type { Config } from '../../shared/config.js';
 import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
-import { stateOutputResource, stateVersionResource } from '../serializers/runs.js';
+import { stateOutputResource, stateVersionResource, workspaceResourceResource } from '../serializers/runs.js';
 import type { UploadSlots } from '../upload-slots.js';
 
 /**
@@ -109,13 +110,18 @@ export function stateVersionHandlers(deps: AppDeps) {
       await present(res, 200, sv, access);
     },
 
-    /** GET /state-versions/:id/outputs: the version's outputs (sensitive values withheld). */
+    /**
+     * GET /state-versions/:id/outputs: the version's outputs, paged, with sensitive values for
+     * callers who may read the whole state (as one output by id shows them), withheld for others.
+     */
     async outputs(req: Req, res: Response) {
       const sv = await findStateVersion(db, req.params.id);
       if (!sv) throw new NotFound();
-      await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const page = readPageOrDefault(req);
       const outputs = await outputsOf(db, sv.id);
-      send(res, 200, { data: outputs.map((o) => stateOutputResource(o, valueOf(o, false))) });
+      const reveal = readsState(access);
+      send(res, 200, { data: sliceOf(outputs, page).map((o) => stateOutputResource(o, valueOf(o, reveal))), ...paginate(req, page, outputs.length) });
     },
 
     async currentOutputs(req: Req, res: Response) {
@@ -134,6 +140,16 @@ export function stateVersionHandlers(deps: AppDeps) {
       if (!o || !sv) throw new NotFound();
       const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
       sendResource(res, 200, stateOutputResource(o, valueOf(o, readsState(access))));
+    },
+
+    /** GET /workspaces/:id/resources (read access): the managed resource instances of the current state, paged. */
+    async resources(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const page = readPageOrDefault(req);
+      const current = await currentResources(deps, workspace.id);
+      const all = current?.resources ?? [];
+      const data = current ? sliceOf(all, page).map((r) => workspaceResourceResource(workspace.id, current.version, r)) : [];
+      send(res, 200, { data, ...paginate(req, page, all.length) });
     },
 
     /** GET /workspaces/:id/state-versions (read access). */

@@ -7,6 +7,8 @@ const NAME = '/organizations/:org/registry-modules/:registry/:namespace/:name';
 const MODULE = `${NAME}/:provider`;
 const ACTION = '/registry-modules/actions/delete/:org/:name';
 const TESTS = '/organizations/:org/tests/registry-modules/:registry/:namespace/:name/:provider';
+/** go-tfe's older address of a private module, without registry and namespace. */
+const LEGACY_MODULE = '/registry-modules/:org/:name/:provider';
 
 /** Registry modules (private modules with their versions, public references) of an organization. */
 export function registryModuleRoutes(deps: AppDeps): Router {
@@ -22,6 +24,8 @@ export function registryModuleRoutes(deps: AppDeps): Router {
   r.get(`${MODULE}/version`, h.showVersion);
   r.get(`${MODULE}/:version`, h.showVersion);
   r.delete(`${MODULE}/:version`, h.deleteVersion);
+  r.post(`${LEGACY_MODULE}/versions`, validate('registry-module-version.create'), h.createVersionOfPrivate);
+  r.get('/registry-modules/:id', h.showModuleById);
   r.post(ACTION, h.deleteByAction);
   r.post(`${ACTION}/:provider`, h.deleteByAction);
   r.post(`${ACTION}/:provider/:version`, h.deleteByAction);

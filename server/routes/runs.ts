@@ -35,6 +35,7 @@ export function runRoutes(deps: AppDeps): Router {
   r.get('/workspaces/:id/current-state-version', sv.current);
   r.get('/workspaces/:id/current-state-version-outputs', sv.currentOutputs);
   r.get('/workspaces/:id/state-versions', sv.listForWorkspace);
+  r.get('/workspaces/:id/resources', sv.resources);
   r.post('/workspaces/:id/state-versions', validate('state-version.create'), sv.create);
   r.post('/workspaces/:id/actions/rollback', validate('state-version.rollback'), sv.rollback);
   r.get('/state-versions', sv.listByName);

@@ -18,12 +18,13 @@ const modulePathOf = (m: RegistryModuleRow) =>
 export const moduleAddress = (m: RegistryModuleRow, hostname: string) =>
   `${m.registry_name === 'public' ? PUBLIC_REGISTRY_HOST : hostname}/${m.namespace}/${m.name}/${m.provider}`;
 
-/** What the caller may do with modules: deleting, resyncing and retrying take manage-modules. */
+/** What the caller may do with modules: deleting, resyncing and retrying take manage-modules (for public references too, as TFE shows them). */
 export interface ModulePermissions {
   manage: boolean;
 }
 
-export function registryModuleResource(view: ModuleView, opts: { hostname: string; permissions: ModulePermissions }): Resource {
+/** `noCode`: the list was asked for `include=no-code-modules`. */
+export function registryModuleResource(view: ModuleView, opts: { hostname: string; permissions: ModulePermissions; noCode?: boolean }): Resource {
   const m = view.module;
   const isPrivate = m.registry_name === 'private';
   return {
@@ -44,13 +45,13 @@ export function registryModuleResource(view: ModuleView, opts: { hostname: strin
       'test-config': { 'tests-enabled': isPrivate },
       permissions: {
         'can-delete': opts.permissions.manage,
-        'can-resync': opts.permissions.manage && isPrivate,
-        'can-retry': opts.permissions.manage && isPrivate,
+        'can-resync': opts.permissions.manage,
+        'can-retry': opts.permissions.manage,
       },
       'created-at': iso(m.created_at),
       'updated-at': iso(m.updated_at),
     },
-    relationships: { organization: one('organizations', m.organization_name) },
+    relationships: { organization: one('organizations', m.organization_name), ...(opts.noCode ? { 'no-code-modules': { data: [] } } : {}) },
     links: { self: modulePathOf(m) },
   };
 }

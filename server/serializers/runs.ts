@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { isFinal, runActions } from '../../shared/domain/run.js';
 import { triggerReason } from '../../shared/domain/run-trigger.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
 import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
+import type { ManagedResource } from '../../shared/domain/state-version.js';
 import type { CommentRow } from '../../shared/repos/comments.js';
 import type { RunEventView } from '../../shared/read-models/runs.js';
 
@@ -183,6 +185,30 @@ export function stateVersionResource(sv: StateVersionRow, outputIds: string[], u
       outputs: many('state-version-outputs', outputIds),
     },
     links: { self: `/api/v2/state-versions/${sv.id}` },
+  };
+}
+
+/**
+ * A resource instance of a workspace's current state. Its id is derived from the workspace and the
+ * address, so it stays the same while the resource is under management; both dates are the
+ * current state version's, which is also the version named as having modified it.
+ */
+export function workspaceResourceResource(workspaceId: string, sv: StateVersionRow, r: ManagedResource): Resource {
+  const at = iso(sv.created_at);
+  return {
+    type: 'resources',
+    id: `wsr-${createHash('sha256').update(`${workspaceId}\0${r.address}`).digest('hex').slice(0, 16)}`,
+    attributes: {
+      address: r.address,
+      name: r.name,
+      'created-at': at,
+      'updated-at': at,
+      module: r.module,
+      provider: r.provider,
+      'provider-type': r.type,
+      'modified-by-state-version-id': sv.id,
+      'name-index': r.nameIndex,
+    },
   };
 }
 

@@ -57,6 +57,10 @@ export async function modulePage(db: Db, organizationName: string, page: Page, f
 export const modulesNamed = (db: Db, a: { organization: string; registryName: string; namespace: string; name: string }) =>
   db<RegistryModuleRow>('registry_modules').where({ organization_name: a.organization, registry_name: a.registryName, namespace: a.namespace, name: a.name }).orderBy('provider');
 
+/** Every module of an organization's registry with this name: private modules and public references, any provider. */
+export const modulesOfOrganizationNamed = (db: Db, organization: string, name: string) =>
+  db<RegistryModuleRow>('registry_modules').where({ organization_name: organization, name }).orderBy('registry_name').orderBy('namespace').orderBy('provider');
+
 /** A module's published (`ok`) versions, by semver precedence. */
 export async function publishedVersions(db: Db, moduleId: string): Promise<ModuleVersionRow[]> {
   const rows = await db<ModuleVersionRow>('registry_module_versions').where({ registry_module_id: moduleId, status: 'ok' });

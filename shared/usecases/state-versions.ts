@@ -22,6 +22,7 @@ import {
   type StateVersionRow,
 } from '../repos/state-versions.js';
 import { holderOf } from './workspace-locks.js';
+import { managedResourcesOf, successorConflict, type ManagedResource, type StateVersionMark } from '../domain/state-version.js';
 
 /** What a client sends to create a state version (attributes already validated for type). */
 export interface StateVersionInput {
@@ -62,12 +63,6 @@ function parsed(bytes: Buffer, attr: string): ParsedState {
   return state;
 }
 
-/** 422 unless the state's own serial and lineage are the ones declared with it. */
-function matchesDeclared(state: ParsedState, serial: number, lineage: string | null | undefined, attr: string): void {
-  if (state.serial !== serial) throw new Unprocessable(`serial ${serial} does not match the state's serial ${state.serial}`, pointer('serial'));
-  if (lineage && state.lineage && state.lineage !== lineage) throw new Unprocessable(`lineage does not match the state's lineage`, pointer(attr));
-}
-
 /** 409 unless `principal` holds the workspace's lock (TFE's rule for writing state). */
 async function requireLockHolder(tx: Db, workspaceId: string, principal: Principal) {
   const ws = await lockWorkspaceRow(tx, workspaceId);
@@ -77,13 +72,11 @@ async function requireLockHolder(tx: Db, workspaceId: string, principal: Princip
   return ws;
 }
 
-/** 409 unless `serial` follows the current state's and `lineage` continues it (skipped with force). */
-async function requireSuccessor(tx: Db, workspaceId: string, serial: number, lineage: string | null | undefined): Promise<StateVersionRow | undefined> {
+/** 409 unless a version marked `next` may follow the workspace's current one (skipped with force). */
+async function requireSuccessor(tx: Db, workspaceId: string, next: StateVersionMark): Promise<void> {
   const current = await currentStateVersion(tx, workspaceId);
-  if (!current) return undefined;
-  if (serial <= current.serial) throw new Conflict(`serial ${serial} must be greater than the current state version's serial ${current.serial}`);
-  if (lineage && current.lineage && lineage !== current.lineage) throw new Conflict(`lineage ${lineage} does not match the current state version's lineage ${current.lineage}`);
-  return current;
+  const why = current ? successorConflict(current, next) : null;
+  if (why) throw new Conflict(why);
 }
 
 /**
@@ -100,7 +93,6 @@ export async function createStateVersion(rt: Runtime, principal: Principal, work
   if (raw) {
     if (md5Hex(raw) !== md5) throw new Unprocessable('md5 does not match the state', pointer('md5'));
     state = parsed(raw, 'state');
-    matchesDeclared(state, input.serial, input.lineage, 'lineage');
   }
   if (json) {
     try {
@@ -112,7 +104,7 @@ export async function createStateVersion(rt: Runtime, principal: Principal, work
   const lineage = input.lineage ?? state?.lineage ?? null;
   return rt.db.transaction(async (tx) => {
     await requireLockHolder(tx, workspaceId, principal);
-    if (!input.force) await requireSuccessor(tx, workspaceId, input.serial, lineage);
+    if (!input.force) await requireSuccessor(tx, workspaceId, { serial: input.serial, lineage, md5 });
     if (!raw || !state) return insertPendingStateVersion(tx, { workspaceId, runId: null, serial: input.serial, lineage, md5 });
     const obj = await rt.store.put(tx, raw, { contentType: 'application/json', prefix: 'state' });
     const jsonObj = json ? await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'state-json' }) : null;
@@ -121,7 +113,7 @@ export async function createStateVersion(rt: Runtime, principal: Principal, work
       runId: null,
       objectId: obj.id,
       size: raw.length,
-      state: { ...state, lineage },
+      state: { ...state, serial: input.serial, lineage },
       md5,
       jsonObjectId: jsonObj?.id ?? null,
     });
@@ -133,9 +125,10 @@ export type StateUploadKind = 'state' | 'json-state';
 
 /**
  * Takes the bytes PUT to a state version's upload URL, streamed into the object store. The raw
- * state must match the declared md5, serial and lineage (422, the version stays pending so the
- * URL can be used again); it finalizes the version and makes it current, unless a later version
- * was finalized meanwhile (409). The JSON state is kept as it is, once.
+ * state must match the declared md5 (422, the version stays pending so the URL can be used
+ * again); it finalizes the version with its declared serial and makes it current, unless a
+ * version stored since it was created may not be followed by it (409). The JSON state is kept as
+ * it is, once.
  */
 export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUploadKind, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<StateVersionRow> {
   const before = await findStateVersion(rt.db, svId);
@@ -177,15 +170,15 @@ export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUp
     if (!size) throw new Unprocessable('the state is empty');
     if (before.md5 && hash.digest('hex') !== before.md5) throw new Unprocessable('the state does not match the md5 declared when the state version was created');
     const state = parsed(bytes, 'state');
-    matchesDeclared(state, before.serial, before.lineage, 'lineage');
+    const lineage = before.lineage ?? state.lineage;
     const row = await rt.db.transaction(async (tx) => {
       await lockWorkspaceRow(tx, before.workspace_id);
+      // The version was checked against the current one when it was created; only a version stored since can stand in its way.
       const current = await currentStateVersion(tx, before.workspace_id);
-      if (current && current.created_at > before.created_at && current.serial >= before.serial) {
-        throw new Conflict(`a state version with serial ${current.serial} was stored after this one was created`);
-      }
+      const why = current && current.created_at > before.created_at ? successorConflict(current, { serial: before.serial, lineage, md5: before.md5 }) : null;
+      if (why) throw new Conflict(`a state version was stored after this one was created: ${why}`);
       const stored = await writer.finish(tx);
-      const done = await finalizeStateVersion(tx, rt.config.encryptionKey, svId, { objectId: stored.id, size, state: { ...state, lineage: before.lineage ?? state.lineage } });
+      const done = await finalizeStateVersion(tx, rt.config.encryptionKey, svId, { objectId: stored.id, size, state: { ...state, serial: before.serial, lineage } });
       if (!done) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
       return done;
     });
@@ -203,6 +196,14 @@ async function readObject(rt: Runtime, id: string): Promise<Buffer | null> {
   const parts: Buffer[] = [];
   for await (const part of stream) parts.push(part as Buffer);
   return Buffer.concat(parts);
+}
+
+/** The managed resource instances of the workspace's current state, with that state's version; null without a stored state. */
+export async function currentResources(rt: Runtime, workspaceId: string): Promise<{ version: StateVersionRow; resources: ManagedResource[] } | null> {
+  const version = await currentStateVersion(rt.db, workspaceId);
+  const bytes = version?.object_id ? await readObject(rt, version.object_id) : null;
+  if (!version || !bytes) return null;
+  return { version, resources: managedResourcesOf(JSON.parse(bytes.toString('utf8')) as { resources?: unknown }) };
 }
 
 /**

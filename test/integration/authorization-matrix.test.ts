@@ -169,7 +169,7 @@ interface World {
   policySet: string;
   policySetVersion: string;
   policyCheck: string;
-  module: { name: string; tests: string; self: string };
+  module: { id: string; name: string; tests: string; self: string };
   testCv: string;
   testRun: string;
   testVar: string;
@@ -293,11 +293,11 @@ async function newPolicySet(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/policy-sets`, doc('policy-sets', { name: uniq('set'), kind: 'opa' }))).data.id;
 }
 
-async function newModule(): Promise<{ name: string; tests: string; self: string }> {
+async function newModule(): Promise<{ id: string; name: string; tests: string; self: string }> {
   const name = uniq('mod').replace(/-/g, '');
-  await must('POST', `/organizations/${world.org.name}/registry-modules`, doc('registry-modules', { name, provider: 'null', 'registry-name': 'private', namespace: world.org.name }));
+  const created = await must('POST', `/organizations/${world.org.name}/registry-modules`, doc('registry-modules', { name, provider: 'null', 'registry-name': 'private', namespace: world.org.name }));
   const o = world.org.name;
-  return { name, tests: `/organizations/${o}/tests/registry-modules/private/${o}/${name}/null`, self: `/organizations/${o}/registry-modules/private/${o}/${name}/null` };
+  return { id: created.data.id, name, tests: `/organizations/${o}/tests/registry-modules/private/${o}/${name}/null`, self: `/organizations/${o}/registry-modules/private/${o}/${name}/null` };
 }
 
 let versionCount = 0;
@@ -803,6 +803,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/state-version-outputs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-version-outputs/${w.svOutput}` }) },
   'GET /api/v2/state-versions/:id/outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}/outputs` }) },
   'GET /api/v2/workspaces/:id/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/state-versions` }) },
+  'GET /api/v2/workspaces/:id/resources': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/resources` }) },
   'GET /api/v2/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions?filter[workspace][name]=${w.ws.name}&filter[organization][name]=${o()}` }) },
   'POST /api/v2/workspaces/:id/state-versions': {
     // Write access and the lock: each allowed caller locks a fresh workspace first.
@@ -955,6 +956,11 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-modules',
     call: async (w, _who, allowed) => ({ path: `/api/v2${w.module.self}/${allowed ? await newModuleVersion() : '1.0.0'}` }),
   },
+  'POST /api/v2/registry-modules/:org/:name/:provider/versions': {
+    access: 'manage-modules',
+    call: (w) => ({ path: `/api/v2/registry-modules/${o()}/${w.module.name}/null/versions`, body: doc('registry-module-versions', { version: `4.0.${++versionCount}` }) }),
+  },
+  'GET /api/v2/registry-modules/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/registry-modules/${w.module.id}` }) },
   'POST /api/v2/registry-modules/actions/delete/:org/:name': {
     access: 'manage-modules',
     call: async (w, _who, allowed) => ({ path: `/api/v2/registry-modules/actions/delete/${o()}/${allowed ? (await newModule()).name : w.module.name}` }),
