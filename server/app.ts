@@ -19,6 +19,7 @@ import { registryProtocolRoutes } from './routes/registry-protocol.js';
 import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
+import { projectRoutes } from './routes/projects.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH } from './console.js';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(policyCheckRoutes(deps));
   api.use(policyRoutes(deps, uploads));
   api.use(variableRoutes(deps));
+  api.use(projectRoutes(deps));
   app.use('/api/v2', api);
   app.use('/api/registry/v1', registryProtocolRoutes(deps));
   app.use(objectRoutes(deps, uploads));
