@@ -1,5 +1,5 @@
 import { PROJECT_ACCESS_LEVELS, PROJECT_PERMISSION_VALUES, PROJECT_WORKSPACE_FLAGS, PROJECT_WORKSPACE_PERMISSION_VALUES } from '../domain/project.js';
-import { BOOL, TEXT, resourceDocument, toOne } from './jsonapi.js';
+import { BOOL, TEXT, linkageList, resourceDocument, toOne } from './jsonapi.js';
 
 // The name's rule is checked by the use case, which words its refusal as TFE does.
 const TAG_BINDINGS = {
@@ -41,4 +41,6 @@ export const projectSchemas = {
     requiredRelationships: ['project', 'team'],
   }),
   'team-project.update': resourceDocument('team-projects', teamProjectAttributes),
+  'varset.projects': linkageList('projects'),
+  'policy-set.projects': linkageList('projects'),
 } as const;
