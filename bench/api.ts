@@ -240,7 +240,7 @@ function baselineApp(pool: pg.Pool): express.Express {
   app.post('/orgs/:org/ws', async (req: Request<{ org: string }>, res: Response) => {
     const name = (req.body as { data?: { attributes?: { name?: string } } }).data?.attributes?.name;
     const id = `ws-${randomBytes(8).toString('hex')}`;
-    const { rows } = await pool.query('insert into workspaces (id, organization_name, name) values ($1, $2, $3) returning *', [id, req.params.org, name]);
+    const { rows } = await pool.query('insert into workspaces (id, organization_name, name, project_id) values ($1, $2, $3, (select id from projects where organization_name = $2 and is_default)) returning *', [id, req.params.org, name]);
     res.status(201).json({ data: rows[0] });
   });
   return app;

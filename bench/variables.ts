@@ -44,7 +44,8 @@ async function main(): Promise<void> {
     const setVariables = Math.round(VARIABLES / 6);
     const t0 = performance.now();
     await db.raw(`insert into organizations (name, external_id, email) select 'org-' || i, 'ext-' || i, 'o' || i || '@example.com' from generate_series(1, ?) i`, [ORGS]);
-    await db.raw(`insert into workspaces (id, organization_name, name) select 'ws-' || i, 'org-' || (1 + i % ?), 'w-' || i from generate_series(1, ?) i`, [ORGS, workspaces]);
+    await db.raw(`insert into projects (id, organization_name, name, is_default) select 'prj-' || i, 'org-' || i, 'Default Project', true from generate_series(1, ?) i`, [ORGS]);
+    await db.raw(`insert into workspaces (id, organization_name, name, project_id) select 'ws-' || i, 'org-' || (1 + i % ?), 'w-' || i, 'prj-' || (1 + i % ?) from generate_series(1, ?) i`, [ORGS, ORGS, workspaces]);
     await db.raw(`insert into variable_sets (id, organization_name, name, global) select 'varset-' || i, 'org-' || (1 + i % ?), 's-' || i, i % 10 = 0 from generate_series(1, ?) i`, [ORGS, sets]);
     await db.raw(`insert into variable_set_workspaces (variable_set_id, workspace_id) select 'varset-' || (1 + i % ?), 'ws-' || i from generate_series(1, ?) i`, [sets, workspaces]);
     await db.raw(`insert into variables (id, workspace_id, key, value, category, version_id) select 'var-w-' || i, 'ws-' || (1 + i % ?), 'k' || i, 'v', 'terraform', 'x' from generate_series(1, ?) i`, [workspaces, VARIABLES]);

@@ -20,6 +20,7 @@ import { policyCheckRoutes } from './routes/policy-checks.js';
 import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
 import { runTriggerRoutes } from './routes/run-triggers.js';
+import { projectRoutes } from './routes/projects.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH } from './console.js';
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(policyRoutes(deps, uploads));
   api.use(variableRoutes(deps));
   api.use(runTriggerRoutes(deps));
+  api.use(projectRoutes(deps));
   app.use('/api/v2', api);
   app.use('/api/registry/v1', registryProtocolRoutes(deps));
   app.use(objectRoutes(deps, uploads));

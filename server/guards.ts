@@ -9,6 +9,8 @@ import {
   organizationWithGrant,
   rowWithGrant,
   workspaceAccess,
+  projectAccess,
+  type ProjectAccess,
   type GrantedRead,
   ReadAhead,
   type ReadAheadSpec,
@@ -41,6 +43,7 @@ import type { CvRow } from '../shared/repos/configuration-versions.js';
 import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import { tokenLookupWith } from '../shared/repos/tokens.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
+import type { ProjectRow } from '../shared/repos/projects.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 import { relationshipIdIn } from './handlers/body.js';
 
@@ -54,6 +57,7 @@ const WORKSPACE = grantedRead('workspaces');
 const WORKSPACE_OF_RUN = grantedRead('workspaces', [], WORKSPACE_ID_OF_RUN);
 const MODULE = grantedRead('registry_modules');
 const VARIABLE_SET = grantedRead('variable_sets');
+const PROJECT = grantedRead('projects');
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -346,4 +350,23 @@ export async function varsetScope(db: Db, principal: Principal, id: string, mana
   const allowed = manage ? managesVarsets(grant) : await varsetVisible(db, grant, found.row.id);
   if (!allowed) throw new NotFound();
   return { set: found.row, grant };
+}
+
+export interface ProjectScope {
+  project: ProjectRow;
+  grant: OrganizationGrant;
+  access: ProjectAccess;
+}
+
+/**
+ * The project and what the caller may do with it (404 when it may not see it); `need` names what
+ * the request does beyond reading: change or delete the project, manage its teams' access, or
+ * create workspaces in it.
+ */
+export async function projectScope(db: Db, principal: Principal, id: string, need?: keyof ProjectAccess): Promise<ProjectScope> {
+  const found = await rowWithGrant<ProjectRow>(db, principal, PROJECT, [id]);
+  const grant = found?.grant;
+  const access = found && grant ? await projectAccess(db, grant, found.row.id) : null;
+  if (!found || !grant || !access || (need && !access[need])) throw new NotFound();
+  return { project: found.row, grant, access };
 }

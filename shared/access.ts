@@ -3,6 +3,7 @@ import { rowsOf, type Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
 import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
+import { mayChangeProject, mayManageProjectTeams, workspaceAccessOfProject, type ProjectAccessLevel, type ProjectPermissions, type ProjectWorkspacePermissions } from './domain/project.js';
 // The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
 export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
 export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess } from './domain/permissions.js';
@@ -209,15 +210,29 @@ export async function organizationWithGrant<T extends { name: string }>(
   return found && { row: found.row, grant: grantOf(principal, found.row.name, found.teams) };
 }
 
+/** A team's access to a project, as the grant's teams hold it (see team_projects). */
+type ProjectGrantRow = { project_id: string; access: ProjectAccessLevel; project_access: ProjectPermissions; workspace_access: ProjectWorkspacePermissions };
+
+/**
+ * The access levels the grant's teams hold on workspaces, directly (team_workspaces) or through
+ * the workspace's project (team_projects): one place, so every guard sees both.
+ */
+async function teamLevels(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<{ workspace_id: string; access: WorkspaceAccess }[]> {
+  if (!grant.teamIds.length || !workspaceIds.length) return [];
+  const [direct, viaProject] = await Promise.all([
+    db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access') as Promise<{ workspace_id: string; access: WorkspaceAccess }[]>,
+    db('team_projects as tp')
+      .join('workspaces as w', 'w.project_id', 'tp.project_id')
+      .whereIn('w.id', workspaceIds)
+      .whereIn('tp.team_id', grant.teamIds)
+      .select('w.id as workspace_id', 'tp.access', 'tp.workspace_access') as Promise<{ workspace_id: string; access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]>,
+  ]);
+  return [...direct, ...viaProject.map((r) => ({ workspace_id: r.workspace_id, access: workspaceAccessOfProject(r.access, r.workspace_access) }))];
+}
+
 /** The grant's access level on a workspace, or null when the workspace is invisible to it. */
 export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {
-  if (grant.isOwner || grant.permissions['manage-workspaces']) return 'admin';
-  let best: WorkspaceAccess | null = grant.permissions['read-workspaces'] ? 'read' : null;
-  if (grant.teamIds.length) {
-    const levels = (await db('team_workspaces').where({ workspace_id: workspaceId }).whereIn('team_id', grant.teamIds).pluck('access')) as WorkspaceAccess[];
-    for (const level of levels) if (!best || RANK[level] > RANK[best]) best = level;
-  }
-  return best;
+  return (await workspaceAccessMap(db, grant, [workspaceId])).get(workspaceId) ?? null;
 }
 
 /** Access levels of a grant on many workspaces at once (for lists); absent ids are invisible. */
@@ -228,15 +243,47 @@ export async function workspaceAccessMap(db: Db, grant: OrganizationGrant, works
     return out;
   }
   if (grant.permissions['read-workspaces']) for (const id of workspaceIds) out.set(id, 'read');
-  if (grant.teamIds.length && workspaceIds.length) {
-    const rows = (await db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access')) as {
-      workspace_id: string;
-      access: WorkspaceAccess;
-    }[];
+  for (const r of await teamLevels(db, grant, workspaceIds)) {
+    const cur = out.get(r.workspace_id);
+    if (!cur || RANK[r.access] > RANK[cur]) out.set(r.workspace_id, r.access);
+  }
+  return out;
+}
+
+/** What a grant may do with a project. */
+export interface ProjectAccess {
+  change: boolean;
+  manageTeams: boolean;
+  createWorkspaces: boolean;
+}
+
+/** Whether the grant sees every project of its organization (owners, and the project and workspace permissions). */
+export const seesAllProjects = (grant: OrganizationGrant): boolean =>
+  grant.isOwner || grant.permissions['manage-projects'] || grant.permissions['read-projects'] || grant.permissions['read-workspaces'] || grant.permissions['manage-workspaces'];
+
+/** The grant's access to each of the projects (absent ids are invisible to it). */
+export async function projectAccessMap(db: Db, grant: OrganizationGrant, projectIds: string[]): Promise<Map<string, ProjectAccess>> {
+  const out = new Map<string, ProjectAccess>();
+  if (grant.isOwner || grant.permissions['manage-projects']) {
+    for (const id of projectIds) out.set(id, { change: true, manageTeams: true, createWorkspaces: true });
+    return out;
+  }
+  if (seesAllProjects(grant)) for (const id of projectIds) out.set(id, { change: false, manageTeams: false, createWorkspaces: grant.permissions['manage-workspaces'] });
+  if (grant.teamIds.length && projectIds.length) {
+    const rows = (await db('team_projects').whereIn('project_id', projectIds).whereIn('team_id', grant.teamIds).select('project_id', 'access', 'project_access', 'workspace_access')) as ProjectGrantRow[];
     for (const r of rows) {
-      const cur = out.get(r.workspace_id);
-      if (!cur || RANK[r.access] > RANK[cur]) out.set(r.workspace_id, r.access);
+      const cur = out.get(r.project_id) ?? { change: false, manageTeams: false, createWorkspaces: false };
+      out.set(r.project_id, {
+        change: cur.change || mayChangeProject(r.project_access),
+        manageTeams: cur.manageTeams || mayManageProjectTeams(r.project_access),
+        createWorkspaces: cur.createWorkspaces || r.workspace_access.create,
+      });
     }
   }
   return out;
+}
+
+/** The grant's access to a project, or null when the project is invisible to it. */
+export async function projectAccess(db: Db, grant: OrganizationGrant, projectId: string): Promise<ProjectAccess | null> {
+  return (await projectAccessMap(db, grant, [projectId])).get(projectId) ?? null;
 }

@@ -7,6 +7,7 @@ import { excludedIdsBySet, policyIdsBySet, setIdsByPolicy, workspaceIdsBySet, ty
 import { namedPage as namedRows, policiesByIds, policySetsByIds, versionsOfSets } from '../../shared/read-models/policies.js';
 import type { PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { workspacesByIds } from '../../shared/read-models/workspaces.js';
+import { projectIdsBySet } from '../../shared/repos/project-sets.js';
 import { paginate, readPageOrDefault, readParam, send, uniqueResources, type Page, type Resource } from '../jsonapi.js';
 import { policyResource, policySetResource } from '../serializers/policies.js';
 import { workspaceResource } from '../serializers/foundation.js';
@@ -38,9 +39,22 @@ export async function policySetDocuments(
   versionResource?: (v: PolicySetVersionSummary) => Resource,
 ): Promise<Documents> {
   const ids = rows.map((s) => s.id);
-  const [policyIds, workspaceIds, excludedIds, versions] = await Promise.all([policyIdsBySet(db, ids), workspaceIdsBySet(db, ids), excludedIdsBySet(db, ids), versionsOfSets(db, ids)]);
+  const [policyIds, workspaceIds, excludedIds, versions, projectIds] = await Promise.all([
+    policyIdsBySet(db, ids),
+    workspaceIdsBySet(db, ids),
+    excludedIdsBySet(db, ids),
+    versionsOfSets(db, ids),
+    projectIdsBySet(db, 'policy', ids),
+  ]);
   const data = rows.map((s) =>
-    policySetResource(s, policyIds.get(s.id)!, workspaceIds.get(s.id)!, excludedIds.get(s.id)!, { newest: versions.newest.get(s.id)?.id ?? null, current: versions.current.get(s.id)?.id ?? null }),
+    policySetResource(
+      s,
+      policyIds.get(s.id)!,
+      workspaceIds.get(s.id)!,
+      excludedIds.get(s.id)!,
+      { newest: versions.newest.get(s.id)?.id ?? null, current: versions.current.get(s.id)?.id ?? null },
+      projectIds.get(s.id) ?? [],
+    ),
   );
   const included: Resource[] = [];
   // `newest_version` and `current_version` include those versions (with their upload link while pending).

@@ -8,6 +8,7 @@ import { orgScope } from '../guards.js';
 import type { OrganizationGrant } from '../../shared/access.js';
 import { findPolicySetVersion, type PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
+import { applyToProjects, removeFromProjects } from '../../shared/usecases/project-sets.js';
 import { policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
@@ -82,7 +83,8 @@ export function policySetHandlers(deps: AppDeps) {
         policy_tool_version: a['policy-tool-version'] ?? 'latest',
       };
       const excludedWorkspaceIds = relationshipIds(req, 'workspace-exclusions') ?? [];
-      const set = await createPolicySet(db, free, org.name, attrs, { policyIds, workspaceIds, excludedWorkspaceIds });
+      const projectIds = relationshipIds(req, 'projects') ?? [];
+      const set = await createPolicySet(db, free, org.name, attrs, { policyIds, workspaceIds, excludedWorkspaceIds, projectIds });
       sendResource(res, 201, (await policySetDocuments(db, grant, [set], new Set())).data[0]);
     },
 
@@ -127,6 +129,16 @@ export function policySetHandlers(deps: AppDeps) {
     addWorkspaces: relationship('add-workspaces'),
     removeWorkspaces: relationship('remove-workspaces'),
     addWorkspaceExclusions: relationship('add-workspace-exclusions'),
+    async addProjects(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      await applyToProjects(db, 'policy', set, linkageIds(req));
+      res.status(204).end();
+    },
+    async removeProjects(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      await removeFromProjects(db, 'policy', set, linkageIds(req));
+      res.status(204).end();
+    },
     removeWorkspaceExclusions: relationship('remove-workspace-exclusions'),
   };
 }

@@ -4,9 +4,10 @@ import type { VariableCategory } from '../../shared/domain/variable.js';
 import type { VariableSetRow } from '../../shared/repos/variable-sets.js';
 import { applyVariableSet, changeVariableSet, createVariableSet, removeVariableSet, unapplyVariableSet, type VarsetInput } from '../../shared/usecases/variable-sets.js';
 import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
-import { varsetMembers, visibleVarsetsPage, workspaceVarsetsPage } from '../../shared/read-models/variable-sets.js';
+import { projectVarsetsPage, varsetMembers, visibleVarsetsPage, workspaceVarsetsPage } from '../../shared/read-models/variable-sets.js';
+import { applyToProjects, removeFromProjects } from '../../shared/usecases/project-sets.js';
 import { setVariables } from '../../shared/read-models/variables.js';
-import { orgScope, varsetScope, workspaceScopeById } from '../guards.js';
+import { orgScope, projectScope, varsetScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { variableResource, varsetResource } from '../serializers/variables.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
@@ -39,6 +40,13 @@ export function variableSetHandlers(deps: AppDeps) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
       const p = readPageOrDefault(req);
       await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, p), p);
+    },
+
+    /** GET /projects/:id/varsets: the sets applied to a project the caller sees. */
+    async listForProject(req: Req, res: Response) {
+      const { project } = await projectScope(db, res.locals.principal, req.params.id);
+      const p = readPageOrDefault(req);
+      await page(req, res, await projectVarsetsPage(db, project.id, p), p);
     },
 
     async create(req: Req, res: Response) {
@@ -88,6 +96,18 @@ export function variableSetHandlers(deps: AppDeps) {
     async applyToWorkspaces(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
       await applyVariableSet(db, set, linkageIds(req));
+      res.status(204).end();
+    },
+
+    async applyToProjects(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await applyToProjects(db, 'variable', set, linkageIds(req));
+      res.status(204).end();
+    },
+
+    async removeFromProjects(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
+      await removeFromProjects(db, 'variable', set, linkageIds(req));
       res.status(204).end();
     },
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
-import type { OrganizationGrant, WorkspaceAccess } from '../../shared/access.js';
+import type { WorkspaceAccess } from '../../shared/access.js';
 import type { Resource } from '../jsonapi.js';
 import { presentRuns } from './runs.js';
 import { stateVersionAs } from './state-versions.js';
@@ -14,9 +14,13 @@ import { sliceOf } from '../../shared/read-models/page.js';
 import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
-import { orgScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
+import { orgScope, projectScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
+import { workspaceAccess, projectAccess, type OrganizationGrant, type Principal } from '../../shared/access.js';
+import { findProject } from '../../shared/repos/projects.js';
+import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
+import { projectResource } from '../serializers/projects.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
-import { attributesOf, linkageIds, type Req } from './body.js';
+import { attributesOf, linkageIds, relationshipId, type Req } from './body.js';
 import { NO_FACTS, organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
@@ -80,9 +84,21 @@ function readSort(req: Req): WorkspaceSort | undefined {
 const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undefined): TagRef[] =>
   (data ?? []).map((t) => (t.id ? { id: t.id } : { name: t.attributes?.name }));
 
+/**
+ * The project a workspace document names for the workspace of `organizationName` (undefined when
+ * it names none): one the caller may create workspaces in, of the same organization, else 404.
+ */
+async function namedProject(deps: AppDeps, principal: Principal, req: Req, organizationName: string): Promise<string | undefined> {
+  const id = relationshipId(req, 'project');
+  if (id === undefined) return undefined;
+  const { project } = await projectScope(deps.db, principal, id, 'createWorkspaces');
+  if (project.organization_name !== organizationName) throw new NotFound();
+  return project.id;
+}
+
 export function workspaceHandlers(deps: AppDeps) {
   const { db } = deps;
-  const include = (req: Req) => readInclude(req, ['organization', 'outputs', 'current_run', 'current_state_version']);
+  const include = (req: Req) => readInclude(req, ['organization', 'outputs', 'current_run', 'current_state_version', 'project']);
 
   /**
    * `include=current_run` and `include=current_state_version`: the workspaces' current runs and
@@ -105,6 +121,13 @@ export function workspaceHandlers(deps: AppDeps) {
     return out;
   }
 
+  /** `include=project`: the workspace's project, as the caller may use it. */
+  async function projectOf(ws: WorkspaceRow, grant: OrganizationGrant, inc: Set<string>) {
+    if (!inc.has('project')) return [];
+    const [project, access, counts] = await Promise.all([findProject(db, ws.project_id), projectAccess(db, grant, ws.project_id), projectCounts(db, [ws.project_id])]);
+    return project && access ? [projectResource(project, access, counts.get(project.id) ?? NO_COUNTS)] : [];
+  }
+
   /** `include=outputs`: the current state's outputs of each workspace (values of sensitive ones withheld). */
   async function outputsOf(ids: string[], inc: Set<string>) {
     const outputs = inc.has('outputs') ? await currentOutputsOf(db, ids) : null;
@@ -117,23 +140,32 @@ export function workspaceHandlers(deps: AppDeps) {
   /** Answers with the workspace document; `known`: the workspace's facts when the caller has them (else they are read). */
   async function respond(res: Response, status: number, ws: WorkspaceRow, scope: WorkspaceScope, inc: Set<string>, known?: WorkspaceFacts) {
     const facts = async () => known ?? (await workspaceFacts(db, [ws.id])).get(ws.id);
-    const [org, tags, outputs] = await Promise.all([inc.has('organization') ? findOrganization(db, ws.organization_name) : null, facts(), outputsOf([ws.id], inc)]);
+    const [org, tags, outputs, project] = await Promise.all([
+      inc.has('organization') ? findOrganization(db, ws.organization_name) : null,
+      facts(),
+      outputsOf([ws.id], inc),
+      projectOf(ws, scope.grant, inc),
+    ]);
     const current = await currentOf([{ ws, facts: tags, access: scope.access }], scope.grant, inc);
-    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included, ...current];
+    const included = [...(org ? [organizationResource(org, scope.grant)] : []), ...outputs.included, ...current, ...project];
     sendResource(res, status, workspaceResource(ws, scope.access, tags, outputs.idsOf(ws.id)), included.length ? included : undefined);
   }
 
   return {
     async create(req: Req, res: Response) {
-      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-workspaces', res.locals.readAhead);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.readAhead);
+      // Creating needs manage-workspaces, or, in a project named, the project's workspace-create permission.
+      const projectId = await namedProject(deps, res.locals.principal, req, org.name);
+      if (!projectId && !grant.permissions['manage-workspaces']) throw new NotFound();
       const inc = include(req);
-      const settings = settingsFrom(attributesOf(req));
+      const settings = { ...settingsFrom(attributesOf(req)), ...(projectId ? { project_id: projectId } : {}) };
       const relationships = (req.body as { data: { relationships?: { tags?: { data?: { id?: string; attributes?: { name?: string } }[] } } } }).data.relationships;
       const tags = tagRefs(relationships?.tags?.data);
       const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
       const facts = tags.length ? undefined : NO_FACTS;
-      await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc, facts);
+      const access = grant.permissions['manage-workspaces'] ? 'admin' : ((await workspaceAccess(db, grant, ws.id)) ?? 'read');
+      await respond(res, 201, ws, { workspace: ws, grant, access }, inc, facts);
     },
 
     async list(req: Req, res: Response) {
@@ -142,6 +174,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const names = (key: string) => (readParam(req, key) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
       const { rows: visible, access } = await visibleWorkspaces(db, org.name, grant, readParam(req, 'search[name]') || null, {
+        projectId: readParam(req, 'filter[project][id]') || undefined,
         tags: names('search[tags]'),
         excludeTags: names('search[exclude-tags]'),
         wildcard: readParam(req, 'search[wildcard-name]') || undefined,
@@ -178,7 +211,8 @@ export function workspaceHandlers(deps: AppDeps) {
       const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       const ws = scope.workspace;
       const inc = include(req);
-      const settings = settingsFrom(attributesOf(req));
+      const projectId = await namedProject(deps, res.locals.principal, req, ws.organization_name);
+      const settings = { ...settingsFrom(attributesOf(req)), ...(projectId ? { project_id: projectId } : {}) };
       const updated = await changeWorkspace(deps, ws, settings);
       await respond(res, 200, updated, scope, inc);
     },
@@ -188,7 +222,8 @@ export function workspaceHandlers(deps: AppDeps) {
       const ws = await findWorkspaceByName(db, req.params.org, req.params.name);
       if (!ws) throw new NotFound();
       const scope = await workspaceScope(db, res.locals.principal, ws, 'admin');
-      const updated = await changeWorkspace(deps, scope.workspace, settingsFrom(attributesOf(req)));
+      const projectId = await namedProject(deps, res.locals.principal, req, ws.organization_name);
+      const updated = await changeWorkspace(deps, scope.workspace, { ...settingsFrom(attributesOf(req)), ...(projectId ? { project_id: projectId } : {}) });
       await respond(res, 200, updated, scope, include(req));
     },
 

@@ -27,6 +27,8 @@ export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   r.delete('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.removeWorkspaces);
   r.post('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.addWorkspaceExclusions);
   r.delete('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.removeWorkspaceExclusions);
+  r.post('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.addProjects);
+  r.delete('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.removeProjects);
   r.post('/policy-sets/:id/versions', sets.createVersion);
   r.get('/policy-set-versions/:id', sets.showVersion);
   return r;

@@ -30,5 +30,8 @@ export function variableRoutes(deps: AppDeps): Router {
   r.post('/varsets/:id/relationships/workspaces', validate('varset.workspaces'), sets.applyToWorkspaces);
   r.delete('/varsets/:id/relationships/workspaces', validate('varset.workspaces'), sets.removeFromWorkspaces);
   r.get('/workspaces/:id/varsets', sets.listForWorkspace);
+  r.post('/varsets/:id/relationships/projects', validate('varset.projects'), sets.applyToProjects);
+  r.delete('/varsets/:id/relationships/projects', validate('varset.projects'), sets.removeFromProjects);
+  r.get('/projects/:id/varsets', sets.listForProject);
   return r;
 }

@@ -299,6 +299,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
     },
     relationships: {
       organization: one('organizations', ws.organization_name),
+      project: one('projects', ws.project_id),
       'current-run': one('runs', facts.currentRun?.id ?? null),
       'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),

@@ -40,6 +40,7 @@ export function policySetResource(
   workspaceIds: string[],
   excludedIds: string[],
   versions: { newest: string | null; current: string | null } = { newest: null, current: null },
+  projectIds: string[] = [],
 ): Resource {
   return {
     type: 'policy-sets',
@@ -54,6 +55,7 @@ export function policySetResource(
       'policy-tool-version': s.policy_tool_version,
       'policy-count': policyIds.length,
       'workspace-count': workspaceIds.length,
+      'project-count': projectIds.length,
       'created-at': iso(s.created_at),
       'updated-at': iso(s.updated_at),
     },
@@ -62,6 +64,7 @@ export function policySetResource(
       policies: many('policies', policyIds),
       workspaces: many('workspaces', workspaceIds),
       'workspace-exclusions': many('workspaces', excludedIds),
+      projects: many('projects', projectIds),
       // The newest version whatever its status, and the current one: the newest ready version, whose bundle the set evaluates.
       'newest-version': one('policy-set-versions', versions.newest),
       'current-version': one('policy-set-versions', versions.current),

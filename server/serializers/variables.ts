@@ -25,7 +25,7 @@ export function variableResource(v: VariableView): Resource {
   };
 }
 
-export function varsetResource(s: VariableSetRow, members: { workspaceIds: string[]; varIds: string[] }): Resource {
+export function varsetResource(s: VariableSetRow, members: { workspaceIds: string[]; projectIds: string[]; varIds: string[] }): Resource {
   return {
     type: 'varsets',
     id: s.id,
@@ -37,13 +37,13 @@ export function varsetResource(s: VariableSetRow, members: { workspaceIds: strin
       'updated-at': iso(s.updated_at),
       'var-count': members.varIds.length,
       'workspace-count': members.workspaceIds.length,
-      'project-count': 0,
+      'project-count': members.projectIds.length,
     },
     relationships: {
       organization: one('organizations', s.organization_name),
       vars: many('vars', members.varIds),
       workspaces: many('workspaces', members.workspaceIds),
-      projects: many('projects', []),
+      projects: many('projects', members.projectIds),
     },
     links: { self: `/api/v2/varsets/${s.id}` },
   };

@@ -74,21 +74,27 @@ export interface CandidateVariable {
   source: VariableSource;
   /** For variable sets: whether the set is global, and its name (ties are broken by them). */
   global?: boolean;
+  /** For variable sets: how the set reaches the workspace (applied to it, to its project, or global). */
+  reach?: SetReach;
   setName?: string;
 }
 
+export type SetReach = 'workspace' | 'project' | 'global';
+
 const SOURCE_RANK: Record<VariableSource, number> = { 'priority-varset': 0, run: 1, workspace: 2, varset: 3 };
+const REACH_RANK: Record<SetReach, number> = { workspace: 0, project: 1, global: 2 };
+const reachRank = (c: CandidateVariable): number => REACH_RANK[c.reach ?? (c.global ? 'global' : 'workspace')];
 
 /**
  * The variable of each (category, key) a run receives, from every candidate: a priority variable
  * set beats the run's own variables, which beat the workspace's, which beat ordinary variable
- * sets. Between two sets of the same kind, one applied to the workspace beats a global one, and
- * then the set whose name sorts first wins (TFE's "lexical precedence").
+ * sets. Between two sets of the same kind, one applied to the workspace beats one applied to its
+ * project, which beats a global one, and then the set whose name sorts first wins (TFE's "lexical precedence").
  */
 export function resolveVariables(candidates: CandidateVariable[]): CandidateVariable[] {
   const byName = (a?: string, b?: string) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   const ordered = [...candidates].sort(
-    (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || Number(a.global ?? false) - Number(b.global ?? false) || byName(a.setName, b.setName),
+    (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || reachRank(a) - reachRank(b) || byName(a.setName, b.setName),
   );
   const won = new Map<string, CandidateVariable>();
   for (const c of ordered) {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import type { OrganizationGrant } from '../access.js';
 import type { VariableSetRow } from '../repos/variable-sets.js';
+import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../repos/project-sets.js';
 
 /*
  * Which variable sets a caller sees, and what their documents need. Owners, the organization's
@@ -37,24 +38,39 @@ export async function visibleVarsetsPage(db: Db, grant: OrganizationGrant, org: 
   return { rows, total: Number(count) };
 }
 
-/** One page of the sets that reach a workspace: applied to it, or global in its organization. */
+/** One page of the sets that reach a workspace: applied to it or to its project, or global in its organization. */
 export async function workspaceVarsetsPage(db: Db, workspaceId: string, org: string, page: { number: number; size: number }): Promise<{ rows: VariableSetRow[]; total: number }> {
   const q = db('variable_sets as s')
     .where('s.organization_name', org)
-    .andWhere((w) => w.where('s.global', true).orWhereIn('s.id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id')));
+    .andWhere((w) =>
+      w
+        .where('s.global', true)
+        .orWhereIn('s.id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
+        .orWhereIn('s.id', setsOfWorkspaceProject(db, 'variable', workspaceId)),
+    );
   const [{ count }] = (await q.clone().count({ count: '*' })) as { count: string }[];
   const rows = (await q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]).limit(page.size).offset((page.number - 1) * page.size)) as VariableSetRow[];
   return { rows, total: Number(count) };
 }
 
-/** For each set: the workspaces it is applied to and its variables' ids, in creation order. */
-export async function varsetMembers(db: Db, setIds: string[]): Promise<Map<string, { workspaceIds: string[]; varIds: string[] }>> {
-  const out = new Map(setIds.map((id) => [id, { workspaceIds: [] as string[], varIds: [] as string[] }]));
+/** One page of the sets applied to a project, by name. */
+export async function projectVarsetsPage(db: Db, projectId: string, page: { number: number; size: number }): Promise<{ rows: VariableSetRow[]; total: number }> {
+  const q = db('variable_sets as s').whereIn('s.id', setsOfProject(db, 'variable', projectId));
+  const [{ count }] = (await q.clone().count({ count: '*' })) as { count: string }[];
+  const rows = (await q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]).limit(page.size).offset((page.number - 1) * page.size)) as VariableSetRow[];
+  return { rows, total: Number(count) };
+}
+
+/** For each set: the workspaces and projects it is applied to and its variables' ids, in creation order. */
+export async function varsetMembers(db: Db, setIds: string[]): Promise<Map<string, { workspaceIds: string[]; projectIds: string[]; varIds: string[] }>> {
+  const out = new Map(setIds.map((id) => [id, { workspaceIds: [] as string[], projectIds: [] as string[], varIds: [] as string[] }]));
   if (!setIds.length) return out;
-  const [workspaces, vars] = await Promise.all([
+  const [workspaces, vars, projects] = await Promise.all([
     db('variable_set_workspaces').whereIn('variable_set_id', setIds).orderBy('workspace_id').select('variable_set_id', 'workspace_id') as Promise<{ variable_set_id: string; workspace_id: string }[]>,
     db('variables').whereIn('variable_set_id', setIds).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('variable_set_id', 'id') as Promise<{ variable_set_id: string; id: string }[]>,
+    projectIdsBySet(db, 'variable', setIds),
   ]);
+  for (const [id, projectIds] of projects) out.get(id)!.projectIds = projectIds;
   for (const w of workspaces) out.get(w.variable_set_id)!.workspaceIds.push(w.workspace_id);
   for (const v of vars) out.get(v.variable_set_id)!.varIds.push(v.id);
   return out;

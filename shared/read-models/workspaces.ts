@@ -25,7 +25,7 @@ export type WorkspaceSort = (typeof WORKSPACE_SORTS)[number];
 
 /**
  * An organization's workspaces the grant may see, by name, optionally only those whose name
- * contains `search` (any case), whose name matches the `wildcard` pattern, that carry every tag of
+ * contains `search` (any case), that are in the project `projectId`, whose name matches the `wildcard` pattern, that carry every tag of
  * `tags` and none of `excludeTags`, with the access to each.
  */
 export async function visibleWorkspaces(
@@ -33,9 +33,10 @@ export async function visibleWorkspaces(
   organizationName: string,
   grant: OrganizationGrant,
   search: string | null,
-  filter: { tags?: string[]; excludeTags?: string[]; wildcard?: string; currentRunStatuses?: string[]; sort?: WorkspaceSort } = {},
+  filter: { projectId?: string; tags?: string[]; excludeTags?: string[]; wildcard?: string; currentRunStatuses?: string[]; sort?: WorkspaceSort } = {},
 ): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
   const query = db<WorkspaceRow>('workspaces').where({ organization_name: organizationName });
+  if (filter.projectId) query.where({ project_id: filter.projectId });
   if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
   const carrying = (name: string) => db('workspace_tags as wt').join('tags as t', 't.id', 'wt.tag_id').whereRaw('wt.workspace_id = workspaces.id').where('t.name', name);
   // `*` stands for any run of characters (`*-prod`, `app-*`, `*net*`); anything else matches itself.

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { setsOfWorkspaceProject } from './project-sets.js';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { newestReadyBundles } from './policy-set-versions.js';
@@ -170,14 +171,19 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
 }
 
 /**
- * The policy sets that apply to a workspace's runs: global ones and those attached to it, except
+ * The policy sets that apply to a workspace's runs: global ones, those attached to it or to its project, except
  * those that exclude it, by name. The organization and the workspace are their names or ids, or
  * queries that select them.
  */
 export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder | Knex.Raw) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
-    .andWhere((q) => q.where('s.global', true).orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id')))
+    .andWhere((q) =>
+      q
+        .where('s.global', true)
+        .orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id'))
+        .orWhereIn('s.id', setsOfWorkspaceProject(db, 'policy', workspaceId)),
+    )
     .whereNotIn('s.id', db('policy_set_workspace_exclusions').where('workspace_id', workspaceId).select('policy_set_id'))
     .orderBy('s.name')
     .orderBy('s.id');

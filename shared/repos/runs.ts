@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { asJson, RELAXED_COMMIT, rowsOf, withWrites, type Db, type Writes, type Written } from '../db.js';
-import { reachingVariablesFrom, type ResolvableVariable } from './variables.js';
+import { reachingVariablesFrom, setReachOf, type ResolvableVariable } from './variables.js';
 import { RUN_TOKEN_INSERT, type NewRunToken } from './tokens.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
@@ -331,7 +331,8 @@ export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunTo
     select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
       cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
       (select coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'value_sealed', v.value_sealed, 'category', v.category,
-                 'hcl', v.hcl, 'variable_set_id', v.variable_set_id, 'set_name', s.name, 'set_global', s.global, 'set_priority', s.priority)), '[]'::json)
+                 'hcl', v.hcl, 'variable_set_id', v.variable_set_id, 'set_name', s.name, 'set_global', s.global, 'set_priority', s.priority,
+                 'set_reach', ${setReachOf('w.id')})), '[]'::json)
          from ${reachingVariablesFrom('w.id')}) as reaching
     from relaxed, runs r
     join workspaces w on w.id = r.workspace_id

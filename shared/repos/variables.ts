@@ -93,15 +93,17 @@ export interface ReachingVariable extends VariableRow {
   set_name: string | null;
   set_global: boolean | null;
   set_priority: boolean | null;
+  /** How the set reaches the workspace: applied to it, to its project, or global (null for the workspace's own variables). */
+  set_reach: 'workspace' | 'project' | 'global' | null;
 }
 
 /** What resolving a reaching variable needs of it (see resolveEffectiveVariables). */
-export type ResolvableVariable = Pick<ReachingVariable, 'key' | 'value' | 'value_sealed' | 'category' | 'hcl' | 'variable_set_id' | 'set_name' | 'set_global' | 'set_priority'>;
+export type ResolvableVariable = Pick<ReachingVariable, 'key' | 'value' | 'value_sealed' | 'category' | 'hcl' | 'variable_set_id' | 'set_name' | 'set_global' | 'set_priority' | 'set_reach'>;
 
 /**
- * The variables reaching the workspace whose id the SQL expression `ws` gives (it appears three
- * times): its own, those of the variable sets applied to it, and those of its organization's global
- * sets; `v` is the variable, `s` its set. Each of the three is found through its own index and
+ * The variables reaching the workspace whose id the SQL expression `ws` gives (it appears four
+ * times): its own, those of the variable sets applied to it or to its project, and those of its
+ * organization's global sets; `v` is the variable, `s` its set. Each of the three is found through its own index and
  * their ids joined (a set both global and applied counts once): the three conditions or'ed in one
  * filter read every variable of every organization, some 55 ms per run phase with 240,000 in the
  * table, where this takes about one (see docs/performance.md, "Variables reaching a workspace").
@@ -113,11 +115,19 @@ export const reachingVariablesFrom = (ws: string): string =>
      union all
      select x.id from variable_set_workspaces vsw join variables x on x.variable_set_id = vsw.variable_set_id where vsw.workspace_id = ${ws}
      union all
+     select x.id from workspaces pw join variable_set_projects vsp on vsp.project_id = pw.project_id join variables x on x.variable_set_id = vsp.variable_set_id where pw.id = ${ws}
+     union all
      select x.id from variable_sets gs join variables x on x.variable_set_id = gs.id
       where gs.global and gs.organization_name = (select ow.organization_name from workspaces ow where ow.id = ${ws}))`;
 
+/** How the set of the variable `v` reaches the workspace whose id the SQL expression `ws` gives (it appears twice): the nearest way wins. */
+export const setReachOf = (ws: string): string => `case when v.variable_set_id is null then null
+     when exists (select 1 from variable_set_workspaces a where a.variable_set_id = v.variable_set_id and a.workspace_id = ${ws}) then 'workspace'
+     when exists (select 1 from variable_set_projects b join workspaces bw on bw.project_id = b.project_id where b.variable_set_id = v.variable_set_id and bw.id = ${ws}) then 'project'
+     else 'global' end`;
+
 /** The set columns a reaching variable carries, over reachingVariablesFrom's `s`. */
-const SET_COLUMNS = 's.name as set_name, s.global as set_global, s.priority as set_priority';
+const setColumns = (ws: string) => `s.name as set_name, s.global as set_global, s.priority as set_priority, ${setReachOf(ws)} as set_reach`;
 
 /** Names the workspace by its id, or as the workspace of a run (read in the same statement). */
 export type WorkspaceRef = { workspaceId: string } | { runId: string };
@@ -125,5 +135,7 @@ export type WorkspaceRef = { workspaceId: string } | { runId: string };
 /** The workspace's own variables and those of the variable sets applied to it or global in its organization. */
 export async function variablesReaching(db: Db, ref: WorkspaceRef): Promise<ReachingVariable[]> {
   const [ws, id] = 'runId' in ref ? ['(select r.workspace_id from runs r where r.id = ?)', ref.runId] : ['?', ref.workspaceId];
-  return rowsOf<ReachingVariable>(db, `select v.*, ${SET_COLUMNS} from ${reachingVariablesFrom(ws)}`, [id, id, id]);
+  const text = `select v.*, ${setColumns(ws)} from ${reachingVariablesFrom(ws)}`;
+  // The workspace's expression appears once per placeholder, each binding the same id.
+  return rowsOf<ReachingVariable>(db, text, Array<string>(text.split('?').length - 1).fill(id));
 }

@@ -38,6 +38,8 @@ export interface WorkspaceRow {
   lock_reason: string | null;
   current_configuration_version_id: string | null;
   current_state_version_id: string | null;
+  /** The project the workspace is in (its organization's default project unless it names one). */
+  project_id: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -88,6 +90,9 @@ export const findWorkspaceByName = (db: Db, organizationName: string, name: stri
 /** The organization's default execution mode, read in the statement that writes a workspace (the organization's name bound). */
 const ORGANIZATION_DEFAULT_MODE = '(select default_execution_mode from organizations where name = ?)';
 
+/** The organization's default project, read in the statement that creates a workspace named no other (the organization's name bound). */
+const ORGANIZATION_DEFAULT_PROJECT = '(select id from projects where organization_name = ? and is_default)';
+
 /** Settings as column values (the VCS repository as JSON text). */
 function columnValues(settings: WorkspaceSettings): Record<string, unknown> {
   const values: Record<string, unknown> = { ...settings };
@@ -107,9 +112,9 @@ function encode(db: Db, organizationName: string, settings: WorkspaceSettings): 
  * input), with the organization's default execution mode unless `ownMode`. Written out rather than
  * built: it runs on every creation, and knex would compile a built insert each time.
  */
-function insertText(columns: readonly string[], ownMode: boolean): string {
-  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode'])].map((c) => `"${c.replace(/"/g, '""')}"`);
-  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE])];
+function insertText(columns: readonly string[], ownMode: boolean, ownProject: boolean): string {
+  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode']), ...(ownProject ? [] : ['project_id'])].map((c) => `"${c.replace(/"/g, '""')}"`);
+  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE]), ...(ownProject ? [] : [ORGANIZATION_DEFAULT_PROJECT])];
   return `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
 }
 
@@ -119,8 +124,9 @@ export async function insertWorkspace(db: Db, organizationName: string, settings
   const ownMode = settings.execution_mode !== undefined && settings.overwrites_execution_mode !== false;
   if (!ownMode) delete values.execution_mode;
   const columns = Object.keys(values).filter((c) => values[c] !== undefined).sort();
-  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName])];
-  const [row] = await rowsOf<WorkspaceRow>(db, insertText(columns, ownMode), bindings);
+  const ownProject = columns.includes('project_id');
+  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName]), ...(ownProject ? [] : [organizationName])];
+  const [row] = await rowsOf<WorkspaceRow>(db, insertText(columns, ownMode, ownProject), bindings);
   return row;
 }
 

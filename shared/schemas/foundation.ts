@@ -83,9 +83,9 @@ export const foundationSchemas = {
     requiredRelationships: ['workspace', 'team'],
   }),
   'team-workspace.update': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, { required: ['access'] }),
-  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } } } }),
+  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } }, project: toOne('projects') } }),
   'tag.ids': linkageList('tags'),
   'tag.workspaces': linkageList('workspaces'),
   'workspace.tags': { type: 'object', required: ['data'], properties: { data: { ...TAGS, minItems: 1 } } },
-  'workspace.update': resourceDocument('workspaces', workspaceAttributes),
+  'workspace.update': resourceDocument('workspaces', workspaceAttributes, { relationships: { project: toOne('projects') } }),
 } as const;

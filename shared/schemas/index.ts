@@ -9,6 +9,7 @@ import { variableSchemas } from './variables.js';
 import { stateVersionSchemas } from './state-versions.js';
 import { signInSchemas } from './sign-in.js';
 import { runTriggerSchemas } from './run-triggers.js';
+import { projectSchemas } from './projects.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -23,5 +24,6 @@ export const schemas = {
   ...stateVersionSchemas,
   ...signInSchemas,
   ...runTriggerSchemas,
+  ...projectSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

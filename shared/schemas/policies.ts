@@ -37,7 +37,7 @@ export const policySchemas = {
   'policy.update': resourceDocument('policies', policyAttributes),
   'policy-set.create': resourceDocument('policy-sets', policySetAttributes, {
     required: ['name'],
-    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces'), 'workspace-exclusions': toMany('workspaces') },
+    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces'), 'workspace-exclusions': toMany('workspaces'), projects: toMany('projects') },
   }),
   'policy-set.update': resourceDocument('policy-sets', policySetAttributes),
   'policy-set.policies': linkageList('policies'),

@@ -4,10 +4,12 @@ import { findOrganization, insertOrganization, updateOrganization, type Organiza
 import { followDefaultExecutionMode } from '../repos/workspaces.js';
 import { addTeamMembers, insertTeam } from '../repos/teams.js';
 import { insertMembership } from '../repos/memberships.js';
+import { insertProject } from '../repos/projects.js';
+import { DEFAULT_PROJECT_NAME } from '../domain/project.js';
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
-/** Creates an organization whose owners team holds its creator; the name must be free. */
+/** Creates an organization whose owners team holds its creator, with its default project; the name must be free. */
 export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & OrganizationSettings, creatorId: string): Promise<OrganizationRow> {
   return rt.db.transaction(async (tx) => {
     if (await findOrganization(tx, attrs.name)) throw nameTaken();
@@ -15,6 +17,7 @@ export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRo
     const owners = await insertTeam(tx, { organization_name: attrs.name, name: 'owners', is_owners: true, visibility: 'organization' });
     const membership = await insertMembership(tx, attrs.name, creatorId, 'active');
     await addTeamMembers(tx, owners.id, [membership.id]);
+    await insertProject(tx, attrs.name, { name: DEFAULT_PROJECT_NAME }, true);
     return created;
   });
 }

@@ -1,4 +1,6 @@
 import type { Db } from '../db.js';
+import { applySetToProjects } from '../repos/project-sets.js';
+import { assertProjects } from './project-sets.js';
 import { Unprocessable } from '../errors.js';
 import { FREE_POLICIES_PER_SET, FREE_POLICY_SETS_PER_ORGANIZATION, type PolicyKind } from '../domain/policy.js';
 import {
@@ -114,21 +116,26 @@ export interface NewSetMembers {
   policyIds: string[];
   workspaceIds: string[];
   excludedWorkspaceIds: string[];
+  /** Projects whose workspaces the set applies to. */
+  projectIds?: string[];
 }
 
 /** Creates a policy set with the named policies and workspaces of its organization, in one transaction. */
 export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, members: NewSetMembers): Promise<PolicySetRow> {
-  const { policyIds, workspaceIds, excludedWorkspaceIds } = members;
+  const { policyIds, workspaceIds, excludedWorkspaceIds, projectIds = [] } = members;
+  if (attrs.global && projectIds.length) throw globalHasNoWorkspaces('/data/relationships/projects');
   return db.transaction(async (tx) => {
     await assertRoomForPolicySet(tx, free, org);
     await assertNameFree(tx, 'policy_sets', org, attrs.name);
     await namedPolicies(tx, org, attrs.kind, policyIds, elementOf('policies'));
     await namedWorkspaces(tx, org, workspaceIds, elementOf('workspaces'));
     await namedWorkspaces(tx, org, excludedWorkspaceIds, elementOf('workspace-exclusions'));
+    await assertProjects(tx, org, projectIds, elementOf('projects'));
     const row = await insertPolicySet(tx, { organization_name: org, ...attrs });
     await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), '/data/relationships/policies');
     await attachWorkspaces(tx, row.id, workspaceIds);
     await excludeWorkspaces(tx, row.id, excludedWorkspaceIds);
+    await applySetToProjects(tx, 'policy', row.id, projectIds);
     return row;
   });
 }

@@ -111,7 +111,7 @@ export function resolveEffectiveVariables(encryptionKey: Buffer, rows: readonly 
       category: r.category,
       value: r.category === 'terraform' && !r.hcl ? hclString(plain) : plain,
       source: r.variable_set_id ? (r.set_priority ? 'priority-varset' : 'varset') : 'workspace',
-      ...(r.variable_set_id ? { global: r.set_global ?? false, setName: r.set_name ?? '' } : {}),
+      ...(r.variable_set_id ? { global: r.set_global ?? false, reach: r.set_reach ?? (r.set_global ? 'global' : 'workspace'), setName: r.set_name ?? '' } : {}),
     };
   });
   for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run' });

@@ -79,6 +79,10 @@ const CLASSES = {
   'manage-modules': allow(...ORG_MANAGERS),
   /** Organization permission manage-var-sets. */
   'manage-var-sets': allow(...ORG_MANAGERS),
+  /** Organization permission manage-projects. */
+  'manage-projects': allow(...ORG_MANAGERS),
+  /** Read access to the world's project: the read member's team holds read project access on it. */
+  'project-read': allow('read', 'orgToken', 'owner', 'siteAdmin'),
   /** Organization permission manage-policy-overrides. */
   'manage-policy-overrides': allow(...ORG_MANAGERS),
   /** Read access to the workspace, or more. */
@@ -177,6 +181,9 @@ interface World {
   varset: string;
   varsetVar: string;
   runTrigger: string;
+  /** A project (no workspaces) on which the read member's team has read access, and that access. */
+  project: string;
+  readProjectGrant: string;
   archive: Buffer;
 }
 
@@ -328,6 +335,14 @@ async function newRunTrigger(): Promise<string> {
   return (await must('POST', `/workspaces/${world.ws.id}/run-triggers`, doc('run-triggers', {}, { sourceable: rel('workspaces', (await freshWorkspace()).id) }))).data.id;
 }
 
+async function newProject(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/projects`, doc('projects', { name: uniq('prj') }))).data.id;
+}
+
+async function projectGrant(teamId: string, projectId: string, access: string): Promise<string> {
+  return (await must('POST', '/team-projects', doc('team-projects', { access }, { project: rel('projects', projectId), team: rel('teams', teamId) }))).data.id;
+}
+
 async function buildWorld(): Promise<World> {
   const w = { archive: await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }) } as World;
   world = w;
@@ -412,6 +427,8 @@ async function buildWorld(): Promise<World> {
   w.varset = await newVarset();
   w.varsetVar = await newVarsetVar(w.varset);
   w.runTrigger = await newRunTrigger();
+  w.project = await newProject();
+  w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
   return w;
 }
 
@@ -1146,6 +1163,51 @@ const MATRIX: Record<string, Entry> = {
     call: async (w, _who, allowed) => ({ path: `/api/v2/varsets/${allowed ? await newVarset() : w.varset}/relationships/workspaces`, body: { data: [{ type: 'workspaces', id: w.ws.id }] } }),
   },
   'GET /api/v2/workspaces/:id/varsets': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/varsets` }) },
+  'POST /api/v2/varsets/:id/relationships/projects': {
+    access: 'manage-var-sets',
+    call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/projects`, body: { data: [{ type: 'projects', id: w.project }] } }),
+  },
+  'DELETE /api/v2/varsets/:id/relationships/projects': {
+    access: 'manage-var-sets',
+    call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/projects`, body: { data: [{ type: 'projects', id: w.project }] } }),
+  },
+  'GET /api/v2/projects/:id/varsets': { access: 'project-read', call: (w) => ({ path: `/api/v2/projects/${w.project}/varsets` }) },
+
+  // Projects and teams' access to them.
+  'GET /api/v2/organizations/:org/projects': { access: 'org-member', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/projects` }) },
+  'POST /api/v2/organizations/:org/projects': { access: 'manage-projects', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/projects`, body: doc('projects', { name: uniq('prj') }) }) },
+  'GET /api/v2/projects/:id': { access: 'project-read', call: (w) => ({ path: `/api/v2/projects/${w.project}` }) },
+  'PATCH /api/v2/projects/:id': { access: 'manage-projects', call: (w) => ({ path: `/api/v2/projects/${w.project}`, body: doc('projects', { description: 'changed' }) }) },
+  'DELETE /api/v2/projects/:id': {
+    access: 'manage-projects',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/projects/${allowed ? await newProject() : w.project}` }),
+  },
+  'GET /api/v2/team-projects': { access: 'project-read', call: (w) => ({ path: `/api/v2/team-projects?filter[project][id]=${w.project}` }) },
+  'POST /api/v2/team-projects': {
+    access: 'manage-projects',
+    call: async (w) => ({ path: '/api/v2/team-projects', body: doc('team-projects', { access: 'read' }, { project: rel('projects', w.project), team: rel('teams', await newTeam()) }) }),
+  },
+  // The read member sees its own team's access.
+  'GET /api/v2/team-projects/:id': { access: 'project-read', call: (w) => ({ path: `/api/v2/team-projects/${w.readProjectGrant}` }) },
+  'PATCH /api/v2/team-projects/:id': {
+    access: 'manage-projects',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/team-projects/${allowed ? await projectGrant(await newTeam(), w.project, 'read') : w.readProjectGrant}`,
+      body: doc('team-projects', { access: 'write' }),
+    }),
+  },
+  'DELETE /api/v2/team-projects/:id': {
+    access: 'manage-projects',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/team-projects/${allowed ? await projectGrant(await newTeam(), w.project, 'read') : w.readProjectGrant}` }),
+  },
+  'POST /api/v2/policy-sets/:id/relationships/projects': {
+    access: 'manage-policies',
+    call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/relationships/projects`, body: { data: [{ type: 'projects', id: w.project }] } }),
+  },
+  'DELETE /api/v2/policy-sets/:id/relationships/projects': {
+    access: 'manage-policies',
+    call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/relationships/projects`, body: { data: [{ type: 'projects', id: w.project }] } }),
+  },
 };
 
 /** Downloads answer a redirect to a signed URL. */
@@ -1244,7 +1306,8 @@ const sessionHeaders = (session: Session): Record<string, string> => ({ Cookie: 
 const matches = (want: Want, status: number) => (want === 'ok' ? status >= 200 && status < 300 : status === want);
 
 describe('authorization matrix', function () {
-  this.timeout(180_000);
+  // Every route for every caller: some four minutes on a busy two-core machine.
+  this.timeout(420_000);
   let routes: string[];
   let verifier: WorkerProcess;
 
@@ -1309,6 +1372,34 @@ describe('authorization matrix', function () {
       );
     }
     expect(failures, `\n${failures.join('\n')}`).to.deep.equal([]);
+  });
+
+  it("gives a team's project access to every workspace of the project, on every workspace route, and nothing to a team without it", async () => {
+    // A member whose only access is its team's write access to a project; another member with none.
+    const granted = await memberTeam(world.org);
+    const bystander = await memberTeam(world.org);
+    const project = await newProject();
+    await projectGrant(granted.teamId, project, 'write');
+    const ws = (await must('POST', `/organizations/${world.org.name}/workspaces`, doc('workspaces', { name: uniq('ws') }, { project: rel('projects', project) }))).data;
+    const as = (token: string, method: string, path: string, body?: unknown) => call(method, `/api/v2${path}`, token, body === undefined ? {} : { body });
+    // Reading, listing, variables and locking (write) pass through the same workspace access rule.
+    expect((await as(granted.user.token, 'GET', `/workspaces/${ws.id}`)).body.data.attributes.permissions['can-queue-apply']).to.equal(true);
+    const listed = (await as(granted.user.token, 'GET', `/organizations/${world.org.name}/workspaces?filter[project][id]=${project}`)).body.data;
+    expect(listed.map((x: { id: string }) => x.id)).to.deep.equal([ws.id]);
+    expect((await as(granted.user.token, 'POST', `/workspaces/${ws.id}/vars`, doc('vars', { key: envKey(), value: 'v', category: 'env' }))).status).to.equal(201);
+    expect((await as(granted.user.token, 'POST', `/workspaces/${ws.id}/actions/lock`, {})).status).to.equal(200);
+    // Write access is not admin: the workspace's settings stay out of reach.
+    expect((await as(granted.user.token, 'PATCH', `/workspaces/${ws.id}`, doc('workspaces', { description: 'x' }))).status).to.equal(404);
+    // A team without access to the project sees none of it.
+    for (const [method, path] of [
+      ['GET', `/workspaces/${ws.id}`],
+      ['GET', `/workspaces/${ws.id}/vars`],
+      ['GET', `/projects/${project}`],
+      ['POST', `/workspaces/${ws.id}/actions/unlock`],
+    ]) {
+      expect((await as(bystander.user.token, method, path, method === 'POST' ? {} : undefined)).status, `${method} ${path}`).to.equal(404);
+    }
+    expect((await as(bystander.user.token, 'GET', `/organizations/${world.org.name}/workspaces?filter[project][id]=${project}`)).body.data).to.deep.equal([]);
   });
 });
 
