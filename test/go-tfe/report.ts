@@ -19,6 +19,33 @@ interface Page {
 
 type Outcome = 'PASS' | 'FAIL' | 'SKIP';
 
+/** How anyone with the tfe provider checks that managing this service with it converges. */
+const PROVIDER_PROCEDURE = [
+  '## The tfe Terraform provider: a second plan shows no changes',
+  '',
+  'The provider cannot be downloaded where CI runs, so this is a procedure to repeat by hand with',
+  'provider v0.50.0 and terraform 1.11. `test/go-tfe/tfe-provider/main.tf` manages an organization, a',
+  'team and a membership, a project, a workspace with a Terraform and a sensitive environment',
+  'variable, a variable set with a variable applied to the workspace, team access, a notification',
+  'configuration, a run task and its attachment, an OPA policy and policy set, a registry module,',
+  'organization and team tokens, and reads the `tfe_workspace` and `tfe_outputs` data sources.',
+  '',
+  '1. Serve the service over https (the provider speaks https only): `TLS_CERT_FILE`/`TLS_KEY_FILE`',
+  '   or a TLS proxy, with `BASE_URL` the https address and `OUTBOUND_ALLOWED_CIDRS` allowing the',
+  '   run task and notification receivers.',
+  '2. Make a user and its token (the README\'s quick start), and `export TFE_TOKEN=<token>`.',
+  '3. In `test/go-tfe/tfe-provider/`: `terraform init`, then `terraform apply -var hostname=<host>',
+  '   -var email=<you> -var run_task_url=<receiver> -var notification_url=<receiver>`.',
+  '4. `terraform plan` with the same variables must print "No changes" (`-detailed-exitcode` exits 0),',
+  '   also after `terraform apply -refresh-only`.',
+  '5. `terraform destroy` removes everything; the organization is gone (`GET /organizations/provider-check` is 404).',
+  '',
+  'The requests the provider sends for the items that once differed are tested in the project\'s suite:',
+  'variables read by id (`variables-go-tfe.test.ts`), tokens created with an empty or missing type',
+  '(`tokens-go-tfe.test.ts`), and trigger attributes equal at creation and on read',
+  '(`workspaces-go-tfe.test.ts`).',
+];
+
 /** Reads `TestName<TAB>reason` lines (comments and blanks ignored). */
 export async function readExpected(path: string): Promise<Map<string, string>> {
   const reasons = new Map<string, string>();
@@ -83,6 +110,7 @@ export async function writeCompatibilityPage(p: Page): Promise<void> {
       lines.push(`| ${fn} | ${outcome.toLowerCase()} | ${reason} |`);
     }
   }
+  lines.push('', ...PROVIDER_PROCEDURE);
   await writeFile(p.page, `${lines.join('\n')}\n`);
 }
 
