@@ -4,6 +4,9 @@ import type { Knex } from 'knex';
 // `POST /teams/:id/authentication-token` replaces) and any number of described ones, each
 // description once per team.
 export async function up(knex: Knex): Promise<void> {
+  // Each team had one token until now, issued by the legacy endpoint: it stays the legacy token
+  // (which that endpoint still reads and revokes), so its description, if it had one, goes.
+  await knex('authentication_tokens').where({ kind: 'team' }).whereNotNull('description').update({ description: null });
   await knex.raw('drop index authentication_tokens_one_per_team');
   await knex.raw(`create unique index authentication_tokens_one_legacy_per_team on authentication_tokens (team_id) where kind = 'team' and description is null`);
   await knex.raw(`create unique index authentication_tokens_team_description on authentication_tokens (team_id, description) where kind = 'team' and description is not null`);
