@@ -53,7 +53,8 @@ function describe(e: ErrorObject): { detail: string; pointer: string } {
   }
   const where = e.instancePath.split('/').filter(Boolean).join('.') || 'body';
   if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ');
+    // An allowed empty string (a type that may be left empty) is not worth naming.
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== '').map(String).join(', ');
     return { pointer: e.instancePath, detail: `${where} must be one of: ${allowed}` };
   }
   if (e.keyword === 'const') {

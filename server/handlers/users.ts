@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/errors.js';
 import { findUserById, type UserRow } from '../../shared/repos/users.js';
-import { createUser } from '../../shared/usecases/users.js';
+import { createUser, updateOwnAccount } from '../../shared/usecases/users.js';
 import { isSiteAdmin, type Principal } from '../../shared/access.js';
 import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
@@ -31,7 +31,17 @@ export function userHandlers(deps: AppDeps) {
     async accountDetails(_req: Req, res: Response) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
-      sendResource(res, 200, userResource(principal.user, { self: true }));
+      // The authenticated user lacks the pending email change, which only the account's own views show.
+      sendResource(res, 200, userResource((await findUserById(db, principal.user.id)) ?? principal.user, { self: true }));
+    },
+
+    /** PATCH /account/update: the user changes their own username or (pending confirmation) email. */
+    async updateAccount(req: Req, res: Response) {
+      const principal = res.locals.principal;
+      if (principal.kind !== 'user') throw new NotFound();
+      const attrs = attributesOf(req) as { username?: string; email?: string };
+      const user = await updateOwnAccount(deps, principal.user.id, { username: attrs.username, email: attrs.email });
+      sendResource(res, 200, userResource(user, { self: true }));
     },
 
     async show(req: Req, res: Response) {

@@ -32,8 +32,10 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/organizations/:org/authentication-token', tokens.createForOrganization);
   r.get('/organizations/:org/authentication-token', tokens.showForOrganization);
   r.delete('/organizations/:org/authentication-token', tokens.destroyForOrganization);
+  r.get('/organizations/:org/team-tokens', tokens.listForOrganization);
 
   r.get('/account/details', users.accountDetails);
+  r.patch('/account/update', validate('account.update'), users.updateAccount);
   r.get('/users/:id', users.show);
   r.get('/admin/users', users.adminList);
   r.post('/admin/users', validate('user.create'), users.adminCreate);
@@ -58,6 +60,8 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/teams/:id/authentication-token', tokens.createForTeam);
   r.get('/teams/:id/authentication-token', tokens.showForTeam);
   r.delete('/teams/:id/authentication-token', tokens.destroyForTeam);
+  r.post('/teams/:id/authentication-tokens', tokens.createDescribedForTeam);
+  r.get('/teams/:id/authentication-tokens', tokens.listForTeam);
   r.post('/teams/:id/relationships/users', validate('team.users'), members.addUsers);
   r.delete('/teams/:id/relationships/users', validate('team.users'), members.removeUsers);
   r.post('/teams/:id/relationships/organization-memberships', validate('team.memberships'), members.addMemberships);

@@ -116,7 +116,7 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
     id: user.id,
     attributes: {
       username: user.username,
-      ...(opts.self ? { email: user.email } : {}),
+      ...(opts.self ? { email: user.email, 'unconfirmed-email': user.unconfirmed_email ?? null } : {}),
       'is-service-account': false,
       'is-site-admin': user.is_admin,
       'avatar-url': avatarUrl(user.id),
@@ -209,7 +209,11 @@ export function tokenResource(row: TokenRow, secret?: string): Resource {
       'expired-at': iso(row.expired_at),
       token: secret ?? null,
     },
-    relationships: { 'created-by': one('users', row.created_by_id) },
+    relationships: {
+      'created-by': one('users', row.created_by_id),
+      ...(row.team_id ? { team: one('teams', row.team_id) } : {}),
+      ...(row.organization_name ? { organization: one('organizations', row.organization_name) } : {}),
+    },
   };
 }
 

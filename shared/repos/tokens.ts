@@ -4,8 +4,14 @@ import { newId } from '../ids.js';
 import { newApiToken, sha256Hex } from '../crypto.js';
 import type { TeamRow } from './teams.js';
 
-/** `run`: a run's own token, for one plan or apply phase (see shared/usecases/run-tokens.ts). */
-export type TokenKind = 'user' | 'team' | 'organization' | 'run';
+/**
+ * `run`: a run's own token, for one plan or apply phase (see shared/usecases/run-tokens.ts).
+ * `audit-trail`: an organization's audit trail token, which authenticates no route here.
+ */
+export type TokenKind = 'user' | 'team' | 'organization' | 'run' | 'audit-trail';
+
+/** The owner of a token of which there is one at most: a team's legacy token, an organization's token or audit trail token. */
+export type SingleTokenOwner = { kind: 'team'; teamId: string } | { kind: 'organization' | 'audit-trail'; organizationName: string };
 
 export interface TokenRow {
   id: string;
@@ -57,9 +63,49 @@ export async function issueToken(
 export const deleteToken = (db: Db, id: string) => db('authentication_tokens').where({ id }).del();
 export const tokensOfUser = (db: Db, userId: string) =>
   db<TokenRow>('authentication_tokens').where({ user_id: userId, kind: 'user' }).orderBy('created_at');
-export const teamToken = (db: Db, teamId: string) => db<TokenRow>('authentication_tokens').where({ team_id: teamId, kind: 'team' }).first();
-export const organizationToken = (db: Db, name: string) =>
-  db<TokenRow>('authentication_tokens').where({ organization_name: name, kind: 'organization' }).first();
+
+/** Where the single token of `owner` is: a team's legacy token is the one without a description. */
+function singleTokenOf(db: Db, owner: SingleTokenOwner) {
+  const q = db<TokenRow>('authentication_tokens').where({ kind: owner.kind });
+  return owner.kind === 'team' ? q.where({ team_id: owner.teamId }).whereNull('description') : q.where({ organization_name: owner.organizationName });
+}
+
+export const singleToken = (db: Db, owner: SingleTokenOwner): Promise<TokenRow | undefined> => singleTokenOf(db, owner).first();
+
+/** Deletes the single token of `owner` (see SingleTokenOwner); a team's described tokens stay. */
+export async function deleteTokenOf(db: Db, owner: SingleTokenOwner): Promise<void> {
+  await singleTokenOf(db, owner).del();
+}
+
+/** A team's tokens, legacy and described, oldest first. */
+export const tokensOfTeam = (db: Db, teamId: string) =>
+  db<TokenRow>('authentication_tokens').where({ team_id: teamId, kind: 'team' }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+
+export const TEAM_TOKEN_SORTS = ['created-at', 'expired-at', 'last-used-at', 'description', 'team-name'] as const;
+export type TeamTokenSort = (typeof TEAM_TOKEN_SORTS)[number];
+
+/**
+ * The team tokens of an organization's teams, less the owners team's unless `withOwners`; `search`
+ * matches a team's name (case-insensitive, in part). Ordered by `sort` (`-` for descending; tokens
+ * that never expire last), then by creation.
+ */
+export function teamTokensOfOrganization(
+  db: Db,
+  organizationName: string,
+  opts: { withOwners: boolean; search: string | null; sort: { by: TeamTokenSort; descending: boolean } | null },
+) {
+  const q = db('authentication_tokens as t')
+    .join('teams as tm', 'tm.id', 't.team_id')
+    .where({ 't.kind': 'team', 'tm.organization_name': organizationName })
+    .select<TokenRow[]>('t.*');
+  if (!opts.withOwners) q.where('tm.is_owners', false);
+  if (opts.search) q.whereRaw(`strpos(lower(tm.name), lower(?)) > 0`, [opts.search]);
+  if (opts.sort) {
+    const column = opts.sort.by === 'team-name' ? 'tm.name' : `t.${opts.sort.by.replace(/-/g, '_')}`;
+    q.orderBy(column, opts.sort.descending ? 'desc' : 'asc', 'last');
+  }
+  return q.orderBy([{ column: 't.created_at' }, { column: 't.id' }]);
+}
 
 /** Records use at most once a minute, so authentication stays a read on the hot path. */
 export async function touchToken(db: Db, id: string): Promise<void> {
@@ -69,10 +115,6 @@ export async function touchToken(db: Db, id: string): Promise<void> {
     .update({ last_used_at: db.fn.now() });
 }
 
-/** Deletes the token of a team or an organization (each has at most one). */
-export async function deleteTokenOf(db: Db, owner: { kind: 'team'; teamId: string } | { kind: 'organization'; organizationName: string }): Promise<void> {
-  await db('authentication_tokens').where(owner.kind === 'team' ? { kind: 'team', team_id: owner.teamId } : { kind: 'organization', organization_name: owner.organizationName }).del();
-}
 
 /**
  * A live token with its owner: the user's columns, the team's row as JSON, the run's workspace and

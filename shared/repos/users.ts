@@ -7,6 +7,8 @@ export interface UserRow {
   email: string | null;
   is_admin: boolean;
   created_at: Date;
+  /** An email change not confirmed yet; read only where the user sees their own account (not on authentication). */
+  unconfirmed_email?: string | null;
 }
 
 const USER_CREATION_LOCK = 7_431_004;
@@ -34,4 +36,14 @@ export async function freeUsernameFor(db: Db, email: string): Promise<string> {
   );
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** Sets a user's username and the email change waiting for confirmation (null clears it); returns the row. */
+export async function updateAccount(db: Db, id: string, attrs: { username?: string; unconfirmedEmail?: string | null }): Promise<UserRow> {
+  const values: Record<string, unknown> = {};
+  if (attrs.username !== undefined) values.username = attrs.username;
+  if (attrs.unconfirmedEmail !== undefined) values.unconfirmed_email = attrs.unconfirmedEmail;
+  if (Object.keys(values).length === 0) return (await findUserById(db, id))!;
+  const [row] = await db<UserRow>('users').where({ id }).update(values).returning('*');
+  return row;
 }

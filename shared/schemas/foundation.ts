@@ -67,8 +67,10 @@ const TAGS = { type: 'array', maxItems: 100, items: TAG };
 export const foundationSchemas = {
   'organization.create': resourceDocument('organizations', organizationAttributes, { required: ['name', 'email'] }),
   'organization.update': resourceDocument('organizations', organizationAttributes),
+  'account.update': resourceDocument('users', { username: NAME, email: EMAIL }),
   'user.create': resourceDocument('users', { username: NAME, email: EMAIL, 'is-admin': BOOL }, { required: ['username', 'email'] }),
-  'token.create': resourceDocument('authentication-tokens', { description: { oneOf: [{ type: 'null' }, TEXT(500)] }, 'expired-at': NULLABLE_TIME }),
+  // go-tfe and the tfe provider send `{"data":{"type":""}}`, older scripts the singular type.
+  'token.create': resourceDocument(['authentication-tokens', 'authentication-token'], { description: { oneOf: [{ type: 'null' }, TEXT(500)] }, 'expired-at': NULLABLE_TIME }, { typeMayBeEmpty: true }),
   'membership.create': resourceDocument('organization-memberships', { email: EMAIL }, {
     required: ['email'],
     relationships: { teams: toMany('teams') },

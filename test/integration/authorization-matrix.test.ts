@@ -537,6 +537,8 @@ const MATRIX: Record<string, Entry> = {
 
   // Users and their tokens. The target user is the read member.
   'GET /api/v2/account/details': { access: 'user-token', call: () => ({ path: '/api/v2/account/details' }) },
+  // Each user caller updates their own account, with nothing to change.
+  'PATCH /api/v2/account/update': { access: 'user-token', call: () => ({ path: '/api/v2/account/update', body: { data: { type: 'users' } } }) },
   'GET /api/v2/users/:id': {
     // Users sharing an organization with the target, and that organization's tokens, see it.
     access: 'org-member',
@@ -604,6 +606,13 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-teams',
     call: teamWithToken,
   },
+  'POST /api/v2/teams/:id/authentication-tokens': {
+    // A described token, whose description each success takes.
+    access: 'manage-teams',
+    call: (w) => ({ path: `/api/v2/teams/${w.secretTeam}/authentication-tokens`, body: doc('authentication-tokens', { description: uniq('matrix') }) }),
+  },
+  'GET /api/v2/teams/:id/authentication-tokens': { access: 'manage-teams', call: (w) => ({ path: `/api/v2/teams/${w.secretTeam}/authentication-tokens` }) },
+  'GET /api/v2/organizations/:org/team-tokens': { access: 'manage-teams', call: () => ({ path: `/api/v2/organizations/${o()}/team-tokens` }) },
   'DELETE /api/v2/teams/:id/authentication-token': {
     access: 'manage-teams',
     call: teamWithToken,

@@ -707,7 +707,7 @@ describe('user authentication tokens', () => {
       }
     });
 
-    it('answers 404 for another user\'s token, team and organization tokens, and unknown ids', async () => {
+    it('answers 404 for another user\'s token, organization tokens and unknown ids (a team token: to its managers only)', async () => {
       const org = await createOrg();
       const peer = await createUser();
       await joinOrg(org, peer);
@@ -716,7 +716,8 @@ describe('user authentication tokens', () => {
       const teamToken = await api('POST', `/teams/${teamId}/authentication-token`, { token: org.owner.token });
       const orgToken = await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token });
       expectError(await api('GET', `/authentication-tokens/${peerToken.body.data.id}`, bearer(org.owner.token)), 404);
-      expectError(await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(org.owner.token)), 404);
+      expectError(await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(peer.token)), 404);
+      expect((await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(org.owner.token))).status).to.equal(200);
       expectError(await api('GET', `/authentication-tokens/${orgToken.body.data.id}`, bearer(org.owner.token)), 404);
       expectError(await api('GET', `/authentication-tokens/at-${uniq('nope')}`, bearer(org.owner.token)), 404);
     });
@@ -768,12 +769,14 @@ describe('user authentication tokens', () => {
       expect((await api('GET', '/account/details', bearer(peerToken.body.data.attributes.token))).status).to.equal(200);
     });
 
-    it('answers 404 for team and organization tokens, which have their own endpoints', async () => {
+    it('answers 404 for organization tokens, which have their own endpoints, and for a team token to one who may not manage it', async () => {
       const org = await createOrg();
+      const peer = await createUser();
+      await joinOrg(org, peer);
       const teamId = await createTeam(org);
       const teamToken = await api('POST', `/teams/${teamId}/authentication-token`, { token: org.owner.token });
       const orgToken = await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token });
-      await refused(404, () => api('DELETE', `/authentication-tokens/${teamToken.body.data.id}`, bearer(org.owner.token)));
+      await refused(404, () => api('DELETE', `/authentication-tokens/${teamToken.body.data.id}`, bearer(peer.token)));
       await refused(404, () => api('DELETE', `/authentication-tokens/${orgToken.body.data.id}`, {}));
     });
 
@@ -800,10 +803,11 @@ describe('team authentication tokens', () => {
     const org = await createOrg();
     const other = await createOrg();
     const teamId = await createTeam(org, { visibility: 'organization' });
-    const res = await issue(teamId, org.owner.token, doc('authentication-tokens', { description: 'ci' }));
+    // The legacy token has no description (described ones: POST /teams/:id/authentication-tokens).
+    const res = await issue(teamId, org.owner.token, doc('authentication-tokens', { 'expired-at': null }));
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.type).to.equal('authentication-tokens');
-    expect(res.body.data.attributes).to.include({ description: 'ci' });
+    expect(res.body.data.attributes).to.include({ description: null });
     expect(res.body.data.relationships['created-by'].data.id).to.equal(org.owner.id);
     const secret = res.body.data.attributes.token;
     expect(secret).to.be.a('string');
