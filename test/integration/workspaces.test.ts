@@ -450,7 +450,7 @@ describe('workspaces', () => {
       expect(res.body.included[0]).to.include({ type: 'organizations', id: org.name });
       expect(res.body.included[0].attributes).to.include({ name: org.name });
       expect(res.body.included[0].attributes['created-at']).to.match(ISO_Z);
-      for (const inc of ['bogus', 'organization,bogus', 'current_run']) {
+      for (const inc of ['bogus', 'organization,bogus', 'current_run,bogus']) {
         const res = await api('GET', `/organizations/${org.name}/workspaces/${ws.name}?include=${inc}`, { token: org.owner.token });
         expectError(res, 400, /include/i);
       }
