@@ -9,10 +9,19 @@ import type { Problem } from './policy.js';
 export const VARIABLE_CATEGORIES = ['terraform', 'env'] as const;
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
-/** A Terraform variable name: letters, digits, underscores and dashes, not starting with a digit or dash. */
-const TERRAFORM_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/** An environment variable name the phase's shell can export. */
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A Terraform variable's key: letters, digits, underscores and dashes, not starting with a dash.
+ * Like TFE it may start with a digit (clients use random UUIDs as keys), although no configuration
+ * can declare such a name; a run still passes it on (see isTerraformIdentifier).
+ */
+const TERRAFORM_KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+/** An environment variable's key: letters, digits and underscores; the sandbox sets it without a shell, so a leading digit is fine. */
+const ENV_KEY = /^[A-Za-z0-9_]+$/;
+/** A name Terraform can declare and a .tfvars file can assign: it starts with a letter or an underscore. */
+const TERRAFORM_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Whether a Terraform variable's key is an identifier (written to a .tfvars file) or not (written as JSON, which takes any key). */
+export const isTerraformIdentifier = (key: string): boolean => TERRAFORM_IDENTIFIER.test(key);
 export const MAX_KEY_LENGTH = 128;
 
 /**
@@ -28,10 +37,10 @@ export function keyProblems(key: string, category: VariableCategory): Problem[] 
   if (!key.trim()) return [{ detail: "key can't be blank", pointer }];
   if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, pointer }];
   if (category === 'terraform' && !TERRAFORM_KEY.test(key)) {
-    return [{ detail: 'key is invalid: a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a digit or a dash', pointer }];
+    return [{ detail: 'key is invalid: a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a dash', pointer }];
   }
   if (category === 'env' && !ENV_KEY.test(key)) {
-    return [{ detail: 'key is invalid: an environment variable name contains only letters, digits and underscores, and does not start with a digit', pointer }];
+    return [{ detail: 'key is invalid: an environment variable name contains only letters, digits and underscores', pointer }];
   }
   if (category === 'env' && (RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
     return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, pointer }];
