@@ -95,7 +95,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const tags = tagRefs(relationships?.tags?.data);
       const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
-      const facts = tags.length ? undefined : { tagNames: [], runsCount: 0, resourceCount: 0 };
+      const facts = tags.length ? undefined : { tagNames: [], runsCount: 0, resourceCount: 0, varIds: [] };
       await respond(res, 201, ws, { workspace: ws, grant, access: 'admin' }, inc, facts);
     },
 

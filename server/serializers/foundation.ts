@@ -223,7 +223,7 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
 }
 
 /** A workspace's facts when they were not read (included workspaces): none. */
-const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0 };
+const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0, varIds: [] };
 
 export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
   const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
@@ -294,6 +294,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      // go-tfe reads a workspace's variables from here (ids only; their values are under /vars).
+      vars: many('vars', facts.varIds),
       ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {

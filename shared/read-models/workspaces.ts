@@ -41,11 +41,12 @@ export async function visibleWorkspacesByIds(db: Db, grant: OrganizationGrant, i
   return { rows: rows.filter((r) => access.has(r.id)), access };
 }
 
-/** What a workspace document shows besides its row: its tags, how many runs it had, how many resources its state manages. */
+/** What a workspace document shows besides its row: its tags, how many runs it had, how many resources its state manages, its variables' ids. */
 export interface WorkspaceFacts {
   tagNames: string[];
   runsCount: number;
   resourceCount: number;
+  varIds: string[];
 }
 
 /** The facts as columns of a statement over workspaces as `alias` (tags in the order they were added). */
@@ -53,6 +54,7 @@ export const factsColumns = (alias: string): string[] => [
   `array(select t.name from workspace_tags wt join tags t on t.id = wt.tag_id where wt.workspace_id = ${alias}.id order by wt.position) as facts_tag_names`,
   `(select count(*)::int from runs r where r.workspace_id = ${alias}.id) as facts_runs_count`,
   `coalesce((select sv.resource_count from state_versions sv where sv.id = ${alias}.current_state_version_id), 0) as facts_resource_count`,
+  `array(select v.id from variables v where v.workspace_id = ${alias}.id order by v.created_at, v.id) as facts_var_ids`,
 ];
 
 /** A workspace by id with its facts, as a granted read (see rowWithGrant). */
@@ -66,12 +68,13 @@ export interface FactsColumns {
   facts_tag_names: string[];
   facts_runs_count: number;
   facts_resource_count: number;
+  facts_var_ids: string[];
 }
 
 /** A row read with factsColumns, split into the row and its facts. */
 export function splitFacts<T>(row: T & FactsColumns): { row: T; facts: WorkspaceFacts } {
-  const { facts_tag_names, facts_runs_count, facts_resource_count, ...rest } = row;
-  return { row: rest as T, facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count } };
+  const { facts_tag_names, facts_runs_count, facts_resource_count, facts_var_ids, ...rest } = row;
+  return { row: rest as T, facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count, varIds: facts_var_ids } };
 }
 
 /** The facts of each workspace, read in one statement. */

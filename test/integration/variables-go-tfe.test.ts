@@ -39,6 +39,11 @@ describe('variables as go-tfe uses them', function () {
       expect(made.data.attributes).to.include({ key, category: 'terraform' });
       const env = await ok('POST', `/workspaces/${w.id}/vars`, doc('vars', { key: '9LIVES', value: 'x', category: 'env' }));
       expect(env.data.attributes).to.include({ key: '9LIVES', category: 'env' });
+      // go-tfe then reads the workspace and expects the new variable first in its `vars` relationship.
+      expect((await ok('GET', `/workspaces/${w.id}`)).data.relationships.vars.data).to.deep.equal([
+        { type: 'vars', id: made.data.id },
+        { type: 'vars', id: env.data.id },
+      ]);
       const set = await newSet();
       const inSet = await ok('POST', `/varsets/${set.id}/relationships/vars`, doc('vars', { key, value: '', description: '', category: 'terraform', hcl: false, sensitive: false }));
       expect(inSet.data.attributes).to.include({ key, value: '' });
