@@ -8,6 +8,7 @@ import { policySchemas } from './policies.js';
 import { variableSchemas } from './variables.js';
 import { stateVersionSchemas } from './state-versions.js';
 import { signInSchemas } from './sign-in.js';
+import { policyToolSchemas } from './policy-tools.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -21,5 +22,6 @@ export const schemas = {
   ...variableSchemas,
   ...stateVersionSchemas,
   ...signInSchemas,
+  ...policyToolSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;
