@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import type { PolicyKind } from '../domain/policy.js';
 import type { ToolBuild } from '../domain/policy-tool-version.js';
@@ -23,7 +23,7 @@ export interface PolicyToolVersionRow {
 
 export type ToolVersionFields = Omit<PolicyToolVersionRow, 'id' | 'tool' | 'created_at' | 'updated_at'>;
 
-const stored = (f: Partial<ToolVersionFields>) => ({ ...f, ...(f.archs ? { archs: JSON.stringify(f.archs) } : {}) });
+const stored = (db: Db, f: Partial<ToolVersionFields>) => ({ ...f, ...(f.archs ? { archs: asJson(db, f.archs) } : {}) });
 
 export const findToolVersion = (db: Db, tool: PolicyKind, id: string) => db<PolicyToolVersionRow>('policy_tool_versions').where({ tool, id }).first();
 
@@ -36,7 +36,7 @@ export async function toolVersionTaken(db: Db, tool: PolicyKind, version: string
 
 export async function insertToolVersion(db: Db, tool: PolicyKind, f: ToolVersionFields): Promise<PolicyToolVersionRow> {
   const [row] = await db<PolicyToolVersionRow>('policy_tool_versions')
-    .insert({ id: newId('tool'), tool, ...stored(f) } as never)
+    .insert({ id: newId('tool'), tool, ...stored(db, f) })
     .returning('*');
   return row;
 }
@@ -44,7 +44,7 @@ export async function insertToolVersion(db: Db, tool: PolicyKind, f: ToolVersion
 export async function updateToolVersion(db: Db, id: string, changes: Partial<ToolVersionFields>): Promise<PolicyToolVersionRow> {
   const [row] = await db<PolicyToolVersionRow>('policy_tool_versions')
     .where({ id })
-    .update({ ...stored(changes), updated_at: db.fn.now() } as never)
+    .update({ ...stored(db, changes), updated_at: db.fn.now() })
     .returning('*');
   return row;
 }
