@@ -30,7 +30,7 @@ export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: Po
   return { data, included: (await policySetDocuments(db, grant, sets, new Set())).data };
 }
 
-/** Policy sets with their policy and workspace linkages; `policies` and `workspaces` include those (workspaces the caller can see). */
+/** Policy sets with their policy and workspace linkages; `policies`, `workspaces` and `workspace_exclusions` include those (workspaces the caller can see). */
 export async function policySetDocuments(
   db: Db,
   grant: OrganizationGrant,
@@ -65,8 +65,10 @@ export async function policySetDocuments(
     const members = await policiesByIds(db, unique(policyIds.values()));
     included.push(...(await policyDocuments(db, grant, members, new Set())).data);
   }
-  if (include.has('workspaces')) {
-    const access = await workspaceAccessMap(db, grant, unique(workspaceIds.values()));
+  // `workspaces` and `workspace_exclusions` include those workspaces (the ones the caller can see).
+  const wanted = [...(include.has('workspaces') ? workspaceIds.values() : []), ...(include.has('workspace_exclusions') ? excludedIds.values() : [])];
+  if (wanted.length) {
+    const access = await workspaceAccessMap(db, grant, unique(wanted));
     const workspaces = await workspacesByIds(db, [...access.keys()], true);
     included.push(...workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!)));
   }

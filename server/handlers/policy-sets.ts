@@ -9,8 +9,10 @@ import type { OrganizationGrant } from '../../shared/access.js';
 import { findPolicySetVersion, type PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
 import { applyToProjects, removeFromProjects } from '../../shared/usecases/project-sets.js';
-import { policySetVersionDocument } from '../serializers/policies.js';
-import { readInclude, sendResource } from '../jsonapi.js';
+import { policySetParameterResource, policySetVersionDocument } from '../serializers/policies.js';
+import { readInclude, send, sendResource } from '../jsonapi.js';
+import { findParameter, parametersOf } from '../../shared/repos/policy-set-parameters.js';
+import { changeParameter, createParameter, removeParameter, type ParameterInput } from '../../shared/usecases/policy-set-parameters.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
 
@@ -24,7 +26,7 @@ type Attrs = {
   'policy-tool-version'?: string;
 };
 
-const INCLUDES = ['policies', 'workspaces', 'newest_version', 'current_version'];
+const INCLUDES = ['policies', 'workspaces', 'workspace_exclusions', 'newest_version', 'current_version'];
 
 
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
@@ -121,6 +123,35 @@ export function policySetHandlers(deps: AppDeps) {
     async destroy(req: Req, res: Response) {
       const { set } = await load(req, res, true);
       await removePolicySet(db, set);
+      res.status(204).end();
+    },
+
+    /** Parameters: members of the set's organization read them (sensitive values null); changes need manage-policies. */
+    async listParameters(req: Req, res: Response) {
+      const { set } = await load(req, res);
+      send(res, 200, { data: (await parametersOf(db, set.id)).map(policySetParameterResource) });
+    },
+
+    async showParameter(req: Req, res: Response) {
+      const { set } = await load(req, res);
+      const row = await findParameter(db, set.id, req.params.param_id);
+      if (!row) throw new NotFound('parameter not found');
+      sendResource(res, 200, policySetParameterResource(row));
+    },
+
+    async createParameter(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      sendResource(res, 201, policySetParameterResource(await createParameter(deps, set.id, attributesOf(req) as unknown as ParameterInput & { key: string })));
+    },
+
+    async updateParameter(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      sendResource(res, 200, policySetParameterResource(await changeParameter(deps, set.id, req.params.param_id, attributesOf(req) as ParameterInput)));
+    },
+
+    async destroyParameter(req: Req, res: Response) {
+      const { set } = await load(req, res, true);
+      await removeParameter(db, set.id, req.params.param_id);
       res.status(204).end();
     },
 

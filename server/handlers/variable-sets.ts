@@ -1,14 +1,15 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import type { VariableCategory } from '../../shared/domain/variable.js';
+import { NotFound } from '../../shared/errors.js';
 import type { VariableSetRow } from '../../shared/repos/variable-sets.js';
 import { applyVariableSet, changeVariableSet, createVariableSet, removeVariableSet, unapplyVariableSet, type VarsetInput } from '../../shared/usecases/variable-sets.js';
 import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
 import { projectVarsetsPage, varsetMembers, visibleVarsetsPage, workspaceVarsetsPage } from '../../shared/read-models/variable-sets.js';
 import { applyToProjects, removeFromProjects } from '../../shared/usecases/project-sets.js';
-import { setVariables } from '../../shared/read-models/variables.js';
+import { ownedVariable, setVariables } from '../../shared/read-models/variables.js';
 import { orgScope, projectScope, varsetScope, workspaceScopeById } from '../guards.js';
-import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { variableResource, varsetResource } from '../serializers/variables.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 
@@ -29,24 +30,27 @@ export function variableSetHandlers(deps: AppDeps) {
     send(res, 200, { data: await documents(found.rows), meta, links });
   };
 
+  /** `q` narrows a list to the sets whose name contains it (any case), as TFE's lists do. */
+  const listingOf = (req: Req) => ({ query: readParam(req, 'q')?.trim() || null, page: readPageOrDefault(req) });
+
   return {
     async list(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
-      const p = readPageOrDefault(req);
-      await page(req, res, await visibleVarsetsPage(db, grant, org.name, p), p);
+      const listing = listingOf(req);
+      await page(req, res, await visibleVarsetsPage(db, grant, org.name, listing), listing.page);
     },
 
     async listForWorkspace(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
-      const p = readPageOrDefault(req);
-      await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, p), p);
+      const listing = listingOf(req);
+      await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, listing), listing.page);
     },
 
     /** GET /projects/:id/varsets: the sets applied to a project the caller sees. */
     async listForProject(req: Req, res: Response) {
       const { project } = await projectScope(db, res.locals.principal, req.params.id);
-      const p = readPageOrDefault(req);
-      await page(req, res, await projectVarsetsPage(db, project.id, p), p);
+      const listing = listingOf(req);
+      await page(req, res, await projectVarsetsPage(db, project.id, listing), listing.page);
     },
 
     async create(req: Req, res: Response) {
@@ -62,7 +66,7 @@ export function variableSetHandlers(deps: AppDeps) {
 
     async update(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
-      await one(res, 200, await changeVariableSet(db, set, attributesOf(req) as VarsetInput));
+      await one(res, 200, await changeVariableSet(db, set, attributesOf(req) as VarsetInput, relationshipIds(req, 'workspaces')));
     },
 
     async destroy(req: Req, res: Response) {
@@ -74,6 +78,14 @@ export function variableSetHandlers(deps: AppDeps) {
     async listVariables(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id);
       send(res, 200, { data: (await setVariables(db, set.id)).map(variableResource) });
+    },
+
+    /** One variable of the set, with the same access as the list (a sensitive value is null). */
+    async showVariable(req: Req, res: Response) {
+      const { set } = await varsetScope(db, res.locals.principal, req.params.id);
+      const row = await ownedVariable(db, { variable_set_id: set.id }, req.params.var_id);
+      if (!row) throw new NotFound('variable not found');
+      sendResource(res, 200, variableResource(row));
     },
 
     async createVariable(req: Req, res: Response) {

@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/errors.js';
 import type { VariableCategory } from '../../shared/domain/variable.js';
 import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
-import { workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/read-models/variables.js';
+import { ownedVariable, workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/read-models/variables.js';
 import { workspaceScopeById } from '../guards.js';
 import { readParam, send, sendResource } from '../jsonapi.js';
 import { variableResource } from '../serializers/variables.js';
@@ -27,6 +27,14 @@ export function variableHandlers(deps: AppDeps) {
     async listForWorkspace(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
       await list(res, workspace.id);
+    },
+
+    /** One variable, with the same access as the list (a sensitive value is null). */
+    async showForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const row = await ownedVariable(db, { workspace_id: workspace.id }, req.params.var_id);
+      if (!row) throw new NotFound('variable not found');
+      sendResource(res, 200, variableResource(row));
     },
 
     async createForWorkspace(req: Req, res: Response) {

@@ -3,9 +3,10 @@ import type { AppDeps } from '../context.js';
 import { validate } from '../validate.js';
 import { policyHandlers } from '../handlers/policies.js';
 import { policySetHandlers } from '../handlers/policy-sets.js';
+import { policyToolVersionHandlers } from '../handlers/policy-tool-versions.js';
 import type { UploadSlots } from '../upload-slots.js';
 
-/** Policies and policy sets (authenticated by the API router). */
+/** Policies, policy sets with their parameters, and the site admin's policy runtime versions (authenticated by the API router). */
 export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   const r = Router();
   const policies = policyHandlers(deps, uploads);
@@ -29,8 +30,22 @@ export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
   r.delete('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.removeWorkspaceExclusions);
   r.post('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.addProjects);
   r.delete('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.removeProjects);
+  r.get('/policy-sets/:id/parameters', sets.listParameters);
+  r.post('/policy-sets/:id/parameters', validate('policy-set-parameter.create'), sets.createParameter);
+  r.get('/policy-sets/:id/parameters/:param_id', sets.showParameter);
+  r.patch('/policy-sets/:id/parameters/:param_id', validate('policy-set-parameter.update'), sets.updateParameter);
+  r.delete('/policy-sets/:id/parameters/:param_id', sets.destroyParameter);
   r.post('/policy-sets/:id/versions', sets.createVersion);
   r.get('/policy-set-versions/:id', sets.showVersion);
+  for (const tool of ['opa', 'sentinel'] as const) {
+    const versions = policyToolVersionHandlers(deps, tool);
+    const base = `/admin/${tool}-versions`;
+    r.get(base, versions.list);
+    r.post(base, validate(`${tool}-version.create`), versions.create);
+    r.get(`${base}/:id`, versions.show);
+    r.patch(`${base}/:id`, validate(`${tool}-version.update`), versions.update);
+    r.delete(`${base}/:id`, versions.destroy);
+  }
   return r;
 }
 

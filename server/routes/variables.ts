@@ -11,6 +11,7 @@ export function variableRoutes(deps: AppDeps): Router {
   const sets = variableSetHandlers(deps);
   r.get('/workspaces/:id/vars', vars.listForWorkspace);
   r.post('/workspaces/:id/vars', validate('variable.create'), vars.createForWorkspace);
+  r.get('/workspaces/:id/vars/:var_id', vars.showForWorkspace);
   r.patch('/workspaces/:id/vars/:var_id', validate('variable.update'), vars.updateForWorkspace);
   r.delete('/workspaces/:id/vars/:var_id', vars.destroyForWorkspace);
   r.get('/vars', vars.list);
@@ -25,6 +26,7 @@ export function variableRoutes(deps: AppDeps): Router {
   r.delete('/varsets/:id', sets.destroy);
   r.get('/varsets/:id/relationships/vars', sets.listVariables);
   r.post('/varsets/:id/relationships/vars', validate('variable.create'), sets.createVariable);
+  r.get('/varsets/:id/relationships/vars/:var_id', sets.showVariable);
   r.patch('/varsets/:id/relationships/vars/:var_id', validate('variable.update'), sets.updateVariable);
   r.delete('/varsets/:id/relationships/vars/:var_id', sets.destroyVariable);
   r.post('/varsets/:id/relationships/workspaces', validate('varset.workspaces'), sets.applyToWorkspaces);

@@ -228,7 +228,7 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
 }
 
 /** A workspace's facts when they were not read (included workspaces): none. */
-export const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0, currentRun: null, latestRunId: null };
+export const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0, currentRun: null, latestRunId: null, varIds: [] };
 
 /** The run holding a workspace (its current run, while neither pending nor finished), if one does. */
 const holdingRunOf = (facts: WorkspaceFacts): string | null =>
@@ -309,6 +309,8 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
       'locked-by': holdingRun ? one('runs', holdingRun) : one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      // go-tfe reads a workspace's variables from here (ids only; their values are under /vars).
+      vars: many('vars', facts.varIds),
       ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {

@@ -4,6 +4,9 @@ import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
 import type { PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
 import type { Config } from '../../shared/config.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { defaultBuild } from '../../shared/domain/policy-tool-version.js';
+import type { ToolVersionView } from '../../shared/read-models/policy-tool-versions.js';
+import type { PolicySetParameterRow } from '../../shared/repos/policy-set-parameters.js';
 
 /**
  * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code
@@ -42,6 +45,7 @@ export function policySetResource(
   versions: { newest: string | null; current: string | null } = { newest: null, current: null },
   projectIds: string[] = [],
 ): Resource {
+  const legacy = s.kind === 'sentinel' && !s.agent_enabled;
   return {
     type: 'policy-sets',
     id: s.id,
@@ -50,9 +54,12 @@ export function policySetResource(
       description: s.description,
       kind: s.kind,
       global: s.global,
-      overridable: s.overridable,
-      'agent-enabled': s.agent_enabled,
-      'policy-tool-version': s.policy_tool_version,
+      // A legacy Sentinel set (not agent-enabled) runs the installed runtime and is overridden per
+      // policy level: neither a pinned version nor `overridable` applies to it, so both are null.
+      overridable: legacy ? null : s.overridable,
+      // OPA policies are only ever evaluated in agent mode (TFE answers true for every OPA set).
+      'agent-enabled': s.kind === 'opa' || s.agent_enabled,
+      'policy-tool-version': legacy ? null : s.policy_tool_version,
       'policy-count': policyIds.length,
       'workspace-count': workspaceIds.length,
       'project-count': projectIds.length,
@@ -102,5 +109,39 @@ export function policySetVersionResource(v: PolicySetVersionSummary, uploadUrl: 
     },
     relationships: { 'policy-set': one('policy-sets', v.policy_set_id) },
     links: { self: `/api/v2/policy-set-versions/${v.id}`, ...(uploadUrl ? { upload: uploadUrl } : {}) },
+  };
+}
+
+/** A policy runtime version (`opa-versions` or `sentinel-versions`); `url` and `sha` are its linux/amd64 build's ("" when it has none). */
+export function toolVersionResource(type: 'opa-versions' | 'sentinel-versions', v: ToolVersionView): Resource {
+  const build = defaultBuild(v.archs);
+  return {
+    type,
+    id: v.id,
+    attributes: {
+      version: v.version,
+      url: build?.url ?? '',
+      sha: build?.sha ?? '',
+      archs: v.archs,
+      official: v.official,
+      enabled: v.enabled,
+      beta: v.beta,
+      deprecated: v.deprecated,
+      'deprecated-reason': v.deprecated_reason,
+      usage: v.usage,
+      'created-at': iso(v.created_at),
+    },
+    links: { self: `/api/v2/admin/${type}/${v.id}` },
+  };
+}
+
+/** A policy set parameter: a `vars` resource of category `policy-set`; a sensitive value is null in every response. */
+export function policySetParameterResource(p: PolicySetParameterRow): Resource {
+  return {
+    type: 'vars',
+    id: p.id,
+    attributes: { key: p.key, value: p.sensitive ? null : p.value, category: 'policy-set', sensitive: p.sensitive },
+    relationships: { configurable: { ...one('policy-sets', p.policy_set_id), links: { related: `/api/v2/policy-sets/${p.policy_set_id}` } } },
+    links: { self: `/api/v2/policy-sets/${p.policy_set_id}/parameters/${p.id}` },
   };
 }

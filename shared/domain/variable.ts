@@ -9,10 +9,19 @@ import type { Problem } from './policy.js';
 export const VARIABLE_CATEGORIES = ['terraform', 'env'] as const;
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
-/** A Terraform variable name: letters, digits, underscores and dashes, not starting with a digit or dash. */
-const TERRAFORM_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/** An environment variable name the phase's shell can export. */
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A Terraform variable's key: letters, digits, underscores and dashes, not starting with a dash.
+ * Like TFE it may start with a digit (clients use random UUIDs as keys), although no configuration
+ * can declare such a name; a run still passes it on (see isTerraformIdentifier).
+ */
+const TERRAFORM_KEY = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
+/** An environment variable's key: letters, digits and underscores; the sandbox sets it without a shell, so a leading digit is fine. */
+const ENV_KEY = /^[A-Za-z0-9_]+$/;
+/** A name Terraform can declare and a .tfvars file can assign: it starts with a letter or an underscore. */
+const TERRAFORM_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** Whether a Terraform variable's key is an identifier (written to a .tfvars file) or not (written as JSON, which takes any key). */
+export const isTerraformIdentifier = (key: string): boolean => TERRAFORM_IDENTIFIER.test(key);
 export const MAX_KEY_LENGTH = 128;
 
 /**
@@ -22,18 +31,27 @@ export const MAX_KEY_LENGTH = 128;
  */
 export const RESERVED_ENV_KEYS = ['PATH', 'HOME', 'TF_CLI_CONFIG_FILE', 'TF_IN_AUTOMATION', 'TF_INPUT', 'CHECKPOINT_DISABLE'] as const;
 
+const KEY_POINTER = '/data/attributes/key';
+
+/** A blank or too long key, or one `pattern` refuses (`rule` says why). */
+function keyShapeProblems(key: string, pattern: RegExp, rule: string): Problem[] {
+  if (!key.trim()) return [{ detail: "key can't be blank", pointer: KEY_POINTER }];
+  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, pointer: KEY_POINTER }];
+  if (!pattern.test(key)) return [{ detail: `key is invalid: ${rule}`, pointer: KEY_POINTER }];
+  return [];
+}
+
+/** Problems with a policy set parameter's key: the rule of a Terraform variable's key (clients use random UUIDs). */
+export const parameterKeyProblems = (key: string): Problem[] =>
+  keyShapeProblems(key, TERRAFORM_KEY, 'a parameter name contains only letters, digits, underscores and dashes, and does not start with a dash');
+
 /** Problems with a key of a category (none when valid). */
 export function keyProblems(key: string, category: VariableCategory): Problem[] {
-  const pointer = '/data/attributes/key';
-  if (!key.trim()) return [{ detail: "key can't be blank", pointer }];
-  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, pointer }];
-  if (category === 'terraform' && !TERRAFORM_KEY.test(key)) {
-    return [{ detail: 'key is invalid: a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a digit or a dash', pointer }];
-  }
-  if (category === 'env' && !ENV_KEY.test(key)) {
-    return [{ detail: 'key is invalid: an environment variable name contains only letters, digits and underscores, and does not start with a digit', pointer }];
-  }
-  if (category === 'env' && (RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
+  const pointer = KEY_POINTER;
+  if (category === 'terraform') return keyShapeProblems(key, TERRAFORM_KEY, 'a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a dash');
+  const shape = keyShapeProblems(key, ENV_KEY, 'an environment variable name contains only letters, digits and underscores');
+  if (shape.length) return shape;
+  if ((RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
     return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, pointer }];
   }
   return [];

@@ -2,7 +2,7 @@ import type { Db } from '../db.js';
 import { membershipsOf, type MembershipRow } from '../repos/memberships.js';
 import type { TeamRow } from '../repos/teams.js';
 import type { UserRow } from '../repos/users.js';
-import { fetchPage, type Page } from './page.js';
+import { containing, fetchPage, type Page } from './page.js';
 
 /**
  * One page of an organization's memberships in creation order, optionally only those in
@@ -15,7 +15,7 @@ export async function membershipsPage(db: Db, organizationName: string, filter: 
   if (filter.statuses) query.whereIn('status', filter.statuses);
   if (filter.emails) query.whereIn('user_id', db('users').whereRaw('lower(email) = any(?)', [filter.emails.map((e) => e.toLowerCase())]).select('id'));
   if (filter.search) {
-    const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containing(filter.search);
     query.where((q) => {
       q.whereIn('user_id', db('users').where('email', 'ilike', like).select('id'))
         .orWhere((active) => active.where('status', 'active').whereIn('user_id', db('users').where('username', 'ilike', like).select('id')));

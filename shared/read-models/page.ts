@@ -13,6 +13,9 @@ export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promis
   return { rows, total: Number(count) };
 }
 
+/** An ILIKE pattern matching text that contains `s` (its wildcards taken literally). */
+export const containing = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** The rows of one page of a list already read whole. */
 export const sliceOf = <T>(rows: T[], page: Page): T[] => rows.slice((page.number - 1) * page.size, page.number * page.size);
 

@@ -3,6 +3,7 @@ import type { Db } from '../db.js';
 import type { OrganizationGrant } from '../access.js';
 import type { VariableSetRow } from '../repos/variable-sets.js';
 import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../repos/project-sets.js';
+import { containing, fetchPage, type Page } from './page.js';
 
 /*
  * Which variable sets a caller sees, and what their documents need. Owners, the organization's
@@ -30,36 +31,39 @@ export async function varsetVisible(db: Db, grant: OrganizationGrant, setId: str
   return (await visibleTo(db, grant, db('variable_sets as s').where('s.id', setId)).first('s.id')) !== undefined;
 }
 
-/** One page of the organization's sets the grant sees, by name, and their total. */
-export async function visibleVarsetsPage(db: Db, grant: OrganizationGrant, org: string, page: { number: number; size: number }): Promise<{ rows: VariableSetRow[]; total: number }> {
-  const q = visibleTo(db, grant, db('variable_sets as s').where('s.organization_name', org));
-  const [{ count }] = (await q.clone().count({ count: '*' })) as { count: string }[];
-  const rows = (await q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]).limit(page.size).offset((page.number - 1) * page.size)) as VariableSetRow[];
-  return { rows, total: Number(count) };
+/** What a list of sets is narrowed to: a name containing `query` (any case), and one page of them. */
+export interface VarsetListing {
+  query: string | null;
+  page: Page;
 }
+
+/** The page of `q` (over `variable_sets as s`) by name, narrowed to names containing the query. */
+function listed(q: Knex.QueryBuilder, listing: VarsetListing): Promise<{ rows: VariableSetRow[]; total: number }> {
+  if (listing.query) q.where('s.name', 'ilike', containing(listing.query));
+  return fetchPage<VariableSetRow>(q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]), listing.page);
+}
+
+/** One page of the organization's sets the grant sees, by name, and their total. */
+export const visibleVarsetsPage = (db: Db, grant: OrganizationGrant, org: string, listing: VarsetListing) =>
+  listed(visibleTo(db, grant, db('variable_sets as s').where('s.organization_name', org)), listing);
 
 /** One page of the sets that reach a workspace: applied to it or to its project, or global in its organization. */
-export async function workspaceVarsetsPage(db: Db, workspaceId: string, org: string, page: { number: number; size: number }): Promise<{ rows: VariableSetRow[]; total: number }> {
-  const q = db('variable_sets as s')
-    .where('s.organization_name', org)
-    .andWhere((w) =>
-      w
-        .where('s.global', true)
-        .orWhereIn('s.id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
-        .orWhereIn('s.id', setsOfWorkspaceProject(db, 'variable', workspaceId)),
-    );
-  const [{ count }] = (await q.clone().count({ count: '*' })) as { count: string }[];
-  const rows = (await q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]).limit(page.size).offset((page.number - 1) * page.size)) as VariableSetRow[];
-  return { rows, total: Number(count) };
-}
+export const workspaceVarsetsPage = (db: Db, workspaceId: string, org: string, listing: VarsetListing) =>
+  listed(
+    db('variable_sets as s')
+      .where('s.organization_name', org)
+      .andWhere((w) =>
+        w
+          .where('s.global', true)
+          .orWhereIn('s.id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
+          .orWhereIn('s.id', setsOfWorkspaceProject(db, 'variable', workspaceId)),
+      ),
+    listing,
+  );
 
 /** One page of the sets applied to a project, by name. */
-export async function projectVarsetsPage(db: Db, projectId: string, page: { number: number; size: number }): Promise<{ rows: VariableSetRow[]; total: number }> {
-  const q = db('variable_sets as s').whereIn('s.id', setsOfProject(db, 'variable', projectId));
-  const [{ count }] = (await q.clone().count({ count: '*' })) as { count: string }[];
-  const rows = (await q.select('s.*').orderBy([{ column: 's.name' }, { column: 's.id' }]).limit(page.size).offset((page.number - 1) * page.size)) as VariableSetRow[];
-  return { rows, total: Number(count) };
-}
+export const projectVarsetsPage = (db: Db, projectId: string, listing: VarsetListing) =>
+  listed(db('variable_sets as s').whereIn('s.id', setsOfProject(db, 'variable', projectId)), listing);
 
 /** For each set: the workspaces and projects it is applied to and its variables' ids, in creation order. */
 export async function varsetMembers(db: Db, setIds: string[]): Promise<Map<string, { workspaceIds: string[]; projectIds: string[]; varIds: string[] }>> {

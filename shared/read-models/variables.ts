@@ -16,6 +16,10 @@ const ordered = (db: Db, owner: Record<string, string>) => db<VariableView>('var
 export const workspaceVariables = (db: Db, workspaceId: string): Promise<VariableView[]> => ordered(db, { workspace_id: workspaceId });
 export const setVariables = (db: Db, setId: string): Promise<VariableView[]> => ordered(db, { variable_set_id: setId });
 
+/** One variable of its owner (a workspace or a variable set); undefined when the owner has no such variable. */
+export const ownedVariable = (db: Db, owner: { workspace_id: string } | { variable_set_id: string }, id: string): Promise<VariableView | undefined> =>
+  db<VariableView>('variables').where({ ...owner, id }).first(...COLUMNS);
+
 /** The id of the workspace an organization's workspace name selects (a query, for workspaceScopeById). */
 export const workspaceIdByName = (db: Db, org: string, name: string): Knex.QueryBuilder => db('workspaces').where({ organization_name: org, name }).select('id');
 

@@ -68,7 +68,8 @@ export async function visibleWorkspacesByIds(db: Db, grant: OrganizationGrant, i
 
 /**
  * What a workspace document shows besides its row: its tags, how many runs it had, how many
- * resources its state manages, its current run (see currentRunColumn) and its newest run.
+ * resources its state manages, its current run (see currentRunColumn), its newest run and its
+ * variables' ids.
  */
 export interface WorkspaceFacts {
   tagNames: string[];
@@ -76,6 +77,7 @@ export interface WorkspaceFacts {
   resourceCount: number;
   currentRun: { id: string; status: RunStatus } | null;
   latestRunId: string | null;
+  varIds: string[];
 }
 
 /** The facts as columns of a statement over workspaces as `alias` (tags in the order they were added). */
@@ -86,6 +88,7 @@ export const factsColumns = (alias: string): string[] => [
   `${currentRunColumn(alias, 'id')} as facts_current_run_id`,
   `${currentRunColumn(alias, 'status')} as facts_current_run_status`,
   `(select lr.id from runs lr where lr.workspace_id = ${alias}.id order by lr.created_at desc, lr.id desc limit 1) as facts_latest_run_id`,
+  `array(select v.id from variables v where v.workspace_id = ${alias}.id order by v.created_at, v.id) as facts_var_ids`,
 ];
 
 /** A workspace by id with its facts, as a granted read (see rowWithGrant). */
@@ -102,15 +105,16 @@ export interface FactsColumns {
   facts_current_run_id: string | null;
   facts_current_run_status: RunStatus | null;
   facts_latest_run_id: string | null;
+  facts_var_ids: string[];
 }
 
 /** A row read with factsColumns, split into the row and its facts. */
 export function splitFacts<T>(row: T & FactsColumns): { row: T; facts: WorkspaceFacts } {
-  const { facts_tag_names, facts_runs_count, facts_resource_count, facts_current_run_id, facts_current_run_status, facts_latest_run_id, ...rest } = row;
+  const { facts_tag_names, facts_runs_count, facts_resource_count, facts_current_run_id, facts_current_run_status, facts_latest_run_id, facts_var_ids, ...rest } = row;
   const currentRun = facts_current_run_id && facts_current_run_status ? { id: facts_current_run_id, status: facts_current_run_status } : null;
   return {
     row: rest as T,
-    facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count, currentRun, latestRunId: facts_latest_run_id },
+    facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count, currentRun, latestRunId: facts_latest_run_id, varIds: facts_var_ids },
   };
 }
 

@@ -10,6 +10,7 @@ import { stateVersionSchemas } from './state-versions.js';
 import { signInSchemas } from './sign-in.js';
 import { runTriggerSchemas } from './run-triggers.js';
 import { projectSchemas } from './projects.js';
+import { policyToolSchemas } from './policy-tools.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -25,5 +26,6 @@ export const schemas = {
   ...signInSchemas,
   ...runTriggerSchemas,
   ...projectSchemas,
+  ...policyToolSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

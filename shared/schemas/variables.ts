@@ -29,6 +29,7 @@ export const variableSchemas = {
   }),
   'variable.update': resourceDocument('vars', variableAttributes),
   'varset.create': resourceDocument('varsets', varsetAttributes, { required: ['name'], relationships: { workspaces: toMany('workspaces') } }),
-  'varset.update': resourceDocument('varsets', varsetAttributes),
+  /** `relationships.workspaces`, when present, replaces the workspaces the set is applied to. */
+  'varset.update': resourceDocument('varsets', varsetAttributes, { relationships: { workspaces: toMany('workspaces') } }),
   'varset.workspaces': linkageList('workspaces'),
 } as const;

@@ -311,12 +311,25 @@ export class SpareShell {
 /** A word the shell reads back as `s` itself. */
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The shell words that set a phase up: its directory, its environment (nothing else), the script's parameters. */
+/** A name the shell can export. */
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The shell words that set a phase up: its directory, its environment (nothing else), the script's
+ * parameters (Terraform's path first). A variable whose name the shell cannot export (one starting
+ * with a digit) is legal in an environment all the same: Terraform is then run through `env`,
+ * which sets it, by a function of the name the script calls instead of Terraform's path.
+ */
 function setupWords(cwd: string, env: NodeJS.ProcessEnv, params: string[]): string {
   const vars = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
-  for (const [name] of vars) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`not an environment variable name: ${name}`);
-  const exports = vars.length ? ` && export ${vars.map(([k, v]) => `${k}=${quote(v)}`).join(' ')}` : '';
-  return `cd ${quote(cwd)}${exports} && set -- ${params.map(quote).join(' ')}\n`;
+  for (const [name] of vars) if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`not an environment variable name: ${name}`);
+  const exported = vars.filter(([k]) => SHELL_NAME.test(k));
+  const passed = vars.filter(([k]) => !SHELL_NAME.test(k));
+  const exports = exported.length ? ` && export ${exported.map(([k, v]) => `${k}=${quote(v)}`).join(' ')}` : '';
+  const [bin, ...rest] = params;
+  const wrapper = passed.length ? ` && rls_terraform() { env ${passed.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${quote(bin)} "$@"; }` : '';
+  const args = passed.length ? ['rls_terraform', ...rest] : params;
+  return `cd ${quote(cwd)}${exports}${wrapper} && set -- ${args.map(quote).join(' ')}\n`;
 }
 
 /** Writes a phase's setup words into its directory, readable by the sandbox's user only; the shell is sent the file's path as one line. */

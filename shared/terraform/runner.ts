@@ -9,6 +9,7 @@ import { extract, UnpackSync } from 'tar';
 import { safeEntryPath } from '../archive.js';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 import { SANDBOX_PATH, type Sandbox, type SandboxUser } from '../sandbox/sandbox.js';
+import { isTerraformIdentifier } from '../domain/variable.js';
 
 export interface TerraformSettings {
   bin: string;
@@ -272,8 +273,13 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     // One file per variable: a value Terraform cannot parse is then reported with its own file's
     // lines only, never with a neighbour's (which may be sensitive). Loaded after the
     // configuration's own .auto.tfvars files (in name order), so these win over them.
+    // A key that is not an identifier (a UUID, say) cannot be written in HCL: it goes to a JSON
+    // file, which takes any key, so Terraform gets it as TFE passes it on and warns that no
+    // variable of that name is declared (none can be). Its value there is the expression's text.
     for (const [i, v] of (opts.variables ?? []).entries()) {
-      writeFileSync(join(dir, `zz_rls_var_${String(i).padStart(4, '0')}.auto.tfvars`), `${v.key} = ${v.value}\n`, { mode: 0o600 });
+      const file = join(dir, `zz_rls_var_${String(i).padStart(4, '0')}.auto.tfvars`);
+      if (isTerraformIdentifier(v.key)) writeFileSync(file, `${v.key} = ${v.value}\n`, { mode: 0o600 });
+      else writeFileSync(`${file}.json`, `${JSON.stringify({ [v.key]: v.value })}\n`, { mode: 0o600 });
     }
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);

@@ -20,6 +20,7 @@ import {
   type PolicySetRow,
   type SetChangeable,
 } from '../repos/policies.js';
+import { assertPinnable } from './policy-tool-versions.js';
 
 /*
  * Rules shared by the policy and policy set endpoints: what a request may name, and the free
@@ -127,6 +128,7 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
   return db.transaction(async (tx) => {
     await assertRoomForPolicySet(tx, free, org);
     await assertNameFree(tx, 'policy_sets', org, attrs.name);
+    await assertPinnable(tx, attrs.kind, attrs.policy_tool_version);
     await namedPolicies(tx, org, attrs.kind, policyIds, elementOf('policies'));
     await namedWorkspaces(tx, org, workspaceIds, elementOf('workspaces'));
     await namedWorkspaces(tx, org, excludedWorkspaceIds, elementOf('workspace-exclusions'));
@@ -144,6 +146,7 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
 export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
   return db.transaction(async (tx) => {
     if (changes.name !== undefined) await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
+    await assertPinnable(tx, set.kind, changes.policy_tool_version);
     if (changes.global) await detachWorkspaces(tx, set.id);
     return updatePolicySet(tx, set.id, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
   });

@@ -52,15 +52,22 @@ export async function createVariableSet(db: Db, org: string, a: VarsetInput & { 
     .catch(nameRace);
 }
 
-/** Omitted attributes keep their value; making a set global removes it from the workspaces it was applied to. */
-export async function changeVariableSet(db: Db, set: VariableSetRow, a: VarsetInput): Promise<VariableSetRow> {
+/**
+ * Omitted attributes keep their value; making a set global removes it from the workspaces it was
+ * applied to. `workspaceIds`, when given, replaces those workspaces (none: applied to none).
+ */
+export async function changeVariableSet(db: Db, set: VariableSetRow, a: VarsetInput, workspaceIds?: string[]): Promise<VariableSetRow> {
   return db
     .transaction(async (tx) => {
-      await lockVariableSet(tx, set.id);
+      const current = await lockVariableSet(tx, set.id);
       if (a.name !== undefined && (await nameTaken(tx, set.organization_name, a.name, set.id))) throw nameTakenError();
-      if (a.global) await removeFromWorkspaces(tx, set.id);
-      const { name, description, global, priority } = a;
-      const changes = Object.fromEntries(Object.entries({ name, description, global, priority }).filter(([, v]) => v !== undefined));
+      const global = a.global ?? current?.global ?? set.global;
+      if (global && workspaceIds?.length) throw globalHasNoWorkspaces('/data/relationships/workspaces');
+      if (workspaceIds) await assertWorkspaces(tx, set.organization_name, workspaceIds, (i) => `/data/relationships/workspaces/data/${i}/id`);
+      if (global || workspaceIds) await removeFromWorkspaces(tx, set.id);
+      if (workspaceIds) await applyToWorkspaces(tx, set.id, workspaceIds);
+      const { name, description, priority } = a;
+      const changes = Object.fromEntries(Object.entries({ name, description, global: a.global, priority }).filter(([, v]) => v !== undefined));
       return updateVariableSet(tx, set.id, changes);
     })
     .catch(nameRace);

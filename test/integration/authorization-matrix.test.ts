@@ -184,6 +184,8 @@ interface World {
   /** A project (no workspaces) on which the read member's team has read access, and that access. */
   project: string;
   readProjectGrant: string;
+  policySetParameter: string;
+  toolVersions: Record<'opa' | 'sentinel', string>;
   archive: Buffer;
 }
 
@@ -343,6 +345,16 @@ async function projectGrant(teamId: string, projectId: string, access: string): 
   return (await must('POST', '/team-projects', doc('team-projects', { access }, { project: rel('projects', projectId), team: rel('teams', teamId) }))).data.id;
 }
 
+async function newPolicySetParameter(): Promise<string> {
+  return (await must('POST', `/policy-sets/${world.policySet}/parameters`, doc('vars', { key: envKey(), value: 'v', category: 'policy-set' }))).data.id;
+}
+
+/** A policy runtime version, registered by the site admin. */
+async function newToolVersion(tool: 'opa' | 'sentinel'): Promise<string> {
+  const attrs = { version: `0.0.${Date.now()}${++versionCount}`, url: 'https://example.test/tool', sha: 'ab'.repeat(32) };
+  return (await must('POST', `/admin/${tool}-versions`, doc(`${tool}-versions`, attrs), harness().adminToken)).data.id;
+}
+
 async function buildWorld(): Promise<World> {
   const w = { archive: await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }) } as World;
   world = w;
@@ -429,6 +441,8 @@ async function buildWorld(): Promise<World> {
   w.runTrigger = await newRunTrigger();
   w.project = await newProject();
   w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
+  w.policySetParameter = await newPolicySetParameter();
+  w.toolVersions = { opa: await newToolVersion('opa'), sentinel: await newToolVersion('sentinel') };
   return w;
 }
 
@@ -543,6 +557,30 @@ const MATRIX: Record<string, Entry> = {
     // Users sharing an organization with the target, and that organization's tokens, see it.
     access: 'org-member',
     call: (w) => ({ path: `/api/v2/users/${w.users.read.id}` }),
+  },
+  // The site admin's opa versions.
+  'GET /api/v2/admin/opa-versions': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/opa-versions' }) },
+  'POST /api/v2/admin/opa-versions': {
+    access: 'site-admin',
+    call: () => ({ path: '/api/v2/admin/opa-versions', body: doc('opa-versions', { version: `0.0.${Date.now()}${++versionCount}`, url: 'https://example.test/tool', sha: 'ab'.repeat(32) }) }),
+  },
+  'GET /api/v2/admin/opa-versions/:id': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/opa-versions/${w.toolVersions.opa}` }) },
+  'PATCH /api/v2/admin/opa-versions/:id': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/opa-versions/${w.toolVersions.opa}`, body: doc('opa-versions', { beta: true }) }) },
+  'DELETE /api/v2/admin/opa-versions/:id': {
+    access: 'site-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/admin/opa-versions/${allowed ? await newToolVersion('opa') : w.toolVersions.opa}` }),
+  },
+  // The site admin's sentinel versions.
+  'GET /api/v2/admin/sentinel-versions': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/sentinel-versions' }) },
+  'POST /api/v2/admin/sentinel-versions': {
+    access: 'site-admin',
+    call: () => ({ path: '/api/v2/admin/sentinel-versions', body: doc('sentinel-versions', { version: `0.0.${Date.now()}${++versionCount}`, url: 'https://example.test/tool', sha: 'ab'.repeat(32) }) }),
+  },
+  'GET /api/v2/admin/sentinel-versions/:id': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/sentinel-versions/${w.toolVersions.sentinel}` }) },
+  'PATCH /api/v2/admin/sentinel-versions/:id': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/sentinel-versions/${w.toolVersions.sentinel}`, body: doc('sentinel-versions', { beta: true }) }) },
+  'DELETE /api/v2/admin/sentinel-versions/:id': {
+    access: 'site-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/admin/sentinel-versions/${allowed ? await newToolVersion('sentinel') : w.toolVersions.sentinel}` }),
   },
   'GET /api/v2/admin/users': { access: 'site-admin', call: () => ({ path: '/api/v2/admin/users?q=u' }) },
   'POST /api/v2/admin/users/:id/actions/reset-password': { access: 'site-admin', call: (w) => ({ path: `/api/v2/admin/users/${w.users.plan.id}/actions/reset-password` }) },
@@ -1075,6 +1113,21 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/policy-sets/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}` }) },
   'PATCH /api/v2/policy-sets/:id': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}`, body: doc('policy-sets', { description: uniq('d') }) }) },
   'DELETE /api/v2/policy-sets/:id': { access: 'manage-policies', call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${allowed ? await newPolicySet() : w.policySet}` }) },
+  // Policy set parameters: members read them, manage-policies changes them.
+  'GET /api/v2/policy-sets/:id/parameters': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/parameters` }) },
+  'POST /api/v2/policy-sets/:id/parameters': {
+    access: 'manage-policies',
+    call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/parameters`, body: doc('vars', { key: envKey(), value: 'v', category: 'policy-set' }) }),
+  },
+  'GET /api/v2/policy-sets/:id/parameters/:param_id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/parameters/${w.policySetParameter}` }) },
+  'PATCH /api/v2/policy-sets/:id/parameters/:param_id': {
+    access: 'manage-policies',
+    call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/parameters/${w.policySetParameter}`, body: doc('vars', { value: uniq('v') }) }),
+  },
+  'DELETE /api/v2/policy-sets/:id/parameters/:param_id': {
+    access: 'manage-policies',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/policy-sets/${w.policySet}/parameters/${allowed ? await newPolicySetParameter() : w.policySetParameter}` }),
+  },
   'POST /api/v2/policy-sets/:id/versions': { access: 'manage-policies', call: (w) => ({ path: `/api/v2/policy-sets/${w.policySet}/versions` }) },
   'GET /api/v2/policy-set-versions/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/policy-set-versions/${w.policySetVersion}` }) },
   'POST /api/v2/policy-sets/:id/relationships/policies': {
@@ -1134,6 +1187,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/v2/workspaces/:id/vars': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars`, body: doc('vars', { key: envKey(), value: 'v', category: 'env' }) }) },
   'PATCH /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${w.wsVar}`, body: doc('vars', { value: uniq('v') }) }) },
   'DELETE /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${allowed ? await newWorkspaceVar() : w.wsVar}` }) },
+  'GET /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${w.wsVar}` }) },
   'GET /api/v2/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/vars?filter[organization][name]=${o()}&filter[workspace][name]=${w.ws.name}` }) },
   'POST /api/v2/vars': {
     access: 'workspace-write',
@@ -1153,6 +1207,7 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-var-sets',
     call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars`, body: doc('vars', { key: envKey(), value: 'v', category: 'env' }) }),
   },
+  'GET /api/v2/varsets/:id/relationships/vars/:var_id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars/${w.varsetVar}` }) },
   'PATCH /api/v2/varsets/:id/relationships/vars/:var_id': {
     access: 'manage-var-sets',
     call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/vars/${w.varsetVar}`, body: doc('vars', { value: uniq('v') }) }),

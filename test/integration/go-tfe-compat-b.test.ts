@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
+import { harness } from '../helpers/harness.js';
 import { startRun, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, orgForSuite, uploadCode } from '../helpers/policy-fixtures.js';
 import { policyWorkers, sentinelPolicy } from '../helpers/policy-runtimes.js';
@@ -97,7 +98,10 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(opa.attributes).to.include({ kind: 'opa', global: true, overridable: true });
       const opaDefault = await createPolicySet(org.name, org.token, { kind: 'opa', global: true });
       expect(opaDefault.attributes.overridable).to.equal(false);
-      const sentinel = await createPolicySet(org.name, org.token, { kind: 'sentinel', overridable: true });
+      // A legacy Sentinel set answers null (overriding follows each policy's level there); an agent-enabled one what was sent.
+      const legacy = await createPolicySet(org.name, org.token, { kind: 'sentinel', overridable: true });
+      expect(legacy.attributes.overridable).to.equal(null);
+      const sentinel = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, overridable: true });
       expect(sentinel.attributes).to.include({ kind: 'sentinel', overridable: true });
       expect((await showSet(sentinel.id)).body.data.attributes.overridable).to.equal(true);
       const off = await patchSet(sentinel.id, { overridable: false });
@@ -105,24 +109,38 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(off.body.data.attributes.overridable).to.equal(false);
     });
 
-    it('Create and Update: agent-enabled and policy-tool-version are stored and returned', async () => {
+    it('Create and Update: agent-enabled and a registered policy-tool-version are stored and returned; a legacy Sentinel set answers null for the version', async () => {
+      const admin = harness().adminToken;
+      const register = async (tool: 'opa' | 'sentinel', version: string) => {
+        const res = await api('POST', `/admin/${tool}-versions`, { token: admin, body: doc(`${tool}-versions`, { version, url: 'https://example.test/tool', sha: 'ab'.repeat(32) }) });
+        expect(res.status, res.text).to.equal(201);
+      };
+      const [v1, v2, v3] = [`0.24.${Date.now()}`, `0.26.${Date.now()}`, `1.4.${Date.now()}`];
+      await register('sentinel', v1);
+      await register('sentinel', v2);
+      await register('opa', v3);
+
       const plain = await createPolicySet(org.name, org.token, { kind: 'sentinel' });
-      expect(plain.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': 'latest' });
+      expect(plain.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': null });
 
-      const pinned = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': '0.24.0' });
-      expect(pinned.attributes).to.include({ kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': '0.24.0', global: false });
-      expect((await showSet(pinned.id)).body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': '0.24.0' });
+      const pinned = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': v1 });
+      expect(pinned.attributes).to.include({ kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': v1, global: false });
+      expect((await showSet(pinned.id)).body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v1 });
 
-      const updated = await patchSet(pinned.id, { 'agent-enabled': false, 'policy-tool-version': '0.26.1' });
+      const updated = await patchSet(pinned.id, { 'policy-tool-version': v2 });
       expect(updated.status, updated.text).to.equal(200);
-      expect(updated.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': '0.26.1' });
-      const kept = await patchSet(pinned.id, { description: 'only this' });
-      expect(kept.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': '0.26.1', description: 'only this' });
+      expect(updated.body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v2 });
+      const legacy = await patchSet(pinned.id, { 'agent-enabled': false, description: 'only this' });
+      expect(legacy.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': null, overridable: null, description: 'only this' });
 
-      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', 'agent-enabled': true, 'policy-tool-version': '1.4.2' });
-      expect(opa.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': '1.4.2' });
+      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', 'agent-enabled': true, 'policy-tool-version': v3 });
+      expect(opa.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v3 });
       const bad = await patchSet(opa.id, { 'policy-tool-version': 'v1 please' });
       expect(bad.status, bad.text).to.equal(422);
+      // A version of the other runtime is not one of this set's.
+      const other = await patchSet(opa.id, { 'policy-tool-version': v1 });
+      expect(other.status, other.text).to.equal(422);
+      expect(other.body.errors[0].detail).to.match(/not a registered OPA version; known: latest, .*0\.59\.0/);
     });
 
     it('workspace exclusions: named at create, added and removed through the relationship, returned as workspace-exclusions', async () => {

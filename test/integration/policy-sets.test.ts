@@ -23,7 +23,7 @@ describe('policy sets', () => {
       const s = res.body.data;
       expect(s.type).to.equal('policy-sets');
       expect(s.id).to.match(/^polset-[1-9A-HJ-NP-Za-km-z]{16}$/);
-      expect(s.attributes).to.include({ name: 'baseline', description: 'Org baseline', kind: 'sentinel', global: false, overridable: false, 'policy-count': 0, 'workspace-count': 0 });
+      expect(s.attributes).to.include({ name: 'baseline', description: 'Org baseline', kind: 'sentinel', global: false, overridable: null, 'policy-count': 0, 'workspace-count': 0 });
       expect(s.attributes['created-at']).to.match(/Z$/);
       expect(s.relationships.organization.data).to.deep.equal({ type: 'organizations', id: org.name });
       expect(s.relationships.policies.data).to.deep.equal([]);

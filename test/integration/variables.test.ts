@@ -49,7 +49,7 @@ describe('workspace variables', function () {
     expectError(await create({ key: 'a' }), 422, /category is required/);
     expectError(await create({ key: 'a', category: 'other' }), 422, /category must be one of/);
     expectError(await create({ key: '', category: 'terraform' }), 422, /can't be blank/);
-    expectError(await create({ key: '1abc', category: 'terraform' }), 422, /key is invalid/);
+    expectError(await create({ key: '-abc', category: 'terraform' }), 422, /key is invalid/);
     expectError(await create({ key: 'a b', category: 'terraform' }), 422, /key is invalid/);
     expectError(await create({ key: 'A-B', category: 'env' }), 422, /key is invalid/);
     expectError(await create({ key: 'PATH', category: 'env' }), 422, /set by the service/);
