@@ -69,8 +69,9 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
     const res = await postRun(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, attrs), token);
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.attributes.message).to.equal('hello');
-    // Keys only: run variables' values are secrets (see authorization-fixes.test.ts).
-    expect(res.body.data.attributes.variables).to.deep.equal([{ key: 'size' }]);
+    // The creation answer echoes what its request sent, as TFE does; later reads show keys only
+    // (see authorization-fixes.test.ts).
+    expect(res.body.data.attributes.variables).to.deep.equal([{ key: 'size', value: '"3"' }]);
     const after = await tableCounts();
     expect(after.runs - before.runs).to.equal(1);
     expect(after.plans - before.plans).to.equal(1);
