@@ -204,7 +204,7 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
     it('lists the creation and every move, in order, as run events', async () => {
       const events = await eventsOf(runId, token);
       expect(events.map((e) => e.action)).to.deep.equal([
-        'created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'confirm', 'queue_apply', 'start_apply', 'finish_apply',
+        'created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'confirm', 'commented', 'queue_apply', 'start_apply', 'finish_apply',
       ]);
       expect(events.find((e) => e.action === 'confirm')!.description).to.equal('ship it');
       const times = events.map((e) => Date.parse(e['created-at']));
@@ -376,7 +376,8 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
         'plan-queueable-at', 'plan-queued-at', 'planning-at', 'planned-at', 'discarded-at',
       ]);
       const events = await eventsOf(runId, token);
-      expect(events.map((e) => e.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'discard']);
+      // The discard's comment is a comment of the run too, and so one more event.
+      expect(events.map((e) => e.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'discard', 'commented']);
       expect(events[4].description).to.equal('not now');
       await expectRefused(runId, token, ['apply', 'discard', 'cancel', 'force-cancel']);
       await sleep(1000);

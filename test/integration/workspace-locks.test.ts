@@ -79,7 +79,10 @@ describe('workspace locks', function () {
       const refused = await lock(ws.id, token, 'maintenance');
       expect(refused.status, refused.text).to.equal(409);
       expect(refused.body.errors[0].detail).to.include(`is locked by Run ${runId}`);
-      expect((await api('GET', `/workspaces/${ws.id}`, { token })).body.data.attributes.locked).to.equal(false);
+      // As TFE shows it: a workspace a run holds reads locked, by that run.
+      const held = (await api('GET', `/workspaces/${ws.id}`, { token })).body.data;
+      expect(held.attributes.locked).to.equal(true);
+      expect(held.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: runId });
       expect((await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} })).status).to.equal(202);
       await waitForRun(runId, token, ['discarded']);
       expect((await lock(ws.id, token, 'maintenance')).status).to.equal(200);
