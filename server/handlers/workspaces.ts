@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
-import type { WorkspaceAccess } from '../../shared/access.js';
 import type { Resource } from '../jsonapi.js';
 import { presentRuns } from './runs.js';
 import { stateVersionAs } from './state-versions.js';
@@ -15,7 +14,7 @@ import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationT
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, projectScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
-import { workspaceAccess, projectAccess, type OrganizationGrant, type Principal } from '../../shared/access.js';
+import { workspaceAccess, projectAccess, type OrganizationGrant, type Principal, type WorkspaceAccess } from '../../shared/access.js';
 import { findProject } from '../../shared/repos/projects.js';
 import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
 import { projectResource } from '../serializers/projects.js';
