@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../shared/db.js';
 import { NotFound } from '../shared/errors.js';
 import {
-  accessAtLeast,
+  allows,
   grantedRead,
   ORGANIZATION_BY_NAME,
   organizationGrant,
@@ -18,6 +18,7 @@ import {
   type OrganizationPermission,
   type Principal,
   type WorkspaceAccess,
+  type WorkspaceNeed,
 } from '../shared/access.js';
 import type { OrganizationRow } from '../shared/repos/organizations.js';
 import type { WorkspaceRow } from '../shared/repos/workspaces.js';
@@ -101,19 +102,19 @@ export interface WorkspaceScope {
 }
 
 /** The caller's access to a workspace it has a grant for, which must be at least `need`. */
-async function scopeWith(db: Db, workspace: WorkspaceRow | undefined, grant: OrganizationGrant | null | undefined, need: WorkspaceAccess): Promise<WorkspaceScope> {
+async function scopeWith(db: Db, workspace: WorkspaceRow | undefined, grant: OrganizationGrant | null | undefined, need: WorkspaceNeed): Promise<WorkspaceScope> {
   const access = workspace && grant ? await workspaceAccess(db, grant, workspace.id) : null;
-  if (!workspace || !grant || !accessAtLeast(access, need)) throw new NotFound();
+  if (!workspace || !grant || !allows(access, need)) throw new NotFound();
   return { workspace, grant, access: access! };
 }
 
 /** The workspace and the caller's access to it, which must be at least `need` (default read). */
-export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceNeed = 'read'): Promise<WorkspaceScope> {
   return scopeWith(db, workspace, workspace && (await organizationGrant(db, principal, workspace.organization_name)), need);
 }
 
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query (or read ahead with the token). */
-export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceAccess = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
+export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceNeed = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
@@ -129,7 +130,7 @@ export async function workspaceScopeForRun(
   principal: Principal,
   workspaceId: string,
   cvId: string | null,
-  need: WorkspaceAccess,
+  need: WorkspaceNeed,
   ahead?: ReadAhead,
 ): Promise<WorkspaceScope & { cv: RunSourceCv | undefined }> {
   const found = await rowWithGrant<WorkspaceRow & { run_cv: RunSourceCv | null }>(db, principal, WORKSPACE_WITH_RUN_CV, [cvId, workspaceId], ahead);
@@ -138,7 +139,7 @@ export async function workspaceScopeForRun(
 }
 
 /** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
-export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceAccess = 'read'): Promise<WorkspaceScope> {
+export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceNeed = 'read'): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, [runId]);
   return scopeWith(db, found?.row, found?.grant, need);
 }
@@ -152,12 +153,12 @@ export async function runScopeWithReferences(
   db: Db,
   principal: Principal,
   id: string,
-  need: WorkspaceAccess = 'read',
+  need: WorkspaceNeed = 'read',
   ahead?: ReadAhead,
 ): Promise<{ run: RunRow; refs: RunReferences; grant: OrganizationGrant; access: WorkspaceAccess }> {
   const found = await rowWithGrant<RunWithReferencesRow>(db, principal, RUN_WITH_REFERENCES, [id], ahead);
   const access = found?.grant ? await workspaceAccess(db, found.grant, found.row.workspace_id) : null;
-  if (!found?.grant || !accessAtLeast(access, need)) throw new NotFound();
+  if (!found?.grant || !allows(access, need)) throw new NotFound();
   return { ...splitRunReferences(found.row), grant: found.grant, access: access! };
 }
 
@@ -171,28 +172,28 @@ async function ofRunScope<T>(
   principal: Principal,
   read: GrantedRead,
   id: string,
-  need: WorkspaceAccess,
+  need: WorkspaceNeed,
   ahead?: ReadAhead,
 ): Promise<{ row: T; runStatus: RunRow['status']; grant: OrganizationGrant; access: WorkspaceAccess }> {
   const found = await rowWithGrant<T & RunColumns>(db, principal, read, [id], ahead);
   const split = found && splitRunColumns<T>(found.row);
   const access = split && found.grant ? await workspaceAccess(db, found.grant, split.workspaceId) : null;
-  if (!split || !found.grant || !accessAtLeast(access, need)) throw new NotFound();
+  if (!split || !found.grant || !allows(access, need)) throw new NotFound();
   return { row: split.own, runStatus: split.runStatus, grant: found.grant, access: access! };
 }
 
 /** A plan and its run's status, read by one statement (or read ahead with the token), for a caller who may access its workspace at `need`. */
-export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
+export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
 
 /** planScope for an apply. */
-export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
 
 /** planScope for a policy check. */
-export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
   ofRunScope<PolicyCheckRow>(db, principal, POLICY_CHECK_WITH_RUN, id, need, ahead);
 
 /** planScope for a task stage. */
-export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
   ofRunScope<TaskStageRow>(db, principal, TASK_STAGE_WITH_RUN, id, need, ahead);
 
 /**
@@ -204,7 +205,7 @@ export async function cvScope(
   db: Db,
   principal: Principal,
   id: string,
-  need: WorkspaceAccess = 'read',
+  need: WorkspaceNeed = 'read',
   ahead?: ReadAhead,
 ): Promise<{ cv: CvRow; ingressId: string | null; grant: OrganizationGrant; access: WorkspaceAccess | null }> {
   const found = await rowWithGrant<CvWithIngressIdRow>(db, principal, CV_WITH_INGRESS_ID, [id], ahead);
@@ -215,12 +216,12 @@ export async function cvScope(
     return { cv, ingressId, grant: found.grant, access: null };
   }
   const access = await workspaceAccess(db, found.grant, cv.workspace_id);
-  if (!accessAtLeast(access, need)) throw new NotFound();
+  if (!allows(access, need)) throw new NotFound();
   return { cv, ingressId, grant: found.grant, access: access! };
 }
 
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
-async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceAccess, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceNeed, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
   const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
@@ -228,11 +229,11 @@ async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, k
 }
 
 /** workspaceScopeById with the workspace's facts, read by the same statement (or read ahead with the token). */
-export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
   scopeWithFacts(db, principal, WORKSPACE_WITH_FACTS, [id], need, ahead);
 
 /** workspaceScopeWithFacts for a workspace by its organization's and its own name. */
-export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceAccess = 'read', ahead?: ReadAhead) =>
+export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
   scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
 /** A read ahead's key, from the groups of the request's path or from its JSON body; null: none. */

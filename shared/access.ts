@@ -2,11 +2,23 @@ import type { Knex } from 'knex';
 import { rowsOf, type Db } from './db.js';
 import type { UserRow } from './repos/users.js';
 import type { TeamRow } from './repos/teams.js';
-import { ORGANIZATION_PERMISSIONS, RANK, normalizeAccess, fullAccess, type OrganizationAccess, type WorkspaceAccess } from './domain/permissions.js';
+import {
+  ORGANIZATION_PERMISSIONS,
+  FULL_WORKSPACE_ACCESS,
+  accessOfLevel,
+  accessOfTeamWorkspace,
+  normalizeAccess,
+  fullAccess,
+  widerAccess,
+  type OrganizationAccess,
+  type TeamWorkspaceAccess,
+  type WorkspaceAccess,
+  type WorkspacePermissions,
+} from './domain/permissions.js';
 import { mayChangeProject, mayManageProjectTeams, workspaceAccessOfProject, type ProjectAccessLevel, type ProjectPermissions, type ProjectWorkspacePermissions } from './domain/project.js';
 // The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
-export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, accessAtLeast, fullAccess, normalizeAccess } from './domain/permissions.js';
-export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess } from './domain/permissions.js';
+export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, FULL_WORKSPACE_ACCESS, accessOfLevel, allows, fullAccess, normalizeAccess } from './domain/permissions.js';
+export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess, WorkspaceNeed } from './domain/permissions.js';
 
 /**
  * Who is calling: the owner of the bearer token (or, for the web console, the user of the session
@@ -214,38 +226,43 @@ export async function organizationWithGrant<T extends { name: string }>(
 type ProjectGrantRow = { project_id: string; access: ProjectAccessLevel; project_access: ProjectPermissions; workspace_access: ProjectWorkspacePermissions };
 
 /**
- * The access levels the grant's teams hold on workspaces, directly (team_workspaces) or through
- * the workspace's project (team_projects): one place, so every guard sees both.
+ * The accesses the grant's teams hold on workspaces, directly (team_workspaces) or through the
+ * workspace's project (team_projects): one place, so every guard sees both.
  */
-async function teamLevels(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<{ workspace_id: string; access: WorkspaceAccess }[]> {
+async function teamAccesses(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<{ workspace_id: string; access: WorkspaceAccess }[]> {
   if (!grant.teamIds.length || !workspaceIds.length) return [];
   const [direct, viaProject] = await Promise.all([
-    db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access') as Promise<{ workspace_id: string; access: WorkspaceAccess }[]>,
+    db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access', 'permissions') as Promise<
+      { workspace_id: string; access: TeamWorkspaceAccess; permissions: WorkspacePermissions | null }[]
+    >,
     db('team_projects as tp')
       .join('workspaces as w', 'w.project_id', 'tp.project_id')
       .whereIn('w.id', workspaceIds)
       .whereIn('tp.team_id', grant.teamIds)
       .select('w.id as workspace_id', 'tp.access', 'tp.workspace_access') as Promise<{ workspace_id: string; access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]>,
   ]);
-  return [...direct, ...viaProject.map((r) => ({ workspace_id: r.workspace_id, access: workspaceAccessOfProject(r.access, r.workspace_access) }))];
+  return [
+    ...direct.map((r) => ({ workspace_id: r.workspace_id, access: accessOfTeamWorkspace(r.access, r.permissions) })),
+    ...viaProject.map((r) => ({ workspace_id: r.workspace_id, access: workspaceAccessOfProject(r.access, r.workspace_access) })),
+  ];
 }
 
-/** The grant's access level on a workspace, or null when the workspace is invisible to it. */
+/** The grant's access to a workspace, or null when the workspace is invisible to it. */
 export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {
   return (await workspaceAccessMap(db, grant, [workspaceId])).get(workspaceId) ?? null;
 }
 
-/** Access levels of a grant on many workspaces at once (for lists); absent ids are invisible. */
+/** Accesses of a grant to many workspaces at once (for lists), each the union of its grants; absent ids are invisible. */
 export async function workspaceAccessMap(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<Map<string, WorkspaceAccess>> {
   const out = new Map<string, WorkspaceAccess>();
   if (grant.isOwner || grant.permissions['manage-workspaces']) {
-    for (const id of workspaceIds) out.set(id, 'admin');
+    for (const id of workspaceIds) out.set(id, FULL_WORKSPACE_ACCESS);
     return out;
   }
-  if (grant.permissions['read-workspaces']) for (const id of workspaceIds) out.set(id, 'read');
-  for (const r of await teamLevels(db, grant, workspaceIds)) {
+  if (grant.permissions['read-workspaces']) for (const id of workspaceIds) out.set(id, accessOfLevel('read'));
+  for (const r of await teamAccesses(db, grant, workspaceIds)) {
     const cur = out.get(r.workspace_id);
-    if (!cur || RANK[r.access] > RANK[cur]) out.set(r.workspace_id, r.access);
+    out.set(r.workspace_id, cur ? widerAccess(cur, r.access) : r.access);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { Forbidden, NotFound } from '../../shared/errors.js';
-import type { WorkspaceAccess } from '../../shared/access.js';
+import { allows, type WorkspaceNeed } from '../../shared/access.js';
 import { cvRelations, cvsPage } from '../../shared/read-models/configuration-versions.js';
 import { findCv, findIngress, type CvRow } from '../../shared/repos/configuration-versions.js';
 import { findRun } from '../../shared/repos/runs.js';
@@ -40,7 +40,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
   const { db, config } = rt;
 
   /** The version and the caller's access to its workspace (404 when invisible or below `need`). */
-  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read', readable = true): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
+  async function load(req: Req, res: Response, need: WorkspaceNeed = 'read', readable = true): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
     const cv = await findCv(db, req.params.id);
     // Module test versions are reached through their module's test endpoints only.
     if (!cv?.workspace_id) throw new NotFound();
@@ -74,17 +74,17 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'plan', res.locals.readAhead);
+      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'queue-plans', res.locals.readAhead);
       if (principal.kind === 'organization') {
         throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
       }
       if (hasDocument(req)) check('cv.create', req.body);
       const attrs = attributesOf(req) as { 'auto-queue-runs'?: boolean; speculative?: boolean; provisional?: boolean };
-      // Without write access a version can only be speculative and provisional: it queues only
+      // Without the apply permission a version can only be speculative and provisional: it queues only
       // plan-only runs, and never becomes current (a provisional version becomes current only when
       // its run applies, which a speculative one cannot). Asking for an appliable one is refused
       // as TFE does (404).
-      const mayApply = access === 'write' || access === 'admin';
+      const mayApply = allows(access, 'apply');
       if (!mayApply && attrs.speculative === false) throw new NotFound();
       const cv = await createWorkspaceCv(rt, {
         workspace_id: workspace.id,
@@ -123,7 +123,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
     },
 
     async archive(req: Req, res: Response) {
-      const { cv } = await load(req, res, 'write', false);
+      const { cv } = await load(req, res, 'apply', false);
       await cvAction(rt, cv.id, 'archive', 'conflict');
       res.status(202).end();
     },

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/errors.js';
 import { findPlan, findRun } from '../../shared/repos/runs.js';
-import type { WorkspaceAccess } from '../../shared/access.js';
+import type { WorkspaceNeed } from '../../shared/access.js';
 import { readLog } from '../../shared/logs.js';
 import { planJsonObject, redactedPlanObject } from '../../shared/usecases/plan-json.js';
 import { SignedUrlError, verifyGrant } from '../../shared/signed-urls.js';
@@ -18,7 +18,7 @@ const MAX_LOG_READ = 1024 * 1024;
 export function planApplyHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
-  async function runOf(res: Response, runId: string, need: WorkspaceAccess = 'read') {
+  async function runOf(res: Response, runId: string, need: WorkspaceNeed = 'read') {
     const run = await findRun(db, runId);
     if (!run) throw new NotFound();
     await workspaceScopeById(db, res.locals.principal, run.workspace_id, need);
@@ -26,7 +26,7 @@ export function planApplyHandlers(deps: AppDeps) {
   }
 
   /** A plan whose workspace the caller may access at `need` (or a run task's token, for its own run). */
-  async function loadPlan(req: Req, res: Response, need: WorkspaceAccess = 'read') {
+  async function loadPlan(req: Req, res: Response, need: WorkspaceNeed = 'read') {
     const plan = await findPlan(db, req.params.id);
     if (!plan) throw new NotFound();
     // A run task's access token reads only its own run's plan.

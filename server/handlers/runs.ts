@@ -3,7 +3,7 @@ import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/db.js';
 import type { Config } from '../../shared/config.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
-import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/access.js';
 import { findRun, type RunRow } from '../../shared/repos/runs.js';
 import {
   organizationRunCounts,
@@ -79,19 +79,19 @@ export function runHandlers(deps: AppDeps) {
   const { db, config } = deps;
 
   /** The caller's access to a run's workspace (at least `need`), read by the run's id; 404 when there is no such run. */
-  const scopeOfRun = (res: Response, id: string, need: WorkspaceAccess) => workspaceScopeOfRun(db, res.locals.principal, id, need);
+  const scopeOfRun = (res: Response, id: string, need: WorkspaceNeed) => workspaceScopeOfRun(db, res.locals.principal, id, need);
 
   /** The run and the caller's access to its workspace (at least `need`), read alongside each other. */
-  async function load(req: Req, res: Response, need: WorkspaceAccess = 'read') {
+  async function load(req: Req, res: Response, need: WorkspaceNeed = 'read') {
     const [run, scope] = await Promise.all([findRun(db, req.params.id), scopeOfRun(res, req.params.id, need)]);
     if (!run) throw new NotFound();
     return { run, ...scope };
   }
 
-  /** A run the caller may cancel or force-cancel: the access that creates it (plan for a plan-only run, write otherwise), else 404. */
+  /** A run the caller may cancel or force-cancel: the permission that creates it (queueing plans for a plan-only run, applying otherwise), else 404. */
   async function loadToStop(req: Req, res: Response) {
-    const { run, access } = await load(req, res, 'plan');
-    if (!accessAtLeast(access, run.plan_only ? 'plan' : 'write')) throw new NotFound();
+    const { run, access } = await load(req, res, 'queue-plans');
+    if (!allows(access, run.plan_only ? 'queue-plans' : 'apply')) throw new NotFound();
     return run;
   }
 
@@ -113,7 +113,7 @@ export function runHandlers(deps: AppDeps) {
       const workspaceId = relationshipId(req, 'workspace')!;
       const cvId = relationshipId(req, 'configuration-version');
       // The version comes with the workspace, and is looked at only once the caller's access is known.
-      const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'plan', res.locals.readAhead);
+      const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'queue-plans', res.locals.readAhead);
       const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res));
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, references ? new Map([[run.id, references]]) : undefined);
       // The answer to the creating request echoes the values it sent (go-tfe compares them); every later read shows keys only.
@@ -210,20 +210,20 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async apply(req: Req, res: Response) {
-      const { run } = await load(req, res, 'write');
+      const { run } = await load(req, res, 'apply');
       await confirmRun(deps, run, actorOf(res), commentOf(req));
       res.status(202).end();
     },
 
     async discard(req: Req, res: Response) {
-      const { run } = await load(req, res, 'write');
+      const { run } = await load(req, res, 'apply');
       await discardRun(deps, run, actorOf(res), commentOf(req));
       res.status(202).end();
     },
 
-    /** POST /runs/:id/actions/force-execute (write access): a pending run starts now, the runs ahead of it given up. */
+    /** POST /runs/:id/actions/force-execute (the apply permission): a pending run starts now, the runs ahead of it given up. */
     async forceExecute(req: Req, res: Response) {
-      const { run } = await load(req, res, 'write');
+      const { run } = await load(req, res, 'apply');
       await forceExecuteRun(deps, run.id, actorOf(res));
       res.status(202).end();
     },

@@ -20,7 +20,7 @@ import {
 } from '../../shared/usecases/state-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
-import { accessAtLeast, type WorkspaceAccess } from '../../shared/access.js';
+import { allows, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
 import type { Config } from '../../shared/config.js';
 import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
@@ -28,10 +28,10 @@ import { stateOutputResource, stateVersionResource, workspaceResourceResource } 
 import type { UploadSlots } from '../upload-slots.js';
 
 /**
- * Whether an access level reads whole states (download, sensitive output values): write and admin.
- * Read and plan access is TFE's `read-outputs`: non-sensitive output values only.
+ * Whether an access reads whole states (download, sensitive output values); with `read-outputs`
+ * only the versions and their non-sensitive output values.
  */
-const readsState = (access: WorkspaceAccess) => accessAtLeast(access, 'write');
+const readsState = (access: WorkspaceAccess) => allows(access, 'read-state');
 
 /** Signed-URL kinds of a state version's two upload URLs. */
 export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = { 'sv-upload': 'state', 'sv-json-upload': 'json-state' };
@@ -89,7 +89,7 @@ export function stateVersionHandlers(deps: AppDeps) {
     const { workspace, access } =
       principal.kind === 'run'
         ? { workspace: await stateReadableByRun(deps, principal, await findWorkspace(db, req.params.id)), access: 'run' as const }
-        : await workspaceScopeById(db, principal, req.params.id);
+        : await workspaceScopeById(db, principal, req.params.id, 'read-state-outputs');
     const id = await currentStateVersionId(db, workspace.id);
     const sv = id ? await findStateVersion(db, id) : undefined;
     if (!sv) throw new NotFound('the workspace has no state yet');
@@ -105,7 +105,7 @@ export function stateVersionHandlers(deps: AppDeps) {
     async show(req: Req, res: Response) {
       const sv = await findStateVersion(db, req.params.id);
       if (!sv || sv.status === 'discarded') throw new NotFound();
-      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id, 'read-state-outputs');
       readInclude(req, ['outputs']);
       await present(res, 200, sv, access);
     },
@@ -117,7 +117,7 @@ export function stateVersionHandlers(deps: AppDeps) {
     async outputs(req: Req, res: Response) {
       const sv = await findStateVersion(db, req.params.id);
       if (!sv) throw new NotFound();
-      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id, 'read-state-outputs');
       const page = readPageOrDefault(req);
       const outputs = await outputsOf(db, sv.id);
       const reveal = readsState(access);
@@ -138,13 +138,13 @@ export function stateVersionHandlers(deps: AppDeps) {
       const o = await findOutput(db, req.params.id);
       const sv = o ? await findStateVersion(db, o.state_version_id) : undefined;
       if (!o || !sv) throw new NotFound();
-      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id);
+      const { access } = await workspaceScopeById(db, res.locals.principal, sv.workspace_id, 'read-state-outputs');
       sendResource(res, 200, stateOutputResource(o, valueOf(o, readsState(access))));
     },
 
-    /** GET /workspaces/:id/resources (read access): the managed resource instances of the current state, paged. */
+    /** GET /workspaces/:id/resources (state outputs readers): the managed resource instances of the current state, paged. */
     async resources(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-state-outputs');
       const page = readPageOrDefault(req);
       const current = await currentResources(deps, workspace.id);
       const all = current?.resources ?? [];
@@ -152,9 +152,9 @@ export function stateVersionHandlers(deps: AppDeps) {
       send(res, 200, { data, ...paginate(req, page, all.length) });
     },
 
-    /** GET /workspaces/:id/state-versions (read access). */
+    /** GET /workspaces/:id/state-versions (state outputs readers). */
     async listForWorkspace(req: Req, res: Response) {
-      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-state-outputs');
       await list(req, res, workspace.id, access);
     },
 
@@ -164,13 +164,13 @@ export function stateVersionHandlers(deps: AppDeps) {
       const name = readParam(req, 'filter[workspace][name]');
       if (!org) throw new BadRequest('filter[organization][name] is required', 'filter[organization][name]');
       if (!name) throw new BadRequest('filter[workspace][name] is required', 'filter[workspace][name]');
-      const { workspace, access } = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, org, name));
+      const { workspace, access } = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, org, name), 'read-state-outputs');
       await list(req, res, workspace.id, access);
     },
 
-    /** POST /workspaces/:id/state-versions (write access, and the caller holds the lock). */
+    /** POST /workspaces/:id/state-versions (state writers, and the caller holds the lock). */
     async create(req: Req, res: Response) {
-      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-state');
       const a = attributesOf(req) as { serial: number; md5: string; lineage?: string | null; state?: string; 'json-state'?: string; force?: boolean };
       const sv = await createStateVersion(deps, res.locals.principal, workspace.id, {
         serial: a.serial,
@@ -183,9 +183,9 @@ export function stateVersionHandlers(deps: AppDeps) {
       await present(res, 201, sv, access);
     },
 
-    /** POST /workspaces/:id/actions/rollback (write access, and the caller holds the lock). */
+    /** POST /workspaces/:id/actions/rollback (state writers, and the caller holds the lock). */
     async rollback(req: Req, res: Response) {
-      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-state');
       const from = (req.body as { data: { id: string } }).data.id;
       await present(res, 201, await rollbackStateVersion(deps, res.locals.principal, workspace.id, from), access);
     },

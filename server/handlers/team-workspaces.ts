@@ -1,14 +1,23 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
-import type { WorkspaceAccess } from '../../shared/access.js';
-import { deleteTeamWorkspace, findTeamWorkspace, teamWorkspacesOf, updateTeamWorkspace } from '../../shared/repos/team-workspaces.js';
-import { grantTeamWorkspace } from '../../shared/usecases/team-workspaces.js';
+import { WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES, type TeamWorkspaceAccess, type WorkspacePermissions } from '../../shared/domain/permissions.js';
+import { deleteTeamWorkspace, findTeamWorkspace, teamWorkspacesOf } from '../../shared/repos/team-workspaces.js';
+import { changeTeamWorkspace, grantTeamWorkspace, type TeamWorkspaceRequest } from '../../shared/usecases/team-workspaces.js';
 import { sliceOf } from '../../shared/read-models/page.js';
 import { teamScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { teamWorkspaceResource } from '../serializers/foundation.js';
+
+const PERMISSION_NAMES = [...Object.keys(WORKSPACE_PERMISSION_VALUES), ...WORKSPACE_PERMISSION_FLAGS] as (keyof WorkspacePermissions)[];
+
+/** The level and the permissions a (validated) request body names. */
+function requestOf(req: Req): Partial<TeamWorkspaceRequest> {
+  const attrs = attributesOf(req) as Partial<WorkspacePermissions> & { access?: TeamWorkspaceAccess };
+  const permissions = Object.fromEntries(PERMISSION_NAMES.filter((k) => attrs[k] !== undefined).map((k) => [k, attrs[k]])) as Partial<WorkspacePermissions>;
+  return { ...(attrs.access ? { access: attrs.access } : {}), permissions };
+}
 
 /** Team access to workspaces; managing it needs admin access to the workspace. */
 export function teamWorkspaceHandlers(deps: AppDeps) {
@@ -25,8 +34,7 @@ export function teamWorkspaceHandlers(deps: AppDeps) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'admin');
       const { team } = await teamScope(db, res.locals.principal, relationshipId(req, 'team')!);
       if (team.organization_name !== workspace.organization_name) throw new NotFound();
-      const { access } = attributesOf(req) as { access: WorkspaceAccess };
-      const row = await grantTeamWorkspace(deps, team.id, workspace.id, access);
+      const row = await grantTeamWorkspace(deps, team.id, workspace.id, requestOf(req) as TeamWorkspaceRequest);
       sendResource(res, 201, teamWorkspaceResource(row));
     },
 
@@ -45,8 +53,7 @@ export function teamWorkspaceHandlers(deps: AppDeps) {
 
     async update(req: Req, res: Response) {
       const row = await load(req, res);
-      const { access } = attributesOf(req) as { access: WorkspaceAccess };
-      sendResource(res, 200, teamWorkspaceResource(await updateTeamWorkspace(db, row.id, access)));
+      sendResource(res, 200, teamWorkspaceResource(await changeTeamWorkspace(deps, row, requestOf(req))));
     },
 
     async destroy(req: Req, res: Response) {

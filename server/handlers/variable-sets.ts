@@ -15,7 +15,7 @@ import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 
 /**
  * Variable sets and their variables. Changes need manage-var-sets; members see global sets and
- * the sets applied to workspaces they read (see varsetScope).
+ * the sets that reach workspaces whose variables they read (see varsetScope).
  */
 export function variableSetHandlers(deps: AppDeps) {
   const { db } = deps;
@@ -40,8 +40,9 @@ export function variableSetHandlers(deps: AppDeps) {
       await page(req, res, await visibleVarsetsPage(db, grant, org.name, listing), listing.page);
     },
 
+    /** GET /workspaces/:id/varsets: the sets that reach a workspace whose variables the caller reads. */
     async listForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
       const listing = listingOf(req);
       await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, listing), listing.page);
     },

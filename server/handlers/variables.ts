@@ -11,7 +11,7 @@ import { attributesOf, relationshipId, type Req } from './body.js';
 
 /**
  * Workspace variables, under the workspace (`/workspaces/:id/vars`) and through the older
- * `/vars` endpoints. Read access lists them (sensitive values null); write access changes them.
+ * `/vars` endpoints. Reading variables lists them (sensitive values null); writing them changes them.
  */
 export function variableHandlers(deps: AppDeps) {
   const { db } = deps;
@@ -25,30 +25,30 @@ export function variableHandlers(deps: AppDeps) {
 
   return {
     async listForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
       await list(res, workspace.id);
     },
 
     /** One variable, with the same access as the list (a sensitive value is null). */
     async showForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id);
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
       const row = await ownedVariable(db, { workspace_id: workspace.id }, req.params.var_id);
       if (!row) throw new NotFound('variable not found');
       sendResource(res, 200, variableResource(row));
     },
 
     async createForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-variables');
       await create(req, res, workspace.id);
     },
 
     async updateForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-variables');
       await update(req, res, workspace.id, req.params.var_id);
     },
 
     async destroyForWorkspace(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-variables');
       await removeVariable(db, { workspace_id: workspace.id }, req.params.var_id);
       res.status(204).end();
     },
@@ -58,23 +58,23 @@ export function variableHandlers(deps: AppDeps) {
       const org = readParam(req, 'filter[organization][name]');
       const name = readParam(req, 'filter[workspace][name]');
       if (!org || !name) throw new BadRequest('filter[organization][name] and filter[workspace][name] are required', org ? 'filter[workspace][name]' : 'filter[organization][name]');
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceIdByName(db, org, name));
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceIdByName(db, org, name), 'read-variables');
       await list(res, workspace.id);
     },
 
     /** POST /vars, naming the workspace in a relationship. */
     async create(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'write-variables');
       await create(req, res, workspace.id);
     },
 
     async update(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write-variables');
       await update(req, res, workspace.id, req.params.id);
     },
 
     async destroy(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, workspaceOfVariable(db, req.params.id), 'write-variables');
       await removeVariable(db, { workspace_id: workspace.id }, req.params.id);
       res.status(204).end();
     },

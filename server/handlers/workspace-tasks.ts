@@ -15,11 +15,11 @@ type Attrs = { 'enforcement-level'?: 'advisory' | 'mandatory'; stage?: TaskStage
 /** `stages` wins; the deprecated single `stage` is accepted too. */
 const stagesOf = (attrs: Attrs): TaskStageName[] | undefined => attrs.stages ?? (attrs.stage ? [attrs.stage] : undefined);
 
-/** Run tasks attached to a workspace; managing them needs admin access to the workspace. */
+/** Run tasks attached to a workspace; managing them needs the workspace's run-tasks permission. */
 export function workspaceTaskHandlers(deps: AppDeps) {
   const { db } = deps;
 
-  async function load(req: Req, res: Response, need: 'read' | 'admin') {
+  async function load(req: Req, res: Response, need: 'read' | 'manage-run-tasks') {
     await workspaceScopeById(db, res.locals.principal, req.params.id, need);
     const wt = await findWorkspaceTask(db, req.params.wstask);
     if (!wt || wt.workspace_id !== req.params.id) throw new NotFound();
@@ -28,7 +28,7 @@ export function workspaceTaskHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'manage-run-tasks');
       const task = await findTask(db, relationshipId(req, 'task')!);
       if (!task || task.organization_name !== workspace.organization_name) throw new NotFound('run task not found in this organization');
       const attrs = attributesOf(req) as Attrs;
@@ -48,14 +48,14 @@ export function workspaceTaskHandlers(deps: AppDeps) {
     },
 
     async update(req: Req, res: Response) {
-      const wt = await load(req, res, 'admin');
+      const wt = await load(req, res, 'manage-run-tasks');
       const attrs = attributesOf(req) as Attrs;
       const updated = await changeAttachment(deps, wt, { enforcement_level: attrs['enforcement-level'] || undefined, stages: stagesOf(attrs) });
       sendResource(res, 200, workspaceTaskResource(updated));
     },
 
     async destroy(req: Req, res: Response) {
-      const wt = await load(req, res, 'admin');
+      const wt = await load(req, res, 'manage-run-tasks');
       await detachTask(deps, wt);
       res.status(204).end();
     },

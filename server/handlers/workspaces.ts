@@ -14,7 +14,7 @@ import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationT
 import { findTag } from '../../shared/repos/tags.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
 import { orgScope, projectScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
-import { workspaceAccess, projectAccess, type OrganizationGrant, type Principal, type WorkspaceAccess } from '../../shared/access.js';
+import { FULL_WORKSPACE_ACCESS, accessOfLevel, allows, workspaceAccess, projectAccess, type OrganizationGrant, type Principal, type WorkspaceAccess } from '../../shared/access.js';
 import { findProject } from '../../shared/repos/projects.js';
 import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
 import { projectResource } from '../serializers/projects.js';
@@ -101,7 +101,8 @@ export function workspaceHandlers(deps: AppDeps) {
 
   /**
    * `include=current_run` and `include=current_state_version`: the workspaces' current runs and
-   * current state versions, as the caller's access to each workspace shows them.
+   * current state versions, as the caller's access to each workspace shows them (state versions
+   * only where it reads state outputs).
    */
   async function currentOf(workspaces: { ws: WorkspaceRow; facts?: WorkspaceFacts; access: WorkspaceAccess }[], grant: OrganizationGrant, inc: Set<string>): Promise<Resource[]> {
     const out: Resource[] = [];
@@ -112,7 +113,7 @@ export function workspaceHandlers(deps: AppDeps) {
       out.push(...(await presentRuns(db, deps.config, runs, (r) => accessOf.get(r.workspace_id)!, grant)).data);
     }
     if (inc.has('current_state_version')) {
-      const ids = workspaces.map((w) => w.ws.current_state_version_id).filter((id): id is string => Boolean(id));
+      const ids = workspaces.filter((w) => allows(w.access, 'read-state-outputs')).map((w) => w.ws.current_state_version_id).filter((id): id is string => Boolean(id));
       const versions = ids.length ? await stateVersionsByIds(db, ids) : [];
       const outputs = await outputsByVersion(db, versions.map((v) => v.id));
       out.push(...versions.map((sv) => stateVersionAs(deps.config, sv, (outputs.get(sv.id) ?? []).map((o) => o.id), accessOf.get(sv.workspace_id)!)));
@@ -127,7 +128,7 @@ export function workspaceHandlers(deps: AppDeps) {
     return project && access ? [projectResource(project, access, counts.get(project.id) ?? NO_COUNTS)] : [];
   }
 
-  /** `include=outputs`: the current state's outputs of each workspace (values of sensitive ones withheld). */
+  /** `include=outputs`: the current state's outputs of each workspace whose outputs the caller reads (values of sensitive ones withheld). */
   async function outputsOf(ids: string[], inc: Set<string>) {
     const outputs = inc.has('outputs') ? await currentOutputsOf(db, ids) : null;
     return {
@@ -142,7 +143,7 @@ export function workspaceHandlers(deps: AppDeps) {
     const [org, tags, outputs, project] = await Promise.all([
       inc.has('organization') ? findOrganization(db, ws.organization_name) : null,
       facts(),
-      outputsOf([ws.id], inc),
+      outputsOf(allows(scope.access, 'read-state-outputs') ? [ws.id] : [], inc),
       projectOf(ws, scope.grant, inc),
     ]);
     const current = await currentOf([{ ws, facts: tags, access: scope.access }], scope.grant, inc);
@@ -163,7 +164,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
       const facts = tags.length ? undefined : NO_FACTS;
-      const access = grant.permissions['manage-workspaces'] ? 'admin' : ((await workspaceAccess(db, grant, ws.id)) ?? 'read');
+      const access = grant.permissions['manage-workspaces'] ? FULL_WORKSPACE_ACCESS : ((await workspaceAccess(db, grant, ws.id)) ?? accessOfLevel('read'));
       await respond(res, 201, ws, { workspace: ws, grant, access }, inc, facts);
     },
 
@@ -181,7 +182,7 @@ export function workspaceHandlers(deps: AppDeps) {
         sort: readSort(req),
       });
       const slice = sliceOf(visible, page);
-      const [tags, outputs] = await Promise.all([workspaceFacts(db, slice.map((ws) => ws.id)), outputsOf(slice.map((ws) => ws.id), inc)]);
+      const [tags, outputs] = await Promise.all([workspaceFacts(db, slice.map((ws) => ws.id)), outputsOf(slice.filter((ws) => allows(access.get(ws.id)!, 'read-state-outputs')).map((ws) => ws.id), inc)]);
       const current = await currentOf(slice.map((ws) => ({ ws, facts: tags.get(ws.id), access: access.get(ws.id)! })), grant, inc);
       const extra = [...(inc.has('organization') && slice.length ? [organizationResource(org, grant)] : []), ...outputs.included, ...current];
       const data = slice.map((ws) => workspaceResource(ws, access.get(ws.id)!, tags.get(ws.id), outputs.idsOf(ws.id)));
@@ -194,7 +195,7 @@ export function workspaceHandlers(deps: AppDeps) {
         // A run token sees a workspace whose state it may read (the `remote` backend looks it up
         // by name), with read permissions; `include` is ignored.
         const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
-        return void sendResource(res, 200, workspaceResource(ws, 'read', (await workspaceFacts(db, [ws.id])).get(ws.id)));
+        return void sendResource(res, 200, workspaceResource(ws, accessOfLevel('read'), (await workspaceFacts(db, [ws.id])).get(ws.id)));
       }
       const { facts, ...scope } = await workspaceScopeByNameWithFacts(db, principal, req.params.org, req.params.name, 'read', res.locals.readAhead);
       await respond(res, 200, scope.workspace, scope, include(req), facts);
@@ -232,17 +233,17 @@ export function workspaceHandlers(deps: AppDeps) {
       res.status(204).end();
     },
 
-    /** POST /workspaces/:id/actions/lock (write access), with an optional `reason`. */
+    /** POST /workspaces/:id/actions/lock (the workspace-locking permission), with an optional `reason`. */
     async lock(req: Req, res: Response) {
-      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'lock');
       const reason = (req.body as { reason?: unknown } | undefined)?.reason;
       const ws = await lockWorkspace(deps, scope.workspace.id, res.locals.principal, typeof reason === 'string' ? reason : null);
       await respond(res, 200, ws, scope, include(req));
     },
 
-    /** POST /workspaces/:id/actions/unlock (write access; the lock's holder only). */
+    /** POST /workspaces/:id/actions/unlock (the workspace-locking permission; the lock's holder only). */
     async unlock(req: Req, res: Response) {
-      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write');
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'lock');
       await respond(res, 200, await unlockWorkspace(deps, scope.workspace.id, res.locals.principal, false), scope, include(req));
     },
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { normalizeAccess, accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { normalizeAccess, allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/access.js';
 import type { Config } from '../../shared/config.js';
 import type { OrganizationRow } from '../../shared/repos/organizations.js';
 import type { UserRow } from '../../shared/repos/users.js';
@@ -9,6 +9,7 @@ import type { TeamRow } from '../../shared/repos/teams.js';
 import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
+import { permissionsOfTeamWorkspace } from '../../shared/domain/permissions.js';
 import type { TagRow } from '../../shared/repos/tags.js';
 import type { StateOutputRow } from '../../shared/repos/state-versions.js';
 import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
@@ -235,7 +236,7 @@ const holdingRunOf = (facts: WorkspaceFacts): string | null =>
   facts.currentRun && facts.currentRun.status !== 'pending' && !isFinal(facts.currentRun.status) ? facts.currentRun.id : null;
 
 export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
-  const at = (need: WorkspaceAccess) => accessAtLeast(access, need);
+  const at = (need: WorkspaceNeed) => allows(access, need);
   // A run holding the workspace locks it, as TFE shows it (a lock taken by hand is shown first).
   const holdingRun = ws.locked ? null : holdingRunOf(facts);
   return {
@@ -281,20 +282,20 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       permissions: {
         'can-update': at('admin'),
         'can-destroy': at('admin'),
-        'can-queue-run': at('plan'),
-        'can-queue-apply': at('write'),
+        'can-queue-run': at('queue-plans'),
+        'can-queue-apply': at('apply'),
         'can-queue-destroy': at('admin'),
-        'can-read-variable': at('read'),
-        'can-update-variable': at('write'),
-        'can-read-state-versions': at('read'),
-        'can-read-state-outputs': at('read'),
-        'can-create-state-versions': at('write'),
-        'can-lock': at('write'),
-        'can-unlock': at('write'),
+        'can-read-variable': at('read-variables'),
+        'can-update-variable': at('write-variables'),
+        'can-read-state-versions': at('read-state-outputs'),
+        'can-read-state-outputs': at('read-state-outputs'),
+        'can-create-state-versions': at('write-state'),
+        'can-lock': at('lock'),
+        'can-unlock': at('lock'),
         'can-force-unlock': at('admin'),
         'can-read-settings': at('read'),
         'can-manage-tags': at('admin'),
-        'can-manage-run-tasks': at('admin'),
+        'can-manage-run-tasks': at('manage-run-tasks'),
         'can-force-delete': at('admin'),
         'can-manage-assessments': at('admin'),
         'can-read-assessment-results': at('read'),
@@ -330,21 +331,12 @@ export function workspaceOutputResource(o: StateOutputRow, value: unknown): Reso
   };
 }
 
+/** A team's access to a workspace, with the permissions it gives (a fixed level's as it implies them). */
 export function teamWorkspaceResource(row: TeamWorkspaceRow): Resource {
-  const level = row.access;
-  const runs = level === 'read' ? 'read' : level === 'plan' ? 'plan' : 'apply';
   return {
     type: 'team-workspaces',
     id: row.id,
-    attributes: {
-      access: level,
-      runs,
-      variables: level === 'admin' || level === 'write' ? 'write' : 'none',
-      'state-versions': level === 'read' || level === 'plan' ? 'read-outputs' : 'write',
-      'sentinel-mocks': level === 'read' ? 'none' : 'read',
-      'workspace-locking': level === 'write' || level === 'admin',
-      'run-tasks': level === 'admin',
-    },
+    attributes: { access: row.access, ...permissionsOfTeamWorkspace(row.access, row.permissions) },
     relationships: { team: one('teams', row.team_id), workspace: one('workspaces', row.workspace_id) },
   };
 }

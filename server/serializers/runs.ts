@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { accessAtLeast, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
+import { allows, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
 import { isFinal, runActions } from '../../shared/domain/run.js';
 import { triggerReason } from '../../shared/domain/run-trigger.js';
 import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
@@ -11,14 +11,14 @@ import type { RunEventView } from '../../shared/read-models/runs.js';
 
 /** What the caller may do to a run, from its workspace access. */
 function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {
-  const act = accessAtLeast(access, run.plan_only ? 'plan' : 'write');
+  const act = allows(access, run.plan_only ? 'queue-plans' : 'apply');
   return {
-    'can-apply': accessAtLeast(access, 'write'),
+    'can-apply': allows(access, 'apply'),
     'can-cancel': act,
-    'can-discard': accessAtLeast(access, 'write'),
+    'can-discard': allows(access, 'apply'),
     'can-force-cancel': act,
-    'can-force-execute': accessAtLeast(access, 'write'),
-    'can-comment': accessAtLeast(access, 'read'),
+    'can-force-execute': allows(access, 'apply'),
+    'can-comment': allows(access, 'read'),
     'can-override-policy-check': grant?.permissions['manage-policy-overrides'] ?? false,
   };
 }

@@ -1,5 +1,5 @@
 /** Projects and teams' access to them: names, levels, the permissions each level implies (pure). */
-import type { WorkspaceAccess } from './permissions.js';
+import { accessOfLevel, FULL_WORKSPACE_ACCESS, type WorkspaceAccess } from './permissions.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -95,16 +95,22 @@ export function projectPermissionsFor(
 }
 
 /**
- * The workspace access level a team's project access gives in each workspace of the project. A
- * custom access gives write only when it may apply runs, write variables and state and lock;
- * with fewer of those it gives plan (when it may queue runs) or read.
+ * The access a team's project access gives in each workspace of the project: `maintain` and
+ * `admin` administer them, `write` and `read` give those workspace levels, and a custom access
+ * gives exactly its workspace permissions.
  */
 export function workspaceAccessOfProject(level: ProjectAccessLevel, ws: ProjectWorkspacePermissions): WorkspaceAccess {
-  if (level === 'admin' || level === 'maintain') return 'admin';
-  if (level === 'write') return 'write';
-  if (level === 'read') return 'read';
-  if (ws.runs === 'apply' && ws.variables === 'write' && ws['state-versions'] === 'write' && ws.locking) return 'write';
-  return ws.runs === 'read' ? 'read' : 'plan';
+  if (level === 'admin' || level === 'maintain') return FULL_WORKSPACE_ACCESS;
+  if (level === 'write' || level === 'read') return accessOfLevel(level);
+  return {
+    runs: ws.runs,
+    variables: ws.variables,
+    'state-versions': ws['state-versions'],
+    'sentinel-mocks': ws['sentinel-mocks'],
+    'workspace-locking': ws.locking,
+    'run-tasks': ws['run-tasks'],
+    admin: false,
+  };
 }
 
 /** Whether a team's project access lets it change or delete the project. */

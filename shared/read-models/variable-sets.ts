@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import type { OrganizationGrant } from '../access.js';
+import { accessOfLevel, allows, WORKSPACE_ACCESS_LEVELS, WORKSPACE_PERMISSION_VALUES } from '../domain/permissions.js';
+import { PROJECT_ACCESS_LEVELS, projectPermissionsFor, workspaceAccessOfProject } from '../domain/project.js';
 import type { VariableSetRow } from '../repos/variable-sets.js';
 import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../repos/project-sets.js';
 import { containing, fetchPage, type Page } from './page.js';
@@ -8,10 +10,32 @@ import { containing, fetchPage, type Page } from './page.js';
 /*
  * Which variable sets a caller sees, and what their documents need. Owners, the organization's
  * token and teams with manage-var-sets see every set; other members see global sets and the sets
- * applied to a workspace they can read.
+ * that reach a workspace whose variables they read: applied to it, or to its project, or to a
+ * project their team has access to.
  */
 
 export const managesVarsets = (grant: OrganizationGrant): boolean => grant.isOwner || grant.permissions['manage-var-sets'];
+
+/** The values of a custom access's `variables` permission that read variables. */
+const READING_VARIABLES: string[] = WORKSPACE_PERMISSION_VALUES.variables.filter((v) => v !== 'none');
+const IN_READING = READING_VARIABLES.map(() => '?').join(', ');
+/** The fixed workspace levels and project levels whose access reads the variables of a workspace. */
+const WORKSPACE_LEVELS_READING = WORKSPACE_ACCESS_LEVELS.filter((l) => allows(accessOfLevel(l), 'read-variables'));
+const PROJECT_LEVELS_READING = PROJECT_ACCESS_LEVELS.filter((l) => l !== 'custom' && allows(workspaceAccessOfProject(l, projectPermissionsFor(l, {}).workspace), 'read-variables'));
+
+/** The team projects (`tp`) of the teams whose workspace access in the project reads variables. */
+const projectsReadingVariables = (db: Db, teamIds: string[]) =>
+  db('team_projects as tp')
+    .whereIn('tp.team_id', teamIds)
+    .where((w) => w.whereIn('tp.access', PROJECT_LEVELS_READING).orWhereRaw(`tp.workspace_access->>'variables' in (${IN_READING})`, READING_VARIABLES));
+
+/** The ids of the workspaces whose variables the teams read, by their own access or their project's (a query selecting them). */
+const workspacesReadingVariables = (db: Db, teamIds: string[]) =>
+  db('team_workspaces')
+    .whereIn('team_id', teamIds)
+    .where((w) => w.whereIn('access', WORKSPACE_LEVELS_READING).orWhereRaw(`permissions->>'variables' in (${IN_READING})`, READING_VARIABLES))
+    .select('workspace_id')
+    .union(projectsReadingVariables(db, teamIds).join('workspaces as pw', 'pw.project_id', 'tp.project_id').select('pw.id'));
 
 /** Narrows a query over `variable_sets as s` to the sets the grant sees. */
 function visibleTo(db: Db, grant: OrganizationGrant, q: Knex.QueryBuilder): Knex.QueryBuilder {
@@ -19,9 +43,18 @@ function visibleTo(db: Db, grant: OrganizationGrant, q: Knex.QueryBuilder): Knex
   const allWorkspaces = grant.permissions['read-workspaces'] || grant.permissions['manage-workspaces'];
   return q.where((w) => {
     w.where('s.global', true);
-    const applied = db('variable_set_workspaces as vw').whereRaw('vw.variable_set_id = s.id');
-    if (allWorkspaces) w.orWhereExists(applied.select(db.raw('1')));
-    else if (grant.teamIds.length) w.orWhereExists(applied.whereIn('vw.workspace_id', db('team_workspaces').whereIn('team_id', grant.teamIds).select('workspace_id')).select(db.raw('1')));
+    const onWorkspace = db('variable_set_workspaces as vw').whereRaw('vw.variable_set_id = s.id');
+    const onProject = db('variable_set_projects as vp').whereRaw('vp.variable_set_id = s.id');
+    if (allWorkspaces) {
+      w.orWhereExists(onWorkspace.select(db.raw('1'))).orWhereExists(onProject.select(db.raw('1')));
+      return;
+    }
+    if (!grant.teamIds.length) return;
+    const workspaces = workspacesReadingVariables(db, grant.teamIds);
+    const projects = projectsReadingVariables(db, grant.teamIds)
+      .select('tp.project_id')
+      .union(db('workspaces').whereIn('id', workspacesReadingVariables(db, grant.teamIds)).select('project_id'));
+    w.orWhereExists(onWorkspace.whereIn('vw.workspace_id', workspaces).select(db.raw('1'))).orWhereExists(onProject.whereIn('vp.project_id', projects).select(db.raw('1')));
   });
 }
 

@@ -1,4 +1,5 @@
-import { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS } from '../access.js';
+import { ORGANIZATION_PERMISSIONS } from '../access.js';
+import { TEAM_WORKSPACE_ACCESS, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES } from '../domain/permissions.js';
 import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
 
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
@@ -23,6 +24,13 @@ const teamAttributes = {
   },
   'sso-team-id': { oneOf: [{ type: 'null' }, TEXT(200)] },
   'allow-member-token-management': BOOL,
+};
+
+/** A team's access to a workspace: a level, and the permissions a custom one sets. */
+const teamWorkspaceAttributes = {
+  access: { enum: [...TEAM_WORKSPACE_ACCESS] },
+  ...Object.fromEntries(Object.entries(WORKSPACE_PERMISSION_VALUES).map(([k, values]) => [k, { enum: [...values] }])),
+  ...Object.fromEntries(WORKSPACE_PERMISSION_FLAGS.map((f) => [f, BOOL])),
 };
 
 const workspaceAttributes = {
@@ -79,12 +87,12 @@ export const foundationSchemas = {
   'team.update': resourceDocument('teams', teamAttributes),
   'team.users': linkageList('users'),
   'team.memberships': linkageList('organization-memberships'),
-  'team-workspace.create': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, {
+  'team-workspace.create': resourceDocument('team-workspaces', teamWorkspaceAttributes, {
     required: ['access'],
     relationships: { workspace: toOne('workspaces'), team: toOne('teams') },
     requiredRelationships: ['workspace', 'team'],
   }),
-  'team-workspace.update': resourceDocument('team-workspaces', { access: { enum: [...WORKSPACE_ACCESS_LEVELS] } }, { required: ['access'] }),
+  'team-workspace.update': resourceDocument('team-workspaces', teamWorkspaceAttributes),
   'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } }, project: toOne('projects') } }),
   'tag.ids': linkageList('tags'),
   'tag.workspaces': linkageList('workspaces'),

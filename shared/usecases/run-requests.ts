@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import { NotFound, Unprocessable } from '../errors.js';
-import type { WorkspaceAccess } from '../access.js';
+import { allows, type WorkspaceAccess } from '../access.js';
 import { usableForRuns } from '../domain/configuration-version.js';
 import type { RunSourceCv } from '../read-models/configuration-versions.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
@@ -23,9 +23,9 @@ export type RunRequest = {
 };
 
 /**
- * Creates a run a client asked for in a workspace it has at least plan access to, from the named
+ * Creates a run a client asked for in a workspace where it may queue plans, from the named
  * configuration version (`cvNamed`) or the workspace's current one, `cv` (looked at only once the
- * workspace is known to run remotely). Applying runs need write access (404 otherwise).
+ * workspace is known to run remotely). Applying runs need the apply permission (404 otherwise).
  */
 export async function createRequestedRun(
   rt: Runtime,
@@ -44,7 +44,7 @@ export async function createRequestedRun(
   if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', '/data/attributes/refresh-only');
   const planOnly = attrs['plan-only'] ?? cv.speculative;
   // Who may not start an applying run learns nothing more about the version (404 first).
-  if (!planOnly && !(access === 'write' || access === 'admin')) throw new NotFound();
+  if (!planOnly && !allows(access, 'apply')) throw new NotFound();
   if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
   // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
   if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', '/data/attributes/terraform-version');

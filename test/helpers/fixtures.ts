@@ -118,8 +118,16 @@ export async function putArchive(
   return readResponse(res);
 }
 
-/** A new organization member whose only access to the workspace is `access`, through a team of their own. */
-export async function memberWithAccess(org: { name: string; owner: TestUser }, workspaceId: string, access: 'read' | 'plan' | 'write' | 'admin'): Promise<TestUser> {
+/**
+ * A new organization member whose only access to the workspace is `access`, through a team of
+ * their own; a custom access with the permissions given.
+ */
+export async function memberWithAccess(
+  org: { name: string; owner: TestUser },
+  workspaceId: string,
+  access: 'read' | 'plan' | 'write' | 'admin' | 'custom',
+  permissions: Record<string, unknown> = {},
+): Promise<TestUser> {
   const user = await createUser();
   await joinOrg(org, user);
   const teamId = await createTeam(org);
@@ -127,7 +135,7 @@ export async function memberWithAccess(org: { name: string; owner: TestUser }, w
   expect(add.status, add.text).to.equal(204);
   const grant = await api('POST', '/team-workspaces', {
     token: org.owner.token,
-    body: doc('team-workspaces', { access }, { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } }),
+    body: doc('team-workspaces', { access, ...permissions }, { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } }),
   });
   expect(grant.status, grant.text).to.equal(201);
   return user;
