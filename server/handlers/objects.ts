@@ -9,7 +9,7 @@ import { acceptModuleUpload } from '../../shared/usecases/registry-modules.js';
 import { send } from '../jsonapi.js';
 import type { UploadSlots } from '../upload-slots.js';
 import { streamedBody } from './body.js';
-import { STATE_UPLOAD_KINDS, uploadState } from './state-versions.js';
+import { stateObjectOf, STATE_DOWNLOAD_KINDS, STATE_UPLOAD_KINDS, uploadState, type StateDownloadKind } from './state-versions.js';
 import { POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
 import { acceptPolicySetVersionUpload } from '../../shared/usecases/policy-set-versions.js';
 import { policySetVersionOrganization } from '../../shared/repos/policy-set-versions.js';
@@ -75,13 +75,18 @@ export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
     },
 
     async download(req: Request<{ token: string }>, res: Response) {
-      const grant = grantOf(deps, req.params.token, ['object']);
-      const stat = await deps.store.stat(grant.id);
-      const stream = stat ? await deps.store.get(grant.id) : null;
-      if (!stat || !stream) throw new NotFound();
-      res.status(200).set({ 'Content-Type': stat.contentType, 'Content-Length': String(stat.size), 'Cache-Control': 'private, no-store' });
-      stream.on('error', (err) => res.destroy(err));
-      stream.pipe(res);
+      const grant = grantOf(deps, req.params.token, ['object', ...Object.keys(STATE_DOWNLOAD_KINDS)]);
+      await sendObject(deps, res, grant.kind === 'object' ? grant.id : await stateObjectOf(deps, grant.kind as StateDownloadKind, grant.id));
     },
   };
+}
+
+/** Streams a stored object as the answer (404 when it is not stored). */
+async function sendObject(deps: AppDeps, res: Response, id: string): Promise<void> {
+  const stat = await deps.store.stat(id);
+  const stream = stat ? await deps.store.get(id) : null;
+  if (!stat || !stream) throw new NotFound();
+  res.status(200).set({ 'Content-Type': stat.contentType, 'Content-Length': String(stat.size), 'Cache-Control': 'private, no-store' });
+  stream.on('error', (err) => res.destroy(err));
+  stream.pipe(res);
 }

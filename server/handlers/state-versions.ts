@@ -19,6 +19,8 @@ import {
   type StateUploadKind,
 } from '../../shared/usecases/state-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { stateVersionBackingData } from '../../shared/usecases/state-version-backing-data.js';
+import type { BackingDataEvent } from '../../shared/domain/state-version.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { allows, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
@@ -36,6 +38,10 @@ const readsState = (access: WorkspaceAccess) => allows(access, 'read-state');
 /** Signed-URL kinds of a state version's two upload URLs. */
 export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = { 'sv-upload': 'state', 'sv-json-upload': 'json-state' };
 
+/** Signed-URL kinds of a state version's two download URLs, and which of its stored objects each serves. */
+export const STATE_DOWNLOAD_KINDS = { 'sv-download': 'object_id', 'sv-json-download': 'json_object_id' } as const;
+export type StateDownloadKind = keyof typeof STATE_DOWNLOAD_KINDS;
+
 /** State versions: the CLI's init, `state push`/`pull`, `output` and local runs, and the API's state endpoints. */
 /**
  * A state version as `access` may see it: downloads only for whole-state readers, upload URLs while
@@ -48,10 +54,14 @@ export function stateVersionAs(config: Config, sv: StateVersionRow, outputIds: s
   const run = access === 'run';
   const whole = run || readsState(access);
   const writes = !run && whole;
-  const download = (id: string) => (run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, 'object', id, config.downloadUrlTtlSeconds) : url('object', id, config.downloadUrlTtlSeconds));
+  // Download URLs name the version, not its stored object, so that one given out stops working
+  // while the version's backing data is deleted (and works again once it is restored).
+  const download = (kind: StateDownloadKind) =>
+    run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, kind, sv.id, config.downloadUrlTtlSeconds) : url(kind, sv.id, config.downloadUrlTtlSeconds);
+  const served = whole && sv.status === 'finalized';
   return stateVersionResource(sv, outputIds, {
-    download: whole && sv.object_id ? download(sv.object_id) : null,
-    jsonDownload: whole && sv.json_object_id ? download(sv.json_object_id) : null,
+    download: served && sv.object_id ? download('sv-download') : null,
+    jsonDownload: served && sv.json_object_id ? download('sv-json-download') : null,
     upload: writes && sv.status === 'pending' ? url('sv-upload', sv.id, config.uploadUrlTtlSeconds) : null,
     jsonUpload: writes && sv.status === 'pending' ? url('sv-json-upload', sv.id, config.uploadUrlTtlSeconds) : null,
   });
@@ -203,6 +213,21 @@ export function stateVersionHandlers(deps: AppDeps) {
       send(res, 200, { data: slice.map((w) => workspaceResource(w, access.get(w.id)!, tags.get(w.id))), ...paginate(req, page, rows.length) });
     },
 
+    /**
+     * POST /state-versions/:id/actions/soft_delete_backing_data, restore_backing_data and
+     * permanently_delete_backing_data (admin access, self-hosted edition): 200 with no body.
+     */
+    backingData(event: BackingDataEvent) {
+      return async (req: Req, res: Response) => {
+        if (config.edition !== 'self-hosted') throw new NotFound();
+        const sv = await findStateVersion(db, req.params.id);
+        if (!sv || sv.status === 'discarded') throw new NotFound();
+        await workspaceScopeById(db, res.locals.principal, sv.workspace_id, 'admin');
+        await stateVersionBackingData(deps, sv.id, event);
+        res.status(200).end();
+      };
+    },
+
     /** POST (add), PATCH (replace) and DELETE (remove) consumers: admin access. */
     changeConsumers(how: 'add' | 'remove' | 'replace') {
       return async (req: Req, res: Response) => {
@@ -221,4 +246,12 @@ export async function uploadState(deps: AppDeps, uploads: UploadSlots, req: Requ
   if (!organization) throw new NotFound('state version not found');
   await streamedBody(req, res, uploads.take(organization), (body, declared) => acceptStateUpload(deps, svId, kind, body, declared));
   send(res, 200, {});
+}
+
+/** The stored object a state version's download URL serves (the signed grant was checked by the caller): 404 unless the version has its backing data. */
+export async function stateObjectOf(deps: AppDeps, kind: StateDownloadKind, svId: string): Promise<string> {
+  const sv = await findStateVersion(deps.db, svId);
+  const objectId = sv?.status === 'finalized' ? sv[STATE_DOWNLOAD_KINDS[kind]] : null;
+  if (!objectId) throw new NotFound();
+  return objectId;
 }

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/errors.js';
 import type { VariableCategory } from '../../shared/domain/variable.js';
-import { changeVariable, createVariable, removeVariable, type VariableInput } from '../../shared/usecases/variables.js';
+import { changeVariable, createVariable, removeVariable, variablesInEffect, type VariableInput } from '../../shared/usecases/variables.js';
 import { ownedVariable, workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/read-models/variables.js';
 import { workspaceScopeById } from '../guards.js';
 import { readParam, send, sendResource } from '../jsonapi.js';
@@ -27,6 +27,15 @@ export function variableHandlers(deps: AppDeps) {
     async listForWorkspace(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
       await list(res, workspace.id);
+    },
+
+    /**
+     * GET /workspaces/:id/all-vars: the variables in effect in the workspace, its own and its
+     * variable sets', one per category and key as precedence decides (sensitive values null).
+     */
+    async listAllForWorkspace(req: Req, res: Response) {
+      const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
+      send(res, 200, { data: (await variablesInEffect(db, workspace.id)).map(variableResource) });
     },
 
     /** One variable, with the same access as the list (a sensitive value is null). */

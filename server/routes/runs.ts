@@ -41,6 +41,9 @@ export function runRoutes(deps: AppDeps): Router {
   r.get('/state-versions', sv.listByName);
   r.get('/state-versions/:id', sv.show);
   r.get('/state-versions/:id/outputs', sv.outputs);
+  r.post('/state-versions/:id/actions/soft_delete_backing_data', sv.backingData('soft_delete'));
+  r.post('/state-versions/:id/actions/restore_backing_data', sv.backingData('restore'));
+  r.post('/state-versions/:id/actions/permanently_delete_backing_data', sv.backingData('permanent_delete'));
   r.get('/workspaces/:id/relationships/remote-state-consumers', sv.consumers);
   r.post('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers'), sv.changeConsumers('add'));
   r.patch('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers.replace'), sv.changeConsumers('replace'));

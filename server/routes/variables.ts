@@ -12,6 +12,7 @@ export function variableRoutes(deps: AppDeps): Router {
   r.get('/workspaces/:id/vars', vars.listForWorkspace);
   r.post('/workspaces/:id/vars', validate('variable.create'), vars.createForWorkspace);
   r.get('/workspaces/:id/vars/:var_id', vars.showForWorkspace);
+  r.get('/workspaces/:id/all-vars', vars.listAllForWorkspace);
   r.patch('/workspaces/:id/vars/:var_id', validate('variable.update'), vars.updateForWorkspace);
   r.delete('/workspaces/:id/vars/:var_id', vars.destroyForWorkspace);
   r.get('/vars', vars.list);

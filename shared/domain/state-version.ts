@@ -1,3 +1,23 @@
+import { defineMachine } from './machine.js';
+
+export const STATE_VERSION_STATUSES = ['pending', 'finalized', 'discarded', 'backing_data_soft_deleted', 'backing_data_permanently_deleted'] as const;
+export type StateVersionStatus = (typeof STATE_VERSION_STATUSES)[number];
+export type BackingDataEvent = 'soft_delete' | 'restore' | 'permanent_delete';
+
+/** The backing-data actions of the self-hosted edition: a soft delete can be restored until it is made permanent. */
+export const backingDataMachine = defineMachine<StateVersionStatus, BackingDataEvent>('state version', {
+  soft_delete: { from: ['finalized'], to: 'backing_data_soft_deleted' },
+  restore: { from: ['backing_data_soft_deleted'], to: 'finalized' },
+  permanent_delete: { from: ['backing_data_soft_deleted'], to: 'backing_data_permanently_deleted' },
+});
+
+/** Why a backing-data action may not happen to a version (null when it may); the current state of a workspace keeps its data. */
+export function backingDataRefusal(event: BackingDataEvent, v: { status: StateVersionStatus; isCurrent: boolean }): string | null {
+  if (!backingDataMachine.can(v.status, event)) return `cannot ${event.replace('_', ' ')} the backing data of a state version that is ${v.status}`;
+  if (event === 'soft_delete' && v.isCurrent) return 'the backing data of the current state version cannot be deleted';
+  return null;
+}
+
 /** What the ordering of a workspace's state versions looks at: the declared serial, the lineage and the md5. */
 export interface StateVersionMark {
   serial: number;

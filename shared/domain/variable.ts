@@ -109,12 +109,12 @@ const reachRank = (c: CandidateVariable): number => REACH_RANK[c.reach ?? (c.glo
  * sets. Between two sets of the same kind, one applied to the workspace beats one applied to its
  * project, which beats a global one, and then the set whose name sorts first wins (TFE's "lexical precedence").
  */
-export function resolveVariables(candidates: CandidateVariable[]): CandidateVariable[] {
+export function resolveVariables<C extends CandidateVariable>(candidates: C[]): C[] {
   const byName = (a?: string, b?: string) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   const ordered = [...candidates].sort(
     (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || reachRank(a) - reachRank(b) || byName(a.setName, b.setName),
   );
-  const won = new Map<string, CandidateVariable>();
+  const won = new Map<string, C>();
   for (const c of ordered) {
     const id = `${c.category}\u0000${c.key}`;
     if (!won.has(id)) won.set(id, c);

@@ -1,6 +1,7 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { encryptSecret } from '../crypto.js';
+import { backingDataMachine, type BackingDataEvent, type StateVersionStatus } from '../domain/state-version.js';
 
 export interface StateVersionRow {
   id: string;
@@ -11,8 +12,8 @@ export interface StateVersionRow {
   terraform_version: string | null;
   object_id: string | null;
   size: number;
-  /** `pending` until its state arrives through the upload URL; `finalized` once stored. */
-  status: 'pending' | 'finalized' | 'discarded';
+  /** `pending` until its state arrives through the upload URL; `finalized` once stored; then perhaps its backing data deleted. */
+  status: StateVersionStatus;
   /** The md5 the creator declared (hex), checked against the state's bytes. */
   md5: string | null;
   json_object_id: string | null;
@@ -144,8 +145,27 @@ export async function finalizeStateVersion(
 
 /** Points a version at its JSON state once; false when it has one already. */
 export async function attachJsonState(db: Db, id: string, objectId: string): Promise<boolean> {
-  const n = await db('state_versions').where({ id }).whereNull('json_object_id').whereNot({ status: 'discarded' }).update({ json_object_id: objectId });
+  const n = await db('state_versions').where({ id }).whereNull('json_object_id').whereIn('status', ['pending', 'finalized']).update({ json_object_id: objectId });
   return n > 0;
+}
+
+/** A version and whether it is its workspace's current state, its row locked for the rest of the transaction. */
+export const lockStateVersion = (tx: Db, id: string) =>
+  tx('state_versions as sv')
+    .join('workspaces as w', 'w.id', 'sv.workspace_id')
+    .where('sv.id', id)
+    .forUpdate('sv')
+    .first('sv.*', tx.raw('(w.current_state_version_id is not distinct from sv.id) as is_current')) as Promise<(StateVersionRow & { is_current: boolean }) | undefined>;
+
+/**
+ * Moves a version by a backing-data event if it is still in a state the event starts from
+ * (compare-and-set); a permanent delete also forgets its stored objects and outputs. Undefined when it moved meanwhile.
+ */
+export async function moveBackingData(db: Db, id: string, event: BackingDataEvent, from: StateVersionStatus): Promise<StateVersionRow | undefined> {
+  const forget = event === 'permanent_delete' ? { object_id: null, json_object_id: null } : {};
+  const [row] = await db<StateVersionRow>('state_versions').where({ id, status: from }).update({ status: backingDataMachine.transition(from, event), ...forget }).returning('*');
+  if (row && event === 'permanent_delete') await db('state_version_outputs').where({ state_version_id: id }).del();
+  return row;
 }
 
 /** The organization a state version's workspace belongs to (upload slots are per organization). */

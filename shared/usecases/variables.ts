@@ -102,17 +102,34 @@ export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspac
   return resolveEffectiveVariables(encryptionKey, await variablesReaching(db, workspace), runVariables);
 }
 
+/** What decides whether a reaching variable wins (see resolveVariables), with the value it would give. */
+const candidateOf = (r: ResolvableVariable, value: string): CandidateVariable => ({
+  key: r.key,
+  category: r.category,
+  value,
+  source: r.variable_set_id ? (r.set_priority ? 'priority-varset' : 'varset') : 'workspace',
+  ...(r.variable_set_id ? { global: r.set_global ?? false, reach: r.set_reach ?? (r.set_global ? 'global' : 'workspace'), setName: r.set_name ?? '' } : {}),
+});
+
+/**
+ * The variables in effect in a workspace (GET /workspaces/:id/all-vars): of its own variables and
+ * those of the variable sets that reach it, the one of each category and key that a run would
+ * receive, without the run's own. Values stay as stored: nothing is opened (sensitive ones are
+ * shown as null anyway).
+ */
+export async function variablesInEffect(db: Db, workspaceId: string): Promise<Omit<VariableRow, 'value_sealed'>[]> {
+  const rows = await variablesReaching(db, { workspaceId });
+  return resolveVariables(rows.map((row) => ({ ...candidateOf(row, ''), row }))).map(({ row }) => {
+    const { value_sealed: _sealed, set_name: _name, set_global: _global, set_priority: _priority, set_reach: _reach, ...view } = row;
+    return view;
+  });
+}
+
 /** effectiveVariables for rows already read (see variablesReaching). */
 export function resolveEffectiveVariables(encryptionKey: Buffer, rows: readonly ResolvableVariable[], runVariables: { key: string; value: string }[]): EffectiveVariables {
   const candidates: CandidateVariable[] = rows.map((r) => {
     const plain = openValue(encryptionKey, r);
-    return {
-      key: r.key,
-      category: r.category,
-      value: r.category === 'terraform' && !r.hcl ? hclString(plain) : plain,
-      source: r.variable_set_id ? (r.set_priority ? 'priority-varset' : 'varset') : 'workspace',
-      ...(r.variable_set_id ? { global: r.set_global ?? false, reach: r.set_reach ?? (r.set_global ? 'global' : 'workspace'), setName: r.set_name ?? '' } : {}),
-    };
+    return candidateOf(r, r.category === 'terraform' && !r.hcl ? hclString(plain) : plain);
   });
   for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run' });
   const won = resolveVariables(candidates);

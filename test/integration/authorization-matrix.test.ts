@@ -258,6 +258,20 @@ async function newRun(workspaceId: string, attrs: Record<string, unknown> = {}):
   return (await must('POST', '/runs', doc('runs', attrs, { workspace: rel('workspaces', workspaceId) }))).data.id;
 }
 
+/** A state version of a fresh workspace that another has followed (backing-data actions leave the current one alone); soft deleted when asked. */
+async function formerStateVersion(softDeleted = false): Promise<string> {
+  const ws = await freshWorkspace();
+  const ids: string[] = [];
+  for (const serial of [1, 2]) {
+    const state = Buffer.from(JSON.stringify({ version: 4, serial, lineage: 'matrix-former', terraform_version: '1.9.0', outputs: {}, resources: [] }));
+    const objectId = await storeObject(state);
+    ids.push((await db().transaction((tx) => insertStateVersion(tx, harness().config.encryptionKey, { workspaceId: ws.id, runId: null, objectId, size: state.length, state: parseState(state) }))).id);
+  }
+  const former = ids[0];
+  if (softDeleted) await must('POST', `/state-versions/${former}/actions/soft_delete_backing_data`);
+  return former;
+}
+
 async function storeObject(bytes: Buffer, contentType = 'application/json'): Promise<string> {
   return db().transaction(async (tx) => (await harness().rt.store.put(tx, bytes, { contentType })).id);
 }
@@ -865,6 +879,18 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/workspaces/:id/current-state-version-outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/current-state-version-outputs` }) },
   'GET /api/v2/state-versions/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}` }) },
   'GET /api/v2/state-version-outputs/:id': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-version-outputs/${w.svOutput}` }) },
+  'POST /api/v2/state-versions/:id/actions/soft_delete_backing_data': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/state-versions/${allowed ? await formerStateVersion() : w.sv}/actions/soft_delete_backing_data` }),
+  },
+  'POST /api/v2/state-versions/:id/actions/restore_backing_data': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/state-versions/${allowed ? await formerStateVersion(true) : w.sv}/actions/restore_backing_data` }),
+  },
+  'POST /api/v2/state-versions/:id/actions/permanently_delete_backing_data': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/state-versions/${allowed ? await formerStateVersion(true) : w.sv}/actions/permanently_delete_backing_data` }),
+  },
   'GET /api/v2/state-versions/:id/outputs': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/state-versions/${w.sv}/outputs` }) },
   'GET /api/v2/workspaces/:id/state-versions': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/state-versions` }) },
   'GET /api/v2/workspaces/:id/resources': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/resources` }) },
@@ -1184,6 +1210,7 @@ const MATRIX: Record<string, Entry> = {
 
   // Workspace variables: read access lists them, write access changes them.
   'GET /api/v2/workspaces/:id/vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars` }) },
+  'GET /api/v2/workspaces/:id/all-vars': { access: 'workspace-read', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/all-vars` }) },
   'POST /api/v2/workspaces/:id/vars': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars`, body: doc('vars', { key: envKey(), value: 'v', category: 'env' }) }) },
   'PATCH /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${w.wsVar}`, body: doc('vars', { value: uniq('v') }) }) },
   'DELETE /api/v2/workspaces/:id/vars/:var_id': { access: 'workspace-write', call: async (w, _who, allowed) => ({ path: `/api/v2/workspaces/${w.ws.id}/vars/${allowed ? await newWorkspaceVar() : w.wsVar}` }) },
