@@ -21,6 +21,7 @@ import { policyRoutes, policyUploadRoutes } from './routes/policies.js';
 import { variableRoutes } from './routes/variables.js';
 import { runTriggerRoutes } from './routes/run-triggers.js';
 import { projectRoutes } from './routes/projects.js';
+import { agentPoolRoutes } from './routes/agent-pools.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH } from './console.js';
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(variableRoutes(deps));
   api.use(runTriggerRoutes(deps));
   api.use(projectRoutes(deps));
+  api.use(agentPoolRoutes(deps));
   app.use('/api/v2', api);
   app.use('/api/registry/v1', registryProtocolRoutes(deps));
   app.use(objectRoutes(deps, uploads));

@@ -45,6 +45,7 @@ import { findTeam, type TeamRow } from '../shared/repos/teams.js';
 import { tokenLookupWith } from '../shared/repos/tokens.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import type { ProjectRow } from '../shared/repos/projects.js';
+import type { AgentPoolRow } from '../shared/repos/agent-pools.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 import { relationshipIdIn } from './handlers/body.js';
 
@@ -59,6 +60,7 @@ const WORKSPACE_OF_RUN = grantedRead('workspaces', [], WORKSPACE_ID_OF_RUN);
 const MODULE = grantedRead('registry_modules');
 const VARIABLE_SET = grantedRead('variable_sets');
 const PROJECT = grantedRead('projects');
+const AGENT_POOL = grantedRead('agent_pools');
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -370,4 +372,11 @@ export async function projectScope(db: Db, principal: Principal, id: string, nee
   const access = found && grant ? await projectAccess(db, grant, found.row.id) : null;
   if (!found || !grant || !access || (need && !access[need])) throw new NotFound();
   return { project: found.row, grant, access };
+}
+
+/** An agent pool and the caller's grant in its organization: members see it, manage-agent-pools (`manage`) changes it; 404 otherwise. */
+export async function agentPoolScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ pool: AgentPoolRow; grant: OrganizationGrant }> {
+  const found = await rowWithGrant<AgentPoolRow>(db, principal, AGENT_POOL, [id]);
+  if (!found?.grant || (manage && !found.grant.permissions['manage-agent-pools'])) throw new NotFound();
+  return { pool: found.row, grant: found.grant };
 }

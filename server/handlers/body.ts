@@ -11,6 +11,13 @@ export function relationshipId(req: Request, name: string): string | undefined {
   return relationshipIdIn(req.body, name);
 }
 
+/** A validated to-one relationship that may be emptied: its id, null for `{"data": null}`, undefined when absent. */
+export function nullableRelationshipId(req: Request, name: string): string | null | undefined {
+  const rel = (req.body as { data?: { relationships?: Record<string, { data?: { id?: string } | null }> } } | null)?.data?.relationships?.[name];
+  if (!rel || rel.data === undefined) return undefined;
+  return rel.data === null ? null : rel.data.id;
+}
+
 /** relationshipId of a body not validated yet: undefined unless the relationship's id is a string. */
 export function relationshipIdIn(body: unknown, name: string): string | undefined {
   const rel = (body as { data?: { relationships?: Record<string, { data?: { id?: unknown } | null } | null> } } | null)?.data?.relationships?.[name];

@@ -4,10 +4,13 @@ import { NotFound } from '../../shared/errors.js';
 import { deleteOrganization, findOrganization, type OrganizationRow, type OrganizationSettings } from '../../shared/repos/organizations.js';
 import { organizationsPage } from '../../shared/read-models/organizations.js';
 import { changeOrganization, createOrganization } from '../../shared/usecases/organizations.js';
-import { organizationGrant, fullAccess } from '../../shared/access.js';
+import { organizationGrant, fullAccess, projectAccess } from '../../shared/access.js';
+import { defaultProjectOf } from '../../shared/repos/projects.js';
+import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
+import { projectResource } from '../serializers/projects.js';
 import { orgScope } from '../guards.js';
-import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
-import { attributesOf, type Req } from './body.js';
+import { one, paginate, readInclude, readPageOrDefault, send, sendResource } from '../jsonapi.js';
+import { attributesOf, nullableRelationshipId, type Req } from './body.js';
 import { entitlementSetResource, organizationResource } from '../serializers/foundation.js';
 
 type OrganizationAttrs = {
@@ -46,15 +49,23 @@ export function organizationHandlers(deps: AppDeps) {
       send(res, 200, { data, ...paginate(req, page, Number(count)) });
     },
 
+    /** GET /organizations/:org; `include=default-project` adds its default project (as the caller may use it). */
     async show(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
-      sendResource(res, 200, organizationResource(org, grant));
+      const doc = organizationResource(org, grant);
+      if (!readInclude(req, ['default_project']).size) return sendResource(res, 200, doc);
+      const project = await defaultProjectOf(db, org.name);
+      const [access, counts] = project ? await Promise.all([projectAccess(db, grant, project.id), projectCounts(db, [project.id])]) : [null, null];
+      if (!project || !access) return sendResource(res, 200, doc);
+      doc.relationships = { ...doc.relationships, 'default-project': one('projects', project.id) };
+      sendResource(res, 200, doc, [projectResource(project, access, counts!.get(project.id) ?? NO_COUNTS)]);
     },
 
     async update(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
       const attrs = attributesOf(req) as OrganizationAttrs;
-      const updated = await changeOrganization(deps, org, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) });
+      const pool = nullableRelationshipId(req, 'default-agent-pool');
+      const updated = await changeOrganization(deps, org, { name: attrs.name, email: attrs.email, ...settingsOf(attrs), ...(pool !== undefined ? { default_agent_pool_id: pool } : {}) });
       sendResource(res, 200, organizationResource(updated, { ...grant, organizationName: updated.name }));
     },
 

@@ -32,6 +32,7 @@ const SETTINGS: Record<string, keyof WorkspaceSettings> = {
   'auto-apply': 'auto_apply',
   'auto-apply-run-trigger': 'auto_apply_run_trigger',
   'execution-mode': 'execution_mode',
+  'agent-pool-id': 'agent_pool_id',
   'terraform-version': 'terraform_version',
   'vcs-repo': 'vcs_repo',
   'assessments-enabled': 'assessments_enabled',

@@ -64,7 +64,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
       },
     },
-    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', null) },
+    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id) },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
   };
 }
@@ -305,6 +305,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
     relationships: {
       organization: one('organizations', ws.organization_name),
       project: one('projects', ws.project_id),
+      'agent-pool': one('agent-pools', ws.agent_pool_id),
       'current-run': one('runs', facts.currentRun?.id ?? null),
       'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),

@@ -149,7 +149,7 @@ export interface OrganizationRunFilter extends RunListFilter {
   statusGroup?: (typeof RUN_STATUS_GROUPS)[number];
   /** Only runs created in the last year (`year`), or all of them (absent, or `all`). */
   lastYearOnly?: boolean;
-  /** Agent pools: runs here never run in one, so any pool matches nothing. */
+  /** Agent pools by name: the runs of the workspaces that run in them now. */
   agentPoolNames?: string[];
   /** Part of the run's id or message (any case). */
   basic?: string;
@@ -198,7 +198,10 @@ export async function runsOfOrganizationPage(db: Db, workspaceIds: string[], fil
   if (filter.workspaceNames) query.whereIn('runs.workspace_id', db('workspaces').whereIn('id', workspaceIds).whereIn('name', filter.workspaceNames).select('id'));
   if (filter.statusGroup) query.whereIn('runs.status', GROUP_STATUSES[filter.statusGroup]);
   if (filter.lastYearOnly) query.whereRaw(`runs.created_at > now() - interval '1 year'`);
-  if (filter.agentPoolNames) query.whereRaw('false');
+  if (filter.agentPoolNames) {
+    const pools = db('agent_pools').whereIn('name', filter.agentPoolNames).select('id');
+    query.whereIn('runs.workspace_id', db('workspaces').whereIn('id', workspaceIds).whereIn('agent_pool_id', pools).select('id'));
+  }
   if (filter.basic) query.where((q) => q.whereILike('runs.id', likeText(filter.basic!)).orWhereILike('runs.message', likeText(filter.basic!)));
   return fetchPage<RunRow>(query.select('runs.*').orderBy('runs.created_at', 'desc').orderBy('runs.id'), page);
 }

@@ -8,6 +8,8 @@ export interface OrganizationRow {
   email: string;
   /** The execution mode of workspaces created without one. */
   default_execution_mode: 'remote' | 'local' | 'agent';
+  /** The agent pool of workspaces that follow the default execution mode when it is `agent`. */
+  default_agent_pool_id: string | null;
   /** Session settings clients write and read back (minutes; null is the default). */
   session_timeout: number | null;
   session_remember: number | null;
@@ -20,7 +22,7 @@ export interface OrganizationRow {
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
 /** What a client may set on an organization besides its name and email. */
-export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces'>>;
+export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'default_agent_pool_id' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces'>>;
 
 export async function insertOrganization(db: Db, attrs: { name: string; email: string } & OrganizationSettings): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')

@@ -28,6 +28,8 @@ export interface WorkspaceRow {
   /** Whether the workspace sets its own execution mode and agent pool, or follows its organization's defaults. */
   overwrites_execution_mode: boolean;
   overwrites_agent_pool: boolean;
+  /** The agent pool of a workspace in `agent` execution mode (its organization's default one when it follows it). */
+  agent_pool_id: string | null;
   /** The tool that created the workspace, as it named itself, and a link to it. */
   source_name: string | null;
   source_url: string | null;
@@ -87,8 +89,9 @@ export const findWorkspace = (db: Db, id: string) => db<WorkspaceRow>('workspace
 export const findWorkspaceByName = (db: Db, organizationName: string, name: string) =>
   db<WorkspaceRow>('workspaces').where({ organization_name: organizationName, name }).first();
 
-/** The organization's default execution mode, read in the statement that writes a workspace (the organization's name bound). */
+/** The organization's default execution mode and agent pool, read in the statement that writes a workspace (the organization's name bound). */
 const ORGANIZATION_DEFAULT_MODE = '(select default_execution_mode from organizations where name = ?)';
+const ORGANIZATION_DEFAULT_POOL = '(select default_agent_pool_id from organizations where name = ?)';
 
 /** The organization's default project, read in the statement that creates a workspace named no other (the organization's name bound). */
 const ORGANIZATION_DEFAULT_PROJECT = '(select id from projects where organization_name = ? and is_default)';
@@ -102,8 +105,11 @@ function columnValues(settings: WorkspaceSettings): Record<string, unknown> {
 
 function encode(db: Db, organizationName: string, settings: WorkspaceSettings): Record<string, unknown> {
   const values = columnValues(settings);
-  // A workspace that follows its organization takes the organization's default execution mode.
-  if (settings.overwrites_execution_mode === false) values.execution_mode = db.raw(ORGANIZATION_DEFAULT_MODE, [organizationName]);
+  // A workspace that follows its organization takes the organization's default execution mode and pool.
+  if (settings.overwrites_execution_mode === false) {
+    values.execution_mode = db.raw(ORGANIZATION_DEFAULT_MODE, [organizationName]);
+    values.agent_pool_id = db.raw(ORGANIZATION_DEFAULT_POOL, [organizationName]);
+  }
   return values;
 }
 
@@ -113,19 +119,22 @@ function encode(db: Db, organizationName: string, settings: WorkspaceSettings): 
  * built: it runs on every creation, and knex would compile a built insert each time.
  */
 function insertText(columns: readonly string[], ownMode: boolean, ownProject: boolean): string {
-  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode']), ...(ownProject ? [] : ['project_id'])].map((c) => `"${c.replace(/"/g, '""')}"`);
-  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE]), ...(ownProject ? [] : [ORGANIZATION_DEFAULT_PROJECT])];
+  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode', 'agent_pool_id']), ...(ownProject ? [] : ['project_id'])].map((c) => `"${c.replace(/"/g, '""')}"`);
+  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE, ORGANIZATION_DEFAULT_POOL]), ...(ownProject ? [] : [ORGANIZATION_DEFAULT_PROJECT])];
   return `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
 }
 
 export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
   const values = columnValues(settings);
-  // Without an execution mode of its own, or following its organization's, a workspace takes the organization's default.
+  // Without an execution mode of its own, or following its organization's, a workspace takes the organization's default (and its pool).
   const ownMode = settings.execution_mode !== undefined && settings.overwrites_execution_mode !== false;
-  if (!ownMode) delete values.execution_mode;
+  if (!ownMode) {
+    delete values.execution_mode;
+    delete values.agent_pool_id;
+  }
   const columns = Object.keys(values).filter((c) => values[c] !== undefined).sort();
   const ownProject = columns.includes('project_id');
-  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName]), ...(ownProject ? [] : [organizationName])];
+  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName, organizationName]), ...(ownProject ? [] : [organizationName])];
   const [row] = await rowsOf<WorkspaceRow>(db, insertText(columns, ownMode, ownProject), bindings);
   return row;
 }
@@ -138,9 +147,11 @@ export async function updateWorkspace(db: Db, ws: Pick<WorkspaceRow, 'id' | 'org
   return row;
 }
 
-/** Workspaces that follow their organization's default execution mode take its new value. */
-export async function followDefaultExecutionMode(db: Db, organizationName: string, mode: WorkspaceRow['execution_mode']): Promise<void> {
-  await db('workspaces').where({ organization_name: organizationName, overwrites_execution_mode: false }).update({ execution_mode: mode, updated_at: db.fn.now() });
+/** Workspaces that follow their organization's default execution mode take its new value and agent pool. */
+export async function followDefaultExecution(db: Db, organizationName: string, execution: { mode: WorkspaceRow['execution_mode']; pool: string | null }): Promise<void> {
+  await db('workspaces')
+    .where({ organization_name: organizationName, overwrites_execution_mode: false })
+    .update({ execution_mode: execution.mode, agent_pool_id: execution.pool, updated_at: db.fn.now() });
 }
 
 /** The object holding the workspace's current state, if it has one. */

@@ -40,6 +40,7 @@ const workspaceAttributes = {
   'auto-apply': BOOL,
   'auto-apply-run-trigger': BOOL,
   'execution-mode': { enum: ['remote', 'local', 'agent'] },
+  'agent-pool-id': { oneOf: [{ type: 'null' }, { type: 'string', minLength: 1, maxLength: 64 }] },
   operations: BOOL,
   'terraform-version': { type: 'string', pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?)$' },
   'vcs-repo': { oneOf: [{ type: 'null' }, { type: 'object' }] },
@@ -74,7 +75,7 @@ const TAGS = { type: 'array', maxItems: 100, items: TAG };
 /** Request body schemas of the foundation resources, by name. */
 export const foundationSchemas = {
   'organization.create': resourceDocument('organizations', organizationAttributes, { required: ['name', 'email'] }),
-  'organization.update': resourceDocument('organizations', organizationAttributes),
+  'organization.update': resourceDocument('organizations', organizationAttributes, { relationships: { 'default-agent-pool': toOne('agent-pools', true) } }),
   'account.update': resourceDocument('users', { username: NAME, email: EMAIL }),
   'user.create': resourceDocument('users', { username: NAME, email: EMAIL, 'is-admin': BOOL }, { required: ['username', 'email'] }),
   // go-tfe and the tfe provider send `{"data":{"type":""}}`, older scripts the singular type.

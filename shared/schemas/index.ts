@@ -11,6 +11,7 @@ import { signInSchemas } from './sign-in.js';
 import { runTriggerSchemas } from './run-triggers.js';
 import { projectSchemas } from './projects.js';
 import { policyToolSchemas } from './policy-tools.js';
+import { agentPoolSchemas } from './agent-pools.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -27,5 +28,6 @@ export const schemas = {
   ...runTriggerSchemas,
   ...projectSchemas,
   ...policyToolSchemas,
+  ...agentPoolSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

@@ -1,7 +1,8 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../errors.js';
 import { findOrganization, insertOrganization, updateOrganization, type OrganizationRow, type OrganizationSettings } from '../repos/organizations.js';
-import { followDefaultExecutionMode } from '../repos/workspaces.js';
+import { followDefaultExecution } from '../repos/workspaces.js';
+import { resolveExecution } from './agent-pools.js';
 import { addTeamMembers, insertTeam } from '../repos/teams.js';
 import { insertMembership } from '../repos/memberships.js';
 import { insertProject } from '../repos/projects.js';
@@ -9,10 +10,14 @@ import { DEFAULT_PROJECT_NAME } from '../domain/project.js';
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
-/** Creates an organization whose owners team holds its creator, with its default project; the name must be free. */
+/**
+ * Creates an organization whose owners team holds its creator, with its default project; the name
+ * must be free. It has no agent pool yet, so its default execution mode cannot be `agent`.
+ */
 export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & OrganizationSettings, creatorId: string): Promise<OrganizationRow> {
   return rt.db.transaction(async (tx) => {
     if (await findOrganization(tx, attrs.name)) throw nameTaken();
+    if (attrs.default_execution_mode) await resolveExecution(tx, attrs.name, { mode: 'remote', pool: null }, { mode: attrs.default_execution_mode }, { kind: 'organization' });
     const created = await insertOrganization(tx, attrs);
     const owners = await insertTeam(tx, { organization_name: attrs.name, name: 'owners', is_owners: true, visibility: 'organization' });
     const membership = await insertMembership(tx, attrs.name, creatorId, 'active');
@@ -23,14 +28,20 @@ export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRo
 }
 
 /**
- * Renames an organization or changes its settings; a new name must be free. Workspaces that follow
- * the default execution mode (no execution mode of their own) take a new default in the same transaction.
+ * Renames an organization or changes its settings; a new name must be free. The default agent pool
+ * goes with the `agent` default execution mode (see executionAfter). Workspaces that follow the
+ * default execution mode (no execution mode of their own) take a new default, and its pool, in the
+ * same transaction.
  */
 export async function changeOrganization(rt: Runtime, org: OrganizationRow, patch: Partial<Pick<OrganizationRow, 'name' | 'email'>> & OrganizationSettings): Promise<OrganizationRow> {
   return rt.db.transaction(async (tx) => {
     if (patch.name && patch.name !== org.name && (await findOrganization(tx, patch.name))) throw nameTaken();
-    const updated = await updateOrganization(tx, org.name, patch);
-    if (patch.default_execution_mode) await followDefaultExecutionMode(tx, updated.name, patch.default_execution_mode);
+    const changesExecution = patch.default_execution_mode !== undefined || patch.default_agent_pool_id !== undefined;
+    const execution = changesExecution
+      ? await resolveExecution(tx, org.name, { mode: org.default_execution_mode, pool: org.default_agent_pool_id }, { mode: patch.default_execution_mode, pool: patch.default_agent_pool_id }, { kind: 'organization' })
+      : null;
+    const updated = await updateOrganization(tx, org.name, { ...patch, ...(execution ? { default_execution_mode: execution.mode, default_agent_pool_id: execution.pool } : {}) });
+    if (execution) await followDefaultExecution(tx, updated.name, execution);
     return updated;
   });
 }

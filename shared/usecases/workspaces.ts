@@ -3,6 +3,7 @@ import { Conflict, Unprocessable } from '../errors.js';
 import { readAll } from '../store/postgres-store.js';
 import { parseState } from '../repos/state-versions.js';
 import { isUniqueViolation, type Db } from '../db.js';
+import { resolveExecution } from './agent-pools.js';
 import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
 import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
 
@@ -51,7 +52,7 @@ async function resolveTags(db: Db, organizationName: string, refs: TagRef[], cre
 
 /** Creates a workspace in an organization, with its tags; its name must be free there. */
 export async function createWorkspace(rt: Runtime, organizationName: string, settings: WorkspaceSettings & { name: string }, tags: TagRef[] = []): Promise<WorkspaceRow> {
-  const values = { ...triggers(settings), name: settings.name };
+  const values = { ...triggers(await executionOf(rt.db, organizationName, null, settings)), name: settings.name };
   // The name's unique index refuses a taken one, also between concurrent creations.
   const insert = (db: Db) =>
     insertWorkspace(db, organizationName, values).catch((err: unknown) => {
@@ -85,8 +86,26 @@ export async function removeWorkspaceTags(rt: Runtime, ws: WorkspaceRow, tags: T
 export async function changeWorkspace(rt: Runtime, ws: WorkspaceRow, settings: WorkspaceSettings): Promise<WorkspaceRow> {
   return rt.db.transaction(async (tx) => {
     if (settings.name && settings.name !== ws.name && (await findWorkspaceByName(tx, ws.organization_name, settings.name))) throw nameTaken();
-    return updateWorkspace(tx, ws, triggers(settings));
+    return updateWorkspace(tx, ws, triggers(await executionOf(tx, ws.organization_name, ws, settings)));
   });
+}
+
+/**
+ * The settings with the execution mode and agent pool the workspace (`ws`; null when new) ends
+ * with: one that follows its organization takes the organization's (in the writing statement) and
+ * names no pool of its own; one with a mode of its own goes by executionAfter, a named pool checked.
+ */
+async function executionOf(db: Db, organizationName: string, ws: WorkspaceRow | null, settings: WorkspaceSettings): Promise<WorkspaceSettings> {
+  const follows = settings.overwrites_execution_mode === false || (settings.execution_mode === undefined && !(ws?.overwrites_execution_mode ?? false));
+  if (follows) {
+    if (settings.agent_pool_id) throw new Unprocessable("Agent pool must not be specified unless using 'agent' execution mode", '/data/attributes/agent-pool-id');
+    const { agent_pool_id: _ignored, ...rest } = settings;
+    return rest;
+  }
+  if (settings.execution_mode === undefined && settings.agent_pool_id === undefined) return settings;
+  const before = ws ? { mode: ws.execution_mode, pool: ws.agent_pool_id } : { mode: 'remote' as const, pool: null };
+  const after = await resolveExecution(db, organizationName, before, { mode: settings.execution_mode, pool: settings.agent_pool_id }, { kind: 'workspace', workspaceId: ws?.id ?? null });
+  return { ...settings, execution_mode: after.mode, agent_pool_id: after.pool };
 }
 
 /** Deletes tags of an organization (every workspace loses them). */
