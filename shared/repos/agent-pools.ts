@@ -22,8 +22,11 @@ export async function insertAgentPool(db: Db, organizationName: string, attrs: {
   return row;
 }
 
+/** Changes the given attributes of a pool (none given: reads it); undefined when it is gone. */
 export async function updateAgentPool(db: Db, id: string, attrs: { name?: string; organization_scoped?: boolean }): Promise<AgentPoolRow | undefined> {
-  const [row] = await db<AgentPoolRow>('agent_pools').where({ id }).update(attrs).returning('*');
+  const changes = Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== undefined));
+  if (!Object.keys(changes).length) return findAgentPool(db, id);
+  const [row] = await db<AgentPoolRow>('agent_pools').where({ id }).update(changes).returning('*');
   return row;
 }
 

@@ -81,6 +81,8 @@ const CLASSES = {
   'manage-var-sets': allow(...ORG_MANAGERS),
   /** Organization permission manage-projects. */
   'manage-projects': allow(...ORG_MANAGERS),
+  /** Organization permission manage-agent-pools. */
+  'manage-agent-pools': allow(...ORG_MANAGERS),
   /** Read access to the world's project: the read member's team holds read project access on it. */
   'project-read': allow('read', 'orgToken', 'owner', 'siteAdmin'),
   /** Organization permission manage-policy-overrides. */
@@ -183,6 +185,7 @@ interface World {
   runTrigger: string;
   /** A project (no workspaces) on which the read member's team has read access, and that access. */
   project: string;
+  agentPool: string;
   readProjectGrant: string;
   policySetParameter: string;
   toolVersions: Record<'opa' | 'sentinel', string>;
@@ -351,6 +354,10 @@ async function newRunTrigger(): Promise<string> {
   return (await must('POST', `/workspaces/${world.ws.id}/run-triggers`, doc('run-triggers', {}, { sourceable: rel('workspaces', (await freshWorkspace()).id) }))).data.id;
 }
 
+async function newAgentPool(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/agent-pools`, doc('agent-pools', { name: uniq('pool') }))).data.id;
+}
+
 async function newProject(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/projects`, doc('projects', { name: uniq('prj') }))).data.id;
 }
@@ -454,6 +461,7 @@ async function buildWorld(): Promise<World> {
   w.varsetVar = await newVarsetVar(w.varset);
   w.runTrigger = await newRunTrigger();
   w.project = await newProject();
+  w.agentPool = await newAgentPool();
   w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
   w.policySetParameter = await newPolicySetParameter();
   w.toolVersions = { opa: await newToolVersion('opa'), sentinel: await newToolVersion('sentinel') };
@@ -1263,6 +1271,16 @@ const MATRIX: Record<string, Entry> = {
     call: (w) => ({ path: `/api/v2/varsets/${w.varset}/relationships/projects`, body: { data: [{ type: 'projects', id: w.project }] } }),
   },
   'GET /api/v2/projects/:id/varsets': { access: 'project-read', call: (w) => ({ path: `/api/v2/projects/${w.project}/varsets` }) },
+
+  // Agent pools.
+  'GET /api/v2/organizations/:org/agent-pools': { access: 'org-member', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/agent-pools` }) },
+  'POST /api/v2/organizations/:org/agent-pools': { access: 'manage-agent-pools', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/agent-pools`, body: doc('agent-pools', { name: uniq('pool') }) }) },
+  'GET /api/v2/agent-pools/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/agent-pools/${w.agentPool}` }) },
+  'PATCH /api/v2/agent-pools/:id': { access: 'manage-agent-pools', call: (w) => ({ path: `/api/v2/agent-pools/${w.agentPool}`, body: doc('agent-pools', { name: uniq('pool') }) }) },
+  'DELETE /api/v2/agent-pools/:id': {
+    access: 'manage-agent-pools',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/agent-pools/${allowed ? await newAgentPool() : w.agentPool}` }),
+  },
 
   // Projects and teams' access to them.
   'GET /api/v2/organizations/:org/projects': { access: 'org-member', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/projects` }) },

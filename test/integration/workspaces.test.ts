@@ -132,11 +132,13 @@ describe('workspaces', () => {
       expect(shown.body.data.attributes).to.deep.equal(a);
     });
 
-    it('accepts each execution mode and pre-release terraform versions', async () => {
+    it('accepts each execution mode (agent with a pool) and pre-release terraform versions', async () => {
+      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, { token: org.owner.token, body: doc('agent-pools', { name: uniq('pool') }) });
+      expect(pool.status, pool.text).to.equal(201);
       for (const mode of ['remote', 'local', 'agent']) {
         const res = await api('POST', `/organizations/${org.name}/workspaces`, {
           token: org.owner.token,
-          body: doc('workspaces', { name: uniq('ws'), 'execution-mode': mode, 'terraform-version': '1.12.0-beta1' }),
+          body: doc('workspaces', { name: uniq('ws'), 'execution-mode': mode, 'terraform-version': '1.12.0-beta1', ...(mode === 'agent' ? { 'agent-pool-id': pool.body.data.id } : {}) }),
         });
         const a = expectWorkspaceDocument(res, 201);
         expect(a['execution-mode']).to.equal(mode);
@@ -522,11 +524,14 @@ describe('workspaces', () => {
 
     it('updates several attributes at once and clears description with null', async () => {
       const ws = await createWorkspace(org, { description: 'old' });
+      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, { token: org.owner.token, body: doc('agent-pools', { name: uniq('pool') }) });
+      expect(pool.status, pool.text).to.equal(201);
       const res = await api('PATCH', `/workspaces/${ws.id}`, {
         token: org.owner.token,
         body: doc('workspaces', {
           description: null,
           'execution-mode': 'agent',
+          'agent-pool-id': pool.body.data.id,
           'terraform-version': '1.11.4',
           'assessments-enabled': true,
           'auto-destroy-at': '2031-05-06T07:08:09.123Z',
