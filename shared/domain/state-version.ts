@@ -11,9 +11,11 @@ export const backingDataMachine = defineMachine<StateVersionStatus, BackingDataE
   permanent_delete: { from: ['backing_data_soft_deleted'], to: 'backing_data_permanently_deleted' },
 });
 
+const VERBS: Record<BackingDataEvent, string> = { soft_delete: 'soft delete', restore: 'restore', permanent_delete: 'permanently delete' };
+
 /** Why a backing-data action may not happen to a version (null when it may); the current state of a workspace keeps its data. */
 export function backingDataRefusal(event: BackingDataEvent, v: { status: StateVersionStatus; isCurrent: boolean }): string | null {
-  if (!backingDataMachine.can(v.status, event)) return `cannot ${event.replace('_', ' ')} the backing data of a state version that is ${v.status}`;
+  if (!backingDataMachine.can(v.status, event)) return `cannot ${VERBS[event]} the backing data of a state version that is ${v.status}`;
   if (event === 'soft_delete' && v.isCurrent) return 'the backing data of the current state version cannot be deleted';
   return null;
 }
