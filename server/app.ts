@@ -68,8 +68,9 @@ export function createApp(deps: AppDeps): express.Express {
   // Every authenticated request takes a point of its credential's budget (shared by all web
   // processes): asked for alongside the credential's lookup, enforced once it is authenticated.
   api.use(startApiBudget(deps.rateLimits, deps.config));
-  // Authenticate before reading the body, so an anonymous request never gets past 401; but a small
-  // body that names the guard's first read is read first, so the token's lookup makes that read too.
+  // Authenticate before reading the body, so an anonymous request never gets past 401; a small
+  // body naming the guard's first read is read first (docs/design-for-speed.md, "The request body
+  // read ahead").
   const jsonTypes = ['application/json', 'application/vnd.api+json'];
   const bodyAhead = readBodyAhead(readsAheadFromBody, jsonTypes);
   api.use(bodyAhead.read);

@@ -49,7 +49,8 @@ function principalOf(row: LiveTokenRow): Principal | null {
 
 /**
  * Resolves a token secret to its principal, or null when unknown or expired; with `ahead`, the
- * same statement makes that granted read too (see ReadAhead), whatever the token turns out to be.
+ * same statement makes that granted read too, whatever the token turns out to be
+ * (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
 export async function principalFor(db: Db, secret: string, ahead?: ReadAheadSpec): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
   const found = await findLiveTokenWithOwner(db, secret, ahead && { statement: ahead.statement, bindings: ahead.key });

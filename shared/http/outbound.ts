@@ -189,9 +189,8 @@ export function createOutboundClient(opts: OutboundOptions) {
 
   /**
    * Sends one request; never throws for network or policy failures (they come back in `error`).
-   * Node's own HTTP client, without a fetch layer on top: a fetch implementation's request,
-   * response, headers and abort objects cost more CPU per request than the request itself
-   * (docs/performance.md, "The outbound client on Node's HTTP client").
+   * Node's own HTTP client, as a fetch layer costs more CPU than the request itself
+   * (docs/design-for-speed.md, "The outbound client on Node's HTTP client").
    */
   async function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
     const started = Date.now();
