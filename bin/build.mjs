@@ -4,7 +4,7 @@
 // older than its sources, so a start of a built checkout does not spend a minute recompiling.
 // `--force` builds regardless. Plain JavaScript: it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +42,7 @@ function staleReason() {
   if (missing) return `${missing} is missing`;
   const built = statSync(STAMP).mtimeMs;
   const newest = Math.max(...[...SOURCE_DIRS, ...SOURCE_FILES].map((p) => newestMtime(join(root, p))));
-  return newest > built ? 'sources changed since the last build' : null;
+  return newest >= built ? 'sources changed since the last build' : null;
 }
 
 function run(tool, args) {
@@ -54,11 +54,13 @@ function run(tool, args) {
 const reason = process.argv.includes('--force') ? 'asked to' : staleReason();
 if (reason === null) process.exit(0);
 process.stderr.write(`building (${reason})\n`);
-// The stamp carries the time the build started: a source saved while it runs is newer, so the
-// next start builds again.
-const started = new Date();
+// The stamp is made as the build starts and put in place when it has succeeded, so its mtime is
+// the start in the filesystem's own clock: a source saved while the build runs is newer, and the
+// next start builds again. A failed build leaves no stamp.
+mkdirSync(join(root, 'dist'), { recursive: true });
+rmSync(STAMP, { force: true });
+writeFileSync(`${STAMP}.new`, `build started ${new Date().toISOString()}\n`);
 run('tsc', ['-p', '.']);
 run('tsc', ['-p', 'console']);
 run('vite', ['build', '--config', 'console/vite.config.ts']);
-writeFileSync(STAMP, `${started.toISOString()}\n`);
-utimesSync(STAMP, started, started);
+renameSync(`${STAMP}.new`, STAMP);
