@@ -9,6 +9,8 @@ import { waitFor } from '../helpers/processes.js';
 import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';
 
 const EMBEDDED = fileURLToPath(new URL('../../bin/all.js', import.meta.url));
+/** The site admin token the walkthrough is run with (SITE_ADMIN_TOKEN needs 16 characters or more). */
+const ADMIN_TOKEN = 'walkthrough-admin-token';
 
 
 describe('the README walkthrough against the embedded process (npm start)', function () {
@@ -23,7 +25,7 @@ describe('the README walkthrough against the embedded process (npm start)', func
         ...process.env,
         DATABASE_URL: databaseUrl,
         QUEUE_PREFIX: `walk-${runId}`,
-        SITE_ADMIN_TOKEN: 'x',
+        SITE_ADMIN_TOKEN: ADMIN_TOKEN,
         PORT: String(port),
         ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         LOG_LEVEL: 'warn',
@@ -40,7 +42,7 @@ describe('the README walkthrough against the embedded process (npm start)', func
       expect(Date.now() - started).to.be.below(60_000);
 
       const { stdout } = await promisify(execFile)('bash', [resolve('docs/walkthrough.sh')], {
-        env: { ...process.env, API: `http://127.0.0.1:${port}/api/v2`, SUFFIX: runId },
+        env: { ...process.env, API: `http://127.0.0.1:${port}/api/v2`, ADMIN_TOKEN, SUFFIX: runId },
       });
       expect(stdout).to.match(/^ws-\w{16}$/m);
       expect(stdout).to.include(`team users: alice${runId}`);
