@@ -32,7 +32,7 @@ async function recordWithinHostLimits(rt: Runtime, attrs: Parameters<typeof inse
   const max = rt.config.maxConcurrentVerificationsPerHost;
   const row = await insertVerificationIfRoom(rt.db, attrs, { maxOpen: max, windowSeconds: Math.ceil(waitMs / 1000) });
   if (!row) {
-    throw new TooManyRequests(`Too many verifications of ${host} under way at once (at most ${max}); retry in ${BUSY_HOST_RETRY_MS / 1000} seconds.`, {
+    throw new TooManyRequests(`Rate limit exceeded: too many verifications of ${host} under way at once (at most ${max}); retry in ${BUSY_HOST_RETRY_MS / 1000} seconds.`, {
       limit: max,
       msBeforeReset: BUSY_HOST_RETRY_MS,
     });
