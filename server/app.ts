@@ -3,7 +3,7 @@ import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
 import { readAheadOf, readsAheadFromBody } from './guards.js';
 import { readBodyAhead } from './body-ahead.js';
-import { apiRateLimit, startApiBudget } from './rate-limit.js';
+import { apiRateLimit, authAttempt, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
 import { metaHandlers } from './handlers/meta.js';
@@ -23,7 +23,7 @@ import { runTriggerRoutes } from './routes/run-triggers.js';
 import { projectRoutes } from './routes/projects.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
-import { consoleApp, CONSOLE_PATH } from './console.js';
+import { consoleApp, CONSOLE_PATH, favicon } from './console.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
 
@@ -46,9 +46,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', meta.readyz);
   app.get('/metrics', metricsEndpoint(deps));
   app.get('/.well-known/terraform.json', meta.discovery);
-  app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
+  app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues, deps.rateLimits));
   // The web console (static files; it reads and writes through the API) and the site's root, which opens it.
   app.get('/', (_req, res) => res.redirect(302, CONSOLE_PATH));
+  app.get('/favicon.ico', favicon());
   app.use(CONSOLE_PATH, consoleApp());
   // The console's sign-in API (session cookie) and terraform login's token endpoint.
   app.use('/api/console', consoleRoutes(deps));
@@ -74,7 +75,7 @@ export function createApp(deps: AppDeps): express.Express {
   const jsonTypes = ['application/json', 'application/vnd.api+json'];
   const bodyAhead = readBodyAhead(readsAheadFromBody, jsonTypes);
   api.use(bodyAhead.read);
-  api.use(authenticate(deps.db, deps.config, { readAheadOf }));
+  api.use(authenticate(deps.db, deps.config, { readAheadOf, failures: (req) => authAttempt(deps.rateLimits, req) }));
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));
