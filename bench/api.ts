@@ -139,7 +139,8 @@ async function startService(databaseUrl: string, queuePrefix: string): Promise<S
     // Benchmarks measure throughput with few tokens: no rate limits.
     RATE_LIMIT_PER_SECOND: '0',
     RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '0',
-    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '0',
+    RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '0',
+    MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '0',
     RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
     RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
   });

@@ -126,7 +126,8 @@ export async function serviceSetup(cleanups: Cleanups, extraEnv: Record<string, 
     // BENCH_RATE_LIMITS=off turns the per-request budget off, to measure what counting it costs.
     RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMITS === 'off' ? '0' : '1000000',
     RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '1000000',
-    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1000000',
+    RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '1000000',
+    MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '0',
     RATE_LIMIT_INVITATIONS_PER_MINUTE: '1000000',
     RATE_LIMIT_INVITATIONS_PER_HOUR: '1000000',
     // Explicit so the run never creates a development key file in the working directory.

@@ -3,7 +3,7 @@ import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
 import { readAheadOf, readsAheadFromBody } from './guards.js';
 import { readBodyAhead } from './body-ahead.js';
-import { apiRateLimit, startApiBudget } from './rate-limit.js';
+import { apiRateLimit, authAttempt, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
 import { metaHandlers } from './handlers/meta.js';
@@ -24,7 +24,7 @@ import { projectRoutes } from './routes/projects.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
-import { consoleApp, CONSOLE_PATH } from './console.js';
+import { consoleApp, CONSOLE_PATH, favicon } from './console.js';
 import { UploadSlots } from './upload-slots.js';
 import { openApiDocument } from './openapi.js';
 
@@ -47,9 +47,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/readyz', meta.readyz);
   app.get('/metrics', metricsEndpoint(deps));
   app.get('/.well-known/terraform.json', meta.discovery);
-  app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues));
+  app.use(BOARD_PATH, ...boardRouter(deps.db, deps.queues, deps.rateLimits));
   // The web console (static files; it reads and writes through the API) and the site's root, which opens it.
   app.get('/', (_req, res) => res.redirect(302, CONSOLE_PATH));
+  app.get('/favicon.ico', favicon());
   app.use(CONSOLE_PATH, consoleApp());
   // The console's sign-in API (session cookie) and terraform login's token endpoint.
   app.use('/api/console', consoleRoutes(deps));
@@ -69,12 +70,13 @@ export function createApp(deps: AppDeps): express.Express {
   // Every authenticated request takes a point of its credential's budget (shared by all web
   // processes): asked for alongside the credential's lookup, enforced once it is authenticated.
   api.use(startApiBudget(deps.rateLimits, deps.config));
-  // Authenticate before reading the body, so an anonymous request never gets past 401; but a small
-  // body that names the guard's first read is read first, so the token's lookup makes that read too.
+  // Authenticate before reading the body, so an anonymous request never gets past 401; a small
+  // body naming the guard's first read is read first (docs/design-for-speed.md, "The request body
+  // read ahead").
   const jsonTypes = ['application/json', 'application/vnd.api+json'];
   const bodyAhead = readBodyAhead(readsAheadFromBody, jsonTypes);
   api.use(bodyAhead.read);
-  api.use(authenticate(deps.db, deps.config, { readAheadOf }));
+  api.use(authenticate(deps.db, deps.config, { readAheadOf, failures: (req) => authAttempt(deps.rateLimits, req) }));
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));

@@ -49,7 +49,8 @@ function principalOf(row: LiveTokenRow): Principal | null {
 
 /**
  * Resolves a token secret to its principal, or null when unknown or expired; with `ahead`, the
- * same statement makes that granted read too (see ReadAhead), whatever the token turns out to be.
+ * same statement makes that granted read too, whatever the token turns out to be
+ * (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
 export async function principalFor(db: Db, secret: string, ahead?: ReadAheadSpec): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
   const found = await findLiveTokenWithOwner(db, secret, ahead && { statement: ahead.statement, bindings: ahead.key });
@@ -116,15 +117,20 @@ export interface AuthenticateOptions {
   runTokenPaths?: readonly RegExp[];
   /** The granted read a request's guard makes first, when its method and path (or its body, when read already) tell (read with the token). */
   readAheadOf?: (method: string, path: string, body?: unknown) => ReadAheadSpec | null;
+  /** The failed-authentication budget of the request's client address (authAttempt in rate-limit.ts), for requests presenting a token. */
+  failures?: (req: Request) => { admit(): Promise<void>; failed(): Promise<void> };
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
-export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runTokenPaths = RUN_TOKEN_PATHS, readAheadOf }: AuthenticateOptions = {}) =>
+export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runTokenPaths = RUN_TOKEN_PATHS, readAheadOf, failures }: AuthenticateOptions = {}) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const credential = presentedCredential(req, config);
     if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
     const secret = credential?.kind === 'token' ? credential.secret : null;
+    // A stale session cookie is no guess (sessions expire as a matter of course): only tokens count.
+    const attempt = secret ? failures?.(req) : undefined;
     const found = secret ? await principalFor(db, secret, readAheadOf?.(req.method, req.path, req.body) ?? undefined) : null;
+    await attempt?.admit();
     if (found) {
       const { principal, readAhead } = found;
       if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();
@@ -133,7 +139,10 @@ export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runToken
       return next();
     }
     const taskAccess = secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;
-    if (!taskAccess) throw new Unauthorized();
+    if (!taskAccess) {
+      await attempt?.failed();
+      throw new Unauthorized();
+    }
     res.locals.taskAccess = taskAccess;
     next();
   }, { [AUTHENTICATES]: true });

@@ -3,21 +3,65 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Db } from '../shared/db.js';
+import type { RateLimits } from '../shared/rate-limits.js';
 import { rowOf, type Queues } from '../shared/queues.js';
 import { principalFor } from './auth.js';
+import { authAttempt } from './rate-limit.js';
 
 export const BOARD_PATH = '/admin/queues';
 
-/** HTTP Basic guard: any user name, a site admin's API token as the password. */
-function siteAdminBasicAuth(db: Db) {
+/**
+ * The board's own policy: its pages need inline styles, but like the console they load nothing
+ * from another host and cannot be framed.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * HTTP Basic guard: any user name, a site admin's API token as the password. A password that
+ * fails spends a point of the client address's failed-authentication budget.
+ */
+function siteAdminBasicAuth(db: Db, limits: RateLimits) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const password = decoded.includes(':') ? decoded.slice(decoded.indexOf(':') + 1) : '';
+    const attempt = password ? authAttempt(limits, req) : null;
     const principal = password ? (await principalFor(db, password))?.principal : null;
-    if (principal?.kind === 'user' && principal.user.is_admin) return next();
+    await attempt?.admit();
+    if (principal?.kind === 'user' && principal.user.is_admin) {
+      res.set({ 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' });
+      return next();
+    }
+    await attempt?.failed();
     res.set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').status(401).type('text/plain').send('site admin token required');
   };
+}
+
+type RenderEngine = (path: string, options: object, callback: (err: Error | null, html?: string) => void) => void;
+
+/**
+ * Bull Board's page links a web-font stylesheet on another host. Its template is rendered as it
+ * is, then stripped of every stylesheet or icon link to another host (the page falls back to the
+ * system fonts), so that the board, like everything else the service serves, loads nothing from
+ * elsewhere. Express keeps a (sub-)application's engines in `engines`, by extension.
+ */
+function renderWithoutOtherHosts(board: Router): void {
+  const engines = (board as unknown as { engines: Record<string, RenderEngine | undefined> }).engines;
+  const render = engines['.ejs'];
+  if (!render) throw new Error('the queue board no longer renders its page with ejs: see renderWithoutOtherHosts');
+  engines['.ejs'] = (path, options, callback) =>
+    render(path, options, (err, html) => callback(err, html?.replace(/<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>/gi, '')));
 }
 
 /**
@@ -41,9 +85,11 @@ function boardQueue(queue: Queues[keyof Queues]): BullMQAdapter {
 }
 
 /** Bull Board over every queue of the service, for site admins only. */
-export function boardRouter(db: Db, queues: Queues): [ReturnType<typeof siteAdminBasicAuth>, Router] {
+export function boardRouter(db: Db, queues: Queues, limits: RateLimits): [ReturnType<typeof siteAdminBasicAuth>, Router] {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BOARD_PATH);
   createBullBoard({ queues: Object.values(queues).map(boardQueue), serverAdapter });
-  return [siteAdminBasicAuth(db), serverAdapter.getRouter() as Router];
+  const board = serverAdapter.getRouter() as Router;
+  renderWithoutOtherHosts(board);
+  return [siteAdminBasicAuth(db, limits), board];
 }

@@ -4,14 +4,12 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 export const BODY_AHEAD_MAX_BYTES = 16 * 1024;
 
 /**
- * Reads the JSON body of a request whose first read takes its key from the body (creating a run
- * names its workspace there) before the request is authenticated, so that the statement that
- * looks up the token makes that read too (see readAheadOf). Only an uncompressed body that declares
- * a length of at most BODY_AHEAD_MAX_BYTES is read here; any other (a compressed one may inflate
- * past the limit, up to what the API's own parser takes) is read after authentication as before,
- * and its read made on its own. The first handler reads; the second, placed where the body would be
- * read otherwise, reports what went wrong reading it (400, 413, 415), so an anonymous request
- * still gets its 401 first, whatever it sent.
+ * Reads the small JSON body of a request whose first read takes its key from it before the
+ * request is authenticated, so the token's lookup makes that read too (docs/design-for-speed.md,
+ * "The request body read ahead"). Only an uncompressed body that declares at most
+ * BODY_AHEAD_MAX_BYTES is read here, as a compressed one may inflate past it. The first handler
+ * reads; the second, placed where the body would be read otherwise, reports what went wrong (400,
+ * 413, 415), so an anonymous request still gets its 401 first, whatever it sent.
  */
 export function readBodyAhead(wanted: (method: string, path: string) => boolean, types: string[]): { read: RequestHandler; report: RequestHandler } {
   const parse = express.json({ type: types, limit: BODY_AHEAD_MAX_BYTES, strict: true });

@@ -37,16 +37,42 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/** The console's icon (console/public/favicon.svg, copied into the build as it is). */
+const FAVICON = 'favicon.svg';
+
+/**
+ * Sends one of the console's files. The path is given relative to the console's directory (its
+ * root): only that part is checked for dot segments, so the service serves its files from any
+ * install path, one under `~/.local/` too.
+ */
+const sendConsoleFile = (res: Response, dir: string, file: string) => res.sendFile(file, { root: dir });
+
+/**
+ * The site's icon at /favicon.ico, where browsers look for it on pages that name none (the API's
+ * answers, the queue board's): the console's SVG icon, which browsers take by its content type.
+ */
+export function favicon(dir = CONSOLE_ASSETS) {
+  return (_req: Request, res: Response): void => {
+    if (!existsSync(join(dir, FAVICON))) {
+      res.status(404).type('text/plain').send('not found');
+      return;
+    }
+    res.set('Cache-Control', 'public, max-age=86400');
+    sendConsoleFile(res, dir, FAVICON);
+  };
+}
+
 /**
  * The web console, an application of its own mounted at CONSOLE_PATH: its hashed assets (cached
- * for good), and index.html (never cached) for every other path, which the console routes itself.
- * It holds no data: every read and write goes through the API with the session cookie.
+ * for good), its icon, and index.html (never cached) for every other path, which the console
+ * routes itself. It holds no data: every read and write goes through the API with the session cookie.
  */
 export function consoleApp(dir = CONSOLE_ASSETS): Router {
   const r = Router();
   const index = join(dir, 'index.html');
   r.use(securityHeaders);
   r.use('/assets', express.static(join(dir, 'assets'), { index: false, redirect: false, immutable: true, maxAge: '365d' }));
+  r.get(`/${FAVICON}`, favicon(dir));
   r.use((req, res) => {
     if (req.path.startsWith('/assets/')) {
       res.status(404).type('text/plain').send('not found');
@@ -61,7 +87,7 @@ export function consoleApp(dir = CONSOLE_ASSETS): Router {
       return;
     }
     res.set('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    sendConsoleFile(res, dir, 'index.html');
   });
   return r;
 }

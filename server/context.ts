@@ -12,7 +12,7 @@ declare global {
     interface Locals {
       requestId: string;
       principal: Principal;
-      /** The granted read its token's lookup made for the request's guard, when it made one (see ReadAhead). */
+      /** The granted read its token's lookup made for the request's guard (docs/design-for-speed.md, "Read-ahead of the guard's row"). */
       readAhead?: ReadAhead;
       /** The console session a request was authenticated by (its cookie), when it was. */
       session?: SessionRow;

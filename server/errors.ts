@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, IllegalTransition, type ErrorKind } from '../shared/errors.js';
+import { ApiError, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { send } from './jsonapi.js';
+import { setHeaders as setRateLimitHeaders } from './rate-limit.js';
 
 interface HttpishError {
   type?: string;
@@ -85,6 +86,10 @@ export const errorHandler =
     const apiError = toApiError(err);
     if (apiError) {
       const status = HTTP_STATUS[apiError.kind];
+      if (apiError instanceof TooManyRequests) {
+        setRateLimitHeaders(res, { ...apiError.budget, remaining: 0 });
+        res.setHeader('Retry-After', String(retryAfterSeconds(apiError.budget)));
+      }
       if (status === 503) {
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
         if (apiError !== err) logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });

@@ -285,15 +285,9 @@ const READS_AHEAD = [
 ];
 
 /**
- * The granted read a request's guard makes first, when its method and path tell (the reads
- * clients make most: a workspace by id or by name, a run, its events, plan and apply, its policy
- * checks and task stages (polled while they run), an organization's workspaces and its
- * entitlements, which the terraform CLI reads at every command, and a configuration version's
- * creation and the reads of it polled until its upload is in, and a run's creation), with its
- * key from the path, or from the body when the body was read before authentication (see
- * readsAheadFromBody); the request's token is then looked up by the same statement (see
- * authenticate). The guard checks that the read and the key are its own, so a request this names
- * wrongly only reads again.
+ * The granted read a request's guard makes first, when its method and path tell (READS_AHEAD), with
+ * its key from the path or from a body read before authentication; the request's token is then
+ * looked up by the same statement (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
 export function readAheadOf(method: string, path: string, body?: unknown): ReadAheadSpec | null {
   for (const ahead of READS_AHEAD) {

@@ -1,44 +1,29 @@
 import type { NextFunction, Request, Response } from 'express';
-import { TooManyRequests } from '../shared/errors.js';
 import { signInAllowance } from '../shared/domain/sign-in.js';
-import type { LimitDecision, LimitName, RateLimits } from '../shared/rate-limits.js';
+import { budgetSpent, type LimitDecision, type LimitName, type RateLimits } from '../shared/rate-limits.js';
 import type { Config } from '../shared/config.js';
 import { sha256Hex } from '../shared/crypto.js';
 import { presentedCredential } from './auth.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */
-function setHeaders(res: Response, d: LimitDecision): void {
+export function setHeaders(res: Response, d: Pick<LimitDecision, 'limit' | 'remaining' | 'msBeforeReset'>): void {
   res.set('X-RateLimit-Limit', String(d.limit));
   res.set('X-RateLimit-Remaining', String(d.remaining));
   res.set('X-RateLimit-Reset', (Math.max(0, d.msBeforeReset) / 1000).toFixed(3));
 }
 
-const WHAT: Record<LimitName, string> = {
-  api: 'API requests with this token',
-  'configuration-versions': 'configuration versions created with this token',
-  verifications: 'destination verifications with this token',
-  invitations: 'invitations sent with this token',
-  'organization-invitations': 'invitations sent by this organization',
-  'sign-in': 'sign-in attempts from this address',
-  'sign-in-failures': 'failed sign-ins for this account from this address',
-  'sign-in-account': 'failed sign-ins for this account',
-};
-
-/** 429 for a spent budget: JSON:API error, Retry-After, and the budget's X-RateLimit headers. */
-function refuse(res: Response, name: LimitName, d: LimitDecision): never {
-  setHeaders(res, d);
-  const seconds = Math.max(1, Math.ceil(d.msBeforeReset / 1000));
-  res.set('Retry-After', String(seconds));
-  throw new TooManyRequests(`Rate limit exceeded: too many ${WHAT[name]} (at most ${d.limit}); retry in ${seconds} seconds.`);
+/** 429 for a spent budget (the error middleware answers with Retry-After and the budget's headers). */
+function refuse(name: LimitName, d: LimitDecision): never {
+  throw budgetSpent(name, d);
 }
 
 /**
  * Takes one point of a budget; when it is spent, answers 429 (JSON:API error, Retry-After, and the
  * X-RateLimit headers of the budget that refused). An unlimited or unreachable budget lets the request through.
  */
-export async function enforceLimit(limits: RateLimits, res: Response, name: LimitName, key: string): Promise<LimitDecision | null> {
+export async function enforceLimit(limits: RateLimits, name: LimitName, key: string): Promise<LimitDecision | null> {
   const d = await limits.consume(name, key);
-  if (d && !d.allowed) refuse(res, name, d);
+  if (d && !d.allowed) refuse(name, d);
   return d;
 }
 
@@ -54,16 +39,44 @@ export const clientAddress = (req: Request): string => req.ip ?? req.socket.remo
  * signInAllowance). The caller reports a failed attempt with `failed()`, which spends a point of
  * both budgets; a successful one spends nothing.
  */
-export async function signInAttempt(limits: RateLimits, res: Response, account: string, address: string): Promise<{ failed: () => Promise<void> }> {
+export async function signInAttempt(limits: RateLimits, account: string, address: string): Promise<{ failed: () => Promise<void> }> {
   const pairKey = JSON.stringify([account, address]);
   const [pair, onAccount] = await Promise.all([limits.used('sign-in-failures', pairKey), limits.used('sign-in-account', account)]);
   const allowance = pair && signInAllowance({ addressLimit: pair.limit, onAccount: onAccount?.used ?? 0, accountLimit: onAccount?.limit ?? 0 });
   if (pair && allowance !== null && pair.used >= allowance) {
-    refuse(res, 'sign-in-failures', { allowed: false, limit: allowance, remaining: 0, msBeforeReset: pair.msBeforeReset });
+    refuse('sign-in-failures', { allowed: false, limit: allowance, remaining: 0, msBeforeReset: pair.msBeforeReset });
   }
   return {
     failed: async () => {
       await Promise.all([limits.consume('sign-in-failures', pairKey), limits.consume('sign-in-account', account)]);
+    },
+  };
+}
+
+/** One request's turn at the failed-authentication budget of its client address (see authAttempt). */
+export interface AuthAttempt {
+  /** 429 when the address's failures are spent, whatever the credential turns out to be. */
+  admit(): Promise<void>;
+  /** Spends a point: the credential did not authenticate. */
+  failed(): Promise<void>;
+}
+
+/**
+ * Started when a request presents a token (or the queue board's password), so that the read of its
+ * address's failures runs alongside the credential's lookup. Past the budget every credential from
+ * that address is refused, a good one too: a guess then tells nothing, and other addresses are
+ * unaffected. Only failures spend points.
+ */
+export function authAttempt(limits: RateLimits, req: Request): AuthAttempt {
+  const address = clientAddress(req);
+  const used = limits.used('auth-failures', address);
+  return {
+    admit: async () => {
+      const u = await used;
+      if (u && u.used >= u.limit) refuse('auth-failures', { allowed: false, limit: u.limit, remaining: 0, msBeforeReset: u.msBeforeReset });
+    },
+    failed: async () => {
+      await limits.consume('auth-failures', address);
     },
   };
 }
@@ -108,15 +121,15 @@ export const startApiBudget =
 /** After authenticate: 429 when the budget startApiBudget took a point of is spent; its headers on every answer. */
 export const apiRateLimit = () => async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
   const d = await (res.locals.apiBudget ?? null);
-  if (d && !d.allowed) refuse(res, 'api', d);
+  if (d && !d.allowed) refuse('api', d);
   if (d) setHeaders(res, d);
   next();
 };
 
 /** A stricter per-token budget in front of one expensive route (taken before the body is validated). */
 export const actionRateLimit =
-  (limits: RateLimits, name: Exclude<LimitName, 'api' | 'organization-invitations' | 'sign-in' | 'sign-in-failures' | 'sign-in-account'>) =>
+  (limits: RateLimits, name: 'configuration-versions' | 'invitations') =>
   async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
-    await enforceLimit(limits, res, name, callerKey(res));
+    await enforceLimit(limits, name, callerKey(res));
     next();
   };

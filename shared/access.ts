@@ -151,8 +151,9 @@ export interface ReadAheadSpec {
 
 /**
  * A granted read made ahead of a request's guard by the statement that looked the request's token
- * up (see server/auth.ts), so that the guard's read costs no round trip of its own. The first
- * rowWithGrant of the same read and id in the request takes what it found; any later one reads again.
+ * up, so the guard's read costs no round trip (docs/design-for-speed.md, "Read-ahead of the
+ * guard's row"). The first rowWithGrant of the same read and key in the request takes what it
+ * found; any later one reads again.
  */
 export class ReadAhead {
   private taken = false;

@@ -11,6 +11,8 @@ export type Edition = 'self-hosted' | 'free' | 'standard';
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
   readonly port: number;
+  /** The web process's certificate and key files (PEM): it then serves https on its port itself (null: plain http). */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
   readonly baseUrl: string;
   readonly uploadUrl: string;
   /**
@@ -113,8 +115,10 @@ export interface Config {
   readonly rateLimitPerSecond: number;
   /** Configuration versions one token may create per minute (0: no limit). */
   readonly rateLimitConfigurationVersionsPerMinute: number;
-  /** Requests that may verify a destination (notification configurations, run tasks) one token may make per minute (0: no limit). */
-  readonly rateLimitVerificationsPerMinute: number;
+  /** Verifications (notification configurations, run tasks) sent to one destination host per minute, whoever asks (0: no limit). */
+  readonly rateLimitVerificationsPerHostPerMinute: number;
+  /** Verifications of one destination host waiting for their answer at once (0: no limit). */
+  readonly maxConcurrentVerificationsPerHost: number;
   /** Invitations one token may send per minute (0: no limit). */
   readonly rateLimitInvitationsPerMinute: number;
   /** Invitations one organization may send per hour, whoever sends them (0: no limit). */
@@ -125,6 +129,8 @@ export interface Config {
   readonly rateLimitSignInPerAccountPerHour: number;
   /** Failed sign-ins naming one account from one client address per hour (0: no limit). */
   readonly rateLimitSignInFailuresPerHour: number;
+  /** Requests with a token (API, registry) or password (queue board) that fails to authenticate, per client address per minute (0: no limit). */
+  readonly rateLimitAuthFailuresPerMinute: number;
   /**
    * Which proxies' X-Forwarded-For the service believes (Express's 'trust proxy'): false (none, the
    * default: the client address is the socket's peer), a hop count, or proxy addresses/CIDRs.
@@ -170,11 +176,19 @@ export const VERIFICATION_QUEUE_MARGIN_MS = 5_000;
 /** How long the API waits for the outcome of a verification it asked for. */
 export const verificationWaitMs = (config: Pick<Config, 'verificationTimeoutSeconds'>): number => config.verificationTimeoutSeconds * 1000 + VERIFICATION_QUEUE_MARGIN_MS;
 
+/**
+ * The shortest SITE_ADMIN_TOKEN accepted: it opens everything, and unlike generated tokens it is
+ * chosen by a person, so it must at least not be guessable by trying.
+ */
+export const SITE_ADMIN_TOKEN_MIN_LENGTH = 16;
+
 const schema = {
   type: 'object',
   properties: {
     NODE_ENV: { enum: ['development', 'production', 'test'] },
     PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    TLS_CERT_FILE: { type: 'string', minLength: 1 },
+    TLS_KEY_FILE: { type: 'string', minLength: 1 },
     BASE_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     UPLOAD_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     RUN_API_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
@@ -188,7 +202,7 @@ const schema = {
     REDIS_PASSWORD: { type: 'string', minLength: 1 },
     QUEUE_PREFIX: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' },
     ENCRYPTION_KEY: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' },
-    SITE_ADMIN_TOKEN: { type: 'string', minLength: 1 },
+    SITE_ADMIN_TOKEN: { type: 'string', minLength: SITE_ADMIN_TOKEN_MIN_LENGTH },
     OUTBOUND_ALLOWED_CIDRS: { type: 'string', pattern: '^[0-9a-fA-F:./, ]*$' },
     EDITION: { enum: ['self-hosted', 'free', 'standard'] },
     LOG_LEVEL: { enum: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] },
@@ -234,12 +248,14 @@ const schema = {
     MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
     RATE_LIMIT_PER_SECOND: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
-    RATE_LIMIT_VERIFICATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    MAX_CONCURRENT_VERIFICATIONS_PER_HOST: { type: 'string', pattern: '^[0-9]{1,4}$' },
     RATE_LIMIT_INVITATIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_INVITATIONS_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_SIGN_IN_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     TRUST_PROXY: { type: 'string', maxLength: 4000 },
     SESSION_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     PASSWORD_RESET_TTL_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
@@ -318,10 +334,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   if ('problem' in trustProxy) problems.push(`TRUST_PROXY: ${trustProxy.problem}`);
+  if (!env.TLS_CERT_FILE !== !env.TLS_KEY_FILE) problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both (https) or neither (http)');
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   const port = Number(env.PORT ?? '8080');
-  const baseUrl = (env.BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, '');
+  const tls = env.TLS_CERT_FILE && env.TLS_KEY_FILE ? Object.freeze({ certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) }) : null;
+  const baseUrl = (env.BASE_URL ?? `${tls ? 'https' : 'http'}://127.0.0.1:${port}`).replace(/\/+$/, '');
   const keyHex = env.ENCRYPTION_KEY ?? devEncryptionKey(resolve('.data', 'encryption.key'));
   const runConcurrency = Number(env.RUN_CONCURRENCY ?? '2');
   const verificationTimeoutSeconds = Number(env.VERIFICATION_TIMEOUT_SECONDS ?? '10');
@@ -331,6 +349,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     env: mode,
     port,
+    tls,
     baseUrl,
     uploadUrl: (env.UPLOAD_URL ?? baseUrl).replace(/\/+$/, ''),
     runApiUrl: (env.RUN_API_URL ?? baseUrl).replace(/\/+$/, ''),
@@ -393,12 +412,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentUploadsPerOrganization: Number(env.MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION ?? '4'),
     rateLimitPerSecond: Number(env.RATE_LIMIT_PER_SECOND ?? '30'),
     rateLimitConfigurationVersionsPerMinute: Number(env.RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE ?? '60'),
-    rateLimitVerificationsPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_MINUTE ?? '20'),
+    rateLimitVerificationsPerHostPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE ?? '120'),
+    maxConcurrentVerificationsPerHost: Number(env.MAX_CONCURRENT_VERIFICATIONS_PER_HOST ?? '10'),
     rateLimitInvitationsPerMinute: Number(env.RATE_LIMIT_INVITATIONS_PER_MINUTE ?? '20'),
     rateLimitInvitationsPerHour: Number(env.RATE_LIMIT_INVITATIONS_PER_HOUR ?? '100'),
     rateLimitSignInPerMinute: Number(env.RATE_LIMIT_SIGN_IN_PER_MINUTE ?? '10'),
     rateLimitSignInPerAccountPerHour: Number(env.RATE_LIMIT_SIGN_IN_PER_ACCOUNT_PER_HOUR ?? '100'),
     rateLimitSignInFailuresPerHour: Number(env.RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR ?? '10'),
+    rateLimitAuthFailuresPerMinute: Number(env.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE ?? '20'),
     trustProxy: 'trust' in trustProxy ? trustProxy.trust : false,
     sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? String(12 * 3600)),
     passwordResetTtlSeconds: Number(env.PASSWORD_RESET_TTL_SECONDS ?? String(24 * 3600)),

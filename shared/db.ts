@@ -9,7 +9,7 @@ export type Tx = Knex.Transaction;
 
 /**
  * Writes another statement may carry as its data-modifying CTEs (top level, named), so they cost
- * no round trip of their own; PostgreSQL runs each to completion whether or not it is referenced.
+ * no round trip of their own (docs/design-for-speed.md, "Batched run writes").
  */
 export type Writes = [name: string, query: Knex.QueryBuilder][];
 
@@ -28,8 +28,8 @@ export function compiled(raw: Knex.Raw): Written {
 /**
  * A `with` entry named `relaxed` that lets its statement's own transaction commit without waiting
  * for PostgreSQL's log to reach the disk (`synchronous_commit` off for that transaction only). The
- * statement must read `relaxed` (a `with` that only selects runs only when read). For writes whose
- * loss in a database crash costs nothing accepted: see their callers.
+ * statement must read `relaxed` (a `with` that only selects runs only when read). Only for writes
+ * a later durable commit makes durable anyway (docs/design-for-speed.md, "Relaxed commits for claims").
  */
 export const RELAXED_COMMIT = "relaxed as (select set_config('synchronous_commit', 'off', true))";
 
@@ -58,10 +58,9 @@ interface StatementClient {
 
 /**
  * The rows of a written-out statement (`?` placeholders, as in knex's raw), run through knex's
- * client on a connection of the pool without knex's query builder and runner, whose work per
- * statement shows in the API's CPU profiles: for the few statements nearly every API request
- * makes. It is prepared, logged and observed (knex's `query` and `query-response` events) like any
- * other. In a transaction, or with a query among its values, it runs as knex's raw statement.
+ * client on a connection of the pool without knex's query builder and runner (docs/design-for-speed.md,
+ * "Written-out statements"); still prepared, logged and observed (knex's `query` and
+ * `query-response` events). In a transaction, or with a query among its values, it runs as knex's raw.
  */
 export async function rowsOf<R>(db: Db, sql: string, bindings: readonly (Knex.RawBinding | Knex.QueryBuilder)[]): Promise<R[]> {
   // A query among the values needs knex to write it into the statement.
@@ -103,8 +102,8 @@ export function createDb(databaseUrl: string, poolMax = 10, preparedStatements =
     pool: {
       min: 0,
       max: poolMax,
-      // A prepared statement is planned once (a generic plan) instead of at every execution; see
-      // docs/decisions.md "Prepared statements". Unnamed statements are planned each time anyway.
+      // A prepared statement is planned once (a generic plan) instead of at every execution
+      // (docs/design-for-speed.md, "Prepared statements"); unnamed ones are planned each time anyway.
       ...(preparedStatements > 0 ? { afterCreate: genericPlans } : {}),
     },
     // An error names its statement without the values bound to it (tokens, state, plan files).

@@ -73,9 +73,21 @@ export class PayloadTooLarge extends ApiError {
   }
 }
 
-/** A budget of the rate limits is spent; the middleware sets Retry-After and the X-RateLimit headers. */
+/** The budget a refused request met: its size and when its window ends. */
+export interface SpentBudget {
+  limit: number;
+  msBeforeReset: number;
+}
+
+/** Whole seconds until a spent budget's window ends (at least 1): its Retry-After. */
+export const retryAfterSeconds = (budget: SpentBudget): number => Math.max(1, Math.ceil(budget.msBeforeReset / 1000));
+
+/** A budget of the rate limits is spent; the error middleware answers with Retry-After and the budget's X-RateLimit headers. */
 export class TooManyRequests extends ApiError {
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    readonly budget: SpentBudget,
+  ) {
     super('rate-limited', 'too many requests', detail);
   }
 }

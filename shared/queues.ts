@@ -183,13 +183,10 @@ const FAIR_ORDER_REMEMBERED = 1_000;
 
 /**
  * A fair order between organizations for one queue of one process: a job's BullMQ priority (lower
- * goes first, in order of adding within one priority) is how many jobs its organization added
- * here recently, counting itself, each counted job fading with a time constant of
- * FAIR_ORDER_FADE_MS. An organization that adds a hundred jobs at once gets priorities 1 to 100,
- * and another organization's job added after them gets 1 and is next in line: the organizations'
- * jobs interleave instead of one's backlog standing before the other's. It orders only; the fair
- * share (workers/organization-slots.ts) still bounds what one organization holds. Each process
- * counts what it adds, which approximates the organization's backlog as a whole.
+ * goes first) is how many jobs its organization added here recently, counting itself, each fading
+ * with a time constant of FAIR_ORDER_FADE_MS, so organizations' jobs interleave instead of one's
+ * backlog standing before the other's. It orders only; the fair share bounds what one organization
+ * holds (docs/design-for-speed.md, "Fair slots").
  */
 class FairOrder {
   private readonly counts = new Map<string, { count: number; at: number }>();
@@ -332,9 +329,9 @@ interface Gathering {
 /**
  * Enqueues notification delivery attempts after commit, DELIVERIES_PER_JOB to a job, in rounds: a
  * round goes out at the end of the current turn of the event loop when the last one is at least
- * DELIVERY_ROUND_MS old, otherwise when it is (or at once when a job's worth is waiting). An idle
- * process so adds each event's deliveries at once, and a busy one adds fewer, fuller jobs, waiting at
- * most DELIVERY_ROUND_MS. One per runtime (it holds the round being gathered).
+ * DELIVERY_ROUND_MS old, otherwise when it is (or at once when a job's worth is waiting), so a busy
+ * process adds fewer, fuller jobs (docs/design-for-speed.md, "Delivery rounds"). One per runtime
+ * (it holds the round being gathered).
  */
 export class DeliveryRounds {
   private gathering: Gathering | null = null;

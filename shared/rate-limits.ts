@@ -3,15 +3,27 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { bullPrefix } from './queues.js';
+import { retryAfterSeconds, TooManyRequests, type SpentBudget } from './errors.js';
 
 /**
  * The budgets the API enforces. `api` is every authenticated request, per token; the others are
  * stricter budgets of expensive actions, per token, except `organization-invitations`, which is
- * per organization (whoever invites), `sign-in`, per client address (sign-in and password links,
- * before any credential is known), and the two budgets of failed sign-ins only:
- * `sign-in-failures`, per account name and client address, and `sign-in-account`, per account name.
+ * per organization (whoever invites), `verification-host`, per destination host (whoever asks:
+ * it protects the destination), `sign-in`, per client address (sign-in and password links,
+ * before any credential is known), the two budgets of failed sign-ins only: `sign-in-failures`,
+ * per account name and client address, and `sign-in-account`, per account name; and
+ * `auth-failures`, per client address: tokens and queue board passwords that failed.
  */
-export type LimitName = 'api' | 'configuration-versions' | 'verifications' | 'invitations' | 'organization-invitations' | 'sign-in' | 'sign-in-failures' | 'sign-in-account';
+export type LimitName =
+  | 'api'
+  | 'configuration-versions'
+  | 'verification-host'
+  | 'invitations'
+  | 'organization-invitations'
+  | 'sign-in'
+  | 'sign-in-failures'
+  | 'sign-in-account'
+  | 'auth-failures';
 
 export interface LimitSpec {
   points: number;
@@ -41,13 +53,32 @@ export function limitSpecs(config: Config): Record<LimitName, LimitSpec> {
   return {
     api: { points: config.rateLimitPerSecond, durationSeconds: 1 },
     'configuration-versions': { points: config.rateLimitConfigurationVersionsPerMinute, durationSeconds: 60 },
-    verifications: { points: config.rateLimitVerificationsPerMinute, durationSeconds: 60 },
+    'verification-host': { points: config.rateLimitVerificationsPerHostPerMinute, durationSeconds: 60 },
     invitations: { points: config.rateLimitInvitationsPerMinute, durationSeconds: 60 },
     'organization-invitations': { points: config.rateLimitInvitationsPerHour, durationSeconds: 3600 },
     'sign-in': { points: config.rateLimitSignInPerMinute, durationSeconds: 60 },
     'sign-in-failures': { points: config.rateLimitSignInFailuresPerHour, durationSeconds: 3600 },
     'sign-in-account': { points: config.rateLimitSignInPerAccountPerHour, durationSeconds: 3600 },
+    'auth-failures': { points: config.rateLimitAuthFailuresPerMinute, durationSeconds: 60 },
   };
+}
+
+/** What each budget counts, as a refusal names it. */
+const WHAT: Record<LimitName, string> = {
+  api: 'API requests with this token',
+  'configuration-versions': 'configuration versions created with this token',
+  'verification-host': 'verifications of this destination host',
+  invitations: 'invitations sent with this token',
+  'organization-invitations': 'invitations sent by this organization',
+  'sign-in': 'sign-in attempts from this address',
+  'sign-in-failures': 'failed sign-ins for this account from this address',
+  'sign-in-account': 'failed sign-ins for this account',
+  'auth-failures': 'failed authentications from this address',
+};
+
+/** The 429 of a spent budget: a JSON:API error saying which budget and when to retry (the error middleware sets Retry-After). */
+export function budgetSpent(name: LimitName, budget: SpentBudget): TooManyRequests {
+  return new TooManyRequests(`Rate limit exceeded: too many ${WHAT[name]} (at most ${budget.limit}); retry in ${retryAfterSeconds(budget)} seconds.`, budget);
 }
 
 /** Past this, a limiter call is abandoned and the request goes through, so a stalled Redis never stalls the API. */

@@ -50,7 +50,7 @@ export type RunTransitionListener = (tx: Db, change: RunTransition, moves: RunMo
 /**
  * Whether a move may concern a listener: an SQL boolean over the moved run's row (`row` is that
  * row's name in the statement that makes the move), or null when the move cannot concern it.
- * Asked in that statement, so a move that concerns nobody costs no round trip for its listeners.
+ * Asked in that statement (docs/design-for-speed.md, "Stage interest in the move statement").
  */
 export type Interest = (db: Db, move: { event: string; to: RunStatus }, row: string) => Knex.Raw | null;
 
@@ -66,9 +66,9 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
 export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait' | 'fail'>;
 
 /**
- * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`; a caller
- * that already makes a statement about the run asks it there (see askStages), so a
- * hook that has nothing to do costs no query.
+ * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`, asked by a
+ * statement the caller makes about the run anyway (docs/design-for-speed.md, "Stage interest in
+ * the move statement").
  */
 export type StageInterest = (db: Db, runId: RunRef) => Knex.Raw;
 
@@ -144,11 +144,9 @@ export class RunLifecycle {
   }
 
   /**
-   * SQL that depends only on what is registered here, never on a request (the listeners' and
-   * hooks' interests about a row the statement names), built and compiled once under `key` and
-   * kept until something else is registered: a statement made on every request then writes it in
-   * as text instead of building it with knex each time. `build` may return null (e.g. a listener
-   * without an interest), which is kept too.
+   * SQL that depends only on what is registered here, never on a request, built and compiled once
+   * under `key` and kept until something else is registered (docs/design-for-speed.md, "Written-out
+   * statements"). `build` may return null (e.g. a listener without an interest), which is kept too.
    */
   compiledOnce(key: string, build: () => Knex.Raw | null): Written | null {
     if (!this.kept.has(key)) {

@@ -15,11 +15,7 @@ import { DelayedError, type Job } from 'bullmq';
  *
  * With `holdMs`, a job whose organization holds its share first waits that long in the process for
  * one of its organization's slots (the next one freed here passes straight to it) and is parked
- * only if none frees: while slots free quickly, a job is fetched once, where parking costs it a
- * move to the delayed set, a promotion and a second fetch. Another organization's job waits at most
- * `holdMs` longer for a slot to fetch it, since the queues that hold (the outbound ones) put jobs in
- * a fair order (shared/queues.ts, FairOrder), so that it is next in line rather than behind the
- * first organization's backlog.
+ * only if none frees, as parking costs a job a second fetch (docs/design-for-speed.md, "Fair slots").
  */
 export class OrganizationSlots {
   private readonly held = new Map<string, number>();

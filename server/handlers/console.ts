@@ -41,9 +41,9 @@ export function consoleHandlers(deps: AppDeps) {
       assertSameOrigin(req, config);
       const { username, password } = req.body as { username: string; password: string };
       const address = clientAddress(req);
-      await enforceLimit(rateLimits, res, 'sign-in', address);
+      await enforceLimit(rateLimits, 'sign-in', address);
       // Only failures count against an account, and per address first (docs/security.md "Sign-in").
-      const attempt = await signInAttempt(rateLimits, res, username.toLowerCase(), address);
+      const attempt = await signInAttempt(rateLimits, username.toLowerCase(), address);
       const signedIn = await signIn(deps, verifier, username, password).catch(async (err: unknown) => {
         if (err instanceof Unauthorized) await attempt.failed();
         throw err;
@@ -67,7 +67,7 @@ export function consoleHandlers(deps: AppDeps) {
     /** Sets a password with an invitation's or a reset's one-time token. */
     async setPassword(req: Request, res: Response) {
       assertSameOrigin(req, config);
-      await enforceLimit(rateLimits, res, 'sign-in', clientAddress(req));
+      await enforceLimit(rateLimits, 'sign-in', clientAddress(req));
       const { token, password } = req.body as { token: string; password: string };
       await setPasswordWithLink(deps, token, password);
       res.status(204).end();

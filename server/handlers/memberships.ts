@@ -51,7 +51,7 @@ export function membershipHandlers(deps: AppDeps) {
     async invite(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-membership');
       // The organization's own budget, taken only once the caller may invite into it (nobody else can spend it).
-      await enforceLimit(rateLimits, res, 'organization-invitations', org.name);
+      await enforceLimit(rateLimits, 'organization-invitations', org.name);
       const { email } = attributesOf(req) as { email: string };
       const teamIds = ((req.body.data.relationships?.teams?.data ?? []) as { id: string }[]).map((t) => t.id);
       const membership = await inviteMember(deps, org.name, grant, email, teamIds);

@@ -25,7 +25,7 @@ function basicClientId(header: string | undefined): string | undefined {
 export function oauthHandlers(deps: AppDeps) {
   return {
     async token(req: Request, res: Response) {
-      await enforceLimit(deps.rateLimits, res, 'sign-in', clientAddress(req));
+      await enforceLimit(deps.rateLimits, 'sign-in', clientAddress(req));
       res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
       try {
         const { token } = await exchangeAuthorizationCode(deps, {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { authenticate, RUN_TOKEN_REGISTRY_PATHS } from '../auth.js';
-import { apiRateLimit, startApiBudget } from '../rate-limit.js';
+import { apiRateLimit, authAttempt, startApiBudget } from '../rate-limit.js';
 import { registryProtocolHandlers } from '../handlers/registry-protocol.js';
 
 const MODULE = '/modules/:namespace/:name/:provider';
@@ -11,7 +11,7 @@ export function registryProtocolRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = registryProtocolHandlers(deps);
   r.use(startApiBudget(deps.rateLimits, deps.config));
-  r.use(authenticate(deps.db, deps.config, { runTokenPaths: RUN_TOKEN_REGISTRY_PATHS }));
+  r.use(authenticate(deps.db, deps.config, { runTokenPaths: RUN_TOKEN_REGISTRY_PATHS, failures: (req) => authAttempt(deps.rateLimits, req) }));
   r.use(apiRateLimit());
   r.get(`${MODULE}/versions`, h.versions);
   r.get(`${MODULE}/:version/download`, h.download);

@@ -4,7 +4,6 @@ import { validate } from '../validate.js';
 import { taskHandlers } from '../handlers/tasks.js';
 import { workspaceTaskHandlers } from '../handlers/workspace-tasks.js';
 import { taskStageHandlers } from '../handlers/task-stages.js';
-import { actionRateLimit } from '../rate-limit.js';
 
 /** Run task definitions, workspace attachments, task stages and results (authenticated by the API router). */
 export function runTaskRoutes(deps: AppDeps): Router {
@@ -12,12 +11,10 @@ export function runTaskRoutes(deps: AppDeps): Router {
   const tasks = taskHandlers(deps);
   const wt = workspaceTaskHandlers(deps);
   const ts = taskStageHandlers(deps);
-  // Creating a task, or changing its URL, calls the endpoint to verify it (and waits for it).
-  const verifying = actionRateLimit(deps.rateLimits, 'verifications');
-  r.post('/organizations/:org/tasks', verifying, validate('task.create'), tasks.create);
+  r.post('/organizations/:org/tasks', validate('task.create'), tasks.create);
   r.get('/organizations/:org/tasks', tasks.list);
   r.get('/tasks/:id', tasks.show);
-  r.patch('/tasks/:id', verifying, validate('task.update'), tasks.update);
+  r.patch('/tasks/:id', validate('task.update'), tasks.update);
   r.delete('/tasks/:id', tasks.destroy);
   r.post('/workspaces/:id/tasks', validate('workspace-task.create'), wt.create);
   r.get('/workspaces/:id/tasks', wt.list);

@@ -3,12 +3,8 @@ import PgClient from 'knex/lib/dialects/postgres/index.js';
 
 /**
  * Knex's PostgreSQL client, made to run each parameterised statement as a named (prepared)
- * statement of its connection: PostgreSQL parses and analyses it once per connection, and after a
- * few executions reuses its plan, where an unnamed statement is parsed and planned every time.
- * Names come from the statement's text, so a text is prepared once per connection whoever sends
- * it. At most `limit` texts are prepared per connection (later ones run unnamed), which bounds
- * what each connection's backend keeps. Statements without parameters (BEGIN, COMMIT) stay
- * unnamed. See docs/decisions.md "Prepared statements".
+ * statement of its connection, named by its text and at most `limit` texts per connection, so
+ * PostgreSQL parses it once per connection (docs/design-for-speed.md, "Prepared statements").
  */
 
 /** A statement as knex hands it to its client. */

@@ -81,11 +81,19 @@ export function addressAllowed(address: string, allowed: readonly [Parsed, numbe
  */
 const DESTINATION_NOT_ALLOWED = 'destination not allowed';
 
+/**
+ * What a refused destination is reported as: the refusal, and what an operator can do about it
+ * when the destination is a legitimate internal one.
+ */
+const NOT_ALLOWED_EXPLAINED =
+  `${DESTINATION_NOT_ALLOWED}: the host does not resolve, or resolves to a loopback, private or other non-public address; ` +
+  'to let the service reach such a range, the operator adds it to OUTBOUND_ALLOWED_CIDRS (comma-separated CIDRs, e.g. 10.0.0.0/8); link-local addresses stay refused';
+
 /** A failed call's error, said without the URL (which may carry credentials) or internal addresses. */
 function failure(err: Error & { code?: unknown; cause?: unknown }): string {
   const code = typeof err.code === 'string' ? err.code : '';
   // The lookup hook turns every resolution failure into a BlockedAddressError too (see guardedLookup).
-  if (err instanceof BlockedAddressError || err.cause instanceof BlockedAddressError || err.message.includes(DESTINATION_NOT_ALLOWED)) return DESTINATION_NOT_ALLOWED;
+  if (err instanceof BlockedAddressError || err.cause instanceof BlockedAddressError || err.message.includes(DESTINATION_NOT_ALLOWED)) return NOT_ALLOWED_EXPLAINED;
   if (/connect timed out/.test(err.message)) return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
   return code ? `connection failed (${code})` : 'connection failed';
 }
@@ -189,9 +197,8 @@ export function createOutboundClient(opts: OutboundOptions) {
 
   /**
    * Sends one request; never throws for network or policy failures (they come back in `error`).
-   * Node's own HTTP client, without a fetch layer on top: a fetch implementation's request,
-   * response, headers and abort objects cost more CPU per request than the request itself
-   * (docs/performance.md, "The outbound client on Node's HTTP client").
+   * Node's own HTTP client, as a fetch layer costs more CPU than the request itself
+   * (docs/design-for-speed.md, "The outbound client on Node's HTTP client").
    */
   async function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
     const started = Date.now();
@@ -209,7 +216,7 @@ export function createOutboundClient(opts: OutboundOptions) {
     if (url.username || url.password) return fail('URLs with credentials (user:password@) are not supported');
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     // IP literals never reach the lookup hook, so they are vetted here.
-    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(DESTINATION_NOT_ALLOWED);
+    if (isIP(literal) && !addressAllowed(literal, allowed)) return fail(NOT_ALLOWED_EXPLAINED);
 
     const protocol = url.protocol as 'http:' | 'https:';
     return new Promise((resolve) => {

@@ -39,11 +39,10 @@ export function digestHere(input: DigestInput): PlanDigest {
 }
 
 /**
- * Parses, counts and redacts JSON plans; a large one on a thread of its own: a plan of tens of
- * megabytes takes seconds to parse, redact and serialize, which would otherwise hold up everything
- * else the process does (its lease renewals, its logs, and in a process that also serves the API,
- * every request). The buffers are copied to the thread; the results come back without a copy.
- * One per process (see Runtime): it runs at most `maxThreads` threads at once.
+ * Parses, counts and redacts JSON plans; a large one on a thread of its own, so its seconds of
+ * work hold up nothing else the process does (docs/design-for-speed.md, "Plans digested on
+ * threads"). The buffers are copied to the thread; the results come back without a copy. One per
+ * process (see Runtime): it runs at most `maxThreads` threads at once.
  */
 export class PlanDigester {
   private running = 0;

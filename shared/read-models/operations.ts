@@ -1,5 +1,5 @@
 import type { Db } from '../db.js';
-import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import { FINAL_RUN_STATUSES, RUN_STATUSES } from '../domain/run.js';
 
 /** Rows of one kind of durable work in one status: how many, and how long the oldest due one has waited. */
 export interface BacklogRow {
@@ -18,9 +18,24 @@ const leased = (table: string, kind = table) =>
      from ${table} where status in ('pending', 'sending') group by status`;
 
 /**
+ * Every kind and status the backlog reports, so that each has a sample (0) when no row is in it:
+ * an alert on a series is then evaluated from the first scrape of a fresh service, instead of
+ * the series being absent until the first row of its kind appears.
+ */
+const BACKLOG_SERIES: Record<string, readonly string[]> = {
+  runs: RUN_STATUSES.filter((s) => !(FINAL_RUN_STATUSES as readonly string[]).includes(s)),
+  task_results: ['idle', 'pending', 'sending', 'delivered', 'gave_up'],
+  notification_deliveries: ['pending', 'sending'],
+  mail: ['pending', 'sending'],
+  verifications: ['pending', 'running'],
+  test_runs: ['pending', 'queued', 'running'],
+};
+
+/**
  * The durable work behind the queues, for the operator's gauges: unfinished runs by status (due
  * since their last move), run task results waiting for their request or callback, notification
- * deliveries, verifications, mail and module test runs not yet settled. One statement.
+ * deliveries, verifications, mail and module test runs not yet settled, with a zero row for every
+ * kind and status that has none. One statement.
  */
 export async function durableBacklog(db: Db): Promise<BacklogRow[]> {
   const finals = FINAL_RUN_STATUSES.map(() => '?').join(', ');
@@ -44,5 +59,10 @@ export async function durableBacklog(db: Db): Promise<BacklogRow[]> {
        from test_runs where status in ('pending', 'queued', 'running') group by status`,
     [...FINAL_RUN_STATUSES],
   );
-  return (rows as { kind: string; status: string | null; rows: number; due: number }[]).map((r) => ({ kind: r.kind, status: r.status ?? 'none', rows: r.rows, oldestDueSeconds: Math.max(0, r.due) }));
+  const found = (rows as { kind: string; status: string | null; rows: number; due: number }[]).map((r) => ({ kind: r.kind, status: r.status ?? 'none', rows: r.rows, oldestDueSeconds: Math.max(0, r.due) }));
+  const seen = new Set(found.map((r) => `${r.kind} ${r.status}`));
+  const empty = Object.entries(BACKLOG_SERIES).flatMap(([kind, statuses]) =>
+    statuses.filter((status) => !seen.has(`${kind} ${status}`)).map((status) => ({ kind, status, rows: 0, oldestDueSeconds: 0 })),
+  );
+  return [...found, ...empty];
 }

@@ -35,7 +35,7 @@ export interface DeliverySettlement {
  * when it ends; one whose sender dies stays open, and shows as abandoned). Deliveries already
  * claimed, settled or not yet due are left out. The commit does not wait for the disk
  * (`relaxed`): a claim lost in a database crash leaves the deliveries due, to be sent again
- * (docs/decisions.md, "Commits that do not wait for the disk").
+ * (docs/design-for-speed.md, "Relaxed commits for claims").
  */
 export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const claim = leaseClaimQuery(db, {

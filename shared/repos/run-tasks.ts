@@ -290,7 +290,7 @@ export interface TaskRequestFacts {
  * when it ends, and one whose sender dies stays open and shows as abandoned. The statement also
  * reads everything the request describes (run, workspace, stage, plan, configuration version).
  * Its commit does not wait for the disk (`relaxed`): a claim lost in a database crash leaves the
- * result due, to be sent again (docs/decisions.md, "Commits that do not wait for the disk").
+ * result due, to be sent again (docs/design-for-speed.md, "Relaxed commits for claims").
  */
 export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
   const claim = leaseClaimQuery(db, {

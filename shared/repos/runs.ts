@@ -148,7 +148,7 @@ function runColumn(name: string): string {
  * `created` and `queue_plan` events, in one written-out statement of its own, when `onlyIf` holds:
  * an SQL boolean over the row named CANDIDATE, asked once the workspace row is locked. Returns
  * undefined, having written nothing, when it does not hold. The caller asks that nothing
- * listens to either move: none is told of them.
+ * listens to either move: none is told of them (docs/design-for-speed.md, "The run's queued insert").
  */
 export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Written): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
   const now = new Date().toISOString();
@@ -315,9 +315,8 @@ export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variable
 
 /**
  * The `with` that writes a phase's run token (RUN_TOKEN_INSERT) along a statement, whose commit
- * then does not wait for PostgreSQL's log to reach the disk (`relaxed`, which the statement must
- * read). The token lives only as long as its phase, so a database crash that lost its row costs
- * only that phase's calls with it; its revocation commits durably (see docs/decisions.md, Run tokens).
+ * then does not wait for the disk (`relaxed`, which the statement must read): the token lives only
+ * as long as its phase (docs/design-for-speed.md, "Relaxed commits for claims").
  */
 const MINTING = `with ${RELAXED_COMMIT}, minted as (${RUN_TOKEN_INSERT})`;
 

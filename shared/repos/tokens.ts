@@ -157,8 +157,8 @@ const LIVE_TOKEN_WITH_OWNER = `
    limit 1`;
 
 /**
- * The token's lookup with a companion statement: one row read in the same statement, so that a
- * request's first read costs no round trip of its own. `companion` is given the SQL of the
+ * The token's lookup with a companion statement: one row read in the same statement
+ * (docs/design-for-speed.md, "Read-ahead of the guard's row"). `companion` is given the SQL of the
  * token's user id (null for a token that is not a user's); a row it finds has a column that is not
  * null (its key), and no column whose name starts with `auth_`. Made once per companion (see
  * readAheadOf in server/guards.ts), so that no request builds the text again.

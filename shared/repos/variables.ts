@@ -103,10 +103,10 @@ export type ResolvableVariable = Pick<ReachingVariable, 'key' | 'value' | 'value
 /**
  * The variables reaching the workspace whose id the SQL expression `ws` gives (it appears four
  * times): its own, those of the variable sets applied to it or to its project, and those of its
- * organization's global sets; `v` is the variable, `s` its set. Each of the three is found through its own index and
- * their ids joined (a set both global and applied counts once): the three conditions or'ed in one
- * filter read every variable of every organization, some 55 ms per run phase with 240,000 in the
- * table, where this takes about one (see docs/performance.md, "Variables reaching a workspace").
+ * organization's global sets; `v` is the variable, `s` its set. Each is found through its own
+ * index and their ids joined (a set both global and applied counts once), as one or'ed filter
+ * reads every variable of every organization (docs/design-for-speed.md, "Variables reaching a
+ * workspace").
  */
 export const reachingVariablesFrom = (ws: string): string =>
   `variables v left join variable_sets s on s.id = v.variable_set_id

@@ -6,6 +6,8 @@ export interface VerificationRow {
   kind: string;
   organization_name: string | null;
   url: string;
+  /** The URL's host name (null on rows from before it was recorded). */
+  host: string | null;
   secret_sealed: string | null;
   body: string | null;
   status: 'pending' | 'running' | 'succeeded' | 'failed';
@@ -20,10 +22,32 @@ export interface VerificationRow {
 /** The channel on which a settled verification's id is announced (see NotificationListener). */
 export const VERIFICATION_SETTLED = 'verification_settled';
 
-/** Records a verification request, pending. */
-export async function insertVerification(db: Db, attrs: Pick<VerificationRow, 'kind' | 'organization_name' | 'url' | 'body' | 'secret_sealed'>): Promise<VerificationRow> {
-  const [row] = await db<VerificationRow>('verifications').insert({ id: newId('verify'), ...attrs }).returning('*');
-  return row;
+/** The advisory lock class under which verifications of one host take turns (its second key is the host's hash). */
+const HOST_LOCK_CLASS = 7_431_006;
+
+/**
+ * Records a verification request, pending, unless `maxOpen` verifications of its host are open
+ * (pending or running) already: then null. Only rows created in the last `windowSeconds` count,
+ * so a row whose waiting request died with its process does not hold a place for good. Requests
+ * for one host take turns here (a transaction-level advisory lock), so concurrent ones cannot
+ * overshoot the bound. `maxOpen` 0: no bound.
+ */
+export async function insertVerificationIfRoom(
+  db: Db,
+  attrs: Pick<VerificationRow, 'kind' | 'organization_name' | 'url' | 'host' | 'body' | 'secret_sealed'>,
+  bound: { maxOpen: number; windowSeconds: number },
+): Promise<VerificationRow | null> {
+  const insert = async (q: Db) => (await q<VerificationRow>('verifications').insert({ id: newId('verify'), ...attrs }).returning('*'))[0];
+  if (bound.maxOpen <= 0 || attrs.host === null) return insert(db);
+  return db.transaction(async (tx) => {
+    await tx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [HOST_LOCK_CLASS, attrs.host]);
+    const { rows } = await tx.raw(
+      `select count(*)::int as open from verifications
+        where host = ? and status in ('pending', 'running') and created_at > now() - make_interval(secs => ?)`,
+      [attrs.host, bound.windowSeconds],
+    );
+    return (rows as { open: number }[])[0].open >= bound.maxOpen ? null : insert(tx);
+  });
 }
 
 export const findVerification = (db: Db, id: string) => db<VerificationRow>('verifications').where({ id }).first();

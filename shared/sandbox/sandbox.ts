@@ -194,7 +194,7 @@ export interface Sandbox {
   check(): Promise<string | null>;
 }
 
-/** The sandbox settings of a configuration (see the README's RUN_* variables). */
+/** The sandbox settings of a configuration (see the RUN_* variables in docs/configuration.md). */
 export function sandboxSettings(config: Config): SandboxSettings {
   return {
     mode: config.runSandbox,

@@ -92,9 +92,8 @@ export class PostgresObjectStore implements ObjectStore {
 
   /**
    * An object of one chunk at most, size and digest known: its row and its chunk as writes of one
-   * statement. The writes are named by the object's prefix, not its id: a name with the id made the
-   * text of every statement that carried them unique, so PostgreSQL parsed and planned it each time
-   * and no connection could keep it prepared. A statement carries objects of distinct prefixes.
+   * statement, named by the object's prefix, not its id, so the statement's text stays prepared
+   * (docs/design-for-speed.md, "Batched run writes"). A statement carries objects of distinct prefixes.
    */
   private smallObject(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string }): { object: StoredObject; writes: Writes } {
     const prefix = opts.prefix ?? 'obj';
@@ -141,10 +140,9 @@ export class PostgresObjectStore implements ObjectStore {
 
   /**
    * An unfinished object's row has an empty digest until `finish` writes the real one. The row,
-   * and the chunks written before `finish`, are each written on their own without waiting for
-   * PostgreSQL's log to reach the disk: nothing reads an unfinished object, and the commit of the
-   * transaction that finishes it, which does wait, makes everything written before it durable too
-   * (the log is written in order). A crash before then leaves at most an unfinished object, which
+   * and the chunks written before `finish`, are each written on their own with a relaxed commit,
+   * as nothing reads an unfinished object and its finish commits durably (docs/design-for-speed.md,
+   * "Relaxed commits for claims"). A crash before then leaves at most an unfinished object, which
    * the sweep removes.
    */
   async create(opts: { contentType?: string; prefix?: string } = {}): Promise<ObjectWriter> {

@@ -173,10 +173,8 @@ interface Seat {
 /**
  * One phase's shell kept started ahead of the next phase (one SpareShell per worker process, see
  * its deps), taken by that phase and started again a little later, while the phase's Terraform
- * runs and the worker is idle. Without a sandbox it is a plain shell: forking the service's
- * process costs it some milliseconds of its memory map each time; and an empty working directory
- * is made ahead beside it (a new private directory costs about half a millisecond when the disk's
- * metadata is cold). With one, it is a whole
+ * runs and the worker is idle (docs/design-for-speed.md, "The spare shell"). Without a sandbox it
+ * is a plain shell, with an empty working directory made ahead beside it. With one, it is a whole
  * sandbox (bubblewrap, and in `egress` mode its network namespace with user-mode networking and
  * the egress rules loaded) started on a new empty working directory, which the phase's
  * prepareWorkdir then fills (see place): the sandbox sees the files written into its directory

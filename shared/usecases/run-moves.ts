@@ -8,8 +8,7 @@ import type { RunMoves } from '../run-lifecycle.js';
  * The two ways a run changes status, each telling the areas that listen to run moves (run tasks,
  * policy checks, notifications) inside the transaction that makes it (`m.tx`; what the listeners
  * leave for after its commit stays in `m`). The statement making the move also asks whether it
- * concerns each listener (see Interest in run-lifecycle.ts), so a move that concerns nobody costs
- * no further round trip.
+ * concerns each listener (docs/design-for-speed.md, "Stage interest in the move statement").
  */
 
 /** Inserts a run in `pending` (see insertPendingRunRow, and its `lockWorkspace`) and tells the listeners of its creation. */

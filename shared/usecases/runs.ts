@@ -160,9 +160,9 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * non-speculative run of the workspace is active or waiting and the workspace is not locked by a
  * person or an interrupted apply (a plan-only run never waits), and
  * neither its creation, nor its queueing, nor the pre-plan stage concerns any listener or hook;
- * otherwise undefined, nothing written. Its statement reads the other runs as they were when it
- * began, which may be before a run that took the workspace meanwhile committed: the unique index
- * refuses a second holder then, and the caller falls back to insertRun.
+ * otherwise undefined, nothing written. When a run took the workspace meanwhile, the unique index
+ * refuses a second holder and the caller falls back to insertRun (docs/design-for-speed.md, "The
+ * run's queued insert").
  */
 async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
   const onlyIf = lifecycle.compiledOnce(attrs.plan_only ? 'queued at creation, plan only' : 'queued at creation', () => creationCondition(lifecycle, db, attrs.plan_only));

@@ -2,13 +2,48 @@ import type { Runtime } from '../runtime.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
 import type { OutboundClient } from '../http/outbound.js';
 import { claimLease } from '../repos/leases.js';
-import { findVerification, insertVerification, settleVerification, type VerificationRow } from '../repos/verifications.js';
+import { findVerification, insertVerificationIfRoom, settleVerification, type VerificationRow } from '../repos/verifications.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { verificationWaitMs } from '../config.js';
+import { TooManyRequests } from '../errors.js';
+import { budgetSpent } from '../rate-limits.js';
+
+/** The host a verification calls: its budgets are the destination's, whoever asks. */
+function destinationHost(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** How long a caller refused for a busy destination is asked to wait: verifications mostly take well under a second. */
+const BUSY_HOST_RETRY_MS = 1_000;
+
+/**
+ * Records a verification within its destination host's limits: 429 when the host's budget of
+ * verifications this minute is spent (RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE) or too many of
+ * its verifications are waiting for their answer (MAX_CONCURRENT_VERIFICATIONS_PER_HOST).
+ */
+async function recordWithinHostLimits(rt: Runtime, attrs: Parameters<typeof insertVerificationIfRoom>[1], waitMs: number): Promise<VerificationRow> {
+  const host = attrs.host;
+  const spent = host === null ? null : await rt.rateLimits.consume('verification-host', host);
+  if (spent && !spent.allowed) throw budgetSpent('verification-host', spent);
+  const max = rt.config.maxConcurrentVerificationsPerHost;
+  const row = await insertVerificationIfRoom(rt.db, attrs, { maxOpen: max, windowSeconds: Math.ceil(waitMs / 1000) });
+  if (!row) {
+    throw new TooManyRequests(`Rate limit exceeded: too many verifications of ${host} under way at once (at most ${max}); retry in ${BUSY_HOST_RETRY_MS / 1000} seconds.`, {
+      limit: max,
+      msBeforeReset: BUSY_HOST_RETRY_MS,
+    });
+  }
+  return row;
+}
 
 
 /**
- * Asks the verification worker to call a destination and waits (bounded) for the outcome; the
+ * Asks the verification worker to call a destination and waits (bounded) for the outcome, within
+ * the destination host's limits (429 beyond them, before anything is recorded); the
  * API never calls user-supplied URLs itself. The request is a durable row; its secret is sealed.
  * The wait is the request's own timeout (VERIFICATION_TIMEOUT_SECONDS) plus a margin for the job's
  * time in the queue, where the organization's fair share of the worker may hold it a little.
@@ -21,13 +56,18 @@ export async function verifyDestination(
   const deadline = Date.now() + waitMs;
   // Listening before the request exists, so its settlement cannot be missed.
   await rt.verificationsSettled.listen();
-  const row = await insertVerification(rt.db, {
-    kind: req.kind,
-    organization_name: req.organization,
-    url: req.url,
-    body: req.body,
-    secret_sealed: req.secret ? encryptSecret(rt.config.encryptionKey, req.secret) : null,
-  });
+  const row = await recordWithinHostLimits(
+    rt,
+    {
+      kind: req.kind,
+      organization_name: req.organization,
+      url: req.url,
+      host: destinationHost(req.url),
+      body: req.body,
+      secret_sealed: req.secret ? encryptSecret(rt.config.encryptionKey, req.secret) : null,
+    },
+    waitMs,
+  );
   await enqueueAfterCommit(rt.queues, jobs.verify(row.id, req.organization), rt.logger);
   for (;;) {
     const current = (await findVerification(rt.db, row.id))!;

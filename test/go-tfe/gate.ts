@@ -76,7 +76,9 @@ async function main(): Promise<number> {
       // The suite creates hundreds of organizations, workspaces and configuration versions in minutes.
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '0',
-      RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '0',
+      RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '0',
+      MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '0',
+      RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0',
       RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
       RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
       RECONCILE_INTERVAL_MS: '5000',

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, request } from 'node:https';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../server/app.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { closeRuntime, openRuntime } from '../../shared/runtime.js';
 import { createRunLifecycle } from '../../shared/run-lifecycle-areas.js';
+import { startWeb } from '../../server/web.js';
 import { freePort, harness } from './harness.js';
 import type { ApiResponse } from './api.js';
 
@@ -22,30 +22,36 @@ export interface HttpsApp {
   close(): Promise<void>;
 }
 
-/** Starts the application behind node's HTTPS server with BASE_URL https://localhost:<port> (openssl makes the certificate). */
-export async function startHttpsApp(env: Record<string, string> = {}): Promise<HttpsApp> {
-  const dir = await mkdtemp(join(tmpdir(), 'rls-tls-'));
+/** A self-signed certificate for localhost and 127.0.0.1 (openssl), with its key, as PEM files in `dir`. */
+export async function selfSignedCertificate(dir: string): Promise<{ certFile: string; keyFile: string; cert: Buffer }> {
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync('openssl', [
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
     '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
   ], { stdio: 'ignore' });
-  const [key, cert] = await Promise.all([readFile(keyFile), readFile(certFile)]);
+  return { certFile, keyFile, cert: await readFile(certFile) };
+}
+
+/**
+ * Starts a web process of the service serving https itself (TLS_CERT_FILE, TLS_KEY_FILE) with
+ * BASE_URL https://localhost:<port>.
+ */
+export async function startHttpsApp(env: Record<string, string> = {}): Promise<HttpsApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'rls-tls-'));
+  const { certFile, keyFile, cert } = await selfSignedCertificate(dir);
   const port = await freePort();
   const baseUrl = `https://localhost:${port}`;
-  const config = loadConfig({ ...harness().childEnv, PORT: String(port), BASE_URL: baseUrl, UPLOAD_URL: baseUrl, ...env });
+  const config = loadConfig({ ...harness().childEnv, PORT: String(port), BASE_URL: baseUrl, UPLOAD_URL: baseUrl, TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, ...env });
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
-  const server = createServer({ key, cert }, createApp(rt));
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const web = await startWeb(rt, port);
   return {
     host: `localhost:${port}`,
     baseUrl,
     certFile,
     ca: cert,
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await web.stop();
       await closeRuntime(rt);
       await rm(dir, { recursive: true, force: true });
     },

@@ -92,6 +92,8 @@ export interface ScriptedReceiver {
 export async function startScriptedReceiver(
   token: string | null,
   answer: (req: ScriptedRequest, index: number) => ScriptedAnswer = () => ({ status: 200 }),
+  /** The loopback address it listens on (127.0.0.x: each its own destination host). */
+  host = '127.0.0.1',
 ): Promise<ScriptedReceiver> {
   const state = { received: [] as ScriptedRequest[], answer };
   const server: Server = createServer((req, res) => {
@@ -119,10 +121,10 @@ export async function startScriptedReceiver(
       });
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(0, host, r));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hook`,
+    url: `http://${host}:${port}/hook`,
     port,
     get received() {
       return state.received;

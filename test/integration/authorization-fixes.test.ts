@@ -220,6 +220,19 @@ describe('authorization and outbound fixes', function () {
       for (const e of errors) expect(e ?? '').not.to.match(/s3cr3t|127\.0\.0\.1 of/);
     });
 
+    it('says what to set when a notification configuration or a run task names a loopback or private address: OUTBOUND_ALLOWED_CIDRS', async () => {
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      const [notifications, tasks] = [await countRows('notification_configurations'), await countRows('tasks')];
+      for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook']) {
+        expectError(await create(ws.id, org.owner.token, url), 400, /destination not allowed: .*OUTBOUND_ALLOWED_CIDRS \(comma-separated CIDRs/);
+        const task = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: doc('tasks', { name: uniq('task'), url, category: 'task' }) });
+        expectError(task, 422, /destination not allowed: .*OUTBOUND_ALLOWED_CIDRS \(comma-separated CIDRs/);
+        expect(task.body.errors[0].source).to.deep.equal({ pointer: '/data/attributes/url' });
+      }
+      expect([await countRows('notification_configurations'), await countRows('tasks')]).to.deep.equal([notifications, tasks]);
+    });
+
     it('refuses IPv4-compatible and other non-global IPv6 addresses', async () => {
       const org = await createOrg();
       const ws = await createWorkspace(org);

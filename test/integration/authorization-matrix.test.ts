@@ -501,6 +501,8 @@ const MATRIX: Record<string, Entry> = {
   'GET /healthz': { access: 'public', call: () => ({ path: '/healthz' }) },
   'GET /readyz': { access: 'public', call: () => ({ path: '/readyz' }) },
   'GET /.well-known/terraform.json': { access: 'public', call: () => ({ path: '/.well-known/terraform.json' }) },
+  // The site's icon (the console's), for pages that name none.
+  'GET /favicon.ico': { access: 'public', call: () => ({ path: '/favicon.ico' }) },
   // The console's pages and assets hold no data (they read it through the API): public.
   [`ALL ${CONSOLE_PATH}`]: { access: 'public', call: () => ({ path: `${CONSOLE_PATH}/organizations`, headers: { Accept: 'text/html' } }) },
   [`ALL ${BOARD_PATH}`]: { access: 'site-admin-basic', call: () => ({ path: `${BOARD_PATH}/`, basic: true, headers: { Accept: 'text/html' } }) },

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { dropDatabase } from '../../shared/db.js';
+import { migrateLatest } from '../../shared/db/migrate.js';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
-import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';
+import { flushQueueKeys, freePort, harness, startSecondApp } from '../helpers/harness.js';
 import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
@@ -137,5 +140,38 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     await waitForRun(lost.body.data.id, token, ['planned_and_finished'], 120_000);
     const again = await scrapeMetrics(workerUrl, h.config.metricsToken);
     expect(total(again, 'rls_reconciler_requeues_total', { source: 'runs' })).to.be.at.least(1);
+  });
+});
+
+describe('operations: the backlog gauges of a fresh service', () => {
+  it('have a 0 sample for every kind of durable work and its statuses before any row exists', async () => {
+    const h = harness();
+    const databaseUrl = h.config.databaseUrl.replace(/[^/]+$/, `rls_fresh_${randomBytes(4).toString('hex')}`);
+    await migrateLatest(databaseUrl);
+    const app = await startSecondApp({ DATABASE_URL: databaseUrl });
+    try {
+      const samples = await scrapeMetrics(`${app.baseUrl}/metrics`, h.config.metricsToken);
+      const expected: Record<string, string[]> = {
+        runs: ['pending', 'plan_queued', 'planning', 'confirmed', 'apply_queued', 'applying', 'post_plan_running'],
+        task_results: ['pending', 'sending'],
+        notification_deliveries: ['pending', 'sending'],
+        mail: ['pending', 'sending'],
+        verifications: ['pending', 'running'],
+        test_runs: ['pending', 'queued', 'running'],
+      };
+      for (const [kind, statuses] of Object.entries(expected)) {
+        for (const status of statuses) {
+          for (const series of ['rls_backlog_rows', 'rls_backlog_oldest_due_seconds']) {
+            expect(exposes(samples, series, { kind, status }), `${series}{kind="${kind}",status="${status}"}`).to.equal(true);
+            expect(total(samples, series, { kind, status })).to.equal(0);
+          }
+        }
+      }
+      // A final status is no backlog.
+      expect(exposes(samples, 'rls_backlog_rows', { kind: 'runs', status: 'applied' })).to.equal(false);
+    } finally {
+      await app.close();
+      await dropDatabase(databaseUrl);
+    }
   });
 });

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { freePort, harness, secondAppForSuite, startSecondApp } from '../helpers/harness.js';
 import { countRows, createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { tableCounts } from '../helpers/identity.js';
+import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { startScriptedReceiver, type ScriptedReceiver } from '../helpers/notification-receiver.js';
 
 /*
  * Rate limits, as a client meets them: every API below is a real web process on this run's database
@@ -115,7 +118,7 @@ describe('rate limits', function () {
   });
 
   describe('stricter budgets of expensive actions', () => {
-    const app = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2', RATE_LIMIT_VERIFICATIONS_PER_MINUTE: '1', RATE_LIMIT_INVITATIONS_PER_MINUTE: '1' });
+    const app = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2', RATE_LIMIT_INVITATIONS_PER_MINUTE: '1' });
 
     it('configuration versions: the third creation in a minute is a 429 that creates nothing, while other requests and other tokens go on', async () => {
       const org = await createOrg();
@@ -140,18 +143,6 @@ describe('rate limits', function () {
       expect((await create(other)).status).to.equal(201);
     });
 
-    it('notification configurations that may verify: the second save in a minute is a 429 that saves nothing', async () => {
-      const org = await createOrg();
-      const ws = await createWorkspace(org);
-      const body = () => doc('notification-configurations', { 'destination-type': 'generic', enabled: false, name: uniq('nc'), url: 'https://example.test/hook' });
-      const first = await call(app, 'POST', `/workspaces/${ws.id}/notification-configurations`, org.owner.token, body());
-      expect(first.status, first.text).to.equal(201);
-      const before = await countRows('notification_configurations');
-      expectTooMany(await call(app, 'POST', `/workspaces/${ws.id}/notification-configurations`, org.owner.token, body()));
-      expectTooMany(await call(app, 'POST', `/notification-configurations/${first.body.data.id}/actions/verify`, org.owner.token));
-      expect(await countRows('notification_configurations')).to.equal(before);
-    });
-
     it('invitations: the second in a minute with one token is a 429 that creates no user, membership or mail', async () => {
       const org = await createOrg();
       const invite = (email: string) => call(app, 'POST', `/organizations/${org.name}/organization-memberships`, org.owner.token, doc('organization-memberships', { email }));
@@ -161,6 +152,148 @@ describe('rate limits', function () {
       expectTooMany(res);
       expect(res.body.errors[0].detail).to.match(/invitations sent with this token/);
       expect(await tableCounts()).to.deep.equal(before);
+    });
+  });
+
+  describe('failed authentications, per client address (behind a trusted proxy)', () => {
+    const app = secondAppForSuite({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: 'loopback' });
+    // The test is the proxy: X-Forwarded-For names each client's address.
+    const from = (address: string) => ({ 'X-Forwarded-For': address });
+    const guess = () => `guess-${randomBytes(16).toString('hex')}`;
+    const board = (address: string, password: string) =>
+      api('GET', `${app.baseUrl}/admin/queues/`, { token: null, headers: { ...from(address), Authorization: `Basic ${Buffer.from(`x:${password}`).toString('base64')}`, Accept: 'text/html' } });
+
+    it('refuses an address that guessed too many tokens (429, Retry-After), its good tokens too, while other addresses go on', async () => {
+      const user = await createUser();
+      const [attacker, other] = ['203.0.113.70', '198.51.100.70'];
+      for (let i = 0; i < 5; i++) expectError(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) }), 401);
+      const refused = await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) });
+      expectTooMany(refused);
+      expect(refused.body.errors[0].detail).to.match(/failed authentications from this address \(at most 5\)/);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      // Past the budget a guess tells nothing: the right token from that address is refused alike.
+      expectTooMany(await api('GET', `${app.api}/account/details`, { token: user.token, headers: from(attacker) }));
+      // The registry protocol shares the budget.
+      expectTooMany(await api('GET', `${app.baseUrl}/api/registry/v1/modules/acme/vpc/aws/versions`, { token: guess(), headers: from(attacker) }));
+      // Another address: its own budget, and its good token works.
+      const ok = await api('GET', `${app.api}/account/details`, { token: user.token, headers: from(other) });
+      expect(ok.status, ok.text).to.equal(200);
+      expect(ok.body.data.id).to.equal(user.id);
+      expectError(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(other) }), 401);
+      // A request with no credential is no guess: it is answered 401 as ever.
+      expectError(await api('GET', `${app.api}/account/details`, { token: null, headers: from(attacker) }), 401);
+    });
+
+    it('counts the queue board\'s wrong passwords the same way; the site admin signs in from another address', async () => {
+      const [attacker, admin] = ['203.0.113.200', '198.51.100.200'];
+      for (let i = 0; i < 5; i++) expect((await board(attacker, guess())).status).to.equal(401);
+      const refused = await board(attacker, guess());
+      expect(refused.status, refused.text).to.equal(429);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      expect((await board(attacker, harness().adminToken)).status).to.equal(429);
+      const page = await board(admin, harness().adminToken);
+      expect(page.status, page.text).to.equal(200);
+      // The API's budget of that address is the same one.
+      expectTooMany(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) }));
+    });
+  });
+
+  describe('verifications, per destination host', function () {
+    this.timeout(120_000);
+    let worker: WorkerProcess;
+    const receivers: ScriptedReceiver[] = [];
+    before(async () => {
+      worker = spawnWorkers(['verification']);
+      await workersReady(worker);
+    });
+    after(async () => {
+      await worker?.stop();
+      for (const r of receivers) await r.close();
+    });
+    const receiver = async (host: string, answer?: Parameters<typeof startScriptedReceiver>[1]) => {
+      const r = await startScriptedReceiver(null, answer, host);
+      receivers.push(r);
+      return r;
+    };
+    const notification = (app: { api: string }, wsId: string, token: string, url: string, enabled = true) =>
+      call(app, 'POST', `/workspaces/${wsId}/notification-configurations`, token, doc('notification-configuration', { 'destination-type': 'generic', enabled, name: uniq('nc'), url, triggers: ['run:created'] }));
+
+    // The default limits; the per-token budget is set out of the way, as only verification is measured here.
+    const defaults = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '', MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '' });
+
+    it('lets one token create 40 verified notification configurations in a minute, ten at a time, all to one destination host', async () => {
+      const sink = await receiver('127.0.0.1');
+      const org = await createOrg();
+      // A workspace holds at most 20 configurations.
+      const workspaces = [await createWorkspace(org), await createWorkspace(org)];
+      const started = Date.now();
+      const statuses: number[] = [];
+      for (let batch = 0; batch < 4; batch++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => notification(defaults, workspaces[(batch * 10 + i) % 2].id, org.owner.token, sink.url)));
+        for (const res of answers) expect(res.status, res.text).to.equal(201);
+        statuses.push(...answers.map((r) => r.status));
+      }
+      expect(statuses).to.have.length(40);
+      expect(Date.now() - started).to.be.below(60_000);
+      expect(sink.received.filter((r) => r.body.notifications?.[0]?.trigger === 'verification')).to.have.length(40);
+    });
+
+    it('bounds a flood to one destination host, whoever sends it: 429 with Retry-After and nothing saved; other hosts and unverified saves go on', async () => {
+      const app = await startSecondApp({ RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '5' });
+      try {
+        const flooded = await receiver('127.0.0.2');
+        const elsewhere = await receiver('127.0.0.3');
+        const org = await createOrg();
+        const ws = await createWorkspace(org);
+        for (let i = 0; i < 5; i++) {
+          const res = await notification(app, ws.id, org.owner.token, flooded.url);
+          expect(res.status, res.text).to.equal(201);
+        }
+        const before = await countRows('notification_configurations');
+        const refused = await notification(app, ws.id, org.owner.token, flooded.url);
+        expectTooMany(refused);
+        expect(refused.body.errors[0].detail).to.match(/verifications of this destination host \(at most 5\)/);
+        expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+        expect(await countRows('notification_configurations')).to.equal(before);
+        // Another organization's token meets the same budget: it is the destination's.
+        const stranger = await createOrg();
+        expectTooMany(await notification(app, (await createWorkspace(stranger)).id, stranger.owner.token, flooded.url));
+        // Run tasks verify through the same budget.
+        const tasksBefore = await countRows('tasks');
+        expectTooMany(await call(app, 'POST', `/organizations/${org.name}/tasks`, org.owner.token, doc('tasks', { name: uniq('task'), url: flooded.url, category: 'task' })));
+        expect(await countRows('tasks')).to.equal(tasksBefore);
+        expect(flooded.received).to.have.length(5);
+        // Another host is verified as usual, and a disabled configuration calls nobody.
+        expect((await notification(app, ws.id, org.owner.token, elsewhere.url)).status).to.equal(201);
+        expect((await notification(app, ws.id, org.owner.token, flooded.url, false)).status).to.equal(201);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('bounds the verifications of one host waiting for their answer at once', async () => {
+      const app = await startSecondApp({ MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '2' });
+      try {
+        let release = () => {};
+        const held = new Promise<void>((r) => (release = r));
+        const slow = await receiver('127.0.0.4', () => ({ status: 200, hold: held }));
+        const org = await createOrg();
+        const ws = await createWorkspace(org);
+        const answers = Array.from({ length: 4 }, () => notification(app, ws.id, org.owner.token, slow.url));
+        await waitFor(() => slow.received.length === 2, 'two verifications to reach the destination');
+        // The other two are refused while those two wait, and ask to come back shortly.
+        const first = await Promise.race(answers);
+        expectTooMany(first);
+        expect(first.headers.get('retry-after')).to.equal('1');
+        expect(first.body.errors[0].detail).to.match(/too many verifications of 127\.0\.0\.4 under way at once \(at most 2\)/);
+        release();
+        expect(statuses(await Promise.all(answers))).to.deep.equal([201, 201, 429, 429]);
+        expect(slow.received).to.have.length(2);
+        // Once they are answered, the host takes verifications again.
+        expect((await notification(app, ws.id, org.owner.token, slow.url)).status).to.equal(201);
+      } finally {
+        await app.close();
+      }
     });
   });
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { api, doc } from '../helpers/api.js';
 import { inspectArchive } from '../../shared/archive.js';
-import { harness } from '../helpers/harness.js';
+import { harness, startSecondApp } from '../helpers/harness.js';
 import { createOrg, createUser, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { CLI_HOST, terraform, terraformAvailable, waitForRun, writeCliConfig } from '../helpers/terraform.js';
 import { waitForTestRun, type Org, type TestModule } from '../helpers/module-tests.js';
-import { namingModule, privateModulePath, publishVersion } from '../helpers/registry.js';
+import { namingModule, privateModulePath, protocolPath, publishVersion } from '../helpers/registry.js';
 
 /** The `acme` organization when its name is free in this run's database, otherwise one like it. */
 async function acme(): Promise<Org> {
@@ -84,6 +84,36 @@ describe('the private module registry with the real terraform CLI: publish, cons
     const refused = await terraform(otherDir, otherEnv, ['init', '-input=false', '-no-color']);
     expect(refused.code, refused.output).to.equal(1);
     expect(refused.output).to.match(/Module not found|does not exist|not found/i);
+  });
+
+  it('the registry names a module by BASE_URL\'s host, and terraform init installs it by that source when the CLI knows the service by that host', async () => {
+    // An API on this run's database whose BASE_URL names a host of its own (not where it listens):
+    // the address it shows, and the one the CLI resolves, follow BASE_URL.
+    const host = 'registry.rls-base.test';
+    const app = await startSecondApp({ BASE_URL: `http://${host}` });
+    try {
+      const shown = await api('GET', `${app.api}${privateModulePath(org.name, 'naming', 'local')}`, { token: org.owner.token });
+      expect(shown.status, shown.text).to.equal(200);
+      const source = shown.body.data.attributes.source;
+      expect(source).to.equal(`${host}/${org.name}/naming/local`);
+      const detail = await api('GET', `${app.baseUrl}${protocolPath(org.name, 'naming', 'local')}/1.1.0`, { token: org.owner.token });
+      expect(detail.body.source).to.equal(source);
+
+      const dir = join(base, 'base-url');
+      await mkdir(dir);
+      await writeFile(join(dir, 'cli.tfrc'), `host "${host}" {\n  services = {\n    "modules.v1" = "${app.baseUrl}/api/registry/v1/modules/"\n  }\n}\n`);
+      await writeFile(join(dir, 'main.tf'), `module "n" {\n  source  = "${source}"\n  version = "~> 1.0"\n  suffix  = "base"\n}\noutput "name" { value = module.n.name }\n`);
+      // The token as Terraform also reads it, TF_TOKEN_<host> (dots as _, hyphens as __).
+      const env = { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_TOKEN_registry_rls__base_test: org.owner.token, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+      const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
+      expect(init.code, init.output).to.equal(0);
+      expect(init.output).to.include(`Downloading ${source} 1.1.0 for n...`);
+      const apply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
+      expect(apply.code, apply.output).to.equal(0);
+      expect(apply.output).to.match(/name = "app-base"/);
+    } finally {
+      await app.close();
+    }
   });
 
   it('a cloud-block workspace run installs the module inside its sandbox through the service, with its own run token', async () => {

@@ -11,8 +11,9 @@ import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../help
 import { terraform, terraformAvailable } from '../helpers/terraform.js';
 
 /*
- * `terraform login` with the real CLI. Service discovery needs HTTPS, so the service runs behind an
- * HTTPS server with a self-signed certificate that the CLI trusts through SSL_CERT_FILE. The CLI's
+ * `terraform login` with the real CLI. Service discovery needs HTTPS, so the web process serves
+ * https itself (TLS_CERT_FILE, TLS_KEY_FILE) with a self-signed certificate that the CLI trusts
+ * through SSL_CERT_FILE. The CLI's
  * "browser" is a script that writes the URL it is asked to open; the test signs in and gives consent
  * through HTTP as the console's page does (session cookie, X-CSRF-Token), then follows the redirect
  * to the CLI's local port. The token the CLI stores is then used by `terraform plan`.

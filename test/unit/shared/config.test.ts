@@ -30,6 +30,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '-1' })).to.throw(ConfigError, /DATABASE_PREPARED_STATEMENTS/);
   });
 
+  it('refuses a SITE_ADMIN_TOKEN shorter than 16 characters, naming the variable and the minimum', () => {
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, SITE_ADMIN_TOKEN: 'x' })).to.throw(ConfigError, /SITE_ADMIN_TOKEN must NOT have fewer than 16 characters/);
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, SITE_ADMIN_TOKEN: 'a-token-of-16-ch' }).siteAdminToken).to.equal('a-token-of-16-ch');
+  });
+
+  it('reads the TLS certificate and key files as a pair, and defaults BASE_URL to https with them', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY }).tls).to.equal(null);
+    const c = loadConfig({ ENCRYPTION_KEY: KEY, TLS_CERT_FILE: 'tls/cert.pem', TLS_KEY_FILE: '/etc/rls/key.pem', PORT: '8443' });
+    expect(c.tls).to.deep.equal({ certFile: resolve('tls/cert.pem'), keyFile: '/etc/rls/key.pem' });
+    expect(c.baseUrl).to.equal('https://127.0.0.1:8443');
+    for (const half of [{ TLS_CERT_FILE: 'cert.pem' }, { TLS_KEY_FILE: 'key.pem' }]) {
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, ...half })).to.throw(ConfigError, /TLS_CERT_FILE and TLS_KEY_FILE go together/);
+    }
+  });
+
   it('requires an encryption key in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).to.throw(ConfigError, /ENCRYPTION_KEY/);
   });
