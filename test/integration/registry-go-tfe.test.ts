@@ -44,6 +44,10 @@ describe('private module registry as go-tfe calls it', function () {
     await ensureModule(org, name, 'aws');
     expectError(await api('POST', `/registry-modules/${org.name}/${name}/gcp/versions`, { token: org.owner.token, body: doc('registry-module-versions', { version: '1.0.0' }) }), 404);
     expectError(await api('POST', `/registry-modules/${org.name}/${name}/aws/versions`, { token: org.owner.token, body: doc('registry-module-versions', { version: 'v1' }) }), 422);
+    // A commit-sha that is neither null nor a hex sha: the message says both things allowed, not only "must be null".
+    const badSha = await api('POST', `/registry-modules/${org.name}/${name}/aws/versions`, { token: org.owner.token, body: doc('registry-module-versions', { version: '1.0.1', 'commit-sha': 'main' }) });
+    expectError(badSha, 422, /commit-sha must be null, or a string matching/);
+    expect(badSha.body.errors[0].source.pointer).to.equal('/data/attributes/commit-sha');
     const member = await createUser();
     await joinOrg(org, member);
     expectError(await api('POST', `/registry-modules/${org.name}/${name}/aws/versions`, { token: member.token, body: doc('registry-module-versions', { version: '1.0.0' }) }), 404);
