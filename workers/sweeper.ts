@@ -101,7 +101,9 @@ async function runSteps(deps: WorkerDeps, steps: readonly SweepStep[]): Promise<
 
 /** The periodic sweep of the rows (see SWEEP_STEPS). */
 export async function sweep(deps: WorkerDeps): Promise<void> {
+  const started = performance.now();
   await runSteps(deps, SWEEP_STEPS);
+  deps.logger.debug('swept', { ms: Math.round(performance.now() - started) });
 }
 
 /**
