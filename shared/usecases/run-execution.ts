@@ -380,7 +380,7 @@ async function runPhase(
 }
 
 const APPLY_STOPPED_AT_SHUTDOWN =
-  "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (this log says what was stored) before queuing a new run.";
+  "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (the apply's log says what was stored) before queuing a new run.";
 
 /**
  * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep hands the run to
