@@ -69,11 +69,11 @@ const SWEEP_STEPS: readonly SweepStep[] = [
   ...reconcileSources.map(restoreStep),
 ];
 
-/** What this host's processes that died left in the temporary directory (see removeAbandonedWorkdirs). */
+/** What this deployment's processes on this host that died left in its work root (see removeAbandonedWorkdirs). */
 const LEFTOVERS: SweepStep = {
   name: 'leftovers',
   async run(deps) {
-    const { removed, kept, failed } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir);
+    const { removed, kept, failed } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir, deps.terraform.workRoot);
     if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
     for (const path of kept) deps.logger.warn("a dead process's run directory held a state file; it was kept for an operator to push (terraform state push)", { path });
     if (failed.length) {

@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { jobs } from '../../shared/queues.js';
 import { api, doc } from '../helpers/api.js';
 import { flushQueueKeys, freePort, harness, startDeployment, type Deployment } from '../helpers/harness.js';
-import { createCv, createOrg, createWorkspace, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
+import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
+import { runWorkdirs, workRootOf, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
 import { scrapeMetrics, total } from '../helpers/metrics.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { taskSetup } from '../helpers/run-task-fixtures.js';
@@ -186,7 +186,8 @@ describe('faults the sweep must survive: no work stranded', function () {
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
       await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), "the apply's first state to be stored", 30_000);
-      const [name] = await runWorkdirs(tmp, applying.proc.pid);
+      const root = workRootOf({ TMPDIR: tmp });
+      const [name] = await runWorkdirs(root, applying.proc.pid);
       expect(name, "the apply's directory").to.be.a('string');
       await applying.stop('SIGKILL');
       // And a run whose job Redis loses, with no pipeline to take it meanwhile.
@@ -216,11 +217,11 @@ describe('faults the sweep must survive: no work stranded', function () {
       const samples = await scrapeMetrics(`http://127.0.0.1:${port}/metrics`, harness().config.metricsToken);
       expect(total(samples, 'rls_sweep_step_failures_total', { step: 'leftovers' })).to.be.at.least(1);
       // The state is not lost: the directory holding it stays while it cannot be kept.
-      expect((await readdir(join(tmp, name), { recursive: true })).some((f) => f.endsWith('zz_rls_state.tfstate'))).to.equal(true);
+      expect((await readdir(join(root, name), { recursive: true })).some((f) => f.endsWith('zz_rls_state.tfstate'))).to.equal(true);
 
       // Room again: the next sweep keeps the state and removes the directory.
       await rm(join(recovery, 'filler'));
-      await waitFor(() => !existsSync(join(tmp, name)), 'the directory to be removed once its state is kept', 15_000);
+      await waitFor(() => !existsSync(join(root, name)), 'the directory to be removed once its state is kept', 15_000);
       const kept = JSON.parse(await readFile(join(recovery, `${name}.tfstate`), 'utf8'));
       expect(kept.resources.map((r: { name: string }) => r.name)).to.include('first');
     });
@@ -302,6 +303,66 @@ describe('faults the sweep must survive: no work stranded', function () {
       // Once a person has checked the state and unlocked, the next run goes.
       expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(200);
       expect((await waitForRun(second, token, ['applied', 'errored'], 60_000)).attributes.status).to.equal('applied');
+    });
+
+    it('two deployments sharing a TMPDIR: each cleans up only the directories its own dead workers left', async () => {
+      const tmp = await privateTmp();
+      const server = await startSlowStateServer(600_000);
+      servers.push(server);
+      const other = await startDeployment();
+      deployments.push(other);
+      const ours = workRootOf({ TMPDIR: tmp });
+      const theirs = workRootOf({ ...other.env, TMPDIR: tmp });
+      expect(dirname(ours)).to.equal(tmp);
+      expect(dirname(theirs)).to.equal(tmp);
+      expect(ours).to.not.equal(theirs);
+
+      const dying = start(['run-pipeline'], { TMPDIR: tmp, RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '3600000' });
+      await workersReady(dying);
+      const org = await createOrg();
+      const ws = await createWorkspace(org);
+      await uploadConfig(ws.id, org.owner.token, { 'main.tf': slowPlanConfig(server.address) });
+      await startRun(ws.id, org.owner.token, { 'plan-only': true });
+      await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
+      const [name] = await runWorkdirs(ours, dying.proc.pid);
+      expect(name, "the plan's directory").to.be.a('string');
+      await dying.stop('SIGKILL');
+
+      // The other deployment's worker on this host sweeps its own root, never this one's.
+      const theirWorker = start(['verification'], { ...other.env, TMPDIR: tmp, RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'debug' });
+      await sweeps(theirWorker, 3);
+      expect(existsSync(join(ours, name)), "the other deployment left this one's directory").to.equal(true);
+      expect((await stat(theirs)).mode & 0o777).to.equal(0o711);
+      // This deployment's next worker removes it.
+      start(['verification'], { TMPDIR: tmp, RECONCILE_INTERVAL_MS: '3600000' });
+      await waitFor(() => !existsSync(join(ours, name)), "this deployment's worker to remove its dead worker's directory", 15_000);
+    });
+
+    it('refuses a work root another user planted as a link in the shared TMPDIR: the run errors saying why, and nothing is written where the link points', async () => {
+      const tmp = await privateTmp();
+      const dep = await startDeployment();
+      deployments.push(dep);
+      const elsewhere = await mkdtemp(join(tmpdir(), 'rls-faults-elsewhere-'));
+      cleanups.push(() => rm(elsewhere, { recursive: true, force: true }));
+      // The deployment's root is a predictable name: planted first, as a link to a directory of the planter's.
+      await symlink(elsewhere, workRootOf({ ...dep.env, TMPDIR: tmp }));
+
+      const w = start(['run-pipeline'], { ...dep.env, TMPDIR: tmp, RECONCILE_INTERVAL_MS: '3600000' });
+      await workersReady(w);
+      const org = await createOrg(undefined, dep.api);
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, {}, dep.api);
+      const cv = await uploadTo(dep, ws.id, token);
+      const [runId] = await createRuns(dep, ws.id, cv, token, 1, { 'plan-only': true });
+      const run = await waitFor(async () => {
+        const res = await api('GET', `${dep.api}/runs/${runId}?include=plan`, { token });
+        return ['errored', 'planned_and_finished'].includes(res.body.data.attributes.status) ? res.body : null;
+      }, 'the run to end', 60_000);
+      expect(run.data.attributes.status).to.equal('errored');
+      const logUrl = await onTestServer(run.included[0].attributes['log-read-url'], dep.baseUrl);
+      const log = await (await fetch(`${logUrl}${logUrl.includes('?') ? '&' : '?'}offset=0&limit=1048576`)).text();
+      expect(log).to.match(/run directory root .* is not a directory of this process's user/);
+      expect(await readdir(elsewhere)).to.deep.equal([]);
     });
 
     it('a run task request whose sender died after the integration called back is closed by the sweep, not left sending', async () => {
