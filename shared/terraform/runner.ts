@@ -179,11 +179,12 @@ const alive = (pid: number) => {
 /**
  * Removes the working directories that this deployment's processes on this host left in `dir`,
  * its work root (see deploymentWorkRoot), when they died (a `kill -9` leaves configuration, state
- * and plan files behind): those whose process id is no longer running. A state file Terraform left in one (an apply cut short) is first kept in
- * `recoveryDir` (readable by the service's user only) as `<directory>.tfstate`, for an operator
- * to push. A directory whose state cannot be kept (the recovery directory is full or read-only)
- * stays, so its state is not lost, and the others are still removed: it is listed in `failed`,
- * and the next call tries it again. Returns the directories removed, the states kept and those failures.
+ * and plan files behind): those whose process id is no longer running. A state file Terraform
+ * left in one (an apply cut short) is first kept in `recoveryDir` (readable by the service's user
+ * only) as `<directory>.tfstate`, for an operator to push. A directory whose state cannot be kept
+ * (the recovery directory is full or read-only) stays, so its state is not lost, and the others
+ * are still removed: it is listed in `failed`, and the next call tries it again. Returns the
+ * directories removed, the states kept and those failures.
  */
 export async function removeAbandonedWorkdirs(recoveryDir: string, dir: string): Promise<{ removed: number; kept: string[]; failed: { path: string; error: string }[] }> {
   const names = await readdir(ensureWorkRoot(dir));

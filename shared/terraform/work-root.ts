@@ -15,12 +15,12 @@ function databaseOf(databaseUrl: string): string {
 
 /**
  * The directory under the temporary directory (`base`) that holds one deployment's run working
- * directories: named after its queue prefix, with a digest of its database and queue prefix, so
- * that deployments sharing a host's TMPDIR each make, and clean up after a crash, only their own.
+ * directories: named by a digest of its database and queue prefix (which runs see in their paths,
+ * so neither is spelled out), so that deployments sharing a host's TMPDIR each make, and clean up
+ * after a crash, only their own.
  */
 export function deploymentWorkRoot(deployment: { databaseUrl: string; queuePrefix: string }, base = tmpdir()): string {
-  const name = deployment.queuePrefix.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
-  return join(base, `rls-${name}-${sha256Hex(`${databaseOf(deployment.databaseUrl)}|${deployment.queuePrefix}`).slice(0, 12)}`);
+  return join(base, `rls-work-${sha256Hex(`${databaseOf(deployment.databaseUrl)}|${deployment.queuePrefix}`).slice(0, 16)}`);
 }
 
 /**

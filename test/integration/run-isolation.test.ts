@@ -205,8 +205,8 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const first = await runOf(a, localExec('a', aCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/a-ready`), 'the first run to write its secret', 60_000);
 
-    // It looks where run directories are on the host: its own directory's parent (its deployment's work root), and /tmp.
-    const look = 'pwd; root=$(dirname "$(dirname "$PWD")"); ls -d "$root"/rls-run-* 2>&1; ls -a /tmp 2>&1; cat "$root"/rls-run-*/config/secret.txt 2>&1';
+    // It looks where run directories are on the host: its own directory's parent (its deployment's work root), and /tmp (no quotes: the command is an HCL string).
+    const look = 'pwd; root=$(dirname $(dirname $PWD)); ls -d $root/rls-run-* 2>&1; ls -a /tmp 2>&1; cat $root/rls-run-*/config/secret.txt 2>&1';
     const bCommand = `${witness.report(`/${secret}/b-saw`, look)}; sleep 5`;
     const second = await runOf(b, localExec('b', bCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/b-saw`), 'the second run to look around', 60_000);
