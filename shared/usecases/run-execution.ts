@@ -383,8 +383,8 @@ const APPLY_STOPPED_AT_SHUTDOWN =
   "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (the apply's log says what was stored) before queuing a new run.";
 
 /**
- * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep hands the run to
- * another worker, which takes it over as it would from a worker that died (plans only).
+ * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep queues the plan
+ * again for another worker, as it does one whose worker died (plans only).
  */
 async function handBack(deps: ExecutionDeps, runId: string, owner: string): Promise<void> {
   await deps.db('runs').where({ id: runId, lease_owner: owner }).update({ lease_until: deps.db.fn.now() });
