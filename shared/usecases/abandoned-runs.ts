@@ -69,7 +69,14 @@ export async function handOnAbandonedRuns(rt: Runtime, batch: number): Promise<n
   let after: string | null = null;
   for (;;) {
     const page = (await pageAfter(rt.db, runsAbandoned(rt.db), after, batch)) as { key: string; id: string }[];
-    for (const { id } of page) if (await handOn(rt, id)) handed++;
+    for (const { id } of page) {
+      // One run whose move fails is logged and left for the next sweep; the others are still handed on.
+      try {
+        if (await handOn(rt, id)) handed++;
+      } catch (err) {
+        rt.logger.error('could not hand on an abandoned run', { runId: id, error: String(err) });
+      }
+    }
     if (page.length < batch) return handed;
     after = page[page.length - 1].key;
   }

@@ -14,7 +14,7 @@ import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
 import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type SpareShell } from '../terraform/phase-process.js';
-import { afterMove } from './runs.js';
+import { afterMove, lockWorkspace } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
 import type { RunningPhases } from '../terraform/phases.js';
@@ -356,13 +356,16 @@ async function runPhase(
       await handBack(deps, run.id, owner);
       return;
     }
-    // An apply stopped at shutdown is errored and its workspace locked, as when its worker dies.
-    const cutOff = stoppedAtShutdown && outcome.kind !== 'gone';
+    // An apply stopped at shutdown is errored and its workspace locked, as when its worker dies; one
+    // whose terraform had already finished well (its state saved) is recorded as it ended.
+    const cutOff = stoppedAtShutdown && outcome.kind !== 'gone' && outcome.kind !== 'ok';
     if (cutOff) outcome = { kind: 'error', limit: true, message: APPLY_STOPPED_AT_SHUTDOWN };
     // A limit that stopped the phase is said in its log, where the CLI shows it.
     if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
     const record = (ended: PhaseOutcome) =>
       deps.lifecycle.transaction(deps.db, async (m) => {
+        // The workspace first when it will be locked, in the order every such move takes them.
+        if (cutOff) await lockWorkspace(m.tx, run.workspace_id);
         const moved = await finishPhase(m, run, owner, phase, ended, (t) => log.closing(t));
         if (moved && cutOff) await lockForStateCheck(m.tx, moved, APPLY_STOPPED_AT_SHUTDOWN);
         return moved;
@@ -497,6 +500,9 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
 async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow | undefined, FollowUp[]]> {
   return deps.lifecycle.transaction(deps.db, async (m) => {
     const { tx } = m;
+    // The workspace before the run, as every move that may lock the workspace takes them (an
+    // abandoned apply locks it below), so this never deadlocks with a cancel or the sweep.
+    await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
     const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {

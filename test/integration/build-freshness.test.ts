@@ -90,13 +90,23 @@ describe('npm start and npm test build only when dist/ is missing or older than 
     await unlink(join(root, 'server', 'app.ts'));
     expect((await build(root)).calls).to.deep.equal(FULL_BUILD);
 
+    // tsc's incremental record would leave a deleted output unwritten: such a build starts without it.
+    await writeFile(join(root, 'dist', '.tsbuildinfo'), '{}');
     await unlink(join(root, 'dist', 'console', 'index.html'));
     const missing = await build(root);
     expect(missing.said).to.include('dist/console/index.html is missing');
     expect(missing.calls).to.deep.equal(FULL_BUILD);
+    expect(existsSync(join(root, 'dist', '.tsbuildinfo'))).to.equal(false);
 
+    await writeFile(join(root, 'dist', '.tsbuildinfo'), '{}');
     const forced = await build(root, ['--force']);
     expect(forced.calls).to.deep.equal(FULL_BUILD);
+    expect(existsSync(join(root, 'dist', '.tsbuildinfo'))).to.equal(false);
+    // An ordinary rebuild for changed sources keeps it: that is what makes it fast.
+    await writeFile(join(root, 'dist', '.tsbuildinfo'), '{}');
+    await edit(join(root, 'shared', 'config.ts'));
+    expect((await build(root)).calls).to.deep.equal(FULL_BUILD);
+    expect(existsSync(join(root, 'dist', '.tsbuildinfo'))).to.equal(true);
   });
 
   it('a failed build leaves no stamp (the next start builds again), and a source saved during a build is built next time', async () => {
