@@ -3,6 +3,7 @@ import { reconcile } from '../shared/reconciler.js';
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
 import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { sweepSignIn } from '../shared/usecases/sign-in.js';
+import { sweepDataRetention } from '../shared/usecases/data-retention.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
 
@@ -12,7 +13,7 @@ import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
  */
 const UNFINISHED_OBJECT_SECONDS = 3600;
 
-/** The periodic sweep: due auto-destroy reminders and assessments, ended sign-in rows, then a job for every row that is due or stuck. */
+/** The periodic sweep: due auto-destroy reminders and assessments, ended sign-in rows, a job for every row that is due or stuck, then the data retention policies when due. */
 export async function sweep(deps: WorkerDeps): Promise<void> {
   const removed = await deps.store.removeUnfinished(UNFINISHED_OBJECT_SECONDS);
   if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
@@ -21,6 +22,7 @@ export async function sweep(deps: WorkerDeps): Promise<void> {
   await sweepSignIn(deps);
   const restored = await reconcile(deps.db, deps.queues, deps.logger);
   for (const [source, n] of Object.entries(restored)) if (n) deps.metrics.reconcilerRequeues.inc({ source }, n);
+  await sweepDataRetention(deps);
 }
 
 /** Working directories that processes of this host left when they died (see removeAbandonedWorkdirs). */
