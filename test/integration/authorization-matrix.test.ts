@@ -1299,11 +1299,18 @@ const MATRIX: Record<string, Entry> = {
   'GET /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-member', call: (w) => withPolicy(`/organizations/${w.org.name}`) },
   'POST /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-owner-only', call: (w) => ({ ...policyPath(`/organizations/${w.org.name}`), body: DONT_DELETE }) },
   'PATCH /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-owner-only', call: (w) => ({ ...policyPath(`/organizations/${w.org.name}`), body: LEGACY_POLICY }) },
-  'DELETE /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-owner-only', call: (w) => withPolicy(`/organizations/${w.org.name}`) },
+  'DELETE /api/v2/organizations/:org/relationships/data-retention-policy': {
+    // Callers run at once: each allowed one removes the policy of an organization of its own.
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => withPolicy(`/organizations/${allowed ? (await createOrg(w.org.owner)).name : w.org.name}`),
+  },
   'GET /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-read', call: (w) => withPolicy(`/workspaces/${w.ws.id}`) },
   'POST /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-admin', call: (w) => ({ ...policyPath(`/workspaces/${w.ws.id}`), body: DONT_DELETE }) },
   'PATCH /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-admin', call: (w) => ({ ...policyPath(`/workspaces/${w.ws.id}`), body: LEGACY_POLICY }) },
-  'DELETE /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-admin', call: (w) => withPolicy(`/workspaces/${w.ws.id}`) },
+  'DELETE /api/v2/workspaces/:id/relationships/data-retention-policy': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => withPolicy(`/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}`),
+  },
 
   // Projects and teams' access to them.
   'GET /api/v2/organizations/:org/projects': { access: 'org-member', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/projects` }) },
