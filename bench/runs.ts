@@ -16,7 +16,7 @@
  * the workspace. That keeps every run on the path a real workspace takes (take the workspace
  * under its lock, then plan), and the discard happens outside the timed window.
  */
-import { constants, openSync } from 'node:fs';
+import { constants, openSync, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? '50');
 const WARMUP_RUNS = Number(process.env.BENCH_WARMUP ?? '10');
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? '20');
 const CONFIG = 'resource "terraform_data" "a" { input = "x" }\n';
+/** Where the phases this process runs itself make their working directories (as a deployment's work root). */
+const benchRoot = join(tmpdir(), `rls-bench-${process.pid}`);
+process.on('exit', () => rmSync(benchRoot, { recursive: true, force: true }));
 // How the service runs Terraform: in its run sandbox with the default `egress` network (the
 // default for operators too), with `isolated` networking, or unsandboxed (`none`).
 const SANDBOX_ENV = {
@@ -475,7 +478,7 @@ async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId
   }
   const variant = (name: string, sandbox: keyof typeof sandboxes, ahead: boolean) => ({
     name,
-    settings: { bin: realBin, cliConfigFile: null, sandbox: sandboxes[sandbox], maxArchiveEntries: 50_000 } satisfies TerraformSettings,
+    settings: { bin: realBin, cliConfigFile: null, sandbox: sandboxes[sandbox], maxArchiveEntries: 50_000, workRoot: benchRoot } satisfies TerraformSettings,
     spare: ahead ? new SpareShell() : undefined,
     times: [] as number[],
   });
@@ -586,7 +589,7 @@ async function main(): Promise<void> {
     const cv = await createCv(setup, fx);
     await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
     const archiveObjectId = await archiveOf(rt, cv.id);
-    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: createSandbox({ ...sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) })), mode: 'none' }), maxArchiveEntries: 50_000 };
+    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: createSandbox({ ...sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) })), mode: 'none' }), maxArchiveEntries: 50_000, workRoot: benchRoot };
     const tfVersion = JSON.parse(await output(realBin, VERSION_ARGS)) as { terraform_version: string };
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
     log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);

@@ -6,7 +6,7 @@ import type { Db } from '../shared/db.js';
 import type { RateLimits } from '../shared/rate-limits.js';
 import { rowOf, type Queues } from '../shared/queues.js';
 import { principalFor } from './auth.js';
-import { authAttempt } from './rate-limit.js';
+import { boardAuthAttempt } from './rate-limit.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -36,14 +36,14 @@ function siteAdminBasicAuth(db: Db, limits: RateLimits) {
     const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
     const decoded = match ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const password = decoded.includes(':') ? decoded.slice(decoded.indexOf(':') + 1) : '';
-    const attempt = password ? authAttempt(limits, req) : null;
-    const principal = password ? (await principalFor(db, password))?.principal : null;
+    const attempt = password ? boardAuthAttempt(limits, req) : null;
     await attempt?.admit();
+    const principal = password ? (await principalFor(db, password))?.principal : null;
     if (principal?.kind === 'user' && principal.user.is_admin) {
+      await attempt?.succeeded();
       res.set({ 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' });
       return next();
     }
-    await attempt?.failed();
     res.set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').status(401).type('text/plain').send('site admin token required');
   };
 }

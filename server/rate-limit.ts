@@ -57,15 +57,16 @@ export async function signInAttempt(limits: RateLimits, account: string, address
 export interface AuthAttempt {
   /** 429 when the address's failures are spent, whatever the credential turns out to be. */
   admit(): Promise<void>;
-  /** Spends a point: the credential did not authenticate. */
+  /** Spends a point: the credential did not authenticate; 429 instead of the 401 once the budget is spent. */
   failed(): Promise<void>;
 }
 
 /**
- * Started when a request presents a token (or the queue board's password), so that the read of its
- * address's failures runs alongside the credential's lookup. Past the budget every credential from
- * that address is refused, a good one too: a guess then tells nothing, and other addresses are
- * unaffected. Only failures spend points.
+ * Started when a request presents an API token, so that the read of its address's failures runs
+ * alongside the token's lookup. Past the budget every token from that address is refused, a good
+ * one too, and other addresses are unaffected. Only failures spend points; the failures of a burst
+ * sent at once are counted as they end, so past the budget they answer 429, not 401. A good token
+ * inside such a burst is still answered, which is harmless for tokens of 256 random bits.
  */
 export function authAttempt(limits: RateLimits, req: Request): AuthAttempt {
   const address = clientAddress(req);
@@ -76,7 +77,27 @@ export function authAttempt(limits: RateLimits, req: Request): AuthAttempt {
       if (u && u.used >= u.limit) refuse('auth-failures', { allowed: false, limit: u.limit, remaining: 0, msBeforeReset: u.msBeforeReset });
     },
     failed: async () => {
-      await limits.consume('auth-failures', address);
+      const d = await limits.consume('auth-failures', address);
+      if (d && !d.allowed) refuse('auth-failures', d);
+    },
+  };
+}
+
+/**
+ * The queue board's turn: its password is a person's site-admin token, which may be guessable, so
+ * every attempt takes its point before the password is checked and a good one gives it back.
+ * Attempts sent at once therefore never get past the budget.
+ */
+export function boardAuthAttempt(limits: RateLimits, req: Request): { admit(): Promise<void>; succeeded(): Promise<void> } {
+  const address = clientAddress(req);
+  const taken = limits.consume('auth-failures', address);
+  return {
+    admit: async () => {
+      const d = await taken;
+      if (d && !d.allowed) refuse('auth-failures', d);
+    },
+    succeeded: async () => {
+      if (await taken) await limits.refund('auth-failures', address);
     },
   };
 }

@@ -42,6 +42,17 @@ export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.
  */
 export const asJson = (db: Db, value: unknown): Knex.Raw => db.raw('?', [JSON.stringify(value)]);
 
+/**
+ * One page of a keyset walk over the rows `query` selects, each with a unique text column `key`:
+ * those whose key comes after `after` (from the first when null), in key order, at most `limit`.
+ * Every page is a short query however many rows the walk goes through.
+ */
+export const pageAfter = (db: Db, query: Knex.QueryBuilder, after: string | null, limit: number): Knex.QueryBuilder => {
+  const page = db.from(query.as('rows')).select('*');
+  if (after !== null) page.where('rows.key', '>', after);
+  return page.orderBy('rows.key').limit(limit);
+};
+
 /** Runs writes on their own, as one statement. */
 export async function runWrites(db: Db, writes: Writes): Promise<void> {
   if (!writes.length) return;

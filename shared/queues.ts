@@ -372,6 +372,13 @@ export class DeliveryRounds {
 export const firstTries = (ids: readonly string[], organization: string): DeliveryAttempt[] => ids.map((id) => ({ id, attempt: 1, organization }));
 
 /**
+ * What requeue found of a job: none (`missing`: it was lost, and is added again), a finished one
+ * (`finished`: replaced by a new one), a live one it left alone (`live`), or an active one that
+ * another job now follows (`followed`, see afterActive).
+ */
+export type Requeued = 'missing' | 'finished' | 'live' | 'followed';
+
+/**
  * Enqueues work the reconciler found due. A finished job with the same id would block the add,
  * so it is removed first; a waiting or delayed job is left alone, as it reads the rows when it
  * runs. So is an active one, unless `afterActive`: a caller that enqueues because it has just
@@ -379,16 +386,22 @@ export const firstTries = (ids: readonly string[], organization: string): Delive
  * read the rows before the change and is ending without acting. Another job then follows it,
  * under an id of its own (the step must be safe to run twice, as every step is).
  */
-export async function requeue(queues: Queues, spec: JobSpec, opts: { afterActive?: boolean } = {}): Promise<boolean> {
+export async function requeue(queues: Queues, spec: JobSpec, opts: { afterActive?: boolean } = {}): Promise<Requeued> {
   const queue = queues[spec.queue];
   const existing = await queue.getJob(spec.jobId);
   let jobId = spec.jobId;
+  let found: Requeued = 'missing';
   if (existing) {
     const state = await existing.getState();
-    if (state === 'active' && opts.afterActive) jobId = newId(`${spec.jobId}-after`);
-    else if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
-    else await existing.remove();
+    if (state === 'active' && opts.afterActive) {
+      jobId = newId(`${spec.jobId}-after`);
+      found = 'followed';
+    } else if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return 'live';
+    else {
+      await existing.remove();
+      found = 'finished';
+    }
   }
   await queue.add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId });
-  return true;
+  return found;
 }

@@ -46,6 +46,8 @@ export interface RateLimits {
   consume(name: LimitName, key: string): Promise<LimitDecision | null>;
   /** Points of `name`'s budget `key` has used in the current window, without taking one (null as for consume). */
   used(name: LimitName, key: string): Promise<{ used: number; limit: number; msBeforeReset: number } | null>;
+  /** Gives back a point `consume` took (an attempt that turned out not to count). */
+  refund(name: LimitName, key: string): Promise<void>;
 }
 
 /** The budgets a configuration sets (points 0: no limit). */
@@ -143,6 +145,15 @@ export function createRateLimits(redis: RedisConnection, config: Config, logger:
         return { used: res?.consumedPoints ?? 0, limit: limiter.points, msBeforeReset: res?.msBeforeNext ?? 0 };
       } catch (err) {
         return storeFailed(name, err);
+      }
+    },
+    async refund(name, key) {
+      const limiter = limiters.get(name);
+      if (!limiter) return;
+      try {
+        await withTimeout(limiter.reward(key, 1), STORE_TIMEOUT_MS);
+      } catch (err) {
+        storeFailed(name, err);
       }
     },
   };

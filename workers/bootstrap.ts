@@ -15,6 +15,7 @@ import { RunningPhases } from '../shared/terraform/phases.js';
 import { SpareShell } from '../shared/terraform/phase-process.js';
 import { TerraformPreambles } from '../shared/usecases/run-execution.js';
 import { observedJob } from './observe.js';
+import { deploymentWorkRoot } from '../shared/terraform/work-root.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -73,7 +74,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     phases: new RunningPhases(),
     preambles: new TerraformPreambles(),
     spareShell: new SpareShell(),
-    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries },
+    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries, workRoot: deploymentWorkRoot(rt.config) },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
     verifier: createOutboundClient({
       allowedCidrs: rt.config.outboundAllowedCidrs,

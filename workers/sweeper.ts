@@ -1,9 +1,11 @@
 import type { WorkerDeps } from './context.js';
-import { reconcile } from '../shared/reconciler.js';
+import { RECONCILE_BATCH, reconcileSources, restoreJobs, type ReconcileSource } from '../shared/reconciler.js';
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
 import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { sweepSignIn } from '../shared/usecases/sign-in.js';
 import { sweepDataRetention } from '../shared/usecases/data-retention.js';
+import { handOnAbandonedRuns } from '../shared/usecases/abandoned-runs.js';
+import { settleAnsweredDispatches } from '../shared/repos/run-tasks.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
 
@@ -13,23 +15,98 @@ import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
  */
 const UNFINISHED_OBJECT_SECONDS = 3600;
 
-/** The periodic sweep: due auto-destroy reminders and assessments, ended sign-in rows, a job for every row that is due or stuck, then the data retention policies when due. */
-export async function sweep(deps: WorkerDeps): Promise<void> {
-  const removed = await deps.store.removeUnfinished(UNFINISHED_OBJECT_SECONDS);
-  if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
-  await sweepAutoDestroy(deps);
-  await sweepAssessments(deps);
-  await sweepSignIn(deps);
-  const restored = await reconcile(deps.db, deps.queues, deps.logger);
-  for (const [source, n] of Object.entries(restored)) if (n) deps.metrics.reconcilerRequeues.inc({ source }, n);
-  await sweepDataRetention(deps);
+/** One step of the sweep, run whatever the others do (see runSteps). */
+interface SweepStep {
+  name: string;
+  run(deps: WorkerDeps): Promise<void>;
 }
 
-/** Working directories that processes of this host left when they died (see removeAbandonedWorkdirs). */
-async function removeLeftovers(deps: WorkerDeps): Promise<void> {
-  const { removed, kept } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir);
-  if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
-  for (const path of kept) deps.logger.warn('a dead process\'s run directory held a state file; it was kept for an operator to push (terraform state push)', { path });
+/** The job of every due row of `source` that lost it (see restoreJobs), counted. */
+const restoreStep = (source: ReconcileSource): SweepStep => ({
+  name: `jobs:${source.name}`,
+  async run(deps) {
+    const n = await restoreJobs(deps.db, deps.queues, source);
+    if (!n) return;
+    deps.metrics.reconcilerRequeues.inc({ source: source.name }, n);
+    deps.logger.info('reconciler restored jobs', { source: source.name, count: n });
+  },
+});
+
+/**
+ * The sweep's steps, in order: due auto-destroy reminders and assessments, ended sign-in rows,
+ * runs whose worker disappeared handed on, run task requests answered by a callback after their
+ * sender died closed, a job for every row that is due or stuck and lost its own, then the data
+ * retention policies when their turn has come.
+ */
+const SWEEP_STEPS: readonly SweepStep[] = [
+  {
+    name: 'unfinished-objects',
+    async run(deps) {
+      const removed = await deps.store.removeUnfinished(UNFINISHED_OBJECT_SECONDS);
+      if (removed) deps.logger.info('removed objects whose upload was cut off', { count: removed });
+    },
+  },
+  { name: 'auto-destroy', run: (deps) => sweepAutoDestroy(deps) },
+  { name: 'assessments', run: (deps) => sweepAssessments(deps) },
+  { name: 'sign-in', run: async (deps) => void (await sweepSignIn(deps)) },
+  {
+    name: 'abandoned-runs',
+    async run(deps) {
+      const n = await handOnAbandonedRuns(deps, RECONCILE_BATCH);
+      if (n) deps.logger.info('handed on runs whose worker stopped', { count: n });
+    },
+  },
+  {
+    name: 'answered-task-requests',
+    async run(deps) {
+      let n = 0;
+      let settled: number;
+      do {
+        settled = await settleAnsweredDispatches(deps.db, RECONCILE_BATCH);
+        n += settled;
+      } while (settled === RECONCILE_BATCH);
+      if (n) deps.logger.info('closed run task requests whose sender stopped after the integration called back', { count: n });
+    },
+  },
+  ...reconcileSources.map(restoreStep),
+  { name: 'data-retention', run: async (deps) => void (await sweepDataRetention(deps)) },
+];
+
+/** What this deployment's processes on this host that died left in its work root (see removeAbandonedWorkdirs). */
+const LEFTOVERS: SweepStep = {
+  name: 'leftovers',
+  async run(deps) {
+    const { removed, kept, failed } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir, deps.terraform.workRoot);
+    if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
+    for (const path of kept) deps.logger.warn("a dead process's run directory held a state file; it was kept for an operator to push (terraform state push)", { path });
+    if (failed.length) {
+      for (const f of failed) deps.logger.error("a dead process's run directory was left: its state file could not be kept", { path: f.path, error: f.error });
+      throw new Error(`${failed.length} run directories of dead processes could not be cleaned up (STATE_RECOVERY_DIR: ${deps.config.stateRecoveryDir})`);
+    }
+  },
+};
+
+/**
+ * Runs each step whatever the ones before did: a step that fails is logged and counted
+ * (rls_sweep_step_failures_total), and the next goes on, so one broken piece (a full disk, a
+ * table a migration has not reached) never stops the work the others hand on.
+ */
+async function runSteps(deps: WorkerDeps, steps: readonly SweepStep[]): Promise<void> {
+  for (const step of steps) {
+    try {
+      await step.run(deps);
+    } catch (err) {
+      deps.metrics.sweepFailures.inc({ step: step.name });
+      deps.logger.error('a sweep step failed; the others go on', { step: step.name, error: String(err) });
+    }
+  }
+}
+
+/** The periodic sweep of the rows (see SWEEP_STEPS). */
+export async function sweep(deps: WorkerDeps): Promise<void> {
+  const started = performance.now();
+  await runSteps(deps, SWEEP_STEPS);
+  deps.logger.debug('swept', { ms: Math.round(performance.now() - started) });
 }
 
 /**
@@ -37,7 +114,7 @@ async function removeLeftovers(deps: WorkerDeps): Promise<void> {
  * removing what processes of this host that died left in the temporary directory. Every
  * worker process runs one; a PostgreSQL advisory lock lets one sweep at a time across them, so
  * the sweeps go on whatever Redis loses (a flush, a restart without persistence): nothing of the
- * schedule lives there. A sweep that fails (Redis or Postgres away) is logged and the next tick
+ * schedule lives there. A sweep that cannot start (Postgres away) is logged and the next tick
  * tries again; ticks never overlap.
  */
 export function startSweeper(deps: WorkerDeps): { stop(): Promise<void> } {
@@ -45,7 +122,7 @@ export function startSweeper(deps: WorkerDeps): { stop(): Promise<void> } {
   const tick = () => {
     if (running) return;
     // Each host's processes clean that host's leftovers; the rows are swept by one process at a time.
-    running = removeLeftovers(deps)
+    running = runSteps(deps, [LEFTOVERS])
       .then(() => tryWithSweepLock(deps.db, () => sweep(deps)))
       .then(
         () => undefined,

@@ -5,8 +5,8 @@ import { overridableNow } from '../../shared/domain/policy-check.js';
 
 /**
  * A policy check; terraform requires `actions` and `permissions`. `is-overridable` is true only
- * while the check can be overridden (its run waits in policy_override); `can-override` also needs
- * the caller's manage-policy-overrides (`mayOverride`).
+ * while the check can be overridden (its run waits in policy_override); `can-override` is the
+ * caller's manage-policy-overrides (`mayOverride`) whatever the check's state, as TFE answers it.
  */
 export function policyCheckResource(check: PolicyCheckRow, runStatus: string, mayOverride: boolean): Resource {
   const overridable = overridableNow(check, runStatus);
@@ -19,7 +19,7 @@ export function policyCheckResource(check: PolicyCheckRow, runStatus: string, ma
       result: check.result,
       'status-timestamps': check.status_timestamps,
       actions: { 'is-overridable': overridable },
-      permissions: { 'can-override': mayOverride && overridable },
+      permissions: { 'can-override': mayOverride },
       'created-at': iso(check.created_at),
     },
     relationships: { run: one('runs', check.run_id) },

@@ -61,6 +61,7 @@ export type RunEvent =
   | 'complete_pre_plan'
   | 'queue_plan'
   | 'start_plan'
+  | 'requeue_plan'
   | 'plan_needs_confirmation'
   | 'plan_saved'
   | 'finish_plan'
@@ -95,6 +96,8 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
   complete_pre_plan: { from: ['pre_plan_running'], to: 'pre_plan_completed' },
   queue_plan: { from: ['pending', 'pre_plan_completed'], to: 'plan_queued' },
   start_plan: { from: ['plan_queued'], to: 'planning' },
+  // A plan whose worker stopped (its lease ran out) goes back to the queue for another worker.
+  requeue_plan: { from: ['planning'], to: 'plan_queued' },
   start_post_plan: { from: ['planning'], to: 'post_plan_running' },
   complete_post_plan: { from: ['post_plan_running'], to: 'post_plan_completed' },
   // Policy evaluations in the post-plan stage failed in a way a user may override.

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import { mailMachine, type MailStatus } from '../domain/mail.js';
@@ -65,12 +66,10 @@ export async function settleMail(
   return n === 1;
 }
 
-/** Messages that should have a job: due pending ones and expired leases. */
-export async function dueMailIds(db: Db, limit: number): Promise<string[]> {
-  return db('mail_messages')
-    .where((q) => q.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
-    .orWhere((q) => q.where('status', 'sending').andWhere('lease_until', '<', db.fn.now()))
-    .orderBy('next_attempt_at')
-    .limit(limit)
-    .pluck('id');
-}
+/** Messages that should have a job, keyed by id (for pageAfter): due pending ones and expired leases. */
+export const mailDue = (db: Db): Knex.QueryBuilder =>
+  db('mail_messages')
+    .where((q) =>
+      q.where((p) => p.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now())).orWhere((p) => p.where('status', 'sending').andWhere('lease_until', '<', db.fn.now())),
+    )
+    .select('id as key', 'id');

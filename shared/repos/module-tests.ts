@@ -175,3 +175,9 @@ export async function organizationOfTestRun(db: Db, id: string): Promise<string 
   const row = await db('test_runs as t').join('registry_modules as m', 'm.id', 't.registry_module_id').where('t.id', id).first('m.organization_name');
   return row?.organization_name ?? null;
 }
+
+/** Test runs waiting for a worker, and running ones whose worker's lease has run out, keyed by id (for pageAfter). */
+export const testRunsDue = (db: Db): Knex.QueryBuilder =>
+  db('test_runs')
+    .where((q) => q.where('status', 'queued').orWhere((r) => r.where('status', 'running').andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now()))))
+    .select('id as key', 'id');

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { RELAXED_COMMIT, type Db } from '../db.js';
 import type { NotificationConfigurationRow } from './notifications.js';
 import { leaseClaimQuery } from './leases.js';
@@ -114,3 +115,14 @@ export async function settleDeliveries(db: Db, settled: DeliverySettlement[]): P
     [JSON.stringify(settled)],
   );
 }
+
+/**
+ * Deliveries due (first tries and retries) or whose sender died, keyed by id (for pageAfter), with
+ * the attempt a job makes of each and its workspace's organization.
+ */
+export const deliveriesDue = (db: Db): Knex.QueryBuilder =>
+  db('notification_deliveries as d')
+    .join('notification_configurations as c', 'c.id', 'd.configuration_id')
+    .join('workspaces as w', 'w.id', 'c.workspace_id')
+    .where((q) => q.where((p) => p.where('d.status', 'pending').andWhere('d.next_attempt_at', '<=', db.fn.now())).orWhere((p) => p.where('d.status', 'sending').andWhere('d.lease_until', '<', db.fn.now())))
+    .select('d.id as key', 'd.id', 'd.attempts', 'd.status', 'w.organization_name');

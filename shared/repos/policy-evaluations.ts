@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { policyEvaluationMachine, type PolicyEvaluationEvent, type PolicyEvaluationStatus, type PolicyResultCount } from '../domain/policy-evaluation.js';
@@ -92,12 +93,6 @@ export async function insertSetOutcomes(db: Db, evaluationId: string, outcomes: 
   );
 }
 
-/** Runs whose post-plan stage has evaluations waiting for a worker. */
-export async function runsWithQueuedEvaluations(db: Db, limit: number): Promise<string[]> {
-  return (await db('policy_evaluations as e')
-    .join('runs as r', 'r.id', 'e.run_id')
-    .where({ 'e.status': 'queued', 'r.status': 'post_plan_running' })
-    .distinct('e.run_id')
-    .limit(limit)
-    .pluck('e.run_id')) as string[];
-}
+/** Runs whose post-plan stage has evaluations waiting for a worker, keyed by run id (for pageAfter). */
+export const runsWithQueuedEvaluations = (db: Db): Knex.QueryBuilder =>
+  db('policy_evaluations as e').join('runs as r', 'r.id', 'e.run_id').where({ 'e.status': 'queued', 'r.status': 'post_plan_running' }).distinct('e.run_id as key');

@@ -356,6 +356,45 @@ export async function endTaskDispatch(
   await db.raw('with closed as (?) ?', [close, settle]);
 }
 
+/**
+ * Run task requests due for delivery (or whose sender died) of results still waiting for their
+ * integration, keyed by id (for pageAfter), with their attempts and workspace's organization.
+ */
+export const taskRequestsDue = (db: Db): Knex.QueryBuilder =>
+  db('task_results as r')
+    .join('runs', 'runs.id', 'r.run_id')
+    .join('workspaces as w', 'w.id', 'runs.workspace_id')
+    .where('r.status', 'pending')
+    .andWhere((q) =>
+      q
+        .where((p) => p.where('r.dispatch_status', 'pending').andWhere('r.next_dispatch_at', '<=', db.fn.now()))
+        .orWhere((p) => p.where('r.dispatch_status', 'sending').andWhere('r.dispatch_lease_until', '<', db.fn.now())),
+    )
+    .select('r.id as key', 'r.id', 'r.dispatch_attempts', 'r.dispatch_status', 'w.organization_name');
+
+/** Open results past their deadline, keyed by id (for pageAfter). */
+export const taskResultsPastDeadline = (db: Db): Knex.QueryBuilder =>
+  db('task_results').whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).select('id as key', 'id');
+
+/**
+ * Settles as delivered, at most `limit` at a time, the requests whose sender died after their
+ * integration had called back (the result is no longer pending, so nothing sends it again): the
+ * callback shows the request arrived. Their last attempt, never ended, then reads as abandoned.
+ * Returns how many it settled.
+ */
+export async function settleAnsweredDispatches(db: Db, limit: number): Promise<number> {
+  const stuck = db('task_results')
+    .where('dispatch_status', 'sending')
+    .andWhere('dispatch_lease_until', '<', db.fn.now())
+    .whereNot('status', 'pending')
+    .limit(limit)
+    .select('id');
+  return db('task_results')
+    .whereIn('id', stuck)
+    .andWhere('dispatch_status', 'sending')
+    .update({ dispatch_status: 'delivered', dispatch_lease_until: null, updated_at: db.fn.now() });
+}
+
 /** A stage of a run, locked, with its run's organization and its results' ids, in one statement. */
 export async function lockStageOfRun(db: Db, runId: string, stage: TaskStageName): Promise<(TaskStageRow & { organization_name: string; result_ids: string[] }) | undefined> {
   return db('task_stages as s')

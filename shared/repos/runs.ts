@@ -297,6 +297,51 @@ export async function countUnfinishedSpeculativeRuns(db: Db, workspaceId: string
   return Number(row?.n ?? 0);
 }
 
+/** A run as a statement about it names it: each column a value, or SQL (e.g. a column of another row of the statement). */
+export interface RunColumns {
+  id: string | Knex.Ref<string, object>;
+  workspace_id: string | Knex.Ref<string, object>;
+  created_at: Knex.Ref<string, object> | Knex.QueryBuilder;
+}
+
+/**
+ * What keeps a non-speculative run waiting: its workspace is locked (by a person, or by a run
+ * whose apply was interrupted), or another non-speculative run of it holds it (neither pending
+ * nor final), or one is pending since before it. A select of one row when it must wait.
+ */
+export const blockingRuns = (db: Db, run: RunColumns) =>
+  db('runs as o')
+    .where({ 'o.workspace_id': run.workspace_id, 'o.plan_only': false })
+    .whereNot('o.id', run.id)
+    .whereNotIn('o.status', FINAL_RUN_STATUSES)
+    .where((q) => q.whereNot('o.status', 'pending').orWhere('o.created_at', '<', run.created_at))
+    .select(db.raw('1'))
+    .unionAll(db('workspaces').where({ id: run.workspace_id, locked: true }).select(db.raw('1')));
+
+/** Statuses in which a run waits for its next step's job (see nextStep). */
+const QUEUED_STEPS: readonly RunStatus[] = ['plan_queued', 'policy_checking', 'confirmed', 'pre_apply_completed', 'apply_queued'];
+
+/**
+ * Runs waiting for their next step's job, keyed by id (for pageAfter): queued ones, and pending
+ * ones that nothing keeps waiting (see blockingRuns). A run waiting behind a lock or another run
+ * needs no job: the change that frees it queues one.
+ */
+export const runsDue = (db: Db): Knex.QueryBuilder => {
+  const due = { id: db.ref('due.id'), workspace_id: db.ref('due.workspace_id'), created_at: db.ref('due.created_at') };
+  return db('runs as due')
+    .where((q) =>
+      q.whereIn('due.status', QUEUED_STEPS).orWhere((p) => p.where('due.status', 'pending').andWhere((w) => w.where('due.plan_only', true).orWhereNotExists(blockingRuns(db, due)))),
+    )
+    .select('due.id as key', 'due.id', 'due.status');
+};
+
+/** Runs planning or applying whose worker's lease has run out (or that have none), keyed by id (for pageAfter). */
+export const runsAbandoned = (db: Db): Knex.QueryBuilder =>
+  db('runs')
+    .whereIn('status', ['planning', 'applying'])
+    .andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now()))
+    .select('id as key', 'id');
+
 /** A run's variables as stored: keys in the clear, keys and values sealed (values are secrets). */
 export function sealRunVariables(key: Buffer, variables: { key: string; value: string }[]): Pick<RunRow, 'variables' | 'variables_sealed'> {
   if (!variables.length) return { variables: [], variables_sealed: null };

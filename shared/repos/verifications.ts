@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 
@@ -69,3 +70,7 @@ export async function settleVerification(
     .select(db.raw('pg_notify(?, id)', [VERIFICATION_SETTLED]))
     .from('settled');
 }
+
+/** Verifications still pending within the minute an API call waits for them, keyed by id (for pageAfter). */
+export const verificationsDue = (db: Db): Knex.QueryBuilder =>
+  db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).select('id as key', 'id', 'organization_name');

@@ -1,6 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { extract, UnpackSync } from 'tar';
 import { safeEntryPath } from '../archive.js';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
+import { ensureWorkRoot } from './work-root.js';
 import { SANDBOX_PATH, type Sandbox, type SandboxUser } from '../sandbox/sandbox.js';
 import { isTerraformIdentifier } from '../domain/variable.js';
 
@@ -19,6 +19,8 @@ export interface TerraformSettings {
   sandbox: Sandbox;
   /** The most entries a configuration archive may unpack to. */
   maxArchiveEntries: number;
+  /** Where this deployment's run working directories go (see deploymentWorkRoot), made on first use. */
+  workRoot: string;
 }
 
 export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.js';
@@ -175,32 +177,49 @@ const alive = (pid: number) => {
 };
 
 /**
- * Removes the working directories that processes on this host left when they died (a `kill -9`
- * leaves configuration, state and plan files behind): those whose process id is no longer
- * running. A state file Terraform left in one (an apply cut short) is first kept in
- * `recoveryDir` (readable by the service's user only) as `<directory>.tfstate`, for an operator
- * to push. Returns the directories removed and the states kept.
+ * Removes the working directories that this deployment's processes on this host left in `dir`,
+ * its work root (see deploymentWorkRoot), when they died (a `kill -9` leaves configuration, state
+ * and plan files behind): those whose process id is no longer running. A state file Terraform
+ * left in one (an apply cut short) is first kept in `recoveryDir` (readable by the service's user
+ * only) as `<directory>.tfstate`, for an operator to push. A directory whose state cannot be kept
+ * (the recovery directory is full or read-only) stays, so its state is not lost, and the others
+ * are still removed: it is listed in `failed`, and the next call tries it again. Returns the
+ * directories removed, the states kept and those failures.
  */
-export async function removeAbandonedWorkdirs(recoveryDir: string, dir = tmpdir()): Promise<{ removed: number; kept: string[] }> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const result = { removed: 0, kept: [] as string[] };
+export async function removeAbandonedWorkdirs(recoveryDir: string, dir: string): Promise<{ removed: number; kept: string[]; failed: { path: string; error: string }[] }> {
+  const names = await readdir(ensureWorkRoot(dir));
+  const result = { removed: 0, kept: [] as string[], failed: [] as { path: string; error: string }[] };
   for (const name of names) {
     const pid = Number(/^rls-run-(\d+)-/.exec(name)?.[1] ?? NaN);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     const root = join(dir, name);
-    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
-    const state = entries.find((e) => e.isFile() && e.name === STATE_FILE);
-    const content = state ? await readFile(join(state.parentPath, state.name)).catch(() => null) : null;
-    if (content?.length) {
-      await mkdir(recoveryDir, { recursive: true, mode: 0o700 });
-      const kept = join(recoveryDir, `${name}.tfstate`);
-      await writeFile(kept, content, { mode: 0o600 });
-      result.kept.push(kept);
+    try {
+      const kept = await keepLeftState(root, recoveryDir, name);
+      await rm(root, { recursive: true, force: true });
+      if (kept) result.kept.push(kept);
+      result.removed++;
+    } catch (err) {
+      result.failed.push({ path: root, error: String(err) });
     }
-    await rm(root, { recursive: true, force: true });
-    result.removed++;
   }
   return result;
+}
+
+/** Copies the state file a dead process's directory holds, if any, into `recoveryDir`; its path there. A partial copy is removed. */
+async function keepLeftState(root: string, recoveryDir: string, name: string): Promise<string | null> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  const state = entries.find((e) => e.isFile() && e.name === STATE_FILE);
+  const content = state ? await readFile(join(state.parentPath, state.name)).catch(() => null) : null;
+  if (!content?.length) return null;
+  await mkdir(recoveryDir, { recursive: true, mode: 0o700 });
+  const kept = join(recoveryDir, `${name}.tfstate`);
+  try {
+    await writeFile(kept, content, { mode: 0o600 });
+  } catch (err) {
+    await rm(kept, { force: true });
+    throw err;
+  }
+  return kept;
 }
 
 /** What a working directory is made of. */
@@ -238,7 +257,7 @@ export interface WorkdirPlace {
  * Its name carries this process's id, so a directory left by a process that died can be told.
  */
 export function newWorkdirPlace(settings: TerraformSettings): WorkdirPlace {
-  const root = mkdtempSync(join(tmpdir(), `${WORKDIR_PREFIX}${process.pid}-`));
+  const root = mkdtempSync(join(ensureWorkRoot(settings.workRoot), `${WORKDIR_PREFIX}${process.pid}-`));
   const user = settings.sandbox.user();
   settings.sandbox.ownFile(root, user);
   return { root, user };

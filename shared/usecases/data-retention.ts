@@ -61,18 +61,13 @@ export async function enforceDataRetention(rt: Deps, batch: number, now = new Da
 /**
  * The sweep's data retention step: a pass every DATA_RETENTION_INTERVAL_SECONDS (0: never),
  * taken by one sweeping process (see claimDueStep). A pass that filled its batch leaves the step
- * due, so the next sweep goes on where it stopped. A failure is logged and waits for the next turn:
- * the sweep's other steps go on.
+ * due, so the next sweep goes on where it stopped. A pass that fails waits for the next turn (the
+ * sweep logs and counts it, and its other steps go on).
  */
 export async function sweepDataRetention(rt: Deps & Pick<Runtime, 'config'>): Promise<RetentionPass | null> {
   const every = rt.config.dataRetentionIntervalSeconds;
   if (every === 0 || !(await claimDueStep(rt.db, DATA_RETENTION_STEP, every))) return null;
-  try {
-    const pass = await enforceDataRetention(rt, rt.config.dataRetentionBatchSize);
-    if (pass.more) await dueNow(rt.db, DATA_RETENTION_STEP);
-    return pass;
-  } catch (err) {
-    rt.logger.warn('data retention pass failed', { error: String(err) });
-    return null;
-  }
+  const pass = await enforceDataRetention(rt, rt.config.dataRetentionBatchSize);
+  if (pass.more) await dueNow(rt.db, DATA_RETENTION_STEP);
+  return pass;
 }

@@ -8,7 +8,7 @@ import { openRunVariables, phaseSourcesOf, planOfRun, updatePhase, type ApplyRow
 import { transitionRun } from './run-moves.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './run-progress.js';
 import { insertStateVersion, parseState } from '../repos/state-versions.js';
-import { setLock } from '../repos/workspaces.js';
+import { errorAbandonedApply, lockForStateCheck } from './abandoned-runs.js';
 import type { FollowUp } from '../run-lifecycle.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
@@ -356,13 +356,17 @@ async function runPhase(
       await handBack(deps, run.id, owner);
       return;
     }
-    if (stoppedAtShutdown && outcome.kind !== 'gone') {
-      const message = 'the worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace\'s state (this log says what was stored) before queuing a new run';
-      outcome = { kind: 'error', limit: true, message };
-    }
+    // An apply stopped at shutdown is errored and its workspace locked, as when its worker dies.
+    const cutOff = stoppedAtShutdown && outcome.kind !== 'gone';
+    if (cutOff) outcome = { kind: 'error', limit: true, message: APPLY_STOPPED_AT_SHUTDOWN };
     // A limit that stopped the phase is said in its log, where the CLI shows it.
     if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
-    const record = (ended: PhaseOutcome) => deps.lifecycle.transaction(deps.db, (m) => finishPhase(m, run, owner, phase, ended, (t) => log.closing(t)));
+    const record = (ended: PhaseOutcome) =>
+      deps.lifecycle.transaction(deps.db, async (m) => {
+        const moved = await finishPhase(m, run, owner, phase, ended, (t) => log.closing(t));
+        if (moved && cutOff) await lockForStateCheck(m.tx, moved, APPLY_STOPPED_AT_SHUTDOWN);
+        return moved;
+      });
     const [moved, followUps] = await record(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
@@ -375,9 +379,12 @@ async function runPhase(
   }
 }
 
+const APPLY_STOPPED_AT_SHUTDOWN =
+  "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (the apply's log says what was stored) before queuing a new run.";
+
 /**
- * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep hands the run to
- * another worker, which takes it over as it would from a worker that died (plans only).
+ * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep queues the plan
+ * again for another worker, as it does one whose worker died (plans only).
  */
 async function handBack(deps: ExecutionDeps, runId: string, owner: string): Promise<void> {
   await deps.db('runs').where({ id: runId, lease_owner: owner }).update({ lease_until: deps.db.fn.now() });
@@ -467,7 +474,8 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
   });
   if (!claimed) return;
   const { owner, run, phase: plan, resumed } = claimed;
-  const intro = resumed ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
+  // Taken over from a worker that stopped, or queued again after one did (its plan row counts the attempts).
+  const intro = resumed || plan.attempts > 1 ? '\nThe worker running this plan stopped; planning again.\n\n' : text;
   await runPhase(deps, run, owner, { ...plan, table: 'plans', executing: 'planning' }, start, intro, {
     // Only the installed Terraform runs here: a run that asked for another version errors before planning.
     prepare: async () => {
@@ -498,12 +506,8 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow
       return transitionRun(m, run, 'queue_apply');
     }
     if (run.status === 'pre_apply_completed') return transitionRun(m, run, 'queue_apply');
-    if (run.status === 'applying' && run.lease_expired) {
-      const message = 'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
-      // The workspace stays locked by this run, its queued runs held, until a person unlocks it.
-      await setLock(tx, run.workspace_id, { type: 'runs', id: run.id }, `${message} Unlock the workspace (force-unlock) once its state is checked.`);
-      return transitionRun(m, run, 'error', { description: message, changes: { error_message: message, lease_owner: null, lease_until: null } });
-    }
+    // Its worker disappeared: errored, never applied twice (the sweep usually finds it first).
+    if (run.status === 'applying' && run.lease_expired) return errorAbandonedApply(m, run);
     return run;
   });
 }

@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
+import { blockingRuns, CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
 import type { RunReferences } from '../read-models/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
@@ -58,21 +58,10 @@ export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<v
 }
 
 /** Locks the workspace row: every move that takes or releases a workspace serialises on it. */
-const lockWorkspace = (tx: Db, workspaceId: string | Knex.QueryBuilder) => tx('workspaces').where('id', workspaceId).forUpdate().first('id');
+export const lockWorkspace = (tx: Db, workspaceId: string | Knex.QueryBuilder) => tx('workspaces').where('id', workspaceId).forUpdate().first('id');
 
-/**
- * What keeps a non-speculative `run` waiting: its workspace is locked (by a person, or by a run
- * whose apply was interrupted), or another non-speculative run of it holds it (neither pending
- * nor final), or one is pending since before it. A select of one row when it must wait.
- */
-const blockingRuns = (tx: Db, run: RunRow) =>
-  tx('runs as o')
-    .where({ 'o.workspace_id': run.workspace_id, 'o.plan_only': false })
-    .whereNot('o.id', run.id)
-    .whereNotIn('o.status', FINAL_RUN_STATUSES)
-    .where((q) => q.whereNot('o.status', 'pending').orWhere('o.created_at', '<', tx('runs').where({ id: run.id }).select('created_at')))
-    .select(tx.raw('1'))
-    .unionAll(tx('workspaces').where({ id: run.workspace_id, locked: true }).select(tx.raw('1')));
+/** What keeps `run` waiting (see blockingRuns), its creation time read from its row (a Date would lose the microseconds). */
+const blockersOf = (tx: Db, run: RunRow) => blockingRuns(tx, { id: run.id, workspace_id: run.workspace_id, created_at: tx('runs').where({ id: run.id }).select('created_at') });
 
 /**
  * A pending run takes its workspace when no other non-speculative run holds it and no older one
@@ -84,12 +73,12 @@ async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefin
   // The usual case in one statement: the workspace is free and the pre-plan stage has nothing to do.
   const concerns = lifecycle.stageInterestCondition(tx, 'pre_plan', run.id);
   if (concerns) {
-    const blocked = run.plan_only ? tx.raw('false') : tx.raw('exists (?)', [blockingRuns(tx, run)]);
+    const blocked = run.plan_only ? tx.raw('false') : tx.raw('exists (?)', [blockersOf(tx, run)]);
     const queued = await transitionRun(m, run, 'queue_plan', { onlyIf: tx.raw('not (?) and not (?)', [blocked, concerns]) });
     if (queued) return queued;
   }
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
-  const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockingRuns(tx, run)])]);
+  const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockersOf(tx, run)])]);
   if (answers.blocked) return undefined;
   const stage = await lifecycle.enterStage(m, run, 'pre_plan', answers);
   if (stage === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-plan task failed' });
@@ -241,7 +230,7 @@ const pastTense = { confirm: 'applied', discard: 'discarded', cancel: 'canceled'
 
 /** Whether another run keeps `run` from taking its workspace (the caller holds the workspace lock). */
 async function workspaceHeld(tx: Db, run: RunRow): Promise<boolean> {
-  const { rows } = await tx.raw('select exists (?) as held', [blockingRuns(tx, run)]);
+  const { rows } = await tx.raw('select exists (?) as held', [blockersOf(tx, run)]);
   return rows[0].held === true;
 }
 

@@ -11,21 +11,21 @@ export interface TestUser {
   token: string;
 }
 
-/** A user created by the site admin, with its own API token. */
-export async function createUser(name = uniq('user')): Promise<TestUser> {
+/** A user created by the site admin, with its own API token (through the API at `base`, the run's by default). */
+export async function createUser(name = uniq('user'), base = ''): Promise<TestUser> {
   const email = `${name}@example.test`;
-  const created = await api('POST', '/admin/users', { body: doc('users', { username: name, email }) });
+  const created = await api('POST', `${base}/admin/users`, { body: doc('users', { username: name, email }) });
   expect(created.status, created.text).to.equal(201);
-  const token = await api('POST', `/users/${created.body.data.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'test' }) });
+  const token = await api('POST', `${base}/users/${created.body.data.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'test' }) });
   expect(token.status, token.text).to.equal(201);
   return { id: created.body.data.id, username: name, email, token: token.body.data.attributes.token };
 }
 
-/** An organization owned by `owner` (a fresh user by default). */
-export async function createOrg(owner?: TestUser): Promise<{ name: string; owner: TestUser }> {
-  const user = owner ?? (await createUser());
+/** An organization owned by `owner` (a fresh user by default), through the API at `base`. */
+export async function createOrg(owner?: TestUser, base = ''): Promise<{ name: string; owner: TestUser }> {
+  const user = owner ?? (await createUser(undefined, base));
   const name = uniq('org');
-  const res = await api('POST', '/organizations', { token: user.token, body: doc('organizations', { name, email: `${name}@example.test` }) });
+  const res = await api('POST', `${base}/organizations`, { token: user.token, body: doc('organizations', { name, email: `${name}@example.test` }) });
   expect(res.status, res.text).to.equal(201);
   return { name, owner: user };
 }
@@ -50,9 +50,9 @@ export async function createTeam(org: { name: string; owner: TestUser }, attrs: 
   return res.body.data.id;
 }
 
-export async function createWorkspace(org: { name: string; owner: Pick<TestUser, 'token'> }, attrs: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
+export async function createWorkspace(org: { name: string; owner: Pick<TestUser, 'token'> }, attrs: Record<string, unknown> = {}, base = ''): Promise<{ id: string; name: string }> {
   const name = uniq('ws');
-  const res = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name, ...attrs }) });
+  const res = await api('POST', `${base}/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name, ...attrs }) });
   expect(res.status, res.text).to.equal(201);
   return { id: res.body.data.id, name };
 }
@@ -91,8 +91,9 @@ export async function createCv(
   workspaceId: string,
   token: string,
   attributes: Record<string, unknown> = {},
+  base = '',
 ): Promise<{ id: string; uploadUrl: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await api('POST', `/workspaces/${workspaceId}/configuration-versions`, { token, body: doc('configuration-versions', attributes) });
+  const res = await api('POST', `${base}/workspaces/${workspaceId}/configuration-versions`, { token, body: doc('configuration-versions', attributes) });
   expect(res.status, res.text).to.equal(201);
   return { id: res.body.data.id, uploadUrl: res.body.data.attributes['upload-url'], body: res.body };
 }

@@ -133,6 +133,44 @@ export async function startSecondApp(env: Record<string, string>): Promise<{ bas
 }
 
 /**
+ * Another deployment on this host: a database of its own (migrated), a queue prefix of its own on
+ * the run's Redis, and its API; `env` is what its worker processes take (spawnWorkers) besides the
+ * run's environment. Closing it stops the API, deletes its queue keys and drops its database.
+ */
+export interface Deployment {
+  rt: Runtime;
+  baseUrl: string;
+  api: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startDeployment(env: Record<string, string> = {}): Promise<Deployment> {
+  const h = harness();
+  const id = randomBytes(4).toString('hex');
+  const url = new URL(h.config.databaseUrl);
+  url.pathname = `${url.pathname}_d${id}`;
+  const own = { DATABASE_URL: url.toString(), QUEUE_PREFIX: `${h.config.queuePrefix}-d${id}`, ...env };
+  await migrateLatest(own.DATABASE_URL);
+  const config = loadConfig({ ...h.childEnv, ...own });
+  const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
+  const web = await startWeb(rt, 0);
+  const baseUrl = `http://127.0.0.1:${web.port}`;
+  return {
+    rt,
+    baseUrl,
+    api: `${baseUrl}/api/v2`,
+    env: own,
+    async close() {
+      await web.stop();
+      await flushQueueKeys(h, config.queuePrefix);
+      await closeRuntime(rt);
+      await dropDatabase(config.databaseUrl);
+    },
+  };
+}
+
+/**
  * A second API (as startSecondApp) for the enclosing mocha suite: started in its `before` hook and
  * closed in its `after` hook; `api` and `baseUrl` are filled in once it has started.
  */

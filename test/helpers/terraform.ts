@@ -2,6 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { deploymentWorkRoot } from '../../shared/terraform/work-root.js';
 import { createServer, type Server } from 'node:http';
 import { expect } from 'chai';
 import { api, doc } from './api.js';
@@ -210,7 +212,16 @@ export function planProcessesOf(workerPid: number): PlanProcess[] {
 export const stillRunning = (plans: readonly PlanProcess[]): number => plans.filter((p) => procStat(p.pid)?.started === p.started).length;
 
 /**
- * The names of the run working directories in `dir` (of one worker process when `pid` is given):
+ * Where workers started with `env` (besides the run's environment) keep their run directories:
+ * their deployment's root under their TMPDIR (see deploymentWorkRoot).
+ */
+export function workRootOf(env: NodeJS.ProcessEnv = {}): string {
+  const { config } = harness();
+  return deploymentWorkRoot({ databaseUrl: env.DATABASE_URL ?? config.databaseUrl, queuePrefix: env.QUEUE_PREFIX ?? config.queuePrefix }, env.TMPDIR ?? tmpdir());
+}
+
+/**
+ * The names of the run working directories in `dir` (a work root, see workRootOf) (of one worker process when `pid` is given):
  * those holding a configuration. A sandbox a worker keeps started ahead for its next phase has a
  * directory of the same kind, which stays empty until a phase takes it.
  */

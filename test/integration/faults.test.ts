@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { readdir, readlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
@@ -11,7 +10,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { runWorkdirs, workRootOf, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask, taskSetup } from '../helpers/run-task-fixtures.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
@@ -149,7 +148,7 @@ resource "terraform_data" "second" {
       await waitForRun(runId, token, ['applying'], 60_000);
       // The first resource is created and Terraform wrote its state; the second one's provisioner sleeps.
       const stored = await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), 'the apply\'s state so far to be stored', 30_000);
-      const dir = join(tmpdir(), (await runWorkdirs(tmpdir(), worker.proc.pid))[0]);
+      const dir = join(workRootOf(), (await runWorkdirs(workRootOf(), worker.proc.pid))[0]);
       expect(await processesIn(dir)).to.not.deep.equal([]);
 
       await worker.stop('SIGKILL');
@@ -379,8 +378,8 @@ resource "terraform_data" "second" {
       await uploadConfig(ws.id, org.owner.token, { 'main.tf': slowPlanConfig(server.address) });
       await startRun(ws.id, org.owner.token, { 'plan-only': true });
       await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
-      const found = (await runWorkdirs(tmpdir(), worker.proc.pid))[0];
-      const dir = found && join(tmpdir(), found);
+      const found = (await runWorkdirs(workRootOf(), worker.proc.pid))[0];
+      const dir = found && join(workRootOf(), found);
       expect(dir, 'the run\'s directory').to.be.a('string');
       const inRun = await processesIn(dir!);
       expect(inRun.length, 'Terraform and its shell run in the directory').to.be.at.least(2);

@@ -222,7 +222,7 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       await createPolicySet(runOrg.name, token, { kind: 'sentinel', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
       const { run, checks } = await runWithChecks(runOrg, ws.id, ['errored', 'policy_override', 'policy_checked']);
       expect(run.attributes.status).to.equal('errored');
-      expect(checks[0].attributes).to.deep.include({ status: 'errored', actions: { 'is-overridable': false }, permissions: { 'can-override': false } });
+      expect(checks[0].attributes).to.deep.include({ status: 'errored', actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
       const text = (await api('GET', `/policy-checks/${checks[0].id}/output`, { token })).text;
       expect(text).to.include('cannot be overridden');
       expect(text).not.to.include('can be overridden');
@@ -243,7 +243,7 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       expect(discard.status, discard.text).to.equal(202);
       await waitForRun(runId, token, ['discarded']);
       const after = await api('GET', `/policy-checks/${checks[0].id}`, { token });
-      expect(after.body.data.attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': false }, permissions: { 'can-override': false } });
+      expect(after.body.data.attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
       const listed = await api('GET', `/runs/${runId}/policy-checks`, { token });
       expect(listed.body.data[0].attributes.actions['is-overridable']).to.equal(false);
       const override = await api('POST', `/policy-checks/${checks[0].id}/actions/override`, { token });

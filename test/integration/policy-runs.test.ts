@@ -154,12 +154,14 @@ describe('policy checks enforced on runs (real terraform plans)', function () {
     const a = await runWithChecks(pass.org, pass.ws.id, ['planned_and_finished', 'errored', 'policy_soft_failed'], { 'plan-only': true });
     expect(a.run.attributes.status).to.equal('planned_and_finished');
     expect(a.checks[0].attributes.status).to.equal('passed');
+    // can-override is the caller's permission (go-tfe reads it on a passed check); is-overridable, the check's state.
+    expect(a.checks[0].attributes).to.deep.include({ actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
 
     const fail = await orgWithPolicy({ kind: 'sentinel', level: 'soft-mandatory', code: sentinelPolicy(false, 'not this time') });
     const b = await runWithChecks(fail.org, fail.ws.id, ['planned_and_finished', 'errored', 'policy_soft_failed'], { 'plan-only': true });
     expect(b.run.attributes.status).to.equal('policy_soft_failed');
     expect(b.checks[0].attributes.status).to.equal('soft_failed');
-    expect(b.checks[0].attributes).to.deep.include({ actions: { 'is-overridable': false }, permissions: { 'can-override': false } });
+    expect(b.checks[0].attributes).to.deep.include({ actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
     const override = await api('POST', `/policy-checks/${b.checks[0].id}/actions/override`, { token: fail.token });
     expect(override.status, 'a finished plan-only run cannot be overridden').to.equal(409);
   });

@@ -196,6 +196,22 @@ describe('rate limits', function () {
       // The API's budget of that address is the same one.
       expectTooMany(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) }));
     });
+
+    it('counts guesses sent all at once: past the budget they answer 429, never 401, on the API and the board', async () => {
+      const [apiAttacker, boardAttacker] = ['203.0.113.71', '203.0.113.201'];
+      const apiBurst = await Promise.all(Array.from({ length: 30 }, () => api('GET', `${app.api}/account/details`, { token: guess(), headers: from(apiAttacker) })));
+      const apiStatuses = apiBurst.map((r) => r.status);
+      expect(apiStatuses.filter((st) => st === 401)).to.have.lengthOf(5);
+      expect(apiStatuses.filter((st) => st === 429)).to.have.lengthOf(25);
+      // The board checks a password only after taking its point: of a burst of 30, at most 5 are checked.
+      const boardBurst = await Promise.all(Array.from({ length: 30 }, () => board(boardAttacker, guess())));
+      const boardStatuses = boardBurst.map((r) => r.status);
+      expect(boardStatuses.filter((st) => st === 401)).to.have.lengthOf(5);
+      expect(boardStatuses.filter((st) => st === 429)).to.have.lengthOf(25);
+      // A good password gives its point back: the site admin uses the board far past the budget.
+      const admin = '198.51.100.201';
+      for (let i = 0; i < 8; i++) expect((await board(admin, harness().adminToken)).status).to.equal(200);
+    });
   });
 
   describe('verifications, per destination host', function () {

@@ -205,11 +205,13 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const first = await runOf(a, localExec('a', aCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/a-ready`), 'the first run to write its secret', 60_000);
 
-    const bCommand = `${witness.report(`/${secret}/b-saw`, 'pwd; ls -d /tmp/rls-run-* 2>&1; ls -a /tmp 2>&1; cat /tmp/rls-run-*/config/secret.txt 2>&1')}; sleep 5`;
+    // It looks where run directories are on the host: its own directory's parent (its deployment's work root), and /tmp (no quotes: the command is an HCL string).
+    const look = 'pwd; root=$(dirname $(dirname $PWD)); ls -d $root/rls-run-* 2>&1; ls -a /tmp 2>&1; cat $root/rls-run-*/config/secret.txt 2>&1';
+    const bCommand = `${witness.report(`/${secret}/b-saw`, look)}; sleep 5`;
     const second = await runOf(b, localExec('b', bCommand), {}, { 'auto-apply': true });
     await waitFor(() => witness.saw(`/${secret}/b-saw`), 'the second run to look around', 60_000);
     const seen = witness.sightings.find((s) => s.path === `/${secret}/b-saw`)!.body;
-    expect(seen.match(/\/tmp\/rls-run-[A-Za-z0-9]+/g)?.filter((v, i, all) => all.indexOf(v) === i), seen).to.have.length(1);
+    expect(seen.match(/\/rls-run-[A-Za-z0-9-]+/g)?.filter((v, i, all) => all.indexOf(v) === i), seen).to.have.length(1);
     expect(seen).not.to.include(secret);
     expect(seen).to.include('No such file');
     expect((await api('GET', `/runs/${first.runId}`, { token: a.owner.token })).body.data.attributes.status).to.equal('applying');

@@ -11,6 +11,7 @@ import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../help
 import {
   planProcessesOf,
   runWorkdirs,
+  workRootOf,
   stillRunning,
   slowPlanConfig,
   startRun,
@@ -267,7 +268,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['planning']);
       await waitFor(() => server.requests > 0, 'terraform to reach the slow backend');
-      const workdirs = () => runWorkdirs(tmp);
+      const workdirs = () => runWorkdirs(workRootOf({ TMPDIR: tmp }));
       expect(await workdirs()).to.have.length(1);
 
       // The same step again under another job id, as a duplicate delivery would bring it.
@@ -295,7 +296,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['planned']);
     await harness().rt.db('plans').where({ run_id: runId }).update({ file_object_id: null });
-    const dirsBefore = new Set(await runWorkdirs(tmpdir()));
+    const dirsBefore = new Set(await runWorkdirs(workRootOf()));
 
     expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
     const run = await waitForRun(runId, token, ['errored', 'applied']);
@@ -307,7 +308,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(await readWholeLog(apply.attributes['log-read-url'])).to.include('Error: the saved plan is missing');
     expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
     await waitFor(
-      async () => (await runWorkdirs(tmpdir())).every((d) => dirsBefore.has(d)),
+      async () => (await runWorkdirs(workRootOf())).every((d) => dirsBefore.has(d)),
       'the apply directory to be removed',
     );
   });

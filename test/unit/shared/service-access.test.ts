@@ -50,7 +50,7 @@ describe('how a run reaches the service (run token, CLI configuration)', () => {
     it("writes the run's CLI configuration after the operator's, and its variables win over the workspace's", async () => {
       const operator = join(base, 'operator.tfrc');
       writeFileSync(operator, 'provider_installation {\n  direct {}\n}\n');
-      const settings: TerraformSettings = { bin: 'terraform', cliConfigFile: operator, sandbox: unsandboxed(), maxArchiveEntries: 100 };
+      const settings: TerraformSettings = { bin: 'terraform', cliConfigFile: operator, sandbox: unsandboxed(), maxArchiveEntries: 100, workRoot: join(base, 'runs') };
       const access = runServiceAccess({ baseUrl: 'https://tfe.example.com', runApiUrl: 'https://tfe.example.com' }, 'run-secret');
       const wd = await prepareWorkdir(settings, {
         archive: Readable.from([await tarGz({ 'main.tf': '' })]),

@@ -32,7 +32,7 @@ describe('phase processes', () => {
   let settings: TerraformSettings;
   before(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'phase-test-')));
-    settings = { bin: join(base, 'terraform'), cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 1000 };
+    settings = { bin: join(base, 'terraform'), cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 1000, workRoot: join(base, 'runs') };
     writeFileSync(settings.bin, FAKE);
     chmodSync(settings.bin, 0o755);
   });
@@ -122,9 +122,7 @@ describe('phase processes', () => {
     const spare = new SpareShell();
     const places = join(base, 'places');
     mkdirSync(places);
-    const own: TerraformSettings = { ...settings };
-    const previous = process.env.TMPDIR;
-    process.env.TMPDIR = places;
+    const own: TerraformSettings = { ...settings, workRoot: places };
     try {
       // Nothing made ahead yet: prepareWorkdir makes its own; one is made soon after.
       expect(spare.place(own)).to.equal(undefined);
@@ -148,8 +146,6 @@ describe('phase processes', () => {
       // The one made last was never used: closing removes it; the ones handed out are their phases'.
       expect(readdirSync(places).sort()).to.deep.equal([first!.root, second!.root].map((r) => r.slice(places.length + 1)).sort());
     } finally {
-      if (previous === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previous;
       await spare.close();
     }
   });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { prepareWorkdir, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
@@ -13,9 +15,12 @@ const streamOf = (bytes: Buffer) => Readable.from([bytes]);
 describe('working directories: unpacking the configuration', () => {
   let settings: TerraformSettings;
   const made: Workdir[] = [];
+  let root: string;
   before(() => {
-    settings = { bin: 'terraform', cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 50 };
+    root = mkdtempSync(join(tmpdir(), 'workdir-test-'));
+    settings = { bin: 'terraform', cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 50, workRoot: root };
   });
+  after(() => rmSync(root, { recursive: true, force: true }));
   afterEach(async () => {
     for (const wd of made.splice(0)) await wd.cleanup();
   });
