@@ -56,6 +56,10 @@ export interface Config {
   readonly cvGcAfterDays: number;
   /** Remove finished runs' logs and events, settled notification deliveries and delivery attempts older than this many days (0: keep them). */
   readonly retentionDays: number;
+  /** How often the sweep enforces the organizations' and workspaces' data retention policies (0: never). */
+  readonly dataRetentionIntervalSeconds: number;
+  /** State versions, and configuration versions, whose backing data one pass of the data retention policies deletes at most. */
+  readonly dataRetentionBatchSize: number;
   readonly terraformBin: string;
   /** Operator CLI configuration for Terraform (e.g. a provider mirror). */
   readonly terraformCliConfig: string | null;
@@ -216,6 +220,8 @@ const schema = {
     LOG_URL_TTL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
     CV_GC_AFTER_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     RETENTION_DAYS: { type: 'string', pattern: '^[0-9]{1,5}$' },
+    DATA_RETENTION_INTERVAL_SECONDS: { type: 'string', pattern: '^[0-9]{1,7}$' },
+    DATA_RETENTION_BATCH_SIZE: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     TERRAFORM_BIN: { type: 'string', minLength: 1 },
     TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
@@ -380,6 +386,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logUrlTtlSeconds: Number(env.LOG_URL_TTL_SECONDS ?? '3600'),
     cvGcAfterDays: Number(env.CV_GC_AFTER_DAYS ?? '0'),
     retentionDays: Number(env.RETENTION_DAYS ?? '0'),
+    dataRetentionIntervalSeconds: Number(env.DATA_RETENTION_INTERVAL_SECONDS ?? '3600'),
+    dataRetentionBatchSize: Number(env.DATA_RETENTION_BATCH_SIZE ?? '100'),
     terraformBin: env.TERRAFORM_BIN ?? 'terraform',
     terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),

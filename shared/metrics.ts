@@ -35,6 +35,8 @@ export interface Metrics {
   readonly runPhase: Histogram<'phase' | 'to'>;
   /** Jobs the reconciler put back for rows whose job was lost, by source. */
   readonly reconcilerRequeues: Counter<'source'>;
+  /** Versions whose backing data the data retention policies deleted, by kind (state_version, configuration_version). */
+  readonly dataRetentionDeletions: Counter<'kind'>;
   /** Steps of the periodic sweep that failed (the sweep's other steps went on), by step. */
   readonly sweepFailures: Counter<'step'>;
   /** Time a database query waited for a pool connection. */
@@ -58,6 +60,7 @@ export function createMetrics(process: string): Metrics {
     runMoves: new Counter({ name: `${METRIC_PREFIX}run_moves_total`, help: 'Run status moves by status left and entered', labelNames: ['from', 'to'], registers }),
     runPhase: new Histogram({ name: `${METRIC_PREFIX}run_phase_duration_seconds`, help: 'Time a run spent in a status, by that status and the status it moved to', labelNames: ['phase', 'to'], buckets: SECONDS_BUCKETS, registers }),
     reconcilerRequeues: new Counter({ name: `${METRIC_PREFIX}reconciler_requeues_total`, help: 'Jobs the reconciler restored for rows whose job was lost', labelNames: ['source'], registers }),
+    dataRetentionDeletions: new Counter({ name: `${METRIC_PREFIX}data_retention_deletions_total`, help: 'State and configuration versions whose backing data a data retention policy deleted', labelNames: ['kind'], registers }),
     sweepFailures: new Counter({ name: `${METRIC_PREFIX}sweep_step_failures_total`, help: 'Steps of the periodic sweep that failed while the others went on', labelNames: ['step'], registers }),
     poolWait: new Histogram({ name: `${METRIC_PREFIX}db_pool_acquire_wait_seconds`, help: 'Time a query waited for a database pool connection', buckets: SECONDS_BUCKETS, registers }),
   };

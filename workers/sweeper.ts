@@ -3,6 +3,7 @@ import { RECONCILE_BATCH, reconcileSources, restoreJobs, type ReconcileSource } 
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
 import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { sweepSignIn } from '../shared/usecases/sign-in.js';
+import { sweepDataRetention } from '../shared/usecases/data-retention.js';
 import { handOnAbandonedRuns } from '../shared/usecases/abandoned-runs.js';
 import { settleAnsweredDispatches } from '../shared/repos/run-tasks.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
@@ -34,7 +35,8 @@ const restoreStep = (source: ReconcileSource): SweepStep => ({
 /**
  * The sweep's steps, in order: due auto-destroy reminders and assessments, ended sign-in rows,
  * runs whose worker disappeared handed on, run task requests answered by a callback after their
- * sender died closed, then a job for every row that is due or stuck and lost its own.
+ * sender died closed, a job for every row that is due or stuck and lost its own, then the data
+ * retention policies when their turn has come.
  */
 const SWEEP_STEPS: readonly SweepStep[] = [
   {
@@ -67,6 +69,7 @@ const SWEEP_STEPS: readonly SweepStep[] = [
     },
   },
   ...reconcileSources.map(restoreStep),
+  { name: 'data-retention', run: async (deps) => void (await sweepDataRetention(deps)) },
 ];
 
 /** What this deployment's processes on this host that died left in its work root (see removeAbandonedWorkdirs). */

@@ -14,6 +14,7 @@ import type { TagRow } from '../../shared/repos/tags.js';
 import type { StateOutputRow } from '../../shared/repos/state-versions.js';
 import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
 import { isFinal } from '../../shared/domain/run.js';
+import { dataRetentionRelationships } from './data-retention-policies.js';
 
 /** What `remaining-testable-count` says when module tests are unlimited, as they are here. */
 export const UNLIMITED_TESTABLE_COUNT = 2 ** 31 - 1;
@@ -64,7 +65,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
       },
     },
-    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id) },
+    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id), ...dataRetentionRelationships(org) },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
   };
 }
@@ -313,6 +314,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'locked-by': holdingRun ? one('runs', holdingRun) : one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
       // go-tfe reads a workspace's variables from here (ids only; their values are under /vars).
       vars: many('vars', facts.varIds),
+      ...dataRetentionRelationships(ws),
       ...(outputIds ? { outputs: many('workspace-outputs', outputIds) } : {}),
     },
     links: {

@@ -58,6 +58,17 @@ export function refusal(event: 'archive' | 'soft_delete' | 'restore' | 'permanen
   }
 }
 
+/**
+ * The moves a data retention policy makes to delete a version's backing data, as the actions
+ * would (a soft delete, then a permanent delete), or null when it may not: the actions' own rules,
+ * and a version that a run in progress uses keeps its files.
+ */
+export function retentionMoves(v: CvFacts): ('soft_delete' | 'permanent_delete')[] | null {
+  if (v.activeRuns) return null;
+  const moves: ('soft_delete' | 'permanent_delete')[] = v.status === 'uploaded' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
+  return refusal(moves[0], v) ? null : moves;
+}
+
 /** Usable for new runs: uploaded, or archived when created from VCS (its files are fetched again). */
 export const usableForRuns = (status: CvStatus, source: string): boolean =>
   status === 'uploaded' || (status === 'archived' && !isApiSource(source));

@@ -20,6 +20,17 @@ export function backingDataRefusal(event: BackingDataEvent, v: { status: StateVe
   return null;
 }
 
+/**
+ * The backing-data moves a data retention policy makes to delete a version's data, as the actions
+ * would (a soft delete, then a permanent delete), or null when it may not: the current state of
+ * a workspace keeps its data, and only a stored or soft-deleted state has data to delete.
+ */
+export function retentionMoves(v: { status: StateVersionStatus; isCurrent: boolean }): BackingDataEvent[] | null {
+  if (v.isCurrent) return null;
+  const moves: BackingDataEvent[] = v.status === 'finalized' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
+  return backingDataRefusal(moves[0], v) ? null : moves;
+}
+
 /** What the ordering of a workspace's state versions looks at: the declared serial, the lineage and the md5. */
 export interface StateVersionMark {
   serial: number;

@@ -119,6 +119,11 @@ export async function isCurrentAnywhere(db: Db, cvId: string): Promise<boolean> 
   return Boolean(await db('workspaces').where({ current_configuration_version_id: cvId }).first('id'));
 }
 
+/** Whether a pending version would give its workspace this version back were its upload to fail (see giveBackCurrent). */
+export async function mayBeGivenBack(db: Db, cvId: string): Promise<boolean> {
+  return Boolean(await db('configuration_versions').where({ replaced_current_id: cvId, status: 'pending' }).first('id'));
+}
+
 /** Runs of this version that have not reached a final state. */
 export async function activeRunCount(db: Db, cvId: string, finalStatuses: readonly string[]): Promise<number> {
   const row = await db('runs').where({ configuration_version_id: cvId }).whereNotIn('status', finalStatuses).count<{ count: number }[]>({ count: '*' }).first();

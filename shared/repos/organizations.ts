@@ -1,8 +1,10 @@
 import type { Db } from '../db.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../access.js';
+import type { DataRetentionColumns } from '../domain/data-retention-policy.js';
 
-export interface OrganizationRow {
+/** An organization; its own data retention policy is kept on its row (DataRetentionColumns). */
+export interface OrganizationRow extends DataRetentionColumns {
   name: string;
   external_id: string;
   email: string;

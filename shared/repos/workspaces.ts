@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import { rowsOf, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
+import type { DataRetentionColumns } from '../domain/data-retention-policy.js';
 
-export interface WorkspaceRow {
+/** A workspace; its own data retention policy is kept on its row (DataRetentionColumns). */
+export interface WorkspaceRow extends DataRetentionColumns {
   id: string;
   organization_name: string;
   name: string;
@@ -48,7 +50,7 @@ export interface WorkspaceRow {
 
 /** Columns a client may set on create or update. */
 export type WorkspaceSettings = Partial<
-  Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'locked_by_type' | 'locked_by_id' | 'lock_reason' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id'>
+  Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'locked_by_type' | 'locked_by_id' | 'lock_reason' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id' | keyof DataRetentionColumns>
 >;
 
 /** Who holds a workspace's lock. */

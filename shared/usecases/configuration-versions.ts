@@ -2,9 +2,9 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
 import { intakeArchive, UploadRefused } from './archive-intake.js';
-import { refusal, type CvEvent } from '../domain/configuration-version.js';
+import { refusal, retentionMoves, type CvEvent, type CvFacts } from '../domain/configuration-version.js';
 import { FINAL_RUN_STATUSES } from '../domain/run.js';
-import { activeRunCount, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, moveCv, type CvRow } from '../repos/configuration-versions.js';
+import { activeRunCount, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, mayBeGivenBack, moveCv, type CvRow } from '../repos/configuration-versions.js';
 import type { RunRow } from '../repos/runs.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './runs.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
@@ -114,27 +114,60 @@ async function testRunForUpload(tx: Db, key: Buffer, cv: CvRow): Promise<TestRun
   });
 }
 
+/** The facts a version's preconditions depend on, read in the transaction that locked its row. */
+async function factsOf(tx: Db, cv: CvRow): Promise<CvFacts> {
+  return {
+    status: cv.status,
+    source: cv.source,
+    isCurrent: await isCurrentAnywhere(tx, cv.id),
+    activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
+    hasBackingData: cv.archive_object_id !== null,
+  };
+}
+
+/** Moves a locked version by `event`; archive and permanent delete discard its archive, soft delete keeps it for a restore. */
+async function moveLocked(rt: Pick<Runtime, 'store'>, tx: Db, cv: CvRow, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>): Promise<CvRow | undefined> {
+  const discard = event === 'archive' || event === 'permanent_delete';
+  const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
+  if (moved && discard && cv.archive_object_id) await rt.store.delete(tx, cv.archive_object_id);
+  return moved;
+}
+
+const lockCv = (tx: Db, cvId: string) => tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
+
 /** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
 export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedAs: 'conflict' | 'bad-request'): Promise<CvRow> {
   return rt.db.transaction(async (tx) => {
-    const cv = await tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
+    const cv = await lockCv(tx, cvId);
     if (!cv) throw new NotFound('configuration version not found');
-    const why = refusal(event, {
-      status: cv.status,
-      source: cv.source,
-      isCurrent: await isCurrentAnywhere(tx, cv.id),
-      activeRuns: await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES),
-      hasBackingData: cv.archive_object_id !== null,
-    });
+    const why = refusal(event, await factsOf(tx, cv));
     // Worded as Terraform Cloud words it (clients such as go-tfe look for "transition not allowed").
     if (why) throw new ApiError(refusedAs, 'transition not allowed', `transition not allowed: ${why}`);
-    // Archive and permanent delete discard the archive; soft delete keeps it for a restore.
-    const discard = event === 'archive' || event === 'permanent_delete';
-    const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
+    const moved = await moveLocked(rt, tx, cv, event);
     if (!moved) throw new Conflict('the configuration version changed concurrently; try again');
-    if (discard && cv.archive_object_id) await rt.store.delete(tx, cv.archive_object_id);
     return moved;
   });
+}
+
+/**
+ * Deletes a version's backing data for a data retention policy, in the caller's transaction: the
+ * soft delete and permanent delete the actions would make, so the version then reads as one
+ * permanently deleted by hand. False, with nothing changed, when the version keeps its files: the
+ * actions' rules refuse, a run in progress uses it, or a pending upload would make it current again.
+ */
+export async function purgeCvData(rt: Pick<Runtime, 'store'>, tx: Db, cvId: string): Promise<boolean> {
+  let cv = await lockCv(tx, cvId);
+  if (!cv) return false;
+  const facts = await factsOf(tx, cv);
+  const moves = retentionMoves({ ...facts, isCurrent: facts.isCurrent || (await mayBeGivenBack(tx, cv.id)) });
+  if (!moves) return false;
+  for (const event of moves) {
+    // The row is locked: each move starts from the status the last one left.
+    const moved: CvRow | undefined = await moveLocked(rt, tx, cv, event);
+    if (!moved) throw new Conflict('the configuration version changed concurrently');
+    cv = moved;
+  }
+  return true;
 }
 
 /**

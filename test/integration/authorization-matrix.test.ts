@@ -354,6 +354,16 @@ async function newRunTrigger(): Promise<string> {
   return (await must('POST', `/workspaces/${world.ws.id}/run-triggers`, doc('run-triggers', {}, { sourceable: rel('workspaces', (await freshWorkspace()).id) }))).data.id;
 }
 
+const DONT_DELETE = { data: { type: 'data-retention-policy-dont-deletes' } };
+const LEGACY_POLICY = doc('data-retention-policies', { 'delete-older-than-n-days': 3650 });
+const policyPath = (holder: string): Call => ({ path: `/api/v2${holder}/relationships/data-retention-policy` });
+
+/** The data retention policy route of `holder` (an organization's or a workspace's path), once it has a policy. */
+async function withPolicy(holder: string): Promise<Call> {
+  await must('POST', `${holder}/relationships/data-retention-policy`, DONT_DELETE);
+  return policyPath(holder);
+}
+
 async function newAgentPool(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/agent-pools`, doc('agent-pools', { name: uniq('pool') }))).data.id;
 }
@@ -1282,6 +1292,24 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/v2/agent-pools/:id': {
     access: 'manage-agent-pools',
     call: async (w, _who, allowed) => ({ path: `/api/v2/agent-pools/${allowed ? await newAgentPool() : w.agentPool}` }),
+  },
+
+  // Data retention policies: each call first gives its target a policy, so that a 404 is the guard's
+  // answer and not "no policy here". Dont-delete policies (and a legacy one of ten years) delete nothing.
+  'GET /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-member', call: (w) => withPolicy(`/organizations/${w.org.name}`) },
+  'POST /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-owner-only', call: (w) => ({ ...policyPath(`/organizations/${w.org.name}`), body: DONT_DELETE }) },
+  'PATCH /api/v2/organizations/:org/relationships/data-retention-policy': { access: 'org-owner-only', call: (w) => ({ ...policyPath(`/organizations/${w.org.name}`), body: LEGACY_POLICY }) },
+  'DELETE /api/v2/organizations/:org/relationships/data-retention-policy': {
+    // Callers run at once: each allowed one removes the policy of an organization of its own.
+    access: 'org-owner-only',
+    call: async (w, _who, allowed) => withPolicy(`/organizations/${allowed ? (await createOrg(w.org.owner)).name : w.org.name}`),
+  },
+  'GET /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-read', call: (w) => withPolicy(`/workspaces/${w.ws.id}`) },
+  'POST /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-admin', call: (w) => ({ ...policyPath(`/workspaces/${w.ws.id}`), body: DONT_DELETE }) },
+  'PATCH /api/v2/workspaces/:id/relationships/data-retention-policy': { access: 'workspace-admin', call: (w) => ({ ...policyPath(`/workspaces/${w.ws.id}`), body: LEGACY_POLICY }) },
+  'DELETE /api/v2/workspaces/:id/relationships/data-retention-policy': {
+    access: 'workspace-admin',
+    call: async (w, _who, allowed) => withPolicy(`/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}`),
   },
 
   // Projects and teams' access to them.
