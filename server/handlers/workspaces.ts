@@ -22,6 +22,7 @@ import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource
 import { attributesOf, linkageIds, relationshipId, type Req } from './body.js';
 import { NO_FACTS, organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
+import { assignSshKey } from '../../shared/usecases/ssh-keys.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
 /** API attribute -> column, for the settings a client may write. */
@@ -232,6 +233,13 @@ export function workspaceHandlers(deps: AppDeps) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       await deleteWorkspace(db, workspace.id);
       res.status(204).end();
+    },
+
+    /** PATCH /workspaces/:id/relationships/ssh-key (admin access): the key named by the `id` attribute, or none for null. */
+    async assignSshKey(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      const updated = await assignSshKey(deps, scope.workspace, (attributesOf(req) as { id: string | null }).id);
+      await respond(res, 200, updated, scope, include(req));
     },
 
     /** POST /workspaces/:id/actions/lock (the workspace-locking permission), with an optional `reason`. */

@@ -306,6 +306,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       organization: one('organizations', ws.organization_name),
       project: one('projects', ws.project_id),
       'agent-pool': one('agent-pools', ws.agent_pool_id),
+      'ssh-key': one('ssh-keys', ws.ssh_key_id),
       'current-run': one('runs', facts.currentRun?.id ?? null),
       'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),

@@ -12,6 +12,7 @@ import { runTriggerSchemas } from './run-triggers.js';
 import { projectSchemas } from './projects.js';
 import { policyToolSchemas } from './policy-tools.js';
 import { agentPoolSchemas } from './agent-pools.js';
+import { sshKeySchemas } from './ssh-keys.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -29,5 +30,6 @@ export const schemas = {
   ...projectSchemas,
   ...policyToolSchemas,
   ...agentPoolSchemas,
+  ...sshKeySchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;
