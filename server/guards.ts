@@ -48,6 +48,7 @@ import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import type { ProjectRow } from '../shared/repos/projects.js';
 import type { AgentPoolRow } from '../shared/repos/agent-pools.js';
 import type { SshKeyRow } from '../shared/repos/ssh-keys.js';
+import type { NoCodeModuleRow } from '../shared/repos/no-code-modules.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 import { relationshipIdIn } from './handlers/body.js';
 
@@ -64,6 +65,7 @@ const VARIABLE_SET = grantedRead('variable_sets');
 const PROJECT = grantedRead('projects');
 const AGENT_POOL = grantedRead('agent_pools');
 const SSH_KEY = grantedRead('ssh_keys');
+const NO_CODE_MODULE = grantedRead('no_code_modules');
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -402,4 +404,11 @@ export async function sshKeyScope(db: Db, principal: Principal, id: string, mana
   if (!found?.grant) throw new NotFound();
   await sshKeysAllowed(db, principal, found.grant, manage);
   return { key: found.row, grant: found.grant };
+}
+
+/** A no-code module and the caller's grant in its organization: members see it, manage-modules (`manage`) changes it; 404 otherwise. */
+export async function noCodeModuleScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ ncm: NoCodeModuleRow; grant: OrganizationGrant }> {
+  const found = await rowWithGrant<NoCodeModuleRow>(db, principal, NO_CODE_MODULE, [id]);
+  if (!found?.grant || (manage && !found.grant.permissions['manage-modules'])) throw new NotFound();
+  return { ncm: found.row, grant: found.grant };
 }

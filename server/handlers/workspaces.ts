@@ -51,7 +51,7 @@ const SETTINGS: Record<string, keyof WorkspaceSettings> = {
 };
 
 /** Known attributes become columns; unknown ones are ignored, as TFE does. Null text becomes ''. */
-function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
+export function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
   const out: Record<string, unknown> = {};
   for (const [attr, column] of Object.entries(SETTINGS)) {
     if (!(attr in attrs)) continue;
@@ -89,7 +89,7 @@ const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undef
  * The project a workspace document names for the workspace of `organizationName` (undefined when
  * it names none): one the caller may create workspaces in, of the same organization, else 404.
  */
-async function namedProject(deps: AppDeps, principal: Principal, req: Req, organizationName: string): Promise<string | undefined> {
+export async function namedProject(deps: AppDeps, principal: Principal, req: Req, organizationName: string): Promise<string | undefined> {
   const id = relationshipId(req, 'project');
   if (id === undefined) return undefined;
   const { project } = await projectScope(deps.db, principal, id, 'createWorkspaces');

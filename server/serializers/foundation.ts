@@ -62,6 +62,9 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-create-module': grant?.permissions['manage-modules'] ?? false,
         'can-manage-policies': grant?.permissions['manage-policies'] ?? false,
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
+        // Provisioning a workspace with a no-code module creates it; offering modules manages them.
+        'can-deploy-no-code-modules': grant?.permissions['manage-workspaces'] ?? false,
+        'can-manage-no-code-modules': grant?.permissions['manage-modules'] ?? false,
       },
     },
     relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id) },

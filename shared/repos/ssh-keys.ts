@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { updateGiven, type Db } from '../db.js';
 import { newId } from '../ids.js';
 
 /** An organization's SSH key; the private key is sealed in `value_sealed` and read back only for a run's phase. */
@@ -25,16 +25,8 @@ export async function insertSshKey(db: Db, organizationName: string, attrs: { na
   return row;
 }
 
-/** Changes the given attributes of a key (none given: reads it); undefined when it is gone. */
-export async function updateSshKey(db: Db, id: string, attrs: { name?: string; value_sealed?: string }): Promise<SshKeyRow | undefined> {
-  const changes = Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== undefined));
-  if (!Object.keys(changes).length) return findSshKey(db, id);
-  const [row] = await keys(db)
-    .where({ id })
-    .update({ ...changes, updated_at: db.fn.now() })
-    .returning('*');
-  return row;
-}
+/** Changes the given attributes of a key (see updateGiven). */
+export const updateSshKey = (db: Db, id: string, attrs: { name?: string; value_sealed?: string }) => updateGiven<SshKeyRow>(db, 'ssh_keys', id, attrs);
 
 /** Deletes a key (its workspaces lose it, by the foreign key); whether there was one. */
 export const deleteSshKey = async (db: Db, id: string): Promise<boolean> => (await keys(db).where({ id }).del()) > 0;

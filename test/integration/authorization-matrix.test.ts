@@ -191,6 +191,8 @@ interface World {
   project: string;
   agentPool: string;
   sshKey: string;
+  /** The world's module offered for no-code provisioning. */
+  noCodeModule: string;
   readProjectGrant: string;
   policySetParameter: string;
   toolVersions: Record<'opa' | 'sentinel', string>;
@@ -363,6 +365,11 @@ async function newAgentPool(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/agent-pools`, doc('agent-pools', { name: uniq('pool') }))).data.id;
 }
 
+/** A no-code module of a registry module of the world's organization. */
+async function newNoCodeModule(registryModuleId: string): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/no-code-modules`, doc('no-code-modules', {}, { 'registry-module': rel('registry-modules', registryModuleId) }))).data.id;
+}
+
 /** An SSH key's document: a new Ed25519 private key in PKCS#8 form. */
 const sshKeyDoc = () => doc('ssh-keys', { name: uniq('key'), value: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) });
 
@@ -476,6 +483,7 @@ async function buildWorld(): Promise<World> {
   w.project = await newProject();
   w.agentPool = await newAgentPool();
   w.sshKey = await newSshKey();
+  w.noCodeModule = await newNoCodeModule(w.module.id);
   w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
   w.policySetParameter = await newPolicySetParameter();
   w.toolVersions = { opa: await newToolVersion('opa'), sentinel: await newToolVersion('sentinel') };
@@ -1313,6 +1321,22 @@ const MATRIX: Record<string, Entry> = {
   'PATCH /api/v2/workspaces/:id/relationships/ssh-key': {
     access: 'workspace-admin',
     call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/ssh-key`, body: { data: { type: 'workspaces', attributes: { id: w.sshKey } } } }),
+  },
+
+  // No-code modules, and workspaces provisioned with them.
+  'POST /api/v2/organizations/:org/no-code-modules': {
+    access: 'manage-modules',
+    call: async (w) => ({ path: `/api/v2/organizations/${w.org.name}/no-code-modules`, body: doc('no-code-modules', {}, { 'registry-module': rel('registry-modules', (await newModule()).id) }) }),
+  },
+  'GET /api/v2/no-code-modules/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}` }) },
+  'PATCH /api/v2/no-code-modules/:id': { access: 'manage-modules', call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}`, body: doc('no-code-modules', { enabled: true }) }) },
+  'DELETE /api/v2/no-code-modules/:id': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/no-code-modules/${allowed ? await newNoCodeModule((await newModule()).id) : w.noCodeModule}` }),
+  },
+  'POST /api/v2/no-code-modules/:id/workspaces': {
+    access: 'manage-workspaces',
+    call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}/workspaces`, body: doc('workspaces', { name: uniq('nocode') }) }),
   },
 
   // Projects and teams' access to them.
