@@ -23,6 +23,8 @@ import { runTriggerRoutes } from './routes/run-triggers.js';
 import { projectRoutes } from './routes/projects.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
 import { dataRetentionPolicyRoutes } from './routes/data-retention-policies.js';
+import { sshKeyRoutes } from './routes/ssh-keys.js';
+import { noCodeModuleRoutes } from './routes/no-code-modules.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH, favicon } from './console.js';
@@ -97,6 +99,8 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(projectRoutes(deps));
   api.use(agentPoolRoutes(deps));
   api.use(dataRetentionPolicyRoutes(deps));
+  api.use(sshKeyRoutes(deps));
+  api.use(noCodeModuleRoutes(deps));
   app.use('/api/v2', api);
   app.use('/api/registry/v1', registryProtocolRoutes(deps));
   app.use(objectRoutes(deps, uploads));

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../shared/db.js';
-import { NotFound } from '../shared/errors.js';
+import { Forbidden, NotFound } from '../shared/errors.js';
 import {
+  administersSomeWorkspace,
   allows,
   grantedRead,
   ORGANIZATION_BY_NAME,
@@ -46,6 +47,8 @@ import { tokenLookupWith } from '../shared/repos/tokens.js';
 import type { VariableSetRow } from '../shared/repos/variable-sets.js';
 import type { ProjectRow } from '../shared/repos/projects.js';
 import type { AgentPoolRow } from '../shared/repos/agent-pools.js';
+import type { SshKeyRow } from '../shared/repos/ssh-keys.js';
+import type { NoCodeModuleRow } from '../shared/repos/no-code-modules.js';
 import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
 import { relationshipIdIn } from './handlers/body.js';
 
@@ -61,6 +64,8 @@ const MODULE = grantedRead('registry_modules');
 const VARIABLE_SET = grantedRead('variable_sets');
 const PROJECT = grantedRead('projects');
 const AGENT_POOL = grantedRead('agent_pools');
+const SSH_KEY = grantedRead('ssh_keys');
+const NO_CODE_MODULE = grantedRead('no_code_modules');
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -373,4 +378,37 @@ export async function agentPoolScope(db: Db, principal: Principal, id: string, m
   const found = await rowWithGrant<AgentPoolRow>(db, principal, AGENT_POOL, [id]);
   if (!found?.grant || (manage && !found.grant.permissions['manage-agent-pools'])) throw new NotFound();
   return { pool: found.row, grant: found.grant };
+}
+
+/**
+ * Whether a grant may act on its organization's SSH keys: changing them needs manage-vcs-settings
+ * (`manage`); seeing them, that or admin access to one of its workspaces. An organization token may
+ * do neither, as in TFE (403 once it sees the organization).
+ */
+async function sshKeysAllowed(db: Db, principal: Principal, grant: OrganizationGrant, manage: boolean): Promise<void> {
+  if (principal.kind === 'organization') throw new Forbidden('SSH keys cannot be used with an organization token; use a user or team token.');
+  if (grant.permissions['manage-vcs-settings']) return;
+  if (manage || !(await administersSomeWorkspace(db, grant))) throw new NotFound();
+}
+
+/** The organization whose SSH keys a request lists (or adds to, `manage`), for a caller allowed to (see sshKeysAllowed). */
+export async function sshKeysScope(db: Db, principal: Principal, name: string, manage = false): Promise<OrgScope> {
+  const scope = await orgScope(db, principal, name);
+  await sshKeysAllowed(db, principal, scope.grant, manage);
+  return scope;
+}
+
+/** An SSH key and the caller's grant in its organization, for a caller allowed to see it (or change it, `manage`); 404 otherwise. */
+export async function sshKeyScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ key: SshKeyRow; grant: OrganizationGrant }> {
+  const found = await rowWithGrant<SshKeyRow>(db, principal, SSH_KEY, [id]);
+  if (!found?.grant) throw new NotFound();
+  await sshKeysAllowed(db, principal, found.grant, manage);
+  return { key: found.row, grant: found.grant };
+}
+
+/** A no-code module and the caller's grant in its organization: members see it, manage-modules (`manage`) changes it; 404 otherwise. */
+export async function noCodeModuleScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ ncm: NoCodeModuleRow; grant: OrganizationGrant }> {
+  const found = await rowWithGrant<NoCodeModuleRow>(db, principal, NO_CODE_MODULE, [id]);
+  if (!found?.grant || (manage && !found.grant.permissions['manage-modules'])) throw new NotFound();
+  return { ncm: found.row, grant: found.grant };
 }

@@ -268,6 +268,23 @@ export async function workspaceAccessMap(db: Db, grant: OrganizationGrant, works
   return out;
 }
 
+/**
+ * Whether a grant administers at least one workspace of its organization, directly or through a
+ * project (TFE lets such callers see the organization's SSH keys, to pick one for a workspace).
+ */
+export async function administersSomeWorkspace(db: Db, grant: OrganizationGrant): Promise<boolean> {
+  if (grant.isOwner || grant.permissions['manage-workspaces']) return true;
+  if (!grant.teamIds.length) return false;
+  const [direct, viaProject] = await Promise.all([
+    db('team_workspaces').whereIn('team_id', grant.teamIds).where('access', 'admin').first('workspace_id'),
+    db('team_projects as tp')
+      .whereIn('tp.team_id', grant.teamIds)
+      .whereExists(db('workspaces as w').whereRaw('w.project_id = tp.project_id').select(db.raw('1')))
+      .distinct('tp.access', 'tp.workspace_access') as Promise<{ access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]>,
+  ]);
+  return direct !== undefined || viaProject.some((r) => workspaceAccessOfProject(r.access, r.workspace_access).admin);
+}
+
 /** What a grant may do with a project. */
 export interface ProjectAccess {
   change: boolean;

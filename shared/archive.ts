@@ -1,4 +1,5 @@
-import { Parser, type ReadEntry } from 'tar';
+import { gzipSync } from 'node:zlib';
+import { Header, Parser, type ReadEntry } from 'tar';
 
 export type ArchiveCheck = { ok: true; files: string[]; unpackedBytes: number } | { ok: false; message: string };
 
@@ -190,4 +191,18 @@ export async function archiveTexts(
     parser.end(data);
   });
   return { ok: true, files };
+}
+
+/** A .tar.gz of a few text files the service writes itself (path -> text), built in memory. */
+export function tarGzOf(files: Record<string, string>): Buffer {
+  const blocks: Buffer[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    const body = Buffer.from(text, 'utf8');
+    const header = Buffer.alloc(512);
+    new Header({ path, mode: 0o644, size: body.length, mtime: new Date(0), type: 'File' }).encode(header, 0);
+    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  // Two empty blocks end the archive.
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
 }

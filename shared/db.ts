@@ -37,6 +37,17 @@ export const RELAXED_COMMIT = "relaxed as (select set_config('synchronous_commit
 export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
 
 /**
+ * Changes the given columns of the row of `table` with `id` (undefined ones stay as they are) and
+ * its updated_at; with none given it only reads the row. Undefined when there is no such row.
+ */
+export async function updateGiven<T extends object>(db: Db, table: string, id: string, attrs: Partial<T>): Promise<T | undefined> {
+  const changes = Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== undefined));
+  if (!Object.keys(changes).length) return (await db(table).where({ id }).first()) as T | undefined;
+  const [row] = (await db(table).where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*')) as T[];
+  return row;
+}
+
+/**
  * A value as JSON text for a json or jsonb column, typed as SQL so that a row-typed query takes it
  * whatever the column's type in the row (PostgreSQL infers the parameter's type from the column).
  */

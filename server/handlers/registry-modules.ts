@@ -2,10 +2,10 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/errors.js';
 import type { OrganizationGrant } from '../../shared/access.js';
-import { findModule, findModuleByAddress, insertModule, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
+import { findModule, findModuleByAddress, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
 import { findModuleVersion, type ModuleVersionRow } from '../../shared/repos/registry-modules.js';
 import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/read-models/registry-modules.js';
-import { createModuleVersion, removeModules, removeModuleVersion, testModuleVersion } from '../../shared/usecases/registry-modules.js';
+import { createModuleVersion, createRegistryModule, removeModules, removeModuleVersion, testModuleVersion } from '../../shared/usecases/registry-modules.js';
 import { serviceHostname } from '../../shared/service-access.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope } from '../guards.js';
@@ -13,7 +13,17 @@ import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
 import { testRunResource } from '../serializers/module-tests.js';
+import { noCodeModuleResource } from '../serializers/no-code-modules.js';
+import { noCodeModulesOfRegistryModules, variableOptionsOf } from '../../shared/repos/no-code-modules.js';
+import type { Db } from '../../shared/db.js';
 import { logReadUrl } from './runs.js';
+
+/** The no-code modules of registry modules, as documents. */
+async function noCodeDocuments(db: Db, registryModuleIds: string[]) {
+  const modules = await noCodeModulesOfRegistryModules(db, registryModuleIds);
+  const options = await variableOptionsOf(db, modules.map((m) => m.id));
+  return modules.map((m) => noCodeModuleResource(m, options.filter((o) => o.no_code_module_id === m.id)));
+}
 
 const creatorOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
 
@@ -66,34 +76,32 @@ export function registryModuleHandlers(deps: AppDeps) {
     async createModule(req: Req, res: Response) {
       const { grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
       const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: 'private' | 'public'; 'no-code'?: boolean };
-      if (a['no-code']) throw new Unprocessable('no-code provisioning is not offered by this service', '/data/attributes/no-code');
       const registry = a['registry-name'] ?? 'private';
       if (registry === 'private' && a.namespace !== undefined && a.namespace !== req.params.org) {
         throw new Unprocessable('the namespace of a private module is its organization', '/data/attributes/namespace');
       }
       if (registry === 'public' && !a.namespace) throw new Unprocessable('a public module reference names its namespace in the public registry', '/data/attributes/namespace');
-      const module = await insertModule(db, {
-        organization_name: req.params.org,
-        registry_name: registry,
-        namespace: registry === 'private' ? req.params.org : a.namespace!,
-        name: a.name,
-        provider: a.provider,
-        created_by_id: creatorOf(res),
-      });
+      const module = await createRegistryModule(
+        deps,
+        { organization_name: req.params.org, registry_name: registry, namespace: registry === 'private' ? req.params.org : a.namespace!, name: a.name, provider: a.provider, created_by_id: creatorOf(res) },
+        a['no-code'] === true,
+      );
       sendResource(res, 201, await present(module, grant));
     },
 
     async listModules(req: Req, res: Response) {
       const { grant } = await orgScope(db, res.locals.principal, req.params.org);
-      // No module is offered for no-code provisioning here, so the include adds an empty relationship and nothing included.
-      const noCode = readInclude(req, ['no_code_modules']).has('no_code_modules');
+      // The include adds each module's no-code-modules relationship, and those modules as included documents.
+      const inc = readInclude(req, ['no_code_modules', 'no-code-modules']);
+      const noCode = inc.has('no_code_modules') || inc.has('no-code-modules');
       const page = readPageOrDefault(req);
       const { views, total } = await modulePage(db, req.params.org, page, {
         provider: readParam(req, 'filter[provider]'),
         registryName: readParam(req, 'filter[registry_name]'),
       });
       const permissions = permissionsOf(grant);
-      send(res, 200, { data: views.map((v) => registryModuleResource(v, { hostname, permissions, noCode })), ...paginate(req, page, total) });
+      const included = noCode ? await noCodeDocuments(db, views.flatMap((v) => (v.noCodeModuleId ? [v.module.id] : []))) : [];
+      send(res, 200, { data: views.map((v) => registryModuleResource(v, { hostname, permissions, noCode })), ...(included.length ? { included } : {}), ...paginate(req, page, total) });
     },
 
     async showModule(req: Req, res: Response) {

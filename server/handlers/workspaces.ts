@@ -22,6 +22,7 @@ import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource
 import { attributesOf, linkageIds, relationshipId, type Req } from './body.js';
 import { NO_FACTS, organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
 import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
+import { assignSshKey } from '../../shared/usecases/ssh-keys.js';
 import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
 
 /** API attribute -> column, for the settings a client may write. */
@@ -50,7 +51,7 @@ const SETTINGS: Record<string, keyof WorkspaceSettings> = {
 };
 
 /** Known attributes become columns; unknown ones are ignored, as TFE does. Null text becomes ''. */
-function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
+export function settingsFrom(attrs: Record<string, unknown>): WorkspaceSettings {
   const out: Record<string, unknown> = {};
   for (const [attr, column] of Object.entries(SETTINGS)) {
     if (!(attr in attrs)) continue;
@@ -88,7 +89,7 @@ const tagRefs = (data: { id?: string; attributes?: { name?: string } }[] | undef
  * The project a workspace document names for the workspace of `organizationName` (undefined when
  * it names none): one the caller may create workspaces in, of the same organization, else 404.
  */
-async function namedProject(deps: AppDeps, principal: Principal, req: Req, organizationName: string): Promise<string | undefined> {
+export async function namedProject(deps: AppDeps, principal: Principal, req: Req, organizationName: string): Promise<string | undefined> {
   const id = relationshipId(req, 'project');
   if (id === undefined) return undefined;
   const { project } = await projectScope(deps.db, principal, id, 'createWorkspaces');
@@ -232,6 +233,13 @@ export function workspaceHandlers(deps: AppDeps) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       await deleteWorkspace(db, workspace.id);
       res.status(204).end();
+    },
+
+    /** PATCH /workspaces/:id/relationships/ssh-key (admin access): the key named by the `id` attribute, or none for null. */
+    async assignSshKey(req: Req, res: Response) {
+      const scope = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
+      const updated = await assignSshKey(deps, scope.workspace, (attributesOf(req) as { id: string | null }).id);
+      await respond(res, 200, updated, scope, include(req));
     },
 
     /** POST /workspaces/:id/actions/lock (the workspace-locking permission), with an optional `reason`. */

@@ -86,6 +86,7 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.patch('/workspaces/:id', validate('workspace.update'), ws.update);
   r.delete('/workspaces/:id', ws.destroy);
   r.post('/workspaces/:id/actions/safe-delete', ws.safeDelete);
+  r.patch('/workspaces/:id/relationships/ssh-key', validate('workspace.ssh-key'), ws.assignSshKey);
   r.get('/workspaces/:id/relationships/tags', ws.listTags);
   r.post('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.addTags);
   r.delete('/workspaces/:id/relationships/tags', validate('workspace.tags'), ws.removeTags);

@@ -63,6 +63,9 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-create-module': grant?.permissions['manage-modules'] ?? false,
         'can-manage-policies': grant?.permissions['manage-policies'] ?? false,
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
+        // Provisioning a workspace with a no-code module creates it; offering modules manages them.
+        'can-deploy-no-code-modules': grant?.permissions['manage-workspaces'] ?? false,
+        'can-manage-no-code-modules': grant?.permissions['manage-modules'] ?? false,
       },
     },
     relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id), ...dataRetentionRelationships(org) },
@@ -307,6 +310,7 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       organization: one('organizations', ws.organization_name),
       project: one('projects', ws.project_id),
       'agent-pool': one('agent-pools', ws.agent_pool_id),
+      'ssh-key': one('ssh-keys', ws.ssh_key_id),
       'current-run': one('runs', facts.currentRun?.id ?? null),
       'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),

@@ -1,4 +1,4 @@
-import { iso, one, type Resource } from '../jsonapi.js';
+import { iso, many, one, type Resource } from '../jsonapi.js';
 import type { RegistryModuleRow } from '../../shared/repos/module-tests.js';
 import type { ModuleVersionRow } from '../../shared/repos/registry-modules.js';
 import type { ModuleView } from '../../shared/read-models/registry-modules.js';
@@ -41,7 +41,7 @@ export function registryModuleResource(view: ModuleView, opts: { hostname: strin
       'latest-version': view.latest,
       'publishing-mechanism': isPrivate ? 'api' : null,
       source: moduleAddress(m, opts.hostname),
-      'no-code': false,
+      'no-code': view.noCode,
       'test-config': { 'tests-enabled': isPrivate },
       permissions: {
         'can-delete': opts.permissions.manage,
@@ -51,7 +51,7 @@ export function registryModuleResource(view: ModuleView, opts: { hostname: strin
       'created-at': iso(m.created_at),
       'updated-at': iso(m.updated_at),
     },
-    relationships: { organization: one('organizations', m.organization_name), ...(opts.noCode ? { 'no-code-modules': { data: [] } } : {}) },
+    relationships: { organization: one('organizations', m.organization_name), ...(opts.noCode ? { 'no-code-modules': many('no-code-modules', view.noCodeModuleId ? [view.noCodeModuleId] : []) } : {}) },
     links: { self: modulePathOf(m) },
   };
 }

@@ -18,6 +18,10 @@ export interface ModuleView {
   module: RegistryModuleRow;
   versions: VersionStatus[];
   latest: string | null;
+  /** The module's no-code module, when it is offered as one. */
+  noCodeModuleId: string | null;
+  /** Whether that no-code module is enabled (the module's `no-code`). */
+  noCode: boolean;
 }
 
 /** The modules with their versions (by semver precedence) and their latest published version. */
@@ -28,12 +32,16 @@ export async function moduleViews(db: Db, modules: RegistryModuleRow[]): Promise
         .whereIn('v.registry_module_id', modules.map((m) => m.id))
         .select('v.registry_module_id', 'v.version', 'v.status', 'v.error', 'v.test_run_id', 't.test_status')) as (VersionStatus & { registry_module_id: string })[])
     : [];
+  const noCode = modules.length
+    ? ((await db('no_code_modules').whereIn('registry_module_id', modules.map((m) => m.id)).select('registry_module_id', 'id', 'enabled')) as { registry_module_id: string; id: string; enabled: boolean }[])
+    : [];
   return modules.map((module) => {
+    const offered = noCode.find((n) => n.registry_module_id === module.id);
     const versions = rows
       .filter((r) => r.registry_module_id === module.id)
       .map(({ version, status, error, test_run_id, test_status }) => ({ version, status, error, test_run_id, test_status }))
       .sort((a, b) => compareSemver(a.version, b.version));
-    return { module, versions, latest: latestVersion(versions.filter((v) => v.status === 'ok').map((v) => v.version)) };
+    return { module, versions, latest: latestVersion(versions.filter((v) => v.status === 'ok').map((v) => v.version)), noCodeModuleId: offered?.id ?? null, noCode: offered?.enabled ?? false };
   });
 }
 

@@ -356,6 +356,8 @@ export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variable
   state_object_id: string | null;
   /** The variables reaching the run's workspace. */
   reaching: ResolvableVariable[];
+  /** The sealed private key of the workspace's SSH key, or null when it has none. */
+  ssh_key_sealed: string | null;
 }
 
 /**
@@ -366,14 +368,15 @@ export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variable
 const MINTING = `with ${RELAXED_COMMIT}, minted as (${RUN_TOKEN_INSERT})`;
 
 /**
- * A run's options, its configuration's archive, its workspace's directory and current state, and
- * the variables reaching the workspace, in one statement (the variables as one JSON array), which
+ * A run's options, its configuration's archive, its workspace's directory, current state and SSH
+ * key, and the variables reaching the workspace, in one statement (the variables as one JSON array), which
  * also writes the phase's token (see MINTING).
  */
 export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunToken, 'values'>): Promise<PhaseSourcesRow | undefined> {
   const sql = `${MINTING}
     select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
       cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
+      (select k.value_sealed from ssh_keys k where k.id = w.ssh_key_id) as ssh_key_sealed,
       (select coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'value_sealed', v.value_sealed, 'category', v.category,
                  'hcl', v.hcl, 'variable_set_id', v.variable_set_id, 'set_name', s.name, 'set_global', s.global, 'set_priority', s.priority,
                  'set_reach', ${setReachOf('w.id')})), '[]'::json)

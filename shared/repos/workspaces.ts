@@ -32,6 +32,8 @@ export interface WorkspaceRow extends DataRetentionColumns {
   overwrites_agent_pool: boolean;
   /** The agent pool of a workspace in `agent` execution mode (its organization's default one when it follows it). */
   agent_pool_id: string | null;
+  /** The SSH key its runs use for git module sources (see shared/usecases/ssh-keys.ts). */
+  ssh_key_id: string | null;
   /** The tool that created the workspace, as it named itself, and a link to it. */
   source_name: string | null;
   source_url: string | null;

@@ -110,11 +110,32 @@ function makeEtc(): string {
   writeFileSync(join(dir, 'resolv.conf'), `nameserver ${USER_NET.dns}\n`);
   writeFileSync(join(dir, 'hosts'), '127.0.0.1 localhost\n::1 localhost\n');
   writeFileSync(join(dir, 'nsswitch.conf'), 'hosts: files dns\n');
-  writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/:/usr/sbin/nologin\nrun:x:1000:1000::/tmp:/bin/sh\n');
-  writeFileSync(join(dir, 'group'), 'root:x:0:\nrun:x:1000:\n');
   chmodSync(dir, 0o755);
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+let identities = 0;
+
+/**
+ * The /etc/passwd and /etc/group of one sandbox, written into `etc`: root, and the sandbox's user
+ * as `run` (its ids differ per sandbox with a root worker), so that programs that look their user
+ * up find it: ssh, which git runs for `git::ssh://` module sources, refuses to start otherwise.
+ * Returns bubblewrap's mounts of both and what removes them once the sandbox has ended.
+ */
+function identityMounts(etc: string, user: SandboxUser): { args: string[]; remove(): void } {
+  const n = ++identities;
+  const passwd = join(etc, `passwd-${n}`);
+  const group = join(etc, `group-${n}`);
+  writeFileSync(passwd, `root:x:0:0::/:/usr/sbin/nologin\nrun:x:${user.uid}:${user.gid}::/tmp:/bin/sh\n`, { mode: 0o644 });
+  writeFileSync(group, `root:x:0:\nrun:x:${user.gid}:\n`, { mode: 0o644 });
+  return {
+    args: ['--ro-bind', passwd, '/etc/passwd', '--ro-bind', group, '/etc/group'],
+    remove: () => {
+      rmSync(passwd, { force: true });
+      rmSync(group, { force: true });
+    },
+  };
 }
 
 /** The host's system directories, bound read-only (or re-created as the symbolic links they are). */
@@ -234,7 +255,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
   let refusal: string | null = null;
   // Only absolute paths: a relative one would be taken from bubblewrap's directory, the host's root.
   const readOnly = new Set(settings.readOnlyPaths.filter((path) => isAbsolute(path) && path !== '/'));
-  let mounts: string[] | undefined;
+  let fixed: { mounts: string[]; etc: string } | undefined;
   const l = settings.limits;
   /** What starts each sandbox's program inside bubblewrap: its scheduling, its limits, the interrupt restored (see IGNORING_INT). */
   const launcher = [
@@ -243,24 +264,29 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     ENV, '--default-signal=INT',
   ];
 
-  /** What every sandbox sees, made once (on the first sandbox): the system, its own /etc, /proc, /dev, /tmp, the read-only paths. */
-  function fixedMounts(): string[] {
-    if (mounts) return mounts;
+  /**
+   * What every sandbox sees, made once (on the first sandbox): the system, its own /etc (the
+   * directory holding it, where each sandbox's identity files go too), /proc, /dev, /tmp, the
+   * read-only paths.
+   */
+  function fixedMounts(): { mounts: string[]; etc: string } {
+    if (fixed) return fixed;
     const etc = makeEtc();
-    mounts = [...systemMounts()];
-    for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf', 'passwd', 'group']) mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
+    const mounts = [...systemMounts()];
+    for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf']) mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
     mounts.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
     for (const path of readOnly) mounts.push('--ro-bind-try', path, path);
-    return mounts;
+    return (fixed = { mounts, etc });
   }
 
-  function bwrapArgs(p: SandboxProgram, network: NetworkMode): string[] {
+  function bwrapArgs(p: SandboxProgram, network: NetworkMode, identity: string[]): string[] {
     const args = [
       '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       ...(network === 'isolated' ? ['--unshare-net'] : []),
       '--disable-userns', '--die-with-parent', '--hostname', 'run',
       '--uid', String(p.user.uid), '--gid', String(p.user.gid),
-      ...fixedMounts(),
+      ...fixedMounts().mounts,
+      ...identity,
     ];
     const bin = resolveBin(p.bin);
     if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin))) args.push('--ro-bind-try', dirname(bin), dirname(bin));
@@ -291,7 +317,8 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
 
   function spawnSandboxed(p: SandboxProgram): ChildHandle {
     const network = p.network ?? settings.network;
-    const bwrap = bwrapArgs(p, network);
+    const identity = identityMounts(fixedMounts().etc, p.user);
+    const bwrap = bwrapArgs(p, network, identity.args);
     let slirp: ReturnType<typeof spawn> | undefined;
     const common = {
       cwd: '/',
@@ -323,6 +350,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     void handle.done.then(() => {
       stopWatching();
       slirp?.kill('SIGKILL');
+      identity.remove();
     });
     return { ...handle, violation: () => violation };
   }

@@ -33,7 +33,8 @@ const teamWorkspaceAttributes = {
   ...Object.fromEntries(WORKSPACE_PERMISSION_FLAGS.map((f) => [f, BOOL])),
 };
 
-const workspaceAttributes = {
+/** A workspace's settings as requests give them. */
+export const workspaceAttributes = {
   name: NAME,
   description: { oneOf: [{ type: 'null' }, TEXT()] },
   'working-directory': { oneOf: [{ type: 'null' }, { type: 'string', maxLength: 500, pattern: '^(?!/)(?!.*\\.\\.)' }] },

@@ -13,6 +13,8 @@ import { projectSchemas } from './projects.js';
 import { policyToolSchemas } from './policy-tools.js';
 import { agentPoolSchemas } from './agent-pools.js';
 import { dataRetentionPolicySchemas } from './data-retention-policies.js';
+import { sshKeySchemas } from './ssh-keys.js';
+import { noCodeModuleSchemas } from './no-code-modules.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
 export const schemas = {
@@ -31,5 +33,7 @@ export const schemas = {
   ...policyToolSchemas,
   ...agentPoolSchemas,
   ...dataRetentionPolicySchemas,
+  ...sshKeySchemas,
+  ...noCodeModuleSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

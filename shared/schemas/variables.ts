@@ -1,8 +1,8 @@
 import { BOOL, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
 import { MAX_KEY_LENGTH, VARIABLE_CATEGORIES } from '../domain/variable.js';
 
-/** Key syntax per category is checked in domain/variable.ts (the message names the rule). */
-const variableAttributes = {
+/** A variable's attributes (key syntax per category is checked in domain/variable.ts, whose message names the rule). */
+export const variableAttributes = {
   key: { type: 'string', maxLength: MAX_KEY_LENGTH },
   value: { oneOf: [{ type: 'null' }, TEXT(65536)] },
   description: { oneOf: [{ type: 'null' }, TEXT(512)] },

@@ -10,6 +10,7 @@ import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js'
 import { ensureWorkRoot } from './work-root.js';
 import { SANDBOX_PATH, type Sandbox, type SandboxUser } from '../sandbox/sandbox.js';
 import { isTerraformIdentifier } from '../domain/variable.js';
+import { sshKeyFileContent } from '../domain/ssh-key.js';
 
 export interface TerraformSettings {
   bin: string;
@@ -238,6 +239,8 @@ export interface WorkdirSources {
    * variables win over the workspace's.
    */
   service?: { cliConfig: string; env: Record<string, string> };
+  /** The workspace's SSH private key, for git module sources over ssh (see sshKeyEnv); null or absent: none. */
+  sshKey?: string | null;
 }
 
 /**
@@ -261,6 +264,26 @@ export function newWorkdirPlace(settings: TerraformSettings): WorkdirPlace {
   const user = settings.sandbox.user();
   settings.sandbox.ownFile(root, user);
   return { root, user };
+}
+
+/** Where a phase's SSH key goes in its directory, and the key's file there (see prepareWorkdir). */
+const SSH_DIR = 'ssh';
+const SSH_KEY_FILE = 'id_key';
+
+/** A word a POSIX shell reads back as `s` itself (git runs GIT_SSH_COMMAND through one). */
+const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The environment that makes git (which `terraform init` runs for `git::ssh://` module sources)
+ * use the workspace's key from the phase's directory `root`, and only it: no agent, no other
+ * identity, never a prompt, and host keys learnt on first use into the directory (nothing is
+ * known before; a changed host key within the phase is refused). Empty without a key.
+ */
+export function sshKeyEnv(root: string, key: string | null | undefined): Record<string, string> {
+  if (!key) return {};
+  const dir = join(root, SSH_DIR);
+  const options = ['IdentitiesOnly=yes', 'IdentityAgent=none', 'BatchMode=yes', 'StrictHostKeyChecking=accept-new', `UserKnownHostsFile=${shellWord(join(dir, 'known_hosts'))}`];
+  return { GIT_SSH_COMMAND: `ssh -i ${shellWord(join(dir, SSH_KEY_FILE))} ${options.map((o) => `-o ${o}`).join(' ')}` };
 }
 
 /** The CLI configuration file of a working directory that has its own (see prepareWorkdir). */
@@ -302,17 +325,22 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     }
     const statePath = join(dir, STATE_FILE);
     if (opts.state) await writeFile(statePath, opts.state);
-    let env: NodeJS.ProcessEnv = { ...opts.environment, ...terraformEnv(settings, home) };
+    if (opts.sshKey) {
+      // Beside the configuration, not in it: the key is removed with the directory when the phase ends.
+      mkdirSync(join(root, SSH_DIR), { mode: 0o700 });
+      writeFileSync(join(root, SSH_DIR, SSH_KEY_FILE), sshKeyFileContent(opts.sshKey), { mode: 0o600 });
+    }
+    let env: NodeJS.ProcessEnv = { ...opts.environment, ...sshKeyEnv(root, opts.sshKey), ...terraformEnv(settings, home) };
     if (opts.service) {
       // The operator's configuration (a provider mirror, say), then the service's blocks; readable
       // by the sandbox's user only (it holds the run's token).
       const operator = settings.cliConfigFile ? await readFile(settings.cliConfigFile, 'utf8') : '';
       const cliConfig = join(root, RUN_CLI_CONFIG);
       writeFileSync(cliConfig, `${operator}\n${opts.service.cliConfig}`, { mode: 0o600 });
-      env = { ...opts.environment, ...opts.service.env, ...terraformEnv(settings, home), TF_CLI_CONFIG_FILE: cliConfig };
+      env = { ...opts.environment, ...opts.service.env, ...sshKeyEnv(root, opts.sshKey), ...terraformEnv(settings, home), TF_CLI_CONFIG_FILE: cliConfig };
     }
     // The archive's entries, and the few files and directories written here besides.
-    await settings.sandbox.own(root, user, entries + (opts.variables?.length ?? 0) + 8);
+    await settings.sandbox.own(root, user, entries + (opts.variables?.length ?? 0) + 10);
     return { root, dir, statePath, home, env, user, cleanup };
   } catch (err) {
     await cleanup();

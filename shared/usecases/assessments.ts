@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import type { TerraformSettings } from '../terraform/runner.js';
 import { effectiveVariables } from './variables.js';
+import { workspaceSshKey } from './ssh-keys.js';
 import { prepareWorkdir } from '../terraform/runner.js';
 import { planCommand, spawnPhase, type SpareShell } from '../terraform/phase-process.js';
 import { newId } from '../ids.js';
@@ -43,6 +44,7 @@ async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShe
     state: await readAll(rt.store, sv.object_id),
     // The workspace's and its variable sets' variables, as a run's plan gets them (no run variables).
     ...(await effectiveVariables(rt.db, rt.config.encryptionKey, { workspaceId: ws.id }, []).then((v) => ({ variables: v.terraform, environment: v.env }))),
+    sshKey: await workspaceSshKey(rt.db, rt.config.encryptionKey, ws.id),
   }, spare?.place(terraform));
   const phase = spawnPhase(terraform, wd, { command: planCommand(), show: true }, spare);
   const planOutput: Buffer[] = [];

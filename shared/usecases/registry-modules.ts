@@ -2,7 +2,8 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../db.js';
 import { NotFound, Unprocessable, type ErrorKind } from '../errors.js';
 import { HclSyntaxError, inspectArchiveFiles, moduleFileKind } from '../domain/module-config.js';
-import { deleteModule, findTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
+import { deleteModule, findTestRun, insertModule, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
+import { offerNoCodeModule } from './no-code-modules.js';
 import {
   deleteModuleVersion,
   findModuleVersion,
@@ -17,6 +18,18 @@ import { insertCv, moveCv } from '../repos/configuration-versions.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { insertQueuedTestRun, type TestRunRequest } from './test-runs.js';
+
+/**
+ * Creates a registry module; `noCode` also offers it for no-code provisioning at its latest
+ * version (the older way clients ask for that), in the same transaction.
+ */
+export async function createRegistryModule(rt: Runtime, attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>, noCode: boolean): Promise<RegistryModuleRow> {
+  return rt.db.transaction(async (tx) => {
+    const module = await insertModule(tx, attrs);
+    if (noCode) await offerNoCodeModule(tx, module.organization_name, module.id, {});
+    return module;
+  });
+}
 
 export interface ModuleVersionInput {
   version: string;

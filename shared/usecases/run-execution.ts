@@ -22,6 +22,7 @@ import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables }
 import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
 import type { NewRunToken } from '../repos/tokens.js';
 import { runServiceAccess } from '../service-access.js';
+import { openSshKey } from './ssh-keys.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -63,8 +64,8 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 }
 
 /**
- * What a run's working directory is made of (its configuration, its workspace's current state
- * and its variables), and the run's options: one statement, which also writes the phase's token,
+ * What a run's working directory is made of (its configuration, its workspace's current state,
+ * SSH key and variables), and the run's options: one statement, which also writes the phase's token,
  * and the archive read alongside it (its id looked up in the same query that reads its bytes).
  */
 async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
@@ -81,6 +82,7 @@ async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken)
     state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
     variables: variables.terraform,
     environment: variables.env,
+    sshKey: openSshKey(deps.config.encryptionKey, row.ssh_key_sealed),
   };
   return { sources, options: row, variables };
 }

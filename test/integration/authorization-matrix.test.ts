@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createApp } from '../../server/app.js';
 import { BOARD_PATH } from '../../server/board.js';
 import { CONSOLE_PATH } from '../../server/console.js';
@@ -83,6 +83,10 @@ const CLASSES = {
   'manage-projects': allow(...ORG_MANAGERS),
   /** Organization permission manage-agent-pools. */
   'manage-agent-pools': allow(...ORG_MANAGERS),
+  /** Organization permission manage-vcs-settings (SSH keys); the organization token is refused with 403, as in TFE. */
+  'manage-vcs-settings': { ...allow('owner', 'siteAdmin'), orgToken: 403 },
+  /** Seeing SSH keys: manage-vcs-settings, or admin access to a workspace (the admin member); the organization token gets 403. */
+  'ssh-key-read': { ...allow('admin', 'owner', 'siteAdmin'), orgToken: 403 },
   /** Read access to the world's project: the read member's team holds read project access on it. */
   'project-read': allow('read', 'orgToken', 'owner', 'siteAdmin'),
   /** Organization permission manage-policy-overrides. */
@@ -186,6 +190,9 @@ interface World {
   /** A project (no workspaces) on which the read member's team has read access, and that access. */
   project: string;
   agentPool: string;
+  sshKey: string;
+  /** The world's module offered for no-code provisioning. */
+  noCodeModule: string;
   readProjectGrant: string;
   policySetParameter: string;
   toolVersions: Record<'opa' | 'sentinel', string>;
@@ -368,6 +375,19 @@ async function newAgentPool(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/agent-pools`, doc('agent-pools', { name: uniq('pool') }))).data.id;
 }
 
+/** A no-code module of a registry module of the world's organization. */
+async function newNoCodeModule(registryModuleId: string): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/no-code-modules`, doc('no-code-modules', {}, { 'registry-module': rel('registry-modules', registryModuleId) }))).data.id;
+}
+
+/** An SSH key's document: a new Ed25519 private key in PKCS#8 form. */
+const sshKeyDoc = () => doc('ssh-keys', { name: uniq('key'), value: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) });
+
+/** A new SSH key of the world's organization. */
+async function newSshKey(): Promise<string> {
+  return (await must('POST', `/organizations/${world.org.name}/ssh-keys`, sshKeyDoc())).data.id;
+}
+
 async function newProject(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/projects`, doc('projects', { name: uniq('prj') }))).data.id;
 }
@@ -472,6 +492,8 @@ async function buildWorld(): Promise<World> {
   w.runTrigger = await newRunTrigger();
   w.project = await newProject();
   w.agentPool = await newAgentPool();
+  w.sshKey = await newSshKey();
+  w.noCodeModule = await newNoCodeModule(w.module.id);
   w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
   w.policySetParameter = await newPolicySetParameter();
   w.toolVersions = { opa: await newToolVersion('opa'), sentinel: await newToolVersion('sentinel') };
@@ -1310,6 +1332,38 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/v2/workspaces/:id/relationships/data-retention-policy': {
     access: 'workspace-admin',
     call: async (w, _who, allowed) => withPolicy(`/workspaces/${allowed ? (await freshWorkspace()).id : w.ws.id}`),
+  },
+  // SSH keys, and a workspace's.
+  'GET /api/v2/organizations/:org/ssh-keys': { access: 'ssh-key-read', call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/ssh-keys` }) },
+  'POST /api/v2/organizations/:org/ssh-keys': {
+    access: 'manage-vcs-settings',
+    call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/ssh-keys`, body: sshKeyDoc() }),
+  },
+  'GET /api/v2/ssh-keys/:id': { access: 'ssh-key-read', call: (w) => ({ path: `/api/v2/ssh-keys/${w.sshKey}` }) },
+  'PATCH /api/v2/ssh-keys/:id': { access: 'manage-vcs-settings', call: (w) => ({ path: `/api/v2/ssh-keys/${w.sshKey}`, body: doc('ssh-keys', { name: uniq('key') }) }) },
+  'DELETE /api/v2/ssh-keys/:id': {
+    access: 'manage-vcs-settings',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/ssh-keys/${allowed ? await newSshKey() : w.sshKey}` }),
+  },
+  'PATCH /api/v2/workspaces/:id/relationships/ssh-key': {
+    access: 'workspace-admin',
+    call: (w) => ({ path: `/api/v2/workspaces/${w.ws.id}/relationships/ssh-key`, body: { data: { type: 'workspaces', attributes: { id: w.sshKey } } } }),
+  },
+
+  // No-code modules, and workspaces provisioned with them.
+  'POST /api/v2/organizations/:org/no-code-modules': {
+    access: 'manage-modules',
+    call: async (w) => ({ path: `/api/v2/organizations/${w.org.name}/no-code-modules`, body: doc('no-code-modules', {}, { 'registry-module': rel('registry-modules', (await newModule()).id) }) }),
+  },
+  'GET /api/v2/no-code-modules/:id': { access: 'org-member', call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}` }) },
+  'PATCH /api/v2/no-code-modules/:id': { access: 'manage-modules', call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}`, body: doc('no-code-modules', { enabled: true }) }) },
+  'DELETE /api/v2/no-code-modules/:id': {
+    access: 'manage-modules',
+    call: async (w, _who, allowed) => ({ path: `/api/v2/no-code-modules/${allowed ? await newNoCodeModule((await newModule()).id) : w.noCodeModule}` }),
+  },
+  'POST /api/v2/no-code-modules/:id/workspaces': {
+    access: 'manage-workspaces',
+    call: (w) => ({ path: `/api/v2/no-code-modules/${w.noCodeModule}/workspaces`, body: doc('workspaces', { name: uniq('nocode') }) }),
   },
 
   // Projects and teams' access to them.

@@ -81,19 +81,26 @@ describe('private module registry as go-tfe calls it', function () {
     expect(res.body.data.attributes.permissions).to.deep.equal({ 'can-delete': true, 'can-resync': true, 'can-retry': true });
   });
 
-  it('lists with include=no-code-modules: every module with an empty no-code-modules relationship, and refuses to create a no-code module (422)', async () => {
+  it('lists with include=no-code-modules: each module with its no-code module (none for a plain one), included; created with no-code true, a module is offered', async () => {
     const first = await createModule(org, { name: modName(), provider: 'aws' });
     expect(first.status).to.equal(201);
+    expect(first.body.data.attributes['no-code']).to.equal(false);
     const noCode = await createModule(org, { name: modName(), provider: 'aws', 'no-code': true });
-    expectError(noCode, 422, /no-code/);
+    expect(noCode.status, noCode.text).to.equal(201);
+    expect(noCode.body.data.attributes['no-code']).to.equal(true);
     const listed = await api('GET', `/organizations/${org.name}/registry-modules?include=no-code-modules`, { token: org.owner.token });
     expect(listed.status, listed.text).to.equal(200);
-    expect(listed.body.data).to.have.length(1);
-    expect(listed.body.data[0].attributes['no-code']).to.equal(false);
-    expect(listed.body.data[0].relationships['no-code-modules']).to.deep.equal({ data: [] });
-    expect(listed.body).to.not.have.property('included');
+    expect(listed.body.data).to.have.length(2);
+    const byId = new Map(listed.body.data.map((m: { id: string }) => [m.id, m]));
+    const plainOne = byId.get(first.body.data.id) as { relationships: Record<string, unknown> };
+    const offered = byId.get(noCode.body.data.id) as { attributes: Record<string, unknown>; relationships: Record<string, { data: { id: string }[] }> };
+    expect(plainOne.relationships['no-code-modules']).to.deep.equal({ data: [] });
+    expect(offered.attributes['no-code']).to.equal(true);
+    expect(offered.relationships['no-code-modules'].data).to.have.length(1);
+    expect(listed.body.included.map((d: { type: string; id: string }) => [d.type, d.id])).to.deep.equal([['no-code-modules', offered.relationships['no-code-modules'].data[0].id]]);
     const plain = await api('GET', `/organizations/${org.name}/registry-modules`, { token: org.owner.token });
     expect(plain.body.data[0].relationships).to.not.have.property('no-code-modules');
+    expect(plain.body).to.not.have.property('included');
     expectError(await api('GET', `/organizations/${org.name}/registry-modules?include=versions`, { token: org.owner.token }), 400);
   });
 
