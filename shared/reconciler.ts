@@ -74,12 +74,16 @@ export async function restoreJobs(db: Db, queues: Queues, from: ReconcileSource,
   return restored;
 }
 
-/** Gives every due or stuck row of every source its job (see restoreJobs); returns the restorations by source. */
+/** restoreJobs for one source, logged when it restored any: the sweep's step for that source. */
+export async function restoreSource(db: Db, queues: Queues, logger: Logger, source: ReconcileSource): Promise<number> {
+  const n = await restoreJobs(db, queues, source);
+  if (n) logger.info('reconciler restored jobs', { source: source.name, count: n });
+  return n;
+}
+
+/** Gives every due or stuck row of every source its job (see restoreSource); returns the restorations by source. */
 export async function reconcile(db: Db, queues: Queues, logger: Logger, sources = reconcileSources): Promise<Record<string, number>> {
   const restored: Record<string, number> = {};
-  for (const s of sources) {
-    restored[s.name] = await restoreJobs(db, queues, s);
-    if (restored[s.name]) logger.info('reconciler restored jobs', { source: s.name, count: restored[s.name] });
-  }
+  for (const s of sources) restored[s.name] = await restoreSource(db, queues, logger, s);
   return restored;
 }

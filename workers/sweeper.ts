@@ -1,5 +1,5 @@
 import type { WorkerDeps } from './context.js';
-import { RECONCILE_BATCH, reconcileSources, restoreJobs, type ReconcileSource } from '../shared/reconciler.js';
+import { RECONCILE_BATCH, reconcileSources, restoreSource, type ReconcileSource } from '../shared/reconciler.js';
 import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
 import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { sweepSignIn } from '../shared/usecases/sign-in.js';
@@ -21,14 +21,12 @@ interface SweepStep {
   run(deps: WorkerDeps): Promise<void>;
 }
 
-/** The job of every due row of `source` that lost it (see restoreJobs), counted. */
+/** The job of every due row of `source` that lost it (see restoreSource), counted. */
 const restoreStep = (source: ReconcileSource): SweepStep => ({
   name: `jobs:${source.name}`,
   async run(deps) {
-    const n = await restoreJobs(deps.db, deps.queues, source);
-    if (!n) return;
-    deps.metrics.reconcilerRequeues.inc({ source: source.name }, n);
-    deps.logger.info('reconciler restored jobs', { source: source.name, count: n });
+    const n = await restoreSource(deps.db, deps.queues, deps.logger, source);
+    if (n) deps.metrics.reconcilerRequeues.inc({ source: source.name }, n);
   },
 });
 

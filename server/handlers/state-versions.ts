@@ -20,7 +20,7 @@ import {
 } from '../../shared/usecases/state-versions.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { stateVersionBackingData } from '../../shared/usecases/state-version-backing-data.js';
-import type { BackingDataEvent } from '../../shared/domain/state-version.js';
+import { servesState, type BackingDataEvent } from '../../shared/domain/state-version.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { allows, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
@@ -58,7 +58,7 @@ export function stateVersionAs(config: Config, sv: StateVersionRow, outputIds: s
   // while the version's backing data is deleted (and works again once it is restored).
   const download = (kind: StateDownloadKind) =>
     run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, kind, sv.id, config.downloadUrlTtlSeconds) : url(kind, sv.id, config.downloadUrlTtlSeconds);
-  const served = whole && sv.status === 'finalized';
+  const served = whole && servesState(sv);
   return stateVersionResource(sv, outputIds, {
     download: served && sv.object_id ? download('sv-download') : null,
     jsonDownload: served && sv.json_object_id ? download('sv-json-download') : null,
@@ -251,7 +251,7 @@ export async function uploadState(deps: AppDeps, uploads: UploadSlots, req: Requ
 /** The stored object a state version's download URL serves (the signed grant was checked by the caller): 404 unless the version has its backing data. */
 export async function stateObjectOf(deps: AppDeps, kind: StateDownloadKind, svId: string): Promise<string> {
   const sv = await findStateVersion(deps.db, svId);
-  const objectId = sv?.status === 'finalized' ? sv[STATE_DOWNLOAD_KINDS[kind]] : null;
+  const objectId = sv && servesState(sv) ? sv[STATE_DOWNLOAD_KINDS[kind]] : null;
   if (!objectId) throw new NotFound();
   return objectId;
 }

@@ -21,6 +21,9 @@ export interface ExecutionRequest {
   pool?: string | null;
 }
 
+/** The refusal of a pool named without the agent mode, as TFE words it. */
+export const poolWithoutAgentMode = (what: 'Agent pool' | 'Default agent pool') => `${what} must not be specified unless using 'agent' execution mode`;
+
 /**
  * The mode and pool `before` becomes with `request`, as TFE words its refusals (`what`: "Agent
  * pool" for a workspace, "Default agent pool" for an organization). A pool goes with the agent mode
@@ -31,7 +34,7 @@ export function executionAfter(before: Execution, request: ExecutionRequest, wha
   const mode = request.mode ?? before.mode;
   const named = request.pool !== undefined;
   const pool = named ? request.pool! : mode === 'agent' ? before.pool : null;
-  if (pool && mode !== 'agent') return { problem: `${what} must not be specified unless using 'agent' execution mode`, pointer };
+  if (pool && mode !== 'agent') return { problem: poolWithoutAgentMode(what), pointer };
   if (mode === 'agent' && !pool && (named || request.mode !== undefined)) return { problem: `${what} must be specified when using 'agent' execution mode`, pointer };
   return { mode, pool };
 }

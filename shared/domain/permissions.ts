@@ -82,9 +82,6 @@ const IMPLIED: Record<WorkspaceAccessLevel, WorkspacePermissions> = {
 /** What a custom access leaves out of its request defaults to (as TFE's). */
 const CUSTOM_DEFAULTS: WorkspacePermissions = permissions('read', 'none', 'none', 'none', false, false);
 
-/** The permissions a fixed level implies. */
-export const impliedPermissions = (level: WorkspaceAccessLevel): WorkspacePermissions => IMPLIED[level];
-
 /** A fixed level's access. */
 export const accessOfLevel = (level: WorkspaceAccessLevel): WorkspaceAccess => ({ ...IMPLIED[level], admin: level === 'admin' });
 

@@ -11,6 +11,9 @@ export const backingDataMachine = defineMachine<StateVersionStatus, BackingDataE
   permanent_delete: { from: ['backing_data_soft_deleted'], to: 'backing_data_permanently_deleted' },
 });
 
+/** Whether a version serves its state: not while pending (none yet), nor once its backing data is deleted. */
+export const servesState = (v: { status: StateVersionStatus }): boolean => v.status === 'finalized';
+
 const VERBS: Record<BackingDataEvent, string> = { soft_delete: 'soft delete', restore: 'restore', permanent_delete: 'permanently delete' };
 
 /** Why a backing-data action may not happen to a version (null when it may); the current state of a workspace keeps its data. */

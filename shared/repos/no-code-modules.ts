@@ -25,8 +25,6 @@ export const ONE_PER_MODULE = 'no_code_modules_registry_module_id_unique';
 
 const modules = (db: Db) => db<NoCodeModuleRow>('no_code_modules');
 
-export const findNoCodeModule = (db: Db, id: string) => modules(db).where({ id }).first();
-
 export async function insertNoCodeModule(db: Db, attrs: Pick<NoCodeModuleRow, 'organization_name' | 'registry_module_id' | 'enabled' | 'version_pin'>): Promise<NoCodeModuleRow> {
   const [row] = await modules(db)
     .insert({ id: newId('nocode'), ...attrs })

@@ -22,7 +22,7 @@ import {
   type StateVersionRow,
 } from '../repos/state-versions.js';
 import { holderOf } from './workspace-locks.js';
-import { managedResourcesOf, successorConflict, type ManagedResource, type StateVersionMark } from '../domain/state-version.js';
+import { managedResourcesOf, servesState, successorConflict, type ManagedResource, type StateVersionMark } from '../domain/state-version.js';
 
 /** What a client sends to create a state version (attributes already validated for type). */
 export interface StateVersionInput {
@@ -213,7 +213,7 @@ export async function currentResources(rt: Runtime, workspaceId: string): Promis
 export async function rollbackStateVersion(rt: Runtime, principal: Principal, workspaceId: string, fromId: string): Promise<StateVersionRow> {
   const from = await findStateVersion(rt.db, fromId);
   if (!from || from.workspace_id !== workspaceId) throw new Unprocessable('the state version to roll back to must be one of this workspace', '/data/id');
-  if (from.status !== 'finalized' || !from.object_id) throw new Unprocessable('the state version to roll back to has no stored state', '/data/id');
+  if (!servesState(from) || !from.object_id) throw new Unprocessable('the state version to roll back to has no stored state', '/data/id');
   const bytes = await readObject(rt, from.object_id);
   if (!bytes) throw new Unprocessable('the state version to roll back to has no stored state', '/data/id');
   const doc = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;

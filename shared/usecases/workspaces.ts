@@ -4,6 +4,7 @@ import { readAll } from '../store/postgres-store.js';
 import { parseState } from '../repos/state-versions.js';
 import { isUniqueViolation, type Db } from '../db.js';
 import { resolveExecution } from './agent-pools.js';
+import { poolWithoutAgentMode } from '../domain/agent-pool.js';
 import { currentStateObjectId, deleteWorkspace, findWorkspace, findWorkspaceByName, insertWorkspace, lockWorkspaceRow, updateWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../repos/workspaces.js';
 import { attachTags, deleteTags, detachTags, workspaceIdsIn, existingTagsNamed, tagsByIds, tagsNamed, type TagRow } from '../repos/tags.js';
 
@@ -98,7 +99,7 @@ export async function changeWorkspace(rt: Runtime, ws: WorkspaceRow, settings: W
 async function executionOf(db: Db, organizationName: string, ws: WorkspaceRow | null, settings: WorkspaceSettings): Promise<WorkspaceSettings> {
   const follows = settings.overwrites_execution_mode === false || (settings.execution_mode === undefined && !(ws?.overwrites_execution_mode ?? false));
   if (follows) {
-    if (settings.agent_pool_id) throw new Unprocessable("Agent pool must not be specified unless using 'agent' execution mode", '/data/attributes/agent-pool-id');
+    if (settings.agent_pool_id) throw new Unprocessable(poolWithoutAgentMode('Agent pool'), '/data/attributes/agent-pool-id');
     const { agent_pool_id: _ignored, ...rest } = settings;
     return rest;
   }

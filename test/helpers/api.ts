@@ -51,6 +51,13 @@ export function expectError(res: ApiResponse, status: number, detailMatch?: RegE
   if (detailMatch) expect(res.body.errors.map((e: { detail: string }) => e.detail).join(' | ')).to.match(detailMatch);
 }
 
+/** Calls the API with `token` and asserts a 2xx answer; resolves with its body. */
+export async function okBody(method: string, path: string, token: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await api(method, path, { token, ...(body === undefined ? {} : { body }) });
+  expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+  return res.body;
+}
+
 export const doc = (type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
   data: { type, attributes, ...(relationships ? { relationships } : {}) },
 });

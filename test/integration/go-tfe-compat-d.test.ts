@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { api, doc, expectError } from '../helpers/api.js';
+import { api, doc, expectError, okBody } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq, type TestUser } from '../helpers/fixtures.js';
 
@@ -17,11 +17,7 @@ describe('go-tfe compatibility (variables in effect, state backing data, variabl
     token = org.owner.token;
   });
 
-  const ok = async (method: string, path: string, body?: unknown, as = token) => {
-    const res = await api(method, path, { token: as, ...(body === undefined ? {} : { body }) });
-    expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
-    return res.body;
-  };
+  const ok = (method: string, path: string, body?: unknown, as = token) => okBody(method, path, as, body);
   const newSet = async (attrs: Record<string, unknown> = {}) => (await ok('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: uniq('set'), global: false, ...attrs }))).data;
   const setVar = async (setId: string, attrs: Record<string, unknown>) => (await ok('POST', `/varsets/${setId}/relationships/vars`, doc('vars', { category: 'terraform', description: randomUUID(), ...attrs }))).data;
   const wsVar = async (wsId: string, attrs: Record<string, unknown>) => (await ok('POST', `/workspaces/${wsId}/vars`, doc('vars', { category: 'terraform', description: randomUUID(), ...attrs }))).data;

@@ -30,6 +30,14 @@ async function uploadTo(dep: Deployment, workspaceId: string, token: string): Pr
   return cv.id;
 }
 
+/** An organization of `dep` with two workspaces, each with an uploaded configuration: one to lock, one left open. */
+async function twoWorkspaces(dep: Deployment) {
+  const org = await createOrg(undefined, dep.api);
+  const token = org.owner.token;
+  const [locked, open] = [await createWorkspace(org, {}, dep.api), await createWorkspace(org, {}, dep.api)];
+  return { token, locked, open, lockedCv: await uploadTo(dep, locked.id, token), openCv: await uploadTo(dep, open.id, token) };
+}
+
 /** Creates `n` runs of `dep`'s workspace through its API, `parallel` requests at a time; their ids in order of creation. */
 async function createRuns(dep: Deployment, workspaceId: string, cvId: string, token: string, n: number, attrs: Record<string, unknown>, parallel = 1): Promise<string[]> {
   const ids: string[] = new Array<string>(n);
@@ -78,12 +86,7 @@ describe('faults the sweep must survive: no work stranded', function () {
     // A deployment of its own, so that the sweep's count is this test's rows alone.
     const dep = await startDeployment({ MAX_QUEUED_SPECULATIVE_RUNS: '5000' });
     deployments.push(dep);
-    const org = await createOrg(undefined, dep.api);
-    const token = org.owner.token;
-    const locked = await createWorkspace(org, {}, dep.api);
-    const open = await createWorkspace(org, {}, dep.api);
-    const lockedCv = await uploadTo(dep, locked.id, token);
-    const openCv = await uploadTo(dep, open.id, token);
+    const { token, locked, open, lockedCv, openCv } = await twoWorkspaces(dep);
     const lock = await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, { token, body: { reason: 'maintenance' } });
     expect(lock.status, lock.text).to.equal(200);
     // The oldest rows wait behind the lock (each request takes the workspace's lock: one at a time).
@@ -111,12 +114,7 @@ describe('faults the sweep must survive: no work stranded', function () {
   it('counts as restored only the jobs that were missing: runs waiting behind a lock are not re-queued sweep after sweep', async () => {
     const dep = await startDeployment({ MAX_QUEUED_SPECULATIVE_RUNS: '100' });
     deployments.push(dep);
-    const org = await createOrg(undefined, dep.api);
-    const token = org.owner.token;
-    const locked = await createWorkspace(org, {}, dep.api);
-    const open = await createWorkspace(org, {}, dep.api);
-    const lockedCv = await uploadTo(dep, locked.id, token);
-    const openCv = await uploadTo(dep, open.id, token);
+    const { token, locked, open, lockedCv, openCv } = await twoWorkspaces(dep);
     expect((await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, { token, body: {} })).status).to.equal(200);
 
     // The pipeline takes each waiting run's queue step, which finds the lock and ends, as in production.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { api, doc, expectError } from '../helpers/api.js';
+import { api, doc, expectError, okBody } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq, type TestUser } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 
@@ -23,11 +23,7 @@ describe('variables as go-tfe uses them', function () {
     token = org.owner.token;
   });
 
-  const ok = async (method: string, path: string, body?: unknown, as = token) => {
-    const res = await api(method, path, { token: as, ...(body === undefined ? {} : { body }) });
-    expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
-    return res.body;
-  };
+  const ok = (method: string, path: string, body?: unknown, as = token) => okBody(method, path, as, body);
   const newSet = async (attrs: Record<string, unknown> = {}) => (await ok('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: uniq('set'), global: false, ...attrs }))).data;
 
   describe('keys', () => {
