@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/errors.js';
+import { ApiError, databaseUnavailable, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import { send } from './jsonapi.js';
 import { setHeaders as setRateLimitHeaders } from './rate-limit.js';
@@ -14,20 +14,6 @@ interface HttpishError {
 
 /** Seconds a client is asked to wait (Retry-After) on a 503: the database cannot be reached, or the process is busy. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
-
-/**
- * Whether an error says the database cannot be reached or is going away: a refused or broken
- * connection, no connection from the pool in time, or PostgreSQL's connection exception (08),
- * shutdown (57P01-57P03) and too-many-connections (53300) codes. Nothing was written then.
- */
-export function databaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
-  if (e?.name === 'KnexTimeoutError') return true;
-  const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(message);
-}
 
 /** The HTTP status of each kind of refusal: the one place the service's errors meet HTTP. */
 const HTTP_STATUS: Record<ErrorKind, number> = {

@@ -67,6 +67,8 @@ export interface Config {
   readonly runLeaseSeconds: number;
   /** Where a worker keeps the state an apply wrote when it cannot store it in the database. */
   readonly stateRecoveryDir: string;
+  /** How long storing an apply's state is tried again while the database cannot be reached, before it is kept on disk. */
+  readonly stateSaveRetrySeconds: number;
   readonly forceCancelCoolOffSeconds: number;
   /** Plans and applies one worker process runs at once. */
   readonly runConcurrency: number;
@@ -226,6 +228,7 @@ const schema = {
     TERRAFORM_CLI_CONFIG: { type: 'string', minLength: 1 },
     RUN_LEASE_SECONDS: { type: 'string', pattern: '^[0-9]{1,5}$' },
     STATE_RECOVERY_DIR: { type: 'string', minLength: 1 },
+    STATE_SAVE_RETRY_SECONDS: { type: 'string', pattern: '^[0-9]{1,4}$' },
     FORCE_CANCEL_COOLOFF_SECONDS: { type: 'string', pattern: '^[0-9]{1,6}$' },
     RUN_CONCURRENCY: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     TEST_RUN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
@@ -392,6 +395,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     terraformCliConfig: env.TERRAFORM_CLI_CONFIG ?? null,
     runLeaseSeconds: Math.max(3, Number(env.RUN_LEASE_SECONDS ?? '60')),
     stateRecoveryDir: resolve(env.STATE_RECOVERY_DIR ?? join('.data', 'state-recovery')),
+    stateSaveRetrySeconds: Number(env.STATE_SAVE_RETRY_SECONDS ?? '30'),
     forceCancelCoolOffSeconds: Number(env.FORCE_CANCEL_COOLOFF_SECONDS ?? '10'),
     runConcurrency,
     testRunTimeoutSeconds: Number(env.TEST_RUN_TIMEOUT_SECONDS ?? '3600'),

@@ -126,3 +126,17 @@ export class IllegalTransition extends Error {
     super(`${machine}: cannot ${event} from ${from}`);
   }
 }
+
+/**
+ * Whether an error says the database cannot be reached or is going away: a refused or broken
+ * connection, no connection from the pool in time, or PostgreSQL's connection exception (08),
+ * shutdown (57P01-57P03) and too-many-connections (53300) codes. Nothing was written then.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
+  if (e?.name === 'KnexTimeoutError') return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(message);
+}

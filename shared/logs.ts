@@ -46,7 +46,9 @@ export interface LogWriterOptions {
  * close() or closing() writes ETX, after which the writer takes nothing more. Flushes are
  * serialised on one chain, and the closing write comes after all of them, so offsets stay
  * contiguous. A log that reaches `maxBytes` is cut there: the truncation line is its last
- * content, and later writes are dropped (ETX still ends it).
+ * content, and later writes are dropped (ETX still ends it). A write that fails (the database is
+ * unreachable) keeps its bytes for the next one, and closing() may be run again after the
+ * statement carrying it failed: an outage delays a log, it does not lose or reorder it.
  */
 export class LogWriter {
   private buffer: Buffer[] = [];
@@ -57,6 +59,10 @@ export class LogWriter {
   private closed = false;
   /** The log was cut at maxBytes: nothing more is kept. */
   private cut = false;
+  /** What closing() wrote, from where: the same again when the statement that carried it failed. */
+  private ending: { data: Buffer; size: number; cut: boolean } | null = null;
+  /** A write is queued on the chain and has not started. */
+  private waiting = false;
   private readonly maxBytes: number;
   private readonly flushMs: number;
   private readonly maxBuffer: number;
@@ -106,10 +112,16 @@ export class LogWriter {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.buffered && !finished) return this.chain;
-    const data = Buffer.concat(this.buffer);
-    this.buffer = [];
-    this.buffered = 0;
-    this.chain = this.chain.then(() => this.append(db, data, finished));
+    // One waiting write is enough: it takes, when its turn comes, whatever is buffered then
+    // (bytes a failed write gave back first), so an outage does not pile up attempts.
+    if (this.waiting && db === this.db && !finished) return this.chain;
+    this.waiting = true;
+    this.chain = this.chain
+      .catch(() => undefined)
+      .then(() => {
+        this.waiting = false;
+        return this.append(db, finished);
+      });
     return this.chain;
   }
 
@@ -124,20 +136,36 @@ export class LogWriter {
    */
   async closing(db: Db): Promise<Writes> {
     for (let chain = this.chain; ; chain = this.chain) {
-      await chain;
+      await chain.catch(() => undefined);
       if (chain === this.chain) break;
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.closed = true;
-    const data = Buffer.concat([...this.buffer, ETX]);
-    this.buffer = [];
-    this.buffered = 0;
-    return this.appendWrites(db, data, true);
+    if (!this.ending) {
+      this.ending = { data: Buffer.concat([...this.buffer, ETX]), size: this.size, cut: this.cut };
+      this.buffer = [];
+      this.buffered = 0;
+    }
+    this.size = this.ending.size;
+    this.cut = this.ending.cut;
+    return this.appendWrites(db, this.ending.data, true);
   }
 
-  private async append(db: Db, content: Buffer, finished: boolean): Promise<void> {
-    await runWrites(db, this.appendWrites(db, content, finished));
+  /** Writes what is buffered; on failure gives the bytes back, to go first in the next write. */
+  private async append(db: Db, finished: boolean): Promise<void> {
+    const data = Buffer.concat(this.buffer);
+    this.buffer = [];
+    this.buffered = 0;
+    const [size, cut] = [this.size, this.cut];
+    try {
+      await runWrites(db, this.appendWrites(db, data, finished));
+    } catch (err) {
+      [this.size, this.cut] = [size, cut];
+      this.buffer.unshift(data);
+      this.buffered += data.length;
+      throw err;
+    }
   }
 
   /**

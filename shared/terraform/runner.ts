@@ -93,7 +93,10 @@ export interface Workdir {
   env: NodeJS.ProcessEnv;
   /** The user its sandboxes run as; the directory belongs to it. */
   user: SandboxUser;
+  /** Removes the directory, unless it was kept. */
   cleanup(): Promise<void>;
+  /** Leaves the directory in place at cleanup: it holds a state stored nowhere else. The leftover clean-up takes it once this process is gone. */
+  keep(): void;
 }
 
 /**
@@ -297,9 +300,11 @@ const RUN_CLI_CONFIG = 'cli.tfrc';
  */
 export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources, place: WorkdirPlace = newWorkdirPlace(settings)): Promise<Workdir> {
   const { root, user } = place;
+  let kept = false;
+  const keep = () => void (kept = true);
   const cleanup = async () => {
     place.release?.();
-    await rm(root, { recursive: true, force: true });
+    if (!kept) await rm(root, { recursive: true, force: true });
   };
   try {
     const config = join(root, 'config');
@@ -341,7 +346,7 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
     }
     // The archive's entries, and the few files and directories written here besides.
     await settings.sandbox.own(root, user, entries + (opts.variables?.length ?? 0) + 10);
-    return { root, dir, statePath, home, env, user, cleanup };
+    return { root, dir, statePath, home, env, user, cleanup, keep };
   } catch (err) {
     await cleanup();
     throw err;

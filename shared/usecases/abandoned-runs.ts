@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import { pageAfter, type Db } from '../db.js';
-import { runsAbandoned, type RunRow } from '../repos/runs.js';
+import { runsAbandoned, updatePhase, type RunRow } from '../repos/runs.js';
 import { setLock } from '../repos/workspaces.js';
 import type { RunMoves } from '../run-lifecycle.js';
 import { transitionRun } from './run-moves.js';
@@ -8,7 +8,7 @@ import { afterMove, lockWorkspace } from './runs.js';
 
 /** Why a run whose apply's worker disappeared was errored (its error message, and the lock's reason). */
 export const APPLY_ABANDONED =
-  'The worker applying this run stopped unexpectedly. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
+  'The worker applying this run stopped unexpectedly, or lost the database for longer than its lease, before the apply was recorded. The apply was not started again, to avoid applying twice; check the workspace state before queuing a new run.';
 
 /**
  * Locks a run's workspace by the run after its apply was cut off (its worker died, or stopped it
@@ -30,7 +30,11 @@ export async function errorAbandonedApply(m: RunMoves, run: RunRow): Promise<Run
     changes: { error_message: APPLY_ABANDONED, lease_owner: null, lease_until: null },
     onlyIf: leaseRanOut(m.tx),
   });
-  if (moved) await lockForStateCheck(m.tx, moved, APPLY_ABANDONED);
+  if (moved) {
+    await lockForStateCheck(m.tx, moved, APPLY_ABANDONED);
+    // The apply's own row ends with its run, so neither reads as running.
+    await updatePhase(m.tx, 'applies', { run_id: moved.id }, { status: 'errored' });
+  }
   return moved;
 }
 

@@ -1,8 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
+import { databaseUnavailable } from '../errors.js';
 import type { RunStatus } from '../domain/run.js';
 import { openRunVariables, phaseSourcesOf, planOfRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from '../repos/runs.js';
 import { transitionRun } from './run-moves.js';
@@ -206,8 +208,8 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
   return undefined;
 }
 
-/** Waits between attempts at storing the state an apply wrote. */
-const STATE_SAVE_WAITS_MS = [500, 2000];
+/** Waits between attempts at storing the state an apply wrote (the last one repeats while the database cannot be reached). */
+const STATE_SAVE_WAITS_MS = [500, 2000, 5000];
 /** How often a running apply's state file is looked at (and stored when Terraform changed it). */
 const STATE_SYNC_MS = 2_000;
 
@@ -252,43 +254,60 @@ function syncState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer
 
 /**
  * Stores the state Terraform wrote, if it changed (also after a failed apply, which may have
- * changed real infrastructure), trying again after STATE_SAVE_WAITS_MS. When it cannot be
- * stored, the state is not lost with the working directory: it is kept in the configured
- * recovery directory (readable by the service's user only), as Terraform keeps an
- * `errored.tfstate` when its backend refuses a state, and the error says where.
+ * changed real infrastructure): tried three times, and while the database cannot be reached, for
+ * up to STATE_SAVE_RETRY_SECONDS. When it cannot be stored, the state is not lost with the
+ * working directory: it is kept on disk (see keepState), as Terraform keeps an `errored.tfstate`
+ * when its backend refuses a state, and the error says where.
  */
 async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): Promise<void> {
   const after = await readFile(wd.statePath).catch(() => null);
   // Empty: Terraform was stopped before it wrote any state.
   if (!after?.length || (before && after.equals(before))) return;
+  const giveUpAt = Date.now() + deps.config.stateSaveRetrySeconds * 1000;
   for (let attempt = 0; ; attempt++) {
     try {
       await storeState(deps, run, after);
       return;
     } catch (err) {
-      if (attempt < STATE_SAVE_WAITS_MS.length) {
-        await new Promise((resolve) => setTimeout(resolve, STATE_SAVE_WAITS_MS[attempt]));
+      const wait = STATE_SAVE_WAITS_MS[Math.min(attempt, STATE_SAVE_WAITS_MS.length - 1)];
+      // A state that is not JSON never becomes JSON; a database out of reach may come back.
+      const again = !(err instanceof SyntaxError) && (attempt < 2 || (databaseUnavailable(err) && Date.now() + wait < giveUpAt));
+      if (again) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
       }
-      const kept = await keepState(deps.config.stateRecoveryDir, run.id, after);
+      const kept = await keepState(deps, run, wd, after);
       // Named, not quoted: a database error's message may carry what it was given (the state).
       const code = (err as { code?: unknown }).code;
       const reason = err instanceof SyntaxError ? 'it is not valid JSON' : typeof code === 'string' ? `database error ${code}` : 'an unexpected error';
-      deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, path: kept, error: reason });
+      deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, host: hostname(), path: kept, error: reason });
       throw new Error(
-        `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host; ` +
+        `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host ${hostname()}; ` +
           'push it to the workspace (terraform state push) before the workspace runs again.',
       );
     }
   }
 }
 
-/** Writes a state that could not be stored into `dir`, for an operator to push; returns its path. */
-async function keepState(dir: string, runId: string, state: Buffer): Promise<string> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${runId}-${Date.now()}.tfstate`);
-  await writeFile(path, state, { mode: 0o600, flag: 'wx' });
-  return path;
+/**
+ * Keeps a state that could not be stored, for an operator to push; returns its path. First in
+ * STATE_RECOVERY_DIR; when that fails too (a full or read-only disk), the partial copy is removed
+ * and the run's own directory, which holds the state already, is kept instead: the leftover
+ * clean-up moves it to the recovery directory once this process is gone and there is room.
+ */
+async function keepState(deps: ExecutionDeps, run: RunRow, wd: Workdir, state: Buffer): Promise<string> {
+  const path = join(deps.config.stateRecoveryDir, `${run.id}-${Date.now()}.tfstate`);
+  try {
+    await mkdir(deps.config.stateRecoveryDir, { recursive: true, mode: 0o700 });
+    await writeFile(path, state, { mode: 0o600, flag: 'wx' });
+    return path;
+  } catch (err) {
+    await rm(path, { force: true }).catch(() => undefined);
+    wd.keep();
+    const code = (err as { code?: unknown }).code;
+    deps.logger.error("STATE_RECOVERY_DIR could not take an apply's state; the run's directory holding it is kept", { runId: run.id, path: wd.statePath, error: typeof code === 'string' ? code : String(err) });
+    return wd.statePath;
+  }
 }
 
 /**
@@ -361,21 +380,23 @@ async function runPhase(
     // An apply stopped at shutdown is errored and its workspace locked, as when its worker dies; one
     // whose terraform had already finished well (its state saved) is recorded as it ended.
     const cutOff = stoppedAtShutdown && outcome.kind !== 'gone' && outcome.kind !== 'ok';
-    if (cutOff) outcome = { kind: 'error', limit: true, message: APPLY_STOPPED_AT_SHUTDOWN };
+    if (cutOff) outcome = { kind: 'error', limit: true, message: APPLY_STOPPED_AT_SHUTDOWN, checkState: true };
     // A limit that stopped the phase is said in its log, where the CLI shows it.
     if (outcome.kind === 'error' && outcome.limit) log.write(`\nError: ${outcome.message}\n`);
-    const record = (ended: PhaseOutcome) =>
-      deps.lifecycle.transaction(deps.db, async (m) => {
+    const record = (ended: PhaseOutcome) => {
+      const check = ended.kind === 'error' && ended.checkState ? ended.message : null;
+      return deps.lifecycle.transaction(deps.db, async (m) => {
         // The workspace first when it will be locked, in the order every such move takes them.
-        if (cutOff) await lockWorkspace(m.tx, run.workspace_id);
+        if (check) await lockWorkspace(m.tx, run.workspace_id);
         const moved = await finishPhase(m, run, owner, phase, ended, (t) => log.closing(t));
-        if (moved && cutOff) await lockForStateCheck(m.tx, moved, APPLY_STOPPED_AT_SHUTDOWN);
+        if (moved && check) await lockForStateCheck(m.tx, moved, check);
         return moved;
       });
-    const [moved, followUps] = await record(outcome).catch((err: unknown) => {
+    };
+    const [moved, followUps] = await whileDatabaseAway(deps, run.id, () => record(outcome)).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
-      return record({ kind: 'error', message: `the ${what} could not be run` });
+      return whileDatabaseAway(deps, run.id, () => record({ kind: 'error', message: `the ${what} could not be run` }));
     });
     if (moved) await afterMove(deps, moved, followUps);
   } finally {
@@ -387,6 +408,28 @@ async function runPhase(
 const APPLY_STOPPED_AT_SHUTDOWN =
   "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (the apply's log says what was stored) before queuing a new run.";
 
+/** How long the end of a phase is tried again while the database cannot be reached, and the longest wait between tries. */
+const RECORD_PATIENCE_MS = 10 * 60_000;
+const RECORD_WAIT_MS = 5_000;
+
+/**
+ * Runs `record` (the transaction that records a phase's end) until it is not refused for want of
+ * the database, for up to RECORD_PATIENCE_MS: a worker that is alive records how its phase
+ * ended once the database is back, rather than leaving it to the sweep as if it had died.
+ */
+async function whileDatabaseAway<T>(deps: ExecutionDeps, runId: string, record: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + RECORD_PATIENCE_MS;
+  for (let wait = 500; ; wait = Math.min(wait * 2, RECORD_WAIT_MS)) {
+    try {
+      return await record();
+    } catch (err) {
+      const cause = err instanceof ProductFailed ? err.reason : err;
+      if (!databaseUnavailable(cause) || Date.now() + wait > giveUpAt) throw err;
+      deps.logger.warn('the database cannot be reached to record the end of a phase; trying again', { runId, inMs: wait });
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
 /**
  * Gives up `owner`'s lease on a run at once (it expires now), so the next sweep queues the plan
  * again for another worker, as it does one whose worker died (plans only).
@@ -553,9 +596,10 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
       const sync = syncState(deps, run, wd, before);
       const { exit, stopped } = await supervised(watch, phase, 'apply', deps.config.runApplyTimeoutSeconds);
       const unsaved = await saveState(deps, run, wd, await sync.stop()).then(() => null, (err: Error) => err);
-      // A limit that stopped the apply is the reason the run errored; a state it left unstorable is said with it.
-      if (unsaved && stopped?.kind === 'error') return { ...stopped, message: `${stopped.message}. ${unsaved.message}` };
-      if (unsaved) throw unsaved;
+      // A limit that stopped the apply is the reason the run errored; a state it left unstorable is
+      // said with it, and the workspace waits until someone has pushed that state.
+      if (unsaved && stopped?.kind === 'error') return { ...stopped, message: `${stopped.message}. ${unsaved.message}`, checkState: true };
+      if (unsaved) return { kind: 'error', limit: true, message: unsaved.message, checkState: true };
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
       const { resource_additions, resource_changes, resource_destructions } = plan!;

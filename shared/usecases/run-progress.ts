@@ -15,7 +15,14 @@ import type { RunMoves, RunStage } from '../run-lifecycle.js';
  */
 export type PhaseOutcome =
   | { kind: 'ok'; hasChanges?: boolean; save?: (tx: Db) => Promise<{ row: Record<string, unknown>; writes?: Writes }> }
-  | { kind: 'error'; message: string; /** A limit (time, size) stopped the phase: the message is also written to its log. */ limit?: boolean }
+  | {
+      kind: 'error';
+      message: string;
+      /** A limit (time, size) stopped the phase: the message is also written to its log. */
+      limit?: boolean;
+      /** The apply may have changed what the workspace's stored state does not say: its workspace is locked until someone checks (see lockForStateCheck). */
+      checkState?: boolean;
+    }
   | { kind: 'canceled' }
   | { kind: 'gone' };
 

@@ -13,6 +13,8 @@ import { runWorkdirs, workRootOf, slowPlanConfig, startRun, startSlowStateServer
 import { scrapeMetrics, total } from '../helpers/metrics.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { taskSetup } from '../helpers/run-task-fixtures.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
+import { readWholeLog } from '../helpers/module-tests.js';
 
 /** An apply whose first resource is stored at once and whose second one's provisioner sleeps (a `marker` tells the runs apart). */
 const slowApplyConfig = (marker: string) => `resource "terraform_data" "first" { input = "${marker}" }
@@ -158,10 +160,9 @@ describe('faults the sweep must survive: no work stranded', function () {
       return dir;
     };
 
-    it('a full STATE_RECOVERY_DIR fails only the clean-up step: a killed worker\'s apply is still handed on, and its state waits in its directory until there is room', async () => {
-      const tmp = await privateTmp();
+    /** A filesystem of 64 KiB, filled up with `filler`: keeping a state there fails with ENOSPC, as on a full disk. */
+    const fullRecoveryDir = async () => {
       const recovery = await mkdtemp(join(tmpdir(), 'rls-faults-recovery-'));
-      // A filesystem of 64 KiB, filled up: keeping a state there fails with ENOSPC, as a full disk does.
       execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', recovery]);
       cleanups.push(async () => {
         execFileSync('umount', [recovery]);
@@ -173,6 +174,12 @@ describe('faults the sweep must survive: no work stranded', function () {
         (err: NodeJS.ErrnoException) => expect(err.code).to.equal('ENOSPC'),
       );
       await rm(join(recovery, 'probe'), { force: true });
+      return recovery;
+    };
+
+    it('a full STATE_RECOVERY_DIR fails only the clean-up step: a killed worker\'s apply is still handed on, and its state waits in its directory until there is room', async () => {
+      const tmp = await privateTmp();
+      const recovery = await fullRecoveryDir();
 
       const env = { TMPDIR: tmp, RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '3600000' };
       const applying = start(['run-pipeline'], env);
@@ -301,6 +308,61 @@ describe('faults the sweep must survive: no work stranded', function () {
       // Once a person has checked the state and unlocked, the next run goes.
       expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(200);
       expect((await waitForRun(second, token, ['applied', 'errored'], 60_000)).attributes.status).to.equal('applied');
+    });
+
+    it("PostgreSQL down at an apply's end with STATE_RECOVERY_DIR full: the final state is kept in the run's directory, the logs say where, and the living worker records the run itself once the database is back", async () => {
+      const tmp = await privateTmp();
+      const recovery = await fullRecoveryDir();
+      const url = new URL(harness().config.databaseUrl);
+      const proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
+      cleanups.push(() => proxy.close());
+      url.port = String(proxy.port);
+      const applying = start(['run-pipeline'], { TMPDIR: tmp, DATABASE_URL: url.toString(), STATE_RECOVERY_DIR: recovery, STATE_SAVE_RETRY_SECONDS: '2', RECONCILE_INTERVAL_MS: '3600000' });
+      await workersReady(applying);
+      const org = await createOrg();
+      const token = org.owner.token;
+      const ws = await createWorkspace(org, { 'auto-apply': true });
+      const marker = uniq('pgdown');
+      await uploadConfig(ws.id, token, {
+        'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
+resource "terraform_data" "second" {
+  input = terraform_data.first.output
+  provisioner "local-exec" { command = "sleep 6 # ${marker}" }
+}
+`,
+      });
+      const runId = await startRun(ws.id, token);
+      await waitForRun(runId, token, ['applying'], 60_000);
+      await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), "the apply's first state to be stored", 30_000);
+      await proxy.cut();
+      const keptLine = await waitFor(
+        () => logLines(applying.output()).find((l) => l.message === 'the state an apply wrote could not be stored; it was kept on disk'),
+        'the worker to say where it kept the state',
+        60_000,
+      );
+      const path = String(keptLine!.path);
+      expect(path.startsWith(workRootOf({ TMPDIR: tmp, DATABASE_URL: url.toString() })), path).to.equal(true);
+      expect(logLines(applying.output()).some((l) => String(l.message).startsWith('STATE_RECOVERY_DIR could not take') && l.error === 'ENOSPC')).to.equal(true);
+      // Nothing half written where the state could not go.
+      expect((await readdir(recovery)).filter((f) => f !== 'filler')).to.deep.equal([]);
+      const kept = JSON.parse(await readFile(path, 'utf8'));
+      expect(kept.resources.map((r: { name: string }) => r.name)).to.include.members(['first', 'second']);
+      await new Promise((r) => setTimeout(r, 3000));
+      await proxy.restore();
+
+      const errored = await waitForRun(runId, token, ['errored', 'applied'], 60_000);
+      expect(errored.attributes.status).to.equal('errored');
+      const message = String(errored.attributes['error-message']);
+      expect(message).to.include(path).and.match(/could not be stored.*terraform state push/);
+      expect(message).to.not.match(/stopped unexpectedly/);
+      const apply = (await api('GET', `/applies/${errored.relationships.apply.data.id}`, { token })).body.data;
+      expect(apply.attributes.status).to.equal('errored');
+      expect(await readWholeLog(apply.attributes['log-read-url'])).to.include(path);
+      const shown = (await api('GET', `/workspaces/${ws.id}`, { token })).body.data;
+      expect(shown.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: runId });
+      expect(shown.attributes['locked-reason']).to.include(path);
+      // Kept while the worker lives, as the worker said.
+      expect(existsSync(path)).to.equal(true);
     });
 
     it('two deployments sharing a TMPDIR: each cleans up only the directories its own dead workers left', async () => {

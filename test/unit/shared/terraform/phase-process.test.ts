@@ -24,7 +24,7 @@ function workdir(root: string, settings: TerraformSettings): Workdir {
   mkdirSync(dir);
   mkdirSync(home);
   const user = settings.sandbox.user();
-  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), user, cleanup: async () => rmSync(root, { recursive: true, force: true }) };
+  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), user, cleanup: async () => rmSync(root, { recursive: true, force: true }), keep: () => undefined };
 }
 
 describe('phase processes', () => {
