@@ -6,6 +6,7 @@ import { cvRelations, cvsPage } from '../../shared/read-models/configuration-ver
 import { findCv, findIngress, type CvRow } from '../../shared/repos/configuration-versions.js';
 import { findRun } from '../../shared/repos/runs.js';
 import { createWorkspaceCv, cvAction } from '../../shared/usecases/configuration-versions.js';
+import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/usecases/idempotency.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import type { Db } from '../../shared/db.js';
 import { cvScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
@@ -86,14 +87,24 @@ export function configurationVersionHandlers(rt: AppDeps) {
       // as TFE does (404).
       const mayApply = allows(access, 'apply');
       if (!mayApply && attrs.speculative === false) throw new NotFound();
-      const cv = await createWorkspaceCv(rt, {
-        workspace_id: workspace.id,
-        source: requestSource(req),
-        auto_queue_runs: attrs['auto-queue-runs'] ?? true,
-        speculative: mayApply ? (attrs.speculative ?? false) : true,
-        provisional: mayApply ? (attrs.provisional ?? false) : true,
-        created_by_id: principal.kind === 'user' ? principal.user.id : null,
-      });
+      const idem = idempotentRequest(req.get(IDEMPOTENCY_HEADER), principal, { method: req.method, path: req.path, body: req.body });
+      const made = await createOnce(db, 'configuration_versions', idem, (columns) =>
+        createWorkspaceCv(
+          rt,
+          {
+            workspace_id: workspace.id,
+            source: requestSource(req),
+            auto_queue_runs: attrs['auto-queue-runs'] ?? true,
+            speculative: mayApply ? (attrs.speculative ?? false) : true,
+            provisional: mayApply ? (attrs.provisional ?? false) : true,
+            created_by_id: principal.kind === 'user' ? principal.user.id : null,
+          },
+          columns,
+        ),
+      );
+      // A retry of a creation that went through gets that version, with an upload URL of its own.
+      if ('replayed' in made) res.set(REPLAYED_HEADER, 'true');
+      const cv = 'replayed' in made ? (await findCv(db, made.replayed))! : made.created;
       const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'cv-upload', cv.id, config.uploadUrlTtlSeconds);
       sendResource(res, 201, cvResource(cv, { uploadUrl }));
     },

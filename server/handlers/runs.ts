@@ -26,6 +26,7 @@ import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun, forceE
 import { findComment } from '../../shared/repos/comments.js';
 import { commentsOfRun } from '../../shared/read-models/comments.js';
 import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
+import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/usecases/idempotency.js';
 import { signedObjectUrl } from '../../shared/signed-urls.js';
 import { orgScope, runScopeWithReferences, workspaceScopeById, workspaceScopeForRun, workspaceScopeOfRun } from '../guards.js';
 import { check } from '../validate.js';
@@ -114,7 +115,17 @@ export function runHandlers(deps: AppDeps) {
       const cvId = relationshipId(req, 'configuration-version');
       // The version comes with the workspace, and is looked at only once the caller's access is known.
       const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'queue-plans', res.locals.readAhead);
-      const { run, references } = await createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res));
+      const idem = idempotentRequest(req.get(IDEMPOTENCY_HEADER), res.locals.principal, { method: req.method, path: req.path, body: req.body });
+      const made = await createOnce(db, 'runs', idem, (columns) => createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res), columns));
+      if ('replayed' in made) {
+        // A retry of a creation that went through: the run it made, as it is now.
+        const { run, refs } = await runScopeWithReferences(db, res.locals.principal, made.replayed, 'read');
+        const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, new Map([[run.id, refs]]));
+        res.set(REPLAYED_HEADER, 'true');
+        sendResource(res, 201, body.data[0]);
+        return;
+      }
+      const { run, references } = made.created;
       const body = await presentRuns(db, config, [run], () => scope.access, scope.grant, undefined, references ? new Map([[run.id, references]]) : undefined);
       // The answer to the creating request echoes the values it sent (go-tfe compares them); every later read shows keys only.
       if (attrs.variables?.length) body.data[0].attributes.variables = attrs.variables.map((v) => ({ key: v.key, value: v.value }));

@@ -1,3 +1,4 @@
+import type { IdempotencyColumns } from './idempotency.js';
 import { asJson, type Db } from '../db.js';
 import { newId } from '../ids.js';
 import { cvMachine, type CvEvent, type CvStatus } from '../domain/configuration-version.js';
@@ -143,6 +144,7 @@ export async function activeRunCount(db: Db, cvId: string, finalStatuses: readon
 export async function insertWorkspaceCv(
   db: Db,
   attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null },
+  idempotency: IdempotencyColumns | null = null,
 ): Promise<CvRow | undefined> {
   const locked = db('workspaces').where({ id: attrs.workspace_id }).forUpdate().select('id', 'current_configuration_version_id');
   const row = {
@@ -156,6 +158,8 @@ export async function insertWorkspaceCv(
     status_timestamps: db.raw('?::jsonb', [JSON.stringify({ 'queued-at': new Date().toISOString() })]),
     created_at: db.raw('clock_timestamp()'),
     replaced_current_id: attrs.provisional ? db.raw('null::text') : db.ref('w.current_configuration_version_id'),
+    idempotency_key: db.raw('?::text', [idempotency?.idempotency_key ?? null]),
+    idempotency_request: db.raw('?::text', [idempotency?.idempotency_request ?? null]),
   };
   const inserted = db.into(db.raw('configuration_versions (??)', [Object.keys(row)])).insert(db.from('w').select(Object.values(row))).returning('*');
   const made = db('workspaces').where('id', db('w').select('id')).update({ current_configuration_version_id: db('cv').select('id') });

@@ -3,6 +3,7 @@ import { asJson, RELAXED_COMMIT, rowsOf, withWrites, type Db, type Writes, type 
 import { reachingVariablesFrom, setReachOf, type ResolvableVariable } from './variables.js';
 import { RUN_TOKEN_INSERT, type NewRunToken } from './tokens.js';
 import { newId } from '../ids.js';
+import type { IdempotencyColumns } from './idempotency.js';
 import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from '../domain/run.js';
 import { insertLogs } from '../logs.js';
 import { decryptSecret, encryptSecret } from '../crypto.js';
@@ -85,7 +86,7 @@ export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').whe
 export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> &
   Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'variables_sealed' | 'terraform_version'>> & {
     created_by_id?: string | null;
-  };
+  } & Partial<IdempotencyColumns>;
 
 
 /** The workspace's id with its row locked for update (a value for the run's `workspace_id`); its one placeholder is the id. */

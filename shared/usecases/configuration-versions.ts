@@ -1,3 +1,4 @@
+import type { IdempotencyColumns } from '../repos/idempotency.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../db.js';
 import { ApiError, Conflict, NotFound, type ErrorKind } from '../errors.js';
@@ -31,8 +32,12 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
  * becomes the workspace's current version at once, as in Terraform Cloud (clients read it back
  * as current before uploading); a provisional one becomes current only when its run applies.
  */
-export async function createWorkspaceCv(rt: Runtime, attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null }): Promise<CvRow> {
-  const cv = await insertWorkspaceCv(rt.db, attrs);
+export async function createWorkspaceCv(
+  rt: Runtime,
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null },
+  idempotency: IdempotencyColumns | null = null,
+): Promise<CvRow> {
+  const cv = await insertWorkspaceCv(rt.db, attrs, idempotency);
   // The workspace was deleted since the caller found it.
   if (!cv) throw new NotFound();
   return cv;

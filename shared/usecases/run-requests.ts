@@ -5,6 +5,7 @@ import { usableForRuns } from '../domain/configuration-version.js';
 import type { RunSourceCv } from '../read-models/configuration-versions.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import { createRun, type CreatedRun } from './runs.js';
+import type { IdempotencyColumns } from '../repos/idempotency.js';
 
 /** The attributes a client sets on a run it creates. */
 export type RunRequest = {
@@ -35,6 +36,7 @@ export async function createRequestedRun(
   cvNamed: boolean,
   attrs: RunRequest,
   actorId: string | null,
+  idempotency: IdempotencyColumns | null = null,
 ): Promise<CreatedRun> {
   if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', '/data/relationships/workspace');
   if (!cv || cv.workspace_id !== ws.id) {
@@ -67,6 +69,7 @@ export async function createRequestedRun(
       variables: attrs.variables ?? [],
       terraform_version: attrs['terraform-version'] ?? null,
       created_by_id: actorId,
+      ...idempotency,
     },
     ws.organization_name,
   );
