@@ -354,11 +354,13 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
       const run = await waitForRun(runId, token, ['errored', 'applied']);
       expect(run.attributes.status).to.equal('errored');
-      expect(run.attributes['error-message']).to.equal('the apply could not be run');
-
       const kept = (await readdir(recovery)).filter((f) => f.startsWith(`${runId}-`) && f.endsWith('.tfstate'));
       expect(kept).to.have.length(1);
       const path = join(recovery, kept[0]);
+      // The run's error says where the state is, and the workspace waits until it is pushed.
+      expect(run.attributes['error-message']).to.include(`It was kept at ${path}`).and.include('terraform state push');
+      const locked = (await api('GET', `/workspaces/${ws.id}`, { token })).body.data;
+      expect(locked.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: runId });
       expect((await stat(path)).mode & 0o777).to.equal(0o600);
       const state = JSON.parse(await readFile(path, 'utf8'));
       expect(state.resources.map((r: { type: string }) => r.type)).to.deep.equal(['terraform_data']);
