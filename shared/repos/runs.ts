@@ -56,7 +56,7 @@ export interface PlanRow {
   schemas_object_id: string | null;
   /** The redacted JSON plan served by json-output-redacted (null for plans stored before it was made with the plan). */
   redacted_object_id: string | null;
-  /** The size of a JSON plan that was not stored because it exceeded MAX_PLAN_JSON_BYTES. */
+  /** The size of a JSON plan that was not stored: over MAX_PLAN_JSON_BYTES, or cut at the largest file a run may write. */
   json_omitted_bytes: string | number | null;
   attempts: number;
   status_timestamps: Record<string, string>;

@@ -13,7 +13,7 @@ import type { FollowUp } from '../run-lifecycle.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type SpareShell } from '../terraform/phase-process.js';
+import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type ShowResult, type SpareShell } from '../terraform/phase-process.js';
 import { afterMove, lockWorkspace } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
@@ -421,11 +421,20 @@ async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'app
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
-/** What the log of a plan says when its JSON form was not stored (see savedPlan). */
-const planJsonOmittedLine = (size: number, limit: number) =>
-  `\nThe JSON form of this plan (terraform show -json) is ${size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES): ` +
-  'it was not stored. The plan itself was saved and can be applied; its JSON (json-output, json-output-redacted) and resource change counts ' +
-  'are not available, policy checks of this run error, and run tasks that read the JSON get an error.\n';
+/**
+ * What the log of a plan says when its JSON form was not stored (see savedPlan): over
+ * MAX_PLAN_JSON_BYTES, or cut at the largest file the sandbox lets Terraform write.
+ */
+function planJsonOmittedLine(show: Pick<ShowResult, 'size' | 'cut'>, limit: number): string {
+  const why = show.cut
+    ? `reached the largest file a run may write (${show.size} bytes, RUN_DISK_LIMIT_MB), so Terraform could not write all of it`
+    : `is ${show.size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES)`;
+  return (
+    `\nThe JSON form of this plan (terraform show -json) ${why}: it was not stored. The plan itself was saved and can be applied; ` +
+    'its JSON (json-output, json-output-redacted) and resource change counts are not available, policy checks of this run error, ' +
+    'and run tasks that read the JSON get an error.\n'
+  );
+}
 
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
@@ -433,17 +442,18 @@ const planJsonOmittedLine = (size: number, limit: number) =>
  * with the change counts to the plan row and the redacted form served by json-output-redacted,
  * made here once (on a thread of its own, see PlanDigester) so that the API only streams it. For a
  * structured run output, the schemas of the resource types the plan changes go with it (see
- * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES is not stored (nor read): the log says
- * so, the plan row keeps its size, and the plan still succeeds.
+ * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES, or one cut at the sandbox's file-size
+ * limit, is not stored (nor read): the log says so, the plan row keeps its size, and the plan still
+ * succeeds.
  */
 function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean, log: LogWriter): PhaseOutcome {
   const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
-    if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
+    if (show.code !== 0 && !show.cut) throw new Error(`terraform show failed: ${show.output}`);
     const row = { file_object_id: fileObj.id, has_changes: hasChanges };
     if (!show.json) {
-      log.write(planJsonOmittedLine(show.size, deps.config.maxPlanJsonBytes));
+      log.write(planJsonOmittedLine(show, deps.config.maxPlanJsonBytes));
       return { row: { ...row, json_omitted_bytes: show.size } };
     }
     let schemas: Buffer | null = null;
