@@ -23,6 +23,7 @@ import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
 import type { NewRunToken } from '../repos/tokens.js';
 import { runServiceAccess } from '../service-access.js';
 import { openSshKey } from './ssh-keys.js';
+import { secretsWithheldLine } from './withheld-secrets.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -66,31 +67,34 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state,
  * SSH key and variables), and the run's options: one statement, which also writes the phase's token,
- * and the archive read alongside it (its id looked up in the same query that reads its bytes).
+ * and the archive read alongside it (its id looked up in the same query that reads its bytes). A
+ * run whose secrets are withheld (see withheld-secrets.ts) gets no sensitive variable, no state
+ * and no SSH key; its token reads nothing of the API (see server/auth.ts).
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables; secretsWithheld: boolean }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
   const row = await phaseSourcesOf(deps.db, runId, token);
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
+  const withheld = row.secrets_withheld;
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
-  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row));
+  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row), { withholdSensitive: withheld });
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
-    state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
+    state: row.state_object_id && !withheld ? await readAll(deps.store, row.state_object_id) : null,
     variables: variables.terraform,
     environment: variables.env,
-    sshKey: openSshKey(deps.config.encryptionKey, row.ssh_key_sealed),
+    sshKey: withheld ? null : openSshKey(deps.config.encryptionKey, row.ssh_key_sealed),
   };
-  return { sources, options: row, variables };
+  return { sources, options: row, variables, secretsWithheld: withheld };
 }
 
 /** A phase's working directory and its Terraform process, started before the run is claimed. */
 interface PhaseStart {
   /** The directory, and the process once `init` is running in it. */
-  ready: Promise<{ wd: Workdir; phase: PhaseProcess; variables: EffectiveVariables }>;
+  ready: Promise<{ wd: Workdir; phase: PhaseProcess; variables: EffectiveVariables; secretsWithheld: boolean }>;
   /** Settles with `ready`, failed or not: the claim waits for it (see startPhase). */
   settled: Promise<void>;
   /** Stops the process and removes the directory: once the phase is over, or for a run this worker did not claim. */
@@ -114,10 +118,10 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   // starts; revoked when the phase is discarded (it ends, or was not claimed; revoking a token
   // that was never written changes nothing).
   const token = newPhaseToken(deps, runId, what);
-  const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables }) => {
+  const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables, secretsWithheld }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables, secretsWithheld };
   });
   return {
     ready,
@@ -318,10 +322,11 @@ async function runPhase(
     let outcome: PhaseOutcome;
     let running: PhaseProcess | undefined;
     try {
-      const { wd, phase: proc, variables } = await start.ready;
+      const { wd, phase: proc, variables, secretsWithheld } = await start.ready;
       running = proc;
       deps.phases.add(proc.process);
-      // The names of the variables given (never a value), before Terraform's output.
+      // What was withheld and the names of the variables given (never a value), before Terraform's output.
+      if (secretsWithheld) log.write(secretsWithheldLine(variables.withheld.map((v) => v.key)));
       const header = variablesLogLines(variables);
       if (header) log.write(header);
       proc.output((c) => log.write(c));
