@@ -42,7 +42,14 @@ function principalOf(row: LiveTokenRow): Principal | null {
   }
   if (row.auth_kind === 'organization' && row.auth_org) return { kind: 'organization', tokenId: row.auth_token_id, organizationName: row.auth_org };
   if (row.auth_kind === 'run' && row.auth_run_id && row.auth_run_workspace_id) {
-    return { kind: 'run', tokenId: row.auth_token_id, runId: row.auth_run_id, workspaceId: row.auth_run_workspace_id, runOrganization: row.auth_run_org };
+    return {
+      kind: 'run',
+      tokenId: row.auth_token_id,
+      runId: row.auth_run_id,
+      workspaceId: row.auth_run_workspace_id,
+      runOrganization: row.auth_run_org,
+      secretsWithheld: row.auth_run_secrets_withheld === true,
+    };
   }
   return null;
 }
@@ -81,6 +88,13 @@ const RUN_TOKEN_PATHS = [
  */
 export const RUN_TOKEN_REGISTRY_PATHS = [/^\/modules\/[^/]+\/[^/]+\/[^/]+(\/[^/]+)?(\/download|\/versions)?$/];
 
+/**
+ * What the token of a run whose secrets are withheld may call: nothing of the API (no workspace, no
+ * state, no outputs); of the registry, what RUN_TOKEN_REGISTRY_PATHS allow, which every member of
+ * its organization reads with their own token (see shared/usecases/withheld-secrets.ts).
+ */
+const WITHHELD_RUN_TOKEN_PATHS: readonly RegExp[] = [];
+
 /** Whether a run token may make this request at all. */
 const runTokenMay = (req: Request, paths: readonly RegExp[]) => (req.method === 'GET' || req.method === 'HEAD') && paths.some((p) => p.test(req.path));
 
@@ -115,6 +129,8 @@ export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, 
 export interface AuthenticateOptions {
   /** The paths a run's token may call (see runTokenMay); the API's by default. */
   runTokenPaths?: readonly RegExp[];
+  /** The paths the token of a run whose secrets are withheld may call; none of the API's by default. */
+  withheldRunTokenPaths?: readonly RegExp[];
   /** The granted read a request's guard makes first, when its method and path (or its body, when read already) tell (read with the token). */
   readAheadOf?: (method: string, path: string, body?: unknown) => ReadAheadSpec | null;
   /** The failed-authentication budget of the request's client address (authAttempt in rate-limit.ts), for requests presenting a token. */
@@ -122,7 +138,11 @@ export interface AuthenticateOptions {
 }
 
 /** Middleware: 401 unless the request carries a valid bearer token (or, without any Authorization header, a live session cookie). */
-export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runTokenPaths = RUN_TOKEN_PATHS, readAheadOf, failures }: AuthenticateOptions = {}) =>
+export const authenticate = (
+  db: Db,
+  config: Pick<Config, 'baseUrl'>,
+  { runTokenPaths = RUN_TOKEN_PATHS, withheldRunTokenPaths = WITHHELD_RUN_TOKEN_PATHS, readAheadOf, failures }: AuthenticateOptions = {},
+) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const credential = presentedCredential(req, config);
     if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
@@ -133,7 +153,7 @@ export const authenticate = (db: Db, config: Pick<Config, 'baseUrl'>, { runToken
     await attempt?.admit();
     if (found) {
       const { principal, readAhead } = found;
-      if (principal.kind === 'run' && !runTokenMay(req, runTokenPaths)) throw new NotFound();
+      if (principal.kind === 'run' && !runTokenMay(req, principal.secretsWithheld ? withheldRunTokenPaths : runTokenPaths)) throw new NotFound();
       res.locals.principal = principal;
       res.locals.readAhead = readAhead;
       return next();

@@ -31,9 +31,10 @@ export type Principal =
   /**
    * A run's own token, for one plan or apply phase: it reads the state of its workspace and of the
    * workspaces that share their state with it, nothing else (see server/auth.ts and
-   * shared/usecases/run-tokens.ts). It has no grant in any organization.
+   * shared/usecases/run-tokens.ts); the token of a run whose secrets are withheld reads none of
+   * that (`secretsWithheld`). It has no grant in any organization.
    */
-  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; runOrganization: string };
+  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; runOrganization: string; secretsWithheld: boolean };
 
 /** What a principal may do inside one organization. */
 export interface OrganizationGrant {

@@ -97,6 +97,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
             auto_queue_runs: attrs['auto-queue-runs'] ?? true,
             speculative: mayApply ? (attrs.speculative ?? false) : true,
             provisional: mayApply ? (attrs.provisional ?? false) : true,
+            created_with_plan_access_only: !mayApply,
             created_by_id: principal.kind === 'user' ? principal.user.id : null,
           },
           columns,

@@ -20,6 +20,7 @@ type OrganizationAttrs = {
   'session-timeout'?: number | null;
   'session-remember'?: number | null;
   'allow-force-delete-workspaces'?: boolean;
+  'speculative-runs-withhold-secrets'?: boolean;
 };
 
 /** The settings a request names (omitted ones stay as they are). */
@@ -28,6 +29,7 @@ const settingsOf = (a: OrganizationAttrs): OrganizationSettings => ({
   session_timeout: a['session-timeout'],
   session_remember: a['session-remember'],
   allow_force_delete_workspaces: a['allow-force-delete-workspaces'],
+  speculative_runs_withhold_secrets: a['speculative-runs-withhold-secrets'],
 });
 
 export function organizationHandlers(deps: AppDeps) {

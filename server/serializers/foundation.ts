@@ -44,6 +44,8 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
       // is stored as given.
       'assessments-enforced': false,
       'allow-force-delete-workspaces': org.allow_force_delete_workspaces,
+      // This service's own setting (Terraform Cloud has none): see docs/security.md, "Plan access".
+      'speculative-runs-withhold-secrets': org.speculative_runs_withhold_secrets,
       'user-tokens-enabled': true,
       'saml-enabled': false,
       'owners-team-saml-role-id': null,

@@ -27,7 +27,7 @@ import { completeStageIfDone } from '../run-tasks/stages.js';
 /** What policies see: the run's JSON plan and the run document. */
 async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow): Promise<EvaluationInput> {
   const plan = await planOfRun(rt.db, run.id);
-  if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded MAX_PLAN_JSON_BYTES and was not stored: there is nothing to evaluate`);
+  if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded a size limit (MAX_PLAN_JSON_BYTES, or RUN_DISK_LIMIT_MB for the largest file a run may write) and was not stored: there is nothing to evaluate`);
   const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
   if (!json) throw new Error('the plan has no JSON form to evaluate');
   const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;

@@ -20,6 +20,8 @@ export interface CvRow {
   changed_files: string[];
   status_timestamps: Record<string, string>;
   created_by_id: string | null;
+  /** Its creator could queue plans but not apply (the version is then speculative): the run its upload queues is that caller's. */
+  created_with_plan_access_only: boolean;
   /** The workspace's current version when this one (not provisional) became current at its creation. */
   replaced_current_id: string | null;
   created_at: Date;
@@ -143,7 +145,7 @@ export async function activeRunCount(db: Db, cvId: string, finalStatuses: readon
  */
 export async function insertWorkspaceCv(
   db: Db,
-  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null },
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & { workspace_id: string; created_by_id: string | null },
   idempotency: IdempotencyColumns | null = null,
 ): Promise<CvRow | undefined> {
   const locked = db('workspaces').where({ id: attrs.workspace_id }).forUpdate().select('id', 'current_configuration_version_id');
@@ -155,6 +157,7 @@ export async function insertWorkspaceCv(
     speculative: db.raw('?::boolean', [attrs.speculative]),
     provisional: db.raw('?::boolean', [attrs.provisional]),
     created_by_id: db.raw('?::text', [attrs.created_by_id]),
+    created_with_plan_access_only: db.raw('?::boolean', [attrs.created_with_plan_access_only]),
     status_timestamps: db.raw('?::jsonb', [JSON.stringify({ 'queued-at': new Date().toISOString() })]),
     created_at: db.raw('clock_timestamp()'),
     replaced_current_id: attrs.provisional ? db.raw('null::text') : db.ref('w.current_configuration_version_id'),

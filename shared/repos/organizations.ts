@@ -17,6 +17,11 @@ export interface OrganizationRow extends DataRetentionColumns {
   session_remember: number | null;
   /** Stored and shown (a delete here never checks resources). */
   allow_force_delete_workspaces: boolean;
+  /**
+   * Speculative runs queued by callers with plan access only (no apply) get none of their
+   * workspace's secrets: no sensitive variables, no state, a run token that reads nothing of the API.
+   */
+  speculative_runs_withhold_secrets: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -24,7 +29,7 @@ export interface OrganizationRow extends DataRetentionColumns {
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
 /** What a client may set on an organization besides its name and email. */
-export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'default_agent_pool_id' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces'>>;
+export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'default_agent_pool_id' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces' | 'speculative_runs_withhold_secrets'>>;
 
 export async function insertOrganization(db: Db, attrs: { name: string; email: string } & OrganizationSettings): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
@@ -36,6 +41,7 @@ export async function insertOrganization(db: Db, attrs: { name: string; email: s
       session_timeout: attrs.session_timeout ?? null,
       session_remember: attrs.session_remember ?? null,
       allow_force_delete_workspaces: attrs.allow_force_delete_workspaces ?? false,
+      speculative_runs_withhold_secrets: attrs.speculative_runs_withhold_secrets ?? false,
     })
     .returning('*');
   return row;
@@ -47,6 +53,12 @@ export async function updateOrganization(db: Db, name: string, patch: { name?: s
     .update({ ...patch, updated_at: db.fn.now() })
     .returning('*');
   return row;
+}
+
+/** Whether an organization withholds its secrets from speculative runs of callers with plan access only (false when there is no such organization). */
+export async function withholdsSecretsFromPlanAccess(db: Db, name: string): Promise<boolean> {
+  const row = await db<OrganizationRow>('organizations').where({ name }).first('speculative_runs_withhold_secrets');
+  return row?.speculative_runs_withhold_secrets === true;
 }
 
 /** Organizations a principal can see: a user's active memberships (all for a site admin), a token's own organization. */

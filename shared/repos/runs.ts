@@ -37,6 +37,8 @@ export interface RunRow {
   force_cancel_available_at: Date | null;
   error_message: string | null;
   created_by_id: string | null;
+  /** Its phases get none of the workspace's secrets (see shared/usecases/withheld-secrets.ts); decided when it was queued. */
+  secrets_withheld: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -57,7 +59,7 @@ export interface PlanRow {
   schemas_object_id: string | null;
   /** The redacted JSON plan served by json-output-redacted (null for plans stored before it was made with the plan). */
   redacted_object_id: string | null;
-  /** The size of a JSON plan that was not stored because it exceeded MAX_PLAN_JSON_BYTES. */
+  /** The size of a JSON plan that was not stored: over MAX_PLAN_JSON_BYTES, or cut at the largest file a run may write. */
   json_omitted_bytes: string | number | null;
   attempts: number;
   status_timestamps: Record<string, string>;
@@ -84,7 +86,7 @@ export const planOfRun = (db: Db, runId: string) => db<PlanRow>('plans').where({
 export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').where({ run_id: runId }).first();
 
 export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> &
-  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'variables_sealed' | 'terraform_version'>> & {
+  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'variables_sealed' | 'terraform_version' | 'secrets_withheld'>> & {
     created_by_id?: string | null;
   } & Partial<IdempotencyColumns>;
 
@@ -350,7 +352,7 @@ export function sealRunVariables(key: Buffer, variables: { key: string; value: s
 }
 
 /** What a run's Terraform phase is made of, as phaseSourcesOf reads it. */
-export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variables' | 'variables_sealed' | 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs'> {
+export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variables' | 'variables_sealed' | 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs' | 'secrets_withheld'> {
   archive_object_id: string | null;
   working_directory: string | null;
   structured_run_output_enabled: boolean;
@@ -375,7 +377,7 @@ const MINTING = `with ${RELAXED_COMMIT}, minted as (${RUN_TOKEN_INSERT})`;
  */
 export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunToken, 'values'>): Promise<PhaseSourcesRow | undefined> {
   const sql = `${MINTING}
-    select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs,
+    select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs, r.secrets_withheld,
       cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
       (select k.value_sealed from ssh_keys k where k.id = w.ssh_key_id) as ssh_key_sealed,
       (select coalesce(json_agg(json_build_object('key', v.key, 'value', v.value, 'value_sealed', v.value_sealed, 'category', v.category,

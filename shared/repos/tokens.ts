@@ -137,6 +137,8 @@ export interface LiveTokenRow {
   auth_run_workspace_id: string | null;
   /** The run's organization: set when the token is a run's (then auth_run_workspace_id is not null). */
   auth_run_org: string;
+  /** Whether the run's secrets are withheld (its token then reads nothing of the API); null for other tokens. */
+  auth_run_secrets_withheld: boolean | null;
 }
 
 /**
@@ -147,7 +149,7 @@ const LIVE_TOKEN_WITH_OWNER = `
   select t.id as auth_token_id, t.kind as auth_kind, t.organization_name as auth_org, t.last_used_at as auth_last_used_at,
          u.id as auth_user_id, u.username as auth_username, u.email as auth_email, u.is_admin as auth_is_admin,
          u.created_at as auth_user_created_at, to_jsonb(tm.*) as auth_team,
-         t.run_id as auth_run_id, rw.id as auth_run_workspace_id, rw.organization_name as auth_run_org
+         t.run_id as auth_run_id, rw.id as auth_run_workspace_id, rw.organization_name as auth_run_org, r.secrets_withheld as auth_run_secrets_withheld
     from authentication_tokens as t
     left join users as u on u.id = t.user_id
     left join teams as tm on tm.id = t.team_id
@@ -205,11 +207,11 @@ export async function findLiveTokenWithOwner(
 function companionColumns(row: LiveTokenRow & Record<string, unknown>): Record<string, unknown> {
   const {
     auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin,
-    auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org,
+    auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org, auth_run_secrets_withheld,
     ...other
   } = row;
   // Every token column is named above: a column added to LiveTokenRow and not here fails to compile.
-  const named = { auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin, auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org };
+  const named = { auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin, auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org, auth_run_secrets_withheld };
   void (named satisfies Record<keyof LiveTokenRow, unknown>);
   return other;
 }

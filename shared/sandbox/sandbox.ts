@@ -215,6 +215,13 @@ export interface Sandbox {
   check(): Promise<string | null>;
 }
 
+/**
+ * The largest file a sandboxed program may write (RLIMIT_FSIZE, from RUN_DISK_LIMIT_MB): a write
+ * past it fails, so a file of this size may hold only the start of what was written. Without a
+ * sandbox nothing limits it.
+ */
+export const largestFileOf = (settings: Pick<SandboxSettings, 'mode' | 'limits'>): number => (settings.mode === 'none' ? Infinity : settings.limits.diskBytes);
+
 /** The sandbox settings of a configuration (see the RUN_* variables in docs/configuration.md). */
 export function sandboxSettings(config: Config): SandboxSettings {
   return {

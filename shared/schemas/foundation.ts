@@ -12,6 +12,7 @@ const organizationAttributes = {
   'session-timeout': MINUTES,
   'session-remember': MINUTES,
   'allow-force-delete-workspaces': BOOL,
+  'speculative-runs-withhold-secrets': BOOL,
 };
 
 const teamAttributes = {

@@ -3,6 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 import { newWorkdirPlace, type TerraformSettings, type Workdir, type WorkdirPlace } from './runner.js';
+import { largestFileOf } from '../sandbox/sandbox.js';
 
 /**
  * The Terraform commands of one run phase, run in turn by one POSIX shell: `init`, with its output
@@ -88,11 +89,14 @@ export interface StepResult extends ExitStatus {
 
 /**
  * How `show -json` ended: when it succeeded, the JSON plan's size, and its bytes unless they
- * exceed the phase's maxJsonBytes (then null); when it failed, its errors in `output`.
+ * exceed the phase's maxJsonBytes (then null); when it failed, its errors in `output`. `cut`: the
+ * JSON reached the largest file the sandbox lets Terraform write (see largestFileOf), so the file
+ * holds only its start, whatever show's exit code says; it is left unread (json null).
  */
 export interface ShowResult extends StepResult {
   json: Buffer | null;
   size: number;
+  cut: boolean;
 }
 
 export interface PhaseProcess {
@@ -378,6 +382,7 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   const setup = writeSetup(settings, wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
   const sinks: Sinks = { output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) };
   const unsandboxed = settings.sandbox.settings.mode === 'none';
+  const largestFile = largestFileOf(settings.sandbox.settings);
   const shell = unsandboxed ? (spare?.take(sinks) ?? startShell(sinks)) : (spare?.claim(wd.root, sinks) ?? startShell(sinks, { settings, place: wd }));
   const child = shell.process;
   child.send(setup);
@@ -392,15 +397,18 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
     go: () => child.send('go\n'),
     main: mainEnded,
     show: showEnded.then(async (s): Promise<ShowResult> => {
-      if (s.code !== 0) return { ...s, output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''), json: null, size: 0 };
+      const path = join(wd.root, 'plan.json');
+      // The size first, from the file's metadata: a JSON plan that reached the file-size limit is
+      // incomplete (Terraform may even exit 0 after its write failed), and is never read.
+      const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+      if (size > 0 && size >= largestFile) return { ...s, output: '', json: null, size, cut: true };
+      if (s.code !== 0) return { ...s, output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''), json: null, size: 0, cut: false };
       // Not written (a phase without show reports the shell's exit here) or unreadable: show failed.
       try {
-        const path = join(wd.root, 'plan.json');
-        const size = statSync(path).size;
         const json = size > (phase.maxJsonBytes ?? Infinity) ? null : size <= SYNC_READ_MAX_BYTES ? readFileSync(path) : await readFile(path);
-        return { ...s, output: '', json, size };
+        return { ...s, output: '', json, size, cut: false };
       } catch (err) {
-        return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0 };
+        return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0, cut: false };
       }
     }),
     schemas: after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,

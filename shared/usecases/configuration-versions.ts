@@ -12,6 +12,7 @@ import { enqueueAfterCommit, jobs } from '../queues.js';
 import { findModule, type TestRunRow } from '../repos/module-tests.js';
 import { findWorkspace } from '../repos/workspaces.js';
 import { insertQueuedTestRun } from './test-runs.js';
+import { secretsWithheldFrom } from './withheld-secrets.js';
 
 
 /**
@@ -34,7 +35,7 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
  */
 export async function createWorkspaceCv(
   rt: Runtime,
-  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { workspace_id: string; created_by_id: string | null },
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & { workspace_id: string; created_by_id: string | null },
   idempotency: IdempotencyColumns | null = null,
 ): Promise<CvRow> {
   const cv = await insertWorkspaceCv(rt.db, attrs, idempotency);
@@ -74,15 +75,18 @@ export async function acceptUpload(rt: Runtime, before: CvRow, body: AsyncIterab
       if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
-      // The run takes the workspace's auto-apply, as a run created through the API without one does.
-      const run = cv.auto_queue_runs
+      // The run takes the workspace's auto-apply, as a run created through the API without one does,
+      // and is queued as the version's creator would queue it (see secretsWithheldFrom).
+      const workspace = cv.auto_queue_runs ? await findWorkspace(tx, cv.workspace_id) : undefined;
+      const run = workspace
         ? await insertRun(m, {
             workspace_id: cv.workspace_id,
             configuration_version_id: cv.id,
             source: 'tfe-configuration-version',
             plan_only: cv.speculative,
-            auto_apply: !cv.speculative && (await findWorkspace(tx, cv.workspace_id))?.auto_apply === true,
+            auto_apply: !cv.speculative && workspace.auto_apply === true,
             created_by_id: cv.created_by_id,
+            secrets_withheld: await secretsWithheldFrom(tx, workspace.organization_name, { planOnly: cv.speculative, planAccessOnly: cv.created_with_plan_access_only }),
           })
         : null;
       return { cv, run, testRun: null };

@@ -140,7 +140,7 @@ export async function provisionWorkspace(rt: Runtime, ncm: NoCodeModuleRow, req:
     for (const v of variables) await createVariable(rt, { workspace_id: ws.id }, v);
     const source = `${serviceHostname(rt.config)}/${module.namespace}/${module.name}/${module.provider}`;
     const archive = tarGzOf({ 'main.tf': noCodeConfiguration({ source, name: module.name, version }, root) });
-    const cv = await createWorkspaceCv(rt, { workspace_id: ws.id, source: 'tfe-api', auto_queue_runs: true, speculative: false, provisional: false, created_by_id: req.createdById });
+    const cv = await createWorkspaceCv(rt, { workspace_id: ws.id, source: 'tfe-api', auto_queue_runs: true, speculative: false, provisional: false, created_with_plan_access_only: false, created_by_id: req.createdById });
     await acceptUpload(rt, cv, Readable.from([archive]), archive.length);
   } catch (err) {
     await deleteWorkspace(rt.db, ws.id).catch(() => undefined);

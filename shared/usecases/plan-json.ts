@@ -3,13 +3,13 @@ import { redactedObjectOf, setPlanRedacted, type PlanRow } from '../repos/runs.j
 import type { Runtime } from '../runtime.js';
 import { readAll } from '../store/postgres-store.js';
 
-/** A plan's JSON form was not stored: it exceeded MAX_PLAN_JSON_BYTES when the plan ran. */
+/** A plan's JSON form was not stored: it exceeded MAX_PLAN_JSON_BYTES, or reached the largest file a run may write, when the plan ran. */
 class PlanJsonOmitted extends ApiError {
   constructor(size: number) {
     super(
       'invalid',
       'unprocessable entity',
-      `The JSON plan of this run was not stored: at ${size} bytes it exceeded the limit of the service (MAX_PLAN_JSON_BYTES) when the plan ran. ` +
+      `The JSON plan of this run was not stored: at ${size} bytes it exceeded a limit of the service when the plan ran (MAX_PLAN_JSON_BYTES, or RUN_DISK_LIMIT_MB for the largest file a run may write). ` +
         'The plan itself was saved; its log says the same.',
     );
   }

@@ -15,7 +15,7 @@ import type { FollowUp } from '../run-lifecycle.js';
 import { createLog, LogWriter } from '../logs.js';
 import { readAll } from '../store/postgres-store.js';
 import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../terraform/runner.js';
-import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type SpareShell } from '../terraform/phase-process.js';
+import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type ShowResult, type SpareShell } from '../terraform/phase-process.js';
 import { afterMove, lockWorkspace } from './runs.js';
 import { claimLease } from '../repos/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../terraform/supervise.js';
@@ -25,6 +25,7 @@ import { newPhaseToken, revokePhaseToken } from './run-tokens.js';
 import type { NewRunToken } from '../repos/tokens.js';
 import { runServiceAccess } from '../service-access.js';
 import { openSshKey } from './ssh-keys.js';
+import { secretsWithheldLine } from './withheld-secrets.js';
 
 export interface ExecutionDeps extends Runtime {
   workerId: string;
@@ -68,31 +69,34 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
 /**
  * What a run's working directory is made of (its configuration, its workspace's current state,
  * SSH key and variables), and the run's options: one statement, which also writes the phase's token,
- * and the archive read alongside it (its id looked up in the same query that reads its bytes).
+ * and the archive read alongside it (its id looked up in the same query that reads its bytes). A
+ * run whose secrets are withheld (see withheld-secrets.ts) gets no sensitive variable, no state
+ * and no SSH key; its token reads nothing of the API (see server/auth.ts).
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables }> {
+async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables; secretsWithheld: boolean }> {
   const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
   const row = await phaseSourcesOf(deps.db, runId, token);
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
+  const withheld = row.secrets_withheld;
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
-  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row));
+  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row), { withholdSensitive: withheld });
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
-    state: row.state_object_id ? await readAll(deps.store, row.state_object_id) : null,
+    state: row.state_object_id && !withheld ? await readAll(deps.store, row.state_object_id) : null,
     variables: variables.terraform,
     environment: variables.env,
-    sshKey: openSshKey(deps.config.encryptionKey, row.ssh_key_sealed),
+    sshKey: withheld ? null : openSshKey(deps.config.encryptionKey, row.ssh_key_sealed),
   };
-  return { sources, options: row, variables };
+  return { sources, options: row, variables, secretsWithheld: withheld };
 }
 
 /** A phase's working directory and its Terraform process, started before the run is claimed. */
 interface PhaseStart {
   /** The directory, and the process once `init` is running in it. */
-  ready: Promise<{ wd: Workdir; phase: PhaseProcess; variables: EffectiveVariables }>;
+  ready: Promise<{ wd: Workdir; phase: PhaseProcess; variables: EffectiveVariables; secretsWithheld: boolean }>;
   /** Settles with `ready`, failed or not: the claim waits for it (see startPhase). */
   settled: Promise<void>;
   /** Stops the process and removes the directory: once the phase is over, or for a run this worker did not claim. */
@@ -116,10 +120,10 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   // starts; revoked when the phase is discarded (it ends, or was not claimed; revoking a token
   // that was never written changes nothing).
   const token = newPhaseToken(deps, runId, what);
-  const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables }) => {
+  const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables, secretsWithheld }) => {
     const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables };
+    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables, secretsWithheld };
   });
   return {
     ready,
@@ -337,10 +341,11 @@ async function runPhase(
     let outcome: PhaseOutcome;
     let running: PhaseProcess | undefined;
     try {
-      const { wd, phase: proc, variables } = await start.ready;
+      const { wd, phase: proc, variables, secretsWithheld } = await start.ready;
       running = proc;
       deps.phases.add(proc.process);
-      // The names of the variables given (never a value), before Terraform's output.
+      // What was withheld and the names of the variables given (never a value), before Terraform's output.
+      if (secretsWithheld) log.write(secretsWithheldLine(variables.withheld.map((v) => v.key)));
       const header = variablesLogLines(variables);
       if (header) log.write(header);
       proc.output((c) => log.write(c));
@@ -464,11 +469,20 @@ async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'app
 
 const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
-/** What the log of a plan says when its JSON form was not stored (see savedPlan). */
-const planJsonOmittedLine = (size: number, limit: number) =>
-  `\nThe JSON form of this plan (terraform show -json) is ${size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES): ` +
-  'it was not stored. The plan itself was saved and can be applied; its JSON (json-output, json-output-redacted) and resource change counts ' +
-  'are not available, policy checks of this run error, and run tasks that read the JSON get an error.\n';
+/**
+ * What the log of a plan says when its JSON form was not stored (see savedPlan): over
+ * MAX_PLAN_JSON_BYTES, or cut at the largest file the sandbox lets Terraform write.
+ */
+function planJsonOmittedLine(show: Pick<ShowResult, 'size' | 'cut'>, limit: number): string {
+  const why = show.cut
+    ? `reached the largest file a run may write (${show.size} bytes, RUN_DISK_LIMIT_MB), so Terraform could not write all of it`
+    : `is ${show.size} bytes, more than the limit of ${limit} bytes (MAX_PLAN_JSON_BYTES)`;
+  return (
+    `\nThe JSON form of this plan (terraform show -json) ${why}: it was not stored. The plan itself was saved and can be applied; ` +
+    'its JSON (json-output, json-output-redacted) and resource change counts are not available, policy checks of this run error, ' +
+    'and run tasks that read the JSON get an error.\n'
+  );
+}
 
 /**
  * A successful `terraform plan`, whose recording begins at once: its save stores the plan file
@@ -476,17 +490,18 @@ const planJsonOmittedLine = (size: number, limit: number) =>
  * with the change counts to the plan row and the redacted form served by json-output-redacted,
  * made here once (on a thread of its own, see PlanDigester) so that the API only streams it. For a
  * structured run output, the schemas of the resource types the plan changes go with it (see
- * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES is not stored (nor read): the log says
- * so, the plan row keeps its size, and the plan still succeeds.
+ * schemasOfChanges). A JSON form over MAX_PLAN_JSON_BYTES, or one cut at the sandbox's file-size
+ * limit, is not stored (nor read): the log says so, the plan row keeps its size, and the plan still
+ * succeeds.
  */
 function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean, log: LogWriter): PhaseOutcome {
   const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
-    if (show.code !== 0) throw new Error(`terraform show failed: ${show.output}`);
+    if (show.code !== 0 && !show.cut) throw new Error(`terraform show failed: ${show.output}`);
     const row = { file_object_id: fileObj.id, has_changes: hasChanges };
     if (!show.json) {
-      log.write(planJsonOmittedLine(show.size, deps.config.maxPlanJsonBytes));
+      log.write(planJsonOmittedLine(show, deps.config.maxPlanJsonBytes));
       return { row: { ...row, json_omitted_bytes: show.size } };
     }
     let schemas: Buffer | null = null;

@@ -6,6 +6,7 @@ import type { RunSourceCv } from '../read-models/configuration-versions.js';
 import type { WorkspaceRow } from '../repos/workspaces.js';
 import { createRun, type CreatedRun } from './runs.js';
 import type { IdempotencyColumns } from '../repos/idempotency.js';
+import { secretsWithheldFrom } from './withheld-secrets.js';
 
 /** The attributes a client sets on a run it creates. */
 export type RunRequest = {
@@ -50,6 +51,7 @@ export async function createRequestedRun(
   if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, '/data/relationships/configuration-version');
   // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
   if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', '/data/attributes/terraform-version');
+  const secretsWithheld = await secretsWithheldFrom(rt.db, ws.organization_name, { planOnly, planAccessOnly: !allows(access, 'apply') });
   return createRun(
     rt,
     {
@@ -70,6 +72,7 @@ export async function createRequestedRun(
       terraform_version: attrs['terraform-version'] ?? null,
       created_by_id: actorId,
       ...idempotency,
+      secrets_withheld: secretsWithheld,
     },
     ws.organization_name,
   );

@@ -90,6 +90,8 @@ export interface EffectiveVariables {
   env: Record<string, string>;
   /** Every variable given, `category:key` with where it came from (never a value). */
   names: { key: string; category: VariableCategory; source: CandidateVariable['source'] }[];
+  /** The sensitive variables that would have been given but were withheld (see resolveEffectiveVariables' `withholdSensitive`). */
+  withheld: { key: string; category: VariableCategory }[];
 }
 
 /**
@@ -125,18 +127,33 @@ export async function variablesInEffect(db: Db, workspaceId: string): Promise<Om
   });
 }
 
-/** effectiveVariables for rows already read (see variablesReaching). */
-export function resolveEffectiveVariables(encryptionKey: Buffer, rows: readonly ResolvableVariable[], runVariables: { key: string; value: string }[]): EffectiveVariables {
-  const candidates: CandidateVariable[] = rows.map((r) => {
-    const plain = openValue(encryptionKey, r);
-    return candidateOf(r, r.category === 'terraform' && !r.hcl ? hclString(plain) : plain);
+/**
+ * effectiveVariables for rows already read (see variablesReaching). With `withholdSensitive`, a
+ * variable whose winning value is sensitive is not given at all (its value is never opened): a
+ * Terraform variable then takes its configuration's default, or the plan fails for want of one,
+ * as when it was never set; an environment variable is not set. A value it overrides is not given
+ * instead.
+ */
+export function resolveEffectiveVariables(
+  encryptionKey: Buffer,
+  rows: readonly ResolvableVariable[],
+  runVariables: { key: string; value: string }[],
+  opts: { withholdSensitive?: boolean } = {},
+): EffectiveVariables {
+  const withhold = opts.withholdSensitive === true;
+  const candidates: (CandidateVariable & { sensitive: boolean })[] = rows.map((r) => {
+    const sensitive = r.value_sealed !== null;
+    const plain = sensitive && withhold ? '' : openValue(encryptionKey, r);
+    return { ...candidateOf(r, r.category === 'terraform' && !r.hcl ? hclString(plain) : plain), sensitive };
   });
-  for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run' });
+  for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run', sensitive: false });
   const won = resolveVariables(candidates);
+  const given = withhold ? won.filter((v) => !v.sensitive) : won;
   return {
-    terraform: won.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value })),
-    env: Object.fromEntries(won.filter((v) => v.category === 'env').map((v) => [v.key, v.value])),
-    names: won.map((v) => ({ key: v.key, category: v.category, source: v.source })),
+    terraform: given.filter((v) => v.category === 'terraform').map((v) => ({ key: v.key, value: v.value })),
+    env: Object.fromEntries(given.filter((v) => v.category === 'env').map((v) => [v.key, v.value])),
+    names: given.map((v) => ({ key: v.key, category: v.category, source: v.source })),
+    withheld: withhold ? won.filter((v) => v.sensitive).map((v) => ({ key: v.key, category: v.category })) : [],
   };
 }
 

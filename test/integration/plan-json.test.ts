@@ -49,6 +49,21 @@ output "big" {
 }
 `;
 
+/**
+ * A plan whose JSON form is larger than `bytes`, from a small configuration: an output of that
+ * many characters made by Terraform itself (the configuration's files stay a few bytes, so the
+ * run's directory grows only with what Terraform writes).
+ */
+const generatedOutputTf = (bytes: number) => `
+resource "terraform_data" "a" {
+  input = "x"
+}
+
+output "big" {
+  value = format("%0${bytes}d", 0)
+}
+`;
+
 /** A plan whose log is long: `n` resources, each listed in the plan's output. */
 const manyResourcesTf = (n: number) => `
 resource "terraform_data" "r" {
@@ -230,7 +245,37 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
       expect(checks.body.data).to.have.length(1);
       expect(checks.body.data[0].attributes.status).to.equal('errored');
       const out = await api('GET', `/policy-checks/${checks.body.data[0].id}/output`, { token });
-      expect(out.text).to.match(/exceeded MAX_PLAN_JSON_BYTES and was not stored/);
+      expect(out.text).to.match(/exceeded a size limit \(MAX_PLAN_JSON_BYTES.*and was not stored/);
+    });
+  });
+
+  describe('with a small RUN_DISK_LIMIT_MB (the largest file a run may write)', () => {
+    const LARGEST_FILE = 1048576;
+
+    before(async () => {
+      await startWorker({ RUN_DISK_LIMIT_MB: '1' });
+    });
+
+    it('treats a JSON plan cut at the file-size limit as too large: the plan finishes, unparsed, its log says why, and json-output(-redacted) answer 422', async () => {
+      // The output appears in the JSON plan more than once: well past the limit, while the
+      // configuration, the saved plan (compressed) and the log stay outside the directory's limit.
+      const { plan } = await planned({ 'main.tf': generatedOutputTf(700_000) });
+      expect(plan.attributes.status).to.equal('finished');
+      expect(plan.attributes['has-changes']).to.equal(true);
+
+      const row = await planRow(plan.id);
+      expect(row.json_object_id).to.equal(null);
+      expect(row.redacted_object_id).to.equal(null);
+      expect(Number(row.json_omitted_bytes), 'the file stopped at the limit').to.equal(LARGEST_FILE);
+
+      const log = await readWholeLog(plan.attributes['log-read-url']);
+      expect(log).to.include(`reached the largest file a run may write (${LARGEST_FILE} bytes, RUN_DISK_LIMIT_MB)`);
+      expect(log).to.include('it was not stored');
+      expect(log).to.not.match(/Unterminated string|in JSON at position/);
+
+      for (const path of ['json-output', 'json-output-redacted']) {
+        expectError(await api('GET', `/plans/${plan.id}/${path}`, { token: org.owner.token }), 422, new RegExp(`at ${LARGEST_FILE} bytes it exceeded .*RUN_DISK_LIMIT_MB`));
+      }
     });
   });
 
