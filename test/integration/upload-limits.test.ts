@@ -55,9 +55,9 @@ describe('upload limits: per user and per client address across web processes, a
   });
 
   describe('one user trickling uploads into four organizations of their own, through two web processes', () => {
-    // Two web processes behind one proxy (the test), sharing the database and Redis. No minimum
-    // pace here: the trickles stay open for as long as the test holds them.
-    const env = { TRUST_PROXY: 'loopback', UPLOAD_MIN_BYTES_PER_SECOND: '0' };
+    // Two web processes behind one proxy (the test), sharing the database and Redis, with the
+    // default caps. No minimum pace here: the trickles stay open for as long as the test holds them.
+    const env = { TRUST_PROXY: 'loopback', UPLOAD_MIN_BYTES_PER_SECOND: '0', MAX_CONCURRENT_UPLOADS_PER_USER: '4', MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '8' };
     const webA = secondAppForSuite(env);
     const webB = secondAppForSuite(env);
 
