@@ -28,7 +28,7 @@ import { noCodeModuleRoutes } from './routes/no-code-modules.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH, favicon } from './console.js';
-import { UploadSlots } from './upload-slots.js';
+import { Uploads } from './uploads.js';
 import { openApiDocument } from './openapi.js';
 
 /** Builds the Express application (no listen), so tests and entry files share it. */
@@ -59,8 +59,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/api/console', consoleRoutes(deps));
   app.use(oauthRoutes(deps));
 
-  // One set of upload slots per application, so per web process.
-  const uploads = new UploadSlots(deps.config.maxConcurrentUploads, deps.config.maxConcurrentUploadsPerOrganization);
+  // One intake per application: its own slots count this web process's uploads, the callers' are shared in Redis.
+  const uploads = new Uploads(deps);
   const api = express.Router();
   api.get('/ping', meta.ping);
   // The API reference, generated once from this application's own route table.

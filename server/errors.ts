@@ -21,6 +21,7 @@ const HTTP_STATUS: Record<ErrorKind, number> = {
   unauthenticated: 401,
   forbidden: 403,
   'not-found': 404,
+  'timed-out': 408,
   conflict: 409,
   'too-large': 413,
   invalid: 422,

@@ -25,7 +25,7 @@ export function principalId(p: Principal | undefined): string | null {
  * The route a request matched, as its template (`/api/v2/runs/:id`), so the metrics' labels stay
  * few; requests that matched none are `unmatched`.
  */
-const routeOf = (req: Request): string => {
+export const routeOf = (req: Request): string => {
   const path = (req.route as { path?: unknown } | undefined)?.path;
   return typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
 };

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { Ajv } from 'ajv';
 import { normalCidr } from './cidr.js';
+import type { OrganizationCreation } from './domain/permissions.js';
 
 /** Editions restrict features (docs/decisions.md, "Editions"). */
 export type Edition = 'self-hosted' | 'free' | 'standard';
@@ -117,6 +118,14 @@ export interface Config {
   /** Request bodies (archives, policy code) one web process takes in at once, in all and per organization. */
   readonly maxConcurrentUploads: number;
   readonly maxConcurrentUploadsPerOrganization: number;
+  /** Uploads one user, and one client address, may have under way at once across every web process (0: no limit). */
+  readonly maxConcurrentUploadsPerUser: number;
+  readonly maxConcurrentUploadsPerAddress: number;
+  /** An upload whose client falls behind this many bytes a second by more than the grace is ended (0: no minimum). */
+  readonly uploadMinBytesPerSecond: number;
+  readonly uploadRateGraceSeconds: number;
+  /** Who may create organizations: any user, or site admins only. */
+  readonly organizationCreation: OrganizationCreation;
   /** Authenticated API requests one token may make per second (0: no limit). */
   readonly rateLimitPerSecond: number;
   /** Configuration versions one token may create per minute (0: no limit). */
@@ -255,6 +264,11 @@ const schema = {
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
     MAX_CONCURRENT_UPLOADS: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
     MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,3}$' },
+    MAX_CONCURRENT_UPLOADS_PER_USER: { type: 'string', pattern: '^[0-9]{1,4}$' },
+    MAX_CONCURRENT_UPLOADS_PER_ADDRESS: { type: 'string', pattern: '^[0-9]{1,4}$' },
+    UPLOAD_MIN_BYTES_PER_SECOND: { type: 'string', pattern: '^[0-9]{1,9}$' },
+    UPLOAD_RATE_GRACE_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
+    ORGANIZATION_CREATION: { enum: ['anyone', 'site-admins'] },
     RATE_LIMIT_PER_SECOND: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
     RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: { type: 'string', pattern: '^[0-9]{1,7}$' },
@@ -422,6 +436,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
     maxConcurrentUploads: Number(env.MAX_CONCURRENT_UPLOADS ?? '16'),
     maxConcurrentUploadsPerOrganization: Number(env.MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION ?? '4'),
+    maxConcurrentUploadsPerUser: Number(env.MAX_CONCURRENT_UPLOADS_PER_USER ?? '4'),
+    maxConcurrentUploadsPerAddress: Number(env.MAX_CONCURRENT_UPLOADS_PER_ADDRESS ?? '8'),
+    uploadMinBytesPerSecond: Number(env.UPLOAD_MIN_BYTES_PER_SECOND ?? '1024'),
+    uploadRateGraceSeconds: Number(env.UPLOAD_RATE_GRACE_SECONDS ?? '10'),
+    organizationCreation: (env.ORGANIZATION_CREATION ?? 'anyone') as Config['organizationCreation'],
     rateLimitPerSecond: Number(env.RATE_LIMIT_PER_SECOND ?? '30'),
     rateLimitConfigurationVersionsPerMinute: Number(env.RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE ?? '60'),
     rateLimitVerificationsPerHostPerMinute: Number(env.RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE ?? '120'),

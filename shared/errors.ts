@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not-found'
+  | 'timed-out'
   | 'conflict'
   | 'too-large'
   | 'invalid'

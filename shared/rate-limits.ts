@@ -84,11 +84,12 @@ export function budgetSpent(name: LimitName, budget: SpentBudget): TooManyReques
 }
 
 /** Past this, a limiter call is abandoned and the request goes through, so a stalled Redis never stalls the API. */
-const STORE_TIMEOUT_MS = 500;
+export const STORE_TIMEOUT_MS = 500;
 /** While the store keeps failing, one warning per this long. */
 const WARN_EVERY_MS = 10_000;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or a rejection once `ms` have passed without its answer (a store call that must not hold a request up). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`rate limit store did not answer within ${ms} ms`)), ms);

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 
 /** Attributes of a validated JSON:API request document. */
 export function attributesOf(req: Request): Record<string, unknown> {
@@ -37,35 +37,17 @@ export function relationshipIds(req: Request, name: string): string[] | undefine
   return rel?.data ? [...new Set(rel.data.map((d) => d.id))] : undefined;
 }
 
-/** Reads a request body up to `limit` bytes; null when it is larger (the rest is not read). */
-export async function readRawBody(req: Request, limit: number): Promise<Buffer | null> {
-  const declared = Number(req.get('content-length') ?? NaN);
-  if (declared > limit) return null;
+/** Reads a body up to `limit` bytes; null when it is (or declares to be) larger (the rest is not read). */
+export async function readRawBody(body: AsyncIterable<Buffer>, declaredBytes: number | undefined, limit: number): Promise<Buffer | null> {
+  if (declaredBytes !== undefined && declaredBytes > limit) return null;
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const part of req) {
-    size += (part as Buffer).length;
+  for await (const part of body) {
+    size += part.length;
     if (size > limit) return null;
-    parts.push(part as Buffer);
+    parts.push(part);
   }
   return Buffer.concat(parts);
-}
-
-/**
- * Hands the request body, as a stream of pieces, to `consume` and releases the upload slot taken
- * for it when done. Refused before the whole body arrived, the rest is left unread and the
- * connection closes after the answer.
- */
-export async function streamedBody<T>(req: Request, res: Response, release: () => void, consume: (body: AsyncIterable<Buffer>, declaredBytes: number | undefined) => Promise<T>): Promise<T> {
-  const declared = Number(req.get('content-length') ?? NaN);
-  try {
-    return await consume(req as AsyncIterable<Buffer>, Number.isFinite(declared) ? declared : undefined);
-  } catch (err) {
-    if (!req.complete) res.set('Connection', 'close');
-    throw err;
-  } finally {
-    release();
-  }
 }
 
 /** True when the request carried a JSON:API document (some endpoints take an optional body). */

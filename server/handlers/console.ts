@@ -20,7 +20,7 @@ export function consoleHandlers(deps: AppDeps) {
    */
   const sendSignedIn = (res: Response, user: Parameters<typeof userResource>[0]) => {
     res.set('Cache-Control', 'no-store');
-    send(res, 200, { data: userResource(user, { self: true }), meta: { 'csrf-cookie': cookieNames(config).csrf, 'csrf-header': CSRF_HEADER } });
+    send(res, 200, { data: userResource(user, config.organizationCreation, { self: true }), meta: { 'csrf-cookie': cookieNames(config).csrf, 'csrf-header': CSRF_HEADER } });
   };
 
   /** The session and user a `session` middleware found. */

@@ -10,7 +10,6 @@ import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource
 import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
 import { invitedUserResource, membershipResource, userResource } from '../serializers/foundation.js';
-import type { Db } from '../../shared/db.js';
 import { enforceLimit } from '../rate-limit.js';
 
 /**
@@ -19,7 +18,7 @@ import { enforceLimit } from '../rate-limit.js';
  * accepted yet is included without anything identifying, except for that user itself (`viewerId`).
  */
 async function present(
-  db: Db,
+  { db, config }: Pick<AppDeps, 'db' | 'config'>,
   rows: MembershipRow[],
   include: Set<string>,
   grant: OrganizationGrant | null,
@@ -35,9 +34,9 @@ async function present(
       teamRows.filter((t) => t.organization_membership_id === r.id && visible.has(t.team_id)).map((t) => t.team_id),
     ),
   );
-  const includedTeams = include.has('teams') && visible.size ? (await presentTeams(db, [...visible.values()], grant, new Set())).data : [];
+  const includedTeams = include.has('teams') && visible.size ? (await presentTeams({ db, config }, [...visible.values()], grant, new Set())).data : [];
   const accepted = new Set(rows.filter((r) => r.status === 'active').map((r) => r.user_id));
-  const includedUsers = include.has('user') ? users.map((u) => (accepted.has(u.id) || u.id === viewerId ? userResource(u) : invitedUserResource(u.id))) : [];
+  const includedUsers = include.has('user') ? users.map((u) => (accepted.has(u.id) || u.id === viewerId ? userResource(u, config.organizationCreation) : invitedUserResource(u.id))) : [];
   const included = [...includedUsers, ...includedTeams];
   return { data, included: uniqueResources(included) };
 }
@@ -57,7 +56,7 @@ export function membershipHandlers(deps: AppDeps) {
       const membership = await inviteMember(deps, org.name, grant, email, teamIds);
       // Nothing about the invited user beyond the email the inviter typed and the id the membership
       // names: no username, no site-admin flag (until the invitation is accepted).
-      const body = await present(db, [membership], new Set(), null, null);
+      const body = await present(deps, [membership], new Set(), null, null);
       sendResource(res, 201, body.data[0]);
     },
 
@@ -73,7 +72,7 @@ export function membershipHandlers(deps: AppDeps) {
         emails: email ? email.split(',').map((e) => e.trim()).filter(Boolean) : null,
         search: search?.trim() || null,
       }, page);
-      const body = await present(db, rows, include, grant, viewerOf(res));
+      const body = await present(deps, rows, include, grant, viewerOf(res));
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
     },
 
@@ -86,7 +85,7 @@ export function membershipHandlers(deps: AppDeps) {
       if (principal.kind !== 'user') throw new NotFound();
       const status = readParam(req, 'filter[status]');
       const rows = await membershipsOfUser(db, principal.user.id, status ? status.split(',') : null);
-      const body = await present(db, rows, readInclude(req, ['user', 'teams']), null, principal.user.id);
+      const body = await present(deps, rows, readInclude(req, ['user', 'teams']), null, principal.user.id);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), meta: wholeListMeta(rows.length) });
     },
 
@@ -96,7 +95,7 @@ export function membershipHandlers(deps: AppDeps) {
       const own = row && principal.kind === 'user' && principal.user.id === row.user_id;
       const grant = row ? await organizationGrant(db, principal, row.organization_name) : null;
       if (!row || (!own && !grant)) throw new NotFound();
-      const body = await present(db, [row], readInclude(req, ['user', 'teams']), grant, viewerOf(res));
+      const body = await present(deps, [row], readInclude(req, ['user', 'teams']), grant, viewerOf(res));
       sendResource(res, 200, body.data[0], body.included);
     },
 
@@ -114,7 +113,7 @@ export function membershipHandlers(deps: AppDeps) {
       const row = await findMembership(db, req.params.id);
       if (!row || principal.kind !== 'user' || principal.user.id !== row.user_id) throw new NotFound();
       const updated = await acceptInvitation(deps, row);
-      const body = await present(db, [updated], new Set(), null, principal.user.id);
+      const body = await present(deps, [updated], new Set(), null, principal.user.id);
       sendResource(res, 200, body.data[0]);
     },
   };

@@ -4,11 +4,10 @@ import { ApiError, NotFound } from '../../shared/errors.js';
 import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
 import { acceptUpload } from '../../shared/usecases/configuration-versions.js';
 import { findCvWithOrganization } from '../../shared/repos/configuration-versions.js';
-import { moduleVersionOrganization } from '../../shared/repos/registry-modules.js';
+import { moduleVersionOwner } from '../../shared/repos/registry-modules.js';
 import { acceptModuleUpload } from '../../shared/usecases/registry-modules.js';
 import { send } from '../jsonapi.js';
-import type { UploadSlots } from '../upload-slots.js';
-import { streamedBody } from './body.js';
+import type { UploadOwner, Uploads } from '../uploads.js';
 import { stateObjectOf, STATE_DOWNLOAD_KINDS, STATE_UPLOAD_KINDS, uploadState, type StateDownloadKind } from './state-versions.js';
 import { POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
 import { acceptPolicySetVersionUpload } from '../../shared/usecases/policy-set-versions.js';
@@ -27,9 +26,12 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
   }
 }
 
-/** An archive upload's target, found before the body is read: its organization (for the upload slots) and what takes the body. */
+/**
+ * An archive upload's target, found before the body is read: whom the upload counts against (its
+ * organization, and the user who created the version: the URL carries no token) and what takes the body.
+ */
 interface ArchiveTarget {
-  organization: string | null;
+  owner: UploadOwner | null;
   accept(body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<unknown>;
 }
 
@@ -39,38 +41,39 @@ const ARCHIVE_UPLOADS: Record<string, { what: string; find: (deps: AppDeps, id: 
     what: 'configuration version',
     find: async (deps, id) => {
       const cv = await findCvWithOrganization(deps.db, id);
-      return cv && { organization: cv.organization_name, accept: (body, declaredBytes) => acceptUpload(deps, cv, body, declaredBytes) };
+      const owner = cv?.organization_name ? { organization: cv.organization_name, user: cv.created_by_id } : null;
+      return cv && { owner, accept: (body, declaredBytes) => acceptUpload(deps, cv, body, declaredBytes) };
     },
   },
   'module-upload': {
     what: 'module version',
     find: async (deps, id) => {
-      const organization = await moduleVersionOrganization(deps.db, id);
-      return organization ? { organization, accept: (body, declaredBytes) => acceptModuleUpload(deps, id, body, declaredBytes) } : undefined;
+      const found = await moduleVersionOwner(deps.db, id);
+      return found && { owner: { organization: found.organization, user: found.createdById }, accept: (body, declaredBytes) => acceptModuleUpload(deps, id, body, declaredBytes) };
     },
   },
 };
 
 /** Signed object URLs: `PUT {upload_url}/v1/object/<token>` takes an archive without a token; GET downloads. */
-export function objectHandlers(deps: AppDeps, uploads: UploadSlots) {
-  /** A policy set version's bundle, in one of the upload slots of the set's organization. */
+export function objectHandlers(deps: AppDeps, uploads: Uploads) {
+  /** A policy set version's bundle, in the upload slots of the set's organization (a version does not record who created it). */
   async function uploadPolicySetVersion(id: string, req: Request, res: Response) {
     const organization = await policySetVersionOrganization(deps.db, id);
     if (!organization) throw new NotFound('policy set version not found');
-    await streamedBody(req, res, uploads.take(organization), (body, declaredBytes) => acceptPolicySetVersionUpload(deps, id, body, declaredBytes));
+    await uploads.receive(req, res, { organization, user: null }, (body, declaredBytes) => acceptPolicySetVersionUpload(deps, id, body, declaredBytes));
     send(res, 200, {});
   }
 
   return {
-    /** Streams the archive (or a state version's state) into the store as it arrives, in one of the process's upload slots. */
+    /** Streams the archive (or a state version's state) into the store as it arrives, in the upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
       const grant = grantOf(deps, req.params.token, [...Object.keys(ARCHIVE_UPLOADS), POLICY_SET_VERSION_UPLOAD, ...Object.keys(STATE_UPLOAD_KINDS)]);
       if (grant.kind === POLICY_SET_VERSION_UPLOAD) return uploadPolicySetVersion(grant.id, req, res);
       const archive = ARCHIVE_UPLOADS[grant.kind];
       if (!archive) return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
       const target = await archive.find(deps, grant.id);
-      if (!target?.organization) throw new NotFound(`${archive.what} not found`);
-      await streamedBody(req, res, uploads.take(target.organization), (body, declaredBytes) => target.accept(body, declaredBytes));
+      if (!target?.owner) throw new NotFound(`${archive.what} not found`);
+      await uploads.receive(req, res, target.owner, (body, declaredBytes) => target.accept(body, declaredBytes));
       send(res, 200, {});
     },
 

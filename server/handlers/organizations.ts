@@ -39,7 +39,7 @@ export function organizationHandlers(deps: AppDeps) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
       const attrs = attributesOf(req) as OrganizationAttrs & { name: string; email: string };
-      const org = await createOrganization(deps, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) }, principal.user.id);
+      const org = await createOrganization(deps, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) }, principal.user);
       sendResource(res, 201, organizationResource(org, { organizationName: org.name, isOwner: true, permissions: fullAccess(), teamIds: [] }));
     },
 

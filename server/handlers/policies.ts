@@ -6,8 +6,8 @@ import { findPolicy, policyCode, storePolicyCode, updatePolicy, type PolicyRow }
 import { createPolicy, removePolicy } from '../../shared/usecases/policy-sets.js';
 import { orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
-import { attributesOf, readRawBody, relationshipIds, streamedBody, type Req } from './body.js';
-import type { UploadSlots } from '../upload-slots.js';
+import { attributesOf, readRawBody, relationshipIds, type Req } from './body.js';
+import type { Uploads } from '../uploads.js';
 import { namedPage, policyDocuments, sendPage } from './policy-documents.js';
 
 type Attrs = {
@@ -35,7 +35,7 @@ function codeText(body: Buffer): string {
 }
 
 /** Policies of an organization. Members read them; changes need manage-policies. */
-export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
+export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
   const free = config.edition === 'free';
 
   /** The policy and the caller's grant in its organization (404 when invisible, or without manage-policies when `manage`). */
@@ -104,7 +104,9 @@ export function policyHandlers({ db, config }: AppDeps, uploads: UploadSlots) {
     /** Replaces the code with the raw request body (not JSON:API); over 10 MB is a 413 and the code stays as it was. */
     async upload(req: Req, res: Response) {
       const { policy } = await load(req, res, true);
-      const body = await streamedBody(req, res, uploads.take(policy.organization_name), () => readRawBody(req, MAX_POLICY_CODE_BYTES));
+      const principal = res.locals.principal;
+      const owner = { organization: policy.organization_name, user: principal.kind === 'user' ? principal.user.id : null };
+      const body = await uploads.receive(req, res, owner, (pieces, declared) => readRawBody(pieces, declared, MAX_POLICY_CODE_BYTES));
       if (!body) {
         res.set('Connection', 'close');
         throw new PayloadTooLarge(`policy code is larger than the limit of ${MAX_POLICY_CODE_BYTES} bytes (10 MB); the policy was not changed`);

@@ -71,7 +71,7 @@ export async function presentRuns(
   }
   const facts = await workspaceFacts(db, rows.workspaces.map((ws) => ws.id));
   for (const ws of rows.workspaces) included.push(workspaceResource(ws, access(runs.find((r) => r.workspace_id === ws.id)!), facts.get(ws.id)));
-  included.push(...rows.users.map((u) => userResource(u)));
+  included.push(...rows.users.map((u) => userResource(u, config.organizationCreation)));
   included.push(...rows.cvs.map((cv) => cvResource(cv)));
   return { data, included: uniqueResources(included) };
 }
@@ -104,7 +104,7 @@ export function runHandlers(deps: AppDeps) {
   /** The actors (users) and comments of run events, as `include` asks. */
   async function eventIncludes(events: RunEventView[], include: Set<string>): Promise<Resource[]> {
     const { users, comments } = await runEventIncludes(db, events, include);
-    return [...users.map((u) => userResource(u)), ...comments.map(commentResource)];
+    return [...users.map((u) => userResource(u, config.organizationCreation)), ...comments.map(commentResource)];
   }
   const actorOf = (res: Response) => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
 

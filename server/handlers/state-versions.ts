@@ -25,9 +25,9 @@ import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { allows, type WorkspaceAccess } from '../../shared/access.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
 import type { Config } from '../../shared/config.js';
-import { attributesOf, linkageIds, streamedBody, type Req } from './body.js';
+import { attributesOf, linkageIds, type Req } from './body.js';
 import { stateOutputResource, stateVersionResource, workspaceResourceResource } from '../serializers/runs.js';
-import type { UploadSlots } from '../upload-slots.js';
+import type { Uploads } from '../uploads.js';
 
 /**
  * Whether an access reads whole states (download, sensitive output values); with `read-outputs`
@@ -240,11 +240,15 @@ export function stateVersionHandlers(deps: AppDeps) {
   };
 }
 
-/** PUT to a state version's upload URL (the signed grant was checked by the caller): streamed in an upload slot. */
-export async function uploadState(deps: AppDeps, uploads: UploadSlots, req: Request, res: Response, kind: StateUploadKind, svId: string): Promise<void> {
+/**
+ * PUT to a state version's upload URL (the signed grant was checked by the caller), streamed in
+ * the upload slots; a state version does not record who created it, so only its organization and
+ * the client's address count it.
+ */
+export async function uploadState(deps: AppDeps, uploads: Uploads, req: Request, res: Response, kind: StateUploadKind, svId: string): Promise<void> {
   const organization = await stateVersionOrganization(deps.db, svId);
   if (!organization) throw new NotFound('state version not found');
-  await streamedBody(req, res, uploads.take(organization), (body, declared) => acceptStateUpload(deps, svId, kind, body, declared));
+  await uploads.receive(req, res, { organization, user: null }, (body, declared) => acceptStateUpload(deps, svId, kind, body, declared));
   send(res, 200, {});
 }
 

@@ -25,7 +25,7 @@ async function membershipsWithTeams(db: Db, ids: string[], grant: OrganizationGr
 }
 
 /** Teams with their members; `users` lists only members whose invitation is accepted. */
-export async function presentTeams(db: Db, teams: TeamRow[], grant: OrganizationGrant | null, include: Set<string>) {
+export async function presentTeams({ db, config }: Pick<AppDeps, 'db' | 'config'>, teams: TeamRow[], grant: OrganizationGrant | null, include: Set<string>) {
   const members = teams.length ? await teamMembers(db, teams.map((t) => t.id)) : [];
   const membershipIds = [...new Set(members.map((m) => m.membership_id))];
   const wantMemberships = include.has('organization_memberships') && membershipIds.length > 0;
@@ -35,7 +35,7 @@ export async function presentTeams(db: Db, teams: TeamRow[], grant: Organization
     const mine = members.filter((m) => m.team_id === team.id);
     const active = mine.filter((m) => m.status === 'active');
     if (include.has('users')) {
-      for (const m of active) included.push(userResource({ id: m.user_id, username: m.username, email: m.email, is_admin: m.is_admin, created_at: m.user_created_at }));
+      for (const m of active) included.push(userResource({ id: m.user_id, username: m.username, email: m.email, is_admin: m.is_admin, created_at: m.user_created_at }, config.organizationCreation));
     }
     if (memberships) {
       for (const m of mine) {
@@ -87,13 +87,13 @@ export function teamHandlers(deps: AppDeps) {
       const names = readParam(req, 'filter[names]');
       const teams = await teamsOfOrganization(db, org.name, { names: names ? names.split(',') : null, search: readParam(req, 'q') || null });
       const visible = teams.filter((t) => canSeeTeam(grant, t));
-      const body = await presentTeams(db, sliceOf(visible, page), grant, include);
+      const body = await presentTeams(deps, sliceOf(visible, page), grant, include);
       send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, visible.length) });
     },
 
     async show(req: Req, res: Response) {
       const { team, grant } = await teamScope(db, res.locals.principal, req.params.id);
-      const body = await presentTeams(db, [team], grant, readInclude(req, INCLUDES));
+      const body = await presentTeams(deps, [team], grant, readInclude(req, INCLUDES));
       sendResource(res, 200, body.data[0], body.included);
     },
 
@@ -105,7 +105,7 @@ export function teamHandlers(deps: AppDeps) {
       const attrs = attributesOf(req) as TeamAttrs;
       assertMayGrant(grant, attrs);
       const updated = await changeTeam(deps, team, columns(attrs), attrs['organization-access']);
-      const body = await presentTeams(db, [updated], grant, new Set());
+      const body = await presentTeams(deps, [updated], grant, new Set());
       sendResource(res, 200, body.data[0]);
     },
 

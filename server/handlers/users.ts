@@ -26,13 +26,13 @@ async function canSeeUser(deps: AppDeps, principal: Principal, user: UserRow): P
 }
 
 export function userHandlers(deps: AppDeps) {
-  const { db } = deps;
+  const { db, config } = deps;
   return {
     async accountDetails(_req: Req, res: Response) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
       // The authenticated user lacks the pending email change, which only the account's own views show.
-      sendResource(res, 200, userResource((await findUserById(db, principal.user.id)) ?? principal.user, { self: true }));
+      sendResource(res, 200, userResource((await findUserById(db, principal.user.id)) ?? principal.user, config.organizationCreation, { self: true }));
     },
 
     /** PATCH /account/update: the user changes their own username or (pending confirmation) email. */
@@ -41,7 +41,7 @@ export function userHandlers(deps: AppDeps) {
       if (principal.kind !== 'user') throw new NotFound();
       const attrs = attributesOf(req) as { username?: string; email?: string };
       const user = await updateOwnAccount(deps, principal.user.id, { username: attrs.username, email: attrs.email });
-      sendResource(res, 200, userResource(user, { self: true }));
+      sendResource(res, 200, userResource(user, config.organizationCreation, { self: true }));
     },
 
     async show(req: Req, res: Response) {
@@ -49,7 +49,7 @@ export function userHandlers(deps: AppDeps) {
       const user = await findUserById(db, req.params.id);
       if (!user || !(await canSeeUser(deps, principal, user))) throw new NotFound();
       const self = principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin);
-      sendResource(res, 200, userResource(user, { self }));
+      sendResource(res, 200, userResource(user, config.organizationCreation, { self }));
     },
 
     /** Site admin only: a one-time link with which the user sets a new password (the console's reset page). */
@@ -66,7 +66,7 @@ export function userHandlers(deps: AppDeps) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const page = readPageOrDefault(req);
       const { rows, total } = await usersPage(db, readParam(req, 'q')?.trim() || null, page);
-      send(res, 200, { data: rows.map((u) => userResource(u, { self: true })), ...paginate(req, page, total) });
+      send(res, 200, { data: rows.map((u) => userResource(u, config.organizationCreation, { self: true })), ...paginate(req, page, total) });
     },
 
     /** Site admin only: creates a user account. */
@@ -74,7 +74,7 @@ export function userHandlers(deps: AppDeps) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const attrs = attributesOf(req) as { username: string; email: string; 'is-admin'?: boolean };
       const user = await createUser(deps, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });
-      sendResource(res, 201, userResource(user, { self: true }));
+      sendResource(res, 201, userResource(user, config.organizationCreation, { self: true }));
     },
   };
 }

@@ -4,10 +4,10 @@ import { validate } from '../validate.js';
 import { policyHandlers } from '../handlers/policies.js';
 import { policySetHandlers } from '../handlers/policy-sets.js';
 import { policyToolVersionHandlers } from '../handlers/policy-tool-versions.js';
-import type { UploadSlots } from '../upload-slots.js';
+import type { Uploads } from '../uploads.js';
 
 /** Policies, policy sets with their parameters, and the site admin's policy runtime versions (authenticated by the API router). */
-export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
+export function policyRoutes(deps: AppDeps, uploads: Uploads): Router {
   const r = Router();
   const policies = policyHandlers(deps, uploads);
   const sets = policySetHandlers(deps);
@@ -50,7 +50,7 @@ export function policyRoutes(deps: AppDeps, uploads: UploadSlots): Router {
 }
 
 /** The policy code upload takes a raw body (not JSON:API), so the API mounts it before its JSON body parser. */
-export function policyUploadRoutes(deps: AppDeps, uploads: UploadSlots): Router {
+export function policyUploadRoutes(deps: AppDeps, uploads: Uploads): Router {
   const r = Router();
   r.put('/policies/:id/upload', policyHandlers(deps, uploads).upload);
   return r;

@@ -9,7 +9,7 @@ import type { TeamRow } from '../../shared/repos/teams.js';
 import type { TokenRow } from '../../shared/repos/tokens.js';
 import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
 import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
-import { permissionsOfTeamWorkspace } from '../../shared/domain/permissions.js';
+import { mayCreateOrganizations, permissionsOfTeamWorkspace, type OrganizationCreation } from '../../shared/domain/permissions.js';
 import type { TagRow } from '../../shared/repos/tags.js';
 import type { StateOutputRow } from '../../shared/repos/state-versions.js';
 import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
@@ -117,7 +117,8 @@ export function entitlementSetResource(org: OrganizationRow, config: Config): Re
 export const avatarUrl = (userId: string): string =>
   `https://www.gravatar.com/avatar/${createHash('sha256').update(`user:${userId}`).digest('hex')}?s=100&d=identicon&f=y`;
 
-export function userResource(user: UserRow, opts: { self?: boolean } = {}): Resource {
+/** A user; `organizationCreation` (ORGANIZATION_CREATION) says whether it may create organizations. */
+export function userResource(user: UserRow, organizationCreation: OrganizationCreation, opts: { self?: boolean } = {}): Resource {
   return {
     type: 'users',
     id: user.id,
@@ -129,7 +130,7 @@ export function userResource(user: UserRow, opts: { self?: boolean } = {}): Reso
       'avatar-url': avatarUrl(user.id),
       'v2-only': true,
       'two-factor': { enabled: false, verified: false },
-      permissions: { 'can-create-organizations': true, 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },
+      permissions: { 'can-create-organizations': mayCreateOrganizations(organizationCreation, user), 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },
     },
     links: { self: `/api/v2/users/${user.id}` },
   };

@@ -175,3 +175,9 @@ const NEEDS: Record<WorkspaceNeed, (a: WorkspaceAccess) => boolean> = {
 
 /** True when `access` (null: the workspace is invisible) allows `need`. */
 export const allows = (access: WorkspaceAccess | null, need: WorkspaceNeed): boolean => access !== null && NEEDS[need](access);
+
+/** Who may create organizations (ORGANIZATION_CREATION): any user, or site admins only. */
+export type OrganizationCreation = 'anyone' | 'site-admins';
+
+/** Whether a user may create an organization under the site's rule. */
+export const mayCreateOrganizations = (rule: OrganizationCreation, user: { is_admin: boolean }): boolean => rule === 'anyone' || user.is_admin;

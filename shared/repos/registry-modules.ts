@@ -68,8 +68,8 @@ export async function setVersionTestRun(db: Db, id: string, testRunId: string): 
 
 export const deleteModuleVersion = (db: Db, id: string) => db('registry_module_versions').where({ id }).delete();
 
-/** The organization a version's module belongs to, or undefined when the version does not exist. */
-export async function moduleVersionOrganization(db: Db, id: string): Promise<string | undefined> {
-  const row = await db('registry_module_versions as v').join('registry_modules as m', 'm.id', 'v.registry_module_id').where('v.id', id).first('m.organization_name');
-  return row?.organization_name;
+/** The organization a version's module belongs to and who created the version, or undefined when the version does not exist. */
+export async function moduleVersionOwner(db: Db, id: string): Promise<{ organization: string; createdById: string | null } | undefined> {
+  const row = await db('registry_module_versions as v').join('registry_modules as m', 'm.id', 'v.registry_module_id').where('v.id', id).first('m.organization_name', 'v.created_by_id');
+  return row && { organization: row.organization_name, createdById: row.created_by_id };
 }

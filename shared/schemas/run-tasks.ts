@@ -2,6 +2,12 @@ import { BOOL, NAME, TEXT, resourceDocument, toOne } from './jsonapi.js';
 
 const STAGE = { enum: ['pre_plan', 'post_plan', 'pre_apply', 'post_apply'] };
 const URL_HTTP = { type: 'string', maxLength: 2000, pattern: '^https?://[^\\s]+$' };
+/**
+ * A link an integration reports with a result or an outcome, shown to users as a link: http(s)
+ * only (a `javascript:` or `data:` link would run in the console when clicked), or empty for none.
+ */
+const RESULT_LINK_PATTERN = '^(https?://[^\\s]+)?$';
+const RESULT_LINK = { type: 'string', maxLength: 2000, pattern: RESULT_LINK_PATTERN };
 const NULLABLE_TEXT = (max: number) => ({ oneOf: [{ type: 'null' }, TEXT(max)] });
 
 const ENFORCEMENT = { enum: ['advisory', 'mandatory'] };
@@ -49,7 +55,7 @@ const outcome = {
         'outcome-id': { type: 'string', minLength: 1, maxLength: 200 },
         description: { type: 'string', maxLength: 2000 },
         body: { type: 'string', maxLength: 5 * 1024 * 1024 },
-        url: { type: 'string', maxLength: 2000 },
+        url: RESULT_LINK,
         tags: { type: 'object', maxProperties: 50, additionalProperties: { type: 'array', maxItems: 50, items: tag } },
       },
     },
@@ -68,7 +74,7 @@ export const runTaskSchemas = {
   'workspace-task.update': resourceDocument('workspace-tasks', workspaceTaskAttributes),
   'task-result.callback': resourceDocument(
     'task-results',
-    { status: { enum: ['passed', 'failed', 'running'] }, message: TEXT(2000), url: { type: 'string', maxLength: 2000 } },
+    { status: { enum: ['passed', 'failed', 'running'] }, message: TEXT(2000), url: RESULT_LINK },
     {
       required: ['status'],
       relationships: { outcomes: { type: 'object', required: ['data'], properties: { data: { type: 'array', maxItems: 100, items: outcome } } } },

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { Unprocessable } from '../errors.js';
+import { Forbidden, Unprocessable } from '../errors.js';
 import { findOrganization, insertOrganization, updateOrganization, type OrganizationRow, type OrganizationSettings } from '../repos/organizations.js';
 import { followDefaultExecution } from '../repos/workspaces.js';
 import { resolveExecution } from './agent-pools.js';
@@ -7,20 +7,24 @@ import { addTeamMembers, insertTeam } from '../repos/teams.js';
 import { insertMembership } from '../repos/memberships.js';
 import { insertProject } from '../repos/projects.js';
 import { DEFAULT_PROJECT_NAME } from '../domain/project.js';
+import { mayCreateOrganizations } from '../domain/permissions.js';
+import type { UserRow } from '../repos/users.js';
 
 const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
 
 /**
  * Creates an organization whose owners team holds its creator, with its default project; the name
- * must be free. It has no agent pool yet, so its default execution mode cannot be `agent`.
+ * must be free. It has no agent pool yet, so its default execution mode cannot be `agent`. With
+ * ORGANIZATION_CREATION=site-admins only a site admin may (403 for anyone else, nothing written).
  */
-export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & OrganizationSettings, creatorId: string): Promise<OrganizationRow> {
+export async function createOrganization(rt: Runtime, attrs: Pick<OrganizationRow, 'name' | 'email'> & OrganizationSettings, creator: Pick<UserRow, 'id' | 'is_admin'>): Promise<OrganizationRow> {
+  if (!mayCreateOrganizations(rt.config.organizationCreation, creator)) throw new Forbidden('Only site admins may create organizations on this site.');
   return rt.db.transaction(async (tx) => {
     if (await findOrganization(tx, attrs.name)) throw nameTaken();
     if (attrs.default_execution_mode) await resolveExecution(tx, attrs.name, { mode: 'remote', pool: null }, { mode: attrs.default_execution_mode }, { kind: 'organization' });
     const created = await insertOrganization(tx, attrs);
     const owners = await insertTeam(tx, { organization_name: attrs.name, name: 'owners', is_owners: true, visibility: 'organization' });
-    const membership = await insertMembership(tx, attrs.name, creatorId, 'active');
+    const membership = await insertMembership(tx, attrs.name, creator.id, 'active');
     await addTeamMembers(tx, owners.id, [membership.id]);
     await insertProject(tx, attrs.name, { name: DEFAULT_PROJECT_NAME }, true);
     return created;

@@ -81,6 +81,9 @@ async function main(): Promise<number> {
       RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '0',
       RATE_LIMIT_INVITATIONS_PER_MINUTE: '0',
       RATE_LIMIT_INVITATIONS_PER_HOUR: '0',
+      // One token from one address runs the whole suite, some of it in parallel.
+      MAX_CONCURRENT_UPLOADS_PER_USER: '0',
+      MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '0',
       RECONCILE_INTERVAL_MS: '5000',
       LOG_LEVEL: 'warn',
       ...runtimes,

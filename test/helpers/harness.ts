@@ -40,6 +40,9 @@ export const GENEROUS_RATE_LIMITS = {
   RATE_LIMIT_SIGN_IN_FAILURES_PER_HOUR: '1000000',
   // Suites send unknown and revoked tokens on purpose, all from this machine's one address.
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '1000000',
+  // Every suite's uploads come from this one address, often by the site admin; the upload limit tests set their own caps.
+  MAX_CONCURRENT_UPLOADS_PER_USER: '0',
+  MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '0',
 };
 
 export function harness(): Harness {

@@ -12,6 +12,7 @@ import {
   type TaskIntegration,
 } from '../helpers/run-task-integration.js';
 import { attachTask, createTask, SIMPLE_CONFIG, stageOf, taskResult, taskSetup, type TaskSetup } from '../helpers/run-task-fixtures.js';
+import { up as clearUnsafeLinks } from '../../migrations/20261203110000_clear_unsafe_task_result_links.js';
 
 const FIVE_MB = 5 * 1024 * 1024;
 
@@ -141,6 +142,22 @@ describe('run tasks: the task result callback', function () {
     expect(await snapshot()).to.deep.equal(before);
   });
 
+  it('answers 422 to a result or outcome url that is not http(s) (javascript:, data:, file:...), pointing at the field; nothing is stored', async () => {
+    const before = await snapshot();
+    const rows = await countRows('task_result_outcomes');
+    const links = ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'vbscript:msgbox(1)', '//evil.example/x', 'https://scan.example/a b'];
+    for (const link of links) {
+      const onResult = await callback(url, token, { status: 'running', message: 'should not be stored', url: link });
+      expect(onResult.status, `${link}: ${onResult.text}`).to.equal(422);
+      expect(JSON.parse(onResult.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer)).to.deep.equal(['/data/attributes/url']);
+      const onOutcome = await callback(url, token, { status: 'passed', message: 'should not be stored' }, [outcome('A', { url: 'https://scan.example/a' }), outcome('B', { url: link })]);
+      expect(onOutcome.status, `${link}: ${onOutcome.text}`).to.equal(422);
+      expect(JSON.parse(onOutcome.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer)).to.deep.equal(['/data/relationships/outcomes/data/1/attributes/url']);
+    }
+    expect(await countRows('task_result_outcomes')).to.equal(rows);
+    expect(await snapshot()).to.deep.equal(before);
+  });
+
   it('accepts running any number of times: outcomes sent replace the stored ones, a callback without outcomes keeps them', async () => {
     const severity = [{ label: 'High', level: 'error' }, { label: 'Low' }];
     const a = outcome('A', { description: 'first', body: '# A', url: 'https://scan.example/a', tags: { Severity: severity } });
@@ -223,5 +240,24 @@ describe('run tasks: the task result callback', function () {
     expect(run.attributes.status).to.equal('post_plan_completed');
     expect((await stageOf(runId, s.token, 'post_plan')).status).to.equal('passed');
     expect(await snapshot()).to.deep.equal(final);
+  });
+  it('the migration clearing stored links removes those that are not http(s) from results and outcomes, and keeps the rest', async () => {
+    // Links stored before callbacks were checked, as the callback once accepted them.
+    const { db } = harness().rt;
+    const mainId = String(main.body.task_result_id);
+    const otherId = String(other.body.task_result_id);
+    await db('task_results').where({ id: mainId }).update({ url: 'javascript:alert(document.cookie)' });
+    await db('task_results').where({ id: otherId }).update({ url: 'https://scan.example/other' });
+    const [kept] = await db('task_result_outcomes').where({ task_result_id: mainId }).select('id');
+    await db('task_result_outcomes').where({ id: kept.id }).update({ url: 'data:text/html,<script>alert(1)</script>' });
+    const extra = { id: `${kept.id}x`, task_result_id: mainId, position: 99, outcome_id: 'OK', description: 'kept', url: 'http://scan.example/ok' };
+    await db('task_result_outcomes').insert(extra);
+
+    await clearUnsafeLinks(db);
+    expect((await taskResult(mainId, s.token)).data.attributes.url).to.equal(null);
+    expect((await taskResult(otherId, s.token)).data.attributes.url).to.equal('https://scan.example/other');
+    expect((await db('task_result_outcomes').where({ id: kept.id }).first('url')).url).to.equal(null);
+    expect((await db('task_result_outcomes').where({ id: extra.id }).first('url')).url).to.equal('http://scan.example/ok');
+    await db('task_result_outcomes').where({ id: extra.id }).del();
   });
 });

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
@@ -6,33 +5,9 @@ import { harness, secondAppForSuite } from '../helpers/harness.js';
 import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { cvRow } from '../helpers/cv.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { streamingPut } from '../helpers/uploads.js';
 
 const PIECE = 64 * 1024;
-
-/** A PUT whose body the test writes piece by piece (chunked, no Content-Length), as a slow client would. */
-function streamingPut(url: string) {
-  const req = request(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' } });
-  let ended = false;
-  const response = new Promise<{ status: number; headers: Record<string, unknown>; body: any; endedFirst: boolean }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    req.on('response', (res) => {
-      const endedFirst = ended;
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null, endedFirst }));
-    });
-    req.on('error', reject);
-  });
-  return {
-    response,
-    /** Writes one piece and waits until it is flushed to the socket. */
-    write: (piece: Buffer) => new Promise<void>((resolve, reject) => req.write(piece, (err) => (err ? reject(err) : resolve()))),
-    end: () => {
-      ended = true;
-      req.end();
-    },
-    abort: () => req.destroy(),
-  };
-}
 
 const objectCount = async () => Number((await harness().rt.db('objects').count<{ n: string }[]>({ n: '*' }))[0].n);
 const unfinishedCount = async () => Number((await harness().rt.db('objects').where('sha256', '').count<{ n: string }[]>({ n: '*' }))[0].n);

@@ -24,6 +24,16 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the upload caps per user and per address, the minimum upload pace and who may create organizations', () => {
+    const d = loadConfig({ ENCRYPTION_KEY: KEY });
+    expect(d).to.include({ maxConcurrentUploadsPerUser: 4, maxConcurrentUploadsPerAddress: 8, uploadMinBytesPerSecond: 1024, uploadRateGraceSeconds: 10, organizationCreation: 'anyone' });
+    const set = loadConfig({ ENCRYPTION_KEY: KEY, MAX_CONCURRENT_UPLOADS_PER_USER: '0', MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '20', UPLOAD_MIN_BYTES_PER_SECOND: '0', UPLOAD_RATE_GRACE_SECONDS: '30', ORGANIZATION_CREATION: 'site-admins' });
+    expect(set).to.include({ maxConcurrentUploadsPerUser: 0, maxConcurrentUploadsPerAddress: 20, uploadMinBytesPerSecond: 0, uploadRateGraceSeconds: 30, organizationCreation: 'site-admins' });
+    for (const [name, value] of [['MAX_CONCURRENT_UPLOADS_PER_USER', '-1'], ['UPLOAD_RATE_GRACE_SECONDS', '0'], ['ORGANIZATION_CREATION', 'owners']]) {
+      expect(() => loadConfig({ ENCRYPTION_KEY: KEY, [name]: value }), name).to.throw(ConfigError, new RegExp(name));
+    }
+  });
+
   it('reads how many statements a database connection keeps prepared, 0 for none', () => {
     expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '0' }).databasePreparedStatements).to.equal(0);
     expect(loadConfig({ ENCRYPTION_KEY: KEY, DATABASE_PREPARED_STATEMENTS: '50' }).databasePreparedStatements).to.equal(50);
