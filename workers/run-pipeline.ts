@@ -1,12 +1,10 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
-import { startPendingRun } from '../shared/usecases/runs.js';
+import { organizationOfRunId, organizationOfWorkspace, startPendingRun } from '../shared/usecases/runs.js';
 import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
 import { executeAssessment } from '../shared/usecases/assessments.js';
 import { evaluateRunPolicies, evaluateStagePolicies } from '../shared/policy/evaluation.js';
-import { organizationOfRun } from '../shared/repos/runs.js';
-import { findWorkspace } from '../shared/repos/workspaces.js';
 import { inFairSlot } from './organization-slots.js';
 
 /**
@@ -18,7 +16,7 @@ import { inFairSlot } from './organization-slots.js';
 export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const runId = idFrom(job.data, 'runId');
   // Jobs queued where the organization was at hand carry it; the others read it first.
-  const organization = async () => organizationFrom(job.data) ?? (await organizationOfRun(deps.db, runId));
+  const organization = async () => organizationFrom(job.data) ?? (await organizationOfRunId(deps.db, runId));
   const step = (job.data as { step?: unknown }).step;
   switch (step) {
     case 'queue':
@@ -45,6 +43,6 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: strin
 /** A health assessment of one workspace (a refresh-only plan; see shared/usecases/assessments.ts). */
 export async function runAssessment(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
-  const organization = (await findWorkspace(deps.db, workspaceId))?.organization_name ?? null;
+  const organization = await organizationOfWorkspace(deps.db, workspaceId);
   await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId, deps.spareShell)));
 }

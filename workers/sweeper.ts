@@ -5,7 +5,7 @@ import { sweepAssessments } from '../shared/usecases/assessments.js';
 import { sweepSignIn } from '../shared/usecases/sign-in.js';
 import { sweepDataRetention } from '../shared/usecases/data-retention.js';
 import { handOnAbandonedRuns } from '../shared/usecases/abandoned-runs.js';
-import { settleAnsweredDispatches } from '../shared/repos/run-tasks.js';
+import { settleAnsweredTaskDispatches } from '../shared/usecases/run-task-dispatch.js';
 import { tryWithSweepLock } from '../shared/repos/locks.js';
 import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
 
@@ -60,7 +60,7 @@ const SWEEP_STEPS: readonly SweepStep[] = [
       let n = 0;
       let settled: number;
       do {
-        settled = await settleAnsweredDispatches(deps.db, RECONCILE_BATCH);
+        settled = await settleAnsweredTaskDispatches(deps.db, RECONCILE_BATCH);
         n += settled;
       } while (settled === RECONCILE_BATCH);
       if (n) deps.logger.info('closed run task requests whose sender stopped after the integration called back', { count: n });

@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
 import { idFrom, type WorkerDeps } from './context.js';
 import { executeTestRun } from '../shared/usecases/test-execution.js';
-import { organizationOfTestRun } from '../shared/repos/module-tests.js';
+import { organizationOfTestRunId } from '../shared/usecases/test-runs.js';
 import { inFairSlot } from './organization-slots.js';
 
 /** Executes one module test run (`terraform test`); the row decides whether anything is due. */
 export async function runTestRun(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'testRunId');
-  await inFairSlot(deps.slots, await organizationOfTestRun(deps.db, id), job, token, () => executeTestRun(deps, id));
+  await inFairSlot(deps.slots, await organizationOfTestRunId(deps.db, id), job, token, () => executeTestRun(deps, id));
 }

@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import type { OutboundClient } from '../http/outbound.js';
 import { decryptSecret } from '../crypto.js';
 import { nextDispatchAt } from '../domain/run-task.js';
-import { claimTaskDispatch, endTaskDispatch, type TaskRequestFacts } from '../repos/run-tasks.js';
+import { claimTaskDispatch, endTaskDispatch, settleAnsweredDispatches, type TaskRequestFacts } from '../repos/run-tasks.js';
 import { taskRequestBody, taskUserAgent } from '../run-tasks/payload.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 
@@ -53,4 +53,12 @@ export async function dispatchTaskResult(deps: DispatchDeps, id: string): Promis
   deps.metrics.outbound.inc({ kind: 'run_task', outcome: delivered ? 'delivered' : next ? 'retry' : 'failed' });
   if (next) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, result.request.organization_name, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
   deps.logger.info('run task request', { taskResultId: id, attempt: result.dispatch_attempts, status: response.status, delivered });
+}
+
+/**
+ * Settles up to `limit` task results whose sender died after their integration had called back
+ * (from the sweep); how many.
+ */
+export async function settleAnsweredTaskDispatches(db: Runtime['db'], limit: number): Promise<number> {
+  return settleAnsweredDispatches(db, limit);
 }

@@ -4,7 +4,8 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../db.js';
 import { Conflict } from '../errors.js';
 import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from '../domain/run.js';
-import { blockingRuns, CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
+import { blockingRuns, CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from '../repos/runs.js';
+import { findWorkspace } from '../repos/workspaces.js';
 import type { RunReferences } from '../read-models/runs.js';
 import { insertPendingRun, transitionRun } from './run-moves.js';
 import { newId } from '../ids.js';
@@ -312,3 +313,9 @@ export async function forceCancelRun(rt: Runtime, run: RunRow, actorId: string |
   }
   return act(rt, run.id, 'force_cancel', actorId, comment);
 }
+
+/** The organization of a run's workspace (the worker's fair share is that organization's). */
+export const organizationOfRunId = (db: Db, id: string) => organizationOfRun(db, id);
+
+/** The organization of a workspace, or null when there is none. */
+export const organizationOfWorkspace = async (db: Db, id: string) => (await findWorkspace(db, id))?.organization_name ?? null;

@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import { Conflict, NotFound, Unprocessable } from '../errors.js';
 import { cancelRefusal, type TestSource } from '../domain/test-run.js';
 import { findCv } from '../repos/configuration-versions.js';
-import { insertTestRun, moveTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
+import { insertTestRun, moveTestRun, organizationOfTestRun, type RegistryModuleRow, type TestRunRow } from '../repos/module-tests.js';
 import { enqueueAfterCommit, jobs } from '../queues.js';
 
 export interface TestRunRequest {
@@ -69,3 +69,6 @@ export async function cancelTestRun(db: Db, moduleId: string, id: string, kind: 
     await moveTestRun(tx, id, 'force_cancel', { message: 'The test run was force-canceled; Terraform was stopped at once and may have left resources behind.' }, ['running']);
   });
 }
+
+/** The organization a test run's module belongs to (the worker's fair share is that organization's). */
+export const organizationOfTestRunId = (db: Db, id: string) => organizationOfTestRun(db, id);
