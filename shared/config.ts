@@ -103,12 +103,16 @@ export interface Config {
   readonly runPlanTimeoutSeconds: number;
   readonly runApplyTimeoutSeconds: number;
   readonly runTimeoutGraceSeconds: number;
-  /** Address space of each sandboxed process, in MiB. */
+  /** Memory of one sandbox's processes together (its cgroup), in MiB; without a cgroup, the address space of each process. */
   readonly runMemoryLimitMb: number;
   /** Processes and threads of one sandbox. */
   readonly runProcessLimit: number;
-  /** Size of a run's working directory, in MiB. */
+  /** Size of a run's working directory, in MiB; its /tmp and /dev/shm together are as large at most. */
   readonly runDiskLimitMb: number;
+  /** Whether each sandbox gets a cgroup bounding it as a whole: `auto` (when the host allows), `required` (runs refused otherwise) or `off`. */
+  readonly runCgroups: 'auto' | 'required' | 'off';
+  /** The CPU weight of a sandbox's cgroup (cgroup v2 cpu.weight: 1-10000, 100 as any other). */
+  readonly runCpuWeight: number;
   /** The most entries a configuration archive may unpack to. */
   readonly maxArchiveEntries: number;
   /** Run-pipeline slots of one worker process that one organization may hold at once. */
@@ -256,9 +260,11 @@ const schema = {
     RUN_PLAN_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_APPLY_TIMEOUT_SECONDS: { type: 'string', pattern: '^[1-9][0-9]{0,5}$' },
     RUN_TIMEOUT_GRACE_SECONDS: { type: 'string', pattern: '^[0-9]{1,4}$' },
-    RUN_MEMORY_LIMIT_MB: { type: 'string', pattern: '^[1-9][0-9]{2,6}$' },
+    RUN_MEMORY_LIMIT_MB: { type: 'string', pattern: '^[1-9][0-9]{1,6}$' },
     RUN_PROCESS_LIMIT: { type: 'string', pattern: '^[1-9][0-9]{1,5}$' },
     RUN_DISK_LIMIT_MB: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
+    RUN_CGROUPS: { enum: ['auto', 'required', 'off'] },
+    RUN_CPU_WEIGHT: { type: 'string', pattern: '^([1-9][0-9]{0,3}|10000)$' },
     MAX_ARCHIVE_ENTRIES: { type: 'string', pattern: '^[1-9][0-9]{0,7}$' },
     RUN_SLOTS_PER_ORGANIZATION: { type: 'string', pattern: '^[1-9][0-9]{0,2}$' },
     MAX_QUEUED_SPECULATIVE_RUNS: { type: 'string', pattern: '^[1-9][0-9]{0,4}$' },
@@ -431,6 +437,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runMemoryLimitMb: Number(env.RUN_MEMORY_LIMIT_MB ?? '4096'),
     runProcessLimit: Number(env.RUN_PROCESS_LIMIT ?? '1024'),
     runDiskLimitMb: Number(env.RUN_DISK_LIMIT_MB ?? '10240'),
+    runCgroups: (env.RUN_CGROUPS ?? 'auto') as Config['runCgroups'],
+    runCpuWeight: Number(env.RUN_CPU_WEIGHT ?? '100'),
     maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
     runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),

@@ -25,6 +25,17 @@ export interface ChildHandle {
   hold(on: boolean): void;
 }
 
+/** Whether a process of this id is running (as any user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user.
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}
+
 /** Exit code reported when the program could not be started at all (as a shell reports it). */
 export const NOT_STARTED = 127;
 
@@ -49,6 +60,11 @@ export function spawnChild(
      * with a function that writes back to it.
      */
     onControl?: (chunk: Buffer, reply: (text: string) => void) => void;
+    /**
+     * A sixth descriptor (fd 5), which the program reads one byte from to go on (bubblewrap's
+     * --block-fd): called at once with what writes that byte.
+     */
+    onGate?: (open: () => void) => void;
     input?: boolean;
     onStartError?: (err: Error) => void;
     /** The user and group the program runs as (a process running as root may choose). */
@@ -56,8 +72,9 @@ export function spawnChild(
   },
 ): ChildHandle {
   const stdio = [opts.input ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ('pipe' | 'ignore')[];
-  if (opts.onFd3 || opts.onControl) stdio.push(opts.onFd3 ? 'pipe' : 'ignore');
-  if (opts.onControl) stdio.push('pipe');
+  if (opts.onFd3 || opts.onControl || opts.onGate) stdio.push(opts.onFd3 ? 'pipe' : 'ignore');
+  if (opts.onControl || opts.onGate) stdio.push(opts.onControl ? 'pipe' : 'ignore');
+  if (opts.onGate) stdio.push('pipe');
   const user = opts.user ? { uid: opts.user.uid, gid: opts.user.gid } : {};
   const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio, detached: opts.group === true, ...user });
   child.stdout!.on('data', (c: Buffer) => opts.onStdout?.(c));
@@ -70,6 +87,11 @@ export function spawnChild(
     control.on('error', () => undefined);
     const reply = (text: string) => void control.write(text);
     control.on('data', (c: Buffer | string) => opts.onControl?.(Buffer.from(c), reply));
+  }
+  if (opts.onGate) {
+    const gate = (child.stdio as unknown as Socket[])[5];
+    gate.on('error', () => undefined);
+    opts.onGate(() => void gate.end('1'));
   }
   // Writing to a program that has exited is not an error worth more than ignoring.
   child.stdin?.on('error', () => undefined);

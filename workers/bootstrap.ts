@@ -53,8 +53,12 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   if (queueNames.some((q) => SANDBOXED_QUEUES.includes(q))) {
     // Refused runs say why in their log too; the operator sees it here first.
     const problem = await sandbox.check();
+    const unbounded = sandbox.unbounded();
     if (problem) rt.logger.error(`runs will be refused: ${problem}`);
     else if (rt.config.runSandbox === 'none') rt.logger.warn('RUN_SANDBOX=none: Terraform and policy runtimes run unsandboxed, as this worker (unsafe: development only)');
+    else if (unbounded) {
+      rt.logger.warn(`runs are not bounded as a whole (RUN_CGROUPS=auto): ${unbounded}; memory is bounded per process (address space) and processes per user, and CPU weight is not set (docs/run-isolation.md)`);
+    }
   }
   const deps: WorkerDeps = {
     ...rt,

@@ -70,10 +70,14 @@ const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'data-retention', run: async (deps) => void (await sweepDataRetention(deps)) },
 ];
 
-/** What this deployment's processes on this host that died left in its work root (see removeAbandonedWorkdirs). */
+/** What this deployment's processes on this host that died left: cgroups of their sandboxes, and their run directories (see removeAbandonedWorkdirs). */
 const LEFTOVERS: SweepStep = {
   name: 'leftovers',
   async run(deps) {
+    const cgroups = await deps.sandbox.removeLeftovers();
+    if (cgroups.removed) deps.logger.info('removed cgroups of processes that died', { count: cgroups.removed });
+    // Tried again on the next sweep; the run directories' clean-up below goes on.
+    for (const f of cgroups.failed) deps.logger.warn('a cgroup of a sandbox could not be removed yet', { path: f.path, error: f.error });
     const { removed, kept, failed } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir, deps.terraform.workRoot);
     if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
     for (const path of kept) deps.logger.warn("a dead process's run directory held a state file; it was kept for an operator to push (terraform state push)", { path });

@@ -7,6 +7,9 @@ import { randomInt } from 'node:crypto';
 import { spawnChild, type ChildHandle } from '../subprocess.js';
 import type { Config } from '../config.js';
 import { egressRules, USER_NET, type NetworkMode } from './network.js';
+import { cgroupParents, readHostCgroups, removeAbandonedCgroups, RunCgroups, selectCgroups, type CgroupMode, type RunCgroup } from './cgroups.js';
+import { HeldTmpfs, sandboxTmpfs } from './tmpfs.js';
+import { deploymentTag } from '../terraform/work-root.js';
 
 export type { NetworkMode } from './network.js';
 
@@ -14,11 +17,14 @@ export type { NetworkMode } from './network.js';
 export type SandboxMode = 'bwrap' | 'none';
 
 export interface SandboxLimits {
-  /** Address space of each process, in bytes (RLIMIT_AS). */
+  /** Memory of the sandbox's processes together, in bytes (its cgroup); without a cgroup, the address space of each (RLIMIT_AS). */
   memoryBytes: number;
-  /** Processes and threads of the sandbox's user (RLIMIT_NPROC). */
+  /** Processes and threads of the sandbox (its cgroup); without a cgroup, of the sandbox's user (RLIMIT_NPROC). */
   processes: number;
-  /** Everything in the writable directory together, in bytes; also the largest file (RLIMIT_FSIZE). */
+  /**
+   * Everything in the writable directory together, in bytes; also the largest file
+   * (RLIMIT_FSIZE), and the sandbox's /tmp and /dev/shm together (see sandboxTmpfs).
+   */
   diskBytes: number;
 }
 
@@ -38,6 +44,11 @@ export interface SandboxSettings {
    * such a process waking takes the core from it at once; `normal`: the worker's own priority.
    */
   cpuScheduling: 'idle' | 'normal';
+  /**
+   * Whether each sandbox gets a cgroup of its own bounding its processes together (RUN_CGROUPS),
+   * their CPU weight there (RUN_CPU_WEIGHT), and the tag that names this deployment's cgroups.
+   */
+  cgroups: { mode: CgroupMode; cpuWeight: number; deployment: string };
 }
 
 /** The user a sandbox runs as, on the host. */
@@ -74,6 +85,10 @@ const PRLIMIT = resolveBin('prlimit', `${SANDBOX_PATH}:/usr/sbin`);
 const ENV = resolveBin('env', SANDBOX_PATH);
 const CHRT = resolveBin('chrt', SANDBOX_PATH);
 const DISK_CHECK_MS = 2_000;
+/** Between two looks at what the kernel counts for a sandbox (its cgroup's events, its tmpfs mounts' space). */
+const LIMITS_CHECK_MS = 500;
+/** The longest a sandbox's setup may take before the worker gives up on it. */
+const START_TIMEOUT_MS = 15_000;
 /** Directories of up to about this many entries are handed to the sandbox's user synchronously (see own). */
 const SYNC_OWN_MAX_ENTRIES = 200;
 
@@ -88,9 +103,9 @@ const IGNORING_INT = "trap '' INT; exec \"$@\"";
 /**
  * The shell between `unshare` and bubblewrap in `egress` mode, running as root of a fresh user
  * namespace that owns a fresh network namespace: it says so on fd 4, waits until the worker has
- * attached the user-mode network to that namespace, loads the egress rules, closes fd 4 and
- * becomes bubblewrap, which drops to an unprivileged user with no capabilities: the rules stay
- * out of the sandboxed program's reach.
+ * attached the user-mode network to that namespace, loads the egress rules and becomes
+ * bubblewrap (which reports on fd 4 too, see bwrapArgs), which drops to an unprivileged user with
+ * no capabilities: the rules stay out of the sandboxed program's reach.
  */
 const NET_STAGE = [
   "trap '' INT",
@@ -100,7 +115,6 @@ const NET_STAGE = [
   'read -r up <&4 || exit 125',
   '[ "$up" = up ] || exit 125',
   `printf '%s' "$rules" | nft -f - || { echo 'the sandbox could not set up its network rules' >&2; exit 125; }`,
-  'exec 4>&-',
   'exec "$@"',
 ].join('\n');
 
@@ -213,6 +227,13 @@ export interface Sandbox {
    * After a failed check, every spawn is refused with that reason on its stderr (exit 125).
    */
   check(): Promise<string | null>;
+  /**
+   * Why sandboxes get no cgroup of their own although RUN_CGROUPS=auto asks for one (what is then
+   * bounded per process only); null when they get one, or cgroups are off.
+   */
+  unbounded(): string | null;
+  /** Removes the cgroups of this deployment's processes on this host that died, and retries this process's own that could not be removed. */
+  removeLeftovers(): Promise<{ removed: number; failed: { path: string; error: string }[] }>;
 }
 
 /**
@@ -236,6 +257,7 @@ export function sandboxSettings(config: Config): SandboxSettings {
     ],
     uidBase: config.runSandboxUidBase,
     cpuScheduling: config.runCpuScheduling,
+    cgroups: { mode: config.runCgroups, cpuWeight: config.runCpuWeight, deployment: deploymentTag(config) },
     limits: {
       memoryBytes: config.runMemoryLimitMb * 1048576,
       processes: config.runProcessLimit,
@@ -256,6 +278,36 @@ function refused(reason: string, p: SandboxProgram): ChildHandle {
   return { done, interrupt: nothing, kill: nothing, send: nothing, hold: nothing, pid: () => undefined, violation: () => null };
 }
 
+/** What a sandbox's cgroup is to bound, from the settings. */
+const cgroupLimits = (settings: SandboxSettings) => ({
+  memoryBytes: settings.limits.memoryBytes,
+  processes: settings.limits.processes,
+  cpuWeight: settings.cgroups.cpuWeight,
+  cpuIdle: settings.cpuScheduling === 'idle',
+});
+
+/** Where this worker's sandboxes get their cgroups; or why they get none (`missing`: RUN_CGROUPS asks for them, the host does not allow them). */
+interface Bounds {
+  cgroups: RunCgroups | null;
+  missing: string | null;
+}
+
+/** The place for sandboxes' cgroups on this host, readied for use (see RunCgroups.prepare). */
+function findBounds(settings: SandboxSettings): Bounds {
+  if (settings.mode === 'none' || settings.cgroups.mode === 'off') return { cgroups: null, missing: null };
+  const choice = selectCgroups(readHostCgroups());
+  if (!choice.version) return { cgroups: null, missing: choice.reason };
+  const cgroups = new RunCgroups(choice, settings.cgroups.deployment, cgroupLimits(settings));
+  try {
+    cgroups.prepare();
+  } catch (err) {
+    return { cgroups: null, missing: `cgroup v2: the service's cgroup ${choice.version === 2 ? choice.parent : ''} could not be readied (${(err as Error).message})` };
+  }
+  return { cgroups, missing: null };
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
 /** The sandbox every program that executes user configuration runs in (see docs/run-isolation.md). */
 export function createSandbox(settings: SandboxSettings): Sandbox {
   const root = process.getuid?.() === 0;
@@ -264,46 +316,67 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
   const readOnly = new Set(settings.readOnlyPaths.filter((path) => isAbsolute(path) && path !== '/'));
   let fixed: { mounts: string[]; etc: string } | undefined;
   const l = settings.limits;
-  /** What starts each sandbox's program inside bubblewrap: its scheduling, its limits, the interrupt restored (see IGNORING_INT). */
-  const launcher = [
+  const tmpfs = sandboxTmpfs(l.diskBytes);
+  let found: Bounds | undefined;
+  /** Found on first use (the start check, or the first sandbox): it reads the host's cgroups, and with cgroup v2 moves this process. */
+  const bounds = () => (found ??= findBounds(settings));
+  const cgroupRefusal = () => {
+    const missing = settings.cgroups.mode === 'required' ? bounds().missing : null;
+    return missing && `the run sandbox cannot bound a run's processes together (RUN_CGROUPS=required): ${missing}`;
+  };
+  /**
+   * What starts each sandbox's program inside bubblewrap: its scheduling, its limits, the
+   * interrupt restored (see IGNORING_INT). A cgroup bounds memory and processes for the sandbox
+   * as a whole; only without one are they bounded per process (address space) and per user.
+   */
+  const launcher = (cgroup: boolean) => [
     ...(settings.cpuScheduling === 'idle' ? [CHRT, '--idle', '0'] : []),
-    PRLIMIT, `--as=${l.memoryBytes}`, `--nproc=${l.processes}`, `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--',
+    PRLIMIT, ...(cgroup ? [] : [`--as=${l.memoryBytes}`, `--nproc=${l.processes}`]), `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--',
     ENV, '--default-signal=INT',
   ];
 
   /**
    * What every sandbox sees, made once (on the first sandbox): the system, its own /etc (the
-   * directory holding it, where each sandbox's identity files go too), /proc, /dev, /tmp, the
-   * read-only paths.
+   * directory holding it, where each sandbox's identity files go too), /proc, /dev, /tmp and
+   * /dev/shm (tmpfs mounts of the sizes sandboxTmpfs gives), the read-only paths.
    */
   function fixedMounts(): { mounts: string[]; etc: string } {
     if (fixed) return fixed;
     const etc = makeEtc();
     const mounts = [...systemMounts()];
     for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf']) mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
-    mounts.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+    mounts.push('--proc', '/proc', '--dev', '/dev');
+    for (const m of tmpfs) mounts.push('--size', String(m.bytes), '--tmpfs', m.path);
     for (const path of readOnly) mounts.push('--ro-bind-try', path, path);
     return (fixed = { mounts, etc });
   }
 
-  function bwrapArgs(p: SandboxProgram, network: NetworkMode, identity: string[]): string[] {
+  /**
+   * Bubblewrap's arguments for `p`. It reports the sandbox's first process on fd 4 and holds it,
+   * set up but before the program starts, until the worker writes a byte to fd 5 (see admit).
+   * The root and /dev, tmpfs mounts of bubblewrap's own, are made read-only once everything is
+   * mounted on them: the run's directory, /tmp and /dev/shm are the only places it can write.
+   */
+  function bwrapArgs(p: SandboxProgram, network: NetworkMode, identity: string[], cgroup: boolean): string[] {
     const args = [
       '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       ...(network === 'isolated' ? ['--unshare-net'] : []),
       '--disable-userns', '--die-with-parent', '--hostname', 'run',
+      '--info-fd', '4', '--block-fd', '5',
       '--uid', String(p.user.uid), '--gid', String(p.user.gid),
       ...fixedMounts().mounts,
       ...identity,
     ];
     const bin = resolveBin(p.bin);
     if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin))) args.push('--ro-bind-try', dirname(bin), dirname(bin));
-    args.push('--bind', p.dir, p.dir, '--chdir', p.cwd, '--clearenv');
+    args.push('--bind', p.dir, p.dir, '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
-    args.push('--', ...launcher, bin, ...p.args);
+    args.push('--', ...launcher(cgroup), bin, ...p.args);
     return args;
   }
 
-  function watchDisk(p: SandboxProgram, handle: ChildHandle, onViolation: (why: string) => void): () => void {
+  /** Calls `onViolation` (which stops the sandbox) when the program's directory grows past the disk limit. */
+  function watchDisk(p: SandboxProgram, onViolation: (why: string) => void): () => void {
     const limit = settings.limits.diskBytes;
     let busy = false;
     const timer = setInterval(() => {
@@ -311,10 +384,7 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       busy = true;
       void sizeOf(p.dir, limit)
         .then((size) => {
-          if (size > limit) {
-            onViolation(`the working directory grew past ${Math.round(limit / 1048576)} MiB (RUN_DISK_LIMIT_MB)`);
-            handle.kill();
-          }
+          if (size > limit) onViolation(`the working directory grew past ${Math.round(limit / 1048576)} MiB (RUN_DISK_LIMIT_MB)`);
         })
         .finally(() => (busy = false));
     }, DISK_CHECK_MS);
@@ -322,11 +392,73 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     return () => clearInterval(timer);
   }
 
+  /**
+   * Starts `p` in a new sandbox, in a cgroup of its own when there are cgroups. The cgroup is made
+   * first; the stage (the shell, or `unshare`, that becomes bubblewrap) is written into it right
+   * after it is spawned, and bubblewrap's first process once bubblewrap reports it, held before the
+   * program starts (see admit): whatever the run starts is forked inside its cgroup, with no
+   * wrapper program and no cgroup file the sandbox's user could write.
+   */
   function spawnSandboxed(p: SandboxProgram): ChildHandle {
+    const noCgroup = cgroupRefusal();
+    if (noCgroup) return refused(noCgroup, p);
+    let group: RunCgroup | undefined;
+    try {
+      group = bounds().cgroups?.create();
+    } catch (err) {
+      return refused(`the sandbox's cgroup could not be made: ${(err as Error).message}`, p);
+    }
     const network = p.network ?? settings.network;
     const identity = identityMounts(fixedMounts().etc, p.user);
-    const bwrap = bwrapArgs(p, network, identity.args);
+    const bwrap = bwrapArgs(p, network, identity.args, group !== undefined);
+    const held = new HeldTmpfs(tmpfs);
     let slirp: ReturnType<typeof spawn> | undefined;
+    let open = () => undefined as void;
+    let control = '';
+    let admitted = false;
+    let ended = false;
+    const fail = (why: string) => {
+      if (ended) return;
+      p.onStderr?.(Buffer.from(`Error: the sandbox could not be started: ${why}\n`));
+      handle.kill();
+      group?.kill();
+    };
+    /**
+     * Lets the program start: bubblewrap's first process `pid`, set up and waiting on fd 5, joins
+     * the cgroup, and the sandbox's tmpfs mounts are held once its root is in place.
+     */
+    const admit = (pid: number) => {
+      try {
+        group?.attach(pid);
+      } catch (err) {
+        return fail(`it could not join its cgroup (${(err as Error).message})`);
+      }
+      const deadline = Date.now() + START_TIMEOUT_MS;
+      const attempt = () => {
+        if (ended) return;
+        try {
+          if (held.tryHold(pid)) return open();
+        } catch (err) {
+          return fail(`its tmpfs mounts could not be opened (${(err as Error).message})`);
+        }
+        if (Date.now() > deadline) return fail('its mounts were not in place in time');
+        setTimeout(attempt, 2);
+      };
+      attempt();
+    };
+    const onControl = (chunk: Buffer, reply: (text: string) => void) => {
+      control += chunk.toString('utf8');
+      if (network === 'egress' && !slirp && control.startsWith('ns\n')) {
+        control = control.slice(3);
+        slirp = attachNetwork(handle, reply, p.onStderr);
+      }
+      // The first thing bubblewrap writes there: {"child-pid": <pid>, ... (complete once a non-digit follows).
+      const child = /"child-pid":\s*(\d+)\D/.exec(control);
+      if (child && !admitted) {
+        admitted = true;
+        admit(Number(child[1]));
+      }
+    };
     const common = {
       cwd: '/',
       // nft is in sbin, which an unprivileged user's PATH may lack.
@@ -337,29 +469,63 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       onStderr: p.onStderr,
       onFd3: p.onFd3,
       onStartError: p.onStartError,
+      onControl,
+      onGate: (o: () => void) => (open = o),
       user: root ? p.user : undefined,
     };
-    let handle: ChildHandle;
-    if (network === 'isolated') {
-      handle = spawnChild('/bin/sh', ['-c', IGNORING_INT, 'sh', 'bwrap', ...bwrap], common);
-    } else {
-      const rules = egressRules(settings.allowedCidrs, hostAddresses());
-      handle = spawnChild('unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', NET_STAGE, 'sh', rules, 'bwrap', ...bwrap], {
-        ...common,
-        onControl: (chunk, reply) => {
-          if (!chunk.toString('utf8').startsWith('ns') || slirp) return;
-          slirp = attachNetwork(handle, reply, p.onStderr);
-        },
-      });
+    const handle: ChildHandle =
+      network === 'isolated'
+        ? spawnChild('/bin/sh', ['-c', IGNORING_INT, 'sh', 'bwrap', ...bwrap], common)
+        : spawnChild('unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', NET_STAGE, 'sh', egressRules(settings.allowedCidrs, hostAddresses()), 'bwrap', ...bwrap], common);
+    const stage = handle.pid();
+    if (group && stage !== undefined) {
+      try {
+        group.attach(stage);
+      } catch (err) {
+        fail(`it could not join its cgroup (${(err as Error).message})`);
+      }
     }
+
     let violation: string | null = null;
-    const stopWatching = watchDisk(p, handle, (why) => (violation ??= why));
-    void handle.done.then(() => {
+    /** The limit the kernel stopped the sandbox at, if any: a process killed for memory, a fork refused, a full tmpfs. */
+    const limitHit = (): string | null => {
+      const hit = group?.hit();
+      if (hit === 'memory') return `its processes together reached the memory limit of ${mb(l.memoryBytes)} MB (RUN_MEMORY_LIMIT_MB)`;
+      if (hit === 'processes') return `it reached the process limit of ${l.processes} processes and threads (RUN_PROCESS_LIMIT)`;
+      const full = held.full();
+      return full && `it filled ${full} up to the disk limit of ${mb(l.diskBytes)} MB (RUN_DISK_LIMIT_MB)`;
+    };
+    // A sandbox at a limit is stopped: what runs in it would only fail on, or (a fork bomb) go on for ever.
+    const stop = (why: string) => {
+      if (violation) return;
+      violation = why;
+      handle.kill();
+      group?.kill();
+    };
+    /** Looks at the limits now (the phase asks as soon as its command has ended), and says which one stopped the sandbox. */
+    const check = () => {
+      if (!violation && !ended) {
+        const why = limitHit();
+        if (why) stop(why);
+      }
+      return violation;
+    };
+    const limits = setInterval(check, LIMITS_CHECK_MS);
+    limits.unref();
+    const stopWatching = watchDisk(p, stop);
+    // Ends once the sandbox is gone with its cgroup: what it hit is read before that, and its tmpfs mounts let go.
+    const done = handle.done.then(async (exit) => {
+      check();
+      ended = true;
+      clearInterval(limits);
       stopWatching();
+      held.release();
       slirp?.kill('SIGKILL');
       identity.remove();
+      await group?.remove();
+      return exit;
     });
-    return { ...handle, violation: () => violation };
+    return { ...handle, done, violation: check };
   }
 
   /**
@@ -423,8 +589,19 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       return spawnSandboxed(p);
     },
     async check() {
-      refusal = settings.mode === 'none' ? null : await checkSandbox(settings.network, spawnSandboxed, user(), own);
+      refusal = settings.mode === 'none' ? null : (cgroupRefusal() ?? (await checkSandbox(settings.network, spawnSandboxed, user(), own)));
       return refusal;
+    },
+    unbounded() {
+      return settings.mode !== 'none' && settings.cgroups.mode === 'auto' ? bounds().missing : null;
+    },
+    async removeLeftovers() {
+      if (settings.mode === 'none') return { removed: 0, failed: [] };
+      const { deployment } = settings.cgroups;
+      const own = found?.cgroups;
+      const result = await removeAbandonedCgroups(own?.parents() ?? cgroupParents(readHostCgroups(), deployment), deployment);
+      for (const path of (await own?.retryUnremoved()) ?? []) result.failed.push({ path, error: 'processes are still in it' });
+      return result;
     },
   };
 }

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { gunzipSync } from 'node:zlib';
 import { extract, UnpackSync } from 'tar';
 import { safeEntryPath } from '../archive.js';
-import { spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
+import { processAlive, spawnChild, type ChildHandle, type ExitStatus } from '../subprocess.js';
 import { ensureWorkRoot } from './work-root.js';
 import { SANDBOX_PATH, type Sandbox, type SandboxUser } from '../sandbox/sandbox.js';
 import { isTerraformIdentifier } from '../domain/variable.js';
@@ -170,16 +170,6 @@ async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: n
 
 const WORKDIR_PREFIX = 'rls-run-';
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, as another user.
-    return (err as { code?: string }).code === 'EPERM';
-  }
-};
-
 /**
  * Removes the working directories that this deployment's processes on this host left in `dir`,
  * its work root (see deploymentWorkRoot), when they died (a `kill -9` leaves configuration, state
@@ -195,7 +185,7 @@ export async function removeAbandonedWorkdirs(recoveryDir: string, dir: string):
   const result = { removed: 0, kept: [] as string[], failed: [] as { path: string; error: string }[] };
   for (const name of names) {
     const pid = Number(/^rls-run-(\d+)-/.exec(name)?.[1] ?? NaN);
-    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
     const root = join(dir, name);
     try {
       const kept = await keepLeftState(root, recoveryDir, name);

@@ -14,13 +14,17 @@ function databaseOf(databaseUrl: string): string {
 }
 
 /**
- * The directory under the temporary directory (`base`) that holds one deployment's run working
- * directories: named by a digest of its database and queue prefix (which runs see in their paths,
- * so neither is spelled out), so that deployments sharing a host's TMPDIR each make, and clean up
- * after a crash, only their own.
+ * What names one deployment's things on a host (its run directories' root, its runs' cgroups): a
+ * digest of its database and queue prefix, which runs see in their paths, so neither is spelled
+ * out. Deployments sharing a host each make, and clean up after a crash, only their own.
  */
+export function deploymentTag(deployment: { databaseUrl: string; queuePrefix: string }): string {
+  return sha256Hex(`${databaseOf(deployment.databaseUrl)}|${deployment.queuePrefix}`).slice(0, 16);
+}
+
+/** The directory under the temporary directory (`base`) that holds one deployment's run working directories. */
 export function deploymentWorkRoot(deployment: { databaseUrl: string; queuePrefix: string }, base = tmpdir()): string {
-  return join(base, `rls-work-${sha256Hex(`${databaseOf(deployment.databaseUrl)}|${deployment.queuePrefix}`).slice(0, 16)}`);
+  return join(base, `rls-work-${deploymentTag(deployment)}`);
 }
 
 /**

@@ -10,6 +10,8 @@ import { bullPrefix } from '../../shared/queues.js';
 import { masters } from '../../shared/redis.js';
 import { startWeb, type WebHandle } from '../../server/web.js';
 import { sandboxHost } from './sandbox.js';
+import { cgroupParents, readHostCgroups, removeAbandonedCgroups } from '../../shared/sandbox/cgroups.js';
+import { deploymentTag } from '../../shared/terraform/work-root.js';
 import { startRedisCluster, type OwnRedisCluster } from './redis-cluster.js';
 
 /** Everything a test needs: the running API, its runtime, and the per-run identity. */
@@ -198,6 +200,9 @@ export async function stopHarness(): Promise<void> {
   await h.web.stop();
   await flushQueueKeys(h);
   await closeRuntime(h.rt);
+  // Workers killed by the tests leave their sandboxes' cgroups, which only a worker of this run's deployment (its database and prefix) would remove.
+  const tag = deploymentTag(h.config);
+  await removeAbandonedCgroups(cgroupParents(readHostCgroups(), tag), tag);
   if (!process.env.TEST_KEEP_DB) await dropDatabase(h.config.databaseUrl);
   await h.cluster?.stop();
 }

@@ -13,9 +13,12 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `bin/workers.js` as a real child process sharing this run's database and queue prefix. */
-export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}): WorkerProcess {
-  return spawnService(WORKERS_MAIN, queues, env);
+/**
+ * Starts `bin/workers.js` as a real child process sharing this run's database and queue prefix;
+ * through `wrapper` when given (a command that ends by running its arguments, e.g. in namespaces of its own).
+ */
+export function spawnWorkers(queues: string[], env: NodeJS.ProcessEnv = {}, wrapper: string[] = []): WorkerProcess {
+  return spawnService(WORKERS_MAIN, queues, env, wrapper);
 }
 
 /** Starts `bin/web.js` (the API alone) as a real child process on this run's database and queue prefix; `env` names its PORT. */
@@ -23,8 +26,9 @@ export function spawnWeb(env: NodeJS.ProcessEnv): WorkerProcess {
   return spawnService(WEB_MAIN, [], env);
 }
 
-function spawnService(main: string, args: string[], env: NodeJS.ProcessEnv): WorkerProcess {
-  const proc = spawn(process.execPath, [main, ...args], {
+function spawnService(main: string, args: string[], env: NodeJS.ProcessEnv, wrapper: string[] = []): WorkerProcess {
+  const [bin, ...rest] = [...wrapper, process.execPath, main, ...args];
+  const proc = spawn(bin, rest, {
     env: { ...harness().childEnv, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

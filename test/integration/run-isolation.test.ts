@@ -117,7 +117,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
     expect(witness.saw('/allowed')).to.equal(true);
   });
 
-  it('local-exec runs as the sandbox\'s unprivileged user and cannot write outside the run\'s directory', async () => {
+  it('local-exec runs as the sandbox\'s unprivileged user and cannot write outside the run\'s directory (the root and /dev are read-only)', async () => {
     await startWorker();
     const org = await createOrg();
     const marker = `rlsiso${randomBytes(5).toString('hex')}`;
@@ -126,6 +126,8 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const command = [
       'echo uid=$(id -u) gid=$(id -g)',
       `touch /etc/${marker} 2>/dev/null || echo cannot-write-etc`,
+      `touch /${marker} 2>/dev/null || echo cannot-write-root`,
+      `touch /dev/${marker} 2>/dev/null || echo cannot-write-dev`,
       `touch ${hostRepo} 2>/dev/null || echo cannot-write-repo`,
       `touch ${hostTmp} && echo wrote-private-tmp`,
       'touch here && echo wrote-run-directory',
@@ -137,7 +139,7 @@ describe('run isolation: what a hostile configuration can reach', function () {
     const uid = Number(/uid=(\d+)/.exec(log)?.[1]);
     expect(uid, log).to.be.a('number').and.not.equal(0);
     if (ROOT) expect(uid).to.be.at.least(600000);
-    expect(log).to.include('cannot-write-etc').and.include('cannot-write-repo').and.include('wrote-private-tmp').and.include('wrote-run-directory');
+    expect(log).to.include('cannot-write-etc').and.include('cannot-write-root').and.include('cannot-write-dev').and.include('cannot-write-repo').and.include('wrote-private-tmp').and.include('wrote-run-directory');
     expect(existsSync(hostTmp), 'the sandbox\'s /tmp is its own').to.equal(false);
     expect(existsSync(hostRepo)).to.equal(false);
     expect(existsSync(`/etc/${marker}`)).to.equal(false);
