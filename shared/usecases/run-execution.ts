@@ -212,8 +212,6 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
   return undefined;
 }
 
-/** Waits between attempts at storing the state an apply wrote (the last one repeats while the database cannot be reached). */
-const STATE_SAVE_WAITS_MS = [500, 2000, 5000];
 /** How often a running apply's state file is looked at (and stored when Terraform changed it). */
 const STATE_SYNC_MS = 2_000;
 
@@ -267,29 +265,18 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
   const after = await readFile(wd.statePath).catch(() => null);
   // Empty: Terraform was stopped before it wrote any state.
   if (!after?.length || (before && after.equals(before))) return;
-  const giveUpAt = Date.now() + deps.config.stateSaveRetrySeconds * 1000;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await storeState(deps, run, after);
-      return;
-    } catch (err) {
-      const wait = STATE_SAVE_WAITS_MS[Math.min(attempt, STATE_SAVE_WAITS_MS.length - 1)];
-      // A state that is not JSON never becomes JSON; a database out of reach may come back.
-      const again = !(err instanceof SyntaxError) && (attempt < 2 || (databaseUnavailable(err) && Date.now() + wait < giveUpAt));
-      if (again) {
-        await new Promise((resolve) => setTimeout(resolve, wait));
-        continue;
-      }
-      const kept = await keepState(deps, run, wd, after);
-      // Named, not quoted: a database error's message may carry what it was given (the state).
-      const code = (err as { code?: unknown }).code;
-      const reason = err instanceof SyntaxError ? 'it is not valid JSON' : typeof code === 'string' ? `database error ${code}` : 'an unexpected error';
-      deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, host: hostname(), path: kept, error: reason });
-      throw new Error(
-        `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host ${hostname()}; ` +
-          'push it to the workspace (terraform state push) before the workspace runs again.',
-      );
-    }
+  try {
+    await whileDatabaseAway(deps, run.id, 'store the state an apply wrote', () => storeState(deps, run, after), { patienceMs: deps.config.stateSaveRetrySeconds * 1000, tries: 3 });
+  } catch (err) {
+    const kept = await keepState(deps, run, wd, after);
+    // Named, not quoted: a database error's message may carry what it was given (the state).
+    const code = (err as { code?: unknown }).code;
+    const reason = err instanceof SyntaxError ? 'it is not valid JSON' : typeof code === 'string' ? `database error ${code}` : 'an unexpected error';
+    deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, host: hostname(), path: kept, error: reason });
+    throw new Error(
+      `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host ${hostname()}; ` +
+        'push it to the workspace (terraform state push) before the workspace runs again.',
+    );
   }
 }
 
@@ -398,10 +385,11 @@ async function runPhase(
         return moved;
       });
     };
-    const [moved, followUps] = await whileDatabaseAway(deps, run.id, () => record(outcome)).catch((err: unknown) => {
+    const recordWhileAway = (ended: PhaseOutcome) => whileDatabaseAway(deps, run.id, 'record the end of a phase', () => record(ended), { patienceMs: RECORD_PATIENCE_MS });
+    const [moved, followUps] = await recordWhileAway(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
-      return whileDatabaseAway(deps, run.id, () => record({ kind: 'error', message: `the ${what} could not be run` }));
+      return recordWhileAway({ kind: 'error', message: `the ${what} could not be run` });
     });
     if (moved) await afterMove(deps, moved, followUps);
   } finally {
@@ -413,24 +401,27 @@ async function runPhase(
 const APPLY_STOPPED_AT_SHUTDOWN =
   "The worker applying this run shut down (SHUTDOWN_BUDGET_MS) and stopped the apply; check the workspace's state (the apply's log says what was stored) before queuing a new run.";
 
-/** How long the end of a phase is tried again while the database cannot be reached, and the longest wait between tries. */
+/** How long the end of a phase is tried again while the database cannot be reached. */
 const RECORD_PATIENCE_MS = 10 * 60_000;
-const RECORD_WAIT_MS = 5_000;
+/** The longest wait between two tries (see whileDatabaseAway); they start at half a second and double. */
+const RETRY_WAIT_MS = 5_000;
 
 /**
- * Runs `record` (the transaction that records a phase's end) until it is not refused for want of
- * the database, for up to RECORD_PATIENCE_MS: a worker that is alive records how its phase
- * ended once the database is back, rather than leaving it to the sweep as if it had died.
+ * Runs `attempt` until it is not refused for want of the database, for up to `patienceMs`, and
+ * `tries` times in all whatever else refuses it (but a SyntaxError, which a retry cannot mend).
+ * A worker that is alive stores its apply's state and records how its phase ended once the
+ * database is back, rather than leaving it to the sweep as if it had died.
  */
-async function whileDatabaseAway<T>(deps: ExecutionDeps, runId: string, record: () => Promise<T>): Promise<T> {
-  const giveUpAt = Date.now() + RECORD_PATIENCE_MS;
-  for (let wait = 500; ; wait = Math.min(wait * 2, RECORD_WAIT_MS)) {
+async function whileDatabaseAway<T>(deps: ExecutionDeps, runId: string, what: string, attempt: () => Promise<T>, opts: { patienceMs: number; tries?: number }): Promise<T> {
+  const giveUpAt = Date.now() + opts.patienceMs;
+  for (let tried = 1, wait = 500; ; tried++, wait = Math.min(wait * 2, RETRY_WAIT_MS)) {
     try {
-      return await record();
+      return await attempt();
     } catch (err) {
       const cause = err instanceof ProductFailed ? err.reason : err;
-      if (!databaseUnavailable(cause) || Date.now() + wait > giveUpAt) throw err;
-      deps.logger.warn('the database cannot be reached to record the end of a phase; trying again', { runId, inMs: wait });
+      const away = databaseUnavailable(cause) && Date.now() + wait < giveUpAt;
+      if (!away && (cause instanceof SyntaxError || tried >= (opts.tries ?? 1))) throw err;
+      if (away) deps.logger.warn(`the database cannot be reached to ${what}; trying again`, { runId, inMs: wait });
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

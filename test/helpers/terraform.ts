@@ -229,3 +229,11 @@ export async function runWorkdirs(dir: string, pid?: number): Promise<string[]> 
   const prefix = pid === undefined ? 'rls-run-' : `rls-run-${pid}-`;
   return (await readdir(dir)).filter((name) => name.startsWith(prefix) && existsSync(join(dir, name, 'config')));
 }
+
+/** An apply whose first resource is stored at once and whose second one's provisioner sleeps `seconds` (a `marker` tells the runs apart). */
+export const slowApplyConfig = (marker: string, seconds = 120) => `resource "terraform_data" "first" { input = "${marker}" }
+resource "terraform_data" "second" {
+  input = terraform_data.first.output
+  provisioner "local-exec" { command = "sleep ${seconds} # ${marker}" }
+}
+`;

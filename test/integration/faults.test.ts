@@ -10,7 +10,7 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, workRootOf, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { runWorkdirs, workRootOf, slowApplyConfig, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask, taskSetup } from '../helpers/run-task-fixtures.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
@@ -135,15 +135,7 @@ describe('faults: Redis loses its data while the workers keep running', function
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': true });
       await notifyReceiver(ws.id, token, ['run:errored']);
-      const marker = uniq('slowapply');
-      await uploadConfig(ws.id, token, {
-        'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
-resource "terraform_data" "second" {
-  input = terraform_data.first.output
-  provisioner "local-exec" { command = "sleep 120 # ${marker}" }
-}
-`,
-      });
+      await uploadConfig(ws.id, token, { 'main.tf': slowApplyConfig(uniq('slowapply')) });
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
       // The first resource is created and Terraform wrote its state; the second one's provisioner sleeps.

@@ -107,6 +107,16 @@ async function expectNothingLeft(marker: string, cgroups: string[]) {
   await waitFor(() => cgroups.every((dir) => !existsSync(dir)), () => `the run's cgroup to be removed (${cgroups.filter((d) => existsSync(d)).join(', ')})`, 10_000);
 }
 
+/** Applies `command` in a run of `org` under worker `w`, watching its cgroup; the run must error. What was seen, and the apply's log. */
+async function erroredAttack(w: WorkerProcess, org: Awaited<ReturnType<typeof createOrg>>, command: string, marker: string) {
+  const runId = await applyOf(org, command);
+  const watch = watchRun(w.proc.pid!, marker);
+  const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 60_000);
+  const seen = watch.stop();
+  expect(run.attributes.status).to.equal('errored');
+  return { seen, log: await applyLog(runId, org.owner.token) };
+}
+
 describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and tmpfs sizes', function () {
   this.timeout(120_000);
   let worker: WorkerProcess | undefined;
@@ -132,12 +142,7 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     const marker = `rlsdisk${randomBytes(4).toString('hex')}`;
     // 200 MB into /tmp: before, all of it was host memory whatever RUN_DISK_LIMIT_MB said.
     const before = shmemBytes();
-    const runId = await applyOf(org, `${SEEN_FIRST} head -c 200000000 /dev/zero > /tmp/${marker}; sleep 30 # ${marker}`);
-    const watch = watchRun(w.proc.pid!, marker);
-    const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 60_000);
-    const seen = watch.stop();
-    expect(run.attributes.status).to.equal('errored');
-    const log = await applyLog(runId, org.owner.token);
+    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} head -c 200000000 /dev/zero > /tmp/${marker}; sleep 30 # ${marker}`, marker);
     expect(log, log).to.include('the apply was stopped: it filled /tmp up to the disk limit of 20 MB (RUN_DISK_LIMIT_MB)');
     expect(log).to.include('No space left on device');
     // The attack did fill /tmp (17.5 MB of the 20 MB go to it), and not a page past it.
@@ -157,12 +162,7 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     expect(ok.attributes.status, await applyLog(control, org.owner.token)).to.equal('applied');
 
     const marker = `rlsmem${randomBytes(4).toString('hex')}`;
-    const runId = await applyOf(org, `${SEEN_FIRST} for i in 1 2 3; do ${hold(marker)} & done; wait`);
-    const watch = watchRun(w.proc.pid!, marker);
-    const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 60_000);
-    const seen = watch.stop();
-    expect(run.attributes.status).to.equal('errored');
-    const log = await applyLog(runId, org.owner.token);
+    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} for i in 1 2 3; do ${hold(marker)} & done; wait`, marker);
     expect(log, log).to.include('the apply was stopped: its processes together reached the memory limit of 64 MB (RUN_MEMORY_LIMIT_MB)');
     await expectNothingLeft(marker, seen.cgroups);
   });
@@ -171,12 +171,7 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     const w = await startWorker();
     const org = await createOrg();
     const marker = `rlsbomb${randomBytes(4).toString('hex')}`;
-    const runId = await applyOf(org, `${SEEN_FIRST} ${marker}() { ${marker} | ${marker} & }; ${marker}; sleep 30`);
-    const watch = watchRun(w.proc.pid!, marker);
-    const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 60_000);
-    const seen = watch.stop();
-    expect(run.attributes.status).to.equal('errored');
-    const log = await applyLog(runId, org.owner.token);
+    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} ${marker}() { ${marker} | ${marker} & }; ${marker}; sleep 30`, marker);
     expect(log, log.slice(-2000)).to.include('the apply was stopped: it reached the process limit of 100 processes and threads (RUN_PROCESS_LIMIT)');
     await expectNothingLeft(marker, seen.cgroups);
   });

@@ -9,20 +9,12 @@ import { api, doc } from '../helpers/api.js';
 import { flushQueueKeys, freePort, harness, startDeployment, type Deployment } from '../helpers/harness.js';
 import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, workRootOf, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
+import { runWorkdirs, workRootOf, slowApplyConfig, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
 import { scrapeMetrics, total } from '../helpers/metrics.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { taskSetup } from '../helpers/run-task-fixtures.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { readWholeLog } from '../helpers/module-tests.js';
-
-/** An apply whose first resource is stored at once and whose second one's provisioner sleeps (a `marker` tells the runs apart). */
-const slowApplyConfig = (marker: string) => `resource "terraform_data" "first" { input = "${marker}" }
-resource "terraform_data" "second" {
-  input = terraform_data.first.output
-  provisioner "local-exec" { command = "sleep 120 # ${marker}" }
-}
-`;
 
 /** Uploads a trivial configuration to a workspace of `dep`; returns the version id. */
 async function uploadTo(dep: Deployment, workspaceId: string, token: string): Promise<string> {
@@ -322,15 +314,7 @@ describe('faults the sweep must survive: no work stranded', function () {
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': true });
-      const marker = uniq('pgdown');
-      await uploadConfig(ws.id, token, {
-        'main.tf': `resource "terraform_data" "first" { input = "${marker}" }
-resource "terraform_data" "second" {
-  input = terraform_data.first.output
-  provisioner "local-exec" { command = "sleep 6 # ${marker}" }
-}
-`,
-      });
+      await uploadConfig(ws.id, token, { 'main.tf': slowApplyConfig(uniq('pgdown'), 6) });
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
       await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), "the apply's first state to be stored", 30_000);
