@@ -10,6 +10,7 @@ import { harness } from '../helpers/harness.js';
 import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq, type TestUser } from '../helpers/fixtures.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import { waitFor } from '../helpers/processes.js';
 
 type Org = { name: string; owner: TestUser };
 
@@ -266,9 +267,9 @@ describe('ssh keys', function () {
         expect(plan).not.to.include(line);
         expect(apply).not.to.include(line);
       }
-      // The phase's directory (and the key in it) is removed when the phase ends.
+      // The phase's directory (and the key in it) is removed once the phase ends, just after the run's move.
+      await waitFor(() => !existsSync(dirname(dirname(keyFile))), `${keyFile}'s phase directory to be removed`, 10_000);
       expect(existsSync(keyFile), keyFile).to.equal(false);
-      expect(existsSync(dirname(dirname(keyFile)))).to.equal(false);
     });
 
     it('gets no key and no GIT_SSH_COMMAND in a workspace without one', async () => {
