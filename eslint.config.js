@@ -1,14 +1,14 @@
 // Lint rules that keep the layering of docs/architecture.md honest where imports alone cannot:
-// no `any`, no `as never` escape hatch, and no SQL in handlers or workers (it lives in repos and
-// read models). Run with `npm run lint` (with the import boundaries of .dependency-cruiser.cjs).
+// no `any`, no `as never` escape hatch, and no SQL in handlers or workers (it lives in each feature's repo and
+// queries files). Run with `npm run lint` (with the import boundaries of .dependency-cruiser.cjs).
 import tseslint from 'typescript-eslint';
 
-const NO_AS_NEVER = { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see shared/db.ts for JSON and SQL values).' };
+const NO_AS_NEVER = { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see shared/platform/db.ts for JSON and SQL values).' };
 const NO_SQL = [
-  { selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]', message: 'No SQL here: queries belong in shared/repos (writes) or shared/read-models (responses).' },
-  { selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here: transactions belong in use cases, queries in shared/repos or shared/read-models.' },
+  { selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]', message: 'No SQL here: queries belong in a feature's repo (writes) or queries (responses) files.' },
+  { selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here: transactions belong in a feature's commands, queries in its repo or queries files.' },
   { selector: 'CallExpression[callee.object.property.name="db"][callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here.' },
-  { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in shared/repos or shared/read-models.' },
+  { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in a feature's repo or queries files.' },
 ];
 
 export default tseslint.config(

@@ -36,10 +36,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fetch from 'node-fetch';
 import pg from 'pg';
-import { newId } from '../shared/ids.js';
+import { newId } from '../shared/platform/ids.js';
 import { runPayload } from '../shared/notifications/payloads.js';
-import { MAX_CONFIGURATIONS_PER_WORKSPACE } from '../shared/domain/notification.js';
-import { firstTries } from '../shared/queues.js';
+import { MAX_CONFIGURATIONS_PER_WORKSPACE } from '../shared/notifications/machine.js';
+import { firstTries } from '../shared/platform/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, backendPids, Cleanups, createCv, createFixture, doc, HOST, log, machine, output, percentile, procCpuMs, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
 

@@ -17,7 +17,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { insertPendingRun } from '../shared/usecases/run-moves.js';
+import { insertPendingRun } from '../shared/runs/moves.js';
 import type { Runtime } from '../shared/runtime.js';
 import { Cleanups, cleanupOnSignals, createFixture, log, migratedSetup, sleep, type ServiceSetup } from './support.js';
 

@@ -15,7 +15,7 @@
  *
  * Baselines, in the same run and alternating with the service rounds: the same receiver gets
  * direct signed POSTs (HMAC-SHA512 over the exact bytes, the same headers) of a byte-identical
- * request body, 20 at once, through the service's own outbound client (shared/http/outbound.ts,
+ * request body, 20 at once, through the service's own outbound client (shared/platform/outbound.ts,
  * created with the same policy); for reference through plain fetch; and one at a time at the
  * moments the service would send them: as each of 20 runs on workspaces without the task
  * finishes its plan, so the machine carries the same Terraform load.
@@ -36,13 +36,13 @@ import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import pg from 'pg';
-import { loadConfig } from '../shared/config.js';
-import { createOutboundClient, type OutboundClient } from '../shared/http/outbound.js';
-import { createLogger } from '../shared/logger.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { createOutboundClient, type OutboundClient } from '../shared/platform/outbound.js';
+import { createLogger } from '../shared/platform/logger.js';
 import { taskUserAgent } from '../shared/run-tasks/payload.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
-import type { QueueName } from '../shared/queues.js';
+import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import type { QueueName } from '../shared/platform/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percentile, procfileNice, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
 
@@ -639,7 +639,7 @@ function report(m: Measured): string {
     row('&nbsp;&nbsp;enqueued -> dispatch job picked up', s.map((x) => x.pickedUp - x.enqueued)),
     row('&nbsp;&nbsp;picked up -> request whole at the integration (claim, reads, decrypt, sign, connect, send)', s.map((x) => x.received - x.pickedUp)),
     row('dispatcher\'s own send, request to 200 (`task_result_attempts.duration_ms`)', s.map((x) => x.sendMs)),
-    row('**Baseline**: direct signed POST via shared/http/outbound.ts, 20 at once, idle', m.outbound),
+    row('**Baseline**: direct signed POST via shared/platform/outbound.ts, 20 at once, idle', m.outbound),
     row('Baseline at the service\'s moments: one POST per finished plan, 20 runs planning', m.loaded),
     row('Reference: direct signed POST via plain fetch (keep-alive), 20 at once, idle', m.fetch),
   ];

@@ -23,11 +23,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { Runtime } from '../shared/runtime.js';
-import type { ObjectStore } from '../shared/store/object-store.js';
-import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/terraform/runner.js';
-import { planCommand, spawnPhase, SpareShell } from '../shared/terraform/phase-process.js';
-import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
-import { loadConfig } from '../shared/config.js';
+import type { ObjectStore } from '../shared/platform/store/object-store.js';
+import { prepareWorkdir, runTerraform, type TerraformSettings } from '../shared/platform/terraform/runner.js';
+import { planCommand, spawnPhase, SpareShell } from '../shared/platform/terraform/phase-process.js';
+import { createSandbox, sandboxSettings } from '../shared/platform/sandbox/sandbox.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, LAYOUTS, log, machine, memoryKiB, openSetupRuntime, output, percentile, pollUntil, putArchive, runMain, serviceSetup, sleep, startServiceOn, startServiceProcesses, tarGz, type Endpoint, type Fixture, type Layout, type Service, type ServiceProcesses } from './support.js';
 

@@ -13,7 +13,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QUEUE_NAMES } from '../shared/queues.js';
+import { QUEUE_NAMES } from '../shared/platform/queues.js';
 import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, log, machine, openSetupRuntime, putArchive, runMain, serviceSetup, sleep, startServiceProcesses, tarGz, type Fixture } from './support.js';
 
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? '12');

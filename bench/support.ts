@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { loadConfig } from '../shared/config.js';
-import { dropDatabase } from '../shared/db.js';
-import { migrateLatest } from '../shared/db/migrate.js';
-import { createLogger } from '../shared/logger.js';
-import { bullPrefix, type QueueName } from '../shared/queues.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { dropDatabase } from '../shared/platform/db.js';
+import { migrateLatest } from '../shared/platform/db/migrate.js';
+import { createLogger } from '../shared/platform/logger.js';
+import { bullPrefix, type QueueName } from '../shared/platform/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
+import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
 
 export const HOST = '127.0.0.1';
@@ -69,7 +69,7 @@ export interface Service extends Endpoint {
 
 /** A throwaway database, queue prefix and port, and the service's environment naming them. */
 export interface ServiceSetup extends Endpoint {
-  /** The service's configuration variables (shared/config.ts), complete: nothing else is read. */
+  /** The service's configuration variables (shared/platform/config.ts), complete: nothing else is read. */
   env: Record<string, string>;
   databaseUrl: string;
   port: number;

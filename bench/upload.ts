@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inspectArchive } from '../shared/archive.js';
+import { inspectArchive } from '../shared/platform/archive.js';
 import { api, Cleanups, createCv, createFixture, log, machine, MiB, percentile, pollUntil, putArchive, runMain, startService, tarGz, type Fixture, type Service } from './support.js';
 
 /** Archive sizes and repetitions: enough rounds for a median, while the run stays under half a minute. */

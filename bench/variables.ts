@@ -14,8 +14,8 @@
  * - Prints p50 and p99 of each and the ratios of the p50s to the baseline; drops the database.
  */
 import { randomInt } from 'node:crypto';
-import { rowsOf } from '../shared/db.js';
-import { variablesReaching } from '../shared/repos/variables.js';
+import { rowsOf } from '../shared/platform/db.js';
+import { variablesReaching } from '../shared/variables/repo.js';
 import { Cleanups, cleanupOnSignals, log, machine, migratedSetup, percentile, runMain } from './support.js';
 
 const ORGS = Number(process.env.BENCH_ORGS ?? '500');

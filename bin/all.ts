@@ -1,11 +1,11 @@
-import { loadConfig } from '../shared/config.js';
-import { migrateLatest } from '../shared/db/migrate.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { migrateLatest } from '../shared/platform/db/migrate.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
-import { QUEUE_NAMES } from '../shared/queues.js';
-import { onShutdown } from '../shared/shutdown.js';
-import { createMetrics, listenForScrapes } from '../shared/metrics.js';
-import { createLogger } from '../shared/logger.js';
+import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { QUEUE_NAMES } from '../shared/platform/queues.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
+import { createMetrics, listenForScrapes } from '../shared/operations/metrics.js';
+import { createLogger } from '../shared/platform/logger.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import { startWeb } from '../server/web.js';
 
@@ -13,7 +13,7 @@ import { startWeb } from '../server/web.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   await migrateLatest(config.databaseUrl);
-  // One registry per process, carried in its runtime (see shared/metrics.ts).
+  // One registry per process, carried in its runtime (see shared/operations/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('all'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const workers = startWorkers(rt, QUEUE_NAMES);

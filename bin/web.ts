@@ -1,15 +1,15 @@
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
-import { onShutdown } from '../shared/shutdown.js';
-import { createMetrics, listenForScrapes } from '../shared/metrics.js';
-import { createLogger } from '../shared/logger.js';
+import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
+import { createMetrics, listenForScrapes } from '../shared/operations/metrics.js';
+import { createLogger } from '../shared/platform/logger.js';
 import { startWeb } from '../server/web.js';
 
 /** Web process entry: the API only (migrations are the release process's job). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  // One registry per process, carried in its runtime (see shared/metrics.ts).
+  // One registry per process, carried in its runtime (see shared/operations/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('web'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const web = startWeb(rt);

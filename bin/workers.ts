@@ -1,10 +1,10 @@
-import { loadConfig } from '../shared/config.js';
+import { loadConfig } from '../shared/platform/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/run-lifecycle-areas.js';
-import { QUEUE_NAMES, type QueueName } from '../shared/queues.js';
-import { onShutdown } from '../shared/shutdown.js';
-import { createMetrics, listenForScrapes } from '../shared/metrics.js';
-import { createLogger } from '../shared/logger.js';
+import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { QUEUE_NAMES, type QueueName } from '../shared/platform/queues.js';
+import { onShutdown } from '../shared/platform/shutdown.js';
+import { createMetrics, listenForScrapes } from '../shared/operations/metrics.js';
+import { createLogger } from '../shared/platform/logger.js';
 import { startWorkers } from '../workers/bootstrap.js';
 
 /** Worker entry: `node dist/bin/workers.js [queue...]`; no argument runs every queue. */
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig();
-  // One registry per process, carried in its runtime (see shared/metrics.ts).
+  // One registry per process, carried in its runtime (see shared/operations/metrics.ts).
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel), createMetrics('workers'));
   const scrapes = await listenForScrapes(rt.metrics, config, rt.logger);
   const starting = startWorkers(rt, args.length ? (args as QueueName[]) : QUEUE_NAMES);

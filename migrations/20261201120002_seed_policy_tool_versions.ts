@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { newId } from '../shared/ids.js';
+import { newId } from '../shared/platform/ids.js';
 
 // One official version of each policy runtime, as a TFE installation lists its official versions
 // from the start: OPA 0.59.0 and Sentinel 0.22.1 for linux/amd64, with their published SHA-256.

@@ -1,11 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Db } from '../shared/db.js';
-import { ReadAhead, type Principal, type ReadAheadSpec } from '../shared/access.js';
-import { NotFound, Unauthorized } from '../shared/errors.js';
-import { findLiveTokenWithOwner, runOfTaskAccessToken, touchToken, type LiveTokenRow } from '../shared/repos/tokens.js';
+import type { Db } from '../shared/platform/db.js';
+import { ReadAhead, type Principal, type ReadAheadSpec } from '../shared/identity/access.queries.js';
+import { NotFound, Unauthorized } from '../shared/platform/errors.js';
+import { findLiveSession, findLiveTokenWithOwner, type LiveTokenRow, runOfTaskAccessToken, touchSession, touchToken } from '../shared/identity/index.js';
 import { AUTHENTICATES } from './route-table.js';
-import type { Config } from '../shared/config.js';
-import { findLiveSession, touchSession } from '../shared/repos/sign-in.js';
+import type { Config } from '../shared/platform/config.js';
 import { assertCsrf, cookieNames, isSafeMethod, readCookies } from './session.js';
 
 /** Reads the bearer token from an Authorization header. */
@@ -91,7 +90,7 @@ export const RUN_TOKEN_REGISTRY_PATHS = [/^\/modules\/[^/]+\/[^/]+\/[^/]+(\/[^/]
 /**
  * What the token of a run whose secrets are withheld may call: nothing of the API (no workspace, no
  * state, no outputs); of the registry, what RUN_TOKEN_REGISTRY_PATHS allow, which every member of
- * its organization reads with their own token (see shared/usecases/withheld-secrets.ts).
+ * its organization reads with their own token (see shared/runs/withheld-secrets.ts).
  */
 const WITHHELD_RUN_TOKEN_PATHS: readonly RegExp[] = [];
 

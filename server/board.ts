@@ -2,9 +2,9 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Db } from '../shared/db.js';
-import type { RateLimits } from '../shared/rate-limits.js';
-import { rowOf, type Queues } from '../shared/queues.js';
+import type { Db } from '../shared/platform/db.js';
+import type { RateLimits } from '../shared/platform/rate-limits.js';
+import { rowOf, type Queues } from '../shared/platform/queues.js';
 import { principalFor } from './auth.js';
 import { boardAuthAttempt } from './rate-limit.js';
 

@@ -1,8 +1,8 @@
 import type { Runtime } from '../shared/runtime.js';
-import type { Principal, ReadAhead } from '../shared/access.js';
+import type { Principal, ReadAhead } from '../shared/identity/access.queries.js';
 import type { CallbackContext } from '../shared/run-tasks/stages.js';
-import type { SessionRow } from '../shared/repos/sign-in.js';
-import type { LimitDecision } from '../shared/rate-limits.js';
+import type { SessionRow } from '../shared/identity/sign-in.repo.js';
+import type { LimitDecision } from '../shared/platform/rate-limits.js';
 
 /** Collaborators of the HTTP layer, wired by the entry file. */
 export type AppDeps = Runtime;

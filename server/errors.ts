@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, databaseUnavailable, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
+import { ApiError, databaseUnavailable, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/platform/errors.js';
+import type { Logger } from '../shared/platform/logger.js';
 import { send } from './jsonapi.js';
 import { setHeaders as setRateLimitHeaders } from './rate-limit.js';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Db } from '../shared/db.js';
-import { Forbidden, NotFound } from '../shared/errors.js';
+import type { Db } from '../shared/platform/db.js';
+import { Forbidden, NotFound } from '../shared/platform/errors.js';
 import {
   administersSomeWorkspace,
   allows,
@@ -20,10 +20,10 @@ import {
   type Principal,
   type WorkspaceAccess,
   type WorkspaceNeed,
-} from '../shared/access.js';
-import type { OrganizationRow } from '../shared/repos/organizations.js';
-import type { WorkspaceRow } from '../shared/repos/workspaces.js';
-import { splitFacts, WORKSPACE_BY_NAME_WITH_FACTS, WORKSPACE_WITH_FACTS, type FactsColumns, type WorkspaceFacts } from '../shared/read-models/workspaces.js';
+} from '../shared/identity/access.queries.js';
+import type { OrganizationRow } from '../shared/organizations/repo.js';
+import type { WorkspaceRow } from '../shared/workspaces/repo.js';
+import { splitFacts, WORKSPACE_BY_NAME_WITH_FACTS, WORKSPACE_WITH_FACTS, type FactsColumns, type WorkspaceFacts } from '../shared/workspaces/queries.js';
 import {
   APPLY_WITH_RUN,
   PLAN_WITH_RUN,
@@ -36,20 +36,19 @@ import {
   type RunColumns,
   type RunReferences,
   type RunWithReferencesRow,
-} from '../shared/read-models/runs.js';
-import type { ApplyRow, PlanRow, RunRow } from '../shared/repos/runs.js';
-import type { PolicyCheckRow } from '../shared/repos/policy-checks.js';
-import type { TaskStageRow } from '../shared/repos/run-tasks.js';
-import { CV_WITH_INGRESS_ID, splitIngressId, splitRunCv, WORKSPACE_WITH_RUN_CV, type CvWithIngressIdRow, type RunSourceCv } from '../shared/read-models/configuration-versions.js';
-import type { CvRow } from '../shared/repos/configuration-versions.js';
-import { findTeam, type TeamRow } from '../shared/repos/teams.js';
-import { tokenLookupWith } from '../shared/repos/tokens.js';
-import type { VariableSetRow } from '../shared/repos/variable-sets.js';
-import type { ProjectRow } from '../shared/repos/projects.js';
-import type { AgentPoolRow } from '../shared/repos/agent-pools.js';
-import type { SshKeyRow } from '../shared/repos/ssh-keys.js';
-import type { NoCodeModuleRow } from '../shared/repos/no-code-modules.js';
-import { managesVarsets, varsetVisible } from '../shared/read-models/variable-sets.js';
+} from '../shared/runs/queries.js';
+import type { ApplyRow, PlanRow, RunRow } from '../shared/runs/repo.js';
+import type { PolicyCheckRow } from '../shared/policies/checks.repo.js';
+import type { TaskStageRow } from '../shared/run-tasks/repo.js';
+import { CV_WITH_INGRESS_ID, splitIngressId, splitRunCv, WORKSPACE_WITH_RUN_CV, type CvWithIngressIdRow, type RunSourceCv } from '../shared/configuration-versions/queries.js';
+import type { CvRow } from '../shared/configuration-versions/repo.js';
+import { findTeam, type TeamRow, tokenLookupWith } from '../shared/identity/index.js';
+import type { VariableSetRow } from '../shared/variables/sets.repo.js';
+import type { ProjectRow } from '../shared/projects/repo.js';
+import type { AgentPoolRow } from '../shared/agent-pools/repo.js';
+import type { SshKeyRow } from '../shared/ssh-keys/repo.js';
+import type { NoCodeModuleRow } from '../shared/registry/no-code.repo.js';
+import { managesVarsets, varsetVisible } from '../shared/variables/sets.queries.js';
 import { relationshipIdIn } from './handlers/body.js';
 
 /*

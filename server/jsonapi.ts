@@ -1,6 +1,6 @@
-import type { Page } from '../shared/read-models/page.js';
+import type { Page } from '../shared/platform/page.js';
 import type { Request, Response } from 'express';
-import { BadRequest } from '../shared/errors.js';
+import { BadRequest } from '../shared/platform/errors.js';
 
 export interface Linkage {
   type: string;
@@ -15,8 +15,8 @@ export interface Resource {
   links?: Record<string, string>;
 }
 
-export type { Page } from '../shared/read-models/page.js';
-export { fetchPage } from '../shared/read-models/page.js';
+export type { Page } from '../shared/platform/page.js';
+export { fetchPage } from '../shared/platform/page.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { signInAllowance } from '../shared/domain/sign-in.js';
-import { budgetSpent, type LimitDecision, type LimitName, type RateLimits } from '../shared/rate-limits.js';
-import type { Config } from '../shared/config.js';
-import { sha256Hex } from '../shared/crypto.js';
+import { signInAllowance } from '../shared/identity/index.js';
+import { budgetSpent, type LimitDecision, type LimitName, type RateLimits } from '../shared/platform/rate-limits.js';
+import type { Config } from '../shared/platform/config.js';
+import { sha256Hex } from '../shared/platform/crypto.js';
 import { presentedCredential } from './auth.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { Config } from '../shared/config.js';
-import { Forbidden } from '../shared/errors.js';
-import { safeEqual, sha256Hex } from '../shared/crypto.js';
-import type { SessionRow } from '../shared/repos/sign-in.js';
+import type { Config } from '../shared/platform/config.js';
+import { Forbidden } from '../shared/platform/errors.js';
+import { safeEqual, sha256Hex } from '../shared/platform/crypto.js';
+import type { SessionRow } from '../shared/identity/sign-in.repo.js';
 
 export const CSRF_HEADER = 'X-CSRF-Token';
 

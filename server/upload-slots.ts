@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../shared/config.js';
-import { TooManyRequests, Unavailable } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
-import { bullPrefix } from '../shared/queues.js';
-import { STORE_TIMEOUT_MS, withTimeout } from '../shared/rate-limits.js';
-import type { RedisConnection } from '../shared/redis.js';
+import type { Config } from '../shared/platform/config.js';
+import { TooManyRequests, Unavailable } from '../shared/platform/errors.js';
+import type { Logger } from '../shared/platform/logger.js';
+import { bullPrefix } from '../shared/platform/queues.js';
+import { STORE_TIMEOUT_MS, withTimeout } from '../shared/platform/rate-limits.js';
+import type { RedisConnection } from '../shared/platform/redis.js';
 import { UNAVAILABLE_RETRY_SECONDS } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { ApiError } from '../shared/errors.js';
+import { ApiError } from '../shared/platform/errors.js';
 import type { Runtime } from '../shared/runtime.js';
 import { routeOf } from './observability.js';
 import { clientAddress } from './rate-limit.js';

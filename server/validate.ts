@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { schemas, type SchemaName } from '../shared/schemas/index.js';
-import { Unprocessable } from '../shared/errors.js';
+import { Unprocessable } from '../shared/platform/errors.js';
 import { VALIDATES } from './route-table.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { Server as NetServer } from 'node:net';
-import type { Config } from '../shared/config.js';
+import type { Config } from '../shared/platform/config.js';
 import type { Runtime } from '../shared/runtime.js';
-import { ensureSiteAdmin } from '../shared/site-admin.js';
+import { ensureSiteAdmin } from '../shared/identity/index.js';
 import { createApp } from './app.js';
 
 /** net.Server's close: stops listening only (http.Server's also closes idle connections at once). */

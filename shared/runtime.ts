@@ -1,19 +1,19 @@
-import type { Config } from './config.js';
-import { createDb, type Db } from './db.js';
-import { createLogger, type Logger } from './logger.js';
-import { createRedis, type RedisConnection } from './redis.js';
-import { closeQueues, createQueues, DeliveryRounds, type Queues } from './queues.js';
-import type { ObjectStore } from './store/object-store.js';
-import { PostgresObjectStore } from './store/postgres-store.js';
-import { NotificationListener } from './db/listener.js';
-import { VERIFICATION_SETTLED } from './repos/verifications.js';
-import { createRateLimits, type RateLimits } from './rate-limits.js';
-import type { RunLifecycle } from './run-lifecycle.js';
-import { PlanDigester } from './plans/plan-digest.js';
-import { InFlight } from './in-flight.js';
-import { createMetrics, observeRuntime, type Metrics } from './metrics.js';
-import { createTracing, type Tracing } from './trace.js';
-import { recordRunMoves } from './observability.js';
+import type { Config } from './platform/config.js';
+import { createDb, type Db } from './platform/db.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { createRedis, type RedisConnection } from './platform/redis.js';
+import { closeQueues, createQueues, DeliveryRounds, type Queues } from './platform/queues.js';
+import type { ObjectStore } from './platform/store/object-store.js';
+import { PostgresObjectStore } from './platform/store/postgres-store.js';
+import { NotificationListener } from './platform/db/listener.js';
+import { VERIFICATION_SETTLED } from './notifications/verifications.repo.js';
+import { createRateLimits, type RateLimits } from './platform/rate-limits.js';
+import type { RunLifecycle } from './runs/lifecycle.js';
+import { PlanDigester } from './plans/digest.js';
+import { InFlight } from './platform/in-flight.js';
+import { createMetrics, observeRuntime, type Metrics } from './operations/metrics.js';
+import { createTracing, type Tracing } from './platform/trace.js';
+import { recordRunMoves } from './operations/index.js';
 
 /**
  * The shared connections every process opens: Postgres pool, a producer Redis connection, the
@@ -38,9 +38,9 @@ export interface Runtime {
   planDigests: PlanDigester;
   /** Redactions of stored plans under way in this process, by plan (docs/design-for-speed.md, "In-flight"). */
   redactingPlans: InFlight<string>;
-  /** The process's Prometheus metrics, which the entry point builds (see shared/metrics.ts). */
+  /** The process's Prometheus metrics, which the entry point builds (see shared/operations/metrics.ts). */
   metrics: Metrics;
-  /** The request id of the work under way, carried into the jobs it adds (see shared/trace.ts). */
+  /** The request id of the work under way, carried into the jobs it adds (see shared/platform/trace.ts). */
   tracing: Tracing;
 }
 

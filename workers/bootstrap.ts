@@ -1,21 +1,21 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
-import { bullPrefix, JOB, type QueueName } from '../shared/queues.js';
-import { createRedis } from '../shared/redis.js';
-import { createMailer } from '../shared/mail.js';
-import { createOutboundClient } from '../shared/http/outbound.js';
+import { bullPrefix, JOB, type QueueName } from '../shared/platform/queues.js';
+import { createRedis } from '../shared/platform/redis.js';
+import { createMailer } from '../shared/platform/mailer.js';
+import { createOutboundClient } from '../shared/platform/outbound.js';
 import type { WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
-import { createSandbox, sandboxSettings } from '../shared/sandbox/sandbox.js';
-import { cliEngines } from '../shared/policy/engines.js';
+import { createSandbox, sandboxSettings } from '../shared/platform/sandbox/sandbox.js';
+import { cliEngines } from '../shared/policies/engine.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
-import { RunningPhases } from '../shared/terraform/phases.js';
-import { SpareShell } from '../shared/terraform/phase-process.js';
-import { TerraformPreambles } from '../shared/usecases/run-execution.js';
+import { RunningPhases } from '../shared/platform/terraform/phases.js';
+import { SpareShell } from '../shared/platform/terraform/phase-process.js';
+import { TerraformPreambles } from '../shared/runs/engine.js';
 import { observedJob } from './observe.js';
-import { deploymentWorkRoot } from '../shared/terraform/work-root.js';
+import { deploymentWorkRoot } from '../shared/platform/terraform/work-root.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -68,7 +68,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     policyEngines: cliEngines(rt.config, sandbox),
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
     // The API waits for verifications, so their jobs are tried again sooner than the others. Jobs
-    // of these queues come in a fair order between organizations (shared/queues.ts), so one over
+    // of these queues come in a fair order between organizations (shared/platform/queues.ts), so one over
     // its share may wait a little in the process for a slot instead of being parked at once.
     outboundSlots: {
       verification: new OrganizationSlots(rt.config.verificationSlotsPerOrganization, 500, OUTBOUND_HOLD_MS),

@@ -1,14 +1,14 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
-import type { Mailer } from '../shared/mail.js';
-import type { TerraformSettings } from '../shared/terraform/runner.js';
-import type { OutboundClient } from '../shared/http/outbound.js';
-import type { Sandbox } from '../shared/sandbox/sandbox.js';
-import type { PolicyEngines } from '../shared/policy/engines.js';
+import type { Mailer } from '../shared/platform/mailer.js';
+import type { TerraformSettings } from '../shared/platform/terraform/runner.js';
+import type { OutboundClient } from '../shared/platform/outbound.js';
+import type { Sandbox } from '../shared/platform/sandbox/sandbox.js';
+import type { PolicyEngines } from '../shared/policies/engines.js';
 import type { OrganizationSlots } from './organization-slots.js';
-import type { RunningPhases } from '../shared/terraform/phases.js';
-import type { TerraformPreambles } from '../shared/usecases/run-execution.js';
-import type { SpareShell } from '../shared/terraform/phase-process.js';
+import type { RunningPhases } from '../shared/platform/terraform/phases.js';
+import type { TerraformPreambles } from '../shared/runs/engine.js';
+import type { SpareShell } from '../shared/platform/terraform/phase-process.js';
 
 /** Collaborators of job processors. */
 export interface WorkerDeps extends Runtime {

@@ -1,11 +1,11 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
-import { expireTaskResult as expire } from '../shared/usecases/run-tasks.js';
-import { tryWithSweepLock } from '../shared/repos/locks.js';
+import { expireTaskResult as expire } from '../shared/run-tasks/index.js';
+import { tryWithSweepLock } from '../shared/sweep/index.js';
 import { sweep } from './sweeper.js';
-import { collectOldVersions } from '../shared/usecases/configuration-versions.js';
-import { pruneOldRecords } from '../shared/usecases/retention.js';
+import { collectOldVersions } from '../shared/configuration-versions/index.js';
+import { pruneOldRecords } from '../shared/retention/index.js';
 
 /** A sweep asked for through the queue (a scheduler of earlier versions); the timer of startSweeper is the usual way. */
 export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {

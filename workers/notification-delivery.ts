@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { inFairSlot } from './organization-slots.js';
-import { deliverMail as deliverMailMessage, deliverNotifications } from '../shared/usecases/notification-delivery.js';
+import { deliverMail as deliverMailMessage, deliverNotifications } from '../shared/notifications/index.js';
 
 /** Delivers one outgoing mail row; a failed send is retried by the queue, the last one fails the job for good. */
 export async function deliverMail(job: Job<unknown>, deps: WorkerDeps): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
-import { requestIdOf } from '../shared/trace.js';
-import { rowOf } from '../shared/queues.js';
+import { requestIdOf } from '../shared/platform/trace.js';
+import { rowOf } from '../shared/platform/queues.js';
 
 /**
  * Runs one job under the request id its data carries (so what it enqueues carries it on), and

@@ -1,4 +1,4 @@
-import { JOB, type QueueName } from '../shared/queues.js';
+import { JOB, type QueueName } from '../shared/platform/queues.js';
 import type { Processor } from './context.js';
 import { deliverMail, deliverNotification } from './notification-delivery.js';
 import { expireTaskResult, runMaintenance, runReconciler } from './deadline-expiry.js';
@@ -6,7 +6,7 @@ import { dispatchTaskRequest } from './run-task-dispatch.js';
 import { verify } from './verification.js';
 import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
-import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/config.js';
+import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
 
 /** Processors by queue and job name. */

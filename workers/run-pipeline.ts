@@ -1,10 +1,10 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
-import { organizationOfRunId, organizationOfWorkspace, startPendingRun } from '../shared/usecases/runs.js';
-import { executeApply, executePlan } from '../shared/usecases/run-execution.js';
-import { executeAssessment } from '../shared/usecases/assessments.js';
-import { evaluateRunPolicies, evaluateStagePolicies } from '../shared/policy/evaluation.js';
+import { organizationOfRunId, organizationOfWorkspace, startPendingRun } from '../shared/runs/index.js';
+import { executeApply, executePlan } from '../shared/runs/engine.js';
+import { executeAssessment } from '../shared/workspaces/engine.js';
+import { evaluateRunPolicies, evaluateStagePolicies } from '../shared/policies/engine.js';
 import { inFairSlot } from './organization-slots.js';
 
 /**
@@ -40,7 +40,7 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: strin
   }
 }
 
-/** A health assessment of one workspace (a refresh-only plan; see shared/usecases/assessments.ts). */
+/** A health assessment of one workspace (a refresh-only plan; see shared/workspaces/assessments.ts). */
 export async function runAssessment(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
   const organization = await organizationOfWorkspace(deps.db, workspaceId);

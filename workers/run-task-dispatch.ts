@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { inFairSlot } from './organization-slots.js';
-import { dispatchTaskResult } from '../shared/usecases/run-task-dispatch.js';
+import { dispatchTaskResult } from '../shared/run-tasks/index.js';
 
 /**
  * One delivery attempt of a run task request, in one of its organization's slots of this process

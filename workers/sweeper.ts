@@ -1,13 +1,12 @@
 import type { WorkerDeps } from './context.js';
-import { RECONCILE_BATCH, reconcileSources, restoreSource, type ReconcileSource } from '../shared/reconciler.js';
-import { sweepAutoDestroy } from '../shared/usecases/auto-destroy.js';
-import { sweepAssessments } from '../shared/usecases/assessments.js';
-import { sweepSignIn } from '../shared/usecases/sign-in.js';
-import { sweepDataRetention } from '../shared/usecases/data-retention.js';
-import { handOnAbandonedRuns } from '../shared/usecases/abandoned-runs.js';
-import { settleAnsweredTaskDispatches } from '../shared/usecases/run-task-dispatch.js';
-import { tryWithSweepLock } from '../shared/repos/locks.js';
-import { removeAbandonedWorkdirs } from '../shared/terraform/runner.js';
+import { RECONCILE_BATCH, type ReconcileSource, reconcileSources, restoreSource, tryWithSweepLock } from '../shared/sweep/index.js';
+import { sweepAutoDestroy } from '../shared/workspaces/index.js';
+import { sweepAssessments } from '../shared/workspaces/engine.js';
+import { sweepSignIn } from '../shared/identity/index.js';
+import { sweepDataRetention } from '../shared/retention/index.js';
+import { handOnAbandonedRuns } from '../shared/runs/index.js';
+import { settleAnsweredTaskDispatches } from '../shared/run-tasks/index.js';
+import { removeAbandonedWorkdirs } from '../shared/platform/terraform/runner.js';
 
 /**
  * An upload still unfinished this long was cut off by a crash (the web server gives a request

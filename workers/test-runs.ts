@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { idFrom, type WorkerDeps } from './context.js';
-import { executeTestRun } from '../shared/usecases/test-execution.js';
-import { organizationOfTestRunId } from '../shared/usecases/test-runs.js';
+import { executeTestRun } from '../shared/module-tests/engine.js';
+import { organizationOfTestRunId } from '../shared/module-tests/index.js';
 import { inFairSlot } from './organization-slots.js';
 
 /** Executes one module test run (`terraform test`); the row decides whether anything is due. */

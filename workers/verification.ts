@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
-import { runVerification } from '../shared/usecases/verification.js';
+import { runVerification } from '../shared/notifications/index.js';
 import { inFairSlot } from './organization-slots.js';
 
 /**

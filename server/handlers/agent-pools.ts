@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { Unprocessable } from '../../shared/errors.js';
-import type { AgentPoolRow } from '../../shared/repos/agent-pools.js';
-import { agentPoolsPage, poolMembers } from '../../shared/read-models/agent-pools.js';
-import { changeAgentPool, createAgentPool, removeAgentPool, type AgentPoolInput } from '../../shared/usecases/agent-pools.js';
+import { Unprocessable } from '../../shared/platform/errors.js';
+import type { AgentPoolRow } from '../../shared/agent-pools/repo.js';
+import { agentPoolsPage, poolMembers } from '../../shared/agent-pools/queries.js';
+import { changeAgentPool, createAgentPool, removeAgentPool, type AgentPoolInput } from '../../shared/agent-pools/index.js';
 import { agentPoolScope, orgScope } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { agentPoolResource } from '../serializers/agent-pools.js';

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { Unauthorized } from '../../shared/errors.js';
-import { PasswordVerifier } from '../../shared/passwords.js';
-import { authorizeTerraformLogin, setPasswordWithLink, signIn, signOut } from '../../shared/usecases/sign-in.js';
+import { Unauthorized } from '../../shared/platform/errors.js';
+import { authorizeTerraformLogin, PasswordVerifier, setPasswordWithLink, signIn, signOut } from '../../shared/identity/index.js';
 import { clientAddress, enforceLimit, signInAttempt } from '../rate-limit.js';
 import { send } from '../jsonapi.js';
 import { userResource } from '../serializers/foundation.js';

@@ -1,9 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { kindOfType, LEGACY_POLICY_TYPE, policyOf, type DataRetentionInput, type DataRetentionPolicy } from '../../shared/domain/data-retention-policy.js';
-import type { PolicyHolder } from '../../shared/repos/data-retention-policies.js';
-import { removeDataRetentionPolicy, setDataRetentionPolicy } from '../../shared/usecases/data-retention-policies.js';
+import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
+import { type DataRetentionInput, type DataRetentionPolicy, kindOfType, LEGACY_POLICY_TYPE, policyOf, removeDataRetentionPolicy, setDataRetentionPolicy } from '../../shared/retention/index.js';
+import type { PolicyHolder } from '../../shared/retention/policies.repo.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { sendResource } from '../jsonapi.js';
 import { dataRetentionPolicyResource, type PolicyTarget } from '../serializers/data-retention-policies.js';

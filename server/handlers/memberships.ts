@@ -1,10 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { organizationGrant, type OrganizationGrant } from '../../shared/access.js';
-import { findMembership, type MembershipRow } from '../../shared/repos/memberships.js';
-import { membershipRelations, membershipsOfUser, membershipsPage } from '../../shared/read-models/memberships.js';
-import { acceptInvitation, inviteMember, removeMembership } from '../../shared/usecases/memberships.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { organizationGrant, type OrganizationGrant } from '../../shared/identity/access.queries.js';
+import { acceptInvitation, findMembership, inviteMember, type MembershipRow, removeMembership } from '../../shared/identity/index.js';
+import { membershipRelations, membershipsOfUser, membershipsPage } from '../../shared/identity/memberships.queries.js';
 import { canSeeTeam, orgScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';

@@ -1,21 +1,11 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import { decryptSecret } from '../../shared/crypto.js';
-import { TEST_SOURCES, type TestSource } from '../../shared/domain/test-run.js';
-import { insertCv } from '../../shared/repos/configuration-versions.js';
-import {
-  findModuleByAddress,
-  findTestRun,
-  findTestVariable,
-  type RegistryModuleRow,
-  type TestRunRow,
-  type TestVariableRow,
-} from '../../shared/repos/module-tests.js';
-import { cancelTestRun, createTestRun } from '../../shared/usecases/test-runs.js';
-import { changeTestVariable, createTestVariable, removeTestVariable } from '../../shared/usecases/module-tests.js';
-import { testRunPage, testVariablePage } from '../../shared/read-models/module-tests.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
+import { decryptSecret } from '../../shared/platform/crypto.js';
+import { cancelTestRun, changeTestVariable, createTestRun, createTestVariable, findModuleByAddress, findTestRun, findTestVariable, type RegistryModuleRow, removeTestVariable, TEST_SOURCES, type TestRunRow, type TestSource, type TestVariableRow } from '../../shared/module-tests/index.js';
+import { insertCv } from '../../shared/configuration-versions/index.js';
+import { testRunPage, testVariablePage } from '../../shared/module-tests/queries.js';
+import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';

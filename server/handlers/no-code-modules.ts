@@ -1,10 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { FULL_WORKSPACE_ACCESS, accessOfLevel, workspaceAccess } from '../../shared/access.js';
-import { variableOptionsOf, type NoCodeModuleRow } from '../../shared/repos/no-code-modules.js';
-import { workspaceFacts } from '../../shared/read-models/workspaces.js';
-import { changeNoCodeModule, offerNoCodeModule, provisionWorkspace, removeNoCodeModule, type NoCodeInput, type ProvisionedVariable } from '../../shared/usecases/no-code-modules.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { FULL_WORKSPACE_ACCESS, accessOfLevel, workspaceAccess } from '../../shared/identity/access.queries.js';
+import { changeNoCodeModule, type NoCodeInput, type NoCodeModuleRow, offerNoCodeModule, type ProvisionedVariable, provisionWorkspace, removeNoCodeModule, variableOptionsOf } from '../../shared/registry/index.js';
+import { workspaceFacts } from '../../shared/workspaces/queries.js';
 import { noCodeModuleScope, orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { noCodeModuleResource, variableOptionResource } from '../serializers/no-code-modules.js';

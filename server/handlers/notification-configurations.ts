@@ -1,15 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { configurationUserIds, deleteNotificationConfiguration, findDelivery, findNotificationConfiguration, type NotificationConfigurationRow } from '../../shared/repos/notifications.js';
-import { deliveriesOf, notificationConfigurationsOf } from '../../shared/read-models/notifications.js';
-import {
-  changeNotificationConfiguration,
-  createNotificationConfiguration,
-  resendDelivery,
-  verifyNotificationConfiguration,
-  type NotificationAttrs,
-} from '../../shared/usecases/notification-configurations.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { changeNotificationConfiguration, configurationUserIds, createNotificationConfiguration, deleteNotificationConfiguration, findDelivery, findNotificationConfiguration, type NotificationAttrs, type NotificationConfigurationRow, resendDelivery, verifyNotificationConfiguration } from '../../shared/notifications/index.js';
+import { deliveriesOf, notificationConfigurationsOf } from '../../shared/notifications/queries.js';
 import { workspaceScopeById } from '../guards.js';
 import { paginate, readPage, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';

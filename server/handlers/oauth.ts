@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { exchangeAuthorizationCode, OAuthError } from '../../shared/usecases/sign-in.js';
+import { exchangeAuthorizationCode, OAuthError } from '../../shared/identity/index.js';
 import { clientAddress, enforceLimit } from '../rate-limit.js';
 
 const field = (body: unknown, name: string): string | undefined => {

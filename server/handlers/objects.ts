@@ -1,17 +1,14 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { ApiError, NotFound } from '../../shared/errors.js';
-import { SignedUrlError, verifyGrant, type Grant } from '../../shared/signed-urls.js';
-import { acceptUpload } from '../../shared/usecases/configuration-versions.js';
-import { findCvWithOrganization } from '../../shared/repos/configuration-versions.js';
-import { moduleVersionOwner } from '../../shared/repos/registry-modules.js';
-import { acceptModuleUpload } from '../../shared/usecases/registry-modules.js';
+import { ApiError, NotFound } from '../../shared/platform/errors.js';
+import { SignedUrlError, verifyGrant, type Grant } from '../../shared/platform/signed-urls.js';
+import { acceptUpload, findCvWithOrganization } from '../../shared/configuration-versions/index.js';
+import { acceptModuleUpload, moduleVersionOwner } from '../../shared/registry/index.js';
 import { send } from '../jsonapi.js';
 import type { UploadOwner, Uploads } from '../uploads.js';
 import { stateObjectOf, STATE_DOWNLOAD_KINDS, STATE_UPLOAD_KINDS, uploadState, type StateDownloadKind } from './state-versions.js';
 import { POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
-import { acceptPolicySetVersionUpload } from '../../shared/usecases/policy-set-versions.js';
-import { policySetVersionOrganization } from '../../shared/repos/policy-set-versions.js';
+import { acceptPolicySetVersionUpload, policySetVersionOrganization } from '../../shared/policies/index.js';
 
 /** Checks a URL token; a bad one stores nothing and answers 403 (404 when it is not a token at all). */
 function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {

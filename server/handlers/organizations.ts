@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { deleteOrganization, findOrganization, type OrganizationRow, type OrganizationSettings } from '../../shared/repos/organizations.js';
-import { organizationsPage } from '../../shared/read-models/organizations.js';
-import { changeOrganization, createOrganization } from '../../shared/usecases/organizations.js';
-import { organizationGrant, fullAccess, projectAccess } from '../../shared/access.js';
-import { defaultProjectOf } from '../../shared/repos/projects.js';
-import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { changeOrganization, createOrganization, deleteOrganization, findOrganization, type OrganizationRow, type OrganizationSettings } from '../../shared/organizations/index.js';
+import { organizationsPage } from '../../shared/organizations/queries.js';
+import { organizationGrant, fullAccess, projectAccess } from '../../shared/identity/access.queries.js';
+import { defaultProjectOf } from '../../shared/projects/index.js';
+import { NO_COUNTS, projectCounts } from '../../shared/projects/queries.js';
 import { projectResource } from '../serializers/projects.js';
 import { orgScope } from '../guards.js';
 import { one, paginate, readInclude, readPageOrDefault, send, sendResource } from '../jsonapi.js';

@@ -1,12 +1,12 @@
 import { pipeline } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { ApiError, NotFound } from '../../shared/errors.js';
-import { findPlan, findRun } from '../../shared/repos/runs.js';
-import type { WorkspaceNeed } from '../../shared/access.js';
-import { readLog } from '../../shared/logs.js';
-import { planJsonObject, redactedPlanObject } from '../../shared/usecases/plan-json.js';
-import { SignedUrlError, verifyGrant } from '../../shared/signed-urls.js';
+import { ApiError, NotFound } from '../../shared/platform/errors.js';
+import { findPlan, findRun } from '../../shared/runs/index.js';
+import type { WorkspaceNeed } from '../../shared/identity/access.queries.js';
+import { readLog } from '../../shared/platform/logs.js';
+import { planJsonObject, redactedPlanObject } from '../../shared/plans/index.js';
+import { SignedUrlError, verifyGrant } from '../../shared/platform/signed-urls.js';
 import { applyScope, planScope, workspaceScopeById } from '../guards.js';
 import { sendResource } from '../jsonapi.js';
 import type { Req } from './body.js';

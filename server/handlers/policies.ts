@@ -1,9 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, PayloadTooLarge, Unprocessable } from '../../shared/errors.js';
-import { MAX_POLICY_CODE_BYTES, settlePolicy, type PolicyKind, type Problem } from '../../shared/domain/policy.js';
-import { findPolicy, policyCode, storePolicyCode, updatePolicy, type PolicyRow } from '../../shared/repos/policies.js';
-import { createPolicy, removePolicy } from '../../shared/usecases/policy-sets.js';
+import { NotFound, PayloadTooLarge, Unprocessable } from '../../shared/platform/errors.js';
+import { createPolicy, findPolicy, MAX_POLICY_CODE_BYTES, policyCode, type PolicyKind, type PolicyRow, type Problem, removePolicy, settlePolicy, storePolicyCode, updatePolicy } from '../../shared/policies/index.js';
 import { orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, readRawBody, relationshipIds, type Req } from './body.js';

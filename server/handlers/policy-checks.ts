@@ -1,10 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { findRun, type RunRow } from '../../shared/repos/runs.js';
-import type { OrganizationGrant } from '../../shared/access.js';
-import { checksOfRun, type PolicyCheckRow } from '../../shared/repos/policy-checks.js';
-import { overridePolicyCheck } from '../../shared/policy/checks.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { findRun, type RunRow } from '../../shared/runs/index.js';
+import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
+import { checksOfRun, overridePolicyCheck, type PolicyCheckRow } from '../../shared/policies/index.js';
 import { policyCheckScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { paginate, readInclude, readPage, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
 import { policyCheckResource } from '../serializers/policy-checks.js';

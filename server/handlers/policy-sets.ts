@@ -1,18 +1,12 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import type { PolicyKind } from '../../shared/domain/policy.js';
-import { findPolicySet, type PolicySetRow } from '../../shared/repos/policies.js';
-import { changePolicySet, changeSetMembers, createPolicySet, globalHasNoWorkspaces, removePolicySet, type SetMembership } from '../../shared/usecases/policy-sets.js';
+import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
+import type { PolicyKind } from '../../shared/policies/rules.js';
+import { applyToProjects, changeParameter, changePolicySet, changeSetMembers, createParameter, createPolicySet, createPolicySetVersion, findParameter, findPolicySet, findPolicySetVersion, globalHasNoWorkspaces, type ParameterInput, parametersOf, type PolicySetRow, type PolicySetVersionSummary, removeFromProjects, removeParameter, removePolicySet, type SetMembership } from '../../shared/policies/index.js';
 import { orgScope } from '../guards.js';
-import type { OrganizationGrant } from '../../shared/access.js';
-import { findPolicySetVersion, type PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
-import { createPolicySetVersion } from '../../shared/usecases/policy-set-versions.js';
-import { applyToProjects, removeFromProjects } from '../../shared/usecases/project-sets.js';
+import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
 import { policySetParameterResource, policySetVersionDocument } from '../serializers/policies.js';
 import { readInclude, send, sendResource } from '../jsonapi.js';
-import { findParameter, parametersOf } from '../../shared/repos/policy-set-parameters.js';
-import { changeParameter, createParameter, removeParameter, type ParameterInput } from '../../shared/usecases/policy-set-parameters.js';
 import { attributesOf, linkageIds, relationshipIds, type Req } from './body.js';
 import { namedPage, policySetDocuments, sendPage } from './policy-documents.js';
 

@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { isSiteAdmin } from '../../shared/access.js';
-import type { PolicyKind } from '../../shared/domain/policy.js';
-import { toolVersionsPage, toolVersionView } from '../../shared/read-models/policy-tool-versions.js';
-import { changeToolVersion, createToolVersion, removeToolVersion, toolVersionOf, type ToolVersionInput } from '../../shared/usecases/policy-tool-versions.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { isSiteAdmin } from '../../shared/identity/access.queries.js';
+import type { PolicyKind } from '../../shared/policies/rules.js';
+import { toolVersionsPage, toolVersionView } from '../../shared/policies/tool-versions.queries.js';
+import { changeToolVersion, createToolVersion, removeToolVersion, toolVersionOf, type ToolVersionInput } from '../../shared/policies/index.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { toolVersionResource } from '../serializers/policies.js';
 import { attributesOf, type Req } from './body.js';

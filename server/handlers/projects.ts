@@ -1,11 +1,10 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import { findTeamProject, deleteTeamProject, teamProjectsOf, type ProjectRow, type ProjectSettings, type TagBinding, type TeamProjectRow } from '../../shared/repos/projects.js';
-import { NO_COUNTS, projectCounts, visibleProjects } from '../../shared/read-models/projects.js';
-import { sliceOf } from '../../shared/read-models/page.js';
-import { changeProject, changeTeamProject, createProject, grantTeamProject, removeProject, type TeamProjectRequest } from '../../shared/usecases/projects.js';
-import type { ProjectAccess } from '../../shared/access.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import { changeProject, changeTeamProject, createProject, deleteTeamProject, findTeamProject, grantTeamProject, type ProjectRow, type ProjectSettings, removeProject, type TagBinding, type TeamProjectRequest, type TeamProjectRow, teamProjectsOf } from '../../shared/projects/index.js';
+import { NO_COUNTS, projectCounts, visibleProjects } from '../../shared/projects/queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
+import type { ProjectAccess } from '../../shared/identity/access.queries.js';
 import { orgScope, projectScope, teamScope, type ProjectScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';

@@ -1,21 +1,19 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import type { OrganizationGrant } from '../../shared/access.js';
-import { findModule, findModuleByAddress, type RegistryModuleRow } from '../../shared/repos/module-tests.js';
-import { findModuleVersion, type ModuleVersionRow } from '../../shared/repos/registry-modules.js';
-import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/read-models/registry-modules.js';
-import { createModuleVersion, createRegistryModule, removeModules, removeModuleVersion, testModuleVersion } from '../../shared/usecases/registry-modules.js';
-import { serviceHostname } from '../../shared/service-access.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
+import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
+import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
+import { findModule, findModuleByAddress, type RegistryModuleRow } from '../../shared/module-tests/index.js';
+import { createModuleVersion, createRegistryModule, findModuleVersion, type ModuleVersionRow, noCodeModulesOfRegistryModules, removeModules, removeModuleVersion, testModuleVersion, variableOptionsOf } from '../../shared/registry/index.js';
+import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/registry/queries.js';
+import { serviceHostname } from '../../shared/platform/service-access.js';
+import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
 import { testRunResource } from '../serializers/module-tests.js';
 import { noCodeModuleResource } from '../serializers/no-code-modules.js';
-import { noCodeModulesOfRegistryModules, variableOptionsOf } from '../../shared/repos/no-code-modules.js';
-import type { Db } from '../../shared/db.js';
+import type { Db } from '../../shared/platform/db.js';
 import { logReadUrl } from './runs.js';
 
 /** The no-code modules of registry modules, as documents. */

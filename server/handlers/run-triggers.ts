@@ -1,11 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import { isRunTriggerType } from '../../shared/domain/run-trigger.js';
-import { findRunTrigger } from '../../shared/repos/run-triggers.js';
-import { runTriggersOf, workspacesOfTriggers } from '../../shared/read-models/run-triggers.js';
-import { sliceOf } from '../../shared/read-models/page.js';
-import { createRunTrigger, removeRunTrigger } from '../../shared/usecases/run-triggers.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import { createRunTrigger, findRunTrigger, isRunTriggerType, removeRunTrigger } from '../../shared/run-triggers/index.js';
+import { runTriggersOf, workspacesOfTriggers } from '../../shared/run-triggers/queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
 import { workspaceScopeById } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { relationshipId, type Req } from './body.js';

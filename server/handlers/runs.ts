@@ -1,10 +1,10 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import type { Db } from '../../shared/db.js';
-import type { Config } from '../../shared/config.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import { allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/access.js';
-import { findRun, type RunRow } from '../../shared/repos/runs.js';
+import type { Db } from '../../shared/platform/db.js';
+import type { Config } from '../../shared/platform/config.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import { allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/identity/access.queries.js';
+import { cancelRun, commentOnRun, confirmRun, createRequestedRun, discardRun, findComment, findRun, forceCancelRun, forceExecuteRun, type RunRequest, type RunRow } from '../../shared/runs/index.js';
 import {
   organizationRunCounts,
   runEventsOf,
@@ -19,15 +19,12 @@ import {
   type OrganizationRunFilter,
   visibleUnfinishedRuns,
   type RunReferences,
-} from '../../shared/read-models/runs.js';
-import { sliceOf } from '../../shared/read-models/page.js';
-import { visibleWorkspaces, workspaceFacts } from '../../shared/read-models/workspaces.js';
-import { cancelRun, commentOnRun, confirmRun, discardRun, forceCancelRun, forceExecuteRun } from '../../shared/usecases/runs.js';
-import { findComment } from '../../shared/repos/comments.js';
-import { commentsOfRun } from '../../shared/read-models/comments.js';
-import { createRequestedRun, type RunRequest } from '../../shared/usecases/run-requests.js';
-import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/usecases/idempotency.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
+} from '../../shared/runs/queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
+import { visibleWorkspaces, workspaceFacts } from '../../shared/workspaces/queries.js';
+import { commentsOfRun } from '../../shared/runs/comments.queries.js';
+import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/platform/idempotency.js';
+import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
 import { orgScope, runScopeWithReferences, workspaceScopeById, workspaceScopeForRun, workspaceScopeOfRun } from '../guards.js';
 import { check } from '../validate.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { sshKeysPage } from '../../shared/read-models/ssh-keys.js';
-import { changeSshKey, createSshKey, removeSshKey, type SshKeyInput } from '../../shared/usecases/ssh-keys.js';
+import { sshKeysPage } from '../../shared/ssh-keys/queries.js';
+import { changeSshKey, createSshKey, removeSshKey, type SshKeyInput } from '../../shared/ssh-keys/index.js';
 import { sshKeyScope, sshKeysScope } from '../guards.js';
 import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { sshKeyResource } from '../serializers/ssh-keys.js';

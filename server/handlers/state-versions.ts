@@ -1,30 +1,19 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import { decryptSecret } from '../../shared/crypto.js';
-import { findOutput, findStateVersion, outputsOf, stateVersionOrganization, type StateOutputRow, type StateVersionRow } from '../../shared/repos/state-versions.js';
-import { findWorkspace, findWorkspaceByName } from '../../shared/repos/workspaces.js';
-import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/read-models/workspaces.js';
-import { sliceOf } from '../../shared/read-models/page.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import { decryptSecret } from '../../shared/platform/crypto.js';
+import { acceptStateUpload, type BackingDataEvent, changeRemoteStateConsumers, createStateVersion, currentResources, findOutput, findStateVersion, outputsOf, remoteStateConsumers, rollbackStateVersion, servesState, type StateOutputRow, type StateUploadKind, stateVersionBackingData, stateVersionOrganization, type StateVersionRow } from '../../shared/state/index.js';
+import { findWorkspace, findWorkspaceByName } from '../../shared/workspaces/index.js';
+import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/workspaces/queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
 import { workspaceResource } from '../serializers/foundation.js';
-import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
-import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/read-models/state-versions.js';
-import {
-  acceptStateUpload,
-  changeRemoteStateConsumers,
-  createStateVersion,
-  currentResources,
-  remoteStateConsumers,
-  rollbackStateVersion,
-  type StateUploadKind,
-} from '../../shared/usecases/state-versions.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { stateVersionBackingData } from '../../shared/usecases/state-version-backing-data.js';
-import { servesState, type BackingDataEvent } from '../../shared/domain/state-version.js';
+import { stateReadableByRun } from '../../shared/runs/index.js';
+import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/state/queries.js';
+import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
-import { allows, type WorkspaceAccess } from '../../shared/access.js';
+import { allows, type WorkspaceAccess } from '../../shared/identity/access.queries.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
-import type { Config } from '../../shared/config.js';
+import type { Config } from '../../shared/platform/config.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
 import { stateOutputResource, stateVersionResource, workspaceResourceResource } from '../serializers/runs.js';
 import type { Uploads } from '../uploads.js';

@@ -1,15 +1,14 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
-import type { Db } from '../../shared/db.js';
-import { NotFound, Unauthorized, Unprocessable } from '../../shared/errors.js';
-import { findRun } from '../../shared/repos/runs.js';
-import { findTaskResult, type TaskResultRow, type TaskStageRow } from '../../shared/repos/run-tasks.js';
-import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/read-models/run-tasks.js';
-import { authenticateCallback, reportTaskResult } from '../../shared/usecases/run-tasks.js';
-import { overrideTaskStage } from '../../shared/policy/stage-evaluations.js';
-import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomeIdsOf, setOutcomesOf } from '../../shared/read-models/policy-evaluations.js';
-import type { PolicyEvaluationRow } from '../../shared/repos/policy-evaluations.js';
-import { sliceOf } from '../../shared/read-models/page.js';
+import type { Db } from '../../shared/platform/db.js';
+import { NotFound, Unauthorized, Unprocessable } from '../../shared/platform/errors.js';
+import { findRun } from '../../shared/runs/index.js';
+import { authenticateCallback, findTaskResult, reportTaskResult, type TaskResultRow, type TaskStageRow } from '../../shared/run-tasks/index.js';
+import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/run-tasks/queries.js';
+import { overrideTaskStage } from '../../shared/policies/index.js';
+import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomeIdsOf, setOutcomesOf } from '../../shared/policies/evaluations.queries.js';
+import type { PolicyEvaluationRow } from '../../shared/policies/evaluations.repo.js';
+import { sliceOf } from '../../shared/platform/page.js';
 import { policyEvaluationResource, policySetOutcomeResource } from '../serializers/policy-checks.js';
 import { taskStageScope, workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
@@ -73,7 +72,7 @@ const stageView = (req: Req, mayOverride: boolean): StageView => {
   return { results: include.has('task_results'), evaluations: include.has('policy_evaluations'), mayOverride };
 };
 
-export { STAGE_ORDER } from '../../shared/read-models/run-tasks.js';
+export { STAGE_ORDER } from '../../shared/run-tasks/queries.js';
 
 const CALLBACK_EVENTS = { running: 'report_running', passed: 'pass', failed: 'fail' } as const;
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { changeTeamMembers, type MemberNames } from '../../shared/usecases/memberships.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { changeTeamMembers, type MemberNames } from '../../shared/identity/index.js';
 import { teamScope } from '../guards.js';
 import { linkageIds, type Req } from './body.js';
 

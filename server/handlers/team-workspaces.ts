@@ -1,10 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import { WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES, type TeamWorkspaceAccess, type WorkspacePermissions } from '../../shared/domain/permissions.js';
-import { deleteTeamWorkspace, findTeamWorkspace, teamWorkspacesOf } from '../../shared/repos/team-workspaces.js';
-import { changeTeamWorkspace, grantTeamWorkspace, type TeamWorkspaceRequest } from '../../shared/usecases/team-workspaces.js';
-import { sliceOf } from '../../shared/read-models/page.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import { changeTeamWorkspace, deleteTeamWorkspace, findTeamWorkspace, grantTeamWorkspace, type TeamWorkspaceAccess, type TeamWorkspaceRequest, teamWorkspacesOf, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES, type WorkspacePermissions } from '../../shared/identity/index.js';
+import { sliceOf } from '../../shared/platform/page.js';
 import { teamScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';

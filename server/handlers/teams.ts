@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import type { Db } from '../../shared/db.js';
-import { NotFound, Unprocessable } from '../../shared/errors.js';
-import type { OrganizationAccess, OrganizationGrant } from '../../shared/access.js';
-import { deleteTeam, teamMembers, type TeamRow } from '../../shared/repos/teams.js';
-import { membershipsWithTeamLinks, teamsOfOrganization } from '../../shared/read-models/teams.js';
-import { sliceOf } from '../../shared/read-models/page.js';
-import { changeTeam, createTeam, type TeamColumns } from '../../shared/usecases/teams.js';
+import type { Db } from '../../shared/platform/db.js';
+import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
+import type { OrganizationAccess, OrganizationGrant } from '../../shared/identity/access.queries.js';
+import { changeTeam, createTeam, deleteTeam, type TeamColumns, teamMembers, type TeamRow } from '../../shared/identity/index.js';
+import { membershipsWithTeamLinks, teamsOfOrganization } from '../../shared/identity/teams.queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
 import { canSeeTeam, orgScope, teamScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, type Resource } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';

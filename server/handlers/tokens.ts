@@ -1,21 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import type { Principal } from '../../shared/access.js';
-import { findUserById } from '../../shared/repos/users.js';
-import { issueDescribedTeamToken, replaceToken } from '../../shared/usecases/tokens.js';
-import {
-  deleteToken,
-  findToken,
-  issueToken,
-  singleToken,
-  TEAM_TOKEN_SORTS,
-  teamTokensOfOrganization,
-  tokensOfTeam,
-  tokensOfUser,
-  type TeamTokenSort,
-  type TokenRow,
-} from '../../shared/repos/tokens.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import type { Principal } from '../../shared/identity/access.queries.js';
+import { deleteToken, findToken, findUserById, issueDescribedTeamToken, issueToken, replaceToken, singleToken, TEAM_TOKEN_SORTS, teamTokensOfOrganization, type TeamTokenSort, type TokenRow, tokensOfTeam, tokensOfUser } from '../../shared/identity/index.js';
 import { check } from '../validate.js';
 import { orgScope, teamScope } from '../guards.js';
 import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';

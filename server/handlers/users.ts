@@ -1,15 +1,12 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import { findUserById, type UserRow } from '../../shared/repos/users.js';
-import { createUser, updateOwnAccount } from '../../shared/usecases/users.js';
-import { isSiteAdmin, type Principal } from '../../shared/access.js';
-import { activeOrganizationsOf, isActiveMemberOfAny } from '../../shared/repos/memberships.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import { activeOrganizationsOf, createUser, findUserById, isActiveMemberOfAny, issueResetLink, updateOwnAccount, type UserRow } from '../../shared/identity/index.js';
+import { isSiteAdmin, type Principal } from '../../shared/identity/access.queries.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
-import { usersPage } from '../../shared/read-models/users.js';
+import { usersPage } from '../../shared/identity/users.queries.js';
 import { attributesOf, type Req } from './body.js';
 import { passwordResetLinkResource, userResource } from '../serializers/foundation.js';
-import { issueResetLink } from '../../shared/usecases/sign-in.js';
 
 /**
  * Whether a principal may see a user: itself, a site admin, or someone sharing an organization in

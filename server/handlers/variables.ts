@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
-import type { VariableCategory } from '../../shared/domain/variable.js';
-import { changeVariable, createVariable, removeVariable, variablesInEffect, type VariableInput } from '../../shared/usecases/variables.js';
-import { ownedVariable, workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/read-models/variables.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
+import type { VariableCategory } from '../../shared/variables/rules.js';
+import { changeVariable, createVariable, removeVariable, variablesInEffect, type VariableInput } from '../../shared/variables/index.js';
+import { ownedVariable, workspaceIdByName, workspaceOfVariable, workspaceVariables } from '../../shared/variables/queries.js';
 import { workspaceScopeById } from '../guards.js';
 import { readParam, send, sendResource } from '../jsonapi.js';
 import { variableResource } from '../serializers/variables.js';

@@ -1,10 +1,9 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { NotFound } from '../../shared/errors.js';
-import type { TaskStageName } from '../../shared/domain/run-task.js';
-import { findTask, findWorkspaceTask } from '../../shared/repos/run-tasks.js';
-import { workspaceTaskPage } from '../../shared/read-models/run-tasks.js';
-import { attachTask, changeAttachment, detachTask } from '../../shared/usecases/run-tasks.js';
+import { NotFound } from '../../shared/platform/errors.js';
+import type { TaskStageName } from '../../shared/run-tasks/machine.js';
+import { attachTask, changeAttachment, detachTask, findTask, findWorkspaceTask } from '../../shared/run-tasks/index.js';
+import { workspaceTaskPage } from '../../shared/run-tasks/queries.js';
 import { workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';

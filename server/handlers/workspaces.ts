@@ -1,29 +1,26 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
-import { BadRequest, NotFound } from '../../shared/errors.js';
+import { BadRequest, NotFound } from '../../shared/platform/errors.js';
 import type { Resource } from '../jsonapi.js';
 import { presentRuns } from './runs.js';
 import { stateVersionAs } from './state-versions.js';
-import { runsByIds } from '../../shared/read-models/runs.js';
-import { outputsByVersion, stateVersionsByIds } from '../../shared/read-models/state-versions.js';
-import { deleteWorkspace, findWorkspaceByName, type WorkspaceRow, type WorkspaceSettings } from '../../shared/repos/workspaces.js';
-import { findOrganization } from '../../shared/repos/organizations.js';
-import { currentOutputsOf, visibleWorkspaces, workspaceFacts, WORKSPACE_SORTS, type WorkspaceFacts, type WorkspaceSort } from '../../shared/read-models/workspaces.js';
-import { sliceOf } from '../../shared/read-models/page.js';
-import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, removeWorkspaceTags, safeDeleteWorkspace, tagWorkspaces, type TagRef } from '../../shared/usecases/workspaces.js';
-import { findTag } from '../../shared/repos/tags.js';
-import { organizationTagsPage, workspaceTagsPage } from '../../shared/read-models/tags.js';
+import { runsByIds } from '../../shared/runs/queries.js';
+import { outputsByVersion, stateVersionsByIds } from '../../shared/state/queries.js';
+import { addWorkspaceTags, changeWorkspace, createWorkspace, deleteOrganizationTags, deleteWorkspace, findTag, findWorkspaceByName, lockWorkspace, removeWorkspaceTags, safeDeleteWorkspace, type TagRef, tagWorkspaces, unlockWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../../shared/workspaces/index.js';
+import { findOrganization } from '../../shared/organizations/index.js';
+import { currentOutputsOf, visibleWorkspaces, workspaceFacts, WORKSPACE_SORTS, type WorkspaceFacts, type WorkspaceSort } from '../../shared/workspaces/queries.js';
+import { sliceOf } from '../../shared/platform/page.js';
+import { organizationTagsPage, workspaceTagsPage } from '../../shared/workspaces/tags.queries.js';
 import { orgScope, projectScope, workspaceScope, workspaceScopeById, workspaceScopeByNameWithFacts, workspaceScopeWithFacts, type WorkspaceScope } from '../guards.js';
-import { FULL_WORKSPACE_ACCESS, accessOfLevel, allows, workspaceAccess, projectAccess, type OrganizationGrant, type Principal, type WorkspaceAccess } from '../../shared/access.js';
-import { findProject } from '../../shared/repos/projects.js';
-import { NO_COUNTS, projectCounts } from '../../shared/read-models/projects.js';
+import { FULL_WORKSPACE_ACCESS, accessOfLevel, allows, workspaceAccess, projectAccess, type OrganizationGrant, type Principal, type WorkspaceAccess } from '../../shared/identity/access.queries.js';
+import { findProject } from '../../shared/projects/index.js';
+import { NO_COUNTS, projectCounts } from '../../shared/projects/queries.js';
 import { projectResource } from '../serializers/projects.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipId, type Req } from './body.js';
 import { NO_FACTS, organizationResource, tagResource, workspaceOutputResource, workspaceResource } from '../serializers/foundation.js';
-import { lockWorkspace, unlockWorkspace } from '../../shared/usecases/workspace-locks.js';
-import { assignSshKey } from '../../shared/usecases/ssh-keys.js';
-import { stateReadableByRun } from '../../shared/usecases/run-tokens.js';
+import { assignSshKey } from '../../shared/ssh-keys/index.js';
+import { stateReadableByRun } from '../../shared/runs/index.js';
 
 /** API attribute -> column, for the settings a client may write. */
 const SETTINGS: Record<string, keyof WorkspaceSettings> = {

@@ -1,5 +1,5 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { AgentPoolRow } from '../../shared/repos/agent-pools.js';
+import type { AgentPoolRow } from '../../shared/agent-pools/repo.js';
 
 /** An agent pool; no agent connects here, so it counts none. */
 export function agentPoolResource(p: AgentPoolRow, members: { workspaceIds: string[]; allowedWorkspaceIds: string[] }): Resource {

@@ -1,5 +1,5 @@
 import { iso, one, type Resource } from '../jsonapi.js';
-import type { CvRow, IngressRow } from '../../shared/repos/configuration-versions.js';
+import type { CvRow, IngressRow } from '../../shared/configuration-versions/repo.js';
 
 /** A configuration version; `uploadUrl` is given only in the creation response. */
 export function cvResource(cv: CvRow, opts: { ingressId?: string | null; uploadUrl?: string } = {}): Resource {

@@ -1,5 +1,5 @@
 import { one, type Resource } from '../jsonapi.js';
-import { LEGACY_POLICY_TYPE, POLICY_TYPES, policyOf, type DataRetentionColumns, type DataRetentionPolicy } from '../../shared/domain/data-retention-policy.js';
+import { LEGACY_POLICY_TYPE, POLICY_TYPES, policyOf, type DataRetentionColumns, type DataRetentionPolicy } from '../../shared/retention/index.js';
 
 /** Whose policy it is, as its `target` relationship names it. */
 export interface PolicyTarget {

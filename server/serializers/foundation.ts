@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { normalizeAccess, allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/access.js';
-import type { Config } from '../../shared/config.js';
-import type { OrganizationRow } from '../../shared/repos/organizations.js';
-import type { UserRow } from '../../shared/repos/users.js';
-import type { MembershipRow } from '../../shared/repos/memberships.js';
-import type { TeamRow } from '../../shared/repos/teams.js';
-import type { TokenRow } from '../../shared/repos/tokens.js';
-import type { WorkspaceRow } from '../../shared/repos/workspaces.js';
-import type { TeamWorkspaceRow } from '../../shared/repos/team-workspaces.js';
-import { mayCreateOrganizations, permissionsOfTeamWorkspace, type OrganizationCreation } from '../../shared/domain/permissions.js';
-import type { TagRow } from '../../shared/repos/tags.js';
-import type { StateOutputRow } from '../../shared/repos/state-versions.js';
-import type { WorkspaceFacts } from '../../shared/read-models/workspaces.js';
-import { isFinal } from '../../shared/domain/run.js';
+import { normalizeAccess, allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/identity/access.queries.js';
+import type { Config } from '../../shared/platform/config.js';
+import type { OrganizationRow } from '../../shared/organizations/repo.js';
+import type { UserRow } from '../../shared/identity/users.repo.js';
+import type { MembershipRow } from '../../shared/identity/memberships.repo.js';
+import type { TeamRow } from '../../shared/identity/teams.repo.js';
+import type { TokenRow } from '../../shared/identity/tokens.repo.js';
+import type { WorkspaceRow } from '../../shared/workspaces/repo.js';
+import type { TeamWorkspaceRow } from '../../shared/identity/team-workspaces.repo.js';
+import { mayCreateOrganizations, permissionsOfTeamWorkspace, type OrganizationCreation } from '../../shared/identity/index.js';
+import type { TagRow } from '../../shared/workspaces/tags.repo.js';
+import type { StateOutputRow } from '../../shared/state/repo.js';
+import type { WorkspaceFacts } from '../../shared/workspaces/queries.js';
+import { isFinal } from '../../shared/runs/index.js';
 import { dataRetentionRelationships } from './data-retention-policies.js';
 
 /** What `remaining-testable-count` says when module tests are unlimited, as they are here. */

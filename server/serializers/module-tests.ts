@@ -1,5 +1,5 @@
 import { iso, one, type Resource } from '../jsonapi.js';
-import type { RegistryModuleRow, TestRunRow, TestVariableRow } from '../../shared/repos/module-tests.js';
+import type { RegistryModuleRow, TestRunRow, TestVariableRow } from '../../shared/module-tests/repo.js';
 export { registryModuleResource } from './registry-modules.js';
 
 /** The module test path prefix: organization, registry, namespace, name, provider. */

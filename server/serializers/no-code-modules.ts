@@ -1,5 +1,5 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { NoCodeModuleRow, VariableOptionRow } from '../../shared/repos/no-code-modules.js';
+import type { NoCodeModuleRow, VariableOptionRow } from '../../shared/registry/no-code.repo.js';
 
 /** A no-code module with the ids of its variable options (their documents: variableOptionResource). */
 export function noCodeModuleResource(m: NoCodeModuleRow, options: VariableOptionRow[]): Resource {

@@ -1,5 +1,5 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { NotificationConfigurationRow } from '../../shared/repos/notifications.js';
+import type { NotificationConfigurationRow } from '../../shared/notifications/repo.js';
 
 /** A notification configuration; the token is write-only and always shown as null. */
 export function notificationConfigurationResource(c: NotificationConfigurationRow, userIds: string[]): Resource {

@@ -1,12 +1,11 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { policyPath } from '../../shared/domain/policy.js';
-import type { PolicyRow, PolicySetRow } from '../../shared/repos/policies.js';
-import type { PolicySetVersionSummary } from '../../shared/repos/policy-set-versions.js';
-import type { Config } from '../../shared/config.js';
-import { signedObjectUrl } from '../../shared/signed-urls.js';
-import { defaultBuild } from '../../shared/domain/policy-tool-version.js';
-import type { ToolVersionView } from '../../shared/read-models/policy-tool-versions.js';
-import type { PolicySetParameterRow } from '../../shared/repos/policy-set-parameters.js';
+import { defaultBuild, policyPath } from '../../shared/policies/index.js';
+import type { PolicyRow, PolicySetRow } from '../../shared/policies/repo.js';
+import type { PolicySetVersionSummary } from '../../shared/policies/set-versions.repo.js';
+import type { Config } from '../../shared/platform/config.js';
+import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import type { ToolVersionView } from '../../shared/policies/tool-versions.queries.js';
+import type { PolicySetParameterRow } from '../../shared/policies/set-parameters.repo.js';
 
 /**
  * A policy. `enforce` (deprecated) describes the policy's code file, as TFE does: empty until code

@@ -1,7 +1,7 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { PolicyEvaluationRow, PolicySetOutcomeRow } from '../../shared/repos/policy-evaluations.js';
-import type { PolicyCheckRow } from '../../shared/repos/policy-checks.js';
-import { overridableNow } from '../../shared/domain/policy-check.js';
+import type { PolicyEvaluationRow, PolicySetOutcomeRow } from '../../shared/policies/evaluations.repo.js';
+import type { PolicyCheckRow } from '../../shared/policies/checks.repo.js';
+import { overridableNow } from '../../shared/policies/index.js';
 
 /**
  * A policy check; terraform requires `actions` and `permissions`. `is-overridable` is true only

@@ -1,7 +1,7 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { ProjectAccess } from '../../shared/access.js';
-import type { ProjectRow, TeamProjectRow } from '../../shared/repos/projects.js';
-import type { ProjectCounts } from '../../shared/read-models/projects.js';
+import type { ProjectAccess } from '../../shared/identity/access.queries.js';
+import type { ProjectRow, TeamProjectRow } from '../../shared/projects/repo.js';
+import type { ProjectCounts } from '../../shared/projects/queries.js';
 
 /** The id of one of a project's tag bindings (they have no row of their own): the project's id and the key. */
 const bindingId = (project: ProjectRow, key: string) => `tb-${project.id.slice(4)}-${Buffer.from(key).toString('base64url')}`;

@@ -1,9 +1,9 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { RegistryModuleRow } from '../../shared/repos/module-tests.js';
-import type { ModuleVersionRow } from '../../shared/repos/registry-modules.js';
-import type { ModuleView } from '../../shared/read-models/registry-modules.js';
-import { moduleStatus } from '../../shared/domain/module-version.js';
-import type { ModuleDetails } from '../../shared/domain/module-config.js';
+import type { RegistryModuleRow } from '../../shared/module-tests/repo.js';
+import type { ModuleVersionRow } from '../../shared/registry/repo.js';
+import type { ModuleView } from '../../shared/registry/queries.js';
+import { moduleStatus } from '../../shared/registry/index.js';
+import type { ModuleDetails } from '../../shared/registry/module-config.rules.js';
 
 /** The public registry a `public` module reference resolves to. */
 export const PUBLIC_REGISTRY_HOST = 'registry.terraform.io';

@@ -1,7 +1,7 @@
 import { attemptAttributes } from './notifications.js';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/repos/run-tasks.js';
-import { stageOverridableNow } from '../../shared/domain/policy-evaluation.js';
+import type { TaskResultRow, TaskRow, TaskStageRow, WorkspaceTaskRow } from '../../shared/run-tasks/repo.js';
+import { stageOverridableNow } from '../../shared/policies/index.js';
 
 /**
  * A run task definition; the HMAC key is write-only and always shown as null. The global

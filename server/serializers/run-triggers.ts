@@ -1,5 +1,5 @@
 import { iso, one, type Resource } from '../jsonapi.js';
-import type { NamedRunTriggerRow } from '../../shared/repos/run-triggers.js';
+import type { NamedRunTriggerRow } from '../../shared/run-triggers/repo.js';
 
 /** A run trigger: the workspace that gets the runs (`workspace`) and the one whose applies queue them (`sourceable`). */
 export function runTriggerResource(t: NamedRunTriggerRow): Resource {

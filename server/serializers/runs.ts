@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { allows, type OrganizationGrant, type WorkspaceAccess } from '../../shared/access.js';
-import { isFinal, runActions } from '../../shared/domain/run.js';
-import { triggerReason } from '../../shared/domain/run-trigger.js';
-import type { ApplyRow, PlanRow, RunRow } from '../../shared/repos/runs.js';
-import type { StateOutputRow, StateVersionRow } from '../../shared/repos/state-versions.js';
-import type { ManagedResource } from '../../shared/domain/state-version.js';
-import type { CommentRow } from '../../shared/repos/comments.js';
-import type { RunEventView } from '../../shared/read-models/runs.js';
+import { allows, type OrganizationGrant, type WorkspaceAccess } from '../../shared/identity/access.queries.js';
+import { isFinal, runActions } from '../../shared/runs/index.js';
+import { triggerReason } from '../../shared/run-triggers/index.js';
+import type { ApplyRow, PlanRow, RunRow } from '../../shared/runs/repo.js';
+import type { StateOutputRow, StateVersionRow } from '../../shared/state/repo.js';
+import type { ManagedResource } from '../../shared/state/machine.js';
+import type { CommentRow } from '../../shared/runs/comments.repo.js';
+import type { RunEventView } from '../../shared/runs/queries.js';
 
 /** What the caller may do to a run, from its workspace access. */
 function runPermissions(access: WorkspaceAccess, grant: OrganizationGrant | null, run: RunRow) {

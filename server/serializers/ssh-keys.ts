@@ -1,5 +1,5 @@
 import { iso, one, type Resource } from '../jsonapi.js';
-import type { SshKeySummary } from '../../shared/read-models/ssh-keys.js';
+import type { SshKeySummary } from '../../shared/ssh-keys/queries.js';
 
 /** An SSH key: its name only; the private key is write-only. */
 export function sshKeyResource(k: SshKeySummary): Resource {

@@ -1,6 +1,6 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import type { VariableView } from '../../shared/read-models/variables.js';
-import type { VariableSetRow } from '../../shared/repos/variable-sets.js';
+import type { VariableView } from '../../shared/variables/queries.js';
+import type { VariableSetRow } from '../../shared/variables/sets.repo.js';
 
 /** A variable of a workspace or of a variable set; a sensitive one's value is null in every response. */
 export function variableResource(v: VariableView): Resource {

@@ -1,4 +1,4 @@
-import { TRIGGER_MESSAGES } from '../domain/notification.js';
+import { TRIGGER_MESSAGES } from './machine.js';
 
 /** The run notification, payload_version 1, with exactly one notification. */
 export interface RunPayload {

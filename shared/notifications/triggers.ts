@@ -1,8 +1,8 @@
-import type { Config } from '../config.js';
-import type { Db } from '../db.js';
-import { newId } from '../ids.js';
-import { runTrigger } from '../domain/notification.js';
-import type { AfterMoveContext, FollowUp, RunLifecycle, RunTransition } from '../run-lifecycle.js';
+import type { Config } from '../platform/config.js';
+import type { Db } from '../platform/db.js';
+import { newId } from '../platform/ids.js';
+import { runTrigger } from './machine.js';
+import type { AfterMoveContext, FollowUp, RunLifecycle, RunTransition } from '../runs/lifecycle.js';
 import { runPayload } from './payloads.js';
 
 async function username(tx: Db, id: string | null): Promise<string | null> {

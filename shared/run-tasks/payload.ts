@@ -1,4 +1,4 @@
-import type { TaskStageName } from '../domain/run-task.js';
+import type { TaskStageName } from './machine.js';
 
 /** Everything the run task request describes, gathered by the caller. */
 export interface TaskRequestContext {

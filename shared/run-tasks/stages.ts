@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
-import type { Config } from '../config.js';
-import { runWrites, type Db, type Writes } from '../db.js';
-import { encryptSecret, newApiToken, sha256Hex } from '../crypto.js';
-import { isFinal } from '../domain/run.js';
-import { stageOutcome, TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from '../domain/run-task.js';
-import type { FollowUp, RunLifecycle, RunMoves } from '../run-lifecycle.js';
+import type { Config } from '../platform/config.js';
+import { runWrites, type Db, type Writes } from '../platform/db.js';
+import { encryptSecret, newApiToken, sha256Hex } from '../platform/crypto.js';
+import { isFinal } from '../runs/machine.js';
+import { stageOutcome, TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from './machine.js';
+import type { FollowUp, RunLifecycle, RunMoves } from '../runs/lifecycle.js';
 import {
   createStagesForRun,
   lockRunWithVerdicts,
@@ -20,13 +20,13 @@ import {
   type ResultWithRun,
   type StageVerdicts,
   type TaskStageRow,
-} from '../repos/run-tasks.js';
-import type { RunRow } from '../repos/runs.js';
-import { resumeAfterStage, stagesAfterStage } from '../usecases/run-progress.js';
-import { transitionRun } from '../usecases/run-moves.js';
-import { evaluationsOfStages, movePolicyEvaluation } from '../repos/policy-evaluations.js';
-import { afterMove } from '../usecases/runs.js';
-import { enqueueAllAfterCommit, jobs } from '../queues.js';
+} from './repo.js';
+import type { RunRow } from '../runs/repo.js';
+import { resumeAfterStage, stagesAfterStage } from '../runs/progress.js';
+import { transitionRun } from '../runs/moves.js';
+import { evaluationsOfStages, movePolicyEvaluation } from '../policies/evaluations.repo.js';
+import { afterMove } from '../runs/commands.js';
+import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 
 /**
  * Triggers a stage the run has reached: each result gets its access token (hashed for lookup,

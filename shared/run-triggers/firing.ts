@@ -1,12 +1,12 @@
-import type { Db } from '../db.js';
-import type { CvStatus } from '../domain/configuration-version.js';
-import { usableForRuns } from '../domain/configuration-version.js';
-import { firesRunTriggers, RUN_TRIGGER_SOURCE, triggeredRunMessage } from '../domain/run-trigger.js';
-import { enqueueAllAfterCommit, jobs } from '../queues.js';
-import { subscribersOf } from '../repos/run-triggers.js';
-import type { RunRow } from '../repos/runs.js';
-import type { FollowUp, RunLifecycle, RunMoves, RunTransition } from '../run-lifecycle.js';
-import { insertPendingRun } from '../usecases/run-moves.js';
+import type { Db } from '../platform/db.js';
+import type { CvStatus } from '../configuration-versions/machine.js';
+import { usableForRuns } from '../configuration-versions/machine.js';
+import { firesRunTriggers, RUN_TRIGGER_SOURCE, triggeredRunMessage } from './rules.js';
+import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
+import { subscribersOf } from './repo.js';
+import type { RunRow } from '../runs/repo.js';
+import type { FollowUp, RunLifecycle, RunMoves, RunTransition } from '../runs/lifecycle.js';
+import { insertPendingRun } from '../runs/moves.js';
 
 /**
  * When a run is applied, queues a run in every workspace that names its workspace as a run trigger

@@ -1,4 +1,4 @@
-import { LEGACY_POLICY_TYPE, MAX_RETENTION_DAYS, POLICY_TYPES } from '../domain/data-retention-policy.js';
+import { LEGACY_POLICY_TYPE, MAX_RETENTION_DAYS, POLICY_TYPES } from '../retention/rules.js';
 import { resourceDocument } from './jsonapi.js';
 
 /** Request body schemas of data retention policies (the current types and the legacy delete-older one). */

@@ -1,5 +1,5 @@
-import { ORGANIZATION_PERMISSIONS } from '../access.js';
-import { TEAM_WORKSPACE_ACCESS, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES } from '../domain/permissions.js';
+import { ORGANIZATION_PERMISSIONS } from '../identity/access.queries.js';
+import { TEAM_WORKSPACE_ACCESS, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES } from '../identity/permissions.rules.js';
 import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
 
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 };

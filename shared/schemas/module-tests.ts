@@ -1,6 +1,6 @@
 import { BOOL, TEXT, resourceDocument, toOne } from './jsonapi.js';
 import { HCL_VARIABLES } from './runs.js';
-import { SEMVER_PATTERN } from '../domain/module-version.js';
+import { SEMVER_PATTERN } from '../registry/machine.js';
 
 const MODULE_PART = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' };
 const ENV_KEY = { type: 'string', minLength: 1, maxLength: 128, pattern: '^[A-Za-z_][A-Za-z0-9_]*$' };

@@ -1,5 +1,5 @@
 import { BOOL, TEXT, resourceDocument, toMany } from './jsonapi.js';
-import { DESTINATION_TYPES, TRIGGERS } from '../domain/notification.js';
+import { DESTINATION_TYPES, TRIGGERS } from '../notifications/machine.js';
 
 const attributes = {
   'destination-type': { enum: [...DESTINATION_TYPES] },

@@ -1,5 +1,5 @@
 import { BOOL, NAME, TEXT, linkageList, resourceDocument, toMany } from './jsonapi.js';
-import { ALL_ENFORCEMENT_LEVELS, POLICY_KINDS } from '../domain/policy.js';
+import { ALL_ENFORCEMENT_LEVELS, POLICY_KINDS } from '../policies/rules.js';
 
 const NULLABLE_TEXT = (max: number) => ({ oneOf: [{ type: 'null' }, TEXT(max)] });
 const KIND = { enum: [...POLICY_KINDS] };

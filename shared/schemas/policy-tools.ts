@@ -1,5 +1,5 @@
 import { BOOL, TEXT, resourceDocument } from './jsonapi.js';
-import { MAX_KEY_LENGTH } from '../domain/variable.js';
+import { MAX_KEY_LENGTH } from '../variables/rules.js';
 
 const URL_TEXT = TEXT(2048);
 const build = {

@@ -1,4 +1,4 @@
-import { PROJECT_ACCESS_LEVELS, PROJECT_PERMISSION_VALUES, PROJECT_WORKSPACE_FLAGS, PROJECT_WORKSPACE_PERMISSION_VALUES } from '../domain/project.js';
+import { PROJECT_ACCESS_LEVELS, PROJECT_PERMISSION_VALUES, PROJECT_WORKSPACE_FLAGS, PROJECT_WORKSPACE_PERMISSION_VALUES } from '../projects/rules.js';
 import { BOOL, TEXT, linkageList, resourceDocument, toOne } from './jsonapi.js';
 
 // The name's rule is checked by the use case, which words its refusal as TFE does.

@@ -1,5 +1,5 @@
 import { BOOL, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
-import { MAX_KEY_LENGTH, VARIABLE_CATEGORIES } from '../domain/variable.js';
+import { MAX_KEY_LENGTH, VARIABLE_CATEGORIES } from '../variables/rules.js';
 
 /** A variable's attributes (key syntax per category is checked in domain/variable.ts, whose message names the rule). */
 export const variableAttributes = {

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { loadConfig, type Config } from '../../shared/config.js';
-import { dropDatabase } from '../../shared/db.js';
-import { migrateLatest } from '../../shared/db/migrate.js';
-import { createLogger } from '../../shared/logger.js';
+import { loadConfig, type Config } from '../../shared/platform/config.js';
+import { dropDatabase } from '../../shared/platform/db.js';
+import { migrateLatest } from '../../shared/platform/db/migrate.js';
+import { createLogger } from '../../shared/platform/logger.js';
 import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
-import { createRunLifecycle } from '../../shared/run-lifecycle-areas.js';
-import { bullPrefix } from '../../shared/queues.js';
-import { masters } from '../../shared/redis.js';
+import { createRunLifecycle } from '../../shared/runs/lifecycle-areas.js';
+import { bullPrefix } from '../../shared/platform/queues.js';
+import { masters } from '../../shared/platform/redis.js';
 import { startWeb, type WebHandle } from '../../server/web.js';
 import { sandboxHost } from './sandbox.js';
-import { cgroupParents, readHostCgroups, removeAbandonedCgroups } from '../../shared/sandbox/cgroups.js';
-import { deploymentTag } from '../../shared/terraform/work-root.js';
+import { cgroupParents, readHostCgroups, removeAbandonedCgroups } from '../../shared/platform/sandbox/cgroups.js';
+import { deploymentTag } from '../../shared/platform/terraform/work-root.js';
 import { startRedisCluster, type OwnRedisCluster } from './redis-cluster.js';
 
 /** Everything a test needs: the running API, its runtime, and the per-run identity. */
@@ -29,7 +29,7 @@ export interface Harness {
 
 let current: Harness | null = null;
 
-/** Rate limit budgets no test reaches (see shared/rate-limits.ts). */
+/** Rate limit budgets no test reaches (see shared/platform/rate-limits.ts). */
 export const GENEROUS_RATE_LIMITS = {
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '1000000',
@@ -79,7 +79,7 @@ export async function startHarness(): Promise<Harness> {
     QUEUE_PREFIX: `test-${runId}`,
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SITE_ADMIN_TOKEN: adminToken,
-    // The API serves /metrics to scrapes that send this token (see shared/metrics.ts).
+    // The API serves /metrics to scrapes that send this token (see shared/operations/metrics.ts).
     METRICS_TOKEN: `test-metrics-${randomBytes(12).toString('hex')}`,
     OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8,::1/128',
     // Runs' sandboxes reach the tests' servers through this machine's address (see sandboxHost).

@@ -8,7 +8,7 @@ import { putArchive, tarGz, uniq, type TestUser } from './fixtures.js';
 import { waitFor } from './processes.js';
 import { listenForSandboxes } from './sandbox.js';
 import { terraform } from './terraform.js';
-import type { TestSummary } from '../../shared/domain/test-run.js';
+import type { TestSummary } from '../../shared/module-tests/machine.js';
 
 /** Shared by the module test suites: modules, test configuration versions, test runs and their logs. */
 

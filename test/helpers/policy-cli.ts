@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRunInput, type RunInputSource } from '../../shared/policy/run-input.js';
-import type { EvaluationInput, PolicyToEvaluate, RunInputDocument } from '../../shared/policy/types.js';
-import { runTerraform, terraformEnv } from '../../shared/terraform/runner.js';
+import { buildRunInput, type RunInputSource } from '../../shared/policies/run-input.js';
+import type { EvaluationInput, PolicyToEvaluate, RunInputDocument } from '../../shared/policies/types.js';
+import { runTerraform, terraformEnv } from '../../shared/platform/terraform/runner.js';
 import { terraformAvailable } from './terraform.js';
 
 /** Whether a binary runs (`<bin> version`), for tests that need a real policy runtime. */

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../shared/config.js';
-import { createSandbox, sandboxSettings, type Sandbox } from '../../shared/sandbox/sandbox.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createSandbox, sandboxSettings, type Sandbox } from '../../shared/platform/sandbox/sandbox.js';
 
 /** A sandbox in mode `none`: programs run directly (for unit tests of what runs, not where). */
 export function unsandboxed(): Sandbox {

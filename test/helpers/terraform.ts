@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { deploymentWorkRoot } from '../../shared/terraform/work-root.js';
+import { deploymentWorkRoot } from '../../shared/platform/terraform/work-root.js';
 import { createServer, type Server } from 'node:http';
 import { expect } from 'chai';
 import { api, doc } from './api.js';

@@ -4,8 +4,8 @@ import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { notifiedWorkspace, startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import { bullPrefix, type QueueName } from '../../shared/queues.js';
-import { createRedis } from '../../shared/redis.js';
+import { bullPrefix, type QueueName } from '../../shared/platform/queues.js';
+import { createRedis } from '../../shared/platform/redis.js';
 
 interface BoardJob {
   id: string;

@@ -4,10 +4,10 @@ import { harness, startSecondApp } from '../helpers/harness.js';
 import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
-import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
-import { insertPendingRun } from '../../shared/usecases/run-moves.js';
-import { collectOldVersions } from '../../shared/usecases/configuration-versions.js';
-import { signGrant } from '../../shared/signed-urls.js';
+import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
+import { insertPendingRun } from '../../shared/runs/moves.js';
+import { collectOldVersions } from '../../shared/configuration-versions/commands.js';
+import { signGrant } from '../../shared/platform/signed-urls.js';
 
 type Org = { name: string; owner: TestUser };
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';

@@ -12,9 +12,9 @@ import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
   countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, putArchive, tarGz, uniq, type TestUser,
 } from '../helpers/fixtures.js';
-import { insertCv, insertIngress } from '../../shared/repos/configuration-versions.js';
-import { readAll } from '../../shared/store/postgres-store.js';
-import { signGrant } from '../../shared/signed-urls.js';
+import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
+import { readAll } from '../../shared/platform/store/postgres-store.js';
+import { signGrant } from '../../shared/platform/signed-urls.js';
 
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';

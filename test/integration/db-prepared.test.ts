@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { createDb, rowsOf, type Db } from '../../shared/db.js';
+import { createDb, rowsOf, type Db } from '../../shared/platform/db.js';
 import { harness } from '../helpers/harness.js';
 
 /** The statements the pool's one connection has prepared (read unnamed: it has no parameters). */

@@ -5,7 +5,7 @@ import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { cvRow, statusOf } from '../helpers/cv.js';
 import { createCv, createOrg, createUser, createWorkspace, joinOrg, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
-import { readAll } from '../../shared/store/postgres-store.js';
+import { readAll } from '../../shared/platform/store/postgres-store.js';
 import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
 
 type Org = { name: string; owner: TestUser };

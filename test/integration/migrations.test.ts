@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { fileURLToPath } from 'node:url';
-import { migrateLatest } from '../../shared/db/migrate.js';
-import { createDb, dropDatabase } from '../../shared/db.js';
+import { migrateLatest } from '../../shared/platform/db/migrate.js';
+import { createDb, dropDatabase } from '../../shared/platform/db.js';
 import { harness } from '../helpers/harness.js';
 
 describe('migrations', function () {

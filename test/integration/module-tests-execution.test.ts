@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
-import { jobs } from '../../shared/queues.js';
+import { jobs } from '../../shared/platform/queues.js';
 import {
   countsOf,
   createModule,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { harness } from '../helpers/harness.js';
-import { DELIVERIES_PER_JOB, DELIVERY_ROUND_MS, firstTries, jobs } from '../../shared/queues.js';
-import { newId } from '../../shared/ids.js';
+import { DELIVERIES_PER_JOB, DELIVERY_ROUND_MS, firstTries, jobs } from '../../shared/platform/queues.js';
+import { newId } from '../../shared/platform/ids.js';
 
 const ids = (n: number) => Array.from({ length: n }, () => newId('ndel'));
 const nextTurn = () => new Promise((r) => setImmediate(r));

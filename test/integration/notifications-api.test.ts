@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
-import { decryptSecret } from '../../shared/crypto.js';
+import { decryptSecret } from '../../shared/platform/crypto.js';
 import { freePort, harness } from '../helpers/harness.js';
 import { countRows, createOrg, createUser, createWorkspace, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';

@@ -5,7 +5,7 @@ import { createOrg, createWorkspace } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
 import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import { insertStateVersion, parseState } from '../../shared/repos/state-versions.js';
+import { insertStateVersion, parseState } from '../../shared/state/repo.js';
 
 const CONFIG = `resource "terraform_data" "greeting" { input = "hello" }
 check "greeting" {

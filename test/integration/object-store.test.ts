@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { createDb, runWrites } from '../../shared/db.js';
-import { PostgresObjectStore, readAll } from '../../shared/store/postgres-store.js';
+import { createDb, runWrites } from '../../shared/platform/db.js';
+import { PostgresObjectStore, readAll } from '../../shared/platform/store/postgres-store.js';
 import { harness } from '../helpers/harness.js';
 
 type ChunkRow = { object_id: string; seq: number; data: Buffer; sealed: boolean };

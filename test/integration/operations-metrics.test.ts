@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../shared/db.js';
-import { migrateLatest } from '../../shared/db/migrate.js';
+import { dropDatabase } from '../../shared/platform/db.js';
+import { migrateLatest } from '../../shared/platform/db/migrate.js';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { flushQueueKeys, freePort, harness, startSecondApp } from '../helpers/harness.js';

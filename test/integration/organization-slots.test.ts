@@ -3,8 +3,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { harness } from '../helpers/harness.js';
 import { uniq } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
-import { bullPrefix, closeQueues, createQueues, jobs } from '../../shared/queues.js';
-import { createRedis, type RedisConnection } from '../../shared/redis.js';
+import { bullPrefix, closeQueues, createQueues, jobs } from '../../shared/platform/queues.js';
+import { createRedis, type RedisConnection } from '../../shared/platform/redis.js';
 import { inFairSlot, OrganizationSlots } from '../../workers/organization-slots.js';
 
 /**

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { addressAllowed, createOutboundClient } from '../../shared/http/outbound.js';
-import { hmacSha512Hex } from '../../shared/crypto.js';
+import { addressAllowed, createOutboundClient } from '../../shared/platform/outbound.js';
+import { hmacSha512Hex } from '../../shared/platform/crypto.js';
 import ipaddr from 'ipaddr.js';
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; server: Server }> {

@@ -7,8 +7,8 @@ import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js'
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { readAll } from '../../shared/store/postgres-store.js';
-import { truncationLine } from '../../shared/logs.js';
+import { readAll } from '../../shared/platform/store/postgres-store.js';
+import { truncationLine } from '../../shared/platform/logs.js';
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,7 @@ import { api, doc, expectError } from '../helpers/api.js';
 import { harness, secondAppForSuite } from '../helpers/harness.js';
 import { countRows, createOrg, createUser, createWorkspace } from '../helpers/fixtures.js';
 import { createPolicy, createPolicySet, idsOf, linkages, memberWithPermissions, orgForSuite, policyDoc, policySetDoc, refusedPolicy, uploadCode, type Org } from '../helpers/policy-fixtures.js';
-import { policySetsForRun } from '../../shared/repos/policies.js';
+import { policySetsForRun } from '../../shared/policies/repo.js';
 
 const postSet = (org: string, token: string, body: unknown, base = '') => api('POST', `${base}/organizations/${org}/policy-sets`, { token, body });
 const patchSet = (id: string, token: string, attrs: Record<string, unknown>) => api('PATCH', `/policy-sets/${id}`, { token, body: doc('policy-sets', attrs) });

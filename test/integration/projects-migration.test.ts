@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createDb, dropDatabase, ensureDatabase } from '../../shared/db.js';
+import { createDb, dropDatabase, ensureDatabase } from '../../shared/platform/db.js';
 
 const MIGRATIONS = { directory: fileURLToPath(new URL('../../migrations', import.meta.url)), loadExtensions: ['.js'] };
 

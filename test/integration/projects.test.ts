@@ -237,7 +237,7 @@ describe('projects', () => {
       const ws = (await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name: uniq('ws') }, { project: rel('projects', p.id) }) })).body.data;
       const set = (await api('POST', `/organizations/${org.name}/policy-sets`, { token: org.owner.token, body: doc('policy-sets', { name: uniq('ps'), kind: 'opa' }, { projects: { data: [{ type: 'projects', id: p.id }] } }) })).body.data;
       expect(set.attributes['project-count']).to.equal(1);
-      const { applicableSets } = await import('../../shared/repos/policies.js');
+      const { applicableSets } = await import('../../shared/policies/repo.js');
       expect((await applicableSets(harness().rt.db, org.name, ws.id)).map((s) => s.id)).to.include(set.id);
       expect((await api('DELETE', `/policy-sets/${set.id}/relationships/projects`, { token: org.owner.token, body: { data: [{ type: 'projects', id: p.id }] } })).status).to.equal(204);
       const read = await api('GET', `/policy-sets/${set.id}`, { token: org.owner.token });

@@ -5,8 +5,8 @@ import { Cluster } from 'ioredis';
 import { api } from '../helpers/api.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
-import { bullPrefix } from '../../shared/queues.js';
-import { masters } from '../../shared/redis.js';
+import { bullPrefix } from '../../shared/platform/queues.js';
+import { masters } from '../../shared/platform/redis.js';
 
 /**
  * Runs in the Redis Cluster job (REDIS_CLUSTER_TEST=1, see README): the service's connections are
@@ -56,10 +56,10 @@ describe('Redis Cluster: every key of the service in one slot', function () {
     // runtime disconnects. That check's failure must not end the process with an uncaught error.
     const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
     const script = [
-      `const { loadConfig } = await import(${module('../../shared/config.js')});`,
+      `const { loadConfig } = await import(${module('../../shared/platform/config.js')});`,
       `const { openRuntime, closeRuntime } = await import(${module('../../shared/runtime.js')});`,
-      `const { createRunLifecycle } = await import(${module('../../shared/run-lifecycle-areas.js')});`,
-      `const { createLogger } = await import(${module('../../shared/logger.js')});`,
+      `const { createRunLifecycle } = await import(${module('../../shared/runs/lifecycle-areas.js')});`,
+      `const { createLogger } = await import(${module('../../shared/platform/logger.js')});`,
       'const config = loadConfig();',
       "const rt = openRuntime(config, createRunLifecycle(config), createLogger('error'));",
       "await new Promise((resolve) => rt.redis.once('ready', resolve));",

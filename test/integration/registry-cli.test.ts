@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { api, doc } from '../helpers/api.js';
-import { inspectArchive } from '../../shared/archive.js';
+import { inspectArchive } from '../../shared/platform/archive.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
 import { createOrg, createUser, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';

@@ -8,7 +8,7 @@ import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg, createUser, createWorkspace, joinOrg, putArchive, rowCounts, tarGz, uniq } from '../helpers/fixtures.js';
 import { startRun, uploadConfig } from '../helpers/terraform.js';
-import { newPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
+import { newPhaseToken, revokePhaseToken } from '../../shared/runs/tokens.js';
 import { harness } from '../helpers/harness.js';
 import type { Org } from '../helpers/module-tests.js';
 import { createVersion, ensureModule, namingModule, privateModulePath, protocolPath, publishVersion } from '../helpers/registry.js';

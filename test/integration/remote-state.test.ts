@@ -3,9 +3,9 @@ import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, type TestUser } from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { newPhaseToken, revokePhaseToken } from '../../shared/usecases/run-tokens.js';
-import { phaseSourcesOf } from '../../shared/repos/runs.js';
-import { createDb } from '../../shared/db.js';
+import { newPhaseToken, revokePhaseToken } from '../../shared/runs/tokens.js';
+import { phaseSourcesOf } from '../../shared/runs/repo.js';
+import { createDb } from '../../shared/platform/db.js';
 
 const FINAL = ['applied', 'errored', 'planned_and_finished', 'canceled', 'discarded'];
 

@@ -4,7 +4,7 @@ import { harness } from '../helpers/harness.js';
 import { waitFor } from '../helpers/processes.js';
 import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
 import { notifiedWorkspace, startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import { pruneOldRecords } from '../../shared/usecases/retention.js';
+import { pruneOldRecords } from '../../shared/retention/prune.js';
 
 const DAY_MS = 86_400_000;
 

@@ -8,8 +8,8 @@ import { createOrg, createWorkspace } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
-import { cgroupParents, readHostCgroups, selectCgroups } from '../../shared/sandbox/cgroups.js';
-import { deploymentTag } from '../../shared/terraform/work-root.js';
+import { cgroupParents, readHostCgroups, selectCgroups } from '../../shared/platform/sandbox/cgroups.js';
+import { deploymentTag } from '../../shared/platform/terraform/work-root.js';
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
 

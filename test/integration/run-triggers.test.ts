@@ -4,10 +4,10 @@ import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, memberWithAccess, type TestUser } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { transitionRun } from '../../shared/usecases/run-moves.js';
-import { findRun, type RunRow } from '../../shared/repos/runs.js';
-import { jobs } from '../../shared/queues.js';
-import { reconcile } from '../../shared/reconciler.js';
+import { transitionRun } from '../../shared/runs/moves.js';
+import { findRun, type RunRow } from '../../shared/runs/repo.js';
+import { jobs } from '../../shared/platform/queues.js';
+import { reconcile } from '../../shared/sweep/reconciler.js';
 
 type Org = { name: string; owner: TestUser };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { expect } from 'chai';
-import { jobs } from '../../shared/queues.js';
+import { jobs } from '../../shared/platform/queues.js';
 import { api, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';

@@ -7,7 +7,7 @@ import { sandboxHost } from '../helpers/sandbox.js';
 import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
-import { QUEUE_NAMES } from '../../shared/queues.js';
+import { QUEUE_NAMES } from '../../shared/platform/queues.js';
 
 const WORKSPACES = 6;
 const RUNS_PER_WORKSPACE = 2;

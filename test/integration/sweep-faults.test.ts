@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'chai';
-import { jobs } from '../../shared/queues.js';
+import { jobs } from '../../shared/platform/queues.js';
 import { api, doc } from '../helpers/api.js';
 import { flushQueueKeys, freePort, harness, startDeployment, type Deployment } from '../helpers/harness.js';
 import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, uniq } from '../helpers/fixtures.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq, type TestUser } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
-import { resolveVariables, type CandidateVariable } from '../../shared/domain/variable.js';
+import { resolveVariables, type CandidateVariable } from '../../shared/variables/rules.js';
 
 type Org = { name: string; owner: TestUser };
 

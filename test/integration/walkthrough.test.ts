@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { dropDatabase } from '../../shared/db.js';
+import { dropDatabase } from '../../shared/platform/db.js';
 import { api } from '../helpers/api.js';
 import { waitFor } from '../helpers/processes.js';
 import { flushQueueKeys, freePort, harness } from '../helpers/harness.js';

@@ -3,8 +3,8 @@ import { harness, flushQueueKeys, freePort } from '../helpers/harness.js';
 import { createOrg, createUser, joinOrg } from '../helpers/fixtures.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { signalOnOutput, spawnWeb, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { reconcile } from '../../shared/reconciler.js';
-import { jobs } from '../../shared/queues.js';
+import { reconcile } from '../../shared/sweep/reconciler.js';
+import { jobs } from '../../shared/platform/queues.js';
 
 /** The invitation mail row written for a membership. */
 async function mailFor(membershipId: string) {

@@ -4,9 +4,9 @@ import { api, expectError } from '../helpers/api.js';
 import { createOrg, createWorkspace, memberWithAccess } from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { bullPrefix } from '../../shared/queues.js';
-import { createRedis, type RedisConnection } from '../../shared/redis.js';
-import { startPendingRun } from '../../shared/usecases/runs.js';
+import { bullPrefix } from '../../shared/platform/queues.js';
+import { createRedis, type RedisConnection } from '../../shared/platform/redis.js';
+import { startPendingRun } from '../../shared/runs/commands.js';
 
 const lock = (id: string, token: string, reason?: string) => api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
 const unlock = (id: string, token: string, force = false) => api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readAheadOf } from '../../../server/guards.js';
-import { ReadAhead } from '../../../shared/access.js';
+import { ReadAhead } from '../../../shared/identity/access.queries.js';
 
 describe('the guard read made with the token lookup', () => {
   it('is named only for the reads it is made for, with the key decoded as the router does', () => {

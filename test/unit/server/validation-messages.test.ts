@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { check } from '../../../server/validate.js';
-import { Unprocessable } from '../../../shared/errors.js';
+import { Unprocessable } from '../../../shared/platform/errors.js';
 
 function detailsOf(name: Parameters<typeof check>[0], body: unknown): string[] {
   try {

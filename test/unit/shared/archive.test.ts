@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { inspectArchive } from '../../../shared/archive.js';
+import { inspectArchive } from '../../../shared/platform/archive.js';
 
 /** A ustar header for a regular file of `size` bytes (the checksum computed as tar does). */
 function header(path: string, size: number): Buffer {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig, OUTBOUND_QUEUE_CONCURRENCY, verificationWaitMs } from '../../../shared/config.js';
+import { ConfigError, loadConfig, OUTBOUND_QUEUE_CONCURRENCY, verificationWaitMs } from '../../../shared/platform/config.js';
 
 const KEY = 'a'.repeat(64);
 

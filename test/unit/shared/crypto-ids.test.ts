@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, hmacSha512Hex, newApiToken, safeEqual, sha256Hex } from '../../../shared/crypto.js';
-import { newId } from '../../../shared/ids.js';
+import { decryptSecret, encryptSecret, hmacSha512Hex, newApiToken, safeEqual, sha256Hex } from '../../../shared/platform/crypto.js';
+import { newId } from '../../../shared/platform/ids.js';
 
 describe('ids and crypto', () => {
   it('makes prefixed ids with 16 base58 characters', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DELIVERIES_PER_JOB, deliveryJobs, jobs } from '../../../shared/queues.js';
+import { DELIVERIES_PER_JOB, deliveryJobs, jobs } from '../../../shared/platform/queues.js';
 
 describe('notification delivery jobs', () => {
   const attempts = (n: number, attempt = 1, organization = 'org-a') => Array.from({ length: n }, (_, i) => ({ id: `ndel-${i}`, attempt, organization }));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import knexFactory from 'knex';
-import { RunLifecycle } from '../../../shared/run-lifecycle.js';
+import { RunLifecycle } from '../../../shared/runs/lifecycle.js';
 
 describe('run lifecycle: SQL compiled once from what is registered', () => {
   // A knex instance that only builds SQL (it never connects).

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { prepareWorkdir, type TerraformSettings } from '../../../shared/terraform/runner.js';
-import { runServiceAccess, SERVICE_PATHS, tokenVariable } from '../../../shared/service-access.js';
+import { prepareWorkdir, type TerraformSettings } from '../../../shared/platform/terraform/runner.js';
+import { runServiceAccess, SERVICE_PATHS, tokenVariable } from '../../../shared/platform/service-access.js';
 import { tarGz } from '../../helpers/fixtures.js';
 import { unsandboxed } from '../../helpers/sandbox.js';
 

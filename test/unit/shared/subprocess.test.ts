@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { tmpdir } from 'node:os';
-import { NOT_STARTED, runBounded } from '../../../shared/subprocess.js';
+import { NOT_STARTED, runBounded } from '../../../shared/platform/subprocess.js';
 
 const base = { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '' }, timeoutMs: 10_000, maxOutputBytes: 1024 * 1024 };
 

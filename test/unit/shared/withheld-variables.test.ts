@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { encryptSecret } from '../../../shared/crypto.js';
-import { resolveEffectiveVariables } from '../../../shared/usecases/variables.js';
-import type { ResolvableVariable } from '../../../shared/repos/variables.js';
+import { encryptSecret } from '../../../shared/platform/crypto.js';
+import { resolveEffectiveVariables } from '../../../shared/variables/commands.js';
+import type { ResolvableVariable } from '../../../shared/variables/repo.js';
 
 const key = randomBytes(32);
 

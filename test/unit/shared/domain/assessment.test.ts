@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assessmentFindings, assessmentTriggers } from '../../../../shared/domain/assessment.js';
+import { assessmentFindings, assessmentTriggers } from '../../../../shared/workspaces/assessments.rules.js';
 
 describe('assessment findings', () => {
   const prior = { values: { root_module: { resources: [{ mode: 'managed' }, { mode: 'managed' }, { mode: 'data' }], child_modules: [{ resources: [{ mode: 'managed' }] }] } } };

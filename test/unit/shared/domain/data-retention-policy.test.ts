@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { columnsOf, kindOfType, pastRetention, policyInForce, policyOf, replacedPolicy, type DataRetentionPolicy } from '../../../../shared/domain/data-retention-policy.js';
-import { retentionMoves as stateMoves } from '../../../../shared/domain/state-version.js';
-import { retentionMoves as cvMoves, type CvFacts } from '../../../../shared/domain/configuration-version.js';
+import { columnsOf, kindOfType, pastRetention, policyInForce, policyOf, replacedPolicy, type DataRetentionPolicy } from '../../../../shared/retention/rules.js';
+import { retentionMoves as stateMoves } from '../../../../shared/state/machine.js';
+import { retentionMoves as cvMoves, type CvFacts } from '../../../../shared/configuration-versions/machine.js';
 
 const DAY = 86_400_000;
 const older = (days: number): DataRetentionPolicy => ({ id: 'drp-a', kind: 'delete-older', days });

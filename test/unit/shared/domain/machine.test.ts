@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { IllegalTransition } from '../../../../shared/errors.js';
-import { mailMachine } from '../../../../shared/domain/mail.js';
-import { membershipMachine } from '../../../../shared/domain/membership.js';
+import { IllegalTransition } from '../../../../shared/platform/errors.js';
+import { mailMachine } from '../../../../shared/notifications/mail.machine.js';
+import { membershipMachine } from '../../../../shared/identity/memberships.machine.js';
 
 describe('state machines', () => {
   it('moves mail through claim, deliver, retry and give up', () => {

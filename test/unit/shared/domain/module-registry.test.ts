@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { decodeString, HclSyntaxError, inspectArchiveFiles, inspectModule, isModuleFile, MAX_NESTING, moduleFileKind, parseHcl } from '../../../../shared/domain/module-config.js';
-import { compareSemver, isSemver, latestVersion, moduleStatus } from '../../../../shared/domain/module-version.js';
+import { decodeString, HclSyntaxError, inspectArchiveFiles, inspectModule, isModuleFile, MAX_NESTING, moduleFileKind, parseHcl } from '../../../../shared/registry/module-config.rules.js';
+import { compareSemver, isSemver, latestVersion, moduleStatus } from '../../../../shared/registry/machine.js';
 
 describe('module registry rules', () => {
   describe('reading a module from its .tf files', () => {

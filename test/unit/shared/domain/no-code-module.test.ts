@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { noCodeConfiguration, provisionedVersion, provisioningProblem } from '../../../../shared/domain/no-code-module.js';
-import { inspectModule, parseHcl } from '../../../../shared/domain/module-config.js';
+import { noCodeConfiguration, provisionedVersion, provisioningProblem } from '../../../../shared/registry/no-code.rules.js';
+import { inspectModule, parseHcl } from '../../../../shared/registry/module-config.rules.js';
 
 const module = inspectModule('', {
   'main.tf': [

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { accessOfLevel, accessOfTeamWorkspace, allows, FULL_WORKSPACE_ACCESS, teamWorkspacePermissions, widerAccess, WORKSPACE_ACCESS_LEVELS } from '../../../../shared/domain/permissions.js';
-import { executionAfter } from '../../../../shared/domain/agent-pool.js';
-import { backingDataRefusal } from '../../../../shared/domain/state-version.js';
+import { accessOfLevel, accessOfTeamWorkspace, allows, FULL_WORKSPACE_ACCESS, teamWorkspacePermissions, widerAccess, WORKSPACE_ACCESS_LEVELS } from '../../../../shared/identity/permissions.rules.js';
+import { executionAfter } from '../../../../shared/agent-pools/rules.js';
+import { backingDataRefusal } from '../../../../shared/state/machine.js';
 
 describe('workspace permissions', () => {
   it('orders the fixed levels: each allows at least what the one below it does', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { policyBlocks, readBundle } from '../../../../shared/domain/policy-bundle.js';
-import { evaluationVerdict, reportsThroughEvaluation, resultCount, stageOverridableNow } from '../../../../shared/domain/policy-evaluation.js';
-import { stageOutcome } from '../../../../shared/domain/run-task.js';
+import { policyBlocks, readBundle } from '../../../../shared/policies/bundle.rules.js';
+import { evaluationVerdict, reportsThroughEvaluation, resultCount, stageOverridableNow } from '../../../../shared/policies/evaluations.machine.js';
+import { stageOutcome } from '../../../../shared/run-tasks/machine.js';
 
 const files = (entries: Record<string, string>) => new Map(Object.entries(entries));
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { policyPath, settlePolicy } from '../../../../shared/domain/policy.js';
+import { policyPath, settlePolicy } from '../../../../shared/policies/rules.js';
 
 describe('policy rules', () => {
   it('names the enforce path after the policy and its kind', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPkceValue, isTerraformRedirectUri, passwordLinkUrl, passwordProblem, redirectWithCode, s256Challenge, signInAllowance, UNDER_ATTACK_FAILURES_PER_ADDRESS } from '../../../../shared/domain/sign-in.js';
+import { isPkceValue, isTerraformRedirectUri, passwordLinkUrl, passwordProblem, redirectWithCode, s256Challenge, signInAllowance, UNDER_ATTACK_FAILURES_PER_ADDRESS } from '../../../../shared/identity/sign-in.rules.js';
 
 describe('sign-in rules', () => {
   it('wants passwords of 10 to 1024 characters, counted as characters, not bytes', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import { sshKeyFileContent, sshKeyProblem } from '../../../../shared/domain/ssh-key.js';
+import { sshKeyFileContent, sshKeyProblem } from '../../../../shared/ssh-keys/rules.js';
 
 /** An OpenSSH private key block whose header names `cipher` (the rest of the key is not read by the rule). */
 function opensshBlock(cipher: string): string {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { digestHere, PlanDigester } from '../../../../shared/plans/plan-digest.js';
+import { digestHere, PlanDigester } from '../../../../shared/plans/digest.js';
 
 /** A JSON plan of `n` created resources, each with a sensitive attribute, about 700 bytes a resource. */
 function plan(n: number): Buffer {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redactPlanJson, schemasOfChanges, structuredPlan } from '../../../../shared/plans/plan-json.js';
+import { redactPlanJson, schemasOfChanges, structuredPlan } from '../../../../shared/plans/json.js';
 
 /** A JSON plan in the shape `terraform show -json` writes, sensitive values marked by their masks. */
 const plan = () => ({

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../../../shared/config.js';
-import { cliEngines, evaluatePolicies } from '../../../../shared/policy/engines.js';
-import { OpaCliEngine } from '../../../../shared/policy/opa-cli.js';
-import { SentinelCliEngine } from '../../../../shared/policy/sentinel-cli.js';
-import type { EvaluationInput } from '../../../../shared/policy/types.js';
-import { buildRunInput } from '../../../../shared/policy/run-input.js';
+import { loadConfig } from '../../../../shared/platform/config.js';
+import { cliEngines, evaluatePolicies } from '../../../../shared/policies/engines.js';
+import { OpaCliEngine } from '../../../../shared/policies/opa-cli.js';
+import { SentinelCliEngine } from '../../../../shared/policies/sentinel-cli.js';
+import type { EvaluationInput } from '../../../../shared/policies/types.js';
+import { buildRunInput } from '../../../../shared/policies/run-input.js';
 import { policyRunSource, policyToEvaluate, StandInCli } from '../../../helpers/policy-cli.js';
 
 describe('policy engines', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { OpaCliEngine, parseOpaEvalOutput } from '../../../../shared/policy/opa-cli.js';
+import { OpaCliEngine, parseOpaEvalOutput } from '../../../../shared/policies/opa-cli.js';
 import { binaryRuns, POLICY_RUN_DOCUMENT, policyToEvaluate, realPlanForSuite, standInPerTest } from '../../../helpers/policy-cli.js';
 
 const QUERY = 'data.terraform.policies.public_buckets.deny';

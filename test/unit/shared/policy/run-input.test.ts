@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildRunInput } from '../../../../shared/policy/run-input.js';
+import { buildRunInput } from '../../../../shared/policies/run-input.js';
 import { POLICY_RUN_DOCUMENT, policyRunSource } from '../../../helpers/policy-cli.js';
 
 describe('policy run input document', () => {

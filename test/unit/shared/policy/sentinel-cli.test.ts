@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { parseSentinelApply, SentinelCliEngine, sentinelPrints } from '../../../../shared/policy/sentinel-cli.js';
-import { SENTINEL_CONFIG, sentinelModule, tfplanV2Data } from '../../../../shared/policy/sentinel-mocks.js';
+import { parseSentinelApply, SentinelCliEngine, sentinelPrints } from '../../../../shared/policies/sentinel-cli.js';
+import { SENTINEL_CONFIG, sentinelModule, tfplanV2Data } from '../../../../shared/policies/sentinel-mocks.js';
 import { binaryRuns, POLICY_RUN_DOCUMENT, policyToEvaluate, realPlanForSuite, standInPerTest } from '../../../helpers/policy-cli.js';
 
 const TRACE_BANNER = `Execution trace. The information below will show the values of all

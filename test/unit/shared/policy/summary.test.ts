@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { renderOutput, summarizeCheck } from '../../../../shared/policy/summary.js';
-import type { EnforcementLevel, PolicyOutcome } from '../../../../shared/policy/types.js';
+import { renderOutput, summarizeCheck } from '../../../../shared/policies/summary.js';
+import type { EnforcementLevel, PolicyOutcome } from '../../../../shared/policies/types.js';
 
 let n = 0;
 const outcome = (enforcementLevel: EnforcementLevel, status: PolicyOutcome['status'], more: Partial<PolicyOutcome> = {}): PolicyOutcome => ({

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { cgroupParents, selectCgroups, type CgroupDirView, type CgroupHostView } from '../../../../shared/sandbox/cgroups.js';
-import { sandboxTmpfs } from '../../../../shared/sandbox/tmpfs.js';
+import { cgroupParents, selectCgroups, type CgroupDirView, type CgroupHostView } from '../../../../shared/platform/sandbox/cgroups.js';
+import { sandboxTmpfs } from '../../../../shared/platform/sandbox/tmpfs.js';
 
 const PID = 4242;
 

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SpareShell, spawnPhase } from '../../../../shared/terraform/phase-process.js';
-import { terraformEnv, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
+import { SpareShell, spawnPhase } from '../../../../shared/platform/terraform/phase-process.js';
+import { terraformEnv, type TerraformSettings, type Workdir } from '../../../../shared/platform/terraform/runner.js';
 import { unsandboxed } from '../../../helpers/sandbox.js';
 
 /** A stand-in for Terraform: init succeeds, show prints a JSON plan, the phase command prints what it was given. */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { prepareWorkdir, sshKeyEnv, type TerraformSettings } from '../../../../shared/terraform/runner.js';
+import { prepareWorkdir, sshKeyEnv, type TerraformSettings } from '../../../../shared/platform/terraform/runner.js';
 import { tarGz } from '../../../helpers/fixtures.js';
 import { unsandboxed } from '../../../helpers/sandbox.js';
 

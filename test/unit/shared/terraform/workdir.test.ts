@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { prepareWorkdir, type TerraformSettings, type Workdir } from '../../../../shared/terraform/runner.js';
+import { prepareWorkdir, type TerraformSettings, type Workdir } from '../../../../shared/platform/terraform/runner.js';
 import { tarGz } from '../../../helpers/fixtures.js';
 import { unsandboxed } from '../../../helpers/sandbox.js';
 

@@ -1,8 +1,0 @@
-import { defineMachine } from './machine.js';
-
-export type MembershipStatus = 'invited' | 'active';
-
-/** Organization membership: an invitation becomes active when the invited user accepts it. */
-export const membershipMachine = defineMachine<MembershipStatus, 'accept'>('organization membership', {
-  accept: { from: ['invited'], to: 'active' },
-});

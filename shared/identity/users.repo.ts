@@ -1,0 +1,49 @@
+import type { Db } from '../platform/db.js';
+import { newId } from '../platform/ids.js';
+
+export interface UserRow {
+  id: string;
+  username: string;
+  email: string | null;
+  is_admin: boolean;
+  created_at: Date;
+  /** An email change not confirmed yet; read only where the user sees their own account (not on authentication). */
+  unconfirmed_email?: string | null;
+}
+
+const USER_CREATION_LOCK = 7_431_004;
+
+/** Serialises user creation (admin and invitations) so concurrent requests see each other's usernames and emails. */
+export const lockUserCreation = (tx: Db) => tx.raw('select pg_advisory_xact_lock(?)', [USER_CREATION_LOCK]);
+
+export const findUserById = (db: Db, id: string) => db<UserRow>('users').where({ id }).first();
+export const findUserByUsername = (db: Db, username: string) => db<UserRow>('users').where({ username }).first();
+export const findUserByEmail = (db: Db, email: string) =>
+  db<UserRow>('users').whereRaw('lower(email) = lower(?)', [email]).first();
+
+export async function insertUser(db: Db, attrs: { username: string; email: string | null; isAdmin?: boolean }): Promise<UserRow> {
+  const [row] = await db<UserRow>('users')
+    .insert({ id: newId('user'), username: attrs.username, email: attrs.email, is_admin: attrs.isAdmin ?? false })
+    .returning('*');
+  return row;
+}
+
+/** A free username derived from an email's local part (for users created by invitation). */
+export async function freeUsernameFor(db: Db, email: string): Promise<string> {
+  const base = (email.split('@')[0].replace(/[^A-Za-z0-9_-]/g, '-').replace(/^-+|-+$/g, '') || 'user').slice(0, 40);
+  const taken = new Set(
+    (await db('users').where('username', base).orWhere('username', 'like', `${base}-%`).pluck('username')) as string[],
+  );
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** Sets a user's username and the email change waiting for confirmation (null clears it); returns the row. */
+export async function updateAccount(db: Db, id: string, attrs: { username?: string; unconfirmedEmail?: string | null }): Promise<UserRow> {
+  const values: Record<string, unknown> = {};
+  if (attrs.username !== undefined) values.username = attrs.username;
+  if (attrs.unconfirmedEmail !== undefined) values.unconfirmed_email = attrs.unconfirmedEmail;
+  if (Object.keys(values).length === 0) return (await findUserById(db, id))!;
+  const [row] = await db<UserRow>('users').where({ id }).update(values).returning('*');
+  return row;
+}

@@ -1,0 +1,45 @@
+import type { Runtime } from '../runtime.js';
+import { Unprocessable } from '../platform/errors.js';
+import { isUniqueViolation } from '../platform/db.js';
+import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, updateAccount, type UserRow } from './users.repo.js';
+
+const usernameTaken = () => new Unprocessable('username has already been taken', '/data/attributes/username');
+const emailTaken = () => new Unprocessable('email has already been taken', '/data/attributes/email');
+
+/** Creates a user account (site admins only, checked by the caller); username and email must be free. */
+export async function createUser(rt: Runtime, attrs: { username: string; email: string; isAdmin: boolean }): Promise<UserRow> {
+  return rt.db.transaction(async (tx) => {
+    await lockUserCreation(tx);
+    if (await findUserByUsername(tx, attrs.username)) throw usernameTaken();
+    if (await findUserByEmail(tx, attrs.email)) throw emailTaken();
+    return insertUser(tx, attrs);
+  });
+}
+
+/**
+ * A user's change of their own account (PATCH /account/update): the username at once; a new
+ * email is held as unconfirmed and does not replace the account's email, which invitations and
+ * sign-in rely on, until it is confirmed. Asking for the current email again withdraws the change.
+ */
+export async function updateOwnAccount(rt: Runtime, userId: string, attrs: { username?: string; email?: string }): Promise<UserRow> {
+  return rt.db.transaction(async (tx) => {
+    await lockUserCreation(tx);
+    const user = await findUserById(tx, userId);
+    if (!user) throw new Unprocessable('the account no longer exists');
+    const username = attrs.username !== undefined && attrs.username !== user.username ? attrs.username : undefined;
+    if (username !== undefined && (await findUserByUsername(tx, username))) throw usernameTaken();
+    let unconfirmedEmail: string | null | undefined;
+    if (attrs.email !== undefined) {
+      const same = attrs.email.toLowerCase() === (user.email ?? '').toLowerCase();
+      const holder = same ? undefined : await findUserByEmail(tx, attrs.email);
+      if (holder && holder.id !== user.id) throw emailTaken();
+      unconfirmedEmail = same ? null : attrs.email;
+    }
+    try {
+      return await updateAccount(tx, user.id, { username, unconfirmedEmail });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw usernameTaken();
+      throw err;
+    }
+  });
+}

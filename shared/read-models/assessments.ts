@@ -1,9 +1,0 @@
-import type { Db } from '../db.js';
-import type { AssessmentRow } from '../repos/assessments.js';
-
-/** A workspace's latest health assessment result. */
-export const latestAssessment = (db: Db, workspaceId: string): Promise<AssessmentRow | undefined> =>
-  db<AssessmentRow>('assessment_results').where({ workspace_id: workspaceId }).orderBy('created_at', 'desc').first();
-
-/** One health assessment result by id. */
-export const findAssessment = (db: Db, id: string): Promise<AssessmentRow | undefined> => db<AssessmentRow>('assessment_results').where({ id }).first();

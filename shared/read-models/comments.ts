@@ -1,5 +1,0 @@
-import type { Db } from '../db.js';
-import type { CommentRow } from '../repos/comments.js';
-
-/** A run's comments, oldest first. */
-export const commentsOfRun = (db: Db, runId: string) => db<CommentRow>('comments').where({ run_id: runId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);

@@ -1,0 +1,2 @@
+// The public face of the ssh-keys feature (SSH keys for private module sources), which server and workers call.
+export { assignSshKey, changeSshKey, createSshKey, removeSshKey, type SshKeyInput } from './commands.js';
