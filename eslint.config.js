@@ -5,10 +5,10 @@ import tseslint from 'typescript-eslint';
 
 const NO_AS_NEVER = { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see shared/platform/db.ts for JSON and SQL values).' };
 const NO_SQL = [
-  { selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]', message: 'No SQL here: queries belong in a feature's repo (writes) or queries (responses) files.' },
-  { selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here: transactions belong in a feature's commands, queries in its repo or queries files.' },
+  { selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]', message: 'No SQL here: queries belong in the repo (writes) or queries (responses) files of a feature.' },
+  { selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here: transactions belong in the commands of a feature, queries in its repo or queries files.' },
   { selector: 'CallExpression[callee.object.property.name="db"][callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here.' },
-  { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in a feature's repo or queries files.' },
+  { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in the repo or queries files of a feature.' },
 ];
 
 export default tseslint.config(
