@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { toolPresent } from './tools.js';
 
 /** Debian's Chromium (`apt-get install -y chromium`); Playwright drives it, nothing is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const chromiumAvailable = () => existsSync(CHROMIUM);
+export const chromiumAvailable = () => toolPresent('Chromium', existsSync(CHROMIUM));
 
 /** A quiet, headless Chromium that talks to nothing but what the page asks for. */
 const FLAGS = [

@@ -10,16 +10,18 @@ import { api, doc } from './api.js';
 import { createCv, putArchive, tarGz } from './fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from './processes.js';
 import { harness } from './harness.js';
+import { toolPresent } from './tools.js';
 import { listenForSandboxes } from './sandbox.js';
 
 /** Whether the real terraform binary is on PATH (tests that execute Terraform need it). */
 export function terraformAvailable(): boolean {
+  let present = true;
   try {
     execFileSync('terraform', ['version'], { stdio: 'ignore' });
-    return true;
   } catch {
-    return false;
+    present = false;
   }
+  return toolPresent('terraform', present);
 }
 
 /**
