@@ -1,8 +1,8 @@
 import express from 'express';
 import type { AppDeps } from './context.js';
 import { authenticate } from './auth.js';
-import { readAheadOf, readsAheadFromBody } from './guards.js';
-import { readBodyAhead } from './body-ahead.js';
+import { earlyGuardReadOf, readsAheadFromBody } from './guards.js';
+import { readBodyEarly } from './early-body.js';
 import { apiRateLimit, authAttempt, startApiBudget } from './rate-limit.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { metricsEndpoint, requestContext } from './observability.js';
@@ -77,13 +77,13 @@ export function createApp(deps: AppDeps): express.Express {
   // body naming the guard's first read is read first (docs/design-for-speed.md, "The request body
   // read ahead").
   const jsonTypes = ['application/json', 'application/vnd.api+json'];
-  const bodyAhead = readBodyAhead(readsAheadFromBody, jsonTypes);
-  api.use(bodyAhead.read);
-  api.use(authenticate(deps.db, deps.config, { readAheadOf, failures: (req) => authAttempt(deps.rateLimits, req) }));
+  const earlyBody = readBodyEarly(readsAheadFromBody, jsonTypes);
+  api.use(earlyBody.read);
+  api.use(authenticate(deps.db, deps.config, { earlyGuardReadOf, failures: (req) => authAttempt(deps.rateLimits, req) }));
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));
-  api.use(bodyAhead.report);
+  api.use(earlyBody.report);
   api.use(express.json({ type: jsonTypes, limit: '2mb', strict: true }));
   api.use(foundationRoutes(deps));
   api.use(configurationVersionRoutes(deps));

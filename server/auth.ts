@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/platform/db.js';
-import { ReadAhead, type Principal, type ReadAheadSpec } from '../shared/identity/access.queries.js';
+import { EarlyGuardRead, type Principal, type EarlyGuardReadSpec } from '../shared/identity/access.queries.js';
 import { NotFound, Unauthorized } from '../shared/platform/errors.js';
 import { findLiveSession, findLiveTokenWithOwner, type LiveTokenRow, runOfTaskAccessToken, touchSession, touchToken } from '../shared/identity/index.js';
 import { AUTHENTICATES } from './route-table.js';
@@ -58,7 +58,7 @@ function principalOf(row: LiveTokenRow): Principal | null {
  * same statement makes that granted read too, whatever the token turns out to be
  * (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
-export async function principalFor(db: Db, secret: string, ahead?: ReadAheadSpec): Promise<{ principal: Principal; readAhead?: ReadAhead } | null> {
+export async function principalFor(db: Db, secret: string, ahead?: EarlyGuardReadSpec): Promise<{ principal: Principal; earlyGuardRead?: EarlyGuardRead } | null> {
   const found = await findLiveTokenWithOwner(db, secret, ahead && { statement: ahead.statement, bindings: ahead.key });
   if (!found) return null;
   const { token } = found;
@@ -66,7 +66,7 @@ export async function principalFor(db: Db, secret: string, ahead?: ReadAheadSpec
   if (!recent) void touchToken(db, token.auth_token_id).catch(() => undefined);
   const principal = principalOf(token);
   if (!principal) return null;
-  return { principal, ...(ahead ? { readAhead: new ReadAhead(ahead.read, ahead.key, found.companion) } : {}) };
+  return { principal, ...(ahead ? { earlyGuardRead: new EarlyGuardRead(ahead.read, ahead.key, found.companion) } : {}) };
 }
 
 /**
@@ -131,7 +131,7 @@ export interface AuthenticateOptions {
   /** The paths the token of a run whose secrets are withheld may call; none of the API's by default. */
   withheldRunTokenPaths?: readonly RegExp[];
   /** The granted read a request's guard makes first, when its method and path (or its body, when read already) tell (read with the token). */
-  readAheadOf?: (method: string, path: string, body?: unknown) => ReadAheadSpec | null;
+  earlyGuardReadOf?: (method: string, path: string, body?: unknown) => EarlyGuardReadSpec | null;
   /** The failed-authentication budget of the request's client address (authAttempt in rate-limit.ts), for requests presenting a token. */
   failures?: (req: Request) => { admit(): Promise<void>; failed(): Promise<void> };
 }
@@ -140,7 +140,7 @@ export interface AuthenticateOptions {
 export const authenticate = (
   db: Db,
   config: Pick<Config, 'baseUrl'>,
-  { runTokenPaths = RUN_TOKEN_PATHS, withheldRunTokenPaths = WITHHELD_RUN_TOKEN_PATHS, readAheadOf, failures }: AuthenticateOptions = {},
+  { runTokenPaths = RUN_TOKEN_PATHS, withheldRunTokenPaths = WITHHELD_RUN_TOKEN_PATHS, earlyGuardReadOf, failures }: AuthenticateOptions = {},
 ) =>
   Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const credential = presentedCredential(req, config);
@@ -148,13 +148,13 @@ export const authenticate = (
     const secret = credential?.kind === 'token' ? credential.secret : null;
     // A stale session cookie is no guess (sessions expire as a matter of course): only tokens count.
     const attempt = secret ? failures?.(req) : undefined;
-    const found = secret ? await principalFor(db, secret, readAheadOf?.(req.method, req.path, req.body) ?? undefined) : null;
+    const found = secret ? await principalFor(db, secret, earlyGuardReadOf?.(req.method, req.path, req.body) ?? undefined) : null;
     await attempt?.admit();
     if (found) {
-      const { principal, readAhead } = found;
+      const { principal, earlyGuardRead } = found;
       if (principal.kind === 'run' && !runTokenMay(req, principal.secretsWithheld ? withheldRunTokenPaths : runTokenPaths)) throw new NotFound();
       res.locals.principal = principal;
-      res.locals.readAhead = readAhead;
+      res.locals.earlyGuardRead = earlyGuardRead;
       return next();
     }
     const taskAccess = secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;

@@ -1,5 +1,5 @@
 import type { Runtime } from '../shared/runtime.js';
-import type { Principal, ReadAhead } from '../shared/identity/access.queries.js';
+import type { Principal, EarlyGuardRead } from '../shared/identity/access.queries.js';
 import type { CallbackContext } from '../shared/run-tasks/stages.js';
 import type { SessionRow } from '../shared/identity/sign-in.repo.js';
 import type { LimitDecision } from '../shared/platform/rate-limits.js';
@@ -13,7 +13,7 @@ declare global {
       requestId: string;
       principal: Principal;
       /** The granted read its token's lookup made for the request's guard (docs/design-for-speed.md, "Read-ahead of the guard's row"). */
-      readAhead?: ReadAhead;
+      earlyGuardRead?: EarlyGuardRead;
       /** The console session a request was authenticated by (its cookie), when it was. */
       session?: SessionRow;
       /** Set instead of a principal when a run task's access token authenticates (see auth.ts). */
@@ -22,7 +22,7 @@ declare global {
       taskResult?: CallbackContext;
       /** The point of its API budget the request took before authentication (see startApiBudget). */
       apiBudget?: Promise<LimitDecision | null>;
-      /** What went wrong reading the body before authentication, reported once it is authenticated (see readBodyAhead). */
+      /** What went wrong reading the body before authentication, reported once it is authenticated (see readBodyEarly). */
       bodyError?: unknown;
     }
   }

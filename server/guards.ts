@@ -13,8 +13,8 @@ import {
   projectAccess,
   type ProjectAccess,
   type GrantedRead,
-  ReadAhead,
-  type ReadAheadSpec,
+  EarlyGuardRead,
+  type EarlyGuardReadSpec,
   type OrganizationGrant,
   type OrganizationPermission,
   type Principal,
@@ -72,7 +72,7 @@ export interface OrgScope {
 }
 
 /** The organization and the caller's grant in it (or read ahead with the token); `need` is an organization permission, or 'owner'. */
-export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner', ahead?: ReadAhead): Promise<OrgScope> {
+export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner', ahead?: EarlyGuardRead): Promise<OrgScope> {
   const found = await organizationWithGrant<OrganizationRow>(db, principal, name, ahead);
   const [org, grant] = [found?.row, found?.grant];
   if (!org || !grant) throw new NotFound();
@@ -120,7 +120,7 @@ export async function workspaceScope(db: Db, principal: Principal, workspace: Wo
 }
 
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query (or read ahead with the token). */
-export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceNeed = 'read', ahead?: ReadAhead): Promise<WorkspaceScope> {
+export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
@@ -137,7 +137,7 @@ export async function workspaceScopeForRun(
   workspaceId: string,
   cvId: string | null,
   need: WorkspaceNeed,
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<WorkspaceScope & { cv: RunSourceCv | undefined }> {
   const found = await rowWithGrant<WorkspaceRow & { run_cv: RunSourceCv | null }>(db, principal, WORKSPACE_WITH_RUN_CV, [cvId, workspaceId], ahead);
   const split = found && splitRunCv(found.row);
@@ -160,7 +160,7 @@ export async function runScopeWithReferences(
   principal: Principal,
   id: string,
   need: WorkspaceNeed = 'read',
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<{ run: RunRow; refs: RunReferences; grant: OrganizationGrant; access: WorkspaceAccess }> {
   const found = await rowWithGrant<RunWithReferencesRow>(db, principal, RUN_WITH_REFERENCES, [id], ahead);
   const access = found?.grant ? await workspaceAccess(db, found.grant, found.row.workspace_id) : null;
@@ -179,7 +179,7 @@ async function ofRunScope<T>(
   read: GrantedRead,
   id: string,
   need: WorkspaceNeed,
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<{ row: T; runStatus: RunRow['status']; grant: OrganizationGrant; access: WorkspaceAccess }> {
   const found = await rowWithGrant<T & RunColumns>(db, principal, read, [id], ahead);
   const split = found && splitRunColumns<T>(found.row);
@@ -189,17 +189,17 @@ async function ofRunScope<T>(
 }
 
 /** A plan and its run's status, read by one statement (or read ahead with the token), for a caller who may access its workspace at `need`. */
-export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
+export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
 
 /** planScope for an apply. */
-export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
 
 /** planScope for a policy check. */
-export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
+export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
   ofRunScope<PolicyCheckRow>(db, principal, POLICY_CHECK_WITH_RUN, id, need, ahead);
 
 /** planScope for a task stage. */
-export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
+export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
   ofRunScope<TaskStageRow>(db, principal, TASK_STAGE_WITH_RUN, id, need, ahead);
 
 /**
@@ -212,7 +212,7 @@ export async function cvScope(
   principal: Principal,
   id: string,
   need: WorkspaceNeed = 'read',
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<{ cv: CvRow; ingressId: string | null; grant: OrganizationGrant; access: WorkspaceAccess | null }> {
   const found = await rowWithGrant<CvWithIngressIdRow>(db, principal, CV_WITH_INGRESS_ID, [id], ahead);
   if (!found?.grant) throw new NotFound();
@@ -227,7 +227,7 @@ export async function cvScope(
 }
 
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
-async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceNeed, ahead?: ReadAhead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceNeed, ahead?: EarlyGuardRead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
   const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
@@ -235,11 +235,11 @@ async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, k
 }
 
 /** workspaceScopeById with the workspace's facts, read by the same statement (or read ahead with the token). */
-export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
+export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
   scopeWithFacts(db, principal, WORKSPACE_WITH_FACTS, [id], need, ahead);
 
 /** workspaceScopeWithFacts for a workspace by its organization's and its own name. */
-export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceNeed = 'read', ahead?: ReadAhead) =>
+export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
   scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
 /** A read ahead's key, from the groups of the request's path or from its JSON body; null: none. */
@@ -252,13 +252,13 @@ const pathKey: KeyOf = (match) => match.slice(1).map((segment) => decodeURICompo
  * A request whose guard's first read is made with the token's lookup, with the statement that
  * makes both; its key comes from the body unless it is the path's groups.
  */
-const readAhead = (method: string, path: RegExp, read: GrantedRead, keyOf: KeyOf = pathKey) => ({
+const earlyGuardRead = (method: string, path: RegExp, read: GrantedRead, keyOf: KeyOf = pathKey) => ({
   method,
   path,
   read,
   keyOf,
   fromBody: keyOf !== pathKey,
-  statement: tokenLookupWith(ReadAhead.text(read)),
+  statement: tokenLookupWith(EarlyGuardRead.text(read)),
 });
 
 /** The key of creating a run's first read: the configuration version the body names (or null), then its workspace. */
@@ -268,33 +268,33 @@ const newRunKey: KeyOf = (_match, body) => {
 };
 
 /**
- * The requests whose guard's first read readAheadOf names: method, path, read, where its key comes
+ * The requests whose guard's first read earlyGuardReadOf names: method, path, read, where its key comes
  * from (the path's groups, or the body), and the token's lookup with the read.
  */
-const READS_AHEAD = [
-  readAhead('POST', /^\/runs$/, WORKSPACE_WITH_RUN_CV, newRunKey),
-  readAhead('GET', /^\/workspaces\/([^/]+)$/, WORKSPACE_WITH_FACTS),
-  readAhead('GET', /^\/runs\/([^/]+)$/, RUN_WITH_REFERENCES),
-  readAhead('GET', /^\/plans\/([^/]+)$/, PLAN_WITH_RUN),
-  readAhead('GET', /^\/applies\/([^/]+)$/, APPLY_WITH_RUN),
-  readAhead('GET', /^\/runs\/([^/]+)\/run-events$/, RUN_WITH_REFERENCES),
-  readAhead('GET', /^\/policy-checks\/([^/]+)$/, POLICY_CHECK_WITH_RUN),
-  readAhead('GET', /^\/task-stages\/([^/]+)$/, TASK_STAGE_WITH_RUN),
-  readAhead('GET', /^\/configuration-versions\/([^/]+)$/, CV_WITH_INGRESS_ID),
-  readAhead('POST', /^\/workspaces\/([^/]+)\/configuration-versions$/, WORKSPACE),
-  readAhead('GET', /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, WORKSPACE_BY_NAME_WITH_FACTS),
-  readAhead('GET', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
-  readAhead('GET', /^\/organizations\/([^/]+)\/entitlement-set$/, ORGANIZATION_BY_NAME),
-  readAhead('POST', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
+const EARLY_GUARD_READS = [
+  earlyGuardRead('POST', /^\/runs$/, WORKSPACE_WITH_RUN_CV, newRunKey),
+  earlyGuardRead('GET', /^\/workspaces\/([^/]+)$/, WORKSPACE_WITH_FACTS),
+  earlyGuardRead('GET', /^\/runs\/([^/]+)$/, RUN_WITH_REFERENCES),
+  earlyGuardRead('GET', /^\/plans\/([^/]+)$/, PLAN_WITH_RUN),
+  earlyGuardRead('GET', /^\/applies\/([^/]+)$/, APPLY_WITH_RUN),
+  earlyGuardRead('GET', /^\/runs\/([^/]+)\/run-events$/, RUN_WITH_REFERENCES),
+  earlyGuardRead('GET', /^\/policy-checks\/([^/]+)$/, POLICY_CHECK_WITH_RUN),
+  earlyGuardRead('GET', /^\/task-stages\/([^/]+)$/, TASK_STAGE_WITH_RUN),
+  earlyGuardRead('GET', /^\/configuration-versions\/([^/]+)$/, CV_WITH_INGRESS_ID),
+  earlyGuardRead('POST', /^\/workspaces\/([^/]+)\/configuration-versions$/, WORKSPACE),
+  earlyGuardRead('GET', /^\/organizations\/([^/]+)\/workspaces\/([^/]+)$/, WORKSPACE_BY_NAME_WITH_FACTS),
+  earlyGuardRead('GET', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
+  earlyGuardRead('GET', /^\/organizations\/([^/]+)\/entitlement-set$/, ORGANIZATION_BY_NAME),
+  earlyGuardRead('POST', /^\/organizations\/([^/]+)\/workspaces$/, ORGANIZATION_BY_NAME),
 ];
 
 /**
- * The granted read a request's guard makes first, when its method and path tell (READS_AHEAD), with
+ * The granted read a request's guard makes first, when its method and path tell (EARLY_GUARD_READS), with
  * its key from the path or from a body read before authentication; the request's token is then
  * looked up by the same statement (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
-export function readAheadOf(method: string, path: string, body?: unknown): ReadAheadSpec | null {
-  for (const ahead of READS_AHEAD) {
+export function earlyGuardReadOf(method: string, path: string, body?: unknown): EarlyGuardReadSpec | null {
+  for (const ahead of EARLY_GUARD_READS) {
     const match = method === ahead.method ? ahead.path.exec(path) : null;
     if (!match) continue;
     try {
@@ -307,9 +307,9 @@ export function readAheadOf(method: string, path: string, body?: unknown): ReadA
   return null;
 }
 
-/** Whether the request's read ahead takes its key from its body, which is then worth reading before authentication (see readBodyAhead). */
+/** Whether the request's read ahead takes its key from its body, which is then worth reading before authentication (see readBodyEarly). */
 export function readsAheadFromBody(method: string, path: string): boolean {
-  return READS_AHEAD.some((ahead) => ahead.fromBody && ahead.method === method && ahead.path.test(path));
+  return EARLY_GUARD_READS.some((ahead) => ahead.fromBody && ahead.method === method && ahead.path.test(path));
 }
 
 export interface TeamScope {

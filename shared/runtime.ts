@@ -10,7 +10,7 @@ import { VERIFICATION_SETTLED } from './notifications/verifications.repo.js';
 import { createRateLimits, type RateLimits } from './platform/rate-limits.js';
 import type { RunLifecycle } from './runs/lifecycle.js';
 import { PlanDigester } from './plans/digest.js';
-import { InFlight } from './platform/in-flight.js';
+import { SharedWork } from './platform/shared-work.js';
 import { createMetrics, observeRuntime, type Metrics } from './operations/metrics.js';
 import { createTracing, type Tracing } from './platform/trace.js';
 import { recordRunMoves } from './operations/index.js';
@@ -37,7 +37,7 @@ export interface Runtime {
   /** Digests JSON plans (on threads, a few at a time). */
   planDigests: PlanDigester;
   /** Redactions of stored plans under way in this process, by plan (docs/design-for-speed.md, "In-flight"). */
-  redactingPlans: InFlight<string>;
+  redactingPlans: SharedWork<string>;
   /** The process's Prometheus metrics, which the entry point builds (see shared/operations/metrics.ts). */
   metrics: Metrics;
   /** The request id of the work under way, carried into the jobs it adds (see shared/platform/trace.ts). */
@@ -64,7 +64,7 @@ export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = cr
     rateLimits: createRateLimits(redis, config, logger),
     lifecycle,
     planDigests: new PlanDigester(),
-    redactingPlans: new InFlight<string>(),
+    redactingPlans: new SharedWork<string>(),
     metrics,
     tracing,
   };

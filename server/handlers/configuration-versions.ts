@@ -74,7 +74,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'queue-plans', res.locals.readAhead);
+      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'queue-plans', res.locals.earlyGuardRead);
       if (principal.kind === 'organization') {
         throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
       }
@@ -111,7 +111,7 @@ export function configurationVersionHandlers(rt: AppDeps) {
 
     async show(req: Req, res: Response) {
       // A module test version answers to those who may run the module's tests (clients poll it until uploaded).
-      const { cv, ingressId, grant, access } = await cvScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { cv, ingressId, grant, access } = await cvScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       if (!cv.workspace_id) {
         sendResource(res, 200, cvResource(cv));
         return;

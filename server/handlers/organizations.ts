@@ -83,7 +83,7 @@ export function organizationHandlers(deps: AppDeps) {
       const org =
         principal.kind === 'run'
           ? await (req.params.org === principal.runOrganization ? findOrganization(db, req.params.org) : undefined)
-          : (await orgScope(db, principal, req.params.org, undefined, res.locals.readAhead)).org;
+          : (await orgScope(db, principal, req.params.org, undefined, res.locals.earlyGuardRead)).org;
       if (!org) throw new NotFound();
       sendResource(res, 200, entitlementSetResource(org, config));
     },

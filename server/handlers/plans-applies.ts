@@ -55,12 +55,12 @@ export function planApplyHandlers(deps: AppDeps) {
     async showPlan(req: Req, res: Response) {
       // Clients poll it while the plan's log streams: the plan, its run's status and the caller's
       // access come from one statement (a run task's token reads only the plan's JSON, see auth.ts).
-      const { row: plan, runStatus } = await planScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { row: plan, runStatus } = await planScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       sendResource(res, 200, planResource(plan, { status: runStatus }, logReadUrl(config, plan.log_id)));
     },
 
     async showApply(req: Req, res: Response) {
-      const { row: apply, runStatus } = await applyScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { row: apply, runStatus } = await applyScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       sendResource(res, 200, applyResource(apply, { status: runStatus }, logReadUrl(config, apply.log_id)));
     },
 

@@ -26,7 +26,7 @@ export function policyCheckHandlers(deps: AppDeps) {
    * A check with its run's status and the caller's grant and access, read by one statement (or
    * read ahead with the token: clients poll a check while it runs); 404 when its run is invisible.
    */
-  const load = (req: Req, res: Response) => policyCheckScope(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+  const load = (req: Req, res: Response) => policyCheckScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
 
   const present = (check: PolicyCheckRow, runStatus: RunRow['status'], grant: OrganizationGrant) => policyCheckResource(check, runStatus, grant.permissions['manage-policy-overrides']);
 

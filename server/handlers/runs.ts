@@ -111,7 +111,7 @@ export function runHandlers(deps: AppDeps) {
       const workspaceId = relationshipId(req, 'workspace')!;
       const cvId = relationshipId(req, 'configuration-version');
       // The version comes with the workspace, and is looked at only once the caller's access is known.
-      const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'queue-plans', res.locals.readAhead);
+      const { cv, ...scope } = await workspaceScopeForRun(db, res.locals.principal, workspaceId, cvId ?? null, 'queue-plans', res.locals.earlyGuardRead);
       const idem = idempotentRequest(req.get(IDEMPOTENCY_HEADER), res.locals.principal, { method: req.method, path: req.path, body: req.body });
       const made = await createOnce(db, 'runs', idem, (columns) => createRequestedRun(deps, scope.workspace, scope.access, cv, Boolean(cvId), attrs, actorOf(res), columns));
       if ('replayed' in made) {
@@ -130,7 +130,7 @@ export function runHandlers(deps: AppDeps) {
     },
 
     async show(req: Req, res: Response) {
-      const { run, refs, access, grant } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { run, refs, access, grant } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       const body = await presentRuns(db, config, [run], () => access, grant, readInclude(req, INCLUDES), new Map([[run.id, refs]]));
       sendResource(res, 200, body.data[0], body.included);
     },
@@ -201,7 +201,7 @@ export function runHandlers(deps: AppDeps) {
 
     async events(req: Req, res: Response) {
       // The terraform CLI reads them at every remote run: the run and the caller's access come with the token's statement.
-      const { run } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { run } = await runScopeWithReferences(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       const include = readInclude(req, EVENT_INCLUDES);
       const rows = await runEventsOf(db, run.id);
       const included = await eventIncludes(rows, include);

@@ -91,7 +91,7 @@ export function taskStageHandlers(deps: AppDeps) {
    * with the token: clients poll a stage while it runs); 404 when its run is invisible.
    */
   async function stageVisible(res: Response, id: string) {
-    const { row: ts, grant } = await taskStageScope(db, res.locals.principal, id, 'read', res.locals.readAhead);
+    const { row: ts, grant } = await taskStageScope(db, res.locals.principal, id, 'read', res.locals.earlyGuardRead);
     return { ts, mayOverride: grant.permissions['manage-policy-overrides'] };
   }
 

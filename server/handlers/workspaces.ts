@@ -152,7 +152,7 @@ export function workspaceHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.readAhead);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.earlyGuardRead);
       // Creating needs manage-workspaces, or, in a project named, the project's workspace-create permission.
       const projectId = await namedProject(deps, res.locals.principal, req, org.name);
       if (!projectId && !grant.permissions['manage-workspaces']) throw new NotFound();
@@ -168,7 +168,7 @@ export function workspaceHandlers(deps: AppDeps) {
     },
 
     async list(req: Req, res: Response) {
-      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.readAhead);
+      const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, undefined, res.locals.earlyGuardRead);
       const inc = include(req);
       const page = readPageOrDefault(req);
       const names = (key: string) => (readParam(req, key) ?? '').split(',').map((t) => t.trim()).filter(Boolean);
@@ -196,13 +196,13 @@ export function workspaceHandlers(deps: AppDeps) {
         const ws = await stateReadableByRun(deps, principal, await findWorkspaceByName(db, req.params.org, req.params.name));
         return void sendResource(res, 200, workspaceResource(ws, accessOfLevel('read'), (await workspaceFacts(db, [ws.id])).get(ws.id)));
       }
-      const { facts, ...scope } = await workspaceScopeByNameWithFacts(db, principal, req.params.org, req.params.name, 'read', res.locals.readAhead);
+      const { facts, ...scope } = await workspaceScopeByNameWithFacts(db, principal, req.params.org, req.params.name, 'read', res.locals.earlyGuardRead);
       await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 
     async show(req: Req, res: Response) {
       // The facts come with the access check, and are shown only once it has passed.
-      const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id, 'read', res.locals.readAhead);
+      const { facts, ...scope } = await workspaceScopeWithFacts(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
       await respond(res, 200, scope.workspace, scope, include(req), facts);
     },
 

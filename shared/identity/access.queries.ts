@@ -144,7 +144,7 @@ function grantedRow<T>(found: (T & { membership_teams: MembershipTeam[] }) | und
 }
 
 /** A granted read to make with a request's token's lookup: the read, its key, and the statement that makes both (see tokenLookupWith). */
-export interface ReadAheadSpec {
+export interface EarlyGuardReadSpec {
   read: GrantedRead;
   key: (string | null)[];
   statement: string;
@@ -156,7 +156,7 @@ export interface ReadAheadSpec {
  * guard's row"). The first rowWithGrant of the same read and key in the request takes what it
  * found; any later one reads again.
  */
-export class ReadAhead {
+export class EarlyGuardRead {
   private taken = false;
   constructor(
     private readonly read: GrantedRead,
@@ -191,7 +191,7 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
 const memberId = (principal: Principal): string | null => (principal.kind === 'user' ? principal.user.id : null);
 
 /** The row `read` finds by `key` with the user's teams in its organization: taken from `ahead` when it made this read, else read now. */
-async function grantedRowOf<T>(db: Db, principal: Principal, read: GrantedRead, key: ReadKey, ahead: ReadAhead | undefined): Promise<GrantedRow<T> | undefined> {
+async function grantedRowOf<T>(db: Db, principal: Principal, read: GrantedRead, key: ReadKey, ahead: EarlyGuardRead | undefined): Promise<GrantedRow<T> | undefined> {
   const taken = ahead?.take<T>(read, key);
   if (taken) return taken.found;
   return grantedRow((await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, grantedReadText(read), [memberId(principal), ...key]))[0]);
@@ -207,7 +207,7 @@ export async function rowWithGrant<T extends { organization_name: string }>(
   principal: Principal,
   read: GrantedRead,
   key: ReadKey,
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
   const found = await grantedRowOf<T>(db, principal, read, key, ahead);
   return found && { row: found.row, grant: grantOf(principal, found.row.organization_name, found.teams) };
@@ -218,7 +218,7 @@ export async function organizationWithGrant<T extends { name: string }>(
   db: Db,
   principal: Principal,
   name: string,
-  ahead?: ReadAhead,
+  ahead?: EarlyGuardRead,
 ): Promise<{ row: T; grant: OrganizationGrant | null } | undefined> {
   const found = await grantedRowOf<T>(db, principal, ORGANIZATION_BY_NAME, [name], ahead);
   return found && { row: found.row, grant: grantOf(principal, found.row.name, found.teams) };

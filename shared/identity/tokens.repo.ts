@@ -163,7 +163,7 @@ const LIVE_TOKEN_WITH_OWNER = `
  * (docs/design-for-speed.md, "Read-ahead of the guard's row"). `companion` is given the SQL of the
  * token's user id (null for a token that is not a user's); a row it finds has a column that is not
  * null (its key), and no column whose name starts with `auth_`. Made once per companion (see
- * readAheadOf in server/guards.ts), so that no request builds the text again.
+ * earlyGuardReadOf in server/guards.ts), so that no request builds the text again.
  */
 export const tokenLookupWith = (companion: (tokenUserId: string) => string): string =>
   `select tok.*, c.* from (${LIVE_TOKEN_WITH_OWNER}) as tok left join lateral (${companion('tok.auth_user_id')}) as c on true`;

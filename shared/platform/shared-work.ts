@@ -1,5 +1,5 @@
-/** Work under way by key: callers asking for a key while its work runs share it (e.g. one redaction per plan in a process). */
-export class InFlight<T> {
+/** Work under way by key: callers asking for a key while its work runs share it, e.g. one redaction per plan in a process (docs/design-for-speed.md, "Shared work"). */
+export class SharedWork<T> {
   private readonly running = new Map<string, Promise<T>>();
 
   /** `work()` for `key`, or the promise of the same key's work still under way. */
