@@ -5,7 +5,7 @@ import { ApiError, Conflict, NotFound, type ErrorKind } from '../platform/errors
 import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { refusal, retentionMoves, type CvEvent, type CvFacts } from './machine.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
-import { activeRunCount, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, makeCurrent, mayBeGivenBack, moveCv, type CvRow } from './repo.js';
+import { activeRunCount, archivableCvIds, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, lockCv, makeCurrent, mayBeGivenBack, moveCv, type CvRow } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from '../runs/commands.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
@@ -142,8 +142,6 @@ async function moveLocked(rt: Pick<Runtime, 'store'>, tx: Db, cv: CvRow, event: 
   return moved;
 }
 
-const lockCv = (tx: Db, cvId: string) => tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
-
 /** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
 export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedAs: 'conflict' | 'bad-request'): Promise<CvRow> {
   return rt.db.transaction(async (tx) => {
@@ -184,16 +182,7 @@ export async function purgeCvData(rt: Pick<Runtime, 'store'>, tx: Db, cvId: stri
  * anywhere and have no active runs. Returns the ids archived.
  */
 export async function collectOldVersions(rt: Runtime, days: number, limit = 500): Promise<string[]> {
-  const candidates = (await rt.db('configuration_versions as cv')
-    .where('cv.status', 'uploaded')
-    .whereNotNull('cv.workspace_id')
-    .whereIn('cv.source', ['tfe-api', 'terraform'])
-    .where('cv.created_at', '<', rt.db.raw(`now() - (? || ' days')::interval`, [String(days)]))
-    .whereNotExists(rt.db('workspaces').whereRaw('workspaces.current_configuration_version_id = cv.id'))
-    .whereNotExists(rt.db('runs').whereRaw('runs.configuration_version_id = cv.id').whereNotIn('status', FINAL_RUN_STATUSES))
-    .orderBy('cv.created_at')
-    .limit(limit)
-    .pluck('cv.id')) as string[];
+  const candidates = await archivableCvIds(rt.db, days, limit, FINAL_RUN_STATUSES);
   const archived: string[] = [];
   for (const id of candidates) {
     try {

@@ -53,6 +53,9 @@ export interface IngressRow {
 
 export const findCv = (db: Db, id: string) => db<CvRow>('configuration_versions').where({ id }).first();
 
+/** A version's row, locked until the caller's transaction ends (its actions and purges take turns on it). */
+export const lockCv = (tx: Db, cvId: string) => tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
+
 /** A version with the organization it belongs to, through its workspace or its registry module; undefined when it does not exist. */
 export const findCvWithOrganization = (db: Db, id: string): Promise<(CvRow & { organization_name: string | null }) | undefined> =>
   db('configuration_versions as cv')
@@ -188,4 +191,21 @@ export async function makeCurrent(db: Db, workspaceId: string, cv: Pick<CvRow, '
     )
     .update({ current_configuration_version_id: cv.id });
   return n === 1;
+}
+
+/**
+ * Up to `limit` ids of API-created workspace versions older than `days`, oldest first, that are
+ * uploaded, not current anywhere and have no run outside `finalStatuses`: what maintenance archives.
+ */
+export async function archivableCvIds(db: Db, days: number, limit: number, finalStatuses: readonly string[]): Promise<string[]> {
+  return (await db('configuration_versions as cv')
+    .where('cv.status', 'uploaded')
+    .whereNotNull('cv.workspace_id')
+    .whereIn('cv.source', ['tfe-api', 'terraform'])
+    .where('cv.created_at', '<', db.raw(`now() - (? || ' days')::interval`, [String(days)]))
+    .whereNotExists(db('workspaces').whereRaw('workspaces.current_configuration_version_id = cv.id'))
+    .whereNotExists(db('runs').whereRaw('runs.configuration_version_id = cv.id').whereNotIn('status', finalStatuses))
+    .orderBy('cv.created_at')
+    .limit(limit)
+    .pluck('cv.id')) as string[];
 }

@@ -1,11 +1,10 @@
 import type { Db } from '../platform/db.js';
 import type { Config } from '../platform/config.js';
-import { findUserByUsername, insertUser } from './users.repo.js';
-import { issueToken } from './tokens.repo.js';
+import { findUserByUsername, insertUser, lockSiteAdminSetup, makeAdmin } from './users.repo.js';
+import { deleteConfiguredTokensBut, hasTokenWithDigest, issueToken } from './tokens.repo.js';
 import { sha256Hex } from '../platform/crypto.js';
 
 const ADMIN_USERNAME = 'admin';
-const LOCK_KEY = 7_431_003;
 
 /**
  * Makes sure the site admin exists. With SITE_ADMIN_TOKEN the configured token authenticates
@@ -14,16 +13,16 @@ const LOCK_KEY = 7_431_003;
  */
 export async function ensureSiteAdmin(db: Db, config: Config): Promise<{ generatedToken: string | null }> {
   return db.transaction(async (tx) => {
-    await tx.raw('select pg_advisory_xact_lock(?)', [LOCK_KEY]);
+    await lockSiteAdminSetup(tx);
     let admin = await findUserByUsername(tx, ADMIN_USERNAME);
     const created = !admin;
     if (!admin) admin = await insertUser(tx, { username: ADMIN_USERNAME, email: null, isAdmin: true });
-    else if (!admin.is_admin) await tx('users').where({ id: admin.id }).update({ is_admin: true });
+    else if (!admin.is_admin) await makeAdmin(tx, admin.id);
 
     if (config.siteAdminToken) {
       const digest = sha256Hex(config.siteAdminToken);
-      await tx('authentication_tokens').where({ user_id: admin.id, from_configuration: true }).whereNot({ digest }).del();
-      if (!(await tx('authentication_tokens').where({ digest }).first('id'))) {
+      await deleteConfiguredTokensBut(tx, admin.id, digest);
+      if (!(await hasTokenWithDigest(tx, digest))) {
         await issueToken(tx, { kind: 'user', userId: admin.id }, { secret: config.siteAdminToken, description: 'site admin (from SITE_ADMIN_TOKEN)', fromConfiguration: true });
       }
       return { generatedToken: null };

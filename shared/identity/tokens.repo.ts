@@ -60,6 +60,16 @@ export async function issueToken(
   return { row, secret };
 }
 
+/** Deletes the user's tokens from the configuration other than the one with `digest` (the configured token changed). */
+export async function deleteConfiguredTokensBut(db: Db, userId: string, digest: string): Promise<void> {
+  await db('authentication_tokens').where({ user_id: userId, from_configuration: true }).whereNot({ digest }).del();
+}
+
+/** Whether some token has this digest. */
+export async function hasTokenWithDigest(db: Db, digest: string): Promise<boolean> {
+  return Boolean(await db('authentication_tokens').where({ digest }).first('id'));
+}
+
 export const deleteToken = (db: Db, id: string) => db('authentication_tokens').where({ id }).del();
 export const tokensOfUser = (db: Db, userId: string) =>
   db<TokenRow>('authentication_tokens').where({ user_id: userId, kind: 'user' }).orderBy('created_at');
@@ -71,6 +81,12 @@ function singleTokenOf(db: Db, owner: SingleTokenOwner) {
 }
 
 export const singleToken = (db: Db, owner: SingleTokenOwner): Promise<TokenRow | undefined> => singleTokenOf(db, owner).first();
+
+/** Holds the owner's row until the transaction ends, so that two replacements of its single token wait for each other. */
+export async function lockSingleTokenOwner(tx: Db, owner: SingleTokenOwner): Promise<void> {
+  if (owner.kind === 'team') await tx('teams').where({ id: owner.teamId }).forUpdate().first('id');
+  else await tx('organizations').where({ name: owner.organizationName }).forUpdate().first('name');
+}
 
 /** Deletes the single token of `owner` (see SingleTokenOwner); a team's described tokens stay. */
 export async function deleteTokenOf(db: Db, owner: SingleTokenOwner): Promise<void> {

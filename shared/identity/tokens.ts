@@ -1,15 +1,9 @@
 import type { Runtime } from '../runtime.js';
-import { isUniqueViolation, type Db } from '../platform/db.js';
+import { isUniqueViolation } from '../platform/db.js';
 import { ApiError, Unprocessable } from '../platform/errors.js';
-import { deleteTokenOf, issueToken, type SingleTokenOwner, type TokenRow } from './tokens.repo.js';
+import { deleteTokenOf, issueToken, lockSingleTokenOwner, type SingleTokenOwner, type TokenRow } from './tokens.repo.js';
 
 type TokenAttributes = { description: string | null; expiredAt: Date | null; createdById: string | null };
-
-/** Holds the owner's row until the transaction ends, so that two replacements of its single token wait for each other. */
-async function lockOwner(tx: Db, owner: SingleTokenOwner): Promise<void> {
-  if (owner.kind === 'team') await tx('teams').where({ id: owner.teamId }).forUpdate().first('id');
-  else await tx('organizations').where({ name: owner.organizationName }).forUpdate().first('name');
-}
 
 /**
  * Issues the single token of `owner` (a team's legacy token, an organization's token or audit
@@ -21,7 +15,7 @@ export async function replaceToken(rt: Runtime, owner: SingleTokenOwner, attrs: 
     throw new Unprocessable("a team's legacy token has no description: create a described token with POST /teams/:id/authentication-tokens", '/data/attributes/description');
   }
   return rt.db.transaction(async (tx) => {
-    await lockOwner(tx, owner);
+    await lockSingleTokenOwner(tx, owner);
     await deleteTokenOf(tx, owner);
     return issueToken(tx, owner, attrs);
   });

@@ -11,7 +11,11 @@ export interface UserRow {
   unconfirmed_email?: string | null;
 }
 
+const SITE_ADMIN_LOCK = 7_431_003;
 const USER_CREATION_LOCK = 7_431_004;
+
+/** Serialises the site admin's setup, so processes starting together make one admin and one configured token. */
+export const lockSiteAdminSetup = (tx: Db) => tx.raw('select pg_advisory_xact_lock(?)', [SITE_ADMIN_LOCK]);
 
 /** Serialises user creation (admin and invitations) so concurrent requests see each other's usernames and emails. */
 export const lockUserCreation = (tx: Db) => tx.raw('select pg_advisory_xact_lock(?)', [USER_CREATION_LOCK]);
@@ -26,6 +30,11 @@ export async function insertUser(db: Db, attrs: { username: string; email: strin
     .insert({ id: newId('user'), username: attrs.username, email: attrs.email, is_admin: attrs.isAdmin ?? false })
     .returning('*');
   return row;
+}
+
+/** Makes a user a site admin. */
+export async function makeAdmin(db: Db, id: string): Promise<void> {
+  await db('users').where({ id }).update({ is_admin: true });
 }
 
 /** A free username derived from an email's local part (for users created by invitation). */

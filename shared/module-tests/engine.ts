@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import { decryptSecret } from '../platform/crypto.js';
 import { summaryOf, type TestSummary } from './machine.js';
 import { findCv } from '../configuration-versions/repo.js';
-import { moveTestRun, testRunVariables, testVariablesOf, type TestRunRow } from './repo.js';
+import { lockTestRunForClaim, moveTestRun, releaseTestRunLease, testRunCancelState, testRunVariables, testVariablesOf, type TestRunRow } from './repo.js';
 import { LogWriter } from '../platform/logs.js';
 import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../platform/terraform/runner.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess, type Stop } from '../platform/terraform/supervise.js';
@@ -23,7 +23,7 @@ const TIMEOUT_GRACE_MS = 30_000;
  */
 async function claim(deps: TestExecutionDeps, id: string, owner: string): Promise<TestRunRow | undefined> {
   return deps.db.transaction(async (tx) => {
-    const run: (TestRunRow & { lease_expired: boolean }) | undefined = await tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired(tx));
+    const run = await lockTestRunForClaim(tx, id, leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'queued') {
       return moveTestRun(tx, id, 'start', { lease_owner: owner, lease_until: leaseUntil(tx, deps), attempts: run.attempts + 1 }, ['queued']);
@@ -125,7 +125,7 @@ async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, l
     return { kind: 'errored', message: init.exit.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed' };
   }
   // A cancel that arrived between two supervision ticks is honoured before the tests start.
-  const row = await deps.db('test_runs').where({ id: run.id }).first('status', 'cancel_requested_at');
+  const row = await testRunCancelState(deps.db, run.id);
   if (!row || row.status !== 'running') return { kind: 'gone' };
   if (row.cancel_requested_at) return { kind: 'canceled', message: CANCELED_BEFORE_TESTS };
 
@@ -199,6 +199,6 @@ async function execute(deps: TestExecutionDeps, run: TestRunRow): Promise<void> 
       await moveTestRun(deps.db, run.id, 'cancel', { ...done, message: outcome.message ?? 'The test run was canceled; Terraform tore down what it had created.' });
       return;
     case 'gone':
-      await deps.db('test_runs').where({ id: run.id }).update(done);
+      await releaseTestRunLease(deps.db, run.id);
   }
 }

@@ -77,6 +77,10 @@ export const findModuleByAddress = (db: Db, a: ModuleAddress) =>
 
 export const findModule = (db: Db, id: string) => db<RegistryModuleRow>('registry_modules').where({ id }).first();
 
+/** The organization a module belongs to, as `{ organization_name }`; undefined when there is no such module. */
+export const organizationOfModule = (db: Db, id: string): Promise<Pick<RegistryModuleRow, 'organization_name'> | undefined> =>
+  db<RegistryModuleRow>('registry_modules').where({ id }).first('organization_name');
+
 export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>): Promise<RegistryModuleRow> {
   const [row] = await db<RegistryModuleRow>('registry_modules').insert({ id: newId('mod'), ...attrs }).returning('*');
   return row;
@@ -108,6 +112,31 @@ export const testVariablesOf = (db: Db, moduleId: string) =>
 
 export const findTestRun = (db: Db, moduleId: string, id: string) =>
   db<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).first();
+
+/** A module's test run, locked until the caller's transaction ends (cancels take turns on it). */
+export const lockTestRun = (tx: Db, moduleId: string, id: string) => tx<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).forUpdate().first();
+
+/**
+ * A test run locked for its claim, with whether its lease has run out (`leaseExpired`, the column
+ * the worker's lease supervision defines). Undefined when there is no such test run.
+ */
+export async function lockTestRunForClaim(tx: Db, id: string, leaseExpired: Knex.Raw): Promise<(TestRunRow & { lease_expired: boolean }) | undefined> {
+  return tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired);
+}
+
+/** Records that a cancel was asked for; the worker then interrupts Terraform. */
+export async function recordCancelRequest(tx: Db, id: string): Promise<void> {
+  await tx('test_runs').where({ id }).update({ cancel_requested_at: tx.fn.now(), updated_at: tx.fn.now() });
+}
+
+/** Whether a test run is still running and whether a cancel was asked for; undefined when it is gone. */
+export const testRunCancelState = (db: Db, id: string): Promise<Pick<TestRunRow, 'status' | 'cancel_requested_at'> | undefined> =>
+  db<TestRunRow>('test_runs').where({ id }).first('status', 'cancel_requested_at');
+
+/** Ends the worker's lease of a test run it no longer runs (force-canceled, or gone). */
+export async function releaseTestRunLease(db: Db, id: string): Promise<void> {
+  await db('test_runs').where({ id }).update({ lease_owner: null, lease_until: null });
+}
 
 const TIMESTAMP_OF: Partial<Record<TestRunStatus, string>> = {
   queued: 'queued-at',

@@ -3,7 +3,7 @@ import type { Db } from '../platform/db.js';
 import { Conflict, NotFound, Unprocessable } from '../platform/errors.js';
 import { cancelRefusal, type TestSource } from './machine.js';
 import { findCv } from '../configuration-versions/repo.js';
-import { insertTestRun, moveTestRun, organizationOfTestRun, type RegistryModuleRow, type TestRunRow } from './repo.js';
+import { insertTestRun, lockTestRun, moveTestRun, organizationOfModule, organizationOfTestRun, recordCancelRequest, type RegistryModuleRow, type TestRunRow } from './repo.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 
 export interface TestRunRequest {
@@ -23,7 +23,7 @@ export interface TestRunRequest {
  */
 export async function insertQueuedTestRun(tx: Db, key: Buffer, module: RegistryModuleRow, req: TestRunRequest): Promise<TestRunRow> {
   const cv = await findCv(tx, req.configurationVersionId);
-  const owner = cv?.registry_module_id ? await tx('registry_modules').where({ id: cv.registry_module_id }).first('organization_name') : undefined;
+  const owner = cv?.registry_module_id ? await organizationOfModule(tx, cv.registry_module_id) : undefined;
   if (!cv || owner?.organization_name !== module.organization_name) {
     throw new NotFound(`configuration version ${req.configurationVersionId} not found`);
   }
@@ -58,12 +58,12 @@ export async function createTestRun(rt: Runtime, module: RegistryModuleRow, req:
  */
 export async function cancelTestRun(db: Db, moduleId: string, id: string, kind: 'cancel' | 'force_cancel'): Promise<void> {
   await db.transaction(async (tx) => {
-    const run = await tx<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).forUpdate().first();
+    const run = await lockTestRun(tx, moduleId, id);
     if (!run) throw new NotFound('test run not found');
     const why = cancelRefusal(kind, { status: run.status, cancelRequested: run.cancel_requested_at !== null });
     if (why) throw new Conflict(why);
     if (kind === 'cancel') {
-      if (!run.cancel_requested_at) await tx('test_runs').where({ id }).update({ cancel_requested_at: tx.fn.now(), updated_at: tx.fn.now() });
+      if (!run.cancel_requested_at) await recordCancelRequest(tx, id);
       return;
     }
     await moveTestRun(tx, id, 'force_cancel', { message: 'The test run was force-canceled; Terraform was stopped at once and may have left resources behind.' }, ['running']);

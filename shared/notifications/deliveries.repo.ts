@@ -64,6 +64,31 @@ export async function claimDeliveries(db: Db, ids: string[], leaseSeconds: numbe
   return rows;
 }
 
+/** A delivery about to be written (its payload already JSON). */
+export interface NewDelivery {
+  id: string;
+  configuration_id: string;
+  run_id: string | null;
+  event_key: string;
+  trigger: string;
+  payload: string;
+}
+
+/** Inserts deliveries; one whose configuration already has a delivery for its event key is left out. Returns the ids written. */
+export async function insertNewDeliveries(db: Db, rows: NewDelivery[]): Promise<string[]> {
+  const inserted = (await db('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id')) as { id: string }[];
+  return inserted.map((r) => r.id);
+}
+
+/** The run's pending deliveries not tried yet, with their workspaces' organizations (the delivery jobs' fair share). */
+export async function untriedDeliveriesOfRun(db: Db, runId: string): Promise<{ id: string; organization_name: string }[]> {
+  return db('notification_deliveries as d')
+    .join('notification_configurations as c', 'c.id', 'd.configuration_id')
+    .join('workspaces as w', 'w.id', 'c.workspace_id')
+    .where({ 'd.run_id': runId, 'd.status': 'pending', 'd.attempts': 0 })
+    .select('d.id', 'w.organization_name');
+}
+
 /** Drops claimed deliveries whose configuration is disabled. */
 export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
   await db('notification_deliveries').whereIn('id', ids).andWhere({ status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });

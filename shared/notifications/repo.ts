@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { asJson, type Db } from '../platform/db.js';
 import type { DestinationType } from './machine.js';
 
@@ -39,6 +40,28 @@ export interface NotificationConfigurationValues {
   url: string | null;
   email_addresses: string;
   delivery_responses: string;
+}
+
+/** The workspace's enabled configurations subscribed to any of `triggers`, with the triggers each subscribes to. */
+export async function subscribedConfigurations(db: Db, workspaceId: string, triggers: string[]): Promise<{ id: string; triggers: string[] }[]> {
+  return (await db('notification_configurations')
+    .where({ workspace_id: workspaceId, enabled: true })
+    .whereRaw('triggers \\?| ?', [triggers])
+    .select('id', 'triggers')) as { id: string; triggers: string[] }[];
+}
+
+/** SQL: the workspace of the row named `row` (a run) has an enabled configuration. */
+export const hasEnabledConfiguration = (db: Db, row: string): Knex.Raw =>
+  db.raw('exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled)', [row]);
+
+/** A workspace's id, name and organization, as a run's payload names them. */
+export const workspaceNames = (db: Db, id: string): Promise<{ id: string; name: string; organization_name: string }> =>
+  db('workspaces').where({ id }).first('id', 'name', 'organization_name');
+
+/** A user's username, as payloads name who acted; null for no user (or one since deleted). */
+export async function usernameOf(db: Db, id: string | null): Promise<string | null> {
+  if (!id) return null;
+  return ((await db('users').where({ id }).first('username')) as { username: string } | undefined)?.username ?? null;
 }
 
 /** How many notification configurations a workspace has. */

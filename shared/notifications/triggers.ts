@@ -4,11 +4,8 @@ import { newId } from '../platform/ids.js';
 import { runTrigger } from './machine.js';
 import type { AfterMoveContext, FollowUp, RunLifecycle, RunTransition } from '../runs/lifecycle.js';
 import { runPayload } from './payloads.js';
-
-async function username(tx: Db, id: string | null): Promise<string | null> {
-  if (!id) return null;
-  return ((await tx('users').where({ id }).first('username')) as { username: string } | undefined)?.username ?? null;
-}
+import { hasEnabledConfiguration, subscribedConfigurations, usernameOf, workspaceNames } from './repo.js';
+import { insertNewDeliveries, untriedDeliveriesOfRun } from './deliveries.repo.js';
 
 /**
  * Writes one delivery per enabled configuration of the workspace subscribed to any of `triggers`
@@ -19,18 +16,14 @@ export async function recordDeliveries(
   tx: Db,
   e: { workspaceId: string; triggers: string[]; eventKey: string; runId: string | null; payload: (configurationId: string, trigger: string) => unknown | Promise<unknown> },
 ): Promise<string[]> {
-  const configurations = (await tx('notification_configurations')
-    .where({ workspace_id: e.workspaceId, enabled: true })
-    .whereRaw('triggers \\?| ?', [e.triggers])
-    .select('id', 'triggers')) as { id: string; triggers: string[] }[];
+  const configurations = await subscribedConfigurations(tx, e.workspaceId, e.triggers);
   if (!configurations.length) return [];
   const rows = [];
   for (const c of configurations) {
     const trigger = e.triggers.find((t) => c.triggers.includes(t))!;
     rows.push({ id: newId('ndel'), configuration_id: c.id, run_id: e.runId, event_key: e.eventKey, trigger, payload: JSON.stringify(await e.payload(c.id, trigger)) });
   }
-  const inserted = (await tx('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id')) as { id: string }[];
-  return inserted.map((r) => r.id);
+  return insertNewDeliveries(tx, rows);
 }
 
 /**
@@ -43,10 +36,10 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
   // What the payload names is read only when a configuration is subscribed, and then once.
   let names: Promise<{ ws: { id: string; name: string; organization_name: string }; createdBy: string | null; updatedBy: string | null }> | undefined;
   const readNames = async () => {
-    const ws = await tx('workspaces').where({ id: change.run.workspace_id }).first('id', 'name', 'organization_name');
+    const ws = await workspaceNames(tx, change.run.workspace_id);
     // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
-    const createdBy = await username(tx, change.run.created_by_id);
-    return { ws, createdBy, updatedBy: (await username(tx, change.actorId)) ?? createdBy };
+    const createdBy = await usernameOf(tx, change.run.created_by_id);
+    return { ws, createdBy, updatedBy: (await usernameOf(tx, change.actorId)) ?? createdBy };
   };
   const written = await recordDeliveries(tx, {
     workspaceId: change.run.workspace_id,
@@ -69,12 +62,8 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
  * committed, and a round that never goes out (the process dies first) is made good by the reconciler.
  */
 async function queueRunDeliveries(rt: AfterMoveContext, runId: string): Promise<void> {
-  const rows = await rt.db('notification_deliveries as d')
-    .join('notification_configurations as c', 'c.id', 'd.configuration_id')
-    .join('workspaces as w', 'w.id', 'c.workspace_id')
-    .where({ 'd.run_id': runId, 'd.status': 'pending', 'd.attempts': 0 })
-    .select('d.id', 'w.organization_name');
-  void rt.deliveries.add(rows.map((r) => ({ id: r.id as string, attempt: 1, organization: r.organization_name as string })));
+  const rows = await untriedDeliveriesOfRun(rt.db, runId);
+  void rt.deliveries.add(rows.map((r) => ({ id: r.id, attempt: 1, organization: r.organization_name })));
 }
 
 /** Wires run notifications into a run lifecycle. */
@@ -82,6 +71,6 @@ export function notificationParts(lifecycle: RunLifecycle, config: Config): void
   // Most workspaces have no configuration: their moves need no look at the configurations.
   lifecycle.onRunTransition(
     (tx, change) => recordRunNotifications(tx, config, change),
-    (db, _move, row) => db.raw('exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled)', [row]),
+    (db, _move, row) => hasEnabledConfiguration(db, row),
   );
 }

@@ -70,6 +70,18 @@ export async function policyCode(db: Db, id: string): Promise<string | null | un
   return row ? (row.code as string | null) : undefined;
 }
 
+/** The rows of `table` (policies, policy sets, workspaces) in the organization among `ids`: their ids, with their kinds when `withKind`. */
+export async function rowsInOrganization(db: Db, table: string, org: string, ids: string[], withKind: boolean): Promise<{ id: string; kind?: PolicyKind }[]> {
+  return (await db(table).where({ organization_name: org }).whereIn('id', ids).select('id', ...(withKind ? ['kind'] : []))) as { id: string; kind?: PolicyKind }[];
+}
+
+/** Whether a row of `table` in the organization other than `exceptId` has the name. */
+export async function nameTaken(db: Db, table: 'policies' | 'policy_sets', org: string, name: string, exceptId?: string): Promise<boolean> {
+  const query = db(table).where({ organization_name: org, name });
+  if (exceptId) query.whereNot({ id: exceptId });
+  return Boolean(await query.first('id'));
+}
+
 export async function insertPolicy(db: Db, attrs: Pick<PolicyRow, 'organization_name' | 'name' | 'description' | 'kind' | 'query' | 'enforcement_level'>): Promise<PolicyRow> {
   const [row] = await db('policies').insert({ id: newId('pol'), ...attrs }).returning([...POLICY_COLUMNS]);
   return row as PolicyRow;
@@ -159,6 +171,22 @@ export async function detachWorkspaces(db: Db, setId: string, workspaceIds?: str
   const query = db('policy_set_workspaces').where({ policy_set_id: setId });
   if (workspaceIds) query.whereIn('workspace_id', workspaceIds);
   await query.del();
+}
+
+/** Locks the given sets until the caller's transaction ends, in id order (so that two lockers never wait for each other). */
+export async function lockPolicySets(tx: Db, setIds: string[]): Promise<void> {
+  await tx('policy_sets').whereIn('id', setIds).orderBy('id').forUpdate().select('id');
+}
+
+/** Locks an organization's row until the caller's transaction ends (the free edition's policy set limit is checked under it). */
+export async function lockPolicyOrganization(tx: Db, org: string): Promise<void> {
+  await tx('organizations').where({ name: org }).forUpdate().first('name');
+}
+
+/** How many policy sets an organization has. */
+export async function countPolicySets(db: Db, org: string): Promise<number> {
+  const [{ count }] = await db('policy_sets').where({ organization_name: org }).count<{ count: number }[]>({ count: '*' });
+  return Number(count);
 }
 
 /** How many policies each of the given sets holds. */

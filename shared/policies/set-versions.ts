@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
 import { archiveTexts } from '../platform/archive.js';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_ENTRIES, readBundle } from './bundle.rules.js';
-import type { PolicySetRow } from './repo.js';
+import { findPolicySet, type PolicySetRow } from './repo.js';
 import { findPolicySetVersion, insertPolicySetVersion, settlePolicySetVersion, type PolicySetVersionSummary } from './set-versions.repo.js';
 import { UploadRefused } from '../configuration-versions/archive-intake.js';
 
@@ -28,7 +28,7 @@ export async function acceptPolicySetVersionUpload(rt: Runtime, id: string, body
   const version = await findPolicySetVersion(rt.db, id);
   if (!version) throw new UploadRefused('not-found', 'not found', 'policy set version not found');
   if (version.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
-  const set = await rt.db<PolicySetRow>('policy_sets').where({ id: version.policy_set_id }).first();
+  const set = await findPolicySet(rt.db, version.policy_set_id);
   if (!set) throw new NotFound('policy set not found');
   const limit = Math.min(rt.config.maxArchiveBytes, MAX_BUNDLE_BYTES);
   const refuse = async (kind: 'too-large' | 'invalid', title: string, message: string): Promise<never> => {

@@ -5,6 +5,7 @@ import { Unprocessable } from '../platform/errors.js';
 import { FREE_POLICIES_PER_SET, FREE_POLICY_SETS_PER_ORGANIZATION, type PolicyKind } from './rules.js';
 import {
   attachWorkspaces,
+  countPolicySets,
   deletePolicy,
   deletePolicySet,
   detachWorkspaces,
@@ -12,7 +13,11 @@ import {
   insertPolicy,
   insertPolicySet,
   linkPolicies,
+  lockPolicyOrganization,
+  lockPolicySets,
+  nameTaken,
   policyCounts,
+  rowsInOrganization,
   unexcludeWorkspaces,
   unlinkPolicies,
   updatePolicySet,
@@ -36,7 +41,7 @@ export type ElementPointer = (i: number) => string;
  */
 async function named(q: Db, table: string, what: string, org: string, ids: string[], pointer: ElementPointer, kind?: PolicyKind): Promise<string[]> {
   if (!ids.length) return [];
-  const rows = (await q(table).where({ organization_name: org }).whereIn('id', ids).select('id', ...(kind ? ['kind'] : []))) as { id: string; kind?: PolicyKind }[];
+  const rows = await rowsInOrganization(q, table, org, ids, Boolean(kind));
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of ids.entries()) {
     const row = byId.get(id);
@@ -52,9 +57,7 @@ export const namedWorkspaces = (q: Db, org: string, ids: string[], pointer: Elem
 
 /** 422 when another row of `table` in the organization has the name. */
 export async function assertNameFree(q: Db, table: 'policies' | 'policy_sets', org: string, name: string, exceptId?: string): Promise<void> {
-  const query = q(table).where({ organization_name: org, name });
-  if (exceptId) query.whereNot({ id: exceptId });
-  if (await query.first('id')) throw new Unprocessable('name has already been taken', '/data/attributes/name');
+  if (await nameTaken(q, table, org, name, exceptId)) throw new Unprocessable('name has already been taken', '/data/attributes/name');
 }
 
 /**
@@ -64,7 +67,7 @@ export async function assertNameFree(q: Db, table: 'policies' | 'policy_sets', o
 export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_set_id: string; policy_id: string }[], pointer: string): Promise<void> {
   if (!links.length) return;
   const setIds = [...new Set(links.map((l) => l.policy_set_id))];
-  await tx('policy_sets').whereIn('id', setIds).orderBy('id').forUpdate().select('id');
+  await lockPolicySets(tx, setIds);
   await linkPolicies(tx, links);
   if (!free) return;
   for (const [id, count] of await policyCounts(tx, setIds)) {
@@ -77,9 +80,8 @@ export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_s
 /** The free edition allows one policy set per organization; the organization row stays locked until commit. */
 export async function assertRoomForPolicySet(tx: Db, free: boolean, org: string): Promise<void> {
   if (!free) return;
-  await tx('organizations').where({ name: org }).forUpdate().first('name');
-  const [{ count }] = await tx('policy_sets').where({ organization_name: org }).count<{ count: number }[]>({ count: '*' });
-  if (Number(count) >= FREE_POLICY_SETS_PER_ORGANIZATION) {
+  await lockPolicyOrganization(tx, org);
+  if ((await countPolicySets(tx, org)) >= FREE_POLICY_SETS_PER_ORGANIZATION) {
     throw new Unprocessable(`the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`, '/data');
   }
 }

@@ -9,6 +9,7 @@ import {
   findTeamProjectOf,
   insertProject,
   insertTeamProject,
+  lockProject,
   projectHasWorkspaces,
   updateProject,
   updateTeamProject,
@@ -46,7 +47,7 @@ export async function removeProject(rt: Runtime, project: ProjectRow): Promise<v
   if (project.is_default) throw new Conflict('The default project of an organization cannot be deleted.');
   await rt.db.transaction(async (tx) => {
     // The row lock keeps a workspace from being created in or moved to the project meanwhile.
-    await tx('projects').where({ id: project.id }).forUpdate().first('id');
+    await lockProject(tx, project.id);
     if (await projectHasWorkspaces(tx, project.id)) throw new Conflict('Project must be empty before it can be deleted: move or delete its workspaces first.');
     await deleteProject(tx, project.id);
   });

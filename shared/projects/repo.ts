@@ -46,6 +46,11 @@ export async function updateProject(db: Db, id: string, settings: ProjectSetting
 
 export const deleteProject = (db: Db, id: string) => db('projects').where({ id }).del();
 
+/** Locks a project's row until the caller's transaction ends. */
+export async function lockProject(tx: Db, id: string): Promise<void> {
+  await tx('projects').where({ id }).forUpdate().first('id');
+}
+
 /** Whether any workspace is in the project. */
 export async function projectHasWorkspaces(db: Db, id: string): Promise<boolean> {
   return (await db('workspaces').where({ project_id: id }).first('id')) !== undefined;

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../platform/db.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
 import { MAX_RUN_TRIGGER_SOURCES } from './rules.js';
 import { countRunTriggerSources, deleteRunTrigger, findRunTrigger, insertRunTrigger, ONE_TRIGGER_PER_SOURCE, type NamedRunTriggerRow } from './repo.js';
-import type { WorkspaceRow } from '../workspaces/repo.js';
+import { lockWorkspaceRow, type WorkspaceRow } from '../workspaces/repo.js';
 
 const SOURCEABLE = '/data/relationships/sourceable';
 
@@ -17,7 +17,7 @@ export async function createRunTrigger(db: Db, target: WorkspaceRow, source: Wor
   if (source.organization_name !== target.organization_name) throw new NotFound('source workspace not found in this organization');
   if (source.id === target.id) throw new Unprocessable('a workspace cannot be a run trigger source of itself', SOURCEABLE);
   return db.transaction(async (tx) => {
-    await tx('workspaces').where({ id: target.id }).forUpdate().first('id');
+    await lockWorkspaceRow(tx, target.id);
     if ((await countRunTriggerSources(tx, target.id)) >= MAX_RUN_TRIGGER_SOURCES) {
       throw new Unprocessable(`a workspace can have at most ${MAX_RUN_TRIGGER_SOURCES} run trigger sources`, SOURCEABLE);
     }

@@ -3,7 +3,7 @@ import type { CvStatus } from '../configuration-versions/machine.js';
 import { usableForRuns } from '../configuration-versions/machine.js';
 import { firesRunTriggers, RUN_TRIGGER_SOURCE, triggeredRunMessage } from './rules.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
-import { subscribersOf } from './repo.js';
+import { isRunTriggerSource, sourceNames, subscribersOf } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
 import type { FollowUp, RunLifecycle, RunMoves, RunTransition } from '../runs/lifecycle.js';
 import { insertPendingRun } from '../runs/moves.js';
@@ -20,7 +20,7 @@ async function queueTriggeredRuns(m: RunMoves, change: RunTransition): Promise<F
   const source = change.run;
   const subscribers = await subscribersOf(m.tx, source.workspace_id);
   if (!subscribers.length) return undefined;
-  const sourceWorkspace = (await m.tx('workspaces').where({ id: source.workspace_id }).first('name', 'organization_name')) as { name: string; organization_name: string };
+  const sourceWorkspace = await sourceNames(m.tx, source.workspace_id);
   const queued: RunRow[] = [];
   for (const s of subscribers) {
     if (s.execution_mode === 'local' || !s.cv_id || !usableForRuns(s.cv_status as CvStatus, s.cv_source!)) continue;
@@ -50,7 +50,7 @@ async function queueTriggeredRuns(m: RunMoves, change: RunTransition): Promise<F
 
 /** Whether a move may fire run triggers: a move to `applied` of a run whose workspace is some trigger's source. */
 const interest = (db: Db, move: { to: string }, row: string) =>
-  firesRunTriggers(move) ? db.raw('exists (select 1 from run_triggers t where t.sourceable_id = ??.workspace_id)', [row]) : null;
+  firesRunTriggers(move) ? isRunTriggerSource(db, row) : null;
 
 /** Wires run triggers into a run lifecycle. */
 export function runTriggerParts(lifecycle: RunLifecycle): void {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 
@@ -60,3 +61,10 @@ export function subscribersOf(db: Db, sourceId: string): Promise<Subscriber[]> {
     .orderBy('w.id')
     .select('w.id as workspace_id', 'w.execution_mode', 'w.auto_apply_run_trigger', 'cv.id as cv_id', 'cv.status as cv_status', 'cv.source as cv_source');
 }
+
+/** The name and organization of a source workspace, as the runs it triggers name it. */
+export const sourceNames = (db: Db, workspaceId: string): Promise<{ name: string; organization_name: string }> =>
+  db('workspaces').where({ id: workspaceId }).first('name', 'organization_name');
+
+/** SQL: the workspace of the row named `row` (a run) is the source of some run trigger. */
+export const isRunTriggerSource = (db: Db, row: string): Knex.Raw => db.raw('exists (select 1 from run_triggers t where t.sourceable_id = ??.workspace_id)', [row]);

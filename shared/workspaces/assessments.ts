@@ -4,9 +4,8 @@ import { effectiveVariables } from '../variables/commands.js';
 import { workspaceSshKey } from '../ssh-keys/commands.js';
 import { prepareWorkdir } from '../platform/terraform/runner.js';
 import { planCommand, spawnPhase, type SpareShell } from '../platform/terraform/phase-process.js';
-import { newId } from '../platform/ids.js';
 import { assessmentFindings, assessmentTriggers } from './assessments.rules.js';
-import type { AssessmentRow } from './assessments.repo.js';
+import { archiveOfCv, findAssessedWorkspace, insertAssessment, latestAssessment, objectOfStateVersion, workspacesDueForAssessment, type AssessmentRow } from './assessments.repo.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
 import { readAll } from '../platform/store/postgres-store.js';
 import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
@@ -20,23 +19,15 @@ import { recordDeliveries } from '../notifications/triggers.js';
  */
 export async function sweepAssessments(rt: Runtime, now = Date.now()): Promise<void> {
   const interval = rt.config.assessmentIntervalSeconds * 1000;
-  const due = (await rt.db('workspaces as w')
-    .where('w.assessments_enabled', true)
-    .whereNotNull('w.current_state_version_id')
-    // A current version still waiting for its upload has nothing to assess yet.
-    .whereExists(rt.db('configuration_versions as cv').whereRaw('cv.id = w.current_configuration_version_id').where('cv.status', 'uploaded'))
-    .whereNotExists(rt.db('runs').whereRaw('runs.workspace_id = w.id').whereNotIn('status', FINAL_RUN_STATUSES).where('plan_only', false))
-    .whereNotExists(rt.db('assessment_results as a').whereRaw('a.workspace_id = w.id').where('a.created_at', '>', new Date(now - interval)))
-    .limit(100)
-    .pluck('w.id')) as string[];
+  const due = await workspacesDueForAssessment(rt.db, new Date(now - interval), FINAL_RUN_STATUSES);
   const slot = Math.floor(now / interval);
   for (const id of due) await enqueueAfterCommit(rt.queues, jobs.assessment(id, slot), rt.logger);
 }
 
 /** Plans (refreshing, changing nothing) the workspace's current configuration against its current state. */
 async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShell | undefined, ws: { id: string; current_configuration_version_id: string; current_state_version_id: string; working_directory: string }) {
-  const cv = await rt.db('configuration_versions').where({ id: ws.current_configuration_version_id }).first('archive_object_id');
-  const sv = await rt.db('state_versions').where({ id: ws.current_state_version_id }).first('object_id');
+  const cv = await archiveOfCv(rt.db, ws.current_configuration_version_id);
+  const sv = await objectOfStateVersion(rt.db, ws.current_state_version_id);
   if (!cv?.archive_object_id || !sv?.object_id) return { succeeded: false, error: 'the workspace has no configuration or state to assess', plan: null };
   const wd = await prepareWorkdir(terraform, {
     archive: await rt.store.get(cv.archive_object_id),
@@ -70,15 +61,13 @@ async function assess(rt: Runtime, terraform: TerraformSettings, spare: SpareShe
 
 /** Assesses one workspace, stores the result, and notifies configurations subscribed to what it found. */
 export async function executeAssessment(rt: Runtime, terraform: TerraformSettings, workspaceId: string, spare?: SpareShell): Promise<AssessmentRow | null> {
-  const ws = await rt.db('workspaces').where({ id: workspaceId, assessments_enabled: true }).first();
+  const ws = await findAssessedWorkspace(rt.db, workspaceId);
   if (!ws?.current_configuration_version_id || !ws.current_state_version_id) return null;
   const outcome = await assess(rt, terraform, spare, ws);
   const findings = outcome.plan ? assessmentFindings(outcome.plan) : assessmentFindings({});
   const { result, deliveries } = await rt.db.transaction(async (tx) => {
-    const prior = await tx<AssessmentRow>('assessment_results').where({ workspace_id: ws.id }).orderBy('created_at', 'desc').first();
-    const [result] = await tx<AssessmentRow>('assessment_results')
-      .insert({ id: newId('asmtrs'), workspace_id: ws.id, succeeded: outcome.succeeded, error_message: outcome.error, ...findings })
-      .returning('*');
+    const prior = await latestAssessment(tx, ws.id);
+    const result = await insertAssessment(tx, { workspace_id: ws.id, succeeded: outcome.succeeded, error_message: outcome.error, ...findings });
     const newResult = assessmentResultJson(rt.config.baseUrl, result);
     const priorResult = prior ? assessmentResultJson(rt.config.baseUrl, prior) : null;
     const deliveries: string[] = [];

@@ -1,13 +1,13 @@
 import type { Runtime } from '../runtime.js';
 import { findCv } from '../configuration-versions/repo.js';
 import { usableForRuns } from '../configuration-versions/machine.js';
-import type { Db } from '../platform/db.js';
 import type { RunRow } from '../runs/repo.js';
 import type { FollowUp } from '../runs/lifecycle.js';
 import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove, insertRun } from '../runs/commands.js';
 import { firstTries } from '../platform/queues.js';
+import { autoDestroyDue, clearAutoDestroy, lockAutoDestroyWorkspace, recordAutoDestroyStep, type AutoDestroyWorkspace } from './auto-destroy.repo.js';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -18,32 +18,18 @@ const REMINDERS = [
 const REMINDER_TRIGGERS = ['workspace:auto_destro_reminder', 'workspace:auto_destroy_reminder'];
 const RESULTS_TRIGGER = 'workspace:auto_destroy_run_results';
 
-interface Ws {
-  id: string;
-  name: string;
-  organization_name: string;
-  auto_destroy_at: Date;
-  current_configuration_version_id: string | null;
-}
-
-/** Records a step once per scheduled time; false when an earlier sweep already did it. */
-async function once(tx: Db, ws: Ws, kind: string, extra: { run_id?: string; error?: string } = {}): Promise<boolean> {
-  const rows = await tx('auto_destroy_events').insert({ workspace_id: ws.id, auto_destroy_at: ws.auto_destroy_at, kind, ...extra }).onConflict(['workspace_id', 'auto_destroy_at', 'kind']).ignore().returning('kind');
-  return rows.length === 1;
-}
-
 /** Reminders and the destroy run of one workspace, in one transaction. */
-async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deliveries: string[]; run: RunRow | null }, FollowUp[]]> {
+async function sweepWorkspace(rt: Runtime, ws: AutoDestroyWorkspace, now: number): Promise<[{ deliveries: string[]; run: RunRow | null }, FollowUp[]]> {
   return rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
-    const locked = await tx<Ws>('workspaces').where({ id: ws.id }).forUpdate().first();
+    const locked = await lockAutoDestroyWorkspace(tx, ws.id);
     if (!locked?.auto_destroy_at || locked.auto_destroy_at.getTime() !== ws.auto_destroy_at.getTime()) return { deliveries: [], run: null };
     const at = ws.auto_destroy_at.getTime();
     const deliveries: string[] = [];
     const base = { baseUrl: rt.config.baseUrl, workspace: ws, autoDestroyAt: ws.auto_destroy_at };
     if (at > now) {
       for (const r of REMINDERS) {
-        if (now < at - r.before || !(await once(tx, ws, r.kind))) continue;
+        if (now < at - r.before || !(await recordAutoDestroyStep(tx, ws, r.kind))) continue;
         deliveries.push(...(await recordDeliveries(tx, {
           workspaceId: ws.id,
           triggers: REMINDER_TRIGGERS,
@@ -70,7 +56,7 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deli
     } else {
       error = cv ? `the workspace's current configuration version is ${cv.status}, not uploaded` : 'the workspace has no configuration version to destroy with';
     }
-    if (!(await once(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
+    if (!(await recordAutoDestroyStep(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
     deliveries.push(...(await recordDeliveries(tx, {
       workspaceId: ws.id,
       triggers: [RESULTS_TRIGGER],
@@ -78,7 +64,7 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deli
       runId: null,
       payload: (configurationId, trigger) => autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }),
     })));
-    await tx('workspaces').where({ id: ws.id }).update({ auto_destroy_at: null, updated_at: tx.fn.now() });
+    await clearAutoDestroy(tx, ws.id);
     return { deliveries, run };
   });
 }
@@ -88,7 +74,7 @@ async function sweepWorkspace(rt: Runtime, ws: Ws, now: number): Promise<[{ deli
  * `auto-destroy-at`, and at that time a destroy run (auto-applied) with a results notification.
  */
 export async function sweepAutoDestroy(rt: Runtime, now = Date.now()): Promise<void> {
-  const due = await rt.db<Ws>('workspaces').whereNotNull('auto_destroy_at').andWhere('auto_destroy_at', '<=', new Date(now + 24 * HOUR)).limit(200);
+  const due = await autoDestroyDue(rt.db, new Date(now + 24 * HOUR));
   for (const ws of due) {
     const [{ deliveries, run }, followUps] = await sweepWorkspace(rt, ws, now);
     await rt.deliveries.add(firstTries(deliveries, ws.organization_name));
