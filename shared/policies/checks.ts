@@ -1,14 +1,15 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { Conflict, NotFound } from '../platform/errors.js';
-import { isFinal, nothingToApply } from '../runs/machine.js';
-import { overridableNow, runPolicyOutcome, type PolicyCheckScope } from './checks.machine.js';
+import { isFinal } from '../runs/machine.js';
+import { runGate } from '../runs/gates.js';
+import { overridableNow, type PolicyCheckScope } from './checks.machine.js';
 import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js';
 import type { RunRow } from '../runs/repo.js';
 import { transitionRun } from '../runs/moves.js';
 import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
 import { policyEvaluationParts, setsWithPolicies } from './stage-evaluations.js';
-import { continueAfterPlan } from '../runs/progress.js';
+import { continueAfterPlan, END_EVENT } from '../runs/progress.js';
 import { afterMove } from '../runs/commands.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
@@ -62,26 +63,22 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
   const { tx } = m;
   const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
-  const outcome = runPolicyOutcome((await checksOfRun(tx, run.id)).map((c) => c.status));
-  if (run.status === 'policy_override') {
-    if (outcome !== 'pass') return undefined;
-    const overridden = await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' });
-    return overridden && continueAfterPlan(m, overridden);
-  }
-  switch (outcome) {
-    case 'waiting':
+  const overriding = run.status === 'policy_override';
+  const gate = runGate({ at: 'policy_checks', checks: (await checksOfRun(tx, run.id)).map((c) => c.status), overriding, run });
+  switch (gate.gate) {
+    case 'go': {
+      const on = overriding ? await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' }) : await transitionRun(m, run, 'pass_policy_check');
+      return on && continueAfterPlan(m, on);
+    }
+    case 'wait':
+      // A run in policy_override already waits for its override.
+      return gate.for === 'override' && !overriding ? transitionRun(m, run, 'await_policy_override') : undefined;
+    case 'end':
+      return transitionRun(m, run, END_EVENT[gate.as]);
+    case 'stop':
+      return transitionRun(m, run, 'error', { description: gate.reason, changes: { error_message: gate.reason } });
+    default:
       return undefined;
-    case 'pass': {
-      const checked = await transitionRun(m, run, 'pass_policy_check');
-      return checked && continueAfterPlan(m, checked);
-    }
-    case 'override':
-      // With nothing to apply there is nothing an override would let through: the run ends.
-      return transitionRun(m, run, nothingToApply(run) ? 'soft_fail_policy_check' : 'await_policy_override');
-    case 'fail': {
-      const message = 'a mandatory policy check failed or could not be evaluated';
-      return transitionRun(m, run, 'error', { description: message, changes: { error_message: message } });
-    }
   }
 }
 

@@ -8,6 +8,7 @@ import { blockingRuns, CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealR
 import { findWorkspace } from '../workspaces/repo.js';
 import type { RunReferences } from './queries.js';
 import { insertPendingRun, transitionRun } from './moves.js';
+import { runGate } from './gates.js';
 import { newId } from '../platform/ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from './lifecycle.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../platform/queues.js';
@@ -81,10 +82,8 @@ async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefin
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
   const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockersOf(tx, run)])]);
   if (answers.blocked) return undefined;
-  const stage = await lifecycle.enterStage(m, run, 'pre_plan', answers);
-  if (stage === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-plan task failed' });
-  if (stage === 'wait') return transitionRun(m, run, 'start_pre_plan');
-  return transitionRun(m, run, 'queue_plan');
+  const gate = runGate({ at: 'stage_entered', hooks: await lifecycle.enterStage(m, run, 'pre_plan', answers) });
+  return transitionRun(m, run, gate.gate === 'wait' ? 'start_pre_plan' : 'queue_plan');
 }
 
 /**

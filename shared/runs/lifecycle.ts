@@ -59,11 +59,11 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
 
 /**
  * A stage hook decides, inside the transaction that reaches the stage, whether the run passes
- * straight on ('pass'), waits for outside results ('wait': the hook has created what it waits for
- * and resumes the run later), or stops ('fail'). What must follow the commit (queueing the
- * requests it wrote) it leaves with `leave` (see FollowUp).
+ * straight on ('pass') or waits for outside results ('wait': the hook has created what it waits
+ * for and resumes the run later); whether the run may then go on is the run's gate (gates.ts).
+ * What must follow the commit (queueing the requests it wrote) it leaves with `leave` (see FollowUp).
  */
-export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait' | 'fail'>;
+export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait'>;
 
 /**
  * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`, asked by a
@@ -259,12 +259,11 @@ export class RunLifecycle {
    * Combined outcome of every hook of a stage; with none registered the run passes straight
    * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
    */
-  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
-    let outcome: 'pass' | 'wait' | 'fail' = 'pass';
+  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait'> {
+    let outcome: 'pass' | 'wait' = 'pass';
     for (const [i, { hook, interest }] of (this.hooks[stage] ?? []).entries()) {
       if (interest && answers?.[stageColumn(stage, i)] === false) continue;
       const result = await hook(m.tx, run, (work) => m.leave(work));
-      if (result === 'fail') return 'fail';
       if (result === 'wait') outcome = 'wait';
     }
     return outcome;
