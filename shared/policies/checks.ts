@@ -5,17 +5,19 @@ import { isFinal } from '../runs/machine.js';
 import { runGate } from '../runs/gates.js';
 import { overridableNow, type PolicyCheckScope } from './checks.machine.js';
 import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js';
-import type { RunRow } from '../runs/repo.js';
+import { findRun, type RunRow } from '../runs/repo.js';
 import { transitionRun } from '../runs/moves.js';
-import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
-import { policyEvaluationParts, setsWithPolicies } from './stage-evaluations.js';
+import { checksOfRun, insertPolicyCheck, lockPolicyCheck, movePolicyCheck, runHasOpenChecks, type PolicyCheckRow } from './checks.repo.js';
+import { policyEvaluationParts } from './stage-evaluations.js';
+import { checkSetIdsOf, runHasCheckSets } from './stage-evaluations.repo.js';
+import { lockRun } from '../runs/holding.repo.js';
 import { continueAfterPlan, END_EVENT } from '../runs/progress.js';
 import { afterMove } from '../runs/commands.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
 
 /** The sets with policies that apply to the run's workspace (global or attached). */
-const applyingSets = async (tx: Db, run: RunRow) => ((await setsWithPolicies(tx, run.workspace_id, false).select('s.id')) as { id: string }[]).map((s) => s.id);
+const applyingSets = (tx: Db, run: RunRow) => checkSetIdsOf(tx, run.workspace_id);
 
 /**
  * At the plan's end (the post-plan stage): a pending check for the sets with policies that apply.
@@ -61,7 +63,7 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
  */
 export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | undefined> {
   const { tx } = m;
-  const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+  const run = await lockRun(tx, runId);
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
   const overriding = run.status === 'policy_override';
   const gate = runGate({ at: 'policy_checks', checks: (await checksOfRun(tx, run.id)).map((c) => c.status), overriding, run });
@@ -89,10 +91,10 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
 export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId: string | null): Promise<PolicyCheckRow> {
   const [{ check, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
-    const current = await tx<PolicyCheckRow>('policy_checks').where({ id: checkId }).forUpdate().first();
+    const current = await lockPolicyCheck(tx, checkId);
     if (!current) throw new NotFound('policy check not found');
     if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
-    const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
+    const owner = await findRun(tx, current.run_id);
     if (!owner || !overridableNow(current, owner.status)) throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
     return { check: moved, run: await settleRun(m, current.run_id) };
@@ -104,13 +106,13 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
 /** Wires policy checks and policy evaluations into a run lifecycle. */
 export function policyParts(lifecycle: RunLifecycle): void {
   policyEvaluationParts(lifecycle);
-  const hasPolicies: StageInterest = (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id'), false).select(db.raw('1'))]);
+  const hasPolicies: StageInterest = runHasCheckSets;
   lifecycle.registerStageHook('post_plan', announcePolicyCheck, hasPolicies);
   lifecycle.registerStageHook('policy_check', enterPolicyStage, hasPolicies);
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);
     },
-    (db, move, row) => (isFinal(move.to) ? db.raw(`exists (select 1 from policy_checks c where c.run_id = ??.id and c.status in ('queued', 'pending'))`, [row]) : null),
+    (db, move, row) => (isFinal(move.to) ? runHasOpenChecks(db, row) : null),
   );
 }

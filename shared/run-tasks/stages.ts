@@ -16,11 +16,11 @@ import {
   setStageStatus,
   stageStatusUpdate,
   startStage,
-  taskResultMove,
   type ResultWithRun,
   type TaskStageRow,
 } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
+import { callbackRun, lastResultWrites, lockStage, runHasOpenStage, stageClosed, stagePending, stagesOfRunIn, workspaceHasTasks } from './stages.repo.js';
 import { resumeAfterStage, stagesAfterStage } from '../runs/progress.js';
 import { runGate, type SettledStageGate } from '../runs/gates.js';
 import { transitionRun } from '../runs/moves.js';
@@ -70,7 +70,7 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
  * was discarded) failed.
  */
 async function closeStages(tx: Db, runId: string): Promise<void> {
-  const stages = await tx<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', OPEN_STAGE);
+  const stages = await stagesOfRunIn(tx, runId, OPEN_STAGE);
   for (const ts of stages) {
     if (ts.status === 'awaiting_override') {
       await setStageStatus(tx, ts.id, 'failed', ['awaiting_override']);
@@ -93,14 +93,8 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
     },
     (db, move, row) => {
-      if (move.event === 'create') {
-        return db.raw(
-          `exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)
-           or exists (select 1 from tasks t join workspaces w on w.organization_name = t.organization_name where w.id = ??.workspace_id and t.enabled and t.global_enabled)`,
-          [row, row],
-        );
-      }
-      if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running', 'awaiting_override'))`, [row]);
+      if (move.event === 'create') return workspaceHasTasks(db, row);
+      if (isFinal(move.to)) return runHasOpenStage(db, row);
       return null;
     },
   );
@@ -108,7 +102,7 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
     lifecycle.registerStageHook(
       stage,
       (tx, run, leave) => enterTaskStage(tx, config, run, stage, leave),
-      (db, runId) => db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]),
+      (db, runId) => stagePending(db, runId, stage),
     );
   }
 }
@@ -120,7 +114,7 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
  * plan-only run cannot be overridden: its stage fails instead.
  */
 export async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
-  return completeLockedStage(m, await m.tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first());
+  return completeLockedStage(m, await lockStage(m.tx, stageId));
 }
 
 /**
@@ -178,7 +172,7 @@ export interface CallbackContext extends ResultWithRun {
 /** The columns a callback's authentication reads beside the run (named `r`): whether each stage a task stage may lead to concerns its hooks. */
 export function callbackQuestions(lifecycle: RunLifecycle, db: Db): Knex.Raw[] {
   const next = new Set(TASK_STAGES.flatMap((stage) => stagesAfterStage(stage)));
-  return [...next].flatMap((stage) => lifecycle.stageInterestColumns(db, stage, db.raw('r.id')));
+  return [...next].flatMap((stage) => lifecycle.stageInterestColumns(db, stage, callbackRun(db)));
 }
 
 /** What a final result's settling read no longer holds: its transaction is rolled back and the locking way is taken. */
@@ -208,11 +202,8 @@ async function settleLastResult(
   if (!gate.closeStage) return null;
   try {
     const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
-      const along: Writes = [
-        ['moved_result', taskResultMove(m.tx, result.id, event, changes)],
-        ['closed_stage', stageStatusUpdate(m.tx, stage.id, gate.closeStage, ['running']).whereRaw('exists (select 1 from moved_result)')],
-      ];
-      const next = await leaveStage(m, run, stage.stage, gate, known.answers, { along, onlyIf: m.tx.raw('exists (select 1 from closed_stage)') });
+      const along = lastResultWrites(m.tx, result.id, event, changes, stage.id, gate.closeStage);
+      const next = await leaveStage(m, run, stage.stage, gate, known.answers, { along, onlyIf: stageClosed(m.tx) });
       if (!next) throw new Stale();
       if (extra) await extra(m.tx, result.id);
       return next;

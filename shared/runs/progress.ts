@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../platform/db.js';
 import { runMachine, type RunEvent } from './machine.js';
 import { runGate } from './gates.js';
+import { leaseHeldBy, leaseHeldUnasked, releaseRunLease } from './leases.repo.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from './repo.js';
 import { transitionRun, transitionRunThrough } from './moves.js';
 import { findCv, makeCurrent } from '../configuration-versions/repo.js';
@@ -188,15 +189,15 @@ export async function finishPhase(
     force_cancel_available_at: null,
     ...(executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {}),
   };
-  const ours = tx.raw('lease_owner = ?', [owner]);
+  const ours = leaseHeldBy(tx, owner);
   // A plan that succeeded moves on only when no cancel was requested as it ended; otherwise the run
   // is canceled below. (An apply that succeeded has changed the infrastructure: it stays applied.)
   const cancelable = outcome.kind === 'ok' && executing === 'planning';
-  const unasked = cancelable ? tx.raw('lease_owner = ? and cancel_requested_at is null', [owner]) : ours;
+  const unasked = cancelable ? leaseHeldUnasked(tx, owner) : ours;
   const canceledLate = () => (cancelable ? transitionRun(m, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
   let moved: RunRow | undefined;
   if (stages.some((stage) => lifecycle.stageConcerned(stage, answers))) {
-    const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(unasked).update(released).returning('*');
+    const current = await releaseRunLease(tx, run.id, executing, unasked, released);
     if (!current) {
       await runWrites(tx, writes);
       return canceledLate();
