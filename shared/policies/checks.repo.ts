@@ -47,3 +47,9 @@ export async function movePolicyCheck(db: Db, id: string, event: PolicyCheckEven
     .returning('*');
   return row;
 }
+
+/** A check's row, locked for update. */
+export const lockPolicyCheck = (db: Db, id: string): Promise<PolicyCheckRow | undefined> => db<PolicyCheckRow>('policy_checks').where({ id }).forUpdate().first();
+
+/** Whether the run row named `row` has a check queued or pending (which its end closes). */
+export const runHasOpenChecks = (db: Db, row: string) => db.raw(`exists (select 1 from policy_checks c where c.run_id = ??.id and c.status in ('queued', 'pending'))`, [row]);

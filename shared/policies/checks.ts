@@ -1,20 +1,23 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { Conflict, NotFound } from '../platform/errors.js';
-import { isFinal, nothingToApply } from '../runs/machine.js';
-import { overridableNow, runPolicyOutcome, type PolicyCheckScope } from './checks.machine.js';
+import { isFinal } from '../runs/machine.js';
+import { runGate } from '../runs/gates.js';
+import { overridableNow, type PolicyCheckScope } from './checks.machine.js';
 import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js';
-import type { RunRow } from '../runs/repo.js';
+import { findRun, type RunRow } from '../runs/repo.js';
 import { transitionRun } from '../runs/moves.js';
-import { checksOfRun, insertPolicyCheck, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
-import { policyEvaluationParts, setsWithPolicies } from './stage-evaluations.js';
-import { continueAfterPlan } from '../runs/progress.js';
+import { checksOfRun, insertPolicyCheck, lockPolicyCheck, movePolicyCheck, runHasOpenChecks, type PolicyCheckRow } from './checks.repo.js';
+import { policyEvaluationParts } from './stage-evaluations.js';
+import { checkSetIdsOf, runHasCheckSets } from './stage-evaluations.repo.js';
+import { lockRun } from '../runs/holding.repo.js';
+import { continueAfterPlan, END_EVENT } from '../runs/progress.js';
 import { afterMove } from '../runs/commands.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
 
 /** The sets with policies that apply to the run's workspace (global or attached). */
-const applyingSets = async (tx: Db, run: RunRow) => ((await setsWithPolicies(tx, run.workspace_id, false).select('s.id')) as { id: string }[]).map((s) => s.id);
+const applyingSets = (tx: Db, run: RunRow) => checkSetIdsOf(tx, run.workspace_id);
 
 /**
  * At the plan's end (the post-plan stage): a pending check for the sets with policies that apply.
@@ -60,28 +63,24 @@ async function closeChecks(tx: Db, runId: string): Promise<void> {
  */
 export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | undefined> {
   const { tx } = m;
-  const run = await tx<RunRow>('runs').where({ id: runId }).forUpdate().first();
+  const run = await lockRun(tx, runId);
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
-  const outcome = runPolicyOutcome((await checksOfRun(tx, run.id)).map((c) => c.status));
-  if (run.status === 'policy_override') {
-    if (outcome !== 'pass') return undefined;
-    const overridden = await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' });
-    return overridden && continueAfterPlan(m, overridden);
-  }
-  switch (outcome) {
-    case 'waiting':
+  const overriding = run.status === 'policy_override';
+  const gate = runGate({ at: 'policy_checks', checks: (await checksOfRun(tx, run.id)).map((c) => c.status), overriding, run });
+  switch (gate.gate) {
+    case 'go': {
+      const on = overriding ? await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' }) : await transitionRun(m, run, 'pass_policy_check');
+      return on && continueAfterPlan(m, on);
+    }
+    case 'wait':
+      // A run in policy_override already waits for its override.
+      return gate.for === 'override' && !overriding ? transitionRun(m, run, 'await_policy_override') : undefined;
+    case 'end':
+      return transitionRun(m, run, END_EVENT[gate.as]);
+    case 'stop':
+      return transitionRun(m, run, 'error', { description: gate.reason, changes: { error_message: gate.reason } });
+    default:
       return undefined;
-    case 'pass': {
-      const checked = await transitionRun(m, run, 'pass_policy_check');
-      return checked && continueAfterPlan(m, checked);
-    }
-    case 'override':
-      // With nothing to apply there is nothing an override would let through: the run ends.
-      return transitionRun(m, run, nothingToApply(run) ? 'soft_fail_policy_check' : 'await_policy_override');
-    case 'fail': {
-      const message = 'a mandatory policy check failed or could not be evaluated';
-      return transitionRun(m, run, 'error', { description: message, changes: { error_message: message } });
-    }
   }
 }
 
@@ -92,10 +91,10 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
 export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId: string | null): Promise<PolicyCheckRow> {
   const [{ check, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
-    const current = await tx<PolicyCheckRow>('policy_checks').where({ id: checkId }).forUpdate().first();
+    const current = await lockPolicyCheck(tx, checkId);
     if (!current) throw new NotFound('policy check not found');
     if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
-    const owner = await tx<RunRow>('runs').where({ id: current.run_id }).first('status');
+    const owner = await findRun(tx, current.run_id);
     if (!owner || !overridableNow(current, owner.status)) throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
     return { check: moved, run: await settleRun(m, current.run_id) };
@@ -107,13 +106,13 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
 /** Wires policy checks and policy evaluations into a run lifecycle. */
 export function policyParts(lifecycle: RunLifecycle): void {
   policyEvaluationParts(lifecycle);
-  const hasPolicies: StageInterest = (db, runId) => db.raw('exists (?)', [setsWithPolicies(db, db('runs').where({ id: runId }).select('workspace_id'), false).select(db.raw('1'))]);
+  const hasPolicies: StageInterest = runHasCheckSets;
   lifecycle.registerStageHook('post_plan', announcePolicyCheck, hasPolicies);
   lifecycle.registerStageHook('policy_check', enterPolicyStage, hasPolicies);
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (isFinal(change.to)) await closeChecks(tx, change.run.id);
     },
-    (db, move, row) => (isFinal(move.to) ? db.raw(`exists (select 1 from policy_checks c where c.run_id = ??.id and c.status in ('queued', 'pending'))`, [row]) : null),
+    (db, move, row) => (isFinal(move.to) ? runHasOpenChecks(db, row) : null),
   );
 }

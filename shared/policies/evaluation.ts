@@ -1,7 +1,8 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { VERDICT_EVENT } from './checks.machine.js';
-import { planOfRun, type RunRow } from '../runs/repo.js';
+import { findRun, planOfRun, type RunRow } from '../runs/repo.js';
+import { findUserById } from '../identity/users.repo.js';
 import { findWorkspace, type WorkspaceRow } from '../workspaces/repo.js';
 import { checksOfRun, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
 import { policySetsForRun, type RunPolicySet } from './repo.js';
@@ -30,7 +31,7 @@ async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow
   if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded a size limit (MAX_PLAN_JSON_BYTES, or RUN_DISK_LIMIT_MB for the largest file a run may write) and was not stored: there is nothing to evaluate`);
   const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
   if (!json) throw new Error('the plan has no JSON form to evaluate');
-  const creator = run.created_by_id ? await rt.db('users').where({ id: run.created_by_id }).first('username') : undefined;
+  const creator = run.created_by_id ? await findUserById(rt.db, run.created_by_id) : undefined;
   return {
     plan: JSON.parse(json.toString('utf8')),
     run: buildRunInput({ run, workspace, organizationName: workspace.organization_name, createdBy: creator?.username ?? null }),
@@ -61,7 +62,7 @@ async function evaluateCheck(engines: PolicyEngines, check: PolicyCheckRow, sets
 
 /** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
 export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyEngines }, runId: string): Promise<void> {
-  const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
+  const run = await findRun(rt.db, runId);
   if (!run || run.status !== 'policy_checking') return;
   const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
   const verdicts: ((db: Db) => Promise<unknown>)[] = [];
@@ -121,7 +122,7 @@ function setOutcome(set: RunPolicySet, outcomes: PolicyOutcome[]): NewSetOutcome
  * open (moving the run on, or holding it for an override).
  */
 export async function evaluateStagePolicies(rt: Runtime & { policyEngines: PolicyEngines }, runId: string): Promise<void> {
-  const run = await rt.db<RunRow>('runs').where({ id: runId }).first();
+  const run = await findRun(rt.db, runId);
   if (!run || run.status !== 'post_plan_running') return;
   const queued = (await evaluationsOfRun(rt.db, run.id)).filter((e) => e.status === 'queued');
   if (!queued.length) return;

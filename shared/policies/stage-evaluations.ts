@@ -1,21 +1,19 @@
-import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { ApiError, NotFound } from '../platform/errors.js';
 import { reportsThroughEvaluation, stageOverridableNow } from './evaluations.machine.js';
-import type { PolicyKind } from './rules.js';
 import type { FollowUp, RunLifecycle } from '../runs/lifecycle.js';
 import type { RunRow } from '../runs/repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
 import { setStageStatus } from '../run-tasks/repo.js';
 import { insertPolicyEvaluation, movePolicyEvaluation } from './evaluations.repo.js';
-import { applicableSets } from './repo.js';
-import { hasReadyVersion, readyVersionHasPolicies } from './set-versions.repo.js';
+import { ensurePostPlanStage, evaluationSetsOf, postPlanStageOf, rowHasEvaluationSets, runHasPendingEvaluations, runOfStage } from './stage-evaluations.repo.js';
+import { lockRun } from '../runs/holding.repo.js';
+import { lockStage } from '../run-tasks/stages.repo.js';
 import { transitionRun } from '../runs/moves.js';
 import { continueAfterPlan } from '../runs/progress.js';
 import { afterMove } from '../runs/commands.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
-import { newId } from '../platform/ids.js';
 
 /*
  * Policy evaluations in the post-plan task stage: how OPA policy sets and agent-enabled Sentinel
@@ -26,27 +24,15 @@ import { newId } from '../platform/ids.js';
  * is overridden or the run discarded.
  */
 
-/** The policy sets with policies that apply to a run of the workspace, reporting through `evaluations` (or through checks). */
-export function setsWithPolicies(db: Db, workspaceId: string | Knex.QueryBuilder | Knex.Raw, evaluations: boolean) {
-  const organization = db('workspaces').where('id', workspaceId).select('organization_name');
-  const through = db.raw(`(s.kind = 'opa' or s.agent_enabled)`);
-  // Policies of its own, or (with a ready version) those of its newest ready version's bundle.
-  const ownPolicies = db('policy_set_policies as l').whereRaw('l.policy_set_id = s.id');
-  return applicableSets(db, organization, workspaceId)
-    .where((q) => q.where((own) => own.whereExists(ownPolicies).whereNotExists(hasReadyVersion(db))).orWhereExists(readyVersionHasPolicies(db)))
-    .where((q) => (evaluations ? q.whereRaw(through) : q.whereNot(through)));
-}
-
 /**
  * At a run's creation: one pending evaluation per policy kind in its post-plan stage (created
  * when the run tasks made none), naming the sets that apply now.
  */
 async function createEvaluations(tx: Db, run: RunRow): Promise<void> {
-  const sets = (await setsWithPolicies(tx, run.workspace_id, true).select('s.id', 's.kind', 's.agent_enabled')) as { id: string; kind: PolicyKind; agent_enabled: boolean }[];
+  const sets = await evaluationSetsOf(tx, run.workspace_id);
   const mine = sets.filter(reportsThroughEvaluation);
   if (!mine.length) return;
-  await tx('task_stages').insert({ id: newId('ts'), run_id: run.id, stage: 'post_plan' }).onConflict(['run_id', 'stage']).ignore();
-  const stage = (await tx<TaskStageRow>('task_stages').where({ run_id: run.id, stage: 'post_plan' }).first('id'))!;
+  const stage = { id: await ensurePostPlanStage(tx, run.id) };
   for (const kind of ['opa', 'sentinel'] as const) {
     const ofKind = mine.filter((s) => s.kind === kind).map((s) => s.id);
     if (ofKind.length) await insertPolicyEvaluation(tx, { run_id: run.id, task_stage_id: stage.id, policy_kind: kind, policy_set_ids: ofKind });
@@ -55,7 +41,7 @@ async function createEvaluations(tx: Db, run: RunRow): Promise<void> {
 
 /** Entering the post-plan stage starts its evaluations: the run waits for them. */
 async function startEvaluations(tx: Db, run: RunRow, leave: (work: FollowUp) => void): Promise<'pass' | 'wait'> {
-  const stage = await tx<TaskStageRow>('task_stages').where({ run_id: run.id, stage: 'post_plan' }).first('id');
+  const stage = await postPlanStageOf(tx, run.id);
   if (!stage) return 'pass';
   if (!(await movePolicyEvaluation(tx, { task_stage_id: stage.id }, 'queue')).length) return 'pass';
   // The run pipeline's `evaluate` step, once the move into the stage has committed.
@@ -74,10 +60,10 @@ export async function overrideTaskStage(rt: Runtime, stageId: string, actorId: s
     const { tx } = m;
     // Locks the run before the stage, in the order discard and cancel take them (run, then its stages
     // on closing), so the two cannot deadlock; a stage's run never changes, so reading it unlocked is safe.
-    const runOf = await tx<TaskStageRow>('task_stages').where({ id: stageId }).first('run_id');
+    const runOf = await runOfStage(tx, stageId);
     if (!runOf) throw new NotFound('task stage not found');
-    const owner = await tx<RunRow>('runs').where({ id: runOf.run_id }).forUpdate().first();
-    const ts = await tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first();
+    const owner = await lockRun(tx, runOf.run_id);
+    const ts = await lockStage(tx, stageId);
     if (!ts) throw new NotFound('task stage not found');
     if (!owner || !stageOverridableNow(ts.status, owner.status)) {
       const why = `the task stage is ${ts.status} and its run ${owner?.status ?? 'gone'}; only a stage awaiting an override can be overridden`;
@@ -98,9 +84,7 @@ export function policyEvaluationParts(lifecycle: RunLifecycle): void {
     async (tx, change) => {
       if (change.event === 'create') await createEvaluations(tx, change.run);
     },
-    (db, move, row) => (move.event === 'create' ? db.raw('exists (?)', [setsWithPolicies(db, db.raw('??.workspace_id', [row]), true).select(db.raw('1'))]) : null),
+    (db, move, row) => (move.event === 'create' ? rowHasEvaluationSets(db, row) : null),
   );
-  lifecycle.registerStageHook('post_plan', startEvaluations, (db, runId) =>
-    db.raw(`exists (select 1 from policy_evaluations e where e.run_id = ? and e.status = 'pending')`, [runId]),
-  );
+  lifecycle.registerStageHook('post_plan', startEvaluations, runHasPendingEvaluations);
 }

@@ -1,5 +1,4 @@
 import { defineMachine } from '../platform/machine.js';
-import { OPEN_EVALUATION } from '../policies/evaluations.machine.js';
 
 export const TASK_STAGES = ['pre_plan', 'post_plan', 'pre_apply', 'post_apply'] as const;
 export type TaskStageName = (typeof TASK_STAGES)[number];
@@ -20,25 +19,6 @@ export const taskResultMachine = defineMachine<TaskResultStatus, TaskResultEvent
 export const FINAL_RESULT: readonly TaskResultStatus[] = ['passed', 'failed', 'errored', 'canceled', 'unreachable'];
 
 export type TaskStageStatus = 'pending' | 'running' | 'passed' | 'failed' | 'awaiting_override' | 'canceled' | 'errored' | 'unreachable';
-
-/**
- * A stage's status from its task results and policy evaluations: running until every one has a
- * verdict; failed when a mandatory task failed or errored, or an evaluation errored (or was
- * canceled) or failed in a way that cannot be overridden; awaiting an override when an
- * evaluation failed in a way that can; passed otherwise (advisory failures are warnings, an
- * overridden evaluation counts as passed).
- */
-export function stageOutcome(
-  results: { status: TaskResultStatus; enforcement_level: string }[],
-  evaluations: { status: string; is_overridable: boolean }[] = [],
-): 'running' | 'passed' | 'failed' | 'awaiting_override' {
-  if (results.some((r) => !FINAL_RESULT.includes(r.status))) return 'running';
-  if (evaluations.some((e) => (OPEN_EVALUATION as readonly string[]).includes(e.status))) return 'running';
-  const mandatoryFailed = results.some((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
-  const evaluationStops = evaluations.some((e) => ['errored', 'canceled', 'unreachable'].includes(e.status) || (e.status === 'failed' && !e.is_overridable));
-  if (mandatoryFailed || evaluationStops) return 'failed';
-  return evaluations.some((e) => e.status === 'failed') ? 'awaiting_override' : 'passed';
-}
 
 /** Seconds before each delivery attempt (the first is immediate). */
 export const DISPATCH_SCHEDULE = [0, 5, 15, 45, 120, 240];

@@ -4,7 +4,7 @@ import type { Config } from '../platform/config.js';
 import { runWrites, type Db, type Writes } from '../platform/db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../platform/crypto.js';
 import { isFinal } from '../runs/machine.js';
-import { stageOutcome, TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from './machine.js';
+import { TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from './machine.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../runs/lifecycle.js';
 import {
   createStagesForRun,
@@ -16,13 +16,13 @@ import {
   setStageStatus,
   stageStatusUpdate,
   startStage,
-  taskResultMove,
   type ResultWithRun,
-  type StageVerdicts,
   type TaskStageRow,
 } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
+import { callbackRun, lastResultWrites, lockStage, runHasOpenStage, stageClosed, stagePending, stagesOfRunIn, workspaceHasTasks } from './stages.repo.js';
 import { resumeAfterStage, stagesAfterStage } from '../runs/progress.js';
+import { runGate, type SettledStageGate } from '../runs/gates.js';
 import { transitionRun } from '../runs/moves.js';
 import { evaluationsOfStages, movePolicyEvaluation } from '../policies/evaluations.repo.js';
 import { afterMove } from '../runs/commands.js';
@@ -70,7 +70,7 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
  * was discarded) failed.
  */
 async function closeStages(tx: Db, runId: string): Promise<void> {
-  const stages = await tx<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', OPEN_STAGE);
+  const stages = await stagesOfRunIn(tx, runId, OPEN_STAGE);
   for (const ts of stages) {
     if (ts.status === 'awaiting_override') {
       await setStageStatus(tx, ts.id, 'failed', ['awaiting_override']);
@@ -93,14 +93,8 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
       if (isFinal(change.to)) await closeStages(tx, change.run.id);
     },
     (db, move, row) => {
-      if (move.event === 'create') {
-        return db.raw(
-          `exists (select 1 from workspace_tasks wt where wt.workspace_id = ??.workspace_id)
-           or exists (select 1 from tasks t join workspaces w on w.organization_name = t.organization_name where w.id = ??.workspace_id and t.enabled and t.global_enabled)`,
-          [row, row],
-        );
-      }
-      if (isFinal(move.to)) return db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running', 'awaiting_override'))`, [row]);
+      if (move.event === 'create') return workspaceHasTasks(db, row);
+      if (isFinal(move.to)) return runHasOpenStage(db, row);
       return null;
     },
   );
@@ -108,21 +102,10 @@ export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
     lifecycle.registerStageHook(
       stage,
       (tx, run, leave) => enterTaskStage(tx, config, run, stage, leave),
-      (db, runId) => db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]),
+      (db, runId) => stagePending(db, runId, stage),
     );
   }
 }
-
-/** Why a failed stage stops its run, for the run event and error message. */
-function failureReason(stage: TaskStageName, results: StageVerdicts['results']): string {
-  const failed = results.filter((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
-  const names = failed.map((r) => `${r.task_name} (${r.status})`).join(', ');
-  return `the run failed because the mandatory run task ${names} in stage ${stage} did not pass`;
-}
-
-/** Why a stage's policy evaluations stop its run. */
-const POLICY_FAILURE = 'the run failed because a mandatory policy in stage post_plan failed or could not be evaluated';
-const PLAN_ONLY_OVERRIDE = 'a mandatory policy in stage post_plan failed; a plan-only run cannot be overridden';
 
 /**
  * Completes a stage whose results and evaluations all have a verdict, and moves its run on (same
@@ -131,7 +114,7 @@ const PLAN_ONLY_OVERRIDE = 'a mandatory policy in stage post_plan failed; a plan
  * plan-only run cannot be overridden: its stage fails instead.
  */
 export async function completeStageIfDone(m: RunMoves, stageId: string): Promise<RunRow | undefined> {
-  return completeLockedStage(m, await m.tx<TaskStageRow>('task_stages').where({ id: stageId }).forUpdate().first());
+  return completeLockedStage(m, await lockStage(m.tx, stageId));
 }
 
 /**
@@ -147,41 +130,38 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id, questions);
   if (!read) return undefined;
   const { row: run, answers } = m.lifecycle.takeStageAnswers(read.run);
-  const outcome = stageOutcome(read.verdicts.results, read.verdicts.evaluations);
-  if (outcome === 'running') return undefined;
-  const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, closedStatus(outcome, run), ['running'])]];
+  const gate = runGate({ at: 'task_stage', stage: ts.stage, planOnly: run.plan_only, ...read.verdicts });
+  if (!gate.closeStage) return undefined;
+  const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, gate.closeStage, ['running'])]];
   if (run.status !== `${ts.stage}_running`) {
     await runWrites(tx, closing);
     return undefined;
   }
-  return leaveStage(m, run, ts.stage, outcome, read.verdicts.results, answers, { along: closing });
+  return leaveStage(m, run, ts.stage, gate, answers, { along: closing });
 }
 
-type StageOutcome = Exclude<ReturnType<typeof stageOutcome>, 'running'>;
-
-/** The status a stage ends in: an override a plan-only run cannot wait for fails it. */
-const closedStatus = (outcome: StageOutcome, run: RunRow): TaskStageStatus => (outcome === 'awaiting_override' && run.plan_only ? 'failed' : outcome);
-
 /**
- * Moves a run waiting in `<stage>_running` on by its stage's outcome (see completeStageIfDone), in
- * one statement carrying `along`, which happens whether or not the run moves; the move is made only
- * when `onlyIf` holds. Undefined when the run was not moved.
+ * Moves a run waiting in `<stage>_running` on as its stage's gate decided (see completeStageIfDone),
+ * in one statement carrying `along`, which happens whether or not the run moves; the move is made
+ * only when `onlyIf` holds. Undefined when the run was not moved.
  */
 function leaveStage(
   m: RunMoves,
   run: RunRow,
   stage: TaskStageName,
-  outcome: StageOutcome,
-  results: StageVerdicts['results'],
+  gate: SettledStageGate,
   answers: Record<string, unknown>,
   opts: { along: Writes; onlyIf?: Knex.Raw },
 ): Promise<RunRow | undefined> {
-  if (outcome === 'awaiting_override' && !run.plan_only) {
-    return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: opts.along, onlyIf: opts.onlyIf });
+  const { along, onlyIf } = opts;
+  switch (gate.gate) {
+    case 'wait':
+      return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: along, onlyIf });
+    case 'stop':
+      return transitionRun(m, run, 'error', { description: gate.reason, changes: { error_message: gate.reason }, with: along, onlyIf });
+    case 'go':
+      return resumeAfterStage(m, run, stage, gate.note ?? null, along, answers, onlyIf);
   }
-  const taskFailed = stageOutcome(results) === 'failed';
-  const reason = taskFailed ? failureReason(stage, results) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
-  return resumeAfterStage(m, run, stage, outcome === 'passed', reason, opts.along, answers, opts.onlyIf);
 }
 
 /** What a callback's authentication read (see taskResultWithRun), with whether the stages after the result's concern their hooks. */
@@ -192,7 +172,7 @@ export interface CallbackContext extends ResultWithRun {
 /** The columns a callback's authentication reads beside the run (named `r`): whether each stage a task stage may lead to concerns its hooks. */
 export function callbackQuestions(lifecycle: RunLifecycle, db: Db): Knex.Raw[] {
   const next = new Set(TASK_STAGES.flatMap((stage) => stagesAfterStage(stage)));
-  return [...next].flatMap((stage) => lifecycle.stageInterestColumns(db, stage, db.raw('r.id')));
+  return [...next].flatMap((stage) => lifecycle.stageInterestColumns(db, stage, callbackRun(db)));
 }
 
 /** What a final result's settling read no longer holds: its transaction is rolled back and the locking way is taken. */
@@ -218,15 +198,12 @@ async function settleLastResult(
   if (!isFinalResult(to) || !taskResultMachine.sources(event).includes(result.status)) return null;
   if (stage.status !== 'running' || run.status !== `${stage.stage}_running`) return null;
   const results = known.verdicts.results.map((r) => (r.id === result.id ? { ...r, status: to } : r));
-  const outcome = stageOutcome(results, known.verdicts.evaluations);
-  if (outcome === 'running') return null;
+  const gate = runGate({ at: 'task_stage', stage: stage.stage, planOnly: run.plan_only, results, evaluations: known.verdicts.evaluations });
+  if (!gate.closeStage) return null;
   try {
     const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
-      const along: Writes = [
-        ['moved_result', taskResultMove(m.tx, result.id, event, changes)],
-        ['closed_stage', stageStatusUpdate(m.tx, stage.id, closedStatus(outcome, run), ['running']).whereRaw('exists (select 1 from moved_result)')],
-      ];
-      const next = await leaveStage(m, run, stage.stage, outcome, results, known.answers, { along, onlyIf: m.tx.raw('exists (select 1 from closed_stage)') });
+      const along = lastResultWrites(m.tx, result.id, event, changes, stage.id, gate.closeStage);
+      const next = await leaveStage(m, run, stage.stage, gate, known.answers, { along, onlyIf: stageClosed(m.tx) });
       if (!next) throw new Stale();
       if (extra) await extra(m.tx, result.id);
       return next;

@@ -1,6 +1,8 @@
 import type { Runtime } from '../runtime.js';
 import { pageAfter, type Db } from '../platform/db.js';
-import { runsAbandoned, updatePhase, type RunRow } from './repo.js';
+import { findRun, runsAbandoned, updatePhase, type RunRow } from './repo.js';
+import { workspaceIdOfRun } from './holding.repo.js';
+import { leaseRanOut } from './leases.repo.js';
 import { setLock } from '../workspaces/repo.js';
 import type { RunMoves } from './lifecycle.js';
 import { transitionRun } from './moves.js';
@@ -19,9 +21,6 @@ export const APPLY_ABANDONED =
 export async function lockForStateCheck(tx: Db, run: Pick<RunRow, 'id' | 'workspace_id'>, message: string): Promise<void> {
   await setLock(tx, run.workspace_id, { type: 'runs', id: run.id }, `${message} Unlock the workspace (force-unlock) once its state is checked.`);
 }
-
-/** The moved run's lease ran out (or it has none), by the database's clock. */
-const leaseRanOut = (tx: Db) => tx.raw('(lease_until is null or lease_until < now())');
 
 /** Errors a run whose apply's worker disappeared, never applying it again, and locks its workspace (see lockForStateCheck). */
 export async function errorAbandonedApply(m: RunMoves, run: RunRow): Promise<RunRow | undefined> {
@@ -48,8 +47,8 @@ const PLAN_REQUEUED = 'The worker planning this run stopped before the plan ende
  */
 async function handOn(rt: Runtime, runId: string): Promise<boolean> {
   const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
-    await lockWorkspace(m.tx, m.tx('runs').where({ id: runId }).select('workspace_id'));
-    const run = await m.tx<RunRow>('runs').where({ id: runId }).first();
+    await lockWorkspace(m.tx, workspaceIdOfRun(m.tx, runId));
+    const run = await findRun(m.tx, runId);
     if (run?.status === 'applying') return errorAbandonedApply(m, run);
     if (run?.status !== 'planning') return undefined;
     return transitionRun(m, run, 'requeue_plan', {

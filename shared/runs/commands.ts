@@ -3,11 +3,29 @@ import { insertComment, type CommentRow } from './comments.repo.js';
 import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { Conflict } from '../platform/errors.js';
-import { CONFIRMABLE, EXECUTING, FINAL_RUN_STATUSES, isFinal, runMachine, type RunStatus } from './machine.js';
-import { blockingRuns, CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from './repo.js';
+import { CONFIRMABLE, EXECUTING, isFinal, runMachine } from './machine.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from './repo.js';
 import { findWorkspace } from '../workspaces/repo.js';
 import type { RunReferences } from './queries.js';
 import { insertPendingRun, transitionRun } from './moves.js';
+import { runGate } from './gates.js';
+import {
+  blockedColumns,
+  candidateId,
+  isWorkspaceLocked,
+  lockPendingRunsBefore,
+  lockRunForMove,
+  lockWorkspace,
+  lockWorkspaceHolder,
+  neither,
+  oldestPendingRunIds,
+  queuedAtCreationCondition,
+  requestRunCancel,
+  secondsFromNow,
+  workspaceBlockedFor,
+  workspaceHeld,
+  workspaceIdOfRun,
+} from './holding.repo.js';
 import { newId } from '../platform/ids.js';
 import type { FollowUp, RunLifecycle, RunMoves } from './lifecycle.js';
 import { enqueueAfterCommit, jobs, requeue, type JobSpec } from '../platform/queues.js';
@@ -52,17 +70,14 @@ export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly Fo
  * gets another after it: that one may have found the workspace held just before the change.
  */
 export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<void> {
-  const pending = (await rt.db('runs').where({ workspace_id: workspaceId, status: 'pending' }).orderBy('created_at').limit(5).pluck('id')) as string[];
+  const pending = await oldestPendingRunIds(rt.db, workspaceId, 5);
   for (const id of pending) {
     await requeue(rt.queues, jobs.runStep(id, 'queue'), { afterActive: true }).catch((err) => rt.logger.warn('could not queue run', { runId: id, error: String(err) }));
   }
 }
 
-/** Locks the workspace row: every move that takes or releases a workspace serialises on it. */
-export const lockWorkspace = (tx: Db, workspaceId: string | Knex.QueryBuilder) => tx('workspaces').where('id', workspaceId).forUpdate().first('id');
-
-/** What keeps `run` waiting (see blockingRuns), its creation time read from its row (a Date would lose the microseconds). */
-const blockersOf = (tx: Db, run: RunRow) => blockingRuns(tx, { id: run.id, workspace_id: run.workspace_id, created_at: tx('runs').where({ id: run.id }).select('created_at') });
+// Every move that takes or releases a workspace serialises on its row; the run commands lock it through here.
+export { lockWorkspace };
 
 /**
  * A pending run takes its workspace when no other non-speculative run holds it and no older one
@@ -74,17 +89,14 @@ async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefin
   // The usual case in one statement: the workspace is free and the pre-plan stage has nothing to do.
   const concerns = lifecycle.stageInterestCondition(tx, 'pre_plan', run.id);
   if (concerns) {
-    const blocked = run.plan_only ? tx.raw('false') : tx.raw('exists (?)', [blockersOf(tx, run)]);
-    const queued = await transitionRun(m, run, 'queue_plan', { onlyIf: tx.raw('not (?) and not (?)', [blocked, concerns]) });
+    const queued = await transitionRun(m, run, 'queue_plan', { onlyIf: neither(tx, workspaceBlockedFor(tx, run), concerns) });
     if (queued) return queued;
   }
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
-  const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, run.plan_only ? [] : [tx.raw('exists (?) as blocked', [blockersOf(tx, run)])]);
+  const answers = await lifecycle.askStages(tx, ['pre_plan'], run.id, blockedColumns(tx, run));
   if (answers.blocked) return undefined;
-  const stage = await lifecycle.enterStage(m, run, 'pre_plan', answers);
-  if (stage === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-plan task failed' });
-  if (stage === 'wait') return transitionRun(m, run, 'start_pre_plan');
-  return transitionRun(m, run, 'queue_plan');
+  const gate = runGate({ at: 'stage_entered', hooks: await lifecycle.enterStage(m, run, 'pre_plan', answers) });
+  return transitionRun(m, run, gate.gate === 'wait' ? 'start_pre_plan' : 'queue_plan');
 }
 
 /**
@@ -175,16 +187,10 @@ function creationCondition(lifecycle: RunLifecycle, db: Db, planOnly: boolean | 
   const concerns = [
     lifecycle.concernsAny(db, { event: 'create', to: 'pending' }, CANDIDATE),
     lifecycle.concernsAny(db, { event: 'queue_plan', to: 'plan_queued' }, CANDIDATE),
-    lifecycle.stageInterestCondition(db, 'pre_plan', db.raw('??.id', [CANDIDATE])),
+    lifecycle.stageInterestCondition(db, 'pre_plan', candidateId(db)),
   ];
   if (concerns.some((c) => c === null)) return null;
-  const busy = planOnly
-    ? db.raw('false')
-    : db.raw('exists (?) or exists (?)', [
-        db('runs as o').whereRaw('o.workspace_id = ??.workspace_id', [CANDIDATE]).where('o.plan_only', false).whereNotIn('o.status', FINAL_RUN_STATUSES).select(db.raw('1')),
-        db('workspaces as lw').whereRaw('lw.id = ??.workspace_id', [CANDIDATE]).where('lw.locked', true).select(db.raw('1')),
-      ]);
-  return db.raw('not (?) and not ((?) or (?) or (?))', [busy, ...concerns]);
+  return queuedAtCreationCondition(db, planOnly, concerns as Knex.Raw[]);
 }
 
 /** The `queue` step: a run left pending takes its workspace once it is free (see takeWorkspace). */
@@ -210,9 +216,9 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
 async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string, changes?: MoveOptions['changes']): Promise<RunRow> {
   const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
-    await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
+    await lockWorkspace(tx, workspaceIdOfRun(tx, runId));
     // No key update: a transaction that inserts rows referring to the run (a state version) does not wait for it.
-    const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
+    const run = await lockRunForMove(tx, runId);
     if (!run || !runMachine.can(run.status, event)) throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
@@ -229,12 +235,6 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
 
 const pastTense = { confirm: 'applied', discard: 'discarded', cancel: 'canceled', force_cancel: 'force-canceled' } as const;
 
-/** Whether another run keeps `run` from taking its workspace (the caller holds the workspace lock). */
-async function workspaceHeld(tx: Db, run: RunRow): Promise<boolean> {
-  const { rows } = await tx.raw('select exists (?) as held', [blockersOf(tx, run)]);
-  return rows[0].held === true;
-}
-
 /**
  * `actions/force-execute` (TFE's "run this plan now"): a pending run waiting behind the run that
  * holds its workspace starts now. The holder is discarded and the runs pending before the target
@@ -245,17 +245,17 @@ async function workspaceHeld(tx: Db, run: RunRow): Promise<boolean> {
 export async function forceExecuteRun(rt: Runtime, runId: string, actorId: string | null): Promise<RunRow> {
   const [moves, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
-    const ws = (await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'))) as { id: string } | undefined;
-    const run = await tx<RunRow>('runs').where({ id: runId }).forNoKeyUpdate().first();
+    const ws = (await lockWorkspace(tx, workspaceIdOfRun(tx, runId))) as { id: string } | undefined;
+    const run = await lockRunForMove(tx, runId);
     if (!ws || !run) throw new Conflict('the run changed concurrently; try again');
     if (run.status !== 'pending' || run.plan_only) throw new Conflict(`only a pending run waiting for its workspace can be force-executed; this one is ${run.plan_only ? 'a speculative plan' : run.status}`);
-    if ((await tx('workspaces').where({ id: ws.id }).first('locked'))?.locked) throw new Conflict('the workspace is locked; unlock it to let its runs start');
-    const holder = await tx<RunRow>('runs').where({ workspace_id: ws.id, plan_only: false }).whereNotIn('status', ['pending', ...FINAL_RUN_STATUSES]).forNoKeyUpdate().first();
+    if (await isWorkspaceLocked(tx, ws.id)) throw new Conflict('the workspace is locked; unlock it to let its runs start');
+    const holder = await lockWorkspaceHolder(tx, ws.id);
     if (!holder) throw new Conflict('no other run holds the workspace; the run starts in its turn');
     if (!runMachine.can(holder.status, 'discard')) throw new Conflict(`the run ${holder.id} holding the workspace cannot be discarded while it is ${holder.status}`);
     const why = `to force-execute ${run.id}`;
     const moved: (RunRow | undefined)[] = [await transitionRun(m, holder, 'discard', { actorId, description: `discarded ${why}` })];
-    const ahead = await tx<RunRow>('runs').where({ workspace_id: ws.id, plan_only: false, status: 'pending' }).where('created_at', '<', run.created_at).forNoKeyUpdate();
+    const ahead = await lockPendingRunsBefore(tx, ws.id, run.created_at);
     for (const other of ahead) moved.push(await transitionRun(m, other, 'cancel', { actorId, description: `canceled ${why}` }));
     moved.push(await takeWorkspace(m, run));
     // Any move refused (a concurrent change) undoes them all.
@@ -285,13 +285,7 @@ export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, com
  */
 export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null, coolOffSeconds: number, comment?: string): Promise<void> {
   if (EXECUTING.includes(run.status)) {
-    const n = await rt.db('runs')
-      .where({ id: run.id })
-      .whereIn('status', EXECUTING as RunStatus[])
-      .update({
-        cancel_requested_at: rt.db.raw('coalesce(cancel_requested_at, now())'),
-        force_cancel_available_at: rt.db.raw(`coalesce(force_cancel_available_at, now() + (? || ' seconds')::interval)`, [String(coolOffSeconds)]),
-      });
+    const n = await requestRunCancel(rt.db, run.id, EXECUTING, coolOffSeconds);
     if (n) {
       await insertRunEvent(rt.db, { run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
       if (comment) await insertComment(rt.db, { run_id: run.id, body: comment, created_by_id: actorId });
@@ -301,7 +295,7 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
   // Canceled at once, the run still shows when force-cancel would have become available (clients
   // wait for force-cancel-available-at after a cancel, as Terraform Cloud always sets it).
   await act(rt, run.id, 'cancel', actorId, comment, {
-    force_cancel_available_at: rt.db.raw(`now() + (? || ' seconds')::interval`, [String(coolOffSeconds)]),
+    force_cancel_available_at: secondsFromNow(rt.db, coolOffSeconds),
   });
 }
 

@@ -9,6 +9,7 @@ import { databaseUnavailable } from '../platform/errors.js';
 import type { RunStatus } from './machine.js';
 import { openRunVariables, phaseSourcesOf, planOfRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from './repo.js';
 import { transitionRun } from './moves.js';
+import { runGate } from './gates.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './progress.js';
 import { insertStateVersion, parseState } from '../state/repo.js';
 import { errorAbandonedApply, lockForStateCheck } from './abandoned.js';
@@ -558,10 +559,8 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow
     const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
-      const pre = await m.lifecycle.enterStage(m, run, 'pre_apply');
-      if (pre === 'fail') return transitionRun(m, run, 'error', { description: 'a mandatory pre-apply task failed' });
-      if (pre === 'wait') return transitionRun(m, run, 'start_pre_apply');
-      return transitionRun(m, run, 'queue_apply');
+      const gate = runGate({ at: 'stage_entered', hooks: await m.lifecycle.enterStage(m, run, 'pre_apply') });
+      return transitionRun(m, run, gate.gate === 'wait' ? 'start_pre_apply' : 'queue_apply');
     }
     if (run.status === 'pre_apply_completed') return transitionRun(m, run, 'queue_apply');
     // Its worker disappeared: errored, never applied twice (the sweep usually finds it first).

@@ -4,6 +4,7 @@ import type { Logger } from '../platform/logger.js';
 import type { DeliveryRounds, Queues } from '../platform/queues.js';
 import type { RunStatus } from './machine.js';
 import type { RunRow } from './repo.js';
+import { anyOf, namedColumn, never, selectColumns } from './lifecycle.repo.js';
 
 /*
  * How the areas that take part in a run's life (run tasks, policy checks, notifications) are tied
@@ -59,11 +60,11 @@ export type RunStage = 'pre_plan' | 'post_plan' | 'policy_check' | 'pre_apply' |
 
 /**
  * A stage hook decides, inside the transaction that reaches the stage, whether the run passes
- * straight on ('pass'), waits for outside results ('wait': the hook has created what it waits for
- * and resumes the run later), or stops ('fail'). What must follow the commit (queueing the
- * requests it wrote) it leaves with `leave` (see FollowUp).
+ * straight on ('pass') or waits for outside results ('wait': the hook has created what it waits
+ * for and resumes the run later); whether the run may then go on is the run's gate (gates.ts).
+ * What must follow the commit (queueing the requests it wrote) it leaves with `leave` (see FollowUp).
  */
-export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait' | 'fail'>;
+export type StageHook = (tx: Db, run: RunRow, leave: (work: FollowUp) => void) => Promise<'pass' | 'wait'>;
 
 /**
  * Whether entering a stage may concern a hook, as an SQL boolean about the run `runId`, asked by a
@@ -187,7 +188,7 @@ export class RunLifecycle {
   interestColumns(db: Db, move: { event: string; to: RunStatus }, row: string, hop = 0): Knex.Raw[] {
     return this.listeners.flatMap(({ interest }, i) => {
       if (!interest) return [];
-      return [db.raw('(?) as ??', [interest(db, move, row) ?? db.raw('false'), interestColumn(i, hop)])];
+      return [namedColumn(db, interest(db, move, row) ?? never(db), interestColumn(i, hop))];
     });
   }
 
@@ -198,7 +199,7 @@ export class RunLifecycle {
   concernsAny(db: Db, move: { event: string; to: RunStatus }, row: string): Knex.Raw | null {
     if (this.listeners.some(({ interest }) => !interest)) return null;
     const conditions = this.listeners.map(({ interest }) => interest!(db, move, row)).filter((c): c is Knex.Raw => c !== null);
-    return conditions.length ? db.raw(conditions.map(() => '(?)').join(' or '), conditions) : db.raw('false');
+    return anyOf(db, conditions);
   }
 
   /** Splits what such a statement returned into the run's row and the listeners' answers. */
@@ -222,7 +223,7 @@ export class RunLifecycle {
 
   /** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook. */
   stageInterestColumns(db: Db, stage: RunStage, runId: RunRef): Knex.Raw[] {
-    return (this.hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [db.raw('(?) as ??', [interest(db, runId), stageColumn(stage, i)])] : []));
+    return (this.hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [namedColumn(db, interest(db, runId), stageColumn(stage, i))] : []));
   }
 
   /** Takes the answers of stageInterestColumns out of a row that was read with them. */
@@ -236,7 +237,7 @@ export class RunLifecycle {
    */
   async askStages(db: Db, stages: RunStage[], runId: RunRef, questions: Knex.Raw[] = []): Promise<Record<string, unknown>> {
     const columns = [...stages.flatMap((stage) => this.stageInterestColumns(db, stage, runId)), ...questions];
-    return columns.length ? ((await db.select(columns)) as Record<string, unknown>[])[0] : {};
+    return columns.length ? selectColumns(db, columns) : {};
   }
 
   /** Whether entering `stage` concerns a hook, by such a row: a hook without an interest always may. */
@@ -251,20 +252,18 @@ export class RunLifecycle {
   stageInterestCondition(db: Db, stage: RunStage, runId: RunRef): Knex.Raw | null {
     const registered = this.hooks[stage] ?? [];
     if (registered.some((h) => !h.interest)) return null;
-    if (!registered.length) return db.raw('false');
-    return db.raw(registered.map(() => '(?)').join(' or '), registered.map((h) => h.interest!(db, runId)));
+    return anyOf(db, registered.map((h) => h.interest!(db, runId)));
   }
 
   /**
    * Combined outcome of every hook of a stage; with none registered the run passes straight
    * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
    */
-  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait' | 'fail'> {
-    let outcome: 'pass' | 'wait' | 'fail' = 'pass';
+  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait'> {
+    let outcome: 'pass' | 'wait' = 'pass';
     for (const [i, { hook, interest }] of (this.hooks[stage] ?? []).entries()) {
       if (interest && answers?.[stageColumn(stage, i)] === false) continue;
       const result = await hook(m.tx, run, (work) => m.leave(work));
-      if (result === 'fail') return 'fail';
       if (result === 'wait') outcome = 'wait';
     }
     return outcome;

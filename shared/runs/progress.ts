@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { runWrites, type Db, type Writes } from '../platform/db.js';
-import { nothingToApply, runMachine, type RunEvent } from './machine.js';
+import { runMachine, type RunEvent } from './machine.js';
+import { runGate } from './gates.js';
+import { leaseHeldBy, leaseHeldUnasked, releaseRunLease } from './leases.repo.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from './repo.js';
 import { transitionRun, transitionRunThrough } from './moves.js';
 import { findCv, makeCurrent } from '../configuration-versions/repo.js';
@@ -36,7 +38,8 @@ export class ProductFailed extends Error {
 /** One move of a route: an event, with what its move records. */
 export type RouteStep = MoveOptions & { event: RunEvent };
 
-const failing = (description: string): RouteStep[] => [{ event: 'error', description }];
+/** The move that ends a run after its plan, by how its gate ended it. */
+export const END_EVENT = { finished: 'finish_plan', saved: 'plan_saved', soft_failed: 'soft_fail_policy_check' } as const satisfies Record<string, RunEvent>;
 
 /**
  * Where a run goes after a successful plan: the post-plan stage and the policy check are entered
@@ -48,19 +51,17 @@ const failing = (description: string): RouteStep[] => [{ event: 'error', descrip
 export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
   const { lifecycle } = m;
   if (run.status === 'planning') {
-    const post = await lifecycle.enterStage(m, run, 'post_plan', answers);
-    if (post === 'fail') return failing('a mandatory post-plan task failed');
-    if (post === 'wait') return [{ event: 'start_post_plan' }];
+    const post = runGate({ at: 'stage_entered', hooks: await lifecycle.enterStage(m, run, 'post_plan', answers) });
+    if (post.gate === 'wait') return [{ event: 'start_post_plan' }];
   }
   if (run.status === 'planning' || run.status === 'post_plan_completed') {
-    const policy = await lifecycle.enterStage(m, run, 'policy_check', answers);
-    if (policy === 'fail') return failing('a mandatory policy failed');
-    if (policy === 'wait') return [{ event: 'start_policy_check' }];
+    const policy = runGate({ at: 'stage_entered', hooks: await lifecycle.enterStage(m, run, 'policy_check', answers) });
+    if (policy.gate === 'wait') return [{ event: 'start_policy_check' }];
   }
-  if (nothingToApply(run)) return [{ event: 'finish_plan' }];
-  if (run.save_plan) return [{ event: 'plan_saved' }];
+  const end = runGate({ at: 'plan_end', run });
+  if (end.gate === 'end') return [{ event: END_EVENT[end.as] }];
   const steps: RouteStep[] = run.status === 'planning' ? [{ event: 'plan_needs_confirmation' }] : [];
-  if (run.auto_apply) steps.push({ event: 'confirm', description: 'auto-apply' });
+  if (end.gate === 'confirm' && end.auto) steps.push({ event: 'confirm', description: 'auto-apply' });
   return steps;
 }
 
@@ -85,8 +86,8 @@ export async function continueAfterPlan(m: RunMoves, run: RunRow): Promise<RunRo
 
 /** applying -> applied, through the post-apply stage (whose results never change an applied run). */
 async function routeAfterApply(m: RunMoves, run: RunRow, answers: Record<string, unknown>): Promise<RouteStep[]> {
-  const post = await m.lifecycle.enterStage(m, run, 'post_apply', answers);
-  return [{ event: post === 'wait' ? 'start_post_apply' : 'finish_apply' }];
+  const post = runGate({ at: 'stage_entered', hooks: await m.lifecycle.enterStage(m, run, 'post_apply', answers) });
+  return [{ event: post.gate === 'wait' ? 'start_post_apply' : 'finish_apply' }];
 }
 
 /** A run has just been applied: a provisional configuration version becomes current unless a newer one is. */
@@ -102,24 +103,22 @@ export type TaskStage = 'pre_plan' | 'post_plan' | 'pre_apply' | 'post_apply';
 export const stagesAfterStage = (stage: TaskStage): RunStage[] => (stage === 'post_plan' ? ['policy_check'] : []);
 
 /**
- * A run waiting in `<stage>_running` goes on once the stage is over: when it passed, to the next
- * step of its lifecycle; when it failed, the run errors with `reason`. A post-apply stage never
- * fails an applied run. `along`: writes the first move's statement carries along (they happen
- * whether or not the run moves). `answers`: whether the stages it may enter next concern their
- * hooks, when the caller asked (see stagesAfterStage). `onlyIf`: a condition the first move also
- * needs (e.g. on what `along` wrote).
+ * A run waiting in `<stage>_running` goes on to the next step of its lifecycle once its stage's
+ * gate let it (see runGate); `note` is why a post-apply stage failed, recorded on the applied run.
+ * `along`: writes the first move's statement carries along (they happen whether or not the run
+ * moves). `answers`: whether the stages it may enter next concern their hooks, when the caller
+ * asked (see stagesAfterStage). `onlyIf`: a condition the first move also needs (e.g. on what
+ * `along` wrote).
  */
 export async function resumeAfterStage(
   m: RunMoves,
   run: RunRow,
   stage: TaskStage,
-  passed: boolean,
-  reason: string,
+  note: string | null,
   along: Writes = [],
   answers?: Record<string, unknown>,
   onlyIf?: Knex.Raw,
 ): Promise<RunRow | undefined> {
-  if (!passed && stage !== 'post_apply') return transitionRun(m, run, 'error', { description: reason, changes: { error_message: reason }, with: along, onlyIf });
   switch (stage) {
     case 'pre_plan':
       return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], { with: along, onlyIf });
@@ -133,7 +132,7 @@ export async function resumeAfterStage(
     case 'pre_apply':
       return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], { with: along, onlyIf });
     case 'post_apply': {
-      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: passed ? null : reason }, { event: 'finish_apply' }], { with: along, onlyIf });
+      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: note }, { event: 'finish_apply' }], { with: along, onlyIf });
       return applied && settleApplied(m.tx, applied);
     }
   }
@@ -190,15 +189,15 @@ export async function finishPhase(
     force_cancel_available_at: null,
     ...(executing === 'planning' && outcome.kind === 'ok' ? { has_changes: outcome.hasChanges ?? false } : {}),
   };
-  const ours = tx.raw('lease_owner = ?', [owner]);
+  const ours = leaseHeldBy(tx, owner);
   // A plan that succeeded moves on only when no cancel was requested as it ended; otherwise the run
   // is canceled below. (An apply that succeeded has changed the infrastructure: it stays applied.)
   const cancelable = outcome.kind === 'ok' && executing === 'planning';
-  const unasked = cancelable ? tx.raw('lease_owner = ? and cancel_requested_at is null', [owner]) : ours;
+  const unasked = cancelable ? leaseHeldUnasked(tx, owner) : ours;
   const canceledLate = () => (cancelable ? transitionRun(m, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
   let moved: RunRow | undefined;
   if (stages.some((stage) => lifecycle.stageConcerned(stage, answers))) {
-    const [current] = await tx<RunRow>('runs').where({ id: run.id, status: executing }).andWhere(unasked).update(released).returning('*');
+    const current = await releaseRunLease(tx, run.id, executing, unasked, released);
     if (!current) {
       await runWrites(tx, writes);
       return canceledLate();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { policyBlocks, readBundle } from '../../../../shared/policies/bundle.rules.js';
 import { evaluationVerdict, reportsThroughEvaluation, resultCount, stageOverridableNow } from '../../../../shared/policies/evaluations.machine.js';
-import { stageOutcome } from '../../../../shared/run-tasks/machine.js';
+import { stageOutcome } from '../../../../shared/runs/gates.js';
 
 const files = (entries: Record<string, string>) => new Map(Object.entries(entries));
 
