@@ -1,6 +1,7 @@
 // Lint rules that keep the layering of docs/architecture.md honest where imports alone cannot:
-// no `any`, no `as never` escape hatch, and no SQL in handlers or workers (it lives in each feature's repo and
-// queries files). Run with `npm run lint` (with the import boundaries of .dependency-cruiser.cjs).
+// no `any`, no `as never` escape hatch, no SQL in handlers or workers, and none in a feature's
+// commands, which open transactions but leave the statements to its repo and queries files (the run
+// engine excepted). Run with `npm run lint` (with the import boundaries of .dependency-cruiser.cjs).
 import tseslint from 'typescript-eslint';
 
 const NO_AS_NEVER = { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see shared/platform/db.ts for JSON and SQL values).' };
@@ -10,6 +11,10 @@ const NO_SQL = [
   { selector: 'CallExpression[callee.object.property.name="db"][callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here.' },
   { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in the repo or queries files of a feature.' },
 ];
+// A feature's commands open transactions but leave the statements to its repo and queries files.
+const NO_SQL_IN_COMMANDS = NO_SQL.filter((r) => !r.selector.includes('transaction')).concat([
+  { selector: 'CallExpression[callee.property.name="raw"]', message: 'No SQL here: raw statements belong in the repo or queries files of a feature.' },
+]);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
@@ -26,5 +31,10 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts', 'workers/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL] },
+  },
+  {
+    files: ['shared/*/**/*.ts'],
+    ignores: ['shared/platform/**', 'shared/schemas/**', 'shared/**/*repo.ts', 'shared/**/*queries.ts', 'shared/runs/engine.ts'],
+    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL_IN_COMMANDS] },
   },
 );

@@ -38,6 +38,7 @@ const LINT_CASES = [
   { rule: 'no `any`', file: 'shared/runs/violation-any.ts', code: 'export const x = (v: any) => v;\n', id: '@typescript-eslint/no-explicit-any' },
   { rule: 'no `as never`', file: 'shared/runs/violation-never.ts', code: 'export const x = (v: unknown) => v as never;\n', id: 'no-restricted-syntax' },
   { rule: 'no SQL in handlers', file: 'server/handlers/violation-sql.ts', code: "export const x = (db: (t: string) => unknown) => db('runs');\n", id: 'no-restricted-syntax' },
+  { rule: 'no SQL in commands', file: 'shared/runs/violation-sql.ts', code: "export const x = (tx: (t: string) => unknown) => tx('runs');\n", id: 'no-restricted-syntax' },
   { rule: 'no transactions in workers', file: 'workers/violation-sql.ts', code: 'export const x = (rt: { db: { transaction: () => void } }) => rt.db.transaction();\n', id: 'no-restricted-syntax' },
 ];
 
