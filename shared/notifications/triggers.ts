@@ -67,7 +67,7 @@ async function queueRunDeliveries(rt: AfterMoveContext, runId: string): Promise<
 }
 
 /** Wires run notifications into a run lifecycle. */
-export function notificationParts(lifecycle: RunLifecycle, config: Config): void {
+export function registerNotifications(lifecycle: RunLifecycle, config: Config): void {
   // Most workspaces have no configuration: their moves need no look at the configurations.
   lifecycle.onRunTransition(
     (tx, change) => recordRunNotifications(tx, config, change),

@@ -8,7 +8,7 @@ import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js
 import { findRun, type RunRow } from '../runs/repo.js';
 import { transitionRun } from '../runs/moves.js';
 import { checksOfRun, insertPolicyCheck, lockPolicyCheck, movePolicyCheck, runHasOpenChecks, type PolicyCheckRow } from './checks.repo.js';
-import { policyEvaluationParts } from './stage-evaluations.js';
+import { registerPolicyEvaluations } from './stage-evaluations.js';
 import { checkSetIdsOf, runHasCheckSets } from './stage-evaluations.repo.js';
 import { lockRun } from '../runs/holding.repo.js';
 import { continueAfterPlan, END_EVENT } from '../runs/progress.js';
@@ -104,8 +104,8 @@ export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId:
 }
 
 /** Wires policy checks and policy evaluations into a run lifecycle. */
-export function policyParts(lifecycle: RunLifecycle): void {
-  policyEvaluationParts(lifecycle);
+export function registerPolicyChecks(lifecycle: RunLifecycle): void {
+  registerPolicyEvaluations(lifecycle);
   const hasPolicies: StageInterest = runHasCheckSets;
   lifecycle.registerStageHook('post_plan', announcePolicyCheck, hasPolicies);
   lifecycle.registerStageHook('policy_check', enterPolicyStage, hasPolicies);

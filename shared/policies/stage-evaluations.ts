@@ -79,7 +79,7 @@ export async function overrideTaskStage(rt: Runtime, stageId: string, actorId: s
 }
 
 /** Wires policy evaluations into a run lifecycle. */
-export function policyEvaluationParts(lifecycle: RunLifecycle): void {
+export function registerPolicyEvaluations(lifecycle: RunLifecycle): void {
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (change.event === 'create') await createEvaluations(tx, change.run);

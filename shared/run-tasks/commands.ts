@@ -173,7 +173,7 @@ export async function authenticateCallback(rt: Runtime, resultId: string, secret
   if (!secret) return undefined;
   const read = await taskResultWithRun(rt.db, resultId, callbackQuestions(rt.lifecycle, rt.db));
   if (!read?.result.access_token_digest || !safeEqual(sha256Hex(secret), read.result.access_token_digest)) return undefined;
-  const { row: run, answers } = rt.lifecycle.takeStageAnswers(read.run);
+  const { row: run, answers } = rt.lifecycle.splitStageInterest(read.run);
   return { ...read, run, answers };
 }
 

@@ -86,7 +86,7 @@ async function closeStages(tx: Db, runId: string): Promise<void> {
 const OPEN_STAGE: TaskStageStatus[] = ['pending', 'running', 'awaiting_override'];
 
 /** Wires run tasks into a run lifecycle: snapshots, stage hooks, clean-up, dispatch. */
-export function runTaskParts(lifecycle: RunLifecycle, config: Config): void {
+export function registerRunTasks(lifecycle: RunLifecycle, config: Config): void {
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (change.event === 'create') await createStagesForRun(tx, change.run);
@@ -129,7 +129,7 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   const questions = stagesAfterStage(ts.stage).flatMap((stage) => m.lifecycle.stageInterestColumns(tx, stage, ts.run_id));
   const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id, questions);
   if (!read) return undefined;
-  const { row: run, answers } = m.lifecycle.takeStageAnswers(read.run);
+  const { row: run, answers } = m.lifecycle.splitStageInterest(read.run);
   const gate = runGate({ at: 'task_stage', stage: ts.stage, planOnly: run.plan_only, ...read.verdicts });
   if (!gate.closeStage) return undefined;
   const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, gate.closeStage, ['running'])]];

@@ -53,6 +53,6 @@ const interest = (db: Db, move: { to: string }, row: string) =>
   firesRunTriggers(move) ? isRunTriggerSource(db, row) : null;
 
 /** Wires run triggers into a run lifecycle. */
-export function runTriggerParts(lifecycle: RunLifecycle): void {
+export function registerRunTriggers(lifecycle: RunLifecycle): void {
   lifecycle.onRunTransition((_tx, change, moves) => queueTriggeredRuns(moves, change), interest);
 }

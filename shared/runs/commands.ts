@@ -4,7 +4,7 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { Conflict } from '../platform/errors.js';
 import { CONFIRMABLE, EXECUTING, isFinal, runMachine } from './machine.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunParts, type RunRow } from './repo.js';
+import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunIds, type RunRow } from './repo.js';
 import { findWorkspace } from '../workspaces/repo.js';
 import type { RunReferences } from './queries.js';
 import { insertPendingRun, transitionRun } from './moves.js';
@@ -166,7 +166,7 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * refuses a second holder and the caller falls back to insertRun (docs/design-for-speed.md, "The
  * run's queued insert").
  */
-async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
+async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
   const onlyIf = lifecycle.compiledOnce(attrs.plan_only ? 'queued at creation, plan only' : 'queued at creation', () => creationCondition(lifecycle, db, attrs.plan_only));
   if (!onlyIf) return undefined;
   try {

@@ -1,9 +1,9 @@
 import type { Config } from '../platform/config.js';
 import { RunLifecycle } from './lifecycle.js';
-import { runTaskParts } from '../run-tasks/stages.js';
-import { notificationParts } from '../notifications/triggers.js';
-import { policyParts } from '../policies/checks.js';
-import { runTriggerParts } from '../run-triggers/firing.js';
+import { registerRunTasks } from '../run-tasks/stages.js';
+import { registerNotifications } from '../notifications/triggers.js';
+import { registerPolicyChecks } from '../policies/checks.js';
+import { registerRunTriggers } from '../run-triggers/firing.js';
 
 /**
  * The run lifecycle of a process: run tasks, notifications, policy checks and run triggers wired
@@ -12,9 +12,9 @@ import { runTriggerParts } from '../run-triggers/firing.js';
  */
 export function createRunLifecycle(config: Config): RunLifecycle {
   const lifecycle = new RunLifecycle();
-  runTaskParts(lifecycle, config);
-  notificationParts(lifecycle, config);
-  policyParts(lifecycle);
-  runTriggerParts(lifecycle);
+  registerRunTasks(lifecycle, config);
+  registerNotifications(lifecycle, config);
+  registerPolicyChecks(lifecycle);
+  registerRunTriggers(lifecycle);
   return lifecycle;
 }

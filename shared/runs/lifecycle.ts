@@ -76,10 +76,10 @@ export type StageInterest = (db: Db, runId: RunRef) => Knex.Raw;
 /** A run as a statement names it: its id, or SQL for it (e.g. a column of a row the statement is making). */
 export type RunRef = string | Knex.Raw;
 
-const INTEREST_COLUMN_PREFIX = 'concerns_';
+const INTEREST_COLUMN_PREFIX = 'listener_interest_';
 /** The column answering listener `i`'s interest in the `hop`th move of a statement (see moveRunRow). */
 const interestColumn = (i: number, hop = 0) => `${INTEREST_COLUMN_PREFIX}${i}${hop ? `_${hop}` : ''}`;
-const STAGE_COLUMN_PREFIX = 'enters_';
+const STAGE_COLUMN_PREFIX = 'stage_interest_';
 const stageColumn = (stage: RunStage, i: number) => `${STAGE_COLUMN_PREFIX}${stage}_${i}`;
 
 /** A row without its columns named `prefix…`, and those columns apart. */
@@ -227,7 +227,7 @@ export class RunLifecycle {
   }
 
   /** Takes the answers of stageInterestColumns out of a row that was read with them. */
-  takeStageAnswers<T extends object>(row: T): { row: T; answers: Record<string, unknown> } {
+  splitStageInterest<T extends object>(row: T): { row: T; answers: Record<string, unknown> } {
     return takeColumns(row, STAGE_COLUMN_PREFIX);
   }
 

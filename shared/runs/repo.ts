@@ -131,7 +131,7 @@ export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex
 }
 
 /** The rows insertQueuedRunIf writes with a run: its plan, its apply and its two events, in order. */
-export interface QueuedRunParts {
+export interface QueuedRunIds {
   planId: string;
   applyId: string;
   eventIds: string[];
@@ -153,10 +153,10 @@ function runColumn(name: string): string {
  * undefined, having written nothing, when it does not hold. The caller asks that nothing
  * listens to either move: none is told of them (docs/design-for-speed.md, "The run's queued insert").
  */
-export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Written): Promise<{ run: RunRow; made: QueuedRunParts } | undefined> {
+export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Written): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
   const now = new Date().toISOString();
   const [planLog, applyLog] = [newId('log'), newId('log')];
-  const made: QueuedRunParts = { planId: newId('plan'), applyId: newId('apply'), eventIds: [newId('re'), newId('re')] };
+  const made: QueuedRunIds = { planId: newId('plan'), applyId: newId('apply'), eventIds: [newId('re'), newId('re')] };
   const values: Record<string, unknown> = {
     id,
     ...attrs,
