@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, databaseUnavailable, IllegalTransition, retryAfterSeconds, TooManyRequests, type ErrorKind } from '../shared/platform/errors.js';
+import { ApiError, databaseUnavailable, type Field, IllegalTransition, type Problem, retryAfterSeconds, TooManyRequests, Unprocessable, type ErrorKind } from '../shared/platform/errors.js';
 import type { Logger } from '../shared/platform/logger.js';
 import { send } from './jsonapi.js';
 import { setHeaders as setRateLimitHeaders } from './rate-limit.js';
@@ -28,6 +28,37 @@ const HTTP_STATUS: Record<ErrorKind, number> = {
   'rate-limited': 429,
   unavailable: 503,
 };
+
+/** Where a field is in the request document, as a JSON pointer (e.g. `{ attribute: 'name' }` is /data/attributes/name). */
+export function pointerOf(field: Field): string {
+  if ('document' in field) return '/';
+  if ('member' in field) return `/${field.member}`;
+  if ('attribute' in field) return ['/data/attributes', field.attribute, ...(field.at ?? [])].join('/');
+  // A resource identifier's place: `data`, then the entry of a list, then its id.
+  const identifier = [...(field.element !== undefined ? [field.element] : []), ...(field.id ? ['id'] : [])];
+  const data = ['data', ...identifier].join('/');
+  return 'relationship' in field ? `/data/relationships/${field.relationship}${identifier.length ? `/${data}` : ''}` : `/${data}`;
+}
+
+/**
+ * Problems the request schemas found, each at the JSON pointer the schema check reports: the one
+ * refusal whose places come from the document as received rather than from a named field.
+ */
+export class InvalidDocument extends Unprocessable {
+  readonly pointers: string[];
+
+  constructor(errors: { detail: string; pointer: string }[]) {
+    const [head, ...rest] = errors;
+    super(head.detail, undefined, rest);
+    this.pointers = errors.map((e) => e.pointer);
+  }
+}
+
+/** A problem as the client sees it: its status, title and detail, and where in the request it is. */
+function errorObject(status: number, { field, parameter, ...text }: Problem, pointer?: string): Record<string, unknown> {
+  const at = pointer ?? (field ? pointerOf(field) : undefined);
+  return { status: String(status), ...text, ...(at ? { source: { pointer: at } } : parameter ? { source: { parameter } } : {}) };
+}
 
 /** Maps library errors (body parser, Postgres) to API errors; unknown errors stay unknown. */
 function toApiError(err: unknown): ApiError | null {
@@ -81,7 +112,8 @@ export const errorHandler =
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
         if (apiError !== err) logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
       }
-      send(res, status, { errors: apiError.details().map((problem) => ({ status: String(status), ...problem })) });
+      const pointers = apiError instanceof InvalidDocument ? apiError.pointers : [];
+      send(res, status, { errors: apiError.details().map((problem, i) => errorObject(status, problem, pointers[i])) });
       return;
     }
     logger.error('unhandled error', { requestId, method: req.method, path: loggedPath(req.path), error: err instanceof Error ? err.stack : String(err) });

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { schemas, type SchemaName } from '../shared/schemas/index.js';
-import { Unprocessable } from '../shared/platform/errors.js';
+import { InvalidDocument } from './errors.js';
 import { VALIDATES } from './route-table.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
@@ -78,7 +78,7 @@ export function check(name: SchemaName, value: unknown): void {
   const errors = [...summaries, ...all.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !alternatives.has(e.instancePath))]
     .map(describe)
     .filter((e) => (seen.has(e.pointer) ? false : (seen.add(e.pointer), true)));
-  throw Unprocessable.many(errors.length ? errors : [{ detail: 'request body is invalid', pointer: '/' }]);
+  throw new InvalidDocument(errors.length ? errors : [{ detail: 'request body is invalid', pointer: '/' }]);
 }
 
 /** Express middleware validating req.body against a named schema. */

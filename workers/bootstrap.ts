@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
-import { bullPrefix, JOB, type QueueName } from '../shared/platform/queues.js';
+import { bullPrefix, JOB, type JobSpecOf, type QueueName } from '../shared/platform/queues.js';
 import { createRedis } from '../shared/platform/redis.js';
 import { createMailer } from '../shared/platform/mailer.js';
 import { createOutboundClient } from '../shared/platform/outbound.js';
-import type { WorkerDeps } from './context.js';
+import type { AnyProcessor, WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
 import { createSandbox, sandboxSettings } from '../shared/platform/sandbox/sandbox.js';
 import { cliEngines } from '../shared/policies/engine.js';
@@ -90,7 +90,8 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   const active: QueueName[] = [];
 
   for (const name of queueNames) {
-    const handlers = PROCESSORS[name];
+    // A job's name comes from Redis: any name may be asked for, and an unknown one fails the job.
+    const handlers: Readonly<Record<string, AnyProcessor | undefined>> = PROCESSORS[name];
     const worker = new Worker(
       name,
       async (job, token) => {
@@ -117,7 +118,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     // many processes upsert it (losing it with Redis delays it until this process restarts).
     await rt.queues['deadline-expiry'].removeJobScheduler('reconciler');
     if (rt.config.cvGcAfterDays > 0 || rt.config.retentionDays > 0) {
-      await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} });
+      await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} } satisfies Pick<JobSpecOf<'deadline-expiry', typeof JOB.maintenance>, 'name' | 'data'>);
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
     }

@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
+import type { JobData, JobName, QueueName } from '../shared/platform/queues.js';
 import type { Mailer } from '../shared/platform/mailer.js';
 import type { TerraformSettings } from '../shared/platform/terraform/runner.js';
 import type { OutboundClient } from '../shared/platform/outbound.js';
@@ -36,11 +37,27 @@ export interface WorkerDeps extends Runtime {
   verifier: OutboundClient;
 }
 
-/** One handler per job name; job data is `unknown` until the handler validates it. `token` is the job's lock token. */
-export type Processor = (job: Job<unknown>, deps: WorkerDeps, token?: string) => Promise<void>;
+/**
+ * A job of queue `Q` and name `N` as its processor gets it: typed with the payload its builders
+ * enqueue, yet read through idFrom and organizationFrom, since it comes from Redis and may have
+ * been queued by an earlier version.
+ */
+export type QueueJob<Q extends QueueName, N extends JobName<Q>> = Job<JobData<Q, N>>;
+
+/** The handler of one job name of a queue. `token` is the job's lock token. */
+export type Processor<Q extends QueueName, N extends JobName<Q>> = (job: QueueJob<Q, N>, deps: WorkerDeps, token?: string) => Promise<void>;
+
+/** Processors of a queue, one per job name. */
+export type QueueProcessors<Q extends QueueName> = { readonly [N in JobName<Q>]: Processor<Q, N> };
+
+/** A processor as a worker looks it up by a job's name, before anything of its data is known. */
+export type AnyProcessor = (job: Job, deps: WorkerDeps, token?: string) => Promise<void>;
+
+/** The keys of any member of a payload type (of a union too), which idFrom may read. */
+type KeyOf<D> = D extends unknown ? keyof D & string : never;
 
 /** Reads a string id from job data, or fails the job permanently (BullMQ does not retry it). */
-export function idFrom(data: unknown, key: string): string {
+export function idFrom<D>(data: D, key: KeyOf<D>): string {
   const value = (data as Record<string, unknown> | null)?.[key];
   if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new UnrecoverableError(`job data lacks a valid ${key}`);
   return value;

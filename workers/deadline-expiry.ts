@@ -1,5 +1,4 @@
-import type { Job } from 'bullmq';
-import type { WorkerDeps } from './context.js';
+import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom } from './context.js';
 import { expireTaskResult as expire } from '../shared/run-tasks/index.js';
 import { tryWithSweepLock } from '../shared/sweep/index.js';
@@ -8,7 +7,7 @@ import { collectOldVersions } from '../shared/configuration-versions/index.js';
 import { pruneOldRecords } from '../shared/retention/index.js';
 
 /** A sweep asked for through the queue (a scheduler of earlier versions); the timer of startSweeper is the usual way. */
-export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function runReconciler(_job: QueueJob<'deadline-expiry', 'reconcile'>, deps: WorkerDeps): Promise<void> {
   await tryWithSweepLock(deps.db, () => sweep(deps));
 }
 
@@ -16,7 +15,7 @@ export async function runReconciler(_job: Job<unknown>, deps: WorkerDeps): Promi
  * Hourly housekeeping: archives old API-created configuration versions (CV_GC_AFTER_DAYS) and
  * prunes what is past retention (RETENTION_DAYS: see pruneOldRecords).
  */
-export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function runMaintenance(_job: QueueJob<'deadline-expiry', 'maintenance'>, deps: WorkerDeps): Promise<void> {
   if (deps.config.cvGcAfterDays > 0) {
     const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
     if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
@@ -25,6 +24,6 @@ export async function runMaintenance(_job: Job<unknown>, deps: WorkerDeps): Prom
 }
 
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */
-export async function expireTaskResult(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function expireTaskResult(job: QueueJob<'deadline-expiry', 'task-deadline'>, deps: WorkerDeps): Promise<void> {
   await expire(deps, idFrom(job.data, 'taskResultId'));
 }

@@ -1,11 +1,12 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import type { WorkerDeps } from './context.js';
+import { UnrecoverableError } from 'bullmq';
+import type { NotificationPayload } from '../shared/platform/queues.js';
+import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { inFairSlot } from './organization-slots.js';
 import { deliverMail as deliverMailMessage, deliverNotifications } from '../shared/notifications/index.js';
 
 /** Delivers one outgoing mail row; a failed send is retried by the queue, the last one fails the job for good. */
-export async function deliverMail(job: Job<unknown>, deps: WorkerDeps): Promise<void> {
+export async function deliverMail(job: QueueJob<'notification-delivery', 'mail-delivery'>, deps: WorkerDeps): Promise<void> {
   const mailId = idFrom(job.data, 'mailId');
   const failure = await deliverMailMessage(deps, mailId, { made: job.attemptsMade, allowed: job.opts.attempts ?? 1, jobId: job.id });
   if (!failure) return;
@@ -14,8 +15,8 @@ export async function deliverMail(job: Job<unknown>, deps: WorkerDeps): Promise<
 }
 
 /** The delivery ids a job carries: several (`deliveryIds`) or one (`deliveryId`). */
-function deliveryIdsFrom(data: unknown): string[] {
-  const many = (data as Record<string, unknown> | null)?.deliveryIds;
+function deliveryIdsFrom(data: NotificationPayload): string[] {
+  const many: unknown = data?.deliveryIds;
   if (!Array.isArray(many)) return [idFrom(data, 'deliveryId')];
   if (many.length === 0) throw new UnrecoverableError('job data lacks delivery ids');
   return many.map((id: unknown) => idFrom({ id }, 'id'));
@@ -26,7 +27,7 @@ function deliveryIdsFrom(data: unknown): string[] {
  * that organization's slots of this process (see deliverNotifications). A job that waits for its
  * organization's share has claimed nothing, so the wait is not an attempt.
  */
-export async function deliverNotification(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function deliverNotification(job: QueueJob<'notification-delivery', 'notify'>, deps: WorkerDeps, token?: string): Promise<void> {
   const ids = deliveryIdsFrom(job.data);
   await inFairSlot(deps.outboundSlots['notification-delivery'], organizationFrom(job.data), job, token, () => deliverNotifications(deps, ids));
 }

@@ -1,5 +1,5 @@
 import { JOB, type QueueName } from '../shared/platform/queues.js';
-import type { Processor } from './context.js';
+import type { QueueProcessors } from './context.js';
 import { deliverMail, deliverNotification } from './notification-delivery.js';
 import { expireTaskResult, runMaintenance, runReconciler } from './deadline-expiry.js';
 import { dispatchTaskRequest } from './run-task-dispatch.js';
@@ -9,8 +9,8 @@ import type { Runtime } from '../shared/runtime.js';
 import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
 
-/** Processors by queue and job name. */
-export const PROCESSORS: Readonly<Record<QueueName, Record<string, Processor>>> = {
+/** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
+export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail, [JOB.notify]: deliverNotification },
   'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
   'run-pipeline': { [JOB.runStep]: runStep, [JOB.assess]: runAssessment },

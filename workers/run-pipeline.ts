@@ -1,5 +1,5 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import type { WorkerDeps } from './context.js';
+import { UnrecoverableError } from 'bullmq';
+import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { organizationOfRunId, organizationOfWorkspace, startPendingRun } from '../shared/runs/index.js';
 import { executeApply, executePlan } from '../shared/runs/engine.js';
@@ -13,11 +13,11 @@ import { inFairSlot } from './organization-slots.js';
  * `confirm` (enter the pre-apply stage, and apply when it has nothing to wait for) or `apply`.
  * The row decides whether anything is due.
  */
-export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function runStep(job: QueueJob<'run-pipeline', 'run-step'>, deps: WorkerDeps, token?: string): Promise<void> {
   const runId = idFrom(job.data, 'runId');
   // Jobs queued where the organization was at hand carry it; the others read it first.
   const organization = async () => organizationFrom(job.data) ?? (await organizationOfRunId(deps.db, runId));
-  const step = (job.data as { step?: unknown }).step;
+  const step = job.data.step;
   switch (step) {
     case 'queue':
       await startPendingRun(deps, runId);
@@ -41,7 +41,7 @@ export async function runStep(job: Job<unknown>, deps: WorkerDeps, token?: strin
 }
 
 /** A health assessment of one workspace (a refresh-only plan; see shared/workspaces/assessments.ts). */
-export async function runAssessment(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function runAssessment(job: QueueJob<'run-pipeline', 'assess'>, deps: WorkerDeps, token?: string): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
   const organization = await organizationOfWorkspace(deps.db, workspaceId);
   await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId, deps.spareShell)));

@@ -1,5 +1,4 @@
-import type { Job } from 'bullmq';
-import type { WorkerDeps } from './context.js';
+import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { inFairSlot } from './organization-slots.js';
 import { dispatchTaskResult } from '../shared/run-tasks/index.js';
@@ -9,7 +8,7 @@ import { dispatchTaskResult } from '../shared/run-tasks/index.js';
  * (see dispatchTaskResult). A job that waits for its organization's share has claimed nothing, so
  * the wait is not an attempt.
  */
-export async function dispatchTaskRequest(job: Job<unknown>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function dispatchTaskRequest(job: QueueJob<'run-task-dispatch', 'dispatch'>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'taskResultId');
   const organization = organizationFrom(job.data);
   await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () => dispatchTaskResult(deps, id));

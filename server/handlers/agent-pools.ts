@@ -12,7 +12,7 @@ import { attributesOf, relationshipIds, type Req } from './body.js';
 /** What a (validated) request sets on a pool; allowed projects and excluded workspaces are not built (422 when named). */
 function inputOf(req: Req): AgentPoolInput {
   for (const rel of ['allowed-projects', 'excluded-workspaces']) {
-    if (relationshipIds(req, rel)?.length) throw new Unprocessable(`${rel} are not supported here; use allowed-workspaces`, `/data/relationships/${rel}`);
+    if (relationshipIds(req, rel)?.length) throw new Unprocessable(`${rel} are not supported here; use allowed-workspaces`, { relationship: rel });
   }
   const attrs = attributesOf(req) as { name?: string; 'organization-scoped'?: boolean };
   return { name: attrs.name, organization_scoped: attrs['organization-scoped'], allowedWorkspaceIds: relationshipIds(req, 'allowed-workspaces') };

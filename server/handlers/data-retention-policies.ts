@@ -14,8 +14,8 @@ const DAYS = 'delete-older-than-n-days';
 function inputOf(req: Req): DataRetentionInput {
   const kind = kindOfType((req.body as { data: { type: string } }).data.type);
   const days = attributesOf(req)[DAYS] as number | undefined;
-  if (kind === 'delete-older' && days === undefined) throw new Unprocessable(`${DAYS} is required for a policy that deletes older data`, `/data/attributes/${DAYS}`);
-  if (kind === 'dont-delete' && days !== undefined) throw new Unprocessable(`a policy that does not delete data has no ${DAYS}`, `/data/attributes/${DAYS}`);
+  if (kind === 'delete-older' && days === undefined) throw new Unprocessable(`${DAYS} is required for a policy that deletes older data`, { attribute: DAYS });
+  if (kind === 'dont-delete' && days !== undefined) throw new Unprocessable(`a policy that does not delete data has no ${DAYS}`, { attribute: DAYS });
   return { kind, days: days ?? null };
 }
 

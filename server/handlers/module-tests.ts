@@ -18,7 +18,7 @@ const creatorOf = (res: Response): string | null => (res.locals.principal.kind =
 /** A test directory must stay inside the module: relative, no `..` segments. */
 function checkTestDirectory(dir: string): void {
   if (dir.startsWith('/') || dir.split(/[\\/]/).includes('..')) {
-    throw new Unprocessable('test-directory must be a relative path inside the module', '/data/attributes/test-directory');
+    throw new Unprocessable('test-directory must be a relative path inside the module', { attribute: 'test-directory' });
   }
 }
 
@@ -84,7 +84,7 @@ export function moduleTestHandlers(deps: AppDeps) {
       const a = attributesOf(req) as { verbose?: boolean; 'test-directory'?: string; filters?: string[]; variables?: { key: string; value: string }[]; parallelism?: number };
       const moduleRef = relationshipId(req, 'registry-module');
       if (moduleRef !== undefined && moduleRef !== module.id) {
-        throw new Unprocessable('the registry-module relationship names another module than the path', '/data/relationships/registry-module/data/id');
+        throw new Unprocessable('the registry-module relationship names another module than the path', { relationship: 'registry-module', id: true });
       }
       const testDirectory = a['test-directory'] ?? 'tests';
       checkTestDirectory(testDirectory);

@@ -75,10 +75,10 @@ export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
       const { policy, grant } = await load(req, res, true);
       const a = attributesOf(req) as Attrs;
       const fixed: Problem[] = [];
-      if ('name' in a) fixed.push({ detail: 'name cannot be changed after creation', pointer: '/data/attributes/name' });
-      if (a.kind !== undefined && a.kind !== policy.kind) fixed.push({ detail: 'kind cannot be changed', pointer: '/data/attributes/kind' });
+      if ('name' in a) fixed.push({ detail: 'name cannot be changed after creation', field: { attribute: 'name' } });
+      if (a.kind !== undefined && a.kind !== policy.kind) fixed.push({ detail: 'kind cannot be changed', field: { attribute: 'kind' } });
       if (relationshipIds(req, 'policy-sets')) {
-        fixed.push({ detail: "a policy's sets change through /policy-sets/:id/relationships/policies", pointer: '/data/relationships/policy-sets' });
+        fixed.push({ detail: "a policy's sets change through /policy-sets/:id/relationships/policies", field: { relationship: 'policy-sets' } });
       }
       const { level, problems } = settlePolicy(
         { name: policy.name, kind: policy.kind, query: a.query, level: a['enforcement-level'], enforce: a.enforce },

@@ -68,7 +68,7 @@ export function policySetHandlers(deps: AppDeps) {
       const kind = a.kind ?? 'sentinel';
       const policyIds = relationshipIds(req, 'policies') ?? [];
       const workspaceIds = relationshipIds(req, 'workspaces') ?? [];
-      if (a.global && workspaceIds.length) throw globalHasNoWorkspaces('/data/relationships/workspaces');
+      if (a.global && workspaceIds.length) throw globalHasNoWorkspaces({ relationship: 'workspaces' });
       const attrs = {
         name: a.name,
         description: a.description ?? null,
@@ -101,7 +101,7 @@ export function policySetHandlers(deps: AppDeps) {
     async update(req: Req, res: Response) {
       const { set, grant } = await load(req, res, true);
       const a = attributesOf(req) as Attrs;
-      if (a.kind !== undefined && a.kind !== set.kind) throw new Unprocessable('kind cannot be changed', '/data/attributes/kind');
+      if (a.kind !== undefined && a.kind !== set.kind) throw new Unprocessable('kind cannot be changed', { attribute: 'kind' });
       const { name, description, global, overridable } = a;
       const updated = await changePolicySet(db, set, {
         name,

@@ -76,9 +76,9 @@ export function registryModuleHandlers(deps: AppDeps) {
       const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: 'private' | 'public'; 'no-code'?: boolean };
       const registry = a['registry-name'] ?? 'private';
       if (registry === 'private' && a.namespace !== undefined && a.namespace !== req.params.org) {
-        throw new Unprocessable('the namespace of a private module is its organization', '/data/attributes/namespace');
+        throw new Unprocessable('the namespace of a private module is its organization', { attribute: 'namespace' });
       }
-      if (registry === 'public' && !a.namespace) throw new Unprocessable('a public module reference names its namespace in the public registry', '/data/attributes/namespace');
+      if (registry === 'public' && !a.namespace) throw new Unprocessable('a public module reference names its namespace in the public registry', { attribute: 'namespace' });
       const module = await createRegistryModule(
         deps,
         { organization_name: req.params.org, registry_name: registry, namespace: registry === 'private' ? req.params.org : a.namespace!, name: a.name, provider: a.provider, created_by_id: creatorOf(res) },

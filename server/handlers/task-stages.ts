@@ -212,7 +212,7 @@ export function taskStageHandlers(deps: AppDeps) {
         tags: normaliseTags(o.attributes.tags),
       }));
       const settled = await reportTaskResult(deps, known, CALLBACK_EVENTS[status], changes, reported);
-      if (!settled) throw new Unprocessable('the task result is already final; no further callbacks are accepted', '/data/attributes/status');
+      if (!settled) throw new Unprocessable('the task result is already final; no further callbacks are accepted', { attribute: 'status' });
       res.status(200).end();
     },
   };

@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
-import { NotFound, Unprocessable } from '../platform/errors.js';
+import { type Field, NotFound, Unprocessable } from '../platform/errors.js';
 import { executionAfter, isProblem, poolServes, type Execution, type ExecutionRequest } from './rules.js';
 import { workspaceIdsIn } from '../workspaces/tags.repo.js';
 import {
@@ -28,14 +28,14 @@ export interface AgentPoolInput {
   allowedWorkspaceIds?: string[];
 }
 
-const nameTaken = () => new Unprocessable('Name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('Name has already been taken', { attribute: 'name' });
 
 /** The allowed workspaces a request names, all of the pool's organization (422 naming the first that is not). */
 async function allowedOf(db: Db, organizationName: string, ids: string[]): Promise<string[]> {
   const unique = [...new Set(ids)];
   const found = await workspaceIdsIn(db, organizationName, unique);
   const missing = unique.find((id) => !found.includes(id));
-  if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, '/data/relationships/allowed-workspaces');
+  if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, { relationship: 'allowed-workspaces' });
   return unique;
 }
 
@@ -60,7 +60,7 @@ export async function changeAgentPool(rt: Runtime, pool: AgentPoolRow, input: Ag
       if (input.allowedWorkspaceIds) await replaceAllowedWorkspaces(tx, pool.id, await allowedOf(tx, pool.organization_name, input.allowedWorkspaceIds));
       if (!changed.organization_scoped) {
         for (const id of await workspaceIdsInPool(tx, pool.id)) {
-          if (!(await allowsWorkspace(tx, pool.id, id))) throw new Unprocessable(`workspace ${id} runs in this agent pool and would no longer be allowed to`, '/data/relationships/allowed-workspaces');
+          if (!(await allowsWorkspace(tx, pool.id, id))) throw new Unprocessable(`workspace ${id} runs in this agent pool and would no longer be allowed to`, { relationship: 'allowed-workspaces' });
         }
       }
       return changed;
@@ -92,13 +92,13 @@ export async function resolveExecution(
   request: ExecutionRequest,
   target: { kind: 'organization' } | { kind: 'workspace'; workspaceId: string | null },
 ): Promise<Execution> {
-  const pointer = target.kind === 'organization' ? '/data/relationships/default-agent-pool' : '/data/attributes/agent-pool-id';
-  const after = executionAfter(before, request, target.kind === 'organization' ? 'Default agent pool' : 'Agent pool', pointer);
-  if (isProblem(after)) throw new Unprocessable(after.problem, after.pointer);
+  const field: Field = target.kind === 'organization' ? { relationship: 'default-agent-pool' } : { attribute: 'agent-pool-id' };
+  const after = executionAfter(before, request, target.kind === 'organization' ? 'Default agent pool' : 'Agent pool', field);
+  if (isProblem(after)) throw new Unprocessable(after.problem, after.field);
   if (!after.pool || after.pool === before.pool) return after;
   const pool = await findAgentPool(db, after.pool);
-  if (!pool || pool.organization_name !== organizationName) throw new Unprocessable(`agent pool ${after.pool} not found in the organization`, pointer);
+  if (!pool || pool.organization_name !== organizationName) throw new Unprocessable(`agent pool ${after.pool} not found in the organization`, field);
   const allowed = target.kind === 'workspace' && target.workspaceId !== null && (await allowsWorkspace(db, pool.id, target.workspaceId));
-  if (target.kind === 'workspace' && !poolServes(pool, allowed)) throw new Unprocessable(`agent pool ${pool.name} is not available to this workspace`, pointer);
+  if (target.kind === 'workspace' && !poolServes(pool, allowed)) throw new Unprocessable(`agent pool ${pool.name} is not available to this workspace`, field);
   return after;
 }

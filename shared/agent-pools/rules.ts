@@ -1,5 +1,7 @@
 /** Execution modes and agent pools: which pool a workspace or an organization's default names, and when (pure). */
 
+import type { Field } from '../platform/errors.js';
+
 export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
@@ -9,10 +11,10 @@ export interface Execution {
   pool: string | null;
 }
 
-/** Why a request may not set these, with the attribute or relationship to point at. */
+/** Why a request may not set these, with the attribute or relationship it is about. */
 export interface ExecutionProblem {
   problem: string;
-  pointer: string;
+  field: Field;
 }
 
 /** An execution a request asks for: a mode, and a pool when it names one (null: none). */
@@ -30,12 +32,12 @@ export const poolWithoutAgentMode = (what: 'Agent pool' | 'Default agent pool') 
  * only: leaving that mode drops the pool, naming one without it is refused, and so is the agent
  * mode without one when the request sets either.
  */
-export function executionAfter(before: Execution, request: ExecutionRequest, what: 'Agent pool' | 'Default agent pool', pointer: string): Execution | ExecutionProblem {
+export function executionAfter(before: Execution, request: ExecutionRequest, what: 'Agent pool' | 'Default agent pool', field: Field): Execution | ExecutionProblem {
   const mode = request.mode ?? before.mode;
   const named = request.pool !== undefined;
   const pool = named ? request.pool! : mode === 'agent' ? before.pool : null;
-  if (pool && mode !== 'agent') return { problem: poolWithoutAgentMode(what), pointer };
-  if (mode === 'agent' && !pool && (named || request.mode !== undefined)) return { problem: `${what} must be specified when using 'agent' execution mode`, pointer };
+  if (pool && mode !== 'agent') return { problem: poolWithoutAgentMode(what), field };
+  if (mode === 'agent' && !pool && (named || request.mode !== undefined)) return { problem: `${what} must be specified when using 'agent' execution mode`, field };
   return { mode, pool };
 }
 

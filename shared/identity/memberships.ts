@@ -43,11 +43,11 @@ export async function inviteMember(rt: Runtime, organizationName: string, grant:
     await lockUserCreation(tx);
     const known = await findUserByEmail(tx, email);
     const user = known ?? (await insertUser(tx, { username: await freeUsernameFor(tx, email), email }));
-    if (await findMembershipOf(tx, organizationName, user.id)) throw new Unprocessable(`${email} is already a member of ${organizationName}`, '/data/attributes/email');
+    if (await findMembershipOf(tx, organizationName, user.id)) throw new Unprocessable(`${email} is already a member of ${organizationName}`, { attribute: 'email' });
     const teams: TeamRow[] = teamIds.length ? await teamsAmong(tx, organizationName, teamIds) : [];
     // Only owners may put someone into the owners team (it holds every permission).
     const unknown = teamIds.filter((id) => !teams.some((t) => t.id === id && (!t.is_owners || grant.isOwner)));
-    if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${organizationName}`, '/data/relationships/teams');
+    if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${organizationName}`, { relationship: 'teams' });
     const membership = await insertMembership(tx, organizationName, user.id, 'invited');
     for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
     const mail = await queueInvitationMail(tx, rt.config, { membershipId: membership.id, userId: user.id, organizationName, email });
@@ -91,7 +91,7 @@ async function membershipsForUsernames(tx: Tx, team: TeamRow, usernames: string[
     const row = byName.get(username) ?? rows.find((r) => r.user_id === username);
     if (!row) throw new NotFound(`user "${username}" not found in organization ${team.organization_name}`);
     if (row.status !== 'active') {
-      throw new Unprocessable(`user "${username}" has not accepted the invitation to ${team.organization_name}`, `/data/${i}/id`);
+      throw new Unprocessable(`user "${username}" has not accepted the invitation to ${team.organization_name}`, { primary: true, element: i, id: true });
     }
   }
   return usernames.map((u) => (byName.get(u) ?? rows.find((r) => r.user_id === u))!.id);
@@ -109,7 +109,7 @@ async function membershipsById(tx: Tx, team: TeamRow, ids: string[]): Promise<st
 async function assertAllMembers(tx: Tx, team: TeamRow, membershipIds: string[], labels: string[]): Promise<void> {
   const present = await teamMembershipIdsAmong(tx, team.id, membershipIds);
   const i = membershipIds.findIndex((id) => !present.includes(id));
-  if (i >= 0) throw new Unprocessable(`"${labels[i]}" is not a member of team ${team.name}`, `/data/${i}/id`);
+  if (i >= 0) throw new Unprocessable(`"${labels[i]}" is not a member of team ${team.name}`, { primary: true, element: i, id: true });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { newSecret } from '../platform/crypto.js';
 import type { Runtime } from '../runtime.js';
-import { NotFound, Unauthorized, Unprocessable } from '../platform/errors.js';
+import { type FieldProblem, NotFound, Unauthorized, Unprocessable } from '../platform/errors.js';
 import type { PasswordVerifier } from './passwords.js';
 import { hashPassword } from './passwords.js';
 import { passwordLinkUrl, passwordProblem, redirectWithCode, isTerraformRedirectUri, isPkceValue, s256Challenge, TERRAFORM_CLIENT_ID } from './sign-in.rules.js';
@@ -66,7 +66,7 @@ export const signOut = (rt: Pick<Runtime, 'db'>, sessionId: string): Promise<voi
  */
 export async function setPasswordWithLink(rt: Runtime, secret: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
-  if (problem) throw new Unprocessable(problem, '/password');
+  if (problem) throw new Unprocessable(problem, { member: 'password' });
   const unusable = () => new NotFound('This link is not valid: it may have been used already or have expired.');
   // An unknown, used or expired link costs no hashing; the transaction checks the link again.
   if (!(await findUsablePasswordLink(rt.db, secret))) throw unusable();
@@ -75,7 +75,7 @@ export async function setPasswordWithLink(rt: Runtime, secret: string, password:
     const link = await findUsablePasswordLink(tx, secret);
     if (!link) throw unusable();
     if (link.purpose === 'invitation' && (await userHasPassword(tx, link.user_id))) {
-      throw new Unprocessable('This account already has a password: sign in and accept the invitation.', '/token');
+      throw new Unprocessable('This account already has a password: sign in and accept the invitation.', { member: 'token' });
     }
     if (!(await markPasswordLinkUsed(tx, link.id))) throw unusable();
     await setPasswordHash(tx, link.user_id, hash);
@@ -112,19 +112,19 @@ export interface AuthorizationRequest {
 }
 
 /** Why an authorization request is refused (the console shows it; nothing is redirected). */
-function authorizationProblem(r: AuthorizationRequest): { detail: string; pointer: string } | null {
-  if (r.clientId !== TERRAFORM_CLIENT_ID) return { detail: `unknown client_id (only ${TERRAFORM_CLIENT_ID} is known)`, pointer: '/client_id' };
-  if (!isTerraformRedirectUri(r.redirectUri)) return { detail: 'redirect_uri must be http://localhost:<port>/login (or 127.0.0.1) with a port from 10000 to 10010', pointer: '/redirect_uri' };
-  if (r.responseType !== 'code') return { detail: 'response_type must be code', pointer: '/response_type' };
-  if (r.codeChallengeMethod !== 'S256') return { detail: 'code_challenge_method must be S256', pointer: '/code_challenge_method' };
-  if (!isPkceValue(r.codeChallenge)) return { detail: 'code_challenge must be an S256 challenge (43 base64url characters)', pointer: '/code_challenge' };
+function authorizationProblem(r: AuthorizationRequest): FieldProblem | null {
+  if (r.clientId !== TERRAFORM_CLIENT_ID) return { detail: `unknown client_id (only ${TERRAFORM_CLIENT_ID} is known)`, field: { member: 'client_id' } };
+  if (!isTerraformRedirectUri(r.redirectUri)) return { detail: 'redirect_uri must be http://localhost:<port>/login (or 127.0.0.1) with a port from 10000 to 10010', field: { member: 'redirect_uri' } };
+  if (r.responseType !== 'code') return { detail: 'response_type must be code', field: { member: 'response_type' } };
+  if (r.codeChallengeMethod !== 'S256') return { detail: 'code_challenge_method must be S256', field: { member: 'code_challenge_method' } };
+  if (!isPkceValue(r.codeChallenge)) return { detail: 'code_challenge must be an S256 challenge (43 base64url characters)', field: { member: 'code_challenge' } };
   return null;
 }
 
 /** The signed-in user consents: a single-use, short-lived code bound to the redirect URI and the PKCE challenge. */
 export async function authorizeTerraformLogin(rt: Runtime, userId: string, request: AuthorizationRequest): Promise<{ redirect: string }> {
   const problem = authorizationProblem(request);
-  if (problem) throw new Unprocessable(problem.detail, problem.pointer);
+  if (problem) throw new Unprocessable(problem.detail, problem.field);
   const code = newSecret();
   await insertOAuthCode(rt.db, {
     userId,

@@ -12,7 +12,7 @@ export interface TeamWorkspaceRequest {
 /** The access to store, or 422 naming the permission a fixed level does not let a request set. */
 function grantOf(level: TeamWorkspaceAccess, given: Partial<WorkspacePermissions>, before: WorkspacePermissions | null): TeamWorkspaceGrant {
   const found = teamWorkspacePermissions(level, given, before);
-  if ('problem' in found) throw new Unprocessable(found.problem.detail, `/data/attributes/${found.problem.attribute}`);
+  if ('problem' in found) throw new Unprocessable(found.problem.detail, { attribute: found.problem.attribute });
   return { access: level, permissions: found.permissions };
 }
 
@@ -20,7 +20,7 @@ function grantOf(level: TeamWorkspaceAccess, given: Partial<WorkspacePermissions
 export async function grantTeamWorkspace(rt: Runtime, teamId: string, workspaceId: string, given: TeamWorkspaceRequest): Promise<TeamWorkspaceRow> {
   const grant = grantOf(given.access, given.permissions, null);
   return rt.db.transaction(async (tx) => {
-    if (await findTeamWorkspaceOf(tx, teamId, workspaceId)) throw new Unprocessable('team already has access to this workspace', '/data/relationships/team');
+    if (await findTeamWorkspaceOf(tx, teamId, workspaceId)) throw new Unprocessable('team already has access to this workspace', { relationship: 'team' });
     return insertTeamWorkspace(tx, teamId, workspaceId, grant);
   });
 }

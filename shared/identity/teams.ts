@@ -6,7 +6,7 @@ import { findTeamByName, insertTeam, updateTeam, type TeamRow } from './teams.re
 /** The columns a client sets on a team (organization access apart). */
 export type TeamColumns = Partial<Pick<TeamRow, 'name' | 'visibility' | 'sso_team_id' | 'allow_member_token_management'>>;
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('name has already been taken', { attribute: 'name' });
 
 /** Creates a team; its name must be free in the organization. */
 export async function createTeam(rt: Runtime, organizationName: string, name: string, columns: TeamColumns, access: Partial<OrganizationAccess> | undefined): Promise<TeamRow> {
@@ -22,10 +22,10 @@ export async function createTeam(rt: Runtime, organizationName: string, name: st
  */
 export async function changeTeam(rt: Runtime, team: TeamRow, columns: TeamColumns, access: Partial<OrganizationAccess> | undefined): Promise<TeamRow> {
   if (team.is_owners && columns.name !== undefined && columns.name !== team.name) {
-    throw new Unprocessable('the owners team cannot be renamed', '/data/attributes/name');
+    throw new Unprocessable('the owners team cannot be renamed', { attribute: 'name' });
   }
   if (team.is_owners && access) {
-    throw new Unprocessable('the owners team always has every organization permission', '/data/attributes/organization-access');
+    throw new Unprocessable('the owners team always has every organization permission', { attribute: 'organization-access' });
   }
   return rt.db.transaction(async (tx) => {
     if (columns.name && columns.name !== team.name && (await findTeamByName(tx, team.organization_name, columns.name))) throw nameTaken();

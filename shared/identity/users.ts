@@ -3,8 +3,8 @@ import { Unprocessable } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db.js';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, updateAccount, type UserRow } from './users.repo.js';
 
-const usernameTaken = () => new Unprocessable('username has already been taken', '/data/attributes/username');
-const emailTaken = () => new Unprocessable('email has already been taken', '/data/attributes/email');
+const usernameTaken = () => new Unprocessable('username has already been taken', { attribute: 'username' });
+const emailTaken = () => new Unprocessable('email has already been taken', { attribute: 'email' });
 
 /** Creates a user account (site admins only, checked by the caller); username and email must be free. */
 export async function createUser(rt: Runtime, attrs: { username: string; email: string; isAdmin: boolean }): Promise<UserRow> {

@@ -27,7 +27,7 @@ export async function createTestVariable(rt: Runtime, module: RegistryModuleRow,
 /** Changes a test variable's given attributes; a sensitive variable stays sensitive. */
 export async function changeTestVariable(rt: Runtime, variable: TestVariableRow, input: TestVariableInput): Promise<TestVariableRow> {
   if (variable.sensitive && input.sensitive === false) {
-    throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', '/data/attributes/sensitive');
+    throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', { attribute: 'sensitive' });
   }
   const changes: Partial<TestVariableRow> = {};
   if (input.key !== undefined) changes.key = input.key;

@@ -28,7 +28,7 @@ export async function insertQueuedTestRun(tx: Db, key: Buffer, module: RegistryM
     throw new NotFound(`configuration version ${req.configurationVersionId} not found`);
   }
   if (cv.status !== 'uploaded') {
-    throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; upload its files first`, '/data/relationships/configuration-version/data/id');
+    throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; upload its files first`, { relationship: 'configuration-version', id: true });
   }
   return insertTestRun(tx, key, {
     registry_module_id: module.id,

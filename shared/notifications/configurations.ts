@@ -74,12 +74,12 @@ const verificationFailed = (why: string) => new ApiError('bad-request', 'verific
  * organization (an invited user counts, as in Terraform Cloud; mail reaches them once they accept).
  */
 async function check(db: Db, s: Settings, organizationName: string): Promise<void> {
-  if (s.destinationType !== 'email' && !s.url) throw new Unprocessable(`url is required for ${s.destinationType} destinations`, '/data/attributes/url');
-  if (s.destinationType !== 'email' && s.userIds.length) throw new Unprocessable('users apply to email destinations only', '/data/relationships/users');
+  if (s.destinationType !== 'email' && !s.url) throw new Unprocessable(`url is required for ${s.destinationType} destinations`, { attribute: 'url' });
+  if (s.destinationType !== 'email' && s.userIds.length) throw new Unprocessable('users apply to email destinations only', { relationship: 'users' });
   if (s.userIds.length) {
     const members = await memberUserIds(db, organizationName, s.userIds);
     const stranger = s.userIds.find((u) => !members.includes(u));
-    if (stranger) throw new Unprocessable(`user ${stranger} is not a member of the organization`, '/data/relationships/users');
+    if (stranger) throw new Unprocessable(`user ${stranger} is not a member of the organization`, { relationship: 'users' });
   }
 }
 
@@ -168,7 +168,7 @@ export async function changeNotificationConfiguration(
   userIds: string[] | undefined,
 ): Promise<ConfigurationWithUsers> {
   if (a['destination-type'] && a['destination-type'] !== c.destination_type) {
-    throw new Unprocessable('destination-type cannot be changed', '/data/attributes/destination-type');
+    throw new Unprocessable('destination-type cannot be changed', { attribute: 'destination-type' });
   }
   const s: Settings = {
     destinationType: c.destination_type,

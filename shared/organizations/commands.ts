@@ -10,7 +10,7 @@ import { DEFAULT_PROJECT_NAME } from '../projects/rules.js';
 import { mayCreateOrganizations } from '../identity/permissions.rules.js';
 import type { UserRow } from '../identity/users.repo.js';
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('name has already been taken', { attribute: 'name' });
 
 /**
  * Creates an organization whose owners team holds its creator, with its default project; the name

@@ -14,11 +14,33 @@ export type ErrorKind =
   | 'rate-limited'
   | 'unavailable';
 
-/** One problem of a refusal: a title, its detail and, for an invalid attribute, where it is. */
+/**
+ * The part of a request a problem is about, named as the request names it; the HTTP layer says
+ * where that is in the document it received. One of:
+ * - an attribute, or a place inside its value (`at`: keys and list indexes, outermost first);
+ * - a relationship; with `id`, the id of its resource identifier; with `element`, one entry of
+ *   its list (with `id` too, that entry's id);
+ * - the request's primary data, with `id` and `element` as for a relationship (the endpoints
+ *   that change a relationship send a list of resource identifiers as their primary data);
+ * - a top-level member of a request body that is plain JSON rather than a JSON:API document;
+ * - the request document as a whole.
+ */
+export type Field =
+  | { attribute: string; at?: readonly (string | number)[] }
+  | { relationship: string; element?: number; id?: true }
+  | { primary: true; element?: number; id?: true }
+  | { member: string }
+  | { document: true };
+
+/** The field of the i-th entry of a list a request names (e.g. the i-th policy of a relationship). */
+export type ElementField = (i: number) => Field;
+
+/** One problem of a refusal: a title, its detail and, when known, the field or query parameter it is about. */
 export interface Problem {
   title: string;
   detail?: string;
-  source?: { pointer?: string; parameter?: string };
+  field?: Field;
+  parameter?: string;
 }
 
 /** A refusal of a request, of a kind, with one or more problems; shown to the client as they are. */
@@ -40,7 +62,7 @@ export class ApiError extends Error {
 
 export class BadRequest extends ApiError {
   constructor(detail: string, parameter?: string) {
-    super('bad-request', 'bad request', detail, [{ title: 'bad request', detail, ...(parameter ? { source: { parameter } } : {}) }]);
+    super('bad-request', 'bad request', detail, [{ title: 'bad request', detail, ...(parameter ? { parameter } : {}) }]);
   }
 }
 
@@ -100,20 +122,23 @@ export class Unavailable extends ApiError {
   }
 }
 
-/** One error per invalid attribute; pointer names the attribute (e.g. /data/attributes/name). */
+/** What is wrong with one field of a request (the field left out when the problem is the request as a whole). */
+export interface FieldProblem {
+  detail: string;
+  field?: Field;
+}
+
+const invalidAttribute = ({ detail, field }: FieldProblem): Problem => ({ title: 'invalid attribute', detail, ...(field ? { field } : {}) });
+
+/** One error per invalid field; `field` names it (e.g. `{ attribute: 'name' }`). */
 export class Unprocessable extends ApiError {
-  constructor(detail: string, pointer?: string, more: Problem[] = []) {
-    const first: Problem = { title: 'invalid attribute', detail, ...(pointer ? { source: { pointer } } : {}) };
-    super('invalid', 'invalid attribute', detail, [first, ...more]);
+  constructor(detail: string, field?: Field, more: FieldProblem[] = []) {
+    super('invalid', 'invalid attribute', detail, [invalidAttribute({ detail, field }), ...more.map(invalidAttribute)]);
   }
 
-  static many(errors: { detail: string; pointer?: string }[]): Unprocessable {
+  static many(errors: FieldProblem[]): Unprocessable {
     const [head, ...rest] = errors;
-    return new Unprocessable(
-      head.detail,
-      head.pointer,
-      rest.map((e) => ({ title: 'invalid attribute', detail: e.detail, ...(e.pointer ? { source: { pointer: e.pointer } } : {}) })),
-    );
+    return new Unprocessable(head.detail, head.field, rest);
   }
 }
 

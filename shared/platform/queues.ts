@@ -41,14 +41,72 @@ export interface MailDeliveryPayload {
   mailId: string;
 }
 
-/** A job ready to enqueue: where it goes, what it carries, and its deterministic id. */
-export interface JobSpec {
-  queue: QueueName;
-  name: string;
-  data: Record<string, string | string[]>;
+/** The organization a job names for the worker's fair share (absent on jobs queued without it). */
+export interface OfOrganization {
+  organization?: string;
+}
+
+/** The steps of a run a run-step job takes (see the run-pipeline processor). */
+export type RunStep = 'queue' | 'plan' | 'policy' | 'evaluate' | 'confirm' | 'apply';
+
+export interface RunStepPayload extends OfOrganization {
+  runId: string;
+  step: RunStep;
+}
+
+export interface AssessmentPayload {
+  workspaceId: string;
+}
+
+export interface TaskResultPayload {
+  taskResultId: string;
+}
+
+/** One delivery attempt, or several of one organization (see DELIVERIES_PER_JOB): one of the two ids, never both. */
+export type NotificationPayload = ({ deliveryId: string; deliveryIds?: never } | { deliveryIds: string[]; deliveryId?: never }) & OfOrganization;
+
+export interface VerificationPayload extends OfOrganization {
+  verificationId: string;
+}
+
+export interface TestRunPayload {
+  testRunId: string;
+}
+
+/** The jobs of the housekeeping schedules carry nothing. */
+export type NoPayload = Record<string, never>;
+
+/**
+ * Each queue's jobs: job name to the payload it carries. Job builders and schedulers are checked
+ * against it, and each processor reads the payload of its job name (still validating what it
+ * reads: jobs come from Redis, maybe from an earlier version).
+ */
+export interface QueueJobs {
+  'notification-delivery': { [JOB.mailDelivery]: MailDeliveryPayload; [JOB.notify]: NotificationPayload };
+  'deadline-expiry': { [JOB.reconcile]: NoPayload; [JOB.maintenance]: NoPayload; [JOB.taskDeadline]: TaskResultPayload };
+  'run-pipeline': { [JOB.runStep]: RunStepPayload; [JOB.assess]: AssessmentPayload };
+  'run-task-dispatch': { [JOB.taskDispatch]: TaskResultPayload & OfOrganization };
+  verification: { [JOB.verify]: VerificationPayload };
+  'test-run-execution': { [JOB.testRun]: TestRunPayload };
+}
+
+/** The names of a queue's jobs. */
+export type JobName<Q extends QueueName> = keyof QueueJobs[Q] & string;
+
+/** The payload of job `N` of queue `Q`. */
+export type JobData<Q extends QueueName, N extends JobName<Q>> = QueueJobs[Q][N];
+
+/** A job of queue `Q` and name `N` ready to enqueue: what it carries, and its deterministic id. */
+export interface JobSpecOf<Q extends QueueName, N extends JobName<Q>> {
+  queue: Q;
+  name: N;
+  data: JobData<Q, N>;
   jobId: string;
   opts?: JobsOptions;
 }
+
+/** A job ready to enqueue, of any queue and name (each with its own payload). */
+export type JobSpec = { [Q in QueueName]: { [N in JobName<Q>]: JobSpecOf<Q, N> }[JobName<Q>] }[QueueName];
 
 /** A delivery, the attempt a job makes of it, and the organization of its workspace. */
 export interface DeliveryAttempt {
@@ -58,14 +116,14 @@ export interface DeliveryAttempt {
 }
 
 /** The organization a job carries, for the worker's fair share (none for rows written before it was recorded). */
-const withOrganization = (data: Record<string, string | string[]>, organization: string | null) => (organization === null ? data : { ...data, organization });
+const withOrganization = <D extends object>(data: D, organization: string | null): D & OfOrganization => (organization === null ? data : { ...data, organization });
 
 /** Most notification deliveries one job carries: the worker claims, sends and settles them together. */
 export const DELIVERIES_PER_JOB = 50;
 
 /** Job builders: the one place job ids are derived (no ':' and never all digits, as BullMQ requires). */
 export const jobs = {
-  mailDelivery: (mailId: string): JobSpec => ({
+  mailDelivery: (mailId: string): JobSpecOf<'notification-delivery', typeof JOB.mailDelivery> => ({
     queue: 'notification-delivery',
     name: JOB.mailDelivery,
     data: { mailId },
@@ -77,14 +135,14 @@ export const jobs = {
    * run's organization when the caller knows it: the worker's fair share needs it before anything
    * else, and otherwise reads it first.
    */
-  runStep: (runId: string, step: string, organization: string | null = null): JobSpec => ({
+  runStep: (runId: string, step: RunStep, organization: string | null = null): JobSpecOf<'run-pipeline', typeof JOB.runStep> => ({
     queue: 'run-pipeline',
     name: JOB.runStep,
     data: withOrganization({ runId, step }, organization),
     jobId: `run-${runId}-${step}`,
   }),
   /** Delivery attempt `attempt` of a run task request, optionally delayed (retry schedule). */
-  taskDispatch: (resultId: string, organization: string, attempt: number, delayMs = 0): JobSpec => ({
+  taskDispatch: (resultId: string, organization: string, attempt: number, delayMs = 0): JobSpecOf<'run-task-dispatch', typeof JOB.taskDispatch> => ({
     queue: 'run-task-dispatch',
     name: JOB.taskDispatch,
     data: withOrganization({ taskResultId: resultId }, organization),
@@ -92,7 +150,7 @@ export const jobs = {
     opts: { delay: Math.max(0, delayMs) },
   }),
   /** Fires when a task result's callback deadline passes. */
-  taskDeadline: (resultId: string, delayMs: number): JobSpec => ({
+  taskDeadline: (resultId: string, delayMs: number): JobSpecOf<'deadline-expiry', typeof JOB.taskDeadline> => ({
     queue: 'deadline-expiry',
     name: JOB.taskDeadline,
     data: { taskResultId: resultId },
@@ -100,7 +158,7 @@ export const jobs = {
     opts: { delay: Math.max(0, delayMs) },
   }),
   /** Delivery attempt `attempt` of a notification, optionally delayed (retry schedule). */
-  notificationDelivery: (deliveryId: string, organization: string, attempt: number, delayMs = 0): JobSpec => ({
+  notificationDelivery: (deliveryId: string, organization: string, attempt: number, delayMs = 0): JobSpecOf<'notification-delivery', typeof JOB.notify> => ({
     queue: 'notification-delivery',
     name: JOB.notify,
     data: withOrganization({ deliveryId }, organization),
@@ -111,7 +169,7 @@ export const jobs = {
    * Several delivery attempts of one organization in one job (at most DELIVERIES_PER_JOB), keyed by
    * the set of attempts it carries; a single one keeps its per-attempt id above.
    */
-  notificationDeliveries: (attempts: readonly DeliveryAttempt[]): JobSpec => {
+  notificationDeliveries: (attempts: readonly DeliveryAttempt[]): JobSpecOf<'notification-delivery', typeof JOB.notify> => {
     const organization = attempts[0].organization;
     if (attempts.some((a) => a.organization !== organization)) throw new Error('a delivery job carries the deliveries of one organization');
     if (attempts.length === 1) return jobs.notificationDelivery(attempts[0].id, organization, attempts[0].attempt);
@@ -119,21 +177,21 @@ export const jobs = {
     return { queue: 'notification-delivery', name: JOB.notify, data: withOrganization({ deliveryIds: attempts.map((a) => a.id) }, organization), jobId: `nb-${sha256Hex(key).slice(0, 40)}` };
   },
   /** A health assessment of a workspace, once per interval slot. */
-  assessment: (workspaceId: string, slot: number): JobSpec => ({
+  assessment: (workspaceId: string, slot: number): JobSpecOf<'run-pipeline', typeof JOB.assess> => ({
     queue: 'run-pipeline',
     name: JOB.assess,
     data: { workspaceId },
     jobId: `assess-${workspaceId}-${slot}`,
   }),
   /** Executes a module test run (`terraform test`); the row decides whether anything is due. */
-  testRun: (testRunId: string): JobSpec => ({
+  testRun: (testRunId: string): JobSpecOf<'test-run-execution', typeof JOB.testRun> => ({
     queue: 'test-run-execution',
     name: JOB.testRun,
     data: { testRunId },
     jobId: `exec-${testRunId}`,
   }),
   /** Checks a destination URL while the API waits for the outcome. */
-  verify: (verificationId: string, organization: string | null): JobSpec => ({
+  verify: (verificationId: string, organization: string | null): JobSpecOf<'verification', typeof JOB.verify> => ({
     queue: 'verification',
     name: JOB.verify,
     data: withOrganization({ verificationId }, organization),
@@ -303,14 +361,14 @@ export async function enqueueAllAfterCommit(queues: Queues, specs: readonly JobS
 }
 
 /** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job, each job one organization's. */
-export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpec[] {
+export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpecOf<'notification-delivery', typeof JOB.notify>[] {
   const byOrganization = new Map<string, DeliveryAttempt[]>();
   for (const a of attempts) {
     const list = byOrganization.get(a.organization);
     if (list) list.push(a);
     else byOrganization.set(a.organization, [a]);
   }
-  const specs: JobSpec[] = [];
+  const specs: JobSpecOf<'notification-delivery', typeof JOB.notify>[] = [];
   for (const list of byOrganization.values()) {
     for (let i = 0; i < list.length; i += DELIVERIES_PER_JOB) specs.push(jobs.notificationDeliveries(list.slice(i, i + DELIVERIES_PER_JOB)));
   }

@@ -55,7 +55,7 @@ export async function writeOpaFiles(dir: string, code: string, input: Evaluation
 
 /**
  * OPA policies evaluated with the `opa` CLI, one `opa eval` per policy. A REST engine (an OPA
- * server answering `POST /v1/data/<path>`) can implement PolicyEngine alongside this one.
+ * server answering queries through its Data API) can implement PolicyEngine alongside this one.
  */
 export class OpaCliEngine extends CliPolicyEngine implements PolicyEngine {
   readonly kind = 'opa' as const;

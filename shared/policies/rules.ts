@@ -1,3 +1,5 @@
+import type { Field } from '../platform/errors.js';
+
 /** Policy kinds: Sentinel is the default. */
 export const POLICY_KINDS = ['sentinel', 'opa'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
@@ -22,9 +24,10 @@ export const policyPath = (name: string, kind: PolicyKind): string => `${name}.$
 
 export const isLevelOf = (kind: PolicyKind, level: string): level is EnforcementLevel => (ENFORCEMENT_LEVELS[kind] as readonly string[]).includes(level);
 
+/** What is wrong with one field of a policy request. */
 export interface Problem {
   detail: string;
-  pointer: string;
+  field: Field;
 }
 
 /** What a create or update asks for; `undefined` means the attribute was not sent. */
@@ -37,7 +40,6 @@ export interface PolicyRequest {
   enforce?: { path?: string; mode: string }[];
 }
 
-const at = (attribute: string) => `/data/attributes/${attribute}`;
 
 /**
  * Checks the kind-dependent rules of a policy and settles its enforcement level from
@@ -48,29 +50,29 @@ export function settlePolicy(req: PolicyRequest, current?: EnforcementLevel): { 
   const problems: Problem[] = [];
   // A query on a Sentinel policy is refused at creation; an update ignores it (clients send it whatever the kind).
   if (req.kind === 'sentinel' && current === undefined && req.query !== undefined && req.query !== null) {
-    problems.push({ detail: 'query is only valid for opa policies', pointer: at('query') });
+    problems.push({ detail: 'query is only valid for opa policies', field: { attribute: 'query' } });
   }
   if (req.kind === 'opa' && (current === undefined ? !req.query : req.query === null || req.query === '')) {
-    problems.push({ detail: 'query is required for opa policies', pointer: at('query') });
+    problems.push({ detail: 'query is required for opa policies', field: { attribute: 'query' } });
   }
   const levels = ENFORCEMENT_LEVELS[req.kind].join(', ');
   if (req.level !== undefined && !isLevelOf(req.kind, req.level)) {
-    problems.push({ detail: `enforcement-level must be one of ${levels} for ${req.kind} policies`, pointer: at('enforcement-level') });
+    problems.push({ detail: `enforcement-level must be one of ${levels} for ${req.kind} policies`, field: { attribute: 'enforcement-level' } });
   }
   const [enforce] = req.enforce ?? [];
   if (enforce) {
     const path = policyPath(req.name, req.kind);
     // go-tfe's OPA tests send the mode alone: the path, when sent, must name the policy's file.
-    if (enforce.path !== undefined && enforce.path !== path) problems.push({ detail: `enforce path must be ${path}`, pointer: at('enforce/0/path') });
+    if (enforce.path !== undefined && enforce.path !== path) problems.push({ detail: `enforce path must be ${path}`, field: { attribute: 'enforce', at: [0, 'path'] } });
     if (!isLevelOf(req.kind, enforce.mode)) {
-      problems.push({ detail: `enforce mode must be one of ${levels} for ${req.kind} policies`, pointer: at('enforce/0/mode') });
+      problems.push({ detail: `enforce mode must be one of ${levels} for ${req.kind} policies`, field: { attribute: 'enforce', at: [0, 'mode'] } });
     } else if (req.level !== undefined && enforce.mode !== req.level) {
-      problems.push({ detail: 'enforce mode and enforcement-level must agree when both are given', pointer: at('enforce/0/mode') });
+      problems.push({ detail: 'enforce mode and enforcement-level must agree when both are given', field: { attribute: 'enforce', at: [0, 'mode'] } });
     }
   }
   const asked = req.level ?? enforce?.mode;
   if (asked === undefined && current === undefined) {
-    problems.push({ detail: 'enforcement-level (or the deprecated enforce) is required', pointer: at('enforcement-level') });
+    problems.push({ detail: 'enforcement-level (or the deprecated enforce) is required', field: { attribute: 'enforcement-level' } });
   }
   if (problems.length) return { level: null, problems };
   return { level: (asked as EnforcementLevel | undefined) ?? current!, problems };

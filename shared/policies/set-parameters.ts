@@ -16,7 +16,7 @@ export interface ParameterInput {
   sensitive?: boolean;
 }
 
-const taken = () => new Unprocessable('key has already been taken', '/data/attributes/key');
+const taken = () => new Unprocessable('key has already been taken', { attribute: 'key' });
 const keyRace = (err: unknown): never => {
   if (isUniqueViolation(err)) throw taken();
   throw err;

@@ -11,7 +11,7 @@ import { UploadRefused } from '../configuration-versions/archive-intake.js';
  * free one create policy set versions through the API (the free edition: 422, nothing saved).
  */
 export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionSummary> {
-  if (rt.config.edition === 'free') throw new Unprocessable('the free edition does not create policy set versions through the API; attach policies to the set instead', '/');
+  if (rt.config.edition === 'free') throw new Unprocessable('the free edition does not create policy set versions through the API; attach policies to the set instead', { document: true });
   return insertPolicySetVersion(rt.db, set.id);
 }
 

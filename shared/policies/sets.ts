@@ -1,7 +1,7 @@
 import type { Db } from '../platform/db.js';
 import { applySetToProjects } from './project-sets.repo.js';
 import { assertProjects } from './project-sets.js';
-import { Unprocessable } from '../platform/errors.js';
+import { type ElementField, type Field, Unprocessable } from '../platform/errors.js';
 import { FREE_POLICIES_PER_SET, FREE_POLICY_SETS_PER_ORGANIZATION, type PolicyKind } from './rules.js';
 import {
   attachWorkspaces,
@@ -29,42 +29,39 @@ import { assertPinnable } from './tool-versions.js';
 
 /*
  * Rules shared by the policy and policy set endpoints: what a request may name, and the free
- * edition's limits. Every refusal is a 422 whose pointer names the offending element.
+ * edition's limits. Every refusal is a 422 naming the offending field or element.
  */
-
-/** Where the i-th element of a request's list lives, e.g. `/data/relationships/policies/data/3/id`. */
-export type ElementPointer = (i: number) => string;
 
 /**
  * Ids of `table` rows named by a request, which must all be in the organization and, when `kind`
  * is given, of that kind. `what` names the resource in messages (e.g. "policy set").
  */
-async function named(q: Db, table: string, what: string, org: string, ids: string[], pointer: ElementPointer, kind?: PolicyKind): Promise<string[]> {
+async function named(q: Db, table: string, what: string, org: string, ids: string[], element: ElementField, kind?: PolicyKind): Promise<string[]> {
   if (!ids.length) return [];
   const rows = await rowsInOrganization(q, table, org, ids, Boolean(kind));
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of ids.entries()) {
     const row = byId.get(id);
-    if (!row) throw new Unprocessable(`${what} ${id} was not found in organization ${org}`, pointer(i));
-    if (kind && row.kind !== kind) throw new Unprocessable(`${what} ${id} is of kind ${row.kind}; a policy set holds policies of its own kind only (${kind})`, pointer(i));
+    if (!row) throw new Unprocessable(`${what} ${id} was not found in organization ${org}`, element(i));
+    if (kind && row.kind !== kind) throw new Unprocessable(`${what} ${id} is of kind ${row.kind}; a policy set holds policies of its own kind only (${kind})`, element(i));
   }
   return ids;
 }
 
-export const namedPolicySets = (q: Db, org: string, kind: PolicyKind, ids: string[], pointer: ElementPointer) => named(q, 'policy_sets', 'policy set', org, ids, pointer, kind);
-export const namedPolicies = (q: Db, org: string, kind: PolicyKind, ids: string[], pointer: ElementPointer) => named(q, 'policies', 'policy', org, ids, pointer, kind);
-export const namedWorkspaces = (q: Db, org: string, ids: string[], pointer: ElementPointer) => named(q, 'workspaces', 'workspace', org, ids, pointer);
+export const namedPolicySets = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) => named(q, 'policy_sets', 'policy set', org, ids, element, kind);
+export const namedPolicies = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) => named(q, 'policies', 'policy', org, ids, element, kind);
+export const namedWorkspaces = (q: Db, org: string, ids: string[], element: ElementField) => named(q, 'workspaces', 'workspace', org, ids, element);
 
 /** 422 when another row of `table` in the organization has the name. */
 export async function assertNameFree(q: Db, table: 'policies' | 'policy_sets', org: string, name: string, exceptId?: string): Promise<void> {
-  if (await nameTaken(q, table, org, name, exceptId)) throw new Unprocessable('name has already been taken', '/data/attributes/name');
+  if (await nameTaken(q, table, org, name, exceptId)) throw new Unprocessable('name has already been taken', { attribute: 'name' });
 }
 
 /**
  * Links policies to sets (inside the caller's transaction). The sets are locked first, so in the
  * free edition concurrent additions cannot together pass five policies per set.
  */
-export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_set_id: string; policy_id: string }[], pointer: string): Promise<void> {
+export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_set_id: string; policy_id: string }[], field: Field): Promise<void> {
   if (!links.length) return;
   const setIds = [...new Set(links.map((l) => l.policy_set_id))];
   await lockPolicySets(tx, setIds);
@@ -72,7 +69,7 @@ export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_s
   if (!free) return;
   for (const [id, count] of await policyCounts(tx, setIds)) {
     if (count > FREE_POLICIES_PER_SET) {
-      throw new Unprocessable(`the free edition allows at most ${FREE_POLICIES_PER_SET} policies in a policy set; policy set ${id} would hold ${count}`, pointer);
+      throw new Unprocessable(`the free edition allows at most ${FREE_POLICIES_PER_SET} policies in a policy set; policy set ${id} would hold ${count}`, field);
     }
   }
 }
@@ -82,7 +79,7 @@ export async function assertRoomForPolicySet(tx: Db, free: boolean, org: string)
   if (!free) return;
   await lockPolicyOrganization(tx, org);
   if ((await countPolicySets(tx, org)) >= FREE_POLICY_SETS_PER_ORGANIZATION) {
-    throw new Unprocessable(`the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`, '/data');
+    throw new Unprocessable(`the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`, { primary: true });
   }
 }
 
@@ -93,9 +90,9 @@ export type NewPolicy = Pick<PolicyRow, 'name' | 'description' | 'kind' | 'query
 export async function createPolicy(db: Db, free: boolean, org: string, attrs: NewPolicy, setIds: string[]): Promise<PolicyRow> {
   return db.transaction(async (tx) => {
     await assertNameFree(tx, 'policies', org, attrs.name);
-    await namedPolicySets(tx, org, attrs.kind, setIds, (i) => `/data/relationships/policy-sets/data/${i}/id`);
+    await namedPolicySets(tx, org, attrs.kind, setIds, (i) => ({ relationship: 'policy-sets', element: i, id: true }));
     const row = await insertPolicy(tx, { organization_name: org, ...attrs });
-    await addPoliciesToSets(tx, free, setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })), '/data/relationships/policy-sets');
+    await addPoliciesToSets(tx, free, setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })), { relationship: 'policy-sets' });
     return row;
   });
 }
@@ -105,11 +102,13 @@ export async function removePolicy(db: Db, policy: PolicyRow): Promise<void> {
   await deletePolicy(db, policy.id);
 }
 
-/** A global policy set applies to every workspace: 422 at `pointer` when workspaces are attached to it. */
-export const globalHasNoWorkspaces = (pointer: string) => new Unprocessable('a global policy set applies to every workspace; workspaces cannot be attached to it', pointer);
+/** A global policy set applies to every workspace: 422 naming `field` when workspaces are attached to it. */
+export const globalHasNoWorkspaces = (field: Field) => new Unprocessable('a global policy set applies to every workspace; workspaces cannot be attached to it', field);
 
-const elementOf = (relationship: string) => (i: number) => `/data/relationships/${relationship}/data/${i}/id`;
-const listElement = (i: number) => `/data/${i}/id`;
+const elementOf =
+  (relationship: string): ElementField =>
+  (i) => ({ relationship, element: i, id: true });
+const listElement: ElementField = (i) => ({ primary: true, element: i, id: true });
 
 /** A new policy set's attributes. */
 export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>;
@@ -126,7 +125,7 @@ export interface NewSetMembers {
 /** Creates a policy set with the named policies and workspaces of its organization, in one transaction. */
 export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, members: NewSetMembers): Promise<PolicySetRow> {
   const { policyIds, workspaceIds, excludedWorkspaceIds, projectIds = [] } = members;
-  if (attrs.global && projectIds.length) throw globalHasNoWorkspaces('/data/relationships/projects');
+  if (attrs.global && projectIds.length) throw globalHasNoWorkspaces({ relationship: 'projects' });
   return db.transaction(async (tx) => {
     await assertRoomForPolicySet(tx, free, org);
     await assertNameFree(tx, 'policy_sets', org, attrs.name);
@@ -136,7 +135,7 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
     await namedWorkspaces(tx, org, excludedWorkspaceIds, elementOf('workspace-exclusions'));
     await assertProjects(tx, org, projectIds, elementOf('projects'));
     const row = await insertPolicySet(tx, { organization_name: org, ...attrs });
-    await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), '/data/relationships/policies');
+    await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), { relationship: 'policies' });
     await attachWorkspaces(tx, row.id, workspaceIds);
     await excludeWorkspaces(tx, row.id, excludedWorkspaceIds);
     await applySetToProjects(tx, 'policy', row.id, projectIds);
@@ -168,12 +167,12 @@ export async function changeSetMembers(db: Db, free: boolean, set: PolicySetRow,
     switch (change) {
       case 'add-policies':
         await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
-        return addPoliciesToSets(tx, free, ids.map((id) => ({ policy_set_id: set.id, policy_id: id })), '/data');
+        return addPoliciesToSets(tx, free, ids.map((id) => ({ policy_set_id: set.id, policy_id: id })), { primary: true });
       case 'remove-policies':
         await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
         return unlinkPolicies(tx, set.id, ids);
       case 'add-workspaces':
-        if (set.global) throw globalHasNoWorkspaces('/data');
+        if (set.global) throw globalHasNoWorkspaces({ primary: true });
         await namedWorkspaces(tx, set.organization_name, ids, listElement);
         return attachWorkspaces(tx, set.id, ids);
       case 'remove-workspaces':

@@ -29,9 +29,9 @@ export function buildsAtCreation(url: string | undefined, sha: string | undefine
 /** What a new version lacks: a download, as a top-level url and sha or as builds. */
 export function creationProblems(url: string | undefined, sha: string | undefined, archs: ToolBuild[] | undefined): Problem[] {
   if (archs?.length) return [];
-  if (url && !sha) return [{ detail: 'sha is required with url', pointer: '/data/attributes/sha' }];
-  if (sha && !url) return [{ detail: 'url is required with sha', pointer: '/data/attributes/url' }];
-  if (!url) return [{ detail: 'a version needs a download: url and sha, or archs', pointer: '/data/attributes/url' }];
+  if (url && !sha) return [{ detail: 'sha is required with url', field: { attribute: 'sha' } }];
+  if (sha && !url) return [{ detail: 'url is required with sha', field: { attribute: 'url' } }];
+  if (!url) return [{ detail: 'a version needs a download: url and sha, or archs', field: { attribute: 'url' } }];
   return [];
 }
 

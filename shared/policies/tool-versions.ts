@@ -31,7 +31,7 @@ export interface ToolVersionInput {
 
 const RUNTIME: Record<PolicyKind, string> = { opa: 'OPA', sentinel: 'Sentinel' };
 
-const taken = () => new Unprocessable('version has already been taken', '/data/attributes/version');
+const taken = () => new Unprocessable('version has already been taken', { attribute: 'version' });
 const versionRace = (err: unknown): never => {
   if (isUniqueViolation(err)) throw taken();
   throw err;
@@ -88,6 +88,6 @@ export async function assertPinnable(db: Db, kind: PolicyKind, version: string |
   if (known.includes(version)) return;
   throw new Unprocessable(
     `policy-tool-version ${version} is not a registered ${RUNTIME[kind]} version; known: latest${known.length ? `, ${known.join(', ')}` : ''}`,
-    '/data/attributes/policy-tool-version',
+    { attribute: 'policy-tool-version' },
   );
 }

@@ -18,12 +18,12 @@ import {
   type TeamProjectRow,
 } from './repo.js';
 
-const nameTaken = () => new Unprocessable('Name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('Name has already been taken', { attribute: 'name' });
 
 function checkName(settings: ProjectSettings): void {
   if (settings.name === undefined) return;
   const problem = projectNameProblem(settings.name);
-  if (problem) throw new Unprocessable(problem, '/data/attributes/name');
+  if (problem) throw new Unprocessable(problem, { attribute: 'name' });
 }
 
 const refuseTakenName = (err: unknown): never => {
@@ -56,7 +56,7 @@ export async function removeProject(rt: Runtime, project: ProjectRow): Promise<v
 /** The project of `organizationName` a workspace names (422 for one of another organization or none). */
 export async function projectForWorkspace(db: Db, organizationName: string, projectId: string): Promise<ProjectRow> {
   const project = await findProject(db, projectId);
-  if (!project || project.organization_name !== organizationName) throw new Unprocessable(`project ${projectId} not found in the organization`, '/data/relationships/project');
+  if (!project || project.organization_name !== organizationName) throw new Unprocessable(`project ${projectId} not found in the organization`, { relationship: 'project' });
   return project;
 }
 
@@ -71,7 +71,7 @@ export interface TeamProjectRequest {
 export async function grantTeamProject(rt: Runtime, teamId: string, project: ProjectRow, given: TeamProjectRequest): Promise<TeamProjectRow> {
   const permissions = projectPermissionsFor(given.access, given);
   return rt.db.transaction(async (tx) => {
-    if (await findTeamProjectOf(tx, teamId, project.id)) throw new Unprocessable('Team already has access to this project', '/data/relationships/team');
+    if (await findTeamProjectOf(tx, teamId, project.id)) throw new Unprocessable('Team already has access to this project', { relationship: 'team' });
     return insertTeamProject(tx, teamId, project.id, { access: given.access, project_access: permissions.project, workspace_access: permissions.workspace });
   });
 }

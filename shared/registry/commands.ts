@@ -41,11 +41,11 @@ export interface ModuleVersionInput {
 
 /** Creates a pending version of a private module; its archive comes through the upload URL. */
 export async function createModuleVersion(rt: Runtime, module: RegistryModuleRow, input: ModuleVersionInput): Promise<ModuleVersionRow> {
-  if (module.registry_name !== 'private') throw new Unprocessable('versions of a public module are published in the public registry', '/data/attributes/version');
+  if (module.registry_name !== 'private') throw new Unprocessable('versions of a public module are published in the public registry', { attribute: 'version' });
   if (input.testRunId && !(await findTestRun(rt.db, module.id, input.testRunId))) {
-    throw new Unprocessable(`test run ${input.testRunId} is not a test run of this module`, '/data/relationships/test-run/data/id');
+    throw new Unprocessable(`test run ${input.testRunId} is not a test run of this module`, { relationship: 'test-run', id: true });
   }
-  const taken = () => new Unprocessable(`version ${input.version} of this module already exists`, '/data/attributes/version');
+  const taken = () => new Unprocessable(`version ${input.version} of this module already exists`, { attribute: 'version' });
   if (await findModuleVersion(rt.db, module.id, input.version)) throw taken();
   try {
     return await insertModuleVersion(rt.db, {

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
-import { NotFound, Unprocessable } from '../platform/errors.js';
+import { type Field, NotFound, Unprocessable } from '../platform/errors.js';
 import { tarGzOf } from '../platform/archive.js';
 import { keyProblems, type VariableCategory } from '../variables/rules.js';
 import { noCodeConfiguration, pinsVersion, provisionedVersion, provisioningProblem, type VariableOption } from './no-code.rules.js';
@@ -28,13 +28,13 @@ export interface NoCodeInput {
   variableOptions?: VariableOption[];
 }
 
-const PIN_POINTER = '/data/attributes/version-pin';
+const VERSION_PIN: Field = { attribute: 'version-pin' };
 
 /** The pin to store: a version of the module (422 when it has none such), `latest`, or null for none. */
 async function checkedPin(db: Db, moduleId: string, pin: string | null | undefined): Promise<string | null | undefined> {
   if (pin === undefined || pin === null || !pinsVersion(pin)) return pin === '' ? null : pin;
   if (!(await findModuleVersion(db, moduleId, pin))) {
-    throw new Unprocessable(`version pin ${pin} is neither latest nor a version of the module`, PIN_POINTER);
+    throw new Unprocessable(`version pin ${pin} is neither latest nor a version of the module`, VERSION_PIN);
   }
   return pin;
 }
@@ -43,7 +43,7 @@ async function checkedPin(db: Db, moduleId: string, pin: string | null | undefin
 function checkedOptions(options: VariableOption[] | undefined): VariableOption[] | undefined {
   const seen = new Set<string>();
   for (const o of options ?? []) {
-    if (seen.has(o.variable_name)) throw new Unprocessable(`variable ${o.variable_name} has options twice`, '/data/relationships/variable-options');
+    if (seen.has(o.variable_name)) throw new Unprocessable(`variable ${o.variable_name} has options twice`, { relationship: 'variable-options' });
     seen.add(o.variable_name);
   }
   return options;
@@ -53,7 +53,7 @@ function checkedOptions(options: VariableOption[] | undefined): VariableOption[]
 async function offeredModule(db: Db, organizationName: string, moduleId: string): Promise<RegistryModuleRow> {
   const module = await findModule(db, moduleId);
   if (!module || module.organization_name !== organizationName || module.registry_name !== 'private') {
-    throw new Unprocessable(`registry module ${moduleId} is not a private module of the organization`, '/data/relationships/registry-module');
+    throw new Unprocessable(`registry module ${moduleId} is not a private module of the organization`, { relationship: 'registry-module' });
   }
   return module;
 }
@@ -73,14 +73,14 @@ export async function offerNoCodeModule(db: Db, organizationName: string, regist
       return row;
     })
     .catch((err: unknown) => {
-      throw isUniqueViolation(err, ONE_PER_MODULE) ? new Unprocessable('the registry module is already offered as a no-code module', '/data/relationships/registry-module') : err;
+      throw isUniqueViolation(err, ONE_PER_MODULE) ? new Unprocessable('the registry module is already offered as a no-code module', { relationship: 'registry-module' }) : err;
     });
 }
 
 /** Changes a no-code module; its registry module stays the same (422 when a request names another). */
 export async function changeNoCodeModule(rt: Runtime, ncm: NoCodeModuleRow, input: NoCodeInput & { registryModuleId?: string }): Promise<NoCodeModuleRow> {
   if (input.registryModuleId !== undefined && input.registryModuleId !== ncm.registry_module_id) {
-    throw new Unprocessable('the registry module of a no-code module cannot be changed', '/data/relationships/registry-module');
+    throw new Unprocessable('the registry module of a no-code module cannot be changed', { relationship: 'registry-module' });
   }
   return rt.db.transaction(async (tx) => {
     const changed = await updateNoCodeModule(tx, ncm.id, { enabled: input.enabled, version_pin: await checkedPin(tx, ncm.registry_module_id, input.versionPin) });
@@ -110,8 +110,8 @@ function checkedVariables(variables: ProvisionedVariable[]): ProvisionedVariable
   const seen = new Set<string>();
   for (const [i, v] of variables.entries()) {
     const problems = keyProblems(v.key, v.category);
-    if (problems.length) throw new Unprocessable(`variable ${v.key}: ${problems[0].detail}`, `/data/relationships/vars/data/${i}`);
-    if (seen.has(`${v.category}:${v.key}`)) throw new Unprocessable(`variable ${v.key} is given twice`, `/data/relationships/vars/data/${i}`);
+    if (problems.length) throw new Unprocessable(`variable ${v.key}: ${problems[0].detail}`, { relationship: 'vars', element: i });
+    if (seen.has(`${v.category}:${v.key}`)) throw new Unprocessable(`variable ${v.key} is given twice`, { relationship: 'vars', element: i });
     seen.add(`${v.category}:${v.key}`);
   }
   return variables;
@@ -133,7 +133,7 @@ export async function provisionWorkspace(rt: Runtime, ncm: NoCodeModuleRow, req:
   const variables = checkedVariables(req.variables);
   const given = variables.map((v) => ({ key: v.key, value: v.value ?? '', category: v.category }));
   const problem = provisioningProblem(root.inputs, await variableOptionsOf(rt.db, [ncm.id]), given);
-  if (problem) throw new Unprocessable(problem, '/data/relationships/vars');
+  if (problem) throw new Unprocessable(problem, { relationship: 'vars' });
 
   const ws = await createWorkspace(rt, ncm.organization_name, req.settings);
   try {

@@ -71,18 +71,18 @@ async function verifyEndpoint(rt: Runtime, url: string, hmacKey: string | null, 
   const result = await verifyDestination(rt, { kind: 'run-task', organization: org, url, body: testPayload(rt.config.baseUrl, org), secret: hmacKey });
   if (result.status !== 'succeeded' || result.response_status !== 200) {
     const why = result.response_status ? `it answered ${result.response_status}` : (result.error ?? 'no response');
-    throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, '/data/attributes/url');
+    throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, { attribute: 'url' });
   }
 }
 
 /** The free edition allows one run task per organization. */
 async function checkFreeLimit(rt: Runtime, q: Runtime['db'], org: string): Promise<void> {
   if (rt.config.edition === 'free' && (await organizationHasTask(q, org))) {
-    throw new Unprocessable('the free edition allows one run task per organization', '/data/attributes/name');
+    throw new Unprocessable('the free edition allows one run task per organization', { attribute: 'name' });
   }
 }
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('name has already been taken', { attribute: 'name' });
 
 /** Creates a run task once its endpoint answered the test request with 200. */
 export async function createTask(rt: Runtime, org: string, input: TaskInput & { name: string; url: string }): Promise<TaskRow> {
@@ -140,10 +140,10 @@ export async function attachTask(
   return rt.db.transaction(async (tx) => {
     await lockTask(tx, task.id);
     if (await isTaskAttached(tx, workspaceId, task.id)) {
-      throw new Unprocessable('the run task is already attached to this workspace', '/data/relationships/task');
+      throw new Unprocessable('the run task is already attached to this workspace', { relationship: 'task' });
     }
     if (rt.config.edition === 'free' && (await attachmentCount(tx, task.id)) >= FREE_WORKSPACES_PER_TASK) {
-      throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, '/data/relationships/task');
+      throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, { relationship: 'task' });
     }
     return insertWorkspaceTask(tx, { workspace_id: workspaceId, task_id: task.id, ...attrs });
   });

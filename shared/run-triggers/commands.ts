@@ -1,11 +1,11 @@
 import type { Db } from '../platform/db.js';
 import { isUniqueViolation } from '../platform/db.js';
-import { NotFound, Unprocessable } from '../platform/errors.js';
+import { type Field, NotFound, Unprocessable } from '../platform/errors.js';
 import { MAX_RUN_TRIGGER_SOURCES } from './rules.js';
 import { countRunTriggerSources, deleteRunTrigger, findRunTrigger, insertRunTrigger, ONE_TRIGGER_PER_SOURCE, type NamedRunTriggerRow } from './repo.js';
 import { lockWorkspaceRow, type WorkspaceRow } from '../workspaces/repo.js';
 
-const SOURCEABLE = '/data/relationships/sourceable';
+const SOURCEABLE: Field = { relationship: 'sourceable' };
 
 /**
  * Makes `source` a source of `target`'s runs. The source must be another workspace of the same

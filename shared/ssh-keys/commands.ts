@@ -22,7 +22,7 @@ export interface SshKeyInput {
 function sealedValue(rt: Runtime, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const problem = sshKeyProblem(value);
-  if (problem) throw new Unprocessable(problem, '/data/attributes/value');
+  if (problem) throw new Unprocessable(problem, { attribute: 'value' });
   return encryptSecret(rt.config.encryptionKey, value);
 }
 
@@ -47,7 +47,7 @@ export async function removeSshKey(rt: Runtime, key: SshKeyRow): Promise<void> {
 export async function assignSshKey(rt: Runtime, ws: WorkspaceRow, keyId: string | null): Promise<WorkspaceRow> {
   return rt.db.transaction(async (tx) => {
     const key = keyId === null ? null : await findSshKeyToAssign(tx, keyId);
-    if (key === undefined || (key && key.organization_name !== ws.organization_name)) throw new Unprocessable(`SSH key ${keyId} not found in the organization`, '/data/attributes/id');
+    if (key === undefined || (key && key.organization_name !== ws.organization_name)) throw new Unprocessable(`SSH key ${keyId} not found in the organization`, { attribute: 'id' });
     return updateWorkspace(tx, ws, { ssh_key_id: keyId });
   });
 }

@@ -39,14 +39,12 @@ export interface StateVersionInput {
 
 const md5Hex = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
-const pointer = (attr: string) => `/data/attributes/${attr}`;
-
 /** Decodes a base64 attribute; 422 naming it when it is not base64 or empty. */
 function decode(value: string, attr: string): Buffer {
   const compact = value.replace(/\s+/g, '');
   const bytes = Buffer.from(compact, 'base64');
   if (!bytes.length || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    throw new Unprocessable(`${attr} must be base64 encoded`, pointer(attr));
+    throw new Unprocessable(`${attr} must be base64 encoded`, { attribute: attr });
   }
   return bytes;
 }
@@ -57,9 +55,9 @@ function parsed(bytes: Buffer, attr: string): ParsedState {
   try {
     state = parseState(bytes);
   } catch {
-    throw new Unprocessable('the state is not valid JSON', pointer(attr));
+    throw new Unprocessable('the state is not valid JSON', { attribute: attr });
   }
-  if (!Number.isInteger(state.serial) || state.serial < 0) throw new Unprocessable('the state has no valid serial', pointer(attr));
+  if (!Number.isInteger(state.serial) || state.serial < 0) throw new Unprocessable('the state has no valid serial', { attribute: attr });
   return state;
 }
 
@@ -86,19 +84,19 @@ async function requireSuccessor(tx: Db, workspaceId: string, next: StateVersionM
  */
 export async function createStateVersion(rt: Runtime, principal: Principal, workspaceId: string, input: StateVersionInput): Promise<StateVersionRow> {
   const md5 = input.md5.toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(md5)) throw new Unprocessable('md5 must be the hex MD5 digest of the state', pointer('md5'));
+  if (!/^[0-9a-f]{32}$/.test(md5)) throw new Unprocessable('md5 must be the hex MD5 digest of the state', { attribute: 'md5' });
   const raw = input.state !== undefined ? decode(input.state, 'state') : null;
   const json = input.jsonState !== undefined ? decode(input.jsonState, 'json-state') : null;
   let state: ParsedState | null = null;
   if (raw) {
-    if (md5Hex(raw) !== md5) throw new Unprocessable('md5 does not match the state', pointer('md5'));
+    if (md5Hex(raw) !== md5) throw new Unprocessable('md5 does not match the state', { attribute: 'md5' });
     state = parsed(raw, 'state');
   }
   if (json) {
     try {
       JSON.parse(json.toString('utf8'));
     } catch {
-      throw new Unprocessable('json-state is not valid JSON', pointer('json-state'));
+      throw new Unprocessable('json-state is not valid JSON', { attribute: 'json-state' });
     }
   }
   const lineage = input.lineage ?? state?.lineage ?? null;
@@ -212,10 +210,10 @@ export async function currentResources(rt: Runtime, workspaceId: string): Promis
  */
 export async function rollbackStateVersion(rt: Runtime, principal: Principal, workspaceId: string, fromId: string): Promise<StateVersionRow> {
   const from = await findStateVersion(rt.db, fromId);
-  if (!from || from.workspace_id !== workspaceId) throw new Unprocessable('the state version to roll back to must be one of this workspace', '/data/id');
-  if (!servesState(from) || !from.object_id) throw new Unprocessable('the state version to roll back to has no stored state', '/data/id');
+  if (!from || from.workspace_id !== workspaceId) throw new Unprocessable('the state version to roll back to must be one of this workspace', { primary: true, id: true });
+  if (!servesState(from) || !from.object_id) throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
   const bytes = await readObject(rt, from.object_id);
-  if (!bytes) throw new Unprocessable('the state version to roll back to has no stored state', '/data/id');
+  if (!bytes) throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
   const doc = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
   return rt.db.transaction(async (tx) => {
     await requireLockHolder(tx, workspaceId, principal);
@@ -247,7 +245,7 @@ export async function changeRemoteStateConsumers(
   if (how !== 'remove') {
     const known = new Set(await workspacesOfOrganization(rt.db, workspace.organization_name, ids));
     const bad = ids.find((id) => !known.has(id) || id === workspace.id);
-    if (bad) throw new Unprocessable(`workspace ${bad} is not another workspace of this organization`, '/data');
+    if (bad) throw new Unprocessable(`workspace ${bad} is not another workspace of this organization`, { primary: true });
   }
   await rt.db.transaction(async (tx) => {
     if (how === 'add') await addConsumers(tx, workspace.id, ids);

@@ -31,7 +31,7 @@ export interface VariableInput {
   sensitive?: boolean;
 }
 
-const taken = () => new Unprocessable('key has already been taken', '/data/attributes/key');
+const taken = () => new Unprocessable('key has already been taken', { attribute: 'key' });
 
 /** A unique-index refusal (another request took the key between the check and the write) is the same 422. */
 const keyRace = (err: unknown): never => {

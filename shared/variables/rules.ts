@@ -1,3 +1,4 @@
+import type { Field } from '../platform/errors.js';
 import type { Problem } from '../policies/rules.js';
 
 /*
@@ -31,13 +32,13 @@ export const MAX_KEY_LENGTH = 128;
  */
 export const RESERVED_ENV_KEYS = ['PATH', 'HOME', 'TF_CLI_CONFIG_FILE', 'TF_IN_AUTOMATION', 'TF_INPUT', 'CHECKPOINT_DISABLE'] as const;
 
-const KEY_POINTER = '/data/attributes/key';
+const KEY: Field = { attribute: 'key' };
 
 /** A blank or too long key, or one `pattern` refuses (`rule` says why). */
 function keyShapeProblems(key: string, pattern: RegExp, rule: string): Problem[] {
-  if (!key.trim()) return [{ detail: "key can't be blank", pointer: KEY_POINTER }];
-  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, pointer: KEY_POINTER }];
-  if (!pattern.test(key)) return [{ detail: `key is invalid: ${rule}`, pointer: KEY_POINTER }];
+  if (!key.trim()) return [{ detail: "key can't be blank", field: KEY }];
+  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, field: KEY }];
+  if (!pattern.test(key)) return [{ detail: `key is invalid: ${rule}`, field: KEY }];
   return [];
 }
 
@@ -47,12 +48,11 @@ export const parameterKeyProblems = (key: string): Problem[] =>
 
 /** Problems with a key of a category (none when valid). */
 export function keyProblems(key: string, category: VariableCategory): Problem[] {
-  const pointer = KEY_POINTER;
   if (category === 'terraform') return keyShapeProblems(key, TERRAFORM_KEY, 'a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a dash');
   const shape = keyShapeProblems(key, ENV_KEY, 'an environment variable name contains only letters, digits and underscores');
   if (shape.length) return shape;
   if ((RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
-    return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, pointer }];
+    return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, field: KEY }];
   }
   return [];
 }
@@ -60,7 +60,7 @@ export function keyProblems(key: string, category: VariableCategory): Problem[] 
 /** Refuses turning a sensitive variable back into a plain one. */
 export function sensitiveProblems(wasSensitive: boolean, sensitive: boolean | undefined): Problem[] {
   if (wasSensitive && sensitive === false) {
-    return [{ detail: 'a sensitive variable cannot be made non-sensitive; delete it and create it again', pointer: '/data/attributes/sensitive' }];
+    return [{ detail: 'a sensitive variable cannot be made non-sensitive; delete it and create it again', field: { attribute: 'sensitive' } }];
   }
   return [];
 }

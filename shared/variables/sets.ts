@@ -1,5 +1,5 @@
 import { isUniqueViolation, type Db } from '../platform/db.js';
-import { Unprocessable } from '../platform/errors.js';
+import { type ElementField, type Field, Unprocessable } from '../platform/errors.js';
 import {
   applyToWorkspaces,
   deleteVariableSet,
@@ -15,7 +15,7 @@ import {
 /*
  * Variable sets: their names are unique in an organization; a global set reaches every workspace
  * and has none applied; the workspaces a request names must be of the set's organization. Every
- * refusal is a 422 whose pointer names what is wrong.
+ * refusal is a 422 naming the field that is wrong.
  */
 
 export interface VarsetInput {
@@ -25,13 +25,13 @@ export interface VarsetInput {
   priority?: boolean;
 }
 
-const nameTakenError = () => new Unprocessable('name has already been taken', '/data/attributes/name');
-const globalHasNoWorkspaces = (pointer: string) => new Unprocessable('a global variable set applies to every workspace; workspaces cannot be applied to it', pointer);
+const nameTakenError = () => new Unprocessable('name has already been taken', { attribute: 'name' });
+const globalHasNoWorkspaces = (field: Field) => new Unprocessable('a global variable set applies to every workspace; workspaces cannot be applied to it', field);
 
-/** 422 unless every id is a workspace of the organization; `pointer(i)` locates the i-th. */
-async function assertWorkspaces(db: Db, org: string, ids: string[], pointer: (i: number) => string): Promise<void> {
+/** 422 unless every id is a workspace of the organization; `element(i)` names the i-th. */
+async function assertWorkspaces(db: Db, org: string, ids: string[], element: ElementField): Promise<void> {
   const found = new Set(await workspacesInOrganization(db, org, ids));
-  for (const [i, id] of ids.entries()) if (!found.has(id)) throw new Unprocessable(`workspace ${id} was not found in organization ${org}`, pointer(i));
+  for (const [i, id] of ids.entries()) if (!found.has(id)) throw new Unprocessable(`workspace ${id} was not found in organization ${org}`, element(i));
 }
 
 const nameRace = (err: unknown): never => {
@@ -40,11 +40,11 @@ const nameRace = (err: unknown): never => {
 };
 
 export async function createVariableSet(db: Db, org: string, a: VarsetInput & { name: string }, workspaceIds: string[]): Promise<VariableSetRow> {
-  if (a.global && workspaceIds.length) throw globalHasNoWorkspaces('/data/relationships/workspaces');
+  if (a.global && workspaceIds.length) throw globalHasNoWorkspaces({ relationship: 'workspaces' });
   return db
     .transaction(async (tx) => {
       if (await nameTaken(tx, org, a.name)) throw nameTakenError();
-      await assertWorkspaces(tx, org, workspaceIds, (i) => `/data/relationships/workspaces/data/${i}/id`);
+      await assertWorkspaces(tx, org, workspaceIds, (i) => ({ relationship: 'workspaces', element: i, id: true }));
       const set = await insertVariableSet(tx, { organization_name: org, name: a.name, description: a.description ?? null, global: a.global ?? false, priority: a.priority ?? false });
       await applyToWorkspaces(tx, set.id, workspaceIds);
       return set;
@@ -62,8 +62,8 @@ export async function changeVariableSet(db: Db, set: VariableSetRow, a: VarsetIn
       const current = await lockVariableSet(tx, set.id);
       if (a.name !== undefined && (await nameTaken(tx, set.organization_name, a.name, set.id))) throw nameTakenError();
       const global = a.global ?? current?.global ?? set.global;
-      if (global && workspaceIds?.length) throw globalHasNoWorkspaces('/data/relationships/workspaces');
-      if (workspaceIds) await assertWorkspaces(tx, set.organization_name, workspaceIds, (i) => `/data/relationships/workspaces/data/${i}/id`);
+      if (global && workspaceIds?.length) throw globalHasNoWorkspaces({ relationship: 'workspaces' });
+      if (workspaceIds) await assertWorkspaces(tx, set.organization_name, workspaceIds, (i) => ({ relationship: 'workspaces', element: i, id: true }));
       if (global || workspaceIds) await removeFromWorkspaces(tx, set.id);
       if (workspaceIds) await applyToWorkspaces(tx, set.id, workspaceIds);
       const { name, description, priority } = a;
@@ -79,13 +79,13 @@ export const removeVariableSet = (db: Db, set: VariableSetRow) => deleteVariable
 export async function applyVariableSet(db: Db, set: VariableSetRow, workspaceIds: string[]): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await lockVariableSet(tx, set.id);
-    if (current?.global) throw globalHasNoWorkspaces('/data');
-    await assertWorkspaces(tx, set.organization_name, workspaceIds, (i) => `/data/${i}/id`);
+    if (current?.global) throw globalHasNoWorkspaces({ primary: true });
+    await assertWorkspaces(tx, set.organization_name, workspaceIds, (i) => ({ primary: true, element: i, id: true }));
     await applyToWorkspaces(tx, set.id, workspaceIds);
   });
 }
 
 export async function unapplyVariableSet(db: Db, set: VariableSetRow, workspaceIds: string[]): Promise<void> {
-  await assertWorkspaces(db, set.organization_name, workspaceIds, (i) => `/data/${i}/id`);
+  await assertWorkspaces(db, set.organization_name, workspaceIds, (i) => ({ primary: true, element: i, id: true }));
   await removeFromWorkspaces(db, set.id, workspaceIds);
 }

@@ -23,7 +23,7 @@ const parsedCount = (state: Buffer): number => {
   }
 };
 
-const nameTaken = () => new Unprocessable('name has already been taken', '/data/attributes/name');
+const nameTaken = () => new Unprocessable('name has already been taken', { attribute: 'name' });
 /** The index that keeps workspace names unique in an organization (see its migration). */
 const NAME_UNIQUE = 'workspaces_organization_name_name_unique';
 
@@ -34,7 +34,7 @@ const NAME_UNIQUE = 'workspaces_organization_name_name_unique';
 function triggers(settings: WorkspaceSettings): WorkspaceSettings {
   const prefixes = settings.trigger_prefixes ?? [];
   const patterns = settings.trigger_patterns ?? [];
-  if (prefixes.length && patterns.length) throw new Unprocessable('only one of trigger-prefixes and trigger-patterns may be set', '/data/attributes/trigger-patterns');
+  if (prefixes.length && patterns.length) throw new Unprocessable('only one of trigger-prefixes and trigger-patterns may be set', { attribute: 'trigger-patterns' });
   if (prefixes.length) return { ...settings, trigger_patterns: [] };
   if (patterns.length) return { ...settings, trigger_prefixes: [] };
   return settings;
@@ -46,7 +46,7 @@ async function resolveTags(db: Db, organizationName: string, refs: TagRef[], cre
   const ids = [...new Set(refs.flatMap((r) => (r.id ? [r.id] : [])))];
   const [byName, byId] = await Promise.all([create ? tagsNamed(db, organizationName, names) : existingTagsNamed(db, organizationName, names), tagsByIds(db, organizationName, ids)]);
   const missing = ids.find((id) => !byId.some((t) => t.id === id));
-  if (missing) throw new Unprocessable(`tag ${missing} not found in the organization`, '/data');
+  if (missing) throw new Unprocessable(`tag ${missing} not found in the organization`, { primary: true });
   const found = new Map([...byName.map((t) => [`n:${t.name}`, t] as const), ...byId.map((t) => [`i:${t.id}`, t] as const)]);
   return refs.flatMap((r) => found.get(r.id ? `i:${r.id}` : `n:${r.name}`) ?? []);
 }
@@ -99,7 +99,7 @@ export async function changeWorkspace(rt: Runtime, ws: WorkspaceRow, settings: W
 async function executionOf(db: Db, organizationName: string, ws: WorkspaceRow | null, settings: WorkspaceSettings): Promise<WorkspaceSettings> {
   const follows = settings.overwrites_execution_mode === false || (settings.execution_mode === undefined && !(ws?.overwrites_execution_mode ?? false));
   if (follows) {
-    if (settings.agent_pool_id) throw new Unprocessable(poolWithoutAgentMode('Agent pool'), '/data/attributes/agent-pool-id');
+    if (settings.agent_pool_id) throw new Unprocessable(poolWithoutAgentMode('Agent pool'), { attribute: 'agent-pool-id' });
     const { agent_pool_id: _ignored, ...rest } = settings;
     return rest;
   }
@@ -117,7 +117,7 @@ export async function tagWorkspaces(rt: Runtime, tag: TagRow, workspaceIds: stri
   await rt.db.transaction(async (tx) => {
     const found = await workspaceIdsIn(tx, tag.organization_name, workspaceIds);
     const missing = workspaceIds.find((id) => !found.includes(id));
-    if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, '/data');
+    if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, { primary: true });
     for (const id of workspaceIds) await attachTags(tx, id, [tag.id]);
   });
 }

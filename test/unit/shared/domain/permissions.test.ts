@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { accessOfLevel, accessOfTeamWorkspace, allows, FULL_WORKSPACE_ACCESS, teamWorkspacePermissions, widerAccess, WORKSPACE_ACCESS_LEVELS } from '../../../../shared/identity/permissions.rules.js';
 import { executionAfter } from '../../../../shared/agent-pools/rules.js';
 import { backingDataRefusal } from '../../../../shared/state/machine.js';
+import type { Field } from '../../../../shared/platform/errors.js';
 
 describe('workspace permissions', () => {
   it('orders the fixed levels: each allows at least what the one below it does', () => {
@@ -41,13 +42,13 @@ describe('workspace permissions', () => {
 });
 
 describe('execution modes and agent pools', () => {
-  const P = '/p';
+  const P: Field = { attribute: 'p' };
   it('puts a pool with the agent mode only', () => {
     expect(executionAfter({ mode: 'remote', pool: null }, { pool: 'apool-1' }, 'Default agent pool', P)).to.deep.equal({
       problem: "Default agent pool must not be specified unless using 'agent' execution mode",
-      pointer: P,
+      field: P,
     });
-    expect(executionAfter({ mode: 'remote', pool: null }, { mode: 'agent' }, 'Agent pool', P)).to.deep.equal({ problem: "Agent pool must be specified when using 'agent' execution mode", pointer: P });
+    expect(executionAfter({ mode: 'remote', pool: null }, { mode: 'agent' }, 'Agent pool', P)).to.deep.equal({ problem: "Agent pool must be specified when using 'agent' execution mode", field: P });
     expect(executionAfter({ mode: 'remote', pool: null }, { mode: 'agent', pool: 'apool-1' }, 'Agent pool', P)).to.deep.equal({ mode: 'agent', pool: 'apool-1' });
     expect(executionAfter({ mode: 'agent', pool: 'apool-1' }, { mode: 'remote' }, 'Agent pool', P)).to.deep.equal({ mode: 'remote', pool: null });
     expect(executionAfter({ mode: 'agent', pool: 'apool-1' }, { mode: 'agent' }, 'Agent pool', P)).to.deep.equal({ mode: 'agent', pool: 'apool-1' });
