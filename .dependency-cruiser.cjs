@@ -4,20 +4,34 @@
  * breaks each rule once on purpose and fails when a rule stops firing.
  */
 // Pure files: state machines, value rules and the run's gates, which hold no I/O.
-const PURE = '/(rules|machine|[^/]+\\.rules|[^/]+\\.machine)\\.ts$|^shared/runs/gates\\.ts$|^shared/platform/(machine|ids|errors)\\.ts$';
+const PURE =
+  '/(rules|machine|[^/]+\\.rules|[^/]+\\.machine)\\.ts$|^shared/runs/gates\\.ts$|^shared/platform/(machine|ids|errors)\\.ts$';
 // What a feature shows the rest of the code: its commands (index.ts) and its reads (queries).
 const FACE = '^shared/[^/]+/(index|engine|queries|[^/]+\\.queries)\\.ts$';
 const FEATURE = '^shared/(?!platform/|schemas/)[^/]+/';
 // Files that hold SQL and nothing else.
 const SQL_FILES = '^shared/[^/]+/(repo|queries|[^/]+\\.repo|[^/]+\\.queries)\\.ts$';
 // A feature's commands: every file of a feature that is not SQL, pure or its face.
-const COMMANDS = '^shared/(?!platform/|schemas/)[^/]+/(?!index\\.ts$)(?![^/]*(repo|queries|rules|machine)\\.ts$)[^/]+\\.ts$';
+const COMMANDS =
+  '^shared/(?!platform/|schemas/)[^/]+/(?!index\\.ts$)(?![^/]*(repo|queries|rules|machine)\\.ts$)[^/]+\\.ts$';
 const SPAWNS = '^shared/platform/(terraform|sandbox)/|^shared/platform/subprocess\\.ts$';
 const DATABASE = '^shared/platform/(db\\.ts|db/|leases\\.ts|sweep-lock\\.ts|idempotency\\.repo\\.ts|store/)';
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'Modules form layers; a cycle ties two of them together.', from: {}, to: { circular: true } },
-    { name: 'web-not-workers', severity: 'error', comment: 'The web process never loads worker code.', from: { path: '^server/' }, to: { path: '^workers/' } },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Modules form layers; a cycle ties two of them together.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'web-not-workers',
+      severity: 'error',
+      comment: 'The web process never loads worker code.',
+      from: { path: '^server/' },
+      to: { path: '^workers/' },
+    },
     {
       name: 'web-not-processes',
       severity: 'error',
@@ -32,12 +46,25 @@ module.exports = {
       from: { path: '^bin/web\\.ts$' },
       to: { path: `${SPAWNS}|^workers/`, reachable: true },
     },
-    { name: 'workers-not-web', severity: 'error', comment: 'Workers map jobs to commands; they never load web code.', from: { path: '^workers/' }, to: { path: '^server/' } },
-    { name: 'shared-not-processes', severity: 'error', comment: 'Shared code never depends on an entry point or a process type.', from: { path: '^shared/' }, to: { path: '^(server|workers|bin)/' } },
+    {
+      name: 'workers-not-web',
+      severity: 'error',
+      comment: 'Workers map jobs to commands; they never load web code.',
+      from: { path: '^workers/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'shared-not-processes',
+      severity: 'error',
+      comment: 'Shared code never depends on an entry point or a process type.',
+      from: { path: '^shared/' },
+      to: { path: '^(server|workers|bin)/' },
+    },
     {
       name: 'entries-through-faces',
       severity: 'error',
-      comment: "Handlers and workers call a feature through its index.ts (commands), its queries (reads) or, for workers, its engine.ts (the processes it runs); types may come from anywhere.",
+      comment:
+        'Handlers and workers call a feature through its index.ts (commands), its queries (reads) or, for workers, its engine.ts (the processes it runs); types may come from anywhere.',
       from: { path: '^(server|workers)/' },
       to: { path: FEATURE, pathNot: FACE, dependencyTypesNot: ['type-only'] },
     },
@@ -58,7 +85,8 @@ module.exports = {
     {
       name: 'platform-below-features',
       severity: 'error',
-      comment: 'The platform (config, database, queues, sandbox, Terraform...) knows no feature: it may use their pure rules and types only.',
+      comment:
+        'The platform (config, database, queues, sandbox, Terraform...) knows no feature: it may use their pure rules and types only.',
       from: { path: '^shared/platform/' },
       to: { path: '^shared/(?!platform/)', pathNot: PURE, dependencyTypesNot: ['type-only'] },
     },
@@ -67,16 +95,25 @@ module.exports = {
       severity: 'error',
       comment: 'Repos and queries hold SQL only: no commands, no job queues, no outbound HTTP, no processes.',
       from: { path: SQL_FILES },
-      to: { path: `${COMMANDS}|^shared/platform/(queues|outbound)\\.ts$|${SPAWNS}|^node_modules/(bullmq|node-fetch|express)/` },
+      to: {
+        path: `${COMMANDS}|^shared/platform/(queues|outbound)\\.ts$|${SPAWNS}|^node_modules/(bullmq|node-fetch|express)/`,
+      },
     },
     {
       name: 'console-api-only',
       severity: 'error',
-      comment: 'The web console reads and writes through the API only: it imports no server, worker or shared code, and nothing imports it.',
+      comment:
+        'The web console reads and writes through the API only: it imports no server, worker or shared code, and nothing imports it.',
       from: { path: '^console/' },
       to: { path: '^(server|workers|shared|bin)/' },
     },
-    { name: 'nothing-imports-console', severity: 'error', comment: 'The console is built and served as files, never imported.', from: { pathNot: '^console/' }, to: { path: '^console/' } },
+    {
+      name: 'nothing-imports-console',
+      severity: 'error',
+      comment: 'The console is built and served as files, never imported.',
+      from: { pathNot: '^console/' },
+      to: { path: '^console/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

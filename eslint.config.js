@@ -4,16 +4,34 @@
 // engine excepted). Run with `npm run lint` (with the import boundaries of .dependency-cruiser.cjs).
 import tseslint from 'typescript-eslint';
 
-const NO_AS_NEVER = { selector: 'TSAsExpression > TSNeverKeyword', message: 'No `as never`: type the value (see shared/platform/db.ts for JSON and SQL values).' };
+const NO_AS_NEVER = {
+  selector: 'TSAsExpression > TSNeverKeyword',
+  message: 'No `as never`: type the value (see shared/platform/db.ts for JSON and SQL values).',
+};
 const NO_SQL = [
-  { selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]', message: 'No SQL here: queries belong in the repo (writes) or queries (responses) files of a feature.' },
-  { selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here: transactions belong in the commands of a feature, queries in its repo or queries files.' },
-  { selector: 'CallExpression[callee.object.property.name="db"][callee.property.name=/^(transaction|raw)$/]', message: 'No SQL here.' },
-  { selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]', message: 'No SQL here: queries belong in the repo or queries files of a feature.' },
+  {
+    selector: 'CallExpression[callee.type="Identifier"][callee.name=/^(db|tx|trx|q)$/]',
+    message: 'No SQL here: queries belong in the repo (writes) or queries (responses) files of a feature.',
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^(transaction|raw)$/]',
+    message: 'No SQL here: transactions belong in the commands of a feature, queries in its repo or queries files.',
+  },
+  {
+    selector: 'CallExpression[callee.object.property.name="db"][callee.property.name=/^(transaction|raw)$/]',
+    message: 'No SQL here.',
+  },
+  {
+    selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name="db"]',
+    message: 'No SQL here: queries belong in the repo or queries files of a feature.',
+  },
 ];
 // A feature's commands open transactions but leave the statements to its repo and queries files.
 const NO_SQL_IN_COMMANDS = NO_SQL.filter((r) => !r.selector.includes('transaction')).concat([
-  { selector: 'CallExpression[callee.property.name="raw"]', message: 'No SQL here: raw statements belong in the repo or queries files of a feature.' },
+  {
+    selector: 'CallExpression[callee.property.name="raw"]',
+    message: 'No SQL here: raw statements belong in the repo or queries files of a feature.',
+  },
 ]);
 
 export default tseslint.config(
@@ -34,7 +52,13 @@ export default tseslint.config(
   },
   {
     files: ['shared/*/**/*.ts'],
-    ignores: ['shared/platform/**', 'shared/schemas/**', 'shared/**/*repo.ts', 'shared/**/*queries.ts', 'shared/runs/engine.ts'],
+    ignores: [
+      'shared/platform/**',
+      'shared/schemas/**',
+      'shared/**/*repo.ts',
+      'shared/**/*queries.ts',
+      'shared/runs/engine.ts',
+    ],
     rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL_IN_COMMANDS] },
   },
 );

@@ -68,7 +68,8 @@ interface CpuPerRequest {
 
 // ---------------------------------------------------------------- load generator (worker thread)
 
-const createBody = (n: number): string => JSON.stringify({ data: { type: 'workspaces', attributes: { name: `bench-${n}` } } });
+const createBody = (n: number): string =>
+  JSON.stringify({ data: { type: 'workspaces', attributes: { name: `bench-${n}` } } });
 
 function requestsFor(spec: LoadSpec): autocannon.Request[] {
   if (spec.method === 'GET') return [{ method: 'GET' }];
@@ -81,12 +82,20 @@ function requestsFor(spec: LoadSpec): autocannon.Request[] {
  * Off the main thread autocannon hands back its raw, encoded result (it expects a parent to merge
  * several), so it is aggregated here. That step is public but missing from the type definitions.
  */
-const aggregate = (autocannon as unknown as { aggregateResult(results: unknown[], opts: autocannon.Options): autocannon.Result }).aggregateResult;
+const aggregate = (
+  autocannon as unknown as { aggregateResult(results: unknown[], opts: autocannon.Options): autocannon.Result }
+).aggregateResult;
 
 async function runLoad(spec: LoadSpec): Promise<Summary> {
   const headers: Record<string, string> = { authorization: `Bearer ${spec.token}`, accept: JSON_API };
   if (spec.method === 'POST') headers['content-type'] = JSON_API;
-  const opts: autocannon.Options = { url: spec.url, connections: CONNECTIONS, duration: spec.seconds, headers, requests: requestsFor(spec) };
+  const opts: autocannon.Options = {
+    url: spec.url,
+    connections: CONNECTIONS,
+    duration: spec.seconds,
+    headers,
+    requests: requestsFor(spec),
+  };
   const r = aggregate([await autocannon(opts)], { url: spec.url, connections: CONNECTIONS });
   // Per-second samples do not survive aggregation, so throughput is completed requests over time.
   const rps = r.requests.total / r.duration;
@@ -108,7 +117,9 @@ function loadGenerator(): { run(spec: LoadSpec): Promise<Summary>; stop(): Promi
   return {
     run: (spec) =>
       new Promise<Summary>((resolve, reject) => {
-        worker.once('message', (msg: { summary?: Summary; error?: string }) => (msg.summary ? resolve(msg.summary) : reject(new Error(msg.error))));
+        worker.once('message', (msg: { summary?: Summary; error?: string }) =>
+          msg.summary ? resolve(msg.summary) : reject(new Error(msg.error)),
+        );
         worker.postMessage(spec);
       }),
     stop: () => worker.terminate(),
@@ -150,7 +161,12 @@ async function startService(databaseUrl: string, queuePrefix: string): Promise<S
 }
 
 /** Calls the real API as a client would and returns the JSON:API document; any non-2xx is fatal. */
-async function call(baseUrl: string, token: string, path: string, body: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+async function call(
+  baseUrl: string,
+  token: string,
+  path: string,
+  body: unknown,
+): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
   const res = await fetch(`${baseUrl}/api/v2${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': JSON_API, accept: JSON_API },
@@ -160,7 +176,6 @@ async function call(baseUrl: string, token: string, path: string, body: unknown)
   if (!res.ok) throw new Error(`POST ${path} -> ${res.status}: ${text}`);
   return JSON.parse(text);
 }
-
 
 interface Fixture {
   token: string;
@@ -174,17 +189,45 @@ interface Fixture {
 /** A user with its own token, an organization it owns and one workspace, all through the API. */
 async function createFixture(svc: Service): Promise<Fixture> {
   const name = `bench-${randomBytes(4).toString('hex')}`;
-  const user = await call(svc.baseUrl, svc.adminToken, '/admin/users', doc('users', { username: name, email: `${name}@example.test` }));
-  const tok = await call(svc.baseUrl, svc.adminToken, `/users/${user.data.id}/authentication-tokens`, doc('authentication-tokens', { description: 'bench' }));
+  const user = await call(
+    svc.baseUrl,
+    svc.adminToken,
+    '/admin/users',
+    doc('users', { username: name, email: `${name}@example.test` }),
+  );
+  const tok = await call(
+    svc.baseUrl,
+    svc.adminToken,
+    `/users/${user.data.id}/authentication-tokens`,
+    doc('authentication-tokens', { description: 'bench' }),
+  );
   const token = String(tok.data.attributes.token);
   await call(svc.baseUrl, token, '/organizations', doc('organizations', { name, email: `${name}@example.test` }));
   const workspaceName = 'bench-fixture';
-  const ws = await call(svc.baseUrl, token, `/organizations/${name}/workspaces`, doc('workspaces', { name: workspaceName }));
-  const cv = await call(svc.baseUrl, token, `/workspaces/${ws.data.id}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false }));
+  const ws = await call(
+    svc.baseUrl,
+    token,
+    `/organizations/${name}/workspaces`,
+    doc('workspaces', { name: workspaceName }),
+  );
+  const cv = await call(
+    svc.baseUrl,
+    token,
+    `/workspaces/${ws.data.id}/configuration-versions`,
+    doc('configuration-versions', { 'auto-queue-runs': false }),
+  );
   // The upload URL names the configured base URL; this service listens on a port of its own.
   const upload = new URL(String(cv.data.attributes['upload-url']));
-  await putArchive(`${svc.baseUrl}${upload.pathname}${upload.search}`, await tarGz({ 'main.tf': 'resource "terraform_data" "a" {\n  input = "x"\n}\n' }));
-  const run = await call(svc.baseUrl, token, '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.data.id } } }));
+  await putArchive(
+    `${svc.baseUrl}${upload.pathname}${upload.search}`,
+    await tarGz({ 'main.tf': 'resource "terraform_data" "a" {\n  input = "x"\n}\n' }),
+  );
+  const run = await call(
+    svc.baseUrl,
+    token,
+    '/runs',
+    doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.data.id } } }),
+  );
   return { token, org: name, workspaceId: ws.data.id, workspaceName, runId: run.data.id };
 }
 
@@ -216,7 +259,9 @@ function baselineApp(pool: pg.Pool): express.Express {
   app.use(express.json({ type: ['application/json', JSON_API] }));
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const digest = digestOf(req);
-    const found = digest ? await pool.query('select user_id from authentication_tokens where digest = $1', [digest]) : null;
+    const found = digest
+      ? await pool.query('select user_id from authentication_tokens where digest = $1', [digest])
+      : null;
     if (!found?.rowCount) {
       res.status(401).json({ error: 'unauthorized' });
       return;
@@ -229,7 +274,10 @@ function baselineApp(pool: pg.Pool): express.Express {
     else res.json({ data: rows[0] });
   });
   app.get('/orgs/:org/ws/:name', async (req: Request<{ org: string; name: string }>, res: Response) => {
-    const { rows } = await pool.query('select * from workspaces where organization_name = $1 and name = $2', [req.params.org, req.params.name]);
+    const { rows } = await pool.query('select * from workspaces where organization_name = $1 and name = $2', [
+      req.params.org,
+      req.params.name,
+    ]);
     if (!rows.length) res.status(404).json({ error: 'not found' });
     else res.json({ data: rows[0] });
   });
@@ -241,7 +289,10 @@ function baselineApp(pool: pg.Pool): express.Express {
   app.post('/orgs/:org/ws', async (req: Request<{ org: string }>, res: Response) => {
     const name = (req.body as { data?: { attributes?: { name?: string } } }).data?.attributes?.name;
     const id = `ws-${randomBytes(8).toString('hex')}`;
-    const { rows } = await pool.query('insert into workspaces (id, organization_name, name, project_id) values ($1, $2, $3, (select id from projects where organization_name = $2 and is_default)) returning *', [id, req.params.org, name]);
+    const { rows } = await pool.query(
+      'insert into workspaces (id, organization_name, name, project_id) values ($1, $2, $3, (select id from projects where organization_name = $2 and is_default)) returning *',
+      [id, req.params.org, name],
+    );
     res.status(201).json({ data: rows[0] });
   });
   return app;
@@ -279,13 +330,24 @@ function scenarios(svcPort: number, basePort: number, fx: Fixture): Scenario[] {
   const svc = `http://${HOST}:${svcPort}/api/v2`;
   const base = `http://${HOST}:${basePort}`;
   return [
-    { title: 'GET /api/v2/workspaces/:id', method: 'GET', urls: { baseline: `${base}/ws/${fx.workspaceId}`, service: `${svc}/workspaces/${fx.workspaceId}` } },
+    {
+      title: 'GET /api/v2/workspaces/:id',
+      method: 'GET',
+      urls: { baseline: `${base}/ws/${fx.workspaceId}`, service: `${svc}/workspaces/${fx.workspaceId}` },
+    },
     {
       title: 'GET /api/v2/organizations/:org/workspaces/:name',
       method: 'GET',
-      urls: { baseline: `${base}/orgs/${fx.org}/ws/${fx.workspaceName}`, service: `${svc}/organizations/${fx.org}/workspaces/${fx.workspaceName}` },
+      urls: {
+        baseline: `${base}/orgs/${fx.org}/ws/${fx.workspaceName}`,
+        service: `${svc}/organizations/${fx.org}/workspaces/${fx.workspaceName}`,
+      },
     },
-    { title: 'GET /api/v2/runs/:id', method: 'GET', urls: { baseline: `${base}/runs/${fx.runId}`, service: `${svc}/runs/${fx.runId}` } },
+    {
+      title: 'GET /api/v2/runs/:id',
+      method: 'GET',
+      urls: { baseline: `${base}/runs/${fx.runId}`, service: `${svc}/runs/${fx.runId}` },
+    },
     {
       title: 'POST /api/v2/organizations/:org/workspaces',
       method: 'POST',
@@ -307,7 +369,10 @@ interface CpuSample {
 }
 
 /** Samples CPU through /proc: both servers run on this process's main thread (the load generator has a thread of its own). */
-function cpuMeter(watcher: pg.Client): { sample(): Promise<CpuSample>; perRequest(before: CpuSample, requests: number): Promise<CpuPerRequest> } {
+function cpuMeter(watcher: pg.Client): {
+  sample(): Promise<CpuSample>;
+  perRequest(before: CpuSample, requests: number): Promise<CpuPerRequest>;
+} {
   const sample = async (): Promise<CpuSample> => {
     const pids = await backendPids(watcher);
     return {
@@ -329,7 +394,13 @@ function cpuMeter(watcher: pg.Client): { sample(): Promise<CpuSample>; perReques
 const SIDES: readonly Side[] = ['baseline', 'service'];
 
 /** Warm both sides up, then alternate baseline and service so drift hits both equally. */
-async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<typeof cpuMeter>, sc: Scenario, token: string, names: { next: number }): Promise<Measured> {
+async function measure(
+  gen: ReturnType<typeof loadGenerator>,
+  meter: ReturnType<typeof cpuMeter>,
+  sc: Scenario,
+  token: string,
+  names: { next: number },
+): Promise<Measured> {
   const spec = (side: Side, seconds: number): LoadSpec => {
     const s = { url: sc.urls[side], method: sc.method, token, seconds, nameOffset: names.next };
     names.next += 10_000_000; // far more requests than any single run can make
@@ -345,7 +416,9 @@ async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<
       const s = await gen.run(spec(side, MEASURE_SECONDS));
       cpu[side].push(await meter.perRequest(before, s.total));
       if (profiling) await profiling(`${side}-${profileName(sc.title)}-round-${round + 1}`);
-      process.stderr.write(`  ${sc.title} ${side} round ${round + 1}: ${s.rps.toFixed(0)} req/s, p99 ${s.p99} ms, non-2xx ${s.non2xx}\n`);
+      process.stderr.write(
+        `  ${sc.title} ${side} round ${round + 1}: ${s.rps.toFixed(0)} req/s, p99 ${s.p99} ms, non-2xx ${s.non2xx}\n`,
+      );
       runs[side].push(s);
     }
   }
@@ -354,7 +427,11 @@ async function measure(gen: ReturnType<typeof loadGenerator>, meter: ReturnType<
 
 /** A scenario's title as a file name: `GET /api/v2/runs/:id` -> `get-runs-id`. */
 const profileName = (title: string): string =>
-  title.toLowerCase().replace('/api/v2/', '').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  title
+    .toLowerCase()
+    .replace('/api/v2/', '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Starts the inspector's CPU profiler on this thread; the returned function writes the profile out. */
 async function startProfile(): Promise<(name: string) => Promise<void>> {
@@ -374,7 +451,14 @@ const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
 function averaged(runs: Summary[]): Summary {
   const of = (k: keyof Summary) => runs.map((r) => r[k]);
-  return { rps: mean(of('rps')), p50: mean(of('p50')), p99: mean(of('p99')), total: sum(of('total')), non2xx: sum(of('non2xx')), errors: sum(of('errors')) };
+  return {
+    rps: mean(of('rps')),
+    p50: mean(of('p50')),
+    p99: mean(of('p99')),
+    total: sum(of('total')),
+    non2xx: sum(of('non2xx')),
+    errors: sum(of('errors')),
+  };
 }
 
 /** Markdown table, so the output can be pasted into docs/performance.md as is. */
@@ -388,14 +472,23 @@ function report(results: Measured[]): { table: string; flagged: string[] } {
     const avg = { baseline: averaged(m.runs.baseline), service: averaged(m.runs.service) };
     for (const side of SIDES) {
       const a = avg[side];
-      if (a.non2xx > 0 || a.errors > 0) flagged.push(`${m.title} (${side}): ${a.non2xx} non-2xx, ${a.errors} errors of ${a.total}`);
-      lines.push(`| ${m.title} | ${side} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p99.toFixed(1)} | ${a.non2xx} | ${a.errors} |`);
+      if (a.non2xx > 0 || a.errors > 0)
+        flagged.push(`${m.title} (${side}): ${a.non2xx} non-2xx, ${a.errors} errors of ${a.total}`);
+      lines.push(
+        `| ${m.title} | ${side} | ${a.rps.toFixed(0)} | ${a.p50.toFixed(1)} | ${a.p99.toFixed(1)} | ${a.non2xx} | ${a.errors} |`,
+      );
     }
     const rpsRatio = avg.service.rps / avg.baseline.rps;
     const p99Ratio = avg.service.p99 / avg.baseline.p99;
-    lines.push(`| ${m.title} | **service / baseline** | **${rpsRatio.toFixed(2)}** | | **${p99Ratio.toFixed(2)}** | | |`);
+    lines.push(
+      `| ${m.title} | **service / baseline** | **${rpsRatio.toFixed(2)}** | | **${p99Ratio.toFixed(2)}** | | |`,
+    );
   }
-  lines.push('', '| Endpoint | Side | server thread CPU ms per request | Postgres backends CPU ms per request |', '|---|---|---:|---:|');
+  lines.push(
+    '',
+    '| Endpoint | Side | server thread CPU ms per request | Postgres backends CPU ms per request |',
+    '|---|---|---:|---:|',
+  );
   for (const m of results) {
     for (const side of SIDES) {
       const of = (k: keyof CpuPerRequest) => mean(m.cpu[side].map((c) => c[k])).toFixed(3);
@@ -415,7 +508,11 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<unknown>)[] = [() => dropDatabase(databaseUrl)];
   try {
     const svc = await startService(databaseUrl, `bench-${runId}`);
-    cleanups.unshift(() => svc.web.stop(), () => flushQueueKeys(svc.rt), () => closeRuntime(svc.rt));
+    cleanups.unshift(
+      () => svc.web.stop(),
+      () => flushQueueKeys(svc.rt),
+      () => closeRuntime(svc.rt),
+    );
     const baseline = await startBaseline(databaseUrl);
     cleanups.unshift(() => baseline.stop());
     const gen = loadGenerator();
@@ -426,10 +523,13 @@ async function main(): Promise<void> {
     const meter = cpuMeter(watcher);
 
     const fx = await createFixture(svc);
-    process.stderr.write(`measuring: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${ROUNDS} x ${MEASURE_SECONDS} s per side\n`);
+    process.stderr.write(
+      `measuring: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${ROUNDS} x ${MEASURE_SECONDS} s per side\n`,
+    );
     const names = { next: 1 };
     const results: Measured[] = [];
-    for (const sc of scenarios(svc.web.port, baseline.port, fx)) results.push(await measure(gen, meter, sc, fx.token, names));
+    for (const sc of scenarios(svc.web.port, baseline.port, fx))
+      results.push(await measure(gen, meter, sc, fx.token, names));
 
     const { table, flagged } = report(results);
     process.stdout.write(`\n${table}\n\n`);
@@ -437,7 +537,8 @@ async function main(): Promise<void> {
     process.stdout.write(`total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   } finally {
     // Sequential and best effort: one failed step must not leave the database behind.
-    for (const step of cleanups) await step().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
+    for (const step of cleanups)
+      await step().catch((err: unknown) => process.stderr.write(`cleanup: ${String(err)}\n`));
   }
 }
 

@@ -41,7 +41,27 @@ import { runPayload } from '../shared/notifications/payloads.js';
 import { MAX_CONFIGURATIONS_PER_WORKSPACE } from '../shared/notifications/machine.js';
 import { firstTries } from '../shared/platform/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, backendPids, Cleanups, createCv, createFixture, doc, HOST, log, machine, output, percentile, procCpuMs, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+import {
+  api,
+  backendPids,
+  Cleanups,
+  createCv,
+  createFixture,
+  doc,
+  HOST,
+  log,
+  machine,
+  output,
+  percentile,
+  procCpuMs,
+  putArchive,
+  runMain,
+  sleep,
+  startService,
+  tarGz,
+  type Fixture,
+  type Service,
+} from './support.js';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? '2000');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
@@ -88,7 +108,8 @@ interface Sink {
 }
 
 async function startSink(token: string): Promise<Sink> {
-  let waiting: { ids: Set<string>; arrivals: Map<string, Instant>; resolve: (m: Map<string, Instant>) => void } | null = null;
+  let waiting: { ids: Set<string>; arrivals: Map<string, Instant>; resolve: (m: Map<string, Instant>) => void } | null =
+    null;
   const state = { badSignatures: 0 };
   const byRun = new Map<string, { at: Instant; raw: string }>();
   const server: Server = createServer((req, res) => {
@@ -123,7 +144,15 @@ async function startSink(token: string): Promise<Sink> {
     byRun,
     expect: (ids) =>
       new Promise<Map<string, Instant>>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${waiting?.ids.size ?? 0} of ${ids.length} requests not at the sink after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `${waiting?.ids.size ?? 0} of ${ids.length} requests not at the sink after ${ROUND_TIMEOUT_MS} ms`,
+              ),
+            ),
+          ROUND_TIMEOUT_MS,
+        );
         waiting = { ids: new Set(ids), arrivals: new Map(), resolve: (m) => (clearTimeout(timer), resolve(m)) };
       }),
     async close() {
@@ -143,7 +172,17 @@ interface Item {
 }
 
 type LoopCommand =
-  | { type: 'load'; url: string; token: string; userAgent: string; items: Item[]; concurrency: number; keepAlive: boolean; client: LoopClient; gapMs: number }
+  | {
+      type: 'load';
+      url: string;
+      token: string;
+      userAgent: string;
+      items: Item[];
+      concurrency: number;
+      keepAlive: boolean;
+      client: LoopClient;
+      gapMs: number;
+    }
   | { type: 'go' };
 type LoopReply = { type: 'loaded' } | { type: 'done'; latencies: number[] } | { type: 'error'; error: string };
 
@@ -151,13 +190,22 @@ type LoopReply = { type: 'loaded' } | { type: 'done'; latencies: number[] } | { 
 type LoopClient = 'node-fetch' | 'node:http';
 
 /** One POST through Node's own HTTP client, its answer read whole; resolves to the status. */
-function postWithNodeHttp(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<number> {
+function postWithNodeHttp(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  agent: http.Agent,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent }, (res) => {
-      res.on('data', () => undefined);
-      res.once('end', () => resolve(res.statusCode ?? 0));
-      res.once('error', reject);
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent },
+      (res) => {
+        res.on('data', () => undefined);
+        res.once('end', () => resolve(res.statusCode ?? 0));
+        res.once('error', reject);
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -177,7 +225,11 @@ function loopChild(): void {
         const { id, body } = l.items[i];
         const t0 = performance.now();
         const signature = createHmac('sha512', l.token).update(body).digest('hex');
-        const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': l.userAgent, 'X-Svc-Delivery-Id': id };
+        const headers: Record<string, string> = {
+          'Content-Type': 'application/json',
+          'User-Agent': l.userAgent,
+          'X-Svc-Delivery-Id': id,
+        };
         for (const h of SIGNATURE_HEADERS) headers[h] = signature;
         let status: number;
         if (l.client === 'node:http') status = await postWithNodeHttp(l.url, headers, body, agent);
@@ -214,7 +266,11 @@ class Loop {
   static start(cleanups: Cleanups): Loop {
     // With BENCH_CPU_PROFILE_DIR the loop processes are profiled too, to compare with the worker's profile.
     const execArgv = KEPT_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${KEPT_PROFILE_DIR}`] : [];
-    const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'loop' }, execArgv, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, BENCH_ROLE: 'loop' },
+      execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     cleanups.add(() => stopChild(child));
     return new Loop(child);
   }
@@ -266,7 +322,10 @@ function spawnWorker(svc: Service, cleanups: Cleanups, profileDir: string | null
     LOG_LEVEL: 'error',
   };
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, WORKERS_MAIN, 'notification-delivery'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...profile, WORKERS_MAIN, 'notification-delivery'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let errors = '';
   child.stderr!.on('data', (d: Buffer) => (errors = (errors + d.toString()).slice(-4000)));
   child.once('exit', (code, signal) => {
@@ -325,7 +384,13 @@ async function cpuSnapshot(watcher: pg.Client, workers: ChildProcess[], loops: L
   };
 }
 
-async function cpuUse(before: CpuSnapshot, watcher: pg.Client, workers: ChildProcess[], loops: Loop[], n: number): Promise<CpuUse> {
+async function cpuUse(
+  before: CpuSnapshot,
+  watcher: pg.Client,
+  workers: ChildProcess[],
+  loops: Loop[],
+  n: number,
+): Promise<CpuUse> {
   const after = await cpuSnapshot(watcher, workers, loops);
   let postgres = 0;
   for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
@@ -353,33 +418,74 @@ interface Target {
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
-async function inParallel<T>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+async function inParallel<T>(
+  items: readonly T[],
+  width: number,
+  fn: (item: T, i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
 }
 
 /** An enabled generic configuration with a token, subscribed to run:created (verified by the verification worker). */
-async function createConfiguration(svc: Service, fx: Fixture, workspaceId: string, sink: Sink, token: string): Promise<string> {
-  const attrs = { 'destination-type': 'generic', enabled: true, name: 'bench-hook', token, url: sink.url, triggers: ['run:created'] };
-  return (await api(svc.baseUrl, fx.token, 'POST', `/workspaces/${workspaceId}/notification-configurations`, doc('notification-configuration', attrs)))!.data.id;
+async function createConfiguration(
+  svc: Service,
+  fx: Fixture,
+  workspaceId: string,
+  sink: Sink,
+  token: string,
+): Promise<string> {
+  const attrs = {
+    'destination-type': 'generic',
+    enabled: true,
+    name: 'bench-hook',
+    token,
+    url: sink.url,
+    triggers: ['run:created'],
+  };
+  return (await api(
+    svc.baseUrl,
+    fx.token,
+    'POST',
+    `/workspaces/${workspaceId}/notification-configurations`,
+    doc('notification-configuration', attrs),
+  ))!.data.id;
 }
 
 /** `count` workspaces with a configuration uploaded and one configuration subscribed to run:created. */
-async function latencyWorkspaces(svc: Service, fx: Fixture, sink: Sink, token: string, count: number): Promise<string[]> {
+async function latencyWorkspaces(
+  svc: Service,
+  fx: Fixture,
+  sink: Sink,
+  token: string,
+  count: number,
+): Promise<string[]> {
   const archive = await tarGz({ 'main.tf': CONFIG });
   const ids: string[] = new Array<string>(count);
-  await inParallel(Array.from({ length: count }, (_, i) => i), 4, async (i) => {
-    const ws = (await api(svc.baseUrl, fx.token, 'POST', `/organizations/${fx.org}/workspaces`, doc('workspaces', { name: `latency-${i}` })))!;
-    const cv = await createCv(svc, { ...fx, workspaceId: ws.data.id });
-    await putArchive(cv.uploadUrl, archive);
-    await createConfiguration(svc, fx, ws.data.id, sink, token);
-    ids[i] = ws.data.id;
-  });
+  await inParallel(
+    Array.from({ length: count }, (_, i) => i),
+    4,
+    async (i) => {
+      const ws = (await api(
+        svc.baseUrl,
+        fx.token,
+        'POST',
+        `/organizations/${fx.org}/workspaces`,
+        doc('workspaces', { name: `latency-${i}` }),
+      ))!;
+      const cv = await createCv(svc, { ...fx, workspaceId: ws.data.id });
+      await putArchive(cv.uploadUrl, archive);
+      await createConfiguration(svc, fx, ws.data.id, sink, token);
+      ids[i] = ws.data.id;
+    },
+  );
   return ids;
 }
 
@@ -399,7 +505,13 @@ function makeItems(t: Target, n: number): Item[] {
       configurationId,
       baseUrl: t.svc.baseUrl,
       trigger: 'run:created',
-      run: { id: runId, message: 'Queued manually via the Terraform Enterprise API', status: 'pending', created_at: at, updated_at: at },
+      run: {
+        id: runId,
+        message: 'Queued manually via the Terraform Enterprise API',
+        status: 'pending',
+        created_at: at,
+        updated_at: at,
+      },
       runCreatedBy: t.fx.org,
       runUpdatedBy: t.fx.org,
       workspace: { id: t.fx.workspaceId, name: 'bench-fixture' },
@@ -437,13 +549,29 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   await queue.pause();
   const queuedBefore = await queue.count();
   const items = base.map((it) => ({ ...it, id: `${it.id}-f${fanout}`, eventKey: `${it.eventKey}:f${fanout}` }));
-  const events = Array.from({ length: Math.ceil(items.length / fanout) }, (_, i) => items.slice(i * fanout, (i + 1) * fanout));
+  const events = Array.from({ length: Math.ceil(items.length / fanout) }, (_, i) =>
+    items.slice(i * fanout, (i + 1) * fanout),
+  );
   // Like a run's move, a producer hands its event's deliveries to the next round without waiting for it.
   const rounds: Promise<void>[] = [];
   await inParallel(events, PRODUCERS, async (event) => {
-    const rows = event.map((it) => ({ id: it.id, configuration_id: it.configurationId, run_id: null, event_key: it.eventKey, trigger: 'run:created', payload: it.body }));
+    const rows = event.map((it) => ({
+      id: it.id,
+      configuration_id: it.configurationId,
+      run_id: null,
+      event_key: it.eventKey,
+      trigger: 'run:created',
+      payload: it.body,
+    }));
     await db('notification_deliveries').insert(rows);
-    rounds.push(deliveries.add(firstTries(rows.map((r) => r.id), t.fx.org)));
+    rounds.push(
+      deliveries.add(
+        firstTries(
+          rows.map((r) => r.id),
+          t.fx.org,
+        ),
+      ),
+    );
   });
   await Promise.all(rounds);
   const jobs = (await queue.count()) - queuedBefore;
@@ -456,12 +584,19 @@ async function serviceRound(t: Target, workers: ChildProcess[], base: Item[], fa
   const timing = rateOf(items.length, t0, arrivals);
   // Rows settle just after the answer; wait for them before reading CPU and attempts.
   for (const deadline = Date.now() + 10_000; ; await sleep(20)) {
-    const { rows } = await t.watcher.query<{ n: number }>(`select count(*)::int as n from notification_deliveries where id = any($1::text[]) and status = 'delivered' and attempts = 1`, [ids]);
+    const { rows } = await t.watcher.query<{ n: number }>(
+      `select count(*)::int as n from notification_deliveries where id = any($1::text[]) and status = 'delivered' and attempts = 1`,
+      [ids],
+    );
     if (rows[0].n === ids.length) break;
-    if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${ids.length} deliveries settled delivered at the first attempt`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${rows[0].n} of ${ids.length} deliveries settled delivered at the first attempt`);
   }
   const cpu = await cpuUse(cpu0, t.watcher, workers, [], items.length);
-  const { rows } = await t.watcher.query<{ ms: number }>('select duration_ms as ms from notification_delivery_attempts where delivery_id = any($1::text[])', [ids]);
+  const { rows } = await t.watcher.query<{ ms: number }>(
+    'select duration_ms as ms from notification_delivery_attempts where delivery_id = any($1::text[])',
+    [ids],
+  );
   return { ...timing, jobs, requestMs: rows.map((r) => r.ms), cpu };
 }
 
@@ -471,7 +606,21 @@ async function baselineRound(t: Target, loops: Loop[], items: Item[], side: Loop
   const tag = randomBytes(3).toString('hex');
   const renamed = items.map((it) => ({ id: `${it.id}-b${tag}`, body: it.body }));
   const parts = loops.map((_, i) => renamed.filter((_, j) => j % loops.length === i));
-  await Promise.all(loops.map((l, i) => l.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items: parts[i], concurrency: WORKER_CONCURRENCY, keepAlive, client, gapMs: 0 })));
+  await Promise.all(
+    loops.map((l, i) =>
+      l.load({
+        type: 'load',
+        url: t.sink.url,
+        token: t.token,
+        userAgent: userAgent(t),
+        items: parts[i],
+        concurrency: WORKER_CONCURRENCY,
+        keepAlive,
+        client,
+        gapMs: 0,
+      }),
+    ),
+  );
   const cpu0 = await cpuSnapshot(t.watcher, [], loops);
   const arrived = t.sink.expect(renamed.map((it) => it.id));
   const t0 = performance.now();
@@ -498,7 +647,8 @@ const fanoutOf = (side: Side) => Number(side.slice('events-'.length));
 
 async function warmUp(t: Target, workers: ChildProcess[], loops: Loop[]): Promise<void> {
   for (const f of FANOUTS) await serviceRound(t, workers, makeItems(t, WARMUP_DELIVERIES), f);
-  for (const side of Object.keys(LOOPS) as LoopSide[]) await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), side);
+  for (const side of Object.keys(LOOPS) as LoopSide[])
+    await baselineRound(t, loops, makeItems(t, WARMUP_DELIVERIES), side);
 }
 
 /** ROUNDS rounds of every side on the same bodies, the order rotating from round to round. */
@@ -509,7 +659,9 @@ async function throughput(t: Target, workers: ChildProcess[], loops: Loop[]): Pr
     const items = makeItems(t, DELIVERIES);
     const order = [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)];
     for (const side of order) {
-      const round = isService(side) ? await serviceRound(t, workers, items, fanoutOf(side)) : await baselineRound(t, loops, items, side);
+      const round = isService(side)
+        ? await serviceRound(t, workers, items, fanoutOf(side))
+        : await baselineRound(t, loops, items, side);
       out.get(side)!.push(round);
       await sleep(200);
     }
@@ -546,7 +698,11 @@ async function latency(t: Target, workspaces: string[]): Promise<LatencySample[]
     for (let i = 0; i < LATENCY_WARMUP + LATENCY_RUNS; i++) {
       commits.length = 0;
       const sent = now();
-      const body = doc('runs', {}, { workspace: { data: { type: 'workspaces', id: workspaces[i % workspaces.length] } } });
+      const body = doc(
+        'runs',
+        {},
+        { workspace: { data: { type: 'workspaces', id: workspaces[i % workspaces.length] } } },
+      );
       const runId = (await api(svc.baseUrl, fx.token, 'POST', '/runs', body))!.data.id;
       const answered = now();
       // One transaction per POST /runs (the run, its event and its deliveries); anything else would be ambiguous.
@@ -561,7 +717,14 @@ async function latency(t: Target, workspaces: string[]): Promise<LatencySample[]
   }
   await sleep(500);
   const runIds = runs.map((r) => r.runId);
-  const { rows } = await watcher.query<{ id: string; run_id: string; ms: number; attempts: number; status: string; send_ms: number }>(
+  const { rows } = await watcher.query<{
+    id: string;
+    run_id: string;
+    ms: number;
+    attempts: number;
+    status: string;
+    send_ms: number;
+  }>(
     `select d.id, d.run_id, (extract(epoch from d.created_at) * 1000)::float8 as ms, d.attempts, d.status, a.duration_ms as send_ms
      from notification_deliveries d join notification_delivery_attempts a on a.delivery_id = d.id where d.run_id = any($1::text[])`,
     [runIds],
@@ -569,18 +732,40 @@ async function latency(t: Target, workspaces: string[]): Promise<LatencySample[]
   const samples: LatencySample[] = [];
   for (const r of runs) {
     const d = rows.find((x) => x.run_id === r.runId);
-    if (!d || d.attempts !== 1 || d.status !== 'delivered') throw new Error(`run ${r.runId}: delivery ${d ? `${d.status} after ${d.attempts} attempts` : 'missing'}`);
+    if (!d || d.attempts !== 1 || d.status !== 'delivered')
+      throw new Error(`run ${r.runId}: delivery ${d ? `${d.status} after ${d.attempts} attempts` : 'missing'}`);
     const job = await svc.rt.queues['notification-delivery'].getJob(`${d.id}-a1`);
     if (!job?.processedOn || !job.finishedOn) throw new Error(`run ${r.runId}: delivery job not found`);
-    samples.push({ ...r, received: sink.byRun.get(r.runId)!.at, rowWritten: d.ms, jobAdded: job.timestamp, pickedUp: job.processedOn, finished: job.finishedOn, sendMs: d.send_ms });
+    samples.push({
+      ...r,
+      received: sink.byRun.get(r.runId)!.at,
+      rowWritten: d.ms,
+      jobAdded: job.timestamp,
+      pickedUp: job.processedOn,
+      finished: job.finishedOn,
+      sendMs: d.send_ms,
+    });
   }
   return samples;
 }
 
 /** The latency runs' own bodies, one at a time with the same gap, through a loop process. */
 async function pacedBaseline(t: Target, loop: Loop, samples: LatencySample[], keepAlive: boolean): Promise<number[]> {
-  const items = samples.map((s) => ({ id: `paced-${s.runId}-${keepAlive ? 'k' : 'f'}`, body: t.sink.byRun.get(s.runId)!.raw }));
-  await loop.load({ type: 'load', url: t.sink.url, token: t.token, userAgent: userAgent(t), items, concurrency: 1, keepAlive, client: 'node-fetch', gapMs: GAP_MS });
+  const items = samples.map((s) => ({
+    id: `paced-${s.runId}-${keepAlive ? 'k' : 'f'}`,
+    body: t.sink.byRun.get(s.runId)!.raw,
+  }));
+  await loop.load({
+    type: 'load',
+    url: t.sink.url,
+    token: t.token,
+    userAgent: userAgent(t),
+    items,
+    concurrency: 1,
+    keepAlive,
+    client: 'node-fetch',
+    gapMs: GAP_MS,
+  });
   const arrived = t.sink.expect(items.map((it) => it.id));
   const { latencies } = await loop.go();
   await arrived;
@@ -592,7 +777,8 @@ async function pacedBaseline(t: Target, loop: Loop, samples: LatencySample[], ke
 const fmt = (x: number) => (Number.isNaN(x) ? 'n/a' : Math.abs(x) < 10 ? x.toFixed(1) : x.toFixed(0));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const HEADER = ['| Measure (ms) | n | p50 | p99 | mean | max |', '|---|---:|---:|---:|---:|---:|'];
-const row = (name: string, xs: number[]) => `| ${name} | ${xs.length} | ${fmt(percentile(xs, 50))} | ${fmt(percentile(xs, 99))} | ${fmt(mean(xs))} | ${fmt(Math.max(...xs))} |`;
+const row = (name: string, xs: number[]) =>
+  `| ${name} | ${xs.length} | ${fmt(percentile(xs, 50))} | ${fmt(percentile(xs, 99))} | ${fmt(mean(xs))} | ${fmt(Math.max(...xs))} |`;
 
 function throughputTable(byProcs: Map<number, Map<Side, Round[]>>): string {
   const lines = [
@@ -602,27 +788,41 @@ function throughputTable(byProcs: Map<number, Map<Side, Round[]>>): string {
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const name = (side: Side) =>
-    side === 'keepalive' ? 'baseline: bare node-fetch loop, keep-alive'
-    : side === 'fresh' ? 'reference: bare node-fetch loop, new connection per request'
-    : side === 'node-http' ? "reference: bare loop on Node's HTTP client (no fetch), keep-alive"
-    : `service: events of ${fanoutOf(side)} deliver${fanoutOf(side) === 1 ? 'y' : 'ies'}`;
+    side === 'keepalive'
+      ? 'baseline: bare node-fetch loop, keep-alive'
+      : side === 'fresh'
+        ? 'reference: bare node-fetch loop, new connection per request'
+        : side === 'node-http'
+          ? "reference: bare loop on Node's HTTP client (no fetch), keep-alive"
+          : `service: events of ${fanoutOf(side)} deliver${fanoutOf(side) === 1 ? 'y' : 'ies'}`;
   const rateOfSide = (sides: Map<Side, Round[]>, side: Side) => mean(sides.get(side)!.map((r) => r.rate));
   for (const [procs, sides] of byProcs) {
     for (const [side, rounds] of sides) {
       const rates = rounds.map((r) => r.rate);
       const req = rounds.flatMap((r) => r.requestMs);
       const perJob = isService(side) ? (DELIVERIES / mean(rounds.map((r) => r.jobs!))).toFixed(1) : '';
-      lines.push(`| ${procs} | ${name(side)} | ${perJob} | ${mean(rates).toFixed(0)} | ${Math.min(...rates).toFixed(0)} | ${Math.max(...rates).toFixed(0)} | ${fmt(mean(rounds.map((r) => r.firstMs)))} | ${fmt(percentile(req, 50))} | ${fmt(percentile(req, 99))} |`);
+      lines.push(
+        `| ${procs} | ${name(side)} | ${perJob} | ${mean(rates).toFixed(0)} | ${Math.min(...rates).toFixed(0)} | ${Math.max(...rates).toFixed(0)} | ${fmt(mean(rounds.map((r) => r.firstMs)))} | ${fmt(percentile(req, 50))} | ${fmt(percentile(req, 99))} |`,
+      );
     }
     for (const side of serviceSides()) {
       const f = fanoutOf(side);
-      lines.push(`| ${procs} | **service (F = ${f}) / bare loop** | | **${(rateOfSide(sides, side) / rateOfSide(sides, 'keepalive')).toFixed(2)}** | | | | | |`);
-      lines.push(`| ${procs} | service (F = ${f}) / new-connection reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'fresh')).toFixed(2)} | | | | | |`);
-      lines.push(`| ${procs} | service (F = ${f}) / Node's HTTP client reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'node-http')).toFixed(2)} | | | | | |`);
+      lines.push(
+        `| ${procs} | **service (F = ${f}) / bare loop** | | **${(rateOfSide(sides, side) / rateOfSide(sides, 'keepalive')).toFixed(2)}** | | | | | |`,
+      );
+      lines.push(
+        `| ${procs} | service (F = ${f}) / new-connection reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'fresh')).toFixed(2)} | | | | | |`,
+      );
+      lines.push(
+        `| ${procs} | service (F = ${f}) / Node's HTTP client reference | | ${(rateOfSide(sides, side) / rateOfSide(sides, 'node-http')).toFixed(2)} | | | | | |`,
+      );
     }
   }
   if (byProcs.has(1) && byProcs.has(2)) {
-    const scaling = serviceSides().map((side) => `F = ${fanoutOf(side)}: ${(rateOfSide(byProcs.get(2)!, side) / rateOfSide(byProcs.get(1)!, side)).toFixed(2)}x`);
+    const scaling = serviceSides().map(
+      (side) =>
+        `F = ${fanoutOf(side)}: ${(rateOfSide(byProcs.get(2)!, side) / rateOfSide(byProcs.get(1)!, side)).toFixed(2)}x`,
+    );
     lines.push('', `Service scaling, 2 processes / 1 process: ${scaling.join(', ')}.`);
   }
   lines.push(
@@ -637,7 +837,9 @@ function throughputTable(byProcs: Map<number, Map<Side, Round[]>>): string {
       const c = (k: keyof CpuUse) => mean(rounds.map((r) => r.cpu[k]));
       const own = isService(side) ? c('worker') : c('loop');
       const total = own + c('postgres') + c('redis') + c('sink');
-      lines.push(`| ${procs} | ${name(side)} | ${own.toFixed(2)} | ${c('postgres').toFixed(2)} | ${c('redis').toFixed(2)} | ${c('sink').toFixed(2)} | ${total.toFixed(2)} | ${(c('machineBusy') * 100).toFixed(0)} % |`);
+      lines.push(
+        `| ${procs} | ${name(side)} | ${own.toFixed(2)} | ${c('postgres').toFixed(2)} | ${c('redis').toFixed(2)} | ${c('sink').toFixed(2)} | ${total.toFixed(2)} | ${(c('machineBusy') * 100).toFixed(0)} % |`,
+      );
     }
   }
   return lines.join('\n');
@@ -649,16 +851,46 @@ function latencyTable(s: LatencySample[], pacedKeepAlive: number[], pacedFresh: 
     `Latency: ${s.length} runs created one after another (${GAP_MS} ms apart) over ${LATENCY_WORKSPACES} workspaces, 1 worker process; each notification matched by run_id:`,
     '',
     ...HEADER,
-    row('**COMMIT of the run\'s creation -> notification whole at the sink**', withCommit.map((x) => x.received.mono - x.commit!.mono)),
-    row('POST /runs response -> notification at the sink (negative: it arrived first)', s.map((x) => x.received.mono - x.answered.mono)),
-    row('POST /runs sent -> notification at the sink', s.map((x) => x.received.mono - x.sent.mono)),
-    row('delivery row written (Postgres clock, in the transaction) -> at the sink', s.map((x) => x.received.wall - x.rowWritten)),
-    row('&nbsp;&nbsp;COMMIT -> delivery job created (after-move select, enqueue)', withCommit.map((x) => x.jobAdded - x.commit!.wall)),
-    row('&nbsp;&nbsp;job created -> picked up by the worker', s.map((x) => x.pickedUp - x.jobAdded)),
-    row('&nbsp;&nbsp;picked up -> at the sink (claim, configuration read, decrypt, sign, connect, send)', s.map((x) => x.received.wall - x.pickedUp)),
-    row('&nbsp;&nbsp;at the sink -> job finished (response, attempt row, settle, complete)', s.map((x) => x.finished - x.received.wall)),
-    row('worker\'s own send, request to response (attempt duration_ms)', s.map((x) => x.sendMs)),
-    row('POST /runs response time', s.map((x) => x.answered.mono - x.sent.mono)),
+    row(
+      "**COMMIT of the run's creation -> notification whole at the sink**",
+      withCommit.map((x) => x.received.mono - x.commit!.mono),
+    ),
+    row(
+      'POST /runs response -> notification at the sink (negative: it arrived first)',
+      s.map((x) => x.received.mono - x.answered.mono),
+    ),
+    row(
+      'POST /runs sent -> notification at the sink',
+      s.map((x) => x.received.mono - x.sent.mono),
+    ),
+    row(
+      'delivery row written (Postgres clock, in the transaction) -> at the sink',
+      s.map((x) => x.received.wall - x.rowWritten),
+    ),
+    row(
+      '&nbsp;&nbsp;COMMIT -> delivery job created (after-move select, enqueue)',
+      withCommit.map((x) => x.jobAdded - x.commit!.wall),
+    ),
+    row(
+      '&nbsp;&nbsp;job created -> picked up by the worker',
+      s.map((x) => x.pickedUp - x.jobAdded),
+    ),
+    row(
+      '&nbsp;&nbsp;picked up -> at the sink (claim, configuration read, decrypt, sign, connect, send)',
+      s.map((x) => x.received.wall - x.pickedUp),
+    ),
+    row(
+      '&nbsp;&nbsp;at the sink -> job finished (response, attempt row, settle, complete)',
+      s.map((x) => x.finished - x.received.wall),
+    ),
+    row(
+      "worker's own send, request to response (attempt duration_ms)",
+      s.map((x) => x.sendMs),
+    ),
+    row(
+      'POST /runs response time',
+      s.map((x) => x.answered.mono - x.sent.mono),
+    ),
     row('**Baseline**: bare node-fetch, one request at a time, keep-alive (start -> response)', pacedKeepAlive),
     row('Reference: the same, new connection per request', pacedFresh),
     row('Baseline under load: bare loop, 8 in flight, keep-alive (per request, 1 process)', loaded),
@@ -689,7 +921,11 @@ function ownerOf(frame: ProfileNode['callFrame']): string | null {
 async function profileTable(dir: string, pid: number): Promise<string> {
   const file = (await readdir(dir)).find((f) => f.includes(`.${pid}.`) && f.endsWith('.cpuprofile'));
   if (!file) return `No CPU profile of process ${pid} in ${dir}.`;
-  const prof = JSON.parse(await readFile(join(dir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const prof = JSON.parse(await readFile(join(dir, file), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(prof.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -750,8 +986,10 @@ async function main(): Promise<void> {
     const fx = await createFixture(svc);
     const configurationIds: string[] = [];
     const needed = Math.max(...FANOUTS);
-    if (!FANOUTS.every((f) => Number.isInteger(f) && f >= 1) || needed > MAX_CONFIGURATIONS_PER_WORKSPACE) throw new Error(`BENCH_FANOUTS must be whole numbers from 1 to ${MAX_CONFIGURATIONS_PER_WORKSPACE}`);
-    for (let i = 0; i < needed; i++) configurationIds.push(await createConfiguration(svc, fx, fx.workspaceId, sink, token));
+    if (!FANOUTS.every((f) => Number.isInteger(f) && f >= 1) || needed > MAX_CONFIGURATIONS_PER_WORKSPACE)
+      throw new Error(`BENCH_FANOUTS must be whole numbers from 1 to ${MAX_CONFIGURATIONS_PER_WORKSPACE}`);
+    for (let i = 0; i < needed; i++)
+      configurationIds.push(await createConfiguration(svc, fx, fx.workspaceId, sink, token));
     const workspaces = await latencyWorkspaces(svc, fx, sink, token, LATENCY_WORKSPACES);
     await verification.stop(5_000);
     const t: Target = { svc, fx, configurationIds, watcher, sink, token };
@@ -767,17 +1005,24 @@ async function main(): Promise<void> {
       try {
         // Registered first so it runs last, once the worker has exited and written its profile.
         let profiled: ChildProcess | undefined;
-        if (profileDir && procs === 1) stage.add(async () => void (profiled && (profile = await profileTable(profileDir, profiled.pid!))));
+        if (profileDir && procs === 1)
+          stage.add(async () => void (profiled && (profile = await profileTable(profileDir, profiled.pid!))));
         const workers = Array.from({ length: procs }, () => spawnWorker(svc, stage, procs === 1 ? profileDir : null));
         profiled = workers[0];
         const loops = Array.from({ length: procs }, () => Loop.start(stage));
-        for (const deadline = Date.now() + 30_000; (await svc.rt.queues['notification-delivery'].getWorkersCount()) < procs; await sleep(50)) {
+        for (
+          const deadline = Date.now() + 30_000;
+          (await svc.rt.queues['notification-delivery'].getWorkersCount()) < procs;
+          await sleep(50)
+        ) {
           if (Date.now() > deadline) throw new Error(`${procs} worker process(es) did not start`);
         }
         await warmUp(t, workers, loops);
         // Statistics as autovacuum keeps them on a table in use: a table created empty and never
         // analysed looks empty to the planner, which then scans it whole for each batch's claim and settle.
-        await watcher.query('analyze notification_deliveries, notification_delivery_attempts, notification_configurations');
+        await watcher.query(
+          'analyze notification_deliveries, notification_delivery_attempts, notification_configurations',
+        );
         byProcs.set(procs, await throughput(t, workers, loops));
         if (procs === 1) {
           samples = await latency(t, workspaces);
@@ -791,9 +1036,16 @@ async function main(): Promise<void> {
       }
     }
     if (sink.badSignatures) throw new Error(`${sink.badSignatures} requests with a bad signature`);
-    const loaded = byProcs.get(1)!.get('keepalive')!.flatMap((r) => r.requestMs);
-    const report = [throughputTable(byProcs), latencyTable(samples, pacedKeepAlive, pacedFresh, loaded), profile].filter(Boolean).join('\n\n');
-    process.stdout.write(`\n${report}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    const loaded = byProcs
+      .get(1)!
+      .get('keepalive')!
+      .flatMap((r) => r.requestMs);
+    const report = [throughputTable(byProcs), latencyTable(samples, pacedKeepAlive, pacedFresh, loaded), profile]
+      .filter(Boolean)
+      .join('\n\n');
+    process.stdout.write(
+      `\n${report}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   } finally {
     await cleanups.run();
   }

@@ -32,7 +32,14 @@ const THIS_DIST = fileURLToPath(new URL('..', import.meta.url));
 
 /** One resource change of the synthetic plan, and its planned value: a password (sensitive) among plain attributes. */
 function resource(i: number) {
-  const values = { input: { user: `user-${i}`, password: `secret-${i}-${'p'.repeat(24)}`, notes: 'n'.repeat(400), tags: { team: 'platform', index: String(i) } } };
+  const values = {
+    input: {
+      user: `user-${i}`,
+      password: `secret-${i}-${'p'.repeat(24)}`,
+      notes: 'n'.repeat(400),
+      tags: { team: 'platform', index: String(i) },
+    },
+  };
   const mask = { input: { password: true } };
   return {
     change: {
@@ -42,9 +49,26 @@ function resource(i: number) {
       name: 'r',
       index: i,
       provider_name: 'terraform.io/builtin/terraform',
-      change: { actions: ['update'], before: values, after: { ...values, input: { ...values.input, notes: 'm'.repeat(400) } }, after_unknown: {}, before_sensitive: mask, after_sensitive: mask },
+      change: {
+        actions: ['update'],
+        before: values,
+        after: { ...values, input: { ...values.input, notes: 'm'.repeat(400) } },
+        after_unknown: {},
+        before_sensitive: mask,
+        after_sensitive: mask,
+      },
     },
-    planned: { address: `terraform_data.r[${i}]`, mode: 'managed', type: 'terraform_data', name: 'r', index: i, provider_name: 'terraform.io/builtin/terraform', schema_version: 0, values, sensitive_values: mask },
+    planned: {
+      address: `terraform_data.r[${i}]`,
+      mode: 'managed',
+      type: 'terraform_data',
+      name: 'r',
+      index: i,
+      provider_name: 'terraform.io/builtin/terraform',
+      schema_version: 0,
+      values,
+      sensitive_values: mask,
+    },
   };
 }
 
@@ -57,9 +81,21 @@ function syntheticPlan(mb: number): Buffer {
     format_version: '1.2',
     terraform_version: '1.11.4',
     variables: { password: { value: 'root-secret' } },
-    planned_values: { outputs: { password: { sensitive: true, value: 'root-secret' } }, root_module: { resources: rs.map((r) => r.planned) } },
+    planned_values: {
+      outputs: { password: { sensitive: true, value: 'root-secret' } },
+      root_module: { resources: rs.map((r) => r.planned) },
+    },
     resource_changes: rs.map((r) => r.change),
-    output_changes: { password: { actions: ['no-op'], before: 'root-secret', after: 'root-secret', after_unknown: false, before_sensitive: true, after_sensitive: true } },
+    output_changes: {
+      password: {
+        actions: ['no-op'],
+        before: 'root-secret',
+        after: 'root-secret',
+        after_unknown: false,
+        before_sensitive: true,
+        after_sensitive: true,
+      },
+    },
     configuration: { root_module: { variables: { password: { sensitive: true, default: 'root-secret' } } } },
   };
   return Buffer.from(JSON.stringify(plan));
@@ -67,13 +103,23 @@ function syntheticPlan(mb: number): Buffer {
 
 /** A finished plan of a new run of `workspaceId` with `json` as its JSON plan, and its redacted form when `redacted`. */
 async function storePlan(rt: Runtime, workspaceId: string, json: Buffer, redacted: Buffer | null): Promise<string> {
-  const run = await insertPendingRun(rt.lifecycle.moves(rt.db), { workspace_id: workspaceId, configuration_version_id: null, source: 'tfe-api' });
+  const run = await insertPendingRun(rt.lifecycle.moves(rt.db), {
+    workspace_id: workspaceId,
+    configuration_version_id: null,
+    source: 'tfe-api',
+  });
   return rt.db.transaction(async (tx) => {
     const jsonObj = await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'planjson' });
-    const redactedObj = redacted && (await rt.store.put(tx, redacted, { contentType: 'application/json', prefix: 'planredacted' }));
+    const redactedObj =
+      redacted && (await rt.store.put(tx, redacted, { contentType: 'application/json', prefix: 'planredacted' }));
     const [plan] = await tx('plans')
       .where({ run_id: run.id })
-      .update({ status: 'finished', has_changes: true, json_object_id: jsonObj.id, redacted_object_id: redactedObj?.id ?? null })
+      .update({
+        status: 'finished',
+        has_changes: true,
+        json_object_id: jsonObj.id,
+        redacted_object_id: redactedObj?.id ?? null,
+      })
       .returning('id');
     return plan.id as string;
   });
@@ -85,7 +131,9 @@ async function storePlan(rt: Runtime, workspaceId: string, json: Buffer, redacte
 async function startWeb(cleanups: Cleanups, setup: ServiceSetup, dist: string): Promise<ChildProcess> {
   const env = { ...setup.env, PATH: process.env.PATH ?? '' };
   // The web entry point is bin/web.js; builds from before the entry points moved there have server/main.js.
-  const entry = [join(dist, 'bin', 'web.js'), join(dist, 'server', 'main.js')].find((path) => existsSync(path)) ?? join(dist, 'bin', 'web.js');
+  const entry =
+    [join(dist, 'bin', 'web.js'), join(dist, 'server', 'main.js')].find((path) => existsSync(path)) ??
+    join(dist, 'bin', 'web.js');
   const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
@@ -142,10 +190,19 @@ interface Row {
 
 /** CONCURRENT GETs of a plan's redacted JSON at once, /healthz probed meanwhile. */
 async function measure(name: string, baseUrl: string, token: string, planId: string): Promise<Row> {
-  const gets = Promise.all(Array.from({ length: CONCURRENT }, () => get(`${baseUrl}/api/v2/plans/${planId}/json-output-redacted`, token)));
+  const gets = Promise.all(
+    Array.from({ length: CONCURRENT }, () => get(`${baseUrl}/api/v2/plans/${planId}/json-output-redacted`, token)),
+  );
   const [answers, times] = await Promise.all([gets, probe(baseUrl, gets)]);
   for (const a of answers) if (a.status !== 200) throw new Error(`${name}: json-output-redacted answered ${a.status}`);
-  return { name, getMs: Math.max(...answers.map((a) => a.ms)), bytes: answers[0].bytes, p50: pct(times, 50), p99: pct(times, 99), max: Math.max(...times) };
+  return {
+    name,
+    getMs: Math.max(...answers.map((a) => a.ms)),
+    bytes: answers[0].bytes,
+    p50: pct(times, 50),
+    p99: pct(times, 99),
+    max: Math.max(...times),
+  };
 }
 
 async function idle(baseUrl: string): Promise<Row> {
@@ -185,10 +242,16 @@ async function main(): Promise<void> {
     const base = rows[0];
     const f = (n: number) => n.toFixed(0).padStart(7);
     const x = (n: number, b: number) => `${(n / b).toFixed(1)}x`.padStart(8);
-    process.stdout.write(`\n${CONCURRENT} concurrent GET json-output-redacted of a ${(json.length / 1048576).toFixed(0)} MiB plan; /healthz every ${PROBE_MS} ms\n`);
-    process.stdout.write(`${'scenario'.padEnd(24)} ${'GET ms'.padStart(7)} ${'hz p50'.padStart(7)} ${'hz p99'.padStart(7)} ${'hz max'.padStart(7)} ${'p99/idle'.padStart(8)} ${'max/idle'.padStart(8)}\n`);
+    process.stdout.write(
+      `\n${CONCURRENT} concurrent GET json-output-redacted of a ${(json.length / 1048576).toFixed(0)} MiB plan; /healthz every ${PROBE_MS} ms\n`,
+    );
+    process.stdout.write(
+      `${'scenario'.padEnd(24)} ${'GET ms'.padStart(7)} ${'hz p50'.padStart(7)} ${'hz p99'.padStart(7)} ${'hz max'.padStart(7)} ${'p99/idle'.padStart(8)} ${'max/idle'.padStart(8)}\n`,
+    );
     for (const r of rows) {
-      process.stdout.write(`${r.name.padEnd(24)} ${f(r.getMs)} ${f(r.p50)} ${f(r.p99)} ${f(r.max)} ${x(r.p99, base.p99)} ${x(r.max, base.max)}\n`);
+      process.stdout.write(
+        `${r.name.padEnd(24)} ${f(r.getMs)} ${f(r.p50)} ${f(r.p99)} ${f(r.max)} ${x(r.p99, base.p99)} ${x(r.max, base.max)}\n`,
+      );
     }
   } finally {
     await cleanups.run();

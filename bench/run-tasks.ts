@@ -44,12 +44,31 @@ import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
 import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
 import type { QueueName } from '../shared/platform/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, Cleanups, createCv, createFixture, doc, HOST, log, machine, percentile, procfileNice, putArchive, runMain, sleep, startService, tarGz, type Fixture, type Service } from './support.js';
+import {
+  api,
+  Cleanups,
+  createCv,
+  createFixture,
+  doc,
+  HOST,
+  log,
+  machine,
+  percentile,
+  procfileNice,
+  putArchive,
+  runMain,
+  sleep,
+  startService,
+  tarGz,
+  type Fixture,
+  type Service,
+} from './support.js';
 
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? '20');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '8');
 const PIPELINE = process.env.BENCH_PIPELINE ?? 'process';
-if (!['main', 'thread', 'process'].includes(PIPELINE)) throw new Error(`BENCH_PIPELINE must be main, thread or process, not ${PIPELINE}`);
+if (!['main', 'thread', 'process'].includes(PIPELINE))
+  throw new Error(`BENCH_PIPELINE must be main, thread or process, not ${PIPELINE}`);
 /** Set in the child process that runs the pipeline (BENCH_PIPELINE=process), to its niceness. */
 const PIPELINE_CHILD = 'BENCH_PIPELINE_CHILD';
 const WARMUP_ROUNDS = 1;
@@ -150,7 +169,12 @@ async function startReceiver(hmacKey: string): Promise<Receiver> {
       }
       const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       if (body.stage === 'test') return;
-      const received: ServiceRequest = { ...arrival, raw, runId: String(body.run_id), resultId: String(body.task_result_id) };
+      const received: ServiceRequest = {
+        ...arrival,
+        raw,
+        runId: String(body.run_id),
+        resultId: String(body.task_result_id),
+      };
       requests.set(received.runId, received);
       // No work between receipt and verdict, so (b) holds nothing of the integration's own.
       void sendCallback(received, body);
@@ -284,9 +308,16 @@ function separatePipeline(svc: Service, cleanups: Cleanups, where: 'thread' | 'p
   const side = (() => {
     if (where === 'thread') {
       const worker = new Worker(file, { workerData: { env: workerEnv(svc) } });
-      return { emitter: worker, post: (cmd: ThreadCommand) => worker.postMessage(cmd), end: async () => void (await worker.terminate()) };
+      return {
+        emitter: worker,
+        post: (cmd: ThreadCommand) => worker.postMessage(cmd),
+        end: async () => void (await worker.terminate()),
+      };
     }
-    const child = fork(file, [], { env: { ...process.env, ...workerEnv(svc), [PIPELINE_CHILD]: String(pipelineNice()) }, stdio: 'inherit' });
+    const child = fork(file, [], {
+      env: { ...process.env, ...workerEnv(svc), [PIPELINE_CHILD]: String(pipelineNice()) },
+      stdio: 'inherit',
+    });
     return { emitter: child, post: (cmd: ThreadCommand) => void child.send(cmd), end: async () => void child.kill() };
   })();
   const next = () =>
@@ -313,7 +344,9 @@ function separatePipeline(svc: Service, cleanups: Cleanups, where: 'thread' | 'p
 
 /** The niceness the Procfile starts the run pipeline with, unless BENCH_PIPELINE_NICE says otherwise. */
 function pipelineNice(): number {
-  return process.env.BENCH_PIPELINE_NICE !== undefined ? Number(process.env.BENCH_PIPELINE_NICE) : procfileNice(['run-pipeline']);
+  return process.env.BENCH_PIPELINE_NICE !== undefined
+    ? Number(process.env.BENCH_PIPELINE_NICE)
+    : procfileNice(['run-pipeline']);
 }
 
 async function startProcess(svc: Service, cleanups: Cleanups, queues: QueueName[]): Promise<Runtime> {
@@ -340,10 +373,22 @@ function mainThreadPipeline(svc: Service, cleanups: Cleanups): Pipeline {
 // ---------------------------------------------------------------- fixtures
 
 /** `count` more workspaces of the fixture's organization, each with the configuration uploaded. */
-async function workspaces(svc: Service, fx: Fixture, count: number, prefix: string, archive: Buffer): Promise<string[]> {
+async function workspaces(
+  svc: Service,
+  fx: Fixture,
+  count: number,
+  prefix: string,
+  archive: Buffer,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const ws = (await api(svc.baseUrl, fx.token, 'POST', `/organizations/${fx.org}/workspaces`, doc('workspaces', { name: `${prefix}-${i}` })))!;
+    const ws = (await api(
+      svc.baseUrl,
+      fx.token,
+      'POST',
+      `/organizations/${fx.org}/workspaces`,
+      doc('workspaces', { name: `${prefix}-${i}` }),
+    ))!;
     const cv = await createCv(svc, { ...fx, workspaceId: ws.data.id });
     await putArchive(cv.uploadUrl, archive);
     ids.push(ws.data.id);
@@ -352,12 +397,30 @@ async function workspaces(svc: Service, fx: Fixture, count: number, prefix: stri
 }
 
 /** Creates the task (its URL verified through the verification worker) and attaches it, mandatory, at post_plan. */
-async function attachTask(svc: Service, fx: Fixture, receiver: Receiver, hmacKey: string, workspaceIds: string[]): Promise<void> {
-  const attrs = { name: 'bench-scan', url: `${receiver.url}/run-task`, category: 'task', 'hmac-key': hmacKey, enabled: true };
+async function attachTask(
+  svc: Service,
+  fx: Fixture,
+  receiver: Receiver,
+  hmacKey: string,
+  workspaceIds: string[],
+): Promise<void> {
+  const attrs = {
+    name: 'bench-scan',
+    url: `${receiver.url}/run-task`,
+    category: 'task',
+    'hmac-key': hmacKey,
+    enabled: true,
+  };
   const task = (await api(svc.baseUrl, fx.token, 'POST', `/organizations/${fx.org}/tasks`, doc('tasks', attrs)))!;
   for (const id of workspaceIds) {
     const rel = { task: { data: { type: 'tasks', id: task.data.id } } };
-    await api(svc.baseUrl, fx.token, 'POST', `/workspaces/${id}/tasks`, doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, rel));
+    await api(
+      svc.baseUrl,
+      fx.token,
+      'POST',
+      `/workspaces/${id}/tasks`,
+      doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, rel),
+    );
   }
 }
 
@@ -428,24 +491,40 @@ class DbGauge {
 type RunRowLite = { id: string; status: string };
 
 /** Polls run statuses over a connection of its own, so watching adds nothing to the service's pools. */
-async function waitForStatus(watcher: pg.Client, runIds: string[], status: string, pollMs = POLL_MS, onPoll?: (rows: RunRowLite[]) => void): Promise<void> {
+async function waitForStatus(
+  watcher: pg.Client,
+  runIds: string[],
+  status: string,
+  pollMs = POLL_MS,
+  onPoll?: (rows: RunRowLite[]) => void,
+): Promise<void> {
   const deadline = Date.now() + ROUND_TIMEOUT_MS;
   for (;;) {
-    const { rows } = await watcher.query<RunRowLite>('select id, status from runs where id = any($1::text[])', [runIds]);
+    const { rows } = await watcher.query<RunRowLite>('select id, status from runs where id = any($1::text[])', [
+      runIds,
+    ]);
     onPoll?.(rows);
     const bad = rows.find((r) => FAILED_RUN.includes(r.status));
     if (bad) throw new Error(`run ${bad.id} ended ${bad.status}`);
     if (rows.length === runIds.length && rows.every((r) => r.status === status)) return;
-    if (Date.now() > deadline) throw new Error(`runs not all ${status} after ${ROUND_TIMEOUT_MS} ms: ${rows.map((r) => r.status).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`runs not all ${status} after ${ROUND_TIMEOUT_MS} ms: ${rows.map((r) => r.status).join(', ')}`);
     await sleep(pollMs);
   }
 }
 
 const createRun = async (svc: Service, fx: Fixture, workspaceId: string) =>
-  (await api(svc.baseUrl, fx.token, 'POST', '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: workspaceId } } })))!.data.id;
+  (await api(
+    svc.baseUrl,
+    fx.token,
+    'POST',
+    '/runs',
+    doc('runs', {}, { workspace: { data: { type: 'workspaces', id: workspaceId } } }),
+  ))!.data.id;
 
 /** Frees the workspaces for the next round (outside every timed window). */
-const discardAll = (svc: Service, fx: Fixture, runIds: string[]) => Promise.all(runIds.map((id) => api(svc.baseUrl, fx.token, 'POST', `/runs/${id}/actions/discard`)));
+const discardAll = (svc: Service, fx: Fixture, runIds: string[]) =>
+  Promise.all(runIds.map((id) => api(svc.baseUrl, fx.token, 'POST', `/runs/${id}/actions/discard`)));
 
 // ---------------------------------------------------------------- one service round
 
@@ -497,7 +576,10 @@ async function serviceRound(ctx: Context): Promise<RunSample[]> {
      where run_id = any($1::text[]) and action in ('start_post_plan', 'complete_post_plan')`,
     [runIds],
   );
-  const stamps = await watcher.query<{ id: string; status_timestamps: Record<string, string> }>('select id, status_timestamps from runs where id = any($1::text[])', [runIds]);
+  const stamps = await watcher.query<{ id: string; status_timestamps: Record<string, string> }>(
+    'select id, status_timestamps from runs where id = any($1::text[])',
+    [runIds],
+  );
   const attempts = await watcher.query<{ run_id: string; n: number; ms: number }>(
     `select r.run_id, count(*)::int as n, max(a.duration_ms) as ms from task_result_attempts a
      join task_results r on r.id = a.task_result_id where r.run_id = any($1::text[]) group by r.run_id`,
@@ -548,23 +630,37 @@ let requestSeq = 0;
 async function directPost(ctx: Context, body: string, via: Via): Promise<number> {
   const id = String(requestSeq++);
   const url = `${ctx.receiver.url}/baseline/${id}`;
-  const headers = { 'Content-Type': 'application/json', 'User-Agent': taskUserAgent(ctx.svc.rt.config.runTaskAgentName, ctx.svc.rt.config.baseUrl) };
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': taskUserAgent(ctx.svc.rt.config.runTaskAgentName, ctx.svc.rt.config.baseUrl),
+  };
   const arrived = ctx.receiver.expect(id);
   const t0 = performance.now();
   if (via === 'outbound') {
-    const res = await ctx.outbound.send({ url, method: 'POST', body, headers, sign: { key: ctx.hmacKey, headers: SIGNATURE_HEADERS } });
+    const res = await ctx.outbound.send({
+      url,
+      method: 'POST',
+      body,
+      headers,
+      sign: { key: ctx.hmacKey, headers: SIGNATURE_HEADERS },
+    });
     if (res.status !== 200) throw new Error(`baseline POST answered ${res.status}: ${res.error}`);
   } else {
     // Signed by hand exactly as the outbound client signs.
     const signature = createHmac('sha512', ctx.hmacKey).update(body).digest('hex');
-    const res = await fetch(url, { method: 'POST', headers: { ...headers, ...Object.fromEntries(SIGNATURE_HEADERS.map((h) => [h, signature])) }, body });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, ...Object.fromEntries(SIGNATURE_HEADERS.map((h) => [h, signature])) },
+      body,
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`baseline fetch answered ${res.status}`);
   }
   return (await arrived).mono - t0;
 }
 
-const burst = (ctx: Context, body: string, via: Via) => Promise.all(Array.from({ length: CONCURRENT }, () => directPost(ctx, body, via)));
+const burst = (ctx: Context, body: string, via: Via) =>
+  Promise.all(Array.from({ length: CONCURRENT }, () => directPost(ctx, body, via)));
 
 /**
  * Baseline at the service's moments: 20 runs plan on workspaces without the task (the same
@@ -600,12 +696,15 @@ const statementProbe = (rt: Runtime, runId: string) =>
 
 const fmt = (x: number) => (Math.abs(x) < 10 ? x.toFixed(1) : x.toFixed(0));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const row = (name: string, xs: number[]) => `| ${name} | ${xs.length} | ${fmt(percentile(xs, 50))} | ${fmt(percentile(xs, 99))} | ${fmt(mean(xs))} | ${fmt(Math.max(...xs))} |`;
+const row = (name: string, xs: number[]) =>
+  `| ${name} | ${xs.length} | ${fmt(percentile(xs, 50))} | ${fmt(percentile(xs, 99))} | ${fmt(mean(xs))} | ${fmt(Math.max(...xs))} |`;
 const HEADER = ['| Measure (ms) | n | p50 | p99 | mean | max |', '|---|---:|---:|---:|---:|---:|'];
 
 /** Most service requests between stage entry and receipt at the same instant. */
 function peakInFlight(samples: RunSample[]): number {
-  const edges = samples.flatMap((s) => [[s.enter, 1] as const, [s.received, -1] as const]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = samples
+    .flatMap((s) => [[s.enter, 1] as const, [s.received, -1] as const])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
   for (const [, d] of edges) peak = Math.max(peak, (now += d));
@@ -634,17 +733,33 @@ function report(m: Measured): string {
     '',
     ...HEADER,
     row('**(a)** `start_post_plan` event -> request whole at the integration', a),
-    row('(a) from the `post-plan-running-at` status timestamp instead', s.map((x) => x.received - x.enterStamp)),
-    row('&nbsp;&nbsp;entered -> dispatch job enqueued (rest of the plan transaction, commit, after-move select, enqueue)', s.map((x) => x.enqueued - x.enter)),
-    row('&nbsp;&nbsp;enqueued -> dispatch job picked up', s.map((x) => x.pickedUp - x.enqueued)),
-    row('&nbsp;&nbsp;picked up -> request whole at the integration (claim, reads, decrypt, sign, connect, send)', s.map((x) => x.received - x.pickedUp)),
-    row('dispatcher\'s own send, request to 200 (`task_result_attempts.duration_ms`)', s.map((x) => x.sendMs)),
+    row(
+      '(a) from the `post-plan-running-at` status timestamp instead',
+      s.map((x) => x.received - x.enterStamp),
+    ),
+    row(
+      '&nbsp;&nbsp;entered -> dispatch job enqueued (rest of the plan transaction, commit, after-move select, enqueue)',
+      s.map((x) => x.enqueued - x.enter),
+    ),
+    row(
+      '&nbsp;&nbsp;enqueued -> dispatch job picked up',
+      s.map((x) => x.pickedUp - x.enqueued),
+    ),
+    row(
+      '&nbsp;&nbsp;picked up -> request whole at the integration (claim, reads, decrypt, sign, connect, send)',
+      s.map((x) => x.received - x.pickedUp),
+    ),
+    row(
+      "dispatcher's own send, request to 200 (`task_result_attempts.duration_ms`)",
+      s.map((x) => x.sendMs),
+    ),
     row('**Baseline**: direct signed POST via shared/platform/outbound.ts, 20 at once, idle', m.outbound),
-    row('Baseline at the service\'s moments: one POST per finished plan, 20 runs planning', m.loaded),
+    row("Baseline at the service's moments: one POST per finished plan, 20 runs planning", m.loaded),
     row('Reference: direct signed POST via plain fetch (keep-alive), 20 at once, idle', m.fetch),
   ];
   const ratio = (p: number, base: number[]) => (percentile(a, p) / percentile(base, p)).toFixed(1);
-  const perDispatch = (g: DbGauge) => `${(g.statements / n).toFixed(1)} statements, ${(g.statementMs / n).toFixed(1)} ms in them`;
+  const perDispatch = (g: DbGauge) =>
+    `${(g.statements / n).toFixed(1)} statements, ${(g.statementMs / n).toFixed(1)} ms in them`;
   const lag = (k: string) => {
     const xs = m.lag[k] ?? [];
     return `p50 ${fmt(percentile(xs, 50))}, p99 ${fmt(percentile(xs, 99))}, max ${fmt(Math.max(...xs))} ms`;
@@ -657,12 +772,30 @@ function report(m: Measured): string {
     'Callback to stage exit (b): the `passed` callback sent as soon as the request was answered:',
     '',
     ...HEADER,
-    row('callback sent -> `complete_post_plan` event', s.map((x) => x.exit - x.cbSent)),
-    row('`complete_post_plan` event -> callback answered (commit, after-move, response)', s.map((x) => x.cbAnswered - x.exit)),
-    row('**(b)** callback answered -> `complete_post_plan` event (negative: the run left first)', s.map((x) => x.exit - x.cbAnswered)),
-    row('(b) from the `post-plan-completed-at` status timestamp instead', s.map((x) => x.exitStamp - x.cbAnswered)),
-    row('callback round trip, sent -> answered', s.map((x) => x.cbAnswered - x.cbSent)),
-    row('stage total: `start_post_plan` -> `complete_post_plan`', s.map((x) => x.exit - x.enter)),
+    row(
+      'callback sent -> `complete_post_plan` event',
+      s.map((x) => x.exit - x.cbSent),
+    ),
+    row(
+      '`complete_post_plan` event -> callback answered (commit, after-move, response)',
+      s.map((x) => x.cbAnswered - x.exit),
+    ),
+    row(
+      '**(b)** callback answered -> `complete_post_plan` event (negative: the run left first)',
+      s.map((x) => x.exit - x.cbAnswered),
+    ),
+    row(
+      '(b) from the `post-plan-completed-at` status timestamp instead',
+      s.map((x) => x.exitStamp - x.cbAnswered),
+    ),
+    row(
+      'callback round trip, sent -> answered',
+      s.map((x) => x.cbAnswered - x.cbSent),
+    ),
+    row(
+      'stage total: `start_post_plan` -> `complete_post_plan`',
+      s.map((x) => x.exit - x.enter),
+    ),
     '',
     `Per run task request, dispatch process: ${perDispatch(m.gauges.dispatch)}. Per callback, web process: ${perDispatch(m.gauges.web)}.`,
     `One primary-key select on the dispatch pool, ${DISPATCH_SLOTS} at once, between rounds: p50 ${fmt(percentile(m.statementIdle, 50))}, p99 ${fmt(percentile(m.statementIdle, 99))} ms.`,
@@ -687,8 +820,14 @@ async function main(): Promise<void> {
     const receiver = await startReceiver(hmacKey);
     cleanups.add(() => receiver.close());
     // Loopback only: the integration listens on 127.0.0.1, which the outbound guard refuses by default.
-    const svc = await startService(cleanups, { OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8', RUN_CONCURRENCY: String(CONCURRENT) });
-    const pipeline = PIPELINE === 'main' ? mainThreadPipeline(svc, cleanups) : separatePipeline(svc, cleanups, PIPELINE as 'thread' | 'process');
+    const svc = await startService(cleanups, {
+      OUTBOUND_ALLOWED_CIDRS: '127.0.0.0/8',
+      RUN_CONCURRENCY: String(CONCURRENT),
+    });
+    const pipeline =
+      PIPELINE === 'main'
+        ? mainThreadPipeline(svc, cleanups)
+        : separatePipeline(svc, cleanups, PIPELINE as 'thread' | 'process');
     await pipeline.start();
     const dispatch = await startProcess(svc, cleanups, ['run-task-dispatch']);
     // Only task creation needs it; it stays up, idle.
@@ -703,7 +842,14 @@ async function main(): Promise<void> {
     const plainWorkspaces = await workspaces(svc, fx, CONCURRENT, 'plain', archive);
     await attachTask(svc, fx, receiver, hmacKey, taskWorkspaces);
     const ctx: Context = {
-      svc, fx, dispatch, receiver, watcher, taskWorkspaces, plainWorkspaces, hmacKey,
+      svc,
+      fx,
+      dispatch,
+      receiver,
+      watcher,
+      taskWorkspaces,
+      plainWorkspaces,
+      hmacKey,
       gauges: { web: new DbGauge(svc.rt), dispatch: new DbGauge(dispatch) },
       outbound: createOutboundClient({ allowedCidrs: svc.rt.config.outboundAllowedCidrs }),
     };
@@ -720,7 +866,17 @@ async function main(): Promise<void> {
     ctx.gauges.dispatch.reset();
     await pipeline.resetPeak();
 
-    const m: Measured = { samples: [], outbound: [], fetch: [], loaded: [], bodyBytes: Buffer.byteLength(body), lag: lag.samples, gauges: ctx.gauges, pipelinePeak: { used: 0, waiting: 0, size: 0 }, statementIdle: [] };
+    const m: Measured = {
+      samples: [],
+      outbound: [],
+      fetch: [],
+      loaded: [],
+      bodyBytes: Buffer.byteLength(body),
+      lag: lag.samples,
+      gauges: ctx.gauges,
+      pipelinePeak: { used: 0, waiting: 0, size: 0 },
+      statementIdle: [],
+    };
     const runIdForProbe = [...receiver.requests.values()][0].runId;
     const idle = () =>
       lag.during('idle', async () => {
@@ -743,14 +899,23 @@ async function main(): Promise<void> {
     m.pipelinePeak = await pipeline.peak();
     if (receiver.problems.length) throw new Error(`integration problems: ${receiver.problems.slice(0, 5).join('; ')}`);
 
-    process.stdout.write(`\n${report(m)}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `\n${report(m)}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   } finally {
     await cleanups.run();
   }
 }
 
-if (!isMainThread) void pipelineSide((workerData as { env: Record<string, string> }).env, { on: (e, l) => parentPort!.on(e, l), send: (m) => parentPort!.postMessage(m) });
+if (!isMainThread)
+  void pipelineSide((workerData as { env: Record<string, string> }).env, {
+    on: (e, l) => parentPort!.on(e, l),
+    send: (m) => parentPort!.postMessage(m),
+  });
 else if (process.env[PIPELINE_CHILD]) {
   setPriority(Number(process.env[PIPELINE_CHILD]));
-  void pipelineSide(process.env as Record<string, string>, { on: (e, l) => process.on(e, l), send: (m) => process.send!(m) });
+  void pipelineSide(process.env as Record<string, string>, {
+    on: (e, l) => process.on(e, l),
+    send: (m) => process.send!(m),
+  });
 } else runMain(main);

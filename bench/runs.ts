@@ -29,7 +29,34 @@ import { planCommand, spawnPhase, SpareShell } from '../shared/platform/terrafor
 import { createSandbox, sandboxSettings } from '../shared/platform/sandbox/sandbox.js';
 import { loadConfig } from '../shared/platform/config.js';
 import { startWorkers } from '../workers/bootstrap.js';
-import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, LAYOUTS, log, machine, memoryKiB, openSetupRuntime, output, percentile, pollUntil, putArchive, runMain, serviceSetup, sleep, startServiceOn, startServiceProcesses, tarGz, type Endpoint, type Fixture, type Layout, type Service, type ServiceProcesses } from './support.js';
+import {
+  api,
+  Cleanups,
+  cleanupOnSignals,
+  createCv,
+  createFixture,
+  doc,
+  LAYOUTS,
+  log,
+  machine,
+  memoryKiB,
+  openSetupRuntime,
+  output,
+  percentile,
+  pollUntil,
+  putArchive,
+  runMain,
+  serviceSetup,
+  sleep,
+  startServiceOn,
+  startServiceProcesses,
+  tarGz,
+  type Endpoint,
+  type Fixture,
+  type Layout,
+  type Service,
+  type ServiceProcesses,
+} from './support.js';
 
 const LAYOUT = (process.env.BENCH_LAYOUT ?? 'embedded') as Layout;
 const RUNS = Number(process.env.BENCH_RUNS ?? '50');
@@ -140,7 +167,11 @@ async function stampPipe(dir: string): Promise<{ dir: string; path: string; line
   const path = join(own, 'terraform-timed.log');
   await output('mkfifo', ['-m', '0666', path]);
   // Opened for reading and writing: never at its end while no wrapper has it open.
-  const socket = new Socket({ fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK), readable: true, writable: false });
+  const socket = new Socket({
+    fd: openSync(path, constants.O_RDWR | constants.O_NONBLOCK),
+    readable: true,
+    writable: false,
+  });
   let text = '';
   socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   socket.unref();
@@ -156,7 +187,13 @@ async function stampPipe(dir: string): Promise<{ dir: string; path: string; line
  * bash). Like bash, it ignores interrupts while it waits and leaves them to Terraform, which
  * shares its process group.
  */
-async function writeWrapper(dir: string, name: string, realBin: string, kind: WrapperKind, logPath = join(dir, `${name}.log`)): Promise<Wrapper> {
+async function writeWrapper(
+  dir: string,
+  name: string,
+  realBin: string,
+  kind: WrapperKind,
+  logPath = join(dir, `${name}.log`),
+): Promise<Wrapper> {
   const bin = join(dir, name);
   let form = 'bash script';
   if (kind === 'c') {
@@ -215,7 +252,12 @@ const CALIBRATION_INVOCATIONS = 200;
 async function calibrate(dir: string, kind: WrapperKind): Promise<number> {
   const trueBin = await output('sh', ['-c', 'command -v true']);
   const wrapped = await writeWrapper(dir, 'true-timed', trueBin, kind);
-  await output('sh', ['-c', `i=0; while [ "$i" -lt ${CALIBRATION_INVOCATIONS} ]; do "$1" calibration; i=$((i + 1)); done`, 'sh', wrapped.bin]);
+  await output('sh', [
+    '-c',
+    `i=0; while [ "$i" -lt ${CALIBRATION_INVOCATIONS} ]; do "$1" calibration; i=$((i + 1)); done`,
+    'sh',
+    wrapped.bin,
+  ]);
   const stamps = parseInvocations(await readFile(wrapped.logPath, 'utf8'));
   const gaps = stamps.slice(1).map((s, i) => s.start - stamps[i].end);
   return Math.max(0, percentile(gaps, 50));
@@ -233,20 +275,30 @@ interface RunSample {
 }
 
 const epochTimes = (attrs: Record<string, unknown>): Record<string, number> =>
-  Object.fromEntries(Object.entries((attrs['status-timestamps'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Date.parse(v)]));
+  Object.fromEntries(
+    Object.entries((attrs['status-timestamps'] ?? {}) as Record<string, string>).map(([k, v]) => [k, Date.parse(v)]),
+  );
 
 /** POST /runs, poll until planned, read its timestamps, then discard it to free the workspace. */
 async function serviceRun(svc: Endpoint, fx: Fixture): Promise<RunSample> {
   const call = (method: 'GET' | 'POST', path: string, body?: unknown) => api(svc.baseUrl, fx.token, method, path, body);
   const sent = Date.now();
-  const created = (await call('POST', '/runs', doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } })))!;
+  const created = (await call(
+    'POST',
+    '/runs',
+    doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } }),
+  ))!;
   const answered = Date.now();
   const runId = created.data.id;
-  const planned = await pollUntil(async () => (await call('GET', `/runs/${runId}`))!, (d) => d.data.attributes.status === 'planned', {
-    intervalMs: POLL_MS,
-    timeoutMs: 60_000,
-    failed: ['errored', 'canceled', 'force_canceled', 'discarded', 'planned_and_finished'],
-  });
+  const planned = await pollUntil(
+    async () => (await call('GET', `/runs/${runId}`))!,
+    (d) => d.data.attributes.status === 'planned',
+    {
+      intervalMs: POLL_MS,
+      timeoutMs: 60_000,
+      failed: ['errored', 'canceled', 'force_canceled', 'discarded', 'planned_and_finished'],
+    },
+  );
   const observed = Date.now();
   await call('POST', `/runs/${runId}/actions/discard`);
   return { runId, sent, answered, observed, runTimes: epochTimes(planned.data.attributes) };
@@ -269,8 +321,10 @@ interface Timeline {
 
 /** What each segment covers, in the report's words. */
 const SEGMENTS: Record<keyof Timeline, string> = {
-  queueStep: 'POST /runs -> plan_queued (request; the run inserted straight into plan_queued by one statement on a free workspace)',
-  planPickup: 'plan_queued -> planning (commit, plan job enqueued and picked up, directory prepared, init started, claim starts)',
+  queueStep:
+    'POST /runs -> plan_queued (request; the run inserted straight into plan_queued by one statement on a free workspace)',
+  planPickup:
+    'plan_queued -> planning (commit, plan job enqueued and picked up, directory prepared, init started, claim starts)',
   prepare: 'planning -> `init` starts (the shell starting init, while the claim goes on), less `version`',
   version: '`terraform version -json` for the log preamble (when the worker asks)',
   init: '`terraform init` **[Terraform]**',
@@ -286,7 +340,8 @@ function timeline(s: RunSample, all: Invocation[]): Timeline {
   const mine = all.filter((i) => i.start >= s.sent && i.end <= s.observed);
   const find = (command: string, optional = false): Invocation | undefined => {
     const found = mine.filter((i) => i.command === command);
-    if (found.length > 1 || (!optional && !found.length)) throw new Error(`run ${s.runId}: expected one terraform ${command}, saw ${found.length}`);
+    if (found.length > 1 || (!optional && !found.length))
+      throw new Error(`run ${s.runId}: expected one terraform ${command}, saw ${found.length}`);
     return found[0];
   };
   const [init, plan, show] = ['init', 'plan', 'show'].map((c) => find(c)!);
@@ -324,10 +379,17 @@ interface ReplaySample {
 }
 
 /** Runs one Terraform command and returns its wall time; an unexpected exit code is fatal. */
-async function timed(settings: TerraformSettings, args: string[], cwd: string, env: NodeJS.ProcessEnv, okCodes = [0]): Promise<number> {
+async function timed(
+  settings: TerraformSettings,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  okCodes = [0],
+): Promise<number> {
   const t0 = performance.now();
   const result = await runTerraform(settings, args, cwd, env);
-  if (!okCodes.includes(result.code ?? -1)) throw new Error(`terraform ${args[0]} exited ${result.code}: ${result.output}`);
+  if (!okCodes.includes(result.code ?? -1))
+    throw new Error(`terraform ${args[0]} exited ${result.code}: ${result.output}`);
   return performance.now() - t0;
 }
 
@@ -335,7 +397,12 @@ async function timed(settings: TerraformSettings, args: string[], cwd: string, e
 async function replay(store: ObjectStore, settings: TerraformSettings, archiveObjectId: string): Promise<ReplaySample> {
   const version = await timed(settings, VERSION_ARGS, process.cwd(), { PATH: process.env.PATH ?? '' });
   const t0 = performance.now();
-  const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] });
+  const wd = await prepareWorkdir(settings, {
+    archive: await store.get(archiveObjectId),
+    workingDirectory: '',
+    state: null,
+    variables: [],
+  });
   const prepare = performance.now() - t0;
   try {
     const init = await timed(settings, INIT_ARGS, wd.dir, wd.env);
@@ -379,11 +446,15 @@ function summaryTable(m: Measured): string {
     [`Total as the client saw it (poll every ${POLL_MS} ms)`, stats(observed)],
     ['Terraform: init + plan + show -json, timed inside the worker', stats(terraform)],
     ['Service overhead: total - Terraform', stats(overhead)],
-    ['Service overhead less the timing wrapper\'s own cost', stats(netOverhead)],
+    ["Service overhead less the timing wrapper's own cost", stats(netOverhead)],
     ['Baseline: init + plan + show -json run directly by the bench', stats(replayTf)],
     ['POST /runs response time', stats(m.samples.map((s) => s.answered - s.sent))],
   ];
-  const lines = ['| Measure (ms) | p50 | p99 | mean |', '|---|---:|---:|---:|', ...rows.map(([name, v]) => `| ${name} | ${v} |`)];
+  const lines = [
+    '| Measure (ms) | p50 | p99 | mean |',
+    '|---|---:|---:|---:|',
+    ...rows.map(([name, v]) => `| ${name} | ${v} |`),
+  ];
   const aggregate = mean(overhead) / mean(total);
   const netAggregate = mean(netOverhead) / (mean(total) - mean(instrumentation));
   const verdict = (x: number) => (x < 0.1 ? 'met' : 'NOT met');
@@ -410,7 +481,10 @@ function segmentTable(m: Measured): string {
 function replayTable(m: Measured): string {
   const keys: (keyof ReplaySample)[] = ['version', 'prepare', 'init', 'plan', 'show'];
   const lines = ['| Baseline step (run by the bench) | p50 ms | p99 ms | mean ms |', '|---|---:|---:|---:|'];
-  for (const k of keys) lines.push(`| ${k === 'prepare' ? 'prepareWorkdir (archive from the store, unpack)' : `terraform ${k}`} | ${stats(m.replays.map((r) => r[k]))} |`);
+  for (const k of keys)
+    lines.push(
+      `| ${k === 'prepare' ? 'prepareWorkdir (archive from the store, unpack)' : `terraform ${k}`} | ${stats(m.replays.map((r) => r[k]))} |`,
+    );
   return lines.join('\n');
 }
 
@@ -437,8 +511,9 @@ async function queryCensus(svc: Service, fx: Fixture): Promise<Record<string, nu
   try {
     const body = doc('runs', {}, { workspace: { data: { type: 'workspaces', id: fx.workspaceId } } });
     const runId = (await api(svc.baseUrl, fx.token, 'POST', '/runs', body))!.data.id;
-    const status = async () => (await watcher.query<{ status: string }>('select status from runs where id = $1', [runId])).rows[0]?.status;
-    for (const deadline = Date.now() + 60_000; (await status()) !== 'planned'; ) {
+    const status = async () =>
+      (await watcher.query<{ status: string }>('select status from runs where id = $1', [runId])).rows[0]?.status;
+    for (const deadline = Date.now() + 60_000; (await status()) !== 'planned';) {
       if (Date.now() > deadline) throw new Error(`census run ${runId} did not reach planned`);
       await sleep(10);
     }
@@ -478,7 +553,13 @@ async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId
   }
   const variant = (name: string, sandbox: keyof typeof sandboxes, ahead: boolean) => ({
     name,
-    settings: { bin: realBin, cliConfigFile: null, sandbox: sandboxes[sandbox], maxArchiveEntries: 50_000, workRoot: benchRoot } satisfies TerraformSettings,
+    settings: {
+      bin: realBin,
+      cliConfigFile: null,
+      sandbox: sandboxes[sandbox],
+      maxArchiveEntries: 50_000,
+      workRoot: benchRoot,
+    } satisfies TerraformSettings,
     spare: ahead ? new SpareShell() : undefined,
     times: [] as number[],
   });
@@ -492,12 +573,17 @@ async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId
   for (let round = -2; round < SANDBOX_ROUNDS; round++) {
     for (const { name, settings, spare, times } of round % 2 ? variants : [...variants].reverse()) {
       const t0 = performance.now();
-      const wd = await prepareWorkdir(settings, { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] }, spare?.place(settings));
+      const wd = await prepareWorkdir(
+        settings,
+        { archive: await store.get(archiveObjectId), workingDirectory: '', state: null, variables: [] },
+        spare?.place(settings),
+      );
       try {
         const phase = spawnPhase(settings, wd, { command: planCommand(), show: true }, spare);
         phase.go();
         const [init, main, show] = [await phase.init, await phase.main, await phase.show];
-        if (init.code !== 0 || main.code !== 2 || show.code !== 0) throw new Error(`the ${name} phase failed: ${init.output} ${show.output}`);
+        if (init.code !== 0 || main.code !== 2 || show.code !== 0)
+          throw new Error(`the ${name} phase failed: ${init.output} ${show.output}`);
         // The first two rounds warm the page cache and the binary's first runs.
         if (round >= 0) times.push(performance.now() - t0);
       } finally {
@@ -515,7 +601,9 @@ async function sandboxTable(store: ObjectStore, realBin: string, archiveObjectId
   ];
   for (const { name, times } of variants) {
     const p50 = percentile(times, 50);
-    lines.push(`| ${name} | ${fmt(p50)} | ${fmt(percentile(times, 90))} | ${name === 'none' ? '1.00' : `${(p50 / p50none).toFixed(2)} (+${fmt(p50 - p50none)} ms)`} |`);
+    lines.push(
+      `| ${name} | ${fmt(p50)} | ${fmt(percentile(times, 90))} | ${name === 'none' ? '1.00' : `${(p50 / p50none).toFixed(2)} (+${fmt(p50 - p50none)} ms)`} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -527,7 +615,15 @@ async function archiveOf(rt: Runtime, cvId: string): Promise<string> {
 }
 
 /** Service run and baseline alternate, swapping order every round, so drift hits both. */
-async function measure(svc: Endpoint, store: ObjectStore, fx: Fixture, settings: TerraformSettings, archiveObjectId: string, rounds: number, quiet: boolean) {
+async function measure(
+  svc: Endpoint,
+  store: ObjectStore,
+  fx: Fixture,
+  settings: TerraformSettings,
+  archiveObjectId: string,
+  rounds: number,
+  quiet: boolean,
+) {
   const samples: RunSample[] = [];
   const replays: ReplaySample[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -543,7 +639,8 @@ async function measure(svc: Endpoint, store: ObjectStore, fx: Fixture, settings:
 
 const COMMANDS: Record<Layout, string> = {
   embedded: 'API and every worker in one process, `node dist/bin/all.js` as `npm start` runs it',
-  procfile: 'API and run-pipeline worker apart, `node dist/bin/web.js` and `node dist/bin/workers.js run-pipeline` as in the Procfile (at its niceness)',
+  procfile:
+    'API and run-pipeline worker apart, `node dist/bin/web.js` and `node dist/bin/workers.js run-pipeline` as in the Procfile (at its niceness)',
 };
 
 /** Each service process's pid and memory, read while it still runs. */
@@ -583,13 +680,19 @@ async function main(): Promise<void> {
     // baseline's prepareWorkdir and the count of workers; no API, no worker.
     const rt = openSetupRuntime(cleanups, setup);
     const procs = await startServiceProcesses(cleanups, setup, rt, LAYOUT, ['run-pipeline']);
-    const layoutLine = `layout: ${LAYOUT} (${COMMANDS[LAYOUT]}; pid ${procs.processes.map((p) => p.pid).join(", ")}); run sandbox: ${SANDBOX}`;
+    const layoutLine = `layout: ${LAYOUT} (${COMMANDS[LAYOUT]}; pid ${procs.processes.map((p) => p.pid).join(', ')}); run sandbox: ${SANDBOX}`;
 
     const fx = await createFixture(setup);
     const cv = await createCv(setup, fx);
     await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
     const archiveObjectId = await archiveOf(rt, cv.id);
-    const settings: TerraformSettings = { bin: realBin, cliConfigFile: null, sandbox: createSandbox({ ...sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) })), mode: 'none' }), maxArchiveEntries: 50_000, workRoot: benchRoot };
+    const settings: TerraformSettings = {
+      bin: realBin,
+      cliConfigFile: null,
+      sandbox: createSandbox({ ...sandboxSettings(loadConfig({ ENCRYPTION_KEY: '0'.repeat(64) })), mode: 'none' }),
+      maxArchiveEntries: 50_000,
+      workRoot: benchRoot,
+    };
     const tfVersion = JSON.parse(await output(realBin, VERSION_ARGS)) as { terraform_version: string };
     const before = `terraform ${tfVersion.terraform_version}, ${machine()}`;
     log(`${before}; ${layoutLine}; ${WARMUP_RUNS} warm-up + ${RUNS} runs`);
@@ -611,7 +714,13 @@ async function main(): Promise<void> {
     const memoryLine = `${await processesLine(procs)}\n${cpuLine}`;
     await procs.stop();
     const invocations = parseInvocations(stamps.lines());
-    const m: Measured = { samples, replays, wrapperCostMs, wrapperForm: wrapper.form, timelines: samples.map((s) => timeline(s, invocations)) };
+    const m: Measured = {
+      samples,
+      replays,
+      wrapperCostMs,
+      wrapperForm: wrapper.form,
+      timelines: samples.map((s) => timeline(s, invocations)),
+    };
     const sandboxLine = await sandboxTable(rt.store, realBin, archiveObjectId);
 
     const svc = await startServiceOn(cleanups, setup);
@@ -620,9 +729,13 @@ async function main(): Promise<void> {
     // The sweep a worker process runs once at start is not part of a run: let it finish first.
     await sleep(2_000);
     const census = await queryCensus(svc, fx);
-    const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census).map(([k, v]) => `${k} ${v}`).join(', ')}`;
+    const censusLine = `SQL statements for one run, POST to planned: ${Object.entries(census)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`;
     const tables = [summaryTable(m), segmentTable(m), replayTable(m), sandboxLine, censusLine].join('\n\n');
-    process.stdout.write(`\n${tables}\n\n${layoutLine}\n${memoryLine}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `\n${tables}\n\n${layoutLine}\n${memoryLine}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   } finally {
     await cleanups.run();
   }

@@ -14,7 +14,24 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QUEUE_NAMES } from '../shared/platform/queues.js';
-import { api, Cleanups, cleanupOnSignals, createCv, createFixture, doc, log, machine, openSetupRuntime, putArchive, runMain, serviceSetup, sleep, startServiceProcesses, tarGz, type Fixture } from './support.js';
+import {
+  api,
+  Cleanups,
+  cleanupOnSignals,
+  createCv,
+  createFixture,
+  doc,
+  log,
+  machine,
+  openSetupRuntime,
+  putArchive,
+  runMain,
+  serviceSetup,
+  sleep,
+  startServiceProcesses,
+  tarGz,
+  type Fixture,
+} from './support.js';
 
 const WORKSPACES = Number(process.env.BENCH_WORKSPACES ?? '12');
 const RUNS = Number(process.env.BENCH_RUNS ?? '36');
@@ -79,9 +96,27 @@ async function stage(copies: number): Promise<StageResult> {
     const fx: Fixture = await createFixture(setup);
     const workspaces: { id: string; cv: string }[] = [];
     for (let w = 0; w < WORKSPACES; w++) {
-      const ws = (await api(webs[w % webs.length], fx.token, 'POST', `/organizations/${fx.org}/workspaces`, doc('workspaces', { name: `scale-${w}`, 'auto-apply': true })))!;
+      const ws = (await api(
+        webs[w % webs.length],
+        fx.token,
+        'POST',
+        `/organizations/${fx.org}/workspaces`,
+        doc('workspaces', { name: `scale-${w}`, 'auto-apply': true }),
+      ))!;
       for (let c = 0; c < CONFIGS; c++) {
-        await api(webs[c % webs.length], fx.token, 'POST', `/workspaces/${ws.data.id}/notification-configurations`, doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: `hook-${c}`, url: sink.url, triggers: TRIGGERS }));
+        await api(
+          webs[c % webs.length],
+          fx.token,
+          'POST',
+          `/workspaces/${ws.data.id}/notification-configurations`,
+          doc('notification-configuration', {
+            'destination-type': 'generic',
+            enabled: true,
+            name: `hook-${c}`,
+            url: sink.url,
+            triggers: TRIGGERS,
+          }),
+        );
       }
       const cv = await createCv(setup, { ...fx, workspaceId: ws.data.id });
       await putArchive(cv.uploadUrl, await tarGz({ 'main.tf': CONFIG }));
@@ -91,7 +126,20 @@ async function stage(copies: number): Promise<StageResult> {
       Promise.all(
         Array.from({ length: count }, async (_, i) => {
           const ws = workspaces[i % workspaces.length];
-          const run = await api(webs[i % webs.length], fx.token, 'POST', '/runs', doc('runs', { 'replace-addrs': ['terraform_data.a'] }, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: ws.cv } } }));
+          const run = await api(
+            webs[i % webs.length],
+            fx.token,
+            'POST',
+            '/runs',
+            doc(
+              'runs',
+              { 'replace-addrs': ['terraform_data.a'] },
+              {
+                workspace: { data: { type: 'workspaces', id: ws.id } },
+                'configuration-version': { data: { type: 'configuration-versions', id: ws.cv } },
+              },
+            ),
+          );
           return run!.data.id;
         }),
       );
@@ -105,7 +153,10 @@ async function stage(copies: number): Promise<StageResult> {
         const applied = rows.filter((r) => r.status === 'applied').length;
         if (applied === ids.length && lastApplied === 0) lastApplied = performance.now();
         if (lastApplied && sink.deliveries.size >= deliveries) return lastApplied;
-        if (Date.now() > deadline) throw new Error(`after ${TIMEOUT_MS} ms: ${applied}/${ids.length} runs applied, ${sink.deliveries.size}/${deliveries} deliveries`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `after ${TIMEOUT_MS} ms: ${applied}/${ids.length} runs applied, ${sink.deliveries.size}/${deliveries} deliveries`,
+          );
         await sleep(50);
       }
     };
@@ -117,7 +168,13 @@ async function stage(copies: number): Promise<StageResult> {
     const started = performance.now();
     const ids = await createRuns(RUNS);
     const lastApplied = await Promise.race([procs.failed, settled(ids, expected)]);
-    const result = { copies, runs: RUNS, runsSeconds: (lastApplied - started) / 1000, deliveries: expected - before, deliveriesSeconds: (sink.last - started) / 1000 };
+    const result = {
+      copies,
+      runs: RUNS,
+      runsSeconds: (lastApplied - started) / 1000,
+      deliveries: expected - before,
+      deliveriesSeconds: (sink.last - started) / 1000,
+    };
     await procs.stop();
     return result;
   } finally {
@@ -128,16 +185,29 @@ async function stage(copies: number): Promise<StageResult> {
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const before = machine();
-  log(`${before}; ${WORKSPACES} workspaces, ${CONFIGS} configurations each, ${RUNS} timed runs per stage, ${COPIES.join(' then ')} process(es) of each type`);
+  log(
+    `${before}; ${WORKSPACES} workspaces, ${CONFIGS} configurations each, ${RUNS} timed runs per stage, ${COPIES.join(' then ')} process(es) of each type`,
+  );
   const results: StageResult[] = [];
   for (const copies of COPIES) {
     const r = await stage(copies);
-    log(`${copies} of each: ${(r.runs / r.runsSeconds).toFixed(2)} runs/s, ${(r.deliveries / r.deliveriesSeconds).toFixed(1)} deliveries/s`);
+    log(
+      `${copies} of each: ${(r.runs / r.runsSeconds).toFixed(2)} runs/s, ${(r.deliveries / r.deliveriesSeconds).toFixed(1)} deliveries/s`,
+    );
     results.push(r);
   }
-  const rows = results.map((r) => `| ${r.copies} web + ${r.copies} per worker queue | ${r.runs} in ${r.runsSeconds.toFixed(1)} s | **${(r.runs / r.runsSeconds).toFixed(2)}** | ${r.deliveries} in ${r.deliveriesSeconds.toFixed(1)} s | **${(r.deliveries / r.deliveriesSeconds).toFixed(1)}** |`);
-  const table = ['| processes | runs (POST to applied) | runs/s | deliveries (POST to last at the sink) | deliveries/s |', '|---|---|---|---|---|', ...rows].join('\n');
-  process.stdout.write(`\n${table}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.copies} web + ${r.copies} per worker queue | ${r.runs} in ${r.runsSeconds.toFixed(1)} s | **${(r.runs / r.runsSeconds).toFixed(2)}** | ${r.deliveries} in ${r.deliveriesSeconds.toFixed(1)} s | **${(r.deliveries / r.deliveriesSeconds).toFixed(1)}** |`,
+  );
+  const table = [
+    '| processes | runs (POST to applied) | runs/s | deliveries (POST to last at the sink) | deliveries/s |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  process.stdout.write(
+    `\n${table}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`,
+  );
 }
 
 runMain(main);

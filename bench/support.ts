@@ -46,7 +46,9 @@ export async function procCpuMs(target: number | string): Promise<number> {
 
 /** PostgreSQL backends serving the database `watcher` is connected to (its own excepted). */
 export async function backendPids(watcher: pg.Client): Promise<number[]> {
-  const { rows } = await watcher.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  const { rows } = await watcher.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
   return rows.map((r) => r.pid);
 }
 
@@ -99,7 +101,8 @@ export class Cleanups {
 
   run(): Promise<void> {
     this.running = this.running.then(async () => {
-      for (let step = this.steps.shift(); step; step = this.steps.shift()) await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));
+      for (let step = this.steps.shift(); step; step = this.steps.shift())
+        await step().catch((err: unknown) => log(`cleanup: ${String(err)}`));
     });
     return this.running;
   }
@@ -316,10 +319,22 @@ export async function startServiceProcesses(
   const processes: ServiceProcess[] = [];
 
   /** `nice`: the niceness the process gets at once, before it starts anything (its children inherit it). */
-  const start = (role: string, script: string, args: string[], extraEnv: Record<string, string> = {}, nice = 0): ServiceProcess => {
+  const start = (
+    role: string,
+    script: string,
+    args: string[],
+    extraEnv: Record<string, string> = {},
+    nice = 0,
+  ): ServiceProcess => {
     // BENCH_CPU_PROFILE_DIR: each service process writes a V8 CPU profile there when it stops.
-    const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
-    const child = spawn(process.execPath, [...profile, script, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const profile = process.env.BENCH_CPU_PROFILE_DIR
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`]
+      : [];
+    const child = spawn(process.execPath, [...profile, script, ...args], {
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     child.once('error', (err) => reportFailure(new Error(`service process ${role} (${script}): ${err.message}`)));
     if (child.pid === undefined) throw new Error(`could not start the ${role} process (${script})`);
     const pid = child.pid;
@@ -379,7 +394,8 @@ export async function startServiceProcesses(
       webUrls.push(`http://${HOST}:${port}`);
       start('web', WEB_MAIN, [], { PORT: String(port) });
     }
-    for (const queue of workerQueues) for (let i = 0; i < copies; i++) start(`worker ${queue}`, WORKERS_MAIN, [queue], {}, procfileNice([queue]));
+    for (const queue of workerQueues)
+      for (let i = 0; i < copies; i++) start(`worker ${queue}`, WORKERS_MAIN, [queue], {}, procfileNice([queue]));
   }
   try {
     await Promise.race([failed, Promise.all(webUrls.map((url) => waitUntilReady(url, rt, workerQueues, copies)))]);
@@ -392,7 +408,12 @@ export async function startServiceProcesses(
 }
 
 /** Polls GET /api/v2/ping until it answers 204, then each queue's worker count until it is at least `workersPerQueue`. */
-async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readonly QueueName[], workersPerQueue = 1): Promise<void> {
+async function waitUntilReady(
+  baseUrl: string,
+  rt: Runtime,
+  workerQueues: readonly QueueName[],
+  workersPerQueue = 1,
+): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const until = async (what: string, ready: () => Promise<boolean>) => {
     while (!(await ready())) {
@@ -407,7 +428,11 @@ async function waitUntilReady(baseUrl: string, rt: Runtime, workerQueues: readon
       return false; // not listening yet, or not answering
     }
   });
-  for (const queue of workerQueues) await until(`fewer than ${workersPerQueue} worker(s) on ${queue}`, async () => (await rt.queues[queue].getWorkersCount()) >= workersPerQueue);
+  for (const queue of workerQueues)
+    await until(
+      `fewer than ${workersPerQueue} worker(s) on ${queue}`,
+      async () => (await rt.queues[queue].getWorkersCount()) >= workersPerQueue,
+    );
 }
 
 /**
@@ -448,7 +473,13 @@ export interface ApiDoc {
 const keepAlive = new http.Agent({ keepAlive: true });
 
 /** Calls the real API as a client would; any non-2xx is fatal. Returns the document (or null for an empty body). */
-export async function api(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiDoc | null> {
+export async function api(
+  baseUrl: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<ApiDoc | null> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: JSON_API };
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   if (payload) Object.assign(headers, { 'content-type': JSON_API, 'content-length': String(payload.length) });
@@ -479,9 +510,18 @@ export interface Fixture {
 /** A user with its own token, an organization it owns and one workspace, all through the API. */
 export async function createFixture(svc: Endpoint): Promise<Fixture> {
   const name = `bench-${randomBytes(4).toString('hex')}`;
-  const post = async (token: string, path: string, body: unknown) => (await api(svc.baseUrl, token, 'POST', path, body))!;
-  const user = await post(svc.adminToken, '/admin/users', doc('users', { username: name, email: `${name}@example.test` }));
-  const tok = await post(svc.adminToken, `/users/${user.data.id}/authentication-tokens`, doc('authentication-tokens', { description: 'bench' }));
+  const post = async (token: string, path: string, body: unknown) =>
+    (await api(svc.baseUrl, token, 'POST', path, body))!;
+  const user = await post(
+    svc.adminToken,
+    '/admin/users',
+    doc('users', { username: name, email: `${name}@example.test` }),
+  );
+  const tok = await post(
+    svc.adminToken,
+    `/users/${user.data.id}/authentication-tokens`,
+    doc('authentication-tokens', { description: 'bench' }),
+  );
   const token = String(tok.data.attributes.token);
   await post(token, '/organizations', doc('organizations', { name, email: `${name}@example.test` }));
   const ws = await post(token, `/organizations/${name}/workspaces`, doc('workspaces', { name: 'bench-fixture' }));
@@ -490,7 +530,13 @@ export async function createFixture(svc: Endpoint): Promise<Fixture> {
 
 /** Creates a configuration version that will not queue a run; returns its id and signed upload URL. */
 export async function createCv(svc: Endpoint, fx: Fixture): Promise<{ id: string; uploadUrl: string }> {
-  const cv = (await api(svc.baseUrl, fx.token, 'POST', `/workspaces/${fx.workspaceId}/configuration-versions`, doc('configuration-versions', { 'auto-queue-runs': false })))!;
+  const cv = (await api(
+    svc.baseUrl,
+    fx.token,
+    'POST',
+    `/workspaces/${fx.workspaceId}/configuration-versions`,
+    doc('configuration-versions', { 'auto-queue-runs': false }),
+  ))!;
   return { id: cv.data.id, uploadUrl: String(cv.data.attributes['upload-url']) };
 }
 
@@ -504,7 +550,11 @@ export async function putArchive(uploadUrl: string, archive: Buffer): Promise<vo
 }
 
 /** Polls a resource until `done` accepts its document; fails on `failed` statuses or after `timeoutMs`. */
-export async function pollUntil(get: () => Promise<ApiDoc>, done: (d: ApiDoc) => boolean, opts: { intervalMs: number; timeoutMs: number; failed?: string[] }): Promise<ApiDoc> {
+export async function pollUntil(
+  get: () => Promise<ApiDoc>,
+  done: (d: ApiDoc) => boolean,
+  opts: { intervalMs: number; timeoutMs: number; failed?: string[] },
+): Promise<ApiDoc> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     const d = await get();
@@ -547,7 +597,10 @@ export function percentile(xs: readonly number[], p: number): number {
 export const MiB = 1024 * 1024;
 
 /** Node version, cores and load: the context a result needs (other work on the machine skews it). */
-export const machine = () => `node ${process.version}, ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+export const machine = () =>
+  `node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
 
 /** Runs a benchmark's main and exits 0 on success, 1 with the stack otherwise. */
 export function runMain(main: () => Promise<void>): void {

@@ -8,7 +8,27 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Cleanups, createCv, createFixture, freePort, log, machine, memoryKiB, MiB, openSetupRuntime, pollUntil, putArchive, api, runMain, serviceSetup, sleep, startServiceProcesses, tarGz, type Endpoint, type Fixture } from './support.js';
+import {
+  Cleanups,
+  createCv,
+  createFixture,
+  freePort,
+  log,
+  machine,
+  memoryKiB,
+  MiB,
+  openSetupRuntime,
+  pollUntil,
+  putArchive,
+  api,
+  runMain,
+  serviceSetup,
+  sleep,
+  startServiceProcesses,
+  tarGz,
+  type Endpoint,
+  type Fixture,
+} from './support.js';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? '8');
 const ARCHIVE_MIB = Number(process.env.BENCH_ARCHIVE_MIB ?? '95');
@@ -52,7 +72,10 @@ async function main(): Promise<void> {
   const cleanups = new Cleanups();
   try {
     log(`making a ${ARCHIVE_MIB} MiB archive`);
-    const archive = await tarGz({ 'main.tf': 'output "x" { value = 1 }\n', 'payload.bin': randomBytes(ARCHIVE_MIB * MiB) });
+    const archive = await tarGz({
+      'main.tf': 'output "x" { value = 1 }\n',
+      'payload.bin': randomBytes(ARCHIVE_MIB * MiB),
+    });
 
     // Baseline: the same concurrent bodies into a server that keeps them whole.
     const buffering = await startBufferingServer(cleanups);
@@ -78,9 +101,15 @@ async function main(): Promise<void> {
     });
     const seconds = (performance.now() - t0) / 1000;
     for (const [i, cv] of versions.entries()) {
-      await pollUntil(async () => (await api(svc.baseUrl, orgs[i % orgs.length].token, 'GET', `/configuration-versions/${cv.id}`))!, (d) => d.data.attributes.status === 'uploaded', { intervalMs: 50, timeoutMs: 10_000, failed: ['errored'] });
+      await pollUntil(
+        async () => (await api(svc.baseUrl, orgs[i % orgs.length].token, 'GET', `/configuration-versions/${cv.id}`))!,
+        (d) => d.data.attributes.status === 'uploaded',
+        { intervalMs: 50, timeoutMs: 10_000, failed: ['errored'] },
+      );
     }
-    log(`  service web process: ${measured.before.toFixed(0)} -> ${measured.peak.toFixed(0)} MiB in ${seconds.toFixed(1)} s`);
+    log(
+      `  service web process: ${measured.before.toFixed(0)} -> ${measured.peak.toFixed(0)} MiB in ${seconds.toFixed(1)} s`,
+    );
 
     const growth = measured.peak - measured.before;
     const baseGrowth = base.peak - base.before;
@@ -92,7 +121,9 @@ async function main(): Promise<void> {
       `| service: web process, streaming into the store | ${measured.before.toFixed(0)} | ${measured.peak.toFixed(0)} | ${growth.toFixed(0)} | ${(growth / total).toFixed(3)} |`,
       `| **service / baseline growth** | | | **${(growth / baseGrowth).toFixed(3)}** | |`,
     ];
-    process.stdout.write(`\n${lines.join('\n')}\n\nservice upload throughput ${(total / seconds).toFixed(1)} MiB/s; target growth < 150 MB: ${growth * 1.048576 < 150 ? 'met' : 'NOT met'}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `\n${lines.join('\n')}\n\nservice upload throughput ${(total / seconds).toFixed(1)} MiB/s; target growth < 150 MB: ${growth * 1.048576 < 150 ? 'met' : 'NOT met'}\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   } finally {
     await cleanups.run();
   }

@@ -10,7 +10,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inspectArchive } from '../shared/platform/archive.js';
-import { api, Cleanups, createCv, createFixture, log, machine, MiB, percentile, pollUntil, putArchive, runMain, startService, tarGz, type Fixture, type Service } from './support.js';
+import {
+  api,
+  Cleanups,
+  createCv,
+  createFixture,
+  log,
+  machine,
+  MiB,
+  percentile,
+  pollUntil,
+  putArchive,
+  runMain,
+  startService,
+  tarGz,
+  type Fixture,
+  type Service,
+} from './support.js';
 
 /** Archive sizes and repetitions: enough rounds for a median, while the run stays under half a minute. */
 const CASES = [
@@ -39,11 +55,15 @@ async function serviceUpload(svc: Service, fx: Fixture, archive: Buffer): Promis
   const t1 = performance.now();
   await putArchive(cv.uploadUrl, archive);
   const t2 = performance.now();
-  await pollUntil(async () => (await api(svc.baseUrl, fx.token, 'GET', `/configuration-versions/${cv.id}`))!, (d) => d.data.attributes.status === 'uploaded', {
-    intervalMs: POLL_MS,
-    timeoutMs: 60_000,
-    failed: ['errored'],
-  });
+  await pollUntil(
+    async () => (await api(svc.baseUrl, fx.token, 'GET', `/configuration-versions/${cv.id}`))!,
+    (d) => d.data.attributes.status === 'uploaded',
+    {
+      intervalMs: POLL_MS,
+      timeoutMs: 60_000,
+      failed: ['errored'],
+    },
+  );
   const t3 = performance.now();
   return { total: t3 - t0, create: t1 - t0, put: t2 - t1, poll: t3 - t2 };
 }
@@ -63,7 +83,11 @@ async function chunkedInsert(client: pg.Client, archive: Buffer, objectId: numbe
   const t0 = performance.now();
   await client.query('begin');
   for (let seq = 0; seq * MiB < archive.length; seq++) {
-    await client.query('insert into bench_upload_chunks (object_id, seq, data) values ($1, $2, $3)', [objectId, seq, archive.subarray(seq * MiB, (seq + 1) * MiB)]);
+    await client.query('insert into bench_upload_chunks (object_id, seq, data) values ($1, $2, $3)', [
+      objectId,
+      seq,
+      archive.subarray(seq * MiB, (seq + 1) * MiB),
+    ]);
   }
   await client.query('commit');
   return performance.now() - t0;
@@ -95,7 +119,13 @@ interface Measured {
 }
 
 /** Alternates the sides, reversing the order every other round, so drift hits all of them equally. */
-async function measure(svc: Service, fx: Fixture, client: pg.Client, c: (typeof CASES)[number], ids: { next: number }): Promise<Measured> {
+async function measure(
+  svc: Service,
+  fx: Fixture,
+  client: pg.Client,
+  c: (typeof CASES)[number],
+  ids: { next: number },
+): Promise<Measured> {
   const archive = await makeArchive(c.bytes);
   const m: Measured = { label: c.label, archiveBytes: archive.length, baseline: [], chunked: [], service: [], cpu: [] };
   const sides = [
@@ -106,7 +136,9 @@ async function measure(svc: Service, fx: Fixture, client: pg.Client, c: (typeof 
   for (let i = 0; i < c.reps; i++) {
     for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await side();
     m.cpu.push(await cpuSteps(archive));
-    log(`  ${c.label} round ${i + 1}: baseline ${m.baseline[i].toFixed(0)} ms, chunked ${m.chunked[i].toFixed(0)} ms, service ${m.service[i].total.toFixed(0)} ms (PUT ${m.service[i].put.toFixed(0)} ms)`);
+    log(
+      `  ${c.label} round ${i + 1}: baseline ${m.baseline[i].toFixed(0)} ms, chunked ${m.chunked[i].toFixed(0)} ms, service ${m.service[i].total.toFixed(0)} ms (PUT ${m.service[i].put.toFixed(0)} ms)`,
+    );
   }
   return m;
 }
@@ -125,7 +157,11 @@ function report(results: Measured[]): string {
     const svc = m.service.map((s) => s.total);
     const row = (side: string, xs: number[]) =>
       `| ${m.label} (${(m.archiveBytes / MiB).toFixed(2)} MiB) | ${side} | ${xs.length} | ${p50(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} | ${mibps(m.archiveBytes, p50(xs)).toFixed(1)} |`;
-    lines.push(row('baseline: one pg insert', base), row('reference: pg, 1 MiB rows, one tx', m.chunked), row('service: create + PUT + poll', svc));
+    lines.push(
+      row('baseline: one pg insert', base),
+      row('reference: pg, 1 MiB rows, one tx', m.chunked),
+      row('service: create + PUT + poll', svc),
+    );
     lines.push(`| ${m.label} | **service / baseline throughput** | | | | | **${(p50(base) / p50(svc)).toFixed(2)}** |`);
     lines.push(`| ${m.label} | service / reference throughput | | | | | ${(p50(m.chunked) / p50(svc)).toFixed(2)} |`);
   }
@@ -136,9 +172,13 @@ function report(results: Measured[]): string {
   );
   for (const m of results) {
     const put = p50(m.service.map((s) => s.put));
-    const parts = [p50(m.service.map((s) => s.create)), put, p50(m.service.map((s) => s.poll))].map((x) => x.toFixed(0));
+    const parts = [p50(m.service.map((s) => s.create)), put, p50(m.service.map((s) => s.poll))].map((x) =>
+      x.toFixed(0),
+    );
     const cpu = [p50(m.cpu.map((x) => x.inspect)), p50(m.cpu.map((x) => x.sha256))].map((x) => x.toFixed(0));
-    lines.push(`| ${m.label} | ${parts.join(' | ')} | ${mibps(m.archiveBytes, put).toFixed(1)} | ${(p50(m.baseline) / put).toFixed(2)} | ${cpu.join(' | ')} |`);
+    lines.push(
+      `| ${m.label} | ${parts.join(' | ')} | ${mibps(m.archiveBytes, put).toFixed(1)} | ${(p50(m.baseline) / put).toFixed(2)} | ${cpu.join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -155,7 +195,9 @@ async function main(): Promise<void> {
     await client.connect();
     cleanups.add(() => client.end());
     await client.query('create table bench_upload_baseline (id bigserial primary key, data bytea not null)');
-    await client.query('create table bench_upload_chunks (object_id integer not null, seq integer not null, data bytea not null, primary key (object_id, seq))');
+    await client.query(
+      'create table bench_upload_chunks (object_id integer not null, seq integer not null, data bytea not null, primary key (object_id, seq))',
+    );
     const fx = await createFixture(svc);
 
     // One untimed round per side: connections, JIT and the table's first pages.
@@ -167,7 +209,9 @@ async function main(): Promise<void> {
 
     const results: Measured[] = [];
     for (const c of CASES) results.push(await measure(svc, fx, client, c, ids));
-    process.stdout.write(`\n${report(results)}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `\n${report(results)}\n\nbefore: ${before}\nafter:  ${machine()}\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   } finally {
     await cleanups.run();
   }

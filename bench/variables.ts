@@ -43,15 +43,38 @@ async function main(): Promise<void> {
     const sets = ORGS * SETS_PER_ORG;
     const setVariables = Math.round(VARIABLES / 6);
     const t0 = performance.now();
-    await db.raw(`insert into organizations (name, external_id, email) select 'org-' || i, 'ext-' || i, 'o' || i || '@example.com' from generate_series(1, ?) i`, [ORGS]);
-    await db.raw(`insert into projects (id, organization_name, name, is_default) select 'prj-' || i, 'org-' || i, 'Default Project', true from generate_series(1, ?) i`, [ORGS]);
-    await db.raw(`insert into workspaces (id, organization_name, name, project_id) select 'ws-' || i, 'org-' || (1 + i % ?), 'w-' || i, 'prj-' || (1 + i % ?) from generate_series(1, ?) i`, [ORGS, ORGS, workspaces]);
-    await db.raw(`insert into variable_sets (id, organization_name, name, global) select 'varset-' || i, 'org-' || (1 + i % ?), 's-' || i, i % 10 = 0 from generate_series(1, ?) i`, [ORGS, sets]);
-    await db.raw(`insert into variable_set_workspaces (variable_set_id, workspace_id) select 'varset-' || (1 + i % ?), 'ws-' || i from generate_series(1, ?) i`, [sets, workspaces]);
-    await db.raw(`insert into variables (id, workspace_id, key, value, category, version_id) select 'var-w-' || i, 'ws-' || (1 + i % ?), 'k' || i, 'v', 'terraform', 'x' from generate_series(1, ?) i`, [workspaces, VARIABLES]);
-    await db.raw(`insert into variables (id, variable_set_id, key, value, category, version_id) select 'var-s-' || i, 'varset-' || (1 + i % ?), 'k' || i, 'v', 'env', 'x' from generate_series(1, ?) i`, [sets, setVariables]);
+    await db.raw(
+      `insert into organizations (name, external_id, email) select 'org-' || i, 'ext-' || i, 'o' || i || '@example.com' from generate_series(1, ?) i`,
+      [ORGS],
+    );
+    await db.raw(
+      `insert into projects (id, organization_name, name, is_default) select 'prj-' || i, 'org-' || i, 'Default Project', true from generate_series(1, ?) i`,
+      [ORGS],
+    );
+    await db.raw(
+      `insert into workspaces (id, organization_name, name, project_id) select 'ws-' || i, 'org-' || (1 + i % ?), 'w-' || i, 'prj-' || (1 + i % ?) from generate_series(1, ?) i`,
+      [ORGS, ORGS, workspaces],
+    );
+    await db.raw(
+      `insert into variable_sets (id, organization_name, name, global) select 'varset-' || i, 'org-' || (1 + i % ?), 's-' || i, i % 10 = 0 from generate_series(1, ?) i`,
+      [ORGS, sets],
+    );
+    await db.raw(
+      `insert into variable_set_workspaces (variable_set_id, workspace_id) select 'varset-' || (1 + i % ?), 'ws-' || i from generate_series(1, ?) i`,
+      [sets, workspaces],
+    );
+    await db.raw(
+      `insert into variables (id, workspace_id, key, value, category, version_id) select 'var-w-' || i, 'ws-' || (1 + i % ?), 'k' || i, 'v', 'terraform', 'x' from generate_series(1, ?) i`,
+      [workspaces, VARIABLES],
+    );
+    await db.raw(
+      `insert into variables (id, variable_set_id, key, value, category, version_id) select 'var-s-' || i, 'varset-' || (1 + i % ?), 'k' || i, 'v', 'env', 'x' from generate_series(1, ?) i`,
+      [sets, setVariables],
+    );
     await db.raw('analyze');
-    log(`${machine()}; ${ORGS} organizations, ${workspaces} workspaces, ${sets} variable sets, ${VARIABLES + setVariables} variables (filled in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${READS} reads of each kind`);
+    log(
+      `${machine()}; ${ORGS} organizations, ${workspaces} workspaces, ${sets} variable sets, ${VARIABLES + setVariables} variables (filled in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${READS} reads of each kind`,
+    );
 
     const timed = async (read: () => Promise<unknown[]>) => {
       const t = performance.now();
@@ -70,16 +93,23 @@ async function main(): Promise<void> {
       const ws = `ws-${1 + randomInt(workspaces)}`;
       const service = await kinds.service(ws);
       const before = await kinds.before(ws);
-      if (service.rows !== before.rows) throw new Error(`the two conditions disagree for ${ws}: ${service.rows} rows against ${before.rows}`);
+      if (service.rows !== before.rows)
+        throw new Error(`the two conditions disagree for ${ws}: ${service.rows} rows against ${before.rows}`);
       samples.service.push(service.ms);
       samples.before.push(before.ms);
       samples.baseline.push((await kinds.baseline(ws)).ms);
     }
     const p50 = (k: keyof typeof kinds) => percentile(samples[k], 50);
     const lines = ['| read | p50 ms | p99 ms | p50 / baseline |', '|---|---:|---:|---:|'];
-    const names = { baseline: 'baseline: the workspace\'s own variables by its index', service: 'the service: variables reaching the workspace', before: 'before: the three cases or\'ed in one filter' };
+    const names = {
+      baseline: "baseline: the workspace's own variables by its index",
+      service: 'the service: variables reaching the workspace',
+      before: "before: the three cases or'ed in one filter",
+    };
     for (const k of ['baseline', 'service', 'before'] as const) {
-      lines.push(`| ${names[k]} | ${p50(k).toFixed(2)} | ${percentile(samples[k], 99).toFixed(2)} | ${(p50(k) / p50('baseline')).toFixed(1)} |`);
+      lines.push(
+        `| ${names[k]} | ${p50(k).toFixed(2)} | ${percentile(samples[k], 99).toFixed(2)} | ${(p50(k) / p50('baseline')).toFixed(1)} |`,
+      );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -61,7 +61,8 @@ mkdirSync(join(root, 'dist'), { recursive: true });
 rmSync(STAMP, { force: true });
 // tsc's incremental record would skip sources whose output was deleted by hand: a forced build,
 // or one for a missing output, starts without it.
-if (reason === 'asked to' || reason.endsWith(' is missing')) rmSync(join(root, 'dist', '.tsbuildinfo'), { force: true });
+if (reason === 'asked to' || reason.endsWith(' is missing'))
+  rmSync(join(root, 'dist', '.tsbuildinfo'), { force: true });
 writeFileSync(`${STAMP}.new`, `build started ${new Date().toISOString()}\n`);
 run('tsc', ['-p', '.']);
 run('tsc', ['-p', 'console']);

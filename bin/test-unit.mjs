@@ -34,5 +34,9 @@ await build({
 });
 const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const tests = `${relative(root, OUT)}/test/unit/**/*.test.js`;
-const run = spawnSync(process.execPath, [mocha, '--no-config', '--timeout', '20000', '--exit', tests, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const run = spawnSync(
+  process.execPath,
+  [mocha, '--no-config', '--timeout', '20000', '--exit', tests, ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit' },
+);
 process.exit(run.status ?? 1);

@@ -17,7 +17,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['user_id']);
   });
-  await knex.raw(`create unique index authentication_tokens_one_per_team on authentication_tokens (team_id) where kind = 'team'`);
+  await knex.raw(
+    `create unique index authentication_tokens_one_per_team on authentication_tokens (team_id) where kind = 'team'`,
+  );
   await knex.raw(
     `create unique index authentication_tokens_one_per_org on authentication_tokens (organization_name) where kind = 'organization'`,
   );

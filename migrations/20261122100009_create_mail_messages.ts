@@ -19,7 +19,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
-  await knex.raw(`create index mail_messages_due on mail_messages (next_attempt_at) where status in ('pending', 'sending')`);
+  await knex.raw(
+    `create index mail_messages_due on mail_messages (next_attempt_at) where status in ('pending', 'sending')`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

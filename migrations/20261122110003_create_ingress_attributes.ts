@@ -4,7 +4,11 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('ingress_attributes', (t) => {
     t.text('id').primary();
-    t.text('configuration_version_id').notNullable().unique().references('configuration_versions.id').onDelete('CASCADE');
+    t.text('configuration_version_id')
+      .notNullable()
+      .unique()
+      .references('configuration_versions.id')
+      .onDelete('CASCADE');
     t.text('branch');
     t.text('clone_url');
     t.text('commit_message');

@@ -17,6 +17,16 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.alterTable('runs', (t) => {
-    for (const c of ['has_changes', 'allow_empty_apply', 'terraform_version', 'lease_owner', 'lease_until', 'cancel_requested_at', 'force_cancel_available_at', 'error_message']) t.dropColumn(c);
+    for (const c of [
+      'has_changes',
+      'allow_empty_apply',
+      'terraform_version',
+      'lease_owner',
+      'lease_until',
+      'cancel_requested_at',
+      'force_cancel_available_at',
+      'error_message',
+    ])
+      t.dropColumn(c);
   });
 }

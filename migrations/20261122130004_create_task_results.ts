@@ -21,7 +21,10 @@ export async function up(knex: Knex): Promise<void> {
     t.text('access_token_sealed');
     t.timestamp('triggered_at', { useTz: true });
     t.timestamp('deadline_at', { useTz: true });
-    t.text('dispatch_status').notNullable().defaultTo('idle').checkIn(['idle', 'pending', 'sending', 'delivered', 'gave_up']);
+    t.text('dispatch_status')
+      .notNullable()
+      .defaultTo('idle')
+      .checkIn(['idle', 'pending', 'sending', 'delivered', 'gave_up']);
     t.integer('dispatch_attempts').notNullable().defaultTo(0);
     t.timestamp('next_dispatch_at', { useTz: true });
     t.timestamp('dispatch_lease_until', { useTz: true });
@@ -30,9 +33,15 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['task_stage_id']);
     t.index(['run_id']);
   });
-  await knex.raw(`create unique index task_results_token on task_results (access_token_digest) where access_token_digest is not null`);
-  await knex.raw(`create index task_results_due on task_results (next_dispatch_at) where dispatch_status in ('pending', 'sending')`);
-  await knex.raw(`create index task_results_deadline on task_results (deadline_at) where status in ('pending', 'running')`);
+  await knex.raw(
+    `create unique index task_results_token on task_results (access_token_digest) where access_token_digest is not null`,
+  );
+  await knex.raw(
+    `create index task_results_due on task_results (next_dispatch_at) where dispatch_status in ('pending', 'sending')`,
+  );
+  await knex.raw(
+    `create index task_results_deadline on task_results (deadline_at) where status in ('pending', 'running')`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -10,7 +10,10 @@ export async function up(knex: Knex): Promise<void> {
     t.text('event_key').notNullable();
     t.text('trigger').notNullable();
     t.text('payload').notNullable();
-    t.text('status').notNullable().defaultTo('pending').checkIn(['pending', 'sending', 'delivered', 'failed', 'dropped']);
+    t.text('status')
+      .notNullable()
+      .defaultTo('pending')
+      .checkIn(['pending', 'sending', 'delivered', 'failed', 'dropped']);
     t.integer('attempts').notNullable().defaultTo(0);
     t.timestamp('next_attempt_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('lease_until', { useTz: true });
@@ -21,7 +24,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['configuration_id', 'event_key']);
     t.index(['run_id']);
   });
-  await knex.raw(`create index notification_deliveries_due on notification_deliveries (next_attempt_at) where status in ('pending', 'sending')`);
+  await knex.raw(
+    `create index notification_deliveries_due on notification_deliveries (next_attempt_at) where status in ('pending', 'sending')`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

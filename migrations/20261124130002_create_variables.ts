@@ -21,10 +21,18 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['workspace_id']);
     t.index(['variable_set_id']);
   });
-  await knex.raw(`alter table variables add constraint variables_one_owner check ((workspace_id is null) <> (variable_set_id is null))`);
-  await knex.raw(`alter table variables add constraint variables_sealed_when_sensitive check (not sensitive or value is null)`);
-  await knex.raw(`create unique index variables_workspace_key on variables (workspace_id, category, key) where workspace_id is not null`);
-  await knex.raw(`create unique index variables_set_key on variables (variable_set_id, category, key) where variable_set_id is not null`);
+  await knex.raw(
+    `alter table variables add constraint variables_one_owner check ((workspace_id is null) <> (variable_set_id is null))`,
+  );
+  await knex.raw(
+    `alter table variables add constraint variables_sealed_when_sensitive check (not sensitive or value is null)`,
+  );
+  await knex.raw(
+    `create unique index variables_workspace_key on variables (workspace_id, category, key) where workspace_id is not null`,
+  );
+  await knex.raw(
+    `create unique index variables_set_key on variables (variable_set_id, category, key) where variable_set_id is not null`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

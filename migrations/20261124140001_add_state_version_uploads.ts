@@ -6,13 +6,19 @@ import type { Knex } from 'knex';
 // workspaces a list of the workspaces allowed to read their outputs (remote state sharing).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('state_versions', (t) => {
-    t.text('status').notNullable().defaultTo('finalized').checkIn(['pending', 'finalized', 'discarded'], 'state_versions_status_check');
+    t.text('status')
+      .notNullable()
+      .defaultTo('finalized')
+      .checkIn(['pending', 'finalized', 'discarded'], 'state_versions_status_check');
     t.text('md5');
     t.text('json_object_id').references('objects.id').onDelete('SET NULL');
     t.index(['workspace_id', 'serial']);
   });
   await knex.schema.alterTable('organizations', (t) => {
-    t.text('default_execution_mode').notNullable().defaultTo('remote').checkIn(['remote', 'local', 'agent'], 'organizations_default_execution_mode_check');
+    t.text('default_execution_mode')
+      .notNullable()
+      .defaultTo('remote')
+      .checkIn(['remote', 'local', 'agent'], 'organizations_default_execution_mode_check');
   });
   await knex.schema.createTable('remote_state_consumers', (t) => {
     t.text('workspace_id').notNullable().references('workspaces.id').onDelete('CASCADE');

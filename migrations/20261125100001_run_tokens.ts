@@ -5,12 +5,16 @@ import type { Knex } from 'knex';
 // `remote` backend). It names its run; it expires with the phase and is revoked when it ends.
 export async function up(knex: Knex): Promise<void> {
   await knex.raw('alter table authentication_tokens drop constraint authentication_tokens_kind_check');
-  await knex.raw(`alter table authentication_tokens add constraint authentication_tokens_kind_check check (kind in ('user', 'team', 'organization', 'run'))`);
+  await knex.raw(
+    `alter table authentication_tokens add constraint authentication_tokens_kind_check check (kind in ('user', 'team', 'organization', 'run'))`,
+  );
   await knex.schema.alterTable('authentication_tokens', (t) => {
     t.text('run_id').references('runs.id').onDelete('CASCADE');
     t.index(['run_id']);
   });
-  await knex.raw(`alter table authentication_tokens add constraint authentication_tokens_run_check check ((kind = 'run') = (run_id is not null))`);
+  await knex.raw(
+    `alter table authentication_tokens add constraint authentication_tokens_run_check check ((kind = 'run') = (run_id is not null))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
@@ -21,5 +25,7 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumn('run_id');
   });
   await knex.raw('alter table authentication_tokens drop constraint authentication_tokens_kind_check');
-  await knex.raw(`alter table authentication_tokens add constraint authentication_tokens_kind_check check (kind in ('user', 'team', 'organization'))`);
+  await knex.raw(
+    `alter table authentication_tokens add constraint authentication_tokens_kind_check check (kind in ('user', 'team', 'organization'))`,
+  );
 }

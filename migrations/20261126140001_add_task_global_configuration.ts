@@ -6,7 +6,9 @@ import type { Knex } from 'knex';
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('tasks', (t) => {
     t.boolean('global_enabled').notNullable().defaultTo(false);
-    t.jsonb('global_stages').notNullable().defaultTo(JSON.stringify(['post_plan']));
+    t.jsonb('global_stages')
+      .notNullable()
+      .defaultTo(JSON.stringify(['post_plan']));
     t.text('global_enforcement_level').notNullable().defaultTo('advisory');
   });
 }

@@ -12,7 +12,9 @@ export async function up(knex: Knex): Promise<void> {
     // The policy sets that applied when the run was created.
     t.jsonb('policy_set_ids').notNullable().defaultTo('[]');
     t.boolean('is_overridable').notNullable().defaultTo(false);
-    t.jsonb('result_count').notNullable().defaultTo(JSON.stringify({ 'advisory-failed': 0, 'mandatory-failed': 0, passed: 0, errored: 0 }));
+    t.jsonb('result_count')
+      .notNullable()
+      .defaultTo(JSON.stringify({ 'advisory-failed': 0, 'mandatory-failed': 0, passed: 0, errored: 0 }));
     t.jsonb('status_timestamps').notNullable().defaultTo('{}');
     t.text('overridden_by_id').references('users.id').onDelete('SET NULL');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -20,7 +22,9 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['task_stage_id', 'policy_kind']);
     t.index(['run_id']);
   });
-  await knex.raw(`create index policy_evaluations_open on policy_evaluations (status) where status in ('queued', 'running')`);
+  await knex.raw(
+    `create index policy_evaluations_open on policy_evaluations (status) where status in ('queued', 'running')`,
+  );
   await knex.schema.createTable('policy_set_outcomes', (t) => {
     t.text('id').primary();
     t.text('policy_evaluation_id').notNullable().references('policy_evaluations.id').onDelete('CASCADE');

@@ -21,7 +21,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['user_id']);
   });
-  await knex.raw(`alter table password_links add constraint password_links_membership_check check ((purpose = 'invitation') = (membership_id is not null))`);
+  await knex.raw(
+    `alter table password_links add constraint password_links_membership_check check ((purpose = 'invitation') = (membership_id is not null))`,
+  );
   await knex.schema.createTable('console_sessions', (t) => {
     t.text('id').primary();
     t.text('user_id').notNullable().references('users.id').onDelete('CASCADE');

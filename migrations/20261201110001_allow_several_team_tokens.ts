@@ -8,8 +8,12 @@ export async function up(knex: Knex): Promise<void> {
   // (which that endpoint still reads and revokes), so its description, if it had one, goes.
   await knex('authentication_tokens').where({ kind: 'team' }).whereNotNull('description').update({ description: null });
   await knex.raw('drop index authentication_tokens_one_per_team');
-  await knex.raw(`create unique index authentication_tokens_one_legacy_per_team on authentication_tokens (team_id) where kind = 'team' and description is null`);
-  await knex.raw(`create unique index authentication_tokens_team_description on authentication_tokens (team_id, description) where kind = 'team' and description is not null`);
+  await knex.raw(
+    `create unique index authentication_tokens_one_legacy_per_team on authentication_tokens (team_id) where kind = 'team' and description is null`,
+  );
+  await knex.raw(
+    `create unique index authentication_tokens_team_description on authentication_tokens (team_id, description) where kind = 'team' and description is not null`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {
@@ -20,5 +24,7 @@ export async function down(knex: Knex): Promise<void> {
        and (newer.created_at, newer.id) > (t.created_at, t.id)`);
   await knex.raw('drop index authentication_tokens_team_description');
   await knex.raw('drop index authentication_tokens_one_legacy_per_team');
-  await knex.raw(`create unique index authentication_tokens_one_per_team on authentication_tokens (team_id) where kind = 'team'`);
+  await knex.raw(
+    `create unique index authentication_tokens_one_per_team on authentication_tokens (team_id) where kind = 'team'`,
+  );
 }

@@ -20,10 +20,16 @@ const OFFICIAL = [
 
 export async function up(knex: Knex): Promise<void> {
   await knex('policy_tool_versions').insert(
-    OFFICIAL.map((v) => ({ id: newId('tool'), ...v, archs: JSON.stringify([{ url: v.url, sha: v.sha, os: 'linux', arch: 'amd64' }]), official: true })),
+    OFFICIAL.map((v) => ({
+      id: newId('tool'),
+      ...v,
+      archs: JSON.stringify([{ url: v.url, sha: v.sha, os: 'linux', arch: 'amd64' }]),
+      official: true,
+    })),
   );
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const v of OFFICIAL) await knex('policy_tool_versions').where({ tool: v.tool, version: v.version, official: true }).del();
+  for (const v of OFFICIAL)
+    await knex('policy_tool_versions').where({ tool: v.tool, version: v.version, official: true }).del();
 }

@@ -14,7 +14,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['policy_set_id', 'key']);
   });
-  await knex.raw(`alter table policy_set_parameters add constraint policy_set_parameters_sealed_when_sensitive check (not sensitive or value is null)`);
+  await knex.raw(
+    `alter table policy_set_parameters add constraint policy_set_parameters_sealed_when_sensitive check (not sensitive or value is null)`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

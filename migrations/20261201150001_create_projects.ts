@@ -13,7 +13,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['organization_name', 'name']);
   });
-  await knex.raw('create unique index projects_one_default_per_organization on projects (organization_name) where is_default');
+  await knex.raw(
+    'create unique index projects_one_default_per_organization on projects (organization_name) where is_default',
+  );
   // The same alphabet and length as the service's other ids (prj- and 16 base58 characters).
   await knex.raw(`
     insert into projects (id, organization_name, name, is_default)

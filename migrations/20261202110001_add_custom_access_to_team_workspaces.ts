@@ -7,8 +7,12 @@ export async function up(knex: Knex): Promise<void> {
     t.jsonb('permissions');
   });
   await knex.raw('alter table team_workspaces drop constraint team_workspaces_access_check');
-  await knex.raw(`alter table team_workspaces add constraint team_workspaces_access_check check (access in ('read', 'plan', 'write', 'admin', 'custom'))`);
-  await knex.raw(`alter table team_workspaces add constraint team_workspaces_custom_permissions_check check ((access = 'custom') = (permissions is not null))`);
+  await knex.raw(
+    `alter table team_workspaces add constraint team_workspaces_access_check check (access in ('read', 'plan', 'write', 'admin', 'custom'))`,
+  );
+  await knex.raw(
+    `alter table team_workspaces add constraint team_workspaces_custom_permissions_check check ((access = 'custom') = (permissions is not null))`,
+  );
 }
 
 // Custom accesses have no fixed level to fall back to: going down removes them.
@@ -16,7 +20,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex('team_workspaces').where({ access: 'custom' }).del();
   await knex.raw('alter table team_workspaces drop constraint team_workspaces_custom_permissions_check');
   await knex.raw('alter table team_workspaces drop constraint team_workspaces_access_check');
-  await knex.raw(`alter table team_workspaces add constraint team_workspaces_access_check check (access in ('read', 'plan', 'write', 'admin'))`);
+  await knex.raw(
+    `alter table team_workspaces add constraint team_workspaces_access_check check (access in ('read', 'plan', 'write', 'admin'))`,
+  );
   await knex.schema.alterTable('team_workspaces', (t) => {
     t.dropColumn('permissions');
   });

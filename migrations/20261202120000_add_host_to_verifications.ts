@@ -7,7 +7,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('verifications', (t) => {
     t.text('host');
   });
-  await knex.raw(`create index verifications_open_by_host on verifications (host, created_at) where status in ('pending', 'running')`);
+  await knex.raw(
+    `create index verifications_open_by_host on verifications (host, created_at) where status in ('pending', 'running')`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -9,7 +9,9 @@ export async function up(knex: Knex): Promise<void> {
       t.text('idempotency_key');
       t.text('idempotency_request');
     });
-    await knex.raw(`create unique index ${table}_idempotency_key on ${table} (idempotency_key) where idempotency_key is not null`);
+    await knex.raw(
+      `create unique index ${table}_idempotency_key on ${table} (idempotency_key) where idempotency_key is not null`,
+    );
   }
 }
 

@@ -79,7 +79,9 @@ export function createApp(deps: AppDeps): express.Express {
   const jsonTypes = ['application/json', 'application/vnd.api+json'];
   const earlyBody = readBodyEarly(readsAheadFromBody, jsonTypes);
   api.use(earlyBody.read);
-  api.use(authenticate(deps.db, deps.config, { earlyGuardReadOf, failures: (req) => authAttempt(deps.rateLimits, req) }));
+  api.use(
+    authenticate(deps.db, deps.config, { earlyGuardReadOf, failures: (req) => authAttempt(deps.rateLimits, req) }),
+  );
   api.use(apiRateLimit());
   // Policy code arrives as a raw body; its route reads it before the JSON parser could.
   api.use(policyUploadRoutes(deps, uploads));

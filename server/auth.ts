@@ -2,7 +2,14 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Db } from '../shared/platform/db.js';
 import { EarlyGuardRead, type Principal, type EarlyGuardReadSpec } from '../shared/identity/access.queries.js';
 import { NotFound, Unauthorized } from '../shared/platform/errors.js';
-import { findLiveSession, findLiveTokenWithOwner, type LiveTokenRow, runOfTaskAccessToken, touchSession, touchToken } from '../shared/identity/index.js';
+import {
+  findLiveSession,
+  findLiveTokenWithOwner,
+  type LiveTokenRow,
+  runOfTaskAccessToken,
+  touchSession,
+  touchToken,
+} from '../shared/identity/index.js';
 import { AUTHENTICATES } from './route-table.js';
 import type { Config } from '../shared/platform/config.js';
 import { assertCsrf, cookieNames, isSafeMethod, readCookies } from './session.js';
@@ -17,7 +24,10 @@ export function bearerToken(header: string | undefined): string | null {
  * The credential a request presents: its bearer token, or with no Authorization header the
  * console's session cookie; null when it presents none (a malformed header is none).
  */
-export function presentedCredential(req: Request, config: Pick<Config, 'baseUrl'>): { kind: 'token' | 'session'; secret: string } | null {
+export function presentedCredential(
+  req: Request,
+  config: Pick<Config, 'baseUrl'>,
+): { kind: 'token' | 'session'; secret: string } | null {
   const header = req.get('authorization');
   if (header !== undefined) {
     const secret = bearerToken(header);
@@ -33,13 +43,24 @@ function principalOf(row: LiveTokenRow): Principal | null {
     return {
       kind: 'user',
       tokenId: row.auth_token_id,
-      user: { id: row.auth_user_id, username: row.auth_username, email: row.auth_email, is_admin: row.auth_is_admin, created_at: row.auth_user_created_at },
+      user: {
+        id: row.auth_user_id,
+        username: row.auth_username,
+        email: row.auth_email,
+        is_admin: row.auth_is_admin,
+        created_at: row.auth_user_created_at,
+      },
     };
   }
   if (row.auth_kind === 'team' && row.auth_team) {
-    return { kind: 'team', tokenId: row.auth_token_id, team: { ...row.auth_team, created_at: new Date(row.auth_team.created_at) } };
+    return {
+      kind: 'team',
+      tokenId: row.auth_token_id,
+      team: { ...row.auth_team, created_at: new Date(row.auth_team.created_at) },
+    };
   }
-  if (row.auth_kind === 'organization' && row.auth_org) return { kind: 'organization', tokenId: row.auth_token_id, organizationName: row.auth_org };
+  if (row.auth_kind === 'organization' && row.auth_org)
+    return { kind: 'organization', tokenId: row.auth_token_id, organizationName: row.auth_org };
   if (row.auth_kind === 'run' && row.auth_run_id && row.auth_run_workspace_id) {
     return {
       kind: 'run',
@@ -58,7 +79,11 @@ function principalOf(row: LiveTokenRow): Principal | null {
  * same statement makes that granted read too, whatever the token turns out to be
  * (docs/design-for-speed.md, "Read-ahead of the guard's row").
  */
-export async function principalFor(db: Db, secret: string, ahead?: EarlyGuardReadSpec): Promise<{ principal: Principal; earlyGuardRead?: EarlyGuardRead } | null> {
+export async function principalFor(
+  db: Db,
+  secret: string,
+  ahead?: EarlyGuardReadSpec,
+): Promise<{ principal: Principal; earlyGuardRead?: EarlyGuardRead } | null> {
   const found = await findLiveTokenWithOwner(db, secret, ahead && { statement: ahead.statement, bindings: ahead.key });
   if (!found) return null;
   const { token } = found;
@@ -66,7 +91,10 @@ export async function principalFor(db: Db, secret: string, ahead?: EarlyGuardRea
   if (!recent) void touchToken(db, token.auth_token_id).catch(() => undefined);
   const principal = principalOf(token);
   if (!principal) return null;
-  return { principal, ...(ahead ? { earlyGuardRead: new EarlyGuardRead(ahead.read, ahead.key, found.companion) } : {}) };
+  return {
+    principal,
+    ...(ahead ? { earlyGuardRead: new EarlyGuardRead(ahead.read, ahead.key, found.companion) } : {}),
+  };
 }
 
 /**
@@ -95,7 +123,8 @@ export const RUN_TOKEN_REGISTRY_PATHS = [/^\/modules\/[^/]+\/[^/]+\/[^/]+(\/[^/]
 const WITHHELD_RUN_TOKEN_PATHS: readonly RegExp[] = [];
 
 /** Whether a run token may make this request at all. */
-const runTokenMay = (req: Request, paths: readonly RegExp[]) => (req.method === 'GET' || req.method === 'HEAD') && paths.some((p) => p.test(req.path));
+const runTokenMay = (req: Request, paths: readonly RegExp[]) =>
+  (req.method === 'GET' || req.method === 'HEAD') && paths.some((p) => p.test(req.path));
 
 // What a run task's access token may read besides its callback: the run's JSON plan and its
 // configuration archive (checked against the run by the handlers).
@@ -112,7 +141,12 @@ async function taskAccessFor(db: Db, secret: string): Promise<{ runId: string } 
  * cookie: the principal is its user, exactly as with a user token (its session id stands in for a
  * token id). A state-changing request must pass the CSRF rule (403 otherwise).
  */
-export async function sessionPrincipal(db: Db, config: Pick<Config, 'baseUrl'>, req: Request, res: Response): Promise<boolean> {
+export async function sessionPrincipal(
+  db: Db,
+  config: Pick<Config, 'baseUrl'>,
+  req: Request,
+  res: Response,
+): Promise<boolean> {
   const secret = readCookies(req).get(cookieNames(config).session);
   const found = secret ? await findLiveSession(db, secret) : null;
   if (!found) return false;
@@ -140,28 +174,43 @@ export interface AuthenticateOptions {
 export const authenticate = (
   db: Db,
   config: Pick<Config, 'baseUrl'>,
-  { runTokenPaths = RUN_TOKEN_PATHS, withheldRunTokenPaths = WITHHELD_RUN_TOKEN_PATHS, earlyGuardReadOf, failures }: AuthenticateOptions = {},
+  {
+    runTokenPaths = RUN_TOKEN_PATHS,
+    withheldRunTokenPaths = WITHHELD_RUN_TOKEN_PATHS,
+    earlyGuardReadOf,
+    failures,
+  }: AuthenticateOptions = {},
 ) =>
-  Object.assign(async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const credential = presentedCredential(req, config);
-    if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
-    const secret = credential?.kind === 'token' ? credential.secret : null;
-    // A stale session cookie is no guess (sessions expire as a matter of course): only tokens count.
-    const attempt = secret ? failures?.(req) : undefined;
-    const found = secret ? await principalFor(db, secret, earlyGuardReadOf?.(req.method, req.path, req.body) ?? undefined) : null;
-    await attempt?.admit();
-    if (found) {
-      const { principal, earlyGuardRead } = found;
-      if (principal.kind === 'run' && !runTokenMay(req, principal.secretsWithheld ? withheldRunTokenPaths : runTokenPaths)) throw new NotFound();
-      res.locals.principal = principal;
-      res.locals.earlyGuardRead = earlyGuardRead;
-      return next();
-    }
-    const taskAccess = secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;
-    if (!taskAccess) {
-      await attempt?.failed();
-      throw new Unauthorized();
-    }
-    res.locals.taskAccess = taskAccess;
-    next();
-  }, { [AUTHENTICATES]: true });
+  Object.assign(
+    async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+      const credential = presentedCredential(req, config);
+      if (credential?.kind === 'session' && (await sessionPrincipal(db, config, req, res))) return next();
+      const secret = credential?.kind === 'token' ? credential.secret : null;
+      // A stale session cookie is no guess (sessions expire as a matter of course): only tokens count.
+      const attempt = secret ? failures?.(req) : undefined;
+      const found = secret
+        ? await principalFor(db, secret, earlyGuardReadOf?.(req.method, req.path, req.body) ?? undefined)
+        : null;
+      await attempt?.admit();
+      if (found) {
+        const { principal, earlyGuardRead } = found;
+        if (
+          principal.kind === 'run' &&
+          !runTokenMay(req, principal.secretsWithheld ? withheldRunTokenPaths : runTokenPaths)
+        )
+          throw new NotFound();
+        res.locals.principal = principal;
+        res.locals.earlyGuardRead = earlyGuardRead;
+        return next();
+      }
+      const taskAccess =
+        secret && TASK_TOKEN_PATHS.some((p) => p.test(req.path)) ? await taskAccessFor(db, secret) : null;
+      if (!taskAccess) {
+        await attempt?.failed();
+        throw new Unauthorized();
+      }
+      res.locals.taskAccess = taskAccess;
+      next();
+    },
+    { [AUTHENTICATES]: true },
+  );

@@ -44,7 +44,11 @@ function siteAdminBasicAuth(db: Db, limits: RateLimits) {
       res.set({ 'Content-Security-Policy': CSP, 'X-Frame-Options': 'DENY', 'X-Content-Type-Options': 'nosniff' });
       return next();
     }
-    res.set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"').status(401).type('text/plain').send('site admin token required');
+    res
+      .set('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"')
+      .status(401)
+      .type('text/plain')
+      .send('site admin token required');
   };
 }
 
@@ -61,7 +65,9 @@ function renderWithoutOtherHosts(board: Router): void {
   const render = engines['.ejs'];
   if (!render) throw new Error('the queue board no longer renders its page with ejs: see renderWithoutOtherHosts');
   engines['.ejs'] = (path, options, callback) =>
-    render(path, options, (err, html) => callback(err, html?.replace(/<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>/gi, '')));
+    render(path, options, (err, html) =>
+      callback(err, html?.replace(/<link\b[^>]*\bhref\s*=\s*["']?(?:https?:)?\/\/[^>]*>/gi, '')),
+    );
 }
 
 /**
@@ -72,20 +78,32 @@ function renderWithoutOtherHosts(board: Router): void {
  * claim is a compare-and-set), so retrying finished work does nothing twice.
  */
 function boardQueue(queue: Queues[keyof Queues]): BullMQAdapter {
-  const adapter = new BullMQAdapter(queue, { description: 'Retrying a job is safe: it does only what its row still needs.' });
+  const adapter = new BullMQAdapter(queue, {
+    description: 'Retrying a job is safe: it does only what its row still needs.',
+  });
   adapter.setFormatter('name', (job: { name?: unknown; data?: unknown }) => {
     const row = rowOf(job.data);
     return row ? `${String(job.name)} · ${row.kind} ${row.id}` : String(job.name ?? '');
   });
   adapter.setFormatter('data', (data: unknown) => {
     const row = rowOf(data);
-    return row ? { ...(data as Record<string, unknown>), row: { kind: row.kind, id: row.id }, ...(row.resource ? { resource: row.resource } : {}) } : data;
+    return row
+      ? {
+          ...(data as Record<string, unknown>),
+          row: { kind: row.kind, id: row.id },
+          ...(row.resource ? { resource: row.resource } : {}),
+        }
+      : data;
   });
   return adapter;
 }
 
 /** Bull Board over every queue of the service, for site admins only. */
-export function boardRouter(db: Db, queues: Queues, limits: RateLimits): [ReturnType<typeof siteAdminBasicAuth>, Router] {
+export function boardRouter(
+  db: Db,
+  queues: Queues,
+  limits: RateLimits,
+): [ReturnType<typeof siteAdminBasicAuth>, Router] {
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(BOARD_PATH);
   createBullBoard({ queues: Object.values(queues).map(boardQueue), serverAdapter });

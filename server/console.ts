@@ -71,7 +71,10 @@ export function consoleApp(dir = CONSOLE_ASSETS): Router {
   const r = Router();
   const index = join(dir, 'index.html');
   r.use(securityHeaders);
-  r.use('/assets', express.static(join(dir, 'assets'), { index: false, redirect: false, immutable: true, maxAge: '365d' }));
+  r.use(
+    '/assets',
+    express.static(join(dir, 'assets'), { index: false, redirect: false, immutable: true, maxAge: '365d' }),
+  );
   r.get(`/${FAVICON}`, favicon(dir));
   r.use((req, res) => {
     if (req.path.startsWith('/assets/')) {

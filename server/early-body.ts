@@ -11,13 +11,19 @@ export const EARLY_BODY_MAX_BYTES = 16 * 1024;
  * reads; the second, placed where the body would be read otherwise, reports what went wrong (400,
  * 413, 415), so an anonymous request still gets its 401 first, whatever it sent.
  */
-export function readBodyEarly(wanted: (method: string, path: string) => boolean, types: string[]): { read: RequestHandler; report: RequestHandler } {
+export function readBodyEarly(
+  wanted: (method: string, path: string) => boolean,
+  types: string[],
+): { read: RequestHandler; report: RequestHandler } {
   const parse = express.json({ type: types, limit: EARLY_BODY_MAX_BYTES, strict: true });
   return {
     read(req: Request, res: Response, next: NextFunction) {
       const length = Number(req.headers['content-length']);
       const encoding = req.headers['content-encoding'];
-      const small = Number.isInteger(length) && length <= EARLY_BODY_MAX_BYTES && (encoding === undefined || encoding === 'identity');
+      const small =
+        Number.isInteger(length) &&
+        length <= EARLY_BODY_MAX_BYTES &&
+        (encoding === undefined || encoding === 'identity');
       if (!small || !wanted(req.method, req.path)) return next();
       parse(req, res, (err?: unknown) => {
         if (err) res.locals.bodyError = err;

@@ -1,5 +1,15 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError, databaseUnavailable, type Field, IllegalTransition, type Problem, retryAfterSeconds, TooManyRequests, Unprocessable, type ErrorKind } from '../shared/platform/errors.js';
+import {
+  ApiError,
+  databaseUnavailable,
+  type Field,
+  IllegalTransition,
+  type Problem,
+  retryAfterSeconds,
+  TooManyRequests,
+  Unprocessable,
+  type ErrorKind,
+} from '../shared/platform/errors.js';
 import type { Logger } from '../shared/platform/logger.js';
 import { send } from './jsonapi.js';
 import { setHeaders as setRateLimitHeaders } from './rate-limit.js';
@@ -37,7 +47,9 @@ export function pointerOf(field: Field): string {
   // A resource identifier's place: `data`, then the entry of a list, then its id.
   const identifier = [...(field.element !== undefined ? [field.element] : []), ...(field.id ? ['id'] : [])];
   const data = ['data', ...identifier].join('/');
-  return 'relationship' in field ? `/data/relationships/${field.relationship}${identifier.length ? `/${data}` : ''}` : `/${data}`;
+  return 'relationship' in field
+    ? `/data/relationships/${field.relationship}${identifier.length ? `/${data}` : ''}`
+    : `/${data}`;
 }
 
 /**
@@ -55,15 +67,28 @@ export class InvalidDocument extends Unprocessable {
 }
 
 /** A problem as the client sees it: its status, title and detail, and where in the request it is. */
-function errorObject(status: number, { field, parameter, ...text }: Problem, pointer?: string): Record<string, unknown> {
+function errorObject(
+  status: number,
+  { field, parameter, ...text }: Problem,
+  pointer?: string,
+): Record<string, unknown> {
   const at = pointer ?? (field ? pointerOf(field) : undefined);
-  return { status: String(status), ...text, ...(at ? { source: { pointer: at } } : parameter ? { source: { parameter } } : {}) };
+  return {
+    status: String(status),
+    ...text,
+    ...(at ? { source: { pointer: at } } : parameter ? { source: { parameter } } : {}),
+  };
 }
 
 /** Maps library errors (body parser, Postgres) to API errors; unknown errors stay unknown. */
 function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
-  if (databaseUnavailable(err)) return new ApiError('unavailable', 'service unavailable', `The database cannot be reached; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`);
+  if (databaseUnavailable(err))
+    return new ApiError(
+      'unavailable',
+      'service unavailable',
+      `The database cannot be reached; try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`,
+    );
   if (err instanceof IllegalTransition) return new ApiError('conflict', 'conflict', err.message);
   const e = err as HttpishError;
   switch (e?.type) {
@@ -82,12 +107,18 @@ function toApiError(err: unknown): ApiError | null {
   // Postgres data exceptions come from values a request carried that the schemas let through
   // (a NUL character in a string, an out-of-range date or number); the statement wrote nothing.
   if (typeof e?.code === 'string' && e.code.startsWith('22')) {
-    return new ApiError('invalid', 'invalid attribute', 'A value in the request cannot be stored (for example a NUL character, or an out-of-range date or number).');
+    return new ApiError(
+      'invalid',
+      'invalid attribute',
+      'A value in the request cannot be stored (for example a NUL character, or an out-of-range date or number).',
+    );
   }
   // Other client errors raised by the router or body parser, such as a malformed percent-encoding in the path.
   const status = e?.status ?? e?.statusCode;
   if (err instanceof URIError || (typeof status === 'number' && status >= 400 && status < 500)) {
-    return status === 413 ? new ApiError('too-large', 'payload too large', 'The request is malformed.') : new ApiError('bad-request', 'bad request', 'The request is malformed.');
+    return status === 413
+      ? new ApiError('too-large', 'payload too large', 'The request is malformed.')
+      : new ApiError('bad-request', 'bad request', 'The request is malformed.');
   }
   return null;
 }
@@ -110,14 +141,28 @@ export const errorHandler =
       }
       if (status === 503) {
         res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
-        if (apiError !== err) logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
+        if (apiError !== err)
+          logger.warn('database unavailable', { requestId, method: req.method, path: loggedPath(req.path) });
       }
       const pointers = apiError instanceof InvalidDocument ? apiError.pointers : [];
       send(res, status, { errors: apiError.details().map((problem, i) => errorObject(status, problem, pointers[i])) });
       return;
     }
-    logger.error('unhandled error', { requestId, method: req.method, path: loggedPath(req.path), error: err instanceof Error ? err.stack : String(err) });
-    send(res, 500, { errors: [{ status: '500', title: 'internal server error', detail: `An unexpected error occurred (request id ${requestId}).` }] });
+    logger.error('unhandled error', {
+      requestId,
+      method: req.method,
+      path: loggedPath(req.path),
+      error: err instanceof Error ? err.stack : String(err),
+    });
+    send(res, 500, {
+      errors: [
+        {
+          status: '500',
+          title: 'internal server error',
+          detail: `An unexpected error occurred (request id ${requestId}).`,
+        },
+      ],
+    });
   };
 
 export const notFoundHandler = (_req: Request, res: Response): void => {

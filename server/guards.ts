@@ -23,7 +23,13 @@ import {
 } from '../shared/identity/access.queries.js';
 import type { OrganizationRow } from '../shared/organizations/repo.js';
 import type { WorkspaceRow } from '../shared/workspaces/repo.js';
-import { splitFacts, WORKSPACE_BY_NAME_WITH_FACTS, WORKSPACE_WITH_FACTS, type FactsColumns, type WorkspaceFacts } from '../shared/workspaces/queries.js';
+import {
+  splitFacts,
+  WORKSPACE_BY_NAME_WITH_FACTS,
+  WORKSPACE_WITH_FACTS,
+  type FactsColumns,
+  type WorkspaceFacts,
+} from '../shared/workspaces/queries.js';
 import {
   APPLY_WITH_RUN,
   PLAN_WITH_RUN,
@@ -40,7 +46,14 @@ import {
 import type { ApplyRow, PlanRow, RunRow } from '../shared/runs/repo.js';
 import type { PolicyCheckRow } from '../shared/policies/checks.repo.js';
 import type { TaskStageRow } from '../shared/run-tasks/repo.js';
-import { CV_WITH_INGRESS_ID, splitIngressId, splitRunCv, WORKSPACE_WITH_RUN_CV, type CvWithIngressIdRow, type RunSourceCv } from '../shared/configuration-versions/queries.js';
+import {
+  CV_WITH_INGRESS_ID,
+  splitIngressId,
+  splitRunCv,
+  WORKSPACE_WITH_RUN_CV,
+  type CvWithIngressIdRow,
+  type RunSourceCv,
+} from '../shared/configuration-versions/queries.js';
 import type { CvRow } from '../shared/configuration-versions/repo.js';
 import { findTeam, type TeamRow, tokenLookupWith } from '../shared/identity/index.js';
 import type { VariableSetRow } from '../shared/variables/sets.repo.js';
@@ -72,7 +85,13 @@ export interface OrgScope {
 }
 
 /** The organization and the caller's grant in it (or read ahead with the token); `need` is an organization permission, or 'owner'. */
-export async function orgScope(db: Db, principal: Principal, name: string, need?: OrganizationPermission | 'owner', ahead?: EarlyGuardRead): Promise<OrgScope> {
+export async function orgScope(
+  db: Db,
+  principal: Principal,
+  name: string,
+  need?: OrganizationPermission | 'owner',
+  ahead?: EarlyGuardRead,
+): Promise<OrgScope> {
   const found = await organizationWithGrant<OrganizationRow>(db, principal, name, ahead);
   const [org, grant] = [found?.row, found?.grant];
   if (!org || !grant) throw new NotFound();
@@ -108,19 +127,40 @@ export interface WorkspaceScope {
 }
 
 /** The caller's access to a workspace it has a grant for, which must be at least `need`. */
-async function scopeWith(db: Db, workspace: WorkspaceRow | undefined, grant: OrganizationGrant | null | undefined, need: WorkspaceNeed): Promise<WorkspaceScope> {
+async function scopeWith(
+  db: Db,
+  workspace: WorkspaceRow | undefined,
+  grant: OrganizationGrant | null | undefined,
+  need: WorkspaceNeed,
+): Promise<WorkspaceScope> {
   const access = workspace && grant ? await workspaceAccess(db, grant, workspace.id) : null;
   if (!workspace || !grant || !allows(access, need)) throw new NotFound();
   return { workspace, grant, access: access! };
 }
 
 /** The workspace and the caller's access to it, which must be at least `need` (default read). */
-export async function workspaceScope(db: Db, principal: Principal, workspace: WorkspaceRow | undefined, need: WorkspaceNeed = 'read'): Promise<WorkspaceScope> {
-  return scopeWith(db, workspace, workspace && (await organizationGrant(db, principal, workspace.organization_name)), need);
+export async function workspaceScope(
+  db: Db,
+  principal: Principal,
+  workspace: WorkspaceRow | undefined,
+  need: WorkspaceNeed = 'read',
+): Promise<WorkspaceScope> {
+  return scopeWith(
+    db,
+    workspace,
+    workspace && (await organizationGrant(db, principal, workspace.organization_name)),
+    need,
+  );
 }
 
 /** workspaceScope for a workspace id (or a query selecting it): the workspace and the caller's grant come from one query (or read ahead with the token). */
-export async function workspaceScopeById(db: Db, principal: Principal, id: string | Knex.QueryBuilder, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead): Promise<WorkspaceScope> {
+export async function workspaceScopeById(
+  db: Db,
+  principal: Principal,
+  id: string | Knex.QueryBuilder,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE, [id], ahead);
   return scopeWith(db, found?.row, found?.grant, need);
 }
@@ -139,13 +179,24 @@ export async function workspaceScopeForRun(
   need: WorkspaceNeed,
   ahead?: EarlyGuardRead,
 ): Promise<WorkspaceScope & { cv: RunSourceCv | undefined }> {
-  const found = await rowWithGrant<WorkspaceRow & { run_cv: RunSourceCv | null }>(db, principal, WORKSPACE_WITH_RUN_CV, [cvId, workspaceId], ahead);
+  const found = await rowWithGrant<WorkspaceRow & { run_cv: RunSourceCv | null }>(
+    db,
+    principal,
+    WORKSPACE_WITH_RUN_CV,
+    [cvId, workspaceId],
+    ahead,
+  );
   const split = found && splitRunCv(found.row);
   return { ...(await scopeWith(db, split?.row, found?.grant, need)), cv: split?.cv };
 }
 
 /** workspaceScopeById for the workspace of a run, found by the run's id in the same statement. */
-export async function workspaceScopeOfRun(db: Db, principal: Principal, runId: string, need: WorkspaceNeed = 'read'): Promise<WorkspaceScope> {
+export async function workspaceScopeOfRun(
+  db: Db,
+  principal: Principal,
+  runId: string,
+  need: WorkspaceNeed = 'read',
+): Promise<WorkspaceScope> {
   const found = await rowWithGrant<WorkspaceRow>(db, principal, WORKSPACE_OF_RUN, [runId]);
   return scopeWith(db, found?.row, found?.grant, need);
 }
@@ -189,18 +240,40 @@ async function ofRunScope<T>(
 }
 
 /** A plan and its run's status, read by one statement (or read ahead with the token), for a caller who may access its workspace at `need`. */
-export const planScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
+export const planScope = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => ofRunScope<PlanRow>(db, principal, PLAN_WITH_RUN, id, need, ahead);
 
 /** planScope for an apply. */
-export const applyScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
+export const applyScope = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => ofRunScope<ApplyRow>(db, principal, APPLY_WITH_RUN, id, need, ahead);
 
 /** planScope for a policy check. */
-export const policyCheckScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
-  ofRunScope<PolicyCheckRow>(db, principal, POLICY_CHECK_WITH_RUN, id, need, ahead);
+export const policyCheckScope = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => ofRunScope<PolicyCheckRow>(db, principal, POLICY_CHECK_WITH_RUN, id, need, ahead);
 
 /** planScope for a task stage. */
-export const taskStageScope = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
-  ofRunScope<TaskStageRow>(db, principal, TASK_STAGE_WITH_RUN, id, need, ahead);
+export const taskStageScope = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => ofRunScope<TaskStageRow>(db, principal, TASK_STAGE_WITH_RUN, id, need, ahead);
 
 /**
  * A configuration version with its ingress attributes' id, read by one statement (or read ahead
@@ -227,7 +300,14 @@ export async function cvScope(
 }
 
 /** A workspace's scope with its facts (tags, runs, resources), all read by one statement (or read ahead with the token). */
-async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, key: string[], need: WorkspaceNeed, ahead?: EarlyGuardRead): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
+async function scopeWithFacts(
+  db: Db,
+  principal: Principal,
+  read: GrantedRead,
+  key: string[],
+  need: WorkspaceNeed,
+  ahead?: EarlyGuardRead,
+): Promise<WorkspaceScope & { facts: WorkspaceFacts }> {
   const found = await rowWithGrant<WorkspaceRow & FactsColumns>(db, principal, read, key, ahead);
   if (!found) throw new NotFound();
   const { row, facts } = splitFacts(found.row);
@@ -235,12 +315,23 @@ async function scopeWithFacts(db: Db, principal: Principal, read: GrantedRead, k
 }
 
 /** workspaceScopeById with the workspace's facts, read by the same statement (or read ahead with the token). */
-export const workspaceScopeWithFacts = (db: Db, principal: Principal, id: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
-  scopeWithFacts(db, principal, WORKSPACE_WITH_FACTS, [id], need, ahead);
+export const workspaceScopeWithFacts = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => scopeWithFacts(db, principal, WORKSPACE_WITH_FACTS, [id], need, ahead);
 
 /** workspaceScopeWithFacts for a workspace by its organization's and its own name. */
-export const workspaceScopeByNameWithFacts = (db: Db, principal: Principal, organizationName: string, name: string, need: WorkspaceNeed = 'read', ahead?: EarlyGuardRead) =>
-  scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
+export const workspaceScopeByNameWithFacts = (
+  db: Db,
+  principal: Principal,
+  organizationName: string,
+  name: string,
+  need: WorkspaceNeed = 'read',
+  ahead?: EarlyGuardRead,
+) => scopeWithFacts(db, principal, WORKSPACE_BY_NAME_WITH_FACTS, [organizationName, name], need, ahead);
 
 /** A read ahead's key, from the groups of the request's path or from its JSON body; null: none. */
 type KeyOf = (match: RegExpExecArray, body: unknown) => (string | null)[] | null;
@@ -326,7 +417,12 @@ export const canSeeTeam = (grant: OrganizationGrant, team: TeamRow): boolean =>
   grant.teamIds.includes(team.id);
 
 /** The team and the caller's grant in its organization; `need` as for orgScope. */
-export async function teamScope(db: Db, principal: Principal, id: string, need?: OrganizationPermission | 'owner'): Promise<TeamScope> {
+export async function teamScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need?: OrganizationPermission | 'owner',
+): Promise<TeamScope> {
   const team = await findTeam(db, id);
   const grant = team ? await organizationGrant(db, principal, team.organization_name) : null;
   if (!team || !grant || !canSeeTeam(grant, team)) throw new NotFound();
@@ -364,7 +460,12 @@ export interface ProjectScope {
  * the request does beyond reading: change or delete the project, manage its teams' access, or
  * create workspaces in it.
  */
-export async function projectScope(db: Db, principal: Principal, id: string, need?: keyof ProjectAccess): Promise<ProjectScope> {
+export async function projectScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  need?: keyof ProjectAccess,
+): Promise<ProjectScope> {
   const found = await rowWithGrant<ProjectRow>(db, principal, PROJECT, [id]);
   const grant = found?.grant;
   const access = found && grant ? await projectAccess(db, grant, found.row.id) : null;
@@ -373,7 +474,12 @@ export async function projectScope(db: Db, principal: Principal, id: string, nee
 }
 
 /** An agent pool and the caller's grant in its organization: members see it, manage-agent-pools (`manage`) changes it; 404 otherwise. */
-export async function agentPoolScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ pool: AgentPoolRow; grant: OrganizationGrant }> {
+export async function agentPoolScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  manage = false,
+): Promise<{ pool: AgentPoolRow; grant: OrganizationGrant }> {
   const found = await rowWithGrant<AgentPoolRow>(db, principal, AGENT_POOL, [id]);
   if (!found?.grant || (manage && !found.grant.permissions['manage-agent-pools'])) throw new NotFound();
   return { pool: found.row, grant: found.grant };
@@ -385,7 +491,8 @@ export async function agentPoolScope(db: Db, principal: Principal, id: string, m
  * do neither, as in TFE (403 once it sees the organization).
  */
 async function sshKeysAllowed(db: Db, principal: Principal, grant: OrganizationGrant, manage: boolean): Promise<void> {
-  if (principal.kind === 'organization') throw new Forbidden('SSH keys cannot be used with an organization token; use a user or team token.');
+  if (principal.kind === 'organization')
+    throw new Forbidden('SSH keys cannot be used with an organization token; use a user or team token.');
   if (grant.permissions['manage-vcs-settings']) return;
   if (manage || !(await administersSomeWorkspace(db, grant))) throw new NotFound();
 }
@@ -398,7 +505,12 @@ export async function sshKeysScope(db: Db, principal: Principal, name: string, m
 }
 
 /** An SSH key and the caller's grant in its organization, for a caller allowed to see it (or change it, `manage`); 404 otherwise. */
-export async function sshKeyScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ key: SshKeyRow; grant: OrganizationGrant }> {
+export async function sshKeyScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  manage = false,
+): Promise<{ key: SshKeyRow; grant: OrganizationGrant }> {
   const found = await rowWithGrant<SshKeyRow>(db, principal, SSH_KEY, [id]);
   if (!found?.grant) throw new NotFound();
   await sshKeysAllowed(db, principal, found.grant, manage);
@@ -406,7 +518,12 @@ export async function sshKeyScope(db: Db, principal: Principal, id: string, mana
 }
 
 /** A no-code module and the caller's grant in its organization: members see it, manage-modules (`manage`) changes it; 404 otherwise. */
-export async function noCodeModuleScope(db: Db, principal: Principal, id: string, manage = false): Promise<{ ncm: NoCodeModuleRow; grant: OrganizationGrant }> {
+export async function noCodeModuleScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  manage = false,
+): Promise<{ ncm: NoCodeModuleRow; grant: OrganizationGrant }> {
   const found = await rowWithGrant<NoCodeModuleRow>(db, principal, NO_CODE_MODULE, [id]);
   if (!found?.grant || (manage && !found.grant.permissions['manage-modules'])) throw new NotFound();
   return { ncm: found.row, grant: found.grant };

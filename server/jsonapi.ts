@@ -21,7 +21,9 @@ export { fetchPage } from '../shared/platform/page.js';
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
-export const one = (type: string, id: string | null | undefined): { data: Linkage | null } => ({ data: id ? { type, id } : null });
+export const one = (type: string, id: string | null | undefined): { data: Linkage | null } => ({
+  data: id ? { type, id } : null,
+});
 export const many = (type: string, ids: string[]): { data: Linkage[] } => ({ data: ids.map((id) => ({ type, id })) });
 
 function queryValue(req: Request, key: string): string | undefined {
@@ -59,7 +61,10 @@ export function readInclude(req: Request, allowed: readonly string[]): Set<strin
   const raw = queryValue(req, 'include');
   const out = new Set<string>();
   if (!raw) return out;
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const name = part.replace(/-/g, '_');
     if (!allowed.includes(name)) throw new BadRequest(`Invalid include parameter: ${part}`, 'include');
     out.add(name);
@@ -78,7 +83,11 @@ function pageLink(req: Request, page: Page, number: number): string {
 }
 
 /** meta.pagination (numbers or null, as clients require) and the matching links. */
-export function paginate(req: Request, page: Page, total: number): { meta: Record<string, unknown>; links: Record<string, string | null> } {
+export function paginate(
+  req: Request,
+  page: Page,
+  total: number,
+): { meta: Record<string, unknown>; links: Record<string, string | null> } {
   const totalPages = Math.max(1, Math.ceil(total / page.size));
   const prev = page.number > 1 ? page.number - 1 : null;
   const next = page.number < totalPages ? page.number + 1 : null;
@@ -138,5 +147,12 @@ export function uniqueResources(resources: Resource[]): Resource[] {
 
 /** meta.pagination for a list served whole (one page holding every item). */
 export const wholeListMeta = (count: number) => ({
-  pagination: { 'current-page': 1, 'page-size': count, 'prev-page': null, 'next-page': null, 'total-pages': 1, 'total-count': count },
+  pagination: {
+    'current-page': 1,
+    'page-size': count,
+    'prev-page': null,
+    'next-page': null,
+    'total-pages': 1,
+    'total-count': count,
+  },
 });

@@ -11,7 +11,10 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** The resource a path is about: its first fixed segment after the API prefix and any organization. */
 function tagOf(path: string): string {
-  const parts = path.replace(/^\/api\/v2/, '').split('/').filter((p) => p && !p.startsWith(':'));
+  const parts = path
+    .replace(/^\/api\/v2/, '')
+    .split('/')
+    .filter((p) => p && !p.startsWith(':'));
   if (parts[0] === 'organizations' && parts.length > 1) return parts[1] === 'tests' ? 'registry-modules' : parts[1];
   return parts[0] ?? 'meta';
 }
@@ -40,17 +43,30 @@ function summaryOf(route: RouteEntry): string {
 }
 
 /** The console's sign-in API takes plain JSON; everything else takes JSON:API documents. */
-const bodyMediaType = (route: RouteEntry): string => (route.path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json');
+const bodyMediaType = (route: RouteEntry): string =>
+  route.path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json';
 
 function operation(route: RouteEntry, operationIds: Set<string>): Json {
   let operationId = `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+/g, '_')}`;
   while (operationIds.has(operationId)) operationId += '_';
   operationIds.add(operationId);
-  const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const responses: Json = {
-    default: { description: 'A JSON:API document, or a JSON:API error document', content: { 'application/vnd.api+json': { schema: { $ref: '#/components/schemas/document' } } } },
+    default: {
+      description: 'A JSON:API document, or a JSON:API error document',
+      content: { 'application/vnd.api+json': { schema: { $ref: '#/components/schemas/document' } } },
+    },
   };
-  if (route.authenticated) responses['401'] = { description: 'No valid API token', content: { 'application/vnd.api+json': { schema: { $ref: '#/components/schemas/errors' } } } };
+  if (route.authenticated)
+    responses['401'] = {
+      description: 'No valid API token',
+      content: { 'application/vnd.api+json': { schema: { $ref: '#/components/schemas/errors' } } },
+    };
   return {
     operationId,
     summary: summaryOf(route),
@@ -58,7 +74,12 @@ function operation(route: RouteEntry, operationIds: Set<string>): Json {
     security: route.authenticated ? [{ token: [] }] : [],
     ...(params.length ? { parameters: params } : {}),
     ...(route.schema
-      ? { requestBody: { required: true, content: { [bodyMediaType(route)]: { schema: { $ref: `#/components/schemas/${route.schema}` } } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { [bodyMediaType(route)]: { schema: { $ref: `#/components/schemas/${route.schema}` } } },
+          },
+        }
       : {}),
     responses,
   };
@@ -86,10 +107,15 @@ export function openApiDocument(app: Express): Json {
     },
     paths,
     components: {
-      securitySchemes: { token: { type: 'http', scheme: 'bearer', description: 'A user, team or organization API token' } },
+      securitySchemes: {
+        token: { type: 'http', scheme: 'bearer', description: 'A user, team or organization API token' },
+      },
       schemas: {
         ...schemas,
-        document: { type: 'object', description: 'A JSON:API document: data (a resource or a list), included, links and meta' },
+        document: {
+          type: 'object',
+          description: 'A JSON:API document: data (a resource or a list), included, links and meta',
+        },
         errors: {
           type: 'object',
           required: ['errors'],
@@ -99,7 +125,12 @@ export function openApiDocument(app: Express): Json {
               items: {
                 type: 'object',
                 required: ['status', 'title'],
-                properties: { status: { type: 'string' }, title: { type: 'string' }, detail: { type: 'string' }, source: { type: 'object' } },
+                properties: {
+                  status: { type: 'string' },
+                  title: { type: 'string' },
+                  detail: { type: 'string' },
+                  source: { type: 'object' },
+                },
               },
             },
           },

@@ -39,10 +39,19 @@ export const clientAddress = (req: Request): string => req.ip ?? req.socket.remo
  * signInAllowance). The caller reports a failed attempt with `failed()`, which spends a point of
  * both budgets; a successful one spends nothing.
  */
-export async function signInAttempt(limits: RateLimits, account: string, address: string): Promise<{ failed: () => Promise<void> }> {
+export async function signInAttempt(
+  limits: RateLimits,
+  account: string,
+  address: string,
+): Promise<{ failed: () => Promise<void> }> {
   const pairKey = JSON.stringify([account, address]);
-  const [pair, onAccount] = await Promise.all([limits.used('sign-in-failures', pairKey), limits.used('sign-in-account', account)]);
-  const allowance = pair && signInAllowance({ addressLimit: pair.limit, onAccount: onAccount?.used ?? 0, accountLimit: onAccount?.limit ?? 0 });
+  const [pair, onAccount] = await Promise.all([
+    limits.used('sign-in-failures', pairKey),
+    limits.used('sign-in-account', account),
+  ]);
+  const allowance =
+    pair &&
+    signInAllowance({ addressLimit: pair.limit, onAccount: onAccount?.used ?? 0, accountLimit: onAccount?.limit ?? 0 });
   if (pair && allowance !== null && pair.used >= allowance) {
     refuse('sign-in-failures', { allowed: false, limit: allowance, remaining: 0, msBeforeReset: pair.msBeforeReset });
   }
@@ -74,7 +83,8 @@ export function authAttempt(limits: RateLimits, req: Request): AuthAttempt {
   return {
     admit: async () => {
       const u = await used;
-      if (u && u.used >= u.limit) refuse('auth-failures', { allowed: false, limit: u.limit, remaining: 0, msBeforeReset: u.msBeforeReset });
+      if (u && u.used >= u.limit)
+        refuse('auth-failures', { allowed: false, limit: u.limit, remaining: 0, msBeforeReset: u.msBeforeReset });
     },
     failed: async () => {
       const d = await limits.consume('auth-failures', address);
@@ -88,7 +98,10 @@ export function authAttempt(limits: RateLimits, req: Request): AuthAttempt {
  * every attempt takes its point before the password is checked and a good one gives it back.
  * Attempts sent at once therefore never get past the budget.
  */
-export function boardAuthAttempt(limits: RateLimits, req: Request): { admit(): Promise<void>; succeeded(): Promise<void> } {
+export function boardAuthAttempt(
+  limits: RateLimits,
+  req: Request,
+): { admit(): Promise<void>; succeeded(): Promise<void> } {
   const address = clientAddress(req);
   const taken = limits.consume('auth-failures', address);
   return {
@@ -140,12 +153,14 @@ export const startApiBudget =
   };
 
 /** After authenticate: 429 when the budget startApiBudget took a point of is spent; its headers on every answer. */
-export const apiRateLimit = () => async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
-  const d = await (res.locals.apiBudget ?? null);
-  if (d && !d.allowed) refuse('api', d);
-  if (d) setHeaders(res, d);
-  next();
-};
+export const apiRateLimit =
+  () =>
+  async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const d = await (res.locals.apiBudget ?? null);
+    if (d && !d.allowed) refuse('api', d);
+    if (d) setHeaders(res, d);
+    next();
+  };
 
 /** A stricter per-token budget in front of one expensive route (taken before the body is validated). */
 export const actionRateLimit =

@@ -42,7 +42,9 @@ export function routeTable(app: Express, skip: readonly string[] = []): RouteEnt
       if ((layer.handle as { [AUTHENTICATES]?: boolean })[AUTHENTICATES]) authenticated = true;
       if (layer.route) {
         const path = join(prefix, layer.route.path);
-        const schema = layer.route.stack.map((l) => (l.handle as { [VALIDATES]?: SchemaName })[VALIDATES]).find(Boolean);
+        const schema = layer.route.stack
+          .map((l) => (l.handle as { [VALIDATES]?: SchemaName })[VALIDATES])
+          .find(Boolean);
         for (const method of Object.keys(layer.route.methods)) {
           if (method === '_all') continue;
           routes.push({ method: method.toUpperCase(), path, authenticated, ...(schema ? { schema } : {}) });

@@ -37,12 +37,24 @@ const secure = (config: Pick<Config, 'baseUrl'>) => config.baseUrl.startsWith('h
  * Domain, by this very host, so a sibling subdomain cannot plant a matching pair.
  */
 export function cookieNames(config: Pick<Config, 'baseUrl'>): { session: string; csrf: string } {
-  return secure(config) ? { session: '__Host-tfsession', csrf: '__Host-tfcsrf' } : { session: 'tfsession', csrf: 'tfcsrf' };
+  return secure(config)
+    ? { session: '__Host-tfsession', csrf: '__Host-tfcsrf' }
+    : { session: 'tfsession', csrf: 'tfcsrf' };
 }
 
 /** Sets the session and CSRF cookies: path /, SameSite=Lax, Secure when BASE_URL is https, for the session's lifetime. */
-export function setSessionCookies(res: Response, config: Pick<Config, 'baseUrl' | 'sessionTtlSeconds'>, secret: string, csrf: string): void {
-  const common = { path: '/', sameSite: 'lax' as const, secure: secure(config), maxAge: config.sessionTtlSeconds * 1000 };
+export function setSessionCookies(
+  res: Response,
+  config: Pick<Config, 'baseUrl' | 'sessionTtlSeconds'>,
+  secret: string,
+  csrf: string,
+): void {
+  const common = {
+    path: '/',
+    sameSite: 'lax' as const,
+    secure: secure(config),
+    maxAge: config.sessionTtlSeconds * 1000,
+  };
   const names = cookieNames(config);
   res.cookie(names.session, secret, { ...common, httpOnly: true });
   res.cookie(names.csrf, csrf, { ...common, httpOnly: false });
@@ -60,7 +72,8 @@ export function clearSessionCookies(res: Response, config: Pick<Config, 'baseUrl
 export function assertSameOrigin(req: Request, config: Pick<Config, 'baseUrl'>): void {
   const origin = req.get('origin');
   if (origin === undefined) return;
-  if (origin !== new URL(config.baseUrl).origin) throw new Forbidden('The request comes from another site (Origin does not match this service).');
+  if (origin !== new URL(config.baseUrl).origin)
+    throw new Forbidden('The request comes from another site (Origin does not match this service).');
 }
 
 /**
@@ -68,12 +81,18 @@ export function assertSameOrigin(req: Request, config: Pick<Config, 'baseUrl'>):
  * header must equal the CSRF cookie and be the token issued with this session, and the Origin
  * header, if present, must be this service's. Otherwise 403.
  */
-export function assertCsrf(req: Request, config: Pick<Config, 'baseUrl'>, session: Pick<SessionRow, 'csrf_digest'>): void {
+export function assertCsrf(
+  req: Request,
+  config: Pick<Config, 'baseUrl'>,
+  session: Pick<SessionRow, 'csrf_digest'>,
+): void {
   const header = req.get(CSRF_HEADER);
   const name = cookieNames(config).csrf;
   const cookie = readCookies(req).get(name);
   if (!header || !cookie || !safeEqual(header, cookie) || !safeEqual(sha256Hex(header), session.csrf_digest)) {
-    throw new Forbidden(`A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${name} cookie.`);
+    throw new Forbidden(
+      `A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${name} cookie.`,
+    );
   }
   assertSameOrigin(req, config);
 }

@@ -98,7 +98,10 @@ export class CallerUploadSlots {
 
   constructor(
     private readonly redis: RedisConnection,
-    private readonly config: Pick<Config, 'queuePrefix' | 'maxConcurrentUploadsPerUser' | 'maxConcurrentUploadsPerAddress'>,
+    private readonly config: Pick<
+      Config,
+      'queuePrefix' | 'maxConcurrentUploadsPerUser' | 'maxConcurrentUploadsPerAddress'
+    >,
     private readonly logger: Logger,
   ) {
     this.prefix = `${bullPrefix(config.queuePrefix)}:upload-slots`;
@@ -108,24 +111,40 @@ export class CallerUploadSlots {
   async take(caller: UploadCaller): Promise<() => void> {
     const caps: { key: string; cap: number; whose: string }[] = [];
     if (caller.user !== null && this.config.maxConcurrentUploadsPerUser > 0) {
-      caps.push({ key: `${this.prefix}:user:${caller.user}`, cap: this.config.maxConcurrentUploadsPerUser, whose: 'for this user' });
+      caps.push({
+        key: `${this.prefix}:user:${caller.user}`,
+        cap: this.config.maxConcurrentUploadsPerUser,
+        whose: 'for this user',
+      });
     }
     if (this.config.maxConcurrentUploadsPerAddress > 0) {
-      caps.push({ key: `${this.prefix}:address:${caller.address}`, cap: this.config.maxConcurrentUploadsPerAddress, whose: 'from this client address' });
+      caps.push({
+        key: `${this.prefix}:address:${caller.address}`,
+        cap: this.config.maxConcurrentUploadsPerAddress,
+        whose: 'from this client address',
+      });
     }
     if (!caps.length) return () => undefined;
     const keys = caps.map((c) => c.key);
     const holder = randomUUID();
     let full: number;
     try {
-      full = Number(await withTimeout(this.redis.eval(TAKE, keys.length, ...keys, holder, HOLD_MS, ...caps.map((c) => c.cap)), STORE_TIMEOUT_MS));
+      full = Number(
+        await withTimeout(
+          this.redis.eval(TAKE, keys.length, ...keys, holder, HOLD_MS, ...caps.map((c) => c.cap)),
+          STORE_TIMEOUT_MS,
+        ),
+      );
     } catch (err) {
       this.storeFailed(err);
       return () => undefined;
     }
     if (full > 0) {
       const { cap, whose } = caps[full - 1];
-      throw new TooManyRequests(`Too many uploads in progress ${whose} (at most ${cap}); retry in ${CALLER_RETRY_MS / 1000} seconds.`, { limit: cap, msBeforeReset: CALLER_RETRY_MS });
+      throw new TooManyRequests(
+        `Too many uploads in progress ${whose} (at most ${cap}); retry in ${CALLER_RETRY_MS / 1000} seconds.`,
+        { limit: cap, msBeforeReset: CALLER_RETRY_MS },
+      );
     }
     const renewal = setInterval(() => {
       this.redis.eval(RENEW, keys.length, ...keys, holder, HOLD_MS).catch((err: unknown) => this.storeFailed(err));

@@ -25,7 +25,11 @@ export class UploadTooSlow extends ApiError {
     minBytesPerSecond: number,
     graceSeconds: number,
   ) {
-    super('timed-out', 'request timeout', `The upload arrived slower than ${minBytesPerSecond} bytes a second for longer than ${graceSeconds} seconds; nothing was stored.`);
+    super(
+      'timed-out',
+      'request timeout',
+      `The upload arrived slower than ${minBytesPerSecond} bytes a second for longer than ${graceSeconds} seconds; nothing was stored.`,
+    );
   }
 }
 
@@ -80,7 +84,10 @@ class PacedBody implements AsyncIterable<Buffer> {
     if (this.minBytesPerSecond <= 0) return next;
     let timer: NodeJS.Timeout | undefined;
     const tooSlow = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new UploadTooSlow(this.bytes, this.minBytesPerSecond, this.graceSeconds)), Math.max(0, (slack / this.minBytesPerSecond) * 1000));
+      timer = setTimeout(
+        () => reject(new UploadTooSlow(this.bytes, this.minBytesPerSecond, this.graceSeconds)),
+        Math.max(0, (slack / this.minBytesPerSecond) * 1000),
+      );
     });
     // The read left pending when the client is too slow fails later, with the connection.
     next.catch(() => undefined);
@@ -112,7 +119,12 @@ export class Uploads {
    * releases them when done. Refused before the whole body arrived, the rest is left unread and
    * the connection closes after the answer.
    */
-  async receive<T>(req: Request, res: Response, owner: UploadOwner, consume: (body: AsyncIterable<Buffer>, declaredBytes: number | undefined) => Promise<T>): Promise<T> {
+  async receive<T>(
+    req: Request,
+    res: Response,
+    owner: UploadOwner,
+    consume: (body: AsyncIterable<Buffer>, declaredBytes: number | undefined) => Promise<T>,
+  ): Promise<T> {
     const releaseProcess = this.process.take(owner.organization);
     let releaseCaller: () => void;
     try {

@@ -12,9 +12,21 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 addFormats(ajv);
 /** Every request schema, compiled once when the module loads and never changed after. */
-const compiled: ReadonlyMap<SchemaName, ValidateFunction> = new Map((Object.keys(schemas) as SchemaName[]).map((name) => [name, ajv.compile(schemas[name])]));
+const compiled: ReadonlyMap<SchemaName, ValidateFunction> = new Map(
+  (Object.keys(schemas) as SchemaName[]).map((name) => [name, ajv.compile(schemas[name])]),
+);
 
-type Branch = { type?: string | string[]; const?: unknown; enum?: unknown[]; pattern?: string; format?: string; maxLength?: number; minLength?: number; minimum?: number; maximum?: number };
+type Branch = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  pattern?: string;
+  format?: string;
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+};
 
 /** One alternative of a oneOf in words, e.g. "a string matching ^[0-9a-f]{7,64}$". */
 function allowedValue(b: Branch): string {
@@ -33,7 +45,10 @@ function allowedValue(b: Branch): string {
       return ['a string', ...limits].join(' ');
     }
     if (t === 'integer' || t === 'number') {
-      const range = [b.minimum !== undefined && `at least ${b.minimum}`, b.maximum !== undefined && `at most ${b.maximum}`].filter(Boolean);
+      const range = [
+        b.minimum !== undefined && `at least ${b.minimum}`,
+        b.maximum !== undefined && `at most ${b.maximum}`,
+      ].filter(Boolean);
       return [t === 'integer' ? 'an integer' : 'a number', ...range].join(' ');
     }
     return { boolean: 'true or false', array: 'a list', object: 'an object' }[t] ?? t;
@@ -44,7 +59,10 @@ function allowedValue(b: Branch): string {
 function describe(e: ErrorObject): { detail: string; pointer: string } {
   if (e.keyword === 'oneOf' && Array.isArray(e.schema)) {
     const where = e.instancePath.split('/').filter(Boolean).join('.') || 'body';
-    return { pointer: e.instancePath || '/', detail: `${where} must be ${(e.schema as Branch[]).map(allowedValue).join(', or ')}` };
+    return {
+      pointer: e.instancePath || '/',
+      detail: `${where} must be ${(e.schema as Branch[]).map(allowedValue).join(', or ')}`,
+    };
   }
   if (e.keyword === 'required') {
     const missing = (e.params as { missingProperty: string }).missingProperty;
@@ -54,11 +72,17 @@ function describe(e: ErrorObject): { detail: string; pointer: string } {
   const where = e.instancePath.split('/').filter(Boolean).join('.') || 'body';
   if (e.keyword === 'enum') {
     // An allowed empty string (a type that may be left empty) is not worth naming.
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== '').map(String).join(', ');
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues
+      .filter((v) => v !== '')
+      .map(String)
+      .join(', ');
     return { pointer: e.instancePath, detail: `${where} must be one of: ${allowed}` };
   }
   if (e.keyword === 'const') {
-    return { pointer: e.instancePath, detail: `${where} must be ${String((e.params as { allowedValue: unknown }).allowedValue)}` };
+    return {
+      pointer: e.instancePath,
+      detail: `${where} must be ${String((e.params as { allowedValue: unknown }).allowedValue)}`,
+    };
   }
   return { pointer: e.instancePath || '/', detail: `${where} ${e.message ?? 'is invalid'}` };
 }
@@ -75,7 +99,10 @@ export function check(name: SchemaName, value: unknown): void {
   const seen = new Set<string>();
   const deeper = (path: string) => all.some((e) => e.instancePath.startsWith(`${path}/`));
   const summaries = all.filter((e) => e.keyword === 'oneOf' && !deeper(e.instancePath));
-  const errors = [...summaries, ...all.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !alternatives.has(e.instancePath))]
+  const errors = [
+    ...summaries,
+    ...all.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'if' && !alternatives.has(e.instancePath)),
+  ]
     .map(describe)
     .filter((e) => (seen.has(e.pointer) ? false : (seen.add(e.pointer), true)));
   throw new InvalidDocument(errors.length ? errors : [{ detail: 'request body is invalid', pointer: '/' }]);

@@ -36,11 +36,16 @@ async function readTlsFile(variable: string, file: string): Promise<Buffer> {
  */
 async function serverFor(tls: Config['tls'], app: ReturnType<typeof createApp>): Promise<Server | HttpsServer> {
   if (!tls) return createHttpServer(app);
-  const [cert, key] = await Promise.all([readTlsFile('TLS_CERT_FILE', tls.certFile), readTlsFile('TLS_KEY_FILE', tls.keyFile)]);
+  const [cert, key] = await Promise.all([
+    readTlsFile('TLS_CERT_FILE', tls.certFile),
+    readTlsFile('TLS_KEY_FILE', tls.keyFile),
+  ]);
   try {
     return createHttpsServer({ cert, key }, app);
   } catch (err) {
-    throw new Error(`TLS_CERT_FILE/TLS_KEY_FILE: not a usable certificate and key (${err instanceof Error ? err.message : String(err)})`);
+    throw new Error(
+      `TLS_CERT_FILE/TLS_KEY_FILE: not a usable certificate and key (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
 }
 
@@ -66,7 +71,11 @@ export async function startWeb(rt: Runtime, port = rt.config.port): Promise<WebH
   });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  rt.logger.info('web listening', { port: actualPort, protocol: rt.config.tls ? 'https' : 'http', baseUrl: rt.config.baseUrl });
+  rt.logger.info('web listening', {
+    port: actualPort,
+    protocol: rt.config.tls ? 'https' : 'http',
+    baseUrl: rt.config.baseUrl,
+  });
   return {
     server,
     port: actualPort,

@@ -44,7 +44,12 @@ export interface Runtime {
   tracing: Tracing;
 }
 
-export function openRuntime(config: Config, lifecycle: RunLifecycle, logger = createLogger(config.logLevel), metrics = createMetrics('process')): Runtime {
+export function openRuntime(
+  config: Config,
+  lifecycle: RunLifecycle,
+  logger = createLogger(config.logLevel),
+  metrics = createMetrics('process'),
+): Runtime {
   const db = createDb(config.databaseUrl, config.databasePoolMax, config.databasePreparedStatements, logger);
   const redis = createRedis(config, 'producer');
   redis.on('error', (err) => logger.warn('redis error', { error: String(err) }));

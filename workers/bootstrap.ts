@@ -55,9 +55,14 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     const problem = await sandbox.check();
     const unbounded = sandbox.unbounded();
     if (problem) rt.logger.error(`runs will be refused: ${problem}`);
-    else if (rt.config.runSandbox === 'none') rt.logger.warn('RUN_SANDBOX=none: Terraform and policy runtimes run unsandboxed, as this worker (unsafe: development only)');
+    else if (rt.config.runSandbox === 'none')
+      rt.logger.warn(
+        'RUN_SANDBOX=none: Terraform and policy runtimes run unsandboxed, as this worker (unsafe: development only)',
+      );
     else if (unbounded) {
-      rt.logger.warn(`runs are not bounded as a whole (RUN_CGROUPS=auto): ${unbounded}; memory is bounded per process (address space) and processes per user, and CPU weight is not set (docs/run-isolation.md)`);
+      rt.logger.warn(
+        `runs are not bounded as a whole (RUN_CGROUPS=auto): ${unbounded}; memory is bounded per process (address space) and processes per user, and CPU weight is not set (docs/run-isolation.md)`,
+      );
     }
   }
   const deps: WorkerDeps = {
@@ -72,13 +77,27 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     // its share may wait a little in the process for a slot instead of being parked at once.
     outboundSlots: {
       verification: new OrganizationSlots(rt.config.verificationSlotsPerOrganization, 500, OUTBOUND_HOLD_MS),
-      'run-task-dispatch': new OrganizationSlots(rt.config.taskDispatchSlotsPerOrganization, undefined, OUTBOUND_HOLD_MS),
-      'notification-delivery': new OrganizationSlots(rt.config.deliverySlotsPerOrganization, undefined, OUTBOUND_HOLD_MS),
+      'run-task-dispatch': new OrganizationSlots(
+        rt.config.taskDispatchSlotsPerOrganization,
+        undefined,
+        OUTBOUND_HOLD_MS,
+      ),
+      'notification-delivery': new OrganizationSlots(
+        rt.config.deliverySlotsPerOrganization,
+        undefined,
+        OUTBOUND_HOLD_MS,
+      ),
     },
     phases: new RunningPhases(),
     preambles: new TerraformPreambles(),
     spareShell: new SpareShell(),
-    terraform: { bin: rt.config.terraformBin, cliConfigFile: rt.config.terraformCliConfig, sandbox, maxArchiveEntries: rt.config.maxArchiveEntries, workRoot: deploymentWorkRoot(rt.config) },
+    terraform: {
+      bin: rt.config.terraformBin,
+      cliConfigFile: rt.config.terraformCliConfig,
+      sandbox,
+      maxArchiveEntries: rt.config.maxArchiveEntries,
+      workRoot: deploymentWorkRoot(rt.config),
+    },
     outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
     verifier: createOutboundClient({
       allowedCidrs: rt.config.outboundAllowedCidrs,
@@ -99,11 +118,19 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
         if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on queue ${name}`);
         await observedJob(rt, name, job, () => handler(job, deps, token));
       },
-      { connection, prefix: bullPrefix(rt.config.queuePrefix), concurrency: concurrency(rt, name), autorun: true, lockDuration: JOB_LOCK_MS, stalledInterval: STALLED_CHECK_MS },
+      {
+        connection,
+        prefix: bullPrefix(rt.config.queuePrefix),
+        concurrency: concurrency(rt, name),
+        autorun: true,
+        lockDuration: JOB_LOCK_MS,
+        stalledInterval: STALLED_CHECK_MS,
+      },
     );
     // Failures of the processor are logged by observedJob; this catches those BullMQ decides (a job that stalled too often).
     worker.on('failed', (job, err) => {
-      if (/stalled/i.test(err.message)) rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message });
+      if (/stalled/i.test(err.message))
+        rt.logger.warn('job failed', { queue: name, jobId: job?.id, error: err.message });
     });
     worker.on('error', (err) => rt.logger.warn('worker error', { queue: name, error: String(err) }));
     const fair = fairSlotsOf(deps, name);
@@ -118,7 +145,10 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     // many processes upsert it (losing it with Redis delays it until this process restarts).
     await rt.queues['deadline-expiry'].removeJobScheduler('reconciler');
     if (rt.config.cvGcAfterDays > 0 || rt.config.retentionDays > 0) {
-      await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, { name: JOB.maintenance, data: {} } satisfies Pick<JobSpecOf<'deadline-expiry', typeof JOB.maintenance>, 'name' | 'data'>);
+      await rt.queues['deadline-expiry'].upsertJobScheduler('maintenance', { every: 3_600_000 }, {
+        name: JOB.maintenance,
+        data: {},
+      } satisfies Pick<JobSpecOf<'deadline-expiry', typeof JOB.maintenance>, 'name' | 'data'>);
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
     }
@@ -136,7 +166,9 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
         // Jobs still running are Terraform phases (or slow deliveries, whose rows' leases hand them
         // on). The phases are stopped for real: interrupted, killed shortly after, and handed on
         // (a plan to another worker; an apply is errored with what it stored, never run twice).
-        rt.logger.warn('shutdown budget exceeded; stopping running phases and handing their work on', { phases: deps.phases.size });
+        rt.logger.warn('shutdown budget exceeded; stopping running phases and handing their work on', {
+          phases: deps.phases.size,
+        });
         deps.phases.stopAll(STOP_GRACE_MS);
         const settled = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS * 2).unref());
         await Promise.race([graceful, settled]);

@@ -45,7 +45,11 @@ export interface WorkerDeps extends Runtime {
 export type QueueJob<Q extends QueueName, N extends JobName<Q>> = Job<JobData<Q, N>>;
 
 /** The handler of one job name of a queue. `token` is the job's lock token. */
-export type Processor<Q extends QueueName, N extends JobName<Q>> = (job: QueueJob<Q, N>, deps: WorkerDeps, token?: string) => Promise<void>;
+export type Processor<Q extends QueueName, N extends JobName<Q>> = (
+  job: QueueJob<Q, N>,
+  deps: WorkerDeps,
+  token?: string,
+) => Promise<void>;
 
 /** Processors of a queue, one per job name. */
 export type QueueProcessors<Q extends QueueName> = { readonly [N in JobName<Q>]: Processor<Q, N> };
@@ -59,7 +63,8 @@ type KeyOf<D> = D extends unknown ? keyof D & string : never;
 /** Reads a string id from job data, or fails the job permanently (BullMQ does not retry it). */
 export function idFrom<D>(data: D, key: KeyOf<D>): string {
   const value = (data as Record<string, unknown> | null)?.[key];
-  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value)) throw new UnrecoverableError(`job data lacks a valid ${key}`);
+  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,100}$/.test(value))
+    throw new UnrecoverableError(`job data lacks a valid ${key}`);
   return value;
 }
 
@@ -70,6 +75,7 @@ export function idFrom<D>(data: D, key: KeyOf<D>): string {
 export function organizationFrom(data: unknown): string | null {
   const value = (data as Record<string, unknown> | null)?.organization;
   if (value === undefined) return null;
-  if (typeof value !== 'string' || value.length === 0 || value.length > 200) throw new UnrecoverableError('job data carries an invalid organization');
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200)
+    throw new UnrecoverableError('job data carries an invalid organization');
   return value;
 }

@@ -15,7 +15,10 @@ export async function runReconciler(_job: QueueJob<'deadline-expiry', 'reconcile
  * Hourly housekeeping: archives old API-created configuration versions (CV_GC_AFTER_DAYS) and
  * prunes what is past retention (RETENTION_DAYS: see pruneOldRecords).
  */
-export async function runMaintenance(_job: QueueJob<'deadline-expiry', 'maintenance'>, deps: WorkerDeps): Promise<void> {
+export async function runMaintenance(
+  _job: QueueJob<'deadline-expiry', 'maintenance'>,
+  deps: WorkerDeps,
+): Promise<void> {
   if (deps.config.cvGcAfterDays > 0) {
     const archived = await collectOldVersions(deps, deps.config.cvGcAfterDays);
     if (archived.length) deps.logger.info('archived old configuration versions', { count: archived.length });
@@ -24,6 +27,9 @@ export async function runMaintenance(_job: QueueJob<'deadline-expiry', 'maintena
 }
 
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */
-export async function expireTaskResult(job: QueueJob<'deadline-expiry', 'task-deadline'>, deps: WorkerDeps): Promise<void> {
+export async function expireTaskResult(
+  job: QueueJob<'deadline-expiry', 'task-deadline'>,
+  deps: WorkerDeps,
+): Promise<void> {
   await expire(deps, idFrom(job.data, 'taskResultId'));
 }

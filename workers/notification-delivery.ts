@@ -6,9 +6,16 @@ import { inFairSlot } from './organization-slots.js';
 import { deliverMail as deliverMailMessage, deliverNotifications } from '../shared/notifications/index.js';
 
 /** Delivers one outgoing mail row; a failed send is retried by the queue, the last one fails the job for good. */
-export async function deliverMail(job: QueueJob<'notification-delivery', 'mail-delivery'>, deps: WorkerDeps): Promise<void> {
+export async function deliverMail(
+  job: QueueJob<'notification-delivery', 'mail-delivery'>,
+  deps: WorkerDeps,
+): Promise<void> {
   const mailId = idFrom(job.data, 'mailId');
-  const failure = await deliverMailMessage(deps, mailId, { made: job.attemptsMade, allowed: job.opts.attempts ?? 1, jobId: job.id });
+  const failure = await deliverMailMessage(deps, mailId, {
+    made: job.attemptsMade,
+    allowed: job.opts.attempts ?? 1,
+    jobId: job.id,
+  });
   if (!failure) return;
   if (failure.last) throw new UnrecoverableError(`mail ${mailId} failed: ${String(failure.error)}`);
   throw failure.error;
@@ -27,7 +34,13 @@ function deliveryIdsFrom(data: NotificationPayload): string[] {
  * that organization's slots of this process (see deliverNotifications). A job that waits for its
  * organization's share has claimed nothing, so the wait is not an attempt.
  */
-export async function deliverNotification(job: QueueJob<'notification-delivery', 'notify'>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function deliverNotification(
+  job: QueueJob<'notification-delivery', 'notify'>,
+  deps: WorkerDeps,
+  token?: string,
+): Promise<void> {
   const ids = deliveryIdsFrom(job.data);
-  await inFairSlot(deps.outboundSlots['notification-delivery'], organizationFrom(job.data), job, token, () => deliverNotifications(deps, ids));
+  await inFairSlot(deps.outboundSlots['notification-delivery'], organizationFrom(job.data), job, token, () =>
+    deliverNotifications(deps, ids),
+  );
 }

@@ -130,7 +130,13 @@ interface Holder {
  * attempts (deliveries, run task requests) are untouched. A job without an organization (queued by
  * an earlier version) runs unlimited.
  */
-export async function inFairSlot(slots: OrganizationSlots, organization: string | null, job: Job<unknown>, token: string | undefined, work: () => Promise<void>): Promise<void> {
+export async function inFairSlot(
+  slots: OrganizationSlots,
+  organization: string | null,
+  job: Job<unknown>,
+  token: string | undefined,
+  work: () => Promise<void>,
+): Promise<void> {
   if (organization === null) return work();
   if (!slots.take(organization) && !(await slots.hold(organization))) {
     await job.moveToDelayed(Date.now() + slots.retryMs + Math.floor(Math.random() * (slots.retryMs / 3)), token);

@@ -12,7 +12,11 @@ import { runTestRun } from './test-runs.js';
 /** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
 export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
   'notification-delivery': { [JOB.mailDelivery]: deliverMail, [JOB.notify]: deliverNotification },
-  'deadline-expiry': { [JOB.reconcile]: runReconciler, [JOB.maintenance]: runMaintenance, [JOB.taskDeadline]: expireTaskResult },
+  'deadline-expiry': {
+    [JOB.reconcile]: runReconciler,
+    [JOB.maintenance]: runMaintenance,
+    [JOB.taskDeadline]: expireTaskResult,
+  },
   'run-pipeline': { [JOB.runStep]: runStep, [JOB.assess]: runAssessment },
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
   verification: { [JOB.verify]: verify },
@@ -22,5 +26,7 @@ export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
 export function concurrency(rt: Runtime, queue: QueueName): number {
   if (queue === 'run-pipeline' || queue === 'test-run-execution') return rt.config.runConcurrency;
-  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification' ? OUTBOUND_QUEUE_CONCURRENCY : 1;
+  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification'
+    ? OUTBOUND_QUEUE_CONCURRENCY
+    : 1;
 }

@@ -13,7 +13,11 @@ import { inFairSlot } from './organization-slots.js';
  * `confirm` (enter the pre-apply stage, and apply when it has nothing to wait for) or `apply`.
  * The row decides whether anything is due.
  */
-export async function runStep(job: QueueJob<'run-pipeline', 'run-step'>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function runStep(
+  job: QueueJob<'run-pipeline', 'run-step'>,
+  deps: WorkerDeps,
+  token?: string,
+): Promise<void> {
   const runId = idFrom(job.data, 'runId');
   // Jobs queued where the organization was at hand carry it; the others read it first.
   const organization = async () => organizationFrom(job.data) ?? (await organizationOfRunId(deps.db, runId));
@@ -41,8 +45,18 @@ export async function runStep(job: QueueJob<'run-pipeline', 'run-step'>, deps: W
 }
 
 /** A health assessment of one workspace (a refresh-only plan; see shared/workspaces/assessments.ts). */
-export async function runAssessment(job: QueueJob<'run-pipeline', 'assess'>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function runAssessment(
+  job: QueueJob<'run-pipeline', 'assess'>,
+  deps: WorkerDeps,
+  token?: string,
+): Promise<void> {
   const workspaceId = idFrom(job.data, 'workspaceId');
   const organization = await organizationOfWorkspace(deps.db, workspaceId);
-  await inFairSlot(deps.slots, organization, job, token, async () => void (await executeAssessment(deps, deps.terraform, workspaceId, deps.spareShell)));
+  await inFairSlot(
+    deps.slots,
+    organization,
+    job,
+    token,
+    async () => void (await executeAssessment(deps, deps.terraform, workspaceId, deps.spareShell)),
+  );
 }

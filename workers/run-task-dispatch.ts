@@ -8,8 +8,14 @@ import { dispatchTaskResult } from '../shared/run-tasks/index.js';
  * (see dispatchTaskResult). A job that waits for its organization's share has claimed nothing, so
  * the wait is not an attempt.
  */
-export async function dispatchTaskRequest(job: QueueJob<'run-task-dispatch', 'dispatch'>, deps: WorkerDeps, token?: string): Promise<void> {
+export async function dispatchTaskRequest(
+  job: QueueJob<'run-task-dispatch', 'dispatch'>,
+  deps: WorkerDeps,
+  token?: string,
+): Promise<void> {
   const id = idFrom(job.data, 'taskResultId');
   const organization = organizationFrom(job.data);
-  await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () => dispatchTaskResult(deps, id));
+  await inFairSlot(deps.outboundSlots['run-task-dispatch'], organization, job, token, () =>
+    dispatchTaskResult(deps, id),
+  );
 }

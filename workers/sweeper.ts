@@ -1,5 +1,11 @@
 import type { WorkerDeps } from './context.js';
-import { RECONCILE_BATCH, type ReconcileSource, reconcileSources, restoreSource, tryWithSweepLock } from '../shared/sweep/index.js';
+import {
+  RECONCILE_BATCH,
+  type ReconcileSource,
+  reconcileSources,
+  restoreSource,
+  tryWithSweepLock,
+} from '../shared/sweep/index.js';
 import { sweepAutoDestroy } from '../shared/workspaces/index.js';
 import { sweepAssessments } from '../shared/workspaces/engine.js';
 import { sweepSignIn } from '../shared/identity/index.js';
@@ -62,7 +68,10 @@ const SWEEP_STEPS: readonly SweepStep[] = [
         settled = await settleAnsweredTaskDispatches(deps.db, RECONCILE_BATCH);
         n += settled;
       } while (settled === RECONCILE_BATCH);
-      if (n) deps.logger.info('closed run task requests whose sender stopped after the integration called back', { count: n });
+      if (n)
+        deps.logger.info('closed run task requests whose sender stopped after the integration called back', {
+          count: n,
+        });
     },
   },
   ...reconcileSources.map(restoreStep),
@@ -76,13 +85,27 @@ const LEFTOVERS: SweepStep = {
     const cgroups = await deps.sandbox.removeLeftovers();
     if (cgroups.removed) deps.logger.info('removed cgroups of processes that died', { count: cgroups.removed });
     // Tried again on the next sweep; the run directories' clean-up below goes on.
-    for (const f of cgroups.failed) deps.logger.warn('a cgroup of a sandbox could not be removed yet', { path: f.path, error: f.error });
-    const { removed, kept, failed } = await removeAbandonedWorkdirs(deps.config.stateRecoveryDir, deps.terraform.workRoot);
+    for (const f of cgroups.failed)
+      deps.logger.warn('a cgroup of a sandbox could not be removed yet', { path: f.path, error: f.error });
+    const { removed, kept, failed } = await removeAbandonedWorkdirs(
+      deps.config.stateRecoveryDir,
+      deps.terraform.workRoot,
+    );
     if (removed) deps.logger.info('removed working directories of processes that died', { count: removed });
-    for (const path of kept) deps.logger.warn("a dead process's run directory held a state file; it was kept for an operator to push (terraform state push)", { path });
+    for (const path of kept)
+      deps.logger.warn(
+        "a dead process's run directory held a state file; it was kept for an operator to push (terraform state push)",
+        { path },
+      );
     if (failed.length) {
-      for (const f of failed) deps.logger.error("a dead process's run directory was left: its state file could not be kept", { path: f.path, error: f.error });
-      throw new Error(`${failed.length} run directories of dead processes could not be cleaned up (STATE_RECOVERY_DIR: ${deps.config.stateRecoveryDir})`);
+      for (const f of failed)
+        deps.logger.error("a dead process's run directory was left: its state file could not be kept", {
+          path: f.path,
+          error: f.error,
+        });
+      throw new Error(
+        `${failed.length} run directories of dead processes could not be cleaned up (STATE_RECOVERY_DIR: ${deps.config.stateRecoveryDir})`,
+      );
     }
   },
 };

@@ -10,5 +10,7 @@ import { inFairSlot } from './organization-slots.js';
  */
 export async function verify(job: QueueJob<'verification', 'verify'>, deps: WorkerDeps, token?: string): Promise<void> {
   const id = idFrom(job.data, 'verificationId');
-  await inFairSlot(deps.outboundSlots.verification, organizationFrom(job.data), job, token, () => runVerification(deps, id));
+  await inFairSlot(deps.outboundSlots.verification, organizationFrom(job.data), job, token, () =>
+    runVerification(deps, id),
+  );
 }

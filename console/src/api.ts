@@ -27,7 +27,15 @@ export interface Doc<A = Attrs> {
 export interface ListDoc<A = Attrs> {
   data: Resource<A>[];
   included?: Resource[];
-  meta?: { pagination?: { 'current-page': number; 'total-pages': number; 'total-count': number; 'next-page': number | null; 'prev-page': number | null } };
+  meta?: {
+    pagination?: {
+      'current-page': number;
+      'total-pages': number;
+      'total-count': number;
+      'next-page': number | null;
+      'prev-page': number | null;
+    };
+  };
 }
 
 /** An API answer other than success, with the service's own words for it. */
@@ -67,7 +75,9 @@ const STATUS_WORDS: Record<number, string> = {
 async function failureOf(res: Response): Promise<ApiFailure> {
   let words = '';
   try {
-    const body = (await res.json()) as { errors?: { title?: string; detail?: string; source?: { pointer?: string } }[] };
+    const body = (await res.json()) as {
+      errors?: { title?: string; detail?: string; source?: { pointer?: string } }[];
+    };
     words = (body.errors ?? [])
       .map((e) => {
         const field = e.source?.pointer ? e.source.pointer.split('/').pop() : '';
@@ -89,10 +99,16 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const headers: Record<string, string> = { Accept: 'application/vnd.api+json, application/json' };
   if (method !== 'GET' && method !== 'HEAD') headers['X-CSRF-Token'] = csrfToken();
   // The console's own endpoints take plain JSON; the API takes JSON:API.
-  if (body !== undefined) headers['Content-Type'] = path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json';
+  if (body !== undefined)
+    headers['Content-Type'] = path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json';
   let res: Response;
   try {
-    res = await fetch(urlOf(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(urlOf(path), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch {
     throw new ApiFailure(0, 'The service could not be reached: check your connection and try again.');
   }
@@ -121,7 +137,11 @@ export const doc = (type: string, attributes: Attrs, relationships?: Record<stri
 });
 
 /** The included resource a relationship points at. */
-export function related<A = Attrs>(d: { included?: Resource[] }, r: Resource<unknown>, name: string): Resource<A> | undefined {
+export function related<A = Attrs>(
+  d: { included?: Resource[] },
+  r: Resource<unknown>,
+  name: string,
+): Resource<A> | undefined {
   const link = r.relationships?.[name]?.data;
   if (!link || Array.isArray(link)) return undefined;
   return d.included?.find((i) => i.type === link.type && i.id === link.id) as Resource<A> | undefined;

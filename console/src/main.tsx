@@ -33,13 +33,16 @@ function routed(loc: Location) {
   if ((m = match('/app/:org/:ws/runs/:run', p))) return <RunPage org={m.org} ws={m.ws} runId={m.run} />;
   if ((m = match('/app/:org/workspaces/:ws/:tab', p))) return <WorkspacePage org={m.org} ws={m.ws} tab={m.tab} />;
   if ((m = match('/app/:org/workspaces/:ws', p))) return <WorkspacePage org={m.org} ws={m.ws} tab="runs" />;
-  if ((m = match('/app/:org/workspaces', p))) return <WorkspacesPage org={m.org} search={loc.query.get('search') ?? ''} />;
-  if ((m = match('/app/:org/registry/:namespace/:name/:provider', p))) return <ModulePage org={m.org} namespace={m.namespace} name={m.name} provider={m.provider} />;
+  if ((m = match('/app/:org/workspaces', p)))
+    return <WorkspacesPage org={m.org} search={loc.query.get('search') ?? ''} />;
+  if ((m = match('/app/:org/registry/:namespace/:name/:provider', p)))
+    return <ModulePage org={m.org} namespace={m.namespace} name={m.name} provider={m.provider} />;
   if ((m = match('/app/:org/registry', p))) return <RegistryPage org={m.org} />;
   if ((m = match('/app/:org/policies', p))) return <PoliciesPage org={m.org} />;
   if ((m = match('/app/:org/teams/:team', p))) return <TeamPage org={m.org} teamId={m.team} />;
   if ((m = match('/app/:org/teams', p))) return <TeamsPage org={m.org} />;
-  if ((m = match('/app/:org/:ws', p)) && !ORG_PAGES.has(m.ws)) return <WorkspacePage org={m.org} ws={m.ws} tab="runs" />;
+  if ((m = match('/app/:org/:ws', p)) && !ORG_PAGES.has(m.ws))
+    return <WorkspacePage org={m.org} ws={m.ws} tab="runs" />;
   if ((m = match('/app/:org', p))) {
     navigate(`/app/${encodeURIComponent(m.org)}/workspaces`, true);
     return null;
@@ -97,8 +100,13 @@ function Header({ user, path, signOut }: { user: User; path: string; signOut: ()
 
 function App() {
   const loc = useLocation();
-  const [session, setSession] = useState<{ user: User | null; error: string | null; checked: boolean }>({ user: null, error: null, checked: false });
-  const publicPage = loc.path === '/app/sign-in' || loc.path === '/app/accept-invitation' || loc.path === '/app/reset-password';
+  const [session, setSession] = useState<{ user: User | null; error: string | null; checked: boolean }>({
+    user: null,
+    error: null,
+    checked: false,
+  });
+  const publicPage =
+    loc.path === '/app/sign-in' || loc.path === '/app/accept-invitation' || loc.path === '/app/reset-password';
 
   useEffect(() => {
     if (publicPage || session.user) return;
@@ -124,8 +132,15 @@ function App() {
     }
   }, []);
 
-  if (loc.path === '/app/sign-in') return <SignInPage next={loc.query.get('next')} onSignedIn={(user) => setSession({ user, error: null, checked: true })} />;
-  if (loc.path === '/app/accept-invitation') return <SetPasswordPage token={loc.query.get('token') ?? ''} kind="invitation" />;
+  if (loc.path === '/app/sign-in')
+    return (
+      <SignInPage
+        next={loc.query.get('next')}
+        onSignedIn={(user) => setSession({ user, error: null, checked: true })}
+      />
+    );
+  if (loc.path === '/app/accept-invitation')
+    return <SetPasswordPage token={loc.query.get('token') ?? ''} kind="invitation" />;
   if (loc.path === '/app/reset-password') return <SetPasswordPage token={loc.query.get('token') ?? ''} kind="reset" />;
   if (!session.user) {
     return (

@@ -53,7 +53,11 @@ export function match(pattern: string, path: string): Record<string, string> | n
 export const appPath = (...segments: string[]) => `/app/${segments.map(encodeURIComponent).join('/')}`;
 
 /** A link that navigates inside the console without reloading it (modifier clicks open as usual). */
-export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
+export function Link({
+  to,
+  children,
+  ...rest
+}: { to: string; children: ReactNode } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();

@@ -23,7 +23,12 @@ export function useSession(): SessionState {
 
 export function userOf(body: { data: { id: string; attributes: Record<string, unknown> } }): User {
   const a = body.data.attributes;
-  return { id: body.data.id, username: String(a.username ?? ''), email: String(a.email ?? ''), isSiteAdmin: a['is-site-admin'] === true };
+  return {
+    id: body.data.id,
+    username: String(a.username ?? ''),
+    email: String(a.email ?? ''),
+    isSiteAdmin: a['is-site-admin'] === true,
+  };
 }
 
 /** The sign-in page's URL that comes back to `href` afterwards. */

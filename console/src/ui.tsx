@@ -15,7 +15,12 @@ export interface Loaded<T> {
  * `pollMs` while `keepPolling(data)` says so (live pages such as a running run).
  */
 export function useApi<T>(path: string | null, pollMs?: number, keepPolling?: (data: T) => boolean): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: string | null; loading: boolean; path: string | null }>({ data: undefined, error: null, loading: path !== null, path });
+  const [state, setState] = useState<{
+    data: T | undefined;
+    error: string | null;
+    loading: boolean;
+    path: string | null;
+  }>({ data: undefined, error: null, loading: path !== null, path });
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   const keep = useRef(keepPolling);
@@ -36,7 +41,9 @@ export function useApi<T>(path: string | null, pollMs?: number, keepPolling?: (d
         if (pollMs) timer = setTimeout(load, pollMs * 2);
       }
     };
-    setState((s) => (s.path === path ? { ...s, loading: true } : { data: undefined, error: null, loading: true, path }));
+    setState((s) =>
+      s.path === path ? { ...s, loading: true } : { data: undefined, error: null, loading: true, path },
+    );
     void load();
     return () => {
       alive = false;
@@ -46,10 +53,23 @@ export function useApi<T>(path: string | null, pollMs?: number, keepPolling?: (d
   return { data: state.path === path ? state.data : undefined, error: state.error, loading: state.loading, reload };
 }
 
-export const messageOf = (err: unknown) => (err instanceof ApiFailure || err instanceof Error ? err.message : String(err));
+export const messageOf = (err: unknown) =>
+  err instanceof ApiFailure || err instanceof Error ? err.message : String(err);
 
 /** A button that runs an API action, shows its progress and, on failure, the service's words. */
-export function ActionButton({ label, onAction, kind = 'secondary', confirm, name }: { label: string; onAction: () => Promise<unknown>; kind?: 'primary' | 'secondary' | 'danger'; confirm?: string; name?: string }) {
+export function ActionButton({
+  label,
+  onAction,
+  kind = 'secondary',
+  confirm,
+  name,
+}: {
+  label: string;
+  onAction: () => Promise<unknown>;
+  kind?: 'primary' | 'secondary' | 'danger';
+  confirm?: string;
+  name?: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
@@ -99,7 +119,15 @@ export function Empty({ children }: { children: ReactNode }) {
 }
 
 /** Shows what a read has: loading, its error, or `children(data)`. */
-export function Show<T>({ loaded, children, what }: { loaded: Loaded<T>; children: (data: T) => ReactNode; what?: string }) {
+export function Show<T>({
+  loaded,
+  children,
+  what,
+}: {
+  loaded: Loaded<T>;
+  children: (data: T) => ReactNode;
+  what?: string;
+}) {
   if (loaded.data !== undefined) {
     return (
       <>
@@ -125,9 +153,27 @@ export function Time({ at }: { at: unknown }) {
 }
 
 const TONES: Record<string, string> = {
-  applied: 'good', planned_and_finished: 'good', passed: 'good', finished: 'good', delivered: 'good', overridden: 'warn', policy_checked: 'good', planned: 'info',
-  errored: 'bad', failed: 'bad', hard_failed: 'bad', canceled: 'muted', force_canceled: 'muted', discarded: 'muted', unreachable: 'muted', skipped: 'muted',
-  soft_failed: 'warn', policy_override: 'warn', policy_soft_failed: 'warn', pending: 'muted', queued: 'info',
+  applied: 'good',
+  planned_and_finished: 'good',
+  passed: 'good',
+  finished: 'good',
+  delivered: 'good',
+  overridden: 'warn',
+  policy_checked: 'good',
+  planned: 'info',
+  errored: 'bad',
+  failed: 'bad',
+  hard_failed: 'bad',
+  canceled: 'muted',
+  force_canceled: 'muted',
+  discarded: 'muted',
+  unreachable: 'muted',
+  skipped: 'muted',
+  soft_failed: 'warn',
+  policy_override: 'warn',
+  policy_soft_failed: 'warn',
+  pending: 'muted',
+  queued: 'info',
 };
 
 /** A status as a colored label (color is never the only signal: the words are there too). */
@@ -138,7 +184,17 @@ export function Status({ value }: { value: unknown }) {
 }
 
 /** The page frame: breadcrumbs, the page's one h1, and its content. */
-export function Page({ title, crumbs = [], actions, children }: { title: string; crumbs?: { label: string; to: string }[]; actions?: ReactNode; children: ReactNode }) {
+export function Page({
+  title,
+  crumbs = [],
+  actions,
+  children,
+}: {
+  title: string;
+  crumbs?: { label: string; to: string }[];
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   useEffect(() => {
     document.title = `${title} · Console`;
   }, [title]);
@@ -163,11 +219,24 @@ export function Page({ title, crumbs = [], actions, children }: { title: string;
 }
 
 /** Tabs as links (each tab has its own URL). */
-export function Tabs({ tabs, active, label }: { tabs: { id: string; label: string; to: string }[]; active: string; label: string }) {
+export function Tabs({
+  tabs,
+  active,
+  label,
+}: {
+  tabs: { id: string; label: string; to: string }[];
+  active: string;
+  label: string;
+}) {
   return (
     <nav className="tabs" aria-label={label}>
       {tabs.map((t) => (
-        <Link key={t.id} to={t.to} aria-current={t.id === active ? 'page' : undefined} className={t.id === active ? 'tab active' : 'tab'}>
+        <Link
+          key={t.id}
+          to={t.to}
+          aria-current={t.id === active ? 'page' : undefined}
+          className={t.id === active ? 'tab active' : 'tab'}
+        >
           {t.label}
         </Link>
       ))}
@@ -207,10 +276,29 @@ export function Table({ head, children, caption }: { head: string[]; children: R
   );
 }
 
-export const str = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+export const str = (v: unknown): string =>
+  v === null || v === undefined
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : JSON.stringify(v);
 
 /** Previous and next buttons for a paginated list (nothing when it fits one page). */
-export function Pager({ list, setPage, label, prev = 'Previous page', next = 'Next page' }: { list: ListDoc | undefined; setPage: (f: (p: number) => number) => void; label: string; prev?: string; next?: string }) {
+export function Pager({
+  list,
+  setPage,
+  label,
+  prev = 'Previous page',
+  next = 'Next page',
+}: {
+  list: ListDoc | undefined;
+  setPage: (f: (p: number) => number) => void;
+  label: string;
+  prev?: string;
+  next?: string;
+}) {
   const p = list?.meta?.pagination;
   if (!p || p['total-pages'] <= 1) return null;
   return (

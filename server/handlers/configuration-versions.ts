@@ -3,9 +3,20 @@ import type { AppDeps } from '../context.js';
 import { Forbidden, NotFound } from '../../shared/platform/errors.js';
 import { allows, type WorkspaceNeed } from '../../shared/identity/access.queries.js';
 import { cvRelations, cvsPage } from '../../shared/configuration-versions/queries.js';
-import { createWorkspaceCv, cvAction, type CvRow, findCv, findIngress } from '../../shared/configuration-versions/index.js';
+import {
+  createWorkspaceCv,
+  cvAction,
+  type CvRow,
+  findCv,
+  findIngress,
+} from '../../shared/configuration-versions/index.js';
 import { findRun } from '../../shared/runs/index.js';
-import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/platform/idempotency.js';
+import {
+  createOnce,
+  IDEMPOTENCY_HEADER,
+  idempotentRequest,
+  REPLAYED_HEADER,
+} from '../../shared/platform/idempotency.js';
 import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
 import type { Db } from '../../shared/platform/db.js';
 import { cvScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
@@ -21,14 +32,23 @@ const UNREADABLE = ['backing_data_soft_deleted', 'backing_data_permanently_delet
 
 /** 404 for a version whose backing data was deleted. */
 function mustBeReadable(cv: CvRow): void {
-  if (UNREADABLE.includes(cv.status)) throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
+  if (UNREADABLE.includes(cv.status))
+    throw new NotFound(`configuration version ${cv.id} has its backing data deleted (${cv.status})`);
 }
 
 /** Versions with their ingress attributes and, when asked, the run each one created. */
-async function present(db: Db, config: Config, cvs: CvRow[], include: Set<string>, scope: Pick<WorkspaceScope, 'grant' | 'access'>): Promise<{ data: Resource[]; included: Resource[] }> {
+async function present(
+  db: Db,
+  config: Config,
+  cvs: CvRow[],
+  include: Set<string>,
+  scope: Pick<WorkspaceScope, 'grant' | 'access'>,
+): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = cvs.map((c) => c.id);
   const { ingress, runs } = await cvRelations(db, ids, include.has('run'));
-  const data = cvs.map((cv) => cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }));
+  const data = cvs.map((cv) =>
+    cvResource(cv, { ingressId: ingress.find((i) => i.configuration_version_id === cv.id)?.id ?? null }),
+  );
   const included = [
     ...(include.has('ingress_attributes') ? ingress.map(ingressResource) : []),
     ...(await presentRuns(db, config, runs, () => scope.access, scope.grant)).data,
@@ -40,7 +60,12 @@ export function configurationVersionHandlers(rt: AppDeps) {
   const { db, config } = rt;
 
   /** The version and the caller's access to its workspace (404 when invisible or below `need`). */
-  async function load(req: Req, res: Response, need: WorkspaceNeed = 'read', readable = true): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
+  async function load(
+    req: Req,
+    res: Response,
+    need: WorkspaceNeed = 'read',
+    readable = true,
+  ): Promise<{ cv: CvRow; scope: WorkspaceScope }> {
     const cv = await findCv(db, req.params.id);
     // Module test versions are reached through their module's test endpoints only.
     if (!cv?.workspace_id) throw new NotFound();
@@ -50,17 +75,28 @@ export function configurationVersionHandlers(rt: AppDeps) {
   }
 
   const downloadRedirect = (res: Response, cv: CvRow | undefined) => {
-    if (!cv || cv.status !== 'uploaded' || !cv.archive_object_id) throw new NotFound('the configuration version has no uploaded archive to download');
-    res.redirect(302, signedObjectUrl(config.uploadUrl, config.encryptionKey, 'object', cv.archive_object_id, config.downloadUrlTtlSeconds));
+    if (!cv || cv.status !== 'uploaded' || !cv.archive_object_id)
+      throw new NotFound('the configuration version has no uploaded archive to download');
+    res.redirect(
+      302,
+      signedObjectUrl(
+        config.uploadUrl,
+        config.encryptionKey,
+        'object',
+        cv.archive_object_id,
+        config.downloadUrlTtlSeconds,
+      ),
+    );
   };
 
   /** The three self-hosted actions: 200 with no body, 400 when the transition fails, 404 in other editions. */
-  const backingDataAction = (event: 'soft_delete' | 'restore' | 'permanent_delete') => async (req: Req, res: Response) => {
-    if (config.edition !== 'self-hosted') throw new NotFound();
-    const { cv } = await load(req, res, 'admin', false);
-    await cvAction(rt, cv.id, event, 'bad-request');
-    res.status(200).end();
-  };
+  const backingDataAction =
+    (event: 'soft_delete' | 'restore' | 'permanent_delete') => async (req: Req, res: Response) => {
+      if (config.edition !== 'self-hosted') throw new NotFound();
+      const { cv } = await load(req, res, 'admin', false);
+      await cvAction(rt, cv.id, event, 'bad-request');
+      res.status(200).end();
+    };
 
   return {
     async list(req: Req, res: Response) {
@@ -69,14 +105,26 @@ export function configurationVersionHandlers(rt: AppDeps) {
       const page = readPageOrDefault(req);
       const { rows, total: count } = await cvsPage(db, req.params.id, page);
       const body = await present(db, config, rows, include, scope);
-      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+      send(res, 200, {
+        data: body.data,
+        ...(body.included.length ? { included: body.included } : {}),
+        ...paginate(req, page, Number(count)),
+      });
     },
 
     async create(req: Req, res: Response) {
       const principal = res.locals.principal;
-      const { workspace, access } = await workspaceScopeById(db, principal, req.params.id, 'queue-plans', res.locals.earlyGuardRead);
+      const { workspace, access } = await workspaceScopeById(
+        db,
+        principal,
+        req.params.id,
+        'queue-plans',
+        res.locals.earlyGuardRead,
+      );
       if (principal.kind === 'organization') {
-        throw new Forbidden('Configuration versions cannot be created with an organization token; use a user or team token.');
+        throw new Forbidden(
+          'Configuration versions cannot be created with an organization token; use a user or team token.',
+        );
       }
       if (hasDocument(req)) check('cv.create', req.body);
       const attrs = attributesOf(req) as { 'auto-queue-runs'?: boolean; speculative?: boolean; provisional?: boolean };
@@ -86,7 +134,11 @@ export function configurationVersionHandlers(rt: AppDeps) {
       // as TFE does (404).
       const mayApply = allows(access, 'apply');
       if (!mayApply && attrs.speculative === false) throw new NotFound();
-      const idem = idempotentRequest(req.get(IDEMPOTENCY_HEADER), principal, { method: req.method, path: req.path, body: req.body });
+      const idem = idempotentRequest(req.get(IDEMPOTENCY_HEADER), principal, {
+        method: req.method,
+        path: req.path,
+        body: req.body,
+      });
       const made = await createOnce(db, 'configuration_versions', idem, (columns) =>
         createWorkspaceCv(
           rt,
@@ -105,13 +157,25 @@ export function configurationVersionHandlers(rt: AppDeps) {
       // A retry of a creation that went through gets that version, with an upload URL of its own.
       if ('replayed' in made) res.set(REPLAYED_HEADER, 'true');
       const cv = 'replayed' in made ? (await findCv(db, made.replayed))! : made.created;
-      const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'cv-upload', cv.id, config.uploadUrlTtlSeconds);
+      const uploadUrl = signedObjectUrl(
+        config.uploadUrl,
+        config.encryptionKey,
+        'cv-upload',
+        cv.id,
+        config.uploadUrlTtlSeconds,
+      );
       sendResource(res, 201, cvResource(cv, { uploadUrl }));
     },
 
     async show(req: Req, res: Response) {
       // A module test version answers to those who may run the module's tests (clients poll it until uploaded).
-      const { cv, ingressId, grant, access } = await cvScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
+      const { cv, ingressId, grant, access } = await cvScope(
+        db,
+        res.locals.principal,
+        req.params.id,
+        'read',
+        res.locals.earlyGuardRead,
+      );
       if (!cv.workspace_id) {
         sendResource(res, 200, cvResource(cv));
         return;

@@ -1,7 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { Unauthorized } from '../../shared/platform/errors.js';
-import { authorizeTerraformLogin, PasswordVerifier, setPasswordWithLink, signIn, signOut } from '../../shared/identity/index.js';
+import {
+  authorizeTerraformLogin,
+  PasswordVerifier,
+  setPasswordWithLink,
+  signIn,
+  signOut,
+} from '../../shared/identity/index.js';
 import { clientAddress, enforceLimit, signInAttempt } from '../rate-limit.js';
 import { send } from '../jsonapi.js';
 import { userResource } from '../serializers/foundation.js';
@@ -19,19 +25,24 @@ export function consoleHandlers(deps: AppDeps) {
    */
   const sendSignedIn = (res: Response, user: Parameters<typeof userResource>[0]) => {
     res.set('Cache-Control', 'no-store');
-    send(res, 200, { data: userResource(user, config.organizationCreation, { self: true }), meta: { 'csrf-cookie': cookieNames(config).csrf, 'csrf-header': CSRF_HEADER } });
+    send(res, 200, {
+      data: userResource(user, config.organizationCreation, { self: true }),
+      meta: { 'csrf-cookie': cookieNames(config).csrf, 'csrf-header': CSRF_HEADER },
+    });
   };
 
   /** The session and user a `session` middleware found. */
   function signedIn(res: Response) {
-    if (!res.locals.session || res.locals.principal.kind !== 'user') throw new Unauthorized('Sign in first: no valid session.');
+    if (!res.locals.session || res.locals.principal.kind !== 'user')
+      throw new Unauthorized('Sign in first: no valid session.');
     return { session: res.locals.session, user: res.locals.principal.user };
   }
 
   return {
     /** Middleware: 401 unless a live session cookie authenticates the request (403 when a change fails the CSRF rule). */
     async session(req: Request, res: Response, next: NextFunction) {
-      if (!(await sessionPrincipal(deps.db, config, req, res))) throw new Unauthorized('Sign in first: no valid session.');
+      if (!(await sessionPrincipal(deps.db, config, req, res)))
+        throw new Unauthorized('Sign in first: no valid session.');
       next();
     },
 
@@ -75,7 +86,14 @@ export function consoleHandlers(deps: AppDeps) {
     /** The consent button of `terraform login`: a code for the CLI's redirect URI. */
     async authorize(req: Request, res: Response) {
       const { user } = signedIn(res);
-      const b = req.body as { client_id: string; redirect_uri: string; state?: string; code_challenge: string; code_challenge_method: string; response_type: string };
+      const b = req.body as {
+        client_id: string;
+        redirect_uri: string;
+        state?: string;
+        code_challenge: string;
+        code_challenge_method: string;
+        response_type: string;
+      };
       const out = await authorizeTerraformLogin(deps, user.id, {
         clientId: b.client_id,
         redirectUri: b.redirect_uri,

@@ -1,7 +1,15 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
-import { type DataRetentionInput, type DataRetentionPolicy, kindOfType, LEGACY_POLICY_TYPE, policyOf, removeDataRetentionPolicy, setDataRetentionPolicy } from '../../shared/retention/index.js';
+import {
+  type DataRetentionInput,
+  type DataRetentionPolicy,
+  kindOfType,
+  LEGACY_POLICY_TYPE,
+  policyOf,
+  removeDataRetentionPolicy,
+  setDataRetentionPolicy,
+} from '../../shared/retention/index.js';
 import type { PolicyHolder } from '../../shared/retention/policies.repo.js';
 import { orgScope, workspaceScopeById } from '../guards.js';
 import { sendResource } from '../jsonapi.js';
@@ -14,8 +22,10 @@ const DAYS = 'delete-older-than-n-days';
 function inputOf(req: Req): DataRetentionInput {
   const kind = kindOfType((req.body as { data: { type: string } }).data.type);
   const days = attributesOf(req)[DAYS] as number | undefined;
-  if (kind === 'delete-older' && days === undefined) throw new Unprocessable(`${DAYS} is required for a policy that deletes older data`, { attribute: DAYS });
-  if (kind === 'dont-delete' && days !== undefined) throw new Unprocessable(`a policy that does not delete data has no ${DAYS}`, { attribute: DAYS });
+  if (kind === 'delete-older' && days === undefined)
+    throw new Unprocessable(`${DAYS} is required for a policy that deletes older data`, { attribute: DAYS });
+  if (kind === 'dont-delete' && days !== undefined)
+    throw new Unprocessable(`a policy that does not delete data has no ${DAYS}`, { attribute: DAYS });
   return { kind, days: days ?? null };
 }
 
@@ -35,11 +45,24 @@ export function dataRetentionPolicyHandlers(deps: AppDeps) {
   const { db, config } = deps;
   const organization = async (req: Req, res: Response, change: boolean): Promise<Scope> => {
     const { org } = await orgScope(db, res.locals.principal, req.params.org, change ? 'owner' : undefined);
-    return { holder: { table: 'organizations', name: org.name }, target: { type: 'organizations', id: org.name }, current: policyOf(org) };
+    return {
+      holder: { table: 'organizations', name: org.name },
+      target: { type: 'organizations', id: org.name },
+      current: policyOf(org),
+    };
   };
   const workspace = async (req: Req, res: Response, change: boolean): Promise<Scope> => {
-    const { workspace: ws } = await workspaceScopeById(db, res.locals.principal, req.params.id, change ? 'admin' : 'read');
-    return { holder: { table: 'workspaces', id: ws.id }, target: { type: 'workspaces', id: ws.id }, current: policyOf(ws) };
+    const { workspace: ws } = await workspaceScopeById(
+      db,
+      res.locals.principal,
+      req.params.id,
+      change ? 'admin' : 'read',
+    );
+    return {
+      holder: { table: 'workspaces', id: ws.id },
+      target: { type: 'workspaces', id: ws.id },
+      current: policyOf(ws),
+    };
   };
   const scoped = (scope: (req: Req, res: Response, change: boolean) => Promise<Scope>) => {
     const selfHosted = () => {

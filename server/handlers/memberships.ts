@@ -2,10 +2,26 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
 import { organizationGrant, type OrganizationGrant } from '../../shared/identity/access.queries.js';
-import { acceptInvitation, findMembership, inviteMember, type MembershipRow, removeMembership } from '../../shared/identity/index.js';
+import {
+  acceptInvitation,
+  findMembership,
+  inviteMember,
+  type MembershipRow,
+  removeMembership,
+} from '../../shared/identity/index.js';
 import { membershipRelations, membershipsOfUser, membershipsPage } from '../../shared/identity/memberships.queries.js';
 import { canSeeTeam, orgScope } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, uniqueResources, wholeListMeta, type Resource } from '../jsonapi.js';
+import {
+  paginate,
+  readInclude,
+  readPageOrDefault,
+  readParam,
+  send,
+  sendResource,
+  uniqueResources,
+  wholeListMeta,
+  type Resource,
+} from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { presentTeams } from './teams.js';
 import { invitedUserResource, membershipResource, userResource } from '../serializers/foundation.js';
@@ -33,15 +49,25 @@ async function present(
       teamRows.filter((t) => t.organization_membership_id === r.id && visible.has(t.team_id)).map((t) => t.team_id),
     ),
   );
-  const includedTeams = include.has('teams') && visible.size ? (await presentTeams({ db, config }, [...visible.values()], grant, new Set())).data : [];
+  const includedTeams =
+    include.has('teams') && visible.size
+      ? (await presentTeams({ db, config }, [...visible.values()], grant, new Set())).data
+      : [];
   const accepted = new Set(rows.filter((r) => r.status === 'active').map((r) => r.user_id));
-  const includedUsers = include.has('user') ? users.map((u) => (accepted.has(u.id) || u.id === viewerId ? userResource(u, config.organizationCreation) : invitedUserResource(u.id))) : [];
+  const includedUsers = include.has('user')
+    ? users.map((u) =>
+        accepted.has(u.id) || u.id === viewerId
+          ? userResource(u, config.organizationCreation)
+          : invitedUserResource(u.id),
+      )
+    : [];
   const included = [...includedUsers, ...includedTeams];
   return { data, included: uniqueResources(included) };
 }
 
 /** The calling user's id, when a user token calls. */
-const viewerOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
+const viewerOf = (res: Response): string | null =>
+  res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null;
 
 export function membershipHandlers(deps: AppDeps) {
   const { db, rateLimits } = deps;
@@ -66,13 +92,27 @@ export function membershipHandlers(deps: AppDeps) {
       const status = readParam(req, 'filter[status]');
       const email = readParam(req, 'filter[email]');
       const search = readParam(req, 'q');
-      const { rows, total: count } = await membershipsPage(db, org.name, {
-        statuses: status ? status.split(',') : null,
-        emails: email ? email.split(',').map((e) => e.trim()).filter(Boolean) : null,
-        search: search?.trim() || null,
-      }, page);
+      const { rows, total: count } = await membershipsPage(
+        db,
+        org.name,
+        {
+          statuses: status ? status.split(',') : null,
+          emails: email
+            ? email
+                .split(',')
+                .map((e) => e.trim())
+                .filter(Boolean)
+            : null,
+          search: search?.trim() || null,
+        },
+        page,
+      );
       const body = await present(deps, rows, include, grant, viewerOf(res));
-      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+      send(res, 200, {
+        data: body.data,
+        ...(body.included.length ? { included: body.included } : {}),
+        ...paginate(req, page, Number(count)),
+      });
     },
 
     /**
@@ -85,7 +125,11 @@ export function membershipHandlers(deps: AppDeps) {
       const status = readParam(req, 'filter[status]');
       const rows = await membershipsOfUser(db, principal.user.id, status ? status.split(',') : null);
       const body = await present(deps, rows, readInclude(req, ['user', 'teams']), null, principal.user.id);
-      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), meta: wholeListMeta(rows.length) });
+      send(res, 200, {
+        data: body.data,
+        ...(body.included.length ? { included: body.included } : {}),
+        meta: wholeListMeta(rows.length),
+      });
     },
 
     async show(req: Req, res: Response) {

@@ -9,7 +9,12 @@ export function metaHandlers({ db, redis }: AppDeps) {
     /** The CLI reads only headers here; TFP-API-Version must be at least 2.5. */
     ping(_req: Request, res: Response) {
       res
-        .set({ 'TFP-API-Version': '2.6', 'TFP-AppName': 'Terraform Enterprise', 'X-TFE-Version': 'v202402-1', 'X-RateLimit-Limit': '30' })
+        .set({
+          'TFP-API-Version': '2.6',
+          'TFP-AppName': 'Terraform Enterprise',
+          'X-TFE-Version': 'v202402-1',
+          'X-RateLimit-Limit': '30',
+        })
         .status(204)
         .end();
     },
@@ -27,8 +32,14 @@ export function metaHandlers({ db, redis }: AppDeps) {
       const withTimeout = <T>(p: Promise<T>) =>
         Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
       const [pgOk, redisOk] = await Promise.all([
-        withTimeout(pingDatabase(db)).then(() => true, () => false),
-        withTimeout(redis.ping()).then(() => true, () => false),
+        withTimeout(pingDatabase(db)).then(
+          () => true,
+          () => false,
+        ),
+        withTimeout(redis.ping()).then(
+          () => true,
+          () => false,
+        ),
       ]);
       res.status(pgOk && redisOk ? 200 : 503).json({ postgres: pgOk ? 'ok' : 'down', redis: redisOk ? 'ok' : 'down' });
     },

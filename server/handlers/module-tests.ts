@@ -2,7 +2,21 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
 import { decryptSecret } from '../../shared/platform/crypto.js';
-import { cancelTestRun, changeTestVariable, createTestRun, createTestVariable, findModuleByAddress, findTestRun, findTestVariable, type RegistryModuleRow, removeTestVariable, TEST_SOURCES, type TestRunRow, type TestSource, type TestVariableRow } from '../../shared/module-tests/index.js';
+import {
+  cancelTestRun,
+  changeTestVariable,
+  createTestRun,
+  createTestVariable,
+  findModuleByAddress,
+  findTestRun,
+  findTestVariable,
+  type RegistryModuleRow,
+  removeTestVariable,
+  TEST_SOURCES,
+  type TestRunRow,
+  type TestSource,
+  type TestVariableRow,
+} from '../../shared/module-tests/index.js';
 import { insertCv } from '../../shared/configuration-versions/index.js';
 import { testRunPage, testVariablePage } from '../../shared/module-tests/queries.js';
 import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
@@ -13,12 +27,15 @@ import { cvResource } from '../serializers/configuration-versions.js';
 import { testRunResource, testVariableResource } from '../serializers/module-tests.js';
 import { logReadUrl } from './runs.js';
 
-const creatorOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
+const creatorOf = (res: Response): string | null =>
+  res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null;
 
 /** A test directory must stay inside the module: relative, no `..` segments. */
 function checkTestDirectory(dir: string): void {
   if (dir.startsWith('/') || dir.split(/[\\/]/).includes('..')) {
-    throw new Unprocessable('test-directory must be a relative path inside the module', { attribute: 'test-directory' });
+    throw new Unprocessable('test-directory must be a relative path inside the module', {
+      attribute: 'test-directory',
+    });
   }
 }
 
@@ -43,8 +60,10 @@ export function moduleTestHandlers(deps: AppDeps) {
   /** Module test endpoints are for the owners team and its members only. */
   const loadForTests = (req: Req, res: Response) => loadModule(req, res, 'owner');
 
-  const presentRun = (run: TestRunRow, module: RegistryModuleRow) => testRunResource(run, module, logReadUrl(config, run.log_id));
-  const presentVariable = (v: TestVariableRow, module: RegistryModuleRow) => testVariableResource(v, decryptSecret(key, v.value_sealed), module);
+  const presentRun = (run: TestRunRow, module: RegistryModuleRow) =>
+    testRunResource(run, module, logReadUrl(config, run.log_id));
+  const presentVariable = (v: TestVariableRow, module: RegistryModuleRow) =>
+    testVariableResource(v, decryptSecret(key, v.value_sealed), module);
 
   async function loadRun(req: Req, res: Response): Promise<{ module: RegistryModuleRow; run: TestRunRow }> {
     const module = await loadForTests(req, res);
@@ -53,7 +72,10 @@ export function moduleTestHandlers(deps: AppDeps) {
     return { module, run };
   }
 
-  async function loadVariable(req: Req, res: Response): Promise<{ module: RegistryModuleRow; variable: TestVariableRow }> {
+  async function loadVariable(
+    req: Req,
+    res: Response,
+  ): Promise<{ module: RegistryModuleRow; variable: TestVariableRow }> {
     const module = await loadForTests(req, res);
     const variable = await findTestVariable(db, module.id, req.params.id);
     if (!variable) throw new NotFound('variable not found');
@@ -81,10 +103,19 @@ export function moduleTestHandlers(deps: AppDeps) {
     // Test runs.
     async createRun(req: Req, res: Response) {
       const module = await loadForTests(req, res);
-      const a = attributesOf(req) as { verbose?: boolean; 'test-directory'?: string; filters?: string[]; variables?: { key: string; value: string }[]; parallelism?: number };
+      const a = attributesOf(req) as {
+        verbose?: boolean;
+        'test-directory'?: string;
+        filters?: string[];
+        variables?: { key: string; value: string }[];
+        parallelism?: number;
+      };
       const moduleRef = relationshipId(req, 'registry-module');
       if (moduleRef !== undefined && moduleRef !== module.id) {
-        throw new Unprocessable('the registry-module relationship names another module than the path', { relationship: 'registry-module', id: true });
+        throw new Unprocessable('the registry-module relationship names another module than the path', {
+          relationship: 'registry-module',
+          id: true,
+        });
       }
       const testDirectory = a['test-directory'] ?? 'tests';
       checkTestDirectory(testDirectory);
@@ -107,9 +138,13 @@ export function moduleTestHandlers(deps: AppDeps) {
       const sources = readParam(req, 'filter[source]');
       let wanted: TestSource[] | undefined;
       if (sources !== undefined) {
-        const named = sources.split(',').map((s) => s.trim()).filter(Boolean);
+        const named = sources
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
         const unknown = named.find((s) => !(TEST_SOURCES as readonly string[]).includes(s));
-        if (unknown) throw new Unprocessable(`unknown test source ${unknown}; use ${TEST_SOURCES.join(', ')}`, undefined);
+        if (unknown)
+          throw new Unprocessable(`unknown test source ${unknown}; use ${TEST_SOURCES.join(', ')}`, undefined);
         wanted = named as TestSource[];
       }
       const { rows, total } = await testRunPage(db, module.id, page, wanted);
@@ -130,7 +165,13 @@ export function moduleTestHandlers(deps: AppDeps) {
     // Test variables (environment variables of the module's test runs).
     async createVariable(req: Req, res: Response) {
       const module = await loadForTests(req, res);
-      const a = attributesOf(req) as { key: string; value?: string; description?: string | null; sensitive?: boolean; hcl?: boolean };
+      const a = attributesOf(req) as {
+        key: string;
+        value?: string;
+        description?: string | null;
+        sensitive?: boolean;
+        hcl?: boolean;
+      };
       const row = await createTestVariable(deps, module, a);
       sendResource(res, 201, presentVariable(row, module));
     },
@@ -149,7 +190,13 @@ export function moduleTestHandlers(deps: AppDeps) {
 
     async updateVariable(req: Req, res: Response) {
       const { module, variable } = await loadVariable(req, res);
-      const a = attributesOf(req) as { key?: string; value?: string; description?: string | null; sensitive?: boolean; hcl?: boolean };
+      const a = attributesOf(req) as {
+        key?: string;
+        value?: string;
+        description?: string | null;
+        sensitive?: boolean;
+        hcl?: boolean;
+      };
       const row = await changeTestVariable(deps, variable, a);
       sendResource(res, 200, presentVariable(row, module));
     },
@@ -161,4 +208,3 @@ export function moduleTestHandlers(deps: AppDeps) {
     },
   };
 }
-

@@ -2,7 +2,16 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
 import { FULL_WORKSPACE_ACCESS, accessOfLevel, workspaceAccess } from '../../shared/identity/access.queries.js';
-import { changeNoCodeModule, type NoCodeInput, type NoCodeModuleRow, offerNoCodeModule, type ProvisionedVariable, provisionWorkspace, removeNoCodeModule, variableOptionsOf } from '../../shared/registry/index.js';
+import {
+  changeNoCodeModule,
+  type NoCodeInput,
+  type NoCodeModuleRow,
+  offerNoCodeModule,
+  type ProvisionedVariable,
+  provisionWorkspace,
+  removeNoCodeModule,
+  variableOptionsOf,
+} from '../../shared/registry/index.js';
 import { workspaceFacts } from '../../shared/workspaces/queries.js';
 import { noCodeModuleScope, orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
@@ -16,18 +25,26 @@ type OptionDoc = { attributes: { 'variable-name': string; 'variable-type'?: stri
 /** What a (validated) request sets on a no-code module. */
 function inputOf(req: Req): NoCodeInput & { registryModuleId?: string } {
   const attrs = attributesOf(req) as { enabled?: boolean; 'version-pin'?: string | null };
-  const options = (req.body as { data: { relationships?: { 'variable-options'?: { data: OptionDoc[] } } } }).data.relationships?.['variable-options']?.data;
+  const options = (req.body as { data: { relationships?: { 'variable-options'?: { data: OptionDoc[] } } } }).data
+    .relationships?.['variable-options']?.data;
   return {
     enabled: attrs.enabled,
     versionPin: attrs['version-pin'],
-    variableOptions: options?.map((o) => ({ variable_name: o.attributes['variable-name'], variable_type: o.attributes['variable-type'] ?? 'string', options: o.attributes.options ?? [] })),
+    variableOptions: options?.map((o) => ({
+      variable_name: o.attributes['variable-name'],
+      variable_type: o.attributes['variable-type'] ?? 'string',
+      options: o.attributes.options ?? [],
+    })),
     registryModuleId: relationshipId(req, 'registry-module'),
   };
 }
 
 /** The variables of a (validated) provisioning request's `vars` relationship. */
 const variablesOf = (req: Req): ProvisionedVariable[] =>
-  ((req.body as { data: { relationships?: { vars?: { data: { attributes: ProvisionedVariable }[] } } } }).data.relationships?.vars?.data ?? []).map((v) => v.attributes);
+  (
+    (req.body as { data: { relationships?: { vars?: { data: { attributes: ProvisionedVariable }[] } } } }).data
+      .relationships?.vars?.data ?? []
+  ).map((v) => v.attributes);
 
 /** No-code modules: members see them, manage-modules offers and changes them; provisioning a workspace takes what creating one does. */
 export function noCodeModuleHandlers(deps: AppDeps) {
@@ -73,7 +90,9 @@ export function noCodeModuleHandlers(deps: AppDeps) {
         variables: variablesOf(req),
         createdById: principal.kind === 'user' ? principal.user.id : null,
       });
-      const access = grant.permissions['manage-workspaces'] ? FULL_WORKSPACE_ACCESS : ((await workspaceAccess(db, grant, ws.id)) ?? accessOfLevel('read'));
+      const access = grant.permissions['manage-workspaces']
+        ? FULL_WORKSPACE_ACCESS
+        : ((await workspaceAccess(db, grant, ws.id)) ?? accessOfLevel('read'));
       sendResource(res, 201, workspaceResource(ws, access, (await workspaceFacts(db, [ws.id])).get(ws.id)));
     },
   };

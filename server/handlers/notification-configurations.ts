@@ -1,7 +1,18 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
-import { changeNotificationConfiguration, configurationUserIds, createNotificationConfiguration, deleteNotificationConfiguration, findDelivery, findNotificationConfiguration, type NotificationAttrs, type NotificationConfigurationRow, resendDelivery, verifyNotificationConfiguration } from '../../shared/notifications/index.js';
+import {
+  changeNotificationConfiguration,
+  configurationUserIds,
+  createNotificationConfiguration,
+  deleteNotificationConfiguration,
+  findDelivery,
+  findNotificationConfiguration,
+  type NotificationAttrs,
+  type NotificationConfigurationRow,
+  resendDelivery,
+  verifyNotificationConfiguration,
+} from '../../shared/notifications/index.js';
 import { deliveriesOf, notificationConfigurationsOf } from '../../shared/notifications/queries.js';
 import { workspaceScopeById } from '../guards.js';
 import { paginate, readPage, readPageOrDefault, send, sendResource } from '../jsonapi.js';
@@ -10,7 +21,8 @@ import { deliveryResource, notificationConfigurationResource } from '../serializ
 
 /** The user ids of the `users` relationship, once each, or undefined when the request names none. */
 function userIdsOf(req: Req): string[] | undefined {
-  const data = (req.body as { data?: { relationships?: { users?: { data: { id: string }[] } } } }).data?.relationships?.users?.data;
+  const data = (req.body as { data?: { relationships?: { users?: { data: { id: string }[] } } } }).data?.relationships
+    ?.users?.data;
   return data ? [...new Set(data.map((u) => u.id))] : undefined;
 }
 
@@ -28,7 +40,12 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
   return {
     async create(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
-      const { row, userIds } = await createNotificationConfiguration(deps, workspace, attributesOf(req) as NotificationAttrs, userIdsOf(req));
+      const { row, userIds } = await createNotificationConfiguration(
+        deps,
+        workspace,
+        attributesOf(req) as NotificationAttrs,
+        userIdsOf(req),
+      );
       sendResource(res, 201, notificationConfigurationResource(row, userIds));
     },
 
@@ -49,7 +66,13 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
     /** PATCH keeps omitted attributes but the users (see changeNotificationConfiguration); saving enabled verifies first, and nothing is saved when it fails. */
     async update(req: Req, res: Response) {
       const { c, organization } = await load(req, res);
-      const { row, userIds } = await changeNotificationConfiguration(deps, c, organization, attributesOf(req) as NotificationAttrs, userIdsOf(req));
+      const { row, userIds } = await changeNotificationConfiguration(
+        deps,
+        c,
+        organization,
+        attributesOf(req) as NotificationAttrs,
+        userIdsOf(req),
+      );
       sendResource(res, 200, notificationConfigurationResource(row, userIds));
     },
 
@@ -71,7 +94,10 @@ export function notificationConfigurationHandlers(deps: AppDeps) {
       const { c } = await load(req, res);
       const page = readPageOrDefault(req);
       const { rows, total } = await deliveriesOf(db, c.id, page);
-      send(res, 200, { data: rows.map((r) => deliveryResource(r.delivery, r.attempts)), ...paginate(req, page, total) });
+      send(res, 200, {
+        data: rows.map((r) => deliveryResource(r.delivery, r.attempts)),
+        ...paginate(req, page, total),
+      });
     },
 
     /** Queues a finished delivery again (same payload, same delivery id). */

@@ -38,7 +38,9 @@ export function oauthHandlers(deps: AppDeps) {
         res.status(200).json({ access_token: token, token_type: 'bearer' });
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
-        res.status(err.code === 'invalid_client' ? 401 : 400).json({ error: err.code, error_description: err.description });
+        res
+          .status(err.code === 'invalid_client' ? 401 : 400)
+          .json({ error: err.code, error_description: err.description });
       }
     },
   };

@@ -6,7 +6,13 @@ import { acceptUpload, findCvWithOrganization } from '../../shared/configuration
 import { acceptModuleUpload, moduleVersionOwner } from '../../shared/registry/index.js';
 import { send } from '../jsonapi.js';
 import type { UploadOwner, Uploads } from '../uploads.js';
-import { stateObjectOf, STATE_DOWNLOAD_KINDS, STATE_UPLOAD_KINDS, uploadState, type StateDownloadKind } from './state-versions.js';
+import {
+  stateObjectOf,
+  STATE_DOWNLOAD_KINDS,
+  STATE_UPLOAD_KINDS,
+  uploadState,
+  type StateDownloadKind,
+} from './state-versions.js';
 import { POLICY_SET_VERSION_UPLOAD } from '../serializers/policies.js';
 import { acceptPolicySetVersionUpload, policySetVersionOrganization } from '../../shared/policies/index.js';
 
@@ -19,7 +25,11 @@ function grantOf(deps: AppDeps, token: string, kinds: string[]): Grant {
   } catch (err) {
     if (!(err instanceof SignedUrlError)) throw err;
     if (err.reason === 'malformed') throw new NotFound();
-    throw new ApiError('forbidden', 'forbidden', err.reason === 'expired' ? 'this URL has expired' : 'this URL is not valid (bad signature)');
+    throw new ApiError(
+      'forbidden',
+      'forbidden',
+      err.reason === 'expired' ? 'this URL has expired' : 'this URL is not valid (bad signature)',
+    );
   }
 }
 
@@ -33,7 +43,10 @@ interface ArchiveTarget {
 }
 
 /** Archives uploaded through a signed URL, by grant kind: what they are, and their target when it exists. */
-const ARCHIVE_UPLOADS: Record<string, { what: string; find: (deps: AppDeps, id: string) => Promise<ArchiveTarget | undefined> }> = {
+const ARCHIVE_UPLOADS: Record<
+  string,
+  { what: string; find: (deps: AppDeps, id: string) => Promise<ArchiveTarget | undefined> }
+> = {
   'cv-upload': {
     what: 'configuration version',
     find: async (deps, id) => {
@@ -46,7 +59,12 @@ const ARCHIVE_UPLOADS: Record<string, { what: string; find: (deps: AppDeps, id: 
     what: 'module version',
     find: async (deps, id) => {
       const found = await moduleVersionOwner(deps.db, id);
-      return found && { owner: { organization: found.organization, user: found.createdById }, accept: (body, declaredBytes) => acceptModuleUpload(deps, id, body, declaredBytes) };
+      return (
+        found && {
+          owner: { organization: found.organization, user: found.createdById },
+          accept: (body, declaredBytes) => acceptModuleUpload(deps, id, body, declaredBytes),
+        }
+      );
     },
   },
 };
@@ -57,14 +75,20 @@ export function objectHandlers(deps: AppDeps, uploads: Uploads) {
   async function uploadPolicySetVersion(id: string, req: Request, res: Response) {
     const organization = await policySetVersionOrganization(deps.db, id);
     if (!organization) throw new NotFound('policy set version not found');
-    await uploads.receive(req, res, { organization, user: null }, (body, declaredBytes) => acceptPolicySetVersionUpload(deps, id, body, declaredBytes));
+    await uploads.receive(req, res, { organization, user: null }, (body, declaredBytes) =>
+      acceptPolicySetVersionUpload(deps, id, body, declaredBytes),
+    );
     send(res, 200, {});
   }
 
   return {
     /** Streams the archive (or a state version's state) into the store as it arrives, in the upload slots. */
     async upload(req: Request<{ token: string }>, res: Response) {
-      const grant = grantOf(deps, req.params.token, [...Object.keys(ARCHIVE_UPLOADS), POLICY_SET_VERSION_UPLOAD, ...Object.keys(STATE_UPLOAD_KINDS)]);
+      const grant = grantOf(deps, req.params.token, [
+        ...Object.keys(ARCHIVE_UPLOADS),
+        POLICY_SET_VERSION_UPLOAD,
+        ...Object.keys(STATE_UPLOAD_KINDS),
+      ]);
       if (grant.kind === POLICY_SET_VERSION_UPLOAD) return uploadPolicySetVersion(grant.id, req, res);
       const archive = ARCHIVE_UPLOADS[grant.kind];
       if (!archive) return uploadState(deps, uploads, req, res, STATE_UPLOAD_KINDS[grant.kind], grant.id);
@@ -76,7 +100,11 @@ export function objectHandlers(deps: AppDeps, uploads: Uploads) {
 
     async download(req: Request<{ token: string }>, res: Response) {
       const grant = grantOf(deps, req.params.token, ['object', ...Object.keys(STATE_DOWNLOAD_KINDS)]);
-      await sendObject(deps, res, grant.kind === 'object' ? grant.id : await stateObjectOf(deps, grant.kind as StateDownloadKind, grant.id));
+      await sendObject(
+        deps,
+        res,
+        grant.kind === 'object' ? grant.id : await stateObjectOf(deps, grant.kind as StateDownloadKind, grant.id),
+      );
     },
   };
 }
@@ -86,7 +114,11 @@ async function sendObject(deps: AppDeps, res: Response, id: string): Promise<voi
   const stat = await deps.store.stat(id);
   const stream = stat ? await deps.store.get(id) : null;
   if (!stat || !stream) throw new NotFound();
-  res.status(200).set({ 'Content-Type': stat.contentType, 'Content-Length': String(stat.size), 'Cache-Control': 'private, no-store' });
+  res.status(200).set({
+    'Content-Type': stat.contentType,
+    'Content-Length': String(stat.size),
+    'Cache-Control': 'private, no-store',
+  });
   stream.on('error', (err) => res.destroy(err));
   stream.pipe(res);
 }

@@ -1,7 +1,14 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
-import { changeOrganization, createOrganization, deleteOrganization, findOrganization, type OrganizationRow, type OrganizationSettings } from '../../shared/organizations/index.js';
+import {
+  changeOrganization,
+  createOrganization,
+  deleteOrganization,
+  findOrganization,
+  type OrganizationRow,
+  type OrganizationSettings,
+} from '../../shared/organizations/index.js';
 import { organizationsPage } from '../../shared/organizations/queries.js';
 import { organizationGrant, fullAccess, projectAccess } from '../../shared/identity/access.queries.js';
 import { defaultProjectOf } from '../../shared/projects/index.js';
@@ -38,15 +45,30 @@ export function organizationHandlers(deps: AppDeps) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
       const attrs = attributesOf(req) as OrganizationAttrs & { name: string; email: string };
-      const org = await createOrganization(deps, { name: attrs.name, email: attrs.email, ...settingsOf(attrs) }, principal.user);
-      sendResource(res, 201, organizationResource(org, { organizationName: org.name, isOwner: true, permissions: fullAccess(), teamIds: [] }));
+      const org = await createOrganization(
+        deps,
+        { name: attrs.name, email: attrs.email, ...settingsOf(attrs) },
+        principal.user,
+      );
+      sendResource(
+        res,
+        201,
+        organizationResource(org, {
+          organizationName: org.name,
+          isOwner: true,
+          permissions: fullAccess(),
+          teamIds: [],
+        }),
+      );
     },
 
     async list(req: Req, res: Response) {
       const principal = res.locals.principal;
       const page = readPageOrDefault(req);
       const { rows, total: count } = await organizationsPage(db, principal, page);
-      const data = await Promise.all(rows.map(async (org) => organizationResource(org, await organizationGrant(db, principal, org.name))));
+      const data = await Promise.all(
+        rows.map(async (org) => organizationResource(org, await organizationGrant(db, principal, org.name))),
+      );
       send(res, 200, { data, ...paginate(req, page, Number(count)) });
     },
 
@@ -56,7 +78,9 @@ export function organizationHandlers(deps: AppDeps) {
       const doc = organizationResource(org, grant);
       if (!readInclude(req, ['default_project']).size) return sendResource(res, 200, doc);
       const project = await defaultProjectOf(db, org.name);
-      const [access, counts] = project ? await Promise.all([projectAccess(db, grant, project.id), projectCounts(db, [project.id])]) : [null, null];
+      const [access, counts] = project
+        ? await Promise.all([projectAccess(db, grant, project.id), projectCounts(db, [project.id])])
+        : [null, null];
       if (!project || !access) return sendResource(res, 200, doc);
       doc.relationships = { ...doc.relationships, 'default-project': one('projects', project.id) };
       sendResource(res, 200, doc, [projectResource(project, access, counts!.get(project.id) ?? NO_COUNTS)]);
@@ -66,7 +90,12 @@ export function organizationHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
       const attrs = attributesOf(req) as OrganizationAttrs;
       const pool = nullableRelationshipId(req, 'default-agent-pool');
-      const updated = await changeOrganization(deps, org, { name: attrs.name, email: attrs.email, ...settingsOf(attrs), ...(pool !== undefined ? { default_agent_pool_id: pool } : {}) });
+      const updated = await changeOrganization(deps, org, {
+        name: attrs.name,
+        email: attrs.email,
+        ...settingsOf(attrs),
+        ...(pool !== undefined ? { default_agent_pool_id: pool } : {}),
+      });
       sendResource(res, 200, organizationResource(updated, { ...grant, organizationName: updated.name }));
     },
 

@@ -47,7 +47,8 @@ export function planApplyHandlers(deps: AppDeps) {
     res.status(200).set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(stat.size) });
     pipeline(stream, res, (err) => {
       // A client that went away is no failure of ours.
-      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') deps.logger.warn('a stored JSON plan could not be sent whole', { objectId: id, error: err.message });
+      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+        deps.logger.warn('a stored JSON plan could not be sent whole', { objectId: id, error: err.message });
     });
   }
 
@@ -55,12 +56,24 @@ export function planApplyHandlers(deps: AppDeps) {
     async showPlan(req: Req, res: Response) {
       // Clients poll it while the plan's log streams: the plan, its run's status and the caller's
       // access come from one statement (a run task's token reads only the plan's JSON, see auth.ts).
-      const { row: plan, runStatus } = await planScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
+      const { row: plan, runStatus } = await planScope(
+        db,
+        res.locals.principal,
+        req.params.id,
+        'read',
+        res.locals.earlyGuardRead,
+      );
       sendResource(res, 200, planResource(plan, { status: runStatus }, logReadUrl(config, plan.log_id)));
     },
 
     async showApply(req: Req, res: Response) {
-      const { row: apply, runStatus } = await applyScope(db, res.locals.principal, req.params.id, 'read', res.locals.earlyGuardRead);
+      const { row: apply, runStatus } = await applyScope(
+        db,
+        res.locals.principal,
+        req.params.id,
+        'read',
+        res.locals.earlyGuardRead,
+      );
       sendResource(res, 200, applyResource(apply, { status: runStatus }, logReadUrl(config, apply.log_id)));
     },
 
@@ -90,7 +103,11 @@ export function planApplyHandlers(deps: AppDeps) {
       } catch (err) {
         if (!(err instanceof SignedUrlError)) throw err;
         if (err.reason === 'malformed') throw new NotFound();
-        throw new ApiError('forbidden', 'forbidden', err.reason === 'expired' ? 'this log URL has expired' : 'this log URL is not valid');
+        throw new ApiError(
+          'forbidden',
+          'forbidden',
+          err.reason === 'expired' ? 'this log URL has expired' : 'this log URL is not valid',
+        );
       }
       const num = (v: unknown, dflt: number) => (typeof v === 'string' && /^[0-9]{1,15}$/.test(v) ? Number(v) : dflt);
       const offset = num(req.query.offset, 0);

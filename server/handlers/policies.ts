@@ -1,7 +1,19 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, PayloadTooLarge, Unprocessable } from '../../shared/platform/errors.js';
-import { createPolicy, findPolicy, MAX_POLICY_CODE_BYTES, policyCode, type PolicyKind, type PolicyRow, type Problem, removePolicy, settlePolicy, storePolicyCode, updatePolicy } from '../../shared/policies/index.js';
+import {
+  createPolicy,
+  findPolicy,
+  MAX_POLICY_CODE_BYTES,
+  policyCode,
+  type PolicyKind,
+  type PolicyRow,
+  type Problem,
+  removePolicy,
+  settlePolicy,
+  storePolicyCode,
+  updatePolicy,
+} from '../../shared/policies/index.js';
 import { orgScope } from '../guards.js';
 import { readInclude, sendResource } from '../jsonapi.js';
 import { attributesOf, readRawBody, relationshipIds, type Req } from './body.js';
@@ -40,7 +52,12 @@ export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
   async function load(req: Req, res: Response, manage = false) {
     const policy = await findPolicy(db, req.params.id);
     if (!policy) throw new NotFound();
-    const { grant } = await orgScope(db, res.locals.principal, policy.organization_name, manage ? 'manage-policies' : undefined);
+    const { grant } = await orgScope(
+      db,
+      res.locals.principal,
+      policy.organization_name,
+      manage ? 'manage-policies' : undefined,
+    );
     return { policy, grant };
   }
 
@@ -50,10 +67,22 @@ export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-policies');
       const a = attributesOf(req) as Attrs & { name: string };
       const kind = a.kind ?? 'sentinel';
-      const { level, problems } = settlePolicy({ name: a.name, kind, query: a.query, level: a['enforcement-level'], enforce: a.enforce });
+      const { level, problems } = settlePolicy({
+        name: a.name,
+        kind,
+        query: a.query,
+        level: a['enforcement-level'],
+        enforce: a.enforce,
+      });
       if (problems.length) throw Unprocessable.many(problems);
       const setIds = relationshipIds(req, 'policy-sets') ?? [];
-      const policy = await createPolicy(db, free, org.name, { name: a.name, description: a.description ?? null, kind, query: a.query ?? null, enforcement_level: level! }, setIds);
+      const policy = await createPolicy(
+        db,
+        free,
+        org.name,
+        { name: a.name, description: a.description ?? null, kind, query: a.query ?? null, enforcement_level: level! },
+        setIds,
+      );
       sendResource(res, 200, (await policyDocuments(db, grant, [policy], new Set())).data[0]);
     },
 
@@ -76,9 +105,13 @@ export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
       const a = attributesOf(req) as Attrs;
       const fixed: Problem[] = [];
       if ('name' in a) fixed.push({ detail: 'name cannot be changed after creation', field: { attribute: 'name' } });
-      if (a.kind !== undefined && a.kind !== policy.kind) fixed.push({ detail: 'kind cannot be changed', field: { attribute: 'kind' } });
+      if (a.kind !== undefined && a.kind !== policy.kind)
+        fixed.push({ detail: 'kind cannot be changed', field: { attribute: 'kind' } });
       if (relationshipIds(req, 'policy-sets')) {
-        fixed.push({ detail: "a policy's sets change through /policy-sets/:id/relationships/policies", field: { relationship: 'policy-sets' } });
+        fixed.push({
+          detail: "a policy's sets change through /policy-sets/:id/relationships/policies",
+          field: { relationship: 'policy-sets' },
+        });
       }
       const { level, problems } = settlePolicy(
         { name: policy.name, kind: policy.kind, query: a.query, level: a['enforcement-level'], enforce: a.enforce },
@@ -103,11 +136,18 @@ export function policyHandlers({ db, config }: AppDeps, uploads: Uploads) {
     async upload(req: Req, res: Response) {
       const { policy } = await load(req, res, true);
       const principal = res.locals.principal;
-      const owner = { organization: policy.organization_name, user: principal.kind === 'user' ? principal.user.id : null };
-      const body = await uploads.receive(req, res, owner, (pieces, declared) => readRawBody(pieces, declared, MAX_POLICY_CODE_BYTES));
+      const owner = {
+        organization: policy.organization_name,
+        user: principal.kind === 'user' ? principal.user.id : null,
+      };
+      const body = await uploads.receive(req, res, owner, (pieces, declared) =>
+        readRawBody(pieces, declared, MAX_POLICY_CODE_BYTES),
+      );
       if (!body) {
         res.set('Connection', 'close');
-        throw new PayloadTooLarge(`policy code is larger than the limit of ${MAX_POLICY_CODE_BYTES} bytes (10 MB); the policy was not changed`);
+        throw new PayloadTooLarge(
+          `policy code is larger than the limit of ${MAX_POLICY_CODE_BYTES} bytes (10 MB); the policy was not changed`,
+        );
       }
       await storePolicyCode(db, policy.id, codeText(body));
       res.status(204).end();

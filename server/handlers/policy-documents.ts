@@ -2,8 +2,23 @@ import type { Response } from 'express';
 import type { Db } from '../../shared/platform/db.js';
 import { BadRequest } from '../../shared/platform/errors.js';
 import { workspaceAccessMap, type OrganizationGrant } from '../../shared/identity/access.queries.js';
-import { excludedIdsBySet, POLICY_KINDS, policyIdsBySet, type PolicyKind, type PolicyRow, type PolicySetRow, projectIdsBySet, setIdsByPolicy, workspaceIdsBySet } from '../../shared/policies/index.js';
-import { namedPage as namedRows, policiesByIds, policySetsByIds, versionsOfSets } from '../../shared/policies/queries.js';
+import {
+  excludedIdsBySet,
+  POLICY_KINDS,
+  policyIdsBySet,
+  type PolicyKind,
+  type PolicyRow,
+  type PolicySetRow,
+  projectIdsBySet,
+  setIdsByPolicy,
+  workspaceIdsBySet,
+} from '../../shared/policies/index.js';
+import {
+  namedPage as namedRows,
+  policiesByIds,
+  policySetsByIds,
+  versionsOfSets,
+} from '../../shared/policies/queries.js';
 import type { PolicySetVersionSummary } from '../../shared/policies/set-versions.repo.js';
 import { workspacesByIds } from '../../shared/workspaces/queries.js';
 import { paginate, readPageOrDefault, readParam, send, uniqueResources, type Page, type Resource } from '../jsonapi.js';
@@ -20,8 +35,16 @@ export interface Documents {
 const unique = (lists: Iterable<string[]>): string[] => [...new Set([...lists].flat())];
 
 /** Policies with their policy set linkages; `policy_sets` includes those sets. */
-export async function policyDocuments(db: Db, grant: OrganizationGrant, rows: PolicyRow[], include: Set<string>): Promise<Documents> {
-  const setIds = await setIdsByPolicy(db, rows.map((p) => p.id));
+export async function policyDocuments(
+  db: Db,
+  grant: OrganizationGrant,
+  rows: PolicyRow[],
+  include: Set<string>,
+): Promise<Documents> {
+  const setIds = await setIdsByPolicy(
+    db,
+    rows.map((p) => p.id),
+  );
   const data = rows.map((p) => policyResource(p, setIds.get(p.id)!));
   if (!include.has('policy_sets')) return { data, included: [] };
   const sets = await policySetsByIds(db, unique(setIds.values()));
@@ -56,7 +79,10 @@ export async function policySetDocuments(
   );
   const included: Resource[] = [];
   // `newest_version` and `current_version` include those versions (with their upload link while pending).
-  for (const [name, found] of [['newest_version', versions.newest], ['current_version', versions.current]] as const) {
+  for (const [name, found] of [
+    ['newest_version', versions.newest],
+    ['current_version', versions.current],
+  ] as const) {
     if (include.has(name) && versionResource) included.push(...[...found.values()].map(versionResource));
   }
   if (include.has('policies')) {
@@ -64,7 +90,10 @@ export async function policySetDocuments(
     included.push(...(await policyDocuments(db, grant, members, new Set())).data);
   }
   // `workspaces` and `workspace_exclusions` include those workspaces (the ones the caller can see).
-  const wanted = [...(include.has('workspaces') ? workspaceIds.values() : []), ...(include.has('workspace_exclusions') ? excludedIds.values() : [])];
+  const wanted = [
+    ...(include.has('workspaces') ? workspaceIds.values() : []),
+    ...(include.has('workspace_exclusions') ? excludedIds.values() : []),
+  ];
   if (wanted.length) {
     const access = await workspaceAccessMap(db, grant, unique(wanted));
     const workspaces = await workspacesByIds(db, [...access.keys()], true);
@@ -77,7 +106,8 @@ export async function policySetDocuments(
 function readKind(req: Req): PolicyKind | undefined {
   const kind = readParam(req, 'filter[kind]');
   if (kind === undefined || kind === '') return undefined;
-  if (!(POLICY_KINDS as readonly string[]).includes(kind)) throw new BadRequest(`filter[kind] must be one of ${POLICY_KINDS.join(', ')}`, 'filter[kind]');
+  if (!(POLICY_KINDS as readonly string[]).includes(kind))
+    throw new BadRequest(`filter[kind] must be one of ${POLICY_KINDS.join(', ')}`, 'filter[kind]');
   return kind as PolicyKind;
 }
 
@@ -85,13 +115,25 @@ function readKind(req: Req): PolicyKind | undefined {
  * One page (default 20) of an organization's policies or policy sets, ordered by name, narrowed by
  * `search[name]` (a substring, case-insensitive) and `filter[kind]`.
  */
-export async function namedPage<T>(db: Db, req: Req, table: 'policies' | 'policy_sets', org: string): Promise<{ rows: T[]; page: Page; total: number }> {
+export async function namedPage<T>(
+  db: Db,
+  req: Req,
+  table: 'policies' | 'policy_sets',
+  org: string,
+): Promise<{ rows: T[]; page: Page; total: number }> {
   const page = readPageOrDefault(req);
-  const { rows, total } = await namedRows<T>(db, table, org, page, { kind: readKind(req), search: readParam(req, 'search[name]') || undefined });
+  const { rows, total } = await namedRows<T>(db, table, org, page, {
+    kind: readKind(req),
+    search: readParam(req, 'search[name]') || undefined,
+  });
   return { rows, page, total };
 }
 
 /** Sends a page of documents with pagination meta and links. */
 export function sendPage(req: Req, res: Response, docs: Documents, page: Page, total: number): void {
-  send(res, 200, { data: docs.data, ...(docs.included.length ? { included: docs.included } : {}), ...paginate(req, page, total) });
+  send(res, 200, {
+    data: docs.data,
+    ...(docs.included.length ? { included: docs.included } : {}),
+    ...paginate(req, page, total),
+  });
 }

@@ -2,7 +2,27 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
 import type { PolicyKind } from '../../shared/policies/rules.js';
-import { applyToProjects, changeParameter, changePolicySet, changeSetMembers, createParameter, createPolicySet, createPolicySetVersion, findParameter, findPolicySet, findPolicySetVersion, globalHasNoWorkspaces, type ParameterInput, parametersOf, type PolicySetRow, type PolicySetVersionSummary, removeFromProjects, removeParameter, removePolicySet, type SetMembership } from '../../shared/policies/index.js';
+import {
+  applyToProjects,
+  changeParameter,
+  changePolicySet,
+  changeSetMembers,
+  createParameter,
+  createPolicySet,
+  createPolicySetVersion,
+  findParameter,
+  findPolicySet,
+  findPolicySetVersion,
+  globalHasNoWorkspaces,
+  type ParameterInput,
+  parametersOf,
+  type PolicySetRow,
+  type PolicySetVersionSummary,
+  removeFromProjects,
+  removeParameter,
+  removePolicySet,
+  type SetMembership,
+} from '../../shared/policies/index.js';
 import { orgScope } from '../guards.js';
 import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
 import { policySetParameterResource, policySetVersionDocument } from '../serializers/policies.js';
@@ -22,7 +42,6 @@ type Attrs = {
 
 const INCLUDES = ['policies', 'workspaces', 'workspace_exclusions', 'newest_version', 'current_version'];
 
-
 /** Policy sets of an organization and what they hold. Members read them; changes need manage-policies. */
 export function policySetHandlers(deps: AppDeps) {
   const { db, config } = deps;
@@ -31,7 +50,12 @@ export function policySetHandlers(deps: AppDeps) {
   async function load(req: Req, res: Response, manage = false) {
     const set = await findPolicySet(db, req.params.id);
     if (!set) throw new NotFound();
-    const { grant } = await orgScope(db, res.locals.principal, set.organization_name, manage ? 'manage-policies' : undefined);
+    const { grant } = await orgScope(
+      db,
+      res.locals.principal,
+      set.organization_name,
+      manage ? 'manage-policies' : undefined,
+    );
     return { set, grant };
   }
 
@@ -43,7 +67,8 @@ export function policySetHandlers(deps: AppDeps) {
   };
 
   /** A version, with its upload URL while it still takes an upload and only for a caller with manage-policies. */
-  const presenterFor = (grant: OrganizationGrant) => (v: PolicySetVersionSummary) => policySetVersionDocument(config, v, grant.permissions['manage-policies']);
+  const presenterFor = (grant: OrganizationGrant) => (v: PolicySetVersionSummary) =>
+    policySetVersionDocument(config, v, grant.permissions['manage-policies']);
 
   return {
     /** `POST /policy-sets/:id/versions` (no body): a pending version whose `links.upload` takes the bundle; 201. */
@@ -80,7 +105,12 @@ export function policySetHandlers(deps: AppDeps) {
       };
       const excludedWorkspaceIds = relationshipIds(req, 'workspace-exclusions') ?? [];
       const projectIds = relationshipIds(req, 'projects') ?? [];
-      const set = await createPolicySet(db, free, org.name, attrs, { policyIds, workspaceIds, excludedWorkspaceIds, projectIds });
+      const set = await createPolicySet(db, free, org.name, attrs, {
+        policyIds,
+        workspaceIds,
+        excludedWorkspaceIds,
+        projectIds,
+      });
       sendResource(res, 201, (await policySetDocuments(db, grant, [set], new Set())).data[0]);
     },
 
@@ -101,7 +131,8 @@ export function policySetHandlers(deps: AppDeps) {
     async update(req: Req, res: Response) {
       const { set, grant } = await load(req, res, true);
       const a = attributesOf(req) as Attrs;
-      if (a.kind !== undefined && a.kind !== set.kind) throw new Unprocessable('kind cannot be changed', { attribute: 'kind' });
+      if (a.kind !== undefined && a.kind !== set.kind)
+        throw new Unprocessable('kind cannot be changed', { attribute: 'kind' });
       const { name, description, global, overridable } = a;
       const updated = await changePolicySet(db, set, {
         name,
@@ -135,12 +166,24 @@ export function policySetHandlers(deps: AppDeps) {
 
     async createParameter(req: Req, res: Response) {
       const { set } = await load(req, res, true);
-      sendResource(res, 201, policySetParameterResource(await createParameter(deps, set.id, attributesOf(req) as unknown as ParameterInput & { key: string })));
+      sendResource(
+        res,
+        201,
+        policySetParameterResource(
+          await createParameter(deps, set.id, attributesOf(req) as unknown as ParameterInput & { key: string }),
+        ),
+      );
     },
 
     async updateParameter(req: Req, res: Response) {
       const { set } = await load(req, res, true);
-      sendResource(res, 200, policySetParameterResource(await changeParameter(deps, set.id, req.params.param_id, attributesOf(req) as ParameterInput)));
+      sendResource(
+        res,
+        200,
+        policySetParameterResource(
+          await changeParameter(deps, set.id, req.params.param_id, attributesOf(req) as ParameterInput),
+        ),
+      );
     },
 
     async destroyParameter(req: Req, res: Response) {

@@ -4,7 +4,13 @@ import { NotFound } from '../../shared/platform/errors.js';
 import { isSiteAdmin } from '../../shared/identity/access.queries.js';
 import type { PolicyKind } from '../../shared/policies/rules.js';
 import { toolVersionsPage, toolVersionView } from '../../shared/policies/tool-versions.queries.js';
-import { changeToolVersion, createToolVersion, removeToolVersion, toolVersionOf, type ToolVersionInput } from '../../shared/policies/index.js';
+import {
+  changeToolVersion,
+  createToolVersion,
+  removeToolVersion,
+  toolVersionOf,
+  type ToolVersionInput,
+} from '../../shared/policies/index.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { toolVersionResource } from '../serializers/policies.js';
 import { attributesOf, type Req } from './body.js';
@@ -24,14 +30,20 @@ export function policyToolVersionHandlers(deps: AppDeps, tool: PolicyKind) {
   const admin = (res: Response) => {
     if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
   };
-  const answer = async (res: Response, status: number, id: string) => sendResource(res, status, toolVersionResource(type, (await toolVersionView(db, tool, id))!));
+  const answer = async (res: Response, status: number, id: string) =>
+    sendResource(res, status, toolVersionResource(type, (await toolVersionView(db, tool, id))!));
 
   return {
     /** `filter[version]` an exact version, `search[version]` a substring of one. */
     async list(req: Req, res: Response) {
       admin(res);
       const page = readPageOrDefault(req);
-      const { rows, total } = await toolVersionsPage(db, tool, { filter: readParam(req, 'filter[version]') || null, search: readParam(req, 'search[version]') || null }, page);
+      const { rows, total } = await toolVersionsPage(
+        db,
+        tool,
+        { filter: readParam(req, 'filter[version]') || null, search: readParam(req, 'search[version]') || null },
+        page,
+      );
       send(res, 200, { data: rows.map((v) => toolVersionResource(type, v)), ...paginate(req, page, total) });
     },
 

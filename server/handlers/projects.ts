@@ -1,7 +1,21 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
-import { changeProject, changeTeamProject, createProject, deleteTeamProject, findTeamProject, grantTeamProject, type ProjectRow, type ProjectSettings, removeProject, type TagBinding, type TeamProjectRequest, type TeamProjectRow, teamProjectsOf } from '../../shared/projects/index.js';
+import {
+  changeProject,
+  changeTeamProject,
+  createProject,
+  deleteTeamProject,
+  findTeamProject,
+  grantTeamProject,
+  type ProjectRow,
+  type ProjectSettings,
+  removeProject,
+  type TagBinding,
+  type TeamProjectRequest,
+  type TeamProjectRow,
+  teamProjectsOf,
+} from '../../shared/projects/index.js';
 import { NO_COUNTS, projectCounts, visibleProjects } from '../../shared/projects/queries.js';
 import { sliceOf } from '../../shared/platform/page.js';
 import type { ProjectAccess } from '../../shared/identity/access.queries.js';
@@ -13,18 +27,34 @@ import { effectiveTagBindingResources, projectResource, teamProjectResource } fr
 /** The settings a validated project document gives: name, description, tag bindings. */
 function settingsFrom(req: Req): ProjectSettings {
   const attrs = attributesOf(req) as { name?: string; description?: string | null };
-  const bindings = (req.body as { data: { relationships?: { 'tag-bindings'?: { data?: { attributes: { key: string; value?: string } }[] } } } }).data.relationships?.['tag-bindings']?.data;
+  const bindings = (
+    req.body as {
+      data: { relationships?: { 'tag-bindings'?: { data?: { attributes: { key: string; value?: string } }[] } } };
+    }
+  ).data.relationships?.['tag-bindings']?.data;
   const out: ProjectSettings = {};
   if (attrs.name !== undefined) out.name = attrs.name;
   if ('description' in attrs) out.description = attrs.description ?? '';
   // A later binding of the same key replaces an earlier one.
-  if (bindings) out.tag_bindings = [...new Map(bindings.map((b) => [b.attributes.key, { key: b.attributes.key, value: b.attributes.value ?? '' } as TagBinding])).values()];
+  if (bindings)
+    out.tag_bindings = [
+      ...new Map(
+        bindings.map((b) => [
+          b.attributes.key,
+          { key: b.attributes.key, value: b.attributes.value ?? '' } as TagBinding,
+        ]),
+      ).values(),
+    ];
   return out;
 }
 
 /** What a validated team-project document gives. */
 function teamProjectRequestOf(req: Req): Partial<TeamProjectRequest> {
-  const attrs = attributesOf(req) as { access?: TeamProjectRequest['access']; 'project-access'?: TeamProjectRequest['project']; 'workspace-access'?: TeamProjectRequest['workspace'] };
+  const attrs = attributesOf(req) as {
+    access?: TeamProjectRequest['access'];
+    'project-access'?: TeamProjectRequest['project'];
+    'workspace-access'?: TeamProjectRequest['workspace'];
+  };
   return { access: attrs.access, project: attrs['project-access'], workspace: attrs['workspace-access'] };
 }
 
@@ -35,11 +65,20 @@ export function projectHandlers(deps: AppDeps) {
   async function respond(req: Req, res: Response, status: number, project: ProjectRow, access: ProjectAccess) {
     const withBindings = bindingsIncluded(req);
     const counts = (await projectCounts(db, [project.id])).get(project.id) ?? NO_COUNTS;
-    sendResource(res, status, projectResource(project, access, counts, withBindings), withBindings ? effectiveTagBindingResources(project) : undefined);
+    sendResource(
+      res,
+      status,
+      projectResource(project, access, counts, withBindings),
+      withBindings ? effectiveTagBindingResources(project) : undefined,
+    );
   }
 
   /** A team's project access the caller may see: all of a project's for its team managers, else those of the caller's own teams. */
-  async function teamProjectScope(req: Req, res: Response, need?: 'manageTeams'): Promise<{ row: TeamProjectRow; scope: ProjectScope }> {
+  async function teamProjectScope(
+    req: Req,
+    res: Response,
+    need?: 'manageTeams',
+  ): Promise<{ row: TeamProjectRow; scope: ProjectScope }> {
     const row = await findTeamProject(db, req.params.id);
     if (!row) throw new NotFound();
     const scope = await projectScope(db, res.locals.principal, row.project_id, need);
@@ -60,10 +99,19 @@ export function projectHandlers(deps: AppDeps) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org);
       const withBindings = bindingsIncluded(req);
       const page = readPageOrDefault(req);
-      const names = (readParam(req, 'filter[names]') ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-      const { rows, access } = await visibleProjects(db, org.name, grant, { query: readParam(req, 'q') || undefined, names });
+      const names = (readParam(req, 'filter[names]') ?? '')
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      const { rows, access } = await visibleProjects(db, org.name, grant, {
+        query: readParam(req, 'q') || undefined,
+        names,
+      });
       const slice = sliceOf(rows, page);
-      const counts = await projectCounts(db, slice.map((p) => p.id));
+      const counts = await projectCounts(
+        db,
+        slice.map((p) => p.id),
+      );
       const data = slice.map((p) => projectResource(p, access.get(p.id)!, counts.get(p.id) ?? NO_COUNTS, withBindings));
       const included = withBindings ? slice.flatMap(effectiveTagBindingResources) : [];
       send(res, 200, { data, ...(included.length ? { included } : {}), ...paginate(req, page, rows.length) });
@@ -90,7 +138,9 @@ export function projectHandlers(deps: AppDeps) {
       if (!projectId) throw new BadRequest('filter[project][id] is required', 'filter[project][id]');
       const { access, grant } = await projectScope(db, res.locals.principal, projectId);
       const page = readPageOrDefault(req);
-      const rows = (await teamProjectsOf(db, projectId)).filter((r) => access.manageTeams || grant.teamIds.includes(r.team_id));
+      const rows = (await teamProjectsOf(db, projectId)).filter(
+        (r) => access.manageTeams || grant.teamIds.includes(r.team_id),
+      );
       send(res, 200, { data: sliceOf(rows, page).map(teamProjectResource), ...paginate(req, page, rows.length) });
     },
 

@@ -3,7 +3,17 @@ import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
 import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
 import { findModule, findModuleByAddress, type RegistryModuleRow } from '../../shared/module-tests/index.js';
-import { createModuleVersion, createRegistryModule, findModuleVersion, type ModuleVersionRow, noCodeModulesOfRegistryModules, removeModules, removeModuleVersion, testModuleVersion, variableOptionsOf } from '../../shared/registry/index.js';
+import {
+  createModuleVersion,
+  createRegistryModule,
+  findModuleVersion,
+  type ModuleVersionRow,
+  noCodeModulesOfRegistryModules,
+  removeModules,
+  removeModuleVersion,
+  testModuleVersion,
+  variableOptionsOf,
+} from '../../shared/registry/index.js';
 import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/registry/queries.js';
 import { serviceHostname } from '../../shared/platform/service-access.js';
 import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
@@ -19,11 +29,20 @@ import { logReadUrl } from './runs.js';
 /** The no-code modules of registry modules, as documents. */
 async function noCodeDocuments(db: Db, registryModuleIds: string[]) {
   const modules = await noCodeModulesOfRegistryModules(db, registryModuleIds);
-  const options = await variableOptionsOf(db, modules.map((m) => m.id));
-  return modules.map((m) => noCodeModuleResource(m, options.filter((o) => o.no_code_module_id === m.id)));
+  const options = await variableOptionsOf(
+    db,
+    modules.map((m) => m.id),
+  );
+  return modules.map((m) =>
+    noCodeModuleResource(
+      m,
+      options.filter((o) => o.no_code_module_id === m.id),
+    ),
+  );
 }
 
-const creatorOf = (res: Response): string | null => (res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null);
+const creatorOf = (res: Response): string | null =>
+  res.locals.principal.kind === 'user' ? res.locals.principal.user.id : null;
 
 /** Registry modules of an organization (private modules and public references) and their versions. */
 export function registryModuleHandlers(deps: AppDeps) {
@@ -34,14 +53,25 @@ export function registryModuleHandlers(deps: AppDeps) {
     registryModuleResource(await moduleView(db, module), { hostname, permissions: permissionsOf(grant) });
 
   /** The module addressed by `params` in `org`; any member sees it, `need` to change it. */
-  async function loadModule(res: Response, params: { org: string; registry: string; namespace: string; name: string; provider: string }, need?: 'manage-modules' | 'owner') {
+  async function loadModule(
+    res: Response,
+    params: { org: string; registry: string; namespace: string; name: string; provider: string },
+    need?: 'manage-modules' | 'owner',
+  ) {
     const { grant } = await orgScope(db, res.locals.principal, params.org, need);
-    const module = await findModuleByAddress(db, { organization: params.org, registryName: params.registry, namespace: params.namespace, name: params.name, provider: params.provider });
+    const module = await findModuleByAddress(db, {
+      organization: params.org,
+      registryName: params.registry,
+      namespace: params.namespace,
+      name: params.name,
+      provider: params.provider,
+    });
     if (!module) throw new NotFound('registry module not found');
     return { module, grant };
   }
 
-  const routeModule = (req: Req, res: Response, need?: 'manage-modules' | 'owner') => loadModule(res, req.params as Parameters<typeof loadModule>[1], need);
+  const routeModule = (req: Req, res: Response, need?: 'manage-modules' | 'owner') =>
+    loadModule(res, req.params as Parameters<typeof loadModule>[1], need);
 
   async function loadVersion(module: RegistryModuleRow, version: string): Promise<ModuleVersionRow> {
     const row = await findModuleVersion(db, module.id, version);
@@ -50,9 +80,17 @@ export function registryModuleHandlers(deps: AppDeps) {
   }
 
   /** The modules a name-wide deletion removes (every provider of the name); 404 when there is none. */
-  async function namedModules(res: Response, a: { org: string; registry: string; namespace: string; name: string }): Promise<RegistryModuleRow[]> {
+  async function namedModules(
+    res: Response,
+    a: { org: string; registry: string; namespace: string; name: string },
+  ): Promise<RegistryModuleRow[]> {
     await orgScope(db, res.locals.principal, a.org, 'manage-modules');
-    const modules = await modulesNamed(db, { organization: a.org, registryName: a.registry, namespace: a.namespace, name: a.name });
+    const modules = await modulesNamed(db, {
+      organization: a.org,
+      registryName: a.registry,
+      namespace: a.namespace,
+      name: a.name,
+    });
     if (!modules.length) throw new NotFound('registry module not found');
     return modules;
   }
@@ -66,22 +104,44 @@ export function registryModuleHandlers(deps: AppDeps) {
       testRunId: relationshipId(req, 'test-run') ?? null,
       createdById: creatorOf(res),
     });
-    const uploadUrl = signedObjectUrl(config.uploadUrl, config.encryptionKey, 'module-upload', version.id, config.uploadUrlTtlSeconds);
+    const uploadUrl = signedObjectUrl(
+      config.uploadUrl,
+      config.encryptionKey,
+      'module-upload',
+      version.id,
+      config.uploadUrlTtlSeconds,
+    );
     sendResource(res, 201, moduleVersionResource(version, module, { uploadUrl }));
   }
 
   return {
     async createModule(req: Req, res: Response) {
       const { grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
-      const a = attributesOf(req) as { name: string; provider: string; namespace?: string; 'registry-name'?: 'private' | 'public'; 'no-code'?: boolean };
+      const a = attributesOf(req) as {
+        name: string;
+        provider: string;
+        namespace?: string;
+        'registry-name'?: 'private' | 'public';
+        'no-code'?: boolean;
+      };
       const registry = a['registry-name'] ?? 'private';
       if (registry === 'private' && a.namespace !== undefined && a.namespace !== req.params.org) {
         throw new Unprocessable('the namespace of a private module is its organization', { attribute: 'namespace' });
       }
-      if (registry === 'public' && !a.namespace) throw new Unprocessable('a public module reference names its namespace in the public registry', { attribute: 'namespace' });
+      if (registry === 'public' && !a.namespace)
+        throw new Unprocessable('a public module reference names its namespace in the public registry', {
+          attribute: 'namespace',
+        });
       const module = await createRegistryModule(
         deps,
-        { organization_name: req.params.org, registry_name: registry, namespace: registry === 'private' ? req.params.org : a.namespace!, name: a.name, provider: a.provider, created_by_id: creatorOf(res) },
+        {
+          organization_name: req.params.org,
+          registry_name: registry,
+          namespace: registry === 'private' ? req.params.org : a.namespace!,
+          name: a.name,
+          provider: a.provider,
+          created_by_id: creatorOf(res),
+        },
         a['no-code'] === true,
       );
       sendResource(res, 201, await present(module, grant));
@@ -98,8 +158,17 @@ export function registryModuleHandlers(deps: AppDeps) {
         registryName: readParam(req, 'filter[registry_name]'),
       });
       const permissions = permissionsOf(grant);
-      const included = noCode ? await noCodeDocuments(db, views.flatMap((v) => (v.noCodeModuleId ? [v.module.id] : []))) : [];
-      send(res, 200, { data: views.map((v) => registryModuleResource(v, { hostname, permissions, noCode })), ...(included.length ? { included } : {}), ...paginate(req, page, total) });
+      const included = noCode
+        ? await noCodeDocuments(
+            db,
+            views.flatMap((v) => (v.noCodeModuleId ? [v.module.id] : [])),
+          )
+        : [];
+      send(res, 200, {
+        data: views.map((v) => registryModuleResource(v, { hostname, permissions, noCode })),
+        ...(included.length ? { included } : {}),
+        ...paginate(req, page, total),
+      });
     },
 
     async showModule(req: Req, res: Response) {
@@ -140,7 +209,11 @@ export function registryModuleHandlers(deps: AppDeps) {
         if (!modules.length) throw new NotFound('registry module not found');
         await removeModules(deps, modules);
       } else {
-        const { module } = await loadModule(res, { org, registry: 'private', namespace: org, name, provider }, 'manage-modules');
+        const { module } = await loadModule(
+          res,
+          { org, registry: 'private', namespace: org, name, provider },
+          'manage-modules',
+        );
         if (version === undefined) await removeModules(deps, [module]);
         else await removeModuleVersion(deps, await loadVersion(module, version));
       }
@@ -155,7 +228,11 @@ export function registryModuleHandlers(deps: AppDeps) {
     /** go-tfe's `POST /registry-modules/:org/:name/:provider/versions`: a version of the organization's private module. */
     async createVersionOfPrivate(req: Req, res: Response) {
       const { org, name, provider } = req.params;
-      const { module } = await loadModule(res, { org, registry: 'private', namespace: org, name, provider }, 'manage-modules');
+      const { module } = await loadModule(
+        res,
+        { org, registry: 'private', namespace: org, name, provider },
+        'manage-modules',
+      );
       await publishVersion(req, res, module);
     },
 
@@ -163,7 +240,13 @@ export function registryModuleHandlers(deps: AppDeps) {
       const { module } = await routeModule(req, res);
       const version = await loadVersion(module, req.params.version ?? readParam(req, 'module_version') ?? '');
       const view = await moduleView(db, module);
-      sendResource(res, 200, moduleVersionResource(version, module, { testStatus: view.versions.find((v) => v.version === version.version)?.test_status ?? null }));
+      sendResource(
+        res,
+        200,
+        moduleVersionResource(version, module, {
+          testStatus: view.versions.find((v) => v.version === version.version)?.test_status ?? null,
+        }),
+      );
     },
 
     async deleteVersion(req: Req, res: Response) {
@@ -176,7 +259,12 @@ export function registryModuleHandlers(deps: AppDeps) {
     async testVersion(req: Req, res: Response) {
       const { module } = await routeModule(req, res, 'owner');
       const version = await loadVersion(module, req.params.version);
-      const a = attributesOf(req) as { verbose?: boolean; filters?: string[]; variables?: { key: string; value: string }[]; parallelism?: number };
+      const a = attributesOf(req) as {
+        verbose?: boolean;
+        filters?: string[];
+        variables?: { key: string; value: string }[];
+        parallelism?: number;
+      };
       const run = await testModuleVersion(deps, module, version, {
         verbose: a.verbose ?? false,
         testDirectory: 'tests',

@@ -23,7 +23,13 @@ export function registryProtocolHandlers(deps: AppDeps) {
   async function load(req: Req, res: Response): Promise<{ module: RegistryModuleRow; versions: ModuleVersionRow[] }> {
     const { namespace, name, provider } = req.params;
     await registryReadScope(db, res.locals.principal, namespace);
-    const module = await findModuleByAddress(db, { organization: namespace, registryName: 'private', namespace, name, provider });
+    const module = await findModuleByAddress(db, {
+      organization: namespace,
+      registryName: 'private',
+      namespace,
+      name,
+      provider,
+    });
     if (!module) throw new NotFound('module not found');
     return { module, versions: await publishedVersions(db, module.id) };
   }
@@ -41,7 +47,16 @@ export function registryProtocolHandlers(deps: AppDeps) {
     async versions(req: Req, res: Response) {
       const { module, versions } = await load(req, res);
       res.status(200).json({
-        modules: [{ source: `${module.namespace}/${module.name}/${module.provider}`, versions: versions.map((v) => ({ version: v.version, root: { dependencies: [], providers: [] }, submodules: [] })) }],
+        modules: [
+          {
+            source: `${module.namespace}/${module.name}/${module.provider}`,
+            versions: versions.map((v) => ({
+              version: v.version,
+              root: { dependencies: [], providers: [] },
+              submodules: [],
+            })),
+          },
+        ],
       });
     },
 
@@ -53,13 +68,29 @@ export function registryProtocolHandlers(deps: AppDeps) {
     async download(req: Req, res: Response) {
       const { version } = await loadVersion(req, res);
       if (!version.archive_object_id) throw new NotFound('module version has no archive');
-      const url = signedObjectUrl('', config.encryptionKey, 'object', version.archive_object_id, config.downloadUrlTtlSeconds);
-      res.status(204).set({ 'X-Terraform-Get': `${url}?archive=tar.gz`, 'Cache-Control': 'private, no-store' }).end();
+      const url = signedObjectUrl(
+        '',
+        config.encryptionKey,
+        'object',
+        version.archive_object_id,
+        config.downloadUrlTtlSeconds,
+      );
+      res
+        .status(204)
+        .set({ 'X-Terraform-Get': `${url}?archive=tar.gz`, 'Cache-Control': 'private, no-store' })
+        .end();
     },
 
     async detail(req: Req, res: Response) {
       const { module, versions, version } = await loadVersion(req, res);
-      res.status(200).json(moduleDetail(module, version, versions.map((v) => v.version), hostname));
+      res.status(200).json(
+        moduleDetail(
+          module,
+          version,
+          versions.map((v) => v.version),
+          hostname,
+        ),
+      );
     },
   };
 }

@@ -1,7 +1,12 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
-import { createRunTrigger, findRunTrigger, isRunTriggerType, removeRunTrigger } from '../../shared/run-triggers/index.js';
+import {
+  createRunTrigger,
+  findRunTrigger,
+  isRunTriggerType,
+  removeRunTrigger,
+} from '../../shared/run-triggers/index.js';
 import { runTriggersOf, workspacesOfTriggers } from '../../shared/run-triggers/queries.js';
 import { sliceOf } from '../../shared/platform/page.js';
 import { workspaceScopeById } from '../guards.js';
@@ -31,21 +36,36 @@ export function runTriggerHandlers(deps: AppDeps) {
   return {
     async create(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
-      const { workspace: source } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'sourceable')!, 'read');
+      const { workspace: source } = await workspaceScopeById(
+        db,
+        res.locals.principal,
+        relationshipId(req, 'sourceable')!,
+        'read',
+      );
       sendResource(res, 201, runTriggerResource(await createRunTrigger(db, workspace, source)));
     },
 
     async list(req: Req, res: Response) {
       const type = readParam(req, TYPE_FILTER);
-      if (!isRunTriggerType(type)) throw new BadRequest("Filter parameter run-trigger type is required and must be either 'inbound' or 'outbound'", TYPE_FILTER);
+      if (!isRunTriggerType(type))
+        throw new BadRequest(
+          "Filter parameter run-trigger type is required and must be either 'inbound' or 'outbound'",
+          TYPE_FILTER,
+        );
       const include = readInclude(req, ['workspace', 'sourceable']);
       const { grant } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read');
       const page = readPageOrDefault(req);
       const rows = await runTriggersOf(db, grant, req.params.id, type);
       const slice = sliceOf(rows, page);
-      const body: Record<string, unknown> = { data: slice.map(runTriggerResource), ...paginate(req, page, rows.length) };
+      const body: Record<string, unknown> = {
+        data: slice.map(runTriggerResource),
+        ...paginate(req, page, rows.length),
+      };
       if (include.size) {
-        const { rows: workspaces, access } = await workspacesOfTriggers(db, grant, slice, { workspace: include.has('workspace'), sourceable: include.has('sourceable') });
+        const { rows: workspaces, access } = await workspacesOfTriggers(db, grant, slice, {
+          workspace: include.has('workspace'),
+          sourceable: include.has('sourceable'),
+        });
         if (workspaces.length) body.included = workspaces.map((ws) => workspaceResource(ws, access.get(ws.id)!));
       }
       send(res, 200, body);

@@ -23,7 +23,11 @@ export function sshKeyHandlers(deps: AppDeps) {
     async create(req: Req, res: Response) {
       const { org } = await sshKeysScope(db, res.locals.principal, req.params.org, true);
       const input = inputOf(req);
-      sendResource(res, 201, sshKeyResource(await createSshKey(deps, org.name, { name: input.name!, value: input.value! })));
+      sendResource(
+        res,
+        201,
+        sshKeyResource(await createSshKey(deps, org.name, { name: input.name!, value: input.value! })),
+      );
     },
 
     async show(req: Req, res: Response) {

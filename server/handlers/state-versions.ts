@@ -2,7 +2,24 @@ import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
 import { decryptSecret } from '../../shared/platform/crypto.js';
-import { acceptStateUpload, type BackingDataEvent, changeRemoteStateConsumers, createStateVersion, currentResources, findOutput, findStateVersion, outputsOf, remoteStateConsumers, rollbackStateVersion, servesState, type StateOutputRow, type StateUploadKind, stateVersionBackingData, stateVersionOrganization, type StateVersionRow } from '../../shared/state/index.js';
+import {
+  acceptStateUpload,
+  type BackingDataEvent,
+  changeRemoteStateConsumers,
+  createStateVersion,
+  currentResources,
+  findOutput,
+  findStateVersion,
+  outputsOf,
+  remoteStateConsumers,
+  rollbackStateVersion,
+  servesState,
+  type StateOutputRow,
+  type StateUploadKind,
+  stateVersionBackingData,
+  stateVersionOrganization,
+  type StateVersionRow,
+} from '../../shared/state/index.js';
 import { findWorkspace, findWorkspaceByName } from '../../shared/workspaces/index.js';
 import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/workspaces/queries.js';
 import { sliceOf } from '../../shared/platform/page.js';
@@ -25,7 +42,10 @@ import type { Uploads } from '../uploads.js';
 const readsState = (access: WorkspaceAccess) => allows(access, 'read-state');
 
 /** Signed-URL kinds of a state version's two upload URLs. */
-export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = { 'sv-upload': 'state', 'sv-json-upload': 'json-state' };
+export const STATE_UPLOAD_KINDS: Record<string, StateUploadKind> = {
+  'sv-upload': 'state',
+  'sv-json-upload': 'json-state',
+};
 
 /** Signed-URL kinds of a state version's two download URLs, and which of its stored objects each serves. */
 export const STATE_DOWNLOAD_KINDS = { 'sv-download': 'object_id', 'sv-json-download': 'json_object_id' } as const;
@@ -38,15 +58,23 @@ export type StateDownloadKind = keyof typeof STATE_DOWNLOAD_KINDS;
  * downloads the state), through URLs under RUN_API_URL, where its sandbox reaches the API; it never
  * gets upload URLs.
  */
-export function stateVersionAs(config: Config, sv: StateVersionRow, outputIds: string[], access: WorkspaceAccess | 'run'): Resource {
-  const url = (kind: string, id: string, ttl: number) => signedObjectUrl(config.uploadUrl, config.encryptionKey, kind, id, ttl);
+export function stateVersionAs(
+  config: Config,
+  sv: StateVersionRow,
+  outputIds: string[],
+  access: WorkspaceAccess | 'run',
+): Resource {
+  const url = (kind: string, id: string, ttl: number) =>
+    signedObjectUrl(config.uploadUrl, config.encryptionKey, kind, id, ttl);
   const run = access === 'run';
   const whole = run || readsState(access);
   const writes = !run && whole;
   // Download URLs name the version, not its stored object, so that one given out stops working
   // while the version's backing data is deleted (and works again once it is restored).
   const download = (kind: StateDownloadKind) =>
-    run ? signedObjectUrl(config.runApiUrl, config.encryptionKey, kind, sv.id, config.downloadUrlTtlSeconds) : url(kind, sv.id, config.downloadUrlTtlSeconds);
+    run
+      ? signedObjectUrl(config.runApiUrl, config.encryptionKey, kind, sv.id, config.downloadUrlTtlSeconds)
+      : url(kind, sv.id, config.downloadUrlTtlSeconds);
   const served = whole && servesState(sv);
   return stateVersionResource(sv, outputIds, {
     download: served && sv.object_id ? download('sv-download') : null,
@@ -64,12 +92,23 @@ export function stateVersionHandlers(deps: AppDeps) {
     return JSON.parse(o.sensitive ? decryptSecret(config.encryptionKey, o.value) : o.value);
   };
 
-  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') => stateVersionAs(config, sv, outputs.map((o) => o.id), access);
+  const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') =>
+    stateVersionAs(
+      config,
+      sv,
+      outputs.map((o) => o.id),
+      access,
+    );
 
   /** One state version with its outputs included (sensitive values withheld). */
   async function present(res: Response, status: number, sv: StateVersionRow, access: WorkspaceAccess | 'run') {
     const outputs = await outputsOf(db, sv.id);
-    sendResource(res, status, resourceOf(sv, outputs, access), outputs.map((o) => stateOutputResource(o, valueOf(o, false))));
+    sendResource(
+      res,
+      status,
+      resourceOf(sv, outputs, access),
+      outputs.map((o) => stateOutputResource(o, valueOf(o, false))),
+    );
   }
 
   /** A page of a workspace's state versions; outputs included with include=outputs. */
@@ -77,9 +116,18 @@ export function stateVersionHandlers(deps: AppDeps) {
     const inc = readInclude(req, ['outputs']);
     const page = readPageOrDefault(req);
     const { rows, total } = await stateVersionsPage(db, workspaceId, page);
-    const outputs = await outputsByVersion(db, rows.map((r) => r.id));
-    const included = inc.has('outputs') ? rows.flatMap((r) => outputs.get(r.id)!.map((o) => stateOutputResource(o, valueOf(o, false)))) : [];
-    send(res, 200, { data: rows.map((r) => resourceOf(r, outputs.get(r.id)!, access)), ...(included.length ? { included } : {}), ...paginate(req, page, total) });
+    const outputs = await outputsByVersion(
+      db,
+      rows.map((r) => r.id),
+    );
+    const included = inc.has('outputs')
+      ? rows.flatMap((r) => outputs.get(r.id)!.map((o) => stateOutputResource(o, valueOf(o, false))))
+      : [];
+    send(res, 200, {
+      data: rows.map((r) => resourceOf(r, outputs.get(r.id)!, access)),
+      ...(included.length ? { included } : {}),
+      ...paginate(req, page, total),
+    });
   }
 
   /** The workspace's current state version, for a caller that reads the workspace or a run token that may read its state. */
@@ -87,7 +135,10 @@ export function stateVersionHandlers(deps: AppDeps) {
     const principal = res.locals.principal;
     const { workspace, access } =
       principal.kind === 'run'
-        ? { workspace: await stateReadableByRun(deps, principal, await findWorkspace(db, req.params.id)), access: 'run' as const }
+        ? {
+            workspace: await stateReadableByRun(deps, principal, await findWorkspace(db, req.params.id)),
+            access: 'run' as const,
+          }
         : await workspaceScopeById(db, principal, req.params.id, 'read-state-outputs');
     const id = await currentStateVersionId(db, workspace.id);
     const sv = id ? await findStateVersion(db, id) : undefined;
@@ -120,7 +171,10 @@ export function stateVersionHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const outputs = await outputsOf(db, sv.id);
       const reveal = readsState(access);
-      send(res, 200, { data: sliceOf(outputs, page).map((o) => stateOutputResource(o, valueOf(o, reveal))), ...paginate(req, page, outputs.length) });
+      send(res, 200, {
+        data: sliceOf(outputs, page).map((o) => stateOutputResource(o, valueOf(o, reveal))),
+        ...paginate(req, page, outputs.length),
+      });
     },
 
     async currentOutputs(req: Req, res: Response) {
@@ -147,13 +201,20 @@ export function stateVersionHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const current = await currentResources(deps, workspace.id);
       const all = current?.resources ?? [];
-      const data = current ? sliceOf(all, page).map((r) => workspaceResourceResource(workspace.id, current.version, r)) : [];
+      const data = current
+        ? sliceOf(all, page).map((r) => workspaceResourceResource(workspace.id, current.version, r))
+        : [];
       send(res, 200, { data, ...paginate(req, page, all.length) });
     },
 
     /** GET /workspaces/:id/state-versions (state outputs readers). */
     async listForWorkspace(req: Req, res: Response) {
-      const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-state-outputs');
+      const { workspace, access } = await workspaceScopeById(
+        db,
+        res.locals.principal,
+        req.params.id,
+        'read-state-outputs',
+      );
       await list(req, res, workspace.id, access);
     },
 
@@ -163,14 +224,26 @@ export function stateVersionHandlers(deps: AppDeps) {
       const name = readParam(req, 'filter[workspace][name]');
       if (!org) throw new BadRequest('filter[organization][name] is required', 'filter[organization][name]');
       if (!name) throw new BadRequest('filter[workspace][name] is required', 'filter[workspace][name]');
-      const { workspace, access } = await workspaceScope(db, res.locals.principal, await findWorkspaceByName(db, org, name), 'read-state-outputs');
+      const { workspace, access } = await workspaceScope(
+        db,
+        res.locals.principal,
+        await findWorkspaceByName(db, org, name),
+        'read-state-outputs',
+      );
       await list(req, res, workspace.id, access);
     },
 
     /** POST /workspaces/:id/state-versions (state writers, and the caller holds the lock). */
     async create(req: Req, res: Response) {
       const { workspace, access } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'write-state');
-      const a = attributesOf(req) as { serial: number; md5: string; lineage?: string | null; state?: string; 'json-state'?: string; force?: boolean };
+      const a = attributesOf(req) as {
+        serial: number;
+        md5: string;
+        lineage?: string | null;
+        state?: string;
+        'json-state'?: string;
+        force?: boolean;
+      };
       const sv = await createStateVersion(deps, res.locals.principal, workspace.id, {
         serial: a.serial,
         md5: a.md5,
@@ -198,8 +271,14 @@ export function stateVersionHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const { rows, access } = await visibleWorkspacesByIds(db, grant, await remoteStateConsumers(deps, workspace.id));
       const slice = sliceOf(rows, page);
-      const tags = await workspaceFacts(db, slice.map((w) => w.id));
-      send(res, 200, { data: slice.map((w) => workspaceResource(w, access.get(w.id)!, tags.get(w.id))), ...paginate(req, page, rows.length) });
+      const tags = await workspaceFacts(
+        db,
+        slice.map((w) => w.id),
+      );
+      send(res, 200, {
+        data: slice.map((w) => workspaceResource(w, access.get(w.id)!, tags.get(w.id))),
+        ...paginate(req, page, rows.length),
+      });
     },
 
     /**
@@ -221,7 +300,10 @@ export function stateVersionHandlers(deps: AppDeps) {
     changeConsumers(how: 'add' | 'remove' | 'replace') {
       return async (req: Req, res: Response) => {
         const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
-        const ids = how === 'replace' ? [...new Set((req.body as { data: { id: string }[] }).data.map((d) => d.id))] : linkageIds(req);
+        const ids =
+          how === 'replace'
+            ? [...new Set((req.body as { data: { id: string }[] }).data.map((d) => d.id))]
+            : linkageIds(req);
         await changeRemoteStateConsumers(deps, workspace, how, ids);
         res.status(204).end();
       };
@@ -234,10 +316,19 @@ export function stateVersionHandlers(deps: AppDeps) {
  * the upload slots; a state version does not record who created it, so only its organization and
  * the client's address count it.
  */
-export async function uploadState(deps: AppDeps, uploads: Uploads, req: Request, res: Response, kind: StateUploadKind, svId: string): Promise<void> {
+export async function uploadState(
+  deps: AppDeps,
+  uploads: Uploads,
+  req: Request,
+  res: Response,
+  kind: StateUploadKind,
+  svId: string,
+): Promise<void> {
   const organization = await stateVersionOrganization(deps.db, svId);
   if (!organization) throw new NotFound('state version not found');
-  await uploads.receive(req, res, { organization, user: null }, (body, declared) => acceptStateUpload(deps, svId, kind, body, declared));
+  await uploads.receive(req, res, { organization, user: null }, (body, declared) =>
+    acceptStateUpload(deps, svId, kind, body, declared),
+  );
   send(res, 200, {});
 }
 

@@ -3,17 +3,39 @@ import type { AppDeps } from '../context.js';
 import type { Db } from '../../shared/platform/db.js';
 import { NotFound, Unauthorized, Unprocessable } from '../../shared/platform/errors.js';
 import { findRun } from '../../shared/runs/index.js';
-import { authenticateCallback, findTaskResult, reportTaskResult, type TaskResultRow, type TaskStageRow } from '../../shared/run-tasks/index.js';
+import {
+  authenticateCallback,
+  findTaskResult,
+  reportTaskResult,
+  type TaskResultRow,
+  type TaskStageRow,
+} from '../../shared/run-tasks/index.js';
 import { outcomesOfResult, resultsOfStages, stagesOfRun, taskResultDetails } from '../../shared/run-tasks/queries.js';
 import { overrideTaskStage } from '../../shared/policies/index.js';
-import { evaluationPage, evaluationsOfStages, findPolicyEvaluation, findSetOutcome, runStatuses, setOutcomeIdsOf, setOutcomesOf } from '../../shared/policies/evaluations.queries.js';
+import {
+  evaluationPage,
+  evaluationsOfStages,
+  findPolicyEvaluation,
+  findSetOutcome,
+  runStatuses,
+  setOutcomeIdsOf,
+  setOutcomesOf,
+} from '../../shared/policies/evaluations.queries.js';
 import type { PolicyEvaluationRow } from '../../shared/policies/evaluations.repo.js';
 import { sliceOf } from '../../shared/platform/page.js';
 import { policyEvaluationResource, policySetOutcomeResource } from '../serializers/policy-checks.js';
 import { taskStageScope, workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
 import { check } from '../validate.js';
-import { paginate, readInclude, readPageOrDefault, send, sendResource, wholeListMeta, type Resource } from '../jsonapi.js';
+import {
+  paginate,
+  readInclude,
+  readPageOrDefault,
+  send,
+  sendResource,
+  wholeListMeta,
+  type Resource,
+} from '../jsonapi.js';
 import { hasDocument, type Req } from './body.js';
 import { outcomeResource, taskResultResource, taskStageResource, type Attempt } from '../serializers/run-tasks.js';
 
@@ -40,11 +62,18 @@ export interface StageView {
 }
 
 /** Task stages with their result and evaluation ids; `view` says what to include. */
-export async function presentTaskStages(db: Db, stages: TaskStageRow[], view: StageView): Promise<{ data: Resource[]; included: Resource[] }> {
+export async function presentTaskStages(
+  db: Db,
+  stages: TaskStageRow[],
+  view: StageView,
+): Promise<{ data: Resource[]; included: Resource[] }> {
   const ids = stages.map((s) => s.id);
   const results = await resultsOfStages(db, ids);
   const evaluations = await evaluationsOfStages(db, ids);
-  const statuses = await runStatuses(db, stages.map((s) => s.run_id));
+  const statuses = await runStatuses(
+    db,
+    stages.map((s) => s.run_id),
+  );
   const data = stages.map((s) =>
     taskStageResource(
       s,
@@ -54,13 +83,19 @@ export async function presentTaskStages(db: Db, stages: TaskStageRow[], view: St
       view.mayOverride,
     ),
   );
-  const included = [...(view.results ? await presentTaskResults(db, results) : []), ...(view.evaluations ? await presentEvaluations(db, evaluations) : [])];
+  const included = [
+    ...(view.results ? await presentTaskResults(db, results) : []),
+    ...(view.evaluations ? await presentEvaluations(db, evaluations) : []),
+  ];
   return { data, included };
 }
 
 /** Policy evaluations with the ids of their set outcomes. */
 async function presentEvaluations(db: Db, evaluations: PolicyEvaluationRow[]): Promise<Resource[]> {
-  const outcomeIds = await setOutcomeIdsOf(db, evaluations.map((e) => e.id));
+  const outcomeIds = await setOutcomeIdsOf(
+    db,
+    evaluations.map((e) => e.id),
+  );
   return evaluations.map((e) => policyEvaluationResource(e, outcomeIds.get(e.id)!));
 }
 
@@ -129,7 +164,9 @@ export function taskStageHandlers(deps: AppDeps) {
     async override(req: Req, res: Response) {
       const { ts, mayOverride } = await stageVisible(res, req.params.id);
       if (!mayOverride) throw new NotFound();
-      const comment = hasDocument(req) ? (check('run.action', req.body), (req.body as { comment?: string | null }).comment ?? undefined) : undefined;
+      const comment = hasDocument(req)
+        ? (check('run.action', req.body), (req.body as { comment?: string | null }).comment ?? undefined)
+        : undefined;
       const principal = res.locals.principal;
       const moved = await overrideTaskStage(deps, ts.id, principal.kind === 'user' ? principal.user.id : null, comment);
       const body = await presentTaskStages(db, [moved], { mayOverride });
@@ -153,7 +190,9 @@ export function taskStageHandlers(deps: AppDeps) {
       const evaluation = await evaluationVisible(res, req.params.id);
       const filters = outcomeFilters(req);
       const all = (await setOutcomesOf(db, evaluation.id))
-        .map((o) => (filters.length ? { ...o, outcomes: o.outcomes.filter((p) => filters.some((f) => matches(f, p))) } : o))
+        .map((o) =>
+          filters.length ? { ...o, outcomes: o.outcomes.filter((p) => filters.some((f) => matches(f, p))) } : o,
+        )
         .filter((o) => !filters.length || o.outcomes.length);
       const page = readPageOrDefault(req);
       send(res, 200, { data: sliceOf(all, page).map(policySetOutcomeResource), ...paginate(req, page, all.length) });
@@ -172,7 +211,9 @@ export function taskStageHandlers(deps: AppDeps) {
       await runVisible(res, result.run_id);
       const [data] = await presentTaskResults(db, [result]);
       const included = readInclude(req, ['outcomes', 'task_stage']).has('outcomes')
-        ? (await outcomesOfResult(db, result.id)).map((o) => outcomeResource(o as Parameters<typeof outcomeResource>[0]))
+        ? (await outcomesOfResult(db, result.id)).map((o) =>
+            outcomeResource(o as Parameters<typeof outcomeResource>[0]),
+          )
         : [];
       sendResource(res, 200, data, included);
     },
@@ -199,7 +240,10 @@ export function taskStageHandlers(deps: AppDeps) {
       const known = res.locals.taskResult!;
       check('task-result.callback', req.body);
       const doc = req.body as {
-        data: { attributes: { status: 'running' | 'passed' | 'failed'; message?: string; url?: string }; relationships?: { outcomes?: { data: { attributes: Record<string, unknown> }[] } } };
+        data: {
+          attributes: { status: 'running' | 'passed' | 'failed'; message?: string; url?: string };
+          relationships?: { outcomes?: { data: { attributes: Record<string, unknown> }[] } };
+        };
       };
       const { status, message, url } = doc.data.attributes;
       const outcomes = doc.data.relationships?.outcomes?.data;
@@ -212,7 +256,10 @@ export function taskStageHandlers(deps: AppDeps) {
         tags: normaliseTags(o.attributes.tags),
       }));
       const settled = await reportTaskResult(deps, known, CALLBACK_EVENTS[status], changes, reported);
-      if (!settled) throw new Unprocessable('the task result is already final; no further callbacks are accepted', { attribute: 'status' });
+      if (!settled)
+        throw new Unprocessable('the task result is already final; no further callbacks are accepted', {
+          attribute: 'status',
+        });
       res.status(200).end();
     },
   };
@@ -222,7 +269,10 @@ export function taskStageHandlers(deps: AppDeps) {
 function normaliseTags(tags: unknown): Record<string, { label: string; level: string }[]> {
   if (!tags || typeof tags !== 'object') return {};
   return Object.fromEntries(
-    Object.entries(tags as Record<string, { label: string; level?: string }[]>).map(([k, list]) => [k, list.map((t) => ({ label: t.label, level: t.level ?? 'none' }))]),
+    Object.entries(tags as Record<string, { label: string; level?: string }[]>).map(([k, list]) => [
+      k,
+      list.map((t) => ({ label: t.label, level: t.level ?? 'none' })),
+    ]),
   );
 }
 

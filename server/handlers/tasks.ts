@@ -1,7 +1,14 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
-import { changeTask, createTask, findTask, removeTask, type TaskInput, type TaskRow } from '../../shared/run-tasks/index.js';
+import {
+  changeTask,
+  createTask,
+  findTask,
+  removeTask,
+  type TaskInput,
+  type TaskRow,
+} from '../../shared/run-tasks/index.js';
 import { attachmentsOfTasks, taskPage } from '../../shared/run-tasks/queries.js';
 import { workspacesByIds } from '../../shared/workspaces/queries.js';
 import { orgScope } from '../guards.js';
@@ -13,7 +20,14 @@ import { taskResource, workspaceTaskResource } from '../serializers/run-tasks.js
 import { workspaceResource } from '../serializers/foundation.js';
 
 type GlobalAttrs = { enabled?: boolean; stages?: TaskStageName[]; 'enforcement-level'?: 'advisory' | 'mandatory' };
-type TaskAttrs = { name?: string; url?: string; description?: string | null; 'hmac-key'?: string | null; enabled?: boolean; 'global-configuration'?: GlobalAttrs | null };
+type TaskAttrs = {
+  name?: string;
+  url?: string;
+  description?: string | null;
+  'hmac-key'?: string | null;
+  enabled?: boolean;
+  'global-configuration'?: GlobalAttrs | null;
+};
 
 /** The API's attributes as the use case takes them (`hmac-key` given as null removes the key). */
 function taskInput(attrs: TaskAttrs): TaskInput {
@@ -21,7 +35,9 @@ function taskInput(attrs: TaskAttrs): TaskInput {
   return {
     ...rest,
     ...('hmac-key' in attrs ? { hmacKey } : {}),
-    ...(global ? { global: { enabled: global.enabled, stages: global.stages, enforcementLevel: global['enforcement-level'] } } : {}),
+    ...(global
+      ? { global: { enabled: global.enabled, stages: global.stages, enforcementLevel: global['enforcement-level'] } }
+      : {}),
   };
 }
 
@@ -30,10 +46,19 @@ export function taskHandlers(deps: AppDeps) {
 
   /** Tasks with their attachments to the workspaces the caller can see (only those are named or included). */
   async function present(tasks: TaskRow[], include: Set<string>, grant: OrganizationGrant) {
-    const all = await attachmentsOfTasks(db, tasks.map((t) => t.id));
+    const all = await attachmentsOfTasks(
+      db,
+      tasks.map((t) => t.id),
+    );
     const access = await workspaceAccessMap(db, grant, [...new Set(all.map((l) => l.workspace_id))]);
     const links = all.filter((l) => access.has(l.workspace_id));
-    const data = tasks.map((t) => taskResource(t, deps.config.edition !== 'free', links.filter((l) => l.task_id === t.id).map((l) => l.id)));
+    const data = tasks.map((t) =>
+      taskResource(
+        t,
+        deps.config.edition !== 'free',
+        links.filter((l) => l.task_id === t.id).map((l) => l.id),
+      ),
+    );
     const included: Resource[] = [];
     if (include.has('workspace_tasks')) included.push(...links.map(workspaceTaskResource));
     if (include.has('workspace_tasks.workspace') && links.length) {
@@ -46,7 +71,12 @@ export function taskHandlers(deps: AppDeps) {
   async function load(req: Req, res: Response, manage = false) {
     const task = await findTask(db, req.params.id);
     if (!task) throw new NotFound();
-    const { grant } = await orgScope(db, res.locals.principal, task.organization_name, manage ? 'manage-run-tasks' : undefined);
+    const { grant } = await orgScope(
+      db,
+      res.locals.principal,
+      task.organization_name,
+      manage ? 'manage-run-tasks' : undefined,
+    );
     return { task, grant };
   }
 
@@ -66,7 +96,11 @@ export function taskHandlers(deps: AppDeps) {
       const page = readPageOrDefault(req);
       const { rows, total: count } = await taskPage(db, org.name, page);
       const body = await present(rows, include, grant);
-      send(res, 200, { data: body.data, ...(body.included.length ? { included: body.included } : {}), ...paginate(req, page, Number(count)) });
+      send(res, 200, {
+        data: body.data,
+        ...(body.included.length ? { included: body.included } : {}),
+        ...paginate(req, page, Number(count)),
+      });
     },
 
     async show(req: Req, res: Response) {

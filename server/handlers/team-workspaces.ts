@@ -1,19 +1,35 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
-import { changeTeamWorkspace, deleteTeamWorkspace, findTeamWorkspace, grantTeamWorkspace, type TeamWorkspaceAccess, type TeamWorkspaceRequest, teamWorkspacesOf, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES, type WorkspacePermissions } from '../../shared/identity/index.js';
+import {
+  changeTeamWorkspace,
+  deleteTeamWorkspace,
+  findTeamWorkspace,
+  grantTeamWorkspace,
+  type TeamWorkspaceAccess,
+  type TeamWorkspaceRequest,
+  teamWorkspacesOf,
+  WORKSPACE_PERMISSION_FLAGS,
+  WORKSPACE_PERMISSION_VALUES,
+  type WorkspacePermissions,
+} from '../../shared/identity/index.js';
 import { sliceOf } from '../../shared/platform/page.js';
 import { teamScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { teamWorkspaceResource } from '../serializers/foundation.js';
 
-const PERMISSION_NAMES = [...Object.keys(WORKSPACE_PERMISSION_VALUES), ...WORKSPACE_PERMISSION_FLAGS] as (keyof WorkspacePermissions)[];
+const PERMISSION_NAMES = [
+  ...Object.keys(WORKSPACE_PERMISSION_VALUES),
+  ...WORKSPACE_PERMISSION_FLAGS,
+] as (keyof WorkspacePermissions)[];
 
 /** The level and the permissions a (validated) request body names. */
 function requestOf(req: Req): Partial<TeamWorkspaceRequest> {
   const attrs = attributesOf(req) as Partial<WorkspacePermissions> & { access?: TeamWorkspaceAccess };
-  const permissions = Object.fromEntries(PERMISSION_NAMES.filter((k) => attrs[k] !== undefined).map((k) => [k, attrs[k]])) as Partial<WorkspacePermissions>;
+  const permissions = Object.fromEntries(
+    PERMISSION_NAMES.filter((k) => attrs[k] !== undefined).map((k) => [k, attrs[k]]),
+  ) as Partial<WorkspacePermissions>;
   return { ...(attrs.access ? { access: attrs.access } : {}), permissions };
 }
 
@@ -29,7 +45,12 @@ export function teamWorkspaceHandlers(deps: AppDeps) {
 
   return {
     async create(req: Req, res: Response) {
-      const { workspace } = await workspaceScopeById(db, res.locals.principal, relationshipId(req, 'workspace')!, 'admin');
+      const { workspace } = await workspaceScopeById(
+        db,
+        res.locals.principal,
+        relationshipId(req, 'workspace')!,
+        'admin',
+      );
       const { team } = await teamScope(db, res.locals.principal, relationshipId(req, 'team')!);
       if (team.organization_name !== workspace.organization_name) throw new NotFound();
       const row = await grantTeamWorkspace(deps, team.id, workspace.id, requestOf(req) as TeamWorkspaceRequest);

@@ -2,7 +2,21 @@ import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
 import type { Principal } from '../../shared/identity/access.queries.js';
-import { deleteToken, findToken, findUserById, issueDescribedTeamToken, issueToken, replaceToken, singleToken, TEAM_TOKEN_SORTS, teamTokensOfOrganization, type TeamTokenSort, type TokenRow, tokensOfTeam, tokensOfUser } from '../../shared/identity/index.js';
+import {
+  deleteToken,
+  findToken,
+  findUserById,
+  issueDescribedTeamToken,
+  issueToken,
+  replaceToken,
+  singleToken,
+  TEAM_TOKEN_SORTS,
+  teamTokensOfOrganization,
+  type TeamTokenSort,
+  type TokenRow,
+  tokensOfTeam,
+  tokensOfUser,
+} from '../../shared/identity/index.js';
 import { check } from '../validate.js';
 import { orgScope, teamScope } from '../guards.js';
 import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
@@ -21,7 +35,10 @@ function tokenAttributes(req: Req): { description: string | null; expiredAt: Dat
   if (!hasDocument(req)) return { description: null, expiredAt: null };
   check('token.create', req.body);
   const attrs = attributesOf(req) as { description?: string | null; 'expired-at'?: string | null };
-  return { description: attrs.description ?? null, expiredAt: attrs['expired-at'] ? new Date(attrs['expired-at']) : null };
+  return {
+    description: attrs.description ?? null,
+    expiredAt: attrs['expired-at'] ? new Date(attrs['expired-at']) : null,
+  };
 }
 
 /** Which of an organization's tokens a request names: `?token=audit-trails` its audit trail token, none its organization token. */
@@ -38,7 +55,8 @@ function teamTokenSort(req: Req): { by: TeamTokenSort; descending: boolean } | n
   if (!raw) return null;
   const descending = raw.startsWith('-');
   const by = (descending ? raw.slice(1) : raw) as TeamTokenSort;
-  if (!TEAM_TOKEN_SORTS.includes(by)) throw new BadRequest(`sort must be one of: ${TEAM_TOKEN_SORTS.join(', ')} (with - for descending)`, 'sort');
+  if (!TEAM_TOKEN_SORTS.includes(by))
+    throw new BadRequest(`sort must be one of: ${TEAM_TOKEN_SORTS.join(', ')} (with - for descending)`, 'sort');
   return { by, descending };
 }
 
@@ -77,12 +95,17 @@ export function tokenHandlers(deps: AppDeps) {
       const user = await findUserById(db, req.params.id);
       if (!user || !managesUser(principal, user.id)) throw new NotFound();
       const attrs = tokenAttributes(req);
-      const { row, secret } = await issueToken(db, { kind: 'user', userId: user.id }, { ...attrs, createdById: creatorId(principal) });
+      const { row, secret } = await issueToken(
+        db,
+        { kind: 'user', userId: user.id },
+        { ...attrs, createdById: creatorId(principal) },
+      );
       sendResource(res, 201, tokenResource(row, secret));
     },
 
     async listForUser(req: Req, res: Response) {
-      if (!managesUser(res.locals.principal, req.params.id) || !(await findUserById(db, req.params.id))) throw new NotFound();
+      if (!managesUser(res.locals.principal, req.params.id) || !(await findUserById(db, req.params.id)))
+        throw new NotFound();
       const rows = await tokensOfUser(db, req.params.id);
       send(res, 200, { data: rows.map((r) => tokenResource(r)) });
     },
@@ -103,7 +126,11 @@ export function tokenHandlers(deps: AppDeps) {
     async createForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
       const attrs = tokenAttributes(req);
-      const { row, secret } = await replaceToken(deps, { kind: 'team', teamId: team.id }, { ...attrs, createdById: creatorId(res.locals.principal) });
+      const { row, secret } = await replaceToken(
+        deps,
+        { kind: 'team', teamId: team.id },
+        { ...attrs, createdById: creatorId(res.locals.principal) },
+      );
       sendResource(res, 201, tokenResource(row, secret));
     },
 
@@ -111,7 +138,10 @@ export function tokenHandlers(deps: AppDeps) {
     async createDescribedForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
       const attrs = tokenAttributes(req);
-      const { row, secret } = await issueDescribedTeamToken(deps, team.id, { ...attrs, createdById: creatorId(res.locals.principal) });
+      const { row, secret } = await issueDescribedTeamToken(deps, team.id, {
+        ...attrs,
+        createdById: creatorId(res.locals.principal),
+      });
       sendResource(res, 201, tokenResource(row, secret));
     },
 
@@ -125,7 +155,15 @@ export function tokenHandlers(deps: AppDeps) {
     async listForOrganization(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-teams');
       const sort = teamTokenSort(req);
-      await sendPage(req, res, teamTokensOfOrganization(db, org.name, { withOwners: grant.isOwner, search: readParam(req, 'q')?.trim() || null, sort }));
+      await sendPage(
+        req,
+        res,
+        teamTokensOfOrganization(db, org.name, {
+          withOwners: grant.isOwner,
+          search: readParam(req, 'q')?.trim() || null,
+          sort,
+        }),
+      );
     },
 
     /** GET /teams/:id/authentication-token: the team's legacy token's metadata (never its secret). */
@@ -149,7 +187,11 @@ export function tokenHandlers(deps: AppDeps) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'owner');
       const kind = organizationTokenKind(req);
       const attrs = tokenAttributes(req);
-      const { row, secret } = await replaceToken(deps, { kind, organizationName: org.name }, { ...attrs, createdById: creatorId(res.locals.principal) });
+      const { row, secret } = await replaceToken(
+        deps,
+        { kind, organizationName: org.name },
+        { ...attrs, createdById: creatorId(res.locals.principal) },
+      );
       sendResource(res, 201, tokenResource(row, secret));
     },
 

@@ -1,7 +1,15 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
-import { activeOrganizationsOf, createUser, findUserById, isActiveMemberOfAny, issueResetLink, updateOwnAccount, type UserRow } from '../../shared/identity/index.js';
+import {
+  activeOrganizationsOf,
+  createUser,
+  findUserById,
+  isActiveMemberOfAny,
+  issueResetLink,
+  updateOwnAccount,
+  type UserRow,
+} from '../../shared/identity/index.js';
 import { isSiteAdmin, type Principal } from '../../shared/identity/access.queries.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { usersPage } from '../../shared/identity/users.queries.js';
@@ -16,9 +24,10 @@ import { passwordResetLinkResource, userResource } from '../serializers/foundati
 async function canSeeUser(deps: AppDeps, principal: Principal, user: UserRow): Promise<boolean> {
   if (principal.kind === 'user' && (principal.user.id === user.id || principal.user.is_admin)) return true;
   if (principal.kind === 'run') return false;
-  const orgs = principal.kind === 'user'
-    ? activeOrganizationsOf(deps.db, principal.user.id)
-    : [principal.kind === 'team' ? principal.team.organization_name : principal.organizationName];
+  const orgs =
+    principal.kind === 'user'
+      ? activeOrganizationsOf(deps.db, principal.user.id)
+      : [principal.kind === 'team' ? principal.team.organization_name : principal.organizationName];
   return isActiveMemberOfAny(deps.db, user.id, orgs);
 }
 
@@ -29,7 +38,13 @@ export function userHandlers(deps: AppDeps) {
       const principal = res.locals.principal;
       if (principal.kind !== 'user') throw new NotFound();
       // The authenticated user lacks the pending email change, which only the account's own views show.
-      sendResource(res, 200, userResource((await findUserById(db, principal.user.id)) ?? principal.user, config.organizationCreation, { self: true }));
+      sendResource(
+        res,
+        200,
+        userResource((await findUserById(db, principal.user.id)) ?? principal.user, config.organizationCreation, {
+          self: true,
+        }),
+      );
     },
 
     /** PATCH /account/update: the user changes their own username or (pending confirmation) email. */
@@ -63,14 +78,21 @@ export function userHandlers(deps: AppDeps) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const page = readPageOrDefault(req);
       const { rows, total } = await usersPage(db, readParam(req, 'q')?.trim() || null, page);
-      send(res, 200, { data: rows.map((u) => userResource(u, config.organizationCreation, { self: true })), ...paginate(req, page, total) });
+      send(res, 200, {
+        data: rows.map((u) => userResource(u, config.organizationCreation, { self: true })),
+        ...paginate(req, page, total),
+      });
     },
 
     /** Site admin only: creates a user account. */
     async adminCreate(req: Req, res: Response) {
       if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
       const attrs = attributesOf(req) as { username: string; email: string; 'is-admin'?: boolean };
-      const user = await createUser(deps, { username: attrs.username, email: attrs.email, isAdmin: attrs['is-admin'] ?? false });
+      const user = await createUser(deps, {
+        username: attrs.username,
+        email: attrs.email,
+        isAdmin: attrs['is-admin'] ?? false,
+      });
       sendResource(res, 201, userResource(user, config.organizationCreation, { self: true }));
     },
   };

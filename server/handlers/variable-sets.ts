@@ -3,8 +3,24 @@ import type { AppDeps } from '../context.js';
 import type { VariableCategory } from '../../shared/variables/rules.js';
 import { NotFound } from '../../shared/platform/errors.js';
 import type { VariableSetRow } from '../../shared/variables/sets.repo.js';
-import { applyVariableSet, changeVariable, changeVariableSet, createVariable, createVariableSet, removeVariable, removeVariableSet, unapplyVariableSet, type VariableInput, type VarsetInput } from '../../shared/variables/index.js';
-import { projectVarsetsPage, varsetMembers, visibleVarsetsPage, workspaceVarsetsPage } from '../../shared/variables/sets.queries.js';
+import {
+  applyVariableSet,
+  changeVariable,
+  changeVariableSet,
+  createVariable,
+  createVariableSet,
+  removeVariable,
+  removeVariableSet,
+  unapplyVariableSet,
+  type VariableInput,
+  type VarsetInput,
+} from '../../shared/variables/index.js';
+import {
+  projectVarsetsPage,
+  varsetMembers,
+  visibleVarsetsPage,
+  workspaceVarsetsPage,
+} from '../../shared/variables/sets.queries.js';
 import { applyToProjects, removeFromProjects } from '../../shared/policies/index.js';
 import { ownedVariable, setVariables } from '../../shared/variables/queries.js';
 import { orgScope, projectScope, varsetScope, workspaceScopeById } from '../guards.js';
@@ -20,11 +36,20 @@ export function variableSetHandlers(deps: AppDeps) {
   const { db } = deps;
 
   const documents = async (sets: VariableSetRow[]) => {
-    const members = await varsetMembers(db, sets.map((s) => s.id));
+    const members = await varsetMembers(
+      db,
+      sets.map((s) => s.id),
+    );
     return sets.map((s) => varsetResource(s, members.get(s.id)!));
   };
-  const one = async (res: Response, status: number, set: VariableSetRow) => sendResource(res, status, (await documents([set]))[0]);
-  const page = async (req: Req, res: Response, found: { rows: VariableSetRow[]; total: number }, p: { number: number; size: number }) => {
+  const one = async (res: Response, status: number, set: VariableSetRow) =>
+    sendResource(res, status, (await documents([set]))[0]);
+  const page = async (
+    req: Req,
+    res: Response,
+    found: { rows: VariableSetRow[]; total: number },
+    p: { number: number; size: number },
+  ) => {
     const { meta, links } = paginate(req, p, found.total);
     send(res, 200, { data: await documents(found.rows), meta, links });
   };
@@ -43,7 +68,12 @@ export function variableSetHandlers(deps: AppDeps) {
     async listForWorkspace(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'read-variables');
       const listing = listingOf(req);
-      await page(req, res, await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, listing), listing.page);
+      await page(
+        req,
+        res,
+        await workspaceVarsetsPage(db, workspace.id, workspace.organization_name, listing),
+        listing.page,
+      );
     },
 
     /** GET /projects/:id/varsets: the sets applied to a project the caller sees. */
@@ -55,7 +85,12 @@ export function variableSetHandlers(deps: AppDeps) {
 
     async create(req: Req, res: Response) {
       const { org } = await orgScope(db, res.locals.principal, req.params.org, 'manage-var-sets');
-      const set = await createVariableSet(db, org.name, attributesOf(req) as unknown as VarsetInput & { name: string }, relationshipIds(req, 'workspaces') ?? []);
+      const set = await createVariableSet(
+        db,
+        org.name,
+        attributesOf(req) as unknown as VarsetInput & { name: string },
+        relationshipIds(req, 'workspaces') ?? [],
+      );
       await one(res, 201, set);
     },
 
@@ -66,7 +101,11 @@ export function variableSetHandlers(deps: AppDeps) {
 
     async update(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
-      await one(res, 200, await changeVariableSet(db, set, attributesOf(req) as VarsetInput, relationshipIds(req, 'workspaces')));
+      await one(
+        res,
+        200,
+        await changeVariableSet(db, set, attributesOf(req) as VarsetInput, relationshipIds(req, 'workspaces')),
+      );
     },
 
     async destroy(req: Req, res: Response) {
@@ -90,13 +129,28 @@ export function variableSetHandlers(deps: AppDeps) {
 
     async createVariable(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
-      const row = await createVariable(deps, { variable_set_id: set.id }, attributesOf(req) as unknown as VariableInput & { key: string; category: VariableCategory });
+      const row = await createVariable(
+        deps,
+        { variable_set_id: set.id },
+        attributesOf(req) as unknown as VariableInput & { key: string; category: VariableCategory },
+      );
       sendResource(res, 201, variableResource(row));
     },
 
     async updateVariable(req: Req, res: Response) {
       const { set } = await varsetScope(db, res.locals.principal, req.params.id, true);
-      sendResource(res, 200, variableResource(await changeVariable(deps, { variable_set_id: set.id }, req.params.var_id, attributesOf(req) as VariableInput)));
+      sendResource(
+        res,
+        200,
+        variableResource(
+          await changeVariable(
+            deps,
+            { variable_set_id: set.id },
+            req.params.var_id,
+            attributesOf(req) as VariableInput,
+          ),
+        ),
+      );
     },
 
     async destroyVariable(req: Req, res: Response) {

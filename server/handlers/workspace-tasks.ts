@@ -12,7 +12,8 @@ import { workspaceTaskResource } from '../serializers/run-tasks.js';
 type Attrs = { 'enforcement-level'?: 'advisory' | 'mandatory'; stage?: TaskStageName; stages?: TaskStageName[] };
 
 /** `stages` wins; the deprecated single `stage` is accepted too. */
-const stagesOf = (attrs: Attrs): TaskStageName[] | undefined => attrs.stages ?? (attrs.stage ? [attrs.stage] : undefined);
+const stagesOf = (attrs: Attrs): TaskStageName[] | undefined =>
+  attrs.stages ?? (attrs.stage ? [attrs.stage] : undefined);
 
 /** Run tasks attached to a workspace; managing them needs the workspace's run-tasks permission. */
 export function workspaceTaskHandlers(deps: AppDeps) {
@@ -29,9 +30,13 @@ export function workspaceTaskHandlers(deps: AppDeps) {
     async create(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'manage-run-tasks');
       const task = await findTask(db, relationshipId(req, 'task')!);
-      if (!task || task.organization_name !== workspace.organization_name) throw new NotFound('run task not found in this organization');
+      if (!task || task.organization_name !== workspace.organization_name)
+        throw new NotFound('run task not found in this organization');
       const attrs = attributesOf(req) as Attrs;
-      const wt = await attachTask(deps, workspace.id, task, { enforcement_level: attrs['enforcement-level']!, stages: stagesOf(attrs) ?? ['post_plan'] });
+      const wt = await attachTask(deps, workspace.id, task, {
+        enforcement_level: attrs['enforcement-level']!,
+        stages: stagesOf(attrs) ?? ['post_plan'],
+      });
       sendResource(res, 201, workspaceTaskResource(wt));
     },
 
@@ -49,7 +54,10 @@ export function workspaceTaskHandlers(deps: AppDeps) {
     async update(req: Req, res: Response) {
       const wt = await load(req, res, 'manage-run-tasks');
       const attrs = attributesOf(req) as Attrs;
-      const updated = await changeAttachment(deps, wt, { enforcement_level: attrs['enforcement-level'] || undefined, stages: stagesOf(attrs) });
+      const updated = await changeAttachment(deps, wt, {
+        enforcement_level: attrs['enforcement-level'] || undefined,
+        stages: stagesOf(attrs),
+      });
       sendResource(res, 200, workspaceTaskResource(updated));
     },
 

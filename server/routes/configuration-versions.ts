@@ -8,7 +8,11 @@ export function configurationVersionRoutes(deps: AppDeps): Router {
   const r = Router();
   const cv = configurationVersionHandlers(deps);
   r.get('/workspaces/:id/configuration-versions', cv.list);
-  r.post('/workspaces/:id/configuration-versions', actionRateLimit(deps.rateLimits, 'configuration-versions'), cv.create);
+  r.post(
+    '/workspaces/:id/configuration-versions',
+    actionRateLimit(deps.rateLimits, 'configuration-versions'),
+    cv.create,
+  );
   r.get('/configuration-versions/:id', cv.show);
   r.get('/configuration-versions/:id/ingress-attributes', cv.ingressAttributes);
   r.post('/configuration-versions/:id/actions/archive', cv.archive);

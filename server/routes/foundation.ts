@@ -45,7 +45,12 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/authentication-tokens/:id', tokens.show);
   r.delete('/authentication-tokens/:id', tokens.destroy);
 
-  r.post('/organizations/:org/organization-memberships', actionRateLimit(deps.rateLimits, 'invitations'), validate('membership.create'), om.invite);
+  r.post(
+    '/organizations/:org/organization-memberships',
+    actionRateLimit(deps.rateLimits, 'invitations'),
+    validate('membership.create'),
+    om.invite,
+  );
   r.get('/organizations/:org/organization-memberships', om.list);
   r.get('/organization-memberships', om.listOwn);
   r.get('/organization-memberships/:id', om.show);
@@ -65,7 +70,11 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.post('/teams/:id/relationships/users', validate('team.users'), members.addUsers);
   r.delete('/teams/:id/relationships/users', validate('team.users'), members.removeUsers);
   r.post('/teams/:id/relationships/organization-memberships', validate('team.memberships'), members.addMemberships);
-  r.delete('/teams/:id/relationships/organization-memberships', validate('team.memberships'), members.removeMemberships);
+  r.delete(
+    '/teams/:id/relationships/organization-memberships',
+    validate('team.memberships'),
+    members.removeMemberships,
+  );
 
   r.post('/team-workspaces', validate('team-workspace.create'), tw.create);
   r.get('/team-workspaces', tw.list);

@@ -26,8 +26,16 @@ export function policyRoutes(deps: AppDeps, uploads: Uploads): Router {
   r.delete('/policy-sets/:id/relationships/policies', validate('policy-set.policies'), sets.removePolicies);
   r.post('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.addWorkspaces);
   r.delete('/policy-sets/:id/relationships/workspaces', validate('policy-set.workspaces'), sets.removeWorkspaces);
-  r.post('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.addWorkspaceExclusions);
-  r.delete('/policy-sets/:id/relationships/workspace-exclusions', validate('policy-set.workspace-exclusions'), sets.removeWorkspaceExclusions);
+  r.post(
+    '/policy-sets/:id/relationships/workspace-exclusions',
+    validate('policy-set.workspace-exclusions'),
+    sets.addWorkspaceExclusions,
+  );
+  r.delete(
+    '/policy-sets/:id/relationships/workspace-exclusions',
+    validate('policy-set.workspace-exclusions'),
+    sets.removeWorkspaceExclusions,
+  );
   r.post('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.addProjects);
   r.delete('/policy-sets/:id/relationships/projects', validate('policy-set.projects'), sets.removeProjects);
   r.get('/policy-sets/:id/parameters', sets.listParameters);

@@ -11,7 +11,13 @@ export function registryProtocolRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = registryProtocolHandlers(deps);
   r.use(startApiBudget(deps.rateLimits, deps.config));
-  r.use(authenticate(deps.db, deps.config, { runTokenPaths: RUN_TOKEN_REGISTRY_PATHS, withheldRunTokenPaths: RUN_TOKEN_REGISTRY_PATHS, failures: (req) => authAttempt(deps.rateLimits, req) }));
+  r.use(
+    authenticate(deps.db, deps.config, {
+      runTokenPaths: RUN_TOKEN_REGISTRY_PATHS,
+      withheldRunTokenPaths: RUN_TOKEN_REGISTRY_PATHS,
+      failures: (req) => authAttempt(deps.rateLimits, req),
+    }),
+  );
   r.use(apiRateLimit());
   r.get(`${MODULE}/versions`, h.versions);
   r.get(`${MODULE}/:version/download`, h.download);

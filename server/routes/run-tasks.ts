@@ -36,6 +36,11 @@ export function runTaskCallbackRoutes(deps: AppDeps): Router {
   const r = Router();
   const ts = taskStageHandlers(deps);
   // Outcome bodies may be up to 5 MB each; the body is read only once the token is known good.
-  r.patch('/task-results/:id/callback', ts.authenticateCallback, express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '20mb', strict: true }), ts.callback);
+  r.patch(
+    '/task-results/:id/callback',
+    ts.authenticateCallback,
+    express.json({ type: ['application/json', 'application/vnd.api+json'], limit: '20mb', strict: true }),
+    ts.callback,
+  );
   return r;
 }

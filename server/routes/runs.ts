@@ -45,9 +45,21 @@ export function runRoutes(deps: AppDeps): Router {
   r.post('/state-versions/:id/actions/restore_backing_data', sv.backingData('restore'));
   r.post('/state-versions/:id/actions/permanently_delete_backing_data', sv.backingData('permanent_delete'));
   r.get('/workspaces/:id/relationships/remote-state-consumers', sv.consumers);
-  r.post('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers'), sv.changeConsumers('add'));
-  r.patch('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers.replace'), sv.changeConsumers('replace'));
-  r.delete('/workspaces/:id/relationships/remote-state-consumers', validate('workspace.remote-state-consumers'), sv.changeConsumers('remove'));
+  r.post(
+    '/workspaces/:id/relationships/remote-state-consumers',
+    validate('workspace.remote-state-consumers'),
+    sv.changeConsumers('add'),
+  );
+  r.patch(
+    '/workspaces/:id/relationships/remote-state-consumers',
+    validate('workspace.remote-state-consumers.replace'),
+    sv.changeConsumers('replace'),
+  );
+  r.delete(
+    '/workspaces/:id/relationships/remote-state-consumers',
+    validate('workspace.remote-state-consumers'),
+    sv.changeConsumers('remove'),
+  );
   r.get('/state-version-outputs/:id', sv.output);
   const assessments = assessmentHandlers(deps);
   r.get('/workspaces/:id/current-assessment-result', assessments.current);

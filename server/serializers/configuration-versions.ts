@@ -25,7 +25,10 @@ export function cvResource(cv: CvRow, opts: { ingressId?: string | null; uploadU
     },
     // Module test versions are reached through their module only.
     links: cv.workspace_id
-      ? { self: `/api/v2/configuration-versions/${cv.id}`, download: `/api/v2/configuration-versions/${cv.id}/download` }
+      ? {
+          self: `/api/v2/configuration-versions/${cv.id}`,
+          download: `/api/v2/configuration-versions/${cv.id}/download`,
+        }
       : {},
   };
 }

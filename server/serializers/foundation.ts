@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { iso, many, one, type Resource } from '../jsonapi.js';
-import { normalizeAccess, allows, type OrganizationGrant, type WorkspaceAccess, type WorkspaceNeed } from '../../shared/identity/access.queries.js';
+import {
+  normalizeAccess,
+  allows,
+  type OrganizationGrant,
+  type WorkspaceAccess,
+  type WorkspaceNeed,
+} from '../../shared/identity/access.queries.js';
 import type { Config } from '../../shared/platform/config.js';
 import type { OrganizationRow } from '../../shared/organizations/repo.js';
 import type { UserRow } from '../../shared/identity/users.repo.js';
@@ -9,7 +15,11 @@ import type { TeamRow } from '../../shared/identity/teams.repo.js';
 import type { TokenRow } from '../../shared/identity/tokens.repo.js';
 import type { WorkspaceRow } from '../../shared/workspaces/repo.js';
 import type { TeamWorkspaceRow } from '../../shared/identity/team-workspaces.repo.js';
-import { mayCreateOrganizations, permissionsOfTeamWorkspace, type OrganizationCreation } from '../../shared/identity/index.js';
+import {
+  mayCreateOrganizations,
+  permissionsOfTeamWorkspace,
+  type OrganizationCreation,
+} from '../../shared/identity/index.js';
 import type { TagRow } from '../../shared/workspaces/tags.repo.js';
 import type { StateOutputRow } from '../../shared/state/repo.js';
 import type { WorkspaceFacts } from '../../shared/workspaces/queries.js';
@@ -70,7 +80,11 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-manage-no-code-modules': grant?.permissions['manage-modules'] ?? false,
       },
     },
-    relationships: { 'entitlement-set': one('entitlement-sets', org.external_id), 'default-agent-pool': one('agent-pools', org.default_agent_pool_id), ...dataRetentionRelationships(org) },
+    relationships: {
+      'entitlement-set': one('entitlement-sets', org.external_id),
+      'default-agent-pool': one('agent-pools', org.default_agent_pool_id),
+      ...dataRetentionRelationships(org),
+    },
     links: { self: `/api/v2/organizations/${encodeURIComponent(org.name)}` },
   };
 }
@@ -118,7 +132,11 @@ export const avatarUrl = (userId: string): string =>
   `https://www.gravatar.com/avatar/${createHash('sha256').update(`user:${userId}`).digest('hex')}?s=100&d=identicon&f=y`;
 
 /** A user; `organizationCreation` (ORGANIZATION_CREATION) says whether it may create organizations. */
-export function userResource(user: UserRow, organizationCreation: OrganizationCreation, opts: { self?: boolean } = {}): Resource {
+export function userResource(
+  user: UserRow,
+  organizationCreation: OrganizationCreation,
+  opts: { self?: boolean } = {},
+): Resource {
   return {
     type: 'users',
     id: user.id,
@@ -130,7 +148,11 @@ export function userResource(user: UserRow, organizationCreation: OrganizationCr
       'avatar-url': avatarUrl(user.id),
       'v2-only': true,
       'two-factor': { enabled: false, verified: false },
-      permissions: { 'can-create-organizations': mayCreateOrganizations(organizationCreation, user), 'can-change-email': opts.self ?? false, 'can-change-username': opts.self ?? false },
+      permissions: {
+        'can-create-organizations': mayCreateOrganizations(organizationCreation, user),
+        'can-change-email': opts.self ?? false,
+        'can-change-username': opts.self ?? false,
+      },
     },
     links: { self: `/api/v2/users/${user.id}` },
   };
@@ -141,7 +163,10 @@ export function userResource(user: UserRow, organizationCreation: OrganizationCr
  * membership names, nothing that identifies the person (no username, email or site-admin flag).
  */
 /** A site admin's password reset link for a user (shown once, to that admin). */
-export function passwordResetLinkResource(link: { id: string; url: string; expiresAt: Date }, userId: string): Resource {
+export function passwordResetLinkResource(
+  link: { id: string; url: string; expiresAt: Date },
+  userId: string,
+): Resource {
   return {
     type: 'password-reset-links',
     id: link.id,
@@ -167,7 +192,11 @@ export function membershipResource(m: MembershipRow, email: string | null, teamI
   };
 }
 
-export function teamResource(team: TeamRow, members: { userIds: string[]; membershipIds: string[] }, grant: OrganizationGrant | null): Resource {
+export function teamResource(
+  team: TeamRow,
+  members: { userIds: string[]; membershipIds: string[] },
+  grant: OrganizationGrant | null,
+): Resource {
   const manage = (grant?.isOwner ?? false) || (grant?.permissions['manage-teams'] ?? false);
   const membership = (grant?.isOwner ?? false) || (grant?.permissions['manage-membership'] ?? false);
   return {
@@ -186,7 +215,10 @@ export function teamResource(team: TeamRow, members: { userIds: string[]; member
       permissions: {
         'can-update-membership': membership && (!team.is_owners || (grant?.isOwner ?? false)),
         'can-destroy': manage && !team.is_owners,
-        'can-update-organization-access': manage && !team.is_owners && ((grant?.isOwner ?? false) || (grant?.permissions['manage-organization-access'] ?? false)),
+        'can-update-organization-access':
+          manage &&
+          !team.is_owners &&
+          ((grant?.isOwner ?? false) || (grant?.permissions['manage-organization-access'] ?? false)),
         'can-update-api-token': manage,
         'can-update-visibility': manage,
         'can-update-name': manage && !team.is_owners,
@@ -230,19 +262,37 @@ export function tagResource(tag: TagRow, instanceCount?: number): Resource {
   return {
     type: 'tags',
     id: tag.id,
-    attributes: { name: tag.name, 'created-at': iso(tag.created_at), ...(instanceCount === undefined ? {} : { 'instance-count': instanceCount }) },
+    attributes: {
+      name: tag.name,
+      'created-at': iso(tag.created_at),
+      ...(instanceCount === undefined ? {} : { 'instance-count': instanceCount }),
+    },
     relationships: { organization: one('organizations', tag.organization_name) },
   };
 }
 
 /** A workspace's facts when they were not read (included workspaces): none. */
-export const NO_FACTS: WorkspaceFacts = { tagNames: [], runsCount: 0, resourceCount: 0, currentRun: null, latestRunId: null, varIds: [] };
+export const NO_FACTS: WorkspaceFacts = {
+  tagNames: [],
+  runsCount: 0,
+  resourceCount: 0,
+  currentRun: null,
+  latestRunId: null,
+  varIds: [],
+};
 
 /** The run holding a workspace (its current run, while neither pending nor finished), if one does. */
 const holdingRunOf = (facts: WorkspaceFacts): string | null =>
-  facts.currentRun && facts.currentRun.status !== 'pending' && !isFinal(facts.currentRun.status) ? facts.currentRun.id : null;
+  facts.currentRun && facts.currentRun.status !== 'pending' && !isFinal(facts.currentRun.status)
+    ? facts.currentRun.id
+    : null;
 
-export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, facts: WorkspaceFacts = NO_FACTS, outputIds?: string[]): Resource {
+export function workspaceResource(
+  ws: WorkspaceRow,
+  access: WorkspaceAccess,
+  facts: WorkspaceFacts = NO_FACTS,
+  outputIds?: string[],
+): Resource {
   const at = (need: WorkspaceNeed) => allows(access, need);
   // A run holding the workspace locks it, as TFE shows it (a lock taken by hand is shown first).
   const holdingRun = ws.locked ? null : holdingRunOf(facts);
@@ -318,7 +368,9 @@ export function workspaceResource(ws: WorkspaceRow, access: WorkspaceAccess, fac
       'latest-run': one('runs', facts.latestRunId),
       'current-configuration-version': one('configuration-versions', ws.current_configuration_version_id),
       'current-state-version': one('state-versions', ws.current_state_version_id),
-      'locked-by': holdingRun ? one('runs', holdingRun) : one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
+      'locked-by': holdingRun
+        ? one('runs', holdingRun)
+        : one(ws.locked && ws.locked_by_type ? ws.locked_by_type : 'users', ws.locked ? ws.locked_by_id : null),
       // go-tfe reads a workspace's variables from here (ids only; their values are under /vars).
       vars: many('vars', facts.varIds),
       ...dataRetentionRelationships(ws),
@@ -337,7 +389,12 @@ export function workspaceOutputResource(o: StateOutputRow, value: unknown): Reso
   return {
     type: 'workspace-outputs',
     id: o.id,
-    attributes: { name: o.name, sensitive: o.sensitive, 'output-type': typeof o.type === 'string' ? o.type : 'unknown', value: o.sensitive ? null : value },
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      'output-type': typeof o.type === 'string' ? o.type : 'unknown',
+      value: o.sensitive ? null : value,
+    },
   };
 }
 

@@ -6,11 +6,19 @@ export function noCodeModuleResource(m: NoCodeModuleRow, options: VariableOption
   return {
     type: 'no-code-modules',
     id: m.id,
-    attributes: { enabled: m.enabled, 'version-pin': m.version_pin, 'created-at': iso(m.created_at), 'updated-at': iso(m.updated_at) },
+    attributes: {
+      enabled: m.enabled,
+      'version-pin': m.version_pin,
+      'created-at': iso(m.created_at),
+      'updated-at': iso(m.updated_at),
+    },
     relationships: {
       organization: one('organizations', m.organization_name),
       'registry-module': one('registry-modules', m.registry_module_id),
-      'variable-options': many('variable-options', options.map((o) => o.id)),
+      'variable-options': many(
+        'variable-options',
+        options.map((o) => o.id),
+      ),
     },
     links: { self: `/api/v2/no-code-modules/${m.id}` },
   };

@@ -27,8 +27,27 @@ export function notificationConfigurationResource(c: NotificationConfigurationRo
 }
 
 export function deliveryResource(
-  d: { id: string; configuration_id: string; run_id: string | null; trigger: string; status: string; attempts: number; last_status_code: number | null; last_error: string | null; created_at: Date; delivered_at: Date | null; next_attempt_at: Date },
-  attempts: { attempt: number; status_code: number | null; duration_ms: number | null; error: string | null; created_at: Date; ended_at: Date | null }[],
+  d: {
+    id: string;
+    configuration_id: string;
+    run_id: string | null;
+    trigger: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    last_error: string | null;
+    created_at: Date;
+    delivered_at: Date | null;
+    next_attempt_at: Date;
+  },
+  attempts: {
+    attempt: number;
+    status_code: number | null;
+    duration_ms: number | null;
+    error: string | null;
+    created_at: Date;
+    ended_at: Date | null;
+  }[],
 ): Resource {
   return {
     type: 'notification-deliveries',
@@ -44,7 +63,10 @@ export function deliveryResource(
       'delivered-at': iso(d.delivered_at),
       attempts: attempts.map((a) => attemptAttributes(a, d.attempts, d.status === 'sending')),
     },
-    relationships: { 'notification-configuration': one('notification-configurations', d.configuration_id), run: one('runs', d.run_id) },
+    relationships: {
+      'notification-configuration': one('notification-configurations', d.configuration_id),
+      run: one('runs', d.run_id),
+    },
   };
 }
 
@@ -57,7 +79,14 @@ const ABANDONED_ATTEMPT = 'the sender stopped before this attempt ended';
  * sender died, and a later attempt or the end of the delivery came), else `ended`.
  */
 export function attemptAttributes(
-  a: { attempt: number; status_code: number | null; duration_ms: number | null; error: string | null; created_at: Date; ended_at: Date | null },
+  a: {
+    attempt: number;
+    status_code: number | null;
+    duration_ms: number | null;
+    error: string | null;
+    created_at: Date;
+    ended_at: Date | null;
+  },
   latest: number,
   sending: boolean,
 ) {

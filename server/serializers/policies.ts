@@ -88,7 +88,16 @@ export const POLICY_SET_VERSION_UPLOAD = 'policy-set-version-upload';
  * becomes ready replaces the set's policies, so a mere reader never sees the link.
  */
 export function policySetVersionDocument(config: Config, v: PolicySetVersionSummary, canUpload: boolean): Resource {
-  const upload = canUpload && v.status === 'pending' ? signedObjectUrl(config.uploadUrl, config.encryptionKey, POLICY_SET_VERSION_UPLOAD, v.id, config.uploadUrlTtlSeconds) : null;
+  const upload =
+    canUpload && v.status === 'pending'
+      ? signedObjectUrl(
+          config.uploadUrl,
+          config.encryptionKey,
+          POLICY_SET_VERSION_UPLOAD,
+          v.id,
+          config.uploadUrlTtlSeconds,
+        )
+      : null;
   return policySetVersionResource(v, upload);
 }
 
@@ -140,7 +149,12 @@ export function policySetParameterResource(p: PolicySetParameterRow): Resource {
     type: 'vars',
     id: p.id,
     attributes: { key: p.key, value: p.sensitive ? null : p.value, category: 'policy-set', sensitive: p.sensitive },
-    relationships: { configurable: { ...one('policy-sets', p.policy_set_id), links: { related: `/api/v2/policy-sets/${p.policy_set_id}` } } },
+    relationships: {
+      configurable: {
+        ...one('policy-sets', p.policy_set_id),
+        links: { related: `/api/v2/policy-sets/${p.policy_set_id}` },
+      },
+    },
     links: { self: `/api/v2/policy-sets/${p.policy_set_id}/parameters/${p.id}` },
   };
 }

@@ -43,7 +43,10 @@ export function policyEvaluationResource(e: PolicyEvaluationRow, setOutcomeIds: 
     },
     relationships: {
       'policy-attachable': one('task-stages', e.task_stage_id),
-      'policy-set-outcomes': { ...many('policy-set-outcomes', setOutcomeIds), links: { related: `/api/v2/policy-evaluations/${e.id}/policy-set-outcomes` } },
+      'policy-set-outcomes': {
+        ...many('policy-set-outcomes', setOutcomeIds),
+        links: { related: `/api/v2/policy-evaluations/${e.id}/policy-set-outcomes` },
+      },
     },
     links: { self: `/api/v2/policy-evaluations/${e.id}` },
   };

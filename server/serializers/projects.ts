@@ -4,10 +4,16 @@ import type { ProjectRow, TeamProjectRow } from '../../shared/projects/repo.js';
 import type { ProjectCounts } from '../../shared/projects/queries.js';
 
 /** The id of one of a project's tag bindings (they have no row of their own): the project's id and the key. */
-const bindingId = (project: ProjectRow, key: string) => `tb-${project.id.slice(4)}-${Buffer.from(key).toString('base64url')}`;
+const bindingId = (project: ProjectRow, key: string) =>
+  `tb-${project.id.slice(4)}-${Buffer.from(key).toString('base64url')}`;
 
 /** A project; `withBindings` adds its effective tag bindings (`include=effective_tag_bindings`). */
-export function projectResource(p: ProjectRow, access: ProjectAccess, counts: ProjectCounts, withBindings = false): Resource {
+export function projectResource(
+  p: ProjectRow,
+  access: ProjectAccess,
+  counts: ProjectCounts,
+  withBindings = false,
+): Resource {
   return {
     type: 'projects',
     id: p.id,
@@ -39,7 +45,14 @@ export function projectResource(p: ProjectRow, access: ProjectAccess, counts: Pr
     },
     relationships: {
       organization: one('organizations', p.organization_name),
-      ...(withBindings ? { 'effective-tag-bindings': many('effective-tag-bindings', p.tag_bindings.map((b) => bindingId(p, b.key))) } : {}),
+      ...(withBindings
+        ? {
+            'effective-tag-bindings': many(
+              'effective-tag-bindings',
+              p.tag_bindings.map((b) => bindingId(p, b.key)),
+            ),
+          }
+        : {}),
     },
     links: { self: `/api/v2/projects/${p.id}` },
   };
@@ -47,7 +60,11 @@ export function projectResource(p: ProjectRow, access: ProjectAccess, counts: Pr
 
 /** A project's tag bindings as `include=effective_tag_bindings` shows them (a project inherits none). */
 export const effectiveTagBindingResources = (p: ProjectRow): Resource[] =>
-  p.tag_bindings.map((b) => ({ type: 'effective-tag-bindings', id: bindingId(p, b.key), attributes: { key: b.key, value: b.value } }));
+  p.tag_bindings.map((b) => ({
+    type: 'effective-tag-bindings',
+    id: bindingId(p, b.key),
+    attributes: { key: b.key, value: b.value },
+  }));
 
 /** A team's access to a project, with the permissions its level implies or its custom ones. */
 export function teamProjectResource(row: TeamProjectRow): Resource {

@@ -24,7 +24,10 @@ export interface ModulePermissions {
 }
 
 /** `noCode`: the list was asked for `include=no-code-modules`. */
-export function registryModuleResource(view: ModuleView, opts: { hostname: string; permissions: ModulePermissions; noCode?: boolean }): Resource {
+export function registryModuleResource(
+  view: ModuleView,
+  opts: { hostname: string; permissions: ModulePermissions; noCode?: boolean },
+): Resource {
   const m = view.module;
   const isPrivate = m.registry_name === 'private';
   return {
@@ -37,7 +40,11 @@ export function registryModuleResource(view: ModuleView, opts: { hostname: strin
       'registry-name': m.registry_name,
       // A public reference has no versions here: the public registry serves it.
       status: isPrivate ? moduleStatus(view.versions.map((v) => v.status)) : 'setup_complete',
-      'version-statuses': view.versions.map((v) => ({ version: v.version, status: v.status, ...(v.error ? { error: v.error } : {}) })),
+      'version-statuses': view.versions.map((v) => ({
+        version: v.version,
+        status: v.status,
+        ...(v.error ? { error: v.error } : {}),
+      })),
       'latest-version': view.latest,
       'publishing-mechanism': isPrivate ? 'api' : null,
       source: moduleAddress(m, opts.hostname),
@@ -51,13 +58,22 @@ export function registryModuleResource(view: ModuleView, opts: { hostname: strin
       'created-at': iso(m.created_at),
       'updated-at': iso(m.updated_at),
     },
-    relationships: { organization: one('organizations', m.organization_name), ...(opts.noCode ? { 'no-code-modules': many('no-code-modules', view.noCodeModuleId ? [view.noCodeModuleId] : []) } : {}) },
+    relationships: {
+      organization: one('organizations', m.organization_name),
+      ...(opts.noCode
+        ? { 'no-code-modules': many('no-code-modules', view.noCodeModuleId ? [view.noCodeModuleId] : []) }
+        : {}),
+    },
     links: { self: modulePathOf(m) },
   };
 }
 
 /** A module version; `uploadUrl` only in the creation response. */
-export function moduleVersionResource(v: ModuleVersionRow, module: RegistryModuleRow, opts: { uploadUrl?: string; testStatus?: string | null } = {}): Resource {
+export function moduleVersionResource(
+  v: ModuleVersionRow,
+  module: RegistryModuleRow,
+  opts: { uploadUrl?: string; testStatus?: string | null } = {},
+): Resource {
   return {
     type: 'registry-module-versions',
     id: v.id,
@@ -93,7 +109,12 @@ const detailsOf = (d: ModuleDetails | null, path: string): Record<string, unknow
 });
 
 /** The registry protocol's module detail (`/api/registry/v1/modules/:ns/:name/:provider[/:version]`). */
-export function moduleDetail(m: RegistryModuleRow, v: ModuleVersionRow, allVersions: string[], hostname: string): Record<string, unknown> {
+export function moduleDetail(
+  m: RegistryModuleRow,
+  v: ModuleVersionRow,
+  allVersions: string[],
+  hostname: string,
+): Record<string, unknown> {
   return {
     id: `${m.namespace}/${m.name}/${m.provider}/${v.version}`,
     owner: '',

@@ -20,7 +20,13 @@ export function taskResource(task: TaskRow, global: boolean, workspaceTaskIds: s
       'hmac-key': null,
       enabled: task.enabled,
       ...(global
-        ? { 'global-configuration': { enabled: task.global_enabled, stages: task.global_stages, 'enforcement-level': task.global_enforcement_level } }
+        ? {
+            'global-configuration': {
+              enabled: task.global_enabled,
+              stages: task.global_stages,
+              'enforcement-level': task.global_enforcement_level,
+            },
+          }
         : {}),
       'created-at': iso(task.created_at),
       'updated-at': iso(task.updated_at),
@@ -53,7 +59,13 @@ export function workspaceTaskResource(wt: WorkspaceTaskRow): Resource {
  * decision (`is-overridable`); `can-override` and `can-override-policy` also need the caller's
  * manage-policy-overrides (`mayOverride`). Task failures are never overridable.
  */
-export function taskStageResource(ts: TaskStageRow, runStatus: string, resultIds: string[], evaluationIds: string[], mayOverride: boolean): Resource {
+export function taskStageResource(
+  ts: TaskStageRow,
+  runStatus: string,
+  resultIds: string[],
+  evaluationIds: string[],
+  mayOverride: boolean,
+): Resource {
   const overridable = stageOverridableNow(ts.status, runStatus);
   return {
     type: 'task-stages',
@@ -64,7 +76,11 @@ export function taskStageResource(ts: TaskStageRow, runStatus: string, resultIds
       'status-timestamps': ts.status_timestamps,
       'created-at': iso(ts.created_at),
       'updated-at': iso(ts.updated_at),
-      permissions: { 'can-override-policy': mayOverride, 'can-override-tasks': false, 'can-override': mayOverride && overridable },
+      permissions: {
+        'can-override-policy': mayOverride,
+        'can-override-tasks': false,
+        'can-override': mayOverride && overridable,
+      },
       actions: { 'is-overridable': overridable },
     },
     relationships: {
@@ -85,7 +101,13 @@ export interface Attempt {
   ended_at: Date | null;
 }
 
-export function taskResultResource(r: TaskResultRow, stage: string, isSpeculative: boolean, outcomeIds: string[], attempts: Attempt[]): Resource {
+export function taskResultResource(
+  r: TaskResultRow,
+  stage: string,
+  isSpeculative: boolean,
+  outcomeIds: string[],
+  attempts: Attempt[],
+): Resource {
   return {
     type: 'task-results',
     id: r.id,
@@ -104,7 +126,9 @@ export function taskResultResource(r: TaskResultRow, stage: string, isSpeculativ
       'workspace-task-id': r.workspace_task_id,
       'workspace-task-enforcement-level': r.enforcement_level,
       // Beyond TFE: every delivery attempt of the run task request, as integrators debug them.
-      'delivery-attempts': attempts.map((a) => attemptAttributes(a, r.dispatch_attempts, r.dispatch_status === 'sending')),
+      'delivery-attempts': attempts.map((a) =>
+        attemptAttributes(a, r.dispatch_attempts, r.dispatch_status === 'sending'),
+      ),
     },
     relationships: {
       'task-stage': one('task-stages', r.task_stage_id),
@@ -115,7 +139,16 @@ export function taskResultResource(r: TaskResultRow, stage: string, isSpeculativ
   };
 }
 
-export function outcomeResource(o: { id: string; task_result_id: string; outcome_id: string | null; description: string | null; body: string | null; url: string | null; tags: unknown; created_at: Date }): Resource {
+export function outcomeResource(o: {
+  id: string;
+  task_result_id: string;
+  outcome_id: string | null;
+  description: string | null;
+  body: string | null;
+  url: string | null;
+  tags: unknown;
+  created_at: Date;
+}): Resource {
   return {
     type: 'task-result-outcomes',
     id: o.id,

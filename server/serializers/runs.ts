@@ -89,7 +89,10 @@ export function runResource(run: RunRow, ctx: RunContext): Resource {
       'task-stages': many('task-stages', ctx.taskStageIds ?? []),
       'policy-checks': many('policy-checks', ctx.policyCheckIds ?? []),
       comments: many('comments', ctx.commentIds ?? []),
-      'run-events': { ...many('run-events', ctx.eventIds ?? []), links: { related: `/api/v2/runs/${run.id}/run-events` } },
+      'run-events': {
+        ...many('run-events', ctx.eventIds ?? []),
+        links: { related: `/api/v2/runs/${run.id}/run-events` },
+      },
     },
     links: { self: `/api/v2/runs/${run.id}` },
   };
@@ -147,7 +150,11 @@ export function runEventResource(e: RunEventView): Resource {
     type: 'run-events',
     id: e.id,
     attributes: { action: e.action, description: e.description, 'created-at': iso(e.created_at) },
-    relationships: { actor: one('users', e.actor_id), target: one('runs', e.run_id), comment: one('comments', e.comment_id) },
+    relationships: {
+      actor: one('users', e.actor_id),
+      target: one('runs', e.run_id),
+      comment: one('comments', e.comment_id),
+    },
   };
 }
 
@@ -175,7 +182,9 @@ export function stateVersionResource(sv: StateVersionRow, outputIds: string[], u
       'billable-rum-count': sv.resource_count,
       'hosted-state-download-url': urls.download ?? null,
       'hosted-json-state-download-url': urls.jsonDownload ?? null,
-      ...(sv.status === 'pending' ? { 'hosted-state-upload-url': urls.upload ?? null, 'hosted-json-state-upload-url': urls.jsonUpload ?? null } : {}),
+      ...(sv.status === 'pending'
+        ? { 'hosted-state-upload-url': urls.upload ?? null, 'hosted-json-state-upload-url': urls.jsonUpload ?? null }
+        : {}),
       'vcs-commit-sha': null,
       'created-at': iso(sv.created_at),
     },
@@ -217,7 +226,13 @@ export function stateOutputResource(o: StateOutputRow, value: unknown): Resource
   return {
     type: 'state-version-outputs',
     id: o.id,
-    attributes: { name: o.name, sensitive: o.sensitive, type: typeof o.type === 'string' ? o.type : 'unknown', value, 'detailed-type': o.type },
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      type: typeof o.type === 'string' ? o.type : 'unknown',
+      value,
+      'detailed-type': o.type,
+    },
     links: { self: `/api/v2/state-version-outputs/${o.id}` },
   };
 }

@@ -20,12 +20,21 @@ export function variableResource(v: VariableView): Resource {
     },
     relationships: workspace
       ? { configurable: { ...one('workspaces', workspace), links: { related: `/api/v2/workspaces/${workspace}` } } }
-      : { varset: { ...one('varsets', v.variable_set_id), links: { related: `/api/v2/varsets/${v.variable_set_id}` } } },
-    links: { self: workspace ? `/api/v2/workspaces/${workspace}/vars/${v.id}` : `/api/v2/varsets/${v.variable_set_id}/relationships/vars/${v.id}` },
+      : {
+          varset: { ...one('varsets', v.variable_set_id), links: { related: `/api/v2/varsets/${v.variable_set_id}` } },
+        },
+    links: {
+      self: workspace
+        ? `/api/v2/workspaces/${workspace}/vars/${v.id}`
+        : `/api/v2/varsets/${v.variable_set_id}/relationships/vars/${v.id}`,
+    },
   };
 }
 
-export function varsetResource(s: VariableSetRow, members: { workspaceIds: string[]; projectIds: string[]; varIds: string[] }): Resource {
+export function varsetResource(
+  s: VariableSetRow,
+  members: { workspaceIds: string[]; projectIds: string[]; varIds: string[] },
+): Resource {
   return {
     type: 'varsets',
     id: s.id,

@@ -35,16 +35,24 @@ async function allowedOf(db: Db, organizationName: string, ids: string[]): Promi
   const unique = [...new Set(ids)];
   const found = await workspaceIdsIn(db, organizationName, unique);
   const missing = unique.find((id) => !found.includes(id));
-  if (missing) throw new Unprocessable(`workspace ${missing} not found in the organization`, { relationship: 'allowed-workspaces' });
+  if (missing)
+    throw new Unprocessable(`workspace ${missing} not found in the organization`, {
+      relationship: 'allowed-workspaces',
+    });
   return unique;
 }
 
 /** Creates a pool in an organization; its name must be free there. */
-export async function createAgentPool(rt: Runtime, organizationName: string, input: AgentPoolInput & { name: string }): Promise<AgentPoolRow> {
+export async function createAgentPool(
+  rt: Runtime,
+  organizationName: string,
+  input: AgentPoolInput & { name: string },
+): Promise<AgentPoolRow> {
   return rt.db
     .transaction(async (tx) => {
       const pool = await insertAgentPool(tx, organizationName, input);
-      if (input.allowedWorkspaceIds) await replaceAllowedWorkspaces(tx, pool.id, await allowedOf(tx, organizationName, input.allowedWorkspaceIds));
+      if (input.allowedWorkspaceIds)
+        await replaceAllowedWorkspaces(tx, pool.id, await allowedOf(tx, organizationName, input.allowedWorkspaceIds));
       return pool;
     })
     .catch((err: unknown) => {
@@ -56,11 +64,21 @@ export async function createAgentPool(rt: Runtime, organizationName: string, inp
 export async function changeAgentPool(rt: Runtime, pool: AgentPoolRow, input: AgentPoolInput): Promise<AgentPoolRow> {
   return rt.db
     .transaction(async (tx) => {
-      const changed = (await updateAgentPool(tx, pool.id, { name: input.name, organization_scoped: input.organization_scoped })) ?? pool;
-      if (input.allowedWorkspaceIds) await replaceAllowedWorkspaces(tx, pool.id, await allowedOf(tx, pool.organization_name, input.allowedWorkspaceIds));
+      const changed =
+        (await updateAgentPool(tx, pool.id, { name: input.name, organization_scoped: input.organization_scoped })) ??
+        pool;
+      if (input.allowedWorkspaceIds)
+        await replaceAllowedWorkspaces(
+          tx,
+          pool.id,
+          await allowedOf(tx, pool.organization_name, input.allowedWorkspaceIds),
+        );
       if (!changed.organization_scoped) {
         for (const id of await workspaceIdsInPool(tx, pool.id)) {
-          if (!(await allowsWorkspace(tx, pool.id, id))) throw new Unprocessable(`workspace ${id} runs in this agent pool and would no longer be allowed to`, { relationship: 'allowed-workspaces' });
+          if (!(await allowsWorkspace(tx, pool.id, id)))
+            throw new Unprocessable(`workspace ${id} runs in this agent pool and would no longer be allowed to`, {
+              relationship: 'allowed-workspaces',
+            });
         }
       }
       return changed;
@@ -74,8 +92,14 @@ export async function changeAgentPool(rt: Runtime, pool: AgentPoolRow, input: Ag
 export async function removeAgentPool(rt: Runtime, pool: AgentPoolRow): Promise<void> {
   await rt.db.transaction(async (tx) => {
     const use = await poolUse(tx, pool.id);
-    if (use.isDefault) throw new Unprocessable("the agent pool is the organization's default agent pool; change the organization's default first");
-    if (use.workspaceIds.length) throw new Unprocessable(`the agent pool is used by workspaces (${use.workspaceIds.join(', ')}); move them to another pool or execution mode first`);
+    if (use.isDefault)
+      throw new Unprocessable(
+        "the agent pool is the organization's default agent pool; change the organization's default first",
+      );
+    if (use.workspaceIds.length)
+      throw new Unprocessable(
+        `the agent pool is used by workspaces (${use.workspaceIds.join(', ')}); move them to another pool or execution mode first`,
+      );
     if (!(await deleteAgentPool(tx, pool.id))) throw new NotFound();
   });
 }
@@ -92,13 +116,24 @@ export async function resolveExecution(
   request: ExecutionRequest,
   target: { kind: 'organization' } | { kind: 'workspace'; workspaceId: string | null },
 ): Promise<Execution> {
-  const field: Field = target.kind === 'organization' ? { relationship: 'default-agent-pool' } : { attribute: 'agent-pool-id' };
-  const after = executionAfter(before, request, target.kind === 'organization' ? 'Default agent pool' : 'Agent pool', field);
+  const field: Field =
+    target.kind === 'organization' ? { relationship: 'default-agent-pool' } : { attribute: 'agent-pool-id' };
+  const after = executionAfter(
+    before,
+    request,
+    target.kind === 'organization' ? 'Default agent pool' : 'Agent pool',
+    field,
+  );
   if (isProblem(after)) throw new Unprocessable(after.problem, after.field);
   if (!after.pool || after.pool === before.pool) return after;
   const pool = await findAgentPool(db, after.pool);
-  if (!pool || pool.organization_name !== organizationName) throw new Unprocessable(`agent pool ${after.pool} not found in the organization`, field);
-  const allowed = target.kind === 'workspace' && target.workspaceId !== null && (await allowsWorkspace(db, pool.id, target.workspaceId));
-  if (target.kind === 'workspace' && !poolServes(pool, allowed)) throw new Unprocessable(`agent pool ${pool.name} is not available to this workspace`, field);
+  if (!pool || pool.organization_name !== organizationName)
+    throw new Unprocessable(`agent pool ${after.pool} not found in the organization`, field);
+  const allowed =
+    target.kind === 'workspace' &&
+    target.workspaceId !== null &&
+    (await allowsWorkspace(db, pool.id, target.workspaceId));
+  if (target.kind === 'workspace' && !poolServes(pool, allowed))
+    throw new Unprocessable(`agent pool ${pool.name} is not available to this workspace`, field);
   return after;
 }

@@ -24,7 +24,8 @@ export interface ExecutionRequest {
 }
 
 /** The refusal of a pool named without the agent mode, as TFE words it. */
-export const poolWithoutAgentMode = (what: 'Agent pool' | 'Default agent pool') => `${what} must not be specified unless using 'agent' execution mode`;
+export const poolWithoutAgentMode = (what: 'Agent pool' | 'Default agent pool') =>
+  `${what} must not be specified unless using 'agent' execution mode`;
 
 /**
  * The mode and pool `before` becomes with `request`, as TFE words its refusals (`what`: "Agent
@@ -32,16 +33,23 @@ export const poolWithoutAgentMode = (what: 'Agent pool' | 'Default agent pool') 
  * only: leaving that mode drops the pool, naming one without it is refused, and so is the agent
  * mode without one when the request sets either.
  */
-export function executionAfter(before: Execution, request: ExecutionRequest, what: 'Agent pool' | 'Default agent pool', field: Field): Execution | ExecutionProblem {
+export function executionAfter(
+  before: Execution,
+  request: ExecutionRequest,
+  what: 'Agent pool' | 'Default agent pool',
+  field: Field,
+): Execution | ExecutionProblem {
   const mode = request.mode ?? before.mode;
   const named = request.pool !== undefined;
   const pool = named ? request.pool! : mode === 'agent' ? before.pool : null;
   if (pool && mode !== 'agent') return { problem: poolWithoutAgentMode(what), field };
-  if (mode === 'agent' && !pool && (named || request.mode !== undefined)) return { problem: `${what} must be specified when using 'agent' execution mode`, field };
+  if (mode === 'agent' && !pool && (named || request.mode !== undefined))
+    return { problem: `${what} must be specified when using 'agent' execution mode`, field };
   return { mode, pool };
 }
 
 export const isProblem = (e: Execution | ExecutionProblem): e is ExecutionProblem => 'problem' in e;
 
 /** Whether a pool serves a workspace: every workspace of its organization, or the ones it allows. */
-export const poolServes = (pool: { organization_scoped: boolean }, allowed: boolean): boolean => pool.organization_scoped || allowed;
+export const poolServes = (pool: { organization_scoped: boolean }, allowed: boolean): boolean =>
+  pool.organization_scoped || allowed;

@@ -5,7 +5,18 @@ import { ApiError, Conflict, NotFound, type ErrorKind } from '../platform/errors
 import { intakeArchive, UploadRefused } from './archive-intake.js';
 import { refusal, retentionMoves, type CvEvent, type CvFacts } from './machine.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
-import { activeRunCount, archivableCvIds, giveBackCurrent, insertWorkspaceCv, isCurrentAnywhere, lockCv, makeCurrent, mayBeGivenBack, moveCv, type CvRow } from './repo.js';
+import {
+  activeRunCount,
+  archivableCvIds,
+  giveBackCurrent,
+  insertWorkspaceCv,
+  isCurrentAnywhere,
+  lockCv,
+  makeCurrent,
+  mayBeGivenBack,
+  moveCv,
+  type CvRow,
+} from './repo.js';
 import type { RunRow } from '../runs/repo.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from '../runs/commands.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
@@ -13,7 +24,6 @@ import { findModule, type TestRunRow } from '../module-tests/repo.js';
 import { findWorkspace } from '../workspaces/repo.js';
 import { insertQueuedTestRun } from '../module-tests/test-runs.js';
 import { secretsWithheldFrom } from '../runs/withheld-secrets.js';
-
 
 /**
  * Marks a pending version errored (compare-and-set) and explains why. Used for corrupt, empty
@@ -35,7 +45,10 @@ export async function failUpload(db: Db, cvId: string, message: string): Promise
  */
 export async function createWorkspaceCv(
   rt: Runtime,
-  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & { workspace_id: string; created_by_id: string | null },
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & {
+    workspace_id: string;
+    created_by_id: string | null;
+  },
   idempotency: IdempotencyColumns | null = null,
 ): Promise<CvRow> {
   const cv = await insertWorkspaceCv(rt.db, attrs, idempotency);
@@ -53,11 +66,18 @@ export async function createWorkspaceCv(
  * it no longer pending. A body cut off by the client leaves the version pending (it may upload
  * again). `before` is the version as read when the upload began.
  */
-export async function acceptUpload(rt: Runtime, before: CvRow, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<{ cv: CvRow; run: RunRow | null }> {
+export async function acceptUpload(
+  rt: Runtime,
+  before: CvRow,
+  body: AsyncIterable<Buffer>,
+  declaredBytes?: number,
+): Promise<{ cv: CvRow; run: RunRow | null }> {
   const cvId = before.id;
-  if (before.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
+  if (before.status !== 'pending')
+    throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
-  if (before.workspace_id && before.auto_queue_runs && before.speculative) await refuseSpeculativeBeyondCap(rt, before.workspace_id);
+  if (before.workspace_id && before.auto_queue_runs && before.speculative)
+    await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
   const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
     await failUpload(rt.db, cvId, message);
@@ -86,7 +106,10 @@ export async function acceptUpload(rt: Runtime, before: CvRow, body: AsyncIterab
             plan_only: cv.speculative,
             auto_apply: !cv.speculative && workspace.auto_apply === true,
             created_by_id: cv.created_by_id,
-            secrets_withheld: await secretsWithheldFrom(tx, workspace.organization_name, { planOnly: cv.speculative, planAccessOnly: cv.created_with_plan_access_only }),
+            secrets_withheld: await secretsWithheldFrom(tx, workspace.organization_name, {
+              planOnly: cv.speculative,
+              planAccessOnly: cv.created_with_plan_access_only,
+            }),
           })
         : null;
       return { cv, run, testRun: null };
@@ -135,7 +158,12 @@ async function factsOf(tx: Db, cv: CvRow): Promise<CvFacts> {
 }
 
 /** Moves a locked version by `event`; archive and permanent delete discard its archive, soft delete keeps it for a restore. */
-async function moveLocked(rt: Pick<Runtime, 'store'>, tx: Db, cv: CvRow, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>): Promise<CvRow | undefined> {
+async function moveLocked(
+  rt: Pick<Runtime, 'store'>,
+  tx: Db,
+  cv: CvRow,
+  event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>,
+): Promise<CvRow | undefined> {
   const discard = event === 'archive' || event === 'permanent_delete';
   const moved = await moveCv(tx, cv.id, event, discard ? { archive_object_id: null } : {}, [cv.status]);
   if (moved && discard && cv.archive_object_id) await rt.store.delete(tx, cv.archive_object_id);
@@ -143,7 +171,12 @@ async function moveLocked(rt: Pick<Runtime, 'store'>, tx: Db, cv: CvRow, event: 
 }
 
 /** The backing-data actions of the self-hosted edition and archive, with their preconditions. */
-export async function cvAction(rt: Runtime, cvId: string, event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>, refusedAs: 'conflict' | 'bad-request'): Promise<CvRow> {
+export async function cvAction(
+  rt: Runtime,
+  cvId: string,
+  event: Extract<CvEvent, 'archive' | 'soft_delete' | 'restore' | 'permanent_delete'>,
+  refusedAs: 'conflict' | 'bad-request',
+): Promise<CvRow> {
   return rt.db.transaction(async (tx) => {
     const cv = await lockCv(tx, cvId);
     if (!cv) throw new NotFound('configuration version not found');

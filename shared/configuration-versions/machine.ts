@@ -41,16 +41,19 @@ export interface CvFacts {
  * same transaction that then moves the row with a compare-and-set.
  */
 export function refusal(event: 'archive' | 'soft_delete' | 'restore' | 'permanent_delete', v: CvFacts): string | null {
-  if (!cvMachine.can(v.status, event)) return `cannot ${event.replace('_', ' ')} a configuration version that is ${v.status}`;
+  if (!cvMachine.can(v.status, event))
+    return `cannot ${event.replace('_', ' ')} a configuration version that is ${v.status}`;
   switch (event) {
     case 'archive':
-      if (!isApiSource(v.source)) return 'configuration versions created from a VCS repository are archived automatically';
+      if (!isApiSource(v.source))
+        return 'configuration versions created from a VCS repository are archived automatically';
       if (v.isCurrent) return 'configuration could not be archived because it is current';
       if (v.activeRuns) return 'the configuration version has runs in progress';
       return null;
     case 'soft_delete':
     case 'permanent_delete':
-      if (!isApiSource(v.source)) return 'only configuration versions created through the API or CLI have backing data that can be deleted';
+      if (!isApiSource(v.source))
+        return 'only configuration versions created through the API or CLI have backing data that can be deleted';
       if (v.isCurrent) return 'the backing data of the current configuration version cannot be deleted';
       return null;
     case 'restore':
@@ -65,7 +68,8 @@ export function refusal(event: 'archive' | 'soft_delete' | 'restore' | 'permanen
  */
 export function retentionMoves(v: CvFacts): ('soft_delete' | 'permanent_delete')[] | null {
   if (v.activeRuns) return null;
-  const moves: ('soft_delete' | 'permanent_delete')[] = v.status === 'uploaded' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
+  const moves: ('soft_delete' | 'permanent_delete')[] =
+    v.status === 'uploaded' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
   return refusal(moves[0], v) ? null : moves;
 }
 

@@ -54,10 +54,14 @@ export interface IngressRow {
 export const findCv = (db: Db, id: string) => db<CvRow>('configuration_versions').where({ id }).first();
 
 /** A version's row, locked until the caller's transaction ends (its actions and purges take turns on it). */
-export const lockCv = (tx: Db, cvId: string) => tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
+export const lockCv = (tx: Db, cvId: string) =>
+  tx<CvRow>('configuration_versions').where({ id: cvId }).forUpdate().first();
 
 /** A version with the organization it belongs to, through its workspace or its registry module; undefined when it does not exist. */
-export const findCvWithOrganization = (db: Db, id: string): Promise<(CvRow & { organization_name: string | null }) | undefined> =>
+export const findCvWithOrganization = (
+  db: Db,
+  id: string,
+): Promise<(CvRow & { organization_name: string | null }) | undefined> =>
   db('configuration_versions as cv')
     .leftJoin('workspaces as w', 'w.id', 'cv.workspace_id')
     .leftJoin('registry_modules as m', 'm.id', 'cv.registry_module_id')
@@ -66,13 +70,21 @@ export const findCvWithOrganization = (db: Db, id: string): Promise<(CvRow & { o
 
 /** The workspace's current configuration version, looked up in one query. */
 export const findCurrentCv = (db: Db, workspaceId: string) =>
-  db<CvRow>('configuration_versions').where('id', db('workspaces').where({ id: workspaceId }).select('current_configuration_version_id')).first();
-export const cvsOfWorkspace = (db: Db, workspaceId: string) => db<CvRow>('configuration_versions').where({ workspace_id: workspaceId });
-export const findIngress = (db: Db, cvId: string) => db<IngressRow>('ingress_attributes').where({ configuration_version_id: cvId }).first();
+  db<CvRow>('configuration_versions')
+    .where('id', db('workspaces').where({ id: workspaceId }).select('current_configuration_version_id'))
+    .first();
+export const cvsOfWorkspace = (db: Db, workspaceId: string) =>
+  db<CvRow>('configuration_versions').where({ workspace_id: workspaceId });
+export const findIngress = (db: Db, cvId: string) =>
+  db<IngressRow>('ingress_attributes').where({ configuration_version_id: cvId }).first();
 
 export async function insertCv(
   db: Db,
-  attrs: Partial<Pick<CvRow, 'workspace_id' | 'registry_module_id'>> & Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & { created_by_id?: string | null; status?: CvStatus },
+  attrs: Partial<Pick<CvRow, 'workspace_id' | 'registry_module_id'>> &
+    Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional'> & {
+      created_by_id?: string | null;
+      status?: CvStatus;
+    },
 ): Promise<CvRow> {
   const [row] = await db<CvRow>('configuration_versions')
     .insert({ id: newId('cv'), ...attrs, status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }) })
@@ -80,8 +92,14 @@ export async function insertCv(
   return row;
 }
 
-export async function insertIngress(db: Db, cvId: string, attrs: Partial<Omit<IngressRow, 'id' | 'configuration_version_id' | 'created_at'>>): Promise<IngressRow> {
-  const [row] = await db<IngressRow>('ingress_attributes').insert({ id: newId('ia'), configuration_version_id: cvId, ...attrs }).returning('*');
+export async function insertIngress(
+  db: Db,
+  cvId: string,
+  attrs: Partial<Omit<IngressRow, 'id' | 'configuration_version_id' | 'created_at'>>,
+): Promise<IngressRow> {
+  const [row] = await db<IngressRow>('ingress_attributes')
+    .insert({ id: newId('ia'), configuration_version_id: cvId, ...attrs })
+    .returning('*');
   return row;
 }
 
@@ -114,7 +132,14 @@ export async function moveCv(
       ...changes,
       status: to,
       updated_at: db.fn.now(),
-      ...(stamp ? { status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [stamp, new Date().toISOString()]) } : {}),
+      ...(stamp
+        ? {
+            status_timestamps: db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [
+              stamp,
+              new Date().toISOString(),
+            ]),
+          }
+        : {}),
     })
     .returning('*');
   return row;
@@ -127,12 +152,18 @@ export async function isCurrentAnywhere(db: Db, cvId: string): Promise<boolean> 
 
 /** Whether a pending version would give its workspace this version back were its upload to fail (see giveBackCurrent). */
 export async function mayBeGivenBack(db: Db, cvId: string): Promise<boolean> {
-  return Boolean(await db('configuration_versions').where({ replaced_current_id: cvId, status: 'pending' }).first('id'));
+  return Boolean(
+    await db('configuration_versions').where({ replaced_current_id: cvId, status: 'pending' }).first('id'),
+  );
 }
 
 /** Runs of this version that have not reached a final state. */
 export async function activeRunCount(db: Db, cvId: string, finalStatuses: readonly string[]): Promise<number> {
-  const row = await db('runs').where({ configuration_version_id: cvId }).whereNotIn('status', finalStatuses).count<{ count: number }[]>({ count: '*' }).first();
+  const row = await db('runs')
+    .where({ configuration_version_id: cvId })
+    .whereNotIn('status', finalStatuses)
+    .count<{ count: number }[]>({ count: '*' })
+    .first();
   return Number(row?.count ?? 0);
 }
 
@@ -148,10 +179,16 @@ export async function activeRunCount(db: Db, cvId: string, finalStatuses: readon
  */
 export async function insertWorkspaceCv(
   db: Db,
-  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & { workspace_id: string; created_by_id: string | null },
+  attrs: Pick<CvRow, 'source' | 'auto_queue_runs' | 'speculative' | 'provisional' | 'created_with_plan_access_only'> & {
+    workspace_id: string;
+    created_by_id: string | null;
+  },
   idempotency: IdempotencyColumns | null = null,
 ): Promise<CvRow | undefined> {
-  const locked = db('workspaces').where({ id: attrs.workspace_id }).forUpdate().select('id', 'current_configuration_version_id');
+  const locked = db('workspaces')
+    .where({ id: attrs.workspace_id })
+    .forUpdate()
+    .select('id', 'current_configuration_version_id');
   const row = {
     id: db.raw('?::text', [newId('cv')]),
     workspace_id: db.ref('w.id'),
@@ -167,8 +204,13 @@ export async function insertWorkspaceCv(
     idempotency_key: db.raw('?::text', [idempotency?.idempotency_key ?? null]),
     idempotency_request: db.raw('?::text', [idempotency?.idempotency_request ?? null]),
   };
-  const inserted = db.into(db.raw('configuration_versions (??)', [Object.keys(row)])).insert(db.from('w').select(Object.values(row))).returning('*');
-  const made = db('workspaces').where('id', db('w').select('id')).update({ current_configuration_version_id: db('cv').select('id') });
+  const inserted = db
+    .into(db.raw('configuration_versions (??)', [Object.keys(row)]))
+    .insert(db.from('w').select(Object.values(row)))
+    .returning('*');
+  const made = db('workspaces')
+    .where('id', db('w').select('id'))
+    .update({ current_configuration_version_id: db('cv').select('id') });
   const statement = db.with('w', locked).with('cv', inserted);
   const [created] = await (attrs.provisional ? statement : statement.with('made', made)).select('*').from('cv');
   return created as CvRow | undefined;
@@ -177,7 +219,9 @@ export async function insertWorkspaceCv(
 /** A version whose upload failed gives its workspace back the version it displaced, if it is still the current one. */
 export async function giveBackCurrent(db: Db, cv: CvRow): Promise<void> {
   if (!cv.workspace_id) return;
-  await db('workspaces').where({ id: cv.workspace_id, current_configuration_version_id: cv.id }).update({ current_configuration_version_id: cv.replaced_current_id });
+  await db('workspaces')
+    .where({ id: cv.workspace_id, current_configuration_version_id: cv.id })
+    .update({ current_configuration_version_id: cv.replaced_current_id });
 }
 
 /** Makes a version the workspace's current one unless a newer version already is (provisional promotion). */
@@ -187,7 +231,10 @@ export async function makeCurrent(db: Db, workspaceId: string, cv: Pick<CvRow, '
     .andWhere((q) =>
       q
         .whereNull('current_configuration_version_id')
-        .orWhereIn('current_configuration_version_id', db('configuration_versions').where('created_at', '<=', cv.created_at).select('id')),
+        .orWhereIn(
+          'current_configuration_version_id',
+          db('configuration_versions').where('created_at', '<=', cv.created_at).select('id'),
+        ),
     )
     .update({ current_configuration_version_id: cv.id });
   return n === 1;
@@ -197,7 +244,12 @@ export async function makeCurrent(db: Db, workspaceId: string, cv: Pick<CvRow, '
  * Up to `limit` ids of API-created workspace versions older than `days`, oldest first, that are
  * uploaded, not current anywhere and have no run outside `finalStatuses`: what maintenance archives.
  */
-export async function archivableCvIds(db: Db, days: number, limit: number, finalStatuses: readonly string[]): Promise<string[]> {
+export async function archivableCvIds(
+  db: Db,
+  days: number,
+  limit: number,
+  finalStatuses: readonly string[],
+): Promise<string[]> {
   return (await db('configuration_versions as cv')
     .where('cv.status', 'uploaded')
     .whereNotNull('cv.workspace_id')

@@ -15,10 +15,30 @@ import {
   type WorkspaceAccess,
   type WorkspacePermissions,
 } from './permissions.rules.js';
-import { mayChangeProject, mayManageProjectTeams, workspaceAccessOfProject, type ProjectAccessLevel, type ProjectPermissions, type ProjectWorkspacePermissions } from '../projects/rules.js';
+import {
+  mayChangeProject,
+  mayManageProjectTeams,
+  workspaceAccessOfProject,
+  type ProjectAccessLevel,
+  type ProjectPermissions,
+  type ProjectWorkspacePermissions,
+} from '../projects/rules.js';
 // The permission vocabulary lives with the domain rules; callers of this module may keep reading it here.
-export { ORGANIZATION_PERMISSIONS, WORKSPACE_ACCESS_LEVELS, FULL_WORKSPACE_ACCESS, accessOfLevel, allows, fullAccess, normalizeAccess } from './permissions.rules.js';
-export type { OrganizationAccess, OrganizationPermission, WorkspaceAccess, WorkspaceNeed } from './permissions.rules.js';
+export {
+  ORGANIZATION_PERMISSIONS,
+  WORKSPACE_ACCESS_LEVELS,
+  FULL_WORKSPACE_ACCESS,
+  accessOfLevel,
+  allows,
+  fullAccess,
+  normalizeAccess,
+} from './permissions.rules.js';
+export type {
+  OrganizationAccess,
+  OrganizationPermission,
+  WorkspaceAccess,
+  WorkspaceNeed,
+} from './permissions.rules.js';
 
 /**
  * Who is calling: the owner of the bearer token (or, for the web console, the user of the session
@@ -34,7 +54,14 @@ export type Principal =
    * shared/runs/tokens.ts); the token of a run whose secrets are withheld reads none of
    * that (`secretsWithheld`). It has no grant in any organization.
    */
-  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; runOrganization: string; secretsWithheld: boolean };
+  | {
+      kind: 'run';
+      tokenId: string;
+      runId: string;
+      workspaceId: string;
+      runOrganization: string;
+      secretsWithheld: boolean;
+    };
 
 /** What a principal may do inside one organization. */
 export interface OrganizationGrant {
@@ -43,8 +70,6 @@ export interface OrganizationGrant {
   permissions: OrganizationAccess;
   teamIds: string[];
 }
-
-
 
 function unionAccess(teams: Pick<TeamRow, 'organization_access'>[]): OrganizationAccess {
   const out = normalizeAccess({});
@@ -55,7 +80,11 @@ function unionAccess(teams: Pick<TeamRow, 'organization_access'>[]): Organizatio
 export const isSiteAdmin = (p: Principal): boolean => p.kind === 'user' && p.user.is_admin;
 
 /** A user's active membership of an organization: one row per team (one row of nulls for none). */
-type MembershipTeam = { id: string | null; is_owners: boolean | null; organization_access: Partial<OrganizationAccess> | null };
+type MembershipTeam = {
+  id: string | null;
+  is_owners: boolean | null;
+  organization_access: Partial<OrganizationAccess> | null;
+};
 
 /** A grant from the principal alone, or, for a user, from its membership's teams in the organization. */
 function grantOf(principal: Principal, organizationName: string, teams: MembershipTeam[]): OrganizationGrant | null {
@@ -68,16 +97,28 @@ function grantOf(principal: Principal, organizationName: string, teams: Membersh
     case 'team': {
       const team = principal.team;
       if (team.organization_name !== organizationName) return null;
-      return { organizationName, isOwner: team.is_owners, permissions: team.is_owners ? fullAccess() : unionAccess([team]), teamIds: [team.id] };
+      return {
+        organizationName,
+        isOwner: team.is_owners,
+        permissions: team.is_owners ? fullAccess() : unionAccess([team]),
+        teamIds: [team.id],
+      };
     }
     case 'user': {
       if (!teams.length) {
         if (!principal.user.is_admin) return null;
         return { organizationName, isOwner: true, permissions: fullAccess(), teamIds: [] };
       }
-      const memberOf = teams.filter((t): t is { id: string; is_owners: boolean; organization_access: Partial<OrganizationAccess> } => t.id !== null);
+      const memberOf = teams.filter(
+        (t): t is { id: string; is_owners: boolean; organization_access: Partial<OrganizationAccess> } => t.id !== null,
+      );
       const isOwner = principal.user.is_admin || memberOf.some((t) => t.is_owners);
-      return { organizationName, isOwner, permissions: isOwner ? fullAccess() : unionAccess(memberOf), teamIds: memberOf.map((t) => t.id) };
+      return {
+        organizationName,
+        isOwner,
+        permissions: isOwner ? fullAccess() : unionAccess(memberOf),
+        teamIds: memberOf.map((t) => t.id),
+      };
     }
   }
 }
@@ -118,10 +159,20 @@ export const grantedRead = (table: string, extra: readonly string[] = [], idIn =
 });
 
 /** A granted read of a row of `table` that `where` finds (see GrantedRead). */
-export const grantedReadWhere = (table: string, where: string, extra: readonly string[] = []): GrantedRead => ({ table, organization: 'x.organization_name', where, extra });
+export const grantedReadWhere = (table: string, where: string, extra: readonly string[] = []): GrantedRead => ({
+  table,
+  organization: 'x.organization_name',
+  where,
+  extra,
+});
 
 /** The granted read of an organization by its name. */
-export const ORGANIZATION_BY_NAME: GrantedRead = { table: 'organizations', organization: 'x.name', where: 'x.name = ?', extra: [] };
+export const ORGANIZATION_BY_NAME: GrantedRead = {
+  table: 'organizations',
+  organization: 'x.name',
+  where: 'x.name = ?',
+  extra: [],
+};
 
 /** What finds a granted read's row: its id, a query selecting it (one row, one column), or the values of its `where`. */
 export type ReadKey = readonly (string | null | Knex.QueryBuilder)[];
@@ -171,7 +222,8 @@ export class EarlyGuardRead {
 
   /** What this read found, once, when it is the read `read` of `key`; else null (read it now). */
   take<T>(read: GrantedRead, key: ReadKey): { found: GrantedRow<T> | undefined } | null {
-    if (this.taken || read !== this.read || key.length !== this.key.length || key.some((k, i) => k !== this.key[i])) return null;
+    if (this.taken || read !== this.read || key.length !== this.key.length || key.some((k, i) => k !== this.key[i]))
+      return null;
     this.taken = true;
     return { found: grantedRow(this.found as (T & { membership_teams: MembershipTeam[] }) | undefined) };
   }
@@ -181,9 +233,20 @@ export class EarlyGuardRead {
 const MEMBERSHIP_TEAMS = `select ${membershipTeamsColumn('?')}`;
 
 /** The principal's grant in an organization, or null when it may not see the organization at all. */
-export async function organizationGrant(db: Db, principal: Principal, organizationName: string): Promise<OrganizationGrant | null> {
+export async function organizationGrant(
+  db: Db,
+  principal: Principal,
+  organizationName: string,
+): Promise<OrganizationGrant | null> {
   const teams =
-    principal.kind === 'user' ? (await rowsOf<{ membership_teams: MembershipTeam[] }>(db, MEMBERSHIP_TEAMS, [organizationName, principal.user.id]))[0].membership_teams : [];
+    principal.kind === 'user'
+      ? (
+          await rowsOf<{ membership_teams: MembershipTeam[] }>(db, MEMBERSHIP_TEAMS, [
+            organizationName,
+            principal.user.id,
+          ])
+        )[0].membership_teams
+      : [];
   return grantOf(principal, organizationName, teams);
 }
 
@@ -191,10 +254,20 @@ export async function organizationGrant(db: Db, principal: Principal, organizati
 const memberId = (principal: Principal): string | null => (principal.kind === 'user' ? principal.user.id : null);
 
 /** The row `read` finds by `key` with the user's teams in its organization: taken from `ahead` when it made this read, else read now. */
-async function grantedRowOf<T>(db: Db, principal: Principal, read: GrantedRead, key: ReadKey, ahead: EarlyGuardRead | undefined): Promise<GrantedRow<T> | undefined> {
+async function grantedRowOf<T>(
+  db: Db,
+  principal: Principal,
+  read: GrantedRead,
+  key: ReadKey,
+  ahead: EarlyGuardRead | undefined,
+): Promise<GrantedRow<T> | undefined> {
   const taken = ahead?.take<T>(read, key);
   if (taken) return taken.found;
-  return grantedRow((await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, grantedReadText(read), [memberId(principal), ...key]))[0]);
+  return grantedRow(
+    (
+      await rowsOf<T & { membership_teams: MembershipTeam[] }>(db, grantedReadText(read), [memberId(principal), ...key])
+    )[0],
+  );
 }
 
 /**
@@ -225,37 +298,62 @@ export async function organizationWithGrant<T extends { name: string }>(
 }
 
 /** A team's access to a project, as the grant's teams hold it (see team_projects). */
-type ProjectGrantRow = { project_id: string; access: ProjectAccessLevel; project_access: ProjectPermissions; workspace_access: ProjectWorkspacePermissions };
+type ProjectGrantRow = {
+  project_id: string;
+  access: ProjectAccessLevel;
+  project_access: ProjectPermissions;
+  workspace_access: ProjectWorkspacePermissions;
+};
 
 /**
  * The accesses the grant's teams hold on workspaces, directly (team_workspaces) or through the
  * workspace's project (team_projects): one place, so every guard sees both.
  */
-async function teamAccesses(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<{ workspace_id: string; access: WorkspaceAccess }[]> {
+async function teamAccesses(
+  db: Db,
+  grant: OrganizationGrant,
+  workspaceIds: string[],
+): Promise<{ workspace_id: string; access: WorkspaceAccess }[]> {
   if (!grant.teamIds.length || !workspaceIds.length) return [];
   const [direct, viaProject] = await Promise.all([
-    db('team_workspaces').whereIn('workspace_id', workspaceIds).whereIn('team_id', grant.teamIds).select('workspace_id', 'access', 'permissions') as Promise<
+    db('team_workspaces')
+      .whereIn('workspace_id', workspaceIds)
+      .whereIn('team_id', grant.teamIds)
+      .select('workspace_id', 'access', 'permissions') as Promise<
       { workspace_id: string; access: TeamWorkspaceAccess; permissions: WorkspacePermissions | null }[]
     >,
     db('team_projects as tp')
       .join('workspaces as w', 'w.project_id', 'tp.project_id')
       .whereIn('w.id', workspaceIds)
       .whereIn('tp.team_id', grant.teamIds)
-      .select('w.id as workspace_id', 'tp.access', 'tp.workspace_access') as Promise<{ workspace_id: string; access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]>,
+      .select('w.id as workspace_id', 'tp.access', 'tp.workspace_access') as Promise<
+      { workspace_id: string; access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]
+    >,
   ]);
   return [
     ...direct.map((r) => ({ workspace_id: r.workspace_id, access: accessOfTeamWorkspace(r.access, r.permissions) })),
-    ...viaProject.map((r) => ({ workspace_id: r.workspace_id, access: workspaceAccessOfProject(r.access, r.workspace_access) })),
+    ...viaProject.map((r) => ({
+      workspace_id: r.workspace_id,
+      access: workspaceAccessOfProject(r.access, r.workspace_access),
+    })),
   ];
 }
 
 /** The grant's access to a workspace, or null when the workspace is invisible to it. */
-export async function workspaceAccess(db: Db, grant: OrganizationGrant, workspaceId: string): Promise<WorkspaceAccess | null> {
+export async function workspaceAccess(
+  db: Db,
+  grant: OrganizationGrant,
+  workspaceId: string,
+): Promise<WorkspaceAccess | null> {
   return (await workspaceAccessMap(db, grant, [workspaceId])).get(workspaceId) ?? null;
 }
 
 /** Accesses of a grant to many workspaces at once (for lists), each the union of its grants; absent ids are invisible. */
-export async function workspaceAccessMap(db: Db, grant: OrganizationGrant, workspaceIds: string[]): Promise<Map<string, WorkspaceAccess>> {
+export async function workspaceAccessMap(
+  db: Db,
+  grant: OrganizationGrant,
+  workspaceIds: string[],
+): Promise<Map<string, WorkspaceAccess>> {
   const out = new Map<string, WorkspaceAccess>();
   if (grant.isOwner || grant.permissions['manage-workspaces']) {
     for (const id of workspaceIds) out.set(id, FULL_WORKSPACE_ACCESS);
@@ -281,7 +379,9 @@ export async function administersSomeWorkspace(db: Db, grant: OrganizationGrant)
     db('team_projects as tp')
       .whereIn('tp.team_id', grant.teamIds)
       .whereExists(db('workspaces as w').whereRaw('w.project_id = tp.project_id').select(db.raw('1')))
-      .distinct('tp.access', 'tp.workspace_access') as Promise<{ access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]>,
+      .distinct('tp.access', 'tp.workspace_access') as Promise<
+      { access: ProjectAccessLevel; workspace_access: ProjectWorkspacePermissions }[]
+    >,
   ]);
   return direct !== undefined || viaProject.some((r) => workspaceAccessOfProject(r.access, r.workspace_access).admin);
 }
@@ -295,18 +395,31 @@ export interface ProjectAccess {
 
 /** Whether the grant sees every project of its organization (owners, and the project and workspace permissions). */
 export const seesAllProjects = (grant: OrganizationGrant): boolean =>
-  grant.isOwner || grant.permissions['manage-projects'] || grant.permissions['read-projects'] || grant.permissions['read-workspaces'] || grant.permissions['manage-workspaces'];
+  grant.isOwner ||
+  grant.permissions['manage-projects'] ||
+  grant.permissions['read-projects'] ||
+  grant.permissions['read-workspaces'] ||
+  grant.permissions['manage-workspaces'];
 
 /** The grant's access to each of the projects (absent ids are invisible to it). */
-export async function projectAccessMap(db: Db, grant: OrganizationGrant, projectIds: string[]): Promise<Map<string, ProjectAccess>> {
+export async function projectAccessMap(
+  db: Db,
+  grant: OrganizationGrant,
+  projectIds: string[],
+): Promise<Map<string, ProjectAccess>> {
   const out = new Map<string, ProjectAccess>();
   if (grant.isOwner || grant.permissions['manage-projects']) {
     for (const id of projectIds) out.set(id, { change: true, manageTeams: true, createWorkspaces: true });
     return out;
   }
-  if (seesAllProjects(grant)) for (const id of projectIds) out.set(id, { change: false, manageTeams: false, createWorkspaces: grant.permissions['manage-workspaces'] });
+  if (seesAllProjects(grant))
+    for (const id of projectIds)
+      out.set(id, { change: false, manageTeams: false, createWorkspaces: grant.permissions['manage-workspaces'] });
   if (grant.teamIds.length && projectIds.length) {
-    const rows = (await db('team_projects').whereIn('project_id', projectIds).whereIn('team_id', grant.teamIds).select('project_id', 'access', 'project_access', 'workspace_access')) as ProjectGrantRow[];
+    const rows = (await db('team_projects')
+      .whereIn('project_id', projectIds)
+      .whereIn('team_id', grant.teamIds)
+      .select('project_id', 'access', 'project_access', 'workspace_access')) as ProjectGrantRow[];
     for (const r of rows) {
       const cur = out.get(r.project_id) ?? { change: false, manageTeams: false, createWorkspaces: false };
       out.set(r.project_id, {
@@ -320,6 +433,10 @@ export async function projectAccessMap(db: Db, grant: OrganizationGrant, project
 }
 
 /** The grant's access to a project, or null when the project is invisible to it. */
-export async function projectAccess(db: Db, grant: OrganizationGrant, projectId: string): Promise<ProjectAccess | null> {
+export async function projectAccess(
+  db: Db,
+  grant: OrganizationGrant,
+  projectId: string,
+): Promise<ProjectAccess | null> {
   return (await projectAccessMap(db, grant, [projectId])).get(projectId) ?? null;
 }

@@ -28,29 +28,47 @@ import { queueInvitationMail } from './invitations.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 
 /** Removing these memberships must not leave the organization's owners team without an active member. */
-export async function assertOwnersKeepAMember(db: Db, organizationName: string, leavingMembershipIds: string[]): Promise<void> {
+export async function assertOwnersKeepAMember(
+  db: Db,
+  organizationName: string,
+  leavingMembershipIds: string[],
+): Promise<void> {
   const owners = await ownersTeamOf(db, organizationName);
   if (!owners) return;
-  if (!(await hasOtherActiveMember(db, owners.id, leavingMembershipIds))) throw new Unprocessable('the owners team must keep at least one active member');
+  if (!(await hasOtherActiveMember(db, owners.id, leavingMembershipIds)))
+    throw new Unprocessable('the owners team must keep at least one active member');
 }
 
 /**
  * Invites an email into an organization (creating the user when unknown) and into the given teams
  * of it, and sends the invitation mail once committed. Only owners may invite into the owners team.
  */
-export async function inviteMember(rt: Runtime, organizationName: string, grant: OrganizationGrant, email: string, teamIds: string[]): Promise<MembershipRow> {
+export async function inviteMember(
+  rt: Runtime,
+  organizationName: string,
+  grant: OrganizationGrant,
+  email: string,
+  teamIds: string[],
+): Promise<MembershipRow> {
   const { membership, mailId } = await rt.db.transaction(async (tx) => {
     await lockUserCreation(tx);
     const known = await findUserByEmail(tx, email);
     const user = known ?? (await insertUser(tx, { username: await freeUsernameFor(tx, email), email }));
-    if (await findMembershipOf(tx, organizationName, user.id)) throw new Unprocessable(`${email} is already a member of ${organizationName}`, { attribute: 'email' });
+    if (await findMembershipOf(tx, organizationName, user.id))
+      throw new Unprocessable(`${email} is already a member of ${organizationName}`, { attribute: 'email' });
     const teams: TeamRow[] = teamIds.length ? await teamsAmong(tx, organizationName, teamIds) : [];
     // Only owners may put someone into the owners team (it holds every permission).
     const unknown = teamIds.filter((id) => !teams.some((t) => t.id === id && (!t.is_owners || grant.isOwner)));
-    if (unknown.length) throw new Unprocessable(`team ${unknown[0]} not found in ${organizationName}`, { relationship: 'teams' });
+    if (unknown.length)
+      throw new Unprocessable(`team ${unknown[0]} not found in ${organizationName}`, { relationship: 'teams' });
     const membership = await insertMembership(tx, organizationName, user.id, 'invited');
     for (const teamId of new Set(teamIds)) await addTeamMembers(tx, teamId, [membership.id]);
-    const mail = await queueInvitationMail(tx, rt.config, { membershipId: membership.id, userId: user.id, organizationName, email });
+    const mail = await queueInvitationMail(tx, rt.config, {
+      membershipId: membership.id,
+      userId: user.id,
+      organizationName,
+      email,
+    });
     return { membership, mailId: mail.id };
   });
   await enqueueAfterCommit(rt.queues, jobs.mailDelivery(mailId), rt.logger);
@@ -91,7 +109,11 @@ async function membershipsForUsernames(tx: Tx, team: TeamRow, usernames: string[
     const row = byName.get(username) ?? rows.find((r) => r.user_id === username);
     if (!row) throw new NotFound(`user "${username}" not found in organization ${team.organization_name}`);
     if (row.status !== 'active') {
-      throw new Unprocessable(`user "${username}" has not accepted the invitation to ${team.organization_name}`, { primary: true, element: i, id: true });
+      throw new Unprocessable(`user "${username}" has not accepted the invitation to ${team.organization_name}`, {
+        primary: true,
+        element: i,
+        id: true,
+      });
     }
   }
   return usernames.map((u) => (byName.get(u) ?? rows.find((r) => r.user_id === u))!.id);
@@ -101,7 +123,8 @@ async function membershipsForUsernames(tx: Tx, team: TeamRow, usernames: string[
 async function membershipsById(tx: Tx, team: TeamRow, ids: string[]): Promise<string[]> {
   const found = await membershipIdsAmong(tx, team.organization_name, ids);
   const missing = ids.find((id) => !found.includes(id));
-  if (missing) throw new NotFound(`organization membership "${missing}" not found in organization ${team.organization_name}`);
+  if (missing)
+    throw new NotFound(`organization membership "${missing}" not found in organization ${team.organization_name}`);
   return ids;
 }
 
@@ -109,14 +132,25 @@ async function membershipsById(tx: Tx, team: TeamRow, ids: string[]): Promise<st
 async function assertAllMembers(tx: Tx, team: TeamRow, membershipIds: string[], labels: string[]): Promise<void> {
   const present = await teamMembershipIdsAmong(tx, team.id, membershipIds);
   const i = membershipIds.findIndex((id) => !present.includes(id));
-  if (i >= 0) throw new Unprocessable(`"${labels[i]}" is not a member of team ${team.name}`, { primary: true, element: i, id: true });
+  if (i >= 0)
+    throw new Unprocessable(`"${labels[i]}" is not a member of team ${team.name}`, {
+      primary: true,
+      element: i,
+      id: true,
+    });
 }
 
 /**
  * Adds or removes team members. Every element is checked before anything changes, and all
  * changes happen in one transaction, so a bad element fails the whole change with nothing applied.
  */
-export async function changeTeamMembers(rt: Runtime, team: TeamRow, names: MemberNames, ids: string[], op: 'add' | 'remove'): Promise<void> {
+export async function changeTeamMembers(
+  rt: Runtime,
+  team: TeamRow,
+  names: MemberNames,
+  ids: string[],
+  op: 'add' | 'remove',
+): Promise<void> {
   const resolve = names === 'usernames' ? membershipsForUsernames : membershipsById;
   await rt.db.transaction(async (tx) => {
     // Serialise changes to one team so the owners-not-empty check cannot race.

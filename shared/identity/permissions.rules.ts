@@ -22,7 +22,9 @@ export type OrganizationPermission = (typeof ORGANIZATION_PERMISSIONS)[number];
 export type OrganizationAccess = Record<OrganizationPermission, boolean>;
 
 /** Every organization permission granted, made once and frozen: owners' grants on every request share it. */
-const FULL_ACCESS: Readonly<OrganizationAccess> = Object.freeze(Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess);
+const FULL_ACCESS: Readonly<OrganizationAccess> = Object.freeze(
+  Object.fromEntries(ORGANIZATION_PERMISSIONS.map((p) => [p, true])) as OrganizationAccess,
+);
 
 /** Every organization permission granted (owners, organization tokens). */
 export function fullAccess(): OrganizationAccess {
@@ -52,14 +54,24 @@ type Graded = keyof typeof WORKSPACE_PERMISSION_VALUES;
 type Flag = (typeof WORKSPACE_PERMISSION_FLAGS)[number];
 
 /** What a team may do in a workspace, as TFE's team access spells it out. */
-export type WorkspacePermissions = { [K in Graded]: (typeof WORKSPACE_PERMISSION_VALUES)[K][number] } & Record<Flag, boolean>;
+export type WorkspacePermissions = { [K in Graded]: (typeof WORKSPACE_PERMISSION_VALUES)[K][number] } & Record<
+  Flag,
+  boolean
+>;
 
 /** What a caller may do in one workspace: its permissions, and whether it administers the workspace (settings, deletion, team access, notifications). */
 export interface WorkspaceAccess extends WorkspacePermissions {
   admin: boolean;
 }
 
-const permissions = (runs: WorkspacePermissions['runs'], variables: WorkspacePermissions['variables'], state: WorkspacePermissions['state-versions'], mocks: WorkspacePermissions['sentinel-mocks'], locking: boolean, runTasks: boolean): WorkspacePermissions => ({
+const permissions = (
+  runs: WorkspacePermissions['runs'],
+  variables: WorkspacePermissions['variables'],
+  state: WorkspacePermissions['state-versions'],
+  mocks: WorkspacePermissions['sentinel-mocks'],
+  locking: boolean,
+  runTasks: boolean,
+): WorkspacePermissions => ({
   runs,
   variables,
   'state-versions': state,
@@ -83,13 +95,21 @@ const IMPLIED: Record<WorkspaceAccessLevel, WorkspacePermissions> = {
 const CUSTOM_DEFAULTS: WorkspacePermissions = permissions('read', 'none', 'none', 'none', false, false);
 
 /** A fixed level's access. */
-export const accessOfLevel = (level: WorkspaceAccessLevel): WorkspaceAccess => ({ ...IMPLIED[level], admin: level === 'admin' });
+export const accessOfLevel = (level: WorkspaceAccessLevel): WorkspaceAccess => ({
+  ...IMPLIED[level],
+  admin: level === 'admin',
+});
 
 /** Everything in a workspace (owners, manage-workspaces). */
 export const FULL_WORKSPACE_ACCESS: Readonly<WorkspaceAccess> = Object.freeze(accessOfLevel('admin'));
 
-const rankOf = <K extends Graded>(key: K, value: WorkspacePermissions[K]): number => (WORKSPACE_PERMISSION_VALUES[key] as readonly string[]).indexOf(value);
-const stronger = <K extends Graded>(key: K, a: WorkspacePermissions[K], b: WorkspacePermissions[K]): WorkspacePermissions[K] => (rankOf(key, a) >= rankOf(key, b) ? a : b);
+const rankOf = <K extends Graded>(key: K, value: WorkspacePermissions[K]): number =>
+  (WORKSPACE_PERMISSION_VALUES[key] as readonly string[]).indexOf(value);
+const stronger = <K extends Graded>(
+  key: K,
+  a: WorkspacePermissions[K],
+  b: WorkspacePermissions[K],
+): WorkspacePermissions[K] => (rankOf(key, a) >= rankOf(key, b) ? a : b);
 
 /** The union of two accesses (a caller with several grants on a workspace): the stronger of each permission. */
 export function widerAccess(a: WorkspaceAccess, b: WorkspaceAccess): WorkspaceAccess {
@@ -105,11 +125,16 @@ export function widerAccess(a: WorkspaceAccess, b: WorkspaceAccess): WorkspaceAc
 }
 
 /** The permissions a team's access to a workspace gives: those its level implies, or a custom access's stored ones. */
-export const permissionsOfTeamWorkspace = (level: TeamWorkspaceAccess, custom: WorkspacePermissions | null): WorkspacePermissions =>
-  level === 'custom' ? { ...CUSTOM_DEFAULTS, ...custom } : IMPLIED[level];
+export const permissionsOfTeamWorkspace = (
+  level: TeamWorkspaceAccess,
+  custom: WorkspacePermissions | null,
+): WorkspacePermissions => (level === 'custom' ? { ...CUSTOM_DEFAULTS, ...custom } : IMPLIED[level]);
 
 /** What a team's access to a workspace gives: its permissions, and administration with the admin level only. */
-export const accessOfTeamWorkspace = (level: TeamWorkspaceAccess, custom: WorkspacePermissions | null): WorkspaceAccess => ({
+export const accessOfTeamWorkspace = (
+  level: TeamWorkspaceAccess,
+  custom: WorkspacePermissions | null,
+): WorkspaceAccess => ({
   ...permissionsOfTeamWorkspace(level, custom),
   admin: level === 'admin',
 });
@@ -133,12 +158,19 @@ export function teamWorkspacePermissions(
   level: TeamWorkspaceAccess,
   given: Partial<WorkspacePermissions>,
   before: WorkspacePermissions | null,
-): { permissions: WorkspacePermissions | null } | { problem: { attribute: keyof WorkspacePermissions; detail: string } } {
+):
+  | { permissions: WorkspacePermissions | null }
+  | { problem: { attribute: keyof WorkspacePermissions; detail: string } } {
   if (level === 'custom') return { permissions: { ...(before ?? CUSTOM_DEFAULTS), ...given } };
   const implied = IMPLIED[level];
   for (const key of Object.keys(PERMISSION_TITLES) as (keyof WorkspacePermissions)[]) {
     if (given[key] !== undefined && given[key] !== implied[key]) {
-      return { problem: { attribute: key, detail: `${PERMISSION_TITLES[key]} is read-only when access level is '${level}'; use the 'custom' access level to set this attribute.` } };
+      return {
+        problem: {
+          attribute: key,
+          detail: `${PERMISSION_TITLES[key]} is read-only when access level is '${level}'; use the 'custom' access level to set this attribute.`,
+        },
+      };
     }
   }
   return { permissions: null };
@@ -174,10 +206,12 @@ const NEEDS: Record<WorkspaceNeed, (a: WorkspaceAccess) => boolean> = {
 };
 
 /** True when `access` (null: the workspace is invisible) allows `need`. */
-export const allows = (access: WorkspaceAccess | null, need: WorkspaceNeed): boolean => access !== null && NEEDS[need](access);
+export const allows = (access: WorkspaceAccess | null, need: WorkspaceNeed): boolean =>
+  access !== null && NEEDS[need](access);
 
 /** Who may create organizations (ORGANIZATION_CREATION): any user, or site admins only. */
 export type OrganizationCreation = 'anyone' | 'site-admins';
 
 /** Whether a user may create an organization under the site's rule. */
-export const mayCreateOrganizations = (rule: OrganizationCreation, user: { is_admin: boolean }): boolean => rule === 'anyone' || user.is_admin;
+export const mayCreateOrganizations = (rule: OrganizationCreation, user: { is_admin: boolean }): boolean =>
+  rule === 'anyone' || user.is_admin;

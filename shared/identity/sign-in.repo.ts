@@ -42,7 +42,14 @@ export interface PasswordLinkRow {
 
 export async function insertPasswordLink(
   db: Db,
-  attrs: { userId: string; purpose: PasswordLinkPurpose; membershipId?: string | null; secret: string; createdById?: string | null; expiresAt: Date },
+  attrs: {
+    userId: string;
+    purpose: PasswordLinkPurpose;
+    membershipId?: string | null;
+    secret: string;
+    createdById?: string | null;
+    expiresAt: Date;
+  },
 ): Promise<PasswordLinkRow> {
   const [row] = await db<PasswordLinkRow>('password_links')
     .insert({
@@ -60,7 +67,12 @@ export async function insertPasswordLink(
 
 /** A link that is neither used nor expired, by its secret, locked for the caller's transaction. */
 export const findUsablePasswordLink = (db: Db, secret: string) =>
-  db<PasswordLinkRow>('password_links').where({ digest: sha256Hex(secret) }).whereNull('used_at').where('expires_at', '>', db.fn.now()).forUpdate().first();
+  db<PasswordLinkRow>('password_links')
+    .where({ digest: sha256Hex(secret) })
+    .whereNull('used_at')
+    .where('expires_at', '>', db.fn.now())
+    .forUpdate()
+    .first();
 
 /** Compare-and-set: marks the link used; false when it was used meanwhile. */
 export const markPasswordLinkUsed = async (db: Db, id: string): Promise<boolean> =>
@@ -68,7 +80,10 @@ export const markPasswordLinkUsed = async (db: Db, id: string): Promise<boolean>
 
 /** Ends a user's other unused reset links (a new one replaces them; a used one ends them all). */
 export async function expireResetLinksOf(db: Db, userId: string): Promise<void> {
-  await db('password_links').where({ user_id: userId, purpose: 'reset' }).whereNull('used_at').update({ used_at: db.fn.now() });
+  await db('password_links')
+    .where({ user_id: userId, purpose: 'reset' })
+    .whereNull('used_at')
+    .update({ used_at: db.fn.now() });
 }
 
 // ---- Console sessions ----
@@ -84,9 +99,18 @@ export interface SessionRow {
   created_at: Date;
 }
 
-export async function insertSession(db: Db, attrs: { userId: string; secret: string; csrf: string; expiresAt: Date }): Promise<SessionRow> {
+export async function insertSession(
+  db: Db,
+  attrs: { userId: string; secret: string; csrf: string; expiresAt: Date },
+): Promise<SessionRow> {
   const [row] = await db<SessionRow>('console_sessions')
-    .insert({ id: newId('sess'), user_id: attrs.userId, digest: sha256Hex(attrs.secret), csrf_digest: sha256Hex(attrs.csrf), expires_at: attrs.expiresAt })
+    .insert({
+      id: newId('sess'),
+      user_id: attrs.userId,
+      digest: sha256Hex(attrs.secret),
+      csrf_digest: sha256Hex(attrs.csrf),
+      expires_at: attrs.expiresAt,
+    })
     .returning('*');
   return row;
 }
@@ -98,12 +122,21 @@ export async function findLiveSession(db: Db, secret: string): Promise<{ session
     .where('s.digest', sha256Hex(secret))
     .whereNull('s.revoked_at')
     .where('s.expires_at', '>', db.fn.now())
-    .first<(SessionRow & { u_username: string; u_email: string | null; u_is_admin: boolean; u_created_at: Date }) | undefined>(
-      's.*', 'u.username as u_username', 'u.email as u_email', 'u.is_admin as u_is_admin', 'u.created_at as u_created_at',
+    .first<
+      (SessionRow & { u_username: string; u_email: string | null; u_is_admin: boolean; u_created_at: Date }) | undefined
+    >(
+      's.*',
+      'u.username as u_username',
+      'u.email as u_email',
+      'u.is_admin as u_is_admin',
+      'u.created_at as u_created_at',
     );
   if (!row) return null;
   const { u_username, u_email, u_is_admin, u_created_at, ...session } = row;
-  return { session, user: { id: session.user_id, username: u_username, email: u_email, is_admin: u_is_admin, created_at: u_created_at } };
+  return {
+    session,
+    user: { id: session.user_id, username: u_username, email: u_email, is_admin: u_is_admin, created_at: u_created_at },
+  };
 }
 
 /** Records use at most once a minute, so authentication stays a read on the hot path. */
@@ -139,7 +172,14 @@ export interface OAuthCodeRow {
 
 export async function insertOAuthCode(
   db: Db,
-  attrs: { userId: string; secret: string; clientId: string; redirectUri: string; codeChallenge: string; expiresAt: Date },
+  attrs: {
+    userId: string;
+    secret: string;
+    clientId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    expiresAt: Date;
+  },
 ): Promise<OAuthCodeRow> {
   const [row] = await db<OAuthCodeRow>('oauth_codes')
     .insert({
@@ -175,8 +215,12 @@ export async function claimOAuthCode(db: Db, secret: string): Promise<OAuthCodeR
  */
 export async function deleteEndedSignInRows(db: Db, keepSeconds: number): Promise<number> {
   const before = db.raw(`now() - (? || ' seconds')::interval`, [String(keepSeconds)]);
-  const sessions = await db('console_sessions').where((q) => q.where('expires_at', '<', before).orWhere('revoked_at', '<', before)).del();
-  const links = await db('password_links').where((q) => q.where('expires_at', '<', before).orWhere('used_at', '<', before)).del();
+  const sessions = await db('console_sessions')
+    .where((q) => q.where('expires_at', '<', before).orWhere('revoked_at', '<', before))
+    .del();
+  const links = await db('password_links')
+    .where((q) => q.where('expires_at', '<', before).orWhere('used_at', '<', before))
+    .del();
   const codes = await db('oauth_codes').where('expires_at', '<', before).del();
   return sessions + links + codes;
 }

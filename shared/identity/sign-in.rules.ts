@@ -60,7 +60,12 @@ export function isTerraformRedirectUri(uri: string): boolean {
   if (url.protocol !== 'http:' || url.username || url.password || url.search || url.hash) return false;
   if (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return false;
   const port = Number(url.port);
-  return Number.isInteger(port) && port >= TERRAFORM_LOGIN_PORTS[0] && port <= TERRAFORM_LOGIN_PORTS[1] && url.pathname === '/login';
+  return (
+    Number.isInteger(port) &&
+    port >= TERRAFORM_LOGIN_PORTS[0] &&
+    port <= TERRAFORM_LOGIN_PORTS[1] &&
+    url.pathname === '/login'
+  );
 }
 
 /** PKCE (RFC 7636) verifiers and S256 challenges: 43 to 128 characters of the unreserved set. */
@@ -69,7 +74,8 @@ const PKCE_VALUE = /^[A-Za-z0-9\-._~]{43,128}$/;
 export const isPkceValue = (value: string): boolean => PKCE_VALUE.test(value);
 
 /** The S256 challenge of a verifier: base64url(SHA-256(verifier)), unpadded. */
-export const s256Challenge = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
+export const s256Challenge = (verifier: string): string =>
+  createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 /** Where the CLI's browser is sent back to: the redirect URI with the code and the client's state. */
 export function redirectWithCode(redirectUri: string, code: string, state: string | null): string {

@@ -3,7 +3,15 @@ import type { Runtime } from '../runtime.js';
 import { type FieldProblem, NotFound, Unauthorized, Unprocessable } from '../platform/errors.js';
 import type { PasswordVerifier } from './passwords.js';
 import { hashPassword } from './passwords.js';
-import { passwordLinkUrl, passwordProblem, redirectWithCode, isTerraformRedirectUri, isPkceValue, s256Challenge, TERRAFORM_CLIENT_ID } from './sign-in.rules.js';
+import {
+  passwordLinkUrl,
+  passwordProblem,
+  redirectWithCode,
+  isTerraformRedirectUri,
+  isPkceValue,
+  s256Challenge,
+  TERRAFORM_CLIENT_ID,
+} from './sign-in.rules.js';
 import { findUserById, type UserRow } from './users.repo.js';
 import { activateMembership } from './memberships.repo.js';
 import { issueToken } from './tokens.repo.js';
@@ -25,7 +33,6 @@ import {
   type SessionRow,
 } from './sign-in.repo.js';
 
-
 /** What a successful sign-in gives the browser: the session's cookie value and its CSRF token. */
 export interface SignedIn {
   user: UserRow;
@@ -42,14 +49,24 @@ const signInFailed = () => new Unauthorized('The username or password is incorre
  * same hashing work as a wrong password (the verifier's dummy hash), so neither the answer nor its
  * time tells whether an account exists.
  */
-export async function signIn(rt: Runtime, verifier: PasswordVerifier, login: string, password: string): Promise<SignedIn> {
+export async function signIn(
+  rt: Runtime,
+  verifier: PasswordVerifier,
+  login: string,
+  password: string,
+): Promise<SignedIn> {
   const found = await findUserForSignIn(rt.db, login);
   const ok = await verifier.verify(found?.password_hash ?? null, password);
   if (!found || !ok) throw signInFailed();
   const { password_hash: _hash, ...user } = found;
   const secret = newSecret();
   const csrf = newSecret();
-  const session = await insertSession(rt.db, { userId: user.id, secret, csrf, expiresAt: new Date(Date.now() + rt.config.sessionTtlSeconds * 1000) });
+  const session = await insertSession(rt.db, {
+    userId: user.id,
+    secret,
+    csrf,
+    expiresAt: new Date(Date.now() + rt.config.sessionTtlSeconds * 1000),
+  });
   return { user, session, secret, csrf };
 }
 
@@ -75,7 +92,9 @@ export async function setPasswordWithLink(rt: Runtime, secret: string, password:
     const link = await findUsablePasswordLink(tx, secret);
     if (!link) throw unusable();
     if (link.purpose === 'invitation' && (await userHasPassword(tx, link.user_id))) {
-      throw new Unprocessable('This account already has a password: sign in and accept the invitation.', { member: 'token' });
+      throw new Unprocessable('This account already has a password: sign in and accept the invitation.', {
+        member: 'token',
+      });
     }
     if (!(await markPasswordLinkUsed(tx, link.id))) throw unusable();
     await setPasswordHash(tx, link.user_id, hash);
@@ -87,12 +106,22 @@ export async function setPasswordWithLink(rt: Runtime, secret: string, password:
 }
 
 /** A site admin's password reset link for a user (replacing the user's earlier unused ones). */
-export async function issueResetLink(rt: Runtime, adminId: string, userId: string): Promise<{ id: string; url: string; expiresAt: Date }> {
+export async function issueResetLink(
+  rt: Runtime,
+  adminId: string,
+  userId: string,
+): Promise<{ id: string; url: string; expiresAt: Date }> {
   const secret = newSecret();
   const link = await rt.db.transaction(async (tx) => {
     if (!(await findUserById(tx, userId))) throw new NotFound();
     await expireResetLinksOf(tx, userId);
-    return insertPasswordLink(tx, { userId, purpose: 'reset', secret, createdById: adminId, expiresAt: new Date(Date.now() + rt.config.passwordResetTtlSeconds * 1000) });
+    return insertPasswordLink(tx, {
+      userId,
+      purpose: 'reset',
+      secret,
+      createdById: adminId,
+      expiresAt: new Date(Date.now() + rt.config.passwordResetTtlSeconds * 1000),
+    });
   });
   return { id: link.id, url: passwordLinkUrl(rt.config.baseUrl, 'reset', secret), expiresAt: link.expires_at };
 }
@@ -113,16 +142,30 @@ export interface AuthorizationRequest {
 
 /** Why an authorization request is refused (the console shows it; nothing is redirected). */
 function authorizationProblem(r: AuthorizationRequest): FieldProblem | null {
-  if (r.clientId !== TERRAFORM_CLIENT_ID) return { detail: `unknown client_id (only ${TERRAFORM_CLIENT_ID} is known)`, field: { member: 'client_id' } };
-  if (!isTerraformRedirectUri(r.redirectUri)) return { detail: 'redirect_uri must be http://localhost:<port>/login (or 127.0.0.1) with a port from 10000 to 10010', field: { member: 'redirect_uri' } };
+  if (r.clientId !== TERRAFORM_CLIENT_ID)
+    return { detail: `unknown client_id (only ${TERRAFORM_CLIENT_ID} is known)`, field: { member: 'client_id' } };
+  if (!isTerraformRedirectUri(r.redirectUri))
+    return {
+      detail: 'redirect_uri must be http://localhost:<port>/login (or 127.0.0.1) with a port from 10000 to 10010',
+      field: { member: 'redirect_uri' },
+    };
   if (r.responseType !== 'code') return { detail: 'response_type must be code', field: { member: 'response_type' } };
-  if (r.codeChallengeMethod !== 'S256') return { detail: 'code_challenge_method must be S256', field: { member: 'code_challenge_method' } };
-  if (!isPkceValue(r.codeChallenge)) return { detail: 'code_challenge must be an S256 challenge (43 base64url characters)', field: { member: 'code_challenge' } };
+  if (r.codeChallengeMethod !== 'S256')
+    return { detail: 'code_challenge_method must be S256', field: { member: 'code_challenge_method' } };
+  if (!isPkceValue(r.codeChallenge))
+    return {
+      detail: 'code_challenge must be an S256 challenge (43 base64url characters)',
+      field: { member: 'code_challenge' },
+    };
   return null;
 }
 
 /** The signed-in user consents: a single-use, short-lived code bound to the redirect URI and the PKCE challenge. */
-export async function authorizeTerraformLogin(rt: Runtime, userId: string, request: AuthorizationRequest): Promise<{ redirect: string }> {
+export async function authorizeTerraformLogin(
+  rt: Runtime,
+  userId: string,
+  request: AuthorizationRequest,
+): Promise<{ redirect: string }> {
   const problem = authorizationProblem(request);
   if (problem) throw new Unprocessable(problem.detail, problem.field);
   const code = newSecret();
@@ -161,19 +204,33 @@ export interface TokenRequest {
  * verifier must match its S256 challenge.
  */
 export async function exchangeAuthorizationCode(rt: Runtime, r: TokenRequest): Promise<{ token: string }> {
-  if (r.grantType !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code');
-  if (!r.code || !r.redirectUri || !r.codeVerifier) throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
+  if (r.grantType !== 'authorization_code')
+    throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code');
+  if (!r.code || !r.redirectUri || !r.codeVerifier)
+    throw new OAuthError('invalid_request', 'code, redirect_uri and code_verifier are required');
   if (r.clientId !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', 'unknown client_id');
   if (!isPkceValue(r.codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier is malformed');
   const out = await rt.db.transaction(async (tx): Promise<{ token: string } | { refused: OAuthError }> => {
     const code = await claimOAuthCode(tx, r.code!);
-    const invalid = () => new OAuthError('invalid_grant', 'the authorization code is invalid, expired or already used, or does not match this request');
+    const invalid = () =>
+      new OAuthError(
+        'invalid_grant',
+        'the authorization code is invalid, expired or already used, or does not match this request',
+      );
     if (!code) throw invalid();
-    if (code.client_id !== r.clientId || code.redirect_uri !== r.redirectUri || s256Challenge(r.codeVerifier!) !== code.code_challenge) {
+    if (
+      code.client_id !== r.clientId ||
+      code.redirect_uri !== r.redirectUri ||
+      s256Challenge(r.codeVerifier!) !== code.code_challenge
+    ) {
       // The code stays spent: commit its use, then refuse.
       return { refused: invalid() };
     }
-    const { secret } = await issueToken(tx, { kind: 'user', userId: code.user_id }, { description: 'terraform login', createdById: code.user_id });
+    const { secret } = await issueToken(
+      tx,
+      { kind: 'user', userId: code.user_id },
+      { description: 'terraform login', createdById: code.user_id },
+    );
     return { token: secret };
   });
   if ('refused' in out) throw out.refused;

@@ -23,12 +23,20 @@ export async function ensureSiteAdmin(db: Db, config: Config): Promise<{ generat
       const digest = sha256Hex(config.siteAdminToken);
       await deleteConfiguredTokensBut(tx, admin.id, digest);
       if (!(await hasTokenWithDigest(tx, digest))) {
-        await issueToken(tx, { kind: 'user', userId: admin.id }, { secret: config.siteAdminToken, description: 'site admin (from SITE_ADMIN_TOKEN)', fromConfiguration: true });
+        await issueToken(
+          tx,
+          { kind: 'user', userId: admin.id },
+          { secret: config.siteAdminToken, description: 'site admin (from SITE_ADMIN_TOKEN)', fromConfiguration: true },
+        );
       }
       return { generatedToken: null };
     }
     if (!created) return { generatedToken: null };
-    const { secret } = await issueToken(tx, { kind: 'user', userId: admin.id }, { description: 'site admin (generated at first start)' });
+    const { secret } = await issueToken(
+      tx,
+      { kind: 'user', userId: admin.id },
+      { description: 'site admin (generated at first start)' },
+    );
     return { generatedToken: secret };
   });
 }

@@ -15,11 +15,18 @@ export interface TeamRow {
 }
 
 export const findTeam = (db: Db, id: string) => db<TeamRow>('teams').where({ id }).first();
-export const teamsOf = (db: Db, organizationName: string) => db<TeamRow>('teams').where({ organization_name: organizationName });
+export const teamsOf = (db: Db, organizationName: string) =>
+  db<TeamRow>('teams').where({ organization_name: organizationName });
 
 export async function insertTeam(
   db: Db,
-  attrs: Pick<TeamRow, 'organization_name' | 'name'> & Partial<Pick<TeamRow, 'is_owners' | 'visibility' | 'organization_access' | 'sso_team_id' | 'allow_member_token_management'>>,
+  attrs: Pick<TeamRow, 'organization_name' | 'name'> &
+    Partial<
+      Pick<
+        TeamRow,
+        'is_owners' | 'visibility' | 'organization_access' | 'sso_team_id' | 'allow_member_token_management'
+      >
+    >,
 ): Promise<TeamRow> {
   const [row] = await db<TeamRow>('teams')
     .insert({ id: newId('team'), ...attrs, organization_access: asJson(db, attrs.organization_access ?? {}) })
@@ -27,7 +34,13 @@ export async function insertTeam(
   return row;
 }
 
-export async function updateTeam(db: Db, id: string, patch: Partial<Pick<TeamRow, 'name' | 'visibility' | 'organization_access' | 'sso_team_id' | 'allow_member_token_management'>>): Promise<TeamRow> {
+export async function updateTeam(
+  db: Db,
+  id: string,
+  patch: Partial<
+    Pick<TeamRow, 'name' | 'visibility' | 'organization_access' | 'sso_team_id' | 'allow_member_token_management'>
+  >,
+): Promise<TeamRow> {
   const values: Record<string, unknown> = { ...patch };
   if (patch.organization_access) values.organization_access = JSON.stringify(patch.organization_access);
   const [row] = await db<TeamRow>('teams').where({ id }).update(values).returning('*');
@@ -43,8 +56,26 @@ export function teamMembers(db: Db, teamIds: string[]) {
     .join('users as u', 'u.id', 'm.user_id')
     .whereIn('tm.team_id', teamIds)
     .orderBy(['tm.created_at', 'u.username'])
-    .select<{ team_id: string; membership_id: string; status: string; user_id: string; username: string; email: string | null; is_admin: boolean; user_created_at: Date }[]>(
-      'tm.team_id', 'm.id as membership_id', 'm.status', 'u.id as user_id', 'u.username', 'u.email', 'u.is_admin', 'u.created_at as user_created_at',
+    .select<
+      {
+        team_id: string;
+        membership_id: string;
+        status: string;
+        user_id: string;
+        username: string;
+        email: string | null;
+        is_admin: boolean;
+        user_created_at: Date;
+      }[]
+    >(
+      'tm.team_id',
+      'm.id as membership_id',
+      'm.status',
+      'u.id as user_id',
+      'u.username',
+      'u.email',
+      'u.is_admin',
+      'u.created_at as user_created_at',
     );
 }
 
@@ -77,18 +108,26 @@ export async function lockTeam(db: Db, id: string): Promise<void> {
 }
 
 /** The teams of an organization among these ids. */
-export const teamsAmong = (db: Db, organizationName: string, ids: string[]) => db<TeamRow>('teams').where({ organization_name: organizationName }).whereIn('id', ids);
+export const teamsAmong = (db: Db, organizationName: string, ids: string[]) =>
+  db<TeamRow>('teams').where({ organization_name: organizationName }).whereIn('id', ids);
 
 /** A team of an organization by its name. */
-export const findTeamByName = (db: Db, organizationName: string, name: string) => teamsOf(db, organizationName).where({ name }).first();
+export const findTeamByName = (db: Db, organizationName: string, name: string) =>
+  teamsOf(db, organizationName).where({ name }).first();
 
 /** Which of these memberships are in the team. */
 export const teamMembershipIdsAmong = async (db: Db, teamId: string, membershipIds: string[]) =>
-  (await db('team_members').where({ team_id: teamId }).whereIn('organization_membership_id', membershipIds).pluck('organization_membership_id')) as string[];
+  (await db('team_members')
+    .where({ team_id: teamId })
+    .whereIn('organization_membership_id', membershipIds)
+    .pluck('organization_membership_id')) as string[];
 
 /** Whether a membership is in the organization's owners team. */
 export async function isInOwnersTeam(db: Db, membershipId: string): Promise<boolean> {
-  const row = await db('team_members as tm').join('teams as t', 't.id', 'tm.team_id').where({ 'tm.organization_membership_id': membershipId, 't.is_owners': true }).first('t.id');
+  const row = await db('team_members as tm')
+    .join('teams as t', 't.id', 'tm.team_id')
+    .where({ 'tm.organization_membership_id': membershipId, 't.is_owners': true })
+    .first('t.id');
   return Boolean(row);
 }
 

@@ -11,7 +11,8 @@ import type { TeamRow } from './teams.repo.js';
 export type TokenKind = 'user' | 'team' | 'organization' | 'run' | 'audit-trail';
 
 /** The owner of a token of which there is one at most: a team's legacy token, an organization's token or audit trail token. */
-export type SingleTokenOwner = { kind: 'team'; teamId: string } | { kind: 'organization' | 'audit-trail'; organizationName: string };
+export type SingleTokenOwner =
+  { kind: 'team'; teamId: string } | { kind: 'organization' | 'audit-trail'; organizationName: string };
 
 export interface TokenRow {
   id: string;
@@ -31,7 +32,9 @@ export interface TokenRow {
 
 /** Looks a bearer token up by its digest (the secret itself is never stored). */
 export async function findTokenBySecret(db: Db, secret: string): Promise<TokenRow | undefined> {
-  return db<TokenRow>('authentication_tokens').where({ digest: sha256Hex(secret) }).first();
+  return db<TokenRow>('authentication_tokens')
+    .where({ digest: sha256Hex(secret) })
+    .first();
 }
 
 export const findToken = (db: Db, id: string) => db<TokenRow>('authentication_tokens').where({ id }).first();
@@ -40,7 +43,13 @@ export const findToken = (db: Db, id: string) => db<TokenRow>('authentication_to
 export async function issueToken(
   db: Db,
   owner: { kind: TokenKind; userId?: string; teamId?: string; organizationName?: string },
-  attrs: { description?: string | null; expiredAt?: Date | null; createdById?: string | null; secret?: string; fromConfiguration?: boolean } = {},
+  attrs: {
+    description?: string | null;
+    expiredAt?: Date | null;
+    createdById?: string | null;
+    secret?: string;
+    fromConfiguration?: boolean;
+  } = {},
 ): Promise<{ row: TokenRow; secret: string }> {
   const secret = attrs.secret ?? newApiToken();
   const [row] = await db<TokenRow>('authentication_tokens')
@@ -77,10 +86,13 @@ export const tokensOfUser = (db: Db, userId: string) =>
 /** Where the single token of `owner` is: a team's legacy token is the one without a description. */
 function singleTokenOf(db: Db, owner: SingleTokenOwner) {
   const q = db<TokenRow>('authentication_tokens').where({ kind: owner.kind });
-  return owner.kind === 'team' ? q.where({ team_id: owner.teamId }).whereNull('description') : q.where({ organization_name: owner.organizationName });
+  return owner.kind === 'team'
+    ? q.where({ team_id: owner.teamId }).whereNull('description')
+    : q.where({ organization_name: owner.organizationName });
 }
 
-export const singleToken = (db: Db, owner: SingleTokenOwner): Promise<TokenRow | undefined> => singleTokenOf(db, owner).first();
+export const singleToken = (db: Db, owner: SingleTokenOwner): Promise<TokenRow | undefined> =>
+  singleTokenOf(db, owner).first();
 
 /** Holds the owner's row until the transaction ends, so that two replacements of its single token wait for each other. */
 export async function lockSingleTokenOwner(tx: Db, owner: SingleTokenOwner): Promise<void> {
@@ -95,7 +107,9 @@ export async function deleteTokenOf(db: Db, owner: SingleTokenOwner): Promise<vo
 
 /** A team's tokens, legacy and described, oldest first. */
 export const tokensOfTeam = (db: Db, teamId: string) =>
-  db<TokenRow>('authentication_tokens').where({ team_id: teamId, kind: 'team' }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  db<TokenRow>('authentication_tokens')
+    .where({ team_id: teamId, kind: 'team' })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 
 export const TEAM_TOKEN_SORTS = ['created-at', 'expired-at', 'last-used-at', 'description', 'team-name'] as const;
 export type TeamTokenSort = (typeof TEAM_TOKEN_SORTS)[number];
@@ -130,7 +144,6 @@ export async function touchToken(db: Db, id: string): Promise<void> {
     .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', db.raw(`now() - interval '1 minute'`)))
     .update({ last_used_at: db.fn.now() });
 }
-
 
 /**
  * A live token with its owner: the user's columns, the team's row as JSON, the run's workspace and
@@ -203,7 +216,10 @@ export async function findLiveTokenWithOwner(
     const [token] = await rowsOf<LiveTokenRow>(db, LIVE_TOKEN_WITH_OWNER, [sha256Hex(secret)]);
     return token && { token };
   }
-  const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, companion.statement, [sha256Hex(secret), ...companion.bindings]);
+  const [row] = await rowsOf<LiveTokenRow & Record<string, unknown>>(db, companion.statement, [
+    sha256Hex(secret),
+    ...companion.bindings,
+  ]);
   if (!row) return undefined;
   const other = companionColumns(row);
   let found = false;
@@ -222,24 +238,55 @@ export async function findLiveTokenWithOwner(
  */
 function companionColumns(row: LiveTokenRow & Record<string, unknown>): Record<string, unknown> {
   const {
-    auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin,
-    auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org, auth_run_secrets_withheld,
+    auth_token_id,
+    auth_kind,
+    auth_org,
+    auth_last_used_at,
+    auth_user_id,
+    auth_username,
+    auth_email,
+    auth_is_admin,
+    auth_user_created_at,
+    auth_team,
+    auth_run_id,
+    auth_run_workspace_id,
+    auth_run_org,
+    auth_run_secrets_withheld,
     ...other
   } = row;
   // Every token column is named above: a column added to LiveTokenRow and not here fails to compile.
-  const named = { auth_token_id, auth_kind, auth_org, auth_last_used_at, auth_user_id, auth_username, auth_email, auth_is_admin, auth_user_created_at, auth_team, auth_run_id, auth_run_workspace_id, auth_run_org, auth_run_secrets_withheld };
+  const named = {
+    auth_token_id,
+    auth_kind,
+    auth_org,
+    auth_last_used_at,
+    auth_user_id,
+    auth_username,
+    auth_email,
+    auth_is_admin,
+    auth_user_created_at,
+    auth_team,
+    auth_run_id,
+    auth_run_workspace_id,
+    auth_run_org,
+    auth_run_secrets_withheld,
+  };
   void (named satisfies Record<keyof LiveTokenRow, unknown>);
   return other;
 }
 
 /** The run of a task result whose access token has this secret, while the result is not final. */
 export async function runOfTaskAccessToken(db: Db, secret: string): Promise<string | null> {
-  const row = await db('task_results').where({ access_token_digest: sha256Hex(secret) }).whereIn('status', ['pending', 'running']).first('run_id');
+  const row = await db('task_results')
+    .where({ access_token_digest: sha256Hex(secret) })
+    .whereIn('status', ['pending', 'running'])
+    .first('run_id');
   return row ? (row.run_id as string) : null;
 }
 
 /** A run token's row: id, run id, digest, description and expiry (see newRunToken). */
-export const RUN_TOKEN_INSERT = "insert into authentication_tokens (id, kind, run_id, digest, description, expired_at) values (?, 'run', ?, ?, ?, ?)";
+export const RUN_TOKEN_INSERT =
+  "insert into authentication_tokens (id, kind, run_id, digest, description, expired_at) values (?, 'run', ?, ?, ?, ?)";
 
 /** A run's token for one phase, not written yet (see newRunToken). */
 export interface NewRunToken {
@@ -262,5 +309,8 @@ export function newRunToken(db: Db, runId: string, phase: 'plan' | 'apply', expi
 
 /** Ends a run token now (the row stays, with when it was last used, until its run is deleted). */
 export async function revokeRunToken(db: Db, id: string): Promise<void> {
-  await db('authentication_tokens').where({ id, kind: 'run' }).where((q) => q.whereNull('expired_at').orWhere('expired_at', '>', db.fn.now())).update({ expired_at: db.fn.now() });
+  await db('authentication_tokens')
+    .where({ id, kind: 'run' })
+    .where((q) => q.whereNull('expired_at').orWhere('expired_at', '>', db.fn.now()))
+    .update({ expired_at: db.fn.now() });
 }

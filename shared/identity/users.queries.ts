@@ -10,7 +10,9 @@ export function usersPage(db: Db, q: string | null, page: Page): Promise<{ rows:
   const query = db<UserRow>('users').select('id', 'username', 'email', 'is_admin', 'created_at').orderBy('username');
   if (q) {
     const like = `%${literal(q.toLowerCase())}%`;
-    query.where((w) => w.whereRaw('lower(username) like ?', [like]).orWhereRaw("lower(coalesce(email, '')) like ?", [like]));
+    query.where((w) =>
+      w.whereRaw('lower(username) like ?', [like]).orWhereRaw("lower(coalesce(email, '')) like ?", [like]),
+    );
   }
   return fetchPage<UserRow>(query, page);
 }

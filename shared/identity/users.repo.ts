@@ -25,7 +25,10 @@ export const findUserByUsername = (db: Db, username: string) => db<UserRow>('use
 export const findUserByEmail = (db: Db, email: string) =>
   db<UserRow>('users').whereRaw('lower(email) = lower(?)', [email]).first();
 
-export async function insertUser(db: Db, attrs: { username: string; email: string | null; isAdmin?: boolean }): Promise<UserRow> {
+export async function insertUser(
+  db: Db,
+  attrs: { username: string; email: string | null; isAdmin?: boolean },
+): Promise<UserRow> {
   const [row] = await db<UserRow>('users')
     .insert({ id: newId('user'), username: attrs.username, email: attrs.email, is_admin: attrs.isAdmin ?? false })
     .returning('*');
@@ -39,7 +42,12 @@ export async function makeAdmin(db: Db, id: string): Promise<void> {
 
 /** A free username derived from an email's local part (for users created by invitation). */
 export async function freeUsernameFor(db: Db, email: string): Promise<string> {
-  const base = (email.split('@')[0].replace(/[^A-Za-z0-9_-]/g, '-').replace(/^-+|-+$/g, '') || 'user').slice(0, 40);
+  const base = (
+    email
+      .split('@')[0]
+      .replace(/[^A-Za-z0-9_-]/g, '-')
+      .replace(/^-+|-+$/g, '') || 'user'
+  ).slice(0, 40);
   const taken = new Set(
     (await db('users').where('username', base).orWhere('username', 'like', `${base}-%`).pluck('username')) as string[],
   );
@@ -48,7 +56,11 @@ export async function freeUsernameFor(db: Db, email: string): Promise<string> {
 }
 
 /** Sets a user's username and the email change waiting for confirmation (null clears it); returns the row. */
-export async function updateAccount(db: Db, id: string, attrs: { username?: string; unconfirmedEmail?: string | null }): Promise<UserRow> {
+export async function updateAccount(
+  db: Db,
+  id: string,
+  attrs: { username?: string; unconfirmedEmail?: string | null },
+): Promise<UserRow> {
   const values: Record<string, unknown> = {};
   if (attrs.username !== undefined) values.username = attrs.username;
   if (attrs.unconfirmedEmail !== undefined) values.unconfirmed_email = attrs.unconfirmedEmail;

@@ -1,13 +1,24 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db.js';
-import { findUserByEmail, findUserById, findUserByUsername, insertUser, lockUserCreation, updateAccount, type UserRow } from './users.repo.js';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByUsername,
+  insertUser,
+  lockUserCreation,
+  updateAccount,
+  type UserRow,
+} from './users.repo.js';
 
 const usernameTaken = () => new Unprocessable('username has already been taken', { attribute: 'username' });
 const emailTaken = () => new Unprocessable('email has already been taken', { attribute: 'email' });
 
 /** Creates a user account (site admins only, checked by the caller); username and email must be free. */
-export async function createUser(rt: Runtime, attrs: { username: string; email: string; isAdmin: boolean }): Promise<UserRow> {
+export async function createUser(
+  rt: Runtime,
+  attrs: { username: string; email: string; isAdmin: boolean },
+): Promise<UserRow> {
   return rt.db.transaction(async (tx) => {
     await lockUserCreation(tx);
     if (await findUserByUsername(tx, attrs.username)) throw usernameTaken();
@@ -21,7 +32,11 @@ export async function createUser(rt: Runtime, attrs: { username: string; email: 
  * email is held as unconfirmed and does not replace the account's email, which invitations and
  * sign-in rely on, until it is confirmed. Asking for the current email again withdraws the change.
  */
-export async function updateOwnAccount(rt: Runtime, userId: string, attrs: { username?: string; email?: string }): Promise<UserRow> {
+export async function updateOwnAccount(
+  rt: Runtime,
+  userId: string,
+  attrs: { username?: string; email?: string },
+): Promise<UserRow> {
   return rt.db.transaction(async (tx) => {
     await lockUserCreation(tx);
     const user = await findUserById(tx, userId);

@@ -1,7 +1,13 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../platform/errors.js';
 import { encryptSecret } from '../platform/crypto.js';
-import { deleteTestVariable, insertTestVariable, updateTestVariable, type RegistryModuleRow, type TestVariableRow } from './repo.js';
+import {
+  deleteTestVariable,
+  insertTestVariable,
+  updateTestVariable,
+  type RegistryModuleRow,
+  type TestVariableRow,
+} from './repo.js';
 
 /** A test variable's attributes as the API takes them. */
 export interface TestVariableInput {
@@ -13,7 +19,11 @@ export interface TestVariableInput {
 }
 
 /** Adds an environment variable to a module's test runs (its value sealed). */
-export async function createTestVariable(rt: Runtime, module: RegistryModuleRow, input: TestVariableInput & { key: string }): Promise<TestVariableRow> {
+export async function createTestVariable(
+  rt: Runtime,
+  module: RegistryModuleRow,
+  input: TestVariableInput & { key: string },
+): Promise<TestVariableRow> {
   return insertTestVariable(rt.db, {
     registry_module_id: module.id,
     key: input.key,
@@ -25,9 +35,15 @@ export async function createTestVariable(rt: Runtime, module: RegistryModuleRow,
 }
 
 /** Changes a test variable's given attributes; a sensitive variable stays sensitive. */
-export async function changeTestVariable(rt: Runtime, variable: TestVariableRow, input: TestVariableInput): Promise<TestVariableRow> {
+export async function changeTestVariable(
+  rt: Runtime,
+  variable: TestVariableRow,
+  input: TestVariableInput,
+): Promise<TestVariableRow> {
   if (variable.sensitive && input.sensitive === false) {
-    throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', { attribute: 'sensitive' });
+    throw new Unprocessable('a sensitive variable cannot be made non-sensitive; delete it and create it again', {
+      attribute: 'sensitive',
+    });
   }
   const changes: Partial<TestVariableRow> = {};
   if (input.key !== undefined) changes.key = input.key;

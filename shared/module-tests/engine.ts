@@ -4,10 +4,31 @@ import type { Runtime } from '../runtime.js';
 import { decryptSecret } from '../platform/crypto.js';
 import { summaryOf, type TestSummary } from './machine.js';
 import { findCv } from '../configuration-versions/repo.js';
-import { lockTestRunForClaim, moveTestRun, releaseTestRunLease, testRunCancelState, testRunVariables, testVariablesOf, type TestRunRow } from './repo.js';
+import {
+  lockTestRunForClaim,
+  moveTestRun,
+  releaseTestRunLease,
+  testRunCancelState,
+  testRunVariables,
+  testVariablesOf,
+  type TestRunRow,
+} from './repo.js';
 import { LogWriter } from '../platform/logs.js';
-import { prepareWorkdir, spawnTerraform, type ExitStatus, type TerraformSettings, type Workdir } from '../platform/terraform/runner.js';
-import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess, type Stop } from '../platform/terraform/supervise.js';
+import {
+  prepareWorkdir,
+  spawnTerraform,
+  type ExitStatus,
+  type TerraformSettings,
+  type Workdir,
+} from '../platform/terraform/runner.js';
+import {
+  keepLease,
+  leaseExpired,
+  leaseOwner,
+  leaseUntil,
+  superviseProcess,
+  type Stop,
+} from '../platform/terraform/supervise.js';
 
 export interface TestExecutionDeps extends Runtime {
   workerId: string;
@@ -26,11 +47,20 @@ async function claim(deps: TestExecutionDeps, id: string, owner: string): Promis
     const run = await lockTestRunForClaim(tx, id, leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'queued') {
-      return moveTestRun(tx, id, 'start', { lease_owner: owner, lease_until: leaseUntil(tx, deps), attempts: run.attempts + 1 }, ['queued']);
+      return moveTestRun(
+        tx,
+        id,
+        'start',
+        { lease_owner: owner, lease_until: leaseUntil(tx, deps), attempts: run.attempts + 1 },
+        ['queued'],
+      );
     }
     if (run.status === 'running' && run.lease_expired) {
-      const message = 'The worker running this test stopped unexpectedly. The test was not started again, because it may have created resources; check for leftovers and queue a new test run.';
-      await moveTestRun(tx, id, 'error', { message, test_status: 'error', lease_owner: null, lease_until: null }, ['running']);
+      const message =
+        'The worker running this test stopped unexpectedly. The test was not started again, because it may have created resources; check for leftovers and queue a new test run.';
+      await moveTestRun(tx, id, 'error', { message, test_status: 'error', lease_owner: null, lease_until: null }, [
+        'running',
+      ]);
       await appendLog(deps, run.log_id, `\n${message}\n`);
     }
     return undefined;
@@ -79,7 +109,11 @@ async function moduleEnv(deps: TestExecutionDeps, run: TestRunRow): Promise<Reco
   return Object.fromEntries(vars.map((v) => [v.key, decryptSecret(deps.config.encryptionKey, v.value_sealed)]));
 }
 
-type Outcome = { kind: 'finished'; summary: TestSummary } | { kind: 'errored'; message: string } | { kind: 'canceled'; message?: string } | { kind: 'gone' };
+type Outcome =
+  | { kind: 'finished'; summary: TestSummary }
+  | { kind: 'errored'; message: string }
+  | { kind: 'canceled'; message?: string }
+  | { kind: 'gone' };
 
 /** Runs one Terraform command in its own process group, supervised (see superviseProcess). */
 async function supervised(
@@ -93,7 +127,10 @@ async function supervised(
   // Terraform leads its own process group: a cancel interrupts it as Ctrl-C in a terminal would
   // (it then tears down what it created), a force-cancel or the time limit kills the whole group.
   const proc = spawnTerraform(deps.terraform, args, wd, onOutput);
-  const watch = superviseProcess(deps, { table: 'test_runs', id: run.id, executing: 'running' }, proc, { deadline, graceMs: TIMEOUT_GRACE_MS });
+  const watch = superviseProcess(deps, { table: 'test_runs', id: run.id, executing: 'running' }, proc, {
+    deadline,
+    graceMs: TIMEOUT_GRACE_MS,
+  });
   const exit = await proc.done;
   watch.stop();
   return { exit, stop: watch.state.stop };
@@ -103,7 +140,11 @@ async function supervised(
 function stopped(deps: TestExecutionDeps, stop: Stop, canceledMessage?: string): Outcome | null {
   if (stop === 'force-canceled') return { kind: 'gone' };
   if (stop === 'canceled') return { kind: 'canceled', message: canceledMessage };
-  if (stop === 'timeout') return { kind: 'errored', message: `the test run exceeded its time limit of ${deps.config.testRunTimeoutSeconds} seconds` };
+  if (stop === 'timeout')
+    return {
+      kind: 'errored',
+      message: `the test run exceeded its time limit of ${deps.config.testRunTimeoutSeconds} seconds`,
+    };
   return null;
 }
 
@@ -117,12 +158,17 @@ const CANCELED_BEFORE_TESTS = 'The test run was canceled before its tests starte
 async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, log: LogWriter): Promise<Outcome> {
   const deadline = Date.now() + deps.config.testRunTimeoutSeconds * 1000;
   const initOutput: Buffer[] = [];
-  const init = await supervised(deps, run, wd, ['init', '-input=false', '-no-color', '-backend=false'], deadline, (c) => initOutput.push(c));
+  const init = await supervised(deps, run, wd, ['init', '-input=false', '-no-color', '-backend=false'], deadline, (c) =>
+    initOutput.push(c),
+  );
   const initStopped = stopped(deps, init.stop, CANCELED_BEFORE_TESTS);
   if (initStopped) return initStopped;
   if (init.exit.code !== 0) {
     log.write(Buffer.concat(initOutput));
-    return { kind: 'errored', message: init.exit.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed' };
+    return {
+      kind: 'errored',
+      message: init.exit.code === 127 ? 'the terraform binary could not be started' : 'terraform init failed',
+    };
   }
   // A cancel that arrived between two supervision ticks is honoured before the tests start.
   const row = await testRunCancelState(deps.db, run.id);
@@ -136,14 +182,19 @@ async function runTests(deps: TestExecutionDeps, run: TestRunRow, wd: Workdir, l
   };
   const out = lines(onLine);
   const err = lines(onLine);
-  const test = await supervised(deps, run, wd, testArgs(run), deadline, (chunk, stream) => (stream === 'stderr' ? err : out).push(chunk));
+  const test = await supervised(deps, run, wd, testArgs(run), deadline, (chunk, stream) =>
+    (stream === 'stderr' ? err : out).push(chunk),
+  );
   out.end();
   err.end();
   const testStopped = stopped(deps, test.stop);
   if (testStopped) return testStopped;
   if (test.exit.code === 127) return { kind: 'errored', message: 'the terraform binary could not be started' };
   if (summary) return { kind: 'finished', summary };
-  return { kind: 'errored', message: `terraform test exited with code ${test.exit.code ?? test.exit.signal} without a summary` };
+  return {
+    kind: 'errored',
+    message: `terraform test exited with code ${test.exit.code ?? test.exit.signal} without a summary`,
+  };
 }
 
 /** Executes a queued test run in a fresh directory and records how it ended. */
@@ -168,11 +219,18 @@ async function execute(deps: TestExecutionDeps, run: TestRunRow): Promise<void> 
   try {
     const cv = run.configuration_version_id ? await findCv(deps.db, run.configuration_version_id) : undefined;
     if (!cv?.archive_object_id) throw new Error('the configuration version has no uploaded files');
-    wd = await prepareWorkdir(deps.terraform, { archive: await deps.store.get(cv.archive_object_id), workingDirectory: '', variables: testRunVariables(deps.config.encryptionKey, run) });
+    wd = await prepareWorkdir(deps.terraform, {
+      archive: await deps.store.get(cv.archive_object_id),
+      workingDirectory: '',
+      variables: testRunVariables(deps.config.encryptionKey, run),
+    });
     wd.env = { ...wd.env, ...(await moduleEnv(deps, run)) };
     outcome = await runTests(deps, run, wd, log);
   } catch (err) {
-    outcome = { kind: 'errored', message: `the test run could not be executed: ${err instanceof Error ? err.message : String(err)}` };
+    outcome = {
+      kind: 'errored',
+      message: `the test run could not be executed: ${err instanceof Error ? err.message : String(err)}`,
+    };
   } finally {
     await wd?.cleanup();
   }
@@ -196,7 +254,10 @@ async function execute(deps: TestExecutionDeps, run: TestRunRow): Promise<void> 
       await moveTestRun(deps.db, run.id, 'error', { ...done, test_status: 'error', message: outcome.message });
       return;
     case 'canceled':
-      await moveTestRun(deps.db, run.id, 'cancel', { ...done, message: outcome.message ?? 'The test run was canceled; Terraform tore down what it had created.' });
+      await moveTestRun(deps.db, run.id, 'cancel', {
+        ...done,
+        message: outcome.message ?? 'The test run was canceled; Terraform tore down what it had created.',
+      });
       return;
     case 'gone':
       await releaseTestRunLease(deps.db, run.id);

@@ -24,9 +24,13 @@ export const TEST_SOURCES = ['terraform', 'tfe-api', 'tfe-configuration-version'
 export type TestSource = (typeof TEST_SOURCES)[number];
 
 /** Why a cancel or force-cancel is refused (409), or null when it is accepted. */
-export function cancelRefusal(kind: 'cancel' | 'force_cancel', run: { status: TestRunStatus; cancelRequested: boolean }): string | null {
+export function cancelRefusal(
+  kind: 'cancel' | 'force_cancel',
+  run: { status: TestRunStatus; cancelRequested: boolean },
+): string | null {
   if (run.status !== 'running') return `the test run is ${run.status}, not running`;
-  if (kind === 'force_cancel' && !run.cancelRequested) return 'the test run must be canceled before it can be force-canceled';
+  if (kind === 'force_cancel' && !run.cancelRequested)
+    return 'the test run must be canceled before it can be force-canceled';
   return null;
 }
 

@@ -12,4 +12,7 @@ export function testRunPage(db: Db, moduleId: string, page: Page, sources?: Test
 
 /** One page of a module's test variables, oldest first. */
 export const testVariablePage = (db: Db, moduleId: string, page: Page) =>
-  fetchPage<TestVariableRow>(db('module_test_variables').where({ registry_module_id: moduleId }).orderBy('created_at').orderBy('id'), page);
+  fetchPage<TestVariableRow>(
+    db('module_test_variables').where({ registry_module_id: moduleId }).orderBy('created_at').orderBy('id'),
+    page,
+  );

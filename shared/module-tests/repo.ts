@@ -72,17 +72,31 @@ export interface ModuleAddress {
 
 export const findModuleByAddress = (db: Db, a: ModuleAddress) =>
   db<RegistryModuleRow>('registry_modules')
-    .where({ organization_name: a.organization, registry_name: a.registryName, namespace: a.namespace, name: a.name, provider: a.provider })
+    .where({
+      organization_name: a.organization,
+      registry_name: a.registryName,
+      namespace: a.namespace,
+      name: a.name,
+      provider: a.provider,
+    })
     .first();
 
 export const findModule = (db: Db, id: string) => db<RegistryModuleRow>('registry_modules').where({ id }).first();
 
 /** The organization a module belongs to, as `{ organization_name }`; undefined when there is no such module. */
-export const organizationOfModule = (db: Db, id: string): Promise<Pick<RegistryModuleRow, 'organization_name'> | undefined> =>
+export const organizationOfModule = (
+  db: Db,
+  id: string,
+): Promise<Pick<RegistryModuleRow, 'organization_name'> | undefined> =>
   db<RegistryModuleRow>('registry_modules').where({ id }).first('organization_name');
 
-export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>): Promise<RegistryModuleRow> {
-  const [row] = await db<RegistryModuleRow>('registry_modules').insert({ id: newId('mod'), ...attrs }).returning('*');
+export async function insertModule(
+  db: Db,
+  attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>,
+): Promise<RegistryModuleRow> {
+  const [row] = await db<RegistryModuleRow>('registry_modules')
+    .insert({ id: newId('mod'), ...attrs })
+    .returning('*');
   return row;
 }
 
@@ -90,14 +104,26 @@ export async function insertModule(db: Db, attrs: Omit<RegistryModuleRow, 'id' |
 export const deleteModule = (db: Db, id: string) => db('registry_modules').where({ id }).delete();
 
 /** Inserts a module's test variable (an environment variable, its value sealed). */
-export async function insertTestVariable(db: Db, attrs: Pick<TestVariableRow, 'registry_module_id' | 'key' | 'value_sealed' | 'description' | 'sensitive' | 'hcl'>): Promise<TestVariableRow> {
-  const [row] = await db<TestVariableRow>('module_test_variables').insert({ id: newId('var'), ...attrs, category: 'env' }).returning('*');
+export async function insertTestVariable(
+  db: Db,
+  attrs: Pick<TestVariableRow, 'registry_module_id' | 'key' | 'value_sealed' | 'description' | 'sensitive' | 'hcl'>,
+): Promise<TestVariableRow> {
+  const [row] = await db<TestVariableRow>('module_test_variables')
+    .insert({ id: newId('var'), ...attrs, category: 'env' })
+    .returning('*');
   return row;
 }
 
 /** Updates a test variable; the row as it is now. */
-export async function updateTestVariable(db: Db, id: string, changes: Partial<TestVariableRow>): Promise<TestVariableRow> {
-  const [row] = await db<TestVariableRow>('module_test_variables').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
+export async function updateTestVariable(
+  db: Db,
+  id: string,
+  changes: Partial<TestVariableRow>,
+): Promise<TestVariableRow> {
+  const [row] = await db<TestVariableRow>('module_test_variables')
+    .where({ id })
+    .update({ ...changes, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -108,19 +134,27 @@ export const findTestVariable = (db: Db, moduleId: string, id: string) =>
   db<TestVariableRow>('module_test_variables').where({ registry_module_id: moduleId, id }).first();
 
 export const testVariablesOf = (db: Db, moduleId: string) =>
-  db<TestVariableRow>('module_test_variables').where({ registry_module_id: moduleId }).orderBy('created_at').orderBy('id');
+  db<TestVariableRow>('module_test_variables')
+    .where({ registry_module_id: moduleId })
+    .orderBy('created_at')
+    .orderBy('id');
 
 export const findTestRun = (db: Db, moduleId: string, id: string) =>
   db<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).first();
 
 /** A module's test run, locked until the caller's transaction ends (cancels take turns on it). */
-export const lockTestRun = (tx: Db, moduleId: string, id: string) => tx<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).forUpdate().first();
+export const lockTestRun = (tx: Db, moduleId: string, id: string) =>
+  tx<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).forUpdate().first();
 
 /**
  * A test run locked for its claim, with whether its lease has run out (`leaseExpired`, the column
  * the worker's lease supervision defines). Undefined when there is no such test run.
  */
-export async function lockTestRunForClaim(tx: Db, id: string, leaseExpired: Knex.Raw): Promise<(TestRunRow & { lease_expired: boolean }) | undefined> {
+export async function lockTestRunForClaim(
+  tx: Db,
+  id: string,
+  leaseExpired: Knex.Raw,
+): Promise<(TestRunRow & { lease_expired: boolean }) | undefined> {
   return tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired);
 }
 
@@ -130,7 +164,10 @@ export async function recordCancelRequest(tx: Db, id: string): Promise<void> {
 }
 
 /** Whether a test run is still running and whether a cancel was asked for; undefined when it is gone. */
-export const testRunCancelState = (db: Db, id: string): Promise<Pick<TestRunRow, 'status' | 'cancel_requested_at'> | undefined> =>
+export const testRunCancelState = (
+  db: Db,
+  id: string,
+): Promise<Pick<TestRunRow, 'status' | 'cancel_requested_at'> | undefined> =>
   db<TestRunRow>('test_runs').where({ id }).first('status', 'cancel_requested_at');
 
 /** Ends the worker's lease of a test run it no longer runs (force-canceled, or gone). */
@@ -146,13 +183,24 @@ const TIMESTAMP_OF: Partial<Record<TestRunStatus, string>> = {
   canceled: 'canceled-at',
 };
 
-const stamp = (db: Db, key: string) => db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [key, new Date().toISOString()]);
+const stamp = (db: Db, key: string) =>
+  db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [key, new Date().toISOString()]);
 
 /** Inserts a test run, already queued, with its (empty) log. */
 export async function insertTestRun(
   db: Db,
   key: Buffer,
-  attrs: Pick<TestRunRow, 'registry_module_id' | 'configuration_version_id' | 'source' | 'verbose' | 'test_directory' | 'filters' | 'parallelism' | 'created_by_id'> & {
+  attrs: Pick<
+    TestRunRow,
+    | 'registry_module_id'
+    | 'configuration_version_id'
+    | 'source'
+    | 'verbose'
+    | 'test_directory'
+    | 'filters'
+    | 'parallelism'
+    | 'created_by_id'
+  > & {
     variables: { key: string; value: string }[];
   },
 ): Promise<TestRunRow> {
@@ -164,7 +212,10 @@ export async function insertTestRun(
       ...rest,
       filters: asJson(db, attrs.filters),
       variables_sealed: variables.length ? encryptSecret(key, JSON.stringify(variables)) : null,
-      variable_keys: asJson(db, variables.map((v) => v.key)),
+      variable_keys: asJson(
+        db,
+        variables.map((v) => v.key),
+      ),
       status: testRunMachine.transition('pending', 'queue'),
       log_id: logId,
       status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }),
@@ -186,7 +237,12 @@ export async function moveTestRun(
 ): Promise<TestRunRow | undefined> {
   const to = testRunMachine.moves[event].to;
   let timestamps = stamp(db, TIMESTAMP_OF[to]!);
-  if (event === 'force_cancel') timestamps = db.raw('? || jsonb_build_object(?::text, ?::text)', [timestamps, 'force-canceled-at', new Date().toISOString()]);
+  if (event === 'force_cancel')
+    timestamps = db.raw('? || jsonb_build_object(?::text, ?::text)', [
+      timestamps,
+      'force-canceled-at',
+      new Date().toISOString(),
+    ]);
   const [row] = await db<TestRunRow>('test_runs')
     .where({ id })
     .whereIn('status', from as TestRunStatus[])
@@ -196,17 +252,33 @@ export async function moveTestRun(
 }
 
 /** The test-specific variables (HCL literals) of a test run. */
-export const testRunVariables = (key: Buffer, run: Pick<TestRunRow, 'variables_sealed'>): { key: string; value: string }[] =>
-  run.variables_sealed ? (JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[]) : [];
+export const testRunVariables = (
+  key: Buffer,
+  run: Pick<TestRunRow, 'variables_sealed'>,
+): { key: string; value: string }[] =>
+  run.variables_sealed
+    ? (JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[])
+    : [];
 
 /** The organization a test run's module belongs to, or null when there is no such test run. */
 export async function organizationOfTestRun(db: Db, id: string): Promise<string | null> {
-  const row = await db('test_runs as t').join('registry_modules as m', 'm.id', 't.registry_module_id').where('t.id', id).first('m.organization_name');
+  const row = await db('test_runs as t')
+    .join('registry_modules as m', 'm.id', 't.registry_module_id')
+    .where('t.id', id)
+    .first('m.organization_name');
   return row?.organization_name ?? null;
 }
 
 /** Test runs waiting for a worker, and running ones whose worker's lease has run out, keyed by id (for pageAfter). */
 export const testRunsDue = (db: Db): Knex.QueryBuilder =>
   db('test_runs')
-    .where((q) => q.where('status', 'queued').orWhere((r) => r.where('status', 'running').andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now()))))
+    .where((q) =>
+      q
+        .where('status', 'queued')
+        .orWhere((r) =>
+          r
+            .where('status', 'running')
+            .andWhere((l) => l.whereNull('lease_until').orWhere('lease_until', '<', db.fn.now())),
+        ),
+    )
     .select('id as key', 'id');

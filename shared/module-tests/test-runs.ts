@@ -3,7 +3,16 @@ import type { Db } from '../platform/db.js';
 import { Conflict, NotFound, Unprocessable } from '../platform/errors.js';
 import { cancelRefusal, type TestSource } from './machine.js';
 import { findCv } from '../configuration-versions/repo.js';
-import { insertTestRun, lockTestRun, moveTestRun, organizationOfModule, organizationOfTestRun, recordCancelRequest, type RegistryModuleRow, type TestRunRow } from './repo.js';
+import {
+  insertTestRun,
+  lockTestRun,
+  moveTestRun,
+  organizationOfModule,
+  organizationOfTestRun,
+  recordCancelRequest,
+  type RegistryModuleRow,
+  type TestRunRow,
+} from './repo.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 
 export interface TestRunRequest {
@@ -21,14 +30,22 @@ export interface TestRunRequest {
  * Inserts a queued test run inside `tx`. The configuration version must be a module test version
  * of the same organization (from this module or another) and uploaded.
  */
-export async function insertQueuedTestRun(tx: Db, key: Buffer, module: RegistryModuleRow, req: TestRunRequest): Promise<TestRunRow> {
+export async function insertQueuedTestRun(
+  tx: Db,
+  key: Buffer,
+  module: RegistryModuleRow,
+  req: TestRunRequest,
+): Promise<TestRunRow> {
   const cv = await findCv(tx, req.configurationVersionId);
   const owner = cv?.registry_module_id ? await organizationOfModule(tx, cv.registry_module_id) : undefined;
   if (!cv || owner?.organization_name !== module.organization_name) {
     throw new NotFound(`configuration version ${req.configurationVersionId} not found`);
   }
   if (cv.status !== 'uploaded') {
-    throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; upload its files first`, { relationship: 'configuration-version', id: true });
+    throw new Unprocessable(`configuration version ${cv.id} is ${cv.status}; upload its files first`, {
+      relationship: 'configuration-version',
+      id: true,
+    });
   }
   return insertTestRun(tx, key, {
     registry_module_id: module.id,
@@ -56,7 +73,12 @@ export async function createTestRun(rt: Runtime, module: RegistryModuleRow, req:
  * does so on a second Ctrl-C). Force-cancel, only after a cancel, ends the run at once; the
  * worker sees that and kills Terraform.
  */
-export async function cancelTestRun(db: Db, moduleId: string, id: string, kind: 'cancel' | 'force_cancel'): Promise<void> {
+export async function cancelTestRun(
+  db: Db,
+  moduleId: string,
+  id: string,
+  kind: 'cancel' | 'force_cancel',
+): Promise<void> {
   await db.transaction(async (tx) => {
     const run = await lockTestRun(tx, moduleId, id);
     if (!run) throw new NotFound('test run not found');
@@ -66,7 +88,13 @@ export async function cancelTestRun(db: Db, moduleId: string, id: string, kind: 
       if (!run.cancel_requested_at) await recordCancelRequest(tx, id);
       return;
     }
-    await moveTestRun(tx, id, 'force_cancel', { message: 'The test run was force-canceled; Terraform was stopped at once and may have left resources behind.' }, ['running']);
+    await moveTestRun(
+      tx,
+      id,
+      'force_cancel',
+      { message: 'The test run was force-canceled; Terraform was stopped at once and may have left resources behind.' },
+      ['running'],
+    );
   });
 }
 

@@ -67,19 +67,23 @@ const responseOf = (v: VerificationRow, url: string): DeliveryResponse => ({
   url,
 });
 
-const verificationFailed = (why: string) => new ApiError('bad-request', 'verification failed', `the verification request to the destination failed: ${why}`);
+const verificationFailed = (why: string) =>
+  new ApiError('bad-request', 'verification failed', `the verification request to the destination failed: ${why}`);
 
 /**
  * Destination rules: URL for HTTP destinations, users only for email, users members of the
  * organization (an invited user counts, as in Terraform Cloud; mail reaches them once they accept).
  */
 async function check(db: Db, s: Settings, organizationName: string): Promise<void> {
-  if (s.destinationType !== 'email' && !s.url) throw new Unprocessable(`url is required for ${s.destinationType} destinations`, { attribute: 'url' });
-  if (s.destinationType !== 'email' && s.userIds.length) throw new Unprocessable('users apply to email destinations only', { relationship: 'users' });
+  if (s.destinationType !== 'email' && !s.url)
+    throw new Unprocessable(`url is required for ${s.destinationType} destinations`, { attribute: 'url' });
+  if (s.destinationType !== 'email' && s.userIds.length)
+    throw new Unprocessable('users apply to email destinations only', { relationship: 'users' });
   if (s.userIds.length) {
     const members = await memberUserIds(db, organizationName, s.userIds);
     const stranger = s.userIds.find((u) => !members.includes(u));
-    if (stranger) throw new Unprocessable(`user ${stranger} is not a member of the organization`, { relationship: 'users' });
+    if (stranger)
+      throw new Unprocessable(`user ${stranger} is not a member of the organization`, { relationship: 'users' });
   }
 }
 
@@ -87,17 +91,33 @@ async function check(db: Db, s: Settings, organizationName: string): Promise<voi
  * Sends the test payload through the verification worker, in the destination's own format (chat
  * webhooks refuse anything else); email destinations need no HTTP call.
  */
-async function verify(rt: Runtime, id: string, organization: string, s: Settings): Promise<{ ok: boolean; response: DeliveryResponse | null; why: string }> {
+async function verify(
+  rt: Runtime,
+  id: string,
+  organization: string,
+  s: Settings,
+): Promise<{ ok: boolean; response: DeliveryResponse | null; why: string }> {
   if (s.destinationType === 'email') return { ok: true, response: null, why: '' };
   const payload = testPayload(id, s.name);
   const body = CHAT_FORMATS[s.destinationType]?.(payload) ?? payload;
-  const v = await verifyDestination(rt, { kind: 'notification', organization, url: s.url!, body: JSON.stringify(body), secret: s.destinationType === 'generic' ? s.token : null });
+  const v = await verifyDestination(rt, {
+    kind: 'notification',
+    organization,
+    url: s.url!,
+    body: JSON.stringify(body),
+    secret: s.destinationType === 'generic' ? s.token : null,
+  });
   const why = v.response_status ? `the destination answered ${v.response_status}` : (v.error ?? 'no response');
   return { ok: v.status === 'succeeded', response: responseOf(v, s.url!), why };
 }
 
 /** Verifies when the settings are enabled (nothing to do otherwise); throws when verification fails. */
-async function verifyIfEnabled(rt: Runtime, id: string, organization: string, s: Settings): Promise<DeliveryResponse | null> {
+async function verifyIfEnabled(
+  rt: Runtime,
+  id: string,
+  organization: string,
+  s: Settings,
+): Promise<DeliveryResponse | null> {
   const verified = s.enabled ? await verify(rt, id, organization, s) : { ok: true, response: null, why: '' };
   if (!verified.ok) throw verificationFailed(verified.why);
   return verified.response;
@@ -110,12 +130,21 @@ async function verifyIfEnabled(rt: Runtime, id: string, organization: string, s:
 async function assertRoom(db: Db, workspaceId: string): Promise<void> {
   await lockWorkspaceRow(db, workspaceId);
   if ((await countNotificationConfigurations(db, workspaceId)) >= MAX_CONFIGURATIONS_PER_WORKSPACE) {
-    throw new Unprocessable(`a workspace can have at most ${MAX_CONFIGURATIONS_PER_WORKSPACE} notification configurations`);
+    throw new Unprocessable(
+      `a workspace can have at most ${MAX_CONFIGURATIONS_PER_WORKSPACE} notification configurations`,
+    );
   }
 }
 
 /** Writes the settings and the users in one transaction (a create checks the limit again there). */
-async function save(rt: Runtime, id: string, workspaceId: string, s: Settings, responses: DeliveryResponse[], create: boolean): Promise<NotificationConfigurationRow> {
+async function save(
+  rt: Runtime,
+  id: string,
+  workspaceId: string,
+  s: Settings,
+  responses: DeliveryResponse[],
+  create: boolean,
+): Promise<NotificationConfigurationRow> {
   const values = {
     name: s.name,
     destination_type: s.destinationType,
@@ -128,7 +157,9 @@ async function save(rt: Runtime, id: string, workspaceId: string, s: Settings, r
   };
   return rt.db.transaction(async (tx) => {
     if (create) await assertRoom(tx, workspaceId);
-    const row = create ? await insertNotificationConfiguration(tx, id, workspaceId, values) : await updateNotificationConfiguration(tx, id, values);
+    const row = create
+      ? await insertNotificationConfiguration(tx, id, workspaceId, values)
+      : await updateNotificationConfiguration(tx, id, values);
     await replaceConfigurationUsers(tx, id, s.userIds);
     return row;
   });
@@ -174,7 +205,8 @@ export async function changeNotificationConfiguration(
     destinationType: c.destination_type,
     enabled: a.enabled ?? c.enabled,
     name: a.name ?? c.name,
-    token: 'token' in a ? (a.token ?? null) : c.token_sealed ? decryptSecret(rt.config.encryptionKey, c.token_sealed) : null,
+    token:
+      'token' in a ? (a.token ?? null) : c.token_sealed ? decryptSecret(rt.config.encryptionKey, c.token_sealed) : null,
     triggers: a.triggers ?? c.triggers,
     url: 'url' in a ? (a.url ?? null) : c.url,
     emailAddresses: a['email-addresses'] ?? c.email_addresses,
@@ -188,7 +220,11 @@ export async function changeNotificationConfiguration(
 }
 
 /** Sends the test payload; the response becomes the most recent delivery response either way, then a failure throws. */
-export async function verifyNotificationConfiguration(rt: Runtime, c: NotificationConfigurationRow, organization: string): Promise<ConfigurationWithUsers> {
+export async function verifyNotificationConfiguration(
+  rt: Runtime,
+  c: NotificationConfigurationRow,
+  organization: string,
+): Promise<ConfigurationWithUsers> {
   const s: Settings = {
     destinationType: c.destination_type,
     enabled: c.enabled,
@@ -208,7 +244,12 @@ export async function verifyNotificationConfiguration(rt: Runtime, c: Notificati
 /** Queues a finished delivery again (same payload, same delivery id); 409 when it has not finished. */
 export async function resendDelivery(rt: Runtime, d: DeliveryRow, organization: string): Promise<DeliveryRow> {
   const row = await requeueDelivery(rt.db, d.id, deliveryMachine.sources('resend'));
-  if (!row) throw new ApiError('conflict', 'conflict', `the delivery is ${d.status}; only delivered, failed or dropped deliveries can be sent again`);
+  if (!row)
+    throw new ApiError(
+      'conflict',
+      'conflict',
+      `the delivery is ${d.status}; only delivered, failed or dropped deliveries can be sent again`,
+    );
   await enqueueAfterCommit(rt.queues, jobs.notificationDelivery(row.id, organization, row.attempts + 1), rt.logger);
   return row;
 }

@@ -76,12 +76,19 @@ export interface NewDelivery {
 
 /** Inserts deliveries; one whose configuration already has a delivery for its event key is left out. Returns the ids written. */
 export async function insertNewDeliveries(db: Db, rows: NewDelivery[]): Promise<string[]> {
-  const inserted = (await db('notification_deliveries').insert(rows).onConflict(['configuration_id', 'event_key']).ignore().returning('id')) as { id: string }[];
+  const inserted = (await db('notification_deliveries')
+    .insert(rows)
+    .onConflict(['configuration_id', 'event_key'])
+    .ignore()
+    .returning('id')) as { id: string }[];
   return inserted.map((r) => r.id);
 }
 
 /** The run's pending deliveries not tried yet, with their workspaces' organizations (the delivery jobs' fair share). */
-export async function untriedDeliveriesOfRun(db: Db, runId: string): Promise<{ id: string; organization_name: string }[]> {
+export async function untriedDeliveriesOfRun(
+  db: Db,
+  runId: string,
+): Promise<{ id: string; organization_name: string }[]> {
   return db('notification_deliveries as d')
     .join('notification_configurations as c', 'c.id', 'd.configuration_id')
     .join('workspaces as w', 'w.id', 'c.workspace_id')
@@ -91,7 +98,10 @@ export async function untriedDeliveriesOfRun(db: Db, runId: string): Promise<{ i
 
 /** Drops claimed deliveries whose configuration is disabled. */
 export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
-  await db('notification_deliveries').whereIn('id', ids).andWhere({ status: 'sending' }).update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
+  await db('notification_deliveries')
+    .whereIn('id', ids)
+    .andWhere({ status: 'sending' })
+    .update({ status: 'dropped', lease_until: null, last_error: 'the configuration is disabled' });
 }
 
 /**
@@ -104,7 +114,9 @@ export async function emailRecipients(db: Db, configurationId: string): Promise<
     .join('notification_configuration_users as cu', 'cu.user_id', 'u.id')
     .join('notification_configurations as c', 'c.id', 'cu.configuration_id')
     .join('workspaces as w', 'w.id', 'c.workspace_id')
-    .join('organization_memberships as m', (j) => j.on('m.user_id', '=', 'u.id').andOn('m.organization_name', '=', 'w.organization_name'))
+    .join('organization_memberships as m', (j) =>
+      j.on('m.user_id', '=', 'u.id').andOn('m.organization_name', '=', 'w.organization_name'),
+    )
     .where('cu.configuration_id', configurationId)
     .where('m.status', 'active')
     .whereNotNull('u.email')
@@ -149,5 +161,9 @@ export const deliveriesDue = (db: Db): Knex.QueryBuilder =>
   db('notification_deliveries as d')
     .join('notification_configurations as c', 'c.id', 'd.configuration_id')
     .join('workspaces as w', 'w.id', 'c.workspace_id')
-    .where((q) => q.where((p) => p.where('d.status', 'pending').andWhere('d.next_attempt_at', '<=', db.fn.now())).orWhere((p) => p.where('d.status', 'sending').andWhere('d.lease_until', '<', db.fn.now())))
+    .where((q) =>
+      q
+        .where((p) => p.where('d.status', 'pending').andWhere('d.next_attempt_at', '<=', db.fn.now()))
+        .orWhere((p) => p.where('d.status', 'sending').andWhere('d.lease_until', '<', db.fn.now())),
+    )
     .select('d.id as key', 'd.id', 'd.attempts', 'd.status', 'w.organization_name');

@@ -2,7 +2,14 @@ import type { Runtime } from '../runtime.js';
 import type { Mailer } from '../platform/mailer.js';
 import type { OutboundClient } from '../platform/outbound.js';
 import { claimMail, insertMail, openMailBody, settleMail } from './mail.repo.js';
-import { claimDeliveries, dropDeliveries, emailRecipients, settleDeliveries, type ClaimedDelivery, type DeliverySettlement } from './deliveries.repo.js';
+import {
+  claimDeliveries,
+  dropDeliveries,
+  emailRecipients,
+  settleDeliveries,
+  type ClaimedDelivery,
+  type DeliverySettlement,
+} from './deliveries.repo.js';
 import { decryptSecret } from '../platform/crypto.js';
 import { nextRetryAt, parseRetryAfter } from './machine.js';
 import { emailMessage, slackMessage, teamsMessage, type RunPayload } from './payloads.js';
@@ -29,7 +36,11 @@ export async function deliverMail(
   const mail = await claimMail(deps.db, mailId, MAIL_LEASE_SECONDS);
   if (!mail) return null;
   try {
-    await deps.mailer.send({ to: mail.to_address, subject: mail.subject, text: openMailBody(mail, deps.config.encryptionKey) });
+    await deps.mailer.send({
+      to: mail.to_address,
+      subject: mail.subject,
+      text: openMailBody(mail, deps.config.encryptionKey),
+    });
   } catch (err) {
     const last = attempt.made + 1 >= attempt.allowed;
     const retryInMs = 5000 * 2 ** attempt.made;
@@ -48,7 +59,9 @@ const SIGNATURE_HEADERS = ['X-Svc-Notification-Signature', 'X-TFE-Notification-S
 const SENDS_PER_JOB = 8;
 
 /** What delivering notifications needs. */
-export type DeliveryDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & { outbound: OutboundClient };
+export type DeliveryDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & {
+  outbound: OutboundClient;
+};
 
 interface Outcome {
   ok: boolean;
@@ -67,7 +80,8 @@ async function send(deps: DeliveryDeps, d: ClaimedDelivery, token: string | null
     // Queued only once the outbox rows are committed, so the mail job always finds its row.
     const mailIds = await deps.db.transaction(async (tx) => {
       const ids: string[] = [];
-      for (const to of users) ids.push((await insertMail(tx, { kind: 'notification', refId: d.id, to, subject, body: text })).id);
+      for (const to of users)
+        ids.push((await insertMail(tx, { kind: 'notification', refId: d.id, to, subject, body: text })).id);
       return ids;
     });
     for (const mailId of mailIds) await enqueueAfterCommit(deps.queues, jobs.mailDelivery(mailId), deps.logger);
@@ -75,17 +89,30 @@ async function send(deps: DeliveryDeps, d: ClaimedDelivery, token: string | null
   }
   // Generic destinations get the payload exactly as it was serialised and stored.
   const body =
-    d.destination_type === 'slack' ? JSON.stringify(slackMessage(JSON.parse(d.payload) as RunPayload))
-    : d.destination_type === 'microsoft-teams' ? JSON.stringify(teamsMessage(JSON.parse(d.payload) as RunPayload))
-    : d.payload;
+    d.destination_type === 'slack'
+      ? JSON.stringify(slackMessage(JSON.parse(d.payload) as RunPayload))
+      : d.destination_type === 'microsoft-teams'
+        ? JSON.stringify(teamsMessage(JSON.parse(d.payload) as RunPayload))
+        : d.payload;
   const result = await deps.outbound.send({
     url: d.url!,
     method: 'POST',
     body,
-    headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}-Notifications/1.0`, 'X-Svc-Delivery-Id': d.id },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': `${deps.config.runTaskAgentName}-Notifications/1.0`,
+      'X-Svc-Delivery-Id': d.id,
+    },
     ...(token ? { sign: { key: token, headers: SIGNATURE_HEADERS } } : {}),
   });
-  return { ok: result.ok, status: result.status, error: result.error, durationMs: result.durationMs, body: result.body, retryAfter: parseRetryAfter(result.headers['retry-after']?.[0]) };
+  return {
+    ok: result.ok,
+    status: result.status,
+    error: result.error,
+    durationMs: result.durationMs,
+    body: result.body,
+    retryAfter: parseRetryAfter(result.headers['retry-after']?.[0]),
+  };
 }
 
 /** How one attempt ends: the row's next status and what the attempt records. */
@@ -138,7 +165,13 @@ export async function deliverNotifications(deps: DeliveryDeps, ids: string[]): P
   // Each configuration's token is decrypted once per job.
   const tokens = new Map<string, string | null>();
   const tokenOf = (d: ClaimedDelivery) => {
-    if (!tokens.has(d.configuration_id)) tokens.set(d.configuration_id, d.destination_type === 'generic' && d.token_sealed ? decryptSecret(deps.config.encryptionKey, d.token_sealed) : null);
+    if (!tokens.has(d.configuration_id))
+      tokens.set(
+        d.configuration_id,
+        d.destination_type === 'generic' && d.token_sealed
+          ? decryptSecret(deps.config.encryptionKey, d.token_sealed)
+          : null,
+      );
     return tokens.get(d.configuration_id)!;
   };
   const outcomes = await mapLimit(live, SENDS_PER_JOB, (d) => send(deps, d, tokenOf(d)));
@@ -146,8 +179,19 @@ export async function deliverNotifications(deps: DeliveryDeps, ids: string[]): P
   const settled = live.map((d, i) => settlement(d, outcomes[i], now));
   await settleDeliveries(deps.db, settled);
   for (const s of settled) {
-    deps.metrics.outbound.inc({ kind: 'notification', outcome: s.gone ? 'gone' : s.status === 'pending' ? 'retry' : s.status });
-    if (s.gone) deps.logger.warn('notification destination answered 410; configuration disabled', { configurationId: s.configuration_id });
-    if (s.next_at) await enqueueAfterCommit(deps.queues, jobs.notificationDelivery(s.id, s.organization, s.attempt + 1, Date.parse(s.next_at) - Date.now()), deps.logger);
+    deps.metrics.outbound.inc({
+      kind: 'notification',
+      outcome: s.gone ? 'gone' : s.status === 'pending' ? 'retry' : s.status,
+    });
+    if (s.gone)
+      deps.logger.warn('notification destination answered 410; configuration disabled', {
+        configurationId: s.configuration_id,
+      });
+    if (s.next_at)
+      await enqueueAfterCommit(
+        deps.queues,
+        jobs.notificationDelivery(s.id, s.organization, s.attempt + 1, Date.parse(s.next_at) - Date.now()),
+        deps.logger,
+      );
   }
 }

@@ -28,7 +28,10 @@ export const MAX_CONFIGURATIONS_PER_WORKSPACE = 20;
  * needs_attention when a plan with changes waits for a user, applying, completed on applied or
  * planned_and_finished, errored when the run errors or is canceled. Speculative runs never notify.
  */
-export function runTrigger(move: { to: RunStatus; event: string }, run: { plan_only: boolean; auto_apply: boolean; has_changes: boolean | null }): Trigger | null {
+export function runTrigger(
+  move: { to: RunStatus; event: string },
+  run: { plan_only: boolean; auto_apply: boolean; has_changes: boolean | null },
+): Trigger | null {
   if (run.plan_only) return null;
   if (move.event === 'create') return 'run:created';
   if (move.to === 'planning' && move.event === 'start_plan') return 'run:planning';
@@ -54,7 +57,10 @@ export const TRIGGER_MESSAGES: Record<string, string> = {
 export type DeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'dropped';
 
 /** Notification deliveries: claimed under a lease, then delivered, retried, failed or dropped. */
-export const deliveryMachine = defineMachine<DeliveryStatus, 'claim' | 'deliver' | 'retry' | 'fail' | 'drop' | 'resend'>('notification delivery', {
+export const deliveryMachine = defineMachine<
+  DeliveryStatus,
+  'claim' | 'deliver' | 'retry' | 'fail' | 'drop' | 'resend'
+>('notification delivery', {
   claim: { from: ['pending', 'sending'], to: 'sending' },
   deliver: { from: ['sending'], to: 'delivered' },
   retry: { from: ['sending'], to: 'pending' },
@@ -70,7 +76,12 @@ export const RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
  * When to try again after `attempts` failed tries, with ±20% jitter and at least what the
  * receiver asked for in Retry-After; null when the schedule is exhausted.
  */
-export function nextRetryAt(attempts: number, now: Date, retryAfterSeconds: number | null, random = Math.random): Date | null {
+export function nextRetryAt(
+  attempts: number,
+  now: Date,
+  retryAfterSeconds: number | null,
+  random = Math.random,
+): Date | null {
   if (attempts > RETRY_SCHEDULE.length) return null;
   const base = RETRY_SCHEDULE[attempts - 1] * (0.8 + 0.4 * random());
   return new Date(now.getTime() + Math.max(base, retryAfterSeconds ?? 0) * 1000);

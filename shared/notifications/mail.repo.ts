@@ -26,16 +26,28 @@ export interface MailRow {
 }
 
 /** Writes outgoing mail; a body with a secret in it is given `sealWith` (the encryption key) and stored encrypted. */
-export async function insertMail(db: Db, msg: { kind: string; refId?: string; to: string; subject: string; body: string; sealWith?: Buffer }): Promise<MailRow> {
+export async function insertMail(
+  db: Db,
+  msg: { kind: string; refId?: string; to: string; subject: string; body: string; sealWith?: Buffer },
+): Promise<MailRow> {
   const body = msg.sealWith ? encryptSecret(msg.sealWith, msg.body) : msg.body;
   const [row] = await db<MailRow>('mail_messages')
-    .insert({ id: newId('mail'), kind: msg.kind, ref_id: msg.refId ?? null, to_address: msg.to, subject: msg.subject, body, body_sealed: Boolean(msg.sealWith) })
+    .insert({
+      id: newId('mail'),
+      kind: msg.kind,
+      ref_id: msg.refId ?? null,
+      to_address: msg.to,
+      subject: msg.subject,
+      body,
+      body_sealed: Boolean(msg.sealWith),
+    })
     .returning('*');
   return row;
 }
 
 /** A mail row's text, opened when it was stored encrypted. */
-export const openMailBody = (row: Pick<MailRow, 'body' | 'body_sealed'>, key: Buffer): string => (row.body_sealed ? decryptSecret(key, row.body) : row.body);
+export const openMailBody = (row: Pick<MailRow, 'body' | 'body_sealed'>, key: Buffer): string =>
+  row.body_sealed ? decryptSecret(key, row.body) : row.body;
 
 /** Claims a message under a lease (compare-and-set). Undefined means nothing to do: sent, failed, or leased elsewhere. */
 export async function claimMail(db: Db, id: string, leaseSeconds: number): Promise<MailRow | undefined> {
@@ -58,10 +70,16 @@ export async function settleMail(
   event: 'deliver' | 'retry' | 'give_up',
   info: { sentBy?: string; error?: string; retryInMs?: number },
 ): Promise<boolean> {
-  const values: Record<string, unknown> = { status: mailMachine.moves[event].to, lease_until: null, updated_at: db.fn.now() };
-  if (event === 'deliver') Object.assign(values, { sent_at: db.fn.now(), sent_by: info.sentBy ?? null, last_error: null });
+  const values: Record<string, unknown> = {
+    status: mailMachine.moves[event].to,
+    lease_until: null,
+    updated_at: db.fn.now(),
+  };
+  if (event === 'deliver')
+    Object.assign(values, { sent_at: db.fn.now(), sent_by: info.sentBy ?? null, last_error: null });
   if (info.error) values.last_error = info.error.slice(0, 2000);
-  if (event === 'retry') values.next_attempt_at = db.raw(`now() + (? || ' milliseconds')::interval`, [String(info.retryInMs ?? 0)]);
+  if (event === 'retry')
+    values.next_attempt_at = db.raw(`now() + (? || ' milliseconds')::interval`, [String(info.retryInMs ?? 0)]);
   const n = await db('mail_messages').where({ id }).whereIn('status', mailMachine.sources(event)).update(values);
   return n === 1;
 }
@@ -70,6 +88,8 @@ export async function settleMail(
 export const mailDue = (db: Db): Knex.QueryBuilder =>
   db('mail_messages')
     .where((q) =>
-      q.where((p) => p.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now())).orWhere((p) => p.where('status', 'sending').andWhere('lease_until', '<', db.fn.now())),
+      q
+        .where((p) => p.where('status', 'pending').andWhere('next_attempt_at', '<=', db.fn.now()))
+        .orWhere((p) => p.where('status', 'sending').andWhere('lease_until', '<', db.fn.now())),
     )
     .select('id as key', 'id');

@@ -12,7 +12,13 @@ export interface RunPayload {
   workspace_id: string | null;
   workspace_name: string | null;
   organization_name: string | null;
-  notifications: { message: string; trigger: string; run_status: string | null; run_updated_at: string | null; run_updated_by: string | null }[];
+  notifications: {
+    message: string;
+    trigger: string;
+    run_status: string | null;
+    run_updated_at: string | null;
+    run_updated_by: string | null;
+  }[];
 }
 
 export function runPayload(p: {
@@ -61,7 +67,15 @@ export function testPayload(configurationId: string, name: string): RunPayload {
     workspace_id: null,
     workspace_name: null,
     organization_name: null,
-    notifications: [{ message: `Verification of ${name}`, trigger: 'verification', run_status: null, run_updated_at: null, run_updated_by: null }],
+    notifications: [
+      {
+        message: `Verification of ${name}`,
+        trigger: 'verification',
+        run_status: null,
+        run_updated_at: null,
+        run_updated_by: null,
+      },
+    ],
   };
 }
 
@@ -98,7 +112,9 @@ export function teamsMessage(p: RunPayload): Record<string, unknown> {
     summary: s.title,
     title: s.title,
     text: s.text,
-    ...(s.url ? { potentialAction: [{ '@type': 'OpenUri', name: 'View run', targets: [{ os: 'default', uri: s.url }] }] } : {}),
+    ...(s.url
+      ? { potentialAction: [{ '@type': 'OpenUri', name: 'View run', targets: [{ os: 'default', uri: s.url }] }] }
+      : {}),
   };
 }
 
@@ -126,9 +142,18 @@ export function autoDestroyPayload(p: {
     notification_configuration_url: `${p.baseUrl}/api/v2/notification-configurations/${p.configurationId}`,
     trigger_scope: 'workspace',
     trigger: p.trigger,
-    message: reminder ? `Auto-destroy is scheduled for ${p.autoDestroyAt.toISOString()}` : p.run ? 'An auto-destroy run was queued' : 'The auto-destroy run could not be queued',
+    message: reminder
+      ? `Auto-destroy is scheduled for ${p.autoDestroyAt.toISOString()}`
+      : p.run
+        ? 'An auto-destroy run was queued'
+        : 'The auto-destroy run could not be queued',
     details: reminder
-      ? { auto_destroy_at: p.autoDestroyAt.toISOString(), trigger_type: 'reminder', workspace_name: p.workspace.name, organization_name: p.workspace.organization_name }
+      ? {
+          auto_destroy_at: p.autoDestroyAt.toISOString(),
+          trigger_type: 'reminder',
+          workspace_name: p.workspace.name,
+          organization_name: p.workspace.organization_name,
+        }
       : {
           run_created_at: p.run ? p.run.created_at.toISOString() : '',
           run_status: p.run?.status ?? '',
@@ -142,10 +167,21 @@ export function autoDestroyPayload(p: {
 }
 
 /** An assessment result as notifications carry it. */
-export function assessmentResultJson(baseUrl: string, r: {
-  id: string; succeeded: boolean; drifted: boolean; resources_drifted: number; resources_undrifted: number;
-  checks_passed: number; checks_failed: number; checks_errored: number; checks_unknown: number; created_at: Date;
-}): Record<string, unknown> {
+export function assessmentResultJson(
+  baseUrl: string,
+  r: {
+    id: string;
+    succeeded: boolean;
+    drifted: boolean;
+    resources_drifted: number;
+    resources_undrifted: number;
+    checks_passed: number;
+    checks_failed: number;
+    checks_errored: number;
+    checks_unknown: number;
+    created_at: Date;
+  },
+): Record<string, unknown> {
   return {
     id: r.id,
     url: `${baseUrl}/api/v2/assessment-results/${r.id}`,

@@ -14,14 +14,27 @@ import { insertNewDeliveries, untriedDeliveriesOfRun } from './deliveries.repo.j
  */
 export async function recordDeliveries(
   tx: Db,
-  e: { workspaceId: string; triggers: string[]; eventKey: string; runId: string | null; payload: (configurationId: string, trigger: string) => unknown | Promise<unknown> },
+  e: {
+    workspaceId: string;
+    triggers: string[];
+    eventKey: string;
+    runId: string | null;
+    payload: (configurationId: string, trigger: string) => unknown | Promise<unknown>;
+  },
 ): Promise<string[]> {
   const configurations = await subscribedConfigurations(tx, e.workspaceId, e.triggers);
   if (!configurations.length) return [];
   const rows = [];
   for (const c of configurations) {
     const trigger = e.triggers.find((t) => c.triggers.includes(t))!;
-    rows.push({ id: newId('ndel'), configuration_id: c.id, run_id: e.runId, event_key: e.eventKey, trigger, payload: JSON.stringify(await e.payload(c.id, trigger)) });
+    rows.push({
+      id: newId('ndel'),
+      configuration_id: c.id,
+      run_id: e.runId,
+      event_key: e.eventKey,
+      trigger,
+      payload: JSON.stringify(await e.payload(c.id, trigger)),
+    });
   }
   return insertNewDeliveries(tx, rows);
 }
@@ -34,7 +47,13 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
   const trigger = runTrigger(change, change.run);
   if (!trigger) return undefined;
   // What the payload names is read only when a configuration is subscribed, and then once.
-  let names: Promise<{ ws: { id: string; name: string; organization_name: string }; createdBy: string | null; updatedBy: string | null }> | undefined;
+  let names:
+    | Promise<{
+        ws: { id: string; name: string; organization_name: string };
+        createdBy: string | null;
+        updatedBy: string | null;
+      }>
+    | undefined;
   const readNames = async () => {
     const ws = await workspaceNames(tx, change.run.workspace_id);
     // Moves the pipeline makes on its own (planning, applying, ...) are on behalf of the run's creator.
@@ -48,7 +67,16 @@ async function recordRunNotifications(tx: Db, config: Config, change: RunTransit
     runId: change.run.id,
     payload: async (configurationId) => {
       const { ws, createdBy, updatedBy } = await (names ??= readNames());
-      return runPayload({ configurationId, baseUrl: config.baseUrl, trigger, run: change.run, runCreatedBy: createdBy, runUpdatedBy: updatedBy, workspace: ws, organizationName: ws.organization_name });
+      return runPayload({
+        configurationId,
+        baseUrl: config.baseUrl,
+        trigger,
+        run: change.run,
+        runCreatedBy: createdBy,
+        runUpdatedBy: updatedBy,
+        workspace: ws,
+        organizationName: ws.organization_name,
+      });
     },
   });
   const runId = change.run.id;

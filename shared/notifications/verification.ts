@@ -2,7 +2,12 @@ import type { Runtime } from '../runtime.js';
 import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 import type { OutboundClient } from '../platform/outbound.js';
 import { claimLease } from '../platform/leases.js';
-import { findVerification, insertVerificationIfRoom, settleVerification, type VerificationRow } from './verifications.repo.js';
+import {
+  findVerification,
+  insertVerificationIfRoom,
+  settleVerification,
+  type VerificationRow,
+} from './verifications.repo.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 import { verificationWaitMs } from '../platform/config.js';
 import { TooManyRequests } from '../platform/errors.js';
@@ -25,21 +30,27 @@ const BUSY_HOST_RETRY_MS = 1_000;
  * verifications this minute is spent (RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE) or too many of
  * its verifications are waiting for their answer (MAX_CONCURRENT_VERIFICATIONS_PER_HOST).
  */
-async function recordWithinHostLimits(rt: Runtime, attrs: Parameters<typeof insertVerificationIfRoom>[1], waitMs: number): Promise<VerificationRow> {
+async function recordWithinHostLimits(
+  rt: Runtime,
+  attrs: Parameters<typeof insertVerificationIfRoom>[1],
+  waitMs: number,
+): Promise<VerificationRow> {
   const host = attrs.host;
   const spent = host === null ? null : await rt.rateLimits.consume('verification-host', host);
   if (spent && !spent.allowed) throw budgetSpent('verification-host', spent);
   const max = rt.config.maxConcurrentVerificationsPerHost;
   const row = await insertVerificationIfRoom(rt.db, attrs, { maxOpen: max, windowSeconds: Math.ceil(waitMs / 1000) });
   if (!row) {
-    throw new TooManyRequests(`Rate limit exceeded: too many verifications of ${host} under way at once (at most ${max}); retry in ${BUSY_HOST_RETRY_MS / 1000} seconds.`, {
-      limit: max,
-      msBeforeReset: BUSY_HOST_RETRY_MS,
-    });
+    throw new TooManyRequests(
+      `Rate limit exceeded: too many verifications of ${host} under way at once (at most ${max}); retry in ${BUSY_HOST_RETRY_MS / 1000} seconds.`,
+      {
+        limit: max,
+        msBeforeReset: BUSY_HOST_RETRY_MS,
+      },
+    );
   }
   return row;
 }
-
 
 /**
  * Asks the verification worker to call a destination and waits (bounded) for the outcome, within
@@ -73,7 +84,10 @@ export async function verifyDestination(
     const current = (await findVerification(rt.db, row.id))!;
     if (current.status === 'succeeded' || current.status === 'failed') return current;
     if (Date.now() >= deadline) {
-      await settleVerification(rt.db, row.id, ['pending', 'running'], { status: 'failed', error: 'no verification result in time' });
+      await settleVerification(rt.db, row.id, ['pending', 'running'], {
+        status: 'failed',
+        error: 'no verification result in time',
+      });
       return { ...current, status: 'failed', error: 'the destination could not be verified in time' };
     }
     // Woken by the worker's settlement (or a lost listener connection), else at the deadline.
@@ -92,15 +106,27 @@ const SIGNATURE_HEADERS: Record<string, string[]> = {
  * came back; a row claimed or settled elsewhere is left alone. `verifier` has the short
  * verification timeouts, so a slow destination gives its slot back quickly.
  */
-export async function runVerification(deps: Pick<Runtime, 'db' | 'config' | 'metrics'> & { verifier: OutboundClient }, id: string): Promise<void> {
-  const [row] = await claimLease<VerificationRow>(deps.db, { table: 'verifications', id, from: ['pending'], to: 'running', leaseSeconds: deps.config.outboundLeaseSeconds });
+export async function runVerification(
+  deps: Pick<Runtime, 'db' | 'config' | 'metrics'> & { verifier: OutboundClient },
+  id: string,
+): Promise<void> {
+  const [row] = await claimLease<VerificationRow>(deps.db, {
+    table: 'verifications',
+    id,
+    from: ['pending'],
+    to: 'running',
+    leaseSeconds: deps.config.outboundLeaseSeconds,
+  });
   if (!row) return;
   const secret = row.secret_sealed ? decryptSecret(deps.config.encryptionKey, row.secret_sealed) : null;
   const result = await deps.verifier.send({
     url: row.url,
     method: 'POST',
     body: row.body ?? '',
-    headers: { 'Content-Type': 'application/json', 'User-Agent': `${deps.config.runTaskAgentName}/1.0 (+${deps.config.baseUrl}; ${deps.config.runTaskAgentName})` },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': `${deps.config.runTaskAgentName}/1.0 (+${deps.config.baseUrl}; ${deps.config.runTaskAgentName})`,
+    },
     // Run task requests always carry the signature header (empty without a key); notifications only when signed.
     ...(row.kind === 'run-task' || secret ? { sign: { key: secret, headers: SIGNATURE_HEADERS[row.kind] ?? [] } } : {}),
   });

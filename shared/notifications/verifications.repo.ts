@@ -38,7 +38,12 @@ export async function insertVerificationIfRoom(
   attrs: Pick<VerificationRow, 'kind' | 'organization_name' | 'url' | 'host' | 'body' | 'secret_sealed'>,
   bound: { maxOpen: number; windowSeconds: number },
 ): Promise<VerificationRow | null> {
-  const insert = async (q: Db) => (await q<VerificationRow>('verifications').insert({ id: newId('verify'), ...attrs }).returning('*'))[0];
+  const insert = async (q: Db) =>
+    (
+      await q<VerificationRow>('verifications')
+        .insert({ id: newId('verify'), ...attrs })
+        .returning('*')
+    )[0];
   if (bound.maxOpen <= 0 || attrs.host === null) return insert(db);
   return db.transaction(async (tx) => {
     await tx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [HOST_LOCK_CLASS, attrs.host]);
@@ -61,7 +66,8 @@ export async function settleVerification(
   db: Db,
   id: string,
   from: VerificationRow['status'][],
-  outcome: Pick<VerificationRow, 'status' | 'error'> & Partial<Pick<VerificationRow, 'response_status' | 'response_headers' | 'response_body'>>,
+  outcome: Pick<VerificationRow, 'status' | 'error'> &
+    Partial<Pick<VerificationRow, 'response_status' | 'response_headers' | 'response_body'>>,
 ): Promise<void> {
   const values: Record<string, unknown> = { ...outcome, finished_at: db.fn.now() };
   if (outcome.response_headers) values.response_headers = asJson(db, outcome.response_headers);
@@ -73,4 +79,7 @@ export async function settleVerification(
 
 /** Verifications still pending within the minute an API call waits for them, keyed by id (for pageAfter). */
 export const verificationsDue = (db: Db): Knex.QueryBuilder =>
-  db('verifications').where('status', 'pending').andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`)).select('id as key', 'id', 'organization_name');
+  db('verifications')
+    .where('status', 'pending')
+    .andWhere('created_at', '>', db.raw(`now() - interval '1 minute'`))
+    .select('id as key', 'id', 'organization_name');

@@ -53,16 +53,70 @@ export function createMetrics(process: string): Metrics {
   const registers = [registry];
   return {
     registry,
-    http: new Histogram({ name: `${METRIC_PREFIX}http_request_duration_seconds`, help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'], buckets: SECONDS_BUCKETS, registers }),
-    jobs: new Histogram({ name: `${METRIC_PREFIX}job_duration_seconds`, help: 'Jobs processed by queue, job name and outcome, with their processing time', labelNames: ['queue', 'name', 'outcome'], buckets: SECONDS_BUCKETS, registers }),
-    jobWait: new Histogram({ name: `${METRIC_PREFIX}job_wait_seconds`, help: 'Time from a job becoming due to a worker starting it', labelNames: ['queue', 'name'], buckets: SECONDS_BUCKETS, registers }),
-    outbound: new Counter({ name: `${METRIC_PREFIX}outbound_attempts_total`, help: 'Attempts of notification deliveries, run task requests, mail and verifications by outcome', labelNames: ['kind', 'outcome'], registers }),
-    runMoves: new Counter({ name: `${METRIC_PREFIX}run_moves_total`, help: 'Run status moves by status left and entered', labelNames: ['from', 'to'], registers }),
-    runPhase: new Histogram({ name: `${METRIC_PREFIX}run_phase_duration_seconds`, help: 'Time a run spent in a status, by that status and the status it moved to', labelNames: ['phase', 'to'], buckets: SECONDS_BUCKETS, registers }),
-    reconcilerRequeues: new Counter({ name: `${METRIC_PREFIX}reconciler_requeues_total`, help: 'Jobs the reconciler restored for rows whose job was lost', labelNames: ['source'], registers }),
-    dataRetentionDeletions: new Counter({ name: `${METRIC_PREFIX}data_retention_deletions_total`, help: 'State and configuration versions whose backing data a data retention policy deleted', labelNames: ['kind'], registers }),
-    sweepFailures: new Counter({ name: `${METRIC_PREFIX}sweep_step_failures_total`, help: 'Steps of the periodic sweep that failed while the others went on', labelNames: ['step'], registers }),
-    poolWait: new Histogram({ name: `${METRIC_PREFIX}db_pool_acquire_wait_seconds`, help: 'Time a query waited for a database pool connection', buckets: SECONDS_BUCKETS, registers }),
+    http: new Histogram({
+      name: `${METRIC_PREFIX}http_request_duration_seconds`,
+      help: 'HTTP requests by route template, method and status',
+      labelNames: ['route', 'method', 'status'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    jobs: new Histogram({
+      name: `${METRIC_PREFIX}job_duration_seconds`,
+      help: 'Jobs processed by queue, job name and outcome, with their processing time',
+      labelNames: ['queue', 'name', 'outcome'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    jobWait: new Histogram({
+      name: `${METRIC_PREFIX}job_wait_seconds`,
+      help: 'Time from a job becoming due to a worker starting it',
+      labelNames: ['queue', 'name'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    outbound: new Counter({
+      name: `${METRIC_PREFIX}outbound_attempts_total`,
+      help: 'Attempts of notification deliveries, run task requests, mail and verifications by outcome',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    }),
+    runMoves: new Counter({
+      name: `${METRIC_PREFIX}run_moves_total`,
+      help: 'Run status moves by status left and entered',
+      labelNames: ['from', 'to'],
+      registers,
+    }),
+    runPhase: new Histogram({
+      name: `${METRIC_PREFIX}run_phase_duration_seconds`,
+      help: 'Time a run spent in a status, by that status and the status it moved to',
+      labelNames: ['phase', 'to'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    reconcilerRequeues: new Counter({
+      name: `${METRIC_PREFIX}reconciler_requeues_total`,
+      help: 'Jobs the reconciler restored for rows whose job was lost',
+      labelNames: ['source'],
+      registers,
+    }),
+    dataRetentionDeletions: new Counter({
+      name: `${METRIC_PREFIX}data_retention_deletions_total`,
+      help: 'State and configuration versions whose backing data a data retention policy deleted',
+      labelNames: ['kind'],
+      registers,
+    }),
+    sweepFailures: new Counter({
+      name: `${METRIC_PREFIX}sweep_step_failures_total`,
+      help: 'Steps of the periodic sweep that failed while the others went on',
+      labelNames: ['step'],
+      registers,
+    }),
+    poolWait: new Histogram({
+      name: `${METRIC_PREFIX}db_pool_acquire_wait_seconds`,
+      help: 'Time a query waited for a database pool connection',
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
   };
 }
 
@@ -134,7 +188,8 @@ export function observeRuntime(metrics: Metrics, observed: Observed): void {
         Object.entries(observed.queues).map(async ([name, queue]) => {
           const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
           this.set({ queue: name, state: 'waiting' }, (counts.waiting ?? 0) + (counts.prioritized ?? 0));
-          for (const state of ['active', 'delayed', 'failed'] as const) this.set({ queue: name, state }, counts[state] ?? 0);
+          for (const state of ['active', 'delayed', 'failed'] as const)
+            this.set({ queue: name, state }, counts[state] ?? 0);
         }),
       );
     },
@@ -150,8 +205,16 @@ export function observeRuntime(metrics: Metrics, observed: Observed): void {
     return answer;
   };
   const backlogGauges = [
-    ['backlog_rows', 'Rows of durable work not yet done, by kind and status (runs by status, task results, deliveries, verifications, mail, test runs)', 'rows'],
-    ['backlog_oldest_due_seconds', 'Age of the oldest row of durable work that is due (0: none due), by kind and status', 'oldestDueSeconds'],
+    [
+      'backlog_rows',
+      'Rows of durable work not yet done, by kind and status (runs by status, task results, deliveries, verifications, mail, test runs)',
+      'rows',
+    ],
+    [
+      'backlog_oldest_due_seconds',
+      'Age of the oldest row of durable work that is due (0: none due), by kind and status',
+      'oldestDueSeconds',
+    ],
   ] as const;
   for (const [name, help, field] of backlogGauges) {
     new Gauge({
@@ -185,8 +248,13 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
 }
 
 /** The exposition of the registry for a scrape, or 401 when `token` is set and not sent as a Bearer token. */
-export async function scrape(metrics: Metrics, authorization: string | undefined, token: string | null): Promise<Scrape> {
-  if (token !== null && !tokenMatches(authorization, token)) return { status: 401, contentType: 'text/plain', body: 'metrics token required\n' };
+export async function scrape(
+  metrics: Metrics,
+  authorization: string | undefined,
+  token: string | null,
+): Promise<Scrape> {
+  if (token !== null && !tokenMatches(authorization, token))
+    return { status: 401, contentType: 'text/plain', body: 'metrics token required\n' };
   return { status: 200, contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
 }
 
@@ -200,7 +268,11 @@ export interface MetricsListener {
  * Serves the registry at http://host:port/metrics: an internal address (METRICS_HOST, loopback by
  * default), and the scrape token when one is set (METRICS_TOKEN).
  */
-export async function serveMetrics(metrics: Metrics, where: { host: string; port: number; token: string | null }, logger: Logger): Promise<MetricsListener> {
+export async function serveMetrics(
+  metrics: Metrics,
+  where: { host: string; port: number; token: string | null },
+  logger: Logger,
+): Promise<MetricsListener> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
@@ -231,7 +303,15 @@ export async function serveMetrics(metrics: Metrics, where: { host: string; port
 }
 
 /** The metrics listener METRICS_PORT asks for (none without it). */
-export async function listenForScrapes(metrics: Metrics, config: { metricsPort: number | null; metricsHost: string; metricsToken: string | null }, logger: Logger): Promise<MetricsListener | null> {
+export async function listenForScrapes(
+  metrics: Metrics,
+  config: { metricsPort: number | null; metricsHost: string; metricsToken: string | null },
+  logger: Logger,
+): Promise<MetricsListener | null> {
   if (config.metricsPort === null) return null;
-  return serveMetrics(metrics, { host: config.metricsHost, port: config.metricsPort, token: config.metricsToken }, logger);
+  return serveMetrics(
+    metrics,
+    { host: config.metricsHost, port: config.metricsPort, token: config.metricsToken },
+    logger,
+  );
 }

@@ -23,7 +23,17 @@ export function recordRunMoves(o: MoveObserver, moves: readonly RunTransition[])
     o.metrics.runMoves.inc({ from: fromLabel, to });
     const entered = from ? run.status_timestamps?.[timestampKey(from)] : undefined;
     const seconds = entered ? (now - Date.parse(entered)) / 1000 : undefined;
-    if (from && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) o.metrics.runPhase.observe({ phase: from, to }, seconds);
-    o.logger.info('run moved', { requestId, runId: run.id, workspaceId: run.workspace_id, from: fromLabel, to, event, actorId, ...(seconds !== undefined ? { secondsInFrom: Math.round(seconds * 1000) / 1000 } : {}) });
+    if (from && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0)
+      o.metrics.runPhase.observe({ phase: from, to }, seconds);
+    o.logger.info('run moved', {
+      requestId,
+      runId: run.id,
+      workspaceId: run.workspace_id,
+      from: fromLabel,
+      to,
+      event,
+      actorId,
+      ...(seconds !== undefined ? { secondsInFrom: Math.round(seconds * 1000) / 1000 } : {}),
+    });
   }
 }

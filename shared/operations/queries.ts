@@ -59,10 +59,17 @@ export async function durableBacklog(db: Db): Promise<BacklogRow[]> {
        from test_runs where status in ('pending', 'queued', 'running') group by status`,
     [...FINAL_RUN_STATUSES],
   );
-  const found = (rows as { kind: string; status: string | null; rows: number; due: number }[]).map((r) => ({ kind: r.kind, status: r.status ?? 'none', rows: r.rows, oldestDueSeconds: Math.max(0, r.due) }));
+  const found = (rows as { kind: string; status: string | null; rows: number; due: number }[]).map((r) => ({
+    kind: r.kind,
+    status: r.status ?? 'none',
+    rows: r.rows,
+    oldestDueSeconds: Math.max(0, r.due),
+  }));
   const seen = new Set(found.map((r) => `${r.kind} ${r.status}`));
   const empty = Object.entries(BACKLOG_SERIES).flatMap(([kind, statuses]) =>
-    statuses.filter((status) => !seen.has(`${kind} ${status}`)).map((status) => ({ kind, status, rows: 0, oldestDueSeconds: 0 })),
+    statuses
+      .filter((status) => !seen.has(`${kind} ${status}`))
+      .map((status) => ({ kind, status, rows: 0, oldestDueSeconds: 0 })),
   );
   return [...found, ...empty];
 }

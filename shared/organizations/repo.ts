@@ -29,9 +29,22 @@ export interface OrganizationRow extends DataRetentionColumns {
 export const findOrganization = (db: Db, name: string) => db<OrganizationRow>('organizations').where({ name }).first();
 
 /** What a client may set on an organization besides its name and email. */
-export type OrganizationSettings = Partial<Pick<OrganizationRow, 'default_execution_mode' | 'default_agent_pool_id' | 'session_timeout' | 'session_remember' | 'allow_force_delete_workspaces' | 'speculative_runs_withhold_secrets'>>;
+export type OrganizationSettings = Partial<
+  Pick<
+    OrganizationRow,
+    | 'default_execution_mode'
+    | 'default_agent_pool_id'
+    | 'session_timeout'
+    | 'session_remember'
+    | 'allow_force_delete_workspaces'
+    | 'speculative_runs_withhold_secrets'
+  >
+>;
 
-export async function insertOrganization(db: Db, attrs: { name: string; email: string } & OrganizationSettings): Promise<OrganizationRow> {
+export async function insertOrganization(
+  db: Db,
+  attrs: { name: string; email: string } & OrganizationSettings,
+): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
     .insert({
       name: attrs.name,
@@ -47,7 +60,11 @@ export async function insertOrganization(db: Db, attrs: { name: string; email: s
   return row;
 }
 
-export async function updateOrganization(db: Db, name: string, patch: { name?: string; email?: string } & OrganizationSettings): Promise<OrganizationRow> {
+export async function updateOrganization(
+  db: Db,
+  name: string,
+  patch: { name?: string; email?: string } & OrganizationSettings,
+): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>('organizations')
     .where({ name })
     .update({ ...patch, updated_at: db.fn.now() })
@@ -68,7 +85,12 @@ export function organizationsVisibleTo(db: Db, principal: Principal) {
   if (principal.kind === 'organization') return q.where('name', principal.organizationName);
   if (principal.kind === 'run') return q.whereRaw('false');
   if (!principal.user.is_admin) {
-    q.whereIn('name', db('organization_memberships').where({ user_id: principal.user.id, status: 'active' }).select('organization_name'));
+    q.whereIn(
+      'name',
+      db('organization_memberships')
+        .where({ user_id: principal.user.id, status: 'active' })
+        .select('organization_name'),
+    );
   }
   return q;
 }

@@ -57,11 +57,18 @@ export class PlanDigester {
         new Promise<PlanDigest>((resolve, reject) => {
           const thread = new Worker(new URL('./digest-thread.js', import.meta.url), { workerData: input });
           let answer: PlanDigest | undefined;
-          thread.once('message', (m: { counts: PlanDigest['counts']; schemas: Uint8Array | null; redacted: Uint8Array }) => {
-            answer = { counts: m.counts, schemas: m.schemas && bytes(m.schemas), redacted: bytes(m.redacted) };
-          });
+          thread.once(
+            'message',
+            (m: { counts: PlanDigest['counts']; schemas: Uint8Array | null; redacted: Uint8Array }) => {
+              answer = { counts: m.counts, schemas: m.schemas && bytes(m.schemas), redacted: bytes(m.redacted) };
+            },
+          );
           thread.once('error', reject);
-          thread.once('exit', (code) => (answer ? resolve(answer) : reject(new Error(`the plan could not be read (thread exited with code ${code})`))));
+          thread.once('exit', (code) =>
+            answer
+              ? resolve(answer)
+              : reject(new Error(`the plan could not be read (thread exited with code ${code})`)),
+          );
         }),
     );
   }

@@ -36,7 +36,10 @@ export async function redactedPlanObject(rt: Runtime, plan: PlanRow): Promise<st
 }
 
 async function redactStored(rt: Runtime, plan: PlanRow, jsonId: string): Promise<string> {
-  const [json, schemas] = await Promise.all([readAll(rt.store, jsonId), plan.schemas_object_id ? readAll(rt.store, plan.schemas_object_id) : null]);
+  const [json, schemas] = await Promise.all([
+    readAll(rt.store, jsonId),
+    plan.schemas_object_id ? readAll(rt.store, plan.schemas_object_id) : null,
+  ]);
   if (!json) throw new NotFound('the plan has no JSON output yet');
   const { redacted } = await rt.planDigests.digest({ plan: json, schemas });
   const lost = new Error('another process stored the redacted plan first');

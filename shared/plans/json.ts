@@ -14,7 +14,8 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
 function masked(value: Json, mask: Json | undefined): Json {
   if (mask === true) return null;
   if (Array.isArray(value) && Array.isArray(mask)) return value.map((v, i) => masked(v, mask[i]));
-  if (isObject(value) && isObject(mask)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, mask[k])]));
+  if (isObject(value) && isObject(mask))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, mask[k])]));
   return value;
 }
 
@@ -61,7 +62,12 @@ function otherStandIn(value: Json, taken: Json): Json {
  * value is set, removed, unchanged or changed, as Terraform's own plan output says, and nothing
  * of the value itself.
  */
-function redactPair(before: Json, after: Json, beforeMask: Json | undefined, afterMask: Json | undefined): [Json, Json] {
+function redactPair(
+  before: Json,
+  after: Json,
+  beforeMask: Json | undefined,
+  afterMask: Json | undefined,
+): [Json, Json] {
   if (beforeMask === true || afterMask === true) {
     const b = beforeMask === true ? standIn(before) : masked(before, beforeMask);
     if (afterMask !== true) return [b, masked(after, afterMask)];
@@ -75,7 +81,12 @@ function redactPair(before: Json, after: Json, beforeMask: Json | undefined, aft
   if (lists) {
     const [bl, al] = [before ?? [], after ?? []] as Json[][];
     const pairs = Array.from({ length: Math.max(bl.length, al.length) }, (_, i) =>
-      redactPair(bl[i] ?? null, al[i] ?? null, Array.isArray(beforeMask) ? beforeMask[i] : undefined, Array.isArray(afterMask) ? afterMask[i] : undefined),
+      redactPair(
+        bl[i] ?? null,
+        al[i] ?? null,
+        Array.isArray(beforeMask) ? beforeMask[i] : undefined,
+        Array.isArray(afterMask) ? afterMask[i] : undefined,
+      ),
     );
     return [before && pairs.slice(0, bl.length).map((p) => p[0]), after && pairs.slice(0, al.length).map((p) => p[1])];
   }
@@ -83,7 +94,12 @@ function redactPair(before: Json, after: Json, beforeMask: Json | undefined, aft
     const [bo, ao] = [before ?? {}, after ?? {}] as JsonObject[];
     const [b, a]: [JsonObject, JsonObject] = [{}, {}];
     for (const key of new Set([...Object.keys(bo), ...Object.keys(ao)])) {
-      const [rb, ra] = redactPair(bo[key] ?? null, ao[key] ?? null, isObject(beforeMask) ? beforeMask[key] : undefined, isObject(afterMask) ? afterMask[key] : undefined);
+      const [rb, ra] = redactPair(
+        bo[key] ?? null,
+        ao[key] ?? null,
+        isObject(beforeMask) ? beforeMask[key] : undefined,
+        isObject(afterMask) ? afterMask[key] : undefined,
+      );
       if (key in bo) b[key] = rb;
       if (key in ao) a[key] = ra;
     }
@@ -95,7 +111,12 @@ function redactPair(before: Json, after: Json, beforeMask: Json | undefined, aft
 /** A change (resource_changes, resource_drift, output_changes): `before` and `after` redacted by their masks (see redactPair). */
 function redactChange(change: Json | undefined): void {
   if (!isObject(change)) return;
-  const [before, after] = redactPair(change.before ?? null, change.after ?? null, change.before_sensitive, change.after_sensitive);
+  const [before, after] = redactPair(
+    change.before ?? null,
+    change.after ?? null,
+    change.before_sensitive,
+    change.after_sensitive,
+  );
   if ('before' in change) change.before = before;
   if ('after' in change) change.after = after;
 }
@@ -107,17 +128,25 @@ function redactChange(change: Json | undefined): void {
 function redactConfigModule(mod: Json | undefined): void {
   if (!isObject(mod)) return;
   for (const o of Object.values(isObject(mod.outputs) ? mod.outputs : {})) {
-    if (isObject(o) && o.sensitive === true && isObject(o.expression) && 'constant_value' in o.expression) o.expression.constant_value = null;
+    if (isObject(o) && o.sensitive === true && isObject(o.expression) && 'constant_value' in o.expression)
+      o.expression.constant_value = null;
   }
-  for (const v of Object.values(isObject(mod.variables) ? mod.variables : {})) if (isObject(v) && v.sensitive === true && 'default' in v) v.default = null;
-  for (const call of Object.values(isObject(mod.module_calls) ? mod.module_calls : {})) if (isObject(call)) redactConfigModule(call.module);
+  for (const v of Object.values(isObject(mod.variables) ? mod.variables : {}))
+    if (isObject(v) && v.sensitive === true && 'default' in v) v.default = null;
+  for (const call of Object.values(isObject(mod.module_calls) ? mod.module_calls : {}))
+    if (isObject(call)) redactConfigModule(call.module);
 }
 
 /** The names of the root module's variables declared sensitive. */
 function sensitiveVariables(plan: JsonObject): Set<string> {
-  const config = isObject(plan.configuration) && isObject(plan.configuration.root_module) ? plan.configuration.root_module : null;
+  const config =
+    isObject(plan.configuration) && isObject(plan.configuration.root_module) ? plan.configuration.root_module : null;
   const vars = config && isObject(config.variables) ? config.variables : {};
-  return new Set(Object.entries(vars).filter(([, v]) => isObject(v) && v.sensitive === true).map(([k]) => k));
+  return new Set(
+    Object.entries(vars)
+      .filter(([, v]) => isObject(v) && v.sensitive === true)
+      .map(([k]) => k),
+  );
 }
 
 /** A copy of a JSON plan with every sensitive value null. */
@@ -125,7 +154,8 @@ export function redactPlanJson(source: unknown): unknown {
   if (!isObject(source)) return source;
   const plan = structuredClone(source) as JsonObject;
   const hidden = sensitiveVariables(plan);
-  if (isObject(plan.variables)) for (const [name, v] of Object.entries(plan.variables)) if (hidden.has(name) && isObject(v)) v.value = null;
+  if (isObject(plan.variables))
+    for (const [name, v] of Object.entries(plan.variables)) if (hidden.has(name) && isObject(v)) v.value = null;
   for (const values of [plan.planned_values, isObject(plan.prior_state) ? plan.prior_state.values : undefined]) {
     if (!isObject(values)) continue;
     redactOutputs(values.outputs);
@@ -140,16 +170,24 @@ export function redactPlanJson(source: unknown): unknown {
 }
 
 /** The (provider, kind, type) triples a plan's changes render with. */
-function typesInPlan(plan: JsonObject): { provider: string; kind: 'resource_schemas' | 'data_source_schemas' | 'action_schemas'; type: string }[] {
+function typesInPlan(
+  plan: JsonObject,
+): { provider: string; kind: 'resource_schemas' | 'data_source_schemas' | 'action_schemas'; type: string }[] {
   const found: ReturnType<typeof typesInPlan> = [];
   const changes = [plan.resource_changes, plan.resource_drift].flatMap((list) => (Array.isArray(list) ? list : []));
-  for (const d of Array.isArray(plan.deferred_changes) ? plan.deferred_changes : []) if (isObject(d)) changes.push(d.resource_change);
+  for (const d of Array.isArray(plan.deferred_changes) ? plan.deferred_changes : [])
+    if (isObject(d)) changes.push(d.resource_change);
   for (const rc of changes) {
     if (!isObject(rc) || typeof rc.provider_name !== 'string' || typeof rc.type !== 'string') continue;
-    found.push({ provider: rc.provider_name, kind: rc.mode === 'data' ? 'data_source_schemas' : 'resource_schemas', type: rc.type });
+    found.push({
+      provider: rc.provider_name,
+      kind: rc.mode === 'data' ? 'data_source_schemas' : 'resource_schemas',
+      type: rc.type,
+    });
   }
   for (const ai of Array.isArray(plan.action_invocations) ? plan.action_invocations : []) {
-    if (isObject(ai) && typeof ai.provider_name === 'string' && typeof ai.type === 'string') found.push({ provider: ai.provider_name, kind: 'action_schemas', type: ai.type });
+    if (isObject(ai) && typeof ai.provider_name === 'string' && typeof ai.type === 'string')
+      found.push({ provider: ai.provider_name, kind: 'action_schemas', type: ai.type });
   }
   return found;
 }
@@ -169,7 +207,10 @@ export function schemasOfChanges(plan: unknown, schemas: unknown): JsonObject {
     const entry = (kept[provider] ??= {}) as JsonObject;
     ((entry[kind] ??= {}) as JsonObject)[type] = schema;
   }
-  return { format_version: isObject(schemas) && typeof schemas.format_version === 'string' ? schemas.format_version : '1.0', provider_schemas: kept };
+  return {
+    format_version: isObject(schemas) && typeof schemas.format_version === 'string' ? schemas.format_version : '1.0',
+    provider_schemas: kept,
+  };
 }
 
 /**

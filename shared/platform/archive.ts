@@ -30,7 +30,11 @@ export function safeEntryPath(path: string): boolean {
 /** Whether a link's target, relative to the entry's own directory, stays inside the archive (never absolute). */
 export function safeLinkTarget(entryPath: string, target: string): boolean {
   if (target.startsWith('/') || /^[A-Za-z]:/.test(target)) return false;
-  const depth: string[] = entryPath.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.').slice(0, -1);
+  const depth: string[] = entryPath
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p && p !== '.')
+    .slice(0, -1);
   for (const part of target.replace(/\\/g, '/').split('/')) {
     if (part === '..') {
       if (!depth.length) return false;
@@ -81,11 +85,15 @@ export class ArchiveInspector {
   private entry(entry: ReadEntry): void {
     const fail = (message: string) => void (this.problem ??= message);
     if (!safeEntryPath(entry.path)) fail(`unsafe path in archive: ${entry.path}`);
-    if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link'].includes(entry.type)) fail(`unsupported entry type ${entry.type}: ${entry.path}`);
+    if (!['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link'].includes(entry.type))
+      fail(`unsupported entry type ${entry.type}: ${entry.path}`);
     // A hard link names another entry (from the archive's root); a symbolic link's target is
     // relative to its own directory. Either must stay inside the archive.
     const target = String(entry.linkpath ?? '');
-    const linkOk = entry.type === 'Link' ? safeEntryPath(target) : entry.type !== 'SymbolicLink' || safeLinkTarget(entry.path, target);
+    const linkOk =
+      entry.type === 'Link'
+        ? safeEntryPath(target)
+        : entry.type !== 'SymbolicLink' || safeLinkTarget(entry.path, target);
     if (!linkOk) fail(`link leaves the archive: ${entry.path} -> ${target}`);
     if (++this.entries > this.maxEntries) fail(`the archive has more than ${this.maxEntries} entries`);
     this.unpackedBytes += entry.size ?? 0;
@@ -135,7 +143,8 @@ export class ArchiveInspector {
     if (this.problem) return this.problem;
     if (this.received < GZIP_MAGIC.length) {
       for (let i = 0; i < piece.length && this.received + i < GZIP_MAGIC.length; i++) {
-        if (piece[i] !== GZIP_MAGIC[this.received + i]) return (this.problem = 'the archive is not gzip-compressed (expected a .tar.gz)');
+        if (piece[i] !== GZIP_MAGIC[this.received + i])
+          return (this.problem = 'the archive is not gzip-compressed (expected a .tar.gz)');
       }
     }
     this.received += piece.length;
@@ -152,12 +161,18 @@ export class ArchiveInspector {
     if (this.problem) this.parser.abort(new Error(this.problem));
     else this.parser.end();
     await this.parsed;
-    return this.problem ? { ok: false, message: this.problem } : { ok: true, files: this.files, unpackedBytes: this.unpackedBytes };
+    return this.problem
+      ? { ok: false, message: this.problem }
+      : { ok: true, files: this.files, unpackedBytes: this.unpackedBytes };
   }
 }
 
 /** Checks a whole archive in memory (see ArchiveInspector). */
-export async function inspectArchive(data: Buffer, maxUnpackedBytes: number, maxEntries = Number.POSITIVE_INFINITY): Promise<ArchiveCheck> {
+export async function inspectArchive(
+  data: Buffer,
+  maxUnpackedBytes: number,
+  maxEntries = Number.POSITIVE_INFINITY,
+): Promise<ArchiveCheck> {
   const inspector = new ArchiveInspector(maxUnpackedBytes, maxEntries);
   await inspector.write(data);
   return inspector.end();

@@ -193,7 +193,8 @@ export const OUTBOUND_QUEUE_CONCURRENCY = 8;
 export const VERIFICATION_QUEUE_MARGIN_MS = 5_000;
 
 /** How long the API waits for the outcome of a verification it asked for. */
-export const verificationWaitMs = (config: Pick<Config, 'verificationTimeoutSeconds'>): number => config.verificationTimeoutSeconds * 1000 + VERIFICATION_QUEUE_MARGIN_MS;
+export const verificationWaitMs = (config: Pick<Config, 'verificationTimeoutSeconds'>): number =>
+  config.verificationTimeoutSeconds * 1000 + VERIFICATION_QUEUE_MARGIN_MS;
 
 /**
  * The shortest SITE_ADMIN_TOKEN accepted: it opens everything, and unlike generated tokens it is
@@ -337,9 +338,15 @@ function parseTrustProxy(value: string | undefined): { trust: Config['trustProxy
   const text = (value ?? '').trim();
   if (text === '' || text === 'false' || text === '0') return { trust: false };
   if (/^[0-9]{1,2}$/.test(text)) return { trust: Number(text) };
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.filter((e) => !isProxyEntry(e));
-  if (bad.length || !entries.length) return { problem: `not a hop count nor proxy addresses/CIDRs (${bad.join(', ') || text}); "true" (trust every hop) is not accepted` };
+  if (bad.length || !entries.length)
+    return {
+      problem: `not a hop count nor proxy addresses/CIDRs (${bad.join(', ') || text}); "true" (trust every hop) is not accepted`,
+    };
   return { trust: Object.freeze(entries) };
 }
 
@@ -358,23 +365,36 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const mode = (env.NODE_ENV ?? 'development') as Config['env'];
   if (mode === 'production' && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY is required in production');
-  for (const cidr of (env.RUN_NETWORK_ALLOWED_CIDRS ?? '').split(',').map((c) => c.trim()).filter(Boolean)) {
+  for (const cidr of (env.RUN_NETWORK_ALLOWED_CIDRS ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)) {
     if (!normalCidr(cidr)) problems.push(`RUN_NETWORK_ALLOWED_CIDRS: ${cidr} is not a CIDR`);
   }
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   if ('problem' in trustProxy) problems.push(`TRUST_PROXY: ${trustProxy.problem}`);
-  if (!env.TLS_CERT_FILE !== !env.TLS_KEY_FILE) problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both (https) or neither (http)');
+  if (!env.TLS_CERT_FILE !== !env.TLS_KEY_FILE)
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both (https) or neither (http)');
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   const port = Number(env.PORT ?? '8080');
-  const tls = env.TLS_CERT_FILE && env.TLS_KEY_FILE ? Object.freeze({ certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) }) : null;
+  const tls =
+    env.TLS_CERT_FILE && env.TLS_KEY_FILE
+      ? Object.freeze({ certFile: resolve(env.TLS_CERT_FILE), keyFile: resolve(env.TLS_KEY_FILE) })
+      : null;
   const baseUrl = (env.BASE_URL ?? `${tls ? 'https' : 'http'}://127.0.0.1:${port}`).replace(/\/+$/, '');
   const keyHex = env.ENCRYPTION_KEY ?? devEncryptionKey(resolve('.data', 'encryption.key'));
   const runConcurrency = Number(env.RUN_CONCURRENCY ?? '2');
   const verificationTimeoutSeconds = Number(env.VERIFICATION_TIMEOUT_SECONDS ?? '10');
   // By default one organization holds at most half of a process's slots on each outbound queue.
   const outboundShare = String(Math.max(1, Math.floor(OUTBOUND_QUEUE_CONCURRENCY / 2)));
-  const list = (text: string | undefined, sep: string) => Object.freeze((text ?? '').split(sep).map((s) => s.trim()).filter(Boolean));
+  const list = (text: string | undefined, sep: string) =>
+    Object.freeze(
+      (text ?? '')
+        .split(sep)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
   return Object.freeze({
     env: mode,
     port,
@@ -395,7 +415,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: Buffer.from(keyHex, 'hex'),
     siteAdminToken: env.SITE_ADMIN_TOKEN ?? null,
     outboundAllowedCidrs: Object.freeze(
-      (env.OUTBOUND_ALLOWED_CIDRS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      (env.OUTBOUND_ALLOWED_CIDRS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
     ),
     edition: (env.EDITION ?? 'self-hosted') as Edition,
     logLevel: env.LOG_LEVEL ?? 'info',
@@ -440,7 +463,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     runCgroups: (env.RUN_CGROUPS ?? 'auto') as Config['runCgroups'],
     runCpuWeight: Number(env.RUN_CPU_WEIGHT ?? '100'),
     maxArchiveEntries: Number(env.MAX_ARCHIVE_ENTRIES ?? '50000'),
-    runSlotsPerOrganization: Number(env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2)))),
+    runSlotsPerOrganization: Number(
+      env.RUN_SLOTS_PER_ORGANIZATION ?? String(Math.max(1, Math.ceil(runConcurrency / 2))),
+    ),
     maxQueuedSpeculativeRuns: Number(env.MAX_QUEUED_SPECULATIVE_RUNS ?? '20'),
     maxConcurrentUploads: Number(env.MAX_CONCURRENT_UPLOADS ?? '16'),
     maxConcurrentUploadsPerOrganization: Number(env.MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION ?? '4'),
@@ -464,7 +489,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     passwordResetTtlSeconds: Number(env.PASSWORD_RESET_TTL_SECONDS ?? String(24 * 3600)),
     invitationTtlSeconds: Number(env.INVITATION_TTL_SECONDS ?? String(7 * 24 * 3600)),
     verificationTimeoutSeconds,
-    verificationConnectTimeoutSeconds: Math.min(verificationTimeoutSeconds, Number(env.VERIFICATION_CONNECT_TIMEOUT_SECONDS ?? '3')),
+    verificationConnectTimeoutSeconds: Math.min(
+      verificationTimeoutSeconds,
+      Number(env.VERIFICATION_CONNECT_TIMEOUT_SECONDS ?? '3'),
+    ),
     verificationSlotsPerOrganization: Number(env.VERIFICATION_SLOTS_PER_ORGANIZATION ?? outboundShare),
     taskDispatchSlotsPerOrganization: Number(env.TASK_DISPATCH_SLOTS_PER_ORGANIZATION ?? outboundShare),
     deliverySlotsPerOrganization: Number(env.DELIVERY_SLOTS_PER_ORGANIZATION ?? outboundShare),

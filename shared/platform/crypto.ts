@@ -69,6 +69,10 @@ export function sealBytes(key: Buffer, context: string, plain: Buffer): Buffer {
 
 /** Reverses sealBytes; throws when the bytes were altered, or the key or context differ. */
 export function openBytes(key: Buffer, context: string, sealed: Buffer): Buffer {
-  const parts = { iv: sealed.subarray(0, IV_BYTES), body: sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES), tag: sealed.subarray(sealed.length - TAG_BYTES) };
+  const parts = {
+    iv: sealed.subarray(0, IV_BYTES),
+    body: sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES),
+    tag: sealed.subarray(sealed.length - TAG_BYTES),
+  };
   return gcmOpen(key, parts, context);
 }

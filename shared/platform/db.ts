@@ -34,16 +34,25 @@ export function compiled(raw: Knex.Raw): Written {
 export const RELAXED_COMMIT = "relaxed as (select set_config('synchronous_commit', 'off', true))";
 
 /** A statement that carries `writes` as its CTEs; the caller adds what it selects or does. */
-export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder => writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
+export const withWrites = (db: Db, writes: Writes): Knex.QueryBuilder =>
+  writes.reduce((q, [name, query]) => q.with(name, query), db.queryBuilder());
 
 /**
  * Changes the given columns of the row of `table` with `id` (undefined ones stay as they are) and
  * its updated_at; with none given it only reads the row. Undefined when there is no such row.
  */
-export async function updateGiven<T extends object>(db: Db, table: string, id: string, attrs: Partial<T>): Promise<T | undefined> {
+export async function updateGiven<T extends object>(
+  db: Db,
+  table: string,
+  id: string,
+  attrs: Partial<T>,
+): Promise<T | undefined> {
   const changes = Object.fromEntries(Object.entries(attrs).filter(([, v]) => v !== undefined));
   if (!Object.keys(changes).length) return (await db(table).where({ id }).first()) as T | undefined;
-  const [row] = (await db(table).where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*')) as T[];
+  const [row] = (await db(table)
+    .where({ id })
+    .update({ ...changes, updated_at: db.fn.now() })
+    .returning('*')) as T[];
   return row;
 }
 
@@ -74,7 +83,10 @@ export async function runWrites(db: Db, writes: Writes): Promise<void> {
 interface StatementClient {
   acquireConnection(): Promise<object>;
   releaseConnection(connection: object): Promise<unknown>;
-  query(connection: object, statement: { sql: string; bindings: readonly unknown[]; method: 'raw'; options: object; __knexQueryUid: string }): Promise<{ response: { rows: unknown[] } }>;
+  query(
+    connection: object,
+    statement: { sql: string; bindings: readonly unknown[]; method: 'raw'; options: object; __knexQueryUid: string },
+  ): Promise<{ response: { rows: unknown[] } }>;
   emit(event: 'query-response', response: unknown, statement: object): void;
 }
 
@@ -84,10 +96,15 @@ interface StatementClient {
  * "Written-out statements"); still prepared, logged and observed (knex's `query` and
  * `query-response` events). In a transaction, or with a query among its values, it runs as knex's raw.
  */
-export async function rowsOf<R>(db: Db, sql: string, bindings: readonly (Knex.RawBinding | Knex.QueryBuilder)[]): Promise<R[]> {
+export async function rowsOf<R>(
+  db: Db,
+  sql: string,
+  bindings: readonly (Knex.RawBinding | Knex.QueryBuilder)[],
+): Promise<R[]> {
   // A query among the values needs knex to write it into the statement.
   const writesQuery = bindings.some((b) => typeof b === 'object' && b !== null && 'toSQL' in b);
-  if (db.isTransaction || writesQuery) return ((await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: R[] }).rows;
+  if (db.isTransaction || writesQuery)
+    return ((await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: R[] }).rows;
   const client = db.client as unknown as StatementClient;
   const connection = await client.acquireConnection();
   try {
@@ -117,7 +134,8 @@ function genericPlans(connection: pg.Client, done: (err: Error | undefined, conn
  */
 export function createDb(databaseUrl: string, poolMax = 10, preparedStatements = 0, logger?: Logger): Db {
   // knex's own messages (a connection that could not be made, ...) go to the service's log, not the console.
-  const say = (level: 'warn' | 'error' | 'debug') => (message: unknown) => logger?.[level]('database client', { message: String(message) });
+  const say = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+    logger?.[level]('database client', { message: String(message) });
   return knexFactory({
     client: preparedStatements > 0 ? preparingPgClient(preparedStatements) : 'pg',
     connection: databaseUrl,

@@ -62,7 +62,9 @@ export class ApiError extends Error {
 
 export class BadRequest extends ApiError {
   constructor(detail: string, parameter?: string) {
-    super('bad-request', 'bad request', detail, [{ title: 'bad request', detail, ...(parameter ? { parameter } : {}) }]);
+    super('bad-request', 'bad request', detail, [
+      { title: 'bad request', detail, ...(parameter ? { parameter } : {}) },
+    ]);
   }
 }
 
@@ -128,7 +130,11 @@ export interface FieldProblem {
   field?: Field;
 }
 
-const invalidAttribute = ({ detail, field }: FieldProblem): Problem => ({ title: 'invalid attribute', detail, ...(field ? { field } : {}) });
+const invalidAttribute = ({ detail, field }: FieldProblem): Problem => ({
+  title: 'invalid attribute',
+  detail,
+  ...(field ? { field } : {}),
+});
 
 /** One error per invalid field; `field` names it (e.g. `{ attribute: 'name' }`). */
 export class Unprocessable extends ApiError {
@@ -161,8 +167,25 @@ export class IllegalTransition extends Error {
 export function databaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08')) return true;
+  if (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EHOSTUNREACH',
+      'ENOTFOUND',
+      'EPIPE',
+      '53300',
+      '57P01',
+      '57P02',
+      '57P03',
+    ].includes(code) ||
+    code.startsWith('08')
+  )
+    return true;
   if (e?.name === 'KnexTimeoutError') return true;
   const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(message);
+  return /Connection terminated|connection (?:is )?closed|Client was closed|timeout exceeded when trying to connect/i.test(
+    message,
+  );
 }

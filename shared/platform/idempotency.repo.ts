@@ -15,11 +15,22 @@ export const idempotencyIndex = (table: IdempotentTable) => `${table}_idempotenc
 const within = (db: Db, hours: number) => db.raw(`now() - make_interval(hours => ?)`, [hours]);
 
 /** The row created under `key` in the last `hours`, with the digest of the request that created it. */
-export function createdUnder(db: Db, table: IdempotentTable, key: string, hours: number): Promise<{ id: string; idempotency_request: string } | undefined> {
-  return db(table).where({ idempotency_key: key }).andWhere('created_at', '>', within(db, hours)).first('id', 'idempotency_request');
+export function createdUnder(
+  db: Db,
+  table: IdempotentTable,
+  key: string,
+  hours: number,
+): Promise<{ id: string; idempotency_request: string } | undefined> {
+  return db(table)
+    .where({ idempotency_key: key })
+    .andWhere('created_at', '>', within(db, hours))
+    .first('id', 'idempotency_request');
 }
 
 /** Frees `key` from a row created under it longer than `hours` ago, so the key may be used again. */
 export async function releaseExpired(db: Db, table: IdempotentTable, key: string, hours: number): Promise<void> {
-  await db(table).where({ idempotency_key: key }).andWhere('created_at', '<=', within(db, hours)).update({ idempotency_key: null, idempotency_request: null });
+  await db(table)
+    .where({ idempotency_key: key })
+    .andWhere('created_at', '<=', within(db, hours))
+    .update({ idempotency_key: null, idempotency_request: null });
 }

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../identity/access.queries.js';
 import { isUniqueViolation, type Db } from './db.js';
 import { BadRequest, Conflict, Unprocessable } from './errors.js';
-import { createdUnder, idempotencyIndex, releaseExpired, type IdempotencyColumns, type IdempotentTable } from './idempotency.repo.js';
+import {
+  createdUnder,
+  idempotencyIndex,
+  releaseExpired,
+  type IdempotencyColumns,
+  type IdempotentTable,
+} from './idempotency.repo.js';
 
 /** The header a client sends to make a creation safe to retry. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -24,11 +30,19 @@ const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\
  * belongs to who sent it (a user, whichever of their tokens, or a team or organization token),
  * so one client cannot find what another created. 1 to 255 visible ASCII characters.
  */
-export function idempotentRequest(header: string | undefined, sender: Principal, request: { method: string; path: string; body: unknown }): IdempotentRequest | null {
+export function idempotentRequest(
+  header: string | undefined,
+  sender: Principal,
+  request: { method: string; path: string; body: unknown },
+): IdempotentRequest | null {
   if (header === undefined) return null;
-  if (!/^[\x21-\x7e]{1,255}$/.test(header)) throw new BadRequest(`the ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible ASCII characters`);
+  if (!/^[\x21-\x7e]{1,255}$/.test(header))
+    throw new BadRequest(`the ${IDEMPOTENCY_HEADER} header must be 1 to 255 visible ASCII characters`);
   const who = sender.kind === 'user' ? `user:${sender.user.id}` : `token:${sender.tokenId}`;
-  return { key: digest(who, header), request: digest(request.method, request.path, JSON.stringify(request.body ?? null)) };
+  return {
+    key: digest(who, header),
+    request: digest(request.method, request.path, JSON.stringify(request.body ?? null)),
+  };
 }
 
 /**
@@ -37,7 +51,12 @@ export function idempotentRequest(header: string | undefined, sender: Principal,
  * refused (422), and two at once are settled by the unique index (the second waits for the first
  * and then replays it). `create` writes the key columns with its row, in the same statement.
  */
-export async function createOnce<T>(db: Db, table: IdempotentTable, idem: IdempotentRequest | null, create: (columns: IdempotencyColumns | null) => Promise<T>): Promise<{ created: T } | { replayed: string }> {
+export async function createOnce<T>(
+  db: Db,
+  table: IdempotentTable,
+  idem: IdempotentRequest | null,
+  create: (columns: IdempotencyColumns | null) => Promise<T>,
+): Promise<{ created: T } | { replayed: string }> {
   if (!idem) return { created: await create(null) };
   const earlier = await replayOf(db, table, idem);
   if (earlier) return { replayed: earlier };
@@ -55,6 +74,7 @@ export async function createOnce<T>(db: Db, table: IdempotentTable, idem: Idempo
 async function replayOf(db: Db, table: IdempotentTable, idem: IdempotentRequest): Promise<string | undefined> {
   const row = await createdUnder(db, table, idem.key, IDEMPOTENCY_HOURS);
   if (!row) return undefined;
-  if (row.idempotency_request !== idem.request) throw new Unprocessable(`this ${IDEMPOTENCY_HEADER} was used for a different request; use a new key`);
+  if (row.idempotency_request !== idem.request)
+    throw new Unprocessable(`this ${IDEMPOTENCY_HEADER} was used for a different request; use a new key`);
   return row.id;
 }

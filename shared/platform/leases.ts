@@ -46,10 +46,18 @@ export function leaseClaimQuery(db: Db, c: LeaseClaim): Knex.QueryBuilder {
       fresh.whereIn(status, c.from as string[]);
       if (c.dueColumn) fresh.andWhere(c.dueColumn, '<=', db.fn.now());
     });
-    if (c.takeOver) q.orWhere((stale) => stale.where(status, c.to).andWhere((l) => l.whereNull(lease).orWhere(lease, '<', db.fn.now())));
+    if (c.takeOver)
+      q.orWhere((stale) =>
+        stale.where(status, c.to).andWhere((l) => l.whereNull(lease).orWhere(lease, '<', db.fn.now())),
+      );
   });
   return query
-    .update({ ...c.set, [status]: c.to, [lease]: leaseEnd(db, c.leaseSeconds), ...(c.owner !== undefined ? { lease_owner: c.owner } : {}) })
+    .update({
+      ...c.set,
+      [status]: c.to,
+      [lease]: leaseEnd(db, c.leaseSeconds),
+      ...(c.owner !== undefined ? { lease_owner: c.owner } : {}),
+    })
     .returning('*');
 }
 

@@ -27,6 +27,7 @@ export function createLogger(level: string, defaultMeta: Record<string, unknown>
   });
   // Child loggers write through this instance's write, so the check covers them too.
   const write = logger.write.bind(logger) as (info: winston.LogEntry) => boolean;
-  logger.write = ((info: winston.LogEntry) => (logger.isLevelEnabled(info.level) ? write(info) : true)) as typeof logger.write;
+  logger.write = ((info: winston.LogEntry) =>
+    logger.isLevelEnabled(info.level) ? write(info) : true) as typeof logger.write;
   return logger;
 }

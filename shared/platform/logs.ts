@@ -25,7 +25,9 @@ export async function readLog(db: Db, id: string, offset: number, limit: number)
     .andWhereRaw('"offset" + length(data) > ?', [offset])
     .orderBy('offset')
     .select('offset', 'data')) as { offset: number; data: Buffer }[];
-  const parts = chunks.map((c) => c.data.subarray(Math.max(0, offset - Number(c.offset)), Math.max(0, end - Number(c.offset))));
+  const parts = chunks.map((c) =>
+    c.data.subarray(Math.max(0, offset - Number(c.offset)), Math.max(0, end - Number(c.offset))),
+  );
   return Buffer.concat(parts);
 }
 
@@ -192,7 +194,12 @@ export class LogWriter {
     this.size += data.length;
     return [
       ['log_chunk', db('log_chunks').insert({ log_id: this.id, offset, data })],
-      ['log_end', db('logs').where({ id: this.id }).update(finished ? { size: this.size, finished: true } : { size: this.size })],
+      [
+        'log_end',
+        db('logs')
+          .where({ id: this.id })
+          .update(finished ? { size: this.size, finished: true } : { size: this.size }),
+      ],
     ];
   }
 }

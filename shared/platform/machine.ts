@@ -17,7 +17,10 @@ export interface Machine<S extends string, E extends string> {
   sources(event: E): readonly S[];
 }
 
-export function defineMachine<S extends string, E extends string>(name: string, moves: Record<E, Move<S>>): Machine<S, E> {
+export function defineMachine<S extends string, E extends string>(
+  name: string,
+  moves: Record<E, Move<S>>,
+): Machine<S, E> {
   const frozen = Object.freeze({ ...moves });
   return Object.freeze({
     name,

@@ -44,13 +44,17 @@ export interface OutboundResult {
 export class BlockedAddressError extends Error {}
 
 // Always refused, even when an allowed CIDR would cover them: link-local and cloud metadata.
-const ALWAYS_BLOCKED = ['169.254.0.0/16', 'fe80::/10', '100.100.100.200/32', 'fd00:ec2::254/128'].map((c) => ipaddr.parseCIDR(c));
+const ALWAYS_BLOCKED = ['169.254.0.0/16', 'fe80::/10', '100.100.100.200/32', 'fd00:ec2::254/128'].map((c) =>
+  ipaddr.parseCIDR(c),
+);
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
 function normalise(address: string): Parsed {
   const parsed = ipaddr.parse(address);
-  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (parsed as ipaddr.IPv6).toIPv4Address()
+    : parsed;
 }
 
 const inCidr = (ip: Parsed, [range, bits]: [Parsed, number]) => ip.kind() === range.kind() && ip.match(range, bits);
@@ -93,8 +97,14 @@ const NOT_ALLOWED_EXPLAINED =
 function failure(err: Error & { code?: unknown; cause?: unknown }): string {
   const code = typeof err.code === 'string' ? err.code : '';
   // The lookup hook turns every resolution failure into a BlockedAddressError too (see guardedLookup).
-  if (err instanceof BlockedAddressError || err.cause instanceof BlockedAddressError || err.message.includes(DESTINATION_NOT_ALLOWED)) return NOT_ALLOWED_EXPLAINED;
-  if (/connect timed out/.test(err.message)) return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
+  if (
+    err instanceof BlockedAddressError ||
+    err.cause instanceof BlockedAddressError ||
+    err.message.includes(DESTINATION_NOT_ALLOWED)
+  )
+    return NOT_ALLOWED_EXPLAINED;
+  if (/connect timed out/.test(err.message))
+    return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
   return code ? `connection failed (${code})` : 'connection failed';
 }
 
@@ -128,12 +138,20 @@ export function createOutboundClient(opts: OutboundOptions) {
   };
   class GuardedHttpAgent extends http.Agent {
     override createConnection(options: object, cb?: unknown): Socket {
-      return limitConnect((http.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }).createConnection.call(this, options, cb));
+      return limitConnect(
+        (
+          http.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }
+        ).createConnection.call(this, options, cb),
+      );
     }
   }
   class GuardedHttpsAgent extends https.Agent {
     override createConnection(options: object, cb?: unknown): Socket {
-      return limitConnect((https.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }).createConnection.call(this, options, cb));
+      return limitConnect(
+        (
+          https.Agent.prototype as unknown as { createConnection: (o: object, c?: unknown) => Socket }
+        ).createConnection.call(this, options, cb),
+      );
     }
   }
   // Connections are kept for reuse by later requests to the same origin: each was opened to an
@@ -203,7 +221,13 @@ export function createOutboundClient(opts: OutboundOptions) {
   async function send(req: OutboundRequest, totalTimeoutMs = defaultTotalMs): Promise<OutboundResult> {
     const started = Date.now();
     const fail = (error: string, status: number | null = null): OutboundResult => ({
-      ok: false, status, headers: {}, body: '', truncated: false, durationMs: Date.now() - started, error,
+      ok: false,
+      status,
+      headers: {},
+      body: '',
+      truncated: false,
+      durationMs: Date.now() - started,
+      error,
     });
     let url: URL;
     try {
@@ -228,22 +252,26 @@ export function createOutboundClient(opts: OutboundOptions) {
         resolve(result);
       };
       // Node's client follows no redirect: a 3xx comes back as it is, with an error saying so.
-      const request = (protocol === 'https:' ? https : http).request(url, { method: req.method ?? 'POST', headers: requestHeaders(req), agent: agents[protocol] }, (res) => {
-        const status = res.statusCode ?? 0;
-        readCapped(res).then(
-          ({ body, truncated }) =>
-            end({
-              ok: status >= 200 && status < 300,
-              status,
-              headers: res.headersDistinct as Record<string, string[]>,
-              body,
-              truncated,
-              durationMs: Date.now() - started,
-              error: status >= 300 && status < 400 ? 'redirects are not followed' : null,
-            }),
-          (err: Error) => end(fail(failure(err))),
-        );
-      });
+      const request = (protocol === 'https:' ? https : http).request(
+        url,
+        { method: req.method ?? 'POST', headers: requestHeaders(req), agent: agents[protocol] },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          readCapped(res).then(
+            ({ body, truncated }) =>
+              end({
+                ok: status >= 200 && status < 300,
+                status,
+                headers: res.headersDistinct as Record<string, string[]>,
+                body,
+                truncated,
+                durationMs: Date.now() - started,
+                error: status >= 300 && status < 400 ? 'redirects are not followed' : null,
+              }),
+            (err: Error) => end(fail(failure(err))),
+          );
+        },
+      );
       // The total timeout covers connecting, sending and reading the whole response.
       const timer = setTimeout(() => {
         end(fail(`timed out after ${totalTimeoutMs} ms`));

@@ -8,7 +8,9 @@ export interface Page {
 
 /** One page of a list query (already ordered) and the total count of the unpaged query. */
 export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promise<{ rows: T[]; total: number }> {
-  const [{ count }] = (await query.clone().clearSelect().clearOrder().count({ count: '*' })) as { count: string | number }[];
+  const [{ count }] = (await query.clone().clearSelect().clearOrder().count({ count: '*' })) as {
+    count: string | number;
+  }[];
   const rows = (await query.limit(page.size).offset((page.number - 1) * page.size)) as T[];
   return { rows, total: Number(count) };
 }
@@ -17,10 +19,16 @@ export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promis
 export const containing = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The rows of one page of a list already read whole. */
-export const sliceOf = <T>(rows: T[], page: Page): T[] => rows.slice((page.number - 1) * page.size, page.number * page.size);
+export const sliceOf = <T>(rows: T[], page: Page): T[] =>
+  rows.slice((page.number - 1) * page.size, page.number * page.size);
 
 /** Rows grouped under the ids they belong to, in the rows' order; every id is present (empty when it has none). */
-export function groupUnder<R, V>(ids: string[], rows: R[], idOf: (row: R) => string, valueOf: (row: R) => V): Map<string, V[]> {
+export function groupUnder<R, V>(
+  ids: string[],
+  rows: R[],
+  idOf: (row: R) => string,
+  valueOf: (row: R) => V,
+): Map<string, V[]> {
   const out = new Map<string, V[]>(ids.map((id) => [id, []]));
   for (const row of rows) out.get(idOf(row))?.push(valueOf(row));
   return out;

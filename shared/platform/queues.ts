@@ -63,7 +63,10 @@ export interface TaskResultPayload {
 }
 
 /** One delivery attempt, or several of one organization (see DELIVERIES_PER_JOB): one of the two ids, never both. */
-export type NotificationPayload = ({ deliveryId: string; deliveryIds?: never } | { deliveryIds: string[]; deliveryId?: never }) & OfOrganization;
+export type NotificationPayload = (
+  { deliveryId: string; deliveryIds?: never } | { deliveryIds: string[]; deliveryId?: never }
+) &
+  OfOrganization;
 
 export interface VerificationPayload extends OfOrganization {
   verificationId: string;
@@ -83,7 +86,11 @@ export type NoPayload = Record<string, never>;
  */
 export interface QueueJobs {
   'notification-delivery': { [JOB.mailDelivery]: MailDeliveryPayload; [JOB.notify]: NotificationPayload };
-  'deadline-expiry': { [JOB.reconcile]: NoPayload; [JOB.maintenance]: NoPayload; [JOB.taskDeadline]: TaskResultPayload };
+  'deadline-expiry': {
+    [JOB.reconcile]: NoPayload;
+    [JOB.maintenance]: NoPayload;
+    [JOB.taskDeadline]: TaskResultPayload;
+  };
   'run-pipeline': { [JOB.runStep]: RunStepPayload; [JOB.assess]: AssessmentPayload };
   'run-task-dispatch': { [JOB.taskDispatch]: TaskResultPayload & OfOrganization };
   verification: { [JOB.verify]: VerificationPayload };
@@ -116,7 +123,8 @@ export interface DeliveryAttempt {
 }
 
 /** The organization a job carries, for the worker's fair share (none for rows written before it was recorded). */
-const withOrganization = <D extends object>(data: D, organization: string | null): D & OfOrganization => (organization === null ? data : { ...data, organization });
+const withOrganization = <D extends object>(data: D, organization: string | null): D & OfOrganization =>
+  organization === null ? data : { ...data, organization };
 
 /** Most notification deliveries one job carries: the worker claims, sends and settles them together. */
 export const DELIVERIES_PER_JOB = 50;
@@ -135,14 +143,23 @@ export const jobs = {
    * run's organization when the caller knows it: the worker's fair share needs it before anything
    * else, and otherwise reads it first.
    */
-  runStep: (runId: string, step: RunStep, organization: string | null = null): JobSpecOf<'run-pipeline', typeof JOB.runStep> => ({
+  runStep: (
+    runId: string,
+    step: RunStep,
+    organization: string | null = null,
+  ): JobSpecOf<'run-pipeline', typeof JOB.runStep> => ({
     queue: 'run-pipeline',
     name: JOB.runStep,
     data: withOrganization({ runId, step }, organization),
     jobId: `run-${runId}-${step}`,
   }),
   /** Delivery attempt `attempt` of a run task request, optionally delayed (retry schedule). */
-  taskDispatch: (resultId: string, organization: string, attempt: number, delayMs = 0): JobSpecOf<'run-task-dispatch', typeof JOB.taskDispatch> => ({
+  taskDispatch: (
+    resultId: string,
+    organization: string,
+    attempt: number,
+    delayMs = 0,
+  ): JobSpecOf<'run-task-dispatch', typeof JOB.taskDispatch> => ({
     queue: 'run-task-dispatch',
     name: JOB.taskDispatch,
     data: withOrganization({ taskResultId: resultId }, organization),
@@ -158,7 +175,12 @@ export const jobs = {
     opts: { delay: Math.max(0, delayMs) },
   }),
   /** Delivery attempt `attempt` of a notification, optionally delayed (retry schedule). */
-  notificationDelivery: (deliveryId: string, organization: string, attempt: number, delayMs = 0): JobSpecOf<'notification-delivery', typeof JOB.notify> => ({
+  notificationDelivery: (
+    deliveryId: string,
+    organization: string,
+    attempt: number,
+    delayMs = 0,
+  ): JobSpecOf<'notification-delivery', typeof JOB.notify> => ({
     queue: 'notification-delivery',
     name: JOB.notify,
     data: withOrganization({ deliveryId }, organization),
@@ -169,12 +191,23 @@ export const jobs = {
    * Several delivery attempts of one organization in one job (at most DELIVERIES_PER_JOB), keyed by
    * the set of attempts it carries; a single one keeps its per-attempt id above.
    */
-  notificationDeliveries: (attempts: readonly DeliveryAttempt[]): JobSpecOf<'notification-delivery', typeof JOB.notify> => {
+  notificationDeliveries: (
+    attempts: readonly DeliveryAttempt[],
+  ): JobSpecOf<'notification-delivery', typeof JOB.notify> => {
     const organization = attempts[0].organization;
-    if (attempts.some((a) => a.organization !== organization)) throw new Error('a delivery job carries the deliveries of one organization');
+    if (attempts.some((a) => a.organization !== organization))
+      throw new Error('a delivery job carries the deliveries of one organization');
     if (attempts.length === 1) return jobs.notificationDelivery(attempts[0].id, organization, attempts[0].attempt);
-    const key = attempts.map((a) => `${a.id}@${a.attempt}`).sort().join(',');
-    return { queue: 'notification-delivery', name: JOB.notify, data: withOrganization({ deliveryIds: attempts.map((a) => a.id) }, organization), jobId: `nb-${sha256Hex(key).slice(0, 40)}` };
+    const key = attempts
+      .map((a) => `${a.id}@${a.attempt}`)
+      .sort()
+      .join(',');
+    return {
+      queue: 'notification-delivery',
+      name: JOB.notify,
+      data: withOrganization({ deliveryIds: attempts.map((a) => a.id) }, organization),
+      jobId: `nb-${sha256Hex(key).slice(0, 40)}`,
+    };
   },
   /** A health assessment of a workspace, once per interval slot. */
   assessment: (workspaceId: string, slot: number): JobSpecOf<'run-pipeline', typeof JOB.assess> => ({
@@ -218,7 +251,8 @@ export function rowOf(data: unknown): { kind: string; id: string; resource: stri
   for (const [key, kind, resource] of ROW_KEYS) {
     const value = record[key];
     if (typeof value === 'string') return { kind, id: value, resource: resource && `${resource}${value}` };
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { kind, id: value.join(','), resource: null };
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      return { kind, id: value.join(','), resource: null };
   }
   return null;
 }
@@ -261,7 +295,8 @@ class FairOrder {
 }
 
 /** A count taken at `at`, faded to `now`. */
-const faded = (c: { count: number; at: number }, now: number): number => c.count * Math.exp(-(now - c.at) / FAIR_ORDER_FADE_MS);
+const faded = (c: { count: number; at: number }, now: number): number =>
+  c.count * Math.exp(-(now - c.at) / FAIR_ORDER_FADE_MS);
 
 /**
  * A queue whose jobs, added while a traced request or job is under way (see shared/platform/trace.ts), carry
@@ -320,7 +355,10 @@ class TracedQueue extends Queue {
 
 export function createQueues(connection: RedisConnection, queuePrefix: string, tracing?: Tracing): Queues {
   const prefix = bullPrefix(queuePrefix);
-  const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [name, new TracedQueue(name, { connection, prefix }, tracing)]);
+  const entries = QUEUE_NAMES.map((name): [QueueName, Queue] => [
+    name,
+    new TracedQueue(name, { connection, prefix }, tracing),
+  ]);
   return Object.freeze(Object.fromEntries(entries) as Record<QueueName, Queue>);
 }
 
@@ -341,7 +379,11 @@ export async function enqueueAfterCommit(queues: Queues, spec: JobSpec, logger: 
   try {
     await queues[spec.queue].add(spec.name, spec.data, { ...DEFAULTS, ...spec.opts, jobId: spec.jobId });
   } catch (err) {
-    logger.warn('enqueue failed; the reconciler will restore the job', { jobId: spec.jobId, queue: spec.queue, error: String(err) });
+    logger.warn('enqueue failed; the reconciler will restore the job', {
+      jobId: spec.jobId,
+      queue: spec.queue,
+      error: String(err),
+    });
   }
 }
 
@@ -352,16 +394,28 @@ export async function enqueueAllAfterCommit(queues: Queues, specs: readonly JobS
   await Promise.all(
     [...byQueue].map(async ([queue, list]) => {
       try {
-        await queues[queue].addBulk(list.map((spec) => ({ name: spec.name, data: spec.data, opts: { ...DEFAULTS, ...spec.opts, jobId: spec.jobId } })));
+        await queues[queue].addBulk(
+          list.map((spec) => ({
+            name: spec.name,
+            data: spec.data,
+            opts: { ...DEFAULTS, ...spec.opts, jobId: spec.jobId },
+          })),
+        );
       } catch (err) {
-        logger.warn('enqueue failed; the reconciler will restore the jobs', { jobIds: list.map((s) => s.jobId), queue, error: String(err) });
+        logger.warn('enqueue failed; the reconciler will restore the jobs', {
+          jobIds: list.map((s) => s.jobId),
+          queue,
+          error: String(err),
+        });
       }
     }),
   );
 }
 
 /** Jobs for delivery attempts, DELIVERIES_PER_JOB to a job, each job one organization's. */
-export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpecOf<'notification-delivery', typeof JOB.notify>[] {
+export function deliveryJobs(
+  attempts: readonly DeliveryAttempt[],
+): JobSpecOf<'notification-delivery', typeof JOB.notify>[] {
   const byOrganization = new Map<string, DeliveryAttempt[]>();
   for (const a of attempts) {
     const list = byOrganization.get(a.organization);
@@ -370,7 +424,8 @@ export function deliveryJobs(attempts: readonly DeliveryAttempt[]): JobSpecOf<'n
   }
   const specs: JobSpecOf<'notification-delivery', typeof JOB.notify>[] = [];
   for (const list of byOrganization.values()) {
-    for (let i = 0; i < list.length; i += DELIVERIES_PER_JOB) specs.push(jobs.notificationDeliveries(list.slice(i, i + DELIVERIES_PER_JOB)));
+    for (let i = 0; i < list.length; i += DELIVERIES_PER_JOB)
+      specs.push(jobs.notificationDeliveries(list.slice(i, i + DELIVERIES_PER_JOB)));
   }
   return specs;
 }
@@ -414,9 +469,12 @@ export class DeliveryRounds {
         if (this.gathering !== round) return;
         this.gathering = null;
         this.lastRound = performance.now();
-        void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(this.queues, spec, this.logger))).then(() => resolve());
+        void Promise.all(deliveryJobs(gathered).map((spec) => enqueueAfterCommit(this.queues, spec, this.logger))).then(
+          () => resolve(),
+        );
       };
-      const cancel = wait > 0 ? clearTimeout.bind(null, setTimeout(flush, wait)) : clearImmediate.bind(null, setImmediate(flush));
+      const cancel =
+        wait > 0 ? clearTimeout.bind(null, setTimeout(flush, wait)) : clearImmediate.bind(null, setImmediate(flush));
       round = { attempts: gathered, added, flush };
       this.gathering = round;
     }
@@ -427,7 +485,8 @@ export class DeliveryRounds {
 }
 
 /** First tries of deliveries just committed, all of one organization's workspace. */
-export const firstTries = (ids: readonly string[], organization: string): DeliveryAttempt[] => ids.map((id) => ({ id, attempt: 1, organization }));
+export const firstTries = (ids: readonly string[], organization: string): DeliveryAttempt[] =>
+  ids.map((id) => ({ id, attempt: 1, organization }));
 
 /**
  * What requeue found of a job: none (`missing`: it was lost, and is added again), a finished one

@@ -80,7 +80,10 @@ const WHAT: Record<LimitName, string> = {
 
 /** The 429 of a spent budget: a JSON:API error saying which budget and when to retry (the error middleware sets Retry-After). */
 export function budgetSpent(name: LimitName, budget: SpentBudget): TooManyRequests {
-  return new TooManyRequests(`Rate limit exceeded: too many ${WHAT[name]} (at most ${budget.limit}); retry in ${retryAfterSeconds(budget)} seconds.`, budget);
+  return new TooManyRequests(
+    `Rate limit exceeded: too many ${WHAT[name]} (at most ${budget.limit}); retry in ${retryAfterSeconds(budget)} seconds.`,
+    budget,
+  );
 }
 
 /** Past this, a limiter call is abandoned and the request goes through, so a stalled Redis never stalls the API. */
@@ -132,9 +135,15 @@ export function createRateLimits(redis: RedisConnection, config: Config, logger:
       if (!limiter) return null;
       try {
         const res = await withTimeout(limiter.consume(key), STORE_TIMEOUT_MS);
-        return { allowed: true, limit: limiter.points, remaining: res.remainingPoints, msBeforeReset: res.msBeforeNext };
+        return {
+          allowed: true,
+          limit: limiter.points,
+          remaining: res.remainingPoints,
+          msBeforeReset: res.msBeforeNext,
+        };
       } catch (err) {
-        if (err instanceof RateLimiterRes) return { allowed: false, limit: limiter.points, remaining: 0, msBeforeReset: err.msBeforeNext };
+        if (err instanceof RateLimiterRes)
+          return { allowed: false, limit: limiter.points, remaining: 0, msBeforeReset: err.msBeforeNext };
         return storeFailed(name, err);
       }
     },

@@ -19,7 +19,10 @@ export interface RedisSettings {
  * cluster its queues, and each rate limit, live in one slot.
  */
 export function createRedis(settings: RedisSettings, role: 'worker' | 'producer'): RedisConnection {
-  const options: RedisOptions = role === 'worker' ? { maxRetriesPerRequest: null, enableReadyCheck: true } : { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true };
+  const options: RedisOptions =
+    role === 'worker'
+      ? { maxRetriesPerRequest: null, enableReadyCheck: true }
+      : { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true };
   if (!settings.redisClusterNodes.length) return new Redis(settings.redisUrl, options);
   const nodes = settings.redisClusterNodes.map((node) => {
     const at = node.lastIndexOf(':');
@@ -36,4 +39,5 @@ export function createRedis(settings: RedisSettings, role: 'worker' | 'producer'
 }
 
 /** The master nodes of a connection (the node itself when it is not a cluster). */
-export const masters = (connection: RedisConnection): Redis[] => (connection instanceof Cluster ? connection.nodes('master') : [connection]);
+export const masters = (connection: RedisConnection): Redis[] =>
+  connection instanceof Cluster ? connection.nodes('master') : [connection];

@@ -59,14 +59,23 @@ export function tokenVariable(hostname: string): string | null {
  * sandbox reaches the API, and which may be plain HTTP: service discovery itself needs HTTPS), and
  * a `credentials` block gives the token (also as `TF_TOKEN_<host>` when the host has no port).
  */
-export function runServiceAccess(config: Pick<Config, 'baseUrl' | 'runApiUrl'> & Partial<Pick<Config, 'serviceHostnames'>>, token: string): RunServiceAccess {
+export function runServiceAccess(
+  config: Pick<Config, 'baseUrl' | 'runApiUrl'> & Partial<Pick<Config, 'serviceHostnames'>>,
+  token: string,
+): RunServiceAccess {
   const hostname = serviceHostname(config);
   const services = Object.entries(SERVICE_PATHS)
     .map(([id, path]) => `    ${literal(id)} = ${literal(`${config.runApiUrl}${path}`)}`)
     .join('\n');
-  const names = [hostname, ...(config.serviceHostnames ?? []).map((h) => h.toLowerCase()).filter((h) => h !== hostname)];
+  const names = [
+    hostname,
+    ...(config.serviceHostnames ?? []).map((h) => h.toLowerCase()).filter((h) => h !== hostname),
+  ];
   const cliConfig = names
-    .map((name) => `\nhost ${literal(name)} {\n  services = {\n${services}\n  }\n}\n\ncredentials ${literal(name)} {\n  token = ${literal(token)}\n}\n`)
+    .map(
+      (name) =>
+        `\nhost ${literal(name)} {\n  services = {\n${services}\n  }\n}\n\ncredentials ${literal(name)} {\n  token = ${literal(token)}\n}\n`,
+    )
     .join('');
   const env: Record<string, string> = {};
   for (const name of names) {

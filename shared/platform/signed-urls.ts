@@ -43,7 +43,13 @@ export function verifyGrant(encryptionKey: Buffer, token: string, nowMs = Date.n
 }
 
 /** `{base}/v1/object/<token>` for a grant valid for `ttlSeconds`. */
-export function signedObjectUrl(base: string, encryptionKey: Buffer, kind: string, id: string, ttlSeconds: number): string {
+export function signedObjectUrl(
+  base: string,
+  encryptionKey: Buffer,
+  kind: string,
+  id: string,
+  ttlSeconds: number,
+): string {
   const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
   return `${base}/v1/object/${signGrant(encryptionKey, { kind, id, exp })}`;
 }

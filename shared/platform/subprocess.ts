@@ -145,7 +145,11 @@ export async function runBounded(
     maxOutputBytes: number;
     signal?: AbortSignal;
     /** Starts the program some other way (e.g. in a sandbox), given where its output goes; it must run in a process group of its own. */
-    start?: (sinks: { onStdout(c: Buffer): void; onStderr(c: Buffer): void; onStartError(e: Error): void }) => ChildHandle;
+    start?: (sinks: {
+      onStdout(c: Buffer): void;
+      onStderr(c: Buffer): void;
+      onStartError(e: Error): void;
+    }) => ChildHandle;
   },
 ): Promise<BoundedRun> {
   const out: Buffer[] = [];
@@ -173,13 +177,21 @@ export async function runBounded(
     },
   };
   // Its own process group: a stopped program takes anything it started with it, and the pipes close.
-  const child = opts.start ? opts.start(sinks) : spawnChild(bin, args, { cwd: opts.cwd, env: opts.env, group: true, ...sinks });
+  const child = opts.start
+    ? opts.start(sinks)
+    : spawnChild(bin, args, { cwd: opts.cwd, env: opts.env, group: true, ...sinks });
   const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
   const onAbort = () => stop('aborted');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const status = await child.done;
-    return { ...status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stopped, startError };
+    return {
+      ...status,
+      stdout: Buffer.concat(out).toString('utf8'),
+      stderr: Buffer.concat(err).toString('utf8'),
+      stopped,
+      startError,
+    };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);

@@ -58,7 +58,8 @@ function moduleFor(query: string, files: Map<string, string>): string | undefine
   for (const [path, code] of files) {
     if (!path.endsWith('.rego')) continue;
     const pkg = /^\s*package\s+([\w.]+)/m.exec(code)?.[1];
-    if (pkg && (query === `data.${pkg}` || query.startsWith(`data.${pkg}.`)) && pkg.length > (best?.length ?? -1)) best = { code, length: pkg.length };
+    if (pkg && (query === `data.${pkg}` || query.startsWith(`data.${pkg}.`)) && pkg.length > (best?.length ?? -1))
+      best = { code, length: pkg.length };
   }
   return best?.code;
 }
@@ -67,17 +68,25 @@ function moduleFor(query: string, files: Map<string, string>): string | undefine
 export function readBundle(kind: PolicyKind, files: Map<string, string>): BundleResult {
   const byPath = new Map([...files].map(([p, t]) => [normalise(p), t]));
   const config = byPath.get(CONFIG_FILE[kind]);
-  if (config === undefined) return failure(`the archive has no ${CONFIG_FILE[kind]} at its root (a ${kind} policy set needs one naming its policies)`);
+  if (config === undefined)
+    return failure(
+      `the archive has no ${CONFIG_FILE[kind]} at its root (a ${kind} policy set needs one naming its policies)`,
+    );
   const blocks = policyBlocks(config);
   if (!blocks.length) return failure(`${CONFIG_FILE[kind]} names no policy`);
-  if (blocks.length > MAX_BUNDLE_POLICIES) return failure(`${CONFIG_FILE[kind]} names ${blocks.length} policies; a bundle may name at most ${MAX_BUNDLE_POLICIES}`);
+  if (blocks.length > MAX_BUNDLE_POLICIES)
+    return failure(
+      `${CONFIG_FILE[kind]} names ${blocks.length} policies; a bundle may name at most ${MAX_BUNDLE_POLICIES}`,
+    );
   const policies: BundlePolicy[] = [];
   let codeBytes = 0;
   for (const { name, attributes } of blocks) {
-    if (!/^[A-Za-z0-9_-]{1,90}$/.test(name)) return failure(`policy "${name}": the name may have only letters, digits, - and _`);
+    if (!/^[A-Za-z0-9_-]{1,90}$/.test(name))
+      return failure(`policy "${name}": the name may have only letters, digits, - and _`);
     if (policies.some((p) => p.name === name)) return failure(`policy "${name}" is named twice`);
     const level = attributes.enforcement_level ?? 'advisory';
-    if (!isLevelOf(kind, level)) return failure(`policy "${name}": enforcement_level "${level}" is not a ${kind} level`);
+    if (!isLevelOf(kind, level))
+      return failure(`policy "${name}": enforcement_level "${level}" is not a ${kind} level`);
     if (kind === 'sentinel') {
       const source = attributes.source ? normalise(attributes.source) : `${name}.sentinel`;
       const code = byPath.get(source);
@@ -87,11 +96,15 @@ export function readBundle(kind: PolicyKind, files: Map<string, string>): Bundle
       const query = attributes.query;
       if (!query) return failure(`policy "${name}": query is required for OPA policies`);
       const code = moduleFor(query, byPath);
-      if (code === undefined) return failure(`policy "${name}": no .rego file in the archive declares the package its query ${query} reads`);
+      if (code === undefined)
+        return failure(`policy "${name}": no .rego file in the archive declares the package its query ${query} reads`);
       policies.push({ name, kind, enforcement_level: level, query, code, description: attributes.description ?? null });
     }
   }
   for (const p of policies) codeBytes += Buffer.byteLength(p.code, 'utf8');
-  if (codeBytes > MAX_BUNDLE_BYTES) return failure(`the code of the bundle's policies comes to ${codeBytes} bytes (each policy counts its own source file); at most ${MAX_BUNDLE_BYTES} bytes are allowed`);
+  if (codeBytes > MAX_BUNDLE_BYTES)
+    return failure(
+      `the code of the bundle's policies comes to ${codeBytes} bytes (each policy counts its own source file); at most ${MAX_BUNDLE_BYTES} bytes are allowed`,
+    );
   return { ok: true, policies };
 }

@@ -1,6 +1,16 @@
 import { defineMachine } from '../platform/machine.js';
 
-export const POLICY_CHECK_STATUSES = ['pending', 'queued', 'passed', 'soft_failed', 'hard_failed', 'overridden', 'errored', 'canceled', 'unreachable'] as const;
+export const POLICY_CHECK_STATUSES = [
+  'pending',
+  'queued',
+  'passed',
+  'soft_failed',
+  'hard_failed',
+  'overridden',
+  'errored',
+  'canceled',
+  'unreachable',
+] as const;
 export type PolicyCheckStatus = (typeof POLICY_CHECK_STATUSES)[number];
 export type PolicyCheckScope = 'organization' | 'workspace';
 /** What an evaluation concludes for one check. */
@@ -24,7 +34,12 @@ export const policyCheckMachine = defineMachine<PolicyCheckStatus, PolicyCheckEv
   skip: { from: WAITING, to: 'unreachable' },
 });
 
-export const VERDICT_EVENT: Record<CheckVerdict, PolicyCheckEvent> = { passed: 'pass', soft_failed: 'soft_fail', hard_failed: 'hard_fail', errored: 'error' };
+export const VERDICT_EVENT: Record<CheckVerdict, PolicyCheckEvent> = {
+  passed: 'pass',
+  soft_failed: 'soft_fail',
+  hard_failed: 'hard_fail',
+  errored: 'error',
+};
 
 /**
  * Whether a check can be overridden now: it soft failed in a way that may be overridden, and its
@@ -32,7 +47,10 @@ export const VERDICT_EVENT: Record<CheckVerdict, PolicyCheckEvent> = { passed: '
  * `policy_soft_failed` (plan-only) or went on, the check stays soft failed but nothing can be
  * overridden. The override action and the `is-overridable` flag both follow this.
  */
-export function overridableNow(check: { status: PolicyCheckStatus; is_overridable: boolean }, runStatus: string): boolean {
+export function overridableNow(
+  check: { status: PolicyCheckStatus; is_overridable: boolean },
+  runStatus: string,
+): boolean {
   return check.status === 'soft_failed' && check.is_overridable && runStatus === 'policy_override';
 }
 
@@ -43,7 +61,8 @@ export function overridableNow(check: { status: PolicyCheckStatus; is_overridabl
  */
 export function runPolicyOutcome(statuses: readonly PolicyCheckStatus[]): 'waiting' | 'pass' | 'override' | 'fail' {
   if (statuses.some((s) => WAITING.includes(s))) return 'waiting';
-  if (statuses.some((s) => s === 'hard_failed' || s === 'errored' || s === 'canceled' || s === 'unreachable')) return 'fail';
+  if (statuses.some((s) => s === 'hard_failed' || s === 'errored' || s === 'canceled' || s === 'unreachable'))
+    return 'fail';
   if (statuses.includes('soft_failed')) return 'override';
   return 'pass';
 }

@@ -7,7 +7,14 @@ import { overridableNow, type PolicyCheckScope } from './checks.machine.js';
 import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js';
 import { findRun, type RunRow } from '../runs/repo.js';
 import { transitionRun } from '../runs/moves.js';
-import { checksOfRun, insertPolicyCheck, lockPolicyCheck, movePolicyCheck, runHasOpenChecks, type PolicyCheckRow } from './checks.repo.js';
+import {
+  checksOfRun,
+  insertPolicyCheck,
+  lockPolicyCheck,
+  movePolicyCheck,
+  runHasOpenChecks,
+  type PolicyCheckRow,
+} from './checks.repo.js';
 import { registerPolicyEvaluations } from './stage-evaluations.js';
 import { checkSetIdsOf, runHasCheckSets } from './stage-evaluations.repo.js';
 import { lockRun } from '../runs/holding.repo.js';
@@ -26,7 +33,8 @@ const applyingSets = (tx: Db, run: RunRow) => checkSetIdsOf(tx, run.workspace_id
  */
 async function announcePolicyCheck(tx: Db, run: RunRow): Promise<'pass'> {
   const sets = await applyingSets(tx, run);
-  if (sets.length && !(await checksOfRun(tx, run.id)).length) await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets, 'pending');
+  if (sets.length && !(await checksOfRun(tx, run.id)).length)
+    await insertPolicyCheck(tx, run.id, ORGANIZATION_SCOPE, sets, 'pending');
   return 'pass';
 }
 
@@ -66,10 +74,17 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
   const run = await lockRun(tx, runId);
   if (!run || (run.status !== 'policy_checking' && run.status !== 'policy_override')) return undefined;
   const overriding = run.status === 'policy_override';
-  const gate = runGate({ at: 'policy_checks', checks: (await checksOfRun(tx, run.id)).map((c) => c.status), overriding, run });
+  const gate = runGate({
+    at: 'policy_checks',
+    checks: (await checksOfRun(tx, run.id)).map((c) => c.status),
+    overriding,
+    run,
+  });
   switch (gate.gate) {
     case 'go': {
-      const on = overriding ? await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' }) : await transitionRun(m, run, 'pass_policy_check');
+      const on = overriding
+        ? await transitionRun(m, run, 'override_policy', { description: 'policy check overridden' })
+        : await transitionRun(m, run, 'pass_policy_check');
       return on && continueAfterPlan(m, on);
     }
     case 'wait':
@@ -88,14 +103,20 @@ export async function settleRun(m: RunMoves, runId: string): Promise<RunRow | un
  * Overrides a soft-failed check (409 when it is not overridable or not soft-failed); once no
  * check of the run is left failing, the run goes on to confirmation or, with auto-apply, apply.
  */
-export async function overridePolicyCheck(rt: Runtime, checkId: string, actorId: string | null): Promise<PolicyCheckRow> {
+export async function overridePolicyCheck(
+  rt: Runtime,
+  checkId: string,
+  actorId: string | null,
+): Promise<PolicyCheckRow> {
   const [{ check, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     const current = await lockPolicyCheck(tx, checkId);
     if (!current) throw new NotFound('policy check not found');
-    if (current.status !== 'soft_failed' || !current.is_overridable) throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
+    if (current.status !== 'soft_failed' || !current.is_overridable)
+      throw new Conflict(`the policy check is ${current.status} and cannot be overridden`);
     const owner = await findRun(tx, current.run_id);
-    if (!owner || !overridableNow(current, owner.status)) throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
+    if (!owner || !overridableNow(current, owner.status))
+      throw new Conflict(`the run is ${owner?.status ?? 'gone'}, not waiting for a policy override`);
     const moved = (await movePolicyCheck(tx, checkId, 'override', { overridden_by_id: actorId }))!;
     return { check: moved, run: await settleRun(m, current.run_id) };
   });

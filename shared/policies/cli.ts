@@ -39,11 +39,20 @@ export const tail = (text: string, max = 2000) => {
  * runtime runs in one with no network at all (OPA's http.send and Sentinel's imports reach
  * nothing), `dir` its only writable place, under the sandbox's memory and process limits.
  */
-export async function runPolicyCli(settings: PolicyCliSettings, args: string[], dir: string, signal?: AbortSignal): Promise<BoundedRun> {
+export async function runPolicyCli(
+  settings: PolicyCliSettings,
+  args: string[],
+  dir: string,
+  signal?: AbortSignal,
+): Promise<BoundedRun> {
   const home = join(dir, '.home');
   await mkdir(home, { recursive: true });
   const sandbox = settings.sandbox?.settings.mode === 'bwrap' ? settings.sandbox : undefined;
-  const env = { PATH: sandbox ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH), HOME: home, CHECKPOINT_DISABLE: '1' };
+  const env = {
+    PATH: sandbox ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH),
+    HOME: home,
+    CHECKPOINT_DISABLE: '1',
+  };
   const user = sandbox?.user();
   if (sandbox && user) await sandbox.own(dir, user);
   return runBounded(settings.bin, args, {
@@ -52,7 +61,21 @@ export async function runPolicyCli(settings: PolicyCliSettings, args: string[], 
     timeoutMs: settings.timeoutSeconds * 1000,
     maxOutputBytes: settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     signal,
-    start: sandbox && user ? (sinks) => sandbox.spawn({ bin: settings.bin, args, dir, cwd: dir, env, user, network: 'isolated', group: true, ...sinks }) : undefined,
+    start:
+      sandbox && user
+        ? (sinks) =>
+            sandbox.spawn({
+              bin: settings.bin,
+              args,
+              dir,
+              cwd: dir,
+              env,
+              user,
+              network: 'isolated',
+              group: true,
+              ...sinks,
+            })
+        : undefined,
   });
 }
 
@@ -62,9 +85,13 @@ export function stoppedVerdict(run: BoundedRun, settings: PolicyCliSettings, too
     case null:
       return null;
     case 'timeout':
-      return errored(`${tool} did not finish within ${settings.timeoutSeconds} s (POLICY_EVAL_TIMEOUT_SECONDS) and was stopped`);
+      return errored(
+        `${tool} did not finish within ${settings.timeoutSeconds} s (POLICY_EVAL_TIMEOUT_SECONDS) and was stopped`,
+      );
     case 'output-limit':
-      return errored(`${tool} wrote more than ${settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES} bytes of output and was stopped`);
+      return errored(
+        `${tool} wrote more than ${settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES} bytes of output and was stopped`,
+      );
     case 'aborted':
       return errored('the policy check was canceled before this policy finished');
     case 'not-started':
@@ -76,7 +103,11 @@ export function stoppedVerdict(run: BoundedRun, settings: PolicyCliSettings, too
 export async function probeVersion(settings: PolicyCliSettings, pattern: RegExp): Promise<string | null> {
   const dir = await mkdtemp(join(tmpdir(), 'rls-policy-'));
   try {
-    const run = await runPolicyCli({ ...settings, timeoutSeconds: Math.min(settings.timeoutSeconds, 15) }, ['version'], dir);
+    const run = await runPolicyCli(
+      { ...settings, timeoutSeconds: Math.min(settings.timeoutSeconds, 15) },
+      ['version'],
+      dir,
+    );
     if (run.stopped || run.code !== 0) return null;
     return pattern.exec(run.stdout + run.stderr)?.[1] ?? 'unknown version';
   } finally {
@@ -97,7 +128,8 @@ const outcome = (p: PolicyToEvaluate, kind: PolicyKind, v: Verdict, durationMs: 
 });
 
 /** Every policy errored with the same reason (e.g. no runtime is configured). */
-export const erroredOutcomes = (policies: PolicyToEvaluate[], kind: PolicyKind, error: string) => policies.map((p) => outcome(p, kind, errored(error), 0));
+export const erroredOutcomes = (policies: PolicyToEvaluate[], kind: PolicyKind, error: string) =>
+  policies.map((p) => outcome(p, kind, errored(error), 0));
 
 /**
  * Evaluates the policies one after another, each in a fresh temporary directory that is removed
@@ -161,7 +193,10 @@ export abstract class CliPolicyEngine {
   }
 
   /** Evaluates with `one` when the runtime runs; otherwise every policy is errored saying what is missing. */
-  protected async evaluateWith(policies: PolicyToEvaluate[], one: (policy: PolicyToEvaluate, dir: string) => Promise<Verdict>): Promise<PolicyOutcome[]> {
+  protected async evaluateWith(
+    policies: PolicyToEvaluate[],
+    one: (policy: PolicyToEvaluate, dir: string) => Promise<Verdict>,
+  ): Promise<PolicyOutcome[]> {
     if (!policies.length) return [];
     if (!(await this.available())) return erroredOutcomes(policies, this.kind, this.missingMessage());
     return evaluateEach(policies, this.kind, one);

@@ -28,40 +28,80 @@ import { completeStageIfDone } from '../run-tasks/stages.js';
 /** What policies see: the run's JSON plan and the run document. */
 async function evaluationInput(rt: Runtime, run: RunRow, workspace: WorkspaceRow): Promise<EvaluationInput> {
   const plan = await planOfRun(rt.db, run.id);
-  if (plan?.json_omitted_bytes != null) throw new Error(`the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded a size limit (MAX_PLAN_JSON_BYTES, or RUN_DISK_LIMIT_MB for the largest file a run may write) and was not stored: there is nothing to evaluate`);
+  if (plan?.json_omitted_bytes != null)
+    throw new Error(
+      `the plan's JSON form (${plan.json_omitted_bytes} bytes) exceeded a size limit (MAX_PLAN_JSON_BYTES, or RUN_DISK_LIMIT_MB for the largest file a run may write) and was not stored: there is nothing to evaluate`,
+    );
   const json = plan?.json_object_id ? await readAll(rt.store, plan.json_object_id) : null;
   if (!json) throw new Error('the plan has no JSON form to evaluate');
   const creator = run.created_by_id ? await findUserById(rt.db, run.created_by_id) : undefined;
   return {
     plan: JSON.parse(json.toString('utf8')),
-    run: buildRunInput({ run, workspace, organizationName: workspace.organization_name, createdBy: creator?.username ?? null }),
+    run: buildRunInput({
+      run,
+      workspace,
+      organizationName: workspace.organization_name,
+      createdBy: creator?.username ?? null,
+    }),
   };
 }
 
 /** Outcomes of the policies of `sets`; every one errored with the reason when there is no input to evaluate. */
-async function outcomesOf(engines: PolicyEngines, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<PolicyOutcome[]> {
+async function outcomesOf(
+  engines: PolicyEngines,
+  sets: RunPolicySet[],
+  input: EvaluationInput | Error,
+): Promise<PolicyOutcome[]> {
   const policies = toEvaluate(sets);
   return input instanceof Error
-    ? (['sentinel', 'opa'] as const).flatMap((kind) => erroredOutcomes(policies.filter((p) => p.kind === kind), kind, input.message))
+    ? (['sentinel', 'opa'] as const).flatMap((kind) =>
+        erroredOutcomes(
+          policies.filter((p) => p.kind === kind),
+          kind,
+          input.message,
+        ),
+      )
     : evaluatePolicies(engines, policies, input);
 }
 
 const toEvaluate = (sets: RunPolicySet[]): PolicyToEvaluate[] =>
   sets.flatMap((s) =>
-    s.policies.map((p) => ({ id: p.id, name: p.name, kind: p.kind, enforcementLevel: p.enforcement_level, code: p.code, query: p.query, policySetName: s.name })),
+    s.policies.map((p) => ({
+      id: p.id,
+      name: p.name,
+      kind: p.kind,
+      enforcementLevel: p.enforcement_level,
+      code: p.code,
+      query: p.query,
+      policySetName: s.name,
+    })),
   );
 
 /** Evaluates one check; returns how to record its verdict, result and output. */
-async function evaluateCheck(engines: PolicyEngines, check: PolicyCheckRow, sets: RunPolicySet[], input: EvaluationInput | Error): Promise<(db: Db) => Promise<unknown>> {
+async function evaluateCheck(
+  engines: PolicyEngines,
+  check: PolicyCheckRow,
+  sets: RunPolicySet[],
+  input: EvaluationInput | Error,
+): Promise<(db: Db) => Promise<unknown>> {
   const mine = sets.filter((s) => check.policy_set_ids.includes(s.id));
   const outcomes = await outcomesOf(engines, mine, input);
-  const summary = summarizeCheck(outcomes, { overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true });
-  const changes = { result: summary.result as unknown as Record<string, unknown>, output: renderOutput(outcomes, summary), is_overridable: summary.isOverridable };
+  const summary = summarizeCheck(outcomes, {
+    overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true,
+  });
+  const changes = {
+    result: summary.result as unknown as Record<string, unknown>,
+    output: renderOutput(outcomes, summary),
+    is_overridable: summary.isOverridable,
+  };
   return (db) => movePolicyCheck(db, check.id, VERDICT_EVENT[summary.status], changes);
 }
 
 /** The `policy` step of a run: evaluates its queued checks, then moves the run on. */
-export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyEngines }, runId: string): Promise<void> {
+export async function evaluateRunPolicies(
+  rt: Runtime & { policyEngines: PolicyEngines },
+  runId: string,
+): Promise<void> {
   const run = await findRun(rt.db, runId);
   if (!run || run.status !== 'policy_checking') return;
   const queued = (await checksOfRun(rt.db, run.id)).filter((c) => c.status === 'queued');
@@ -80,7 +120,6 @@ export async function evaluateRunPolicies(rt: Runtime & { policyEngines: PolicyE
   });
   if (moved) await afterMove(rt, moved, followUps);
 }
-
 
 /**
  * An outcome's description: the policy's own, and for a policy that could not be evaluated the
@@ -121,7 +160,10 @@ function setOutcome(set: RunPolicySet, outcomes: PolicyOutcome[]): NewSetOutcome
  * records their verdicts and set outcomes, and completes the stage when nothing else in it is
  * open (moving the run on, or holding it for an override).
  */
-export async function evaluateStagePolicies(rt: Runtime & { policyEngines: PolicyEngines }, runId: string): Promise<void> {
+export async function evaluateStagePolicies(
+  rt: Runtime & { policyEngines: PolicyEngines },
+  runId: string,
+): Promise<void> {
   const run = await findRun(rt.db, runId);
   if (!run || run.status !== 'post_plan_running') return;
   const queued = (await evaluationsOfRun(rt.db, run.id)).filter((e) => e.status === 'queued');
@@ -133,12 +175,21 @@ export async function evaluateStagePolicies(rt: Runtime & { policyEngines: Polic
   for (const evaluation of queued) {
     const mine = sets.filter((s) => evaluation.policy_set_ids.includes(s.id));
     const outcomes = await outcomesOf(rt.policyEngines, mine, input);
-    const summary = summarizeCheck(outcomes, { overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true });
+    const summary = summarizeCheck(outcomes, {
+      overridableSet: (name) => mine.find((s) => s.name === name)?.overridable ?? true,
+    });
     const { event, overridable } = evaluationVerdict(summary.status);
     verdicts.push(async (m) => {
-      const [moved] = await movePolicyEvaluation(m.tx, { id: evaluation.id }, event, { is_overridable: overridable, result_count: resultCount(outcomes) });
+      const [moved] = await movePolicyEvaluation(m.tx, { id: evaluation.id }, event, {
+        is_overridable: overridable,
+        result_count: resultCount(outcomes),
+      });
       if (!moved) return undefined;
-      await insertSetOutcomes(m.tx, moved.id, mine.map((s) => setOutcome(s, outcomes)));
+      await insertSetOutcomes(
+        m.tx,
+        moved.id,
+        mine.map((s) => setOutcome(s, outcomes)),
+      );
       return completeStageIfDone(m, moved.task_stage_id);
     });
   }

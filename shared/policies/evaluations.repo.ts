@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import { asJson, type Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
-import { policyEvaluationMachine, type PolicyEvaluationEvent, type PolicyEvaluationStatus, type PolicyResultCount } from './evaluations.machine.js';
+import {
+  policyEvaluationMachine,
+  type PolicyEvaluationEvent,
+  type PolicyEvaluationStatus,
+  type PolicyResultCount,
+} from './evaluations.machine.js';
 import type { PolicyKind } from './rules.js';
 
 export interface PolicyEvaluationRow {
@@ -46,19 +51,28 @@ export interface PolicySetOutcomeRow {
 
 export type NewSetOutcome = Omit<PolicySetOutcomeRow, 'id' | 'policy_evaluation_id' | 'position' | 'created_at'>;
 
-export const findPolicyEvaluation = (db: Db, id: string) => db<PolicyEvaluationRow>('policy_evaluations').where({ id }).first();
+export const findPolicyEvaluation = (db: Db, id: string) =>
+  db<PolicyEvaluationRow>('policy_evaluations').where({ id }).first();
 
 /** The evaluations of a run. */
-export const evaluationsOfRun = (db: Db, runId: string): Promise<PolicyEvaluationRow[]> => db<PolicyEvaluationRow>('policy_evaluations').where({ run_id: runId }).orderBy('policy_kind');
+export const evaluationsOfRun = (db: Db, runId: string): Promise<PolicyEvaluationRow[]> =>
+  db<PolicyEvaluationRow>('policy_evaluations').where({ run_id: runId }).orderBy('policy_kind');
 
 /** The evaluations of the given stages, by kind. */
 export async function evaluationsOfStages(db: Db, stageIds: string[]): Promise<PolicyEvaluationRow[]> {
-  return stageIds.length ? db<PolicyEvaluationRow>('policy_evaluations').whereIn('task_stage_id', stageIds).orderBy('policy_kind') : [];
+  return stageIds.length
+    ? db<PolicyEvaluationRow>('policy_evaluations').whereIn('task_stage_id', stageIds).orderBy('policy_kind')
+    : [];
 }
 
 /** Creates an evaluation of `kind` in the stage for the sets named (pending until the stage is entered). */
-export async function insertPolicyEvaluation(db: Db, attrs: { run_id: string; task_stage_id: string; policy_kind: PolicyKind; policy_set_ids: string[] }): Promise<PolicyEvaluationRow> {
-  const [row] = await db<PolicyEvaluationRow>('policy_evaluations').insert({ id: newId('poleval'), ...attrs, policy_set_ids: asJson(db, attrs.policy_set_ids) }).returning('*');
+export async function insertPolicyEvaluation(
+  db: Db,
+  attrs: { run_id: string; task_stage_id: string; policy_kind: PolicyKind; policy_set_ids: string[] },
+): Promise<PolicyEvaluationRow> {
+  const [row] = await db<PolicyEvaluationRow>('policy_evaluations')
+    .insert({ id: newId('poleval'), ...attrs, policy_set_ids: asJson(db, attrs.policy_set_ids) })
+    .returning('*');
   return row;
 }
 
@@ -67,14 +81,25 @@ export async function movePolicyEvaluation(
   db: Db,
   where: { id: string } | { task_stage_id: string },
   event: PolicyEvaluationEvent,
-  changes: Partial<Pick<PolicyEvaluationRow, 'is_overridable' | 'overridden_by_id'>> & { result_count?: PolicyResultCount } = {},
+  changes: Partial<Pick<PolicyEvaluationRow, 'is_overridable' | 'overridden_by_id'>> & {
+    result_count?: PolicyResultCount;
+  } = {},
 ): Promise<PolicyEvaluationRow[]> {
   const to = policyEvaluationMachine.moves[event].to;
-  const stamp = db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${to}-at`, new Date().toISOString()]);
+  const stamp = db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [
+    `${to}-at`,
+    new Date().toISOString(),
+  ]);
   return db<PolicyEvaluationRow>('policy_evaluations')
     .where(where)
     .whereIn('status', policyEvaluationMachine.sources(event) as PolicyEvaluationStatus[])
-    .update({ ...changes, ...(changes.result_count ? { result_count: asJson(db, changes.result_count) } : {}), status: to, updated_at: db.fn.now(), status_timestamps: stamp })
+    .update({
+      ...changes,
+      ...(changes.result_count ? { result_count: asJson(db, changes.result_count) } : {}),
+      status: to,
+      updated_at: db.fn.now(),
+      status_timestamps: stamp,
+    })
     .returning('*');
 }
 
@@ -95,4 +120,7 @@ export async function insertSetOutcomes(db: Db, evaluationId: string, outcomes: 
 
 /** Runs whose post-plan stage has evaluations waiting for a worker, keyed by run id (for pageAfter). */
 export const runsWithQueuedEvaluations = (db: Db): Knex.QueryBuilder =>
-  db('policy_evaluations as e').join('runs as r', 'r.id', 'e.run_id').where({ 'e.status': 'queued', 'r.status': 'post_plan_running' }).distinct('e.run_id as key');
+  db('policy_evaluations as e')
+    .join('runs as r', 'r.id', 'e.run_id')
+    .where({ 'e.status': 'queued', 'r.status': 'post_plan_running' })
+    .distinct('e.run_id as key');

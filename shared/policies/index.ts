@@ -5,13 +5,51 @@ export { overridePolicyCheck } from './checks.js';
 export { stageOverridableNow } from './evaluations.machine.js';
 export { projectIdsBySet } from './project-sets.repo.js';
 export { applyToProjects, removeFromProjects } from './project-sets.js';
-export { excludedIdsBySet, findPolicy, findPolicySet, policyCode, policyIdsBySet, type PolicyRow, type PolicySetRow, setIdsByPolicy, storePolicyCode, updatePolicy, workspaceIdsBySet } from './repo.js';
-export { MAX_POLICY_CODE_BYTES, POLICY_KINDS, type PolicyKind, policyPath, type Problem, settlePolicy } from './rules.js';
+export {
+  excludedIdsBySet,
+  findPolicy,
+  findPolicySet,
+  policyCode,
+  policyIdsBySet,
+  type PolicyRow,
+  type PolicySetRow,
+  setIdsByPolicy,
+  storePolicyCode,
+  updatePolicy,
+  workspaceIdsBySet,
+} from './repo.js';
+export {
+  MAX_POLICY_CODE_BYTES,
+  POLICY_KINDS,
+  type PolicyKind,
+  policyPath,
+  type Problem,
+  settlePolicy,
+} from './rules.js';
 export { findParameter, parametersOf } from './set-parameters.repo.js';
 export { changeParameter, createParameter, type ParameterInput, removeParameter } from './set-parameters.js';
-export { findPolicySetVersion, policySetVersionOrganization, type PolicySetVersionSummary } from './set-versions.repo.js';
+export {
+  findPolicySetVersion,
+  policySetVersionOrganization,
+  type PolicySetVersionSummary,
+} from './set-versions.repo.js';
 export { acceptPolicySetVersionUpload, createPolicySetVersion } from './set-versions.js';
-export { changePolicySet, changeSetMembers, createPolicy, createPolicySet, globalHasNoWorkspaces, removePolicy, removePolicySet, type SetMembership } from './sets.js';
+export {
+  changePolicySet,
+  changeSetMembers,
+  createPolicy,
+  createPolicySet,
+  globalHasNoWorkspaces,
+  removePolicy,
+  removePolicySet,
+  type SetMembership,
+} from './sets.js';
 export { overrideTaskStage } from './stage-evaluations.js';
 export { defaultBuild } from './tool-versions.rules.js';
-export { changeToolVersion, createToolVersion, removeToolVersion, type ToolVersionInput, toolVersionOf } from './tool-versions.js';
+export {
+  changeToolVersion,
+  createToolVersion,
+  removeToolVersion,
+  type ToolVersionInput,
+  toolVersionOf,
+} from './tool-versions.js';

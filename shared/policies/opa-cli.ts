@@ -10,7 +10,10 @@ interface OpaError {
 }
 
 const describeError = (e: OpaError): string => {
-  const where = e.location && typeof e.location.row === 'number' ? ` (${String(e.location.file || 'query')}:${e.location.row}:${String(e.location.col ?? 0)})` : '';
+  const where =
+    e.location && typeof e.location.row === 'number'
+      ? ` (${String(e.location.file || 'query')}:${e.location.row}:${String(e.location.col ?? 0)})`
+      : '';
   return `${typeof e.code === 'string' ? `${e.code}: ` : ''}${String(e.message ?? 'unknown error')}${where}`;
 };
 
@@ -27,17 +30,22 @@ export function parseOpaEvalOutput(query: string, exitCode: number | null, stdou
   try {
     doc = JSON.parse(stdout);
   } catch {
-    return errored(`opa eval exited with code ${exitCode} without a JSON result: ${tail(stderr || stdout) || 'no output'}`);
+    return errored(
+      `opa eval exited with code ${exitCode} without a JSON result: ${tail(stderr || stdout) || 'no output'}`,
+    );
   }
   if (Array.isArray(doc.errors) && doc.errors.length) {
     return errored(`opa eval failed: ${doc.errors.map(describeError).join('; ')}`);
   }
   if (exitCode !== 0) return errored(`opa eval exited with code ${exitCode}: ${tail(stderr || stdout) || 'no output'}`);
   const results = Array.isArray(doc.result) ? doc.result : [];
-  if (!results.length) return errored(`the query ${query} is undefined: it must yield an array (check the package and rule names)`);
+  if (!results.length)
+    return errored(`the query ${query} is undefined: it must yield an array (check the package and rule names)`);
   const expressions = results[0].expressions ?? [];
   if (results.length > 1 || expressions.length !== 1) {
-    return errored(`the query ${query} must yield a single array, but it yielded ${results.length} results of ${expressions.length} expressions`);
+    return errored(
+      `the query ${query} must yield a single array, but it yielded ${results.length} results of ${expressions.length} expressions`,
+    );
   }
   const value = expressions[0].value;
   if (!Array.isArray(value)) {
@@ -68,10 +76,16 @@ export class OpaCliEngine extends CliPolicyEngine implements PolicyEngine {
     return this.evaluateWith(policies, async (policy, dir) => {
       if (policy.code === null) return errored('the policy has no uploaded code');
       const query = policy.query?.trim();
-      if (!query) return errored('the policy has no query (an OPA policy needs one, e.g. data.terraform.policies.<name>.deny)');
+      if (!query)
+        return errored('the policy has no query (an OPA policy needs one, e.g. data.terraform.policies.<name>.deny)');
       await writeOpaFiles(dir, policy.code, input);
       // `--` ends the flags, so a query can never be read as one.
-      const run = await runPolicyCli(this.settings, ['eval', '--format', 'json', '--data', 'policy.rego', '--input', 'input.json', '--', query], dir, signal);
+      const run = await runPolicyCli(
+        this.settings,
+        ['eval', '--format', 'json', '--data', 'policy.rego', '--input', 'input.json', '--', query],
+        dir,
+        signal,
+      );
       return stoppedVerdict(run, this.settings, 'opa') ?? parseOpaEvalOutput(query, run.code, run.stdout, run.stderr);
     });
   }

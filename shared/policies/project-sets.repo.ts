@@ -14,7 +14,12 @@ const TABLES: Record<ProjectSetKind, { table: string; set: string }> = {
 };
 
 /** Applies a set to projects; applying twice is harmless. */
-export async function applySetToProjects(db: Db, kind: ProjectSetKind, setId: string, projectIds: string[]): Promise<void> {
+export async function applySetToProjects(
+  db: Db,
+  kind: ProjectSetKind,
+  setId: string,
+  projectIds: string[],
+): Promise<void> {
   if (!projectIds.length) return;
   const { table, set } = TABLES[kind];
   await db(table)
@@ -24,7 +29,12 @@ export async function applySetToProjects(db: Db, kind: ProjectSetKind, setId: st
 }
 
 /** Removes a set from the given projects, or from all of them. */
-export async function removeSetFromProjects(db: Db, kind: ProjectSetKind, setId: string, projectIds?: string[]): Promise<void> {
+export async function removeSetFromProjects(
+  db: Db,
+  kind: ProjectSetKind,
+  setId: string,
+  projectIds?: string[],
+): Promise<void> {
   const { table, set } = TABLES[kind];
   const q = db(table).where({ [set]: setId });
   if (projectIds) q.whereIn('project_id', projectIds);
@@ -35,8 +45,16 @@ export async function removeSetFromProjects(db: Db, kind: ProjectSetKind, setId:
 export async function projectIdsBySet(db: Db, kind: ProjectSetKind, setIds: string[]): Promise<Map<string, string[]>> {
   if (!setIds.length) return new Map();
   const { table, set } = TABLES[kind];
-  const rows = (await db(table).whereIn(set, setIds).orderBy('project_id').select(`${set} as set_id`, 'project_id')) as { set_id: string; project_id: string }[];
-  return groupUnder(setIds, rows, (r) => r.set_id, (r) => r.project_id);
+  const rows = (await db(table)
+    .whereIn(set, setIds)
+    .orderBy('project_id')
+    .select(`${set} as set_id`, 'project_id')) as { set_id: string; project_id: string }[];
+  return groupUnder(
+    setIds,
+    rows,
+    (r) => r.set_id,
+    (r) => r.project_id,
+  );
 }
 
 /** The ids of the sets of a kind applied to the project of the workspace whose id is given (a query selecting them). */
@@ -47,4 +65,5 @@ export const setsOfWorkspaceProject = (db: Db, kind: ProjectSetKind, workspaceId
     .select(`sp.${TABLES[kind].set}`);
 
 /** The ids of the sets of a kind applied to a project (a query selecting them). */
-export const setsOfProject = (db: Db, kind: ProjectSetKind, projectId: string) => db(TABLES[kind].table).where({ project_id: projectId }).select(TABLES[kind].set);
+export const setsOfProject = (db: Db, kind: ProjectSetKind, projectId: string) =>
+  db(TABLES[kind].table).where({ project_id: projectId }).select(TABLES[kind].set);

@@ -56,7 +56,16 @@ export interface RunPolicySet {
 }
 
 const POLICY_COLUMNS = [
-  'id', 'organization_name', 'name', 'description', 'kind', 'query', 'enforcement_level', 'code_updated_at', 'created_at', 'updated_at',
+  'id',
+  'organization_name',
+  'name',
+  'description',
+  'kind',
+  'query',
+  'enforcement_level',
+  'code_updated_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** Policies without their code, for lists and documents. */
@@ -71,24 +80,51 @@ export async function policyCode(db: Db, id: string): Promise<string | null | un
 }
 
 /** The rows of `table` (policies, policy sets, workspaces) in the organization among `ids`: their ids, with their kinds when `withKind`. */
-export async function rowsInOrganization(db: Db, table: string, org: string, ids: string[], withKind: boolean): Promise<{ id: string; kind?: PolicyKind }[]> {
-  return (await db(table).where({ organization_name: org }).whereIn('id', ids).select('id', ...(withKind ? ['kind'] : []))) as { id: string; kind?: PolicyKind }[];
+export async function rowsInOrganization(
+  db: Db,
+  table: string,
+  org: string,
+  ids: string[],
+  withKind: boolean,
+): Promise<{ id: string; kind?: PolicyKind }[]> {
+  return (await db(table)
+    .where({ organization_name: org })
+    .whereIn('id', ids)
+    .select('id', ...(withKind ? ['kind'] : []))) as { id: string; kind?: PolicyKind }[];
 }
 
 /** Whether a row of `table` in the organization other than `exceptId` has the name. */
-export async function nameTaken(db: Db, table: 'policies' | 'policy_sets', org: string, name: string, exceptId?: string): Promise<boolean> {
+export async function nameTaken(
+  db: Db,
+  table: 'policies' | 'policy_sets',
+  org: string,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
   const query = db(table).where({ organization_name: org, name });
   if (exceptId) query.whereNot({ id: exceptId });
   return Boolean(await query.first('id'));
 }
 
-export async function insertPolicy(db: Db, attrs: Pick<PolicyRow, 'organization_name' | 'name' | 'description' | 'kind' | 'query' | 'enforcement_level'>): Promise<PolicyRow> {
-  const [row] = await db('policies').insert({ id: newId('pol'), ...attrs }).returning([...POLICY_COLUMNS]);
+export async function insertPolicy(
+  db: Db,
+  attrs: Pick<PolicyRow, 'organization_name' | 'name' | 'description' | 'kind' | 'query' | 'enforcement_level'>,
+): Promise<PolicyRow> {
+  const [row] = await db('policies')
+    .insert({ id: newId('pol'), ...attrs })
+    .returning([...POLICY_COLUMNS]);
   return row as PolicyRow;
 }
 
-export async function updatePolicy(db: Db, id: string, changes: Partial<Pick<PolicyRow, 'description' | 'query' | 'enforcement_level'>>): Promise<PolicyRow> {
-  const [row] = await db('policies').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning([...POLICY_COLUMNS]);
+export async function updatePolicy(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<PolicyRow, 'description' | 'query' | 'enforcement_level'>>,
+): Promise<PolicyRow> {
+  const [row] = await db('policies')
+    .where({ id })
+    .update({ ...changes, updated_at: db.fn.now() })
+    .returning([...POLICY_COLUMNS]);
   return row as PolicyRow;
 }
 
@@ -103,13 +139,35 @@ export async function storePolicyCode(db: Db, id: string, code: string): Promise
   await db('policies').where({ id }).update({ code, code_updated_at: db.fn.now(), updated_at: db.fn.now() });
 }
 
-export async function insertPolicySet(db: Db, attrs: Pick<PolicySetRow, 'organization_name' | 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>): Promise<PolicySetRow> {
-  const [row] = await db<PolicySetRow>('policy_sets').insert({ id: newId('polset'), ...attrs }).returning('*');
+export async function insertPolicySet(
+  db: Db,
+  attrs: Pick<
+    PolicySetRow,
+    | 'organization_name'
+    | 'name'
+    | 'description'
+    | 'kind'
+    | 'global'
+    | 'overridable'
+    | 'agent_enabled'
+    | 'policy_tool_version'
+  >,
+): Promise<PolicySetRow> {
+  const [row] = await db<PolicySetRow>('policy_sets')
+    .insert({ id: newId('polset'), ...attrs })
+    .returning('*');
   return row;
 }
 
-export async function updatePolicySet(db: Db, id: string, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
-  const [row] = await db<PolicySetRow>('policy_sets').where({ id }).update({ ...changes, updated_at: db.fn.now() }).returning('*');
+export async function updatePolicySet(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<PolicySetRow, SetChangeable>>,
+): Promise<PolicySetRow> {
+  const [row] = await db<PolicySetRow>('policy_sets')
+    .where({ id })
+    .update({ ...changes, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -126,14 +184,18 @@ async function grouped(db: Db, table: string, from: string, to: string, ids: str
 }
 
 /** Policy set ids of each policy. */
-export const setIdsByPolicy = (db: Db, policyIds: string[]) => grouped(db, 'policy_set_policies', 'policy_id', 'policy_set_id', policyIds);
+export const setIdsByPolicy = (db: Db, policyIds: string[]) =>
+  grouped(db, 'policy_set_policies', 'policy_id', 'policy_set_id', policyIds);
 /** Policy ids of each policy set. */
-export const policyIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_policies', 'policy_set_id', 'policy_id', setIds);
+export const policyIdsBySet = (db: Db, setIds: string[]) =>
+  grouped(db, 'policy_set_policies', 'policy_set_id', 'policy_id', setIds);
 /** Workspace ids each policy set is attached to. */
-export const workspaceIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspaces', 'policy_set_id', 'workspace_id', setIds);
+export const workspaceIdsBySet = (db: Db, setIds: string[]) =>
+  grouped(db, 'policy_set_workspaces', 'policy_set_id', 'workspace_id', setIds);
 
 /** Workspaces each policy set excludes. */
-export const excludedIdsBySet = (db: Db, setIds: string[]) => grouped(db, 'policy_set_workspace_exclusions', 'policy_set_id', 'workspace_id', setIds);
+export const excludedIdsBySet = (db: Db, setIds: string[]) =>
+  grouped(db, 'policy_set_workspace_exclusions', 'policy_set_id', 'workspace_id', setIds);
 
 /** Excludes workspaces from a set; exclusions that exist already are kept. */
 export async function excludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
@@ -146,7 +208,10 @@ export async function excludeWorkspaces(db: Db, setId: string, workspaceIds: str
 
 /** Ends the exclusion of the given workspaces from a set. */
 export async function unexcludeWorkspaces(db: Db, setId: string, workspaceIds: string[]): Promise<void> {
-  await db('policy_set_workspace_exclusions').where({ policy_set_id: setId }).whereIn('workspace_id', workspaceIds).del();
+  await db('policy_set_workspace_exclusions')
+    .where({ policy_set_id: setId })
+    .whereIn('workspace_id', workspaceIds)
+    .del();
 }
 
 /** Links policies to sets; links that exist already are kept as they are. */
@@ -185,13 +250,19 @@ export async function lockPolicyOrganization(tx: Db, org: string): Promise<void>
 
 /** How many policy sets an organization has. */
 export async function countPolicySets(db: Db, org: string): Promise<number> {
-  const [{ count }] = await db('policy_sets').where({ organization_name: org }).count<{ count: number }[]>({ count: '*' });
+  const [{ count }] = await db('policy_sets')
+    .where({ organization_name: org })
+    .count<{ count: number }[]>({ count: '*' });
   return Number(count);
 }
 
 /** How many policies each of the given sets holds. */
 export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string, number>> {
-  const rows = (await db('policy_set_policies').whereIn('policy_set_id', setIds).groupBy('policy_set_id').select('policy_set_id').count({ count: '*' })) as {
+  const rows = (await db('policy_set_policies')
+    .whereIn('policy_set_id', setIds)
+    .groupBy('policy_set_id')
+    .select('policy_set_id')
+    .count({ count: '*' })) as {
     policy_set_id: string;
     count: number;
   }[];
@@ -203,7 +274,11 @@ export async function policyCounts(db: Db, setIds: string[]): Promise<Map<string
  * those that exclude it, by name. The organization and the workspace are their names or ids, or
  * queries that select them.
  */
-export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuilder, workspaceId: string | Knex.QueryBuilder | Knex.Raw) =>
+export const applicableSets = (
+  db: Db,
+  organizationName: string | Knex.QueryBuilder,
+  workspaceId: string | Knex.QueryBuilder | Knex.Raw,
+) =>
   db<PolicySetRow>('policy_sets as s')
     .where('s.organization_name', organizationName)
     .andWhere((q) =>
@@ -212,7 +287,10 @@ export const applicableSets = (db: Db, organizationName: string | Knex.QueryBuil
         .orWhereIn('s.id', db('policy_set_workspaces').where('workspace_id', workspaceId).select('policy_set_id'))
         .orWhereIn('s.id', setsOfWorkspaceProject(db, 'policy', workspaceId)),
     )
-    .whereNotIn('s.id', db('policy_set_workspace_exclusions').where('workspace_id', workspaceId).select('policy_set_id'))
+    .whereNotIn(
+      's.id',
+      db('policy_set_workspace_exclusions').where('workspace_id', workspaceId).select('policy_set_id'),
+    )
     .orderBy('s.name')
     .orderBy('s.id');
 
@@ -226,14 +304,37 @@ export async function policySetsForRun(db: Db, organizationName: string, workspa
   if (!sets.length) return [];
   const rows = (await db('policy_set_policies as l')
     .join('policies as p', 'p.id', 'l.policy_id')
-    .whereIn('l.policy_set_id', sets.map((s) => s.id))
+    .whereIn(
+      'l.policy_set_id',
+      sets.map((s) => s.id),
+    )
     .orderBy('p.name')
-    .select('l.policy_set_id', 'p.id', 'p.name', 'p.description', 'p.kind', 'p.query', 'p.enforcement_level', 'p.code')) as (RunPolicy & { policy_set_id: string })[];
+    .select(
+      'l.policy_set_id',
+      'p.id',
+      'p.name',
+      'p.description',
+      'p.kind',
+      'p.query',
+      'p.enforcement_level',
+      'p.code',
+    )) as (RunPolicy & { policy_set_id: string })[];
   // A set with a ready version evaluates its newest ready version's bundle instead of its own policies.
-  const versions = await newestReadyBundles(db, sets.map((s) => s.id));
+  const versions = await newestReadyBundles(
+    db,
+    sets.map((s) => s.id),
+  );
   const bundled = (s: PolicySetRow): RunPolicy[] | undefined => {
     const v = versions.get(s.id);
-    return v?.policies.map((p) => ({ id: `${v.id}/${p.name}`, name: p.name, description: p.description, kind: p.kind, query: p.query, enforcement_level: p.enforcement_level, code: p.code }));
+    return v?.policies.map((p) => ({
+      id: `${v.id}/${p.name}`,
+      name: p.name,
+      description: p.description,
+      kind: p.kind,
+      query: p.query,
+      enforcement_level: p.enforcement_level,
+      code: p.code,
+    }));
   };
   return sets.map((s) => ({
     id: s.id,

@@ -4,8 +4,23 @@ import type { RunInputDocument, RunVariableInfo } from './types.js';
 
 /** What the run document is built from: rows (or row-like objects) the caller has read. */
 export interface RunInputSource {
-  run: Pick<RunRow, 'id' | 'created_at' | 'message' | 'is_destroy' | 'refresh' | 'refresh_only' | 'replace_addrs' | 'target_addrs' | 'plan_only' | 'variables'>;
-  workspace: Pick<WorkspaceRow, 'id' | 'name' | 'created_at' | 'description' | 'execution_mode' | 'auto_apply' | 'working_directory' | 'vcs_repo'> & {
+  run: Pick<
+    RunRow,
+    | 'id'
+    | 'created_at'
+    | 'message'
+    | 'is_destroy'
+    | 'refresh'
+    | 'refresh_only'
+    | 'replace_addrs'
+    | 'target_addrs'
+    | 'plan_only'
+    | 'variables'
+  >;
+  workspace: Pick<
+    WorkspaceRow,
+    'id' | 'name' | 'created_at' | 'description' | 'execution_mode' | 'auto_apply' | 'working_directory' | 'vcs_repo'
+  > & {
     tags?: readonly string[];
   };
   organizationName: string;
@@ -37,7 +52,8 @@ function vcsRepo(vcs: Record<string, unknown> | null): RunInputDocument['workspa
 function variableInfo(src: RunInputSource): Record<string, RunVariableInfo> {
   const found = new Map<string, RunVariableInfo>();
   for (const v of src.variables ?? []) found.set(v.key, { category: v.category, sensitive: v.sensitive });
-  for (const v of src.run.variables) if (!found.has(v.key)) found.set(v.key, { category: 'terraform', sensitive: false });
+  for (const v of src.run.variables)
+    if (!found.has(v.key)) found.set(v.key, { category: 'terraform', sensitive: false });
   return Object.fromEntries([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

@@ -38,11 +38,20 @@ export function parseSentinelApply(exitCode: number | null, output: string): Ver
     case 1:
       return { status: 'failed', messages };
     case 2:
-      return errored('the policy result was undefined (sentinel apply exit code 2); make sure main evaluates to true or false', messages);
+      return errored(
+        'the policy result was undefined (sentinel apply exit code 2); make sure main evaluates to true or false',
+        messages,
+      );
     case 3:
-      return errored(`the policy failed with a runtime error: ${tail(output.replace(ANSI, '')) || 'no output'}`, messages);
+      return errored(
+        `the policy failed with a runtime error: ${tail(output.replace(ANSI, '')) || 'no output'}`,
+        messages,
+      );
     default:
-      return errored(`sentinel apply exited with code ${exitCode}: ${tail(output.replace(ANSI, '')) || 'no output'}`, messages);
+      return errored(
+        `sentinel apply exited with code ${exitCode}: ${tail(output.replace(ANSI, '')) || 'no output'}`,
+        messages,
+      );
   }
 }
 
@@ -67,8 +76,15 @@ export class SentinelCliEngine extends CliPolicyEngine implements PolicyEngine {
       if (policy.code === null) return errored('the policy has no uploaded code');
       await writeSentinelFiles(dir, policy.code, input);
       // -trace: print output is shown for passing policies too.
-      const run = await runPolicyCli(this.settings, ['apply', '-trace', '-config=sentinel.hcl', 'policy.sentinel'], dir, signal);
-      return stoppedVerdict(run, this.settings, 'sentinel') ?? parseSentinelApply(run.code, `${run.stdout}\n${run.stderr}`);
+      const run = await runPolicyCli(
+        this.settings,
+        ['apply', '-trace', '-config=sentinel.hcl', 'policy.sentinel'],
+        dir,
+        signal,
+      );
+      return (
+        stoppedVerdict(run, this.settings, 'sentinel') ?? parseSentinelApply(run.code, `${run.stdout}\n${run.stderr}`)
+      );
     });
   }
 }

@@ -64,7 +64,11 @@ export function tfplanV2Data(plan: unknown): Obj {
     terraform_version: text(p.terraform_version),
     variables: mapEntries(obj(p.variables), (v, name) => ({ name, value: v.value ?? null })),
     planned_values: {
-      outputs: mapEntries(obj(planned.outputs), (o, name) => ({ name, sensitive: o.sensitive === true, value: o.value ?? null })),
+      outputs: mapEntries(obj(planned.outputs), (o, name) => ({
+        name,
+        sensitive: o.sensitive === true,
+        value: o.value ?? null,
+      })),
       resources: stateResources(obj(planned.root_module)),
     },
     resource_changes: resourceChanges,

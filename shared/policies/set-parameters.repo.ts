@@ -18,11 +18,14 @@ type Stored = Pick<PolicySetParameterRow, 'key' | 'value' | 'value_sealed' | 'se
 const parameters = (db: Db) => db<PolicySetParameterRow>('policy_set_parameters');
 
 /** A parameter of the set by id, or undefined. */
-export const findParameter = (db: Db, setId: string, id: string) => parameters(db).where({ policy_set_id: setId, id }).first();
+export const findParameter = (db: Db, setId: string, id: string) =>
+  parameters(db).where({ policy_set_id: setId, id }).first();
 
 /** A set's parameters in creation order. */
 export const parametersOf = (db: Db, setId: string): Promise<PolicySetParameterRow[]> =>
-  parameters(db).where({ policy_set_id: setId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  parameters(db)
+    .where({ policy_set_id: setId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 
 export async function parameterKeyTaken(db: Db, setId: string, key: string, exceptId?: string): Promise<boolean> {
   const q = parameters(db).where({ policy_set_id: setId, key });
@@ -46,4 +49,5 @@ export async function updateParameter(db: Db, id: string, changes: Partial<Store
 }
 
 /** Deletes a parameter of the set; whether there was one. */
-export const deleteParameter = async (db: Db, setId: string, id: string): Promise<boolean> => (await parameters(db).where({ policy_set_id: setId, id }).del()) > 0;
+export const deleteParameter = async (db: Db, setId: string, id: string): Promise<boolean> =>
+  (await parameters(db).where({ policy_set_id: setId, id }).del()) > 0;

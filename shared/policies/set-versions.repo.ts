@@ -21,14 +21,28 @@ export interface PolicySetVersionRow {
 export type PolicySetVersionSummary = Omit<PolicySetVersionRow, 'policies'>;
 
 /** The columns of a PolicySetVersionSummary. */
-export const VERSION_SUMMARY_COLUMNS = ['id', 'policy_set_id', 'source', 'status', 'error', 'error_message', 'status_timestamps', 'created_at', 'updated_at'] as const;
+export const VERSION_SUMMARY_COLUMNS = [
+  'id',
+  'policy_set_id',
+  'source',
+  'status',
+  'error',
+  'error_message',
+  'status_timestamps',
+  'created_at',
+  'updated_at',
+] as const;
 
 export const findPolicySetVersion = (db: Db, id: string): Promise<PolicySetVersionSummary | undefined> =>
-  db('policy_set_versions').where({ id }).first(...VERSION_SUMMARY_COLUMNS);
+  db('policy_set_versions')
+    .where({ id })
+    .first(...VERSION_SUMMARY_COLUMNS);
 
 export async function insertPolicySetVersion(db: Db, policySetId: string): Promise<PolicySetVersionSummary> {
   const stamp = { 'pending-at': new Date().toISOString() };
-  const [row] = await db<PolicySetVersionRow>('policy_set_versions').insert({ id: newId('polsetver'), policy_set_id: policySetId, status_timestamps: asJson(db, stamp) }).returning([...VERSION_SUMMARY_COLUMNS]);
+  const [row] = await db<PolicySetVersionRow>('policy_set_versions')
+    .insert({ id: newId('polsetver'), policy_set_id: policySetId, status_timestamps: asJson(db, stamp) })
+    .returning([...VERSION_SUMMARY_COLUMNS]);
   return row;
 }
 
@@ -38,7 +52,10 @@ export async function settlePolicySetVersion(
   id: string,
   end: { status: 'ready'; policies: BundlePolicy[] } | { status: 'errored'; error: string; error_message: string },
 ): Promise<PolicySetVersionSummary | undefined> {
-  const stamp = db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${end.status}-at`, new Date().toISOString()]);
+  const stamp = db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [
+    `${end.status}-at`,
+    new Date().toISOString(),
+  ]);
   const values = end.status === 'ready' ? { status: end.status, policies: asJson(db, end.policies) } : end;
   const [row] = await db<PolicySetVersionRow>('policy_set_versions')
     .where({ id, status: 'pending' })
@@ -62,9 +79,15 @@ export async function newestReadyVersions(db: Db, setIds: string[]): Promise<Map
 }
 
 /** The newest ready version of each of the given sets with its policies and their code (for evaluation), by set id. */
-export async function newestReadyBundles(db: Db, setIds: string[]): Promise<Map<string, Pick<PolicySetVersionRow, 'id' | 'policy_set_id' | 'policies'>>> {
+export async function newestReadyBundles(
+  db: Db,
+  setIds: string[],
+): Promise<Map<string, Pick<PolicySetVersionRow, 'id' | 'policy_set_id' | 'policies'>>> {
   if (!setIds.length) return new Map();
-  const rows = (await newestReady(db, setIds).select('id', 'policy_set_id', 'policies')) as Pick<PolicySetVersionRow, 'id' | 'policy_set_id' | 'policies'>[];
+  const rows = (await newestReady(db, setIds).select('id', 'policy_set_id', 'policies')) as Pick<
+    PolicySetVersionRow,
+    'id' | 'policy_set_id' | 'policies'
+  >[];
   return new Map(rows.map((r) => [r.policy_set_id, r]));
 }
 
@@ -74,13 +97,19 @@ export const readyVersionHasPolicies = (db: Db) =>
     .whereRaw('v.policy_set_id = s.id')
     .where('v.status', 'ready')
     .whereRaw(`jsonb_array_length(v.policies) > 0`)
-    .whereRaw(`v.created_at = (select max(n.created_at) from policy_set_versions n where n.policy_set_id = s.id and n.status = 'ready')`);
+    .whereRaw(
+      `v.created_at = (select max(n.created_at) from policy_set_versions n where n.policy_set_id = s.id and n.status = 'ready')`,
+    );
 
 /** SQL: the set `s` has a ready version (its bundle replaces its individual policies). */
-export const hasReadyVersion = (db: Db) => db('policy_set_versions as r').whereRaw('r.policy_set_id = s.id').where('r.status', 'ready');
+export const hasReadyVersion = (db: Db) =>
+  db('policy_set_versions as r').whereRaw('r.policy_set_id = s.id').where('r.status', 'ready');
 
 /** The organization of a version's set, or undefined when there is no such version. */
 export async function policySetVersionOrganization(db: Db, id: string): Promise<string | undefined> {
-  const row = await db('policy_set_versions as v').join('policy_sets as s', 's.id', 'v.policy_set_id').where('v.id', id).first('s.organization_name');
+  const row = await db('policy_set_versions as v')
+    .join('policy_sets as s', 's.id', 'v.policy_set_id')
+    .where('v.id', id)
+    .first('s.organization_name');
   return row?.organization_name;
 }

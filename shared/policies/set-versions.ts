@@ -3,7 +3,12 @@ import { NotFound, Unprocessable } from '../platform/errors.js';
 import { archiveTexts } from '../platform/archive.js';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_ENTRIES, readBundle } from './bundle.rules.js';
 import { findPolicySet, type PolicySetRow } from './repo.js';
-import { findPolicySetVersion, insertPolicySetVersion, settlePolicySetVersion, type PolicySetVersionSummary } from './set-versions.repo.js';
+import {
+  findPolicySetVersion,
+  insertPolicySetVersion,
+  settlePolicySetVersion,
+  type PolicySetVersionSummary,
+} from './set-versions.repo.js';
 import { UploadRefused } from '../configuration-versions/archive-intake.js';
 
 /**
@@ -11,7 +16,11 @@ import { UploadRefused } from '../configuration-versions/archive-intake.js';
  * free one create policy set versions through the API (the free edition: 422, nothing saved).
  */
 export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Promise<PolicySetVersionSummary> {
-  if (rt.config.edition === 'free') throw new Unprocessable('the free edition does not create policy set versions through the API; attach policies to the set instead', { document: true });
+  if (rt.config.edition === 'free')
+    throw new Unprocessable(
+      'the free edition does not create policy set versions through the API; attach policies to the set instead',
+      { document: true },
+    );
   return insertPolicySetVersion(rt.db, set.id);
 }
 
@@ -24,10 +33,16 @@ export async function createPolicySetVersion(rt: Runtime, set: PolicySetRow): Pr
  * why, and is accepted (clients read the status, as on TFE, where bundles are read after the
  * upload). Otherwise the version is ready and the set evaluates its policies from then on.
  */
-export async function acceptPolicySetVersionUpload(rt: Runtime, id: string, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<PolicySetVersionSummary> {
+export async function acceptPolicySetVersionUpload(
+  rt: Runtime,
+  id: string,
+  body: AsyncIterable<Buffer>,
+  declaredBytes?: number,
+): Promise<PolicySetVersionSummary> {
   const version = await findPolicySetVersion(rt.db, id);
   if (!version) throw new UploadRefused('not-found', 'not found', 'policy set version not found');
-  if (version.status !== 'pending') throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
+  if (version.status !== 'pending')
+    throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   const set = await findPolicySet(rt.db, version.policy_set_id);
   if (!set) throw new NotFound('policy set not found');
   const limit = Math.min(rt.config.maxArchiveBytes, MAX_BUNDLE_BYTES);
@@ -44,13 +59,19 @@ export async function acceptPolicySetVersionUpload(rt: Runtime, id: string, body
     if (size > limit) await refuse('too-large', 'payload too large', tooLarge);
     parts.push(piece);
   }
-  const archive = await archiveTexts(Buffer.concat(parts), MAX_BUNDLE_BYTES, Math.min(rt.config.maxArchiveEntries, MAX_BUNDLE_ENTRIES));
+  const archive = await archiveTexts(
+    Buffer.concat(parts),
+    MAX_BUNDLE_BYTES,
+    Math.min(rt.config.maxArchiveEntries, MAX_BUNDLE_ENTRIES),
+  );
   if (!archive.ok) return refuse('invalid', 'invalid archive', archive.message);
   const bundle = readBundle(set.kind, archive.files);
   const settled = await settlePolicySetVersion(
     rt.db,
     id,
-    bundle.ok ? { status: 'ready', policies: bundle.policies } : { status: 'errored', error: bundle.error, error_message: bundle.message },
+    bundle.ok
+      ? { status: 'ready', policies: bundle.policies }
+      : { status: 'errored', error: bundle.error, error_message: bundle.message },
   );
   if (!settled) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   return settled;

@@ -36,32 +36,59 @@ import { assertPinnable } from './tool-versions.js';
  * Ids of `table` rows named by a request, which must all be in the organization and, when `kind`
  * is given, of that kind. `what` names the resource in messages (e.g. "policy set").
  */
-async function named(q: Db, table: string, what: string, org: string, ids: string[], element: ElementField, kind?: PolicyKind): Promise<string[]> {
+async function named(
+  q: Db,
+  table: string,
+  what: string,
+  org: string,
+  ids: string[],
+  element: ElementField,
+  kind?: PolicyKind,
+): Promise<string[]> {
   if (!ids.length) return [];
   const rows = await rowsInOrganization(q, table, org, ids, Boolean(kind));
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const [i, id] of ids.entries()) {
     const row = byId.get(id);
     if (!row) throw new Unprocessable(`${what} ${id} was not found in organization ${org}`, element(i));
-    if (kind && row.kind !== kind) throw new Unprocessable(`${what} ${id} is of kind ${row.kind}; a policy set holds policies of its own kind only (${kind})`, element(i));
+    if (kind && row.kind !== kind)
+      throw new Unprocessable(
+        `${what} ${id} is of kind ${row.kind}; a policy set holds policies of its own kind only (${kind})`,
+        element(i),
+      );
   }
   return ids;
 }
 
-export const namedPolicySets = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) => named(q, 'policy_sets', 'policy set', org, ids, element, kind);
-export const namedPolicies = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) => named(q, 'policies', 'policy', org, ids, element, kind);
-export const namedWorkspaces = (q: Db, org: string, ids: string[], element: ElementField) => named(q, 'workspaces', 'workspace', org, ids, element);
+export const namedPolicySets = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) =>
+  named(q, 'policy_sets', 'policy set', org, ids, element, kind);
+export const namedPolicies = (q: Db, org: string, kind: PolicyKind, ids: string[], element: ElementField) =>
+  named(q, 'policies', 'policy', org, ids, element, kind);
+export const namedWorkspaces = (q: Db, org: string, ids: string[], element: ElementField) =>
+  named(q, 'workspaces', 'workspace', org, ids, element);
 
 /** 422 when another row of `table` in the organization has the name. */
-export async function assertNameFree(q: Db, table: 'policies' | 'policy_sets', org: string, name: string, exceptId?: string): Promise<void> {
-  if (await nameTaken(q, table, org, name, exceptId)) throw new Unprocessable('name has already been taken', { attribute: 'name' });
+export async function assertNameFree(
+  q: Db,
+  table: 'policies' | 'policy_sets',
+  org: string,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
+  if (await nameTaken(q, table, org, name, exceptId))
+    throw new Unprocessable('name has already been taken', { attribute: 'name' });
 }
 
 /**
  * Links policies to sets (inside the caller's transaction). The sets are locked first, so in the
  * free edition concurrent additions cannot together pass five policies per set.
  */
-export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_set_id: string; policy_id: string }[], field: Field): Promise<void> {
+export async function addPoliciesToSets(
+  tx: Db,
+  free: boolean,
+  links: { policy_set_id: string; policy_id: string }[],
+  field: Field,
+): Promise<void> {
   if (!links.length) return;
   const setIds = [...new Set(links.map((l) => l.policy_set_id))];
   await lockPolicySets(tx, setIds);
@@ -69,7 +96,10 @@ export async function addPoliciesToSets(tx: Db, free: boolean, links: { policy_s
   if (!free) return;
   for (const [id, count] of await policyCounts(tx, setIds)) {
     if (count > FREE_POLICIES_PER_SET) {
-      throw new Unprocessable(`the free edition allows at most ${FREE_POLICIES_PER_SET} policies in a policy set; policy set ${id} would hold ${count}`, field);
+      throw new Unprocessable(
+        `the free edition allows at most ${FREE_POLICIES_PER_SET} policies in a policy set; policy set ${id} would hold ${count}`,
+        field,
+      );
     }
   }
 }
@@ -79,7 +109,10 @@ export async function assertRoomForPolicySet(tx: Db, free: boolean, org: string)
   if (!free) return;
   await lockPolicyOrganization(tx, org);
   if ((await countPolicySets(tx, org)) >= FREE_POLICY_SETS_PER_ORGANIZATION) {
-    throw new Unprocessable(`the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`, { primary: true });
+    throw new Unprocessable(
+      `the free edition allows ${FREE_POLICY_SETS_PER_ORGANIZATION} policy set per organization`,
+      { primary: true },
+    );
   }
 }
 
@@ -87,12 +120,23 @@ export async function assertRoomForPolicySet(tx: Db, free: boolean, org: string)
 export type NewPolicy = Pick<PolicyRow, 'name' | 'description' | 'kind' | 'query' | 'enforcement_level'>;
 
 /** Creates a policy in the named policy sets of its organization (of its kind), in one transaction. */
-export async function createPolicy(db: Db, free: boolean, org: string, attrs: NewPolicy, setIds: string[]): Promise<PolicyRow> {
+export async function createPolicy(
+  db: Db,
+  free: boolean,
+  org: string,
+  attrs: NewPolicy,
+  setIds: string[],
+): Promise<PolicyRow> {
   return db.transaction(async (tx) => {
     await assertNameFree(tx, 'policies', org, attrs.name);
     await namedPolicySets(tx, org, attrs.kind, setIds, (i) => ({ relationship: 'policy-sets', element: i, id: true }));
     const row = await insertPolicy(tx, { organization_name: org, ...attrs });
-    await addPoliciesToSets(tx, free, setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })), { relationship: 'policy-sets' });
+    await addPoliciesToSets(
+      tx,
+      free,
+      setIds.map((id) => ({ policy_set_id: id, policy_id: row.id })),
+      { relationship: 'policy-sets' },
+    );
     return row;
   });
 }
@@ -103,7 +147,8 @@ export async function removePolicy(db: Db, policy: PolicyRow): Promise<void> {
 }
 
 /** A global policy set applies to every workspace: 422 naming `field` when workspaces are attached to it. */
-export const globalHasNoWorkspaces = (field: Field) => new Unprocessable('a global policy set applies to every workspace; workspaces cannot be attached to it', field);
+export const globalHasNoWorkspaces = (field: Field) =>
+  new Unprocessable('a global policy set applies to every workspace; workspaces cannot be attached to it', field);
 
 const elementOf =
   (relationship: string): ElementField =>
@@ -111,7 +156,10 @@ const elementOf =
 const listElement: ElementField = (i) => ({ primary: true, element: i, id: true });
 
 /** A new policy set's attributes. */
-export type NewPolicySet = Pick<PolicySetRow, 'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'>;
+export type NewPolicySet = Pick<
+  PolicySetRow,
+  'name' | 'description' | 'kind' | 'global' | 'overridable' | 'agent_enabled' | 'policy_tool_version'
+>;
 
 /** What a new policy set holds: policies (of its kind), and workspaces it applies to or excludes. */
 export interface NewSetMembers {
@@ -123,7 +171,13 @@ export interface NewSetMembers {
 }
 
 /** Creates a policy set with the named policies and workspaces of its organization, in one transaction. */
-export async function createPolicySet(db: Db, free: boolean, org: string, attrs: NewPolicySet, members: NewSetMembers): Promise<PolicySetRow> {
+export async function createPolicySet(
+  db: Db,
+  free: boolean,
+  org: string,
+  attrs: NewPolicySet,
+  members: NewSetMembers,
+): Promise<PolicySetRow> {
   const { policyIds, workspaceIds, excludedWorkspaceIds, projectIds = [] } = members;
   if (attrs.global && projectIds.length) throw globalHasNoWorkspaces({ relationship: 'projects' });
   return db.transaction(async (tx) => {
@@ -135,7 +189,12 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
     await namedWorkspaces(tx, org, excludedWorkspaceIds, elementOf('workspace-exclusions'));
     await assertProjects(tx, org, projectIds, elementOf('projects'));
     const row = await insertPolicySet(tx, { organization_name: org, ...attrs });
-    await addPoliciesToSets(tx, free, policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })), { relationship: 'policies' });
+    await addPoliciesToSets(
+      tx,
+      free,
+      policyIds.map((id) => ({ policy_set_id: row.id, policy_id: id })),
+      { relationship: 'policies' },
+    );
     await attachWorkspaces(tx, row.id, workspaceIds);
     await excludeWorkspaces(tx, row.id, excludedWorkspaceIds);
     await applySetToProjects(tx, 'policy', row.id, projectIds);
@@ -144,9 +203,14 @@ export async function createPolicySet(db: Db, free: boolean, org: string, attrs:
 }
 
 /** Changes a policy set's given attributes; turning global on detaches its workspaces. */
-export async function changePolicySet(db: Db, set: PolicySetRow, changes: Partial<Pick<PolicySetRow, SetChangeable>>): Promise<PolicySetRow> {
+export async function changePolicySet(
+  db: Db,
+  set: PolicySetRow,
+  changes: Partial<Pick<PolicySetRow, SetChangeable>>,
+): Promise<PolicySetRow> {
   return db.transaction(async (tx) => {
-    if (changes.name !== undefined) await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
+    if (changes.name !== undefined)
+      await assertNameFree(tx, 'policy_sets', set.organization_name, changes.name, set.id);
     await assertPinnable(tx, set.kind, changes.policy_tool_version);
     if (changes.global) await detachWorkspaces(tx, set.id);
     return updatePolicySet(tx, set.id, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
@@ -159,15 +223,32 @@ export async function removePolicySet(db: Db, set: PolicySetRow): Promise<void> 
 }
 
 /** What a relationship endpoint of a policy set changes. */
-export type SetMembership = 'add-policies' | 'remove-policies' | 'add-workspaces' | 'remove-workspaces' | 'add-workspace-exclusions' | 'remove-workspace-exclusions';
+export type SetMembership =
+  | 'add-policies'
+  | 'remove-policies'
+  | 'add-workspaces'
+  | 'remove-workspaces'
+  | 'add-workspace-exclusions'
+  | 'remove-workspace-exclusions';
 
 /** Adds or removes a set's policies or workspaces: every element named is checked, then all change in one transaction. */
-export async function changeSetMembers(db: Db, free: boolean, set: PolicySetRow, change: SetMembership, ids: string[]): Promise<void> {
+export async function changeSetMembers(
+  db: Db,
+  free: boolean,
+  set: PolicySetRow,
+  change: SetMembership,
+  ids: string[],
+): Promise<void> {
   await db.transaction(async (tx) => {
     switch (change) {
       case 'add-policies':
         await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
-        return addPoliciesToSets(tx, free, ids.map((id) => ({ policy_set_id: set.id, policy_id: id })), { primary: true });
+        return addPoliciesToSets(
+          tx,
+          free,
+          ids.map((id) => ({ policy_set_id: set.id, policy_id: id })),
+          { primary: true },
+        );
       case 'remove-policies':
         await namedPolicies(tx, set.organization_name, set.kind, ids, listElement);
         return unlinkPolicies(tx, set.id, ids);

@@ -7,7 +7,14 @@ import type { RunRow } from '../runs/repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
 import { setStageStatus } from '../run-tasks/repo.js';
 import { insertPolicyEvaluation, movePolicyEvaluation } from './evaluations.repo.js';
-import { ensurePostPlanStage, evaluationSetsOf, postPlanStageOf, rowHasEvaluationSets, runHasPendingEvaluations, runOfStage } from './stage-evaluations.repo.js';
+import {
+  ensurePostPlanStage,
+  evaluationSetsOf,
+  postPlanStageOf,
+  rowHasEvaluationSets,
+  runHasPendingEvaluations,
+  runOfStage,
+} from './stage-evaluations.repo.js';
 import { lockRun } from '../runs/holding.repo.js';
 import { lockStage } from '../run-tasks/stages.repo.js';
 import { transitionRun } from '../runs/moves.js';
@@ -35,7 +42,13 @@ async function createEvaluations(tx: Db, run: RunRow): Promise<void> {
   const stage = { id: await ensurePostPlanStage(tx, run.id) };
   for (const kind of ['opa', 'sentinel'] as const) {
     const ofKind = mine.filter((s) => s.kind === kind).map((s) => s.id);
-    if (ofKind.length) await insertPolicyEvaluation(tx, { run_id: run.id, task_stage_id: stage.id, policy_kind: kind, policy_set_ids: ofKind });
+    if (ofKind.length)
+      await insertPolicyEvaluation(tx, {
+        run_id: run.id,
+        task_stage_id: stage.id,
+        policy_kind: kind,
+        policy_set_ids: ofKind,
+      });
   }
 }
 
@@ -45,7 +58,10 @@ async function startEvaluations(tx: Db, run: RunRow, leave: (work: FollowUp) => 
   if (!stage) return 'pass';
   if (!(await movePolicyEvaluation(tx, { task_stage_id: stage.id }, 'queue')).length) return 'pass';
   // The run pipeline's `evaluate` step, once the move into the stage has committed.
-  leave({ key: `evaluate-${run.id}`, run: (ctx) => enqueueAfterCommit(ctx.queues, jobs.runStep(run.id, 'evaluate'), ctx.logger) });
+  leave({
+    key: `evaluate-${run.id}`,
+    run: (ctx) => enqueueAfterCommit(ctx.queues, jobs.runStep(run.id, 'evaluate'), ctx.logger),
+  });
   return 'wait';
 }
 
@@ -55,7 +71,12 @@ async function startEvaluations(tx: Db, run: RunRow, leave: (work: FollowUp) => 
  * or, with auto-apply, the apply). A stage that is not waiting, or whose run is not waiting for
  * the decision, is a 409 (`transition not allowed`, as clients match).
  */
-export async function overrideTaskStage(rt: Runtime, stageId: string, actorId: string | null, comment?: string): Promise<TaskStageRow> {
+export async function overrideTaskStage(
+  rt: Runtime,
+  stageId: string,
+  actorId: string | null,
+  comment?: string,
+): Promise<TaskStageRow> {
   const [{ stage, run }, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     // Locks the run before the stage, in the order discard and cancel take them (run, then its stages
@@ -69,9 +90,15 @@ export async function overrideTaskStage(rt: Runtime, stageId: string, actorId: s
       const why = `the task stage is ${ts.status} and its run ${owner?.status ?? 'gone'}; only a stage awaiting an override can be overridden`;
       throw new ApiError('conflict', 'transition not allowed', `transition not allowed: ${why}`);
     }
-        await movePolicyEvaluation(tx, { task_stage_id: ts.id }, 'override', { overridden_by_id: actorId, is_overridable: false });
+    await movePolicyEvaluation(tx, { task_stage_id: ts.id }, 'override', {
+      overridden_by_id: actorId,
+      is_overridable: false,
+    });
     const passed = (await setStageStatus(tx, ts.id, 'passed', ['awaiting_override']))!;
-    const overridden = await transitionRun(m, owner, 'override_post_plan', { actorId, description: comment ?? 'policy evaluation overridden' });
+    const overridden = await transitionRun(m, owner, 'override_post_plan', {
+      actorId,
+      description: comment ?? 'policy evaluation overridden',
+    });
     return { stage: passed, run: overridden && (await continueAfterPlan(m, overridden)) };
   });
   if (run) await afterMove(rt, run, followUps);

@@ -118,7 +118,12 @@ export function summarizeCheck(outcomes: PolicyOutcome[], opts: SummaryOptions =
 const TITLES: Record<PolicyKind, string> = { sentinel: 'Sentinel', opa: 'OPA' };
 
 function policyBlock(o: PolicyOutcome, n: number): string[] {
-  const lines = [`## Policy ${n}: ${o.policySetName}/${o.name} (${o.enforcementLevel})`, '', `Result: ${o.status === 'passed'}`, ''];
+  const lines = [
+    `## Policy ${n}: ${o.policySetName}/${o.name} (${o.enforcementLevel})`,
+    '',
+    `Result: ${o.status === 'passed'}`,
+    '',
+  ];
   if (o.error) lines.push(`Error: ${o.error}`, '');
   if (o.messages.length) lines.push(o.kind === 'sentinel' ? 'Print messages:' : 'Messages:', '', ...o.messages, '');
   return lines;
@@ -126,7 +131,9 @@ function policyBlock(o: PolicyOutcome, n: number): string[] {
 
 function kindBlock(kind: PolicyKind, outcomes: PolicyOutcome[]): string[] {
   const title = TITLES[kind];
-  const blocking = outcomes.filter((o) => o.status === 'errored' || (o.status !== 'passed' && o.enforcementLevel !== 'advisory'));
+  const blocking = outcomes.filter(
+    (o) => o.status === 'errored' || (o.status !== 'passed' && o.enforcementLevel !== 'advisory'),
+  );
   const advisory = outcomes.some((o) => o.status === 'failed' && o.enforcementLevel === 'advisory');
   let why = `This result means that all ${title} policies passed and the protected behavior is allowed.`;
   if (blocking.some((o) => o.status === 'errored')) {
@@ -136,7 +143,14 @@ function kindBlock(kind: PolicyKind, outcomes: PolicyOutcome[]): string[] {
   } else if (advisory) {
     why = `This result means that all enforced ${title} policies passed; advisory policies that failed only warn.`;
   }
-  const lines = [`${title} Result: ${blocking.length === 0}`, '', why, '', `${outcomes.length} policies evaluated.`, ''];
+  const lines = [
+    `${title} Result: ${blocking.length === 0}`,
+    '',
+    why,
+    '',
+    `${outcomes.length} policies evaluated.`,
+    '',
+  ];
   outcomes.forEach((o, i) => lines.push(...policyBlock(o, i + 1)));
   return lines;
 }

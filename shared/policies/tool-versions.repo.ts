@@ -23,9 +23,13 @@ export interface PolicyToolVersionRow {
 
 export type ToolVersionFields = Omit<PolicyToolVersionRow, 'id' | 'tool' | 'created_at' | 'updated_at'>;
 
-const stored = (db: Db, f: Partial<ToolVersionFields>) => ({ ...f, ...(f.archs ? { archs: asJson(db, f.archs) } : {}) });
+const stored = (db: Db, f: Partial<ToolVersionFields>) => ({
+  ...f,
+  ...(f.archs ? { archs: asJson(db, f.archs) } : {}),
+});
 
-export const findToolVersion = (db: Db, tool: PolicyKind, id: string) => db<PolicyToolVersionRow>('policy_tool_versions').where({ tool, id }).first();
+export const findToolVersion = (db: Db, tool: PolicyKind, id: string) =>
+  db<PolicyToolVersionRow>('policy_tool_versions').where({ tool, id }).first();
 
 /** Whether another version of the tool has this version number. */
 export async function toolVersionTaken(db: Db, tool: PolicyKind, version: string, exceptId?: string): Promise<boolean> {
@@ -41,7 +45,11 @@ export async function insertToolVersion(db: Db, tool: PolicyKind, f: ToolVersion
   return row;
 }
 
-export async function updateToolVersion(db: Db, id: string, changes: Partial<ToolVersionFields>): Promise<PolicyToolVersionRow> {
+export async function updateToolVersion(
+  db: Db,
+  id: string,
+  changes: Partial<ToolVersionFields>,
+): Promise<PolicyToolVersionRow> {
   const [row] = await db<PolicyToolVersionRow>('policy_tool_versions')
     .where({ id })
     .update({ ...stored(db, changes), updated_at: db.fn.now() })
@@ -53,4 +61,7 @@ export const deleteToolVersion = (db: Db, id: string) => db('policy_tool_version
 
 /** The version numbers of a tool, in creation order (for a refusal's message). */
 export const toolVersionNumbers = (db: Db, tool: PolicyKind): Promise<string[]> =>
-  db('policy_tool_versions').where({ tool }).orderBy([{ column: 'created_at' }, { column: 'id' }]).pluck('version');
+  db('policy_tool_versions')
+    .where({ tool })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .pluck('version');

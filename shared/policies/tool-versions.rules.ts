@@ -21,13 +21,21 @@ const isDefault = (b: ToolBuild) => b.os === 'linux' && b.arch === 'amd64';
 export const defaultBuild = (archs: readonly ToolBuild[]): ToolBuild | undefined => archs.find(isDefault);
 
 /** The builds of a new version: those given, or else the top-level download as its linux/amd64 build. */
-export function buildsAtCreation(url: string | undefined, sha: string | undefined, archs: ToolBuild[] | undefined): ToolBuild[] {
+export function buildsAtCreation(
+  url: string | undefined,
+  sha: string | undefined,
+  archs: ToolBuild[] | undefined,
+): ToolBuild[] {
   if (archs?.length) return archs;
   return url && sha ? [{ url, sha, os: 'linux', arch: 'amd64' }] : [];
 }
 
 /** What a new version lacks: a download, as a top-level url and sha or as builds. */
-export function creationProblems(url: string | undefined, sha: string | undefined, archs: ToolBuild[] | undefined): Problem[] {
+export function creationProblems(
+  url: string | undefined,
+  sha: string | undefined,
+  archs: ToolBuild[] | undefined,
+): Problem[] {
   if (archs?.length) return [];
   if (url && !sha) return [{ detail: 'sha is required with url', field: { attribute: 'sha' } }];
   if (sha && !url) return [{ detail: 'url is required with sha', field: { attribute: 'url' } }];

@@ -37,7 +37,11 @@ const versionRace = (err: unknown): never => {
   throw err;
 };
 
-export async function createToolVersion(db: Db, tool: PolicyKind, a: ToolVersionInput & { version: string }): Promise<PolicyToolVersionRow> {
+export async function createToolVersion(
+  db: Db,
+  tool: PolicyKind,
+  a: ToolVersionInput & { version: string },
+): Promise<PolicyToolVersionRow> {
   const problems = creationProblems(a.url, a.sha, a.archs);
   if (problems.length) throw Unprocessable.many(problems);
   if (await toolVersionTaken(db, tool, a.version)) throw taken();
@@ -56,14 +60,20 @@ export async function createToolVersion(db: Db, tool: PolicyKind, a: ToolVersion
 }
 
 /** Omitted attributes keep their value; a version no longer deprecated has no reason. */
-export async function changeToolVersion(db: Db, row: PolicyToolVersionRow, a: ToolVersionInput): Promise<PolicyToolVersionRow> {
+export async function changeToolVersion(
+  db: Db,
+  row: PolicyToolVersionRow,
+  a: ToolVersionInput,
+): Promise<PolicyToolVersionRow> {
   if (a.version !== undefined && (await toolVersionTaken(db, row.tool, a.version, row.id))) throw taken();
   const deprecated = a.deprecated ?? row.deprecated;
   const reason = a['deprecated-reason'] !== undefined ? a['deprecated-reason'] : row.deprecated_reason;
   const changes = {
     ...(a.version !== undefined ? { version: a.version } : {}),
     ...buildsAfterUpdate(row, a),
-    ...Object.fromEntries(Object.entries({ official: a.official, enabled: a.enabled, beta: a.beta }).filter(([, v]) => v !== undefined)),
+    ...Object.fromEntries(
+      Object.entries({ official: a.official, enabled: a.enabled, beta: a.beta }).filter(([, v]) => v !== undefined),
+    ),
     deprecated,
     deprecated_reason: deprecated ? reason : null,
   };

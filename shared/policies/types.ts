@@ -62,7 +62,12 @@ export interface RunInputDocument {
     auto_apply: boolean;
     tags: string[];
     working_directory: string;
-    vcs_repo: { identifier: string | null; display_identifier: string | null; branch: string | null; ingress_submodules: boolean } | null;
+    vcs_repo: {
+      identifier: string | null;
+      display_identifier: string | null;
+      branch: string | null;
+      ingress_submodules: boolean;
+    } | null;
   };
 }
 

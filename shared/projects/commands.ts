@@ -1,7 +1,13 @@
 import type { Runtime } from '../runtime.js';
 import { Conflict, NotFound, Unprocessable } from '../platform/errors.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
-import { projectNameProblem, projectPermissionsFor, type ProjectAccessLevel, type ProjectPermissions, type ProjectWorkspacePermissions } from './rules.js';
+import {
+  projectNameProblem,
+  projectPermissionsFor,
+  type ProjectAccessLevel,
+  type ProjectPermissions,
+  type ProjectWorkspacePermissions,
+} from './rules.js';
 import {
   PROJECT_NAME_UNIQUE,
   deleteProject,
@@ -31,7 +37,11 @@ const refuseTakenName = (err: unknown): never => {
 };
 
 /** Creates a project in an organization; its name must follow TFE's rule and be free there. */
-export async function createProject(rt: Runtime, organizationName: string, settings: ProjectSettings & { name: string }): Promise<ProjectRow> {
+export async function createProject(
+  rt: Runtime,
+  organizationName: string,
+  settings: ProjectSettings & { name: string },
+): Promise<ProjectRow> {
   checkName(settings);
   return insertProject(rt.db, organizationName, settings).catch(refuseTakenName);
 }
@@ -48,7 +58,8 @@ export async function removeProject(rt: Runtime, project: ProjectRow): Promise<v
   await rt.db.transaction(async (tx) => {
     // The row lock keeps a workspace from being created in or moved to the project meanwhile.
     await lockProject(tx, project.id);
-    if (await projectHasWorkspaces(tx, project.id)) throw new Conflict('Project must be empty before it can be deleted: move or delete its workspaces first.');
+    if (await projectHasWorkspaces(tx, project.id))
+      throw new Conflict('Project must be empty before it can be deleted: move or delete its workspaces first.');
     await deleteProject(tx, project.id);
   });
 }
@@ -56,7 +67,8 @@ export async function removeProject(rt: Runtime, project: ProjectRow): Promise<v
 /** The project of `organizationName` a workspace names (422 for one of another organization or none). */
 export async function projectForWorkspace(db: Db, organizationName: string, projectId: string): Promise<ProjectRow> {
   const project = await findProject(db, projectId);
-  if (!project || project.organization_name !== organizationName) throw new Unprocessable(`project ${projectId} not found in the organization`, { relationship: 'project' });
+  if (!project || project.organization_name !== organizationName)
+    throw new Unprocessable(`project ${projectId} not found in the organization`, { relationship: 'project' });
   return project;
 }
 
@@ -68,20 +80,38 @@ export interface TeamProjectRequest {
 }
 
 /** Gives a team access to a project of its organization; 422 when it has access already. */
-export async function grantTeamProject(rt: Runtime, teamId: string, project: ProjectRow, given: TeamProjectRequest): Promise<TeamProjectRow> {
+export async function grantTeamProject(
+  rt: Runtime,
+  teamId: string,
+  project: ProjectRow,
+  given: TeamProjectRequest,
+): Promise<TeamProjectRow> {
   const permissions = projectPermissionsFor(given.access, given);
   return rt.db.transaction(async (tx) => {
-    if (await findTeamProjectOf(tx, teamId, project.id)) throw new Unprocessable('Team already has access to this project', { relationship: 'team' });
-    return insertTeamProject(tx, teamId, project.id, { access: given.access, project_access: permissions.project, workspace_access: permissions.workspace });
+    if (await findTeamProjectOf(tx, teamId, project.id))
+      throw new Unprocessable('Team already has access to this project', { relationship: 'team' });
+    return insertTeamProject(tx, teamId, project.id, {
+      access: given.access,
+      project_access: permissions.project,
+      workspace_access: permissions.workspace,
+    });
   });
 }
 
 /** Changes a team's project access: a custom one keeps the permissions the request leaves out. */
-export async function changeTeamProject(rt: Runtime, row: TeamProjectRow, given: Partial<TeamProjectRequest>): Promise<TeamProjectRow> {
+export async function changeTeamProject(
+  rt: Runtime,
+  row: TeamProjectRow,
+  given: Partial<TeamProjectRequest>,
+): Promise<TeamProjectRow> {
   const access = given.access ?? row.access;
   const before = row.access === 'custom' ? { project: row.project_access, workspace: row.workspace_access } : undefined;
   const permissions = projectPermissionsFor(access, given, before);
-  const found = await updateTeamProject(rt.db, row.id, { access, project_access: permissions.project, workspace_access: permissions.workspace });
+  const found = await updateTeamProject(rt.db, row.id, {
+    access,
+    project_access: permissions.project,
+    workspace_access: permissions.workspace,
+  });
   if (!found) throw new NotFound();
   return found;
 }

@@ -1,5 +1,10 @@
 import type { Db } from '../platform/db.js';
-import { projectAccessMap, seesAllProjects, type OrganizationGrant, type ProjectAccess } from '../identity/access.queries.js';
+import {
+  projectAccessMap,
+  seesAllProjects,
+  type OrganizationGrant,
+  type ProjectAccess,
+} from '../identity/access.queries.js';
 import type { ProjectRow } from './repo.js';
 
 /** How many workspaces and teams with access a project has. */
@@ -36,8 +41,13 @@ export async function visibleProjects(
   const q = db<ProjectRow>('projects').where({ organization_name: organizationName });
   if (filter.query) q.whereILike('name', `%${filter.query.replace(/[%_\\]/g, '\\$&')}%`);
   if (filter.names?.length) q.whereIn('name', filter.names);
-  if (!seesAllProjects(grant)) q.whereIn('id', db('team_projects').whereIn('team_id', grant.teamIds).select('project_id'));
+  if (!seesAllProjects(grant))
+    q.whereIn('id', db('team_projects').whereIn('team_id', grant.teamIds).select('project_id'));
   const rows = await q.orderBy([{ column: 'is_default', order: 'desc' }, { column: 'name' }]);
-  const access = await projectAccessMap(db, grant, rows.map((r) => r.id));
+  const access = await projectAccessMap(
+    db,
+    grant,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.filter((r) => access.has(r.id)), access };
 }

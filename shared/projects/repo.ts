@@ -24,12 +24,18 @@ export type ProjectSettings = Partial<Pick<ProjectRow, 'name' | 'description' | 
 export const PROJECT_NAME_UNIQUE = 'projects_organization_name_name_unique';
 
 export const findProject = (db: Db, id: string) => db<ProjectRow>('projects').where({ id }).first();
-export const defaultProjectOf = (db: Db, organizationName: string) => db<ProjectRow>('projects').where({ organization_name: organizationName, is_default: true }).first();
+export const defaultProjectOf = (db: Db, organizationName: string) =>
+  db<ProjectRow>('projects').where({ organization_name: organizationName, is_default: true }).first();
 
 const encode = (settings: ProjectSettings): Record<string, unknown> =>
   settings.tag_bindings ? { ...settings, tag_bindings: JSON.stringify(settings.tag_bindings) } : { ...settings };
 
-export async function insertProject(db: Db, organizationName: string, settings: ProjectSettings & { name: string }, isDefault = false): Promise<ProjectRow> {
+export async function insertProject(
+  db: Db,
+  organizationName: string,
+  settings: ProjectSettings & { name: string },
+  isDefault = false,
+): Promise<ProjectRow> {
   const [row] = await db<ProjectRow>('projects')
     .insert({ id: newId('prj'), organization_name: organizationName, is_default: isDefault, ...encode(settings) })
     .returning('*');
@@ -59,7 +65,10 @@ export async function projectHasWorkspaces(db: Db, id: string): Promise<boolean>
 /** The ids among `ids` of projects in the organization. */
 export async function projectIdsIn(db: Db, organizationName: string, ids: string[]): Promise<string[]> {
   if (!ids.length) return [];
-  return (await db('projects').where({ organization_name: organizationName }).whereIn('id', ids).pluck('id')) as string[];
+  return (await db('projects')
+    .where({ organization_name: organizationName })
+    .whereIn('id', ids)
+    .pluck('id')) as string[];
 }
 
 export interface TeamProjectRow {
@@ -74,13 +83,26 @@ export interface TeamProjectRow {
 
 export type TeamProjectGrant = Pick<TeamProjectRow, 'access' | 'project_access' | 'workspace_access'>;
 
-const encodeGrant = (g: TeamProjectGrant) => ({ access: g.access, project_access: JSON.stringify(g.project_access), workspace_access: JSON.stringify(g.workspace_access) });
+const encodeGrant = (g: TeamProjectGrant) => ({
+  access: g.access,
+  project_access: JSON.stringify(g.project_access),
+  workspace_access: JSON.stringify(g.workspace_access),
+});
 
 export const findTeamProject = (db: Db, id: string) => db<TeamProjectRow>('team_projects').where({ id }).first();
-export const findTeamProjectOf = (db: Db, teamId: string, projectId: string) => db<TeamProjectRow>('team_projects').where({ team_id: teamId, project_id: projectId }).first();
-export const teamProjectsOf = (db: Db, projectId: string) => db<TeamProjectRow>('team_projects').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+export const findTeamProjectOf = (db: Db, teamId: string, projectId: string) =>
+  db<TeamProjectRow>('team_projects').where({ team_id: teamId, project_id: projectId }).first();
+export const teamProjectsOf = (db: Db, projectId: string) =>
+  db<TeamProjectRow>('team_projects')
+    .where({ project_id: projectId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
 
-export async function insertTeamProject(db: Db, teamId: string, projectId: string, grant: TeamProjectGrant): Promise<TeamProjectRow> {
+export async function insertTeamProject(
+  db: Db,
+  teamId: string,
+  projectId: string,
+  grant: TeamProjectGrant,
+): Promise<TeamProjectRow> {
   const [row] = (await db('team_projects')
     .insert({ id: newId('tprj'), team_id: teamId, project_id: projectId, ...encodeGrant(grant) })
     .returning('*')) as TeamProjectRow[];

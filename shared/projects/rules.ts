@@ -5,7 +5,8 @@ export const DEFAULT_PROJECT_NAME = 'Default Project';
 
 /** TFE's rule for project names: letters, numbers, spaces, - and _, 3 to 40 characters. */
 export function projectNameProblem(name: unknown): string | null {
-  if (typeof name !== 'string' || !/^[A-Za-z0-9 _-]+$/.test(name)) return 'Name may only contain letters, numbers, spaces, -, and _.';
+  if (typeof name !== 'string' || !/^[A-Za-z0-9 _-]+$/.test(name))
+    return 'Name may only contain letters, numbers, spaces, -, and _.';
   if (name.length < 3 || name.length > 40) return 'Name must be between 3 and 40 characters long.';
   return null;
 }
@@ -67,16 +68,36 @@ const workspaceLevel = (
 });
 
 /** The permissions each fixed level implies; `custom` starts from the read level's. */
-const IMPLIED: Record<Exclude<ProjectAccessLevel, 'custom'>, { project: ProjectPermissions; workspace: ProjectWorkspacePermissions }> = {
-  read: { project: { settings: 'read', teams: 'none', 'variable-sets': 'none' }, workspace: workspaceLevel('read', 'none', 'read', 'read', {}) },
-  write: { project: { settings: 'read', teams: 'none', 'variable-sets': 'none' }, workspace: workspaceLevel('apply', 'read', 'write', 'write', { locking: true }) },
+const IMPLIED: Record<
+  Exclude<ProjectAccessLevel, 'custom'>,
+  { project: ProjectPermissions; workspace: ProjectWorkspacePermissions }
+> = {
+  read: {
+    project: { settings: 'read', teams: 'none', 'variable-sets': 'none' },
+    workspace: workspaceLevel('read', 'none', 'read', 'read', {}),
+  },
+  write: {
+    project: { settings: 'read', teams: 'none', 'variable-sets': 'none' },
+    workspace: workspaceLevel('apply', 'read', 'write', 'write', { locking: true }),
+  },
   maintain: {
     project: { settings: 'read', teams: 'none', 'variable-sets': 'read' },
-    workspace: workspaceLevel('apply', 'read', 'write', 'write', { create: true, locking: true, delete: true, 'run-tasks': true }),
+    workspace: workspaceLevel('apply', 'read', 'write', 'write', {
+      create: true,
+      locking: true,
+      delete: true,
+      'run-tasks': true,
+    }),
   },
   admin: {
     project: { settings: 'delete', teams: 'manage', 'variable-sets': 'write' },
-    workspace: workspaceLevel('apply', 'read', 'write', 'write', { create: true, locking: true, move: true, delete: true, 'run-tasks': true }),
+    workspace: workspaceLevel('apply', 'read', 'write', 'write', {
+      create: true,
+      locking: true,
+      move: true,
+      delete: true,
+      'run-tasks': true,
+    }),
   },
 };
 

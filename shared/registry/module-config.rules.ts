@@ -97,7 +97,8 @@ class Scanner {
 
   identifier(): string {
     const start = this.at;
-    if (!IDENT_START.test(this.peek())) this.fail(`expected a name, found ${JSON.stringify(this.peek() || 'end of file')}`);
+    if (!IDENT_START.test(this.peek()))
+      this.fail(`expected a name, found ${JSON.stringify(this.peek() || 'end of file')}`);
     while (!this.done && IDENT.test(this.peek())) this.at++;
     return this.text.slice(start, this.at);
   }
@@ -129,7 +130,8 @@ class Scanner {
     }
     const digits = e === 'u' ? 4 : 8;
     const hex = this.text.slice(this.at + 2, this.at + 2 + digits);
-    if (escapedCodePoint(hex, digits) === null) this.fail(`invalid escape sequence \\${e}${JSON.stringify(hex).slice(1, -1)}`);
+    if (escapedCodePoint(hex, digits) === null)
+      this.fail(`invalid escape sequence \\${e}${JSON.stringify(hex).slice(1, -1)}`);
     this.at += 2 + digits;
   }
 
@@ -196,7 +198,8 @@ class Scanner {
     if (this.peek() !== '"') return this.identifier();
     const start = this.at;
     this.skipString();
-    const label = decodeString(this.text.slice(start, this.at)) ?? this.fail('a block label cannot hold an interpolation');
+    const label =
+      decodeString(this.text.slice(start, this.at)) ?? this.fail('a block label cannot hold an interpolation');
     if (label.includes('\0')) this.fail('a block label cannot hold a NUL character');
     return label;
   }
@@ -365,18 +368,34 @@ function readFile(details: ModuleDetails, parsed: Pick<HclBlock, 'blocks'>): voi
         sensitive: isTrue(a.sensitive),
       });
     } else if (b.type === 'output' && b.labels.length === 1) {
-      details.outputs.push({ name: b.labels[0], description: textOf(a.description, `${what}: its description`), sensitive: isTrue(a.sensitive) });
+      details.outputs.push({
+        name: b.labels[0],
+        description: textOf(a.description, `${what}: its description`),
+        sensitive: isTrue(a.sensitive),
+      });
     } else if (b.type === 'resource' && b.labels.length === 2) {
       details.resources.push({ type: b.labels[0], name: b.labels[1] });
     } else if (b.type === 'module' && b.labels.length === 1) {
-      details.dependencies.push({ name: b.labels[0], source: textOf(a.source, `${what}: its source`), version: textOf(a.version, `${what}: its version`) });
+      details.dependencies.push({
+        name: b.labels[0],
+        source: textOf(a.source, `${what}: its source`),
+        version: textOf(a.version, `${what}: its version`),
+      });
     }
   }
 }
 
 /** Reads one module directory from its `.tf` files (name -> text) and README. */
 export function inspectModule(path: string, files: Record<string, string>, readme = ''): ModuleDetails {
-  const details: ModuleDetails = { path, readme, empty: Object.keys(files).length === 0, inputs: [], outputs: [], dependencies: [], resources: [] };
+  const details: ModuleDetails = {
+    path,
+    readme,
+    empty: Object.keys(files).length === 0,
+    inputs: [],
+    outputs: [],
+    dependencies: [],
+    resources: [],
+  };
   for (const name of Object.keys(files).sort()) {
     try {
       readFile(details, parseHcl(files[name]));
@@ -389,7 +408,10 @@ export function inspectModule(path: string, files: Record<string, string>, readm
 }
 
 /** The root module and submodules (`modules/<name>/`) of an archive, from its files (path -> text). */
-export function inspectArchiveFiles(texts: ReadonlyMap<string, string>): { root: ModuleDetails; submodules: ModuleDetails[] } {
+export function inspectArchiveFiles(texts: ReadonlyMap<string, string>): {
+  root: ModuleDetails;
+  submodules: ModuleDetails[];
+} {
   const dirs = new Map<string, { tf: Record<string, string>; readme: string }>();
   const dirOf = (d: string) => {
     let entry = dirs.get(d);
@@ -405,7 +427,9 @@ export function inspectArchiveFiles(texts: ReadonlyMap<string, string>): { root:
     // Shown as text; the database cannot store a NUL character, and a README needs none.
     else if (/^readme(\.md)?$/i.test(match[2])) entry.readme = text.replaceAll('\0', '');
   }
-  const details = [...dirs.entries()].sort(([x], [y]) => (x < y ? -1 : 1)).map(([dir, d]) => inspectModule(dir, d.tf, d.readme));
+  const details = [...dirs.entries()]
+    .sort(([x], [y]) => (x < y ? -1 : 1))
+    .map(([dir, d]) => inspectModule(dir, d.tf, d.readme));
   return { root: details[0], submodules: details.slice(1) };
 }
 

@@ -25,7 +25,10 @@ export const ONE_PER_MODULE = 'no_code_modules_registry_module_id_unique';
 
 const modules = (db: Db) => db<NoCodeModuleRow>('no_code_modules');
 
-export async function insertNoCodeModule(db: Db, attrs: Pick<NoCodeModuleRow, 'organization_name' | 'registry_module_id' | 'enabled' | 'version_pin'>): Promise<NoCodeModuleRow> {
+export async function insertNoCodeModule(
+  db: Db,
+  attrs: Pick<NoCodeModuleRow, 'organization_name' | 'registry_module_id' | 'enabled' | 'version_pin'>,
+): Promise<NoCodeModuleRow> {
   const [row] = await modules(db)
     .insert({ id: newId('nocode'), ...attrs })
     .returning('*');
@@ -33,12 +36,21 @@ export async function insertNoCodeModule(db: Db, attrs: Pick<NoCodeModuleRow, 'o
 }
 
 /** Changes the given attributes (see updateGiven). */
-export const updateNoCodeModule = (db: Db, id: string, attrs: Partial<Pick<NoCodeModuleRow, 'enabled' | 'version_pin'>>) => updateGiven<NoCodeModuleRow>(db, 'no_code_modules', id, attrs);
+export const updateNoCodeModule = (
+  db: Db,
+  id: string,
+  attrs: Partial<Pick<NoCodeModuleRow, 'enabled' | 'version_pin'>>,
+) => updateGiven<NoCodeModuleRow>(db, 'no_code_modules', id, attrs);
 
-export const deleteNoCodeModule = async (db: Db, id: string): Promise<boolean> => (await modules(db).where({ id }).del()) > 0;
+export const deleteNoCodeModule = async (db: Db, id: string): Promise<boolean> =>
+  (await modules(db).where({ id }).del()) > 0;
 
 /** Replaces a no-code module's variable options, in the order given. */
-export async function replaceVariableOptions(db: Db, moduleId: string, options: readonly VariableOption[]): Promise<void> {
+export async function replaceVariableOptions(
+  db: Db,
+  moduleId: string,
+  options: readonly VariableOption[],
+): Promise<void> {
   await db('no_code_variable_options').where({ no_code_module_id: moduleId }).del();
   if (!options.length) return;
   await db('no_code_variable_options').insert(
@@ -55,7 +67,11 @@ export async function replaceVariableOptions(db: Db, moduleId: string, options: 
 
 /** The variable options of no-code modules, in their order. */
 export const variableOptionsOf = (db: Db, moduleIds: string[]): Promise<VariableOptionRow[]> =>
-  moduleIds.length ? db<VariableOptionRow>('no_code_variable_options').whereIn('no_code_module_id', moduleIds).orderBy(['no_code_module_id', 'position']) : Promise.resolve([]);
+  moduleIds.length
+    ? db<VariableOptionRow>('no_code_variable_options')
+        .whereIn('no_code_module_id', moduleIds)
+        .orderBy(['no_code_module_id', 'position'])
+    : Promise.resolve([]);
 
 /** The no-code modules of registry modules (at most one each). */
 export const noCodeModulesOfRegistryModules = (db: Db, registryModuleIds: string[]): Promise<NoCodeModuleRow[]> =>

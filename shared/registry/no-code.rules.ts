@@ -35,10 +35,15 @@ export interface GivenVariable {
  * Why the variables given for a new workspace do not fit the module (null when they do): a
  * required input of the module without a Terraform variable, or a value outside its options.
  */
-export function provisioningProblem(inputs: ModuleDetails['inputs'], options: readonly VariableOption[], given: readonly GivenVariable[]): string | null {
+export function provisioningProblem(
+  inputs: ModuleDetails['inputs'],
+  options: readonly VariableOption[],
+  given: readonly GivenVariable[],
+): string | null {
   const terraform = new Map(given.filter((v) => v.category === 'terraform').map((v) => [v.key, v.value]));
   const missing = inputs.filter((i) => i.required && !terraform.has(i.name)).map((i) => i.name);
-  if (missing.length) return `the module requires ${missing.length === 1 ? 'a value for the variable' : 'values for the variables'} ${missing.join(', ')}`;
+  if (missing.length)
+    return `the module requires ${missing.length === 1 ? 'a value for the variable' : 'values for the variables'} ${missing.join(', ')}`;
   for (const o of options) {
     const value = terraform.get(o.variable_name);
     if (value !== undefined && o.options.length && !o.options.includes(value)) {
@@ -56,18 +61,35 @@ const labelOf = (name: string) => (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) ? name
  * of its inputs passed from a root variable declared as the module declares it (type, default,
  * sensitivity: the workspace's variables set them), and each of its outputs passed on.
  */
-export function noCodeConfiguration(module: { source: string; name: string; version: string }, root: Pick<ModuleDetails, 'inputs' | 'outputs'>): string {
+export function noCodeConfiguration(
+  module: { source: string; name: string; version: string },
+  root: Pick<ModuleDetails, 'inputs' | 'outputs'>,
+): string {
   const label = labelOf(module.name);
   const lines: string[] = [];
   for (const i of root.inputs) {
-    const body = [i.type ? `  type = ${i.type}` : null, i.required ? null : `  default = ${i.default}`, i.sensitive ? '  sensitive = true' : null].filter((l): l is string => l !== null);
+    const body = [
+      i.type ? `  type = ${i.type}` : null,
+      i.required ? null : `  default = ${i.default}`,
+      i.sensitive ? '  sensitive = true' : null,
+    ].filter((l): l is string => l !== null);
     lines.push(`variable ${JSON.stringify(i.name)} {`, ...body, '}', '');
   }
-  lines.push(`module ${JSON.stringify(label)} {`, `  source  = ${JSON.stringify(module.source)}`, `  version = ${JSON.stringify(module.version)}`);
+  lines.push(
+    `module ${JSON.stringify(label)} {`,
+    `  source  = ${JSON.stringify(module.source)}`,
+    `  version = ${JSON.stringify(module.version)}`,
+  );
   for (const i of root.inputs) lines.push(`  ${i.name} = var.${i.name}`);
   lines.push('}', '');
   for (const o of root.outputs) {
-    lines.push(`output ${JSON.stringify(o.name)} {`, `  value = module.${label}.${o.name}`, ...(o.sensitive ? ['  sensitive = true'] : []), '}', '');
+    lines.push(
+      `output ${JSON.stringify(o.name)} {`,
+      `  value = module.${label}.${o.name}`,
+      ...(o.sensitive ? ['  sensitive = true'] : []),
+      '}',
+      '',
+    );
   }
   return lines.join('\n');
 }

@@ -29,23 +29,55 @@ export async function moduleViews(db: Db, modules: RegistryModuleRow[]): Promise
   const rows = modules.length
     ? ((await db('registry_module_versions as v')
         .leftJoin('test_runs as t', 't.id', 'v.test_run_id')
-        .whereIn('v.registry_module_id', modules.map((m) => m.id))
-        .select('v.registry_module_id', 'v.version', 'v.status', 'v.error', 'v.test_run_id', 't.test_status')) as (VersionStatus & { registry_module_id: string })[])
+        .whereIn(
+          'v.registry_module_id',
+          modules.map((m) => m.id),
+        )
+        .select(
+          'v.registry_module_id',
+          'v.version',
+          'v.status',
+          'v.error',
+          'v.test_run_id',
+          't.test_status',
+        )) as (VersionStatus & { registry_module_id: string })[])
     : [];
   const noCode = modules.length
-    ? ((await db('no_code_modules').whereIn('registry_module_id', modules.map((m) => m.id)).select('registry_module_id', 'id', 'enabled')) as { registry_module_id: string; id: string; enabled: boolean }[])
+    ? ((await db('no_code_modules')
+        .whereIn(
+          'registry_module_id',
+          modules.map((m) => m.id),
+        )
+        .select('registry_module_id', 'id', 'enabled')) as {
+        registry_module_id: string;
+        id: string;
+        enabled: boolean;
+      }[])
     : [];
   return modules.map((module) => {
     const offered = noCode.find((n) => n.registry_module_id === module.id);
     const versions = rows
       .filter((r) => r.registry_module_id === module.id)
-      .map(({ version, status, error, test_run_id, test_status }) => ({ version, status, error, test_run_id, test_status }))
+      .map(({ version, status, error, test_run_id, test_status }) => ({
+        version,
+        status,
+        error,
+        test_run_id,
+        test_status,
+      }))
       .sort((a, b) => compareSemver(a.version, b.version));
-    return { module, versions, latest: latestVersion(versions.filter((v) => v.status === 'ok').map((v) => v.version)), noCodeModuleId: offered?.id ?? null, noCode: offered?.enabled ?? false };
+    return {
+      module,
+      versions,
+      latest: latestVersion(versions.filter((v) => v.status === 'ok').map((v) => v.version)),
+      noCodeModuleId: offered?.id ?? null,
+      noCode: offered?.enabled ?? false,
+    };
   });
 }
 
-export const moduleView = async (db: Db, module: RegistryModuleRow): Promise<ModuleView> => (await moduleViews(db, [module]))[0];
+export const moduleView = async (db: Db, module: RegistryModuleRow): Promise<ModuleView> =>
+  (await moduleViews(db, [module]))[0];
 
 export interface ModuleFilters {
   provider?: string;
@@ -57,20 +89,35 @@ export async function modulePage(db: Db, organizationName: string, page: Page, f
   const query = db('registry_modules').where({ organization_name: organizationName });
   if (filters.provider !== undefined) query.where({ provider: filters.provider });
   if (filters.registryName !== undefined) query.where({ registry_name: filters.registryName });
-  const { rows, total } = await fetchPage<RegistryModuleRow>(query.orderBy('name').orderBy('provider').orderBy('registry_name').orderBy('id'), page);
+  const { rows, total } = await fetchPage<RegistryModuleRow>(
+    query.orderBy('name').orderBy('provider').orderBy('registry_name').orderBy('id'),
+    page,
+  );
   return { views: await moduleViews(db, rows), total };
 }
 
 /** The modules of an organization's registry with this namespace and name (every provider). */
-export const modulesNamed = (db: Db, a: { organization: string; registryName: string; namespace: string; name: string }) =>
-  db<RegistryModuleRow>('registry_modules').where({ organization_name: a.organization, registry_name: a.registryName, namespace: a.namespace, name: a.name }).orderBy('provider');
+export const modulesNamed = (
+  db: Db,
+  a: { organization: string; registryName: string; namespace: string; name: string },
+) =>
+  db<RegistryModuleRow>('registry_modules')
+    .where({ organization_name: a.organization, registry_name: a.registryName, namespace: a.namespace, name: a.name })
+    .orderBy('provider');
 
 /** Every module of an organization's registry with this name: private modules and public references, any provider. */
 export const modulesOfOrganizationNamed = (db: Db, organization: string, name: string) =>
-  db<RegistryModuleRow>('registry_modules').where({ organization_name: organization, name }).orderBy('registry_name').orderBy('namespace').orderBy('provider');
+  db<RegistryModuleRow>('registry_modules')
+    .where({ organization_name: organization, name })
+    .orderBy('registry_name')
+    .orderBy('namespace')
+    .orderBy('provider');
 
 /** A module's published (`ok`) versions, by semver precedence. */
 export async function publishedVersions(db: Db, moduleId: string): Promise<ModuleVersionRow[]> {
-  const rows = await db<ModuleVersionRow>('registry_module_versions').where({ registry_module_id: moduleId, status: 'ok' });
+  const rows = await db<ModuleVersionRow>('registry_module_versions').where({
+    registry_module_id: moduleId,
+    status: 'ok',
+  });
   return rows.sort((a, b) => compareSemver(a.version, b.version));
 }

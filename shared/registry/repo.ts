@@ -25,18 +25,24 @@ export async function insertModuleVersion(
   db: Db,
   attrs: Pick<ModuleVersionRow, 'registry_module_id' | 'version' | 'commit_sha' | 'test_run_id' | 'created_by_id'>,
 ): Promise<ModuleVersionRow> {
-  const [row] = await db<ModuleVersionRow>('registry_module_versions').insert({ id: newId('modver'), ...attrs, status: 'pending' }).returning('*');
+  const [row] = await db<ModuleVersionRow>('registry_module_versions')
+    .insert({ id: newId('modver'), ...attrs, status: 'pending' })
+    .returning('*');
   return row;
 }
 
 export const findModuleVersion = (db: Db, moduleId: string, version: string) =>
   db<ModuleVersionRow>('registry_module_versions').where({ registry_module_id: moduleId, version }).first();
 
-export const findModuleVersionById = (db: Db, id: string) => db<ModuleVersionRow>('registry_module_versions').where({ id }).first();
+export const findModuleVersionById = (db: Db, id: string) =>
+  db<ModuleVersionRow>('registry_module_versions').where({ id }).first();
 
 /** Every version of the modules, oldest first. */
 export const versionsOfModules = (db: Db, moduleIds: string[]) =>
-  db<ModuleVersionRow>('registry_module_versions').whereIn('registry_module_id', moduleIds).orderBy('created_at').orderBy('id');
+  db<ModuleVersionRow>('registry_module_versions')
+    .whereIn('registry_module_id', moduleIds)
+    .orderBy('created_at')
+    .orderBy('id');
 
 /** Compare-and-set move of a version from the states the event allows; undefined when it was no longer in one. */
 export async function moveModuleVersion(
@@ -69,7 +75,13 @@ export async function setVersionTestRun(db: Db, id: string, testRunId: string): 
 export const deleteModuleVersion = (db: Db, id: string) => db('registry_module_versions').where({ id }).delete();
 
 /** The organization a version's module belongs to and who created the version, or undefined when the version does not exist. */
-export async function moduleVersionOwner(db: Db, id: string): Promise<{ organization: string; createdById: string | null } | undefined> {
-  const row = await db('registry_module_versions as v').join('registry_modules as m', 'm.id', 'v.registry_module_id').where('v.id', id).first('m.organization_name', 'v.created_by_id');
+export async function moduleVersionOwner(
+  db: Db,
+  id: string,
+): Promise<{ organization: string; createdById: string | null } | undefined> {
+  const row = await db('registry_module_versions as v')
+    .join('registry_modules as m', 'm.id', 'v.registry_module_id')
+    .where('v.id', id)
+    .first('m.organization_name', 'v.created_by_id');
   return row && { organization: row.organization_name, createdById: row.created_by_id };
 }

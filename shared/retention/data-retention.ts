@@ -2,7 +2,12 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { ApiError } from '../platform/errors.js';
 import { pastRetention, policyInForce, policyOf } from './rules.js';
-import { expiredConfigurationVersions, expiredStateVersions, policiesOfWorkspace, type ExpiredVersion } from './policies.repo.js';
+import {
+  expiredConfigurationVersions,
+  expiredStateVersions,
+  policiesOfWorkspace,
+  type ExpiredVersion,
+} from './policies.repo.js';
 import { claimDueStep, dueNow } from './schedules.repo.js';
 import { purgeStateVersionData } from '../state/backing-data.js';
 import { purgeCvData } from '../configuration-versions/commands.js';
@@ -24,13 +29,19 @@ export interface RetentionPass {
  * workspace, read again there, still says it is past retention (the policy may have changed since
  * the versions were chosen). A version that changed meanwhile is left for the next pass.
  */
-async function purgeEach(rt: Deps, versions: ExpiredVersion[], now: Date, purge: (rt: Deps, tx: Db, id: string) => Promise<boolean>): Promise<string[]> {
+async function purgeEach(
+  rt: Deps,
+  versions: ExpiredVersion[],
+  now: Date,
+  purge: (rt: Deps, tx: Db, id: string) => Promise<boolean>,
+): Promise<string[]> {
   const purged: string[] = [];
   for (const v of versions) {
     try {
       const done = await rt.db.transaction(async (tx) => {
         const policies = await policiesOfWorkspace(tx, v.workspace_id);
-        if (!policies || !pastRetention(policyInForce(policyOf(policies.w), policyOf(policies.o)), v.created_at, now)) return false;
+        if (!policies || !pastRetention(policyInForce(policyOf(policies.w), policyOf(policies.o)), v.created_at, now))
+          return false;
         return purge(rt, tx, v.id);
       });
       if (done) purged.push(v.id);
@@ -49,13 +60,28 @@ async function purgeEach(rt: Deps, versions: ExpiredVersion[], now: Date, purge:
  */
 export async function enforceDataRetention(rt: Deps, batch: number, now = new Date()): Promise<RetentionPass> {
   const stateVersions = await purgeEach(rt, await expiredStateVersions(rt.db, now, batch), now, purgeStateVersionData);
-  const configurationVersions = await purgeEach(rt, await expiredConfigurationVersions(rt.db, now, batch), now, purgeCvData);
+  const configurationVersions = await purgeEach(
+    rt,
+    await expiredConfigurationVersions(rt.db, now, batch),
+    now,
+    purgeCvData,
+  );
   if (stateVersions.length) rt.metrics.dataRetentionDeletions.inc({ kind: 'state_version' }, stateVersions.length);
-  if (configurationVersions.length) rt.metrics.dataRetentionDeletions.inc({ kind: 'configuration_version' }, configurationVersions.length);
+  if (configurationVersions.length)
+    rt.metrics.dataRetentionDeletions.inc({ kind: 'configuration_version' }, configurationVersions.length);
   if (stateVersions.length || configurationVersions.length) {
-    rt.logger.info('data retention deleted backing data', { stateVersions: stateVersions.length, configurationVersions: configurationVersions.length, stateVersionIds: stateVersions, configurationVersionIds: configurationVersions });
+    rt.logger.info('data retention deleted backing data', {
+      stateVersions: stateVersions.length,
+      configurationVersions: configurationVersions.length,
+      stateVersionIds: stateVersions,
+      configurationVersionIds: configurationVersions,
+    });
   }
-  return { stateVersions, configurationVersions, more: stateVersions.length === batch || configurationVersions.length === batch };
+  return {
+    stateVersions,
+    configurationVersions,
+    more: stateVersions.length === batch || configurationVersions.length === batch,
+  };
 }
 
 /**

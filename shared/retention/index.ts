@@ -2,4 +2,12 @@
 export { sweepDataRetention } from './data-retention.js';
 export { removeDataRetentionPolicy, setDataRetentionPolicy } from './policies.js';
 export { pruneOldRecords } from './prune.js';
-export { type DataRetentionColumns, type DataRetentionInput, type DataRetentionPolicy, kindOfType, LEGACY_POLICY_TYPE, POLICY_TYPES, policyOf } from './rules.js';
+export {
+  type DataRetentionColumns,
+  type DataRetentionInput,
+  type DataRetentionPolicy,
+  kindOfType,
+  LEGACY_POLICY_TYPE,
+  POLICY_TYPES,
+  policyOf,
+} from './rules.js';

@@ -12,11 +12,16 @@ const POLICY_COLUMNS = ['data_retention_policy_id', 'data_retention_policy_kind'
 
 /** The holder's policy columns, its row locked for the rest of the transaction; undefined when it is gone. */
 export const lockPolicyColumns = (tx: Db, holder: PolicyHolder): Promise<DataRetentionColumns | undefined> =>
-  tx(holder.table).where(keyOf(holder)).forUpdate().first(...POLICY_COLUMNS);
+  tx(holder.table)
+    .where(keyOf(holder))
+    .forUpdate()
+    .first(...POLICY_COLUMNS);
 
 /** Stores the holder's policy (null: none). */
 export async function writePolicy(db: Db, holder: PolicyHolder, policy: DataRetentionPolicy | null): Promise<void> {
-  await db(holder.table).where(keyOf(holder)).update({ ...columnsOf(policy), updated_at: db.fn.now() });
+  await db(holder.table)
+    .where(keyOf(holder))
+    .update({ ...columnsOf(policy), updated_at: db.fn.now() });
 }
 
 /** A workspace's own policy columns (`w`) and its organization's (`o`). */
@@ -32,7 +37,8 @@ export async function policiesOfWorkspace(db: Db, workspaceId: string): Promise<
     .where('w.id', workspaceId)
     .first(...POLICY_COLUMNS.flatMap((c) => [`w.${c} as w_${c}`, `o.${c} as o_${c}`]));
   if (!row) return undefined;
-  const side = (p: 'w' | 'o') => Object.fromEntries(POLICY_COLUMNS.map((c) => [c, row[`${p}_${c}`]])) as unknown as DataRetentionColumns;
+  const side = (p: 'w' | 'o') =>
+    Object.fromEntries(POLICY_COLUMNS.map((c) => [c, row[`${p}_${c}`]])) as unknown as DataRetentionColumns;
   return { w: side('w'), o: side('o') };
 }
 
@@ -80,6 +86,12 @@ export async function expiredConfigurationVersions(db: Db, now: Date, limit: num
     .whereIn('v.status', ['uploaded', 'backing_data_soft_deleted'])
     .whereIn('v.source', [...API_SOURCES])
     .whereNotExists(db('workspaces as c').whereRaw('c.current_configuration_version_id = v.id'))
-    .whereNotExists(db('runs as r').whereRaw('r.configuration_version_id = v.id').whereNotIn('r.status', [...FINAL_RUN_STATUSES]))
-    .whereNotExists(db('configuration_versions as p').whereRaw('p.replaced_current_id = v.id').where('p.status', 'pending'));
+    .whereNotExists(
+      db('runs as r')
+        .whereRaw('r.configuration_version_id = v.id')
+        .whereNotIn('r.status', [...FINAL_RUN_STATUSES]),
+    )
+    .whereNotExists(
+      db('configuration_versions as p').whereRaw('p.replaced_current_id = v.id').where('p.status', 'pending'),
+    );
 }

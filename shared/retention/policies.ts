@@ -9,7 +9,11 @@ import { lockPolicyColumns, writePolicy, type PolicyHolder } from './policies.re
  * number of days when its kind stays, else a new policy in place of the old one. `created` says
  * which.
  */
-export async function setDataRetentionPolicy(rt: Pick<Runtime, 'db'>, holder: PolicyHolder, input: DataRetentionInput): Promise<{ policy: DataRetentionPolicy; created: boolean }> {
+export async function setDataRetentionPolicy(
+  rt: Pick<Runtime, 'db'>,
+  holder: PolicyHolder,
+  input: DataRetentionInput,
+): Promise<{ policy: DataRetentionPolicy; created: boolean }> {
   return rt.db.transaction(async (tx) => {
     const row = await lockPolicyColumns(tx, holder);
     // Deleted since the caller's guard found it.

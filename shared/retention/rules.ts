@@ -38,7 +38,8 @@ export const POLICY_TYPES: Record<DataRetentionKind, string> = {
 export const LEGACY_POLICY_TYPE = 'data-retention-policies';
 
 /** The kind a request's document type asks for (the legacy type is a delete-older policy). */
-export const kindOfType = (type: string): DataRetentionKind => (type === POLICY_TYPES['dont-delete'] ? 'dont-delete' : 'delete-older');
+export const kindOfType = (type: string): DataRetentionKind =>
+  type === POLICY_TYPES['dont-delete'] ? 'dont-delete' : 'delete-older';
 
 /** The policy a row carries, or null. */
 export function policyOf(row: DataRetentionColumns): DataRetentionPolicy | null {
@@ -57,14 +58,21 @@ export const columnsOf = (policy: DataRetentionPolicy | null): DataRetentionColu
  * The policy after `input` is set over `current`: the same policy (its id kept) with the new
  * number of days when its kind stays, a new policy when there was none or its kind changes.
  */
-export function replacedPolicy(current: DataRetentionPolicy | null, input: DataRetentionInput, freshId: () => string): { policy: DataRetentionPolicy; created: boolean } {
+export function replacedPolicy(
+  current: DataRetentionPolicy | null,
+  input: DataRetentionInput,
+  freshId: () => string,
+): { policy: DataRetentionPolicy; created: boolean } {
   const days = input.kind === 'delete-older' ? input.days : null;
   if (current && current.kind === input.kind) return { policy: { ...current, days }, created: false };
   return { policy: { id: freshId(), kind: input.kind, days }, created: true };
 }
 
 /** The policy in force in a workspace: its own, else its organization's, else none. */
-export const policyInForce = (workspace: DataRetentionPolicy | null, organization: DataRetentionPolicy | null): DataRetentionPolicy | null => workspace ?? organization;
+export const policyInForce = (
+  workspace: DataRetentionPolicy | null,
+  organization: DataRetentionPolicy | null,
+): DataRetentionPolicy | null => workspace ?? organization;
 
 /** Whether a version created at `createdAt` is past what `policy` keeps at `now`. */
 export function pastRetention(policy: DataRetentionPolicy | null, createdAt: Date, now: Date): boolean {

@@ -40,7 +40,10 @@ export interface TaskInput {
  * The global configuration's columns from what was given. Editions without global run tasks
  * (`free`) ignore it, as TFE ignores it for organizations without the entitlement.
  */
-function globalColumns(rt: Runtime, input: TaskInput): Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>> {
+function globalColumns(
+  rt: Runtime,
+  input: TaskInput,
+): Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>> {
   const g = input.global;
   if (!g || rt.config.edition === 'free') return {};
   return {
@@ -68,10 +71,18 @@ function testPayload(baseUrl: string, org: string): string {
 
 /** The integration must answer 200 to the test request; otherwise 422 and nothing is saved. */
 async function verifyEndpoint(rt: Runtime, url: string, hmacKey: string | null, org: string): Promise<void> {
-  const result = await verifyDestination(rt, { kind: 'run-task', organization: org, url, body: testPayload(rt.config.baseUrl, org), secret: hmacKey });
+  const result = await verifyDestination(rt, {
+    kind: 'run-task',
+    organization: org,
+    url,
+    body: testPayload(rt.config.baseUrl, org),
+    secret: hmacKey,
+  });
   if (result.status !== 'succeeded' || result.response_status !== 200) {
     const why = result.response_status ? `it answered ${result.response_status}` : (result.error ?? 'no response');
-    throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, { attribute: 'url' });
+    throw new Unprocessable(`the run task endpoint did not answer the test request with 200: ${why}`, {
+      attribute: 'url',
+    });
   }
 }
 
@@ -85,7 +96,11 @@ async function checkFreeLimit(rt: Runtime, q: Runtime['db'], org: string): Promi
 const nameTaken = () => new Unprocessable('name has already been taken', { attribute: 'name' });
 
 /** Creates a run task once its endpoint answered the test request with 200. */
-export async function createTask(rt: Runtime, org: string, input: TaskInput & { name: string; url: string }): Promise<TaskRow> {
+export async function createTask(
+  rt: Runtime,
+  org: string,
+  input: TaskInput & { name: string; url: string },
+): Promise<TaskRow> {
   await checkFreeLimit(rt, rt.db, org);
   if (await organizationHasTask(rt.db, org, input.name)) throw nameTaken();
   await verifyEndpoint(rt, input.url, input.hmacKey ?? null, org);
@@ -108,9 +123,15 @@ export async function createTask(rt: Runtime, org: string, input: TaskInput & { 
 /** Changes a task's given attributes; a new URL is verified first; `hmacKey: null` removes the key. */
 export async function changeTask(rt: Runtime, task: TaskRow, input: TaskInput): Promise<TaskRow> {
   const key = rt.config.encryptionKey;
-  if (input.name && input.name !== task.name && (await organizationHasTask(rt.db, task.organization_name, input.name))) throw nameTaken();
+  if (input.name && input.name !== task.name && (await organizationHasTask(rt.db, task.organization_name, input.name)))
+    throw nameTaken();
   if (input.url && input.url !== task.url) {
-    const hmacKey = 'hmacKey' in input ? (input.hmacKey ?? null) : task.hmac_key_sealed ? decryptSecret(key, task.hmac_key_sealed) : null;
+    const hmacKey =
+      'hmacKey' in input
+        ? (input.hmacKey ?? null)
+        : task.hmac_key_sealed
+          ? decryptSecret(key, task.hmac_key_sealed)
+          : null;
     await verifyEndpoint(rt, input.url, hmacKey, task.organization_name);
   }
   return updateTask(rt.db, task.id, {
@@ -143,7 +164,9 @@ export async function attachTask(
       throw new Unprocessable('the run task is already attached to this workspace', { relationship: 'task' });
     }
     if (rt.config.edition === 'free' && (await attachmentCount(tx, task.id)) >= FREE_WORKSPACES_PER_TASK) {
-      throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, { relationship: 'task' });
+      throw new Unprocessable(`the free edition allows a run task on at most ${FREE_WORKSPACES_PER_TASK} workspaces`, {
+        relationship: 'task',
+      });
     }
     return insertWorkspaceTask(tx, { workspace_id: workspaceId, task_id: task.id, ...attrs });
   });
@@ -169,10 +192,15 @@ export async function detachTask(rt: Runtime, wt: WorkspaceTaskRow): Promise<voi
  * time), with its stage and run as reportTaskResult may use them; undefined otherwise (the caller
  * answers 401 whichever it was). One statement.
  */
-export async function authenticateCallback(rt: Runtime, resultId: string, secret: string | null): Promise<CallbackContext | undefined> {
+export async function authenticateCallback(
+  rt: Runtime,
+  resultId: string,
+  secret: string | null,
+): Promise<CallbackContext | undefined> {
   if (!secret) return undefined;
   const read = await taskResultWithRun(rt.db, resultId, callbackQuestions(rt.lifecycle, rt.db));
-  if (!read?.result.access_token_digest || !safeEqual(sha256Hex(secret), read.result.access_token_digest)) return undefined;
+  if (!read?.result.access_token_digest || !safeEqual(sha256Hex(secret), read.result.access_token_digest))
+    return undefined;
   const { row: run, answers } = rt.lifecycle.splitStageInterest(read.run);
   return { ...read, run, answers };
 }
@@ -197,5 +225,7 @@ export async function reportTaskResult(
 /** A task result's deadline: errored unless a final callback came first (compare-and-set). */
 export async function expireTaskResult(rt: Runtime, id: string): Promise<void> {
   if (!(await isTaskResultOverdue(rt.db, id))) return;
-  await settleTaskResult(rt, id, 'expire', { message: `no final result within ${rt.config.runTaskDeadlineSeconds} seconds` });
+  await settleTaskResult(rt, id, 'expire', {
+    message: `no final result within ${rt.config.runTaskDeadlineSeconds} seconds`,
+  });
 }

@@ -9,9 +9,16 @@ import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 const SIGNATURE_HEADERS = ['X-Svc-Task-Signature', 'X-TFC-Task-Signature'];
 
 /** What sending run task requests needs. */
-export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & { outbound: OutboundClient };
+export type DispatchDeps = Pick<Runtime, 'db' | 'config' | 'logger' | 'queues' | 'metrics'> & {
+  outbound: OutboundClient;
+};
 
-function requestBody(deps: DispatchDeps, result: { id: string; run_id: string; enforcement_level: string }, facts: TaskRequestFacts, token: string): string {
+function requestBody(
+  deps: DispatchDeps,
+  result: { id: string; run_id: string; enforcement_level: string },
+  facts: TaskRequestFacts,
+  token: string,
+): string {
   return JSON.stringify(
     taskRequestBody({
       baseUrl: deps.config.baseUrl,
@@ -19,12 +26,23 @@ function requestBody(deps: DispatchDeps, result: { id: string; run_id: string; e
       accessToken: token,
       taskResultId: result.id,
       enforcementLevel: result.enforcement_level,
-      run: { id: result.run_id, created_at: facts.run_created_at, message: facts.run_message, plan_only: facts.run_plan_only, configuration_version_id: facts.configuration_version_id },
+      run: {
+        id: result.run_id,
+        created_at: facts.run_created_at,
+        message: facts.run_message,
+        plan_only: facts.run_plan_only,
+        configuration_version_id: facts.configuration_version_id,
+      },
       runCreatedBy: facts.run_created_by,
       planId: facts.plan_id,
       cvDownloadable: facts.cv_downloadable,
       organizationName: facts.organization_name,
-      workspace: { id: facts.workspace_id, name: facts.workspace_name, working_directory: facts.workspace_working_directory, vcs_repo: facts.workspace_vcs_repo },
+      workspace: {
+        id: facts.workspace_id,
+        name: facts.workspace_name,
+        working_directory: facts.workspace_working_directory,
+        vcs_repo: facts.workspace_vcs_repo,
+      },
     }),
   );
 }
@@ -43,16 +61,38 @@ export async function dispatchTaskResult(deps: DispatchDeps, id: string): Promis
     url: result.task_url,
     method: 'POST',
     body: requestBody(deps, result, result.request, accessToken),
-    headers: { 'Content-Type': 'application/json', 'User-Agent': taskUserAgent(deps.config.runTaskAgentName, deps.config.baseUrl) },
+    headers: {
+      'Content-Type': 'application/json',
+      'User-Agent': taskUserAgent(deps.config.runTaskAgentName, deps.config.baseUrl),
+    },
     sign: { key, headers: SIGNATURE_HEADERS },
   });
   const delivered = response.status === 200;
   const next = delivered ? null : nextDispatchAt(result.dispatch_attempts, new Date(), result.deadline_at!);
-  const end = { status: response.status, durationMs: response.durationMs, error: delivered ? null : (response.error ?? `the integration answered ${response.status}`) };
+  const end = {
+    status: response.status,
+    durationMs: response.durationMs,
+    error: delivered ? null : (response.error ?? `the integration answered ${response.status}`),
+  };
   await endTaskDispatch(deps.db, id, result.dispatch_attempts, end, { delivered, next });
   deps.metrics.outbound.inc({ kind: 'run_task', outcome: delivered ? 'delivered' : next ? 'retry' : 'failed' });
-  if (next) await enqueueAfterCommit(deps.queues, jobs.taskDispatch(id, result.request.organization_name, result.dispatch_attempts + 1, next.getTime() - Date.now()), deps.logger);
-  deps.logger.info('run task request', { taskResultId: id, attempt: result.dispatch_attempts, status: response.status, delivered });
+  if (next)
+    await enqueueAfterCommit(
+      deps.queues,
+      jobs.taskDispatch(
+        id,
+        result.request.organization_name,
+        result.dispatch_attempts + 1,
+        next.getTime() - Date.now(),
+      ),
+      deps.logger,
+    );
+  deps.logger.info('run task request', {
+    taskResultId: id,
+    attempt: result.dispatch_attempts,
+    status: response.status,
+    delivered,
+  });
 }
 
 /**

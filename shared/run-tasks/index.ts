@@ -1,4 +1,22 @@
 // The public face of the run-tasks feature (run tasks, their workspace attachments, stages and callbacks), which server and workers call.
-export { attachTask, authenticateCallback, changeAttachment, changeTask, createTask, detachTask, expireTaskResult, removeTask, reportTaskResult, type TaskInput } from './commands.js';
+export {
+  attachTask,
+  authenticateCallback,
+  changeAttachment,
+  changeTask,
+  createTask,
+  detachTask,
+  expireTaskResult,
+  removeTask,
+  reportTaskResult,
+  type TaskInput,
+} from './commands.js';
 export { dispatchTaskResult, settleAnsweredTaskDispatches } from './dispatch.js';
-export { findTask, findTaskResult, findWorkspaceTask, type TaskResultRow, type TaskRow, type TaskStageRow } from './repo.js';
+export {
+  findTask,
+  findTaskResult,
+  findWorkspaceTask,
+  type TaskResultRow,
+  type TaskRow,
+  type TaskStageRow,
+} from './repo.js';

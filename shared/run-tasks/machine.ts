@@ -18,7 +18,8 @@ export const taskResultMachine = defineMachine<TaskResultStatus, TaskResultEvent
 
 export const FINAL_RESULT: readonly TaskResultStatus[] = ['passed', 'failed', 'errored', 'canceled', 'unreachable'];
 
-export type TaskStageStatus = 'pending' | 'running' | 'passed' | 'failed' | 'awaiting_override' | 'canceled' | 'errored' | 'unreachable';
+export type TaskStageStatus =
+  'pending' | 'running' | 'passed' | 'failed' | 'awaiting_override' | 'canceled' | 'errored' | 'unreachable';
 
 /** Seconds before each delivery attempt (the first is immediate). */
 export const DISPATCH_SCHEDULE = [0, 5, 15, 45, 120, 240];

@@ -32,7 +32,9 @@ export function taskRequestBody(ctx: TaskRequestContext): Record<string, unknown
     capabilitites: { outcomes: true },
     capabilities: { outcomes: true },
     configuration_version_download_url:
-      ctx.cvDownloadable && ctx.run.configuration_version_id ? `${api}/configuration-versions/${ctx.run.configuration_version_id}/download` : null,
+      ctx.cvDownloadable && ctx.run.configuration_version_id
+        ? `${api}/configuration-versions/${ctx.run.configuration_version_id}/download`
+        : null,
     configuration_version_id: ctx.run.configuration_version_id,
     is_speculative: ctx.run.plan_only,
     organization_name: ctx.organizationName,
@@ -52,7 +54,9 @@ export function taskRequestBody(ctx: TaskRequestContext): Record<string, unknown
     workspace_id: ctx.workspace.id,
     workspace_name: ctx.workspace.name,
     workspace_working_directory: ctx.workspace.working_directory,
-    ...(STAGES_WITH_PLAN.includes(ctx.stage) && ctx.planId ? { plan_json_api_url: `${api}/plans/${ctx.planId}/json-output` } : {}),
+    ...(STAGES_WITH_PLAN.includes(ctx.stage) && ctx.planId
+      ? { plan_json_api_url: `${api}/plans/${ctx.planId}/json-output` }
+      : {}),
   };
 }
 

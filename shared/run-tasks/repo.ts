@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 import { asJson, RELAXED_COMMIT, type Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { leaseClaimQuery } from '../platform/leases.js';
-import { taskResultMachine, type TaskResultEvent, type TaskResultStatus, type TaskStageName, type TaskStageStatus } from './machine.js';
+import {
+  taskResultMachine,
+  type TaskResultEvent,
+  type TaskResultStatus,
+  type TaskStageName,
+  type TaskStageStatus,
+} from './machine.js';
 import type { RunRow } from '../runs/repo.js';
 
 export interface TaskRow {
@@ -71,30 +77,54 @@ export interface TaskResultRow {
 export const findTask = (db: Db, id: string) => db<TaskRow>('tasks').where({ id }).first();
 export const findWorkspaceTask = (db: Db, id: string) => db<WorkspaceTaskRow>('workspace_tasks').where({ id }).first();
 export const findTaskResult = (db: Db, id: string) => db<TaskResultRow>('task_results').where({ id }).first();
-export const resultsOfStage = (db: Db, stageId: string) => db<TaskResultRow>('task_results').where({ task_stage_id: stageId }).orderBy('created_at').orderBy('id');
+export const resultsOfStage = (db: Db, stageId: string) =>
+  db<TaskResultRow>('task_results').where({ task_stage_id: stageId }).orderBy('created_at').orderBy('id');
 
 /** Adds `<status>-at` (hyphenated, as TFE's `awaiting-override-at`) to a row's status timestamps. */
 const stamp = (db: Db, status: string) =>
-  db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [`${status.replace(/_/g, '-')}-at`, new Date().toISOString()]);
+  db.raw(`status_timestamps || jsonb_build_object(?::text, ?::text)`, [
+    `${status.replace(/_/g, '-')}-at`,
+    new Date().toISOString(),
+  ]);
 
-export type NewTask = Pick<TaskRow, 'organization_name' | 'name' | 'url' | 'description' | 'hmac_key_sealed' | 'enabled'> &
+export type NewTask = Pick<
+  TaskRow,
+  'organization_name' | 'name' | 'url' | 'description' | 'hmac_key_sealed' | 'enabled'
+> &
   Partial<Pick<TaskRow, 'global_enabled' | 'global_stages' | 'global_enforcement_level'>>;
 
 /** The JSON columns of a task's row as the database takes them. */
-const taskValues = <T extends Partial<TaskRow>>(db: Db, attrs: T) => ({ ...attrs, ...(attrs.global_stages ? { global_stages: asJson(db, attrs.global_stages) } : {}) });
+const taskValues = <T extends Partial<TaskRow>>(db: Db, attrs: T) => ({
+  ...attrs,
+  ...(attrs.global_stages ? { global_stages: asJson(db, attrs.global_stages) } : {}),
+});
 
 export async function insertTask(db: Db, attrs: NewTask): Promise<TaskRow> {
-  const [row] = await db<TaskRow>('tasks').insert({ id: newId('task'), ...taskValues(db, attrs) }).returning('*');
+  const [row] = await db<TaskRow>('tasks')
+    .insert({ id: newId('task'), ...taskValues(db, attrs) })
+    .returning('*');
   return row;
 }
 
-export async function insertWorkspaceTask(db: Db, attrs: Pick<WorkspaceTaskRow, 'workspace_id' | 'task_id' | 'enforcement_level' | 'stages'>): Promise<WorkspaceTaskRow> {
-  const [row] = await db<WorkspaceTaskRow>('workspace_tasks').insert({ id: newId('wstask'), ...attrs, stages: asJson(db, attrs.stages) }).returning('*');
+export async function insertWorkspaceTask(
+  db: Db,
+  attrs: Pick<WorkspaceTaskRow, 'workspace_id' | 'task_id' | 'enforcement_level' | 'stages'>,
+): Promise<WorkspaceTaskRow> {
+  const [row] = await db<WorkspaceTaskRow>('workspace_tasks')
+    .insert({ id: newId('wstask'), ...attrs, stages: asJson(db, attrs.stages) })
+    .returning('*');
   return row;
 }
 
 /** The tasks a run of the workspace gets: its attachments, and the organization's global tasks not attached to it. */
-type RunTaskSource = { workspace_task_id: string | null; enforcement_level: string; stages: TaskStageName[]; task_id: string; name: string; url: string };
+type RunTaskSource = {
+  workspace_task_id: string | null;
+  enforcement_level: string;
+  stages: TaskStageName[];
+  task_id: string;
+  name: string;
+  url: string;
+};
 
 /**
  * Snapshots a new run's tasks: one pending stage per stage that has enabled tasks, one pending
@@ -106,17 +136,39 @@ export async function createStagesForRun(db: Db, run: { id: string; workspace_id
   const attached = db('workspace_tasks as wt')
     .join('tasks as t', 't.id', 'wt.task_id')
     .where({ 'wt.workspace_id': run.workspace_id, 't.enabled': true })
-    .select('wt.id as workspace_task_id', 'wt.enforcement_level', 'wt.stages', 't.id as task_id', 't.name', 't.url', 'wt.created_at as since');
+    .select(
+      'wt.id as workspace_task_id',
+      'wt.enforcement_level',
+      'wt.stages',
+      't.id as task_id',
+      't.name',
+      't.url',
+      'wt.created_at as since',
+    );
   const global = db('tasks as t')
     .join('workspaces as w', 'w.organization_name', 't.organization_name')
     .where({ 'w.id': run.workspace_id, 't.enabled': true, 't.global_enabled': true })
     .whereNotExists(db('workspace_tasks as a').whereRaw('a.task_id = t.id and a.workspace_id = w.id'))
-    .select(db.raw('null as workspace_task_id'), 't.global_enforcement_level as enforcement_level', 't.global_stages as stages', 't.id as task_id', 't.name', 't.url', 't.created_at as since');
-  const attachments = (await db.queryBuilder().from(attached.unionAll(global).as('a')).orderBy('since').orderBy('task_id')) as RunTaskSource[];
+    .select(
+      db.raw('null as workspace_task_id'),
+      't.global_enforcement_level as enforcement_level',
+      't.global_stages as stages',
+      't.id as task_id',
+      't.name',
+      't.url',
+      't.created_at as since',
+    );
+  const attachments = (await db
+    .queryBuilder()
+    .from(attached.unionAll(global).as('a'))
+    .orderBy('since')
+    .orderBy('task_id')) as RunTaskSource[];
   const byStage = new Map<TaskStageName, typeof attachments>();
   for (const a of attachments) for (const s of a.stages) byStage.set(s, [...(byStage.get(s) ?? []), a]);
   for (const [stage, list] of byStage) {
-    const [ts] = await db<TaskStageRow>('task_stages').insert({ id: newId('ts'), run_id: run.id, stage }).returning('*');
+    const [ts] = await db<TaskStageRow>('task_stages')
+      .insert({ id: newId('ts'), run_id: run.id, stage })
+      .returning('*');
     await db('task_results').insert(
       list.map((a) => ({
         id: newId('taskrs'),
@@ -133,7 +185,12 @@ export async function createStagesForRun(db: Db, run: { id: string; workspace_id
 }
 
 /** The compare-and-set update of a task result by `event` (see moveTaskResult), returning its row, for a statement to carry along. */
-export function taskResultMove(db: Db, id: string, event: TaskResultEvent, changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>) {
+export function taskResultMove(
+  db: Db,
+  id: string,
+  event: TaskResultEvent,
+  changes: Partial<Pick<TaskResultRow, 'message' | 'url'>>,
+) {
   const to = taskResultMachine.moves[event].to;
   return db('task_results')
     .where({ id })
@@ -161,7 +218,12 @@ export const stageStatusUpdate = (db: Db, id: string, status: TaskStageStatus, f
     .update({ status, updated_at: db.fn.now(), status_timestamps: stamp(db, status) })
     .returning('*');
 
-export async function setStageStatus(db: Db, id: string, status: TaskStageStatus, from: TaskStageStatus[]): Promise<TaskStageRow | undefined> {
+export async function setStageStatus(
+  db: Db,
+  id: string,
+  status: TaskStageStatus,
+  from: TaskStageStatus[],
+): Promise<TaskStageRow | undefined> {
   const [row] = await stageStatusUpdate(db, id, status, from);
   return row as TaskStageRow | undefined;
 }
@@ -249,18 +311,26 @@ export interface ResultWithRun {
  * and evaluations seen final stay so). `questions`: the caller's own columns, where the run is
  * `r` (the caller takes them out of the run again). Undefined when there is no such result.
  */
-export async function taskResultWithRun(db: Db, id: string, questions: Knex.Raw[] = []): Promise<ResultWithRun | undefined> {
+export async function taskResultWithRun(
+  db: Db,
+  id: string,
+  questions: Knex.Raw[] = [],
+): Promise<ResultWithRun | undefined> {
   const row = (await db('task_results as t')
     .join('task_stages as s', 's.id', 't.task_stage_id')
     .join('runs as r', 'r.id', 's.run_id')
     .where('t.id', id)
     .first(
       'r.*',
-      db.raw(`json_build_object('id', t.id, 'status', t.status, 'access_token_digest', t.access_token_digest) as callback_result`),
+      db.raw(
+        `json_build_object('id', t.id, 'status', t.status, 'access_token_digest', t.access_token_digest) as callback_result`,
+      ),
       db.raw(`json_build_object('id', s.id, 'stage', s.stage, 'status', s.status) as callback_stage`),
       ...verdictColumns(db, db.raw('s.id')),
       ...questions,
-    )) as WithVerdicts<RunRow & { callback_result: ResultWithRun['result']; callback_stage: ResultWithRun['stage'] }> | undefined;
+    )) as
+    | WithVerdicts<RunRow & { callback_result: ResultWithRun['result']; callback_stage: ResultWithRun['stage'] }>
+    | undefined;
   if (!row) return undefined;
   const { rest, verdicts } = takeVerdicts(row);
   const { callback_result: result, callback_stage: stage, ...run } = rest;
@@ -292,7 +362,11 @@ export interface TaskRequestFacts {
  * Its commit does not wait for the disk (`relaxed`): a claim lost in a database crash leaves the
  * result due, to be sent again (docs/design-for-speed.md, "Relaxed commits for claims").
  */
-export async function claimTaskDispatch(db: Db, id: string, leaseSeconds: number): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
+export async function claimTaskDispatch(
+  db: Db,
+  id: string,
+  leaseSeconds: number,
+): Promise<(TaskResultRow & { request: TaskRequestFacts }) | undefined> {
   const claim = leaseClaimQuery(db, {
     table: 'task_results',
     id,
@@ -347,12 +421,24 @@ export async function endTaskDispatch(
   outcome: { delivered: boolean; next: Date | null },
 ): Promise<void> {
   const close = db('task_result_attempts')
-    .insert({ task_result_id: id, attempt, status_code: end.status, duration_ms: end.durationMs, error: end.error, ended_at: db.fn.now() })
+    .insert({
+      task_result_id: id,
+      attempt,
+      status_code: end.status,
+      duration_ms: end.durationMs,
+      error: end.error,
+      ended_at: db.fn.now(),
+    })
     .onConflict(['task_result_id', 'attempt'])
     .merge(['status_code', 'duration_ms', 'error', 'ended_at']);
   const settle = db('task_results')
     .where({ id, dispatch_status: 'sending' })
-    .update({ dispatch_status: outcome.delivered ? 'delivered' : outcome.next ? 'pending' : 'gave_up', next_dispatch_at: outcome.next, dispatch_lease_until: null, updated_at: db.fn.now() });
+    .update({
+      dispatch_status: outcome.delivered ? 'delivered' : outcome.next ? 'pending' : 'gave_up',
+      next_dispatch_at: outcome.next,
+      dispatch_lease_until: null,
+      updated_at: db.fn.now(),
+    });
   await db.raw('with closed as (?) ?', [close, settle]);
 }
 
@@ -374,7 +460,10 @@ export const taskRequestsDue = (db: Db): Knex.QueryBuilder =>
 
 /** Open results past their deadline, keyed by id (for pageAfter). */
 export const taskResultsPastDeadline = (db: Db): Knex.QueryBuilder =>
-  db('task_results').whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).select('id as key', 'id');
+  db('task_results')
+    .whereIn('status', ['pending', 'running'])
+    .andWhere('deadline_at', '<=', db.fn.now())
+    .select('id as key', 'id');
 
 /**
  * Settles as delivered, at most `limit` at a time, the requests whose sender died after their
@@ -396,13 +485,23 @@ export async function settleAnsweredDispatches(db: Db, limit: number): Promise<n
 }
 
 /** A stage of a run, locked, with its run's organization and its results' ids, in one statement. */
-export async function lockStageOfRun(db: Db, runId: string, stage: TaskStageName): Promise<(TaskStageRow & { organization_name: string; result_ids: string[] }) | undefined> {
+export async function lockStageOfRun(
+  db: Db,
+  runId: string,
+  stage: TaskStageName,
+): Promise<(TaskStageRow & { organization_name: string; result_ids: string[] }) | undefined> {
   return db('task_stages as s')
     .join('runs as r', 'r.id', 's.run_id')
     .join('workspaces as w', 'w.id', 'r.workspace_id')
     .where({ 's.run_id': runId, 's.stage': stage })
     .forUpdate('s')
-    .first('s.*', 'w.organization_name', db.raw('array(select tr.id from task_results tr where tr.task_stage_id = s.id order by tr.created_at, tr.id) as result_ids'));
+    .first(
+      's.*',
+      'w.organization_name',
+      db.raw(
+        'array(select tr.id from task_results tr where tr.task_stage_id = s.id order by tr.created_at, tr.id) as result_ids',
+      ),
+    );
 }
 
 /** A result's access token as a stage start stores it: its digest for lookup, sealed for re-delivery. */
@@ -417,9 +516,19 @@ export interface ResultToken {
  * its access token, the task's HMAC key as it is now, its deadline and a pending delivery.
  * Returns the results started, with their attempts so far.
  */
-export async function startStage(db: Db, stageId: string, tokens: ResultToken[], deadline: Date): Promise<{ id: string; dispatch_attempts: number }[]> {
-  const stage = db('task_stages').where({ id: stageId, status: 'pending' }).update({ status: 'running', updated_at: db.fn.now(), status_timestamps: stamp(db, 'running') });
-  const values = db.raw(tokens.map(() => '(?, ?, ?)').join(', '), tokens.flatMap((t) => [t.id, t.digest, t.sealed]));
+export async function startStage(
+  db: Db,
+  stageId: string,
+  tokens: ResultToken[],
+  deadline: Date,
+): Promise<{ id: string; dispatch_attempts: number }[]> {
+  const stage = db('task_stages')
+    .where({ id: stageId, status: 'pending' })
+    .update({ status: 'running', updated_at: db.fn.now(), status_timestamps: stamp(db, 'running') });
+  const values = db.raw(
+    tokens.map(() => '(?, ?, ?)').join(', '),
+    tokens.flatMap((t) => [t.id, t.digest, t.sealed]),
+  );
   const { rows } = await db.raw<{ rows: { id: string; dispatch_attempts: number }[] }>(
     `with stage as (?)
      update task_results as r set
@@ -436,7 +545,11 @@ export async function startStage(db: Db, stageId: string, tokens: ResultToken[],
 
 /** Whether a result is still open with its deadline passed (by the database's clock). */
 export async function isTaskResultOverdue(db: Db, id: string): Promise<boolean> {
-  return !!(await db('task_results').where({ id }).whereIn('status', ['pending', 'running']).andWhere('deadline_at', '<=', db.fn.now()).first('id'));
+  return !!(await db('task_results')
+    .where({ id })
+    .whereIn('status', ['pending', 'running'])
+    .andWhere('deadline_at', '<=', db.fn.now())
+    .first('id'));
 }
 
 /** An outcome an integration reported with a callback. */
@@ -453,18 +566,29 @@ export async function replaceTaskOutcomes(db: Db, resultId: string, outcomes: Ta
   await db('task_result_outcomes').where({ task_result_id: resultId }).del();
   if (!outcomes.length) return;
   await db('task_result_outcomes').insert(
-    outcomes.map((o, position) => ({ id: newId('taskrsout'), task_result_id: resultId, position, ...o, tags: JSON.stringify(o.tags) })),
+    outcomes.map((o, position) => ({
+      id: newId('taskrsout'),
+      task_result_id: resultId,
+      position,
+      ...o,
+      tags: JSON.stringify(o.tags),
+    })),
   );
 }
 
 /** Whether the organization has a run task (named `name`, when given). */
 export async function organizationHasTask(db: Db, organizationName: string, name?: string): Promise<boolean> {
-  return !!(await db('tasks').where({ organization_name: organizationName, ...(name !== undefined ? { name } : {}) }).first('id'));
+  return !!(await db('tasks')
+    .where({ organization_name: organizationName, ...(name !== undefined ? { name } : {}) })
+    .first('id'));
 }
 
 /** Updates a task's attributes; the row as it is now. */
 export async function updateTask(db: Db, id: string, changes: Partial<TaskRow>): Promise<TaskRow> {
-  const [row] = await db<TaskRow>('tasks').where({ id }).update({ ...taskValues(db, changes), updated_at: db.fn.now() }).returning('*');
+  const [row] = await db<TaskRow>('tasks')
+    .where({ id })
+    .update({ ...taskValues(db, changes), updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -472,7 +596,8 @@ export async function updateTask(db: Db, id: string, changes: Partial<TaskRow>):
 export const deleteTask = (db: Db, id: string) => db('tasks').where({ id }).del();
 
 /** Locks the organization's row, so creates of its run tasks serialise. */
-export const lockTaskOrganization = (db: Db, organizationName: string) => db('organizations').where({ name: organizationName }).forUpdate().first('name');
+export const lockTaskOrganization = (db: Db, organizationName: string) =>
+  db('organizations').where({ name: organizationName }).forUpdate().first('name');
 
 /** Locks a task's row, so attachments to it serialise. */
 export const lockTask = (db: Db, id: string) => db('tasks').where({ id }).forUpdate().first('id');
@@ -489,7 +614,11 @@ export async function attachmentCount(db: Db, taskId: string): Promise<number> {
 }
 
 /** Updates an attachment's enforcement level and stages; the row as it is now. */
-export async function updateWorkspaceTask(db: Db, id: string, changes: Partial<Pick<WorkspaceTaskRow, 'enforcement_level' | 'stages'>>): Promise<WorkspaceTaskRow> {
+export async function updateWorkspaceTask(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<WorkspaceTaskRow, 'enforcement_level' | 'stages'>>,
+): Promise<WorkspaceTaskRow> {
   const values = { ...changes, ...(changes.stages ? { stages: asJson(db, changes.stages) } : {}) };
   const [row] = await db<WorkspaceTaskRow>('workspace_tasks').where({ id }).update(values).returning('*');
   return row;

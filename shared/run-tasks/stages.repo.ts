@@ -13,7 +13,8 @@ export const stagesOfRunIn = (db: Db, runId: string, statuses: readonly TaskStag
   db<TaskStageRow>('task_stages').where({ run_id: runId }).whereIn('status', statuses);
 
 /** A stage's row, locked for update. */
-export const lockStage = (db: Db, id: string): Promise<TaskStageRow | undefined> => db<TaskStageRow>('task_stages').where({ id }).forUpdate().first();
+export const lockStage = (db: Db, id: string): Promise<TaskStageRow | undefined> =>
+  db<TaskStageRow>('task_stages').where({ id }).forUpdate().first();
 
 /** Whether the workspace of the run row named `row` has a task attached or its organization a global one enabled. */
 export const workspaceHasTasks = (db: Db, row: string): Knex.Raw =>
@@ -25,11 +26,17 @@ export const workspaceHasTasks = (db: Db, row: string): Knex.Raw =>
 
 /** Whether the run row named `row` has a stage left open. */
 export const runHasOpenStage = (db: Db, row: string): Knex.Raw =>
-  db.raw(`exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running', 'awaiting_override'))`, [row]);
+  db.raw(
+    `exists (select 1 from task_stages s where s.run_id = ??.id and s.status in ('pending', 'running', 'awaiting_override'))`,
+    [row],
+  );
 
 /** Whether the run's `stage` is pending (entering it has something to start). */
 export const stagePending = (db: Db, runId: string | Knex.Raw, stage: TaskStageName): Knex.Raw =>
-  db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [runId, stage]);
+  db.raw(`exists (select 1 from task_stages s where s.run_id = ? and s.stage = ? and s.status = 'pending')`, [
+    runId,
+    stage,
+  ]);
 
 /** The run a callback's authentication reads, as its statement names it (see taskResultWithRun). */
 export const callbackRun = (db: Db): Knex.Raw => db.raw('r.id');
@@ -38,9 +45,19 @@ export const callbackRun = (db: Db): Knex.Raw => db.raw('r.id');
  * The writes that settle a stage's last result in the statement moving its run: the result's move,
  * then the stage's end, made only when the result moved (both compare-and-set).
  */
-export const lastResultWrites = (db: Db, resultId: string, event: TaskResultEvent, changes: { message?: string | null; url?: string | null }, stageId: string, closeAs: TaskStageStatus): Writes => [
+export const lastResultWrites = (
+  db: Db,
+  resultId: string,
+  event: TaskResultEvent,
+  changes: { message?: string | null; url?: string | null },
+  stageId: string,
+  closeAs: TaskStageStatus,
+): Writes => [
   ['moved_result', taskResultMove(db, resultId, event, changes)],
-  ['closed_stage', stageStatusUpdate(db, stageId, closeAs, ['running']).whereRaw('exists (select 1 from moved_result)')],
+  [
+    'closed_stage',
+    stageStatusUpdate(db, stageId, closeAs, ['running']).whereRaw('exists (select 1 from moved_result)'),
+  ],
 ];
 
 /** The stage was closed by lastResultWrites, for the run's move to ask. */

@@ -4,7 +4,13 @@ import type { Config } from '../platform/config.js';
 import { runWrites, type Db, type Writes } from '../platform/db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../platform/crypto.js';
 import { isFinal } from '../runs/machine.js';
-import { TASK_STAGES, taskResultMachine, type TaskResultEvent, type TaskStageName, type TaskStageStatus } from './machine.js';
+import {
+  TASK_STAGES,
+  taskResultMachine,
+  type TaskResultEvent,
+  type TaskStageName,
+  type TaskStageStatus,
+} from './machine.js';
 import type { FollowUp, RunLifecycle, RunMoves } from '../runs/lifecycle.js';
 import {
   createStagesForRun,
@@ -20,7 +26,16 @@ import {
   type TaskStageRow,
 } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
-import { callbackRun, lastResultWrites, lockStage, runHasOpenStage, stageClosed, stagePending, stagesOfRunIn, workspaceHasTasks } from './stages.repo.js';
+import {
+  callbackRun,
+  lastResultWrites,
+  lockStage,
+  runHasOpenStage,
+  stageClosed,
+  stagePending,
+  stagesOfRunIn,
+  workspaceHasTasks,
+} from './stages.repo.js';
 import { resumeAfterStage, stagesAfterStage } from '../runs/progress.js';
 import { runGate, type SettledStageGate } from '../runs/gates.js';
 import { transitionRun } from '../runs/moves.js';
@@ -33,7 +48,13 @@ import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
  * sealed for re-delivery), its deadline and a pending delivery, and their dispatch and deadline
  * jobs are left for the commit. 'pass' when the stage has no tasks. Three statements.
  */
-async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskStageName, leave: (work: FollowUp) => void): Promise<'pass' | 'wait'> {
+async function enterTaskStage(
+  tx: Db,
+  config: Config,
+  run: RunRow,
+  stage: TaskStageName,
+  leave: (work: FollowUp) => void,
+): Promise<'pass' | 'wait'> {
   const ts = await lockStageOfRun(tx, run.id, stage);
   if (!ts || ts.status !== 'pending') return 'pass';
   if (!ts.result_ids.length) {
@@ -57,7 +78,10 @@ async function enterTaskStage(tx: Db, config: Config, run: RunRow, stage: TaskSt
     run: (ctx) =>
       enqueueAllAfterCommit(
         ctx.queues,
-        started.flatMap((r) => [jobs.taskDispatch(r.id, organization, r.dispatch_attempts + 1), jobs.taskDeadline(r.id, deadline.getTime() - Date.now())]),
+        started.flatMap((r) => [
+          jobs.taskDispatch(r.id, organization, r.dispatch_attempts + 1),
+          jobs.taskDeadline(r.id, deadline.getTime() - Date.now()),
+        ]),
         ctx.logger,
       ),
   });
@@ -126,7 +150,9 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   const { tx } = m;
   if (!ts || ts.status !== 'running') return undefined;
   // Whether the stages the run may enter next concern their hooks is asked by the same statement.
-  const questions = stagesAfterStage(ts.stage).flatMap((stage) => m.lifecycle.stageInterestColumns(tx, stage, ts.run_id));
+  const questions = stagesAfterStage(ts.stage).flatMap((stage) =>
+    m.lifecycle.stageInterestColumns(tx, stage, ts.run_id),
+  );
   const read = await lockRunWithVerdicts(tx, ts.run_id, ts.id, questions);
   if (!read) return undefined;
   const { row: run, answers } = m.lifecycle.splitStageInterest(read.run);
@@ -156,9 +182,18 @@ function leaveStage(
   const { along, onlyIf } = opts;
   switch (gate.gate) {
     case 'wait':
-      return transitionRun(m, run, 'await_post_plan_decision', { description: 'policies failed: waiting for an override or a discard', with: along, onlyIf });
+      return transitionRun(m, run, 'await_post_plan_decision', {
+        description: 'policies failed: waiting for an override or a discard',
+        with: along,
+        onlyIf,
+      });
     case 'stop':
-      return transitionRun(m, run, 'error', { description: gate.reason, changes: { error_message: gate.reason }, with: along, onlyIf });
+      return transitionRun(m, run, 'error', {
+        description: gate.reason,
+        changes: { error_message: gate.reason },
+        with: along,
+        onlyIf,
+      });
     case 'go':
       return resumeAfterStage(m, run, stage, gate.note ?? null, along, answers, onlyIf);
   }
@@ -198,7 +233,13 @@ async function settleLastResult(
   if (!isFinalResult(to) || !taskResultMachine.sources(event).includes(result.status)) return null;
   if (stage.status !== 'running' || run.status !== `${stage.stage}_running`) return null;
   const results = known.verdicts.results.map((r) => (r.id === result.id ? { ...r, status: to } : r));
-  const gate = runGate({ at: 'task_stage', stage: stage.stage, planOnly: run.plan_only, results, evaluations: known.verdicts.evaluations });
+  const gate = runGate({
+    at: 'task_stage',
+    stage: stage.stage,
+    planOnly: run.plan_only,
+    results,
+    evaluations: known.verdicts.evaluations,
+  });
   if (!gate.closeStage) return null;
   try {
     const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {

@@ -2,7 +2,14 @@ import type { Db } from '../platform/db.js';
 import { isUniqueViolation } from '../platform/db.js';
 import { type Field, NotFound, Unprocessable } from '../platform/errors.js';
 import { MAX_RUN_TRIGGER_SOURCES } from './rules.js';
-import { countRunTriggerSources, deleteRunTrigger, findRunTrigger, insertRunTrigger, ONE_TRIGGER_PER_SOURCE, type NamedRunTriggerRow } from './repo.js';
+import {
+  countRunTriggerSources,
+  deleteRunTrigger,
+  findRunTrigger,
+  insertRunTrigger,
+  ONE_TRIGGER_PER_SOURCE,
+  type NamedRunTriggerRow,
+} from './repo.js';
 import { lockWorkspaceRow, type WorkspaceRow } from '../workspaces/repo.js';
 
 const SOURCEABLE: Field = { relationship: 'sourceable' };
@@ -13,19 +20,29 @@ const SOURCEABLE: Field = { relationship: 'sourceable' };
  * MAX_RUN_TRIGGER_SOURCES sources (422). The target's row is locked while its sources are counted,
  * so concurrent creations cannot pass the limit together.
  */
-export async function createRunTrigger(db: Db, target: WorkspaceRow, source: WorkspaceRow): Promise<NamedRunTriggerRow> {
-  if (source.organization_name !== target.organization_name) throw new NotFound('source workspace not found in this organization');
-  if (source.id === target.id) throw new Unprocessable('a workspace cannot be a run trigger source of itself', SOURCEABLE);
+export async function createRunTrigger(
+  db: Db,
+  target: WorkspaceRow,
+  source: WorkspaceRow,
+): Promise<NamedRunTriggerRow> {
+  if (source.organization_name !== target.organization_name)
+    throw new NotFound('source workspace not found in this organization');
+  if (source.id === target.id)
+    throw new Unprocessable('a workspace cannot be a run trigger source of itself', SOURCEABLE);
   return db.transaction(async (tx) => {
     await lockWorkspaceRow(tx, target.id);
     if ((await countRunTriggerSources(tx, target.id)) >= MAX_RUN_TRIGGER_SOURCES) {
-      throw new Unprocessable(`a workspace can have at most ${MAX_RUN_TRIGGER_SOURCES} run trigger sources`, SOURCEABLE);
+      throw new Unprocessable(
+        `a workspace can have at most ${MAX_RUN_TRIGGER_SOURCES} run trigger sources`,
+        SOURCEABLE,
+      );
     }
     try {
       const row = await insertRunTrigger(tx, { workspace_id: target.id, sourceable_id: source.id });
       return (await findRunTrigger(tx, row.id))!;
     } catch (err) {
-      if (isUniqueViolation(err, ONE_TRIGGER_PER_SOURCE)) throw new Unprocessable('the workspace already has a run trigger from this source', SOURCEABLE);
+      if (isUniqueViolation(err, ONE_TRIGGER_PER_SOURCE))
+        throw new Unprocessable('the workspace already has a run trigger from this source', SOURCEABLE);
       throw err;
     }
   });

@@ -44,7 +44,12 @@ async function queueTriggeredRuns(m: RunMoves, change: RunTransition): Promise<F
   const organization = sourceWorkspace.organization_name;
   return {
     key: `run-triggers:${source.id}`,
-    run: (ctx) => enqueueAllAfterCommit(ctx.queues, queued.map((r) => jobs.runStep(r.id, 'queue', organization)), ctx.logger),
+    run: (ctx) =>
+      enqueueAllAfterCommit(
+        ctx.queues,
+        queued.map((r) => jobs.runStep(r.id, 'queue', organization)),
+        ctx.logger,
+      ),
   };
 }
 

@@ -10,12 +10,21 @@ import type { WorkspaceRow } from '../workspaces/repo.js';
  * are its own settings); `outbound`, those its applies fire, only where the grant may see the
  * workspace that gets the run.
  */
-export async function runTriggersOf(db: Db, grant: OrganizationGrant, workspaceId: string, type: RunTriggerType): Promise<NamedRunTriggerRow[]> {
+export async function runTriggersOf(
+  db: Db,
+  grant: OrganizationGrant,
+  workspaceId: string,
+  type: RunTriggerType,
+): Promise<NamedRunTriggerRow[]> {
   const rows = (await namedRunTriggers(db)
     .where(type === 'inbound' ? 't.workspace_id' : 't.sourceable_id', workspaceId)
     .orderBy([{ column: 't.created_at' }, { column: 't.id' }])) as NamedRunTriggerRow[];
   if (type === 'inbound') return rows;
-  const access = await workspaceAccessMap(db, grant, rows.map((r) => r.workspace_id));
+  const access = await workspaceAccessMap(
+    db,
+    grant,
+    rows.map((r) => r.workspace_id),
+  );
   return rows.filter((r) => access.has(r.workspace_id));
 }
 

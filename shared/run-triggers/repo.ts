@@ -26,16 +26,24 @@ export const namedRunTriggers = (db: Db) =>
     .join('workspaces as s', 's.id', 't.sourceable_id')
     .select('t.*', 'w.name as workspace_name', 's.name as sourceable_name');
 
-export const findRunTrigger = (db: Db, id: string): Promise<NamedRunTriggerRow | undefined> => namedRunTriggers(db).where('t.id', id).first();
+export const findRunTrigger = (db: Db, id: string): Promise<NamedRunTriggerRow | undefined> =>
+  namedRunTriggers(db).where('t.id', id).first();
 
 /** How many sources a workspace names. */
 export async function countRunTriggerSources(db: Db, workspaceId: string): Promise<number> {
-  const [{ count }] = (await db('run_triggers').where({ workspace_id: workspaceId }).count({ count: '*' })) as { count: string | number }[];
+  const [{ count }] = (await db('run_triggers').where({ workspace_id: workspaceId }).count({ count: '*' })) as {
+    count: string | number;
+  }[];
   return Number(count);
 }
 
-export async function insertRunTrigger(db: Db, attrs: Pick<RunTriggerRow, 'workspace_id' | 'sourceable_id'>): Promise<RunTriggerRow> {
-  const [row] = (await db('run_triggers').insert({ id: newId('rt'), ...attrs }).returning('*')) as RunTriggerRow[];
+export async function insertRunTrigger(
+  db: Db,
+  attrs: Pick<RunTriggerRow, 'workspace_id' | 'sourceable_id'>,
+): Promise<RunTriggerRow> {
+  const [row] = (await db('run_triggers')
+    .insert({ id: newId('rt'), ...attrs })
+    .returning('*')) as RunTriggerRow[];
   return row;
 }
 
@@ -59,7 +67,14 @@ export function subscribersOf(db: Db, sourceId: string): Promise<Subscriber[]> {
     .leftJoin('configuration_versions as cv', 'cv.id', 'w.current_configuration_version_id')
     .where('t.sourceable_id', sourceId)
     .orderBy('w.id')
-    .select('w.id as workspace_id', 'w.execution_mode', 'w.auto_apply_run_trigger', 'cv.id as cv_id', 'cv.status as cv_status', 'cv.source as cv_source');
+    .select(
+      'w.id as workspace_id',
+      'w.execution_mode',
+      'w.auto_apply_run_trigger',
+      'cv.id as cv_id',
+      'cv.status as cv_status',
+      'cv.source as cv_source',
+    );
 }
 
 /** The name and organization of a source workspace, as the runs it triggers name it. */
@@ -67,4 +82,5 @@ export const sourceNames = (db: Db, workspaceId: string): Promise<{ name: string
   db('workspaces').where({ id: workspaceId }).first('name', 'organization_name');
 
 /** SQL: the workspace of the row named `row` (a run) is the source of some run trigger. */
-export const isRunTriggerSource = (db: Db, row: string): Knex.Raw => db.raw('exists (select 1 from run_triggers t where t.sourceable_id = ??.workspace_id)', [row]);
+export const isRunTriggerSource = (db: Db, row: string): Knex.Raw =>
+  db.raw('exists (select 1 from run_triggers t where t.sourceable_id = ??.workspace_id)', [row]);

@@ -16,7 +16,8 @@ export const isRunTriggerType = (v: unknown): v is RunTriggerType => RUN_TRIGGER
 export const RUN_TRIGGER_SOURCE = 'tfe-run-trigger';
 
 /** Why a run was queued (`trigger-reason`): by a run trigger, or by whoever or whatever created it. */
-export const triggerReason = (source: string): 'run-trigger' | 'manual' => (source === RUN_TRIGGER_SOURCE ? 'run-trigger' : 'manual');
+export const triggerReason = (source: string): 'run-trigger' | 'manual' =>
+  source === RUN_TRIGGER_SOURCE ? 'run-trigger' : 'manual';
 
 /** A triggered run's message, naming the run that applied and its workspace. */
 export const triggeredRunMessage = (sourceRunId: string, sourceWorkspaceName: string): string =>

@@ -18,8 +18,17 @@ export const APPLY_ABANDONED =
  * never recorded, so the workspace's queued runs wait until a person has checked the state and
  * force-unlocks it. A lock someone holds already stays as it is.
  */
-export async function lockForStateCheck(tx: Db, run: Pick<RunRow, 'id' | 'workspace_id'>, message: string): Promise<void> {
-  await setLock(tx, run.workspace_id, { type: 'runs', id: run.id }, `${message} Unlock the workspace (force-unlock) once its state is checked.`);
+export async function lockForStateCheck(
+  tx: Db,
+  run: Pick<RunRow, 'id' | 'workspace_id'>,
+  message: string,
+): Promise<void> {
+  await setLock(
+    tx,
+    run.workspace_id,
+    { type: 'runs', id: run.id },
+    `${message} Unlock the workspace (force-unlock) once its state is checked.`,
+  );
 }
 
 /** Errors a run whose apply's worker disappeared, never applying it again, and locks its workspace (see lockForStateCheck). */
@@ -37,7 +46,8 @@ export async function errorAbandonedApply(m: RunMoves, run: RunRow): Promise<Run
   return moved;
 }
 
-const PLAN_REQUEUED = 'The worker planning this run stopped before the plan ended; the plan was queued again for another worker.';
+const PLAN_REQUEUED =
+  'The worker planning this run stopped before the plan ended; the plan was queued again for another worker.';
 
 /**
  * Hands on one run whose worker's lease ran out: an apply is errored (errorAbandonedApply), a plan

@@ -4,7 +4,19 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { Conflict } from '../platform/errors.js';
 import { CONFIRMABLE, EXECUTING, isFinal, runMachine } from './machine.js';
-import { CANDIDATE, countUnfinishedSpeculativeRuns, findRun, sealRunVariables, insertQueuedRunIf, insertRunEvent, organizationOfRun, type MoveOptions, type NewRun, type QueuedRunIds, type RunRow } from './repo.js';
+import {
+  CANDIDATE,
+  countUnfinishedSpeculativeRuns,
+  findRun,
+  sealRunVariables,
+  insertQueuedRunIf,
+  insertRunEvent,
+  organizationOfRun,
+  type MoveOptions,
+  type NewRun,
+  type QueuedRunIds,
+  type RunRow,
+} from './repo.js';
 import { findWorkspace } from '../workspaces/repo.js';
 import type { RunReferences } from './queries.js';
 import { insertPendingRun, transitionRun } from './moves.js';
@@ -57,7 +69,12 @@ export function nextStep(run: Pick<RunRow, 'id' | 'status'>, organization: strin
  * move's transaction left for it (`followUps`, see RunMoves), and when the run has finished let
  * the next run of its workspace start.
  */
-export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly FollowUp[] = [], organization: string | null = null): Promise<void> {
+export async function afterMove(
+  rt: Runtime,
+  run: RunRow,
+  followUps: readonly FollowUp[] = [],
+  organization: string | null = null,
+): Promise<void> {
   const step = nextStep(run, organization);
   if (step) await enqueueAfterCommit(rt.queues, step, rt.logger);
   await rt.lifecycle.runAfterMoves(rt, followUps);
@@ -72,7 +89,9 @@ export async function afterMove(rt: Runtime, run: RunRow, followUps: readonly Fo
 export async function kickWorkspace(rt: Runtime, workspaceId: string): Promise<void> {
   const pending = await oldestPendingRunIds(rt.db, workspaceId, 5);
   for (const id of pending) {
-    await requeue(rt.queues, jobs.runStep(id, 'queue'), { afterActive: true }).catch((err) => rt.logger.warn('could not queue run', { runId: id, error: String(err) }));
+    await requeue(rt.queues, jobs.runStep(id, 'queue'), { afterActive: true }).catch((err) =>
+      rt.logger.warn('could not queue run', { runId: id, error: String(err) }),
+    );
   }
 }
 
@@ -89,7 +108,9 @@ async function takeWorkspace(m: RunMoves, run: RunRow): Promise<RunRow | undefin
   // The usual case in one statement: the workspace is free and the pre-plan stage has nothing to do.
   const concerns = lifecycle.stageInterestCondition(tx, 'pre_plan', run.id);
   if (concerns) {
-    const queued = await transitionRun(m, run, 'queue_plan', { onlyIf: neither(tx, workspaceBlockedFor(tx, run), concerns) });
+    const queued = await transitionRun(m, run, 'queue_plan', {
+      onlyIf: neither(tx, workspaceBlockedFor(tx, run), concerns),
+    });
     if (queued) return queued;
   }
   // Otherwise: whether another run holds the workspace or waits longer, asked with what the pre-plan stage may have to do.
@@ -135,7 +156,18 @@ export async function createRun(
   if (queued) {
     await afterMove(rt, queued.run, [], organization);
     const { planId, applyId, eventIds } = queued.made;
-    return { run: queued.run, references: { plan_id: planId, apply_id: applyId, stage_ids: [], check_ids: [], comment_ids: [], event_ids: eventIds, confirmed_by_id: null } };
+    return {
+      run: queued.run,
+      references: {
+        plan_id: planId,
+        apply_id: applyId,
+        stage_ids: [],
+        check_ids: [],
+        comment_ids: [],
+        event_ids: eventIds,
+        confirmed_by_id: null,
+      },
+    };
   }
   const [run, followUps] = await rt.lifecycle.transaction(rt.db, (m) => insertRun(m, attrs));
   await afterMove(rt, run, followUps, organization);
@@ -150,7 +182,9 @@ export async function createRun(
 export async function refuseSpeculativeBeyondCap(rt: Runtime, workspaceId: string): Promise<void> {
   const max = rt.config.maxQueuedSpeculativeRuns;
   if ((await countUnfinishedSpeculativeRuns(rt.db, workspaceId)) >= max) {
-    throw new Conflict(`the workspace already has ${max} speculative runs waiting or running (MAX_QUEUED_SPECULATIVE_RUNS); wait for one to finish or cancel one`);
+    throw new Conflict(
+      `the workspace already has ${max} speculative runs waiting or running (MAX_QUEUED_SPECULATIVE_RUNS); wait for one to finish or cancel one`,
+    );
   }
 }
 
@@ -166,8 +200,14 @@ const ONE_HOLDER = 'runs_one_holder_per_workspace';
  * refuses a second holder and the caller falls back to insertRun (docs/design-for-speed.md, "The
  * run's queued insert").
  */
-async function queuedAtCreation(lifecycle: RunLifecycle, db: Db, attrs: NewRun): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
-  const onlyIf = lifecycle.compiledOnce(attrs.plan_only ? 'queued at creation, plan only' : 'queued at creation', () => creationCondition(lifecycle, db, attrs.plan_only));
+async function queuedAtCreation(
+  lifecycle: RunLifecycle,
+  db: Db,
+  attrs: NewRun,
+): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
+  const onlyIf = lifecycle.compiledOnce(attrs.plan_only ? 'queued at creation, plan only' : 'queued at creation', () =>
+    creationCondition(lifecycle, db, attrs.plan_only),
+  );
   if (!onlyIf) return undefined;
   try {
     return await insertQueuedRunIf(db, newId('run'), attrs, onlyIf);
@@ -213,17 +253,29 @@ export async function startPendingRun(rt: Runtime, runId: string): Promise<RunRo
  * The run's workspace is locked before the run, in the order startPendingRun takes them.
  * Confirming a saved plan takes the workspace again, so it is refused while another run holds it.
  */
-async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'cancel' | 'force_cancel', actorId: string | null, comment?: string, changes?: MoveOptions['changes']): Promise<RunRow> {
+async function act(
+  rt: Runtime,
+  runId: string,
+  event: 'confirm' | 'discard' | 'cancel' | 'force_cancel',
+  actorId: string | null,
+  comment?: string,
+  changes?: MoveOptions['changes'],
+): Promise<RunRow> {
   const [moved, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     await lockWorkspace(tx, workspaceIdOfRun(tx, runId));
     // No key update: a transaction that inserts rows referring to the run (a state version) does not wait for it.
     const run = await lockRunForMove(tx, runId);
-    if (!run || !runMachine.can(run.status, event)) throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);
+    if (!run || !runMachine.can(run.status, event))
+      throw new Conflict(`the run cannot be ${pastTense[event]} while it is ${run?.status}`);
     if (event === 'confirm' && isFinal(run.status) && (await workspaceHeld(tx, run))) {
       throw new Conflict('another run holds the workspace; apply the saved plan once it has finished');
     }
-    const moved = await transitionRun(m, run, event, { actorId, description: comment ?? null, ...(changes ? { changes } : {}) });
+    const moved = await transitionRun(m, run, event, {
+      actorId,
+      description: comment ?? null,
+      ...(changes ? { changes } : {}),
+    });
     // The comment given with the action is kept as a comment on the run, as Terraform Cloud does.
     if (moved && comment) await insertComment(tx, { run_id: run.id, body: comment, created_by_id: actorId });
     return moved;
@@ -233,7 +285,12 @@ async function act(rt: Runtime, runId: string, event: 'confirm' | 'discard' | 'c
   return moved;
 }
 
-const pastTense = { confirm: 'applied', discard: 'discarded', cancel: 'canceled', force_cancel: 'force-canceled' } as const;
+const pastTense = {
+  confirm: 'applied',
+  discard: 'discarded',
+  cancel: 'canceled',
+  force_cancel: 'force-canceled',
+} as const;
 
 /**
  * `actions/force-execute` (TFE's "run this plan now"): a pending run waiting behind the run that
@@ -248,15 +305,23 @@ export async function forceExecuteRun(rt: Runtime, runId: string, actorId: strin
     const ws = (await lockWorkspace(tx, workspaceIdOfRun(tx, runId))) as { id: string } | undefined;
     const run = await lockRunForMove(tx, runId);
     if (!ws || !run) throw new Conflict('the run changed concurrently; try again');
-    if (run.status !== 'pending' || run.plan_only) throw new Conflict(`only a pending run waiting for its workspace can be force-executed; this one is ${run.plan_only ? 'a speculative plan' : run.status}`);
-    if (await isWorkspaceLocked(tx, ws.id)) throw new Conflict('the workspace is locked; unlock it to let its runs start');
+    if (run.status !== 'pending' || run.plan_only)
+      throw new Conflict(
+        `only a pending run waiting for its workspace can be force-executed; this one is ${run.plan_only ? 'a speculative plan' : run.status}`,
+      );
+    if (await isWorkspaceLocked(tx, ws.id))
+      throw new Conflict('the workspace is locked; unlock it to let its runs start');
     const holder = await lockWorkspaceHolder(tx, ws.id);
     if (!holder) throw new Conflict('no other run holds the workspace; the run starts in its turn');
-    if (!runMachine.can(holder.status, 'discard')) throw new Conflict(`the run ${holder.id} holding the workspace cannot be discarded while it is ${holder.status}`);
+    if (!runMachine.can(holder.status, 'discard'))
+      throw new Conflict(`the run ${holder.id} holding the workspace cannot be discarded while it is ${holder.status}`);
     const why = `to force-execute ${run.id}`;
-    const moved: (RunRow | undefined)[] = [await transitionRun(m, holder, 'discard', { actorId, description: `discarded ${why}` })];
+    const moved: (RunRow | undefined)[] = [
+      await transitionRun(m, holder, 'discard', { actorId, description: `discarded ${why}` }),
+    ];
     const ahead = await lockPendingRunsBefore(tx, ws.id, run.created_at);
-    for (const other of ahead) moved.push(await transitionRun(m, other, 'cancel', { actorId, description: `canceled ${why}` }));
+    for (const other of ahead)
+      moved.push(await transitionRun(m, other, 'cancel', { actorId, description: `canceled ${why}` }));
     moved.push(await takeWorkspace(m, run));
     // Any move refused (a concurrent change) undoes them all.
     if (moved.some((r) => !r)) throw new Conflict('the run changed concurrently; try again');
@@ -268,7 +333,8 @@ export async function forceExecuteRun(rt: Runtime, runId: string, actorId: strin
 
 /** `actions/apply`: a plan with changes waiting for confirmation. */
 export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {
-  if (!CONFIRMABLE.includes(run.status) || run.has_changes === false) throw new Conflict(`the run is not confirmable while it is ${run.status}`);
+  if (!CONFIRMABLE.includes(run.status) || run.has_changes === false)
+    throw new Conflict(`the run is not confirmable while it is ${run.status}`);
   return act(rt, run.id, 'confirm', actorId, comment);
 }
 
@@ -276,18 +342,30 @@ export async function confirmRun(rt: Runtime, run: RunRow, actorId: string | nul
 export const commentOnRun = (rt: Runtime, run: RunRow, body: string, actorId: string | null): Promise<CommentRow> =>
   insertComment(rt.db, { run_id: run.id, body, created_by_id: actorId });
 
-export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, comment?: string) => act(rt, run.id, 'discard', actorId, comment);
+export const discardRun = (rt: Runtime, run: RunRow, actorId: string | null, comment?: string) =>
+  act(rt, run.id, 'discard', actorId, comment);
 
 /**
  * `actions/cancel`. A run that is executing Terraform gets an interrupt (its worker sees the
  * request, stops Terraform safely and moves the run to canceled); any other cancelable run is
  * canceled at once. Force-cancel becomes available `coolOffSeconds` after the request.
  */
-export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null, coolOffSeconds: number, comment?: string): Promise<void> {
+export async function cancelRun(
+  rt: Runtime,
+  run: RunRow,
+  actorId: string | null,
+  coolOffSeconds: number,
+  comment?: string,
+): Promise<void> {
   if (EXECUTING.includes(run.status)) {
     const n = await requestRunCancel(rt.db, run.id, EXECUTING, coolOffSeconds);
     if (n) {
-      await insertRunEvent(rt.db, { run_id: run.id, action: 'cancel_requested', actor_id: actorId, description: comment ?? null });
+      await insertRunEvent(rt.db, {
+        run_id: run.id,
+        action: 'cancel_requested',
+        actor_id: actorId,
+        description: comment ?? null,
+      });
       if (comment) await insertComment(rt.db, { run_id: run.id, body: comment, created_by_id: actorId });
       return;
     }
@@ -300,7 +378,12 @@ export async function cancelRun(rt: Runtime, run: RunRow, actorId: string | null
 }
 
 /** `actions/force-cancel`: only after a cancel was requested and its cool-off has passed. */
-export async function forceCancelRun(rt: Runtime, run: RunRow, actorId: string | null, comment?: string): Promise<RunRow> {
+export async function forceCancelRun(
+  rt: Runtime,
+  run: RunRow,
+  actorId: string | null,
+  comment?: string,
+): Promise<RunRow> {
   const now = new Date();
   if (!run.cancel_requested_at || !run.force_cancel_available_at || run.force_cancel_available_at > now) {
     throw new Conflict('force-cancel is available only after a cancel was requested and its cool-off has passed');
@@ -312,4 +395,5 @@ export async function forceCancelRun(rt: Runtime, run: RunRow, actorId: string |
 export const organizationOfRunId = (db: Db, id: string) => organizationOfRun(db, id);
 
 /** The organization of a workspace, or null when there is none. */
-export const organizationOfWorkspace = async (db: Db, id: string) => (await findWorkspace(db, id))?.organization_name ?? null;
+export const organizationOfWorkspace = async (db: Db, id: string) =>
+  (await findWorkspace(db, id))?.organization_name ?? null;

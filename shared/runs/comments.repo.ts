@@ -10,7 +10,10 @@ export interface CommentRow {
 }
 
 /** Records a comment on a run. */
-export async function insertComment(db: Db, c: { run_id: string; body: string; created_by_id: string | null }): Promise<CommentRow> {
+export async function insertComment(
+  db: Db,
+  c: { run_id: string; body: string; created_by_id: string | null },
+): Promise<CommentRow> {
   // The comment and its run event (`commented`, by its author), in one statement.
   const id = newId('wsc');
   const { rows } = (await db.raw(

@@ -7,7 +7,15 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { databaseUnavailable } from '../platform/errors.js';
 import type { RunStatus } from './machine.js';
-import { openRunVariables, phaseSourcesOf, planOfRun, updatePhase, type ApplyRow, type PlanRow, type RunRow } from './repo.js';
+import {
+  openRunVariables,
+  phaseSourcesOf,
+  planOfRun,
+  updatePhase,
+  type ApplyRow,
+  type PlanRow,
+  type RunRow,
+} from './repo.js';
 import { transitionRun } from './moves.js';
 import { runGate } from './gates.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './progress.js';
@@ -16,8 +24,24 @@ import { errorAbandonedApply, lockForStateCheck } from './abandoned.js';
 import type { FollowUp } from './lifecycle.js';
 import { createLog, LogWriter } from '../platform/logs.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { prepareWorkdir, runTerraform, type ExitStatus, type TerraformSettings, type Workdir, type WorkdirSources } from '../platform/terraform/runner.js';
-import { applyCommand, planPhase, spawnPhase, type PhaseCommands, type PhaseProcess, type PlanOptions, type ShowResult, type SpareShell } from '../platform/terraform/phase-process.js';
+import {
+  prepareWorkdir,
+  runTerraform,
+  type ExitStatus,
+  type TerraformSettings,
+  type Workdir,
+  type WorkdirSources,
+} from '../platform/terraform/runner.js';
+import {
+  applyCommand,
+  planPhase,
+  spawnPhase,
+  type PhaseCommands,
+  type PhaseProcess,
+  type PlanOptions,
+  type ShowResult,
+  type SpareShell,
+} from '../platform/terraform/phase-process.js';
 import { afterMove, lockWorkspace } from './commands.js';
 import { claimLease } from '../platform/leases.js';
 import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../platform/terraform/supervise.js';
@@ -55,7 +79,9 @@ export class TerraformPreambles {
 }
 
 async function readPreamble(settings: TerraformSettings): Promise<{ text: string; version: string }> {
-  const { output } = await runTerraform(settings, ['version', '-json'], process.cwd(), { PATH: process.env.PATH ?? '' });
+  const { output } = await runTerraform(settings, ['version', '-json'], process.cwd(), {
+    PATH: process.env.PATH ?? '',
+  });
   let version = 'unknown';
   let platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
   try {
@@ -75,15 +101,28 @@ async function readPreamble(settings: TerraformSettings): Promise<{ text: string
  * run whose secrets are withheld (see withheld-secrets.ts) gets no sensitive variable, no state
  * and no SSH key; its token reads nothing of the API (see server/auth.ts).
  */
-async function sourcesOf(deps: ExecutionDeps, runId: string, token: NewRunToken): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables; secretsWithheld: boolean }> {
-  const archiveId = deps.db('runs as r').join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id').where('r.id', runId).select('cv.archive_object_id');
+async function sourcesOf(
+  deps: ExecutionDeps,
+  runId: string,
+  token: NewRunToken,
+): Promise<{ sources: WorkdirSources; options: PlanOptions; variables: EffectiveVariables; secretsWithheld: boolean }> {
+  const archiveId = deps
+    .db('runs as r')
+    .join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
+    .where('r.id', runId)
+    .select('cv.archive_object_id');
   const archive = deps.store.get(archiveId);
   archive.catch(() => undefined);
   const row = await phaseSourcesOf(deps.db, runId, token);
   if (!row?.archive_object_id) throw new Error('the run has no configuration archive');
   const withheld = row.secrets_withheld;
   // The workspace's, its variable sets' and the run's own variables, resolved by precedence.
-  const variables = resolveEffectiveVariables(deps.config.encryptionKey, row.reaching, openRunVariables(deps.config.encryptionKey, row), { withholdSensitive: withheld });
+  const variables = resolveEffectiveVariables(
+    deps.config.encryptionKey,
+    row.reaching,
+    openRunVariables(deps.config.encryptionKey, row),
+    { withholdSensitive: withheld },
+  );
   const sources = {
     archive: await archive,
     workingDirectory: row.working_directory ?? '',
@@ -114,7 +153,12 @@ interface PhaseStart {
  * directory's reads on the way to init. Failures are reported where `ready` is awaited. The
  * phase's run token (see run-tokens.ts) is written by the sources' statement and revoked by `discard`.
  */
-function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', commands: (run: PlanOptions) => PhaseCommands): PhaseStart {
+function startPhase(
+  deps: ExecutionDeps,
+  runId: string,
+  what: 'plan' | 'apply',
+  commands: (run: PlanOptions) => PhaseCommands,
+): PhaseStart {
   let discarded = false;
   let made: Workdir | undefined;
   // The phase's own API token (terraform_remote_state and registry modules are read with it),
@@ -123,13 +167,25 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
   // that was never written changes nothing).
   const token = newPhaseToken(deps, runId, what);
   const ready = sourcesOf(deps, runId, token).then(async ({ sources, options, variables, secretsWithheld }) => {
-    const wd = (made = await prepareWorkdir(deps.terraform, { ...sources, service: runServiceAccess(deps.config, token.secret) }, deps.spareShell.place(deps.terraform)));
+    const wd = (made = await prepareWorkdir(
+      deps.terraform,
+      { ...sources, service: runServiceAccess(deps.config, token.secret) },
+      deps.spareShell.place(deps.terraform),
+    ));
     if (discarded) throw new Error('the phase was discarded');
-    return { wd, phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell), variables, secretsWithheld };
+    return {
+      wd,
+      phase: spawnPhase(deps.terraform, wd, commands(options), deps.spareShell),
+      variables,
+      secretsWithheld,
+    };
   });
   return {
     ready,
-    settled: ready.then(() => undefined, () => undefined),
+    settled: ready.then(
+      () => undefined,
+      () => undefined,
+    ),
     async discard() {
       discarded = true;
       const started = await ready.catch(() => undefined);
@@ -137,7 +193,9 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
         started.phase.process.kill();
         await started.phase.process.done;
       }
-      await revokePhaseToken(deps, token.id).catch((err: unknown) => deps.logger.warn('a run token could not be revoked', { runId, error: String(err) }));
+      await revokePhaseToken(deps, token.id).catch((err: unknown) =>
+        deps.logger.warn('a run token could not be revoked', { runId, error: String(err) }),
+      );
       await made?.cleanup();
     },
   };
@@ -147,7 +205,12 @@ function startPhase(deps: ExecutionDeps, runId: string, what: 'plan' | 'apply', 
  * Opens the phase's log with `intro`. Not waited for: Terraform starts meanwhile, its output
  * queues behind the opening, and a failure surfaces when the log is closed.
  */
-async function openLog(deps: ExecutionDeps, table: 'plans' | 'applies', row: { id: string; log_id: string | null }, intro: string): Promise<LogWriter> {
+async function openLog(
+  deps: ExecutionDeps,
+  table: 'plans' | 'applies',
+  row: { id: string; log_id: string | null },
+  intro: string,
+): Promise<LogWriter> {
   const { db } = deps;
   const logId = row.log_id ?? (await createLog(db));
   if (!row.log_id) await db(table).where({ id: row.id }).update({ log_id: logId });
@@ -184,7 +247,16 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
     let run = await transitionRun(m, { id: runId, status: step.queued }, step.event, { changes });
     const resumed = !run;
     if (!run && step.resumable) {
-      [run] = await claimLease<RunRow>(tx, { table: 'runs', id: runId, from: [], to: step.executing, takeOver: true, owner, leaseSeconds: deps.config.runLeaseSeconds, set: step.run });
+      [run] = await claimLease<RunRow>(tx, {
+        table: 'runs',
+        id: runId,
+        from: [],
+        to: step.executing,
+        takeOver: true,
+        owner,
+        leaseSeconds: deps.config.runLeaseSeconds,
+        set: step.run,
+      });
     }
     if (!run) return undefined;
     const phase = (await updatePhase<P>(tx, step.table, { run_id: runId }, step.phase))!;
@@ -197,7 +269,13 @@ async function claim<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: s
  * ready or have failed, under a lease owner of its own; discards the phase when the claim fails
  * or finds nothing to run. `earlier`: work left by the moves that queued the run in this job.
  */
-async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, runId: string, start: PhaseStart, step: PhaseStep, earlier: FollowUp[] = []) {
+async function claimStarted<P extends PlanRow | ApplyRow>(
+  deps: ExecutionDeps,
+  runId: string,
+  start: PhaseStart,
+  step: PhaseStep,
+  earlier: FollowUp[] = [],
+) {
   await start.settled;
   const owner = leaseOwner(deps.workerId);
   const [claimed, followUps] = await claim<P>(deps, runId, owner, step).catch(async (err: unknown) => {
@@ -207,7 +285,9 @@ async function claimStarted<P extends PlanRow | ApplyRow>(deps: ExecutionDeps, r
   if (claimed) {
     // What the claim's move wrote for after its commit (a run:planning or run:applying
     // notification) goes out now, not when the phase ends.
-    await deps.lifecycle.runAfterMoves(deps, [...earlier, ...followUps]).catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
+    await deps.lifecycle
+      .runAfterMoves(deps, [...earlier, ...followUps])
+      .catch((err: unknown) => deps.logger.warn('after-claim work failed', { runId, error: String(err) }));
     return { owner, ...claimed };
   }
   await start.discard();
@@ -222,7 +302,13 @@ async function storeState(deps: ExecutionDeps, run: RunRow, state: Buffer): Prom
   const parsed = parseState(state);
   await deps.db.transaction(async (tx) => {
     const obj = await deps.store.put(tx, state, { contentType: 'application/json', prefix: 'state' });
-    await insertStateVersion(tx, deps.config.encryptionKey, { workspaceId: run.workspace_id, runId: run.id, objectId: obj.id, size: state.length, state: parsed });
+    await insertStateVersion(tx, deps.config.encryptionKey, {
+      workspaceId: run.workspace_id,
+      runId: run.id,
+      objectId: obj.id,
+      size: state.length,
+      state: parsed,
+    });
   });
 }
 
@@ -233,7 +319,12 @@ async function storeState(deps: ExecutionDeps, run: RunRow, state: Buffer): Prom
  * waits for the next look. `stop` ends the looking and resolves with the last state stored (or
  * `before`), which the apply's final save compares with.
  */
-function syncState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer | null): { stop(): Promise<Buffer | null> } {
+function syncState(
+  deps: ExecutionDeps,
+  run: RunRow,
+  wd: Workdir,
+  before: Buffer | null,
+): { stop(): Promise<Buffer | null> } {
   let last = before;
   let tick: Promise<void> = Promise.resolve();
   const look = async () => {
@@ -243,7 +334,8 @@ function syncState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: Buffer
       await storeState(deps, run, now);
       last = now;
     } catch (err) {
-      if (!(err instanceof SyntaxError)) deps.logger.warn('an intermediate state could not be stored', { runId: run.id, error: String(err) });
+      if (!(err instanceof SyntaxError))
+        deps.logger.warn('an intermediate state could not be stored', { runId: run.id, error: String(err) });
     }
   };
   const timer = setInterval(() => (tick = tick.then(look)), STATE_SYNC_MS);
@@ -268,13 +360,27 @@ async function saveState(deps: ExecutionDeps, run: RunRow, wd: Workdir, before: 
   // Empty: Terraform was stopped before it wrote any state.
   if (!after?.length || (before && after.equals(before))) return;
   try {
-    await whileDatabaseAway(deps, run.id, 'store the state an apply wrote', () => storeState(deps, run, after), { patienceMs: deps.config.stateSaveRetrySeconds * 1000, tries: 3 });
+    await whileDatabaseAway(deps, run.id, 'store the state an apply wrote', () => storeState(deps, run, after), {
+      patienceMs: deps.config.stateSaveRetrySeconds * 1000,
+      tries: 3,
+    });
   } catch (err) {
     const kept = await keepState(deps, run, wd, after);
     // Named, not quoted: a database error's message may carry what it was given (the state).
     const code = (err as { code?: unknown }).code;
-    const reason = err instanceof SyntaxError ? 'it is not valid JSON' : typeof code === 'string' ? `database error ${code}` : 'an unexpected error';
-    deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', { runId: run.id, workspaceId: run.workspace_id, host: hostname(), path: kept, error: reason });
+    const reason =
+      err instanceof SyntaxError
+        ? 'it is not valid JSON'
+        : typeof code === 'string'
+          ? `database error ${code}`
+          : 'an unexpected error';
+    deps.logger.error('the state an apply wrote could not be stored; it was kept on disk', {
+      runId: run.id,
+      workspaceId: run.workspace_id,
+      host: hostname(),
+      path: kept,
+      error: reason,
+    });
     throw new Error(
       `the state this apply wrote could not be stored (${reason}). It was kept at ${kept} on the worker's host ${hostname()}; ` +
         'push it to the workspace (terraform state push) before the workspace runs again.',
@@ -298,7 +404,11 @@ async function keepState(deps: ExecutionDeps, run: RunRow, wd: Workdir, state: B
     await rm(path, { force: true }).catch(() => undefined);
     wd.keep();
     const code = (err as { code?: unknown }).code;
-    deps.logger.error("STATE_RECOVERY_DIR could not take an apply's state; the run's directory holding it is kept", { runId: run.id, path: wd.statePath, error: typeof code === 'string' ? code : String(err) });
+    deps.logger.error("STATE_RECOVERY_DIR could not take an apply's state; the run's directory holding it is kept", {
+      runId: run.id,
+      path: wd.statePath,
+      error: typeof code === 'string' ? code : String(err),
+    });
     return wd.statePath;
   }
 }
@@ -321,7 +431,10 @@ async function runPhase(
   phase: { table: 'plans' | 'applies'; id: string; log_id: string | null; executing: 'planning' | 'applying' },
   start: PhaseStart,
   intro: string,
-  steps: { prepare?: (wd: Workdir) => Promise<void>; body: (wd: Workdir, phase: PhaseProcess, watch: Watch, log: LogWriter) => Promise<PhaseOutcome> },
+  steps: {
+    prepare?: (wd: Workdir) => Promise<void>;
+    body: (wd: Workdir, phase: PhaseProcess, watch: Watch, log: LogWriter) => Promise<PhaseOutcome>;
+  },
 ): Promise<void> {
   const what = phase.table === 'plans' ? 'plan' : 'apply';
   const lease = keepLease(deps, { table: 'runs', id: run.id }, owner);
@@ -342,7 +455,12 @@ async function runPhase(
       // its command, and the phase's time limit counts from here.
       const seconds = phase.table === 'plans' ? deps.config.runPlanTimeoutSeconds : deps.config.runApplyTimeoutSeconds;
       const limit = { deadline: Date.now() + seconds * 1000, graceMs: deps.config.runTimeoutGraceSeconds * 1000 };
-      const watch = superviseProcess(deps, { table: 'runs', id: run.id, executing: phase.executing }, proc.process, limit);
+      const watch = superviseProcess(
+        deps,
+        { table: 'runs', id: run.id, executing: phase.executing },
+        proc.process,
+        limit,
+      );
       try {
         await steps.prepare?.(wd);
         proc.go();
@@ -387,7 +505,10 @@ async function runPhase(
         return moved;
       });
     };
-    const recordWhileAway = (ended: PhaseOutcome) => whileDatabaseAway(deps, run.id, 'record the end of a phase', () => record(ended), { patienceMs: RECORD_PATIENCE_MS });
+    const recordWhileAway = (ended: PhaseOutcome) =>
+      whileDatabaseAway(deps, run.id, 'record the end of a phase', () => record(ended), {
+        patienceMs: RECORD_PATIENCE_MS,
+      });
     const [moved, followUps] = await recordWhileAway(outcome).catch((err: unknown) => {
       if (!(err instanceof ProductFailed)) throw err;
       log.write(`\nError: ${err.message}\n`);
@@ -414,7 +535,13 @@ const RETRY_WAIT_MS = 5_000;
  * A worker that is alive stores its apply's state and records how its phase ended once the
  * database is back, rather than leaving it to the sweep as if it had died.
  */
-async function whileDatabaseAway<T>(deps: ExecutionDeps, runId: string, what: string, attempt: () => Promise<T>, opts: { patienceMs: number; tries?: number }): Promise<T> {
+async function whileDatabaseAway<T>(
+  deps: ExecutionDeps,
+  runId: string,
+  what: string,
+  attempt: () => Promise<T>,
+  opts: { patienceMs: number; tries?: number },
+): Promise<T> {
   const giveUpAt = Date.now() + opts.patienceMs;
   for (let tried = 1, wait = 500; ; tried++, wait = Math.min(wait * 2, RETRY_WAIT_MS)) {
     try {
@@ -447,7 +574,12 @@ function stoppedBy(watch: Watch, phase: PhaseProcess, what: string, seconds: num
   if (watch.state.stop === 'force-canceled') return { kind: 'gone' };
   if (watch.state.stop === 'canceled') return { kind: 'canceled' };
   const env = what === 'plan' ? 'RUN_PLAN_TIMEOUT_SECONDS' : 'RUN_APPLY_TIMEOUT_SECONDS';
-  if (watch.state.stop === 'timeout') return { kind: 'error', limit: true, message: `the ${what} exceeded its time limit of ${seconds} seconds (${env}) and was stopped` };
+  if (watch.state.stop === 'timeout')
+    return {
+      kind: 'error',
+      limit: true,
+      message: `the ${what} exceeded its time limit of ${seconds} seconds (${env}) and was stopped`,
+    };
   const violation = phase.process.violation();
   if (violation) return { kind: 'error', limit: true, message: `the ${what} was stopped: ${violation}` };
   return null;
@@ -460,7 +592,8 @@ async function supervised(watch: Watch, phase: PhaseProcess, what: 'plan' | 'app
   return { exit, stopped: stoppedBy(watch, phase, what, seconds) };
 }
 
-const exitMessage = (what: string, exit: ExitStatus) => `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
+const exitMessage = (what: string, exit: ExitStatus) =>
+  `terraform ${what} exited with code ${exit.code ?? exit.signal}`;
 
 /**
  * What the log of a plan says when its JSON form was not stored (see savedPlan): over
@@ -487,7 +620,13 @@ function planJsonOmittedLine(show: Pick<ShowResult, 'size' | 'cut'>, limit: numb
  * limit, is not stored (nor read): the log says so, the plan row keeps its size, and the plan still
  * succeeds.
  */
-function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasChanges: boolean, log: LogWriter): PhaseOutcome {
+function savedPlan(
+  deps: ExecutionDeps,
+  wd: Workdir,
+  phase: PhaseProcess,
+  hasChanges: boolean,
+  log: LogWriter,
+): PhaseOutcome {
   const save = async (tx: Db) => {
     const fileObj = await deps.store.put(tx, await readFile(join(wd.dir, 'plan.tfplan')), { prefix: 'planfile' });
     const show = await phase.show;
@@ -504,10 +643,21 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
       schemas = Buffer.from(listed.output);
     }
     const digest = await deps.planDigests.digest({ plan: show.json, schemas });
-    const put = (data: Buffer, prefix: string) => deps.store.putAlong(tx, data, { contentType: 'application/json', prefix });
-    const [json, redacted, used] = [await put(show.json, 'planjson'), await put(digest.redacted, 'planredacted'), digest.schemas && (await put(digest.schemas, 'planschemas'))];
+    const put = (data: Buffer, prefix: string) =>
+      deps.store.putAlong(tx, data, { contentType: 'application/json', prefix });
+    const [json, redacted, used] = [
+      await put(show.json, 'planjson'),
+      await put(digest.redacted, 'planredacted'),
+      digest.schemas && (await put(digest.schemas, 'planschemas')),
+    ];
     return {
-      row: { ...row, ...digest.counts, json_object_id: json.object.id, redacted_object_id: redacted.object.id, ...(used ? { schemas_object_id: used.object.id } : {}) },
+      row: {
+        ...row,
+        ...digest.counts,
+        json_object_id: json.object.id,
+        redacted_object_id: redacted.object.id,
+        ...(used ? { schemas_object_id: used.object.id } : {}),
+      },
       writes: [...json.writes, ...redacted.writes, ...(used?.writes ?? [])],
     };
   };
@@ -516,7 +666,10 @@ function savedPlan(deps: ExecutionDeps, wd: Workdir, phase: PhaseProcess, hasCha
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
-  const start = startPhase(deps, runId, 'plan', (options) => ({ ...planPhase(options), maxJsonBytes: deps.config.maxPlanJsonBytes }));
+  const start = startPhase(deps, runId, 'plan', (options) => ({
+    ...planPhase(options),
+    maxJsonBytes: deps.config.maxPlanJsonBytes,
+  }));
   const { text, version } = await deps.preambles.of(deps.terraform);
   const claimed = await claimStarted<PlanRow>(deps, runId, start, {
     queued: 'plan_queued',
@@ -536,7 +689,9 @@ export async function executePlan(deps: ExecutionDeps, runId: string): Promise<v
     // Only the installed Terraform runs here: a run that asked for another version errors before planning.
     prepare: async () => {
       if (run.terraform_version && run.terraform_version !== version) {
-        throw new PhaseRefused(`Terraform ${run.terraform_version} was requested for this run, but only Terraform ${version} is installed`);
+        throw new PhaseRefused(
+          `Terraform ${run.terraform_version} was requested for this run, but only Terraform ${version} is installed`,
+        );
       }
     },
     body: async (wd, phase, watch, log) => {
@@ -556,7 +711,10 @@ async function prepareApply(deps: ExecutionDeps, runId: string): Promise<[RunRow
     // The workspace before the run, as every move that may lock the workspace takes them (an
     // abandoned apply locks it below), so this never deadlocks with a cancel or the sweep.
     await lockWorkspace(tx, tx('runs').where({ id: runId }).select('workspace_id'));
-    const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs').where({ id: runId }).forUpdate().first('*', leaseExpired(tx));
+    const run: (RunRow & { lease_expired: boolean }) | undefined = await tx('runs')
+      .where({ id: runId })
+      .forUpdate()
+      .first('*', leaseExpired(tx));
     if (!run) return undefined;
     if (run.status === 'confirmed') {
       const gate = runGate({ at: 'stage_entered', hooks: await m.lifecycle.enterStage(m, run, 'pre_apply') });
@@ -582,7 +740,20 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
   }
   const start = startPhase(deps, runId, 'apply', (run) => ({ command: applyCommand(run), show: false }));
   const { text } = await deps.preambles.of(deps.terraform);
-  const claimed = await claimStarted<ApplyRow>(deps, runId, start, { queued: 'apply_queued', executing: 'applying', event: 'start_apply', table: 'applies', phase: { status: 'running', started_at: new Date() }, resumable: false }, prepareFollowUps);
+  const claimed = await claimStarted<ApplyRow>(
+    deps,
+    runId,
+    start,
+    {
+      queued: 'apply_queued',
+      executing: 'applying',
+      event: 'start_apply',
+      table: 'applies',
+      phase: { status: 'running', started_at: new Date() },
+      resumable: false,
+    },
+    prepareFollowUps,
+  );
   if (!claimed) return;
   const { owner, run, phase: apply } = claimed;
   let plan: PlanRow | undefined;
@@ -601,15 +772,22 @@ export async function executeApply(deps: ExecutionDeps, runId: string): Promise<
     body: async (wd, phase, watch) => {
       const sync = syncState(deps, run, wd, before);
       const { exit, stopped } = await supervised(watch, phase, 'apply', deps.config.runApplyTimeoutSeconds);
-      const unsaved = await saveState(deps, run, wd, await sync.stop()).then(() => null, (err: Error) => err);
+      const unsaved = await saveState(deps, run, wd, await sync.stop()).then(
+        () => null,
+        (err: Error) => err,
+      );
       // A limit that stopped the apply is the reason the run errored; a state it left unstorable is
       // said with it, and the workspace waits until someone has pushed that state.
-      if (unsaved && stopped?.kind === 'error') return { ...stopped, message: `${stopped.message}. ${unsaved.message}`, checkState: true };
+      if (unsaved && stopped?.kind === 'error')
+        return { ...stopped, message: `${stopped.message}. ${unsaved.message}`, checkState: true };
       if (unsaved) return { kind: 'error', limit: true, message: unsaved.message, checkState: true };
       if (stopped) return stopped;
       if (exit.code !== 0) return { kind: 'error', message: exitMessage('apply', exit) };
       const { resource_additions, resource_changes, resource_destructions } = plan!;
-      return { kind: 'ok', save: async () => ({ row: { resource_additions, resource_changes, resource_destructions } }) };
+      return {
+        kind: 'ok',
+        save: async () => ({ row: { resource_additions, resource_changes, resource_destructions } }),
+      };
     },
   });
 }

@@ -35,9 +35,20 @@ export type GateFacts =
   /** A stage was entered: its hooks let the run pass or wait for what they started. */
   | { at: 'stage_entered'; hooks: 'pass' | 'wait' }
   /** A task stage's results and policy evaluations as they stand, for a run waiting in it. */
-  | { at: 'task_stage'; stage: TaskStageName; planOnly: boolean; results: readonly ResultFact[]; evaluations?: readonly EvaluationFact[] }
+  | {
+      at: 'task_stage';
+      stage: TaskStageName;
+      planOnly: boolean;
+      results: readonly ResultFact[];
+      evaluations?: readonly EvaluationFact[];
+    }
   /** A run's policy checks, in policy_checking or (`overriding`) in policy_override. */
-  | { at: 'policy_checks'; checks: readonly PolicyCheckStatus[]; overriding: boolean; run: Omit<PlanFacts, 'save_plan' | 'auto_apply'> }
+  | {
+      at: 'policy_checks';
+      checks: readonly PolicyCheckStatus[];
+      overriding: boolean;
+      run: Omit<PlanFacts, 'save_plan' | 'auto_apply'>;
+    }
   /** The plan phase is over and its stages have passed. */
   | { at: 'plan_end'; run: PlanFacts };
 
@@ -63,13 +74,15 @@ export type SettledStageGate =
   | { gate: 'stop'; reason: string; closeStage: TaskStageStatus };
 
 /** Why a stage's policy evaluations stop its run. */
-export const POLICY_FAILURE = 'the run failed because a mandatory policy in stage post_plan failed or could not be evaluated';
+export const POLICY_FAILURE =
+  'the run failed because a mandatory policy in stage post_plan failed or could not be evaluated';
 export const PLAN_ONLY_OVERRIDE = 'a mandatory policy in stage post_plan failed; a plan-only run cannot be overridden';
 /** Why a run's policy checks stop it. */
 export const POLICY_CHECK_FAILURE = 'a mandatory policy check failed or could not be evaluated';
 
 /** The results that keep a run from going on: a mandatory task that failed or errored. */
-const mandatoryFailures = (results: readonly ResultFact[]) => results.filter((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
+const mandatoryFailures = (results: readonly ResultFact[]) =>
+  results.filter((r) => r.enforcement_level === 'mandatory' && (r.status === 'failed' || r.status === 'errored'));
 
 /** Why a stage's failed mandatory tasks stop its run, for the run event and error message. */
 function taskFailureReason(stage: TaskStageName, failed: readonly ResultFact[]): string {
@@ -84,10 +97,15 @@ function taskFailureReason(stage: TaskStageName, failed: readonly ResultFact[]):
  * evaluation failed in a way that can; passed otherwise (advisory failures are warnings, an
  * overridden evaluation counts as passed).
  */
-export function stageOutcome(results: readonly ResultFact[], evaluations: readonly EvaluationFact[] = []): 'running' | 'passed' | 'failed' | 'awaiting_override' {
+export function stageOutcome(
+  results: readonly ResultFact[],
+  evaluations: readonly EvaluationFact[] = [],
+): 'running' | 'passed' | 'failed' | 'awaiting_override' {
   if (results.some((r) => !FINAL_RESULT.includes(r.status))) return 'running';
   if (evaluations.some((e) => (OPEN_EVALUATION as readonly string[]).includes(e.status))) return 'running';
-  const evaluationStops = evaluations.some((e) => ['errored', 'canceled', 'unreachable'].includes(e.status) || (e.status === 'failed' && !e.is_overridable));
+  const evaluationStops = evaluations.some(
+    (e) => ['errored', 'canceled', 'unreachable'].includes(e.status) || (e.status === 'failed' && !e.is_overridable),
+  );
   if (mandatoryFailures(results).length || evaluationStops) return 'failed';
   return evaluations.some((e) => e.status === 'failed') ? 'awaiting_override' : 'passed';
 }
@@ -102,9 +120,14 @@ function taskStageGate(facts: Extract<GateFacts, { at: 'task_stage' }>): StageGa
   const outcome = stageOutcome(facts.results, facts.evaluations);
   if (outcome === 'running') return { gate: 'wait', for: 'results' };
   if (outcome === 'passed') return { gate: 'go', closeStage: 'passed' };
-  if (outcome === 'awaiting_override' && !facts.planOnly) return { gate: 'wait', for: 'override', closeStage: 'awaiting_override' };
+  if (outcome === 'awaiting_override' && !facts.planOnly)
+    return { gate: 'wait', for: 'override', closeStage: 'awaiting_override' };
   const failed = mandatoryFailures(facts.results);
-  const reason = failed.length ? taskFailureReason(facts.stage, failed) : outcome === 'awaiting_override' ? PLAN_ONLY_OVERRIDE : POLICY_FAILURE;
+  const reason = failed.length
+    ? taskFailureReason(facts.stage, failed)
+    : outcome === 'awaiting_override'
+      ? PLAN_ONLY_OVERRIDE
+      : POLICY_FAILURE;
   if (facts.stage === 'post_apply') return { gate: 'go', note: reason, closeStage: 'failed' };
   return { gate: 'stop', reason, closeStage: 'failed' };
 }

@@ -11,13 +11,24 @@ import type { RunRow } from './repo.js';
 export const leaseHeldBy = (db: Db, owner: string): Knex.Raw => db.raw('lease_owner = ?', [owner]);
 
 /** The run's lease is held by `owner` and no cancel was requested. */
-export const leaseHeldUnasked = (db: Db, owner: string): Knex.Raw => db.raw('lease_owner = ? and cancel_requested_at is null', [owner]);
+export const leaseHeldUnasked = (db: Db, owner: string): Knex.Raw =>
+  db.raw('lease_owner = ? and cancel_requested_at is null', [owner]);
 
 /** The moved run's lease ran out (or it has none), by the database's clock. */
 export const leaseRanOut = (db: Db): Knex.Raw => db.raw('(lease_until is null or lease_until < now())');
 
 /** Writes `released` to a run still `executing` for which `held` holds (compare-and-set); the run as written, or undefined. */
-export async function releaseRunLease(tx: Db, runId: string, executing: RunRow['status'], held: Knex.Raw, released: Partial<RunRow>): Promise<RunRow | undefined> {
-  const [current] = await tx<RunRow>('runs').where({ id: runId, status: executing }).andWhere(held).update(released).returning('*');
+export async function releaseRunLease(
+  tx: Db,
+  runId: string,
+  executing: RunRow['status'],
+  held: Knex.Raw,
+  released: Partial<RunRow>,
+): Promise<RunRow | undefined> {
+  const [current] = await tx<RunRow>('runs')
+    .where({ id: runId, status: executing })
+    .andWhere(held)
+    .update(released)
+    .returning('*');
   return current;
 }

@@ -198,7 +198,9 @@ export class RunLifecycle {
    */
   concernsAny(db: Db, move: { event: string; to: RunStatus }, row: string): Knex.Raw | null {
     if (this.listeners.some(({ interest }) => !interest)) return null;
-    const conditions = this.listeners.map(({ interest }) => interest!(db, move, row)).filter((c): c is Knex.Raw => c !== null);
+    const conditions = this.listeners
+      .map(({ interest }) => interest!(db, move, row))
+      .filter((c): c is Knex.Raw => c !== null);
     return anyOf(db, conditions);
   }
 
@@ -212,7 +214,12 @@ export class RunLifecycle {
    * Calls the listeners a move concerns (every listener when `answers` is missing); what they leave
    * goes to `m`. `hop`: the move's number among those its statement made.
    */
-  async publishRunTransition(m: RunMoves, change: RunTransition, answers?: Record<string, unknown>, hop = 0): Promise<void> {
+  async publishRunTransition(
+    m: RunMoves,
+    change: RunTransition,
+    answers?: Record<string, unknown>,
+    hop = 0,
+  ): Promise<void> {
     m.made.push(change);
     for (const [i, { listener, interest }] of this.listeners.entries()) {
       if (interest && answers && answers[interestColumn(i, hop)] === false) continue;
@@ -223,7 +230,9 @@ export class RunLifecycle {
 
   /** Columns asking each hook of `stage` that has an interest whether entering it concerns the hook. */
   stageInterestColumns(db: Db, stage: RunStage, runId: RunRef): Knex.Raw[] {
-    return (this.hooks[stage] ?? []).flatMap(({ interest }, i) => (interest ? [namedColumn(db, interest(db, runId), stageColumn(stage, i))] : []));
+    return (this.hooks[stage] ?? []).flatMap(({ interest }, i) =>
+      interest ? [namedColumn(db, interest(db, runId), stageColumn(stage, i))] : [],
+    );
   }
 
   /** Takes the answers of stageInterestColumns out of a row that was read with them. */
@@ -235,7 +244,12 @@ export class RunLifecycle {
    * Asks, in one query that locks nothing, whether entering each of `stages` concerns its hooks,
    * with the caller's own `questions` (named columns); a row for enterStage and stageConcerned.
    */
-  async askStages(db: Db, stages: RunStage[], runId: RunRef, questions: Knex.Raw[] = []): Promise<Record<string, unknown>> {
+  async askStages(
+    db: Db,
+    stages: RunStage[],
+    runId: RunRef,
+    questions: Knex.Raw[] = [],
+  ): Promise<Record<string, unknown>> {
     const columns = [...stages.flatMap((stage) => this.stageInterestColumns(db, stage, runId)), ...questions];
     return columns.length ? selectColumns(db, columns) : {};
   }
@@ -252,14 +266,22 @@ export class RunLifecycle {
   stageInterestCondition(db: Db, stage: RunStage, runId: RunRef): Knex.Raw | null {
     const registered = this.hooks[stage] ?? [];
     if (registered.some((h) => !h.interest)) return null;
-    return anyOf(db, registered.map((h) => h.interest!(db, runId)));
+    return anyOf(
+      db,
+      registered.map((h) => h.interest!(db, runId)),
+    );
   }
 
   /**
    * Combined outcome of every hook of a stage; with none registered the run passes straight
    * through. `answers`: a row from askStages; hooks it says are not concerned are skipped.
    */
-  async enterStage(m: RunMoves, run: RunRow, stage: RunStage, answers?: Record<string, unknown>): Promise<'pass' | 'wait'> {
+  async enterStage(
+    m: RunMoves,
+    run: RunRow,
+    stage: RunStage,
+    answers?: Record<string, unknown>,
+  ): Promise<'pass' | 'wait'> {
     let outcome: 'pass' | 'wait' = 'pass';
     for (const [i, { hook, interest }] of (this.hooks[stage] ?? []).entries()) {
       if (interest && answers?.[stageColumn(stage, i)] === false) continue;

@@ -44,7 +44,12 @@ export const FINAL_RUN_STATUSES = [
 ] as const satisfies readonly RunStatus[];
 
 /** Where a plan with changes waits for a user: confirmation (apply) or discard. */
-export const CONFIRMABLE: readonly RunStatus[] = ['planned', 'post_plan_completed', 'policy_checked', 'planned_and_saved'];
+export const CONFIRMABLE: readonly RunStatus[] = [
+  'planned',
+  'post_plan_completed',
+  'policy_checked',
+  'planned_and_saved',
+];
 /**
  * Waiting for a user: to confirm, or to override a soft-failed policy check or the failed policy
  * evaluations of the post-plan stage (neither is confirmable until then).
@@ -126,19 +131,33 @@ export const runMachine = defineMachine<RunStatus, RunEvent>('run', {
 });
 
 /** A run whose plan leaves nothing to apply: plan-only, or no changes and no empty apply asked for. */
-export const nothingToApply = (run: { plan_only: boolean; has_changes: boolean | null; allow_empty_apply: boolean }): boolean =>
-  run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
+export const nothingToApply = (run: {
+  plan_only: boolean;
+  has_changes: boolean | null;
+  allow_empty_apply: boolean;
+}): boolean => run.plan_only || (run.has_changes === false && !run.allow_empty_apply);
 
 export const isFinal = (s: string): boolean => (FINAL_RUN_STATUSES as readonly string[]).includes(s);
 
 /** The `actions` object clients read (terraform dereferences it without a nil check). */
-export function runActions(run: { status: RunStatus; has_changes: boolean | null; cancel_requested_at: Date | null; force_cancel_available_at: Date | null }, now = new Date()) {
+export function runActions(
+  run: {
+    status: RunStatus;
+    has_changes: boolean | null;
+    cancel_requested_at: Date | null;
+    force_cancel_available_at: Date | null;
+  },
+  now = new Date(),
+) {
   const confirmable = runMachine.can(run.status, 'confirm') && run.has_changes !== false;
   return {
     'is-cancelable': runMachine.can(run.status, 'cancel'),
     'is-confirmable': confirmable,
     'is-discardable': runMachine.can(run.status, 'discard'),
     'is-force-cancelable':
-      runMachine.can(run.status, 'force_cancel') && run.cancel_requested_at !== null && run.force_cancel_available_at !== null && run.force_cancel_available_at <= now,
+      runMachine.can(run.status, 'force_cancel') &&
+      run.cancel_requested_at !== null &&
+      run.force_cancel_available_at !== null &&
+      run.force_cancel_available_at <= now,
   };
 }

@@ -12,11 +12,24 @@ import type { RunMoves } from './lifecycle.js';
  */
 
 /** Inserts a run in `pending` (see insertPendingRunRow, and its `lockWorkspace`) and tells the listeners of its creation. */
-export async function insertPendingRun(m: RunMoves, attrs: NewRun, opts: { lockWorkspace?: boolean } = {}): Promise<RunRow> {
+export async function insertPendingRun(
+  m: RunMoves,
+  attrs: NewRun,
+  opts: { lockWorkspace?: boolean } = {},
+): Promise<RunRow> {
   const { tx, lifecycle } = m;
-  const selected = await insertPendingRunRow(tx, attrs, lifecycle.interestColumns(tx, { event: 'create', to: 'pending' }, 'run'), opts);
+  const selected = await insertPendingRunRow(
+    tx,
+    attrs,
+    lifecycle.interestColumns(tx, { event: 'create', to: 'pending' }, 'run'),
+    opts,
+  );
   const { run, answers } = lifecycle.readInterests(selected);
-  await lifecycle.publishRunTransition(m, { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null }, answers);
+  await lifecycle.publishRunTransition(
+    m,
+    { run, from: null, to: 'pending', event: 'create', actorId: attrs.created_by_id ?? null },
+    answers,
+  );
   return run;
 }
 
@@ -25,7 +38,12 @@ export async function insertPendingRun(m: RunMoves, attrs: NewRun, opts: { lockW
  * the listeners the move concerns. Returns the moved run, or undefined when someone else moved it
  * first or `onlyIf` did not hold. Throws IllegalTransition on an illegal move.
  */
-export async function transitionRun(m: RunMoves, run: Pick<RunRow, 'id' | 'status'>, event: RunEvent, opts: MoveOptions & { with?: Writes } = {}): Promise<RunRow | undefined> {
+export async function transitionRun(
+  m: RunMoves,
+  run: Pick<RunRow, 'id' | 'status'>,
+  event: RunEvent,
+  opts: MoveOptions & { with?: Writes } = {},
+): Promise<RunRow | undefined> {
   const { with: writes, onlyIf, ...move } = opts;
   return transitionRunThrough(m, run, [{ ...move, event }], { with: writes, onlyIf });
 }
@@ -46,7 +64,8 @@ export async function transitionRunThrough(
 ): Promise<RunRow | undefined> {
   const { tx, lifecycle } = m;
   const hops: RunHop[] = [];
-  for (const step of steps) hops.push({ ...step, to: runMachine.transition(hops.length ? hops[hops.length - 1].to : run.status, step.event) });
+  for (const step of steps)
+    hops.push({ ...step, to: runMachine.transition(hops.length ? hops[hops.length - 1].to : run.status, step.event) });
   const alongside: Knex.Raw[] = hops.flatMap((h, hop) => lifecycle.interestColumns(tx, h, 'moved', hop));
   const selected = await moveRunRow(tx, run, hops, { ...opts, alongside });
   if (!selected) return undefined;
@@ -54,7 +73,12 @@ export async function transitionRunThrough(
   for (const [hop, h] of hops.entries()) {
     const from = hop ? hops[hop - 1].to : run.status;
     const seen = hop === hops.length - 1 ? moved : { ...moved, status: h.to };
-    await lifecycle.publishRunTransition(m, { run: seen, from, to: h.to, event: h.event, actorId: h.actorId ?? null }, answers, hop);
+    await lifecycle.publishRunTransition(
+      m,
+      { run: seen, from, to: h.to, event: h.event, actorId: h.actorId ?? null },
+      answers,
+      hop,
+    );
   }
   return moved;
 }

@@ -39,7 +39,11 @@ export class ProductFailed extends Error {
 export type RouteStep = MoveOptions & { event: RunEvent };
 
 /** The move that ends a run after its plan, by how its gate ended it. */
-export const END_EVENT = { finished: 'finish_plan', saved: 'plan_saved', soft_failed: 'soft_fail_policy_check' } as const satisfies Record<string, RunEvent>;
+export const END_EVENT = {
+  finished: 'finish_plan',
+  saved: 'plan_saved',
+  soft_failed: 'soft_fail_policy_check',
+} as const satisfies Record<string, RunEvent>;
 
 /**
  * Where a run goes after a successful plan: the post-plan stage and the policy check are entered
@@ -48,7 +52,11 @@ export const END_EVENT = { finished: 'finish_plan', saved: 'plan_saved', soft_fa
  * runs, otherwise waiting for confirmation, which auto-apply gives at once. Only the stages are
  * entered here; followRoute makes the moves.
  */
-export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<string, unknown>): Promise<RouteStep[]> {
+export async function routeAfterPlan(
+  m: RunMoves,
+  run: RunRow,
+  answers?: Record<string, unknown>,
+): Promise<RouteStep[]> {
   const { lifecycle } = m;
   if (run.status === 'planning') {
     const post = runGate({ at: 'stage_entered', hooks: await lifecycle.enterStage(m, run, 'post_plan', answers) });
@@ -70,7 +78,12 @@ export async function routeAfterPlan(m: RunMoves, run: RunRow, answers?: Record<
  * is no move); only the first step's `onlyIf` is asked. Returns the run where the route ends, or
  * undefined when it had been moved away.
  */
-export async function followRoute(m: RunMoves, start: RunRow, steps: RouteStep[], writes: Writes = []): Promise<RunRow | undefined> {
+export async function followRoute(
+  m: RunMoves,
+  start: RunRow,
+  steps: RouteStep[],
+  writes: Writes = [],
+): Promise<RunRow | undefined> {
   if (!steps.length) {
     await runWrites(m.tx, writes);
     return start;
@@ -121,7 +134,10 @@ export async function resumeAfterStage(
 ): Promise<RunRow | undefined> {
   switch (stage) {
     case 'pre_plan':
-      return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], { with: along, onlyIf });
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_plan' }, { event: 'queue_plan' }], {
+        with: along,
+        onlyIf,
+      });
     case 'post_plan': {
       // The route after the plan is worked out from where completing the stage leads (entering the
       // policy stage on the way), so the stage's completion and the route are one statement.
@@ -130,9 +146,17 @@ export async function resumeAfterStage(
       return followRoute(m, run, [{ event: 'complete_post_plan', onlyIf }, ...route], along);
     }
     case 'pre_apply':
-      return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], { with: along, onlyIf });
+      return transitionRunThrough(m, run, [{ event: 'complete_pre_apply' }, { event: 'queue_apply' }], {
+        with: along,
+        onlyIf,
+      });
     case 'post_apply': {
-      const applied = await transitionRunThrough(m, run, [{ event: 'complete_post_apply', description: note }, { event: 'finish_apply' }], { with: along, onlyIf });
+      const applied = await transitionRunThrough(
+        m,
+        run,
+        [{ event: 'complete_post_apply', description: note }, { event: 'finish_apply' }],
+        { with: along, onlyIf },
+      );
       return applied && settleApplied(m.tx, applied);
     }
   }
@@ -145,8 +169,14 @@ const stagesAfter = (executing: 'planning' | 'applying', outcome: PhaseOutcome):
   outcome.kind !== 'ok' ? [] : executing === 'planning' ? ['post_plan', 'policy_check'] : ['post_apply'];
 
 /** Where a run goes from its executing status once its phase has ended (see routeAfterPlan); hooks `answers` says are not concerned are skipped. */
-async function routeAfterPhase(m: RunMoves, run: RunRow, outcome: PhaseOutcome, answers: Record<string, unknown>): Promise<RouteStep[]> {
-  if (outcome.kind === 'error') return [{ event: 'error', description: outcome.message, changes: { error_message: outcome.message } }];
+async function routeAfterPhase(
+  m: RunMoves,
+  run: RunRow,
+  outcome: PhaseOutcome,
+  answers: Record<string, unknown>,
+): Promise<RouteStep[]> {
+  if (outcome.kind === 'error')
+    return [{ event: 'error', description: outcome.message, changes: { error_message: outcome.message } }];
   if (outcome.kind !== 'ok') return [{ event: 'cancel' }];
   return run.status === 'planning' ? routeAfterPlan(m, run, answers) : routeAfterApply(m, run, answers);
 }
@@ -175,7 +205,10 @@ export async function finishPhase(
   const executing = run.status as 'planning' | 'applying';
   const stages = stagesAfter(executing, outcome);
   const answers = await lifecycle.askStages(tx, stages, run.id);
-  const produced = outcome.kind === 'ok' && outcome.save ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err))) : { row: {} };
+  const produced =
+    outcome.kind === 'ok' && outcome.save
+      ? await outcome.save(tx).catch((err: unknown) => Promise.reject(new ProductFailed(err)))
+      : { row: {} };
   const writes: Writes = [
     ...(produced.writes ?? []),
     ['phase', phaseUpdate(tx, phase.table, { id: phase.id }, { ...produced.row, status: PHASE_STATUS[outcome.kind] })],
@@ -194,7 +227,8 @@ export async function finishPhase(
   // is canceled below. (An apply that succeeded has changed the infrastructure: it stays applied.)
   const cancelable = outcome.kind === 'ok' && executing === 'planning';
   const unasked = cancelable ? leaseHeldUnasked(tx, owner) : ours;
-  const canceledLate = () => (cancelable ? transitionRun(m, run, 'cancel', { changes: released, onlyIf: ours }) : undefined);
+  const canceledLate = () =>
+    cancelable ? transitionRun(m, run, 'cancel', { changes: released, onlyIf: ours }) : undefined;
   let moved: RunRow | undefined;
   if (stages.some((stage) => lifecycle.stageConcerned(stage, answers))) {
     const current = await releaseRunLease(tx, run.id, executing, unasked, released);
@@ -205,7 +239,12 @@ export async function finishPhase(
     moved = await followRoute(m, current, await routeAfterPhase(m, current, outcome, answers), writes);
   } else {
     const [first, ...rest] = await routeAfterPhase(m, { ...run, ...released }, outcome, answers);
-    moved = await followRoute(m, run, [{ ...first, changes: { ...first.changes, ...released }, onlyIf: unasked }, ...rest], writes);
+    moved = await followRoute(
+      m,
+      run,
+      [{ ...first, changes: { ...first.changes, ...released }, onlyIf: unasked }, ...rest],
+      writes,
+    );
     moved ??= await canceledLate();
   }
   return moved?.status === 'applied' ? settleApplied(tx, moved) : moved;

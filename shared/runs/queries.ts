@@ -1,7 +1,12 @@
 import type { Db } from '../platform/db.js';
 import type { Knex } from 'knex';
 import { FINAL_RUN_STATUSES, RUN_STATUSES, runMachine } from './machine.js';
-import { workspaceAccessMap, type GrantedRead, type OrganizationGrant, type WorkspaceAccess } from '../identity/access.queries.js';
+import {
+  workspaceAccessMap,
+  type GrantedRead,
+  type OrganizationGrant,
+  type WorkspaceAccess,
+} from '../identity/access.queries.js';
 import type { ApplyRow, PlanRow, RunRow } from './repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
 import type { WorkspaceRow } from '../workspaces/repo.js';
@@ -38,7 +43,13 @@ const referenceColumns = (alias: string): string[] => [
 
 /** The references of many runs in one query. */
 export async function runReferences(db: Db, ids: string[]): Promise<Map<string, RunReferences>> {
-  const rows = (ids.length ? await db('runs as r').whereIn('r.id', ids).select('r.id', db.raw(referenceColumns('r').join(', '))) : []) as (RunReferences & { id: string })[];
+  const rows = (
+    ids.length
+      ? await db('runs as r')
+          .whereIn('r.id', ids)
+          .select('r.id', db.raw(referenceColumns('r').join(', ')))
+      : []
+  ) as (RunReferences & { id: string })[];
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -61,12 +72,23 @@ export type RunWithReferencesRow = RunRow & RunReferences & { organization_name:
 
 /** The run and its references of a row RUN_WITH_REFERENCES read. */
 export function splitRunReferences(row: RunWithReferencesRow): { run: RunRow; refs: RunReferences } {
-  const { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id, organization_name: _name, ...run } = row;
+  const {
+    plan_id,
+    apply_id,
+    stage_ids,
+    check_ids,
+    comment_ids,
+    event_ids,
+    confirmed_by_id,
+    organization_name: _name,
+    ...run
+  } = row;
   return { run, refs: { plan_id, apply_id, stage_ids, check_ids, comment_ids, event_ids, confirmed_by_id } };
 }
 
 /** The name of the organization of a row of a run's (a plan, apply, policy check or task stage) read as `x`, through its run's workspace, as SQL. */
-const ORGANIZATION_THROUGH_RUN = '(select w.organization_name from runs pr join workspaces w on w.id = pr.workspace_id where pr.id = x.run_id)';
+const ORGANIZATION_THROUGH_RUN =
+  '(select w.organization_name from runs pr join workspaces w on w.id = pr.workspace_id where pr.id = x.run_id)';
 
 /**
  * The granted read of a row of a run's by id, with its run's status and workspace: what a plan's,
@@ -114,16 +136,35 @@ export interface RunIncludes {
 /** Reads what `include` names for these runs: task stages, plans, applies, workspaces, creators and configuration versions. */
 export async function runIncludes(db: Db, runs: RunRow[], include: Set<string>): Promise<RunIncludes> {
   const ids = runs.map((r) => r.id);
-  const stages = include.has('task_stages') && ids.length ? ((await db('task_stages').whereIn('run_id', ids).orderByRaw(STAGE_ORDER)) as TaskStageRow[]) : [];
-  const plans = include.has('plan') && ids.length ? new Map(((await db('plans').whereIn('run_id', ids)) as PlanRow[]).map((p) => [p.run_id, p])) : null;
-  const applies = include.has('apply') && ids.length ? new Map(((await db('applies').whereIn('run_id', ids)) as ApplyRow[]).map((a) => [a.run_id, a])) : null;
-  const workspaces = include.has('workspace') && runs.length ? ((await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))])) as WorkspaceRow[]) : [];
+  const stages =
+    include.has('task_stages') && ids.length
+      ? ((await db('task_stages').whereIn('run_id', ids).orderByRaw(STAGE_ORDER)) as TaskStageRow[])
+      : [];
+  const plans =
+    include.has('plan') && ids.length
+      ? new Map(((await db('plans').whereIn('run_id', ids)) as PlanRow[]).map((p) => [p.run_id, p]))
+      : null;
+  const applies =
+    include.has('apply') && ids.length
+      ? new Map(((await db('applies').whereIn('run_id', ids)) as ApplyRow[]).map((a) => [a.run_id, a]))
+      : null;
+  const workspaces =
+    include.has('workspace') && runs.length
+      ? ((await db('workspaces').whereIn('id', [...new Set(runs.map((r) => r.workspace_id))])) as WorkspaceRow[])
+      : [];
   const users = include.has('created_by')
-    ? ((await db('users').whereIn('id', runs.map((r) => r.created_by_id).filter((x): x is string => Boolean(x)))) as UserRow[])
+    ? ((await db('users').whereIn(
+        'id',
+        runs.map((r) => r.created_by_id).filter((x): x is string => Boolean(x)),
+      )) as UserRow[])
     : [];
-  const cvs = include.has('configuration_version') || include.has('configuration_version.ingress_attributes')
-    ? ((await db('configuration_versions').whereIn('id', runs.map((r) => r.configuration_version_id).filter((x): x is string => Boolean(x)))) as CvRow[])
-    : [];
+  const cvs =
+    include.has('configuration_version') || include.has('configuration_version.ingress_attributes')
+      ? ((await db('configuration_versions').whereIn(
+          'id',
+          runs.map((r) => r.configuration_version_id).filter((x): x is string => Boolean(x)),
+        )) as CvRow[])
+      : [];
   return { stages, plans, applies, workspaces, users, cvs };
 }
 
@@ -180,34 +221,62 @@ const likeText = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 function narrowed(db: Db, query: Knex.QueryBuilder, filter: RunListFilter): Knex.QueryBuilder {
   if (filter.statuses) query.whereIn('runs.status', filter.statuses);
   if (filter.sources) query.whereIn('runs.source', filter.sources);
-  if (filter.operations) query.where((q) => { for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false'); });
-  if (filter.user) query.whereIn('runs.created_by_id', db('users').whereILike('username', likeText(filter.user)).select('id'));
+  if (filter.operations)
+    query.where((q) => {
+      for (const op of filter.operations!) q.orWhereRaw(OPERATION_SQL[op] ?? 'false');
+    });
+  if (filter.user)
+    query.whereIn('runs.created_by_id', db('users').whereILike('username', likeText(filter.user)).select('id'));
   if (filter.commit) query.whereRaw('false');
   return query;
 }
 
 /** One page of a workspace's runs, newest first, narrowed by `filter`. */
-export async function runsOfWorkspacePage(db: Db, workspaceId: string, filter: RunListFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+export async function runsOfWorkspacePage(
+  db: Db,
+  workspaceId: string,
+  filter: RunListFilter,
+  page: Page,
+): Promise<{ rows: RunRow[]; total: number }> {
   const query = narrowed(db, db<RunRow>('runs').where({ workspace_id: workspaceId }), filter);
   return fetchPage<RunRow>(query.orderBy('created_at', 'desc').orderBy('id'), page);
 }
 
 /** One page of the runs of an organization's workspaces among `workspaceIds` (those the caller may see), newest first, narrowed by `filter`. */
-export async function runsOfOrganizationPage(db: Db, workspaceIds: string[], filter: OrganizationRunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+export async function runsOfOrganizationPage(
+  db: Db,
+  workspaceIds: string[],
+  filter: OrganizationRunFilter,
+  page: Page,
+): Promise<{ rows: RunRow[]; total: number }> {
   const query = narrowed(db, db<RunRow>('runs').whereIn('runs.workspace_id', workspaceIds), filter);
-  if (filter.workspaceNames) query.whereIn('runs.workspace_id', db('workspaces').whereIn('id', workspaceIds).whereIn('name', filter.workspaceNames).select('id'));
+  if (filter.workspaceNames)
+    query.whereIn(
+      'runs.workspace_id',
+      db('workspaces').whereIn('id', workspaceIds).whereIn('name', filter.workspaceNames).select('id'),
+    );
   if (filter.statusGroup) query.whereIn('runs.status', GROUP_STATUSES[filter.statusGroup]);
   if (filter.lastYearOnly) query.whereRaw(`runs.created_at > now() - interval '1 year'`);
   if (filter.agentPoolNames) {
     const pools = db('agent_pools').whereIn('name', filter.agentPoolNames).select('id');
-    query.whereIn('runs.workspace_id', db('workspaces').whereIn('id', workspaceIds).whereIn('agent_pool_id', pools).select('id'));
+    query.whereIn(
+      'runs.workspace_id',
+      db('workspaces').whereIn('id', workspaceIds).whereIn('agent_pool_id', pools).select('id'),
+    );
   }
-  if (filter.basic) query.where((q) => q.whereILike('runs.id', likeText(filter.basic!)).orWhereILike('runs.message', likeText(filter.basic!)));
+  if (filter.basic)
+    query.where((q) =>
+      q.whereILike('runs.id', likeText(filter.basic!)).orWhereILike('runs.message', likeText(filter.basic!)),
+    );
   return fetchPage<RunRow>(query.select('runs.*').orderBy('runs.created_at', 'desc').orderBy('runs.id'), page);
 }
 
 /** Runs of an organization that have not finished, oldest first, in the workspaces the grant may see, with its access to each. */
-export async function visibleUnfinishedRuns(db: Db, organizationName: string, grant: OrganizationGrant): Promise<{ rows: RunRow[]; access: Map<string, WorkspaceAccess> }> {
+export async function visibleUnfinishedRuns(
+  db: Db,
+  organizationName: string,
+  grant: OrganizationGrant,
+): Promise<{ rows: RunRow[]; access: Map<string, WorkspaceAccess> }> {
   const rows = await db<RunRow>('runs')
     .join('workspaces', 'workspaces.id', 'runs.workspace_id')
     .where('workspaces.organization_name', organizationName)
@@ -219,11 +288,17 @@ export async function visibleUnfinishedRuns(db: Db, organizationName: string, gr
 }
 
 /** How many runs of an organization wait (pending) and how many plan or apply. */
-export async function organizationRunCounts(db: Db, organizationName: string): Promise<{ pending: number; running: number }> {
+export async function organizationRunCounts(
+  db: Db,
+  organizationName: string,
+): Promise<{ pending: number; running: number }> {
   const counts = await db('runs')
     .join('workspaces', 'workspaces.id', 'runs.workspace_id')
     .where('workspaces.organization_name', organizationName)
-    .select(db.raw(`count(*) filter (where runs.status = 'pending') as pending`), db.raw(`count(*) filter (where runs.status in ('planning', 'applying')) as running`))
+    .select(
+      db.raw(`count(*) filter (where runs.status = 'pending') as pending`),
+      db.raw(`count(*) filter (where runs.status in ('planning', 'applying')) as running`),
+    )
     .first();
   return { pending: Number(counts?.pending ?? 0), running: Number(counts?.running ?? 0) };
 }
@@ -240,17 +315,27 @@ export interface RunEventView {
 }
 
 /** A run's events in the order they happened. */
-export const runEventsOf = (db: Db, runId: string): Promise<RunEventView[]> => db('run_events').where({ run_id: runId }).orderBy('created_at').orderBy('id');
+export const runEventsOf = (db: Db, runId: string): Promise<RunEventView[]> =>
+  db('run_events').where({ run_id: runId }).orderBy('created_at').orderBy('id');
 
 /** One run event by id. */
-export const findRunEvent = (db: Db, id: string): Promise<RunEventView | undefined> => db('run_events').where({ id }).first();
+export const findRunEvent = (db: Db, id: string): Promise<RunEventView | undefined> =>
+  db('run_events').where({ id }).first();
 
 /** What run events include on request (`include=actor,comment`): their actors and comments. */
-export async function runEventIncludes(db: Db, events: RunEventView[], include: Set<string>): Promise<{ users: UserRow[]; comments: CommentRow[] }> {
+export async function runEventIncludes(
+  db: Db,
+  events: RunEventView[],
+  include: Set<string>,
+): Promise<{ users: UserRow[]; comments: CommentRow[] }> {
   const actorIds = [...new Set(events.map((e) => e.actor_id).filter((id): id is string => Boolean(id)))];
   const commentIds = events.map((e) => e.comment_id).filter((id): id is string => Boolean(id));
-  const users = include.has('actor') && actorIds.length ? ((await db('users').whereIn('id', actorIds)) as UserRow[]) : [];
-  const comments = include.has('comment') && commentIds.length ? ((await db('comments').whereIn('id', commentIds)) as CommentRow[]) : [];
+  const users =
+    include.has('actor') && actorIds.length ? ((await db('users').whereIn('id', actorIds)) as UserRow[]) : [];
+  const comments =
+    include.has('comment') && commentIds.length
+      ? ((await db('comments').whereIn('id', commentIds)) as CommentRow[])
+      : [];
   return { users, comments };
 }
 

@@ -86,10 +86,27 @@ export const planOfRun = (db: Db, runId: string) => db<PlanRow>('plans').where({
 export const applyOfRun = (db: Db, runId: string) => db<ApplyRow>('applies').where({ run_id: runId }).first();
 
 export type NewRun = Pick<RunRow, 'workspace_id' | 'configuration_version_id' | 'source'> &
-  Partial<Pick<RunRow, 'message' | 'plan_only' | 'auto_apply' | 'is_destroy' | 'refresh' | 'refresh_only' | 'save_plan' | 'allow_empty_apply' | 'target_addrs' | 'replace_addrs' | 'variables' | 'variables_sealed' | 'terraform_version' | 'secrets_withheld'>> & {
+  Partial<
+    Pick<
+      RunRow,
+      | 'message'
+      | 'plan_only'
+      | 'auto_apply'
+      | 'is_destroy'
+      | 'refresh'
+      | 'refresh_only'
+      | 'save_plan'
+      | 'allow_empty_apply'
+      | 'target_addrs'
+      | 'replace_addrs'
+      | 'variables'
+      | 'variables_sealed'
+      | 'terraform_version'
+      | 'secrets_withheld'
+    >
+  > & {
     created_by_id?: string | null;
   } & Partial<IdempotencyColumns>;
-
 
 /** The workspace's id with its row locked for update (a value for the run's `workspace_id`); its one placeholder is the id. */
 const LOCKED_WORKSPACE = '(select id from workspaces where id = ? for update)';
@@ -102,7 +119,12 @@ const lockedWorkspace = (db: Db, workspaceId: string) => db.raw(LOCKED_WORKSPACE
  * row with the foreign key's share lock only, for a caller that takes no update lock on it later in
  * its transaction (see below) and should not wait for, or hold up, that workspace's other moves.
  */
-export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex.Raw[] = [], opts: { lockWorkspace?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function insertPendingRunRow(
+  db: Db,
+  attrs: NewRun,
+  alongside: Knex.Raw[] = [],
+  opts: { lockWorkspace?: boolean } = {},
+): Promise<Record<string, unknown>> {
   const now = new Date().toISOString();
   const id = newId('run');
   const [planLog, applyLog] = [newId('log'), newId('log')];
@@ -111,20 +133,34 @@ export async function insertPendingRunRow(db: Db, attrs: NewRun, alongside: Knex
   // foreign key check share-locks it: two inserts each holding the share lock and asking for the
   // update lock would deadlock.
   const [selected] = await db
-    .with('run', db('runs').insert({
-      id,
-      ...attrs,
-      workspace_id: opts.lockWorkspace === false ? attrs.workspace_id : lockedWorkspace(db, attrs.workspace_id),
-      target_addrs: asJson(db, attrs.target_addrs ?? []),
-      replace_addrs: asJson(db, attrs.replace_addrs ?? []),
-      variables: asJson(db, attrs.variables ?? []),
-      status: 'pending',
-      status_timestamps: asJson(db, { 'plan-queueable-at': now }),
-    }).returning('*'))
+    .with(
+      'run',
+      db('runs')
+        .insert({
+          id,
+          ...attrs,
+          workspace_id: opts.lockWorkspace === false ? attrs.workspace_id : lockedWorkspace(db, attrs.workspace_id),
+          target_addrs: asJson(db, attrs.target_addrs ?? []),
+          replace_addrs: asJson(db, attrs.replace_addrs ?? []),
+          variables: asJson(db, attrs.variables ?? []),
+          status: 'pending',
+          status_timestamps: asJson(db, { 'plan-queueable-at': now }),
+        })
+        .returning('*'),
+    )
     .with('logs', insertLogs(db, [planLog, applyLog]))
     .with('plan', db('plans').insert({ id: newId('plan'), run_id: id, log_id: planLog }))
     .with('apply', db('applies').insert({ id: newId('apply'), run_id: id, log_id: applyLog }))
-    .with('event', runEventInsert(db, { run_id: id, action: 'created', from_status: null, to_status: 'pending', actor_id: attrs.created_by_id ?? null }))
+    .with(
+      'event',
+      runEventInsert(db, {
+        run_id: id,
+        action: 'created',
+        from_status: null,
+        to_status: 'pending',
+        actor_id: attrs.created_by_id ?? null,
+      }),
+    )
     .select('run.*', ...alongside)
     .from('run');
   return selected as Record<string, unknown>;
@@ -153,7 +189,12 @@ function runColumn(name: string): string {
  * undefined, having written nothing, when it does not hold. The caller asks that nothing
  * listens to either move: none is told of them (docs/design-for-speed.md, "The run's queued insert").
  */
-export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyIf: Written): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
+export async function insertQueuedRunIf(
+  db: Db,
+  id: string,
+  attrs: NewRun,
+  onlyIf: Written,
+): Promise<{ run: RunRow; made: QueuedRunIds } | undefined> {
   const now = new Date().toISOString();
   const [planLog, applyLog] = [newId('log'), newId('log')];
   const made: QueuedRunIds = { planId: newId('plan'), applyId: newId('apply'), eventIds: [newId('re'), newId('re')] };
@@ -167,7 +208,9 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
     status_timestamps: { 'plan-queueable-at': now, 'plan-queued-at': now },
   };
   // The values typed by the runs table's own row type; the columns left out keep their defaults.
-  const columns = Object.keys(values).filter((k) => values[k] !== undefined).map(runColumn);
+  const columns = Object.keys(values)
+    .filter((k) => values[k] !== undefined)
+    .map(runColumn);
   // Both events at one instant, the second a microsecond later, so they list in their order.
   const sql = `with ${CANDIDATE} as (select ?::text as id, ?::text as workspace_id),
      at as (select clock_timestamp() as t),
@@ -207,13 +250,21 @@ export async function insertQueuedRunIf(db: Db, id: string, attrs: NewRun, onlyI
   return run && { run, made };
 }
 
-type RunEventRow = { run_id: string; action: string; from_status?: string | null; to_status?: string | null; actor_id?: string | null; description?: string | null };
+type RunEventRow = {
+  run_id: string;
+  action: string;
+  from_status?: string | null;
+  to_status?: string | null;
+  actor_id?: string | null;
+  description?: string | null;
+};
 
 /**
  * The insert of a run event (a query: await it, or use it in a larger statement). The time is the
  * wall clock, not the transaction start, so several moves made in one transaction keep their order.
  */
-const runEventInsert = (db: Db, e: RunEventRow) => db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
+const runEventInsert = (db: Db, e: RunEventRow) =>
+  db('run_events').insert({ id: newId('re'), ...e, created_at: db.raw('clock_timestamp()') });
 
 /** Records a run event. */
 export async function insertRunEvent(db: Db, e: RunEventRow): Promise<void> {
@@ -252,10 +303,18 @@ export async function moveRunRow(
   opts: { onlyIf?: Knex.Raw; with?: Writes; alongside?: Knex.Raw[] } = {},
 ): Promise<Record<string, unknown> | undefined> {
   const last = hops[hops.length - 1];
-  const values: Record<string, unknown> = { ...Object.assign({}, ...hops.map((h) => h.changes ?? {})), status: last.to, updated_at: db.fn.now() };
-  for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const) if (k in values) values[k] = asJson(db, values[k]);
+  const values: Record<string, unknown> = {
+    ...Object.assign({}, ...hops.map((h) => h.changes ?? {})),
+    status: last.to,
+    updated_at: db.fn.now(),
+  };
+  for (const k of ['target_addrs', 'replace_addrs', 'variables'] as const)
+    if (k in values) values[k] = asJson(db, values[k]);
   const at = new Date().toISOString();
-  values.status_timestamps = db.raw(`status_timestamps || jsonb_build_object(${hops.map(() => '?::text, ?::text').join(', ')})`, hops.flatMap((h) => [timestampKey(h.to), at]));
+  values.status_timestamps = db.raw(
+    `status_timestamps || jsonb_build_object(${hops.map(() => '?::text, ?::text').join(', ')})`,
+    hops.flatMap((h) => [timestampKey(h.to), at]),
+  );
   // The moves and their events in one statement: the events are written only when the run moved,
   // each a microsecond after the one before, so that they read back in order.
   const froms = [run.status, ...hops.map((h) => h.to)];
@@ -266,7 +325,14 @@ export async function moveRunRow(
     hops.flatMap((h, i) => [newId('re'), h.event, froms[i], h.to, h.actorId ?? null, h.description ?? null, i]),
   );
   const [selected] = await withWrites(db, opts.with ?? [])
-    .with('moved', db('runs').where({ id: run.id, status: run.status }).andWhere(opts.onlyIf ?? db.raw('true')).update(values).returning('*'))
+    .with(
+      'moved',
+      db('runs')
+        .where({ id: run.id, status: run.status })
+        .andWhere(opts.onlyIf ?? db.raw('true'))
+        .update(values)
+        .returning('*'),
+    )
     .with('event', recorded)
     .select('moved.*', ...(opts.alongside ?? []))
     .from('moved');
@@ -274,29 +340,49 @@ export async function moveRunRow(
 }
 
 /** The update of a plan or apply of a run (by its id or the run's), stamping status-timestamps when the status changes; returns the row. */
-export function phaseUpdate(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>) {
+export function phaseUpdate(
+  db: Db,
+  table: 'plans' | 'applies',
+  where: { id: string } | { run_id: string },
+  changes: Record<string, unknown>,
+) {
   const values = { ...changes };
   if (typeof changes.status === 'string') {
-    values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [`${changes.status}-at`, new Date().toISOString()]);
+    values.status_timestamps = db.raw('status_timestamps || jsonb_build_object(?::text, ?::text)', [
+      `${changes.status}-at`,
+      new Date().toISOString(),
+    ]);
   }
   return db(table).where(where).update(values).returning('*');
 }
 
 /** Updates the plan or apply of a run (see phaseUpdate); returns the row. */
-export async function updatePhase<T extends PlanRow | ApplyRow>(db: Db, table: 'plans' | 'applies', where: { id: string } | { run_id: string }, changes: Record<string, unknown>): Promise<T | undefined> {
+export async function updatePhase<T extends PlanRow | ApplyRow>(
+  db: Db,
+  table: 'plans' | 'applies',
+  where: { id: string } | { run_id: string },
+  changes: Record<string, unknown>,
+): Promise<T | undefined> {
   const [row] = await phaseUpdate(db, table, where, changes);
   return row as T | undefined;
 }
 
 /** The organization a run's workspace belongs to, or null when there is no such run. */
 export async function organizationOfRun(db: Db, id: string): Promise<string | null> {
-  const row = await db('runs as r').join('workspaces as w', 'w.id', 'r.workspace_id').where('r.id', id).first('w.organization_name');
+  const row = await db('runs as r')
+    .join('workspaces as w', 'w.id', 'r.workspace_id')
+    .where('r.id', id)
+    .first('w.organization_name');
   return row?.organization_name ?? null;
 }
 
 /** Speculative (plan-only) runs of a workspace that have not ended yet. */
 export async function countUnfinishedSpeculativeRuns(db: Db, workspaceId: string): Promise<number> {
-  const row = await db('runs').where({ workspace_id: workspaceId, plan_only: true }).whereNotIn('status', FINAL_RUN_STATUSES).count<{ n: string }[]>('* as n').first();
+  const row = await db('runs')
+    .where({ workspace_id: workspaceId, plan_only: true })
+    .whereNotIn('status', FINAL_RUN_STATUSES)
+    .count<{ n: string }[]>('* as n')
+    .first();
   return Number(row?.n ?? 0);
 }
 
@@ -322,7 +408,13 @@ export const blockingRuns = (db: Db, run: RunColumns) =>
     .unionAll(db('workspaces').where({ id: run.workspace_id, locked: true }).select(db.raw('1')));
 
 /** Statuses in which a run waits for its next step's job (see nextStep). */
-const QUEUED_STEPS: readonly RunStatus[] = ['plan_queued', 'policy_checking', 'confirmed', 'pre_apply_completed', 'apply_queued'];
+const QUEUED_STEPS: readonly RunStatus[] = [
+  'plan_queued',
+  'policy_checking',
+  'confirmed',
+  'pre_apply_completed',
+  'apply_queued',
+];
 
 /**
  * Runs waiting for their next step's job, keyed by id (for pageAfter): queued ones, and pending
@@ -333,7 +425,13 @@ export const runsDue = (db: Db): Knex.QueryBuilder => {
   const due = { id: db.ref('due.id'), workspace_id: db.ref('due.workspace_id'), created_at: db.ref('due.created_at') };
   return db('runs as due')
     .where((q) =>
-      q.whereIn('due.status', QUEUED_STEPS).orWhere((p) => p.where('due.status', 'pending').andWhere((w) => w.where('due.plan_only', true).orWhereNotExists(blockingRuns(db, due)))),
+      q
+        .whereIn('due.status', QUEUED_STEPS)
+        .orWhere((p) =>
+          p
+            .where('due.status', 'pending')
+            .andWhere((w) => w.where('due.plan_only', true).orWhereNotExists(blockingRuns(db, due))),
+        ),
     )
     .select('due.id as key', 'due.id', 'due.status');
 };
@@ -346,13 +444,30 @@ export const runsAbandoned = (db: Db): Knex.QueryBuilder =>
     .select('id as key', 'id');
 
 /** A run's variables as stored: keys in the clear, keys and values sealed (values are secrets). */
-export function sealRunVariables(key: Buffer, variables: { key: string; value: string }[]): Pick<RunRow, 'variables' | 'variables_sealed'> {
+export function sealRunVariables(
+  key: Buffer,
+  variables: { key: string; value: string }[],
+): Pick<RunRow, 'variables' | 'variables_sealed'> {
   if (!variables.length) return { variables: [], variables_sealed: null };
-  return { variables: variables.map((v) => ({ key: v.key })), variables_sealed: encryptSecret(key, JSON.stringify(variables)) };
+  return {
+    variables: variables.map((v) => ({ key: v.key })),
+    variables_sealed: encryptSecret(key, JSON.stringify(variables)),
+  };
 }
 
 /** What a run's Terraform phase is made of, as phaseSourcesOf reads it. */
-export interface PhaseSourcesRow extends Pick<RunRow, 'workspace_id' | 'variables' | 'variables_sealed' | 'is_destroy' | 'refresh_only' | 'refresh' | 'target_addrs' | 'replace_addrs' | 'secrets_withheld'> {
+export interface PhaseSourcesRow extends Pick<
+  RunRow,
+  | 'workspace_id'
+  | 'variables'
+  | 'variables_sealed'
+  | 'is_destroy'
+  | 'refresh_only'
+  | 'refresh'
+  | 'target_addrs'
+  | 'replace_addrs'
+  | 'secrets_withheld'
+> {
   archive_object_id: string | null;
   working_directory: string | null;
   structured_run_output_enabled: boolean;
@@ -375,7 +490,11 @@ const MINTING = `with ${RELAXED_COMMIT}, minted as (${RUN_TOKEN_INSERT})`;
  * key, and the variables reaching the workspace, in one statement (the variables as one JSON array), which
  * also writes the phase's token (see MINTING).
  */
-export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunToken, 'values'>): Promise<PhaseSourcesRow | undefined> {
+export async function phaseSourcesOf(
+  db: Db,
+  runId: string,
+  token: Pick<NewRunToken, 'values'>,
+): Promise<PhaseSourcesRow | undefined> {
   const sql = `${MINTING}
     select r.workspace_id, r.variables, r.variables_sealed, r.is_destroy, r.refresh_only, r.refresh, r.target_addrs, r.replace_addrs, r.secrets_withheld,
       cv.archive_object_id, w.working_directory, w.structured_run_output_enabled, sv.object_id as state_object_id,
@@ -393,15 +512,22 @@ export async function phaseSourcesOf(db: Db, runId: string, token: Pick<NewRunTo
 }
 
 /** A run's variables with their values, for its Terraform only. */
-export function openRunVariables(key: Buffer, run: Pick<RunRow, 'variables' | 'variables_sealed'>): { key: string; value: string }[] {
-  if (run.variables_sealed) return JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[];
+export function openRunVariables(
+  key: Buffer,
+  run: Pick<RunRow, 'variables' | 'variables_sealed'>,
+): { key: string; value: string }[] {
+  if (run.variables_sealed)
+    return JSON.parse(decryptSecret(key, run.variables_sealed)) as { key: string; value: string }[];
   // Rows written before the values were sealed.
   return run.variables.filter((v): v is { key: string; value: string } => typeof v.value === 'string');
 }
 
 /** Records a plan's redacted JSON object unless it has one already; whether it did. */
 export async function setPlanRedacted(db: Db, planId: string, objectId: string): Promise<boolean> {
-  const n = await db('plans').where({ id: planId }).whereNull('redacted_object_id').update({ redacted_object_id: objectId });
+  const n = await db('plans')
+    .where({ id: planId })
+    .whereNull('redacted_object_id')
+    .update({ redacted_object_id: objectId });
   return n > 0;
 }
 

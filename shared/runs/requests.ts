@@ -39,19 +39,38 @@ export async function createRequestedRun(
   actorId: string | null,
   idempotency: IdempotencyColumns | null = null,
 ): Promise<CreatedRun> {
-  if (ws.execution_mode === 'local') throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', { relationship: 'workspace' });
+  if (ws.execution_mode === 'local')
+    throw new Unprocessable('the workspace uses local execution; runs are not executed remotely', {
+      relationship: 'workspace',
+    });
   if (!cv || cv.workspace_id !== ws.id) {
-    throw new Unprocessable(cvNamed ? 'configuration version not found in this workspace' : 'the workspace has no configuration version; upload one first', { relationship: 'configuration-version' });
+    throw new Unprocessable(
+      cvNamed
+        ? 'configuration version not found in this workspace'
+        : 'the workspace has no configuration version; upload one first',
+      { relationship: 'configuration-version' },
+    );
   }
-  if (cv.speculative && attrs['plan-only'] === false) throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', { attribute: 'plan-only' });
-  if (attrs['refresh-only'] && attrs['is-destroy']) throw new Unprocessable('refresh-only runs cannot destroy', { attribute: 'refresh-only' });
+  if (cv.speculative && attrs['plan-only'] === false)
+    throw new Unprocessable('a speculative configuration version can only be used for plan-only runs', {
+      attribute: 'plan-only',
+    });
+  if (attrs['refresh-only'] && attrs['is-destroy'])
+    throw new Unprocessable('refresh-only runs cannot destroy', { attribute: 'refresh-only' });
   const planOnly = attrs['plan-only'] ?? cv.speculative;
   // Who may not start an applying run learns nothing more about the version (404 first).
   if (!planOnly && !allows(access, 'apply')) throw new NotFound();
-  if (!usableForRuns(cv.status, cv.source)) throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, { relationship: 'configuration-version' });
+  if (!usableForRuns(cv.status, cv.source))
+    throw new Unprocessable(`the configuration version is ${cv.status}, not uploaded`, {
+      relationship: 'configuration-version',
+    });
   // As in Terraform Cloud, only a plan-only run may ask for a Terraform version of its own.
-  if (attrs['terraform-version'] && !planOnly) throw new Unprocessable('terraform-version is only valid for plan-only runs', { attribute: 'terraform-version' });
-  const secretsWithheld = await secretsWithheldFrom(rt.db, ws.organization_name, { planOnly, planAccessOnly: !allows(access, 'apply') });
+  if (attrs['terraform-version'] && !planOnly)
+    throw new Unprocessable('terraform-version is only valid for plan-only runs', { attribute: 'terraform-version' });
+  const secretsWithheld = await secretsWithheldFrom(rt.db, ws.organization_name, {
+    planOnly,
+    planAccessOnly: !allows(access, 'apply'),
+  });
   return createRun(
     rt,
     {

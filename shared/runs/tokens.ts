@@ -26,14 +26,19 @@ export function newPhaseToken(rt: Pick<Runtime, 'db' | 'config'>, runId: string,
 }
 
 /** Ends a phase's token at once. */
-export const revokePhaseToken = (rt: Pick<Runtime, 'db'>, tokenId: string): Promise<void> => revokeRunToken(rt.db, tokenId);
+export const revokePhaseToken = (rt: Pick<Runtime, 'db'>, tokenId: string): Promise<void> =>
+  revokeRunToken(rt.db, tokenId);
 
 /**
  * The workspace when a run token may read its state: its run's own workspace, or a workspace of the
  * same organization that shares its state with the run's workspace (global remote state, or the run's
  * workspace among its remote state consumers; see mayReadOutputsAs). Anything else is a 404.
  */
-export async function stateReadableByRun(rt: Runtime, principal: RunPrincipal, workspace: WorkspaceRow | undefined): Promise<WorkspaceRow> {
+export async function stateReadableByRun(
+  rt: Runtime,
+  principal: RunPrincipal,
+  workspace: WorkspaceRow | undefined,
+): Promise<WorkspaceRow> {
   if (!workspace || workspace.organization_name !== principal.runOrganization) throw new NotFound();
   if (workspace.id === principal.workspaceId) return workspace;
   if (!(await mayReadOutputsAs(rt, workspace.id, principal.workspaceId))) throw new NotFound();

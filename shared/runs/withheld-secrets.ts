@@ -8,7 +8,11 @@ import { withholdsSecretsFromPlanAccess } from '../organizations/repo.js';
  * (`speculative-runs-withhold-secrets`). Decided once, as the run is queued, and kept on the run;
  * the organization is read only for such a run.
  */
-export async function secretsWithheldFrom(db: Db, organizationName: string, run: { planOnly: boolean; planAccessOnly: boolean }): Promise<boolean> {
+export async function secretsWithheldFrom(
+  db: Db,
+  organizationName: string,
+  run: { planOnly: boolean; planAccessOnly: boolean },
+): Promise<boolean> {
   if (!run.planOnly || !run.planAccessOnly) return false;
   return withholdsSecretsFromPlanAccess(db, organizationName);
 }

@@ -1,5 +1,9 @@
 import { ORGANIZATION_PERMISSIONS } from '../identity/access.queries.js';
-import { TEAM_WORKSPACE_ACCESS, WORKSPACE_PERMISSION_FLAGS, WORKSPACE_PERMISSION_VALUES } from '../identity/permissions.rules.js';
+import {
+  TEAM_WORKSPACE_ACCESS,
+  WORKSPACE_PERMISSION_FLAGS,
+  WORKSPACE_PERMISSION_VALUES,
+} from '../identity/permissions.rules.js';
 import { BOOL, NAME, NULLABLE_TIME, TEXT, linkageList, resourceDocument, toMany, toOne } from './jsonapi.js';
 
 const EMAIL = { type: 'string', format: 'email', maxLength: 254 };
@@ -68,7 +72,10 @@ const TAG = {
   properties: {
     type: { enum: ['tags'] },
     id: { type: 'string', minLength: 1, maxLength: 64 },
-    attributes: { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9:_.-]*$' } } },
+    attributes: {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9:_.-]*$' } },
+    },
   },
   anyOf: [{ required: ['id'] }, { required: ['attributes'], properties: { attributes: { required: ['name'] } } }],
 };
@@ -77,15 +84,29 @@ const TAGS = { type: 'array', maxItems: 100, items: TAG };
 /** Request body schemas of the foundation resources, by name. */
 export const foundationSchemas = {
   'organization.create': resourceDocument('organizations', organizationAttributes, { required: ['name', 'email'] }),
-  'organization.update': resourceDocument('organizations', organizationAttributes, { relationships: { 'default-agent-pool': toOne('agent-pools', true) } }),
-  'account.update': resourceDocument('users', { username: NAME, email: EMAIL }),
-  'user.create': resourceDocument('users', { username: NAME, email: EMAIL, 'is-admin': BOOL }, { required: ['username', 'email'] }),
-  // go-tfe and the tfe provider send `{"data":{"type":""}}`, older scripts the singular type.
-  'token.create': resourceDocument(['authentication-tokens', 'authentication-token'], { description: { oneOf: [{ type: 'null' }, TEXT(500)] }, 'expired-at': NULLABLE_TIME }, { typeMayBeEmpty: true }),
-  'membership.create': resourceDocument('organization-memberships', { email: EMAIL }, {
-    required: ['email'],
-    relationships: { teams: toMany('teams') },
+  'organization.update': resourceDocument('organizations', organizationAttributes, {
+    relationships: { 'default-agent-pool': toOne('agent-pools', true) },
   }),
+  'account.update': resourceDocument('users', { username: NAME, email: EMAIL }),
+  'user.create': resourceDocument(
+    'users',
+    { username: NAME, email: EMAIL, 'is-admin': BOOL },
+    { required: ['username', 'email'] },
+  ),
+  // go-tfe and the tfe provider send `{"data":{"type":""}}`, older scripts the singular type.
+  'token.create': resourceDocument(
+    ['authentication-tokens', 'authentication-token'],
+    { description: { oneOf: [{ type: 'null' }, TEXT(500)] }, 'expired-at': NULLABLE_TIME },
+    { typeMayBeEmpty: true },
+  ),
+  'membership.create': resourceDocument(
+    'organization-memberships',
+    { email: EMAIL },
+    {
+      required: ['email'],
+      relationships: { teams: toMany('teams') },
+    },
+  ),
   'team.create': resourceDocument('teams', teamAttributes, { required: ['name'] }),
   'team.update': resourceDocument('teams', teamAttributes),
   'team.users': linkageList('users'),
@@ -96,9 +117,14 @@ export const foundationSchemas = {
     requiredRelationships: ['workspace', 'team'],
   }),
   'team-workspace.update': resourceDocument('team-workspaces', teamWorkspaceAttributes),
-  'workspace.create': resourceDocument('workspaces', workspaceAttributes, { required: ['name'], relationships: { tags: { type: 'object', properties: { data: TAGS } }, project: toOne('projects') } }),
+  'workspace.create': resourceDocument('workspaces', workspaceAttributes, {
+    required: ['name'],
+    relationships: { tags: { type: 'object', properties: { data: TAGS } }, project: toOne('projects') },
+  }),
   'tag.ids': linkageList('tags'),
   'tag.workspaces': linkageList('workspaces'),
   'workspace.tags': { type: 'object', required: ['data'], properties: { data: { ...TAGS, minItems: 1 } } },
-  'workspace.update': resourceDocument('workspaces', workspaceAttributes, { relationships: { project: toOne('projects') } }),
+  'workspace.update': resourceDocument('workspaces', workspaceAttributes, {
+    relationships: { project: toOne('projects') },
+  }),
 } as const;

@@ -24,19 +24,34 @@ export const toMany = (type: string): Schema => ({
 export function resourceDocument(
   types: string | string[],
   attributes: Record<string, Schema>,
-  opts: { required?: string[]; relationships?: Record<string, Schema>; requiredRelationships?: string[]; typeMayBeEmpty?: boolean } = {},
+  opts: {
+    required?: string[];
+    relationships?: Record<string, Schema>;
+    requiredRelationships?: string[];
+    typeMayBeEmpty?: boolean;
+  } = {},
 ): Schema {
   const required = opts.required ?? [];
   const typeNames = Array.isArray(types) ? types : [types];
   const data: Schema = {
     type: 'object',
-    required: [...(opts.typeMayBeEmpty ? [] : ['type']), ...(required.length ? ['attributes'] : []), ...(opts.requiredRelationships?.length ? ['relationships'] : [])],
+    required: [
+      ...(opts.typeMayBeEmpty ? [] : ['type']),
+      ...(required.length ? ['attributes'] : []),
+      ...(opts.requiredRelationships?.length ? ['relationships'] : []),
+    ],
     properties: {
       // typeMayBeEmpty: `type` may be left out or be '' (clients that send a document without a type).
       type: { enum: opts.typeMayBeEmpty ? [...typeNames, ''] : typeNames },
       attributes: { type: 'object', required, properties: attributes },
       ...(opts.relationships
-        ? { relationships: { type: 'object', required: opts.requiredRelationships ?? [], properties: opts.relationships } }
+        ? {
+            relationships: {
+              type: 'object',
+              required: opts.requiredRelationships ?? [],
+              properties: opts.relationships,
+            },
+          }
         : {}),
     },
   };

@@ -27,7 +27,13 @@ const TEST_RUN_OPTIONS = {
 export const moduleTestSchemas = {
   'registry-module.create': resourceDocument(
     'registry-modules',
-    { name: MODULE_PART, provider: { ...MODULE_PART, pattern: '^[a-z0-9]+$' }, namespace: MODULE_PART, 'registry-name': { enum: ['private', 'public'] }, 'no-code': BOOL },
+    {
+      name: MODULE_PART,
+      provider: { ...MODULE_PART, pattern: '^[a-z0-9]+$' },
+      namespace: MODULE_PART,
+      'registry-name': { enum: ['private', 'public'] },
+      'no-code': BOOL,
+    },
     { required: ['name', 'provider'] },
   ),
   'registry-module-version.create': resourceDocument(
@@ -45,7 +51,10 @@ export const moduleTestSchemas = {
     'test-runs',
     { ...TEST_RUN_OPTIONS, 'test-directory': { type: 'string', minLength: 1, maxLength: 500, pattern: '^[^\\0]*$' } },
     {
-      relationships: { 'configuration-version': toOne('configuration-versions'), 'registry-module': toOne('registry-modules') },
+      relationships: {
+        'configuration-version': toOne('configuration-versions'),
+        'registry-module': toOne('registry-modules'),
+      },
       requiredRelationships: ['configuration-version'],
     },
   ),

@@ -19,5 +19,7 @@ export const notificationSchemas = {
     required: ['destination-type', 'name'],
     relationships: { users: toMany('users'), subscribable: { type: 'object' } },
   }),
-  'notification.update': resourceDocument(TYPES, attributes, { relationships: { users: toMany('users'), subscribable: { type: 'object' } } }),
+  'notification.update': resourceDocument(TYPES, attributes, {
+    relationships: { users: toMany('users'), subscribable: { type: 'object' } },
+  }),
 } as const;

@@ -28,16 +28,28 @@ const policySetAttributes = {
   overridable: BOOL,
   'agent-enabled': BOOL,
   /** `latest` or a version number (the runtime installed on the workers evaluates in any case). */
-  'policy-tool-version': { type: 'string', maxLength: 64, pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?)$' },
+  'policy-tool-version': {
+    type: 'string',
+    maxLength: 64,
+    pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+([-+][0-9A-Za-z.+-]+)?)$',
+  },
 };
 
 /** Request body schemas of policies and policy sets. */
 export const policySchemas = {
-  'policy.create': resourceDocument('policies', policyAttributes, { required: ['name'], relationships: { 'policy-sets': toMany('policy-sets') } }),
+  'policy.create': resourceDocument('policies', policyAttributes, {
+    required: ['name'],
+    relationships: { 'policy-sets': toMany('policy-sets') },
+  }),
   'policy.update': resourceDocument('policies', policyAttributes),
   'policy-set.create': resourceDocument('policy-sets', policySetAttributes, {
     required: ['name'],
-    relationships: { policies: toMany('policies'), workspaces: toMany('workspaces'), 'workspace-exclusions': toMany('workspaces'), projects: toMany('projects') },
+    relationships: {
+      policies: toMany('policies'),
+      workspaces: toMany('workspaces'),
+      'workspace-exclusions': toMany('workspaces'),
+      projects: toMany('projects'),
+    },
   }),
   'policy-set.update': resourceDocument('policy-sets', policySetAttributes),
   'policy-set.policies': linkageList('policies'),

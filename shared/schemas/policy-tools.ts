@@ -5,7 +5,12 @@ const URL_TEXT = TEXT(2048);
 const build = {
   type: 'object',
   required: ['url', 'sha', 'os', 'arch'],
-  properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, sha: { type: 'string', minLength: 1, maxLength: 128 }, os: { type: 'string', minLength: 1, maxLength: 32 }, arch: { type: 'string', minLength: 1, maxLength: 32 } },
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 2048 },
+    sha: { type: 'string', minLength: 1, maxLength: 128 },
+    os: { type: 'string', minLength: 1, maxLength: 32 },
+    arch: { type: 'string', minLength: 1, maxLength: 32 },
+  },
 };
 
 /** An empty `url` or `sha` counts as not sent (clients send both empty alongside `archs`). */

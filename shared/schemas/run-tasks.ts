@@ -17,7 +17,11 @@ const STAGES = { type: 'array', minItems: 1, maxItems: 4, uniqueItems: true, ite
 const globalConfiguration = {
   oneOf: [
     { type: 'null' },
-    { type: 'object', additionalProperties: false, properties: { enabled: BOOL, stages: STAGES, 'enforcement-level': ENFORCEMENT } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      properties: { enabled: BOOL, stages: STAGES, 'enforcement-level': ENFORCEMENT },
+    },
   ],
 };
 
@@ -40,7 +44,10 @@ const workspaceTaskAttributes = {
 const tag = {
   type: 'object',
   required: ['label'],
-  properties: { label: { type: 'string', minLength: 1, maxLength: 200 }, level: { enum: ['none', 'info', 'warning', 'error'] } },
+  properties: {
+    label: { type: 'string', minLength: 1, maxLength: 200 },
+    level: { enum: ['none', 'info', 'warning', 'error'] },
+  },
 };
 
 const outcome = {
@@ -77,7 +84,13 @@ export const runTaskSchemas = {
     { status: { enum: ['passed', 'failed', 'running'] }, message: TEXT(2000), url: RESULT_LINK },
     {
       required: ['status'],
-      relationships: { outcomes: { type: 'object', required: ['data'], properties: { data: { type: 'array', maxItems: 100, items: outcome } } } },
+      relationships: {
+        outcomes: {
+          type: 'object',
+          required: ['data'],
+          properties: { data: { type: 'array', maxItems: 100, items: outcome } },
+        },
+      },
     },
   ),
 } as const;

@@ -9,7 +9,10 @@ export const HCL_VARIABLES = {
   items: {
     type: 'object',
     required: ['key', 'value'],
-    properties: { key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,127}$' }, value: { type: 'string', maxLength: 65536 } },
+    properties: {
+      key: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,127}$' },
+      value: { type: 'string', maxLength: 65536 },
+    },
   },
 };
 
@@ -37,6 +40,10 @@ export const runSchemas = {
       requiredRelationships: ['workspace'],
     },
   ),
-  'comment.create': resourceDocument('comments', { body: { type: 'string', minLength: 1, maxLength: 10000 } }, { required: ['body'], relationships: { run: toOne('runs', true) } }),
+  'comment.create': resourceDocument(
+    'comments',
+    { body: { type: 'string', minLength: 1, maxLength: 10000 } },
+    { required: ['body'], relationships: { run: toOne('runs', true) } },
+  ),
   'run.action': { type: 'object', properties: { comment: { oneOf: [{ type: 'null' }, TEXT(2000)] } } },
 } as const;

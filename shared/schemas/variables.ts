@@ -20,7 +20,10 @@ const varsetAttributes = {
 
 /** Request bodies of workspace variables, variable sets and their variables. */
 export const variableSchemas = {
-  'variable.create': resourceDocument('vars', variableAttributes, { required: ['key', 'category'], relationships: { workspace: toOne('workspaces') } }),
+  'variable.create': resourceDocument('vars', variableAttributes, {
+    required: ['key', 'category'],
+    relationships: { workspace: toOne('workspaces') },
+  }),
   /** POST /vars names its workspace in a relationship. */
   'variable.create-with-workspace': resourceDocument('vars', variableAttributes, {
     required: ['key', 'category'],
@@ -28,8 +31,13 @@ export const variableSchemas = {
     requiredRelationships: ['workspace'],
   }),
   'variable.update': resourceDocument('vars', variableAttributes),
-  'varset.create': resourceDocument('varsets', varsetAttributes, { required: ['name'], relationships: { workspaces: toMany('workspaces') } }),
+  'varset.create': resourceDocument('varsets', varsetAttributes, {
+    required: ['name'],
+    relationships: { workspaces: toMany('workspaces') },
+  }),
   /** `relationships.workspaces`, when present, replaces the workspaces the set is applied to. */
-  'varset.update': resourceDocument('varsets', varsetAttributes, { relationships: { workspaces: toMany('workspaces') } }),
+  'varset.update': resourceDocument('varsets', varsetAttributes, {
+    relationships: { workspaces: toMany('workspaces') },
+  }),
   'varset.workspaces': linkageList('workspaces'),
 } as const;

@@ -3,7 +3,14 @@ import type { Db } from '../platform/db.js';
 import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
 import { sshKeyProblem } from './rules.js';
-import { deleteSshKey, findSshKeyToAssign, insertSshKey, sealedSshKeyOfWorkspace, updateSshKey, type SshKeyRow } from './repo.js';
+import {
+  deleteSshKey,
+  findSshKeyToAssign,
+  insertSshKey,
+  sealedSshKeyOfWorkspace,
+  updateSshKey,
+  type SshKeyRow,
+} from './repo.js';
 import { updateWorkspace, type WorkspaceRow } from '../workspaces/repo.js';
 
 /*
@@ -27,7 +34,11 @@ function sealedValue(rt: Runtime, value: string | undefined): string | undefined
 }
 
 /** Creates a key in an organization. */
-export async function createSshKey(rt: Runtime, organizationName: string, input: { name: string; value: string }): Promise<SshKeyRow> {
+export async function createSshKey(
+  rt: Runtime,
+  organizationName: string,
+  input: { name: string; value: string },
+): Promise<SshKeyRow> {
   return insertSshKey(rt.db, organizationName, { name: input.name, value_sealed: sealedValue(rt, input.value)! });
 }
 
@@ -47,13 +58,15 @@ export async function removeSshKey(rt: Runtime, key: SshKeyRow): Promise<void> {
 export async function assignSshKey(rt: Runtime, ws: WorkspaceRow, keyId: string | null): Promise<WorkspaceRow> {
   return rt.db.transaction(async (tx) => {
     const key = keyId === null ? null : await findSshKeyToAssign(tx, keyId);
-    if (key === undefined || (key && key.organization_name !== ws.organization_name)) throw new Unprocessable(`SSH key ${keyId} not found in the organization`, { attribute: 'id' });
+    if (key === undefined || (key && key.organization_name !== ws.organization_name))
+      throw new Unprocessable(`SSH key ${keyId} not found in the organization`, { attribute: 'id' });
     return updateWorkspace(tx, ws, { ssh_key_id: keyId });
   });
 }
 
 /** A sealed private key opened (null stays null): for a phase's directory only, never a response, log or job. */
-export const openSshKey = (encryptionKey: Buffer, sealed: string | null): string | null => (sealed === null ? null : decryptSecret(encryptionKey, sealed));
+export const openSshKey = (encryptionKey: Buffer, sealed: string | null): string | null =>
+  sealed === null ? null : decryptSecret(encryptionKey, sealed);
 
 /** The private key a workspace's runs use (null when the workspace has none), as openSshKey gives it. */
 export async function workspaceSshKey(db: Db, encryptionKey: Buffer, workspaceId: string): Promise<string | null> {

@@ -18,7 +18,11 @@ export const findSshKey = (db: Db, id: string) => keys(db).where({ id }).first()
 /** findSshKey, keeping the key from being deleted until the caller's transaction ends (a workspace is being given it). */
 export const findSshKeyToAssign = (db: Db, id: string) => keys(db).where({ id }).forShare().first();
 
-export async function insertSshKey(db: Db, organizationName: string, attrs: { name: string; value_sealed: string }): Promise<SshKeyRow> {
+export async function insertSshKey(
+  db: Db,
+  organizationName: string,
+  attrs: { name: string; value_sealed: string },
+): Promise<SshKeyRow> {
   const [row] = await keys(db)
     .insert({ id: newId('sshkey'), organization_name: organizationName, ...attrs })
     .returning('*');
@@ -26,13 +30,17 @@ export async function insertSshKey(db: Db, organizationName: string, attrs: { na
 }
 
 /** Changes the given attributes of a key (see updateGiven). */
-export const updateSshKey = (db: Db, id: string, attrs: { name?: string; value_sealed?: string }) => updateGiven<SshKeyRow>(db, 'ssh_keys', id, attrs);
+export const updateSshKey = (db: Db, id: string, attrs: { name?: string; value_sealed?: string }) =>
+  updateGiven<SshKeyRow>(db, 'ssh_keys', id, attrs);
 
 /** Deletes a key (its workspaces lose it, by the foreign key); whether there was one. */
 export const deleteSshKey = async (db: Db, id: string): Promise<boolean> => (await keys(db).where({ id }).del()) > 0;
 
 /** The sealed private key of a workspace's SSH key, or null when it has none. */
 export async function sealedSshKeyOfWorkspace(db: Db, workspaceId: string): Promise<string | null> {
-  const row = await db('workspaces as w').join('ssh_keys as k', 'k.id', 'w.ssh_key_id').where('w.id', workspaceId).first('k.value_sealed');
+  const row = await db('workspaces as w')
+    .join('ssh_keys as k', 'k.id', 'w.ssh_key_id')
+    .where('w.id', workspaceId)
+    .first('k.value_sealed');
   return (row?.value_sealed as string | undefined) ?? null;
 }

@@ -5,7 +5,12 @@ import { backingDataRefusal, retentionMoves, type BackingDataEvent } from './mac
 import { lockStateVersion, moveBackingData, type StateVersionRow } from './repo.js';
 
 /** Moves a version by one backing-data event (compare-and-set); a permanent delete also removes its stored state and JSON state. */
-async function move(rt: Pick<Runtime, 'store'>, tx: Db, sv: StateVersionRow, event: BackingDataEvent): Promise<StateVersionRow | undefined> {
+async function move(
+  rt: Pick<Runtime, 'store'>,
+  tx: Db,
+  sv: StateVersionRow,
+  event: BackingDataEvent,
+): Promise<StateVersionRow | undefined> {
   const moved = await moveBackingData(tx, sv.id, event, sv.status);
   if (moved && event === 'permanent_delete') {
     for (const id of [sv.object_id, sv.json_object_id]) if (id) await rt.store.delete(tx, id);
@@ -18,7 +23,11 @@ async function move(rt: Pick<Runtime, 'store'>, tx: Db, sv: StateVersionRow, eve
  * kept for a restore, but no longer served), restore, or permanent delete (the stored state, JSON
  * state and outputs go). Refusals are worded as TFE words them ("transition not allowed"), 400.
  */
-export async function stateVersionBackingData(rt: Runtime, svId: string, event: BackingDataEvent): Promise<StateVersionRow> {
+export async function stateVersionBackingData(
+  rt: Runtime,
+  svId: string,
+  event: BackingDataEvent,
+): Promise<StateVersionRow> {
   return rt.db.transaction(async (tx) => {
     const sv = await lockStateVersion(tx, svId);
     if (!sv) throw new NotFound('state version not found');

@@ -22,7 +22,13 @@ import {
   type StateVersionRow,
 } from './repo.js';
 import { holderOf } from '../workspaces/locks.js';
-import { managedResourcesOf, servesState, successorConflict, type ManagedResource, type StateVersionMark } from './machine.js';
+import {
+  managedResourcesOf,
+  servesState,
+  successorConflict,
+  type ManagedResource,
+  type StateVersionMark,
+} from './machine.js';
 
 /** What a client sends to create a state version (attributes already validated for type). */
 export interface StateVersionInput {
@@ -57,7 +63,8 @@ function parsed(bytes: Buffer, attr: string): ParsedState {
   } catch {
     throw new Unprocessable('the state is not valid JSON', { attribute: attr });
   }
-  if (!Number.isInteger(state.serial) || state.serial < 0) throw new Unprocessable('the state has no valid serial', { attribute: attr });
+  if (!Number.isInteger(state.serial) || state.serial < 0)
+    throw new Unprocessable('the state has no valid serial', { attribute: attr });
   return state;
 }
 
@@ -66,7 +73,8 @@ async function requireLockHolder(tx: Db, workspaceId: string, principal: Princip
   const ws = await lockWorkspaceRow(tx, workspaceId);
   if (!ws) throw new NotFound();
   const me = holderOf(principal);
-  if (!ws.locked || ws.locked_by_type !== me.type || ws.locked_by_id !== me.id) throw new Conflict('workspace must be locked by the caller to create a state version');
+  if (!ws.locked || ws.locked_by_type !== me.type || ws.locked_by_id !== me.id)
+    throw new Conflict('workspace must be locked by the caller to create a state version');
   return ws;
 }
 
@@ -82,9 +90,15 @@ async function requireSuccessor(tx: Db, workspaceId: string, next: StateVersionM
  * checked by the route: write). With `state`, it is stored, finalized and made current at once;
  * without, it is `pending` until its state arrives through the upload URL.
  */
-export async function createStateVersion(rt: Runtime, principal: Principal, workspaceId: string, input: StateVersionInput): Promise<StateVersionRow> {
+export async function createStateVersion(
+  rt: Runtime,
+  principal: Principal,
+  workspaceId: string,
+  input: StateVersionInput,
+): Promise<StateVersionRow> {
   const md5 = input.md5.toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(md5)) throw new Unprocessable('md5 must be the hex MD5 digest of the state', { attribute: 'md5' });
+  if (!/^[0-9a-f]{32}$/.test(md5))
+    throw new Unprocessable('md5 must be the hex MD5 digest of the state', { attribute: 'md5' });
   const raw = input.state !== undefined ? decode(input.state, 'state') : null;
   const json = input.jsonState !== undefined ? decode(input.jsonState, 'json-state') : null;
   let state: ParsedState | null = null;
@@ -103,9 +117,12 @@ export async function createStateVersion(rt: Runtime, principal: Principal, work
   return rt.db.transaction(async (tx) => {
     await requireLockHolder(tx, workspaceId, principal);
     if (!input.force) await requireSuccessor(tx, workspaceId, { serial: input.serial, lineage, md5 });
-    if (!raw || !state) return insertPendingStateVersion(tx, { workspaceId, runId: null, serial: input.serial, lineage, md5 });
+    if (!raw || !state)
+      return insertPendingStateVersion(tx, { workspaceId, runId: null, serial: input.serial, lineage, md5 });
     const obj = await rt.store.put(tx, raw, { contentType: 'application/json', prefix: 'state' });
-    const jsonObj = json ? await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'state-json' }) : null;
+    const jsonObj = json
+      ? await rt.store.put(tx, json, { contentType: 'application/json', prefix: 'state-json' })
+      : null;
     return insertStateVersion(tx, rt.config.encryptionKey, {
       workspaceId,
       runId: null,
@@ -128,15 +145,26 @@ export type StateUploadKind = 'state' | 'json-state';
  * version stored since it was created may not be followed by it (409). The JSON state is kept as
  * it is, once.
  */
-export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUploadKind, body: AsyncIterable<Buffer>, declaredBytes?: number): Promise<StateVersionRow> {
+export async function acceptStateUpload(
+  rt: Runtime,
+  svId: string,
+  kind: StateUploadKind,
+  body: AsyncIterable<Buffer>,
+  declaredBytes?: number,
+): Promise<StateVersionRow> {
   const before = await findStateVersion(rt.db, svId);
   if (!before) throw new NotFound('state version not found');
-  if (kind === 'state' ? before.status !== 'pending' : before.json_object_id !== null) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
+  if (kind === 'state' ? before.status !== 'pending' : before.json_object_id !== null)
+    throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
   const limit = rt.config.maxArchiveBytes;
-  const tooLarge = () => new ApiError('too-large', 'payload too large', `the state is larger than the limit of ${limit} bytes`);
+  const tooLarge = () =>
+    new ApiError('too-large', 'payload too large', `the state is larger than the limit of ${limit} bytes`);
   if (declaredBytes !== undefined && declaredBytes > limit) throw tooLarge();
 
-  const writer = await rt.store.create({ contentType: 'application/json', prefix: kind === 'state' ? 'state' : 'state-json' });
+  const writer = await rt.store.create({
+    contentType: 'application/json',
+    prefix: kind === 'state' ? 'state' : 'state-json',
+  });
   let committed = false;
   try {
     // The state's outputs are read from its JSON, so its bytes are kept until it is parsed.
@@ -166,17 +194,25 @@ export async function acceptStateUpload(rt: Runtime, svId: string, kind: StateUp
       return (await findStateVersion(rt.db, svId))!;
     }
     if (!size) throw new Unprocessable('the state is empty');
-    if (before.md5 && hash.digest('hex') !== before.md5) throw new Unprocessable('the state does not match the md5 declared when the state version was created');
+    if (before.md5 && hash.digest('hex') !== before.md5)
+      throw new Unprocessable('the state does not match the md5 declared when the state version was created');
     const state = parsed(bytes, 'state');
     const lineage = before.lineage ?? state.lineage;
     const row = await rt.db.transaction(async (tx) => {
       await lockWorkspaceRow(tx, before.workspace_id);
       // The version was checked against the current one when it was created; only a version stored since can stand in its way.
       const current = await currentStateVersion(tx, before.workspace_id);
-      const why = current && current.created_at > before.created_at ? successorConflict(current, { serial: before.serial, lineage, md5: before.md5 }) : null;
+      const why =
+        current && current.created_at > before.created_at
+          ? successorConflict(current, { serial: before.serial, lineage, md5: before.md5 })
+          : null;
       if (why) throw new Conflict(`a state version was stored after this one was created: ${why}`);
       const stored = await writer.finish(tx);
-      const done = await finalizeStateVersion(tx, rt.config.encryptionKey, svId, { objectId: stored.id, size, state: { ...state, serial: before.serial, lineage } });
+      const done = await finalizeStateVersion(tx, rt.config.encryptionKey, svId, {
+        objectId: stored.id,
+        size,
+        state: { ...state, serial: before.serial, lineage },
+      });
       if (!done) throw new ApiError('forbidden', 'forbidden', 'this upload URL has already been used');
       return done;
     });
@@ -197,7 +233,10 @@ async function readObject(rt: Runtime, id: string): Promise<Buffer | null> {
 }
 
 /** The managed resource instances of the workspace's current state, with that state's version; null without a stored state. */
-export async function currentResources(rt: Runtime, workspaceId: string): Promise<{ version: StateVersionRow; resources: ManagedResource[] } | null> {
+export async function currentResources(
+  rt: Runtime,
+  workspaceId: string,
+): Promise<{ version: StateVersionRow; resources: ManagedResource[] } | null> {
   const version = await currentStateVersion(rt.db, workspaceId);
   const bytes = version?.object_id ? await readObject(rt, version.object_id) : null;
   if (!version || !bytes) return null;
@@ -208,12 +247,23 @@ export async function currentResources(rt: Runtime, workspaceId: string): Promis
  * Rolls a workspace back to an earlier state version of its own: a new version with that
  * version's content and the next serial becomes current. The caller must hold the lock.
  */
-export async function rollbackStateVersion(rt: Runtime, principal: Principal, workspaceId: string, fromId: string): Promise<StateVersionRow> {
+export async function rollbackStateVersion(
+  rt: Runtime,
+  principal: Principal,
+  workspaceId: string,
+  fromId: string,
+): Promise<StateVersionRow> {
   const from = await findStateVersion(rt.db, fromId);
-  if (!from || from.workspace_id !== workspaceId) throw new Unprocessable('the state version to roll back to must be one of this workspace', { primary: true, id: true });
-  if (!servesState(from) || !from.object_id) throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
+  if (!from || from.workspace_id !== workspaceId)
+    throw new Unprocessable('the state version to roll back to must be one of this workspace', {
+      primary: true,
+      id: true,
+    });
+  if (!servesState(from) || !from.object_id)
+    throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
   const bytes = await readObject(rt, from.object_id);
-  if (!bytes) throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
+  if (!bytes)
+    throw new Unprocessable('the state version to roll back to has no stored state', { primary: true, id: true });
   const doc = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
   return rt.db.transaction(async (tx) => {
     await requireLockHolder(tx, workspaceId, principal);
@@ -223,7 +273,14 @@ export async function rollbackStateVersion(rt: Runtime, principal: Principal, wo
     const raw = Buffer.from(`${JSON.stringify({ ...doc, serial, lineage }, null, 2)}\n`);
     const state = parsed(raw, 'state');
     const obj = await rt.store.put(tx, raw, { contentType: 'application/json', prefix: 'state' });
-    return insertStateVersion(tx, rt.config.encryptionKey, { workspaceId, runId: null, objectId: obj.id, size: raw.length, state, md5: md5Hex(raw) });
+    return insertStateVersion(tx, rt.config.encryptionKey, {
+      workspaceId,
+      runId: null,
+      objectId: obj.id,
+      size: raw.length,
+      state,
+      md5: md5Hex(raw),
+    });
   });
 }
 
@@ -245,7 +302,8 @@ export async function changeRemoteStateConsumers(
   if (how !== 'remove') {
     const known = new Set(await workspacesOfOrganization(rt.db, workspace.organization_name, ids));
     const bad = ids.find((id) => !known.has(id) || id === workspace.id);
-    if (bad) throw new Unprocessable(`workspace ${bad} is not another workspace of this organization`, { primary: true });
+    if (bad)
+      throw new Unprocessable(`workspace ${bad} is not another workspace of this organization`, { primary: true });
   }
   await rt.db.transaction(async (tx) => {
     if (how === 'add') await addConsumers(tx, workspace.id, ids);
@@ -256,4 +314,5 @@ export async function changeRemoteStateConsumers(
 }
 
 /** Whether runs of `consumerId` may read the outputs of `workspaceId` (remote state sharing). */
-export const mayReadOutputsAs = (rt: Runtime, workspaceId: string, consumerId: string) => sharesStateWith(rt.db, workspaceId, consumerId);
+export const mayReadOutputsAs = (rt: Runtime, workspaceId: string, consumerId: string) =>
+  sharesStateWith(rt.db, workspaceId, consumerId);

@@ -1,5 +1,20 @@
 // The public face of the state feature (state versions, their outputs and backing data), which server and workers call.
 export { stateVersionBackingData } from './backing-data.js';
-export { acceptStateUpload, changeRemoteStateConsumers, createStateVersion, currentResources, remoteStateConsumers, rollbackStateVersion, type StateUploadKind } from './commands.js';
+export {
+  acceptStateUpload,
+  changeRemoteStateConsumers,
+  createStateVersion,
+  currentResources,
+  remoteStateConsumers,
+  rollbackStateVersion,
+  type StateUploadKind,
+} from './commands.js';
 export { type BackingDataEvent, servesState } from './machine.js';
-export { findOutput, findStateVersion, outputsOf, type StateOutputRow, stateVersionOrganization, type StateVersionRow } from './repo.js';
+export {
+  findOutput,
+  findStateVersion,
+  outputsOf,
+  type StateOutputRow,
+  stateVersionOrganization,
+  type StateVersionRow,
+} from './repo.js';

@@ -1,6 +1,12 @@
 import { defineMachine } from '../platform/machine.js';
 
-export const STATE_VERSION_STATUSES = ['pending', 'finalized', 'discarded', 'backing_data_soft_deleted', 'backing_data_permanently_deleted'] as const;
+export const STATE_VERSION_STATUSES = [
+  'pending',
+  'finalized',
+  'discarded',
+  'backing_data_soft_deleted',
+  'backing_data_permanently_deleted',
+] as const;
 export type StateVersionStatus = (typeof STATE_VERSION_STATUSES)[number];
 export type BackingDataEvent = 'soft_delete' | 'restore' | 'permanent_delete';
 
@@ -14,11 +20,19 @@ export const backingDataMachine = defineMachine<StateVersionStatus, BackingDataE
 /** Whether a version serves its state: not while pending (none yet), nor once its backing data is deleted. */
 export const servesState = (v: { status: StateVersionStatus }): boolean => v.status === 'finalized';
 
-const VERBS: Record<BackingDataEvent, string> = { soft_delete: 'soft delete', restore: 'restore', permanent_delete: 'permanently delete' };
+const VERBS: Record<BackingDataEvent, string> = {
+  soft_delete: 'soft delete',
+  restore: 'restore',
+  permanent_delete: 'permanently delete',
+};
 
 /** Why a backing-data action may not happen to a version (null when it may); the current state of a workspace keeps its data. */
-export function backingDataRefusal(event: BackingDataEvent, v: { status: StateVersionStatus; isCurrent: boolean }): string | null {
-  if (!backingDataMachine.can(v.status, event)) return `cannot ${VERBS[event]} the backing data of a state version that is ${v.status}`;
+export function backingDataRefusal(
+  event: BackingDataEvent,
+  v: { status: StateVersionStatus; isCurrent: boolean },
+): string | null {
+  if (!backingDataMachine.can(v.status, event))
+    return `cannot ${VERBS[event]} the backing data of a state version that is ${v.status}`;
   if (event === 'soft_delete' && v.isCurrent) return 'the backing data of the current state version cannot be deleted';
   return null;
 }
@@ -30,7 +44,8 @@ export function backingDataRefusal(event: BackingDataEvent, v: { status: StateVe
  */
 export function retentionMoves(v: { status: StateVersionStatus; isCurrent: boolean }): BackingDataEvent[] | null {
   if (v.isCurrent) return null;
-  const moves: BackingDataEvent[] = v.status === 'finalized' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
+  const moves: BackingDataEvent[] =
+    v.status === 'finalized' ? ['soft_delete', 'permanent_delete'] : ['permanent_delete'];
   return backingDataRefusal(moves[0], v) ? null : moves;
 }
 
@@ -47,7 +62,8 @@ export interface StateVersionMark {
  * state stored again, which changes nothing a writer could lose.
  */
 export function successorConflict(current: StateVersionMark, next: StateVersionMark): string | null {
-  if (next.serial < current.serial) return `serial ${next.serial} is lower than the current state version's serial ${current.serial}`;
+  if (next.serial < current.serial)
+    return `serial ${next.serial} is lower than the current state version's serial ${current.serial}`;
   if (next.serial === current.serial && (!current.md5 || current.md5 !== next.md5)) {
     return `serial ${next.serial} is the current state version's serial and the state differs from it; a changed state must have a greater serial`;
   }
@@ -93,7 +109,13 @@ export function managedResourcesOf(doc: { resources?: unknown }): ManagedResourc
   const resources = Array.isArray(doc.resources) ? (doc.resources as StateResource[]) : [];
   const out: ManagedResource[] = [];
   for (const r of resources) {
-    if (r?.mode !== 'managed' || typeof r.type !== 'string' || typeof r.name !== 'string' || !Array.isArray(r.instances)) continue;
+    if (
+      r?.mode !== 'managed' ||
+      typeof r.type !== 'string' ||
+      typeof r.name !== 'string' ||
+      !Array.isArray(r.instances)
+    )
+      continue;
     const module = typeof r.module === 'string' && r.module ? r.module.replace(/(^|\.)module\./g, '$1') : '';
     for (const instance of r.instances) {
       const key = instance?.index_key;

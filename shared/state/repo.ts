@@ -32,7 +32,8 @@ export interface StateOutputRow {
 }
 
 export const findStateVersion = (db: Db, id: string) => db<StateVersionRow>('state_versions').where({ id }).first();
-export const outputsOf = (db: Db, stateVersionId: string) => db<StateOutputRow>('state_version_outputs').where({ state_version_id: stateVersionId }).orderBy('name');
+export const outputsOf = (db: Db, stateVersionId: string) =>
+  db<StateOutputRow>('state_version_outputs').where({ state_version_id: stateVersionId }).orderBy('name');
 export const findOutput = (db: Db, id: string) => db<StateOutputRow>('state_version_outputs').where({ id }).first();
 
 /** The parts of a Terraform state file the service records. */
@@ -59,7 +60,9 @@ export function parseState(raw: Buffer): ParsedState {
     lineage: doc.lineage ?? null,
     terraformVersion: doc.terraform_version ?? null,
     outputs: doc.outputs ?? {},
-    resourceCount: resources.filter((r) => r?.mode === 'managed' && Array.isArray(r.instances) && r.instances.length > 0).length,
+    resourceCount: resources.filter(
+      (r) => r?.mode === 'managed' && Array.isArray(r.instances) && r.instances.length > 0,
+    ).length,
   };
 }
 
@@ -67,7 +70,15 @@ export function parseState(raw: Buffer): ParsedState {
 export async function insertStateVersion(
   db: Db,
   encryptionKey: Buffer,
-  attrs: { workspaceId: string; runId: string | null; objectId: string; size: number; state: ParsedState; md5?: string | null; jsonObjectId?: string | null },
+  attrs: {
+    workspaceId: string;
+    runId: string | null;
+    objectId: string;
+    size: number;
+    state: ParsedState;
+    md5?: string | null;
+    jsonObjectId?: string | null;
+  },
 ): Promise<StateVersionRow> {
   const [row] = await db<StateVersionRow>('state_versions')
     .insert({
@@ -113,8 +124,18 @@ export const currentStateVersion = (db: Db, workspaceId: string) =>
 
 /** Takes the workspace's row lock for the rest of the transaction (state versions of one workspace are written one at a time). */
 export const lockWorkspaceRow = (tx: Db, workspaceId: string) =>
-  tx('workspaces').where({ id: workspaceId }).forUpdate().first('id', 'locked', 'locked_by_type', 'locked_by_id', 'current_state_version_id') as Promise<
-    { id: string; locked: boolean; locked_by_type: string | null; locked_by_id: string | null; current_state_version_id: string | null } | undefined
+  tx('workspaces')
+    .where({ id: workspaceId })
+    .forUpdate()
+    .first('id', 'locked', 'locked_by_type', 'locked_by_id', 'current_state_version_id') as Promise<
+    | {
+        id: string;
+        locked: boolean;
+        locked_by_type: string | null;
+        locked_by_id: string | null;
+        current_state_version_id: string | null;
+      }
+    | undefined
   >;
 
 /** A version created without its state: it waits (pending) for the upload URL. */
@@ -123,7 +144,16 @@ export async function insertPendingStateVersion(
   attrs: { workspaceId: string; runId: string | null; serial: number; lineage: string | null; md5: string },
 ): Promise<StateVersionRow> {
   const [row] = await db<StateVersionRow>('state_versions')
-    .insert({ id: newId('sv'), workspace_id: attrs.workspaceId, run_id: attrs.runId, serial: attrs.serial, lineage: attrs.lineage, md5: attrs.md5, status: 'pending', size: 0 })
+    .insert({
+      id: newId('sv'),
+      workspace_id: attrs.workspaceId,
+      run_id: attrs.runId,
+      serial: attrs.serial,
+      lineage: attrs.lineage,
+      md5: attrs.md5,
+      status: 'pending',
+      size: 0,
+    })
     .returning('*');
   return row;
 }
@@ -137,7 +167,13 @@ export async function finalizeStateVersion(
 ): Promise<StateVersionRow | undefined> {
   const [row] = await db<StateVersionRow>('state_versions')
     .where({ id, status: 'pending' })
-    .update({ status: 'finalized', object_id: attrs.objectId, size: attrs.size, terraform_version: attrs.state.terraformVersion, resource_count: attrs.state.resourceCount })
+    .update({
+      status: 'finalized',
+      object_id: attrs.objectId,
+      size: attrs.size,
+      terraform_version: attrs.state.terraformVersion,
+      resource_count: attrs.state.resourceCount,
+    })
     .returning('*');
   if (row) await recordOutputs(db, encryptionKey, row, attrs.state);
   return row;
@@ -145,7 +181,11 @@ export async function finalizeStateVersion(
 
 /** Points a version at its JSON state once; false when it has one already. */
 export async function attachJsonState(db: Db, id: string, objectId: string): Promise<boolean> {
-  const n = await db('state_versions').where({ id }).whereNull('json_object_id').whereIn('status', ['pending', 'finalized']).update({ json_object_id: objectId });
+  const n = await db('state_versions')
+    .where({ id })
+    .whereNull('json_object_id')
+    .whereIn('status', ['pending', 'finalized'])
+    .update({ json_object_id: objectId });
   return n > 0;
 }
 
@@ -155,27 +195,44 @@ export const lockStateVersion = (tx: Db, id: string) =>
     .join('workspaces as w', 'w.id', 'sv.workspace_id')
     .where('sv.id', id)
     .forUpdate('sv')
-    .first('sv.*', tx.raw('(w.current_state_version_id is not distinct from sv.id) as is_current')) as Promise<(StateVersionRow & { is_current: boolean }) | undefined>;
+    .first('sv.*', tx.raw('(w.current_state_version_id is not distinct from sv.id) as is_current')) as Promise<
+    (StateVersionRow & { is_current: boolean }) | undefined
+  >;
 
 /**
  * Moves a version by a backing-data event if it is still in a state the event starts from
  * (compare-and-set); a permanent delete also forgets its stored objects and outputs. Undefined when it moved meanwhile.
  */
-export async function moveBackingData(db: Db, id: string, event: BackingDataEvent, from: StateVersionStatus): Promise<StateVersionRow | undefined> {
+export async function moveBackingData(
+  db: Db,
+  id: string,
+  event: BackingDataEvent,
+  from: StateVersionStatus,
+): Promise<StateVersionRow | undefined> {
   const forget = event === 'permanent_delete' ? { object_id: null, json_object_id: null } : {};
-  const [row] = await db<StateVersionRow>('state_versions').where({ id, status: from }).update({ status: backingDataMachine.transition(from, event), ...forget }).returning('*');
+  const [row] = await db<StateVersionRow>('state_versions')
+    .where({ id, status: from })
+    .update({ status: backingDataMachine.transition(from, event), ...forget })
+    .returning('*');
   if (row && event === 'permanent_delete') await db('state_version_outputs').where({ state_version_id: id }).del();
   return row;
 }
 
 /** The organization a state version's workspace belongs to (upload slots are per organization). */
 export const stateVersionOrganization = async (db: Db, id: string): Promise<string | undefined> =>
-  (await db('state_versions as sv').join('workspaces as w', 'w.id', 'sv.workspace_id').where('sv.id', id).first('w.organization_name'))?.organization_name;
+  (
+    await db('state_versions as sv')
+      .join('workspaces as w', 'w.id', 'sv.workspace_id')
+      .where('sv.id', id)
+      .first('w.organization_name')
+  )?.organization_name;
 
 // Remote state sharing: the workspaces allowed to read a workspace's outputs.
 
 export const consumerIdsOf = async (db: Db, workspaceId: string): Promise<string[]> =>
-  (await db('remote_state_consumers').where({ workspace_id: workspaceId }).orderBy('consumer_id').select('consumer_id')).map((r: { consumer_id: string }) => r.consumer_id);
+  (
+    await db('remote_state_consumers').where({ workspace_id: workspaceId }).orderBy('consumer_id').select('consumer_id')
+  ).map((r: { consumer_id: string }) => r.consumer_id);
 
 export async function addConsumers(db: Db, workspaceId: string, consumerIds: string[]): Promise<void> {
   if (!consumerIds.length) return;
@@ -196,7 +253,9 @@ export async function replaceConsumers(db: Db, workspaceId: string, consumerIds:
 
 /** Which of `ids` are workspaces of `organization`. */
 export const workspacesOfOrganization = async (db: Db, organization: string, ids: string[]): Promise<string[]> =>
-  (await db('workspaces').where({ organization_name: organization }).whereIn('id', ids).select('id')).map((r: { id: string }) => r.id);
+  (await db('workspaces').where({ organization_name: organization }).whereIn('id', ids).select('id')).map(
+    (r: { id: string }) => r.id,
+  );
 
 /** Whether `consumerId` may read `workspaceId`'s outputs: the same organization, and global sharing or a listed consumer. */
 export async function sharesStateWith(db: Db, workspaceId: string, consumerId: string): Promise<boolean> {
@@ -205,7 +264,14 @@ export async function sharesStateWith(db: Db, workspaceId: string, consumerId: s
     .where('w.id', workspaceId)
     .where('c.id', consumerId)
     .where((q) =>
-      q.where('w.global_remote_state', true).orWhereExists(db('remote_state_consumers as r').whereRaw('r.workspace_id = w.id').whereRaw('r.consumer_id = c.id').select(db.raw('1'))),
+      q
+        .where('w.global_remote_state', true)
+        .orWhereExists(
+          db('remote_state_consumers as r')
+            .whereRaw('r.workspace_id = w.id')
+            .whereRaw('r.consumer_id = c.id')
+            .select(db.raw('1')),
+        ),
     )
     .first(db.raw('1 as ok'));
   return Boolean(row);

@@ -23,7 +23,11 @@ export interface ReconcileSource {
 }
 
 /** A source over `rows` (a query selecting each due row's unique `key`, see pageAfter), whose pages `jobsOf` turns into jobs. */
-function source<R extends { key: string }>(name: string, rows: (db: Db) => Knex.QueryBuilder, jobsOf: (page: R[]) => JobSpec[]): ReconcileSource {
+function source<R extends { key: string }>(
+  name: string,
+  rows: (db: Db) => Knex.QueryBuilder,
+  jobsOf: (page: R[]) => JobSpec[],
+): ReconcileSource {
   return {
     name,
     async page(db, after, limit) {
@@ -39,22 +43,46 @@ type Keyed<T> = T & { key: string };
 export const reconcileSources: ReconcileSource[] = [
   source<Keyed<{ id: string }>>('mail', mailDue, (rows) => rows.map((r) => jobs.mailDelivery(r.id))),
   // Runs waiting for a step. Running ones whose worker's lease ran out are handed on by the sweep itself (see handOnAbandonedRuns).
-  source<Keyed<{ id: string; status: RunStatus }>>('runs', runsDue, (rows) => rows.map((r) => nextStep(r)).filter((s): s is JobSpec => s !== null)),
+  source<Keyed<{ id: string; status: RunStatus }>>('runs', runsDue, (rows) =>
+    rows.map((r) => nextStep(r)).filter((s): s is JobSpec => s !== null),
+  ),
   // Runs in their post-plan stage whose policy evaluations wait for the run pipeline.
   source('policy-evaluations', runsWithQueuedEvaluations, (rows) => rows.map((r) => jobs.runStep(r.key, 'evaluate'))),
   // Run task requests due for delivery, or whose sender died.
-  source<Keyed<{ id: string; dispatch_attempts: number; dispatch_status: string; organization_name: string }>>('run-task-results', taskRequestsDue, (rows) =>
-    rows.map((r) => jobs.taskDispatch(r.id, r.organization_name, r.dispatch_status === 'sending' ? r.dispatch_attempts : r.dispatch_attempts + 1)),
+  source<Keyed<{ id: string; dispatch_attempts: number; dispatch_status: string; organization_name: string }>>(
+    'run-task-results',
+    taskRequestsDue,
+    (rows) =>
+      rows.map((r) =>
+        jobs.taskDispatch(
+          r.id,
+          r.organization_name,
+          r.dispatch_status === 'sending' ? r.dispatch_attempts : r.dispatch_attempts + 1,
+        ),
+      ),
   ),
-  source<Keyed<{ id: string }>>('run-task-deadlines', taskResultsPastDeadline, (rows) => rows.map((r) => jobs.taskDeadline(r.id, 0))),
+  source<Keyed<{ id: string }>>('run-task-deadlines', taskResultsPastDeadline, (rows) =>
+    rows.map((r) => jobs.taskDeadline(r.id, 0)),
+  ),
   // Notification deliveries due (first tries and retries) or whose sender died. They are regrouped
   // into jobs here, so a row whose job is merely slow may get a second one: claiming is compare-and-set.
-  source<Keyed<{ id: string; attempts: number; status: string; organization_name: string }>>('notification-deliveries', deliveriesDue, (rows) =>
-    deliveryJobs(rows.map((r) => ({ id: r.id, attempt: r.status === 'sending' ? r.attempts : r.attempts + 1, organization: r.organization_name }))),
+  source<Keyed<{ id: string; attempts: number; status: string; organization_name: string }>>(
+    'notification-deliveries',
+    deliveriesDue,
+    (rows) =>
+      deliveryJobs(
+        rows.map((r) => ({
+          id: r.id,
+          attempt: r.status === 'sending' ? r.attempts : r.attempts + 1,
+          organization: r.organization_name,
+        })),
+      ),
   ),
   // Module test runs waiting for a worker, and running ones whose worker's lease has expired.
   source<Keyed<{ id: string }>>('test-runs', testRunsDue, (rows) => rows.map((r) => jobs.testRun(r.id))),
-  source<Keyed<{ id: string; organization_name: string }>>('verifications', verificationsDue, (rows) => rows.map((r) => jobs.verify(r.id, r.organization_name))),
+  source<Keyed<{ id: string; organization_name: string }>>('verifications', verificationsDue, (rows) =>
+    rows.map((r) => jobs.verify(r.id, r.organization_name)),
+  ),
 ];
 
 /**
@@ -63,7 +91,12 @@ export const reconcileSources: ReconcileSource[] = [
  * missing (lost with Redis, or never added by a process that died): the count of real
  * restorations. A finished job of a row still due is replaced, but not counted.
  */
-export async function restoreJobs(db: Db, queues: Queues, from: ReconcileSource, batch = RECONCILE_BATCH): Promise<number> {
+export async function restoreJobs(
+  db: Db,
+  queues: Queues,
+  from: ReconcileSource,
+  batch = RECONCILE_BATCH,
+): Promise<number> {
   let restored = 0;
   let after: string | null = null;
   do {
@@ -82,7 +115,12 @@ export async function restoreSource(db: Db, queues: Queues, logger: Logger, sour
 }
 
 /** Gives every due or stuck row of every source its job (see restoreSource); returns the restorations by source. */
-export async function reconcile(db: Db, queues: Queues, logger: Logger, sources = reconcileSources): Promise<Record<string, number>> {
+export async function reconcile(
+  db: Db,
+  queues: Queues,
+  logger: Logger,
+  sources = reconcileSources,
+): Promise<Record<string, number>> {
   const restored: Record<string, number> = {};
   for (const s of sources) restored[s.name] = await restoreSource(db, queues, logger, s);
   return restored;

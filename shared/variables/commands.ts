@@ -1,7 +1,14 @@
 import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
-import { hclString, keyProblems, resolveVariables, sensitiveProblems, type CandidateVariable, type VariableCategory } from './rules.js';
+import {
+  hclString,
+  keyProblems,
+  resolveVariables,
+  sensitiveProblems,
+  type CandidateVariable,
+  type VariableCategory,
+} from './rules.js';
 import {
   deleteVariable,
   findOwnedVariable,
@@ -39,7 +46,11 @@ const keyRace = (err: unknown): never => {
   throw err;
 };
 
-export async function createVariable(rt: Pick<Runtime, 'db' | 'config'>, owner: VariableOwner, a: VariableInput & { key: string; category: VariableCategory }): Promise<VariableRow> {
+export async function createVariable(
+  rt: Pick<Runtime, 'db' | 'config'>,
+  owner: VariableOwner,
+  a: VariableInput & { key: string; category: VariableCategory },
+): Promise<VariableRow> {
   const problems = keyProblems(a.key, a.category);
   if (problems.length) throw Unprocessable.many(problems);
   if (await keyTaken(rt.db, owner, a.category, a.key)) throw taken();
@@ -57,17 +68,31 @@ export async function createVariable(rt: Pick<Runtime, 'db' | 'config'>, owner: 
  * Changes what the request names; omitted attributes keep their value. A sensitive variable stays
  * sensitive; making one sensitive seals its current value.
  */
-export async function changeVariable(rt: Pick<Runtime, 'db' | 'config'>, owner: VariableOwner, id: string, a: VariableInput): Promise<VariableRow> {
+export async function changeVariable(
+  rt: Pick<Runtime, 'db' | 'config'>,
+  owner: VariableOwner,
+  id: string,
+  a: VariableInput,
+): Promise<VariableRow> {
   return rt.db.transaction(async (tx) => {
     const row = await findOwnedVariable(tx, owner, id).forUpdate();
     if (!row) throw new NotFound('variable not found');
     const key = a.key ?? row.key;
     const category = a.category ?? row.category;
     const sensitive = row.sensitive || (a.sensitive ?? false);
-    const problems = [...sensitiveProblems(row.sensitive, a.sensitive), ...(key !== row.key || category !== row.category ? keyProblems(key, category) : [])];
+    const problems = [
+      ...sensitiveProblems(row.sensitive, a.sensitive),
+      ...(key !== row.key || category !== row.category ? keyProblems(key, category) : []),
+    ];
     if (problems.length) throw Unprocessable.many(problems);
-    if ((key !== row.key || category !== row.category) && (await keyTaken(tx, owner, category, key, row.id))) throw taken();
-    const value = a.value !== undefined ? (a.value ?? '') : sensitive !== row.sensitive ? openValue(rt.config.encryptionKey, row) : undefined;
+    if ((key !== row.key || category !== row.category) && (await keyTaken(tx, owner, category, key, row.id)))
+      throw taken();
+    const value =
+      a.value !== undefined
+        ? (a.value ?? '')
+        : sensitive !== row.sensitive
+          ? openValue(rt.config.encryptionKey, row)
+          : undefined;
     const changes: Parameters<typeof updateVariable>[2] = {
       key,
       category,
@@ -100,7 +125,12 @@ export interface EffectiveVariables {
  * resolved by precedence (see resolveVariables). Sensitive values are opened here, in the worker,
  * and go nowhere but into the phase's directory and environment.
  */
-export async function effectiveVariables(db: Db, encryptionKey: Buffer, workspace: WorkspaceRef, runVariables: { key: string; value: string }[]): Promise<EffectiveVariables> {
+export async function effectiveVariables(
+  db: Db,
+  encryptionKey: Buffer,
+  workspace: WorkspaceRef,
+  runVariables: { key: string; value: string }[],
+): Promise<EffectiveVariables> {
   return resolveEffectiveVariables(encryptionKey, await variablesReaching(db, workspace), runVariables);
 }
 
@@ -110,7 +140,13 @@ const candidateOf = (r: ResolvableVariable, value: string): CandidateVariable =>
   category: r.category,
   value,
   source: r.variable_set_id ? (r.set_priority ? 'priority-varset' : 'varset') : 'workspace',
-  ...(r.variable_set_id ? { global: r.set_global ?? false, reach: r.set_reach ?? (r.set_global ? 'global' : 'workspace'), setName: r.set_name ?? '' } : {}),
+  ...(r.variable_set_id
+    ? {
+        global: r.set_global ?? false,
+        reach: r.set_reach ?? (r.set_global ? 'global' : 'workspace'),
+        setName: r.set_name ?? '',
+      }
+    : {}),
 });
 
 /**
@@ -122,7 +158,14 @@ const candidateOf = (r: ResolvableVariable, value: string): CandidateVariable =>
 export async function variablesInEffect(db: Db, workspaceId: string): Promise<Omit<VariableRow, 'value_sealed'>[]> {
   const rows = await variablesReaching(db, { workspaceId });
   return resolveVariables(rows.map((row) => ({ ...candidateOf(row, ''), row }))).map(({ row }) => {
-    const { value_sealed: _sealed, set_name: _name, set_global: _global, set_priority: _priority, set_reach: _reach, ...view } = row;
+    const {
+      value_sealed: _sealed,
+      set_name: _name,
+      set_global: _global,
+      set_priority: _priority,
+      set_reach: _reach,
+      ...view
+    } = row;
     return view;
   });
 }
@@ -146,7 +189,8 @@ export function resolveEffectiveVariables(
     const plain = sensitive && withhold ? '' : openValue(encryptionKey, r);
     return { ...candidateOf(r, r.category === 'terraform' && !r.hcl ? hclString(plain) : plain), sensitive };
   });
-  for (const v of runVariables) candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run', sensitive: false });
+  for (const v of runVariables)
+    candidates.push({ key: v.key, category: 'terraform', value: v.value, source: 'run', sensitive: false });
   const won = resolveVariables(candidates);
   const given = withhold ? won.filter((v) => !v.sensitive) : won;
   return {

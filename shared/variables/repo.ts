@@ -37,7 +37,11 @@ export interface VariableFields {
 }
 
 /** The stored form of a value: sealed when sensitive, plain otherwise. */
-export function storedValue(key: Buffer, value: string, sensitive: boolean): Pick<VariableRow, 'value' | 'value_sealed'> {
+export function storedValue(
+  key: Buffer,
+  value: string,
+  sensitive: boolean,
+): Pick<VariableRow, 'value' | 'value_sealed'> {
   return sensitive ? { value: null, value_sealed: encryptSecret(key, value) } : { value, value_sealed: null };
 }
 
@@ -50,16 +54,30 @@ const versionId = () => randomBytes(16).toString('hex');
 export const findVariable = (db: Db, id: string) => db<VariableRow>('variables').where({ id }).first();
 
 /** A variable of one owner by id, or undefined. */
-export const findOwnedVariable = (db: Db, owner: VariableOwner, id: string) => db<VariableRow>('variables').where({ id, ...owner }).first();
+export const findOwnedVariable = (db: Db, owner: VariableOwner, id: string) =>
+  db<VariableRow>('variables')
+    .where({ id, ...owner })
+    .first();
 
 /** Whether the owner has another variable of the key in the category. */
-export async function keyTaken(db: Db, owner: VariableOwner, category: VariableCategory, key: string, exceptId?: string): Promise<boolean> {
+export async function keyTaken(
+  db: Db,
+  owner: VariableOwner,
+  category: VariableCategory,
+  key: string,
+  exceptId?: string,
+): Promise<boolean> {
   const q = db('variables').where({ ...owner, category, key });
   if (exceptId) q.whereNot({ id: exceptId });
   return (await q.first('id')) !== undefined;
 }
 
-export async function insertVariable(db: Db, encryptionKey: Buffer, owner: VariableOwner, f: VariableFields): Promise<VariableRow> {
+export async function insertVariable(
+  db: Db,
+  encryptionKey: Buffer,
+  owner: VariableOwner,
+  f: VariableFields,
+): Promise<VariableRow> {
   const [row] = await db<VariableRow>('variables')
     .insert({
       id: newId('var'),
@@ -77,7 +95,11 @@ export async function insertVariable(db: Db, encryptionKey: Buffer, owner: Varia
 }
 
 /** Writes changed columns (already in stored form) with a new version id. */
-export async function updateVariable(db: Db, id: string, changes: Partial<Omit<VariableRow, 'id' | 'workspace_id' | 'variable_set_id' | 'created_at'>>): Promise<VariableRow> {
+export async function updateVariable(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<VariableRow, 'id' | 'workspace_id' | 'variable_set_id' | 'created_at'>>,
+): Promise<VariableRow> {
   const [row] = await db<VariableRow>('variables')
     .where({ id })
     .update({ ...changes, version_id: versionId(), updated_at: db.fn.now() })
@@ -86,7 +108,10 @@ export async function updateVariable(db: Db, id: string, changes: Partial<Omit<V
 }
 
 /** Deletes an owner's variable; the number of rows deleted (0 when it is not the owner's). */
-export const deleteVariable = (db: Db, owner: VariableOwner, id: string): Promise<number> => db('variables').where({ id, ...owner }).del();
+export const deleteVariable = (db: Db, owner: VariableOwner, id: string): Promise<number> =>
+  db('variables')
+    .where({ id, ...owner })
+    .del();
 
 /** A variable reaching a workspace, with its set's precedence fields when it belongs to a variable set. */
 export interface ReachingVariable extends VariableRow {
@@ -98,7 +123,19 @@ export interface ReachingVariable extends VariableRow {
 }
 
 /** What resolving a reaching variable needs of it (see resolveEffectiveVariables). */
-export type ResolvableVariable = Pick<ReachingVariable, 'key' | 'value' | 'value_sealed' | 'category' | 'hcl' | 'variable_set_id' | 'set_name' | 'set_global' | 'set_priority' | 'set_reach'>;
+export type ResolvableVariable = Pick<
+  ReachingVariable,
+  | 'key'
+  | 'value'
+  | 'value_sealed'
+  | 'category'
+  | 'hcl'
+  | 'variable_set_id'
+  | 'set_name'
+  | 'set_global'
+  | 'set_priority'
+  | 'set_reach'
+>;
 
 /**
  * The variables reaching the workspace whose id the SQL expression `ws` gives (it appears four
@@ -127,14 +164,16 @@ export const setReachOf = (ws: string): string => `case when v.variable_set_id i
      else 'global' end`;
 
 /** The set columns a reaching variable carries, over reachingVariablesFrom's `s`. */
-const setColumns = (ws: string) => `s.name as set_name, s.global as set_global, s.priority as set_priority, ${setReachOf(ws)} as set_reach`;
+const setColumns = (ws: string) =>
+  `s.name as set_name, s.global as set_global, s.priority as set_priority, ${setReachOf(ws)} as set_reach`;
 
 /** Names the workspace by its id, or as the workspace of a run (read in the same statement). */
 export type WorkspaceRef = { workspaceId: string } | { runId: string };
 
 /** The workspace's own variables and those of the variable sets applied to it or global in its organization. */
 export async function variablesReaching(db: Db, ref: WorkspaceRef): Promise<ReachingVariable[]> {
-  const [ws, id] = 'runId' in ref ? ['(select r.workspace_id from runs r where r.id = ?)', ref.runId] : ['?', ref.workspaceId];
+  const [ws, id] =
+    'runId' in ref ? ['(select r.workspace_id from runs r where r.id = ?)', ref.runId] : ['?', ref.workspaceId];
   const text = `select v.*, ${setColumns(ws)} from ${reachingVariablesFrom(ws)}`;
   // The workspace's expression appears once per placeholder, each binding the same id.
   return rowsOf<ReachingVariable>(db, text, Array<string>(text.split('?').length - 1).fill(id));

@@ -30,26 +30,47 @@ export const MAX_KEY_LENGTH = 128;
  * since the sandbox's own values must win (PATH, HOME, the operator's CLI configuration, and the
  * switches that keep Terraform unattended).
  */
-export const RESERVED_ENV_KEYS = ['PATH', 'HOME', 'TF_CLI_CONFIG_FILE', 'TF_IN_AUTOMATION', 'TF_INPUT', 'CHECKPOINT_DISABLE'] as const;
+export const RESERVED_ENV_KEYS = [
+  'PATH',
+  'HOME',
+  'TF_CLI_CONFIG_FILE',
+  'TF_IN_AUTOMATION',
+  'TF_INPUT',
+  'CHECKPOINT_DISABLE',
+] as const;
 
 const KEY: Field = { attribute: 'key' };
 
 /** A blank or too long key, or one `pattern` refuses (`rule` says why). */
 function keyShapeProblems(key: string, pattern: RegExp, rule: string): Problem[] {
   if (!key.trim()) return [{ detail: "key can't be blank", field: KEY }];
-  if (key.length > MAX_KEY_LENGTH) return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, field: KEY }];
+  if (key.length > MAX_KEY_LENGTH)
+    return [{ detail: `key is too long (at most ${MAX_KEY_LENGTH} characters)`, field: KEY }];
   if (!pattern.test(key)) return [{ detail: `key is invalid: ${rule}`, field: KEY }];
   return [];
 }
 
 /** Problems with a policy set parameter's key: the rule of a Terraform variable's key (clients use random UUIDs). */
 export const parameterKeyProblems = (key: string): Problem[] =>
-  keyShapeProblems(key, TERRAFORM_KEY, 'a parameter name contains only letters, digits, underscores and dashes, and does not start with a dash');
+  keyShapeProblems(
+    key,
+    TERRAFORM_KEY,
+    'a parameter name contains only letters, digits, underscores and dashes, and does not start with a dash',
+  );
 
 /** Problems with a key of a category (none when valid). */
 export function keyProblems(key: string, category: VariableCategory): Problem[] {
-  if (category === 'terraform') return keyShapeProblems(key, TERRAFORM_KEY, 'a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a dash');
-  const shape = keyShapeProblems(key, ENV_KEY, 'an environment variable name contains only letters, digits and underscores');
+  if (category === 'terraform')
+    return keyShapeProblems(
+      key,
+      TERRAFORM_KEY,
+      'a Terraform variable name contains only letters, digits, underscores and dashes, and does not start with a dash',
+    );
+  const shape = keyShapeProblems(
+    key,
+    ENV_KEY,
+    'an environment variable name contains only letters, digits and underscores',
+  );
   if (shape.length) return shape;
   if ((RESERVED_ENV_KEYS as readonly string[]).includes(key)) {
     return [{ detail: `key ${key} is set by the service for every run and cannot be a variable`, field: KEY }];
@@ -60,7 +81,12 @@ export function keyProblems(key: string, category: VariableCategory): Problem[] 
 /** Refuses turning a sensitive variable back into a plain one. */
 export function sensitiveProblems(wasSensitive: boolean, sensitive: boolean | undefined): Problem[] {
   if (wasSensitive && sensitive === false) {
-    return [{ detail: 'a sensitive variable cannot be made non-sensitive; delete it and create it again', field: { attribute: 'sensitive' } }];
+    return [
+      {
+        detail: 'a sensitive variable cannot be made non-sensitive; delete it and create it again',
+        field: { attribute: 'sensitive' },
+      },
+    ];
   }
   return [];
 }
@@ -112,7 +138,8 @@ const reachRank = (c: CandidateVariable): number => REACH_RANK[c.reach ?? (c.glo
 export function resolveVariables<C extends CandidateVariable>(candidates: C[]): C[] {
   const byName = (a?: string, b?: string) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
   const ordered = [...candidates].sort(
-    (a, b) => SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || reachRank(a) - reachRank(b) || byName(a.setName, b.setName),
+    (a, b) =>
+      SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || reachRank(a) - reachRank(b) || byName(a.setName, b.setName),
   );
   const won = new Map<string, C>();
   for (const c of ordered) {

@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 import type { Db } from '../platform/db.js';
 import type { OrganizationGrant } from '../identity/access.queries.js';
-import { accessOfLevel, allows, WORKSPACE_ACCESS_LEVELS, WORKSPACE_PERMISSION_VALUES } from '../identity/permissions.rules.js';
+import {
+  accessOfLevel,
+  allows,
+  WORKSPACE_ACCESS_LEVELS,
+  WORKSPACE_PERMISSION_VALUES,
+} from '../identity/permissions.rules.js';
 import { PROJECT_ACCESS_LEVELS, projectPermissionsFor, workspaceAccessOfProject } from '../projects/rules.js';
 import type { VariableSetRow } from './sets.repo.js';
 import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../policies/project-sets.repo.js';
@@ -14,28 +19,42 @@ import { containing, fetchPage, type Page } from '../platform/page.js';
  * project their team has access to.
  */
 
-export const managesVarsets = (grant: OrganizationGrant): boolean => grant.isOwner || grant.permissions['manage-var-sets'];
+export const managesVarsets = (grant: OrganizationGrant): boolean =>
+  grant.isOwner || grant.permissions['manage-var-sets'];
 
 /** The values of a custom access's `variables` permission that read variables. */
 const READING_VARIABLES: string[] = WORKSPACE_PERMISSION_VALUES.variables.filter((v) => v !== 'none');
 const IN_READING = READING_VARIABLES.map(() => '?').join(', ');
 /** The fixed workspace levels and project levels whose access reads the variables of a workspace. */
 const WORKSPACE_LEVELS_READING = WORKSPACE_ACCESS_LEVELS.filter((l) => allows(accessOfLevel(l), 'read-variables'));
-const PROJECT_LEVELS_READING = PROJECT_ACCESS_LEVELS.filter((l) => l !== 'custom' && allows(workspaceAccessOfProject(l, projectPermissionsFor(l, {}).workspace), 'read-variables'));
+const PROJECT_LEVELS_READING = PROJECT_ACCESS_LEVELS.filter(
+  (l) =>
+    l !== 'custom' && allows(workspaceAccessOfProject(l, projectPermissionsFor(l, {}).workspace), 'read-variables'),
+);
 
 /** The team projects (`tp`) of the teams whose workspace access in the project reads variables. */
 const projectsReadingVariables = (db: Db, teamIds: string[]) =>
   db('team_projects as tp')
     .whereIn('tp.team_id', teamIds)
-    .where((w) => w.whereIn('tp.access', PROJECT_LEVELS_READING).orWhereRaw(`tp.workspace_access->>'variables' in (${IN_READING})`, READING_VARIABLES));
+    .where((w) =>
+      w
+        .whereIn('tp.access', PROJECT_LEVELS_READING)
+        .orWhereRaw(`tp.workspace_access->>'variables' in (${IN_READING})`, READING_VARIABLES),
+    );
 
 /** The ids of the workspaces whose variables the teams read, by their own access or their project's (a query selecting them). */
 const workspacesReadingVariables = (db: Db, teamIds: string[]) =>
   db('team_workspaces')
     .whereIn('team_id', teamIds)
-    .where((w) => w.whereIn('access', WORKSPACE_LEVELS_READING).orWhereRaw(`permissions->>'variables' in (${IN_READING})`, READING_VARIABLES))
+    .where((w) =>
+      w
+        .whereIn('access', WORKSPACE_LEVELS_READING)
+        .orWhereRaw(`permissions->>'variables' in (${IN_READING})`, READING_VARIABLES),
+    )
     .select('workspace_id')
-    .union(projectsReadingVariables(db, teamIds).join('workspaces as pw', 'pw.project_id', 'tp.project_id').select('pw.id'));
+    .union(
+      projectsReadingVariables(db, teamIds).join('workspaces as pw', 'pw.project_id', 'tp.project_id').select('pw.id'),
+    );
 
 /** Narrows a query over `variable_sets as s` to the sets the grant sees. */
 function visibleTo(db: Db, grant: OrganizationGrant, q: Knex.QueryBuilder): Knex.QueryBuilder {
@@ -54,7 +73,9 @@ function visibleTo(db: Db, grant: OrganizationGrant, q: Knex.QueryBuilder): Knex
     const projects = projectsReadingVariables(db, grant.teamIds)
       .select('tp.project_id')
       .union(db('workspaces').whereIn('id', workspacesReadingVariables(db, grant.teamIds)).select('project_id'));
-    w.orWhereExists(onWorkspace.whereIn('vw.workspace_id', workspaces).select(db.raw('1'))).orWhereExists(onProject.whereIn('vp.project_id', projects).select(db.raw('1')));
+    w.orWhereExists(onWorkspace.whereIn('vw.workspace_id', workspaces).select(db.raw('1'))).orWhereExists(
+      onProject.whereIn('vp.project_id', projects).select(db.raw('1')),
+    );
   });
 }
 
@@ -88,7 +109,10 @@ export const workspaceVarsetsPage = (db: Db, workspaceId: string, org: string, l
       .andWhere((w) =>
         w
           .where('s.global', true)
-          .orWhereIn('s.id', db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'))
+          .orWhereIn(
+            's.id',
+            db('variable_set_workspaces').where({ workspace_id: workspaceId }).select('variable_set_id'),
+          )
           .orWhereIn('s.id', setsOfWorkspaceProject(db, 'variable', workspaceId)),
       ),
     listing,
@@ -99,12 +123,23 @@ export const projectVarsetsPage = (db: Db, projectId: string, listing: VarsetLis
   listed(db('variable_sets as s').whereIn('s.id', setsOfProject(db, 'variable', projectId)), listing);
 
 /** For each set: the workspaces and projects it is applied to and its variables' ids, in creation order. */
-export async function varsetMembers(db: Db, setIds: string[]): Promise<Map<string, { workspaceIds: string[]; projectIds: string[]; varIds: string[] }>> {
-  const out = new Map(setIds.map((id) => [id, { workspaceIds: [] as string[], projectIds: [] as string[], varIds: [] as string[] }]));
+export async function varsetMembers(
+  db: Db,
+  setIds: string[],
+): Promise<Map<string, { workspaceIds: string[]; projectIds: string[]; varIds: string[] }>> {
+  const out = new Map(
+    setIds.map((id) => [id, { workspaceIds: [] as string[], projectIds: [] as string[], varIds: [] as string[] }]),
+  );
   if (!setIds.length) return out;
   const [workspaces, vars, projects] = await Promise.all([
-    db('variable_set_workspaces').whereIn('variable_set_id', setIds).orderBy('workspace_id').select('variable_set_id', 'workspace_id') as Promise<{ variable_set_id: string; workspace_id: string }[]>,
-    db('variables').whereIn('variable_set_id', setIds).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('variable_set_id', 'id') as Promise<{ variable_set_id: string; id: string }[]>,
+    db('variable_set_workspaces')
+      .whereIn('variable_set_id', setIds)
+      .orderBy('workspace_id')
+      .select('variable_set_id', 'workspace_id') as Promise<{ variable_set_id: string; workspace_id: string }[]>,
+    db('variables')
+      .whereIn('variable_set_id', setIds)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('variable_set_id', 'id') as Promise<{ variable_set_id: string; id: string }[]>,
     projectIdsBySet(db, 'variable', setIds),
   ]);
   for (const [id, projectIds] of projects) out.get(id)!.projectIds = projectIds;

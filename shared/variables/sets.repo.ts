@@ -15,7 +15,8 @@ export interface VariableSetRow {
 export const findVariableSet = (db: Db, id: string) => db<VariableSetRow>('variable_sets').where({ id }).first();
 
 /** Locks a set's row until the transaction ends (changes to its variables and workspaces go one at a time). */
-export const lockVariableSet = (tx: Db, id: string) => tx<VariableSetRow>('variable_sets').where({ id }).forUpdate().first();
+export const lockVariableSet = (tx: Db, id: string) =>
+  tx<VariableSetRow>('variable_sets').where({ id }).forUpdate().first();
 
 export async function nameTaken(db: Db, org: string, name: string, exceptId?: string): Promise<boolean> {
   const q = db('variable_sets').where({ organization_name: org, name });
@@ -23,12 +24,21 @@ export async function nameTaken(db: Db, org: string, name: string, exceptId?: st
   return (await q.first('id')) !== undefined;
 }
 
-export async function insertVariableSet(db: Db, row: Pick<VariableSetRow, 'organization_name' | 'name' | 'description' | 'global' | 'priority'>): Promise<VariableSetRow> {
-  const [inserted] = await db<VariableSetRow>('variable_sets').insert({ id: newId('varset'), ...row }).returning('*');
+export async function insertVariableSet(
+  db: Db,
+  row: Pick<VariableSetRow, 'organization_name' | 'name' | 'description' | 'global' | 'priority'>,
+): Promise<VariableSetRow> {
+  const [inserted] = await db<VariableSetRow>('variable_sets')
+    .insert({ id: newId('varset'), ...row })
+    .returning('*');
   return inserted;
 }
 
-export async function updateVariableSet(db: Db, id: string, changes: Partial<Pick<VariableSetRow, 'name' | 'description' | 'global' | 'priority'>>): Promise<VariableSetRow> {
+export async function updateVariableSet(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<VariableSetRow, 'name' | 'description' | 'global' | 'priority'>>,
+): Promise<VariableSetRow> {
   const [row] = await db<VariableSetRow>('variable_sets')
     .where({ id })
     .update({ ...changes, updated_at: db.fn.now() })

@@ -5,4 +5,5 @@ import type { AssessmentRow } from './assessments.repo.js';
 export { latestAssessment } from './assessments.repo.js';
 
 /** One health assessment result by id. */
-export const findAssessment = (db: Db, id: string): Promise<AssessmentRow | undefined> => db<AssessmentRow>('assessment_results').where({ id }).first();
+export const findAssessment = (db: Db, id: string): Promise<AssessmentRow | undefined> =>
+  db<AssessmentRow>('assessment_results').where({ id }).first();

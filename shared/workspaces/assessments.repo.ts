@@ -16,20 +16,33 @@ export interface AssessmentRow extends AssessmentFindings {
  * current configuration version, no run in progress but plans only (none outside `finalStatuses`),
  * and no result since `since`.
  */
-export async function workspacesDueForAssessment(db: Db, since: Date, finalStatuses: readonly string[]): Promise<string[]> {
-  return (await db('workspaces as w')
-    .where('w.assessments_enabled', true)
-    .whereNotNull('w.current_state_version_id')
-    // A current version still waiting for its upload has nothing to assess yet.
-    .whereExists(db('configuration_versions as cv').whereRaw('cv.id = w.current_configuration_version_id').where('cv.status', 'uploaded'))
-    .whereNotExists(db('runs').whereRaw('runs.workspace_id = w.id').whereNotIn('status', finalStatuses).where('plan_only', false))
-    .whereNotExists(db('assessment_results as a').whereRaw('a.workspace_id = w.id').where('a.created_at', '>', since))
-    .limit(100)
-    .pluck('w.id')) as string[];
+export async function workspacesDueForAssessment(
+  db: Db,
+  since: Date,
+  finalStatuses: readonly string[],
+): Promise<string[]> {
+  return (
+    (await db('workspaces as w')
+      .where('w.assessments_enabled', true)
+      .whereNotNull('w.current_state_version_id')
+      // A current version still waiting for its upload has nothing to assess yet.
+      .whereExists(
+        db('configuration_versions as cv')
+          .whereRaw('cv.id = w.current_configuration_version_id')
+          .where('cv.status', 'uploaded'),
+      )
+      .whereNotExists(
+        db('runs').whereRaw('runs.workspace_id = w.id').whereNotIn('status', finalStatuses).where('plan_only', false),
+      )
+      .whereNotExists(db('assessment_results as a').whereRaw('a.workspace_id = w.id').where('a.created_at', '>', since))
+      .limit(100)
+      .pluck('w.id')) as string[]
+  );
 }
 
 /** A workspace with assessments enabled, or undefined (none such, or they were turned off). */
-export const findAssessedWorkspace = (db: Db, id: string) => db('workspaces').where({ id, assessments_enabled: true }).first();
+export const findAssessedWorkspace = (db: Db, id: string) =>
+  db('workspaces').where({ id, assessments_enabled: true }).first();
 
 /** The archive object of a configuration version an assessment plans. */
 export const archiveOfCv = (db: Db, id: string): Promise<{ archive_object_id: string | null } | undefined> =>
@@ -44,7 +57,12 @@ export const latestAssessment = (db: Db, workspaceId: string): Promise<Assessmen
   db<AssessmentRow>('assessment_results').where({ workspace_id: workspaceId }).orderBy('created_at', 'desc').first();
 
 /** Stores an assessment's result; returns the row. */
-export async function insertAssessment(db: Db, attrs: Pick<AssessmentRow, 'workspace_id' | 'succeeded' | 'error_message'> & AssessmentFindings): Promise<AssessmentRow> {
-  const [row] = await db<AssessmentRow>('assessment_results').insert({ id: newId('asmtrs'), ...attrs }).returning('*');
+export async function insertAssessment(
+  db: Db,
+  attrs: Pick<AssessmentRow, 'workspace_id' | 'succeeded' | 'error_message'> & AssessmentFindings,
+): Promise<AssessmentRow> {
+  const [row] = await db<AssessmentRow>('assessment_results')
+    .insert({ id: newId('asmtrs'), ...attrs })
+    .returning('*');
   return row;
 }

@@ -27,7 +27,8 @@ interface Module {
 }
 
 const managed = (m: Module | undefined): number =>
-  (m?.resources ?? []).filter((r) => r.mode === 'managed').length + (m?.child_modules ?? []).reduce((n, c) => n + managed(c), 0);
+  (m?.resources ?? []).filter((r) => r.mode === 'managed').length +
+  (m?.child_modules ?? []).reduce((n, c) => n + managed(c), 0);
 
 /**
  * A managed resource is drifted when refresh found it changed outside Terraform (`resource_drift`)
@@ -36,8 +37,12 @@ const managed = (m: Module | undefined): number =>
  * the `checks` statuses (pass, fail, error, unknown).
  */
 export function assessmentFindings(plan: PlanJson): AssessmentFindings {
-  const changed = (plan.resource_changes ?? []).filter((c) => c.mode !== 'data' && (c.change?.actions ?? []).some((a) => a !== 'no-op' && a !== 'read'));
-  const addresses = new Set([...(plan.resource_drift ?? []), ...changed].filter((c) => c.mode !== 'data').map((c) => c.address ?? ''));
+  const changed = (plan.resource_changes ?? []).filter(
+    (c) => c.mode !== 'data' && (c.change?.actions ?? []).some((a) => a !== 'no-op' && a !== 'read'),
+  );
+  const addresses = new Set(
+    [...(plan.resource_drift ?? []), ...changed].filter((c) => c.mode !== 'data').map((c) => c.address ?? ''),
+  );
   const drifted = addresses.size;
   const total = managed(plan.prior_state?.values?.root_module);
   const count = (status: string) => (plan.checks ?? []).filter((c) => c.status === status).length;
@@ -55,5 +60,8 @@ export function assessmentFindings(plan: PlanJson): AssessmentFindings {
 /** The assessment triggers a new result fires. */
 export function assessmentTriggers(r: { succeeded: boolean } & AssessmentFindings): string[] {
   if (!r.succeeded) return ['assessment:failed'];
-  return [...(r.drifted ? ['assessment:drifted'] : []), ...(r.checks_failed + r.checks_errored > 0 ? ['assessment:check_failure'] : [])];
+  return [
+    ...(r.drifted ? ['assessment:drifted'] : []),
+    ...(r.checks_failed + r.checks_errored > 0 ? ['assessment:check_failure'] : []),
+  ];
 }

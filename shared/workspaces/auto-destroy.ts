@@ -7,7 +7,13 @@ import { autoDestroyPayload } from '../notifications/payloads.js';
 import { recordDeliveries } from '../notifications/triggers.js';
 import { afterMove, insertRun } from '../runs/commands.js';
 import { firstTries } from '../platform/queues.js';
-import { autoDestroyDue, clearAutoDestroy, lockAutoDestroyWorkspace, recordAutoDestroyStep, type AutoDestroyWorkspace } from './auto-destroy.repo.js';
+import {
+  autoDestroyDue,
+  clearAutoDestroy,
+  lockAutoDestroyWorkspace,
+  recordAutoDestroyStep,
+  type AutoDestroyWorkspace,
+} from './auto-destroy.repo.js';
 
 const HOUR = 3_600_000;
 const REMINDERS = [
@@ -19,24 +25,32 @@ const REMINDER_TRIGGERS = ['workspace:auto_destro_reminder', 'workspace:auto_des
 const RESULTS_TRIGGER = 'workspace:auto_destroy_run_results';
 
 /** Reminders and the destroy run of one workspace, in one transaction. */
-async function sweepWorkspace(rt: Runtime, ws: AutoDestroyWorkspace, now: number): Promise<[{ deliveries: string[]; run: RunRow | null }, FollowUp[]]> {
+async function sweepWorkspace(
+  rt: Runtime,
+  ws: AutoDestroyWorkspace,
+  now: number,
+): Promise<[{ deliveries: string[]; run: RunRow | null }, FollowUp[]]> {
   return rt.lifecycle.transaction(rt.db, async (m) => {
     const { tx } = m;
     const locked = await lockAutoDestroyWorkspace(tx, ws.id);
-    if (!locked?.auto_destroy_at || locked.auto_destroy_at.getTime() !== ws.auto_destroy_at.getTime()) return { deliveries: [], run: null };
+    if (!locked?.auto_destroy_at || locked.auto_destroy_at.getTime() !== ws.auto_destroy_at.getTime())
+      return { deliveries: [], run: null };
     const at = ws.auto_destroy_at.getTime();
     const deliveries: string[] = [];
     const base = { baseUrl: rt.config.baseUrl, workspace: ws, autoDestroyAt: ws.auto_destroy_at };
     if (at > now) {
       for (const r of REMINDERS) {
         if (now < at - r.before || !(await recordAutoDestroyStep(tx, ws, r.kind))) continue;
-        deliveries.push(...(await recordDeliveries(tx, {
-          workspaceId: ws.id,
-          triggers: REMINDER_TRIGGERS,
-          eventKey: `${ws.id}:${at}:${r.kind}`,
-          runId: null,
-          payload: (configurationId, trigger) => autoDestroyPayload({ ...base, configurationId, trigger, kind: 'reminder', run: null, error: null }),
-        })));
+        deliveries.push(
+          ...(await recordDeliveries(tx, {
+            workspaceId: ws.id,
+            triggers: REMINDER_TRIGGERS,
+            eventKey: `${ws.id}:${at}:${r.kind}`,
+            runId: null,
+            payload: (configurationId, trigger) =>
+              autoDestroyPayload({ ...base, configurationId, trigger, kind: 'reminder', run: null, error: null }),
+          })),
+        );
       }
       return { deliveries, run: null };
     }
@@ -54,16 +68,22 @@ async function sweepWorkspace(rt: Runtime, ws: AutoDestroyWorkspace, now: number
         auto_apply: true,
       });
     } else {
-      error = cv ? `the workspace's current configuration version is ${cv.status}, not uploaded` : 'the workspace has no configuration version to destroy with';
+      error = cv
+        ? `the workspace's current configuration version is ${cv.status}, not uploaded`
+        : 'the workspace has no configuration version to destroy with';
     }
-    if (!(await recordAutoDestroyStep(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined }))) throw new Error('auto-destroy already attempted');
-    deliveries.push(...(await recordDeliveries(tx, {
-      workspaceId: ws.id,
-      triggers: [RESULTS_TRIGGER],
-      eventKey: `${ws.id}:${at}:results`,
-      runId: null,
-      payload: (configurationId, trigger) => autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }),
-    })));
+    if (!(await recordAutoDestroyStep(tx, ws, 'run', { run_id: run?.id, error: error ?? undefined })))
+      throw new Error('auto-destroy already attempted');
+    deliveries.push(
+      ...(await recordDeliveries(tx, {
+        workspaceId: ws.id,
+        triggers: [RESULTS_TRIGGER],
+        eventKey: `${ws.id}:${at}:results`,
+        runId: null,
+        payload: (configurationId, trigger) =>
+          autoDestroyPayload({ ...base, configurationId, trigger, kind: 'results', run, error }),
+      })),
+    );
     await clearAutoDestroy(tx, ws.id);
     return { deliveries, run };
   });

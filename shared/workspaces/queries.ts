@@ -1,5 +1,12 @@
 import type { Db } from '../platform/db.js';
-import { grantedRead, grantedReadWhere, workspaceAccessMap, type GrantedRead, type OrganizationGrant, type WorkspaceAccess } from '../identity/access.queries.js';
+import {
+  grantedRead,
+  grantedReadWhere,
+  workspaceAccessMap,
+  type GrantedRead,
+  type OrganizationGrant,
+  type WorkspaceAccess,
+} from '../identity/access.queries.js';
 import type { WorkspaceRow } from './repo.js';
 import { groupUnder } from '../platform/page.js';
 import type { StateOutputRow } from '../state/repo.js';
@@ -33,23 +40,44 @@ export async function visibleWorkspaces(
   organizationName: string,
   grant: OrganizationGrant,
   search: string | null,
-  filter: { projectId?: string; tags?: string[]; excludeTags?: string[]; wildcard?: string; currentRunStatuses?: string[]; sort?: WorkspaceSort } = {},
+  filter: {
+    projectId?: string;
+    tags?: string[];
+    excludeTags?: string[];
+    wildcard?: string;
+    currentRunStatuses?: string[];
+    sort?: WorkspaceSort;
+  } = {},
 ): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
   const query = db<WorkspaceRow>('workspaces').where({ organization_name: organizationName });
   if (filter.projectId) query.where({ project_id: filter.projectId });
   if (search) query.whereILike('name', `%${search.replace(/[%_\\]/g, '\\$&')}%`);
-  const carrying = (name: string) => db('workspace_tags as wt').join('tags as t', 't.id', 'wt.tag_id').whereRaw('wt.workspace_id = workspaces.id').where('t.name', name);
+  const carrying = (name: string) =>
+    db('workspace_tags as wt')
+      .join('tags as t', 't.id', 'wt.tag_id')
+      .whereRaw('wt.workspace_id = workspaces.id')
+      .where('t.name', name);
   // `*` stands for any run of characters (`*-prod`, `app-*`, `*net*`); anything else matches itself.
   if (filter.wildcard) query.whereILike('name', filter.wildcard.replace(/[%_\\]/g, '\\$&').replace(/\*/g, '%'));
   for (const name of filter.tags ?? []) query.whereExists(carrying(name));
   for (const name of filter.excludeTags ?? []) query.whereNotExists(carrying(name));
   if (filter.currentRunStatuses?.length) {
-    query.whereRaw(`${currentRunColumn('workspaces', 'status')}::text in (${filter.currentRunStatuses.map(() => '?').join(', ')})`, filter.currentRunStatuses);
+    query.whereRaw(
+      `${currentRunColumn('workspaces', 'status')}::text in (${filter.currentRunStatuses.map(() => '?').join(', ')})`,
+      filter.currentRunStatuses,
+    );
   }
   const sort = filter.sort ?? 'name';
-  if (sort.endsWith('current-run.created-at')) query.orderByRaw(`${currentRunColumn('workspaces', 'created_at')} ${sort.startsWith('-') ? 'desc' : 'asc'} nulls last`);
+  if (sort.endsWith('current-run.created-at'))
+    query.orderByRaw(
+      `${currentRunColumn('workspaces', 'created_at')} ${sort.startsWith('-') ? 'desc' : 'asc'} nulls last`,
+    );
   const rows = await query.orderBy('name', sort === '-name' ? 'desc' : 'asc');
-  const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
+  const access = await workspaceAccessMap(
+    db,
+    grant,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.filter((r) => access.has(r.id)), access };
 }
 
@@ -60,9 +88,17 @@ export function workspacesByIds(db: Db, ids: string[], byName = false): Promise<
 }
 
 /** The workspaces among `ids` that the grant may see, by name, with the access to each. */
-export async function visibleWorkspacesByIds(db: Db, grant: OrganizationGrant, ids: string[]): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
+export async function visibleWorkspacesByIds(
+  db: Db,
+  grant: OrganizationGrant,
+  ids: string[],
+): Promise<{ rows: WorkspaceRow[]; access: Map<string, WorkspaceAccess> }> {
   const rows = ids.length ? await workspacesByIds(db, ids, true) : [];
-  const access = await workspaceAccessMap(db, grant, rows.map((r) => r.id));
+  const access = await workspaceAccessMap(
+    db,
+    grant,
+    rows.map((r) => r.id),
+  );
   return { rows: rows.filter((r) => access.has(r.id)), access };
 }
 
@@ -95,7 +131,11 @@ export const factsColumns = (alias: string): string[] => [
 export const WORKSPACE_WITH_FACTS: GrantedRead = grantedRead('workspaces', factsColumns('x'));
 
 /** A workspace by its organization's and its own name with its facts, as a granted read. */
-export const WORKSPACE_BY_NAME_WITH_FACTS: GrantedRead = grantedReadWhere('workspaces', 'x.organization_name = ? and x.name = ?', factsColumns('x'));
+export const WORKSPACE_BY_NAME_WITH_FACTS: GrantedRead = grantedReadWhere(
+  'workspaces',
+  'x.organization_name = ? and x.name = ?',
+  factsColumns('x'),
+);
 
 /** What factsColumns adds to a row. */
 export interface FactsColumns {
@@ -110,11 +150,30 @@ export interface FactsColumns {
 
 /** A row read with factsColumns, split into the row and its facts. */
 export function splitFacts<T>(row: T & FactsColumns): { row: T; facts: WorkspaceFacts } {
-  const { facts_tag_names, facts_runs_count, facts_resource_count, facts_current_run_id, facts_current_run_status, facts_latest_run_id, facts_var_ids, ...rest } = row;
-  const currentRun = facts_current_run_id && facts_current_run_status ? { id: facts_current_run_id, status: facts_current_run_status } : null;
+  const {
+    facts_tag_names,
+    facts_runs_count,
+    facts_resource_count,
+    facts_current_run_id,
+    facts_current_run_status,
+    facts_latest_run_id,
+    facts_var_ids,
+    ...rest
+  } = row;
+  const currentRun =
+    facts_current_run_id && facts_current_run_status
+      ? { id: facts_current_run_id, status: facts_current_run_status }
+      : null;
   return {
     row: rest as T,
-    facts: { tagNames: facts_tag_names, runsCount: facts_runs_count, resourceCount: facts_resource_count, currentRun, latestRunId: facts_latest_run_id, varIds: facts_var_ids },
+    facts: {
+      tagNames: facts_tag_names,
+      runsCount: facts_runs_count,
+      resourceCount: facts_resource_count,
+      currentRun,
+      latestRunId: facts_latest_run_id,
+      varIds: facts_var_ids,
+    },
   };
 }
 
@@ -135,5 +194,10 @@ export async function currentOutputsOf(db: Db, workspaceIds: string[]): Promise<
     .whereIn('w.id', workspaceIds)
     .select('o.*', 'w.id as owner_workspace_id')
     .orderBy('o.name');
-  return groupUnder(workspaceIds, rows, (r) => r.owner_workspace_id, ({ owner_workspace_id: _, ...o }) => o);
+  return groupUnder(
+    workspaceIds,
+    rows,
+    (r) => r.owner_workspace_id,
+    ({ owner_workspace_id: _, ...o }) => o,
+  );
 }

@@ -52,7 +52,20 @@ export interface WorkspaceRow extends DataRetentionColumns {
 
 /** Columns a client may set on create or update. */
 export type WorkspaceSettings = Partial<
-  Omit<WorkspaceRow, 'id' | 'organization_name' | 'locked' | 'locked_by_type' | 'locked_by_id' | 'lock_reason' | 'created_at' | 'updated_at' | 'current_configuration_version_id' | 'current_state_version_id' | keyof DataRetentionColumns>
+  Omit<
+    WorkspaceRow,
+    | 'id'
+    | 'organization_name'
+    | 'locked'
+    | 'locked_by_type'
+    | 'locked_by_id'
+    | 'lock_reason'
+    | 'created_at'
+    | 'updated_at'
+    | 'current_configuration_version_id'
+    | 'current_state_version_id'
+    | keyof DataRetentionColumns
+  >
 >;
 
 /** Who holds a workspace's lock. */
@@ -62,18 +75,33 @@ export interface LockHolder {
 }
 
 /** Locks an unlocked workspace for `holder`; undefined when it is locked already. */
-export async function setLock(db: Db, id: string, holder: LockHolder, reason: string | null, opts: { unlessARunHolds?: boolean } = {}): Promise<WorkspaceRow | undefined> {
+export async function setLock(
+  db: Db,
+  id: string,
+  holder: LockHolder,
+  reason: string | null,
+  opts: { unlessARunHolds?: boolean } = {},
+): Promise<WorkspaceRow | undefined> {
   const query = db<WorkspaceRow>('workspaces').where({ id, locked: false });
   if (opts.unlessARunHolds) query.whereNotExists(holdingRuns(db, id));
   const [row] = await query
-    .update({ locked: true, locked_by_type: holder.type, locked_by_id: holder.id, lock_reason: reason, updated_at: db.fn.now() })
+    .update({
+      locked: true,
+      locked_by_type: holder.type,
+      locked_by_id: holder.id,
+      lock_reason: reason,
+      updated_at: db.fn.now(),
+    })
     .returning('*');
   return row;
 }
 
 /** The run that holds a workspace: a non-speculative run that is neither waiting (pending) nor final. */
 const holdingRuns = (db: Db, workspaceId: string) =>
-  db('runs').where({ workspace_id: workspaceId, plan_only: false }).whereNotIn('status', ['pending', ...FINAL_RUN_STATUSES]).select('id');
+  db('runs')
+    .where({ workspace_id: workspaceId, plan_only: false })
+    .whereNotIn('status', ['pending', ...FINAL_RUN_STATUSES])
+    .select('id');
 
 /** The id of the run holding a workspace, if one does. */
 export async function holdingRun(db: Db, workspaceId: string): Promise<string | undefined> {
@@ -85,7 +113,9 @@ export async function holdingRun(db: Db, workspaceId: string): Promise<string | 
 export async function clearLock(db: Db, id: string, holder: LockHolder | null): Promise<WorkspaceRow | undefined> {
   const query = db<WorkspaceRow>('workspaces').where({ id, locked: true });
   if (holder) query.where({ locked_by_type: holder.type, locked_by_id: holder.id });
-  const [row] = await query.update({ locked: false, locked_by_type: null, locked_by_id: null, lock_reason: null, updated_at: db.fn.now() }).returning('*');
+  const [row] = await query
+    .update({ locked: false, locked_by_type: null, locked_by_id: null, lock_reason: null, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -123,12 +153,28 @@ function encode(db: Db, organizationName: string, settings: WorkspaceSettings): 
  * built: it runs on every creation, and knex would compile a built insert each time.
  */
 function insertText(columns: readonly string[], ownMode: boolean, ownProject: boolean): string {
-  const names = ['id', 'organization_name', ...columns, ...(ownMode ? [] : ['execution_mode', 'agent_pool_id']), ...(ownProject ? [] : ['project_id'])].map((c) => `"${c.replace(/"/g, '""')}"`);
-  const values = ['?', '?', ...columns.map(() => '?'), ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE, ORGANIZATION_DEFAULT_POOL]), ...(ownProject ? [] : [ORGANIZATION_DEFAULT_PROJECT])];
+  const names = [
+    'id',
+    'organization_name',
+    ...columns,
+    ...(ownMode ? [] : ['execution_mode', 'agent_pool_id']),
+    ...(ownProject ? [] : ['project_id']),
+  ].map((c) => `"${c.replace(/"/g, '""')}"`);
+  const values = [
+    '?',
+    '?',
+    ...columns.map(() => '?'),
+    ...(ownMode ? [] : [ORGANIZATION_DEFAULT_MODE, ORGANIZATION_DEFAULT_POOL]),
+    ...(ownProject ? [] : [ORGANIZATION_DEFAULT_PROJECT]),
+  ];
   return `insert into workspaces (${names.join(', ')}) values (${values.join(', ')}) returning *`;
 }
 
-export async function insertWorkspace(db: Db, organizationName: string, settings: WorkspaceSettings & { name: string }): Promise<WorkspaceRow> {
+export async function insertWorkspace(
+  db: Db,
+  organizationName: string,
+  settings: WorkspaceSettings & { name: string },
+): Promise<WorkspaceRow> {
   const values = columnValues(settings);
   // Without an execution mode of its own, or following its organization's, a workspace takes the organization's default (and its pool).
   const ownMode = settings.execution_mode !== undefined && settings.overwrites_execution_mode !== false;
@@ -136,14 +182,26 @@ export async function insertWorkspace(db: Db, organizationName: string, settings
     delete values.execution_mode;
     delete values.agent_pool_id;
   }
-  const columns = Object.keys(values).filter((c) => values[c] !== undefined).sort();
+  const columns = Object.keys(values)
+    .filter((c) => values[c] !== undefined)
+    .sort();
   const ownProject = columns.includes('project_id');
-  const bindings = [newId('ws'), organizationName, ...columns.map((c) => values[c] as Knex.RawBinding), ...(ownMode ? [] : [organizationName, organizationName]), ...(ownProject ? [] : [organizationName])];
+  const bindings = [
+    newId('ws'),
+    organizationName,
+    ...columns.map((c) => values[c] as Knex.RawBinding),
+    ...(ownMode ? [] : [organizationName, organizationName]),
+    ...(ownProject ? [] : [organizationName]),
+  ];
   const [row] = await rowsOf<WorkspaceRow>(db, insertText(columns, ownMode, ownProject), bindings);
   return row;
 }
 
-export async function updateWorkspace(db: Db, ws: Pick<WorkspaceRow, 'id' | 'organization_name'>, settings: WorkspaceSettings): Promise<WorkspaceRow> {
+export async function updateWorkspace(
+  db: Db,
+  ws: Pick<WorkspaceRow, 'id' | 'organization_name'>,
+  settings: WorkspaceSettings,
+): Promise<WorkspaceRow> {
   const [row] = await db<WorkspaceRow>('workspaces')
     .where({ id: ws.id })
     .update({ ...encode(db, ws.organization_name, settings), updated_at: db.fn.now() })
@@ -152,7 +210,11 @@ export async function updateWorkspace(db: Db, ws: Pick<WorkspaceRow, 'id' | 'org
 }
 
 /** Workspaces that follow their organization's default execution mode take its new value and agent pool. */
-export async function followDefaultExecution(db: Db, organizationName: string, execution: { mode: WorkspaceRow['execution_mode']; pool: string | null }): Promise<void> {
+export async function followDefaultExecution(
+  db: Db,
+  organizationName: string,
+  execution: { mode: WorkspaceRow['execution_mode']; pool: string | null },
+): Promise<void> {
   await db('workspaces')
     .where({ organization_name: organizationName, overwrites_execution_mode: false })
     .update({ execution_mode: execution.mode, agent_pool_id: execution.pool, updated_at: db.fn.now() });
@@ -160,7 +222,10 @@ export async function followDefaultExecution(db: Db, organizationName: string, e
 
 /** The object holding the workspace's current state, if it has one. */
 export async function currentStateObjectId(db: Db, workspaceId: string): Promise<string | null> {
-  const row = (await db('workspaces as w').join('state_versions as sv', 'sv.id', 'w.current_state_version_id').where('w.id', workspaceId).first('sv.object_id')) as { object_id: string | null } | undefined;
+  const row = (await db('workspaces as w')
+    .join('state_versions as sv', 'sv.id', 'w.current_state_version_id')
+    .where('w.id', workspaceId)
+    .first('sv.object_id')) as { object_id: string | null } | undefined;
   return row?.object_id ?? null;
 }
 

@@ -20,15 +20,23 @@ export async function tagsNamed(db: Db, organizationName: string, names: string[
 
 /** The organization's tags among these ids (ids of other organizations' tags are left out). */
 export const tagsByIds = (db: Db, organizationName: string, ids: string[]) =>
-  ids.length ? db<TagRow>('tags').where({ organization_name: organizationName }).whereIn('id', ids) : Promise.resolve([] as TagRow[]);
+  ids.length
+    ? db<TagRow>('tags').where({ organization_name: organizationName }).whereIn('id', ids)
+    : Promise.resolve([] as TagRow[]);
 
 /** The organization's tags among these names (no tag is created). */
 export const existingTagsNamed = (db: Db, organizationName: string, names: string[]) =>
-  names.length ? db<TagRow>('tags').where({ organization_name: organizationName }).whereIn('name', names) : Promise.resolve([] as TagRow[]);
+  names.length
+    ? db<TagRow>('tags').where({ organization_name: organizationName }).whereIn('name', names)
+    : Promise.resolve([] as TagRow[]);
 
 /** Attaches tags to a workspace, after those it has, in the order given; tags it has already stay where they are. */
 export async function attachTags(db: Db, workspaceId: string, tagIds: string[]): Promise<void> {
-  for (const tagId of tagIds) await db('workspace_tags').insert({ workspace_id: workspaceId, tag_id: tagId }).onConflict(['workspace_id', 'tag_id']).ignore();
+  for (const tagId of tagIds)
+    await db('workspace_tags')
+      .insert({ workspace_id: workspaceId, tag_id: tagId })
+      .onConflict(['workspace_id', 'tag_id'])
+      .ignore();
 }
 
 /** Detaches tags from a workspace (tags it does not have are ignored). */

@@ -39,7 +39,13 @@ function freePort(): Promise<number> {
   });
 }
 
-async function call(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+async function call(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
   const res = await fetch(`${base}/api/v2${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/vnd.api+json' },
@@ -51,8 +57,12 @@ async function call(base: string, token: string, method: string, path: string, b
 }
 
 async function main(): Promise<number> {
-  if (!existsSync(join(suite, 'run.sh'))) throw new Error(`go-tfe's compiled suite is not at ${suite} (set GO_TFE_DIR)`);
-  const areas = process.argv.slice(2).length > 0 ? process.argv.slice(2) : (await readFile(join(source, 'areas.txt'), 'utf8')).split(/\s+/).filter(Boolean);
+  if (!existsSync(join(suite, 'run.sh')))
+    throw new Error(`go-tfe's compiled suite is not at ${suite} (set GO_TFE_DIR)`);
+  const areas =
+    process.argv.slice(2).length > 0
+      ? process.argv.slice(2)
+      : (await readFile(join(source, 'areas.txt'), 'utf8')).split(/\s+/).filter(Boolean);
   const id = `${process.pid}_${randomBytes(3).toString('hex')}`;
   const database = `rls_gotfe_${id}`;
   const adminDb = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
@@ -106,13 +116,20 @@ async function main(): Promise<number> {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (service.exitCode !== null) throw new Error(`the service exited: ${serviceLog}`);
-      const ok = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error(`the service was not ready in 60 s: ${serviceLog}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    const user = await call(base, adminToken, 'POST', '/admin/users', { data: { type: 'users', attributes: { username: 'gotfe', email: 'gotfe@example.com' } } });
-    const token = await call(base, adminToken, 'POST', `/users/${user.data.id}/authentication-tokens`, { data: { type: 'authentication-tokens' } });
+    const user = await call(base, adminToken, 'POST', '/admin/users', {
+      data: { type: 'users', attributes: { username: 'gotfe', email: 'gotfe@example.com' } },
+    });
+    const token = await call(base, adminToken, 'POST', `/users/${user.data.id}/authentication-tokens`, {
+      data: { type: 'authentication-tokens' },
+    });
     const expect = join(source, 'expected-failures.tsv');
     const started = Date.now();
     // go-tfe's site-admin tests (and the policy set tests, which register tool versions first) send
@@ -127,7 +144,17 @@ async function main(): Promise<number> {
     for (const run of runs) {
       code |= await new Promise<number>((done) => {
         const child = spawn('bash', [join(suite, 'run.sh'), ...run.areas], {
-          env: { ...process.env, TFE_ADDRESS: base, TFE_TOKEN: run.token, ADMIN_TOKEN: adminToken, OUT: run.dir, EXPECT: expect, PATH: runtimes.SENTINEL_PATH.includes('/') ? `${dirname(runtimes.SENTINEL_PATH)}:${process.env.PATH}` : process.env.PATH },
+          env: {
+            ...process.env,
+            TFE_ADDRESS: base,
+            TFE_TOKEN: run.token,
+            ADMIN_TOKEN: adminToken,
+            OUT: run.dir,
+            EXPECT: expect,
+            PATH: runtimes.SENTINEL_PATH.includes('/')
+              ? `${dirname(runtimes.SENTINEL_PATH)}:${process.env.PATH}`
+              : process.env.PATH,
+          },
           stdio: ['ignore', 'inherit', 'inherit'],
         });
         child.on('exit', (c) => done(c ?? 1));
@@ -136,15 +163,26 @@ async function main(): Promise<number> {
     const results = (await Promise.all(runs.map((r) => readFile(join(r.dir, 'results.tsv'), 'utf8')))).join('');
     await writeFile(join(out, 'results.tsv'), results);
     // The last line counts as failed only the failures the list does not expect (what fails CI).
-    const rows = results.split('\n').filter(Boolean).map((l) => l.split('\t'));
+    const rows = results
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t'));
     const listed = await readExpected(expect);
     const count = (o: string) => rows.filter((r) => r[2] === o).length;
     const unexpected = rows.filter((r) => r[2] === 'FAIL' && !listed.has(r[1]!)).length;
-    process.stdout.write(`go-tfe: ${count('FAIL') - unexpected} failures expected, with their reasons, in test/go-tfe/expected-failures.tsv\n`);
+    process.stdout.write(
+      `go-tfe: ${count('FAIL') - unexpected} failures expected, with their reasons, in test/go-tfe/expected-failures.tsv\n`,
+    );
     process.stdout.write(`go-tfe: ${count('PASS')} passed, ${unexpected} failed, ${count('SKIP')} skipped\n`);
     const seconds = Math.round((Date.now() - started) / 1000);
     if (process.env.WRITE_DOC !== '0') {
-      await writeCompatibilityPage({ results: join(out, 'results.tsv'), expect, areas, seconds, page: join(repo, 'docs/compatibility.md') });
+      await writeCompatibilityPage({
+        results: join(out, 'results.tsv'),
+        expect,
+        areas,
+        seconds,
+        page: join(repo, 'docs/compatibility.md'),
+      });
     }
     return code;
   } finally {

@@ -33,14 +33,14 @@ const PROVIDER_PROCEDURE = [
   '1. Serve the service over https (the provider speaks https only) through a TLS proxy in front of',
   '   it, with `BASE_URL` the https address, `TRUST_PROXY` set, and `OUTBOUND_ALLOWED_CIDRS` allowing',
   '   the run task and notification receivers.',
-  '2. Make a user and its token (the README\'s quick start), and `export TFE_TOKEN=<token>`.',
+  "2. Make a user and its token (the README's quick start), and `export TFE_TOKEN=<token>`.",
   '3. In `test/go-tfe/tfe-provider/`: `terraform init`, then `terraform apply -var hostname=<host>',
   '   -var email=<you> -var run_task_url=<receiver> -var notification_url=<receiver>`.',
   '4. `terraform plan` with the same variables must print "No changes" (`-detailed-exitcode` exits 0),',
   '   also after `terraform apply -refresh-only`.',
   '5. `terraform destroy` removes everything; the organization is gone (`GET /organizations/provider-check` is 404).',
   '',
-  'The requests the provider sends for the items that once differed are tested in the project\'s suite:',
+  "The requests the provider sends for the items that once differed are tested in the project's suite:",
   'variables read by id (`variables-go-tfe.test.ts`), tokens created with an empty or missing type',
   '(`tokens-go-tfe.test.ts`), and trigger attributes equal at creation and on read',
   '(`workspaces-go-tfe.test.ts`).',
@@ -75,11 +75,11 @@ export async function writeCompatibilityPage(p: Page): Promise<void> {
   for (const [area, fn, outcome] of rows) byArea.set(area, [...(byArea.get(area) ?? []), [fn, outcome]]);
   const count = (o: Outcome) => rows.filter((r) => r[2] === o).length;
   const lines: string[] = [
-    '# Client compatibility: go-tfe\'s integration tests, run for real',
+    "# Client compatibility: go-tfe's integration tests, run for real",
     '',
     '<!-- Written by test/go-tfe/report.ts from a run of the go-tfe gate; do not edit by hand. -->',
     '',
-    'HashiCorp\'s Go client, go-tfe (v1.90.0), is what most tools that speak this API are built on (the',
+    "HashiCorp's Go client, go-tfe (v1.90.0), is what most tools that speak this API are built on (the",
     '`tfe` Terraform provider, CLIs, bots). Its own integration tests, compiled, run against this service',
     'in CI (`npm run test:go-tfe`, see `test/go-tfe/`): one process per test function, over the areas this',
     'service provides. A failure CI does not expect fails CI; each expected one is listed in',
@@ -106,7 +106,12 @@ export async function writeCompatibilityPage(p: Page): Promise<void> {
   for (const area of areas) {
     lines.push('', `## ${area}`, '', '| test | result | reason |', '|---|---|---|');
     for (const [fn, outcome] of byArea.get(area)!) {
-      const reason = outcome === 'PASS' ? '' : outcome === 'SKIP' ? 'skipped by go-tfe itself' : (expected.get(fn) ?? '**not expected**');
+      const reason =
+        outcome === 'PASS'
+          ? ''
+          : outcome === 'SKIP'
+            ? 'skipped by go-tfe itself'
+            : (expected.get(fn) ?? '**not expected**');
       lines.push(`| ${fn} | ${outcome.toLowerCase()} | ${reason} |`);
     }
   }
@@ -122,5 +127,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   const areas = (await readFile(join(repo, 'test/go-tfe/areas.txt'), 'utf8')).split(/\s+/).filter(Boolean);
-  await writeCompatibilityPage({ results, expect: join(repo, 'test/go-tfe/expected-failures.tsv'), areas, seconds: null, page: join(repo, 'docs/compatibility.md') });
+  await writeCompatibilityPage({
+    results,
+    expect: join(repo, 'test/go-tfe/expected-failures.tsv'),
+    areas,
+    seconds: null,
+    page: join(repo, 'docs/compatibility.md'),
+  });
 }

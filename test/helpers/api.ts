@@ -12,7 +12,12 @@ export interface ApiResponse {
 export async function api(
   method: string,
   path: string,
-  opts: { token?: string | null; body?: unknown; raw?: string | Uint8Array<ArrayBuffer>; headers?: Record<string, string> } = {},
+  opts: {
+    token?: string | null;
+    body?: unknown;
+    raw?: string | Uint8Array<ArrayBuffer>;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse> {
   const h = harness();
   const headers: Record<string, string> = { Accept: 'application/vnd.api+json', ...opts.headers };
@@ -22,7 +27,9 @@ export async function api(
     headers['Content-Type'] ??= 'application/vnd.api+json';
     body = opts.raw ?? JSON.stringify(opts.body);
   }
-  const outsideApi = path.startsWith('/api/') || ['/healthz', '/readyz', '/.well-known', '/admin/queues'].some((p) => path.startsWith(p));
+  const outsideApi =
+    path.startsWith('/api/') ||
+    ['/healthz', '/readyz', '/.well-known', '/admin/queues'].some((p) => path.startsWith(p));
   const url = path.startsWith('http') ? path : `${h.baseUrl}${outsideApi ? '' : '/api/v2'}${path}`;
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
   return readResponse(res);
@@ -52,7 +59,8 @@ export function expectError(res: ApiResponse, status: number, detailMatch?: RegE
 }
 
 /** Calls the API with `token` and asserts a 2xx answer; resolves with its body. */
-export async function okBody(method: string, path: string, token: string, body?: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function okBody(method: string, path: string, token: string, body?: unknown): Promise<any> {
   const res = await api(method, path, { token, ...(body === undefined ? {} : { body }) });
   expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
   return res.body;

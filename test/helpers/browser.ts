@@ -39,7 +39,10 @@ export interface ConsoleBrowser {
  * time zone other than the machine's, and every request to another origin blocked and recorded.
  * `allow` lets through requests the flow itself sends elsewhere (terraform login's local listener).
  */
-export async function openBrowser(baseUrl: string, opts: { timezoneId?: string; allow?: (url: URL) => boolean } = {}): Promise<ConsoleBrowser> {
+export async function openBrowser(
+  baseUrl: string,
+  opts: { timezoneId?: string; allow?: (url: URL) => boolean } = {},
+): Promise<ConsoleBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'console-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -62,7 +65,10 @@ export async function openBrowser(baseUrl: string, opts: { timezoneId?: string; 
   // TEST_BROWSER_OUTPUT=1 shows the page's console messages and failed requests (for debugging a test).
   if (process.env.TEST_BROWSER_OUTPUT === '1') {
     page.on('console', (m) => process.stderr.write(`[page] ${m.type()}: ${m.text()}\n`));
-    page.on('response', (r) => r.status() >= 400 && process.stderr.write(`[page] ${r.status()} ${r.request().method()} ${r.url()}\n`));
+    page.on(
+      'response',
+      (r) => r.status() >= 400 && process.stderr.write(`[page] ${r.status()} ${r.request().method()} ${r.url()}\n`),
+    );
   }
   return {
     context,
@@ -118,6 +124,8 @@ export async function checkAccessibility(page: Page, where: string): Promise<voi
 
 /** Asserts the page does not scroll sideways (content fits the viewport's width). */
 export async function checkFitsWidth(page: Page, where: string): Promise<void> {
-  const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  const widths = await page.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  );
   expect(widths.scroll, `${where}: page wider than the viewport`).to.be.at.most(widths.client + 1);
 }

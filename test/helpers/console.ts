@@ -14,7 +14,14 @@ export interface Session {
 export async function browser(
   method: string,
   path: string,
-  opts: { session?: Session | null; body?: unknown; csrf?: string | null; origin?: string | null; headers?: Record<string, string>; base?: string } = {},
+  opts: {
+    session?: Session | null;
+    body?: unknown;
+    csrf?: string | null;
+    origin?: string | null;
+    headers?: Record<string, string>;
+    base?: string;
+  } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
   if (opts.session) headers.Cookie = opts.session.cookie;
@@ -24,7 +31,12 @@ export async function browser(
   const origin = opts.origin === undefined ? new URL(base).origin : opts.origin;
   if (origin) headers.Origin = origin;
   if (opts.body !== undefined) headers['Content-Type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: 'manual' });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    redirect: 'manual',
+  });
   return readResponse(res);
 }
 
@@ -51,10 +63,15 @@ export async function signIn(username: string, password: string, base?: string):
 export const linkToken = (url: string): string => new URL(url).searchParams.get('token')!;
 
 /** Gives a user a password through a site admin's reset link; returns the password. */
-export async function givePassword(user: Pick<TestUser, 'id'>, password = `pw-${Math.random().toString(36).slice(2)}-long`): Promise<string> {
+export async function givePassword(
+  user: Pick<TestUser, 'id'>,
+  password = `pw-${Math.random().toString(36).slice(2)}-long`,
+): Promise<string> {
   const link = await api('POST', `/admin/users/${user.id}/actions/reset-password`);
   expect(link.status, link.text).to.equal(200);
-  const set = await browser('POST', '/api/console/password', { body: { token: linkToken(link.body.data.attributes['reset-url']), password } });
+  const set = await browser('POST', '/api/console/password', {
+    body: { token: linkToken(link.body.data.attributes['reset-url']), password },
+  });
   expect(set.status, set.text).to.equal(204);
   return password;
 }

@@ -7,7 +7,8 @@ export const db = () => harness().rt.db;
 export const cvRow = (id: string) => db()('configuration_versions').where({ id }).first();
 export const statusOf = async (id: string): Promise<string> => (await cvRow(id)).status;
 export const currentCvOf = async (wsId: string): Promise<string | null> =>
-  (await db()('workspaces').where({ id: wsId }).first('current_configuration_version_id')).current_configuration_version_id;
+  (await db()('workspaces').where({ id: wsId }).first('current_configuration_version_id'))
+    .current_configuration_version_id;
 
 const TABLES = ['configuration_versions', 'objects', 'object_chunks', 'runs', 'run_events', 'ingress_attributes'];
 

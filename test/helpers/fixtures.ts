@@ -16,7 +16,9 @@ export async function createUser(name = uniq('user'), base = ''): Promise<TestUs
   const email = `${name}@example.test`;
   const created = await api('POST', `${base}/admin/users`, { body: doc('users', { username: name, email }) });
   expect(created.status, created.text).to.equal(201);
-  const token = await api('POST', `${base}/users/${created.body.data.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'test' }) });
+  const token = await api('POST', `${base}/users/${created.body.data.id}/authentication-tokens`, {
+    body: doc('authentication-tokens', { description: 'test' }),
+  });
   expect(token.status, token.text).to.equal(201);
   return { id: created.body.data.id, username: name, email, token: token.body.data.attributes.token };
 }
@@ -25,7 +27,10 @@ export async function createUser(name = uniq('user'), base = ''): Promise<TestUs
 export async function createOrg(owner?: TestUser, base = ''): Promise<{ name: string; owner: TestUser }> {
   const user = owner ?? (await createUser(undefined, base));
   const name = uniq('org');
-  const res = await api('POST', `${base}/organizations`, { token: user.token, body: doc('organizations', { name, email: `${name}@example.test` }) });
+  const res = await api('POST', `${base}/organizations`, {
+    token: user.token,
+    body: doc('organizations', { name, email: `${name}@example.test` }),
+  });
   expect(res.status, res.text).to.equal(201);
   return { name, owner: user };
 }
@@ -38,21 +43,36 @@ export async function joinOrg(org: { name: string; owner: TestUser }, user: Test
   });
   expect(inv.status, inv.text).to.equal(201);
   if (accept) {
-    const acc = await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, { token: user.token });
+    const acc = await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, {
+      token: user.token,
+    });
     expect(acc.status, acc.text).to.equal(200);
   }
   return inv.body.data.id;
 }
 
-export async function createTeam(org: { name: string; owner: TestUser }, attrs: Record<string, unknown> = {}): Promise<string> {
-  const res = await api('POST', `/organizations/${org.name}/teams`, { token: org.owner.token, body: doc('teams', { name: uniq('team'), ...attrs }) });
+export async function createTeam(
+  org: { name: string; owner: TestUser },
+  attrs: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await api('POST', `/organizations/${org.name}/teams`, {
+    token: org.owner.token,
+    body: doc('teams', { name: uniq('team'), ...attrs }),
+  });
   expect(res.status, res.text).to.equal(201);
   return res.body.data.id;
 }
 
-export async function createWorkspace(org: { name: string; owner: Pick<TestUser, 'token'> }, attrs: Record<string, unknown> = {}, base = ''): Promise<{ id: string; name: string }> {
+export async function createWorkspace(
+  org: { name: string; owner: Pick<TestUser, 'token'> },
+  attrs: Record<string, unknown> = {},
+  base = '',
+): Promise<{ id: string; name: string }> {
   const name = uniq('ws');
-  const res = await api('POST', `${base}/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name, ...attrs }) });
+  const res = await api('POST', `${base}/organizations/${org.name}/workspaces`, {
+    token: org.owner.token,
+    body: doc('workspaces', { name, ...attrs }),
+  });
   expect(res.status, res.text).to.equal(201);
   return { id: res.body.data.id, name };
 }
@@ -92,8 +112,12 @@ export async function createCv(
   token: string,
   attributes: Record<string, unknown> = {},
   base = '',
-): Promise<{ id: string; uploadUrl: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await api('POST', `${base}/workspaces/${workspaceId}/configuration-versions`, { token, body: doc('configuration-versions', attributes) });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ id: string; uploadUrl: string; body: any }> {
+  const res = await api('POST', `${base}/workspaces/${workspaceId}/configuration-versions`, {
+    token,
+    body: doc('configuration-versions', attributes),
+  });
   expect(res.status, res.text).to.equal(201);
   return { id: res.body.data.id, uploadUrl: res.body.data.attributes['upload-url'], body: res.body };
 }
@@ -110,7 +134,8 @@ export async function putArchive(
   url: string,
   body: Buffer,
   base?: string,
-): Promise<{ status: number; text: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<{ status: number; text: string; body: any }> {
   const res = await fetch(await onTestServer(url, base), {
     method: 'PUT',
     headers: { 'Content-Type': 'application/octet-stream', Accept: 'application/json, */*' },
@@ -132,11 +157,18 @@ export async function memberWithAccess(
   const user = await createUser();
   await joinOrg(org, user);
   const teamId = await createTeam(org);
-  const add = await api('POST', `/teams/${teamId}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
+  const add = await api('POST', `/teams/${teamId}/relationships/users`, {
+    token: org.owner.token,
+    body: { data: [{ type: 'users', id: user.username }] },
+  });
   expect(add.status, add.text).to.equal(204);
   const grant = await api('POST', '/team-workspaces', {
     token: org.owner.token,
-    body: doc('team-workspaces', { access, ...permissions }, { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } }),
+    body: doc(
+      'team-workspaces',
+      { access, ...permissions },
+      { workspace: { data: { type: 'workspaces', id: workspaceId } }, team: { data: { type: 'teams', id: teamId } } },
+    ),
   });
   expect(grant.status, grant.text).to.equal(201);
   return user;

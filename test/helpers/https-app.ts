@@ -26,10 +26,27 @@ export interface HttpsApp {
 export async function selfSignedCertificate(dir: string): Promise<{ certFile: string; keyFile: string; cert: Buffer }> {
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, keyFile, cert: await readFile(certFile) };
 }
 
@@ -42,7 +59,15 @@ export async function startHttpsApp(env: Record<string, string> = {}): Promise<H
   const { certFile, keyFile, cert } = await selfSignedCertificate(dir);
   const port = await freePort();
   const baseUrl = `https://localhost:${port}`;
-  const config = loadConfig({ ...harness().childEnv, PORT: String(port), BASE_URL: baseUrl, UPLOAD_URL: baseUrl, TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, ...env });
+  const config = loadConfig({
+    ...harness().childEnv,
+    PORT: String(port),
+    BASE_URL: baseUrl,
+    UPLOAD_URL: baseUrl,
+    TLS_CERT_FILE: certFile,
+    TLS_KEY_FILE: keyFile,
+    ...env,
+  });
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
   const web = await startWeb(rt, port);
   return {
@@ -59,7 +84,12 @@ export async function startHttpsApp(env: Record<string, string> = {}): Promise<H
 }
 
 /** A request to the HTTPS app trusting its certificate (global fetch cannot be given a CA). */
-export function httpsCall(app: HttpsApp, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<ApiResponse & { setCookies: string[] }> {
+export function httpsCall(
+  app: HttpsApp,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string } = {},
+): Promise<ApiResponse & { setCookies: string[] }> {
   return new Promise((resolve, reject) => {
     const req = request(`${app.baseUrl}${path}`, { method, headers: opts.headers, ca: app.ca }, (res) => {
       const chunks: Buffer[] = [];

@@ -23,7 +23,9 @@ export function parseExposition(text: string): Sample[] {
 
 /** The sum of the samples named `name` whose labels include `labels` (0 when there is none). */
 export function total(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  return samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 }
 
 /** Whether a series named `name` with `labels` is exposed at all. */

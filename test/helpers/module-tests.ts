@@ -34,7 +34,11 @@ export const modulePaths = (org: string, name: string, provider: string) => ({
 });
 
 /** Creates a private registry module in `org` as its owner. */
-export async function createModule(org: Org, name = uniq('mod').replace(/-/g, ''), provider = 'null'): Promise<TestModule> {
+export async function createModule(
+  org: Org,
+  name = uniq('mod').replace(/-/g, ''),
+  provider = 'null',
+): Promise<TestModule> {
   const res = await api('POST', `/organizations/${org.name}/registry-modules`, {
     token: org.owner.token,
     body: doc('registry-modules', { name, provider, 'registry-name': 'private', namespace: org.name }),
@@ -50,31 +54,63 @@ export const CLI_HEADERS = { 'X-Terraform-Integration': 'cloud' };
  * Creates a test configuration version and uploads `files` to it. With `cli`, it is created the
  * way the terraform CLI does, so the upload queues no test run. Returns the version id.
  */
-export async function uploadTestConfig(mod: TestModule, token: string, files: Record<string, string>, opts: { cli?: boolean } = {}): Promise<string> {
-  const cv = await api('POST', `${mod.tests}/test-runs/configuration-versions`, { token, headers: opts.cli ? CLI_HEADERS : {} });
+export async function uploadTestConfig(
+  mod: TestModule,
+  token: string,
+  files: Record<string, string>,
+  opts: { cli?: boolean } = {},
+): Promise<string> {
+  const cv = await api('POST', `${mod.tests}/test-runs/configuration-versions`, {
+    token,
+    headers: opts.cli ? CLI_HEADERS : {},
+  });
   expect(cv.status, cv.text).to.equal(201);
   const put = await putArchive(cv.body.data.attributes['upload-url'], await tarGz(files));
   expect(put.status, put.text).to.equal(200);
   return cv.body.data.id;
 }
 
-export const testRunBody = (cvId: string, attributes: Record<string, unknown> = {}, relationships: Record<string, unknown> = {}) =>
-  doc('test-runs', attributes, { 'configuration-version': { data: { type: 'configuration-versions', id: cvId } }, ...relationships });
+export const testRunBody = (
+  cvId: string,
+  attributes: Record<string, unknown> = {},
+  relationships: Record<string, unknown> = {},
+) =>
+  doc('test-runs', attributes, {
+    'configuration-version': { data: { type: 'configuration-versions', id: cvId } },
+    ...relationships,
+  });
 
-export const postTestRun = (mod: TestModule, token: string, cvId: string, attributes: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  api('POST', `${mod.tests}/test-runs`, { token, body: testRunBody(cvId, attributes), headers });
+export const postTestRun = (
+  mod: TestModule,
+  token: string,
+  cvId: string,
+  attributes: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) => api('POST', `${mod.tests}/test-runs`, { token, body: testRunBody(cvId, attributes), headers });
 
 /** Creates a test run through the API; returns its document. */
-export async function createTestRun(mod: TestModule, token: string, cvId: string, attributes: Record<string, unknown> = {}) {
+export async function createTestRun(
+  mod: TestModule,
+  token: string,
+  cvId: string,
+  attributes: Record<string, unknown> = {},
+) {
   const res = await postTestRun(mod, token, cvId, attributes);
   expect(res.status, res.text).to.equal(201);
   return res.body.data;
 }
 
-export const showTestRun = (mod: TestModule, token: string, id: string): Promise<ApiResponse> => api('GET', `${mod.tests}/test-runs/${id}`, { token });
+export const showTestRun = (mod: TestModule, token: string, id: string): Promise<ApiResponse> =>
+  api('GET', `${mod.tests}/test-runs/${id}`, { token });
 
 /** Polls a test run until its status is one of `statuses`; returns its document. */
-export async function waitForTestRun(mod: TestModule, token: string, id: string, statuses: string[], timeoutMs = 60_000) {
+export async function waitForTestRun(
+  mod: TestModule,
+  token: string,
+  id: string,
+  statuses: string[],
+  timeoutMs = 60_000,
+) {
   let last = '';
   return waitFor(
     async () => {
@@ -144,14 +180,24 @@ export function killProcessesWith(marker: string): void {
  * Runs the real `terraform test -json` on `files` in a temporary directory (environment
  * `env` added to a minimal one); returns the summary line and the output.
  */
-export async function localTerraformTest(files: Record<string, string>, env: Record<string, string> = {}, args: string[] = []): Promise<{ summary: TestSummary | null; output: string }> {
+export async function localTerraformTest(
+  files: Record<string, string>,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ summary: TestSummary | null; output: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'rls-local-test-'));
   try {
     for (const [path, content] of Object.entries(files)) {
       await mkdir(dirname(join(dir, path)), { recursive: true });
       await writeFile(join(dir, path), content);
     }
-    const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env };
+    const base = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      TF_IN_AUTOMATION: '1',
+      CHECKPOINT_DISABLE: '1',
+      ...env,
+    };
     const init = await terraform(dir, base, ['init', '-input=false', '-no-color', '-backend=false']);
     expect(init.code, init.output).to.equal(0);
     const run = await terraform(dir, base, ['test', '-json', '-no-color', ...args]);

@@ -22,7 +22,10 @@ export interface NotificationReceiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(token: string | null, status: () => number = () => 200): Promise<NotificationReceiver> {
+export async function startReceiver(
+  token: string | null,
+  status: () => number = () => 200,
+): Promise<NotificationReceiver> {
   const state = { received: [] as ReceivedNotification[], status };
   const server: Server = createServer((req, res) => {
     const parts: Buffer[] = [];
@@ -36,7 +39,14 @@ export async function startReceiver(token: string | null, status: () => number =
       } catch {
         body = {};
       }
-      state.received.push({ raw, body, headers: req.headers, signatureValid: req.headers['x-svc-notification-signature'] === expected || (!token && req.headers['x-svc-notification-signature'] === undefined) });
+      state.received.push({
+        raw,
+        body,
+        headers: req.headers,
+        signatureValid:
+          req.headers['x-svc-notification-signature'] === expected ||
+          (!token && req.headers['x-svc-notification-signature'] === undefined),
+      });
       res.statusCode = state.status();
       res.end('ok');
     });
@@ -146,14 +156,28 @@ export async function startScriptedReceiver(
  * A fresh organization with one workspace (`attrs`) whose one generic notification configuration
  * sends `triggers` to `url` (signed with `token` when given), and a configuration uploaded to it.
  */
-export async function notifiedWorkspace(url: string, triggers: string[], token: string | null, attrs: Record<string, unknown> = {}) {
+export async function notifiedWorkspace(
+  url: string,
+  triggers: string[],
+  token: string | null,
+  attrs: Record<string, unknown> = {},
+) {
   const org = await createOrg();
   const ws = await createWorkspace(org, attrs);
   const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
     token: org.owner.token,
-    body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', ...(token ? { token } : {}), url, triggers }),
+    body: doc('notification-configuration', {
+      'destination-type': 'generic',
+      enabled: true,
+      name: 'hook',
+      ...(token ? { token } : {}),
+      url,
+      triggers,
+    }),
   });
   expect(nc.status, nc.text).to.equal(201);
-  const cv = await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
+  const cv = await uploadConfig(ws.id, org.owner.token, {
+    'main.tf': 'resource "terraform_data" "a" { input = "x" }\n',
+  });
   return { org, token: org.owner.token, ws, cv };
 }

@@ -24,7 +24,10 @@ export async function realPlanJson(files: Record<string, string>): Promise<unkno
     for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
     const settings = { bin: 'terraform', cliConfigFile: null };
     const env = terraformEnv(settings, dir);
-    for (const args of [['init', '-input=false', '-no-color'], ['plan', '-input=false', '-no-color', '-out=plan.tfplan']]) {
+    for (const args of [
+      ['init', '-input=false', '-no-color'],
+      ['plan', '-input=false', '-no-color', '-out=plan.tfplan'],
+    ]) {
       const r = await runTerraform(settings, args, dir, env);
       if (r.code !== 0) throw new Error(`terraform ${args[0]} failed: ${r.output}`);
     }
@@ -51,7 +54,10 @@ export interface RecordedCall {
  * in for third-party HTTP; it lets tests check what the engines write and how they read answers.
  */
 export class StandInCli {
-  private constructor(readonly dir: string, readonly bin: string) {}
+  private constructor(
+    readonly dir: string,
+    readonly bin: string,
+  ) {}
 
   static async create(versionText: string): Promise<StandInCli> {
     const dir = await mkdtemp(join(tmpdir(), 'rls-test-cli-'));
@@ -82,7 +88,13 @@ exit 0
   }
 
   /** The answer every following call gives. */
-  async answer(a: { stdout?: string; stderr?: string; code?: number; sleepSeconds?: number; flood?: boolean }): Promise<void> {
+  async answer(a: {
+    stdout?: string;
+    stderr?: string;
+    code?: number;
+    sleepSeconds?: number;
+    flood?: boolean;
+  }): Promise<void> {
     for (const f of ['stdout', 'stderr', 'code', 'sleep', 'flood']) await rm(join(this.dir, f), { force: true });
     if (a.stdout !== undefined) await writeFile(join(this.dir, 'stdout'), a.stdout);
     if (a.stderr !== undefined) await writeFile(join(this.dir, 'stderr'), a.stderr);
@@ -99,8 +111,15 @@ exit 0
       Array.from({ length: count }, async (_, id) => {
         const at = join(root, String(id));
         const names = await readdir(join(at, 'files'));
-        const files = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(at, 'files', n), 'utf8')] as const)));
-        const env = Object.fromEntries((await readFile(join(at, 'env'), 'utf8')).split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+        const files = Object.fromEntries(
+          await Promise.all(names.map(async (n) => [n, await readFile(join(at, 'files', n), 'utf8')] as const)),
+        );
+        const env = Object.fromEntries(
+          (await readFile(join(at, 'env'), 'utf8'))
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+        );
         const args = (await readFile(join(at, 'args'), 'utf8')).split('\n').slice(0, -1);
         return { args, cwd: (await readFile(join(at, 'cwd'), 'utf8')).trim(), env, files };
       }),
@@ -170,7 +189,9 @@ export const policyRunSource = (): RunInputSource => ({
 });
 
 /** A policy to evaluate, in set `baseline` unless overridden. */
-export const policyToEvaluate = (p: Partial<PolicyToEvaluate> & Pick<PolicyToEvaluate, 'kind' | 'name'>): PolicyToEvaluate => ({
+export const policyToEvaluate = (
+  p: Partial<PolicyToEvaluate> & Pick<PolicyToEvaluate, 'kind' | 'name'>,
+): PolicyToEvaluate => ({
   id: `pol-${p.name}`,
   enforcementLevel: p.kind === 'opa' ? 'mandatory' : 'soft-mandatory',
   code: null,

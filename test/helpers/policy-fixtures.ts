@@ -16,7 +16,13 @@ export function orgForSuite(): Org & { token: string } {
 }
 
 /** Every table the policy endpoints write. */
-const POLICY_TABLES = ['policies', 'policy_sets', 'policy_set_policies', 'policy_set_workspaces', 'policy_set_workspace_exclusions'];
+const POLICY_TABLES = [
+  'policies',
+  'policy_sets',
+  'policy_set_policies',
+  'policy_set_workspaces',
+  'policy_set_workspace_exclusions',
+];
 
 /** A policy create document with a fresh name and an advisory level unless `attrs` say otherwise. */
 export const policyDoc = (attrs: Record<string, unknown> = {}, relationships?: Record<string, unknown>) =>
@@ -29,23 +35,46 @@ export const policySetDoc = (attrs: Record<string, unknown> = {}, relationships?
 export const linkages = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ type, id })) });
 
 /** POSTs a policy (base: '' for the test API, or another app's API root) and expects 200. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createPolicy(org: string, token: string, attrs: Record<string, unknown> = {}, relationships?: Record<string, unknown>, base = ''): Promise<any> {
-  const res = await api('POST', `${base}/organizations/${org}/policies`, { token, body: policyDoc(attrs, relationships) });
+export async function createPolicy(
+  org: string,
+  token: string,
+  attrs: Record<string, unknown> = {},
+  relationships?: Record<string, unknown>,
+  base = '',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<any> {
+  const res = await api('POST', `${base}/organizations/${org}/policies`, {
+    token,
+    body: policyDoc(attrs, relationships),
+  });
   expect(res.status, res.text).to.equal(200);
   return res.body.data;
 }
 
 /** POSTs a policy set and expects 201. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function createPolicySet(org: string, token: string, attrs: Record<string, unknown> = {}, relationships?: Record<string, unknown>, base = ''): Promise<any> {
-  const res = await api('POST', `${base}/organizations/${org}/policy-sets`, { token, body: policySetDoc(attrs, relationships) });
+export async function createPolicySet(
+  org: string,
+  token: string,
+  attrs: Record<string, unknown> = {},
+  relationships?: Record<string, unknown>,
+  base = '',
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): Promise<any> {
+  const res = await api('POST', `${base}/organizations/${org}/policy-sets`, {
+    token,
+    body: policySetDoc(attrs, relationships),
+  });
   expect(res.status, res.text).to.equal(201);
   return res.body.data;
 }
 
 /** PUTs policy code the way go-tfe does (octet-stream, JSON accepted back). */
-export async function uploadCode(policyId: string, token: string, code: string | Uint8Array<ArrayBuffer>, base = ''): Promise<ApiResponse> {
+export async function uploadCode(
+  policyId: string,
+  token: string,
+  code: string | Uint8Array<ArrayBuffer>,
+  base = '',
+): Promise<ApiResponse> {
   return api('PUT', `${base}/policies/${policyId}/upload`, {
     token,
     raw: code,
@@ -57,7 +86,12 @@ export async function uploadCode(policyId: string, token: string, code: string |
  * The request must be refused with `status` (naming `pointer` when given) and leave every policy
  * table as it was.
  */
-export async function refusedPolicy(status: number, call: () => Promise<ApiResponse>, pointer?: string, detail?: RegExp): Promise<ApiResponse> {
+export async function refusedPolicy(
+  status: number,
+  call: () => Promise<ApiResponse>,
+  pointer?: string,
+  detail?: RegExp,
+): Promise<ApiResponse> {
   const before = await rowCounts(POLICY_TABLES);
   const res = await call();
   expectError(res, status, detail);
@@ -71,7 +105,10 @@ export async function memberWithPermissions(org: Org, access: Record<string, boo
   const user = await createUser();
   await joinOrg(org, user);
   const team = await createTeam(org, { 'organization-access': access });
-  const add = await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: user.username }] } });
+  const add = await api('POST', `/teams/${team}/relationships/users`, {
+    token: org.owner.token,
+    body: { data: [{ type: 'users', id: user.username }] },
+  });
   expect(add.status, add.text).to.equal(204);
   return user;
 }

@@ -72,11 +72,15 @@ export async function policyRuntimeEnv(): Promise<{ SENTINEL_PATH: string; OPA_P
 export const sentinelPolicy = (pass: boolean, message: string) => `print("${message}")\n\nmain = rule { ${pass} }\n`;
 
 /** Rego text whose `deny` rule yields `messages` (empty: pass). */
-export const regoPolicy = (pkg: string, messages: string[]) => `package ${pkg}\n\ndeny := ${JSON.stringify(messages)}\n`;
+export const regoPolicy = (pkg: string, messages: string[]) =>
+  `package ${pkg}\n\ndeny := ${JSON.stringify(messages)}\n`;
 
 /** A run-pipeline worker whose policy checks run the stand-in runtimes (see policyRuntimeEnv). */
 export async function startPolicyWorker(): Promise<WorkerProcess> {
-  const worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
+  const worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], {
+    RECONCILE_INTERVAL_MS: '2000',
+    ...(await policyRuntimeEnv()),
+  });
   await workersReady(worker);
   return worker;
 }

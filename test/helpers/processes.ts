@@ -69,7 +69,11 @@ export function signalOnOutput(w: WorkerProcess, text: string, signal: NodeJS.Si
 }
 
 /** Polls until `check` returns a truthy value or the time runs out; `what` names it in the error (read then, when a function). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string | (() => string), timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  what: string | (() => string),
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -80,10 +84,12 @@ export async function waitFor<T>(check: () => Promise<T> | T, what: string | (()
 }
 
 /** Waits until a worker process logs that it started. */
-export const workersReady = (w: WorkerProcess, timeoutMs?: number) => waitFor(() => w.output().includes('"workers started"'), 'workers to start', timeoutMs);
+export const workersReady = (w: WorkerProcess, timeoutMs?: number) =>
+  waitFor(() => w.output().includes('"workers started"'), 'workers to start', timeoutMs);
 
 /** Waits until a web process logs that it listens. */
-export const webReady = (w: WorkerProcess, timeoutMs = 30_000) => waitFor(() => w.output().includes('"web listening"'), 'the web process to listen', timeoutMs);
+export const webReady = (w: WorkerProcess, timeoutMs = 30_000) =>
+  waitFor(() => w.output().includes('"web listening"'), 'the web process to listen', timeoutMs);
 
 /** The JSON log lines of a process's output. */
 export const logLines = (output: string): Record<string, unknown>[] =>

@@ -49,13 +49,32 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
  * `redis-cli --cluster create` and waits until every node says the cluster is ok. `stop` kills them
  * and removes their directory.
  */
-export async function startRedisCluster(firstPort = Number(process.env.REDIS_CLUSTER_TEST_PORT ?? 7101)): Promise<OwnRedisCluster> {
+export async function startRedisCluster(
+  firstPort = Number(process.env.REDIS_CLUSTER_TEST_PORT ?? 7101),
+): Promise<OwnRedisCluster> {
   const dir = await mkdtemp(join(tmpdir(), 'rls-redis-cluster-'));
   const ports = await freePorts(firstPort);
   const procs: ChildProcess[] = ports.map((port) =>
     spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '5000', '--save', '', '--appendonly', 'no', '--dir', dir],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '5000',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
       { stdio: 'ignore' },
     ),
   );
@@ -72,8 +91,19 @@ export async function startRedisCluster(firstPort = Number(process.env.REDIS_CLU
   };
   try {
     for (const port of ports) await until(async () => (await cli(port, 'ping')).trim() === 'PONG', `node ${port}`);
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
-    for (const port of ports) await until(async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'), `node ${port} to see the cluster ok`);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const port of ports)
+      await until(
+        async () => (await cli(port, 'cluster', 'info')).includes('cluster_state:ok'),
+        `node ${port} to see the cluster ok`,
+      );
   } catch (err) {
     await stop();
     throw err;

@@ -4,10 +4,12 @@ import { putArchive, tarGz } from './fixtures.js';
 import type { Org } from './module-tests.js';
 
 /** The module's address under the organization's registry, relative to /api/v2. */
-export const privateModulePath = (org: string, name: string, provider: string) => `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`;
+export const privateModulePath = (org: string, name: string, provider: string) =>
+  `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`;
 
 /** The registry protocol's base for a module (absolute path on the test server). */
-export const protocolPath = (org: string, name: string, provider: string) => `/api/registry/v1/modules/${org}/${name}/${provider}`;
+export const protocolPath = (org: string, name: string, provider: string) =>
+  `/api/registry/v1/modules/${org}/${name}/${provider}`;
 
 /** Creates a private module (when it does not exist yet) as the organization's owner. */
 export async function ensureModule(org: Org, name: string, provider: string): Promise<void> {
@@ -22,19 +24,36 @@ export async function ensureModule(org: Org, name: string, provider: string): Pr
 }
 
 /** Creates a version through the API; returns its document (with links.upload). */
-export async function createVersion(org: Org, name: string, provider: string, version: string, extra: Record<string, unknown> = {}) {
-  const res = await api('POST', `${privateModulePath(org.name, name, provider)}/versions`, { token: org.owner.token, body: doc('registry-module-versions', { version, ...extra }) });
+export async function createVersion(
+  org: Org,
+  name: string,
+  provider: string,
+  version: string,
+  extra: Record<string, unknown> = {},
+) {
+  const res = await api('POST', `${privateModulePath(org.name, name, provider)}/versions`, {
+    token: org.owner.token,
+    body: doc('registry-module-versions', { version, ...extra }),
+  });
   expect(res.status, res.text).to.equal(201);
   return res.body.data;
 }
 
 /** Publishes `files` as `version` of the module (created when needed); returns the version document after the upload. */
-export async function publishVersion(org: Org, name: string, provider: string, version: string, files: Record<string, string>) {
+export async function publishVersion(
+  org: Org,
+  name: string,
+  provider: string,
+  version: string,
+  files: Record<string, string>,
+) {
   await ensureModule(org, name, provider);
   const created = await createVersion(org, name, provider, version);
   const put = await putArchive(created.links.upload, await tarGz(files));
   expect(put.status, put.text).to.equal(200);
-  const shown = await api('GET', `${privateModulePath(org.name, name, provider)}/${version}`, { token: org.owner.token });
+  const shown = await api('GET', `${privateModulePath(org.name, name, provider)}/${version}`, {
+    token: org.owner.token,
+  });
   expect(shown.status, shown.text).to.equal(200);
   expect(shown.body.data.attributes.status).to.equal('ok');
   return shown.body.data;

@@ -10,7 +10,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export const SIMPLE_CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' };
 
 /** Creates a run task definition (the integration at `url` must answer the endpoint check); returns its id. */
-export async function createTask(orgName: string, token: string, url: string, attrs: Record<string, unknown> = {}): Promise<string> {
+export async function createTask(
+  orgName: string,
+  token: string,
+  url: string,
+  attrs: Record<string, unknown> = {},
+): Promise<string> {
   const res = await api('POST', `/organizations/${orgName}/tasks`, {
     token,
     body: doc('tasks', { name: uniq('task'), url, category: 'task', ...attrs }),
@@ -20,7 +25,12 @@ export async function createTask(orgName: string, token: string, url: string, at
 }
 
 /** Attaches a task to a workspace; returns the workspace task id. */
-export async function attachTask(workspaceId: string, token: string, taskId: string, attrs: Record<string, unknown>): Promise<string> {
+export async function attachTask(
+  workspaceId: string,
+  token: string,
+  taskId: string,
+  attrs: Record<string, unknown>,
+): Promise<string> {
   const res = await api('POST', `/workspaces/${workspaceId}/tasks`, {
     token,
     body: doc('workspace-tasks', attrs, { task: { data: { type: 'tasks', id: taskId } } }),
@@ -48,7 +58,10 @@ export async function taskSetup(
   const taskName = opts.name ?? uniq('task');
   const taskId = await createTask(org.name, token, url, { name: taskName, 'hmac-key': opts.hmacKey ?? null });
   const ws = await createWorkspace(org);
-  const workspaceTaskId = await attachTask(ws.id, token, taskId, { 'enforcement-level': opts.level, stages: opts.stages });
+  const workspaceTaskId = await attachTask(ws.id, token, taskId, {
+    'enforcement-level': opts.level,
+    stages: opts.stages,
+  });
   return { org, token, ws, taskId, workspaceTaskId, taskName };
 }
 
@@ -86,7 +99,10 @@ export async function stageOf(runId: string, token: string, stage: string): Prom
 export async function taskResult(id: string, token: string) {
   const res = await api('GET', `/task-results/${id}?include=outcomes`, { token });
   expect(res.status, res.text).to.equal(200);
-  return res.body as { data: { id: string; attributes: Json; relationships: Json }; included?: { id: string; attributes: Json }[] };
+  return res.body as {
+    data: { id: string; attributes: Json; relationships: Json };
+    included?: { id: string; attributes: Json }[];
+  };
 }
 
 /** Polls a task result until its status is one of `statuses`. */
@@ -105,7 +121,10 @@ export async function waitForResult(id: string, token: string, statuses: string[
 }
 
 /** The run's events (action and description), oldest first. */
-export async function runEvents(runId: string, token: string): Promise<{ action: string; description: string | null }[]> {
+export async function runEvents(
+  runId: string,
+  token: string,
+): Promise<{ action: string; description: string | null }[]> {
   const res = await api('GET', `/runs/${runId}/run-events`, { token });
   expect(res.status, res.text).to.equal(200);
   return res.body.data.map((e: { attributes: { action: string; description: string | null } }) => e.attributes);

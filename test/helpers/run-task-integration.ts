@@ -33,7 +33,8 @@ export async function startTaskIntegration(hmacKey: string | null, reply: Reply 
       const raw = Buffer.concat(parts);
       const given = String(req.headers['x-svc-task-signature'] ?? '');
       const expected = hmacKey ? createHmac('sha512', hmacKey).update(raw).digest('hex') : '';
-      const signatureValid = given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+      const signatureValid =
+        given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(raw.toString('utf8'));
@@ -66,11 +67,22 @@ export async function startTaskIntegration(hmacKey: string | null, reply: Reply 
 }
 
 /** Calls back as an integration does: PATCH the callback URL with the access token. */
-export async function callback(url: string, token: string, attributes: Record<string, unknown>, outcomes?: unknown[]): Promise<{ status: number; text: string }> {
+export async function callback(
+  url: string,
+  token: string,
+  attributes: Record<string, unknown>,
+  outcomes?: unknown[],
+): Promise<{ status: number; text: string }> {
   const res = await fetch(url, {
     method: 'PATCH',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' },
-    body: JSON.stringify({ data: { type: 'task-results', attributes, ...(outcomes ? { relationships: { outcomes: { data: outcomes } } } : {}) } }),
+    body: JSON.stringify({
+      data: {
+        type: 'task-results',
+        attributes,
+        ...(outcomes ? { relationships: { outcomes: { data: outcomes } } } : {}),
+      },
+    }),
   });
   return { status: res.status, text: await res.text() };
 }
@@ -127,7 +139,11 @@ export function answerThenCallBack(
 }
 
 /** PATCHes a callback URL with an arbitrary body (for malformed callbacks); `token` null sends no Authorization. */
-export async function rawCallback(url: string, token: string | null, body: string): Promise<{ status: number; text: string }> {
+export async function rawCallback(
+  url: string,
+  token: string | null,
+  body: string,
+): Promise<{ status: number; text: string }> {
   const headers: Record<string, string> = { 'Content-Type': 'application/vnd.api+json' };
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(url, { method: 'PATCH', headers, body });

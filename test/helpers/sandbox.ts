@@ -18,7 +18,10 @@ export function sandboxHost(): string {
   const found = Object.values(networkInterfaces())
     .flat()
     .find((a) => a && !a.internal && a.family === 'IPv4');
-  if (!found) throw new Error('this machine has no IPv4 address besides loopback: sandboxed runs cannot reach the tests\' servers');
+  if (!found)
+    throw new Error(
+      "this machine has no IPv4 address besides loopback: sandboxed runs cannot reach the tests' servers",
+    );
   return found.address;
 }
 
@@ -60,7 +63,11 @@ export async function startWitness(): Promise<Witness> {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {
-      sightings.push({ path: req.url ?? '', body: Buffer.concat(parts).toString('utf8'), from: req.socket.remoteAddress ?? '' });
+      sightings.push({
+        path: req.url ?? '',
+        body: Buffer.concat(parts).toString('utf8'),
+        from: req.socket.remoteAddress ?? '',
+      });
       res.end('seen\n');
     });
   });
@@ -72,7 +79,9 @@ export async function startWitness(): Promise<Witness> {
     sightings,
     saw: (path) => sightings.some((s) => s.path === path),
     report: (path, bodyCommand) =>
-      bodyCommand ? `(${bodyCommand}) | curl -s --max-time 10 --data-binary @- ${url}${path}` : `curl -s --max-time 10 -X POST ${url}${path}`,
+      bodyCommand
+        ? `(${bodyCommand}) | curl -s --max-time 10 --data-binary @- ${url}${path}`
+        : `curl -s --max-time 10 -X POST ${url}${path}`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

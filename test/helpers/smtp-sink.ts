@@ -24,7 +24,10 @@ export async function startSmtpSink(opts: { delayMs?: number } = {}): Promise<Sm
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         setTimeout(() => {
-          messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           callback();
         }, opts.delayMs ?? 0);
       });

@@ -49,12 +49,27 @@ export interface CliResult {
  * Runs the real terraform CLI in `dir` with the given environment; resolves with its exit code and
  * output. `input`, when given, is what the user types at its prompts (its standard input).
  */
-export function terraform(dir: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs = 180_000, input?: string): Promise<CliResult> {
+export function terraform(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  timeoutMs = 180_000,
+  input?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = execFile('terraform', args, { cwd: dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
+    const child = execFile(
+      'terraform',
+      args,
+      { cwd: dir, env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : 1
+          : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -73,11 +88,22 @@ export async function writeCliConfig(dir: string, token: string): Promise<NodeJS
     join(dir, 'cli.tfrc'),
     `host "${CLI_HOST}" {\n  services = {\n    "tfe.v2" = "${h.baseUrl}/api/v2/"\n    "modules.v1" = "${h.baseUrl}/api/registry/v1/modules/"\n  }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
   );
-  return { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
+    TF_IN_AUTOMATION: '1',
+    CHECKPOINT_DISABLE: '1',
+  };
 }
 
 /** Uploads a configuration (file name -> content) to a workspace; returns the version id. */
-export async function uploadConfig(workspaceId: string, token: string, files: Record<string, string>, attrs: Record<string, unknown> = {}): Promise<string> {
+export async function uploadConfig(
+  workspaceId: string,
+  token: string,
+  files: Record<string, string>,
+  attrs: Record<string, unknown> = {},
+): Promise<string> {
   const cv = await createCv(workspaceId, token, { 'auto-queue-runs': false, ...attrs });
   const put = await putArchive(cv.uploadUrl, await tarGz(files));
   expect(put.status, put.text).to.equal(200);
@@ -85,7 +111,12 @@ export async function uploadConfig(workspaceId: string, token: string, files: Re
 }
 
 /** Creates a run through the API. */
-export async function startRun(workspaceId: string, token: string, attrs: Record<string, unknown> = {}, cvId?: string): Promise<string> {
+export async function startRun(
+  workspaceId: string,
+  token: string,
+  attrs: Record<string, unknown> = {},
+  cvId?: string,
+): Promise<string> {
   const res = await api('POST', '/runs', {
     token,
     body: doc('runs', attrs, {
@@ -135,7 +166,16 @@ export async function startSlowStateServer(delayMs: number): Promise<SlowStateSe
     const t = setTimeout(() => {
       answered = true;
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'slow-state', outputs: {}, resources: [] }));
+      res.end(
+        JSON.stringify({
+          version: 4,
+          terraform_version: '1.11.4',
+          serial: 1,
+          lineage: 'slow-state',
+          outputs: {},
+          resources: [],
+        }),
+      );
     }, delayMs);
     timers.add(t);
   });
@@ -211,7 +251,8 @@ export function planProcessesOf(workerPid: number): PlanProcess[] {
 }
 
 /** How many of `plans` still run (a process that was reparented when its parent died still counts). */
-export const stillRunning = (plans: readonly PlanProcess[]): number => plans.filter((p) => procStat(p.pid)?.started === p.started).length;
+export const stillRunning = (plans: readonly PlanProcess[]): number =>
+  plans.filter((p) => procStat(p.pid)?.started === p.started).length;
 
 /**
  * Where workers started with `env` (besides the run's environment) keep their run directories:
@@ -219,7 +260,10 @@ export const stillRunning = (plans: readonly PlanProcess[]): number => plans.fil
  */
 export function workRootOf(env: NodeJS.ProcessEnv = {}): string {
   const { config } = harness();
-  return deploymentWorkRoot({ databaseUrl: env.DATABASE_URL ?? config.databaseUrl, queuePrefix: env.QUEUE_PREFIX ?? config.queuePrefix }, env.TMPDIR ?? tmpdir());
+  return deploymentWorkRoot(
+    { databaseUrl: env.DATABASE_URL ?? config.databaseUrl, queuePrefix: env.QUEUE_PREFIX ?? config.queuePrefix },
+    env.TMPDIR ?? tmpdir(),
+  );
 }
 
 /**
@@ -233,7 +277,10 @@ export async function runWorkdirs(dir: string, pid?: number): Promise<string[]> 
 }
 
 /** An apply whose first resource is stored at once and whose second one's provisioner sleeps `seconds` (a `marker` tells the runs apart). */
-export const slowApplyConfig = (marker: string, seconds = 120) => `resource "terraform_data" "first" { input = "${marker}" }
+export const slowApplyConfig = (
+  marker: string,
+  seconds = 120,
+) => `resource "terraform_data" "first" { input = "${marker}" }
 resource "terraform_data" "second" {
   input = terraform_data.first.output
   provisioner "local-exec" { command = "sleep ${seconds} # ${marker}" }

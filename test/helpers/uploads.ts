@@ -19,7 +19,14 @@ export function streamingPut(url: string, headers: Record<string, string> = {}) 
       const endedFirst = ended;
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null, endedFirst }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: text ? JSON.parse(text) : null,
+          endedFirst,
+        }),
+      );
     });
     req.on('error', reject);
   });
@@ -28,7 +35,8 @@ export function streamingPut(url: string, headers: Record<string, string> = {}) 
     /** Whether an answer has arrived (a refusal comes while the body is still being sent). */
     answered: () => answered,
     /** Writes one piece and waits until it is flushed to the socket. */
-    write: (piece: Buffer) => new Promise<void>((resolve, reject) => req.write(piece, (err) => (err ? reject(err) : resolve()))),
+    write: (piece: Buffer) =>
+      new Promise<void>((resolve, reject) => req.write(piece, (err) => (err ? reject(err) : resolve()))),
     end: () => {
       ended = true;
       req.end();

@@ -6,7 +6,17 @@ import { create as tarCreate } from 'tar';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
 import { memberWithPermissions } from '../helpers/policy-fixtures.js';
-import { countRows, createCv, createOrg, createTeam, createWorkspace, memberWithAccess, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createCv,
+  createOrg,
+  createTeam,
+  createWorkspace,
+  memberWithAccess,
+  putArchive,
+  tarGz,
+  uniq,
+} from '../helpers/fixtures.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
@@ -18,7 +28,10 @@ describe('authorization and outbound fixes', function () {
     it('issues an organization token for {"data":{"type":"authentication-token"}}, with expired-at, and for an empty body', async () => {
       const org = await createOrg();
       const token = org.owner.token;
-      const singular = await api('POST', `/organizations/${org.name}/authentication-token`, { token, body: { data: { type: 'authentication-token' } } });
+      const singular = await api('POST', `/organizations/${org.name}/authentication-token`, {
+        token,
+        body: { data: { type: 'authentication-token' } },
+      });
       expect(singular.status, singular.text).to.equal(201);
       expect(singular.body.data.attributes.token).to.be.a('string');
       const expiring = await api('POST', `/organizations/${org.name}/authentication-token`, {
@@ -28,20 +41,33 @@ describe('authorization and outbound fixes', function () {
       expect(expiring.status, expiring.text).to.equal(201);
       expect(expiring.body.data.attributes['expired-at']).to.equal('2031-01-01T00:00:00.000Z');
       // The newest token works, the one it replaced does not.
-      expect((await api('GET', `/organizations/${org.name}`, { token: expiring.body.data.attributes.token })).status).to.equal(200);
-      expect((await api('GET', `/organizations/${org.name}`, { token: singular.body.data.attributes.token })).status).to.equal(401);
+      expect(
+        (await api('GET', `/organizations/${org.name}`, { token: expiring.body.data.attributes.token })).status,
+      ).to.equal(200);
+      expect(
+        (await api('GET', `/organizations/${org.name}`, { token: singular.body.data.attributes.token })).status,
+      ).to.equal(401);
       const empty = await api('POST', `/organizations/${org.name}/authentication-token`, { token });
       expect(empty.status, empty.text).to.equal(201);
       // Any other type is still refused, writing nothing.
       const before = await countRows('authentication_tokens');
-      expectError(await api('POST', `/organizations/${org.name}/authentication-token`, { token, body: { data: { type: 'workspaces' } } }), 422);
+      expectError(
+        await api('POST', `/organizations/${org.name}/authentication-token`, {
+          token,
+          body: { data: { type: 'workspaces' } },
+        }),
+        422,
+      );
       expect(await countRows('authentication_tokens')).to.equal(before);
     });
 
     it('issues a team token for {"data":{"type":"authentication-token"}}', async () => {
       const org = await createOrg();
       const team = await createTeam(org);
-      const res = await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, body: { data: { type: 'authentication-token' } } });
+      const res = await api('POST', `/teams/${team}/authentication-token`, {
+        token: org.owner.token,
+        body: { data: { type: 'authentication-token' } },
+      });
       expect(res.status, res.text).to.equal(201);
       expect((await api('GET', `/teams/${team}`, { token: res.body.data.attributes.token })).status).to.equal(200);
     });
@@ -49,16 +75,27 @@ describe('authorization and outbound fixes', function () {
 
   it('keeps every change to the owners team for owners: a manage-teams member and an organization token get 404 and change nothing', async () => {
     const org = await createOrg();
-    const owners = (await api('GET', `/organizations/${org.name}/teams?q=owners`, { token: org.owner.token })).body.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'owners');
+    const owners = (
+      await api('GET', `/organizations/${org.name}/teams?q=owners`, { token: org.owner.token })
+    ).body.data.find((t: { attributes: { name: string } }) => t.attributes.name === 'owners');
     const before = owners.attributes.visibility;
     const flipped = before === 'secret' ? 'organization' : 'secret';
     const manager = await memberWithPermissions(org, { 'manage-teams': true });
-    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
+    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token }))
+      .body.data.attributes.token;
     for (const token of [manager.token, orgToken]) {
-      expectError(await api('PATCH', `/teams/${owners.id}`, { token, body: doc('teams', { visibility: flipped }) }), 404);
+      expectError(
+        await api('PATCH', `/teams/${owners.id}`, { token, body: doc('teams', { visibility: flipped }) }),
+        404,
+      );
     }
-    expect((await api('GET', `/teams/${owners.id}`, { token: org.owner.token })).body.data.attributes.visibility).to.equal(before);
-    const byOwner = await api('PATCH', `/teams/${owners.id}`, { token: org.owner.token, body: doc('teams', { visibility: flipped }) });
+    expect(
+      (await api('GET', `/teams/${owners.id}`, { token: org.owner.token })).body.data.attributes.visibility,
+    ).to.equal(before);
+    const byOwner = await api('PATCH', `/teams/${owners.id}`, {
+      token: org.owner.token,
+      body: doc('teams', { visibility: flipped }),
+    });
     expect(byOwner.status, byOwner.text).to.equal(200);
     expect(byOwner.body.data.attributes.visibility).to.equal(flipped);
   });
@@ -67,16 +104,29 @@ describe('authorization and outbound fixes', function () {
     const org = await createOrg();
     const ws = await createWorkspace(org, { 'auto-apply': true });
     const planner = await memberWithAccess(org, ws.id, 'plan');
-    const currentBefore = (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data.relationships['current-configuration-version'].data;
+    const currentBefore = (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data
+      .relationships['current-configuration-version'].data;
 
     const before = await countRows('configuration_versions');
-    expectError(await api('POST', `/workspaces/${ws.id}/configuration-versions`, { token: planner.token, body: doc('configuration-versions', { speculative: false }) }), 404);
+    expectError(
+      await api('POST', `/workspaces/${ws.id}/configuration-versions`, {
+        token: planner.token,
+        body: doc('configuration-versions', { speculative: false }),
+      }),
+      404,
+    );
     expect(await countRows('configuration_versions')).to.equal(before);
 
-    const created = await api('POST', `/workspaces/${ws.id}/configuration-versions`, { token: planner.token, body: doc('configuration-versions', {}) });
+    const created = await api('POST', `/workspaces/${ws.id}/configuration-versions`, {
+      token: planner.token,
+      body: doc('configuration-versions', {}),
+    });
     expect(created.status, created.text).to.equal(201);
     expect(created.body.data.attributes.speculative).to.equal(true);
-    const put = await putArchive(created.body.data.attributes['upload-url'], await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }));
+    const put = await putArchive(
+      created.body.data.attributes['upload-url'],
+      await tarGz({ 'main.tf': 'output "ok" { value = true }\n' }),
+    );
     expect(put.status, put.text).to.equal(200);
     const shown = (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data;
     expect(shown.relationships['current-configuration-version'].data).to.deep.equal(currentBefore);
@@ -95,7 +145,8 @@ describe('authorization and outbound fixes', function () {
         for (const [name, body] of Object.entries(files)) await writeFile(join(dir, name), body);
         for (const [name, target] of Object.entries(links)) await symlink(target, join(dir, name));
         const chunks: Buffer[] = [];
-        for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, ['.'])) chunks.push(Buffer.from(c as Buffer));
+        for await (const c of tarCreate({ gzip: true, cwd: dir, portable: true }, ['.']))
+          chunks.push(Buffer.from(c as Buffer));
         return Buffer.concat(chunks);
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -111,11 +162,16 @@ describe('authorization and outbound fixes', function () {
         const put = await putArchive(cv.uploadUrl, await archiveWith(main, { evil: target }));
         expect(put.status, put.text).to.equal(422);
         expect(put.text).to.match(/link leaves the archive/);
-        expect((await api('GET', `/configuration-versions/${cv.id}`, { token: org.owner.token })).body.data.attributes.status).to.equal('errored');
+        expect(
+          (await api('GET', `/configuration-versions/${cv.id}`, { token: org.owner.token })).body.data.attributes
+            .status,
+        ).to.equal('errored');
       }
       expect((await api('GET', `/workspaces/${ws.id}/runs`, { token: org.owner.token })).body.data).to.have.length(0);
       const inside = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
-      expect((await putArchive(inside.uploadUrl, await archiveWith(main, { 'alias.tf.txt': 'main.tf' }))).status).to.equal(200);
+      expect(
+        (await putArchive(inside.uploadUrl, await archiveWith(main, { 'alias.tf.txt': 'main.tf' }))).status,
+      ).to.equal(200);
     });
 
     it('refuses an archive with more entries than MAX_ARCHIVE_ENTRIES (422)', async () => {
@@ -142,16 +198,33 @@ describe('authorization and outbound fixes', function () {
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': true });
-      const [reader, planner, writer] = [await memberWithAccess(org, ws.id, 'read'), await memberWithAccess(org, ws.id, 'plan'), await memberWithAccess(org, ws.id, 'write')];
+      const [reader, planner, writer] = [
+        await memberWithAccess(org, ws.id, 'read'),
+        await memberWithAccess(org, ws.id, 'plan'),
+        await memberWithAccess(org, ws.id, 'write'),
+      ];
       const secret = `hush-${uniq('s')}`;
-      await uploadConfig(ws.id, token, { 'main.tf': `output "plain" { value = "visible" }\noutput "secret" {\n  value     = "${secret}"\n  sensitive = true\n}\n` });
-      expect((await waitForRun(await startRun(ws.id, token), token, ['applied', 'errored'])).attributes.status).to.equal('applied');
+      await uploadConfig(ws.id, token, {
+        'main.tf': `output "plain" { value = "visible" }\noutput "secret" {\n  value     = "${secret}"\n  sensitive = true\n}\n`,
+      });
+      expect(
+        (await waitForRun(await startRun(ws.id, token), token, ['applied', 'errored'])).attributes.status,
+      ).to.equal('applied');
 
-      for (const [who, expectFull] of [[reader, false], [planner, false], [writer, true]] as const) {
+      for (const [who, expectFull] of [
+        [reader, false],
+        [planner, false],
+        [writer, true],
+      ] as const) {
         const sv = await api('GET', `/workspaces/${ws.id}/current-state-version?include=outputs`, { token: who.token });
         expect(sv.status, sv.text).to.equal(200);
         expect(sv.body.data.attributes['hosted-state-download-url'] === null, 'download URL').to.equal(!expectFull);
-        const byName = Object.fromEntries(sv.body.included.map((o: { id: string; attributes: { name: string; value: unknown } }) => [o.attributes.name, o]));
+        const byName = Object.fromEntries(
+          sv.body.included.map((o: { id: string; attributes: { name: string; value: unknown } }) => [
+            o.attributes.name,
+            o,
+          ]),
+        );
         expect(byName.plain.attributes.value).to.equal('visible');
         expect(byName.secret.attributes.value).to.equal(null);
         const one = await api('GET', `/state-version-outputs/${byName.secret.id}`, { token: who.token });
@@ -161,13 +234,18 @@ describe('authorization and outbound fixes', function () {
       }
     });
 
-    it('are sealed at rest and answered as keys only, to every reader; the run\'s Terraform alone gets the values', async () => {
+    it("are sealed at rest and answered as keys only, to every reader; the run's Terraform alone gets the values", async () => {
       const org = await createOrg();
       const ws = await createWorkspace(org);
       const reader = await memberWithAccess(org, ws.id, 'read');
-      await uploadConfig(ws.id, org.owner.token, { 'main.tf': 'variable "size" {}\noutput "size" { value = var.size }\n' });
+      await uploadConfig(ws.id, org.owner.token, {
+        'main.tf': 'variable "size" {}\noutput "size" { value = var.size }\n',
+      });
       const secret = `s3cret-${uniq('v')}`;
-      const runId = await startRun(ws.id, org.owner.token, { 'plan-only': true, variables: [{ key: 'size', value: `"${secret}"` }] });
+      const runId = await startRun(ws.id, org.owner.token, {
+        'plan-only': true,
+        variables: [{ key: 'size', value: `"${secret}"` }],
+      });
       for (const token of [org.owner.token, reader.token]) {
         const shown = await api('GET', `/runs/${runId}`, { token });
         expect(shown.body.data.attributes.variables).to.deep.equal([{ key: 'size' }]);
@@ -196,7 +274,13 @@ describe('authorization and outbound fixes', function () {
     const create = (wsId: string, token: string, url: string) =>
       api('POST', `/workspaces/${wsId}/notification-configurations`, {
         token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq('dest'), url, triggers: ['run:created'] }),
+        body: doc('notification-configuration', {
+          'destination-type': 'generic',
+          enabled: true,
+          name: uniq('dest'),
+          url,
+          triggers: ['run:created'],
+        }),
       });
 
     it('says "destination not allowed" alike for a refused address and an unresolvable name, never the address a name resolved to, never URL credentials', async () => {
@@ -225,19 +309,35 @@ describe('authorization and outbound fixes', function () {
       const ws = await createWorkspace(org);
       const [notifications, tasks] = [await countRows('notification_configurations'), await countRows('tasks')];
       for (const url of ['http://127.0.0.1:9/hook', 'http://10.1.2.3/hook']) {
-        expectError(await create(ws.id, org.owner.token, url), 400, /destination not allowed: .*OUTBOUND_ALLOWED_CIDRS \(comma-separated CIDRs/);
-        const task = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: doc('tasks', { name: uniq('task'), url, category: 'task' }) });
+        expectError(
+          await create(ws.id, org.owner.token, url),
+          400,
+          /destination not allowed: .*OUTBOUND_ALLOWED_CIDRS \(comma-separated CIDRs/,
+        );
+        const task = await api('POST', `/organizations/${org.name}/tasks`, {
+          token: org.owner.token,
+          body: doc('tasks', { name: uniq('task'), url, category: 'task' }),
+        });
         expectError(task, 422, /destination not allowed: .*OUTBOUND_ALLOWED_CIDRS \(comma-separated CIDRs/);
         expect(task.body.errors[0].source).to.deep.equal({ pointer: '/data/attributes/url' });
       }
-      expect([await countRows('notification_configurations'), await countRows('tasks')]).to.deep.equal([notifications, tasks]);
+      expect([await countRows('notification_configurations'), await countRows('tasks')]).to.deep.equal([
+        notifications,
+        tasks,
+      ]);
     });
 
     it('refuses IPv4-compatible and other non-global IPv6 addresses', async () => {
       const org = await createOrg();
       const ws = await createWorkspace(org);
       const before = await countRows('notification_configurations');
-      for (const url of ['http://[::127.0.0.1]:9/hook', 'http://[::7f00:1]:9/hook', 'http://[fd00::1]/hook', 'http://[2002:7f00:1::1]/hook', 'http://[::]/hook']) {
+      for (const url of [
+        'http://[::127.0.0.1]:9/hook',
+        'http://[::7f00:1]:9/hook',
+        'http://[fd00::1]/hook',
+        'http://[2002:7f00:1::1]/hook',
+        'http://[::]/hook',
+      ]) {
         expectError(await create(ws.id, org.owner.token, url), 400, /destination not allowed/);
       }
       expect(await countRows('notification_configurations')).to.equal(before);

@@ -16,7 +16,10 @@ interface BoardJob {
 /** Bull Board's API as a site admin uses it (Basic auth with the admin token). */
 async function board(method: 'GET' | 'PUT', path: string): Promise<{ status: number; body: unknown }> {
   const h = harness();
-  const res = await fetch(`${h.baseUrl}/admin/queues/api${path}`, { method, headers: { Authorization: `Basic ${Buffer.from(`admin:${h.adminToken}`).toString('base64')}` } });
+  const res = await fetch(`${h.baseUrl}/admin/queues/api${path}`, {
+    method,
+    headers: { Authorization: `Basic ${Buffer.from(`admin:${h.adminToken}`).toString('base64')}` },
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
@@ -62,7 +65,17 @@ describe('Bull Board: jobs name their row and link to it; retrying finished work
     const h = harness();
     const { token, ws, cv } = await notifiedWorkspace(receiver.url, ['run:created'], 'board-token');
     expect(receiver.received).to.have.length(1);
-    const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }) });
+    const run = await api('POST', '/runs', {
+      token,
+      body: doc(
+        'runs',
+        {},
+        {
+          workspace: { data: { type: 'workspaces', id: ws.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      ),
+    });
     expect(run.status, run.text).to.equal(201);
     const runId = run.body.data.id as string;
     await waitFor(() => receiver.received.some((r) => r.body.run_id === runId), 'the run:created notification');
@@ -77,11 +90,16 @@ describe('Bull Board: jobs name their row and link to it; retrying finished work
     expect(linked.body.data.id).to.equal(runId);
 
     // The delivery's job, completed: retried from the board, its processor finds the row delivered and sends nothing.
-    const deliveryJob = (await waitFor(async () => (await boardJobs('notification-delivery', 'completed')).find((j) => j.data.row?.id === delivery.id), 'the delivery job on the board'))!;
+    const deliveryJob = (await waitFor(
+      async () => (await boardJobs('notification-delivery', 'completed')).find((j) => j.data.row?.id === delivery.id),
+      'the delivery job on the board',
+    ))!;
     expect(deliveryJob.name).to.equal(`notify · notification-delivery ${delivery.id}`);
     expect(deliveryJob.data.row).to.deep.equal({ kind: 'notification-delivery', id: delivery.id });
     await retryFromBoard('notification-delivery', deliveryJob.id);
-    const verificationJob = (await boardJobs('verification', 'completed')).find((j) => j.data.row?.kind === 'verification')!;
+    const verificationJob = (await boardJobs('verification', 'completed')).find(
+      (j) => j.data.row?.kind === 'verification',
+    )!;
     expect(verificationJob.name).to.match(/^verify · verification verif/);
     await retryFromBoard('verification', verificationJob.id);
 
@@ -115,27 +133,52 @@ describe('Bull Board: a failed delivery job retried from the board delivers once
     // A worker of the test's own that fails every delivery job before doing anything, as a
     // processor that crashed would: the delivery's job ends failed and its row stays pending.
     const connection = createRedis(h.config, 'worker');
-    const failing = new Worker('notification-delivery', () => Promise.reject(new Error('processor crashed')), { connection, prefix: bullPrefix(h.config.queuePrefix) });
+    const failing = new Worker('notification-delivery', () => Promise.reject(new Error('processor crashed')), {
+      connection,
+      prefix: bullPrefix(h.config.queuePrefix),
+    });
     const { token, ws, cv } = await notifiedWorkspace(receiver.url, ['run:created'], 'board-token');
-    const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }) });
+    const run = await api('POST', '/runs', {
+      token,
+      body: doc(
+        'runs',
+        {},
+        {
+          workspace: { data: { type: 'workspaces', id: ws.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      ),
+    });
     expect(run.status, run.text).to.equal(201);
     const runId = run.body.data.id as string;
     const [delivery] = await h.rt.db('notification_deliveries').where({ run_id: runId }).select('id');
-    const failed = (await waitFor(async () => (await boardJobs('notification-delivery', 'failed')).find((j) => j.data.row?.id === delivery.id), 'the failed delivery job'))!;
+    const failed = (await waitFor(
+      async () => (await boardJobs('notification-delivery', 'failed')).find((j) => j.data.row?.id === delivery.id),
+      'the failed delivery job',
+    ))!;
     await failing.close();
     connection.disconnect();
-    expect(await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status')).to.deep.equal({ status: 'pending' });
+    expect(await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status')).to.deep.equal({
+      status: 'pending',
+    });
 
     // Retried from the board, then a real worker starts (its sweep also finds the row due, and finds its job waiting).
-    expect((await board('PUT', `/queues/notification-delivery/${encodeURIComponent(failed.id)}/retry`)).status).to.equal(204);
+    expect(
+      (await board('PUT', `/queues/notification-delivery/${encodeURIComponent(failed.id)}/retry`)).status,
+    ).to.equal(204);
     const sender = spawnWorkers(['notification-delivery']);
     started.push(sender);
     await workersReady(sender);
     await waitFor(() => receiver.received.some((r) => r.body.run_id === runId), 'the notification');
-    await waitFor(async () => (await (await h.rt.queues['notification-delivery'].getJob(failed.id))?.getState()) === 'completed', 'the retried job to complete');
+    await waitFor(
+      async () => (await (await h.rt.queues['notification-delivery'].getJob(failed.id))?.getState()) === 'completed',
+      'the retried job to complete',
+    );
     await retryFromBoard('notification-delivery', failed.id);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received.filter((r) => r.body.run_id === runId)).to.have.length(1);
-    expect(await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status', 'attempts')).to.deep.equal({ status: 'delivered', attempts: 1 });
+    expect(
+      await h.rt.db('notification_deliveries').where({ id: delivery.id }).first('status', 'attempts'),
+    ).to.deep.equal({ status: 'delivered', attempts: 1 });
   });
 });

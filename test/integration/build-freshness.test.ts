@@ -23,24 +23,40 @@ async function miniatureCheckout(): Promise<string> {
   await writeFile(join(root, 'console', 'src', 'main.tsx'), 'export {};\n');
   await writeFile(join(root, 'package.json'), '{}\n');
   await mkdir(join(root, 'node_modules', '.bin'), { recursive: true });
-  const tool = (name: string, body: string) => `#!/bin/sh\necho "${name} $*" >> "${join(root, 'calls.log')}"\n${body}\n`;
+  const tool = (name: string, body: string) =>
+    `#!/bin/sh\necho "${name} $*" >> "${join(root, 'calls.log')}"\n${body}\n`;
   await writeFile(
     join(root, 'node_modules', '.bin', 'tsc'),
-    tool('tsc', `[ -n "$FAIL_TSC" ] && exit 2\n[ "$2" = . ] && mkdir -p dist/bin && : > dist/bin/all.js\n[ -n "$EDIT_DURING_BUILD" ] && echo "// edited" >> server/app.ts\nexit 0`),
+    tool(
+      'tsc',
+      `[ -n "$FAIL_TSC" ] && exit 2\n[ "$2" = . ] && mkdir -p dist/bin && : > dist/bin/all.js\n[ -n "$EDIT_DURING_BUILD" ] && echo "// edited" >> server/app.ts\nexit 0`,
+    ),
   );
-  await writeFile(join(root, 'node_modules', '.bin', 'vite'), tool('vite', 'mkdir -p dist/console && : > dist/console/index.html'));
+  await writeFile(
+    join(root, 'node_modules', '.bin', 'vite'),
+    tool('vite', 'mkdir -p dist/console && : > dist/console/index.html'),
+  );
   for (const name of ['tsc', 'vite']) await chmod(join(root, 'node_modules', '.bin', name), 0o755);
   return root;
 }
 
 /** Runs the miniature's bin/build.mjs; resolves with its exit code, what it said, and the tools it called. */
-async function build(root: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; said: string; calls: string[] }> {
+async function build(
+  root: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; said: string; calls: string[] }> {
   const log = join(root, 'calls.log');
   if (existsSync(log)) await unlink(log);
   const { code, said } = await new Promise<{ code: number; said: string }>((resolve) => {
-    execFile(process.execPath, [join(root, 'bin', 'build.mjs'), ...args], { cwd: root, env: { PATH: process.env.PATH, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, said: `${stdout}${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      [join(root, 'bin', 'build.mjs'), ...args],
+      { cwd: root, env: { PATH: process.env.PATH, ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, said: `${stdout}${stderr}` });
+      },
+    );
   });
   const calls = existsSync(log) ? (await readFile(log, 'utf8')).trim().split('\n') : [];
   return { code, said, calls };

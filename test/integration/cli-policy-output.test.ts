@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { api } from '../helpers/api.js';
 import { createOrg, createWorkspace } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
+import {
+  answerThenCallBack,
+  startTaskIntegration,
+  type SentCallback,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
 import { attachTask, createTask, SIMPLE_CONFIG } from '../helpers/run-task-fixtures.js';
 import { CLI_HOST, terraform, terraformAvailable, writeCliConfig } from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
@@ -22,9 +27,15 @@ describe('what the terraform CLI shows of policies', function () {
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['verification', 'run-task-dispatch', 'run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', ...(await policyRuntimeEnv()) });
+    worker = spawnWorkers(['verification', 'run-task-dispatch', 'run-pipeline', 'deadline-expiry'], {
+      RECONCILE_INTERVAL_MS: '2000',
+      ...(await policyRuntimeEnv()),
+    });
     await workersReady(worker);
-    integration = await startTaskIntegration(null, answerThenCallBack([{ status: 'passed', message: 'all good' }], sent));
+    integration = await startTaskIntegration(
+      null,
+      answerThenCallBack([{ status: 'passed', message: 'all good' }], sent),
+    );
   });
 
   after(async () => {
@@ -49,7 +60,12 @@ describe('what the terraform CLI shows of policies', function () {
     await attachTask(ws.id, token, taskId, { 'enforcement-level': 'mandatory', stages: ['post_plan'] });
     const policy = await createPolicy(org.name, token, { kind: 'sentinel', 'enforcement-level': 'hard-mandatory' });
     expect((await uploadCode(policy.id, token, sentinelPolicy(false, 'tags are missing'))).status).to.equal(204);
-    await createPolicySet(org.name, token, { kind: 'sentinel' }, { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) });
+    await createPolicySet(
+      org.name,
+      token,
+      { kind: 'sentinel' },
+      { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) },
+    );
     const { dir, env } = await cliDir(org, ws.name);
     try {
       expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
@@ -67,10 +83,18 @@ describe('what the terraform CLI shows of policies', function () {
     const org = await createOrg();
     const token = org.owner.token;
     const ws = await createWorkspace(org);
-    await attachTask(ws.id, token, await createTask(org.name, token, integration.url), { 'enforcement-level': 'advisory', stages: ['post_plan'] });
+    await attachTask(ws.id, token, await createTask(org.name, token, integration.url), {
+      'enforcement-level': 'advisory',
+      stages: ['post_plan'],
+    });
     const policy = await createPolicy(org.name, token, { kind: 'sentinel', 'enforcement-level': 'soft-mandatory' });
     expect((await uploadCode(policy.id, token, sentinelPolicy(true, 'tags present'))).status).to.equal(204);
-    await createPolicySet(org.name, token, { kind: 'sentinel' }, { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) });
+    await createPolicySet(
+      org.name,
+      token,
+      { kind: 'sentinel' },
+      { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) },
+    );
     const { dir, env } = await cliDir(org, ws.name);
     try {
       expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
@@ -82,19 +106,37 @@ describe('what the terraform CLI shows of policies', function () {
     }
   });
 
-  it('an OPA evaluation is printed beside a post-plan task\'s result', async () => {
+  it("an OPA evaluation is printed beside a post-plan task's result", async () => {
     const org = await createOrg();
     const token = org.owner.token;
     const ws = await createWorkspace(org);
-    await attachTask(ws.id, token, await createTask(org.name, token, integration.url), { 'enforcement-level': 'advisory', stages: ['post_plan'] });
-    const policy = await createPolicy(org.name, token, { kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'advisory', description: 'no public buckets' });
-    expect((await uploadCode(policy.id, token, 'package example rule["bucket is public"] { true }')).status).to.equal(204);
-    await createPolicySet(org.name, token, { kind: 'opa' }, { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) });
+    await attachTask(ws.id, token, await createTask(org.name, token, integration.url), {
+      'enforcement-level': 'advisory',
+      stages: ['post_plan'],
+    });
+    const policy = await createPolicy(org.name, token, {
+      kind: 'opa',
+      query: 'data.example.rule',
+      'enforcement-level': 'advisory',
+      description: 'no public buckets',
+    });
+    expect((await uploadCode(policy.id, token, 'package example rule["bucket is public"] { true }')).status).to.equal(
+      204,
+    );
+    await createPolicySet(
+      org.name,
+      token,
+      { kind: 'opa' },
+      { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) },
+    );
     const { dir, env } = await cliDir(org, ws.name);
     try {
       expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
       const plan = await terraform(dir, env, ['plan', '-input=false', '-no-color']);
-      expect(plan.output, plan.output).to.include('Post-plan Tasks').and.include('OPA Policy Evaluation').and.include('no public buckets');
+      expect(plan.output, plan.output)
+        .to.include('Post-plan Tasks')
+        .and.include('OPA Policy Evaluation')
+        .and.include('no public buckets');
       expect(plan.code, plan.output).to.equal(0);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -105,10 +147,20 @@ describe('what the terraform CLI shows of policies', function () {
     const org = await createOrg();
     const token = org.owner.token;
     const ws = await createWorkspace(org);
-    const policy = await createPolicy(org.name, token, { kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'advisory', description: 'no public buckets' });
+    const policy = await createPolicy(org.name, token, {
+      kind: 'opa',
+      query: 'data.example.rule',
+      'enforcement-level': 'advisory',
+      description: 'no public buckets',
+    });
     // Not Rego at all: no runtime can evaluate it.
     expect((await uploadCode(policy.id, token, 'package example\nthis is not rego {')).status).to.equal(204);
-    await createPolicySet(org.name, token, { kind: 'opa' }, { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) });
+    await createPolicySet(
+      org.name,
+      token,
+      { kind: 'opa' },
+      { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) },
+    );
     const { dir, env } = await cliDir(org, ws.name);
     try {
       expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
@@ -128,17 +180,30 @@ describe('what the terraform CLI shows of policies', function () {
     const ws = await createWorkspace(org);
     const policy = await createPolicy(org.name, token, { kind: 'sentinel', 'enforcement-level': 'soft-mandatory' });
     expect((await uploadCode(policy.id, token, sentinelPolicy(false, 'soft rule'))).status).to.equal(204);
-    await createPolicySet(org.name, token, { kind: 'sentinel' }, { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) });
+    await createPolicySet(
+      org.name,
+      token,
+      { kind: 'sentinel' },
+      { policies: linkages('policies', [policy.id]), workspaces: linkages('workspaces', [ws.id]) },
+    );
     // A configuration with nothing in it: the plan has no changes.
     const { dir, env } = await cliDir(org, ws.name, '');
     try {
       expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
       const apply = await terraform(dir, env, ['apply', '-input=false', '-no-color'], 120_000);
-      expect(apply.output, apply.output).to.include('No changes.').and.include('Sentinel Result: false').and.include('soft failed');
+      expect(apply.output, apply.output)
+        .to.include('No changes.')
+        .and.include('Sentinel Result: false')
+        .and.include('soft failed');
       expect(apply.output, apply.output).not.to.include('Do you want to override');
       expect(apply.code, apply.output).to.equal(1);
       const runs = await api('GET', `/workspaces/${ws.id}/runs`, { token });
-      expect(runs.body.data.map((r: { attributes: { status: string; 'has-changes': boolean } }) => [r.attributes.status, r.attributes['has-changes']])).to.deep.equal([['policy_soft_failed', false]]);
+      expect(
+        runs.body.data.map((r: { attributes: { status: string; 'has-changes': boolean } }) => [
+          r.attributes.status,
+          r.attributes['has-changes'],
+        ]),
+      ).to.deep.equal([['policy_soft_failed', false]]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

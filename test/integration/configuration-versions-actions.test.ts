@@ -3,7 +3,17 @@ import { api, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
 import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
-  countRows, createCv, createOrg, createUser, createWorkspace, putArchive, tarGz, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
+  countRows,
+  createCv,
+  createOrg,
+  createUser,
+  createWorkspace,
+  putArchive,
+  tarGz,
+  uniq,
+  type TestUser,
+  memberWithAccess,
+} from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
 import { insertPendingRun } from '../../shared/runs/moves.js';
 import { collectOldVersions } from '../../shared/configuration-versions/commands.js';
@@ -12,19 +22,24 @@ import { signGrant } from '../../shared/platform/signed-urls.js';
 type Org = { name: string; owner: TestUser };
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';
 
-
 const act = (id: string, action: Action, token: string, base?: string): Promise<ApiResponse> =>
   action === 'archive'
     ? api('POST', `${base ? `${base}/api/v2` : ''}/configuration-versions/${id}/actions/archive`, { token })
     : api('POST', `${base ?? harness().baseUrl}/api/v2/configuration-versions/${id}/actions/${action}`, { token });
 
 /** Expects the action to be refused with `status`, leaving every row as it was. */
-async function expectRefused(id: string, wsId: string, action: Action, status: number, token: string, detail?: RegExp): Promise<void> {
+async function expectRefused(
+  id: string,
+  wsId: string,
+  action: Action,
+  status: number,
+  token: string,
+  detail?: RegExp,
+): Promise<void> {
   const before = await snapshot(id, wsId);
   expectError(await act(id, action, token), status, detail);
   expect(await snapshot(id, wsId), `${action} ${id}`).to.deep.equal(before);
 }
-
 
 /** Follows a download redirect without any Authorization header; returns the bytes served. */
 async function followDownload(res: ApiResponse): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
@@ -41,8 +56,15 @@ describe('configuration versions: archive, download and backing data', () => {
   let archive: Buffer;
 
   /** An uploaded, API-created version; provisional (so not current) unless `current`. Auto-queue off unless given. */
-  async function uploaded(wsId: string, opts: { current?: boolean; attrs?: Record<string, unknown> } = {}): Promise<string> {
-    const cv = await createCv(wsId, org.owner.token, { 'auto-queue-runs': false, provisional: !opts.current, ...opts.attrs });
+  async function uploaded(
+    wsId: string,
+    opts: { current?: boolean; attrs?: Record<string, unknown> } = {},
+  ): Promise<string> {
+    const cv = await createCv(wsId, org.owner.token, {
+      'auto-queue-runs': false,
+      provisional: !opts.current,
+      ...opts.attrs,
+    });
     const up = await putArchive(cv.uploadUrl, archive);
     expect(up.status, up.text).to.equal(200);
     expect(await statusOf(cv.id)).to.equal('uploaded');
@@ -50,11 +72,24 @@ describe('configuration versions: archive, download and backing data', () => {
   }
 
   /** A VCS-created version (source github) with ingress attributes, in `status`. */
-  async function vcsVersion(wsId: string, status: 'uploaded' | 'fetching' | 'archived' | 'backing_data_soft_deleted' = 'uploaded'): Promise<string> {
+  async function vcsVersion(
+    wsId: string,
+    status: 'uploaded' | 'fetching' | 'archived' | 'backing_data_soft_deleted' = 'uploaded',
+  ): Promise<string> {
     const cv = await insertCv(db(), {
-      workspace_id: wsId, source: 'github', auto_queue_runs: true, speculative: false, provisional: false, status,
+      workspace_id: wsId,
+      source: 'github',
+      auto_queue_runs: true,
+      speculative: false,
+      provisional: false,
+      status,
     });
-    await insertIngress(db(), cv.id, { branch: 'main', commit_sha: uniq('sha'), is_pull_request: false, on_default_branch: true });
+    await insertIngress(db(), cv.id, {
+      branch: 'main',
+      commit_sha: uniq('sha'),
+      is_pull_request: false,
+      on_default_branch: true,
+    });
     return cv.id;
   }
 
@@ -106,7 +141,10 @@ describe('configuration versions: archive, download and backing data', () => {
     it('ignores the degenerate body go-tfe sends', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const res = await api('POST', `/configuration-versions/${id}/actions/archive`, { token: org.owner.token, raw: '{}' });
+      const res = await api('POST', `/configuration-versions/${id}/actions/archive`, {
+        token: org.owner.token,
+        raw: '{}',
+      });
       expect(res.status, res.text).to.equal(202);
       expect(await statusOf(id)).to.equal('archived');
     });
@@ -143,7 +181,11 @@ describe('configuration versions: archive, download and backing data', () => {
     it('refuses a version with a run inserted directly in the database that is not final (409)', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const run = await insertPendingRun(harness().rt.lifecycle.moves(db()), { workspace_id: ws.id, configuration_version_id: id, source: 'tfe-api' });
+      const run = await insertPendingRun(harness().rt.lifecycle.moves(db()), {
+        workspace_id: ws.id,
+        configuration_version_id: id,
+        source: 'tfe-api',
+      });
       await db()('runs').where({ id: run.id }).update({ status: 'planned' });
       await expectRefused(id, ws.id, 'archive', 409, org.owner.token);
       await db()('runs').where({ id: run.id }).update({ status: 'errored' });
@@ -171,7 +213,8 @@ describe('configuration versions: archive, download and backing data', () => {
       const planner = await memberWithAccess(org, ws.id, 'plan');
       const outsider = await createUser();
       await expectRefused(`cv-${uniq('nope')}`, ws.id, 'archive', 404, org.owner.token);
-      for (const token of [other.owner.token, outsider.token, planner.token]) await expectRefused(id, ws.id, 'archive', 404, token);
+      for (const token of [other.owner.token, outsider.token, planner.token])
+        await expectRefused(id, ws.id, 'archive', 404, token);
       expect(await statusOf(id)).to.equal('uploaded');
       const writer = await memberWithAccess(org, ws.id, 'write');
       expect((await act(id, 'archive', writer.token)).status).to.equal(202);
@@ -183,7 +226,10 @@ describe('configuration versions: archive, download and backing data', () => {
       const objects = await countRows('objects');
       const results = await Promise.all([act(id, 'archive', org.owner.token), act(id, 'archive', org.owner.token)]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([202, 409]);
-      expectError(results.find((r) => r.status === 409)!, 409);
+      expectError(
+        results.find((r) => r.status === 409)!,
+        409,
+      );
       expect(await statusOf(id)).to.equal('archived');
       expect(await countRows('objects')).to.equal(objects - 1);
     });
@@ -193,29 +239,48 @@ describe('configuration versions: archive, download and backing data', () => {
     it('redirects (302) to a signed URL that serves the exact bytes without a token', async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
-      const got = await followDownload(await api('GET', `/configuration-versions/${id}/download`, { token: org.owner.token }));
+      const got = await followDownload(
+        await api('GET', `/configuration-versions/${id}/download`, { token: org.owner.token }),
+      );
       expect(got.status).to.equal(200);
       expect(got.bytes.equals(archive)).to.equal(true);
       expect(got.headers.get('content-type')).to.match(/gzip/);
       expect(got.headers.get('content-length')).to.equal(String(archive.length));
       // A member with read access may download too.
       const reader = await memberWithAccess(org, ws.id, 'read');
-      const byReader = await followDownload(await api('GET', `/configuration-versions/${id}/download`, { token: reader.token }));
+      const byReader = await followDownload(
+        await api('GET', `/configuration-versions/${id}/download`, { token: reader.token }),
+      );
       expect(byReader.bytes.equals(archive)).to.equal(true);
     });
 
-    it('serves the run\'s configuration version at /runs/:id/configuration-version/download', async () => {
+    it("serves the run's configuration version at /runs/:id/configuration-version/download", async () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id, { attrs: { 'auto-queue-runs': true } });
       const [run] = await db()('runs').where({ configuration_version_id: id });
-      const got = await followDownload(await api('GET', `/runs/${run.id}/configuration-version/download`, { token: org.owner.token }));
+      const got = await followDownload(
+        await api('GET', `/runs/${run.id}/configuration-version/download`, { token: org.owner.token }),
+      );
       expect(got.status).to.equal(200);
       expect(got.bytes.equals(archive)).to.equal(true);
-      expectError(await api('GET', `/runs/run-${uniq('nope')}/configuration-version/download`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/runs/run-${uniq('nope')}/configuration-version/download`, { token: org.owner.token }),
+        404,
+      );
       const pending = (await createCv(ws.id, org.owner.token)).id;
-      const pendingRun = await insertPendingRun(harness().rt.lifecycle.moves(db()), { workspace_id: ws.id, configuration_version_id: pending, source: 'tfe-api' });
-      expectError(await api('GET', `/runs/${pendingRun.id}/configuration-version/download`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/runs/${run.id}/configuration-version/download`, { token: other.owner.token }), 404);
+      const pendingRun = await insertPendingRun(harness().rt.lifecycle.moves(db()), {
+        workspace_id: ws.id,
+        configuration_version_id: pending,
+        source: 'tfe-api',
+      });
+      expectError(
+        await api('GET', `/runs/${pendingRun.id}/configuration-version/download`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/runs/${run.id}/configuration-version/download`, { token: other.owner.token }),
+        404,
+      );
       expectError(await api('GET', `/runs/${run.id}/configuration-version/download`, { token: null }), 401);
       // Once the run is final and the version archived, there is nothing left to download.
       await db()('runs').where({ id: run.id }).update({ status: 'planned_and_finished' });
@@ -227,11 +292,20 @@ describe('configuration versions: archive, download and backing data', () => {
       const ws = await createWorkspace(org);
       const pending = (await createCv(ws.id, org.owner.token)).id;
       expectError(await api('GET', `/configuration-versions/${pending}/download`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/configuration-versions/${await errored(ws.id)}/download`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/configuration-versions/cv-${uniq('nope')}/download`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/configuration-versions/${await errored(ws.id)}/download`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/configuration-versions/cv-${uniq('nope')}/download`, { token: org.owner.token }),
+        404,
+      );
       const id = await uploaded(ws.id);
       expectError(await api('GET', `/configuration-versions/${id}/download`, { token: other.owner.token }), 404);
-      expectError(await api('GET', `/configuration-versions/${id}/download`, { token: (await createUser()).token }), 404);
+      expectError(
+        await api('GET', `/configuration-versions/${id}/download`, { token: (await createUser()).token }),
+        404,
+      );
       expectError(await api('GET', `/configuration-versions/${id}/download`, { token: null }), 401);
     });
 
@@ -278,7 +352,10 @@ describe('configuration versions: archive, download and backing data', () => {
       expect(row.status_timestamps).to.have.property('soft-deleted-at');
       expect(await countRows('objects')).to.equal(objects);
       expectError(await api('GET', `/configuration-versions/${id}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/configuration-versions/${id}/ingress-attributes`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/configuration-versions/${id}/ingress-attributes`, { token: org.owner.token }),
+        404,
+      );
       expectError(await api('GET', `/configuration-versions/${id}/download`, { token: org.owner.token }), 404);
     });
 
@@ -293,7 +370,9 @@ describe('configuration versions: archive, download and backing data', () => {
       const shown = await api('GET', `/configuration-versions/${id}`, { token: org.owner.token });
       expect(shown.status, shown.text).to.equal(200);
       expect(shown.body.data.attributes.status).to.equal('uploaded');
-      const got = await followDownload(await api('GET', `/configuration-versions/${id}/download`, { token: org.owner.token }));
+      const got = await followDownload(
+        await api('GET', `/configuration-versions/${id}/download`, { token: org.owner.token }),
+      );
       expect(got.bytes.equals(archive)).to.equal(true);
     });
 
@@ -321,7 +400,14 @@ describe('configuration versions: archive, download and backing data', () => {
       const ws = await createWorkspace(org);
       const current = await uploaded(ws.id, { current: true });
       await expectRefused(current, ws.id, 'soft_delete_backing_data', 400, org.owner.token, /current/);
-      await expectRefused(await vcsVersion(ws.id), ws.id, 'soft_delete_backing_data', 400, org.owner.token, /API or CLI/);
+      await expectRefused(
+        await vcsVersion(ws.id),
+        ws.id,
+        'soft_delete_backing_data',
+        400,
+        org.owner.token,
+        /API or CLI/,
+      );
       const pending = (await createCv(ws.id, org.owner.token)).id;
       await expectRefused(pending, ws.id, 'soft_delete_backing_data', 400, org.owner.token, /pending/);
       await expectRefused(await errored(ws.id), ws.id, 'soft_delete_backing_data', 400, org.owner.token);
@@ -335,7 +421,14 @@ describe('configuration versions: archive, download and backing data', () => {
 
     it('refuses permanent delete unless soft-deleted, API-created and not current (400)', async () => {
       const ws = await createWorkspace(org);
-      await expectRefused(await uploaded(ws.id), ws.id, 'permanently_delete_backing_data', 400, org.owner.token, /uploaded/);
+      await expectRefused(
+        await uploaded(ws.id),
+        ws.id,
+        'permanently_delete_backing_data',
+        400,
+        org.owner.token,
+        /uploaded/,
+      );
       const pending = (await createCv(ws.id, org.owner.token)).id;
       await expectRefused(pending, ws.id, 'permanently_delete_backing_data', 400, org.owner.token);
       const vcsSoft = await vcsVersion(ws.id, 'backing_data_soft_deleted');
@@ -364,7 +457,11 @@ describe('configuration versions: archive, download and backing data', () => {
       const ws = await createWorkspace(org);
       const id = await uploaded(ws.id);
       const writer = await memberWithAccess(org, ws.id, 'write');
-      for (const action of ['soft_delete_backing_data', 'restore_backing_data', 'permanently_delete_backing_data'] as Action[]) {
+      for (const action of [
+        'soft_delete_backing_data',
+        'restore_backing_data',
+        'permanently_delete_backing_data',
+      ] as Action[]) {
         await expectRefused(`cv-${uniq('nope')}`, ws.id, action, 404, org.owner.token);
         for (const token of [other.owner.token, writer.token]) await expectRefused(id, ws.id, action, 404, token);
         await expectRefused(id, ws.id, action, 401, 'not-a-token');
@@ -381,10 +478,14 @@ describe('configuration versions: archive, download and backing data', () => {
         expect((await act(soft, 'soft_delete_backing_data', org.owner.token)).status).to.equal(200);
         const app = await startSecondApp({ EDITION: edition });
         try {
-          const shown = await api('GET', `${app.baseUrl}/api/v2/configuration-versions/${id}`, { token: org.owner.token });
+          const shown = await api('GET', `${app.baseUrl}/api/v2/configuration-versions/${id}`, {
+            token: org.owner.token,
+          });
           expect(shown.status, shown.text).to.equal(200);
           for (const [target, action] of [
-            [id, 'soft_delete_backing_data'], [soft, 'restore_backing_data'], [soft, 'permanently_delete_backing_data'],
+            [id, 'soft_delete_backing_data'],
+            [soft, 'restore_backing_data'],
+            [soft, 'permanently_delete_backing_data'],
           ] as [string, Action][]) {
             const before = await snapshot(target, ws.id);
             expectError(await act(target, action, org.owner.token, app.baseUrl), 404);
@@ -410,7 +511,10 @@ describe('configuration versions: archive, download and backing data', () => {
       expect(await statusOf(twice)).to.equal('backing_data_soft_deleted');
 
       const raced = await uploaded(ws.id);
-      const r2 = await Promise.all([act(raced, 'archive', org.owner.token), act(raced, 'soft_delete_backing_data', org.owner.token)]);
+      const r2 = await Promise.all([
+        act(raced, 'archive', org.owner.token),
+        act(raced, 'soft_delete_backing_data', org.owner.token),
+      ]);
       const [archiveRes, softRes] = r2;
       expect([archiveRes.status === 202, softRes.status === 200].filter(Boolean)).to.have.length(1);
       if (archiveRes.status === 202) {
@@ -472,7 +576,9 @@ describe('configuration versions: archive, download and backing data', () => {
 
   describe('collectOldVersions (maintenance)', () => {
     const backdate = (id: string, days: number) =>
-      db()('configuration_versions').where({ id }).update({ created_at: db().raw(`now() - (? || ' days')::interval`, [String(days)]) });
+      db()('configuration_versions')
+        .where({ id })
+        .update({ created_at: db().raw(`now() - (? || ' days')::interval`, [String(days)]) });
 
     it('archives only old, uploaded, API-created, non-current versions without active runs', async () => {
       const ws = await createWorkspace(org);
@@ -494,12 +600,14 @@ describe('configuration versions: archive, download and backing data', () => {
       const oldPending = (await createCv(ws.id, org.owner.token)).id;
       const oldErrored = await errored(ws.id);
       const oldCurrent = await uploaded(ws.id, { current: true });
-      for (const id of [oldApi, oldCli, oldFinishedRun, oldActiveRun, oldVcs, oldPending, oldErrored, oldCurrent]) await backdate(id, 40);
+      for (const id of [oldApi, oldCli, oldFinishedRun, oldActiveRun, oldVcs, oldPending, oldErrored, oldCurrent])
+        await backdate(id, 40);
       await backdate(recent, 10);
 
       const archived = await collectOldVersions(harness().rt, 30);
       expect(archived).to.include.members([oldApi, oldCli, oldFinishedRun]);
-      for (const id of [recent, oldActiveRun, oldVcs, oldPending, oldErrored, oldCurrent]) expect(archived).to.not.include(id);
+      for (const id of [recent, oldActiveRun, oldVcs, oldPending, oldErrored, oldCurrent])
+        expect(archived).to.not.include(id);
       for (const id of [oldApi, oldCli, oldFinishedRun]) {
         const row = await cvRow(id);
         expect(row.status).to.equal('archived');
@@ -514,7 +622,17 @@ describe('configuration versions: archive, download and backing data', () => {
       expect(await currentCvOf(ws.id)).to.equal(oldCurrent);
 
       const again = await collectOldVersions(harness().rt, 30);
-      for (const id of [oldApi, oldCli, oldFinishedRun, recent, oldActiveRun, oldVcs, oldPending, oldErrored, oldCurrent]) {
+      for (const id of [
+        oldApi,
+        oldCli,
+        oldFinishedRun,
+        recent,
+        oldActiveRun,
+        oldVcs,
+        oldPending,
+        oldErrored,
+        oldCurrent,
+      ]) {
         expect(again).to.not.include(id);
       }
       const wider = await collectOldVersions(harness().rt, 5);

@@ -10,7 +10,17 @@ import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
 import { currentCvOf, cvRow, db, snapshot, statusOf } from '../helpers/cv.js';
 import {
-  countRows, createCv, createOrg, createTeam, createUser, createWorkspace, joinOrg, putArchive, tarGz, uniq, type TestUser,
+  countRows,
+  createCv,
+  createOrg,
+  createTeam,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  putArchive,
+  tarGz,
+  uniq,
+  type TestUser,
 } from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
 import { readAll } from '../../shared/platform/store/postgres-store.js';
@@ -18,7 +28,6 @@ import { signGrant } from '../../shared/platform/signed-urls.js';
 
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';
-
 
 function expectPointer(res: ApiResponse, pointer: string): void {
   const pointers = res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
@@ -28,10 +37,14 @@ function expectPointer(res: ApiResponse, pointer: string): void {
 async function grantAccess(org: Org, teamId: string, workspaceId: string, access: Access): Promise<void> {
   const res = await api('POST', '/team-workspaces', {
     token: org.owner.token,
-    body: doc('team-workspaces', { access }, {
-      workspace: { data: { type: 'workspaces', id: workspaceId } },
-      team: { data: { type: 'teams', id: teamId } },
-    }),
+    body: doc(
+      'team-workspaces',
+      { access },
+      {
+        workspace: { data: { type: 'workspaces', id: workspaceId } },
+        team: { data: { type: 'teams', id: teamId } },
+      },
+    ),
   });
   expect(res.status, res.text).to.equal(201);
 }
@@ -56,12 +69,17 @@ async function teamToken(org: Org, teamId: string): Promise<string> {
   return res.body.data.attributes.token;
 }
 
-const createReq = (wsId: string, opts: Parameters<typeof api>[2] = {}) => api('POST', `/workspaces/${wsId}/configuration-versions`, opts);
+const createReq = (wsId: string, opts: Parameters<typeof api>[2] = {}) =>
+  api('POST', `/workspaces/${wsId}/configuration-versions`, opts);
 
 /** Polls GET /configuration-versions/:id as the CLI does (every 500 ms, at most 60 times) until `status`. */
 async function pollUntil(id: string, token: string, status: string, base?: string): Promise<ApiResponse> {
   for (let i = 0; i < 60; i++) {
-    const res = await api('GET', base ? `${base}/api/v2/configuration-versions/${id}` : `/configuration-versions/${id}`, { token });
+    const res = await api(
+      'GET',
+      base ? `${base}/api/v2/configuration-versions/${id}` : `/configuration-versions/${id}`,
+      { token },
+    );
     expect(res.status, res.text).to.equal(200);
     if (res.body.data.attributes.status === status) return res;
     await new Promise((r) => setTimeout(r, 500));
@@ -75,7 +93,11 @@ async function tarMembers(archive: Buffer): Promise<string[]> {
   try {
     await writeFile(join(dir, 'a.tar.gz'), archive);
     const { stdout } = await promisify(execFile)('tar', ['tzf', join(dir, 'a.tar.gz')]);
-    return stdout.split('\n').filter(Boolean).map((s) => s.replace(/^\.\//, '')).filter(Boolean);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((s) => s.replace(/^\.\//, ''))
+      .filter(Boolean);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -104,11 +126,20 @@ describe('configuration versions: create, upload, show and list', () => {
       const data = res.body.data;
       expect(data.type).to.equal('configuration-versions');
       expect(data.id).to.match(/^cv-/);
-      expect(data.attributes).to.include({ status: 'pending', source: 'tfe-api', 'auto-queue-runs': true, speculative: false, provisional: false });
+      expect(data.attributes).to.include({
+        status: 'pending',
+        source: 'tfe-api',
+        'auto-queue-runs': true,
+        speculative: false,
+        provisional: false,
+      });
       expect(data.attributes.error).to.equal(null);
       expect(data.attributes['error-message']).to.equal(null);
       expect(data.attributes['upload-url']).to.be.a('string');
-      expect(data.attributes['upload-url'].startsWith(`${harness().config.uploadUrl}/v1/object/`), data.attributes['upload-url']).to.equal(true);
+      expect(
+        data.attributes['upload-url'].startsWith(`${harness().config.uploadUrl}/v1/object/`),
+        data.attributes['upload-url'],
+      ).to.equal(true);
       expect(data.relationships['ingress-attributes'].data).to.equal(null);
       expect(data.relationships.workspace.data).to.deep.equal({ type: 'workspaces', id: ws.id });
       expect(data.links.self).to.equal(`/api/v2/configuration-versions/${data.id}`);
@@ -116,7 +147,12 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(await countRows('configuration_versions')).to.equal(before + 1);
       const row = await cvRow(data.id);
       expect(row).to.include({
-        workspace_id: ws.id, status: 'pending', source: 'tfe-api', auto_queue_runs: true, speculative: false, provisional: false,
+        workspace_id: ws.id,
+        status: 'pending',
+        source: 'tfe-api',
+        auto_queue_runs: true,
+        speculative: false,
+        provisional: false,
       });
       expect(row.created_by_id).to.equal(org.owner.id);
       expect(row.archive_object_id).to.equal(null);
@@ -131,7 +167,11 @@ describe('configuration versions: create, upload, show and list', () => {
         });
         expect(res.status, res.text).to.equal(201);
         expect(res.body.data.attributes).to.include({ 'auto-queue-runs': false, speculative: true, provisional: true });
-        expect(await cvRow(res.body.data.id)).to.include({ auto_queue_runs: false, speculative: true, provisional: true });
+        expect(await cvRow(res.body.data.id)).to.include({
+          auto_queue_runs: false,
+          speculative: true,
+          provisional: true,
+        });
       }
     });
 
@@ -139,7 +179,12 @@ describe('configuration versions: create, upload, show and list', () => {
       const ws = await createWorkspace(org);
       const res = await createReq(ws.id, { token: org.owner.token });
       expect(res.status, res.text).to.equal(201);
-      expect(res.body.data.attributes).to.include({ status: 'pending', 'auto-queue-runs': true, speculative: false, provisional: false });
+      expect(res.body.data.attributes).to.include({
+        status: 'pending',
+        'auto-queue-runs': true,
+        speculative: false,
+        provisional: false,
+      });
     });
 
     it('records source terraform for the CLI (X-Terraform-Integration: cloud)', async () => {
@@ -157,7 +202,10 @@ describe('configuration versions: create, upload, show and list', () => {
     it('answers malformed JSON with 400 and creates nothing', async () => {
       const ws = await createWorkspace(org);
       const before = await snapshot(undefined, ws.id);
-      expectError(await createReq(ws.id, { token: org.owner.token, raw: '{"data": {"type": "configuration-versions",' }), 400);
+      expectError(
+        await createReq(ws.id, { token: org.owner.token, raw: '{"data": {"type": "configuration-versions",' }),
+        400,
+      );
       expect(await snapshot(undefined, ws.id)).to.deep.equal(before);
     });
 
@@ -189,11 +237,17 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(await snapshot(undefined, ws.id)).to.deep.equal(before);
     });
 
-    it('answers 404 for an unknown workspace and for another organization\'s workspace', async () => {
+    it("answers 404 for an unknown workspace and for another organization's workspace", async () => {
       const otherWs = await createWorkspace(other);
       const before = await snapshot();
-      expectError(await createReq(`ws-${uniq('nope')}`, { token: org.owner.token, body: doc('configuration-versions', {}) }), 404);
-      expectError(await createReq(otherWs.id, { token: org.owner.token, body: doc('configuration-versions', {}) }), 404);
+      expectError(
+        await createReq(`ws-${uniq('nope')}`, { token: org.owner.token, body: doc('configuration-versions', {}) }),
+        404,
+      );
+      expectError(
+        await createReq(otherWs.id, { token: org.owner.token, body: doc('configuration-versions', {}) }),
+        404,
+      );
       expect(await snapshot()).to.deep.equal(before);
     });
 
@@ -304,7 +358,12 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(up.status, up.text).to.equal(200);
       const runs = await db()('runs').where({ configuration_version_id: cv.id });
       expect(runs).to.have.length(1);
-      expect(runs[0]).to.include({ status: 'plan_queued', source: 'tfe-configuration-version', workspace_id: ws.id, plan_only: false });
+      expect(runs[0]).to.include({
+        status: 'plan_queued',
+        source: 'tfe-configuration-version',
+        workspace_id: ws.id,
+        plan_only: false,
+      });
       expect(runs[0].created_by_id).to.equal(org.owner.id);
       const events = await db()('run_events').where({ run_id: runs[0].id }).orderBy('created_at');
       expect(events.map((e) => e.action)).to.deep.equal(['created', 'queue_plan']);
@@ -314,11 +373,16 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(await countRows('run_events')).to.equal(before.events + 2);
 
       for (const include of ['run', 'run,ingress_attributes', 'ingress-attributes,run']) {
-        const shown = await api('GET', `/configuration-versions/${cv.id}?include=${include}`, { token: org.owner.token });
+        const shown = await api('GET', `/configuration-versions/${cv.id}?include=${include}`, {
+          token: org.owner.token,
+        });
         expect(shown.status, shown.text).to.equal(200);
         const runsIncluded = shown.body.included.filter((r: { type: string }) => r.type === 'runs');
         expect(runsIncluded.map((r: { id: string }) => r.id)).to.deep.equal([runs[0].id]);
-        expect(runsIncluded[0].relationships['configuration-version'].data).to.deep.equal({ type: 'configuration-versions', id: cv.id });
+        expect(runsIncluded[0].relationships['configuration-version'].data).to.deep.equal({
+          type: 'configuration-versions',
+          id: cv.id,
+        });
       }
     });
 
@@ -417,14 +481,21 @@ describe('configuration versions: create, upload, show and list', () => {
         ['not gzip', Buffer.from('this is plainly not an archive')],
         ['truncated gzip', valid.subarray(0, Math.floor(valid.length / 2))],
         ['zero bytes', Buffer.alloc(0)],
-        ['gzip of something that is not a tar', gzipSync(Buffer.from('hello, world; not a tar stream at all'.repeat(20)))],
+        [
+          'gzip of something that is not a tar',
+          gzipSync(Buffer.from('hello, world; not a tar stream at all'.repeat(20))),
+        ],
       ];
       for (const [label, bytes] of corrupt) {
         const ws = await createWorkspace(org);
         const previous = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
         expect((await putArchive(previous.uploadUrl, valid)).status).to.equal(200);
         const cv = await createCv(ws.id, org.owner.token);
-        const before = { objects: await countRows('objects'), runs: await countRows('runs'), events: await countRows('run_events') };
+        const before = {
+          objects: await countRows('objects'),
+          runs: await countRows('runs'),
+          events: await countRows('run_events'),
+        };
         const res = await putArchive(cv.uploadUrl, bytes);
         expect(res.status, `${label}: ${res.text}`).to.equal(422);
         expect(res.body.errors[0].status).to.equal('422');
@@ -453,7 +524,16 @@ describe('configuration versions: create, upload, show and list', () => {
       let evil: Buffer;
       try {
         await writeFile(join(dir, 'main.tf'), MAIN_TF);
-        await promisify(execFile)('tar', ['czf', join(dir, 'evil.tar.gz'), '-C', dir, '-P', '--transform', 's,^,../,', 'main.tf']);
+        await promisify(execFile)('tar', [
+          'czf',
+          join(dir, 'evil.tar.gz'),
+          '-C',
+          dir,
+          '-P',
+          '--transform',
+          's,^,../,',
+          'main.tf',
+        ]);
         evil = await readFile(join(dir, 'evil.tar.gz'));
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -501,7 +581,12 @@ describe('configuration versions: create, upload, show and list', () => {
           },
         });
         const url = `${app.baseUrl}${new URL(streamed.uploadUrl).pathname}`;
-        const init = { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: stream, duplex: 'half' };
+        const init = {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/octet-stream' },
+          body: stream,
+          duplex: 'half',
+        };
         const res2 = await fetch(url, init as RequestInit);
         expect(res2.status, await res2.text()).to.equal(413);
         expect(await statusOf(streamed.id)).to.equal('errored');
@@ -536,27 +621,48 @@ describe('configuration versions: create, upload, show and list', () => {
 
     it('answers 404 for an unknown id', async () => {
       expectError(await api('GET', `/configuration-versions/cv-${uniq('nope')}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/configuration-versions/cv-${uniq('nope')}/ingress-attributes`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/workspaces/ws-${uniq('nope')}/configuration-versions`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/configuration-versions/cv-${uniq('nope')}/ingress-attributes`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/workspaces/ws-${uniq('nope')}/configuration-versions`, { token: org.owner.token }),
+        404,
+      );
     });
 
     it('includes ingress attributes of a VCS version (underscore and hyphen) and serves them on their own', async () => {
       const ws = await createWorkspace(org);
       const cv = await insertCv(db(), {
-        workspace_id: ws.id, source: 'github', auto_queue_runs: true, speculative: false, provisional: false, status: 'uploaded',
+        workspace_id: ws.id,
+        source: 'github',
+        auto_queue_runs: true,
+        speculative: false,
+        provisional: false,
+        status: 'uploaded',
       });
       const ia = await insertIngress(db(), cv.id, {
-        branch: 'main', commit_sha: 'abc123', commit_message: 'Add things', is_pull_request: false, on_default_branch: true,
+        branch: 'main',
+        commit_sha: 'abc123',
+        commit_message: 'Add things',
+        is_pull_request: false,
+        on_default_branch: true,
       });
       for (const include of ['ingress_attributes', 'ingress-attributes']) {
         const res = await api('GET', `/configuration-versions/${cv.id}?include=${include}`, { token: org.owner.token });
         expect(res.status, res.text).to.equal(200);
         expect(res.body.data.attributes.source).to.equal('github');
-        expect(res.body.data.relationships['ingress-attributes'].data).to.deep.equal({ type: 'ingress-attributes', id: ia.id });
+        expect(res.body.data.relationships['ingress-attributes'].data).to.deep.equal({
+          type: 'ingress-attributes',
+          id: ia.id,
+        });
         expect(res.body.included).to.have.length(1);
         expect(res.body.included[0]).to.include({ type: 'ingress-attributes', id: ia.id });
         expect(res.body.included[0].attributes).to.include({
-          branch: 'main', 'commit-sha': 'abc123', 'commit-message': 'Add things', 'on-default-branch': true,
+          branch: 'main',
+          'commit-sha': 'abc123',
+          'commit-message': 'Add things',
+          'on-default-branch': true,
         });
       }
       const own = await api('GET', `/configuration-versions/${cv.id}/ingress-attributes`, { token: org.owner.token });
@@ -564,12 +670,16 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(own.body.data).to.include({ type: 'ingress-attributes', id: ia.id });
       expect(own.body.data.attributes['commit-sha']).to.equal('abc123');
 
-      const list = await api('GET', `/workspaces/${ws.id}/configuration-versions?include=ingress_attributes`, { token: org.owner.token });
+      const list = await api('GET', `/workspaces/${ws.id}/configuration-versions?include=ingress_attributes`, {
+        token: org.owner.token,
+      });
       expect(list.status, list.text).to.equal(200);
       expect(list.body.included.map((r: { id: string }) => r.id)).to.deep.equal([ia.id]);
 
       const plain = await createCv(ws.id, org.owner.token);
-      const none = await api('GET', `/configuration-versions/${plain.id}/ingress-attributes`, { token: org.owner.token });
+      const none = await api('GET', `/configuration-versions/${plain.id}/ingress-attributes`, {
+        token: org.owner.token,
+      });
       expect(none.status, none.text).to.equal(200);
       expect(none.body.data).to.equal(null);
     });
@@ -577,9 +687,18 @@ describe('configuration versions: create, upload, show and list', () => {
     it('answers an unknown include with 400 on show and list', async () => {
       const ws = await createWorkspace(org);
       const cv = await createCv(ws.id, org.owner.token);
-      expectError(await api('GET', `/configuration-versions/${cv.id}?include=workspace`, { token: org.owner.token }), 400);
-      expectError(await api('GET', `/configuration-versions/${cv.id}?include=run,bogus`, { token: org.owner.token }), 400);
-      expectError(await api('GET', `/workspaces/${ws.id}/configuration-versions?include=bogus`, { token: org.owner.token }), 400);
+      expectError(
+        await api('GET', `/configuration-versions/${cv.id}?include=workspace`, { token: org.owner.token }),
+        400,
+      );
+      expectError(
+        await api('GET', `/configuration-versions/${cv.id}?include=run,bogus`, { token: org.owner.token }),
+        400,
+      );
+      expectError(
+        await api('GET', `/workspaces/${ws.id}/configuration-versions?include=bogus`, { token: org.owner.token }),
+        400,
+      );
     });
 
     it('lists with include=run, only versions of that workspace', async () => {
@@ -589,7 +708,9 @@ describe('configuration versions: create, upload, show and list', () => {
       expect((await putArchive(queued.uploadUrl, archive)).status).to.equal(200);
       const quiet = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
       const elsewhere = await createCv(otherWs.id, org.owner.token);
-      const res = await api('GET', `/workspaces/${ws.id}/configuration-versions?include=run`, { token: org.owner.token });
+      const res = await api('GET', `/workspaces/${ws.id}/configuration-versions?include=run`, {
+        token: org.owner.token,
+      });
       expect(res.status, res.text).to.equal(200);
       const ids = res.body.data.map((d: { id: string }) => d.id);
       expect(ids).to.have.members([queued.id, quiet.id]);
@@ -608,12 +729,22 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(first.status, first.text).to.equal(200);
       expect(first.body.data).to.have.length(20);
       expect(first.body.meta.pagination).to.deep.equal({
-        'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': 2, 'total-pages': 2, 'total-count': 23,
+        'current-page': 1,
+        'page-size': 20,
+        'prev-page': null,
+        'next-page': 2,
+        'total-pages': 2,
+        'total-count': 23,
       });
       const second = await api('GET', `${path}?page%5Bnumber%5D=2`, { token: org.owner.token });
       expect(second.status, second.text).to.equal(200);
       expect(second.body.data).to.have.length(3);
-      expect(second.body.meta.pagination).to.include({ 'current-page': 2, 'prev-page': 1, 'next-page': null, 'total-count': 23 });
+      expect(second.body.meta.pagination).to.include({
+        'current-page': 2,
+        'prev-page': 1,
+        'next-page': null,
+        'total-count': 23,
+      });
       const all = [...first.body.data, ...second.body.data].map((d: { id: string }) => d.id);
       expect(new Set(all).size).to.equal(23);
       expect(all).to.have.members(ids);
@@ -623,7 +754,12 @@ describe('configuration versions: create, upload, show and list', () => {
       expect(small.status, small.text).to.equal(200);
       expect(small.body.data).to.have.length(5);
       expect(small.body.meta.pagination).to.deep.equal({
-        'current-page': 3, 'page-size': 5, 'prev-page': 2, 'next-page': 4, 'total-pages': 5, 'total-count': 23,
+        'current-page': 3,
+        'page-size': 5,
+        'prev-page': 2,
+        'next-page': 4,
+        'total-pages': 5,
+        'total-count': 23,
       });
       const beyond = await api('GET', `${path}?page[number]=9&page[size]=5`, { token: org.owner.token });
       expect(beyond.status).to.equal(200);
@@ -655,7 +791,12 @@ describe('configuration versions: create, upload, show and list', () => {
         const created = await api('POST', `${app.baseUrl}/api/v2/workspaces/${ws.id}/configuration-versions`, {
           token: org.owner.token,
           headers: { 'X-Terraform-Integration': 'cloud' },
-          body: { data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': false, provisional: false, speculative: true } } },
+          body: {
+            data: {
+              type: 'configuration-versions',
+              attributes: { 'auto-queue-runs': false, provisional: false, speculative: true },
+            },
+          },
         });
         expect(created.status, created.text).to.equal(201);
         const cvId = created.body.data.id;
@@ -664,14 +805,23 @@ describe('configuration versions: create, upload, show and list', () => {
 
         const put = await fetch(uploadUrl, {
           method: 'PUT',
-          headers: { 'Content-Type': 'application/octet-stream', Accept: 'application/json, */*', 'User-Agent': 'go-tfe' },
+          headers: {
+            'Content-Type': 'application/octet-stream',
+            Accept: 'application/json, */*',
+            'User-Agent': 'go-tfe',
+          },
           body: new Uint8Array(archiveBytes),
         });
         expect(put.status).to.be.within(200, 399);
         await put.text();
 
         const done = await pollUntil(cvId, org.owner.token, 'uploaded', app.baseUrl);
-        expect(done.body.data.attributes).to.include({ status: 'uploaded', source: 'terraform', speculative: true, 'auto-queue-runs': false });
+        expect(done.body.data.attributes).to.include({
+          status: 'uploaded',
+          source: 'terraform',
+          speculative: true,
+          'auto-queue-runs': false,
+        });
         expect(done.body.data.attributes).to.not.have.property('upload-url');
         expect(await db()('runs').where({ configuration_version_id: cvId })).to.have.length(0);
         expect(await currentCvOf(ws.id)).to.equal(cvId);

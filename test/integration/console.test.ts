@@ -9,23 +9,54 @@ import { createOrg, createUser, joinOrg, uniq, type TestUser } from '../helpers/
 import { harness } from '../helpers/harness.js';
 import { givePassword, signIn } from '../helpers/console.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { CLI_HOST, startRun, startSlowStateServer, slowPlanConfig, terraform, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
+import {
+  CLI_HOST,
+  startRun,
+  startSlowStateServer,
+  slowPlanConfig,
+  terraform,
+  terraformAvailable,
+  uploadConfig,
+  waitForRun,
+  type SlowStateServer,
+} from '../helpers/terraform.js';
 import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
-import { answerThenCallBack, outcome, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
+import {
+  answerThenCallBack,
+  outcome,
+  startTaskIntegration,
+  type SentCallback,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import { createModule, createTestRun, uploadTestConfig, waitForTestRun } from '../helpers/module-tests.js';
-import { checkAccessibility, checkFitsWidth, chromiumAvailable, openBrowser, screenshot, type ConsoleBrowser } from '../helpers/browser.js';
+import {
+  checkAccessibility,
+  checkFitsWidth,
+  chromiumAvailable,
+  openBrowser,
+  screenshot,
+  type ConsoleBrowser,
+} from '../helpers/browser.js';
 
 /** A module with one passing and one failing `terraform test` run. */
 const MODULE_WITH_TESTS = {
-  'main.tf': 'variable "name" {\n  type    = string\n  default = "nobody"\n}\nresource "terraform_data" "greeting" { input = "hello ${var.name}" }\noutput "greeting" { value = terraform_data.greeting.output }\n',
+  'main.tf':
+    'variable "name" {\n  type    = string\n  default = "nobody"\n}\nresource "terraform_data" "greeting" { input = "hello ${var.name}" }\noutput "greeting" { value = terraform_data.greeting.output }\n',
   'tests/greeting.tftest.hcl':
     'run "passes" {\n  assert {\n    condition     = output.greeting == "hello nobody"\n    error_message = "unexpected greeting ${output.greeting}"\n  }\n}\nrun "fails" {\n  assert {\n    condition     = output.greeting == "hello somebody else"\n    error_message = "unexpected greeting ${output.greeting}"\n  }\n}\n',
 };
 
-const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
+const RUN_TRIGGERS = [
+  'run:created',
+  'run:planning',
+  'run:needs_attention',
+  'run:applying',
+  'run:completed',
+  'run:errored',
+];
 
 /** Waits for an h1 with `text` and checks the page's accessibility basics. */
 async function landed(page: Page, text: string | RegExp, where: string): Promise<void> {
@@ -37,7 +68,11 @@ async function landed(page: Page, text: string | RegExp, where: string): Promise
 
 /** Waits until the log labeled `label` shows `text`. */
 const logShows = (page: Page, label: string, text: string, timeoutMs = 30_000) =>
-  waitFor(async () => ((await page.getByLabel(label).textContent()) ?? '').includes(text), `${label} to show "${text}"`, timeoutMs);
+  waitFor(
+    async () => ((await page.getByLabel(label).textContent()) ?? '').includes(text),
+    `${label} to show "${text}"`,
+    timeoutMs,
+  );
 
 /** The path and query of a URL the service handed out, on the test's own origin. */
 const onService = (url: string) => {
@@ -59,10 +94,20 @@ describe('web console (Chromium)', function () {
 
   before(async function () {
     if (!terraformAvailable() || !chromiumAvailable()) this.skip();
-    workers = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'notification-delivery', 'verification', 'test-run-execution'], {
-      RECONCILE_INTERVAL_MS: '2000',
-      ...(await policyRuntimeEnv()),
-    });
+    workers = spawnWorkers(
+      [
+        'run-pipeline',
+        'deadline-expiry',
+        'run-task-dispatch',
+        'notification-delivery',
+        'verification',
+        'test-run-execution',
+      ],
+      {
+        RECONCILE_INTERVAL_MS: '2000',
+        ...(await policyRuntimeEnv()),
+      },
+    );
     await workersReady(workers);
     integration = await startTaskIntegration(null);
     integration.reply = answerThenCallBack(
@@ -73,8 +118,16 @@ describe('web console (Chromium)', function () {
           message: '2 findings, none blocking',
           url: 'https://scanner.example.test/report/1',
           outcomes: [
-            outcome('SEC-101', { description: 'Bucket allows public reads', body: 'Set acl to private.', url: 'https://scanner.example.test/rules/SEC-101', tags: { Severity: [{ label: 'High', level: 'error' }], Status: [{ label: 'Open', level: 'warning' }] } }),
-            outcome('STYLE-7', { description: 'Missing description', tags: { Severity: [{ label: 'Low', level: 'info' }] } }),
+            outcome('SEC-101', {
+              description: 'Bucket allows public reads',
+              body: 'Set acl to private.',
+              url: 'https://scanner.example.test/rules/SEC-101',
+              tags: { Severity: [{ label: 'High', level: 'error' }], Status: [{ label: 'Open', level: 'warning' }] },
+            }),
+            outcome('STYLE-7', {
+              description: 'Missing description',
+              tags: { Severity: [{ label: 'Low', level: 'info' }] },
+            }),
           ],
         },
       ],
@@ -85,7 +138,10 @@ describe('web console (Chromium)', function () {
     user = await createUser();
     password = await givePassword(user);
     orgName = (await createOrg(user)).name;
-    browser = await openBrowser(harness().baseUrl, { allow: (u) => u.hostname === 'localhost' && u.pathname === '/login' && Number(u.port) >= 10000 && Number(u.port) <= 10010 });
+    browser = await openBrowser(harness().baseUrl, {
+      allow: (u) =>
+        u.hostname === 'localhost' && u.pathname === '/login' && Number(u.port) >= 10000 && Number(u.port) <= 10010,
+    });
   });
 
   after(async () => {
@@ -112,7 +168,9 @@ describe('web console (Chromium)', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').waitFor();
     // The service's 401 in words (not a status code).
-    expect(await page.getByRole('alert').textContent()).to.match(/[a-z]+ [a-z]+/i).and.not.match(/^\d+$/);
+    expect(await page.getByRole('alert').textContent())
+      .to.match(/[a-z]+ [a-z]+/i)
+      .and.not.match(/^\d+$/);
 
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -156,13 +214,32 @@ describe('web console (Chromium)', function () {
     // A run task after the plan, a soft-mandatory policy that fails, and a webhook for the run's events.
     const taskId = await createTask(orgName, token, integration.url, { name: 'scanner' });
     await attachTask(wsId, token, taskId, { 'enforcement-level': 'advisory', stages: ['post_plan'] });
-    const policy = await createPolicy(orgName, token, { name: 'private-buckets', kind: 'sentinel', 'enforcement-level': 'soft-mandatory' });
-    expect((await uploadCode(policy.id, token, sentinelPolicy(false, 'buckets should be private'))).status).to.equal(204);
+    const policy = await createPolicy(orgName, token, {
+      name: 'private-buckets',
+      kind: 'sentinel',
+      'enforcement-level': 'soft-mandatory',
+    });
+    expect((await uploadCode(policy.id, token, sentinelPolicy(false, 'buckets should be private'))).status).to.equal(
+      204,
+    );
     const set = await createPolicySet(orgName, token, { kind: 'sentinel', global: true, name: 'baseline' });
-    expect((await api('POST', `/policy-sets/${set.id}/relationships/policies`, { token, body: linkages('policies', [policy.id]) })).status).to.equal(204);
+    expect(
+      (
+        await api('POST', `/policy-sets/${set.id}/relationships/policies`, {
+          token,
+          body: linkages('policies', [policy.id]),
+        })
+      ).status,
+    ).to.equal(204);
     const hook = await api('POST', `/workspaces/${wsId}/notification-configurations`, {
       token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', url: receiver.url, triggers: RUN_TRIGGERS }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        enabled: true,
+        name: 'hook',
+        url: receiver.url,
+        triggers: RUN_TRIGGERS,
+      }),
     });
     expect(hook.status, hook.text).to.equal(201);
 
@@ -202,7 +279,9 @@ describe('web console (Chromium)', function () {
     // Times are shown in the viewer's zone (the browser is set to Asia/Tokyo).
     const time = page.locator('time').first();
     const iso = (await time.getAttribute('datetime'))!;
-    expect(await time.textContent()).to.equal(new Date(iso).toLocaleString('en-US', { timeZone: 'Asia/Tokyo', dateStyle: 'medium', timeStyle: 'medium' }));
+    expect(await time.textContent()).to.equal(
+      new Date(iso).toLocaleString('en-US', { timeZone: 'Asia/Tokyo', dateStyle: 'medium', timeStyle: 'medium' }),
+    );
     // Not confirmable before the override: no such button.
     expect(await page.getByRole('button', { name: 'Confirm and apply' }).count()).to.equal(0);
     await checkAccessibility(page, 'run page (policy override)');
@@ -219,7 +298,8 @@ describe('web console (Chromium)', function () {
     expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('applied');
     await check.getByText('overridden', { exact: true }).waitFor();
     // A finished run offers no actions.
-    for (const name of ['Confirm and apply', 'Discard run', 'Cancel run', 'Force cancel run']) expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    for (const name of ['Confirm and apply', 'Discard run', 'Cancel run', 'Force cancel run'])
+      expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
     await screenshot(page, 'run-applied');
   });
 
@@ -333,7 +413,10 @@ describe('web console (Chromium)', function () {
     await screenshot(page, 'tokens');
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Revoke laptop' }).click();
-    await waitFor(async () => (await api('GET', '/account/details', { token })).status === 401, 'the token to be revoked');
+    await waitFor(
+      async () => (await api('GET', '/account/details', { token })).status === 401,
+      'the token to be revoked',
+    );
   });
 
   it('terraform login: the CLI prints the consent page, the signed-in user allows it, and terraform plan uses the token', async () => {
@@ -349,7 +432,13 @@ describe('web console (Chromium)', function () {
       );
       // Where terraform login stores the token (it does not create the directory itself).
       await mkdir(join(dir, '.terraform.d'));
-      const env = { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), CHECKPOINT_DISABLE: '1', BROWSER: '/bin/false' };
+      const env = {
+        PATH: process.env.PATH,
+        HOME: dir,
+        TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
+        CHECKPOINT_DISABLE: '1',
+        BROWSER: '/bin/false',
+      };
       const login = spawn('terraform', ['login', CLI_HOST], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
       let output = '';
       // The answer to "Do you want to proceed?", read when the CLI asks.
@@ -358,7 +447,11 @@ describe('web console (Chromium)', function () {
       login.stderr.on('data', (d: Buffer) => (output += d.toString()));
       const exited = new Promise<number | null>((resolve) => login.on('exit', (code) => resolve(code)));
       stopLogin = () => void login.kill('SIGKILL');
-      const url = await waitFor(() => /Open the following URL[^\n]*\n\s*(http\S+)/.exec(output)?.[1] ?? '', 'the consent URL in terraform login\'s output', 30_000).catch((err: Error) => {
+      const url = await waitFor(
+        () => /Open the following URL[^\n]*\n\s*(http\S+)/.exec(output)?.[1] ?? '',
+        "the consent URL in terraform login's output",
+        30_000,
+      ).catch((err: Error) => {
         throw new Error(`${err.message}:\n${output}`);
       });
 
@@ -367,16 +460,24 @@ describe('web console (Chromium)', function () {
       await page.getByText(user.username, { exact: true }).first().waitFor();
       await screenshot(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow and create token' }).click();
-      expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('still waiting'), 30_000))]), output).to.equal(0);
+      expect(
+        await Promise.race([exited, new Promise((r) => setTimeout(() => r('still waiting'), 30_000))]),
+        output,
+      ).to.equal(0);
       expect(output).to.match(/Success|Retrieved token/i);
 
       // The token terraform login stored. With TF_CLI_CONFIG_FILE set (how these tests name the host's
       // services), terraform reads no other CLI configuration, its credentials file included: the
       // plan's configuration names the stored token itself.
-      const stored = JSON.parse(await readFile(join(dir, '.terraform.d', 'credentials.tfrc.json'), 'utf8')) as { credentials: Record<string, { token: string }> };
+      const stored = JSON.parse(await readFile(join(dir, '.terraform.d', 'credentials.tfrc.json'), 'utf8')) as {
+        credentials: Record<string, { token: string }>;
+      };
       const token = stored.credentials[CLI_HOST].token;
       expect((await api('GET', '/account/details', { token })).body.data.attributes.username).to.equal(user.username);
-      await writeFile(join(dir, 'cli.tfrc'), `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${base}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`);
+      await writeFile(
+        join(dir, 'cli.tfrc'),
+        `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${base}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
+      );
       // A plan in a fresh organization (no policies) with only the credentials terraform login stored.
       const other = await createOrg(user);
       await writeFile(
@@ -493,7 +594,12 @@ describe('web console serving', () => {
     const root = await fetch(`${base}/`, { redirect: 'manual' });
     expect(root.status).to.equal(302);
     expect(root.headers.get('location')).to.equal('/app');
-    for (const path of ['/app', '/app/sign-in', '/app/acme/networking/runs/run-abc', '/app/acme/workspaces/networking/runs/run-abc']) {
+    for (const path of [
+      '/app',
+      '/app/sign-in',
+      '/app/acme/networking/runs/run-abc',
+      '/app/acme/workspaces/networking/runs/run-abc',
+    ]) {
       const res = await fetch(`${base}${path}`);
       const html = await res.text();
       expect(res.status, path).to.equal(200);

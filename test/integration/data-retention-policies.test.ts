@@ -1,7 +1,15 @@
 import { expect } from 'chai';
 import { createHash, randomUUID } from 'node:crypto';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
-import { createCv, createOrg, createWorkspace, memberWithAccess, onTestServer, putArchive, tarGz } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createWorkspace,
+  memberWithAccess,
+  onTestServer,
+  putArchive,
+  tarGz,
+} from '../helpers/fixtures.js';
 import { freePort, harness, startSecondApp } from '../helpers/harness.js';
 import { scrapeMetrics, total } from '../helpers/metrics.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
@@ -15,7 +23,8 @@ const deleteOlder = (days: number) => doc(DELETE_OLDERS, { 'delete-older-than-n-
 const DONT_DELETE = { data: { type: DONT_DELETES } };
 
 const policyPath = (holder: string) => `${holder}/relationships/data-retention-policy`;
-const setPolicy = (holder: string, token: string, body: unknown, method = 'POST') => api(method, policyPath(holder), { token, body });
+const setPolicy = (holder: string, token: string, body: unknown, method = 'POST') =>
+  api(method, policyPath(holder), { token, body });
 const readPolicy = (holder: string, token: string) => api('GET', policyPath(holder), { token });
 
 /** The relationships by which an organization or a workspace document names its policy. */
@@ -38,8 +47,12 @@ describe('data retention policies: the API', function () {
 
   for (const kind of ['organization', 'workspace'] as const) {
     it(`sets, changes, replaces and removes ${kind === 'organization' ? "an organization's" : "a workspace's"} policy as go-tfe does, and the ${kind} names it`, async () => {
-      const holder = kind === 'organization' ? `/organizations/${org.name}` : `/workspaces/${(await createWorkspace(org)).id}`;
-      const target = kind === 'organization' ? { type: 'organizations', id: org.name } : { type: 'workspaces', id: holder.split('/')[2] };
+      const holder =
+        kind === 'organization' ? `/organizations/${org.name}` : `/workspaces/${(await createWorkspace(org)).id}`;
+      const target =
+        kind === 'organization'
+          ? { type: 'organizations', id: org.name }
+          : { type: 'workspaces', id: holder.split('/')[2] };
       expect(namedPolicy(await api('GET', holder, { token }))).to.equal(null);
       expectError(await readPolicy(holder, token), 404);
 
@@ -47,7 +60,12 @@ describe('data retention policies: the API', function () {
       expect(created.status, created.text).to.equal(201);
       const id = created.body.data.id as string;
       expect(id).to.match(/^drp-[1-9A-HJ-NP-Za-km-z]{16}$/);
-      expect(created.body.data).to.deep.equal({ type: DELETE_OLDERS, id, attributes: { 'delete-older-than-n-days': 33 }, relationships: { target: { data: target } } });
+      expect(created.body.data).to.deep.equal({
+        type: DELETE_OLDERS,
+        id,
+        attributes: { 'delete-older-than-n-days': 33 },
+        relationships: { target: { data: target } },
+      });
       expect((await readPolicy(holder, token)).body.data).to.deep.equal(created.body.data);
       expect(namedPolicy(await api('GET', holder, { token }))).to.deep.equal({ type: DELETE_OLDERS, id });
 
@@ -62,7 +80,10 @@ describe('data retention policies: the API', function () {
       expect(kept.status, kept.text).to.equal(201);
       expect(kept.body.data).to.deep.include({ type: DONT_DELETES, attributes: {} });
       expect(kept.body.data.id).to.match(/^drp-/).and.not.equal(id);
-      expect(namedPolicy(await api('GET', holder, { token }))).to.deep.equal({ type: DONT_DELETES, id: kept.body.data.id });
+      expect(namedPolicy(await api('GET', holder, { token }))).to.deep.equal({
+        type: DONT_DELETES,
+        id: kept.body.data.id,
+      });
       expect((await readPolicy(holder, token)).body.data.type).to.equal(DONT_DELETES);
 
       const removed = await api('DELETE', policyPath(holder), { token });
@@ -82,15 +103,30 @@ describe('data retention policies: the API', function () {
     expect(listed.body.data[0].relationships['data-retention-policy']).to.deep.equal({ data: null });
   });
 
-  it('answers a policy set in the legacy type (PATCH, as go-tfe\'s deprecated call sends it) in that type, and reads it back as delete-older', async () => {
+  it("answers a policy set in the legacy type (PATCH, as go-tfe's deprecated call sends it) in that type, and reads it back as delete-older", async () => {
     const holder = `/organizations/${org.name}`;
-    const legacy = await setPolicy(holder, token, doc('data-retention-policies', { 'delete-older-than-n-days': 12 }), 'PATCH');
+    const legacy = await setPolicy(
+      holder,
+      token,
+      doc('data-retention-policies', { 'delete-older-than-n-days': 12 }),
+      'PATCH',
+    );
     expect(legacy.status, legacy.text).to.equal(201);
-    expect(legacy.body.data).to.deep.include({ type: 'data-retention-policies', attributes: { 'delete-older-than-n-days': 12 } });
+    expect(legacy.body.data).to.deep.include({
+      type: 'data-retention-policies',
+      attributes: { 'delete-older-than-n-days': 12 },
+    });
     const read = await readPolicy(holder, token);
-    expect(read.body.data).to.deep.include({ type: DELETE_OLDERS, id: legacy.body.data.id, attributes: { 'delete-older-than-n-days': 12 } });
+    expect(read.body.data).to.deep.include({
+      type: DELETE_OLDERS,
+      id: legacy.body.data.id,
+      attributes: { 'delete-older-than-n-days': 12 },
+    });
     // go-tfe reads the organization's relationship, then the policy, to fill its choice type.
-    expect(namedPolicy(await api('GET', holder, { token }))).to.deep.equal({ type: DELETE_OLDERS, id: legacy.body.data.id });
+    expect(namedPolicy(await api('GET', holder, { token }))).to.deep.equal({
+      type: DELETE_OLDERS,
+      id: legacy.body.data.id,
+    });
   });
 
   it('refuses a malformed policy with a 422 naming what is wrong, and changes nothing', async () => {
@@ -122,7 +158,11 @@ describe('data retention policies: the API', function () {
     expect((await setPolicy(orgHolder, token, deleteOlder(30))).status).to.equal(201);
     expect((await setPolicy(wsHolder, token, DONT_DELETE)).status).to.equal(201);
     const before = { org: (await readPolicy(orgHolder, token)).body, ws: (await readPolicy(wsHolder, token)).body };
-    const unchanged = async () => expect({ org: (await readPolicy(orgHolder, token)).body, ws: (await readPolicy(wsHolder, token)).body }).to.deep.equal(before);
+    const unchanged = async () =>
+      expect({
+        org: (await readPolicy(orgHolder, token)).body,
+        ws: (await readPolicy(wsHolder, token)).body,
+      }).to.deep.equal(before);
 
     // The owner of another organization tries to shorten this one's retention, and to remove it.
     const outsider = (await createOrg()).owner.token;
@@ -165,7 +205,9 @@ describe('data retention policies: the API', function () {
     } finally {
       await app.close();
     }
-    expect((await readPolicy(`/workspaces/${ws.id}`, token)).body.data.attributes).to.deep.equal({ 'delete-older-than-n-days': 5 });
+    expect((await readPolicy(`/workspaces/${ws.id}`, token)).body.data.attributes).to.deep.equal({
+      'delete-older-than-n-days': 5,
+    });
   });
 });
 
@@ -174,7 +216,10 @@ const DAY_MS = 86_400_000;
 
 /** Makes a version `days` old. Only its age is arranged in the database: the API has no way to create a version in the past. */
 async function age(table: 'state_versions' | 'configuration_versions', id: string, days: number): Promise<void> {
-  await harness().rt.db(table).where({ id }).update({ created_at: new Date(Date.now() - days * DAY_MS) });
+  await harness()
+    .rt.db(table)
+    .where({ id })
+    .update({ created_at: new Date(Date.now() - days * DAY_MS) });
 }
 
 /** Pushes states 1..n into a workspace through the API (lock, create, unlock); their ids, the last one current. */
@@ -183,8 +228,20 @@ async function pushStates(wsId: string, token: string, n: number): Promise<{ id:
   const lineage = randomUUID();
   const out: { id: string; state: Buffer }[] = [];
   for (let serial = 1; serial <= n; serial++) {
-    const state = Buffer.from(JSON.stringify({ version: 4, terraform_version: '1.11.4', serial, lineage, outputs: { n: { value: serial, type: 'number' } }, resources: [] }));
-    const res = await api('POST', `/workspaces/${wsId}/state-versions`, { token, body: doc('state-versions', { serial, lineage, md5: md5(state), state: state.toString('base64') }) });
+    const state = Buffer.from(
+      JSON.stringify({
+        version: 4,
+        terraform_version: '1.11.4',
+        serial,
+        lineage,
+        outputs: { n: { value: serial, type: 'number' } },
+        resources: [],
+      }),
+    );
+    const res = await api('POST', `/workspaces/${wsId}/state-versions`, {
+      token,
+      body: doc('state-versions', { serial, lineage, md5: md5(state), state: state.toString('base64') }),
+    });
     expect(res.status, res.text).to.equal(201);
     out.push({ id: res.body.data.id, state });
   }
@@ -200,17 +257,28 @@ async function uploadedCv(wsId: string, token: string): Promise<string> {
 }
 
 /** What a client gets of a state version: its status, and whether its download URL (taken before the sweep) still serves the state. */
-async function stateAsSeen(sv: { id: string; state: Buffer }, url: string, token: string): Promise<{ status: string; download: number; same?: boolean }> {
+async function stateAsSeen(
+  sv: { id: string; state: Buffer },
+  url: string,
+  token: string,
+): Promise<{ status: string; download: number; same?: boolean }> {
   const shown = await api('GET', `/state-versions/${sv.id}`, { token });
   expect(shown.status, shown.text).to.equal(200);
   const res = await fetch(await onTestServer(url));
   const body = Buffer.from(await res.arrayBuffer());
-  return { status: shown.body.data.attributes.status, download: res.status, ...(res.status === 200 ? { same: body.equals(sv.state) } : {}) };
+  return {
+    status: shown.body.data.attributes.status,
+    download: res.status,
+    ...(res.status === 200 ? { same: body.equals(sv.state) } : {}),
+  };
 }
 
 /** What a client gets of a configuration version: the version (200, or 404 once its data is gone) and its download (302, or 404). */
 async function cvAsSeen(id: string, token: string): Promise<{ read: number; download: number }> {
-  return { read: (await api('GET', `/configuration-versions/${id}`, { token })).status, download: (await api('GET', `/configuration-versions/${id}/download`, { token })).status };
+  return {
+    read: (await api('GET', `/configuration-versions/${id}`, { token })).status,
+    download: (await api('GET', `/configuration-versions/${id}/download`, { token })).status,
+  };
 }
 
 describe('data retention policies: enforced by the sweep', function () {
@@ -253,7 +321,17 @@ describe('data retention policies: enforced by the sweep', function () {
     // it), a recent one, and the current one (old too). `keeps` has an old one besides its current.
     const cvOld = await uploadedCv(follows.id, token);
     const cvInUse = await uploadedCv(follows.id, token);
-    const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: follows.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cvInUse } } }) });
+    const run = await api('POST', '/runs', {
+      token,
+      body: doc(
+        'runs',
+        {},
+        {
+          workspace: { data: { type: 'workspaces', id: follows.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cvInUse } },
+        },
+      ),
+    });
     expect(run.status, run.text).to.equal(201);
     const cvRecent = await uploadedCv(follows.id, token);
     const cvCurrent = await uploadedCv(follows.id, token);
@@ -266,25 +344,37 @@ describe('data retention policies: enforced by the sweep', function () {
     const urls = new Map<string, string>();
     for (const sv of all) {
       const owner = [eOld, eCurrent].includes(sv) ? other.owner.token : token;
-      urls.set(sv.id, (await api('GET', `/state-versions/${sv.id}`, { token: owner })).body.data.attributes['hosted-state-download-url']);
+      urls.set(
+        sv.id,
+        (await api('GET', `/state-versions/${sv.id}`, { token: owner })).body.data.attributes[
+          'hosted-state-download-url'
+        ],
+      );
     }
 
     const port = await freePort();
-    worker = spawnWorkers(['deadline-expiry'], { RECONCILE_INTERVAL_MS: '500', DATA_RETENTION_INTERVAL_SECONDS: '1', METRICS_PORT: String(port) });
+    worker = spawnWorkers(['deadline-expiry'], {
+      RECONCILE_INTERVAL_MS: '500',
+      DATA_RETENTION_INTERVAL_SECONDS: '1',
+      METRICS_PORT: String(port),
+    });
     await workersReady(worker);
     await waitFor(
-      async () => (await api('GET', `/state-versions/${sOld.id}`, { token })).body.data.attributes.status === 'backing_data_permanently_deleted' && (await cvAsSeen(cvOld, token)).read === 404,
+      async () =>
+        (await api('GET', `/state-versions/${sOld.id}`, { token })).body.data.attributes.status ===
+          'backing_data_permanently_deleted' && (await cvAsSeen(cvOld, token)).read === 404,
       () => `the sweep to delete the old versions' data; worker output:\n${worker!.output()}`,
       30_000,
     );
 
     const gone = { status: 'backing_data_permanently_deleted', download: 404 };
     const intact = (status = 'finalized') => ({ status, download: 200, same: true });
-    const seen = async (sv: { id: string; state: Buffer }) => stateAsSeen(sv, urls.get(sv.id)!, [eOld, eCurrent].includes(sv) ? other.owner.token : token);
-    expect(await seen(fOld), 'past the organization\'s 30 days').to.deep.equal(gone);
-    expect(await seen(fRecent), 'within the organization\'s 30 days').to.deep.equal(intact());
+    const seen = async (sv: { id: string; state: Buffer }) =>
+      stateAsSeen(sv, urls.get(sv.id)!, [eOld, eCurrent].includes(sv) ? other.owner.token : token);
+    expect(await seen(fOld), "past the organization's 30 days").to.deep.equal(gone);
+    expect(await seen(fRecent), "within the organization's 30 days").to.deep.equal(intact());
     expect(await seen(fCurrent), 'current').to.deep.equal(intact());
-    expect(await seen(sOld), 'past the workspace\'s own 10 days').to.deep.equal(gone);
+    expect(await seen(sOld), "past the workspace's own 10 days").to.deep.equal(gone);
     expect(await seen(sCurrent), 'current').to.deep.equal(intact());
     for (const sv of [kOld, kCurrent]) expect(await seen(sv), 'dont-delete').to.deep.equal(intact());
     for (const sv of [eOld, eCurrent]) expect(await seen(sv), 'no policy').to.deep.equal(intact());
@@ -292,17 +382,32 @@ describe('data retention policies: enforced by the sweep', function () {
     const deleted = (await api('GET', `/state-versions/${fOld.id}`, { token })).body.data;
     expect(deleted.attributes['hosted-state-download-url']).to.equal(null);
     expect(deleted.relationships.outputs.data).to.deep.equal([]);
-    expect((await api('GET', `/workspaces/${follows.id}/current-state-version`, { token })).body.data.id).to.equal(fCurrent.id);
+    expect((await api('GET', `/workspaces/${follows.id}/current-state-version`, { token })).body.data.id).to.equal(
+      fCurrent.id,
+    );
 
     expect(await cvAsSeen(cvOld, token), 'past retention').to.deep.equal({ read: 404, download: 404 });
-    for (const [id, why] of [[cvInUse, 'a queued run uses it'], [cvRecent, 'recent'], [cvCurrent, 'current'], [cvKept, 'dont-delete'], [cvKeptCurrent, 'dont-delete']]) {
+    for (const [id, why] of [
+      [cvInUse, 'a queued run uses it'],
+      [cvRecent, 'recent'],
+      [cvCurrent, 'current'],
+      [cvKept, 'dont-delete'],
+      [cvKeptCurrent, 'dont-delete'],
+    ]) {
       expect(await cvAsSeen(id, token), why).to.deep.equal({ read: 200, download: 302 });
     }
-    expect((await h.rt.db('configuration_versions').where({ id: cvOld }).first('status', 'archive_object_id'))).to.deep.equal({ status: 'backing_data_permanently_deleted', archive_object_id: null });
+    expect(
+      await h.rt.db('configuration_versions').where({ id: cvOld }).first('status', 'archive_object_id'),
+    ).to.deep.equal({ status: 'backing_data_permanently_deleted', archive_object_id: null });
 
     // What went is logged and counted.
     await waitFor(() => worker!.output().includes('"data retention deleted backing data"'), 'the log line');
-    const line = JSON.parse(worker.output().split('\n').find((l) => l.includes('"data retention deleted backing data"'))!);
+    const line = JSON.parse(
+      worker
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"data retention deleted backing data"'))!,
+    );
     expect(line).to.include({ stateVersions: 2, configurationVersions: 1 });
     expect([...line.stateVersionIds].sort()).to.deep.equal([fOld.id, sOld.id].sort());
     expect(line.configurationVersionIds).to.deep.equal([cvOld]);
@@ -313,6 +418,10 @@ describe('data retention policies: enforced by the sweep', function () {
     // Once its run is over, the version it used goes at the next pass too.
     const canceled = await api('POST', `/runs/${run.body.data.id}/actions/cancel`, { token, body: {} });
     expect(canceled.status, canceled.text).to.equal(202);
-    await waitFor(async () => (await cvAsSeen(cvInUse, token)).read === 404, () => `the version of the finished run to go; worker output:\n${worker!.output()}`, 30_000);
+    await waitFor(
+      async () => (await cvAsSeen(cvInUse, token)).read === 404,
+      () => `the version of the finished run to go; worker output:\n${worker!.output()}`,
+      30_000,
+    );
   });
 });

@@ -22,7 +22,9 @@ describe('database: prepared statements', function () {
 
   before(async () => {
     await harness().rt.db.schema.createTable(table, (t) => t.integer('a'));
-    await harness().rt.db(table).insert([{ a: 1 }, { a: 2 }]);
+    await harness()
+      .rt.db(table)
+      .insert([{ a: 1 }, { a: 2 }]);
   });
 
   after(async () => {
@@ -43,7 +45,8 @@ describe('database: prepared statements', function () {
   it('keeps at most its limit of statements per connection and runs the others unnamed', async () => {
     const db = pool(2);
     const results = [];
-    for (const column of ['a', 'a as b', 'a as c', 'a as d']) results.push(await db(table).where({ a: 1 }).first(db.raw(column)));
+    for (const column of ['a', 'a as b', 'a as c', 'a as d'])
+      results.push(await db(table).where({ a: 1 }).first(db.raw(column)));
     expect(results).to.deep.equal([{ a: 1 }, { b: 1 }, { c: 1 }, { d: 1 }]);
     expect(await preparedOn(db)).to.have.length(2);
   });
@@ -60,7 +63,12 @@ describe('database: prepared statements', function () {
     expect(await read(db)).to.deep.equal([{ a: 1 }]);
 
     await harness().rt.db.schema.alterTable(table, (t) => t.integer('b').defaultTo(7));
-    const inTransaction = await db.transaction((tx) => read(tx)).then(() => null, (err: { code?: string }) => err);
+    const inTransaction = await db
+      .transaction((tx) => read(tx))
+      .then(
+        () => null,
+        (err: { code?: string }) => err,
+      );
     expect(inTransaction).to.have.property('code', '0A000');
     expect(await read(db)).to.deep.equal([{ a: 1, b: 7 }]);
 

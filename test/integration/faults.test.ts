@@ -10,7 +10,17 @@ import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, workRootOf, slowApplyConfig, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
+import {
+  runWorkdirs,
+  workRootOf,
+  slowApplyConfig,
+  slowPlanConfig,
+  startRun,
+  startSlowStateServer,
+  terraformAvailable,
+  uploadConfig,
+  waitForRun,
+} from '../helpers/terraform.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask, taskSetup } from '../helpers/run-task-fixtures.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
@@ -45,7 +55,14 @@ describe('faults: Redis loses its data while the workers keep running', function
   const notifyReceiver = async (workspaceId: string, token: string, triggers: string[], base = '') => {
     const nc = await api('POST', `${base}/workspaces/${workspaceId}/notification-configurations`, {
       token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq('faults'), token: 'f4ults', url: receiver.url, triggers }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('faults'),
+        token: 'f4ults',
+        url: receiver.url,
+        triggers,
+      }),
     });
     expect(nc.status, nc.text).to.equal(201);
   };
@@ -81,9 +98,20 @@ describe('faults: Redis loses its data while the workers keep running', function
     const asked = new Set(integration.requests.filter((r) => r.body.stage === 'post_plan').map((r) => r.body.run_id));
     expect([...asked].sort()).to.deep.equal(runs.map((r) => r.runId).sort());
     // Every run's notifications arrived: duplicates only with the same delivery id.
-    await waitFor(() => runs.every(({ runId }) => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed')), 'every run:completed notification', 60_000);
+    await waitFor(
+      () =>
+        runs.every(({ runId }) =>
+          receiver.received.some(
+            (n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed',
+          ),
+        ),
+      'every run:completed notification',
+      60_000,
+    );
     for (const { runId } of runs) {
-      const planning = receiver.received.filter((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning');
+      const planning = receiver.received.filter(
+        (n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning',
+      );
       expect(planning.length, `run:planning of ${runId}`).to.be.at.least(1);
       expect(new Set(planning.map((n) => n.headers['x-svc-delivery-id'])).size).to.equal(1);
     }
@@ -105,7 +133,10 @@ describe('faults: Redis loses its data while the workers keep running', function
         const ws = await createWorkspace(org, { 'auto-apply': true });
         await notifyReceiver(ws.id, token, ['run:completed'], app.api);
         await uploadConfig(ws.id, token, { 'main.tf': `resource "terraform_data" "a" { input = "${uniq('x')}" }\n` });
-        const run = await api('POST', `${app.api}/runs`, { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } } }) });
+        const run = await api('POST', `${app.api}/runs`, {
+          token,
+          body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } } }),
+        });
         expect(run.status, run.text).to.equal(201);
         runs.push(run.body.data.id);
       }
@@ -114,7 +145,16 @@ describe('faults: Redis loses its data while the workers keep running', function
         const run = await waitForRun(runId, token, ['applied', 'errored', 'canceled'], 120_000);
         expect(run.attributes.status, runId).to.equal('applied');
       }
-      await waitFor(() => runs.every((runId) => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed')), 'every run:completed notification', 60_000);
+      await waitFor(
+        () =>
+          runs.every((runId) =>
+            receiver.received.some(
+              (n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:completed',
+            ),
+          ),
+        'every run:completed notification',
+        60_000,
+      );
       expect(worker.proc.exitCode, 'the worker process was never restarted').to.equal(null);
     } finally {
       await worker.stop('SIGKILL');
@@ -139,16 +179,26 @@ describe('faults: Redis loses its data while the workers keep running', function
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
       // The first resource is created and Terraform wrote its state; the second one's provisioner sleeps.
-      const stored = await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), 'the apply\'s state so far to be stored', 30_000);
+      const stored = await waitFor(
+        async () => harness().rt.db('state_versions').where({ run_id: runId }).first(),
+        "the apply's state so far to be stored",
+        30_000,
+      );
       const dir = join(workRootOf(), (await runWorkdirs(workRootOf(), worker.proc.pid))[0]);
       expect(await processesIn(dir)).to.not.deep.equal([]);
 
       await worker.stop('SIGKILL');
-      await waitFor(async () => (await processesIn(dir)).length === 0, 'Terraform and its provisioner to die with the worker', 10_000);
+      await waitFor(
+        async () => (await processesIn(dir)).length === 0,
+        'Terraform and its provisioner to die with the worker',
+        10_000,
+      );
       const shown = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
       expect(shown.status, shown.text).to.equal(200);
       expect(shown.body.data.id).to.equal(stored.id);
-      const state = JSON.parse((await fetch(shown.body.data.attributes['hosted-state-download-url']).then((r) => r.text())) || '{}');
+      const state = JSON.parse(
+        (await fetch(shown.body.data.attributes['hosted-state-download-url']).then((r) => r.text())) || '{}',
+      );
       expect(state.resources.map((r: { name: string }) => r.name)).to.include('first');
 
       // Another worker finds the apply abandoned: the run errors (never applied twice) and the
@@ -161,7 +211,14 @@ describe('faults: Redis loses its data while the workers keep running', function
       expect(locked.attributes.locked).to.equal(true);
       expect(locked.attributes['locked-reason']).to.match(/stopped unexpectedly/);
       expect(locked.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: runId });
-      await waitFor(() => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:errored'), 'run:errored to arrive', 30_000);
+      await waitFor(
+        () =>
+          receiver.received.some(
+            (n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:errored',
+          ),
+        'run:errored to arrive',
+        30_000,
+      );
 
       await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
       const held = await startRun(ws.id, token);
@@ -169,7 +226,9 @@ describe('faults: Redis loses its data while the workers keep running', function
       expect((await api('GET', `/runs/${held}`, { token })).body.data.attributes.status).to.equal('pending');
       const unlock = await api('POST', `/workspaces/${ws.id}/actions/unlock`, { token, body: {} });
       expect(unlock.status, unlock.text).to.equal(409);
-      expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(200);
+      expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(
+        200,
+      );
       expect((await waitForRun(held, token, ['applied', 'errored'], 60_000)).attributes.status).to.equal('applied');
     } finally {
       await worker?.stop('SIGKILL');
@@ -207,7 +266,10 @@ describe('faults: Redis loses its data while the workers keep running', function
       const result = await harness().rt.db('task_results').where({ run_id: runId }).first('id');
       const shown = await api('GET', `/task-results/${result.id}`, { token });
       const attempts = shown.body.data.attributes['delivery-attempts'];
-      expect(attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([[1, 'abandoned'], [2, 'ended']]);
+      expect(attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([
+        [1, 'abandoned'],
+        [2, 'ended'],
+      ]);
       expect(attempts[0].error).to.match(/stopped before this attempt ended/);
       expect(attempts[1]['status-code']).to.equal(200);
     } finally {
@@ -243,7 +305,9 @@ describe('faults: Redis loses its data while the workers keep running', function
       const run = await waitForRun(runId, token, ['planned_and_finished', 'errored'], 90_000);
       expect(run.attributes.status).to.equal('planned_and_finished');
       const plan = (await api('GET', `/runs/${runId}?include=plan`, { token })).body.included[0];
-      expect(await readWholeLog(plan.attributes['log-read-url'])).to.include('shutting down; another worker will plan again');
+      expect(await readWholeLog(plan.attributes['log-read-url'])).to.include(
+        'shutting down; another worker will plan again',
+      );
     } finally {
       await leaving.stop('SIGKILL');
       await taking?.stop('SIGKILL');
@@ -254,7 +318,9 @@ describe('faults: Redis loses its data while the workers keep running', function
   it('sends run:planning while the plan still runs, not when it ends', async () => {
     const server = await startSlowStateServer(600_000);
     await worker?.stop('SIGKILL');
-    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'verification'], { RECONCILE_INTERVAL_MS: '3600000' });
+    worker = spawnWorkers(['run-pipeline', 'notification-delivery', 'verification'], {
+      RECONCILE_INTERVAL_MS: '3600000',
+    });
     try {
       await workersReady(worker);
       const org = await createOrg();
@@ -264,7 +330,14 @@ describe('faults: Redis loses its data while the workers keep running', function
       await uploadConfig(ws.id, token, { 'main.tf': slowPlanConfig(server.address) });
       // Not speculative: plan-only runs send no run notifications.
       const runId = await startRun(ws.id, token);
-      await waitFor(() => receiver.received.some((n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning'), 'run:planning to arrive', 20_000);
+      await waitFor(
+        () =>
+          receiver.received.some(
+            (n) => n.body.run_id === runId && n.body.notifications?.[0]?.trigger === 'run:planning',
+          ),
+        'run:planning to arrive',
+        20_000,
+      );
       expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('planning');
     } finally {
       await worker?.stop('SIGKILL');
@@ -303,10 +376,18 @@ describe('faults: Redis loses its data while the workers keep running', function
         await new Promise((r) => setTimeout(r, 5));
       }
       await closed;
-      const errors = results.map((r) => r.result).filter((r): r is { error: string } => 'error' in r).map((r) => r.error);
+      const errors = results
+        .map((r) => r.result)
+        .filter((r): r is { error: string } => 'error' in r)
+        .map((r) => r.error);
       // Once the process stopped listening, a new connection is refused; an open one is never reset.
-      expect(errors.filter((e) => e !== 'ECONNREFUSED'), errors.join(',')).to.deep.equal([]);
-      const answeredWhileStopping = results.filter((r) => r.during && 'status' in r.result).map((r) => r.result as { connection?: string });
+      expect(
+        errors.filter((e) => e !== 'ECONNREFUSED'),
+        errors.join(','),
+      ).to.deep.equal([]);
+      const answeredWhileStopping = results
+        .filter((r) => r.during && 'status' in r.result)
+        .map((r) => r.result as { connection?: string });
       expect(answeredWhileStopping.length).to.be.at.least(1);
       expect(answeredWhileStopping.every((r) => r.connection === 'close')).to.equal(true);
     } finally {
@@ -334,7 +415,10 @@ describe('faults: Redis loses its data while the workers keep running', function
         for (const res of [
           await api('GET', `${app.api}/organizations/${org.name}`, { token }),
           await api('GET', `${app.api}/organizations/${org.name}/workspaces`, { token }),
-          await api('POST', `${app.api}/organizations/${org.name}/workspaces`, { token, body: doc('workspaces', { name }) }),
+          await api('POST', `${app.api}/organizations/${org.name}/workspaces`, {
+            token,
+            body: doc('workspaces', { name }),
+          }),
         ]) {
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (res.status === 503) {
@@ -349,10 +433,24 @@ describe('faults: Redis loses its data while the workers keep running', function
       expect((await api('GET', `${app.baseUrl}/readyz`)).status).to.equal(503);
 
       await proxy.restore();
-      await waitFor(async () => (await api('GET', `${app.api}/organizations/${org.name}`, { token })).status === 200, 'the API to recover', 30_000);
-      const created = await api('POST', `${app.api}/organizations/${org.name}/workspaces`, { token, body: doc('workspaces', { name: uniq('up') }) });
+      await waitFor(
+        async () => (await api('GET', `${app.api}/organizations/${org.name}`, { token })).status === 200,
+        'the API to recover',
+        30_000,
+      );
+      const created = await api('POST', `${app.api}/organizations/${org.name}/workspaces`, {
+        token,
+        body: doc('workspaces', { name: uniq('up') }),
+      });
       expect(created.status, created.text).to.equal(201);
-      expect(await h.rt.db('workspaces').whereIn('name', refused).count<{ n: string }[]>('* as n').first().then((r) => Number(r?.n))).to.equal(0);
+      expect(
+        await h.rt
+          .db('workspaces')
+          .whereIn('name', refused)
+          .count<{ n: string }[]>('* as n')
+          .first()
+          .then((r) => Number(r?.n)),
+      ).to.equal(0);
     } finally {
       await app.close();
       await proxy.close();
@@ -372,17 +470,21 @@ describe('faults: Redis loses its data while the workers keep running', function
       await waitFor(() => server.requests > 0, 'the plan to call the slow backend', 30_000);
       const found = (await runWorkdirs(workRootOf(), worker.proc.pid))[0];
       const dir = found && join(workRootOf(), found);
-      expect(dir, 'the run\'s directory').to.be.a('string');
+      expect(dir, "the run's directory").to.be.a('string');
       const inRun = await processesIn(dir!);
       expect(inRun.length, 'Terraform and its shell run in the directory').to.be.at.least(2);
 
       await worker.stop('SIGKILL');
-      await waitFor(async () => (await processesIn(dir!)).length === 0, 'every process of the run to die with its worker', 10_000);
+      await waitFor(
+        async () => (await processesIn(dir!)).length === 0,
+        'every process of the run to die with its worker',
+        10_000,
+      );
       expect(existsSync(dir!), 'the directory is left behind by the kill').to.equal(true);
 
       worker = spawnWorkers(['notification-delivery'], { RECONCILE_INTERVAL_MS: '3600000' });
       await workersReady(worker);
-      await waitFor(() => !existsSync(dir!), 'the next worker to remove the dead one\'s directory', 10_000);
+      await waitFor(() => !existsSync(dir!), "the next worker to remove the dead one's directory", 10_000);
     } finally {
       await worker?.stop('SIGKILL');
       worker = undefined;

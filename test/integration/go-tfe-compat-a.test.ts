@@ -4,7 +4,17 @@ import { request } from 'node:http';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { cvRow, statusOf } from '../helpers/cv.js';
-import { createCv, createOrg, createUser, createWorkspace, joinOrg, onTestServer, putArchive, tarGz, type TestUser } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  onTestServer,
+  putArchive,
+  tarGz,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { readAll } from '../../shared/platform/store/postgres-store.js';
 import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
 
@@ -14,7 +24,10 @@ type Org = { name: string; owner: TestUser };
 async function cutOffPut(url: string, part: Buffer): Promise<void> {
   const target = new URL(await onTestServer(url));
   await new Promise<void>((resolve) => {
-    const req = request(target, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(part.length * 4) } });
+    const req = request(target, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(part.length * 4) },
+    });
     req.on('error', () => resolve());
     req.on('close', () => resolve());
     req.write(part, () => setTimeout(() => req.destroy(), 200));
@@ -38,7 +51,8 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const first = await tarGz({ 'main.tf': 'output "a" { value = 1 }\n' });
       await cutOffPut(cv.uploadUrl, first.subarray(0, Math.max(1, first.length >> 1)));
       // The cut-off body is noticed by the server shortly after the connection drops.
-      for (let i = 0; i < 20 && (await statusOf(cv.id)) !== 'pending'; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 20 && (await statusOf(cv.id)) !== 'pending'; i++)
+        await new Promise((r) => setTimeout(r, 100));
       expect(await statusOf(cv.id)).to.equal('pending');
       const second = await tarGz({ 'main.tf': 'output "b" { value = 2 }\n' });
       const up = await putArchive(cv.uploadUrl, second);
@@ -75,10 +89,14 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const next = await createCv(ws.id, org.owner.token, { 'auto-queue-runs': false });
       expect((await putArchive(next.uploadUrl, await tarGz({ 'main.tf': '' }))).status).to.equal(200);
       for (const action of ['soft_delete_backing_data', 'permanently_delete_backing_data']) {
-        const res = await api('POST', `/configuration-versions/${old.id}/actions/${action}`, { token: org.owner.token });
+        const res = await api('POST', `/configuration-versions/${old.id}/actions/${action}`, {
+          token: org.owner.token,
+        });
         expect(res.status, `${action}: ${res.text}`).to.be.within(200, 299);
       }
-      const res = await api('POST', `/configuration-versions/${old.id}/actions/restore_backing_data`, { token: org.owner.token });
+      const res = await api('POST', `/configuration-versions/${old.id}/actions/restore_backing_data`, {
+        token: org.owner.token,
+      });
       expect(res.status).to.be.within(400, 499);
       expect(errorText(res.body)).to.contain('transition not allowed');
     });
@@ -90,7 +108,8 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
     let active: TestUser;
     let other: TestUser;
     let invited: TestUser;
-    const list = (query: string) => api('GET', `/organizations/${m.name}/organization-memberships${query}`, { token: m.owner.token });
+    const list = (query: string) =>
+      api('GET', `/organizations/${m.name}/organization-memberships${query}`, { token: m.owner.token });
     const idsOf = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
 
     before(async () => {
@@ -140,12 +159,15 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const me = await api('GET', '/account/details', { token: org.owner.token });
       expect(me.status, me.text).to.equal(200);
       const url: unknown = me.body.data.attributes['avatar-url'];
-      expect(url).to.be.a('string').and.match(/^https:\/\//);
+      expect(url)
+        .to.be.a('string')
+        .and.match(/^https:\/\//);
       const again = await api('GET', `/users/${org.owner.id}`, { token: org.owner.token });
       expect(again.status, again.text).to.equal(200);
       expect(again.body.data.attributes['avatar-url']).to.equal(url);
       const email = org.owner.email.trim().toLowerCase();
-      for (const algorithm of ['md5', 'sha256']) expect(String(url)).to.not.contain(createHash(algorithm).update(email).digest('hex'));
+      for (const algorithm of ['md5', 'sha256'])
+        expect(String(url)).to.not.contain(createHash(algorithm).update(email).digest('hex'));
       const someoneElse = await createUser();
       const theirs = await api('GET', '/account/details', { token: someoneElse.token });
       expect(theirs.body.data.attributes['avatar-url']).to.be.a('string').and.not.equal(url);
@@ -161,23 +183,44 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const res = await api('PATCH', byName(ws.name), {
         token: org.owner.token,
         body: doc('workspaces', {
-          name: ws.name, 'allow-destroy-plan': !before['allow-destroy-plan'], 'auto-apply': true, operations: true,
-          'queue-all-runs': true, 'assessments-enabled': true, 'terraform-version': '0.15.4',
+          name: ws.name,
+          'allow-destroy-plan': !before['allow-destroy-plan'],
+          'auto-apply': true,
+          operations: true,
+          'queue-all-runs': true,
+          'assessments-enabled': true,
+          'terraform-version': '0.15.4',
         }),
       });
       expect(res.status, res.text).to.equal(200);
       const after = res.body.data.attributes;
       expect(after.name).to.equal(ws.name);
-      for (const key of ['allow-destroy-plan', 'auto-apply', 'queue-all-runs', 'assessments-enabled', 'terraform-version']) expect(after[key], key).to.not.deep.equal(before[key]);
+      for (const key of [
+        'allow-destroy-plan',
+        'auto-apply',
+        'queue-all-runs',
+        'assessments-enabled',
+        'terraform-version',
+      ])
+        expect(after[key], key).to.not.deep.equal(before[key]);
       expect(after['working-directory']).to.equal(before['working-directory']);
     });
 
     it('updates by name with every option and reads the same back under the new name (with valid options)', async () => {
       const ws = await createWorkspace(org);
       const attrs = {
-        name: `ws-renamed-${Date.now()}`, 'allow-destroy-plan': true, 'auto-apply': false, 'file-triggers-enabled': true, operations: false,
-        'queue-all-runs': false, 'speculative-enabled': true, description: 'updated description', 'structured-run-output-enabled': true,
-        'terraform-version': '0.11.1', 'trigger-prefixes': ['/modules', '/shared'], 'working-directory': 'baz/',
+        name: `ws-renamed-${Date.now()}`,
+        'allow-destroy-plan': true,
+        'auto-apply': false,
+        'file-triggers-enabled': true,
+        operations: false,
+        'queue-all-runs': false,
+        'speculative-enabled': true,
+        description: 'updated description',
+        'structured-run-output-enabled': true,
+        'terraform-version': '0.11.1',
+        'trigger-prefixes': ['/modules', '/shared'],
+        'working-directory': 'baz/',
       };
       const res = await api('PATCH', byName(ws.name), { token: org.owner.token, body: doc('workspaces', attrs) });
       expect(res.status, res.text).to.equal(200);
@@ -190,28 +233,43 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
         expect(item.attributes['execution-mode']).to.equal('local');
       }
       expect((await api('GET', byName(ws.name), { token: org.owner.token })).status).to.equal(404);
-      expect((await api('PATCH', byName(ws.name), { token: org.owner.token, body: doc('workspaces', { description: 'x' }) })).status).to.equal(404);
+      expect(
+        (await api('PATCH', byName(ws.name), { token: org.owner.token, body: doc('workspaces', { description: 'x' }) }))
+          .status,
+      ).to.equal(404);
     });
 
     it('stores trigger patterns in place of prefixes, and refuses both at once', async () => {
       const create = await api('POST', `/organizations/${org.name}/workspaces`, {
         token: org.owner.token,
-        body: doc('workspaces', { name: `ws-prefixes-${Date.now()}`, 'trigger-prefixes': ['/prefix-1/', '/prefix-2/'] }),
+        body: doc('workspaces', {
+          name: `ws-prefixes-${Date.now()}`,
+          'trigger-prefixes': ['/prefix-1/', '/prefix-2/'],
+        }),
       });
       expect(create.status, create.text).to.equal(201);
       const name = create.body.data.attributes.name;
       expect(create.body.data.attributes['trigger-prefixes']).to.deep.equal(['/prefix-1/', '/prefix-2/']);
       const patterns = ['/module-1/**/*', '/**/networking/*'];
-      const res = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'file-triggers-enabled': true, 'trigger-patterns': patterns }) });
+      const res = await api('PATCH', byName(name), {
+        token: org.owner.token,
+        body: doc('workspaces', { 'file-triggers-enabled': true, 'trigger-patterns': patterns }),
+      });
       expect(res.status, res.text).to.equal(200);
       const refreshed = await api('GET', byName(name), { token: org.owner.token });
       for (const item of [res.body.data, refreshed.body.data]) {
         expect(item.attributes['trigger-patterns']).to.deep.equal(patterns);
         expect(item.attributes['trigger-prefixes']).to.deep.equal([]);
       }
-      const both = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'trigger-prefixes': ['/module-1'], 'trigger-patterns': patterns }) });
+      const both = await api('PATCH', byName(name), {
+        token: org.owner.token,
+        body: doc('workspaces', { 'trigger-prefixes': ['/module-1'], 'trigger-patterns': patterns }),
+      });
       expectError(both, 422, /trigger-prefixes and trigger-patterns/);
-      const emptyPrefixes = await api('PATCH', byName(name), { token: org.owner.token, body: doc('workspaces', { 'trigger-prefixes': [], 'trigger-patterns': ['/x/*'] }) });
+      const emptyPrefixes = await api('PATCH', byName(name), {
+        token: org.owner.token,
+        body: doc('workspaces', { 'trigger-prefixes': [], 'trigger-patterns': ['/x/*'] }),
+      });
       expect(emptyPrefixes.status, emptyPrefixes.text).to.equal(200);
       expect(emptyPrefixes.body.data.attributes['trigger-patterns']).to.deep.equal(['/x/*']);
     });
@@ -225,11 +283,18 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       expect(res.status, res.text).to.equal(201);
       const read = await api('GET', `/workspaces/${res.body.data.id}`, { token: org.owner.token });
       for (const item of [res.body.data, read.body.data]) {
-        expect(item.attributes).to.include({ 'source-name': 'my-tool', 'source-url': 'https://example.com/my-tool', 'file-triggers-enabled': true });
+        expect(item.attributes).to.include({
+          'source-name': 'my-tool',
+          'source-url': 'https://example.com/my-tool',
+          'file-triggers-enabled': true,
+        });
         expect(item.links['self-html']).to.equal(`/app/${org.name}/workspaces/${name}`);
         expect(item.links.self).to.equal(`/api/v2/organizations/${org.name}/workspaces/${name}`);
       }
-      const badUrl = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name: `${name}-2`, 'source-url': 'not a url' }) });
+      const badUrl = await api('POST', `/organizations/${org.name}/workspaces`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name: `${name}-2`, 'source-url': 'not a url' }),
+      });
       expect(badUrl.status, badUrl.text).to.equal(422);
     });
 
@@ -237,9 +302,14 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       const ws = await createWorkspace(org);
       const reader = await createUser();
       await joinOrg(org, reader);
-      const res = await api('PATCH', byName(ws.name), { token: reader.token, body: doc('workspaces', { description: 'nope' }) });
+      const res = await api('PATCH', byName(ws.name), {
+        token: reader.token,
+        body: doc('workspaces', { description: 'nope' }),
+      });
       expect(res.status, res.text).to.be.oneOf([403, 404]);
-      expect((await api('GET', byName(ws.name), { token: org.owner.token })).body.data.attributes.description).to.equal('');
+      expect((await api('GET', byName(ws.name), { token: org.owner.token })).body.data.attributes.description).to.equal(
+        '',
+      );
     });
   });
 
@@ -254,7 +324,10 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
       expect(put.status, put.text).to.equal(200);
       const runs = await api('GET', `/workspaces/${wsId}/runs`, { token: org.owner.token });
       expect(runs.status, runs.text).to.equal(200);
-      const run = runs.body.data.find((r: { relationships: { 'configuration-version': { data: { id: string } | null } } }) => r.relationships['configuration-version'].data?.id === cv.id);
+      const run = runs.body.data.find(
+        (r: { relationships: { 'configuration-version': { data: { id: string } | null } } }) =>
+          r.relationships['configuration-version'].data?.id === cv.id,
+      );
       expect(run, runs.text).to.not.equal(undefined);
       return run.id;
     }
@@ -262,7 +335,12 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
     it('applies without a confirmation on an auto-apply workspace', async () => {
       const ws = await createWorkspace(org, { 'auto-apply': true });
       const runId = await uploadQueuingRun(ws.id);
-      const run = await waitForRun(runId, org.owner.token, ['applied', 'planned', 'errored', 'canceled', 'discarded'], 120_000);
+      const run = await waitForRun(
+        runId,
+        org.owner.token,
+        ['applied', 'planned', 'errored', 'canceled', 'discarded'],
+        120_000,
+      );
       expect(run.attributes.status).to.equal('applied');
       expect(run.attributes['auto-apply']).to.equal(true);
     });
@@ -270,7 +348,12 @@ describe('go-tfe compatibility (configuration versions, memberships, users, work
     it('stops at planned, waiting for a confirmation, when the workspace does not auto-apply', async () => {
       const ws = await createWorkspace(org, { 'auto-apply': false });
       const runId = await uploadQueuingRun(ws.id);
-      const run = await waitForRun(runId, org.owner.token, ['applied', 'planned', 'errored', 'canceled', 'discarded'], 120_000);
+      const run = await waitForRun(
+        runId,
+        org.owner.token,
+        ['applied', 'planned', 'errored', 'canceled', 'discarded'],
+        120_000,
+      );
       expect(run.attributes.status).to.equal('planned');
       expect(run.attributes['auto-apply']).to.equal(false);
     });

@@ -9,17 +9,37 @@ import { policyWorkers, sentinelPolicy } from '../helpers/policy-runtimes.js';
 const CONFIG = { 'main.tf': 'resource "terraform_data" "bucket" { input = { acl = "public-read" } }\n' };
 
 type Org = Awaited<ReturnType<typeof createOrg>>;
-type Check = { id: string; attributes: { status: string; scope: string; result: Record<string, unknown>; actions: Record<string, boolean>; permissions: Record<string, boolean> } };
+type Check = {
+  id: string;
+  attributes: {
+    status: string;
+    scope: string;
+    result: Record<string, unknown>;
+    actions: Record<string, boolean>;
+    permissions: Record<string, boolean>;
+  };
+};
 
 /** A Sentinel policy with `code` in a new set of `org` (global, or attached to `attach`). */
-async function sentinelSet(org: Org, level: string, code: string, set: Record<string, unknown>, workspaces?: string[]): Promise<string> {
+async function sentinelSet(
+  org: Org,
+  level: string,
+  code: string,
+  set: Record<string, unknown>,
+  workspaces?: string[],
+): Promise<string> {
   const token = org.owner.token;
   const pol = await createPolicy(org.name, token, { name: uniq('pol'), 'enforcement-level': level });
   expect((await uploadCode(pol.id, token, code)).status).to.equal(204);
-  const ps = await createPolicySet(org.name, token, { kind: 'sentinel', ...set }, {
-    policies: linkages('policies', [pol.id]),
-    ...(workspaces ? { workspaces: linkages('workspaces', workspaces) } : {}),
-  });
+  const ps = await createPolicySet(
+    org.name,
+    token,
+    { kind: 'sentinel', ...set },
+    {
+      policies: linkages('policies', [pol.id]),
+      ...(workspaces ? { workspaces: linkages('workspaces', workspaces) } : {}),
+    },
+  );
   return ps.id;
 }
 
@@ -45,7 +65,11 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const name = `pol-${Date.now()}`;
       const created = await api('POST', `/organizations/${org.name}/policies`, {
         token: org.token,
-        body: doc('policies', { name, description: 'A sample policy', enforce: [{ path: `${name}.sentinel`, mode: 'soft-mandatory' }] }),
+        body: doc('policies', {
+          name,
+          description: 'A sample policy',
+          enforce: [{ path: `${name}.sentinel`, mode: 'soft-mandatory' }],
+        }),
       });
       expect(created.status, created.text).to.equal(200);
       const before = await read(created.body.data.id);
@@ -59,23 +83,43 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const after = await read(created.body.data.id);
       expect(after.body.data.attributes.enforce).to.deep.equal([{ path: `${name}.sentinel`, mode: 'soft-mandatory' }]);
 
-      const opa = await createPolicy(org.name, org.token, { kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'mandatory' });
+      const opa = await createPolicy(org.name, org.token, {
+        kind: 'opa',
+        query: 'data.example.rule',
+        'enforcement-level': 'mandatory',
+      });
       expect(opa.attributes.enforce).to.deep.equal([]);
       expect((await uploadCode(opa.id, org.token, 'package example\n')).status).to.equal(204);
-      expect((await read(opa.id)).body.data.attributes.enforce).to.deep.equal([{ path: `${opa.attributes.name}.rego`, mode: 'mandatory' }]);
+      expect((await read(opa.id)).body.data.attributes.enforce).to.deep.equal([
+        { path: `${opa.attributes.name}.rego`, mode: 'mandatory' },
+      ]);
     });
 
     it('Update: a query sent for a Sentinel policy is ignored (200, query stays null); an OPA policy takes it', async () => {
       const sentinel = await createPolicy(org.name, org.token, { 'enforcement-level': 'hard-mandatory' });
       expect((await uploadCode(sentinel.id, org.token, 'main = rule { true }')).status).to.equal(204);
       const before = await read(sentinel.id);
-      const res = await api('PATCH', `/policies/${sentinel.id}`, { token: org.token, body: doc('policies', { query: 'terraform.policy1.deny' }) });
+      const res = await api('PATCH', `/policies/${sentinel.id}`, {
+        token: org.token,
+        body: doc('policies', { query: 'terraform.policy1.deny' }),
+      });
       expect(res.status, res.text).to.equal(200);
-      expect(res.body.data.attributes).to.include({ kind: 'sentinel', query: null, name: before.body.data.attributes.name });
+      expect(res.body.data.attributes).to.include({
+        kind: 'sentinel',
+        query: null,
+        name: before.body.data.attributes.name,
+      });
       expect(res.body.data.attributes.enforce).to.deep.equal(before.body.data.attributes.enforce);
 
-      const opa = await createPolicy(org.name, org.token, { kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'mandatory' });
-      const changed = await api('PATCH', `/policies/${opa.id}`, { token: org.token, body: doc('policies', { query: 'terraform.policy1.deny' }) });
+      const opa = await createPolicy(org.name, org.token, {
+        kind: 'opa',
+        query: 'data.example.rule',
+        'enforcement-level': 'mandatory',
+      });
+      const changed = await api('PATCH', `/policies/${opa.id}`, {
+        token: org.token,
+        body: doc('policies', { query: 'terraform.policy1.deny' }),
+      });
       expect(changed.status, changed.text).to.equal(200);
       expect(changed.body.data.attributes.query).to.equal('terraform.policy1.deny');
     });
@@ -91,17 +135,27 @@ describe('go-tfe compatibility: policies and policy sets', () => {
 
   describe('policy sets', () => {
     const showSet = (id: string) => api('GET', `/policy-sets/${id}`, { token: org.token });
-    const patchSet = (id: string, attrs: Record<string, unknown>) => api('PATCH', `/policy-sets/${id}`, { token: org.token, body: doc('policy-sets', attrs) });
+    const patchSet = (id: string, attrs: Record<string, unknown>) =>
+      api('PATCH', `/policy-sets/${id}`, { token: org.token, body: doc('policy-sets', attrs) });
 
     it('Create: overridable is taken for both kinds and defaults to false', async () => {
-      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', global: true, overridable: true, description: 'Policies in this set will be checked in ALL workspaces!' });
+      const opa = await createPolicySet(org.name, org.token, {
+        kind: 'opa',
+        global: true,
+        overridable: true,
+        description: 'Policies in this set will be checked in ALL workspaces!',
+      });
       expect(opa.attributes).to.include({ kind: 'opa', global: true, overridable: true });
       const opaDefault = await createPolicySet(org.name, org.token, { kind: 'opa', global: true });
       expect(opaDefault.attributes.overridable).to.equal(false);
       // A legacy Sentinel set answers null (overriding follows each policy's level there); an agent-enabled one what was sent.
       const legacy = await createPolicySet(org.name, org.token, { kind: 'sentinel', overridable: true });
       expect(legacy.attributes.overridable).to.equal(null);
-      const sentinel = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, overridable: true });
+      const sentinel = await createPolicySet(org.name, org.token, {
+        kind: 'sentinel',
+        'agent-enabled': true,
+        overridable: true,
+      });
       expect(sentinel.attributes).to.include({ kind: 'sentinel', overridable: true });
       expect((await showSet(sentinel.id)).body.data.attributes.overridable).to.equal(true);
       const off = await patchSet(sentinel.id, { overridable: false });
@@ -112,7 +166,10 @@ describe('go-tfe compatibility: policies and policy sets', () => {
     it('Create and Update: agent-enabled and a registered policy-tool-version are stored and returned; a legacy Sentinel set answers null for the version', async () => {
       const admin = harness().adminToken;
       const register = async (tool: 'opa' | 'sentinel', version: string) => {
-        const res = await api('POST', `/admin/${tool}-versions`, { token: admin, body: doc(`${tool}-versions`, { version, url: 'https://example.test/tool', sha: 'ab'.repeat(32) }) });
+        const res = await api('POST', `/admin/${tool}-versions`, {
+          token: admin,
+          body: doc(`${tool}-versions`, { version, url: 'https://example.test/tool', sha: 'ab'.repeat(32) }),
+        });
         expect(res.status, res.text).to.equal(201);
       };
       const [v1, v2, v3] = [`0.24.${Date.now()}`, `0.26.${Date.now()}`, `1.4.${Date.now()}`];
@@ -123,17 +180,38 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const plain = await createPolicySet(org.name, org.token, { kind: 'sentinel' });
       expect(plain.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': null });
 
-      const pinned = await createPolicySet(org.name, org.token, { kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': v1 });
-      expect(pinned.attributes).to.include({ kind: 'sentinel', 'agent-enabled': true, 'policy-tool-version': v1, global: false });
-      expect((await showSet(pinned.id)).body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v1 });
+      const pinned = await createPolicySet(org.name, org.token, {
+        kind: 'sentinel',
+        'agent-enabled': true,
+        'policy-tool-version': v1,
+      });
+      expect(pinned.attributes).to.include({
+        kind: 'sentinel',
+        'agent-enabled': true,
+        'policy-tool-version': v1,
+        global: false,
+      });
+      expect((await showSet(pinned.id)).body.data.attributes).to.include({
+        'agent-enabled': true,
+        'policy-tool-version': v1,
+      });
 
       const updated = await patchSet(pinned.id, { 'policy-tool-version': v2 });
       expect(updated.status, updated.text).to.equal(200);
       expect(updated.body.data.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v2 });
       const legacy = await patchSet(pinned.id, { 'agent-enabled': false, description: 'only this' });
-      expect(legacy.body.data.attributes).to.include({ 'agent-enabled': false, 'policy-tool-version': null, overridable: null, description: 'only this' });
+      expect(legacy.body.data.attributes).to.include({
+        'agent-enabled': false,
+        'policy-tool-version': null,
+        overridable: null,
+        description: 'only this',
+      });
 
-      const opa = await createPolicySet(org.name, org.token, { kind: 'opa', 'agent-enabled': true, 'policy-tool-version': v3 });
+      const opa = await createPolicySet(org.name, org.token, {
+        kind: 'opa',
+        'agent-enabled': true,
+        'policy-tool-version': v3,
+      });
       expect(opa.attributes).to.include({ 'agent-enabled': true, 'policy-tool-version': v3 });
       const bad = await patchSet(opa.id, { 'policy-tool-version': 'v1 please' });
       expect(bad.status, bad.text).to.equal(422);
@@ -150,23 +228,34 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const pol = await createPolicy(org.name, org.token);
       const created = await api('POST', `/organizations/${org.name}/policy-sets`, {
         token: org.token,
-        body: doc('policy-sets', { name: uniq('exclusion-policy-set') }, { policies: linkages('policies', [pol.id]), 'workspace-exclusions': linkages('workspaces', [ws1.id]) }),
+        body: doc(
+          'policy-sets',
+          { name: uniq('exclusion-policy-set') },
+          { policies: linkages('policies', [pol.id]), 'workspace-exclusions': linkages('workspaces', [ws1.id]) },
+        ),
       });
       expect(created.status, created.text).to.equal(201);
       const id = created.body.data.id;
       expect(created.body.data.attributes['policy-count']).to.equal(1);
-      expect(created.body.data.relationships['workspace-exclusions'].data).to.deep.equal([{ type: 'workspaces', id: ws1.id }]);
+      expect(created.body.data.relationships['workspace-exclusions'].data).to.deep.equal([
+        { type: 'workspaces', id: ws1.id },
+      ]);
 
       const path = `/policy-sets/${id}/relationships/workspace-exclusions`;
       const add = await api('POST', path, { token: org.token, body: linkages('workspaces', [ws2.id, ws3.id]) });
       expect(add.status, add.text).to.equal(204);
       const read = await showSet(id);
-      expect(read.body.data.relationships['workspace-exclusions'].data.map((d: { id: string }) => d.id)).to.have.members([ws1.id, ws2.id, ws3.id]);
+      expect(
+        read.body.data.relationships['workspace-exclusions'].data.map((d: { id: string }) => d.id),
+      ).to.have.members([ws1.id, ws2.id, ws3.id]);
       expect(read.body.data.attributes['workspace-count']).to.equal(0);
 
       // Removing what is not excluded succeeds too (go-tfe removes attached workspaces this way).
       const other = await createWorkspace(org);
-      const remove = await api('DELETE', path, { token: org.token, body: linkages('workspaces', [ws1.id, ws2.id, ws3.id, other.id]) });
+      const remove = await api('DELETE', path, {
+        token: org.token,
+        body: linkages('workspaces', [ws1.id, ws2.id, ws3.id, other.id]),
+      });
       expect(remove.status, remove.text).to.equal(204);
       expect((await showSet(id)).body.data.relationships['workspace-exclusions'].data).to.deep.equal([]);
 
@@ -187,7 +276,12 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const ws = await createWorkspace(runOrg, { 'auto-apply': false });
       await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(true, 'global ok'), { global: true });
       await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(true, 'attached ok'), {}, [ws.id]);
-      const { run, checks } = await runWithChecks(runOrg, ws.id, ['planned_and_finished', 'errored', 'policy_override'], { 'plan-only': true });
+      const { run, checks } = await runWithChecks(
+        runOrg,
+        ws.id,
+        ['planned_and_finished', 'errored', 'policy_override'],
+        { 'plan-only': true },
+      );
       expect(run.attributes.status).to.equal('planned_and_finished');
       expect(checks).to.have.length(1);
       expect(checks[0].attributes).to.include({ status: 'passed', scope: 'organization' });
@@ -198,16 +292,28 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const runOrg = await createOrg();
       const excluded = await createWorkspace(runOrg, { 'auto-apply': false });
       const included = await createWorkspace(runOrg, { 'auto-apply': false });
-      const globalSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'global says no'), { global: true });
-      const attachedSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'attached says no'), {}, [excluded.id, included.id]);
+      const globalSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'global says no'), {
+        global: true,
+      });
+      const attachedSet = await sentinelSet(runOrg, 'hard-mandatory', sentinelPolicy(false, 'attached says no'), {}, [
+        excluded.id,
+        included.id,
+      ]);
       for (const set of [globalSet, attachedSet]) {
-        const res = await api('POST', `/policy-sets/${set}/relationships/workspace-exclusions`, { token: runOrg.owner.token, body: linkages('workspaces', [excluded.id]) });
+        const res = await api('POST', `/policy-sets/${set}/relationships/workspace-exclusions`, {
+          token: runOrg.owner.token,
+          body: linkages('workspaces', [excluded.id]),
+        });
         expect(res.status, res.text).to.equal(204);
       }
-      const skipped = await runWithChecks(runOrg, excluded.id, ['planned_and_finished', 'errored'], { 'plan-only': true });
+      const skipped = await runWithChecks(runOrg, excluded.id, ['planned_and_finished', 'errored'], {
+        'plan-only': true,
+      });
       expect(skipped.run.attributes.status).to.equal('planned_and_finished');
       expect(skipped.checks).to.deep.equal([]);
-      const checked = await runWithChecks(runOrg, included.id, ['planned_and_finished', 'errored'], { 'plan-only': true });
+      const checked = await runWithChecks(runOrg, included.id, ['planned_and_finished', 'errored'], {
+        'plan-only': true,
+      });
       expect(checked.run.attributes.status).to.equal('errored');
       expect(checked.checks[0].attributes.result).to.include({ 'hard-failed': 2 });
     });
@@ -219,10 +325,19 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       // A soft-mandatory Sentinel policy (overridable when it fails) that cannot be evaluated.
       const pol = await createPolicy(runOrg.name, token, { 'enforcement-level': 'soft-mandatory' });
       expect((await uploadCode(pol.id, token, 'this is not sentinel at all (\n')).status).to.equal(204);
-      await createPolicySet(runOrg.name, token, { kind: 'sentinel', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
+      await createPolicySet(
+        runOrg.name,
+        token,
+        { kind: 'sentinel', global: true, overridable: true },
+        { policies: linkages('policies', [pol.id]) },
+      );
       const { run, checks } = await runWithChecks(runOrg, ws.id, ['errored', 'policy_override', 'policy_checked']);
       expect(run.attributes.status).to.equal('errored');
-      expect(checks[0].attributes).to.deep.include({ status: 'errored', actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
+      expect(checks[0].attributes).to.deep.include({
+        status: 'errored',
+        actions: { 'is-overridable': false },
+        permissions: { 'can-override': true },
+      });
       const text = (await api('GET', `/policy-checks/${checks[0].id}/output`, { token })).text;
       expect(text).to.include('cannot be overridden');
       expect(text).not.to.include('can be overridden');
@@ -235,15 +350,27 @@ describe('go-tfe compatibility: policies and policy sets', () => {
       const token = runOrg.owner.token;
       const ws = await createWorkspace(runOrg, { 'auto-apply': false });
       await sentinelSet(runOrg, 'soft-mandatory', sentinelPolicy(false, 'needs a look'), { global: true });
-      const { runId, run, checks } = await runWithChecks(runOrg, ws.id, ['policy_override', 'errored', 'policy_checked']);
+      const { runId, run, checks } = await runWithChecks(runOrg, ws.id, [
+        'policy_override',
+        'errored',
+        'policy_checked',
+      ]);
       expect(run.attributes.status).to.equal('policy_override');
-      expect(checks[0].attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': true }, permissions: { 'can-override': true } });
+      expect(checks[0].attributes).to.deep.include({
+        status: 'soft_failed',
+        actions: { 'is-overridable': true },
+        permissions: { 'can-override': true },
+      });
 
       const discard = await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} });
       expect(discard.status, discard.text).to.equal(202);
       await waitForRun(runId, token, ['discarded']);
       const after = await api('GET', `/policy-checks/${checks[0].id}`, { token });
-      expect(after.body.data.attributes).to.deep.include({ status: 'soft_failed', actions: { 'is-overridable': false }, permissions: { 'can-override': true } });
+      expect(after.body.data.attributes).to.deep.include({
+        status: 'soft_failed',
+        actions: { 'is-overridable': false },
+        permissions: { 'can-override': true },
+      });
       const listed = await api('GET', `/runs/${runId}/policy-checks`, { token });
       expect(listed.body.data[0].attributes.actions['is-overridable']).to.equal(false);
       const override = await api('POST', `/policy-checks/${checks[0].id}/actions/override`, { token });

@@ -4,7 +4,18 @@ import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { currentCvOf, cvRow } from '../helpers/cv.js';
-import { createCv, createOrg, createUser, createWorkspace, joinOrg, memberWithAccess, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  memberWithAccess,
+  putArchive,
+  tarGz,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 
@@ -15,7 +26,10 @@ const ws = (id: string) => ({ data: { type: 'workspaces', id } });
 
 /** A run created as go-tfe's Runs.Create marshals it: attributes, workspace, and a null configuration version unless one is named. */
 const runBody = (workspaceId: string, attrs: Record<string, unknown>, cvId?: string) =>
-  doc('runs', attrs, { 'configuration-version': { data: cvId ? { type: 'configuration-versions', id: cvId } : null }, workspace: ws(workspaceId) });
+  doc('runs', attrs, {
+    'configuration-version': { data: cvId ? { type: 'configuration-versions', id: cvId } : null },
+    workspace: ws(workspaceId),
+  });
 
 /** Requests as go-tfe sends them, and what its integration tests assert about the answers. */
 describe('go-tfe compatibility (notifications, configuration versions, organizations, workspaces, runs)', function () {
@@ -37,8 +51,12 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
 
     const users = (...ids: string[]) => ({ users: { data: ids.map((id) => ({ type: 'users', id })) } });
     const create = (wsId: string, attrs: Record<string, unknown>, rel?: Record<string, unknown>) =>
-      api('POST', `/workspaces/${wsId}/notification-configurations`, { token: org.owner.token, body: doc('notification-configurations', attrs, rel) });
-    const userIds = (res: ApiResponse) => res.body.data.relationships.users.data.map((u: { type: string; id: string }) => `${u.type}:${u.id}`);
+      api('POST', `/workspaces/${wsId}/notification-configurations`, {
+        token: org.owner.token,
+        body: doc('notification-configurations', attrs, rel),
+      });
+    const userIds = (res: ApiResponse) =>
+      res.body.data.relationships.users.data.map((u: { type: string; id: string }) => `${u.type}:${u.id}`);
 
     it('Create and Update take invited members (createOrganizationMembership) as email users, shown as linkages only', async () => {
       const w = await createWorkspace(org);
@@ -46,7 +64,11 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const invited2 = await createUser();
       await joinOrg(org, invited1, false);
       await joinOrg(org, invited2, false);
-      const created = await create(w.id, { 'destination-type': 'email', enabled: false, name: uniq('nc') }, users(invited1.id));
+      const created = await create(
+        w.id,
+        { 'destination-type': 'email', enabled: false, name: uniq('nc') },
+        users(invited1.id),
+      );
       expect(created.status, created.text).to.equal(201);
       expect(userIds(created)).to.deep.equal([`users:${invited1.id}`]);
       // go-tfe compares the decoded users with {ID} alone: nothing about them is included.
@@ -75,9 +97,19 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     it('still refuses users with no membership at all, nothing written', async () => {
       const w = await createWorkspace(org);
       const stranger = await createUser();
-      const before = await harness().rt.db('notification_configurations').where({ workspace_id: w.id }).count<{ count: string }[]>({ count: '*' });
-      expectError(await create(w.id, { 'destination-type': 'email', enabled: false, name: uniq('nc') }, users(stranger.id)), 422, /member/);
-      const after = await harness().rt.db('notification_configurations').where({ workspace_id: w.id }).count<{ count: string }[]>({ count: '*' });
+      const before = await harness()
+        .rt.db('notification_configurations')
+        .where({ workspace_id: w.id })
+        .count<{ count: string }[]>({ count: '*' });
+      expectError(
+        await create(w.id, { 'destination-type': 'email', enabled: false, name: uniq('nc') }, users(stranger.id)),
+        422,
+        /member/,
+      );
+      const after = await harness()
+        .rt.db('notification_configurations')
+        .where({ workspace_id: w.id })
+        .count<{ count: string }[]>({ count: '*' });
       expect(after).to.deep.equal(before);
     });
 
@@ -88,12 +120,21 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const w = await createWorkspace(m);
       const c = await api('POST', `/workspaces/${w.id}/notification-configurations`, {
         token: m.owner.token,
-        body: doc('notification-configurations', { 'destination-type': 'email', enabled: true, name: uniq('nc'), triggers: ['run:created'] }, users(m.owner.id, invited.id)),
+        body: doc(
+          'notification-configurations',
+          { 'destination-type': 'email', enabled: true, name: uniq('nc'), triggers: ['run:created'] },
+          users(m.owner.id, invited.id),
+        ),
       });
       expect(c.status, c.text).to.equal(201);
       const cv = await uploadConfig(w.id, m.owner.token, CONFIG);
       const recipients = async (runId: string) => {
-        const delivery = await waitFor(async () => (await harness().rt.db('notification_deliveries').where({ run_id: runId, status: 'delivered' }).first()) ?? null, 'the delivery');
+        const delivery = await waitFor(
+          async () =>
+            (await harness().rt.db('notification_deliveries').where({ run_id: runId, status: 'delivered' }).first()) ??
+            null,
+          'the delivery',
+        );
         return (await harness().rt.db('mail_messages').where({ ref_id: delivery.id }).pluck('to_address')) as string[];
       };
 
@@ -110,11 +151,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
   });
 
   describe('configuration versions: current and provisional (TestConfigurationVersionsCreate)', () => {
-    const current = async (wsId: string) => (await api('GET', `/workspaces/${wsId}`, { token: org.owner.token })).body.data.relationships['current-configuration-version'].data;
+    const current = async (wsId: string) =>
+      (await api('GET', `/workspaces/${wsId}`, { token: org.owner.token })).body.data.relationships[
+        'current-configuration-version'
+      ].data;
 
     it('with valid options: pending, tfe-api, upload URL only at creation, and current at once', async () => {
       const w = await createWorkspace(org);
-      const res = await api('POST', `/workspaces/${w.id}/configuration-versions`, { token: org.owner.token, body: doc('configuration-versions', {}) });
+      const res = await api('POST', `/workspaces/${w.id}/configuration-versions`, {
+        token: org.owner.token,
+        body: doc('configuration-versions', {}),
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.body.data.attributes['upload-url']).to.be.a('string').that.is.not.empty;
       const refreshed = await api('GET', `/configuration-versions/${res.body.data.id}`, { token: org.owner.token });
@@ -126,7 +173,10 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(await current(w.id)).to.deep.equal({ type: 'configuration-versions', id: res.body.data.id });
 
       // provisional: created, flagged, and not the current one.
-      const prov = await api('POST', `/workspaces/${w.id}/configuration-versions`, { token: org.owner.token, body: doc('configuration-versions', { provisional: true }) });
+      const prov = await api('POST', `/workspaces/${w.id}/configuration-versions`, {
+        token: org.owner.token,
+        body: doc('configuration-versions', { provisional: true }),
+      });
       expect(prov.status, prov.text).to.equal(201);
       expect(prov.body.data.attributes.provisional).to.equal(true);
       const now = await current(w.id);
@@ -141,10 +191,20 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     it('versions created at once in one workspace leave the newest current', async () => {
       const w = await createWorkspace(org);
       const made = await Promise.all(
-        Array.from({ length: 8 }, () => api('POST', `/workspaces/${w.id}/configuration-versions`, { token: org.owner.token, body: doc('configuration-versions', {}) })),
+        Array.from({ length: 8 }, () =>
+          api('POST', `/workspaces/${w.id}/configuration-versions`, {
+            token: org.owner.token,
+            body: doc('configuration-versions', {}),
+          }),
+        ),
       );
       for (const res of made) expect(res.status, res.text).to.equal(201);
-      const rows = await harness().rt.db('configuration_versions').where({ workspace_id: w.id }).orderBy('created_at', 'desc').orderBy('id', 'desc').select('id', 'created_at');
+      const rows = await harness()
+        .rt.db('configuration_versions')
+        .where({ workspace_id: w.id })
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .select('id', 'created_at');
       expect(rows).to.have.length(8);
       expect((await current(w.id)).id).to.equal(rows[0].id);
     });
@@ -186,9 +246,16 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     it('Create: default-execution-mode remote, no default agent pool (TestOrganizationsCreate)', async () => {
       const owner = await createUser();
       const name = uniq('org');
-      const res = await api('POST', '/organizations', { token: owner.token, body: doc('organizations', { name, email: `${name}@tfe.local` }) });
+      const res = await api('POST', '/organizations', {
+        token: owner.token,
+        body: doc('organizations', { name, email: `${name}@tfe.local` }),
+      });
       expect(res.status, res.text).to.equal(201);
-      expect(res.body.data.attributes).to.include({ name, email: `${name}@tfe.local`, 'default-execution-mode': 'remote' });
+      expect(res.body.data.attributes).to.include({
+        name,
+        email: `${name}@tfe.local`,
+        'default-execution-mode': 'remote',
+      });
       expect(res.body.data.relationships['default-agent-pool']).to.deep.equal({ data: null });
     });
 
@@ -198,7 +265,14 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const a = res.body.data.attributes;
       expect(a['created-at']).to.match(/Z$/);
       expect(a['trial-expires-at']).to.equal(null);
-      for (const key of ['assessments-enforced', 'allow-force-delete-workspaces', 'cost-estimation-enabled', 'saml-enabled', 'two-factor-conformant']) expect(a[key], key).to.equal(false);
+      for (const key of [
+        'assessments-enforced',
+        'allow-force-delete-workspaces',
+        'cost-estimation-enabled',
+        'saml-enabled',
+        'two-factor-conformant',
+      ])
+        expect(a[key], key).to.equal(false);
       expect(a['user-tokens-enabled']).to.equal(true);
       expect(a.permissions['can-destroy']).to.equal(true);
       expect(a['collaborator-auth-policy']).to.equal('password');
@@ -207,26 +281,54 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     it('Update with valid options: name, email, session settings and execution mode read back (TestOrganizationsUpdate)', async () => {
       const o = await createOrg();
       const name = uniq('org');
-      const attrs = { name, email: `${name}@tfe.local`, 'session-timeout': 3600, 'session-remember': 3600, 'default-execution-mode': 'local' };
-      const res = await api('PATCH', `/organizations/${o.name}`, { token: o.owner.token, body: doc('organizations', attrs) });
+      const attrs = {
+        name,
+        email: `${name}@tfe.local`,
+        'session-timeout': 3600,
+        'session-remember': 3600,
+        'default-execution-mode': 'local',
+      };
+      const res = await api('PATCH', `/organizations/${o.name}`, {
+        token: o.owner.token,
+        body: doc('organizations', attrs),
+      });
       expect(res.status, res.text).to.equal(200);
       const refreshed = await api('GET', `/organizations/${name}`, { token: o.owner.token });
       for (const item of [res.body.data, refreshed.body.data]) expect(item.attributes).to.include(attrs);
       // When only updating a subset of fields, the others stay.
-      const subset = await api('PATCH', `/organizations/${name}`, { token: o.owner.token, body: doc('organizations', {}) });
+      const subset = await api('PATCH', `/organizations/${name}`, {
+        token: o.owner.token,
+        body: doc('organizations', {}),
+      });
       expect(subset.body.data.attributes).to.include(attrs);
-      expectError(await api('PATCH', `/organizations/${name}`, { token: o.owner.token, body: doc('organizations', { 'session-timeout': 'long' }) }), 422);
+      expectError(
+        await api('PATCH', `/organizations/${name}`, {
+          token: o.owner.token,
+          body: doc('organizations', { 'session-timeout': 'long' }),
+        }),
+        422,
+      );
     });
 
     it('allow-force-delete-workspaces is taken at create and update and read back (TestOrganizationsAllowForceDeleteSetting)', async () => {
       const owner = await createUser();
       const name = uniq('org');
-      const created = await api('POST', '/organizations', { token: owner.token, body: doc('organizations', { name, email: `${name}@tfe.local`, 'allow-force-delete-workspaces': true }) });
+      const created = await api('POST', '/organizations', {
+        token: owner.token,
+        body: doc('organizations', { name, email: `${name}@tfe.local`, 'allow-force-delete-workspaces': true }),
+      });
       expect(created.status, created.text).to.equal(201);
       expect(created.body.data.attributes['allow-force-delete-workspaces']).to.equal(true);
-      const updated = await api('PATCH', `/organizations/${name}`, { token: owner.token, body: doc('organizations', { 'allow-force-delete-workspaces': false }) });
+      const updated = await api('PATCH', `/organizations/${name}`, {
+        token: owner.token,
+        body: doc('organizations', { 'allow-force-delete-workspaces': false }),
+      });
       expect(updated.body.data.attributes['allow-force-delete-workspaces']).to.equal(false);
-      expect((await api('GET', `/organizations/${name}`, { token: owner.token })).body.data.attributes['allow-force-delete-workspaces']).to.equal(false);
+      expect(
+        (await api('GET', `/organizations/${name}`, { token: owner.token })).body.data.attributes[
+          'allow-force-delete-workspaces'
+        ],
+      ).to.equal(false);
     });
   });
 
@@ -234,7 +336,10 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     it('reads the token that exists, without its secret, and answers 404 once it is gone', async () => {
       const o = await createOrg();
       const paths = [`/organizations/${o.name}/authentication-token`];
-      const team = await api('POST', `/organizations/${o.name}/teams`, { token: o.owner.token, body: doc('teams', { name: uniq('team') }) });
+      const team = await api('POST', `/organizations/${o.name}/teams`, {
+        token: o.owner.token,
+        body: doc('teams', { name: uniq('team') }),
+      });
       paths.push(`/teams/${team.body.data.id}/authentication-token`);
       for (const path of paths) {
         expect((await api('GET', path, { token: o.owner.token })).status).to.equal(404);
@@ -256,8 +361,11 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
 
   describe('workspaces: tags and setting-overwrites', () => {
     const tags = (...names: string[]) => ({ data: names.map((name) => ({ type: 'tags', attributes: { name } })) });
-    const tagNames = async (wsName: string) => (await api('GET', `/organizations/${org.name}/workspaces/${wsName}`, { token: org.owner.token })).body.data.attributes['tag-names'];
-    const listTags = async (wsId: string) => (await api('GET', `/workspaces/${wsId}/relationships/tags`, { token: org.owner.token })).body;
+    const tagNames = async (wsName: string) =>
+      (await api('GET', `/organizations/${org.name}/workspaces/${wsName}`, { token: org.owner.token })).body.data
+        .attributes['tag-names'];
+    const listTags = async (wsId: string) =>
+      (await api('GET', `/workspaces/${wsId}/relationships/tags`, { token: org.owner.token })).body;
 
     it('Create with tags: tag-names in order on the answer and on a read (TestWorkspacesCreate)', async () => {
       const name = uniq('ws');
@@ -272,12 +380,18 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
 
     it('AddTags, ListTags, RemoveTags, by name and by id (TestWorkspaces_AddTags, TestWorkspaces_RemoveTags)', async () => {
       const w = await createWorkspace(org);
-      const add = (wsId: string, body: unknown) => api('POST', `/workspaces/${wsId}/relationships/tags`, { token: org.owner.token, body });
+      const add = (wsId: string, body: unknown) =>
+        api('POST', `/workspaces/${wsId}/relationships/tags`, { token: org.owner.token, body });
       expect((await add(w.id, tags('tag1', 'tag2', 'tag3'))).status).to.equal(204);
       expect(await tagNames(w.name)).to.deep.equal(['tag1', 'tag2', 'tag3']);
       expect((await add(w.id, tags('tag4'))).status).to.equal(204);
       const listed = await listTags(w.id);
-      expect(listed.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.deep.equal(['tag1', 'tag2', 'tag3', 'tag4']);
+      expect(listed.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.deep.equal([
+        'tag1',
+        'tag2',
+        'tag3',
+        'tag4',
+      ]);
       expect(listed.data[3].type).to.equal('tags');
       expect(listed.meta.pagination['total-count']).to.equal(4);
 
@@ -291,11 +405,21 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(after.data[4]).to.include({ id: byId });
       expect(after.data[4].attributes.name).to.equal('tagbyid');
 
-      const removed = await api('DELETE', `/workspaces/${w.id}/relationships/tags`, { token: org.owner.token, body: tags('tag1', 'tag2') });
+      const removed = await api('DELETE', `/workspaces/${w.id}/relationships/tags`, {
+        token: org.owner.token,
+        body: tags('tag1', 'tag2'),
+      });
       expect(removed.status, removed.text).to.equal(204);
       expect(await tagNames(w.name)).to.deep.equal(['tag3', 'tag4', 'tagbyid']);
       // removing a tag that does not exist is no error
-      expect((await api('DELETE', `/workspaces/${w.id}/relationships/tags`, { token: org.owner.token, body: tags('NonExistentTag') })).status).to.equal(204);
+      expect(
+        (
+          await api('DELETE', `/workspaces/${w.id}/relationships/tags`, {
+            token: org.owner.token,
+            body: tags('NonExistentTag'),
+          })
+        ).status,
+      ).to.equal(204);
       // an empty list is refused (go-tfe refuses it before sending)
       expect((await add(w.id, { data: [] })).status).to.equal(422);
     });
@@ -304,8 +428,13 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const o = await createOrg();
       const a = await createWorkspace(o);
       const b = await createWorkspace(o);
-      for (const [id, tag] of [[a.id, 'foo'], [b.id, 'bar']]) {
-        expect((await api('POST', `/workspaces/${id}/relationships/tags`, { token: o.owner.token, body: tags(tag) })).status).to.equal(204);
+      for (const [id, tag] of [
+        [a.id, 'foo'],
+        [b.id, 'bar'],
+      ]) {
+        expect(
+          (await api('POST', `/workspaces/${id}/relationships/tags`, { token: o.owner.token, body: tags(tag) })).status,
+        ).to.equal(204);
       }
       const list = (q: string) => api('GET', `/organizations/${o.name}/workspaces?${q}`, { token: o.owner.token });
       const withTag = await list('search%5Btags%5D=foo');
@@ -314,7 +443,10 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const without = await list('search%5Bexclude-tags%5D=foo');
       expect(without.body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.id]);
       // search[wildcard-name]: a known substring, and one that matches nothing
-      const prod = await api('POST', `/organizations/${o.name}/workspaces`, { token: o.owner.token, body: doc('workspaces', { name: 'hashicorp-prod' }) });
+      const prod = await api('POST', `/organizations/${o.name}/workspaces`, {
+        token: o.owner.token,
+        body: doc('workspaces', { name: 'hashicorp-prod' }),
+      });
       const wild = await list('search%5Bwildcard-name%5D=*-prod');
       expect(wild.body.data.map((x: { id: string }) => x.id)).to.deep.equal([prod.body.data.id]);
       expect(wild.body.meta.pagination['total-count']).to.equal(1);
@@ -322,14 +454,25 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect((await list('search%5Bwildcard-name%5D=hashicorp_*')).body.meta.pagination['total-count']).to.equal(0);
       const orgTags = await api('GET', `/organizations/${o.name}/tags`, { token: o.owner.token });
       expect(orgTags.status, orgTags.text).to.equal(200);
-      expect(orgTags.body.data.map((t: { attributes: { name: string; 'instance-count': number } }) => [t.attributes.name, t.attributes['instance-count']])).to.deep.equal([['bar', 1], ['foo', 1]]);
+      expect(
+        orgTags.body.data.map((t: { attributes: { name: string; 'instance-count': number } }) => [
+          t.attributes.name,
+          t.attributes['instance-count'],
+        ]),
+      ).to.deep.equal([
+        ['bar', 1],
+        ['foo', 1],
+      ]);
     });
 
     it('organization tags: list with q, delete by id, put a tag on workspaces (TestOrganizationTagsList, Delete, AddWorkspace)', async () => {
       const o = await createOrg();
       const w = await createWorkspace(o);
       const names = Array.from({ length: 10 }, (_, i) => `tag${i}`);
-      expect((await api('POST', `/workspaces/${w.id}/relationships/tags`, { token: o.owner.token, body: tags(...names) })).status).to.equal(204);
+      expect(
+        (await api('POST', `/workspaces/${w.id}/relationships/tags`, { token: o.owner.token, body: tags(...names) }))
+          .status,
+      ).to.equal(204);
       const list = (q = '') => api('GET', `/organizations/${o.name}/tags${q}`, { token: o.owner.token });
       const all = await list();
       expect(all.body.data).to.have.length(10);
@@ -337,15 +480,27 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
         expect(t.attributes['instance-count']).to.be.at.least(1);
         expect(t.relationships.organization.data).to.deep.equal({ type: 'organizations', id: o.name });
       }
-      const paged = await list(`?page%5Bnumber%5D=1&page%5Bsize%5D=5&filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${all.body.data[0].id}`);
+      const paged = await list(
+        `?page%5Bnumber%5D=1&page%5Bsize%5D=5&filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${all.body.data[0].id}`,
+      );
       expect(paged.body.data).to.have.length(5);
       const byName = await list(`?page%5Bnumber%5D=1&page%5Bsize%5D=5&q=${all.body.data[0].attributes.name}`);
-      expect(byName.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.deep.equal([all.body.data[0].attributes.name]);
+      expect(byName.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.deep.equal([
+        all.body.data[0].attributes.name,
+      ]);
 
       const other1 = await createWorkspace(o);
       const other2 = await createWorkspace(o);
       const tagId = all.body.data[0].id;
-      const added = await api('POST', `/tags/${tagId}/relationships/workspaces`, { token: o.owner.token, body: { data: [{ type: 'workspaces', id: other1.id }, { type: 'workspaces', id: other2.id }] } });
+      const added = await api('POST', `/tags/${tagId}/relationships/workspaces`, {
+        token: o.owner.token,
+        body: {
+          data: [
+            { type: 'workspaces', id: other1.id },
+            { type: 'workspaces', id: other2.id },
+          ],
+        },
+      });
       expect(added.status, added.text).to.equal(204);
       for (const id of [other1.id, other2.id]) {
         const theirs = await api('GET', `/workspaces/${id}/relationships/tags`, { token: o.owner.token });
@@ -353,14 +508,28 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       }
       // a workspace of another organization is refused, nothing written
       const stranger = await createWorkspace(org);
-      expect((await api('POST', `/tags/${tagId}/relationships/workspaces`, { token: o.owner.token, body: { data: [{ type: 'workspaces', id: stranger.id }] } })).status).to.equal(422);
-      expect((await api('GET', `/workspaces/${stranger.id}/relationships/tags`, { token: org.owner.token })).body.data).to.deep.equal([]);
+      expect(
+        (
+          await api('POST', `/tags/${tagId}/relationships/workspaces`, {
+            token: o.owner.token,
+            body: { data: [{ type: 'workspaces', id: stranger.id }] },
+          })
+        ).status,
+      ).to.equal(422);
+      expect(
+        (await api('GET', `/workspaces/${stranger.id}/relationships/tags`, { token: org.owner.token })).body.data,
+      ).to.deep.equal([]);
 
       const doomed = all.body.data.slice(0, 5).map((t: { id: string }) => ({ type: 'tags', id: t.id }));
-      const deleted = await api('DELETE', `/organizations/${o.name}/tags`, { token: o.owner.token, body: { data: doomed } });
+      const deleted = await api('DELETE', `/organizations/${o.name}/tags`, {
+        token: o.owner.token,
+        body: { data: doomed },
+      });
       expect(deleted.status, deleted.text).to.equal(204);
       expect((await list()).body.data).to.have.length(5);
-      expect((await api('GET', `/workspaces/${other1.id}/relationships/tags`, { token: o.owner.token })).body.data).to.deep.equal([]);
+      expect(
+        (await api('GET', `/workspaces/${other1.id}/relationships/tags`, { token: o.owner.token })).body.data,
+      ).to.deep.equal([]);
     });
 
     it('remote state consumers are listed as whole workspaces, only those the caller may see (TestWorkspaces_AddRemoteStateConsumers)', async () => {
@@ -368,11 +537,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const producer = await createWorkspace(o, { 'global-remote-state': false });
       const made = [];
       for (let i = 0; i < 2; i++) {
-        const res = await api('POST', `/organizations/${o.name}/workspaces`, { token: o.owner.token, body: doc('workspaces', { name: uniq('consumer') }) });
+        const res = await api('POST', `/organizations/${o.name}/workspaces`, {
+          token: o.owner.token,
+          body: doc('workspaces', { name: uniq('consumer') }),
+        });
         made.push(res.body.data);
       }
       const path = `/workspaces/${producer.id}/relationships/remote-state-consumers`;
-      const add = await api('POST', path, { token: o.owner.token, body: { data: made.map((w) => ({ type: 'workspaces', id: w.id })) } });
+      const add = await api('POST', path, {
+        token: o.owner.token,
+        body: { data: made.map((w) => ({ type: 'workspaces', id: w.id })) },
+      });
       expect(add.status, add.text).to.equal(204);
       const listed = await api('GET', path, { token: o.owner.token });
       expect(listed.status, listed.text).to.equal(200);
@@ -402,19 +577,48 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
 
       // A state with a managed resource: not safe (and the words do not say "locked").
       const full = await createWorkspace(o);
-      const state = Buffer.from(JSON.stringify({
-        version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-1', outputs: {},
-        resources: [{ mode: 'managed', type: 'terraform_data', name: 'a', provider: 'provider["terraform.io/builtin/terraform"]', instances: [{ schema_version: 0, attributes: { id: 'x' } }] }],
-      }));
+      const state = Buffer.from(
+        JSON.stringify({
+          version: 4,
+          terraform_version: '1.11.4',
+          serial: 1,
+          lineage: 'l-1',
+          outputs: {},
+          resources: [
+            {
+              mode: 'managed',
+              type: 'terraform_data',
+              name: 'a',
+              provider: 'provider["terraform.io/builtin/terraform"]',
+              instances: [{ schema_version: 0, attributes: { id: 'x' } }],
+            },
+          ],
+        }),
+      );
       expect((await api('POST', `/workspaces/${full.id}/actions/lock`, { token: t, body: {} })).status).to.equal(200);
       const sv = await api('POST', `/workspaces/${full.id}/state-versions`, {
         token: t,
-        body: { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l-1', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } },
+        body: {
+          data: {
+            type: 'state-versions',
+            attributes: {
+              serial: 1,
+              lineage: 'l-1',
+              md5: createHash('md5').update(state).digest('hex'),
+              state: state.toString('base64'),
+            },
+          },
+        },
       });
       expect(sv.status, sv.text).to.equal(201);
       // TestStateVersionsRead: resources processed, with the count of resources under management.
       const read = await api('GET', `/state-versions/${sv.body.data.id}`, { token: t });
-      expect(read.body.data.attributes).to.include({ 'resources-processed': true, 'billable-rum-count': 1, 'state-version': 4, 'terraform-version': '1.11.4' });
+      expect(read.body.data.attributes).to.include({
+        'resources-processed': true,
+        'billable-rum-count': 1,
+        'state-version': 4,
+        'terraform-version': '1.11.4',
+      });
       expect((await api('POST', `/workspaces/${full.id}/actions/unlock`, { token: t, body: {} })).status).to.equal(200);
       const refusedFull = await api('POST', byName(full.name), { token: t });
       expectError(refusedFull, 409, /not safe to delete/);
@@ -425,23 +629,51 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const writer = await memberWithAccess(o, full.id, 'write');
       const victim = await createWorkspace(o);
       await memberWithAccess(o, victim.id, 'write');
-      expect((await api('POST', `/workspaces/${full.id}/actions/safe-delete`, { token: writer.token })).status).to.equal(404);
-      expect((await api('POST', `/organizations/${o.name}/workspaces/${victim.name}/actions/safe-delete`, { token: writer.token })).status).to.equal(404);
+      expect(
+        (await api('POST', `/workspaces/${full.id}/actions/safe-delete`, { token: writer.token })).status,
+      ).to.equal(404);
+      expect(
+        (
+          await api('POST', `/organizations/${o.name}/workspaces/${victim.name}/actions/safe-delete`, {
+            token: writer.token,
+          })
+        ).status,
+      ).to.equal(404);
       expect((await api('GET', `/workspaces/${victim.id}`, { token: t })).status).to.equal(200);
     });
 
-    it('include=outputs: the current state\'s outputs, sensitive values withheld (TestWorkspacesReadWithOptions)', async () => {
+    it("include=outputs: the current state's outputs, sensitive values withheld (TestWorkspacesReadWithOptions)", async () => {
       const o = await createOrg();
       const t = o.owner.token;
       const w = await createWorkspace(o);
-      const state = Buffer.from(JSON.stringify({
-        version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-out', resources: [],
-        outputs: { greeting: { value: 'hello', type: 'string' }, secret: { value: 'hunter2', type: 'string', sensitive: true }, list: { value: [1, 2], type: ['tuple', ['number', 'number']] } },
-      }));
+      const state = Buffer.from(
+        JSON.stringify({
+          version: 4,
+          terraform_version: '1.11.4',
+          serial: 1,
+          lineage: 'l-out',
+          resources: [],
+          outputs: {
+            greeting: { value: 'hello', type: 'string' },
+            secret: { value: 'hunter2', type: 'string', sensitive: true },
+            list: { value: [1, 2], type: ['tuple', ['number', 'number']] },
+          },
+        }),
+      );
       expect((await api('POST', `/workspaces/${w.id}/actions/lock`, { token: t, body: {} })).status).to.equal(200);
       const sv = await api('POST', `/workspaces/${w.id}/state-versions`, {
         token: t,
-        body: { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l-out', md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } } },
+        body: {
+          data: {
+            type: 'state-versions',
+            attributes: {
+              serial: 1,
+              lineage: 'l-out',
+              md5: createHash('md5').update(state).digest('hex'),
+              state: state.toString('base64'),
+            },
+          },
+        },
       });
       expect(sv.status, sv.text).to.equal(201);
       expect((await api('POST', `/workspaces/${w.id}/actions/unlock`, { token: t, body: {} })).status).to.equal(200);
@@ -450,8 +682,13 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       for (const token of [t, reader.token]) {
         const res = await api('GET', `/organizations/${o.name}/workspaces/${w.name}?include=outputs`, { token });
         expect(res.status, res.text).to.equal(200);
-        expect(res.body.data.relationships.outputs.data.map((x: { id: string }) => x.id)).to.have.members(svOutputs.map((x: { id: string }) => x.id));
-        const included = res.body.included as { type: string; attributes: { name: string; sensitive: boolean; 'output-type': string; value: unknown } }[];
+        expect(res.body.data.relationships.outputs.data.map((x: { id: string }) => x.id)).to.have.members(
+          svOutputs.map((x: { id: string }) => x.id),
+        );
+        const included = res.body.included as {
+          type: string;
+          attributes: { name: string; sensitive: boolean; 'output-type': string; value: unknown };
+        }[];
         expect(included).to.have.length(svOutputs.length);
         for (const out of svOutputs) {
           const mine = included.find((x) => x.attributes.name === out.attributes.name)!;
@@ -472,51 +709,115 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const w = await createWorkspace(org);
       const writer = await memberWithAccess(org, w.id, 'write');
       const outsider = await createOrg();
-      const res = await api('POST', `/workspaces/${w.id}/relationships/tags`, { token: writer.token, body: tags('sneaky') });
+      const res = await api('POST', `/workspaces/${w.id}/relationships/tags`, {
+        token: writer.token,
+        body: tags('sneaky'),
+      });
       expect(res.status, res.text).to.equal(404);
-      expect((await api('DELETE', `/workspaces/${w.id}/relationships/tags`, { token: writer.token, body: tags('sneaky') })).status).to.equal(404);
-      expect((await api('GET', `/workspaces/${w.id}/relationships/tags`, { token: writer.token })).status).to.equal(200);
-      expect((await api('GET', `/workspaces/${w.id}/relationships/tags`, { token: outsider.owner.token })).status).to.equal(404);
-      expect((await api('GET', `/organizations/${org.name}/tags`, { token: outsider.owner.token })).status).to.equal(404);
+      expect(
+        (await api('DELETE', `/workspaces/${w.id}/relationships/tags`, { token: writer.token, body: tags('sneaky') }))
+          .status,
+      ).to.equal(404);
+      expect((await api('GET', `/workspaces/${w.id}/relationships/tags`, { token: writer.token })).status).to.equal(
+        200,
+      );
+      expect(
+        (await api('GET', `/workspaces/${w.id}/relationships/tags`, { token: outsider.owner.token })).status,
+      ).to.equal(404);
+      expect((await api('GET', `/organizations/${org.name}/tags`, { token: outsider.owner.token })).status).to.equal(
+        404,
+      );
       // A tag id of another organization is not attachable.
       const theirs = await createWorkspace(outsider);
-      await api('POST', `/workspaces/${theirs.id}/relationships/tags`, { token: outsider.owner.token, body: tags('theirs') });
-      const theirId = (await api('GET', `/workspaces/${theirs.id}/relationships/tags`, { token: outsider.owner.token })).body.data[0].id;
-      expect((await api('POST', `/workspaces/${w.id}/relationships/tags`, { token: org.owner.token, body: { data: [{ type: 'tags', id: theirId }] } })).status).to.equal(422);
+      await api('POST', `/workspaces/${theirs.id}/relationships/tags`, {
+        token: outsider.owner.token,
+        body: tags('theirs'),
+      });
+      const theirId = (await api('GET', `/workspaces/${theirs.id}/relationships/tags`, { token: outsider.owner.token }))
+        .body.data[0].id;
+      expect(
+        (
+          await api('POST', `/workspaces/${w.id}/relationships/tags`, {
+            token: org.owner.token,
+            body: { data: [{ type: 'tags', id: theirId }] },
+          })
+        ).status,
+      ).to.equal(422);
       expect(await tagNames(w.name)).to.deep.equal([]);
     });
 
     it('setting-overwrites: inherit the organization default, or keep a mode of its own (TestWorkspacesCreate, TestWorkspacesUpdateWithDefaultExecutionMode)', async () => {
       const o = await createOrg();
-      expect((await api('PATCH', `/organizations/${o.name}`, { token: o.owner.token, body: doc('organizations', { 'default-execution-mode': 'local' }) })).status).to.equal(200);
-      const create = (attrs: Record<string, unknown>) => api('POST', `/organizations/${o.name}/workspaces`, { token: o.owner.token, body: doc('workspaces', { name: uniq('ws'), ...attrs }) });
+      expect(
+        (
+          await api('PATCH', `/organizations/${o.name}`, {
+            token: o.owner.token,
+            body: doc('organizations', { 'default-execution-mode': 'local' }),
+          })
+        ).status,
+      ).to.equal(200);
+      const create = (attrs: Record<string, unknown>) =>
+        api('POST', `/organizations/${o.name}/workspaces`, {
+          token: o.owner.token,
+          body: doc('workspaces', { name: uniq('ws'), ...attrs }),
+        });
 
       const inherits = await create({ 'setting-overwrites': { 'execution-mode': false } });
       expect(inherits.status, inherits.text).to.equal(201);
       expect(inherits.body.data.attributes['execution-mode']).to.equal('local');
-      expect(inherits.body.data.attributes['setting-overwrites']).to.deep.equal({ 'execution-mode': false, 'agent-pool': false });
+      expect(inherits.body.data.attributes['setting-overwrites']).to.deep.equal({
+        'execution-mode': false,
+        'agent-pool': false,
+      });
 
-      const own = await create({ 'execution-mode': 'remote', 'setting-overwrites': { 'execution-mode': true, 'agent-pool': true } });
+      const own = await create({
+        'execution-mode': 'remote',
+        'setting-overwrites': { 'execution-mode': true, 'agent-pool': true },
+      });
       expect(own.body.data.attributes['execution-mode']).to.equal('remote');
-      expect(own.body.data.attributes['setting-overwrites']).to.deep.equal({ 'execution-mode': true, 'agent-pool': true });
+      expect(own.body.data.attributes['setting-overwrites']).to.deep.equal({
+        'execution-mode': true,
+        'agent-pool': true,
+      });
       const explicit = await create({ 'execution-mode': 'remote' });
       expect(explicit.body.data.attributes['setting-overwrites']['execution-mode']).to.equal(true);
 
       // A new organization default reaches the inheriting workspace only.
-      expect((await api('PATCH', `/organizations/${o.name}`, { token: o.owner.token, body: doc('organizations', { 'default-execution-mode': 'remote' }) })).status).to.equal(200);
-      const read = async (id: string) => (await api('GET', `/workspaces/${id}`, { token: o.owner.token })).body.data.attributes;
+      expect(
+        (
+          await api('PATCH', `/organizations/${o.name}`, {
+            token: o.owner.token,
+            body: doc('organizations', { 'default-execution-mode': 'remote' }),
+          })
+        ).status,
+      ).to.equal(200);
+      const read = async (id: string) =>
+        (await api('GET', `/workspaces/${id}`, { token: o.owner.token })).body.data.attributes;
       expect((await read(inherits.body.data.id))['execution-mode']).to.equal('remote');
-      expect((await api('PATCH', `/organizations/${o.name}`, { token: o.owner.token, body: doc('organizations', { 'default-execution-mode': 'local' }) })).status).to.equal(200);
+      expect(
+        (
+          await api('PATCH', `/organizations/${o.name}`, {
+            token: o.owner.token,
+            body: doc('organizations', { 'default-execution-mode': 'local' }),
+          })
+        ).status,
+      ).to.equal(200);
       expect((await read(own.body.data.id))['execution-mode']).to.equal('remote');
 
       // Update: a mode of its own, then back to the default.
       const byName = (name: string) => `/organizations/${o.name}/workspaces/${name}`;
       const ownName = own.body.data.attributes.name;
-      const back = await api('PATCH', byName(ownName), { token: o.owner.token, body: doc('workspaces', { 'setting-overwrites': { 'execution-mode': false, 'agent-pool': false } }) });
+      const back = await api('PATCH', byName(ownName), {
+        token: o.owner.token,
+        body: doc('workspaces', { 'setting-overwrites': { 'execution-mode': false, 'agent-pool': false } }),
+      });
       expect(back.status, back.text).to.equal(200);
       expect(back.body.data.attributes['execution-mode']).to.equal('local');
       expect(back.body.data.attributes['setting-overwrites']['execution-mode']).to.equal(false);
-      const mine = await api('PATCH', byName(ownName), { token: o.owner.token, body: doc('workspaces', { 'execution-mode': 'remote' }) });
+      const mine = await api('PATCH', byName(ownName), {
+        token: o.owner.token,
+        body: doc('workspaces', { 'execution-mode': 'remote' }),
+      });
       expect(mine.body.data.attributes).to.include({ 'execution-mode': 'remote' });
       expect(mine.body.data.attributes['setting-overwrites']['execution-mode']).to.equal(true);
     });
@@ -532,21 +833,36 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     });
 
     it('with terraform version and plan only: refused without plan-only, stored and returned with it (TestRunsCreate)', async () => {
-      const refused = await api('POST', '/runs', { token: org.owner.token, body: runBody(w.id, { 'terraform-version': '1.0.0' }) });
+      const refused = await api('POST', '/runs', {
+        token: org.owner.token,
+        body: runBody(w.id, { 'terraform-version': '1.0.0' }),
+      });
       expectError(refused, 422, /plan-only/);
-      const res = await api('POST', '/runs', { token: org.owner.token, body: runBody(w.id, { 'terraform-version': '1.0.0', 'plan-only': true }) });
+      const res = await api('POST', '/runs', {
+        token: org.owner.token,
+        body: runBody(w.id, { 'terraform-version': '1.0.0', 'plan-only': true }),
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.body.data.attributes).to.include({ 'plan-only': true, 'terraform-version': '1.0.0' });
       // Only the installed Terraform runs here: the run errors and says why.
       const run = await waitForRun(res.body.data.id, org.owner.token, ['errored', 'planned_and_finished'], 90_000);
       expect(run.attributes.status).to.equal('errored');
       expect(run.attributes['terraform-version']).to.equal('1.0.0');
-      expect(run.attributes['error-message']).to.match(/Terraform 1\.0\.0 was requested.*only Terraform \d+\.\d+\.\d+ is installed/);
+      expect(run.attributes['error-message']).to.match(
+        /Terraform 1\.0\.0 was requested.*only Terraform \d+\.\d+\.\d+ is installed/,
+      );
     });
 
     it('a plan-only run asking for the installed version plans with it', async () => {
-      const version = (JSON.parse(execFileSync('terraform', ['version', '-json'], { encoding: 'utf8' })) as { terraform_version: string }).terraform_version;
-      const res = await api('POST', '/runs', { token: org.owner.token, body: runBody(w.id, { 'terraform-version': version, 'plan-only': true }, cvId) });
+      const version = (
+        JSON.parse(execFileSync('terraform', ['version', '-json'], { encoding: 'utf8' })) as {
+          terraform_version: string;
+        }
+      ).terraform_version;
+      const res = await api('POST', '/runs', {
+        token: org.owner.token,
+        body: runBody(w.id, { 'terraform-version': version, 'plan-only': true }, cvId),
+      });
       expect(res.status, res.text).to.equal(201);
       const run = await waitForRun(res.body.data.id, org.owner.token, ['errored', 'planned_and_finished'], 90_000);
       expect(run.attributes.status).to.equal('planned_and_finished');
@@ -558,7 +874,11 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       const empty = await api('GET', `/runs/${runId}/comments`, { token: org.owner.token });
       expect(empty.status, empty.text).to.equal(200);
       expect(empty.body.data).to.deep.equal([]);
-      const post = (body: string) => api('POST', `/runs/${runId}/comments`, { token: org.owner.token, body: doc('comments', { body }, { run: { data: null } }) });
+      const post = (body: string) =>
+        api('POST', `/runs/${runId}/comments`, {
+          token: org.owner.token,
+          body: doc('comments', { body }, { run: { data: null } }),
+        });
       for (const body of ['1st comment test', '2nd comment test']) {
         const res = await post(body);
         expect(res.status, res.text).to.equal(201);
@@ -566,11 +886,17 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
         expect(res.body.data.attributes.body).to.equal(body);
       }
       const listed = await api('GET', `/runs/${runId}/comments`, { token: org.owner.token });
-      expect(listed.body.data.map((c: { attributes: { body: string } }) => c.attributes.body)).to.deep.equal(['1st comment test', '2nd comment test']);
+      expect(listed.body.data.map((c: { attributes: { body: string } }) => c.attributes.body)).to.deep.equal([
+        '1st comment test',
+        '2nd comment test',
+      ]);
       expectError(await post(''), 422);
 
       await waitForRun(runId, org.owner.token, ['planned'], 90_000);
-      const applied = await api('POST', `/runs/${runId}/actions/apply`, { token: org.owner.token, body: { comment: 'Hello, Earl' } });
+      const applied = await api('POST', `/runs/${runId}/actions/apply`, {
+        token: org.owner.token,
+        body: { comment: 'Hello, Earl' },
+      });
       expect(applied.status, applied.text).to.equal(202);
       const run = await api('GET', `/runs/${runId}`, { token: org.owner.token });
       // TestRunsConfirmedBy: the user who applied it.
@@ -589,14 +915,19 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
     });
 
     it('a new run names its run events; an unconfirmed one has no confirmed-by (TestRunsRunEvents, TestRunsConfirmedBy)', async () => {
-      const res = await api('POST', '/runs', { token: org.owner.token, body: runBody(w.id, { 'plan-only': true }, cvId) });
+      const res = await api('POST', '/runs', {
+        token: org.owner.token,
+        body: runBody(w.id, { 'plan-only': true }, cvId),
+      });
       expect(res.status, res.text).to.equal(201);
       const events = res.body.data.relationships['run-events'];
       expect(events.data.length).to.be.at.least(1);
       expect(events.data[0].type).to.equal('run-events');
       expect(events.links.related).to.equal(`/api/v2/runs/${res.body.data.id}/run-events`);
       const listed = await api('GET', `/runs/${res.body.data.id}/run-events`, { token: org.owner.token });
-      expect(listed.body.data.map((e: { id: string }) => e.id)).to.include.members(events.data.map((e: { id: string }) => e.id));
+      expect(listed.body.data.map((e: { id: string }) => e.id)).to.include.members(
+        events.data.map((e: { id: string }) => e.id),
+      );
       expect(res.body.data.relationships['confirmed-by'].data).to.equal(null);
       await waitForRun(res.body.data.id, org.owner.token, ['planned_and_finished', 'errored'], 90_000);
     });
@@ -624,7 +955,8 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(await list('filter%5Boperation%5D=plan_and_apply')).to.have.members([planned, waiting]);
       expect(await list(`search%5Buser%5D=${uniq('nobody')}&search%5Bcommit%5D=${uniq('sha')}`)).to.deep.equal([]);
       expect(await list(`search%5Buser%5D=${org.owner.username}`)).to.have.members([planned, waiting]);
-      for (const id of [waiting, planned]) await api('POST', `/runs/${id}/actions/discard`, { token: org.owner.token, body: {} });
+      for (const id of [waiting, planned])
+        await api('POST', `/runs/${id}/actions/discard`, { token: org.owner.token, body: {} });
       await api('POST', `/runs/${waiting}/actions/cancel`, { token: org.owner.token, body: {} });
     });
 
@@ -635,7 +967,9 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
       expect(before.body.data.attributes['canceled-at']).to.equal(null);
       expect(before.body.data.attributes.actions['is-force-cancelable']).to.equal(false);
       expect(before.body.data.attributes.permissions['can-force-cancel']).to.equal(true);
-      expect((await api('POST', `/runs/${second}/actions/cancel`, { token: org.owner.token, body: {} })).status).to.equal(202);
+      expect(
+        (await api('POST', `/runs/${second}/actions/cancel`, { token: org.owner.token, body: {} })).status,
+      ).to.equal(202);
       const after = (await api('GET', `/runs/${second}`, { token: org.owner.token })).body.data.attributes;
       expect(after.status).to.equal('canceled');
       expect(after['canceled-at']).to.be.a('string');
@@ -646,26 +980,45 @@ describe('go-tfe compatibility (notifications, configuration versions, organizat
 
     it('a discard comment is recorded; a run with none has no comments', async () => {
       // A configuration that changes what the earlier apply made, so the plan waits for a decision.
-      const changed = await uploadConfig(w.id, org.owner.token, { 'main.tf': 'resource "terraform_data" "a" { input = "y" }\n' });
+      const changed = await uploadConfig(w.id, org.owner.token, {
+        'main.tf': 'resource "terraform_data" "a" { input = "y" }\n',
+      });
       const runId = await startRun(w.id, org.owner.token, {}, changed);
       await waitForRun(runId, org.owner.token, ['planned'], 90_000);
-      expect((await api('POST', `/runs/${runId}/actions/discard`, { token: org.owner.token, body: { comment: 'not today' } })).status).to.equal(202);
+      expect(
+        (
+          await api('POST', `/runs/${runId}/actions/discard`, {
+            token: org.owner.token,
+            body: { comment: 'not today' },
+          })
+        ).status,
+      ).to.equal(202);
       const listed = await api('GET', `/runs/${runId}/comments`, { token: org.owner.token });
-      expect(listed.body.data.map((c: { attributes: { body: string } }) => c.attributes.body)).to.deep.equal(['not today']);
+      expect(listed.body.data.map((c: { attributes: { body: string } }) => c.attributes.body)).to.deep.equal([
+        'not today',
+      ]);
       const quiet = await startRun(w.id, org.owner.token, { 'plan-only': true }, cvId);
       await waitForRun(quiet, org.owner.token, ['planned_and_finished', 'errored'], 90_000);
-      expect((await api('GET', `/runs/${quiet}`, { token: org.owner.token })).body.data.relationships.comments.data).to.deep.equal([]);
+      expect(
+        (await api('GET', `/runs/${quiet}`, { token: org.owner.token })).body.data.relationships.comments.data,
+      ).to.deep.equal([]);
     });
 
     it('refuses comments to callers who cannot see the run (404), nothing written', async () => {
       const runId = await startRun(w.id, org.owner.token, { 'plan-only': true }, cvId);
-      const mine = await api('POST', `/runs/${runId}/comments`, { token: org.owner.token, body: doc('comments', { body: 'private' }) });
+      const mine = await api('POST', `/runs/${runId}/comments`, {
+        token: org.owner.token,
+        body: doc('comments', { body: 'private' }),
+      });
       expect(mine.status, mine.text).to.equal(201);
       const outsider = await createOrg();
       const stranger = outsider.owner.token;
       expect((await api('GET', `/comments/${mine.body.data.id}`, { token: stranger })).status).to.equal(404);
       expect((await api('GET', `/runs/${runId}/comments`, { token: stranger })).status).to.equal(404);
-      expect((await api('POST', `/runs/${runId}/comments`, { token: stranger, body: doc('comments', { body: 'spam' }) })).status).to.equal(404);
+      expect(
+        (await api('POST', `/runs/${runId}/comments`, { token: stranger, body: doc('comments', { body: 'spam' }) }))
+          .status,
+      ).to.equal(404);
       expect((await api('GET', `/runs/${runId}/comments`, { token: org.owner.token })).body.data).to.have.length(1);
       expect((await api('GET', '/comments/wsc-doesnotexist', { token: org.owner.token })).status).to.equal(404);
       await waitForRun(runId, org.owner.token, ['planned_and_finished', 'errored'], 90_000);

@@ -9,7 +9,15 @@ import { attachTask, SIMPLE_CONFIG, stagesOfRun } from '../helpers/run-task-fixt
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_HOST, startRun, terraform, terraformAvailable, uploadConfig, waitForRun, writeCliConfig } from '../helpers/terraform.js';
+import {
+  CLI_HOST,
+  startRun,
+  terraform,
+  terraformAvailable,
+  uploadConfig,
+  waitForRun,
+  writeCliConfig,
+} from '../helpers/terraform.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { sentinelPolicy, startPolicyWorker } from '../helpers/policy-runtimes.js';
 
@@ -28,7 +36,8 @@ const runTaskCreate = (url: string, global?: Record<string, unknown>) =>
 
 /** go-tfe's test fixture for policy set versions: sentinel.hcl naming one hard-mandatory policy, and the policy. */
 const sentinelBundle = (code: string) => ({
-  'sentinel.hcl': '# Copyright\n\npolicy "enforce-mandatory-tags" {\n  source = "./enforce-mandatory-tags.sentinel"\n  enforcement_level = "hard-mandatory"\n}\n',
+  'sentinel.hcl':
+    '# Copyright\n\npolicy "enforce-mandatory-tags" {\n  source = "./enforce-mandatory-tags.sentinel"\n  enforcement_level = "hard-mandatory"\n}\n',
   'enforce-mandatory-tags.sentinel': code,
 });
 
@@ -36,7 +45,12 @@ const sentinelBundle = (code: string) => ({
 async function newVersion(token: string, setId: string) {
   const res = await api('POST', `/policy-sets/${setId}/versions`, { token });
   expect(res.status, res.text).to.equal(201);
-  return res.body.data as { id: string; attributes: Record<string, unknown>; relationships: Record<string, { data: { id: string } }>; links: Record<string, string> };
+  return res.body.data as {
+    id: string;
+    attributes: Record<string, unknown>;
+    relationships: Record<string, { data: { id: string } }>;
+    links: Record<string, string>;
+  };
 }
 
 const readVersion = (token: string, id: string) => api('GET', `/policy-set-versions/${id}`, { token });
@@ -65,27 +79,56 @@ describe('go-tfe compatibility: run tasks and policies', function () {
     it('Create: the global configuration is stored and returned as sent (stages in their order)', async () => {
       const res = await api('POST', `/organizations/${org.name}/tasks`, {
         token: org.owner.token,
-        body: runTaskCreate(integration.url, { enabled: true, stages: ['post_plan', 'pre_plan'], 'enforcement-level': 'mandatory' }),
+        body: runTaskCreate(integration.url, {
+          enabled: true,
+          stages: ['post_plan', 'pre_plan'],
+          'enforcement-level': 'mandatory',
+        }),
       });
       expect(res.status, res.text).to.equal(201);
-      expect(res.body.data.attributes['global-configuration']).to.deep.equal({ enabled: true, stages: ['post_plan', 'pre_plan'], 'enforcement-level': 'mandatory' });
+      expect(res.body.data.attributes['global-configuration']).to.deep.equal({
+        enabled: true,
+        stages: ['post_plan', 'pre_plan'],
+        'enforcement-level': 'mandatory',
+      });
       expect(res.body.data.relationships.organization.data.id).to.equal(org.name);
       const read = await api('GET', `/tasks/${res.body.data.id}`, { token: org.owner.token });
-      expect(read.body.data.attributes['global-configuration']).to.deep.equal(res.body.data.attributes['global-configuration']);
+      expect(read.body.data.attributes['global-configuration']).to.deep.equal(
+        res.body.data.attributes['global-configuration'],
+      );
     });
 
     it('a task without one shows it disabled; Update changes only what is sent', async () => {
-      const res = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: runTaskCreate(integration.url) });
+      const res = await api('POST', `/organizations/${org.name}/tasks`, {
+        token: org.owner.token,
+        body: runTaskCreate(integration.url),
+      });
       expect(res.status, res.text).to.equal(201);
-      expect(res.body.data.attributes['global-configuration']).to.deep.equal({ enabled: false, stages: ['post_plan'], 'enforcement-level': 'advisory' });
+      expect(res.body.data.attributes['global-configuration']).to.deep.equal({
+        enabled: false,
+        stages: ['post_plan'],
+        'enforcement-level': 'advisory',
+      });
       const id = res.body.data.id;
-      const patch = (global: unknown) => api('PATCH', `/tasks/${id}`, { token: org.owner.token, body: doc('tasks', { 'global-configuration': global }) });
+      const patch = (global: unknown) =>
+        api('PATCH', `/tasks/${id}`, {
+          token: org.owner.token,
+          body: doc('tasks', { 'global-configuration': global }),
+        });
       const on = await patch({ enabled: true, stages: ['pre_apply'] });
       expect(on.status, on.text).to.equal(200);
-      expect(on.body.data.attributes['global-configuration']).to.deep.equal({ enabled: true, stages: ['pre_apply'], 'enforcement-level': 'advisory' });
+      expect(on.body.data.attributes['global-configuration']).to.deep.equal({
+        enabled: true,
+        stages: ['pre_apply'],
+        'enforcement-level': 'advisory',
+      });
       // The provider's global settings resource turns it off by sending enabled alone.
       const off = await patch({ enabled: false });
-      expect(off.body.data.attributes['global-configuration']).to.deep.equal({ enabled: false, stages: ['pre_apply'], 'enforcement-level': 'advisory' });
+      expect(off.body.data.attributes['global-configuration']).to.deep.equal({
+        enabled: false,
+        stages: ['pre_apply'],
+        'enforcement-level': 'advisory',
+      });
     });
 
     it('validates the global configuration (422 with a pointer, nothing saved)', async () => {
@@ -99,9 +142,14 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       ];
       for (const global of bad) {
         const name = uniq('bad');
-        const res = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: doc('tasks', { name, url: integration.url, category: 'task', 'global-configuration': global }) });
+        const res = await api('POST', `/organizations/${org.name}/tasks`, {
+          token: org.owner.token,
+          body: doc('tasks', { name, url: integration.url, category: 'task', 'global-configuration': global }),
+        });
         expectError(res, 422);
-        expect(JSON.stringify(res.body.errors), JSON.stringify(global)).to.include('/data/attributes/global-configuration');
+        expect(JSON.stringify(res.body.errors), JSON.stringify(global)).to.include(
+          '/data/attributes/global-configuration',
+        );
         const list = await api('GET', `/organizations/${org.name}/tasks`, { token: org.owner.token });
         expect(list.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).to.not.include(name);
       }
@@ -114,14 +162,25 @@ describe('go-tfe compatibility: run tasks and policies', function () {
         const own = await createOrg();
         const res = await api('POST', `${free.api}/organizations/${own.name}/tasks`, {
           token: own.owner.token,
-          body: runTaskCreate(integration.url, { enabled: true, stages: ['post_plan', 'pre_plan'], 'enforcement-level': 'mandatory' }),
+          body: runTaskCreate(integration.url, {
+            enabled: true,
+            stages: ['post_plan', 'pre_plan'],
+            'enforcement-level': 'mandatory',
+          }),
         });
         expect(res.status, res.text).to.equal(201);
         expect(res.body.data.attributes).to.not.have.property('global-configuration');
-        const entitlements = await api('GET', `${free.api}/organizations/${own.name}/entitlement-set`, { token: own.owner.token });
+        const entitlements = await api('GET', `${free.api}/organizations/${own.name}/entitlement-set`, {
+          token: own.owner.token,
+        });
         expect(entitlements.body.data.attributes['global-run-tasks']).to.equal(false);
         const ws = await createWorkspace(own);
-        const runId = await startRun(ws.id, own.owner.token, {}, await uploadConfig(ws.id, own.owner.token, SIMPLE_CONFIG));
+        const runId = await startRun(
+          ws.id,
+          own.owner.token,
+          {},
+          await uploadConfig(ws.id, own.owner.token, SIMPLE_CONFIG),
+        );
         expect(await stagesOfRun(runId, own.owner.token), 'the task was not made global').to.deep.equal([]);
       });
     });
@@ -131,30 +190,51 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const token = own.owner.token;
       const created = await api('POST', `/organizations/${own.name}/tasks`, {
         token,
-        body: runTaskCreate(integration.url, { enabled: true, stages: ['pre_plan', 'post_plan'], 'enforcement-level': 'mandatory' }),
+        body: runTaskCreate(integration.url, {
+          enabled: true,
+          stages: ['pre_plan', 'post_plan'],
+          'enforcement-level': 'mandatory',
+        }),
       });
       expect(created.status, created.text).to.equal(201);
       const taskId = created.body.data.id;
       const plain = await createWorkspace(own);
       const attached = await createWorkspace(own);
-      const wsTaskId = await attachTask(attached.id, token, taskId, { 'enforcement-level': 'advisory', stages: ['pre_apply'] });
+      const wsTaskId = await attachTask(attached.id, token, taskId, {
+        'enforcement-level': 'advisory',
+        stages: ['pre_apply'],
+      });
 
       const runOf = async (wsId: string) => startRun(wsId, token, {}, await uploadConfig(wsId, token, SIMPLE_CONFIG));
       const globalStages = await stagesOfRun(await runOf(plain.id), token);
       expect(globalStages.map((s) => s.stage)).to.deep.equal(['pre_plan', 'post_plan']);
       for (const s of globalStages) {
         expect(s.results).to.have.length(1);
-        expect(s.results[0].attributes).to.include({ 'task-id': taskId, 'workspace-task-id': null, 'workspace-task-enforcement-level': 'mandatory', status: 'pending' });
+        expect(s.results[0].attributes).to.include({
+          'task-id': taskId,
+          'workspace-task-id': null,
+          'workspace-task-enforcement-level': 'mandatory',
+          status: 'pending',
+        });
       }
       const attachedStages = await stagesOfRun(await runOf(attached.id), token);
       expect(attachedStages.map((s) => s.stage)).to.deep.equal(['pre_apply']);
-      expect(attachedStages[0].results[0].attributes).to.include({ 'workspace-task-id': wsTaskId, 'workspace-task-enforcement-level': 'advisory' });
+      expect(attachedStages[0].results[0].attributes).to.include({
+        'workspace-task-id': wsTaskId,
+        'workspace-task-enforcement-level': 'advisory',
+      });
 
       // Turned off (or the task disabled), later runs get no stage for it.
-      const off = await api('PATCH', `/tasks/${taskId}`, { token, body: doc('tasks', { 'global-configuration': { enabled: false } }) });
+      const off = await api('PATCH', `/tasks/${taskId}`, {
+        token,
+        body: doc('tasks', { 'global-configuration': { enabled: false } }),
+      });
       expect(off.status, off.text).to.equal(200);
       expect(await stagesOfRun(await runOf(plain.id), token)).to.deep.equal([]);
-      await api('PATCH', `/tasks/${taskId}`, { token, body: doc('tasks', { 'global-configuration': { enabled: true }, enabled: false }) });
+      await api('PATCH', `/tasks/${taskId}`, {
+        token,
+        body: doc('tasks', { 'global-configuration': { enabled: true }, enabled: false }),
+      });
       expect(await stagesOfRun(await runOf(plain.id), token)).to.deep.equal([]);
     });
   });
@@ -177,15 +257,33 @@ describe('go-tfe compatibility: run tasks and policies', function () {
 
     /** go-tfe's createUploadedPolicyWithOptions for OPA: query data.example.rule, one-line Rego that passes or fails. */
     async function opaPolicy(org: Org, pass: boolean, level: 'advisory' | 'mandatory'): Promise<string> {
-      const pol = await createPolicy(org.name, org.owner.token, { description: 'A sample policy', kind: 'opa', query: 'data.example.rule', enforce: [{ mode: level }], 'enforcement-level': undefined });
+      const pol = await createPolicy(org.name, org.owner.token, {
+        description: 'A sample policy',
+        kind: 'opa',
+        query: 'data.example.rule',
+        enforce: [{ mode: level }],
+        'enforcement-level': undefined,
+      });
       const rego = `package example rule["not allowed"] { ${!pass} }`;
       expect((await uploadCode(pol.id, org.owner.token, rego)).status).to.equal(204);
       return pol.id;
     }
 
     /** go-tfe's createPolicySet for OPA: overridable, the policies and the workspaces. */
-    const opaSet = async (org: Org, policies: string[], workspaces: string[], attrs: Record<string, unknown> = { overridable: true }) =>
-      (await createPolicySet(org.name, org.owner.token, { kind: 'opa', ...attrs }, { policies: linkages('policies', policies), workspaces: linkages('workspaces', workspaces) })).id as string;
+    const opaSet = async (
+      org: Org,
+      policies: string[],
+      workspaces: string[],
+      attrs: Record<string, unknown> = { overridable: true },
+    ) =>
+      (
+        await createPolicySet(
+          org.name,
+          org.owner.token,
+          { kind: 'opa', ...attrs },
+          { policies: linkages('policies', policies), workspaces: linkages('workspaces', workspaces) },
+        )
+      ).id as string;
 
     const runIn = async (org: Org, wsId: string, attrs: Record<string, unknown> = {}) =>
       startRun(wsId, org.owner.token, attrs, await uploadConfig(wsId, org.owner.token, SIMPLE_CONFIG));
@@ -202,9 +300,14 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const ws = await createWorkspace(org);
       const tasks = [];
       for (let i = 0; i < 2; i++) {
-        const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: runTaskCreate(integration.url) });
+        const task = await api('POST', `/organizations/${org.name}/tasks`, {
+          token,
+          body: runTaskCreate(integration.url),
+        });
         expect(task.status, task.text).to.equal(201);
-        tasks.push(await attachTask(ws.id, token, task.body.data.id, { 'enforcement-level': 'advisory', stages: ['post_plan'] }));
+        tasks.push(
+          await attachTask(ws.id, token, task.body.data.id, { 'enforcement-level': 'advisory', stages: ['post_plan'] }),
+        );
       }
       const p1 = await opaPolicy(org, true, 'advisory');
       const p2 = await opaPolicy(org, true, 'advisory');
@@ -227,10 +330,17 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(evaluation.attributes.status).to.be.a('string').and.not.equal('');
       expect(evaluation.attributes['created-at']).to.be.a('string');
       expect(evaluation.attributes['updated-at']).to.be.a('string');
-      expect(evaluation.attributes['result-count']).to.have.all.keys('advisory-failed', 'mandatory-failed', 'passed', 'errored');
+      expect(evaluation.attributes['result-count']).to.have.all.keys(
+        'advisory-failed',
+        'mandatory-failed',
+        'passed',
+        'errored',
+      );
       expect(evaluation.relationships['policy-attachable'].data).to.deep.equal({ type: 'task-stages', id: stageId });
       const results = full.body.included.filter((i: { type: string }) => i.type === 'task-results');
-      expect(results.map((r: { attributes: Record<string, unknown> }) => r.attributes['workspace-task-id'])).to.have.members(tasks);
+      expect(
+        results.map((r: { attributes: Record<string, unknown> }) => r.attributes['workspace-task-id']),
+      ).to.have.members(tasks);
 
       const list = await stageList(org, runId);
       expect(list[0].relationships['task-results'].data).to.have.length(2);
@@ -250,24 +360,42 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const [stage] = await stageList(org, runId);
       expect(stage.attributes.status).to.equal('passed');
       const evaluationId = stage.relationships['policy-evaluations'].data[0].id;
-      const outcomesOf = (query = '') => api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes${query}`, { token: org.owner.token });
+      const outcomesOf = (query = '') =>
+        api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes${query}`, { token: org.owner.token });
 
       const all = await outcomesOf();
       expect(all.status, all.text).to.equal(200);
       expect(all.body.data).to.have.length(1);
       const item = all.body.data[0];
-      const evaluation = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token: org.owner.token })).body.data[0];
-      expect(evaluation.relationships['policy-set-outcomes'].data).to.deep.equal([{ type: 'policy-set-outcomes', id: item.id }]);
+      const evaluation = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token: org.owner.token }))
+        .body.data[0];
+      expect(evaluation.relationships['policy-set-outcomes'].data).to.deep.equal([
+        { type: 'policy-set-outcomes', id: item.id },
+      ]);
       expect(item.attributes['policy-set-name']).to.be.a('string').and.not.equal('');
       expect(item.attributes.outcomes).to.deep.equal([
-        { enforcement_level: 'advisory', query: 'data.example.rule', status: 'passed', policy_name: item.attributes.outcomes[0].policy_name, description: 'A sample policy', output: [] },
+        {
+          enforcement_level: 'advisory',
+          query: 'data.example.rule',
+          status: 'passed',
+          policy_name: item.attributes.outcomes[0].policy_name,
+          description: 'A sample policy',
+          output: [],
+        },
       ]);
-      expect(item.attributes.result_count).to.deep.equal({ 'advisory-failed': 0, 'mandatory-failed': 0, passed: 1, errored: 0 });
+      expect(item.attributes.result_count).to.deep.equal({
+        'advisory-failed': 0,
+        'mandatory-failed': 0,
+        passed: 1,
+        errored: 0,
+      });
       expect(item.attributes.overridable).to.equal(true);
       const set = await api('GET', `/policy-sets/${setId}`, { token: org.owner.token });
       expect(item.attributes['policy-set-name']).to.equal(set.body.data.attributes.name);
 
-      const none = await outcomesOf('?filter%5B0%5D%5Bstatus%5D=errored&filter%5B1%5D%5Benforcement_level%5D=mandatory&filter%5B1%5D%5Bstatus%5D=failed');
+      const none = await outcomesOf(
+        '?filter%5B0%5D%5Bstatus%5D=errored&filter%5B1%5D%5Benforcement_level%5D=mandatory&filter%5B1%5D%5Bstatus%5D=failed',
+      );
       expect(none.status, none.text).to.equal(200);
       expect(none.body.data).to.deep.equal([]);
       const some = await outcomesOf('?filter%5B0%5D%5Bstatus%5D=passed&filter%5B0%5D%5Benforcement_level%5D=advisory');
@@ -287,7 +415,12 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const ws = await createWorkspace(org, { 'auto-apply': false });
       await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [ws.id]);
       const runId = await runIn(org, ws.id);
-      const run = await waitForRun(runId, token, ['post_plan_awaiting_decision', 'errored', 'post_plan_completed'], 90_000);
+      const run = await waitForRun(
+        runId,
+        token,
+        ['post_plan_awaiting_decision', 'errored', 'post_plan_completed'],
+        90_000,
+      );
       expect(run.attributes.status).to.equal('post_plan_awaiting_decision');
       expect(run.attributes.actions).to.include({ 'is-confirmable': false, 'is-discardable': true });
 
@@ -299,18 +432,32 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(stage.relationships['policy-evaluations'].data).to.have.length(1);
       const evaluation = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token })).body.data[0];
       expect(evaluation.attributes).to.include({ status: 'failed' });
-      expect(evaluation.attributes['result-count']).to.deep.equal({ 'advisory-failed': 0, 'mandatory-failed': 1, passed: 0, errored: 0 });
-      const outcomes = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body.data[0].attributes.outcomes;
+      expect(evaluation.attributes['result-count']).to.deep.equal({
+        'advisory-failed': 0,
+        'mandatory-failed': 1,
+        passed: 0,
+        errored: 0,
+      });
+      const outcomes = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body
+        .data[0].attributes.outcomes;
       expect(outcomes[0]).to.include({ status: 'failed', enforcement_level: 'mandatory' });
       expect(outcomes[0].output).to.deep.equal([{ print: 'not allowed' }]);
 
       // Someone without manage-policy-overrides cannot (404, as for anything a token may not do).
       const member = await memberWithAccess(org, ws.id, 'admin');
-      expect((await api('GET', `/task-stages/${stage.id}`, { token: member.token })).body.data.attributes.permissions).to.include({ 'can-override': false });
-      expectError(await api('POST', `/task-stages/${stage.id}/actions/override`, { token: member.token, body: {} }), 404);
+      expect(
+        (await api('GET', `/task-stages/${stage.id}`, { token: member.token })).body.data.attributes.permissions,
+      ).to.include({ 'can-override': false });
+      expectError(
+        await api('POST', `/task-stages/${stage.id}/actions/override`, { token: member.token, body: {} }),
+        404,
+      );
 
       // go-tfe sends the options as plain JSON: {} (or a comment).
-      const overridden = await api('POST', `/task-stages/${stage.id}/actions/override`, { token, body: { comment: 'accepted risk' } });
+      const overridden = await api('POST', `/task-stages/${stage.id}/actions/override`, {
+        token,
+        body: { comment: 'accepted risk' },
+      });
       expect(overridden.status, overridden.text).to.equal(200);
       expect(overridden.body.data.attributes.status).to.equal('passed');
       await waitForRun(runId, token, ['post_plan_completed'], 30_000);
@@ -346,7 +493,11 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(errored.attributes.status).to.equal('errored');
       const [failed] = await stageList(org, strict);
       expect(failed.attributes.status).to.equal('failed');
-      expectError(await api('POST', `/task-stages/${failed.id}/actions/override`, { token, body: {} }), 409, /transition not allowed/);
+      expectError(
+        await api('POST', `/task-stages/${failed.id}/actions/override`, { token, body: {} }),
+        409,
+        /transition not allowed/,
+      );
 
       const softWs = await createWorkspace(org);
       await opaSet(org, [await opaPolicy(org, false, 'mandatory')], [softWs.id]);
@@ -359,7 +510,12 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(discarded.attributes.actions).to.deep.equal({ 'is-overridable': false });
 
       const planOnly = await runIn(org, softWs.id, { 'plan-only': true });
-      const ended = await waitForRun(planOnly, token, ['errored', 'post_plan_awaiting_decision', 'planned_and_finished'], 90_000);
+      const ended = await waitForRun(
+        planOnly,
+        token,
+        ['errored', 'post_plan_awaiting_decision', 'planned_and_finished'],
+        90_000,
+      );
       expect(ended.attributes.status).to.equal('errored');
       expect((await stageList(org, planOnly))[0].attributes.status).to.equal('failed');
     });
@@ -391,8 +547,15 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const ws = await createWorkspace(org, { 'auto-apply': false });
       const sentinelSet = async (agent: boolean, pass: boolean) => {
         const pol = await createPolicy(org.name, token, { 'enforcement-level': 'soft-mandatory' });
-        expect((await uploadCode(pol.id, token, sentinelPolicy(pass, agent ? 'agent' : 'legacy'))).status).to.equal(204);
-        await createPolicySet(org.name, token, { kind: 'sentinel', 'agent-enabled': agent }, { policies: linkages('policies', [pol.id]), workspaces: linkages('workspaces', [ws.id]) });
+        expect((await uploadCode(pol.id, token, sentinelPolicy(pass, agent ? 'agent' : 'legacy'))).status).to.equal(
+          204,
+        );
+        await createPolicySet(
+          org.name,
+          token,
+          { kind: 'sentinel', 'agent-enabled': agent },
+          { policies: linkages('policies', [pol.id]), workspaces: linkages('workspaces', [ws.id]) },
+        );
       };
       await sentinelSet(false, false);
       await sentinelSet(true, true);
@@ -402,14 +565,21 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const [stage] = await stageList(org, runId);
       expect(stage.attributes.status).to.equal('passed');
       const evaluations = (await api('GET', `/task-stages/${stage.id}/policy-evaluations`, { token })).body.data;
-      expect(evaluations.map((e: { attributes: Record<string, unknown> }) => [e.attributes['policy-kind'], e.attributes.status])).to.deep.equal([
+      expect(
+        evaluations.map((e: { attributes: Record<string, unknown> }) => [
+          e.attributes['policy-kind'],
+          e.attributes.status,
+        ]),
+      ).to.deep.equal([
         ['opa', 'passed'],
         ['sentinel', 'passed'],
       ]);
       const checks = (await api('GET', `/runs/${runId}/policy-checks`, { token })).body.data;
       expect(checks).to.have.length(1);
       expect(checks[0].attributes.status).to.equal('soft_failed');
-      expect(checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages)).to.deep.equal([['legacy']]);
+      expect(
+        checks[0].attributes.result.sentinel.policies.map((p: { messages: string[] }) => p.messages),
+      ).to.deep.equal([['legacy']]);
     });
 
     it('an evaluation whose job was lost is picked up by the reconciler (the run does not wait forever)', async () => {
@@ -428,9 +598,12 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       // No job was queued: the sweep finds the evaluation. This run has no plan to read, so its policies error.
       const run = await waitForRun(runId, token, ['errored'], 30_000);
       expect(run.attributes['status-timestamps']).to.have.property('errored-at');
-      const evaluation = (await api('GET', `/task-stages/${(await stageList(org, runId))[0].id}/policy-evaluations`, { token })).body.data[0];
+      const evaluation = (
+        await api('GET', `/task-stages/${(await stageList(org, runId))[0].id}/policy-evaluations`, { token })
+      ).body.data[0];
       expect(evaluation.attributes.status).to.equal('errored');
-      const outcome = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body.data[0];
+      const outcome = (await api('GET', `/policy-evaluations/${evaluation.id}/policy-set-outcomes`, { token })).body
+        .data[0];
       expect(outcome.attributes.error).to.include('no JSON form');
     });
 
@@ -438,9 +611,21 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       this.timeout(240_000);
       const org = await createOrg();
       const token = org.owner.token;
-      const pol = await createPolicy(org.name, token, { description: 'Buckets must be private', kind: 'opa', query: 'data.example.rule', 'enforcement-level': 'mandatory' });
-      expect((await uploadCode(pol.id, token, 'package example rule["bucket is public"] { true }')).status).to.equal(204);
-      await createPolicySet(org.name, token, { kind: 'opa', global: true, overridable: true }, { policies: linkages('policies', [pol.id]) });
+      const pol = await createPolicy(org.name, token, {
+        description: 'Buckets must be private',
+        kind: 'opa',
+        query: 'data.example.rule',
+        'enforcement-level': 'mandatory',
+      });
+      expect((await uploadCode(pol.id, token, 'package example rule["bucket is public"] { true }')).status).to.equal(
+        204,
+      );
+      await createPolicySet(
+        org.name,
+        token,
+        { kind: 'opa', global: true, overridable: true },
+        { policies: linkages('policies', [pol.id]) },
+      );
       const dir = await mkdtemp(join(tmpdir(), 'rls-cli-opa-'));
       try {
         const env = await writeCliConfig(dir, token);
@@ -451,7 +636,10 @@ describe('go-tfe compatibility: run tasks and policies', function () {
         // A plan is plan-only: it cannot be overridden, so its stage fails.
         const plan = await terraform(dir, env, ['plan', '-input=false', '-no-color']);
         expect(plan.code, plan.output).to.equal(1);
-        expect(plan.output).to.include('OPA Policy Evaluation').and.include('→→ Overall Result: FAILED').and.include('1 policies evaluated');
+        expect(plan.output)
+          .to.include('OPA Policy Evaluation')
+          .and.include('→→ Overall Result: FAILED')
+          .and.include('1 policies evaluated');
         expect(plan.output).to.include(`Policy name: ${pol.attributes.name}`).and.include('Buckets must be private');
         expect(plan.output).to.include('Error: Task Stage failed.');
         // terraform asks whether to override (even with -auto-approve); the user types "override".
@@ -468,29 +656,65 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const org = await createOrg();
       const token = org.owner.token;
       const ws = await createWorkspace(org, { 'auto-apply': false });
-      const sentinel = await createPolicySet(org.name, token, { kind: 'sentinel' }, { workspaces: linkages('workspaces', [ws.id]) });
+      const sentinel = await createPolicySet(
+        org.name,
+        token,
+        { kind: 'sentinel' },
+        { workspaces: linkages('workspaces', [ws.id]) },
+      );
       const sv = await newVersion(token, sentinel.id);
-      expect((await putArchive(sv.links.upload, await tarGz(sentinelBundle('print("tags missing")\n\nmain = rule { false }\n')))).status).to.equal(200);
-      const opa = await createPolicySet(org.name, token, { kind: 'opa', overridable: true }, { workspaces: linkages('workspaces', [ws.id]) });
+      expect(
+        (
+          await putArchive(
+            sv.links.upload,
+            await tarGz(sentinelBundle('print("tags missing")\n\nmain = rule { false }\n')),
+          )
+        ).status,
+      ).to.equal(200);
+      const opa = await createPolicySet(
+        org.name,
+        token,
+        { kind: 'opa', overridable: true },
+        { workspaces: linkages('workspaces', [ws.id]) },
+      );
       const ov = await newVersion(token, opa.id);
       const opaFiles = {
-        'policies.hcl': 'policy "no-public" {\n  query = "data.terraform.policies.public.deny"\n  enforcement_level = "advisory"\n}\n',
+        'policies.hcl':
+          'policy "no-public" {\n  query = "data.terraform.policies.public.deny"\n  enforcement_level = "advisory"\n}\n',
         'policies/public.rego': 'package terraform.policies.public\n\ndeny := ["bucket is public"]\n',
       };
       expect((await putArchive(ov.links.upload, await tarGz(opaFiles))).status).to.equal(200);
       expect((await readVersion(token, ov.id)).body.data.attributes.status).to.equal('ready');
 
       const runId = await runIn(org, ws.id);
-      const run = await waitForRun(runId, token, ['errored', 'policy_checked', 'post_plan_awaiting_decision', 'planned'], 90_000);
+      const run = await waitForRun(
+        runId,
+        token,
+        ['errored', 'policy_checked', 'post_plan_awaiting_decision', 'planned'],
+        90_000,
+      );
       expect(run.attributes.status).to.equal('errored');
       const checks = (await api('GET', `/runs/${runId}/policy-checks`, { token })).body.data;
       expect(checks[0].attributes.status).to.equal('hard_failed');
-      expect(checks[0].attributes.result.sentinel.policies.map((p: { name: string; messages: string[] }) => [p.name, p.messages])).to.deep.equal([['enforce-mandatory-tags', ['tags missing']]]);
+      expect(
+        checks[0].attributes.result.sentinel.policies.map((p: { name: string; messages: string[] }) => [
+          p.name,
+          p.messages,
+        ]),
+      ).to.deep.equal([['enforce-mandatory-tags', ['tags missing']]]);
       const [stage] = await stageList(org, runId);
       const evaluationId = stage.relationships['policy-evaluations'].data[0].id;
-      const outcomes = (await api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes`, { token })).body.data[0].attributes.outcomes;
+      const outcomes = (await api('GET', `/policy-evaluations/${evaluationId}/policy-set-outcomes`, { token })).body
+        .data[0].attributes.outcomes;
       expect(outcomes).to.deep.equal([
-        { enforcement_level: 'advisory', query: 'data.terraform.policies.public.deny', status: 'failed', policy_name: 'no-public', description: null, output: [{ print: 'bucket is public' }] },
+        {
+          enforcement_level: 'advisory',
+          query: 'data.terraform.policies.public.deny',
+          status: 'failed',
+          policy_name: 'no-public',
+          description: null,
+          output: [{ print: 'bucket is public' }],
+        },
       ]);
     });
   });
@@ -533,13 +757,24 @@ describe('go-tfe compatibility: run tasks and policies', function () {
     it('a bundle that does not name its policies errors the version with why; an archive that is not a tar.gz, or too large, is refused', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const missing = await newVersion(org.owner.token, set.id);
-      expect((await putArchive(missing.links.upload, await tarGz({ 'a.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      expect(
+        (await putArchive(missing.links.upload, await tarGz({ 'a.sentinel': 'main = rule { true }\n' }))).status,
+      ).to.equal(200);
       const a = (await readVersion(org.owner.token, missing.id)).body.data.attributes;
       expect(a.status).to.equal('errored');
       expect(a['error-message']).to.include('sentinel.hcl');
       const badSource = await newVersion(org.owner.token, set.id);
-      expect((await putArchive(badSource.links.upload, await tarGz({ 'sentinel.hcl': 'policy "p" {\n  source = "./nowhere.sentinel"\n}\n' }))).status).to.equal(200);
-      expect((await readVersion(org.owner.token, badSource.id)).body.data.attributes['error-message']).to.include('./nowhere.sentinel'.slice(2));
+      expect(
+        (
+          await putArchive(
+            badSource.links.upload,
+            await tarGz({ 'sentinel.hcl': 'policy "p" {\n  source = "./nowhere.sentinel"\n}\n' }),
+          )
+        ).status,
+      ).to.equal(200);
+      expect((await readVersion(org.owner.token, badSource.id)).body.data.attributes['error-message']).to.include(
+        './nowhere.sentinel'.slice(2),
+      );
       const notGzip = await newVersion(org.owner.token, set.id);
       const refused = await putArchive(notGzip.links.upload, Buffer.from('just text'));
       expect(refused.status, refused.text).to.equal(422);
@@ -550,39 +785,78 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       const tooLarge = await putArchive(large.links.upload, randomBytes(10 * 1024 * 1024 + 1));
       expect(tooLarge.status, tooLarge.text).to.equal(413);
       const bomb = await newVersion(org.owner.token, set.id);
-      const unpacked = await putArchive(bomb.links.upload, await tarGz({ 'sentinel.hcl': 'policy "a" {}', 'a.sentinel': 'x'.repeat(10 * 1024 * 1024 + 1) }));
+      const unpacked = await putArchive(
+        bomb.links.upload,
+        await tarGz({ 'sentinel.hcl': 'policy "a" {}', 'a.sentinel': 'x'.repeat(10 * 1024 * 1024 + 1) }),
+      );
       expect(unpacked.status, unpacked.text).to.equal(422);
-      expect((await readVersion(org.owner.token, bomb.id)).body.data.attributes['error-message']).to.include('unpacks to more than');
+      expect((await readVersion(org.owner.token, bomb.id)).body.data.attributes['error-message']).to.include(
+        'unpacks to more than',
+      );
     });
 
     it('a bundle is held to 100 policies and to 10 MiB of policy code in all, however many blocks share one source file', async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const blocks = (n: number, source: (i: number) => string) =>
-        Array.from({ length: n }, (_, i) => `policy "p${i}" {\n  source = "./${source(i)}"\n  enforcement_level = "advisory"\n}\n`).join('');
+        Array.from(
+          { length: n },
+          (_, i) => `policy "p${i}" {\n  source = "./${source(i)}"\n  enforcement_level = "advisory"\n}\n`,
+        ).join('');
       // 60 blocks naming one 1 MiB file would store 60 MiB of code from an upload of a few KB.
       const shared = await newVersion(org.owner.token, set.id);
-      const bundle = await tarGz({ 'sentinel.hcl': blocks(60, () => 'big.sentinel'), 'big.sentinel': `main = rule { true }\n#${'x'.repeat(1024 * 1024)}\n` });
+      const bundle = await tarGz({
+        'sentinel.hcl': blocks(60, () => 'big.sentinel'),
+        'big.sentinel': `main = rule { true }\n#${'x'.repeat(1024 * 1024)}\n`,
+      });
       expect(bundle.length).to.be.below(64 * 1024);
       expect((await putArchive(shared.links.upload, bundle)).status).to.equal(200);
       const sharedRead = await readVersion(org.owner.token, shared.id);
       expect(sharedRead.body.data.attributes.status).to.equal('errored');
-      expect(sharedRead.body.data.attributes['error-message']).to.match(/code of the bundle's policies comes to \d+ bytes.*at most 10485760/);
+      expect(sharedRead.body.data.attributes['error-message']).to.match(
+        /code of the bundle's policies comes to \d+ bytes.*at most 10485760/,
+      );
 
       const many = await newVersion(org.owner.token, set.id);
-      expect((await putArchive(many.links.upload, await tarGz({ 'sentinel.hcl': blocks(101, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      expect(
+        (
+          await putArchive(
+            many.links.upload,
+            await tarGz({
+              'sentinel.hcl': blocks(101, () => 'small.sentinel'),
+              'small.sentinel': 'main = rule { true }\n',
+            }),
+          )
+        ).status,
+      ).to.equal(200);
       const manyRead = await readVersion(org.owner.token, many.id);
       expect(manyRead.body.data.attributes.status).to.equal('errored');
-      expect(manyRead.body.data.attributes['error-message']).to.include('names 101 policies; a bundle may name at most 100');
+      expect(manyRead.body.data.attributes['error-message']).to.include(
+        'names 101 policies; a bundle may name at most 100',
+      );
 
       // 100 blocks of small code are a bundle; the set's reads and the organization's list still answer.
       const fine = await newVersion(org.owner.token, set.id);
-      expect((await putArchive(fine.links.upload, await tarGz({ 'sentinel.hcl': blocks(100, () => 'small.sentinel'), 'small.sentinel': 'main = rule { true }\n' }))).status).to.equal(200);
+      expect(
+        (
+          await putArchive(
+            fine.links.upload,
+            await tarGz({
+              'sentinel.hcl': blocks(100, () => 'small.sentinel'),
+              'small.sentinel': 'main = rule { true }\n',
+            }),
+          )
+        ).status,
+      ).to.equal(200);
       expect((await readVersion(org.owner.token, fine.id)).body.data.attributes.status).to.equal('ready');
-      const shown = await api('GET', `/policy-sets/${set.id}?include=current_version%2Cnewest_version`, { token: org.owner.token });
+      const shown = await api('GET', `/policy-sets/${set.id}?include=current_version%2Cnewest_version`, {
+        token: org.owner.token,
+      });
       expect(shown.status, shown.text).to.equal(200);
       expect(shown.body.data.relationships['current-version'].data.id).to.equal(fine.id);
       expect(shown.body.included[0].attributes).to.not.have.property('policies');
-      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, {
+        token: org.owner.token,
+      });
       expect(listed.status, listed.text).to.equal(200);
       expect(listed.body.data.map((d: { id: string }) => d.id)).to.include(set.id);
     });
@@ -596,13 +870,20 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(first['current-version'].data).to.equal(null);
 
       const psvNew = await newVersion(org.owner.token, set.id);
-      expect((await putArchive(psv.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status).to.equal(200);
+      expect(
+        (await putArchive(psv.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status,
+      ).to.equal(200);
       const withVersions = await readSet('?include=current_version%2Cnewest_version');
       expect(withVersions.status, withVersions.text).to.equal(200);
       const rel = withVersions.body.data.relationships;
       expect(rel['newest-version'].data.id).to.equal(psvNew.id);
       expect(rel['current-version'].data.id).to.equal(psv.id);
-      const included = new Map(withVersions.body.included.map((i: { id: string; attributes: { status: string } }) => [i.id, i.attributes.status]));
+      const included = new Map(
+        withVersions.body.included.map((i: { id: string; attributes: { status: string } }) => [
+          i.id,
+          i.attributes.status,
+        ]),
+      );
       expect(Object.fromEntries(included)).to.deep.equal({ [psvNew.id]: 'pending', [psv.id]: 'ready' });
     });
 
@@ -630,7 +911,7 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expectError(await readVersion(outsider.owner.token, psv.id), 404);
     });
 
-    it('a member without manage-policies never gets a pending version\'s upload link, so cannot replace the set\'s policies', async () => {
+    it("a member without manage-policies never gets a pending version's upload link, so cannot replace the set's policies", async () => {
       const set = await createPolicySet(org.name, org.owner.token, {});
       const member = await memberWithAccess(org, (await createWorkspace(org)).id, 'read');
       const psv = await newVersion(org.owner.token, set.id);
@@ -645,17 +926,25 @@ describe('go-tfe compatibility: run tasks and policies', function () {
       expect(withNewest.status, withNewest.text).to.equal(200);
       const included = withNewest.body.included.find((i: { id: string }) => i.id === psv.id);
       expect(included.links).to.not.have.property('upload');
-      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: member.token });
+      const listed = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, {
+        token: member.token,
+      });
       expect(listed.status, listed.text).to.equal(200);
       const listedVersion = listed.body.included.find((i: { id: string }) => i.id === psv.id);
       expect(listedVersion.links).to.not.have.property('upload');
 
       // The owner still sees the link on every read and the upload still works.
       expect((await readVersion(org.owner.token, psv.id)).body.data.links.upload).to.be.a('string');
-      const ownerList = await api('GET', `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`, { token: org.owner.token });
+      const ownerList = await api(
+        'GET',
+        `/organizations/${org.name}/policy-sets?include=newest_version&page[size]=100`,
+        { token: org.owner.token },
+      );
       const ownerVersion = ownerList.body.included.find((i: { id: string }) => i.id === psv.id);
       expect(ownerVersion.links.upload).to.be.a('string');
-      expect((await putArchive(ownerVersion.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status).to.equal(200);
+      expect(
+        (await putArchive(ownerVersion.links.upload, await tarGz(sentinelBundle('main = rule { true }\n')))).status,
+      ).to.equal(200);
       expect((await readVersion(member.token, psv.id)).body.data.attributes.status).to.equal('ready');
     });
   });

@@ -1,15 +1,33 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
-import { createCv, createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createWorkspace,
+  memberWithAccess,
+  putArchive,
+  tarGz,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { harness } from '../helpers/harness.js';
 import { uploadConfig } from '../helpers/terraform.js';
 
 const MAIN_TF = 'output "ok" { value = true }\n';
 const runBody = (wsId: string, cvId: string, message = 'queued with a key') =>
-  doc('runs', { message }, { workspace: { data: { type: 'workspaces', id: wsId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cvId } } });
-const postRun = (token: string, body: unknown, key?: string) => api('POST', '/runs', { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
-const runsOf = async (wsId: string) => Number((await harness().rt.db('runs').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n'))[0].n);
+  doc(
+    'runs',
+    { message },
+    {
+      workspace: { data: { type: 'workspaces', id: wsId } },
+      'configuration-version': { data: { type: 'configuration-versions', id: cvId } },
+    },
+  );
+const postRun = (token: string, body: unknown, key?: string) =>
+  api('POST', '/runs', { token, body, headers: key ? { 'Idempotency-Key': key } : {} });
+const runsOf = async (wsId: string) =>
+  Number((await harness().rt.db('runs').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n'))[0].n);
 
 /** Sends POST /runs with `key` and drops the connection `afterMs` after the body went out, never reading the answer. */
 function postAndCutOff(token: string, body: unknown, key: string, afterMs: number): Promise<void> {
@@ -18,7 +36,12 @@ function postAndCutOff(token: string, body: unknown, key: string, afterMs: numbe
   return new Promise((resolve) => {
     const req = request(url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json', 'Content-Length': Buffer.byteLength(payload), 'Idempotency-Key': key },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/vnd.api+json',
+        'Content-Length': Buffer.byteLength(payload),
+        'Idempotency-Key': key,
+      },
     });
     req.on('error', () => resolve());
     req.on('response', (res) => {
@@ -112,15 +135,27 @@ describe('idempotency keys on run and configuration version creation', function 
   it('a configuration version created twice with one key is one version, whose upload URL still works', async () => {
     const key = uniq('cv');
     const create = () =>
-      api('POST', `/workspaces/${wsId}/configuration-versions`, { token, body: doc('configuration-versions', { 'auto-queue-runs': false }), headers: { 'Idempotency-Key': key } });
-    const before = Number((await harness().rt.db('configuration_versions').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n'))[0].n);
+      api('POST', `/workspaces/${wsId}/configuration-versions`, {
+        token,
+        body: doc('configuration-versions', { 'auto-queue-runs': false }),
+        headers: { 'Idempotency-Key': key },
+      });
+    const before = Number(
+      (
+        await harness().rt.db('configuration_versions').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n')
+      )[0].n,
+    );
     const [first, again] = [await create(), await create()];
     expect([first.status, again.status]).to.deep.equal([201, 201]);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body.data.id).to.equal(first.body.data.id);
     const put = await putArchive(again.body.data.attributes['upload-url'], await tarGz({ 'main.tf': MAIN_TF }));
     expect(put.status, put.text).to.equal(200);
-    const after = Number((await harness().rt.db('configuration_versions').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n'))[0].n);
+    const after = Number(
+      (
+        await harness().rt.db('configuration_versions').where({ workspace_id: wsId }).count<{ n: string }[]>('* as n')
+      )[0].n,
+    );
     expect(after).to.equal(before + 1);
     // The same version through the ordinary helper's path: a different request (no key) is a new one.
     const plain = await createCv(wsId, token, { 'auto-queue-runs': false });

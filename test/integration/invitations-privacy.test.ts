@@ -14,7 +14,10 @@ import { refused, tableCounts } from '../helpers/identity.js';
 type Org = { name: string; owner: TestUser };
 
 const invite = (org: Org, email: string, token = org.owner.token, base = '') =>
-  api('POST', `${base}/organizations/${org.name}/organization-memberships`, { token, body: doc('organization-memberships', { email }) });
+  api('POST', `${base}/organizations/${org.name}/organization-memberships`, {
+    token,
+    body: doc('organization-memberships', { email }),
+  });
 
 /** A site admin with a username nobody would guess, and its token. */
 async function siteAdmin(): Promise<TestUser> {
@@ -22,7 +25,9 @@ async function siteAdmin(): Promise<TestUser> {
   const email = `${uniq('boss')}@example.test`;
   const created = await api('POST', '/admin/users', { body: doc('users', { username, email, 'is-admin': true }) });
   expect(created.status, created.text).to.equal(201);
-  const token = await api('POST', `/users/${created.body.data.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'admin' }) });
+  const token = await api('POST', `/users/${created.body.data.id}/authentication-tokens`, {
+    body: doc('authentication-tokens', { description: 'admin' }),
+  });
   return { id: created.body.data.id, username, email, token: token.body.data.attributes.token };
 }
 
@@ -55,14 +60,24 @@ describe('invitations reveal nothing about the invited user', function () {
     const inv = await invite(org, victim.email);
     expect(inv.status, inv.text).to.equal(201);
     const membershipId = inv.body.data.id;
-    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
+    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token }))
+      .body.data.attributes.token;
 
     for (const token of [org.owner.token, member.token, orgToken]) {
-      for (const path of [`/organizations/${org.name}/organization-memberships?include=user`, `/organization-memberships/${membershipId}?include=user`]) {
+      for (const path of [
+        `/organizations/${org.name}/organization-memberships?include=user`,
+        `/organization-memberships/${membershipId}?include=user`,
+      ]) {
         const res = await api('GET', path, { token });
         expect(res.status, res.text).to.equal(200);
-        const user = res.body.included.find((r: { type: string; id: string }) => r.type === 'users' && r.id === victim.id);
-        expect(user, res.text).to.deep.equal({ type: 'users', id: victim.id, attributes: { username: null, 'is-service-account': false, 'avatar-url': null } });
+        const user = res.body.included.find(
+          (r: { type: string; id: string }) => r.type === 'users' && r.id === victim.id,
+        );
+        expect(user, res.text).to.deep.equal({
+          type: 'users',
+          id: victim.id,
+          attributes: { username: null, 'is-service-account': false, 'avatar-url': null },
+        });
         expect(res.text).to.not.include(victim.username);
         // Accepted members are still shown in full.
         if (path.includes('?include=user') && path.startsWith('/organizations/')) {
@@ -75,20 +90,26 @@ describe('invitations reveal nothing about the invited user', function () {
     const own = await api('GET', `/organization-memberships/${membershipId}?include=user`, { token: victim.token });
     expect(own.body.included[0].attributes.username).to.equal(victim.username);
 
-    const accepted = await api('POST', `/organization-memberships/${membershipId}/actions/accept`, { token: victim.token });
+    const accepted = await api('POST', `/organization-memberships/${membershipId}/actions/accept`, {
+      token: victim.token,
+    });
     expect(accepted.status, accepted.text).to.equal(200);
-    const shown = await api('GET', `/organization-memberships/${membershipId}?include=user`, { token: org.owner.token });
+    const shown = await api('GET', `/organization-memberships/${membershipId}?include=user`, {
+      token: org.owner.token,
+    });
     expect(shown.body.included[0].attributes).to.include({ username: victim.username, 'is-site-admin': true });
   });
 
-  it('a pending invitation does not let the inviter, members or the organization\'s tokens read the user; acceptance does', async () => {
+  it("a pending invitation does not let the inviter, members or the organization's tokens read the user; acceptance does", async () => {
     const org = await createOrg();
     const member = await createUser();
     await joinOrg(org, member);
     const victim = await siteAdmin();
     const team = await createTeam(org);
-    const teamToken = (await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
-    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
+    const teamToken = (await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token })).body.data
+      .attributes.token;
+    const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token }))
+      .body.data.attributes.token;
     const membershipId = (await invite(org, victim.email)).body.data.id;
 
     for (const token of [org.owner.token, member.token, teamToken, orgToken]) {
@@ -97,7 +118,9 @@ describe('invitations reveal nothing about the invited user', function () {
       expect(res.text).to.not.include(victim.username);
     }
     // Accepted: the organization's people may see the user.
-    expect((await api('POST', `/organization-memberships/${membershipId}/actions/accept`, { token: victim.token })).status).to.equal(200);
+    expect(
+      (await api('POST', `/organization-memberships/${membershipId}/actions/accept`, { token: victim.token })).status,
+    ).to.equal(200);
     for (const token of [org.owner.token, member.token, teamToken, orgToken]) {
       const res = await api('GET', `/users/${victim.id}`, { token });
       expect(res.status, res.text).to.equal(200);
@@ -105,7 +128,7 @@ describe('invitations reveal nothing about the invited user', function () {
     }
   });
 
-  describe('an organization\'s invitation budget (3 an hour)', () => {
+  describe("an organization's invitation budget (3 an hour)", () => {
     const app = secondAppForSuite({ RATE_LIMIT_INVITATIONS_PER_HOUR: '3', RATE_LIMIT_INVITATIONS_PER_MINUTE: '1000' });
 
     it('is shared by everyone who invites into the organization; past it, a 429 that creates no user, membership or mail', async () => {

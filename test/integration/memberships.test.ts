@@ -7,14 +7,14 @@ import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestU
 
 const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-
 type Org = { name: string; owner: TestUser };
 
 const db = () => harness().rt.db;
 const bearer = (token: string) => ({ token });
 const ids = (res: ApiResponse): string[] => res.body.data.map((r: { id: string }) => r.id);
 const teamLinks = (teamIds: string[]) => ({ teams: { data: teamIds.map((id) => ({ type: 'teams', id })) } });
-const inviteDoc = (email: string, teamIds?: string[]) => doc('organization-memberships', { email }, teamIds ? teamLinks(teamIds) : undefined);
+const inviteDoc = (email: string, teamIds?: string[]) =>
+  doc('organization-memberships', { email }, teamIds ? teamLinks(teamIds) : undefined);
 const invite = (org: Org, email: string, teamIds?: string[], token: string | null = org.owner.token) =>
   api('POST', `/organizations/${org.name}/organization-memberships`, { token, body: inviteDoc(email, teamIds) });
 const membershipRow = (id: string) => db()('organization_memberships').where({ id }).first();
@@ -28,7 +28,9 @@ async function ownersTeamId(org: string): Promise<string> {
 }
 
 async function ownerMembershipId(org: Org): Promise<string> {
-  const row = await db()('organization_memberships').where({ organization_name: org.name, user_id: org.owner.id }).first('id');
+  const row = await db()('organization_memberships')
+    .where({ organization_name: org.name, user_id: org.owner.id })
+    .first('id');
   return row.id as string;
 }
 
@@ -78,7 +80,9 @@ describe('organization memberships', () => {
       expect(mails[0].body_sealed).to.equal(true);
       expect(mails[0].body).to.not.contain('accept-invitation');
       expect(openMailBody(mails[0], harness().config.encryptionKey)).to.contain(data.id);
-      expect(mails[0].created_at.getTime(), 'mail and membership share one transaction').to.equal(row.created_at.getTime());
+      expect(mails[0].created_at.getTime(), 'mail and membership share one transaction').to.equal(
+        row.created_at.getTime(),
+      );
     });
 
     it('creates a user for an unknown email, in the same transaction as the membership and the mail', async () => {
@@ -99,7 +103,7 @@ describe('organization memberships', () => {
       expect(mails[0].created_at.getTime()).to.equal(row.created_at.getTime());
     });
 
-    it('derives a free username when the email\'s local part is taken', async () => {
+    it("derives a free username when the email's local part is taken", async () => {
       const org = await createOrg();
       const existing = await createUser();
       const email = `${existing.username}@another-domain.test`;
@@ -148,13 +152,19 @@ describe('organization memberships', () => {
       const local = uniq('twin');
       const emails = ['a.test', 'b.test', 'c.test'].map((domain) => `${local}@${domain}`);
       const results = await Promise.all(emails.map((email) => invite(org, email)));
-      expect(results.map((r) => r.status), results.map((r) => r.text).join(' | ')).to.deep.equal([201, 201, 201]);
+      expect(
+        results.map((r) => r.status),
+        results.map((r) => r.text).join(' | '),
+      ).to.deep.equal([201, 201, 201]);
       const usernames = await db()('users').whereIn('email', emails).pluck('username');
       expect(usernames).to.have.members([local, `${local}-2`, `${local}-3`]);
 
       const shared = `${uniq('shared')}@example.test`;
       const both = await Promise.all([invite(org, shared), invite(other, shared)]);
-      expect(both.map((r) => r.status), both.map((r) => r.text).join(' | ')).to.deep.equal([201, 201]);
+      expect(
+        both.map((r) => r.status),
+        both.map((r) => r.text).join(' | '),
+      ).to.deep.equal([201, 201]);
       expect(both[0].body.data.relationships.user.data.id).to.equal(both[1].body.data.relationships.user.data.id);
       expect(await db()('users').where({ email: shared })).to.have.length(1);
 
@@ -168,7 +178,7 @@ describe('organization memberships', () => {
       expect(await db()('users').where({ email: dup })).to.have.length(1);
     });
 
-    it('refuses unknown teams and other organizations\' teams with 422, creating no user, membership or mail', async () => {
+    it("refuses unknown teams and other organizations' teams with 422, creating no user, membership or mail", async () => {
       const org = await createOrg();
       const other = await createOrg();
       const foreignTeam = await createTeam(other);
@@ -191,7 +201,9 @@ describe('organization memberships', () => {
         const mailsBefore = (await db()('mail_messages').whereRaw('lower(to_address) = lower(?)', [email])).length;
         const res = await refused(422, () => invite(org, email), '/data/attributes/email');
         expect(res.body.errors[0].detail).to.match(/already a member/);
-        expect((await db()('mail_messages').whereRaw('lower(to_address) = lower(?)', [email])).length).to.equal(mailsBefore);
+        expect((await db()('mail_messages').whereRaw('lower(to_address) = lower(?)', [email])).length).to.equal(
+          mailsBefore,
+        );
       }
     });
 
@@ -205,14 +217,23 @@ describe('organization memberships', () => {
       await refused(422, post({ body: doc('users', { email }) }), '/data/type');
       await refused(422, post({ body: doc('organization-memberships', {}) }), '/data/attributes/email');
       await refused(422, post({ body: { data: { type: 'organization-memberships' } } }), '/data/attributes');
-      await refused(422, post({ body: doc('organization-memberships', { email: 'not-an-email' }) }), '/data/attributes/email');
+      await refused(
+        422,
+        post({ body: doc('organization-memberships', { email: 'not-an-email' }) }),
+        '/data/attributes/email',
+      );
       await refused(422, post({ body: doc('organization-memberships', { email: 12 }) }), '/data/attributes/email');
       await refused(
         422,
-        post({ body: doc('organization-memberships', { email }, { teams: { data: [{ type: 'workspaces', id: 'ws-1' }] } }) }),
+        post({
+          body: doc('organization-memberships', { email }, { teams: { data: [{ type: 'workspaces', id: 'ws-1' }] } }),
+        }),
         '/data/relationships/teams/data/0/type',
       );
-      await refused(422, post({ body: doc('organization-memberships', { email }, { teams: { data: { type: 'teams', id: 'x' } } }) }));
+      await refused(
+        422,
+        post({ body: doc('organization-memberships', { email }, { teams: { data: { type: 'teams', id: 'x' } } }) }),
+      );
       expect(await userByEmail(email)).to.equal(undefined);
       expect(await mailTo(email)).to.deep.equal([]);
     });
@@ -234,7 +255,10 @@ describe('organization memberships', () => {
       const manager = await createUser();
       const managers = await createTeam(org, { 'organization-access': { 'manage-membership': true } });
       const inv = await invite(org, manager.email, [managers]);
-      expect((await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, bearer(manager.token))).status).to.equal(200);
+      expect(
+        (await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, bearer(manager.token)))
+          .status,
+      ).to.equal(200);
       const byManager = await invite(org, `${uniq('a')}@example.test`, undefined, manager.token);
       expect(byManager.status, byManager.text).to.equal(201);
       const byToken = await invite(org, `${uniq('b')}@example.test`, undefined, await orgToken(org));
@@ -272,8 +296,14 @@ describe('organization memberships', () => {
       expect(res.status, res.text).to.equal(200);
       expect(ids(res)).to.have.members([await ownerMembershipId(org), activeId, pendingId]);
       const byId = new Map(res.body.data.map((m: { id: string }) => [m.id, m]));
-      expect((byId.get(pendingId) as { attributes: unknown }).attributes).to.include({ status: 'invited', email: pending.email });
-      expect((byId.get(activeId) as { attributes: unknown }).attributes).to.include({ status: 'active', email: active.email });
+      expect((byId.get(pendingId) as { attributes: unknown }).attributes).to.include({
+        status: 'invited',
+        email: pending.email,
+      });
+      expect((byId.get(activeId) as { attributes: unknown }).attributes).to.include({
+        status: 'active',
+        email: active.email,
+      });
       const owner = byId.get(await ownerMembershipId(org)) as { relationships: { teams: { data: { id: string }[] } } };
       expect(owner.relationships.teams.data.map((t) => t.id)).to.deep.equal([await ownersTeamId(org.name)]);
       expect(res.body).to.not.have.property('included');
@@ -317,16 +347,27 @@ describe('organization memberships', () => {
       const teamId = await createTeam(other, { visibility: 'organization' });
       const inv = await invite(other, user.email, [teamId]);
       expect(inv.status, inv.text).to.equal(201);
-      const res = await api('GET', `/organizations/${other.name}/organization-memberships?include=teams,user`, bearer(other.owner.token));
+      const res = await api(
+        'GET',
+        `/organizations/${other.name}/organization-memberships?include=teams,user`,
+        bearer(other.owner.token),
+      );
       expect(res.status, res.text).to.equal(200);
       const owners = await ownersTeamId(other.name);
       const included = res.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`);
-      expect(included).to.have.members([`teams/${owners}`, `teams/${teamId}`, `users/${other.owner.id}`, `users/${user.id}`]);
+      expect(included).to.have.members([
+        `teams/${owners}`,
+        `teams/${teamId}`,
+        `users/${other.owner.id}`,
+        `users/${user.id}`,
+      ]);
       const team = res.body.included.find((r: { type: string; id: string }) => r.type === 'teams' && r.id === owners);
       expect(team.attributes.name).to.equal('owners');
       const shown = await api('GET', `/organization-memberships/${inv.body.data.id}?include=teams`, bearer(user.token));
       expect(shown.status, shown.text).to.equal(200);
-      expect(shown.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`)).to.deep.equal([`teams/${teamId}`]);
+      expect(shown.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`)).to.deep.equal([
+        `teams/${teamId}`,
+      ]);
     });
 
     it('hides secret teams from members who may not see them', async () => {
@@ -345,9 +386,17 @@ describe('organization memberships', () => {
       expect(asMember.status, asMember.text).to.equal(200);
       expect(asMember.body.data[0].relationships.teams.data).to.deep.equal([]);
       expect(asMember.body).to.not.have.property('included');
-      const shown = await api('GET', `/organization-memberships/${inv.body.data.id}?include=teams`, bearer(member.token));
+      const shown = await api(
+        'GET',
+        `/organization-memberships/${inv.body.data.id}?include=teams`,
+        bearer(member.token),
+      );
       expect(shown.body.data.relationships.teams.data).to.deep.equal([]);
-      const own = await api('GET', `/organization-memberships/${inv.body.data.id}?include=teams`, bearer(invitee.token));
+      const own = await api(
+        'GET',
+        `/organization-memberships/${inv.body.data.id}?include=teams`,
+        bearer(invitee.token),
+      );
       expect(own.body.data.relationships.teams.data).to.deep.equal([{ type: 'teams', id: secret }]);
       expect(own.body.included.map((r: { id: string }) => r.id)).to.deep.equal([secret]);
     });
@@ -356,7 +405,13 @@ describe('organization memberships', () => {
       const res = await list('?page[size]=2&page[number]=2');
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data).to.have.length(1);
-      expect(res.body.meta.pagination).to.include({ 'current-page': 2, 'total-pages': 2, 'total-count': 3, 'prev-page': 1, 'next-page': null });
+      expect(res.body.meta.pagination).to.include({
+        'current-page': 2,
+        'total-pages': 2,
+        'total-count': 3,
+        'prev-page': 1,
+        'next-page': null,
+      });
     });
 
     it('refuses an unknown include and bad page parameters with 400', async () => {
@@ -376,8 +431,14 @@ describe('organization memberships', () => {
     it('answers 404 to invitees who have not accepted, to strangers and for unknown organizations', async () => {
       const stranger = await createOrg();
       expectError(await api('GET', `/organizations/${org.name}/organization-memberships`, bearer(pending.token)), 404);
-      expectError(await api('GET', `/organizations/${org.name}/organization-memberships`, bearer(stranger.owner.token)), 404);
-      expectError(await api('GET', `/organizations/${uniq('nope')}/organization-memberships`, bearer(org.owner.token)), 404);
+      expectError(
+        await api('GET', `/organizations/${org.name}/organization-memberships`, bearer(stranger.owner.token)),
+        404,
+      );
+      expectError(
+        await api('GET', `/organizations/${uniq('nope')}/organization-memberships`, bearer(org.owner.token)),
+        404,
+      );
     });
 
     it('answers 401 without a token or with a wrong one', async () => {
@@ -474,7 +535,11 @@ describe('organization memberships', () => {
       const org = await createOrg();
       const second = await createUser();
       const secondId = await addOwner(org, second);
-      const res = await api('DELETE', `/organization-memberships/${await ownerMembershipId(org)}`, bearer(org.owner.token));
+      const res = await api(
+        'DELETE',
+        `/organization-memberships/${await ownerMembershipId(org)}`,
+        bearer(org.owner.token),
+      );
       expect(res.status, res.text).to.equal(204);
       expectError(await api('GET', `/organizations/${org.name}`, bearer(org.owner.token)), 404);
       const shown = await api('GET', `/organizations/${org.name}`, bearer(second.token));
@@ -555,7 +620,11 @@ describe('organization memberships', () => {
       const userId = inv.body.data.relationships.user.data.id;
       const token = await api('POST', `/users/${userId}/authentication-tokens`, {});
       expect(token.status, token.text).to.equal(201);
-      const res = await api('POST', `/organization-memberships/${inv.body.data.id}/actions/accept`, bearer(token.body.data.attributes.token));
+      const res = await api(
+        'POST',
+        `/organization-memberships/${inv.body.data.id}/actions/accept`,
+        bearer(token.body.data.attributes.token),
+      );
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data.attributes.status).to.equal('active');
     });
@@ -564,7 +633,9 @@ describe('organization memberships', () => {
       const org = await createOrg();
       const user = await createUser();
       const id = await joinOrg(org, user);
-      const res = await refused(409, () => api('POST', `/organization-memberships/${id}/actions/accept`, bearer(user.token)));
+      const res = await refused(409, () =>
+        api('POST', `/organization-memberships/${id}/actions/accept`, bearer(user.token)),
+      );
       expect(res.body.errors[0].title).to.equal('conflict');
       expect(await membershipRow(id)).to.include({ status: 'active' });
     });
@@ -576,11 +647,19 @@ describe('organization memberships', () => {
       const id = await joinOrg(org, user, false);
       const teamId = await createTeam(org, { 'organization-access': { 'manage-membership': true } });
       const teamToken = await api('POST', `/teams/${teamId}/authentication-token`, bearer(org.owner.token));
-      const outsiders = [org.owner.token, other.owner.token, harness().adminToken, await orgToken(org), teamToken.body.data.attributes.token];
+      const outsiders = [
+        org.owner.token,
+        other.owner.token,
+        harness().adminToken,
+        await orgToken(org),
+        teamToken.body.data.attributes.token,
+      ];
       for (const token of outsiders) {
         await refused(404, () => api('POST', `/organization-memberships/${id}/actions/accept`, bearer(token)));
       }
-      await refused(404, () => api('POST', `/organization-memberships/ou-${uniq('nope')}/actions/accept`, bearer(user.token)));
+      await refused(404, () =>
+        api('POST', `/organization-memberships/ou-${uniq('nope')}/actions/accept`, bearer(user.token)),
+      );
       expect(await membershipRow(id)).to.include({ status: 'invited' });
     });
 
@@ -588,7 +667,9 @@ describe('organization memberships', () => {
       const org = await createOrg();
       const user = await createUser();
       const id = await joinOrg(org, user, false);
-      await refused(400, () => api('POST', `/organization-memberships/${id}/actions/accept`, { token: user.token, raw: '{' }));
+      await refused(400, () =>
+        api('POST', `/organization-memberships/${id}/actions/accept`, { token: user.token, raw: '{' }),
+      );
       expect(await membershipRow(id)).to.include({ status: 'invited' });
     });
 
@@ -603,15 +684,20 @@ describe('organization memberships', () => {
   });
 });
 
-describe('organization memberships: the owners team stays in owners\' hands', () => {
+describe("organization memberships: the owners team stays in owners' hands", () => {
   async function membershipManager() {
     const org = await createOrg();
     const manager = await createUser();
     await joinOrg(org, manager);
     const team = await createTeam(org, { 'organization-access': { 'manage-membership': true } });
-    const add = await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: manager.username }] } });
+    const add = await api('POST', `/teams/${team}/relationships/users`, {
+      token: org.owner.token,
+      body: { data: [{ type: 'users', id: manager.username }] },
+    });
     expect(add.status, add.text).to.equal(204);
-    const teams = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=owners`, { token: org.owner.token });
+    const teams = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=owners`, {
+      token: org.owner.token,
+    });
     return { org, manager, ownersId: teams.body.data[0].id as string };
   }
 
@@ -620,18 +706,27 @@ describe('organization memberships: the owners team stays in owners\' hands', ()
     const before = await countRows('organization_memberships');
     const res = await api('POST', `/organizations/${org.name}/organization-memberships`, {
       token: manager.token,
-      body: doc('organization-memberships', { email: `${uniq('esc')}@example.test` }, { teams: { data: [{ type: 'teams', id: ownersId }] } }),
+      body: doc(
+        'organization-memberships',
+        { email: `${uniq('esc')}@example.test` },
+        { teams: { data: [{ type: 'teams', id: ownersId }] } },
+      ),
     });
     expectError(res, 422, /not found/);
     expect(await countRows('organization_memberships')).to.equal(before);
   });
 
-  it('refuses a non-owner removing an owner\'s membership', async () => {
+  it("refuses a non-owner removing an owner's membership", async () => {
     const { org, manager } = await membershipManager();
     const second = await createUser();
     const ou = await joinOrg(org, second);
-    const teams = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=owners`, { token: org.owner.token });
-    await api('POST', `/teams/${teams.body.data[0].id}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: second.username }] } });
+    const teams = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=owners`, {
+      token: org.owner.token,
+    });
+    await api('POST', `/teams/${teams.body.data[0].id}/relationships/users`, {
+      token: org.owner.token,
+      body: { data: [{ type: 'users', id: second.username }] },
+    });
     expectError(await api('DELETE', `/organization-memberships/${ou}`, { token: manager.token }), 404);
     expect((await api('GET', `/organization-memberships/${ou}`, { token: org.owner.token })).status).to.equal(200);
   });

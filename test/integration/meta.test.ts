@@ -41,7 +41,9 @@ describe('discovery, ping, health and the queue board', () => {
     const anonymous = await fetch(`${h.baseUrl}/admin/queues`);
     expect(anonymous.status).to.equal(401);
     expect(anonymous.headers.get('www-authenticate')).to.match(/^Basic/);
-    const wrong = await fetch(`${h.baseUrl}/admin/queues`, { headers: { Authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` } });
+    const wrong = await fetch(`${h.baseUrl}/admin/queues`, {
+      headers: { Authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` },
+    });
     expect(wrong.status).to.equal(401);
     const auth = { Authorization: `Basic ${Buffer.from(`admin:${h.adminToken}`).toString('base64')}` };
     const page = await fetch(`${h.baseUrl}/admin/queues`, { headers: auth });
@@ -50,7 +52,14 @@ describe('discovery, ping, health and the queue board', () => {
     const queues = await fetch(`${h.baseUrl}/admin/queues/api/queues`, { headers: auth });
     expect(queues.status).to.equal(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).to.deep.equal(['deadline-expiry', 'notification-delivery', 'run-pipeline', 'run-task-dispatch', 'test-run-execution', 'verification']);
+    expect(names).to.deep.equal([
+      'deadline-expiry',
+      'notification-delivery',
+      'run-pipeline',
+      'run-task-dispatch',
+      'test-run-execution',
+      'verification',
+    ]);
   });
 
   it('answers malformed paths and unstorable values with JSON:API 400/422 errors, not 500', async () => {
@@ -62,8 +71,18 @@ describe('discovery, ping, health and the queue board', () => {
       expect(body.errors[0].status).to.equal('400');
     }
     const org = (await api('GET', '/organizations', {})).body.data[0]?.id;
-    const named = org ?? (await api('POST', '/organizations', { body: { data: { type: 'organizations', attributes: { name: `nul-${Date.now()}`, email: 'nul@example.test' } } } })).body.data.id;
-    const res = await api('POST', `/organizations/${named}/workspaces`, { body: { data: { type: 'workspaces', attributes: { name: `nul-${Date.now()}`, description: 'a\u0000b' } } } });
+    const named =
+      org ??
+      (
+        await api('POST', '/organizations', {
+          body: {
+            data: { type: 'organizations', attributes: { name: `nul-${Date.now()}`, email: 'nul@example.test' } },
+          },
+        })
+      ).body.data.id;
+    const res = await api('POST', `/organizations/${named}/workspaces`, {
+      body: { data: { type: 'workspaces', attributes: { name: `nul-${Date.now()}`, description: 'a\u0000b' } } },
+    });
     expectError(res, 422);
   });
 });

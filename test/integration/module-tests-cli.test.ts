@@ -31,9 +31,14 @@ const resultLines = (output: string) =>
   output
     .split('\n')
     .filter((l) => /^\s*(tests\/\S+\.\.\. |(run )?"?\w+"?\.\.\. (pass|fail|skip|error))|^(Success|Failure)!/.test(l))
-    .map((l) => l.replace(/^(\s*)run "/, '$1').replace(/"/g, '').trimEnd());
+    .map((l) =>
+      l
+        .replace(/^(\s*)run "/, '$1')
+        .replace(/"/g, '')
+        .trimEnd(),
+    );
 
-describe('terraform test -cloud-run runs a module\'s tests on the service (real CLI)', function () {
+describe("terraform test -cloud-run runs a module's tests on the service (real CLI)", function () {
   this.timeout(300_000);
   let worker: WorkerProcess;
   let dir: string;
@@ -79,8 +84,18 @@ describe('terraform test -cloud-run runs a module\'s tests on the service (real 
     expect(remoteFail.output).to.include('unexpected greeting hello world');
     expect(resultLines(remoteFail.output)).to.deep.equal(resultLines(localFail.output));
 
-    const runs = await api('GET', `/organizations/${org.name}/tests/registry-modules/private/${org.name}/${name}/null/test-runs`, { token: org.owner.token });
-    expect(runs.body.data.map((r: { attributes: Record<string, unknown> }) => [r.attributes.source, r.attributes.status, r.attributes['test-status']])).to.deep.equal([
+    const runs = await api(
+      'GET',
+      `/organizations/${org.name}/tests/registry-modules/private/${org.name}/${name}/null/test-runs`,
+      { token: org.owner.token },
+    );
+    expect(
+      runs.body.data.map((r: { attributes: Record<string, unknown> }) => [
+        r.attributes.source,
+        r.attributes.status,
+        r.attributes['test-status'],
+      ]),
+    ).to.deep.equal([
       ['terraform', 'finished', 'fail'],
       ['terraform', 'finished', 'pass'],
     ]);

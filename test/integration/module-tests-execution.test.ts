@@ -151,9 +151,10 @@ describe('module test runs executed by the worker (real terraform)', function ()
     const cvId = await uploadTestConfig(m, token(), files, { cli: true });
     return (await createTestRun(m, token(), cvId, attrs)).id as string;
   };
-  const finalOf = (id: string, m: TestModule = mod, timeoutMs = 60_000) => waitForTestRun(m, token(), id, ['finished', 'errored', 'canceled'], timeoutMs);
+  const finalOf = (id: string, m: TestModule = mod, timeoutMs = 60_000) =>
+    waitForTestRun(m, token(), id, ['finished', 'errored', 'canceled'], timeoutMs);
 
-  it('counts passed, failed, errored and skipped runs exactly as terraform test -json\'s summary does', async () => {
+  it("counts passed, failed, errored and skipped runs exactly as terraform test -json's summary does", async () => {
     const local = await localTerraformTest(MIXED);
     expect(local.summary, local.output).to.not.equal(null);
     // The configuration produces every kind of result.
@@ -173,8 +174,12 @@ describe('module test runs executed by the worker (real terraform)', function ()
     expect(countsOf(filtered)).to.deep.equal({ status: 'fail', passed: 1, failed: 1, errored: 0, skipped: 0 });
   });
 
-  it('runs the tests of the given test directory, printing each run\'s state when verbose', async () => {
-    const files = { 'main.tf': GREETER, 'spec/unit/basic.tftest.hcl': 'run "applies" {}\n', 'tests/ignored.tftest.hcl': expectName('never') };
+  it("runs the tests of the given test directory, printing each run's state when verbose", async () => {
+    const files = {
+      'main.tf': GREETER,
+      'spec/unit/basic.tftest.hcl': 'run "applies" {}\n',
+      'tests/ignored.tftest.hcl': expectName('never'),
+    };
     const quiet = await finalOf(await run(files, { 'test-directory': 'spec/unit' }));
     expect(countsOf(quiet)).to.deep.equal({ status: 'pass', passed: 1, failed: 0, errored: 0, skipped: 0 });
     expect(await readWholeLog(quiet.attributes['log-read-url'])).not.to.include('"test_state"');
@@ -196,12 +201,20 @@ describe('module test runs executed by the worker (real terraform)', function ()
     const bytes = whole.body;
     expect(bytes[0]).to.equal(0x02);
     expect(bytes[bytes.length - 1]).to.equal(0x03);
-    const lines = bytes.subarray(1, bytes.length - 1).toString('utf8').split('\n').filter((l) => l.trim());
+    const lines = bytes
+      .subarray(1, bytes.length - 1)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const messages = lines.map((l) => JSON.parse(l));
     expect(messages[0]).to.include({ type: 'version' });
     const summary = messages.find((m) => m.type === 'test_summary');
     expect(summary.test_summary).to.deep.equal({ status: 'pass', passed: 1, failed: 0, errored: 0, skipped: 0 });
-    expect(messages.some((m) => m.type === 'test_run' && m.test_run.run === 'name_is_nobody' && m.test_run.status === 'pass')).to.equal(true);
+    expect(
+      messages.some(
+        (m) => m.type === 'test_run' && m.test_run.run === 'name_is_nobody' && m.test_run.status === 'pass',
+      ),
+    ).to.equal(true);
 
     // limit and offset select byte ranges; reading in small chunks gives the same log.
     const slice = await readLogUrl(url, 'limit=10&offset=5');
@@ -216,7 +229,8 @@ describe('module test runs executed by the worker (real terraform)', function ()
   it('keeps long lines of multi-byte characters intact in the log', async () => {
     const big = '日本'.repeat(40_000);
     const files = {
-      'main.tf': 'output "big" { value = join("", [for i in range(1000) : join("", [for j in range(40) : "日本"])]) }\n',
+      'main.tf':
+        'output "big" { value = join("", [for i in range(1000) : join("", [for j in range(40) : "日本"])]) }\n',
       'tests/u.tftest.hcl': `run "unicode" {
   command = plan
   assert {
@@ -230,22 +244,37 @@ describe('module test runs executed by the worker (real terraform)', function ()
     expect(countsOf(done)).to.deep.equal({ status: 'fail', passed: 0, failed: 1, errored: 0, skipped: 0 });
     const log = await readWholeLog(done.attributes['log-read-url']);
     expect(log.includes('\uFFFD'), 'the log holds replacement characters').to.equal(false);
-    const lines = log.slice(1, -1).split('\n').filter((l) => l.trim());
-    const diagnostics = lines.map((l) => JSON.parse(l)).filter((m) => m.type === 'diagnostic' && m['@testrun'] === 'unicode');
+    const lines = log
+      .slice(1, -1)
+      .split('\n')
+      .filter((l) => l.trim());
+    const diagnostics = lines
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.type === 'diagnostic' && m['@testrun'] === 'unicode');
     expect(diagnostics.map((d) => d.diagnostic.detail)).to.include(`big is ${big}`);
   });
 
-  it('gives the module\'s test variables to Terraform as environment, overridden by the test run\'s variables', async () => {
+  it("gives the module's test variables to Terraform as environment, overridden by the test run's variables", async () => {
     const own = await createModule(org);
-    const v = await api('POST', `${own.tests}/vars`, { token: token(), body: doc('vars', { key: 'TF_VAR_name', value: 'fromenv', category: 'env', sensitive: true }) });
+    const v = await api('POST', `${own.tests}/vars`, {
+      token: token(),
+      body: doc('vars', { key: 'TF_VAR_name', value: 'fromenv', category: 'env', sensitive: true }),
+    });
     expect(v.status, v.text).to.equal(201);
 
-    const envOnly = await finalOf(await run({ 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('fromenv') }, {}, own), own);
+    const envOnly = await finalOf(
+      await run({ 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('fromenv') }, {}, own),
+      own,
+    );
     expect(envOnly.attributes.status, envOnly.attributes.message).to.equal('finished');
     expect(countsOf(envOnly)).to.deep.equal({ status: 'pass', passed: 1, failed: 0, errored: 0, skipped: 0 });
 
     const overridden = await finalOf(
-      await run({ 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('override') }, { variables: [{ key: 'name', value: '"override"' }] }, own),
+      await run(
+        { 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('override') },
+        { variables: [{ key: 'name', value: '"override"' }] },
+        own,
+      ),
       own,
     );
     expect(overridden.attributes.status, overridden.attributes.message).to.equal('finished');
@@ -253,16 +282,23 @@ describe('module test runs executed by the worker (real terraform)', function ()
 
     // The same override makes the environment's expectation fail, so the value really came from the test run.
     const mismatch = await finalOf(
-      await run({ 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('fromenv') }, { variables: [{ key: 'name', value: '"override"' }] }, own),
+      await run(
+        { 'main.tf': GREETER, 'tests/v.tftest.hcl': expectName('fromenv') },
+        { variables: [{ key: 'name', value: '"override"' }] },
+        own,
+      ),
       own,
     );
     expect(countsOf(mismatch)).to.deep.equal({ status: 'fail', passed: 0, failed: 1, errored: 0, skipped: 0 });
     expect(await readWholeLog(mismatch.attributes['log-read-url'])).to.include('name is override, not fromenv');
   });
 
-  it('gives Terraform none of the service\'s own environment, only the module\'s test variables', async () => {
+  it("gives Terraform none of the service's own environment, only the module's test variables", async () => {
     const own = await createModule(org);
-    const v = await api('POST', `${own.tests}/vars`, { token: token(), body: doc('vars', { key: 'MT_VISIBLE', value: 'from-the-module', category: 'env' }) });
+    const v = await api('POST', `${own.tests}/vars`, {
+      token: token(),
+      body: doc('vars', { key: 'MT_VISIBLE', value: 'from-the-module', category: 'env' }),
+    });
     expect(v.status, v.text).to.equal(201);
     const marker = newMarker();
     markers.push(marker);
@@ -286,13 +322,19 @@ describe('module test runs executed by the worker (real terraform)', function ()
     const env = witness.sightings.find((s) => s.path === `/${marker}-env`)?.body ?? '';
     expect(env).to.include('MT_VISIBLE=from-the-module');
     const h = harness();
-    for (const secret of [h.childEnv.DATABASE_URL!, h.childEnv.ENCRYPTION_KEY!, h.adminToken, h.childEnv.REDIS_URL!]) expect(env).not.to.include(secret);
+    for (const secret of [h.childEnv.DATABASE_URL!, h.childEnv.ENCRYPTION_KEY!, h.adminToken, h.childEnv.REDIS_URL!])
+      expect(env).not.to.include(secret);
     expect(env).not.to.match(/^(DATABASE_URL|ENCRYPTION_KEY|SITE_ADMIN_TOKEN|REDIS_URL|QUEUE_PREFIX)=/m);
   });
 
-  it('runs a test run created against another module\'s configuration version', async () => {
+  it("runs a test run created against another module's configuration version", async () => {
     const owner = await createModule(org);
-    const cvId = await uploadTestConfig(owner, token(), { 'main.tf': GREETER, 'tests/basic.tftest.hcl': expectName('nobody') }, { cli: true });
+    const cvId = await uploadTestConfig(
+      owner,
+      token(),
+      { 'main.tf': GREETER, 'tests/basic.tftest.hcl': expectName('nobody') },
+      { cli: true },
+    );
     const borrowed = await createTestRun(mod, token(), cvId);
     const done = await finalOf(borrowed.id);
     expect(done.attributes.status, done.attributes.message).to.equal('finished');
@@ -311,7 +353,12 @@ describe('module test runs executed by the worker (real terraform)', function ()
   });
 
   it('errors a test run whose configuration cannot be initialised, with a message and the output in the log', async () => {
-    const done = await finalOf(await run({ 'main.tf': 'resource "terraform_data" "broken" {\n  input = \n', 'tests/basic.tftest.hcl': expectName('nobody') }));
+    const done = await finalOf(
+      await run({
+        'main.tf': 'resource "terraform_data" "broken" {\n  input = \n',
+        'tests/basic.tftest.hcl': expectName('nobody'),
+      }),
+    );
     expect(done.attributes.status).to.equal('errored');
     expect(done.attributes['test-status']).to.equal('error');
     expect(done.attributes.message).to.be.a('string').and.match(/init/i);
@@ -380,14 +427,19 @@ describe('module test runs executed by the worker (real terraform)', function ()
     const shown = (await showTestRun(mod, token(), id)).body.data;
     expect(shown.attributes.status).to.equal('canceled');
     expect(shown.attributes['status-timestamps']).to.include.keys('canceled-at', 'force-canceled-at');
-    expect(shown.attributes.message).to.be.a('string').and.match(/force-canceled/);
+    expect(shown.attributes.message)
+      .to.be.a('string')
+      .and.match(/force-canceled/);
 
     await waitFor(() => processesWith(marker).length === 0, 'terraform and the provisioner to be killed', 10_000);
     expect(witness.saw(`/${marker}-destroyed`)).to.equal(false);
     expectError(await api('POST', `${mod.tests}/test-runs/${id}/force-cancel`, { token: token() }), 409);
     expectError(await api('POST', `${mod.tests}/test-runs/${id}/cancel`, { token: token() }), 409);
     // The worker is done with it: the lease is released, the log ended, and the status stays.
-    await waitFor(async () => (await harness().rt.db('test_runs').where({ id }).first()).lease_owner === null, 'the worker to release the run');
+    await waitFor(
+      async () => (await harness().rt.db('test_runs').where({ id }).first()).lease_owner === null,
+      'the worker to release the run',
+    );
     expect((await showTestRun(mod, token(), id)).body.data.attributes.status).to.equal('canceled');
     expect((await readWholeLog(shown.attributes['log-read-url'])).endsWith('\u0003')).to.equal(true);
   });

@@ -10,7 +10,8 @@ const ORG = 'org-jobs';
 
 describe('notification delivery jobs: rounds after commit', () => {
   const queue = () => harness().rt.queues['notification-delivery'];
-  const carried = async (attempts: string[]) => (await queue().getJob(jobs.notificationDeliveries(firstTries(attempts, ORG)).jobId))?.data;
+  const carried = async (attempts: string[]) =>
+    (await queue().getJob(jobs.notificationDeliveries(firstTries(attempts, ORG)).jobId))?.data;
 
   it('adds the deliveries queued in one turn of an idle process in one job, and settles every caller once it is added', async () => {
     const { deliveries } = harness().rt;
@@ -47,8 +48,14 @@ describe('notification delivery jobs: rounds after commit', () => {
     // A job's worth goes out without waiting for the round.
     const many = ids(DELIVERIES_PER_JOB + 3);
     await deliveries.add(firstTries(many, ORG));
-    expect(await carried(many.slice(0, DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(0, DELIVERIES_PER_JOB), organization: ORG });
-    expect(await carried(many.slice(DELIVERIES_PER_JOB))).to.deep.equal({ deliveryIds: many.slice(DELIVERIES_PER_JOB), organization: ORG });
+    expect(await carried(many.slice(0, DELIVERIES_PER_JOB))).to.deep.equal({
+      deliveryIds: many.slice(0, DELIVERIES_PER_JOB),
+      organization: ORG,
+    });
+    expect(await carried(many.slice(DELIVERIES_PER_JOB))).to.deep.equal({
+      deliveryIds: many.slice(DELIVERIES_PER_JOB),
+      organization: ORG,
+    });
   });
 
   it('puts the deliveries of different organizations gathered in one round in jobs of their own', async () => {
@@ -56,7 +63,15 @@ describe('notification delivery jobs: rounds after commit', () => {
     await pause(DELIVERY_ROUND_MS * 2);
     const [e, f] = [ids(2), ids(3)];
     await Promise.all([deliveries.add(firstTries(e, 'org-e')), deliveries.add(firstTries(f, 'org-f'))]);
-    expect(await queue().getJob(jobs.notificationDeliveries(firstTries(e, 'org-e')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: e, organization: 'org-e' });
-    expect(await queue().getJob(jobs.notificationDeliveries(firstTries(f, 'org-f')).jobId).then((j) => j?.data)).to.deep.equal({ deliveryIds: f, organization: 'org-f' });
+    expect(
+      await queue()
+        .getJob(jobs.notificationDeliveries(firstTries(e, 'org-e')).jobId)
+        .then((j) => j?.data),
+    ).to.deep.equal({ deliveryIds: e, organization: 'org-e' });
+    expect(
+      await queue()
+        .getJob(jobs.notificationDeliveries(firstTries(f, 'org-f')).jobId)
+        .then((j) => j?.data),
+    ).to.deep.equal({ deliveryIds: f, organization: 'org-f' });
   });
 });

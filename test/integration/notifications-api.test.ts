@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { decryptSecret } from '../../shared/platform/crypto.js';
 import { freePort, harness } from '../helpers/harness.js';
-import { countRows, createOrg, createUser, createWorkspace, uniq, type TestUser, memberWithAccess } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createOrg,
+  createUser,
+  createWorkspace,
+  uniq,
+  type TestUser,
+  memberWithAccess,
+} from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startScriptedReceiver, type ScriptedReceiver } from '../helpers/notification-receiver.js';
 
@@ -11,7 +19,8 @@ const TABLES = ['notification_configurations', 'notification_configuration_users
 const RESPONSE_KEYS = ['body', 'code', 'headers', 'sent-at', 'successful', 'url'];
 type Org = { name: string; owner: TestUser };
 
-const counts = async () => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await countRows(t)] as const)));
+const counts = async () =>
+  Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await countRows(t)] as const)));
 
 /** Asserts the request is refused with `status` and that no notification table changed. */
 async function refused(call: () => Promise<ApiResponse>, status: number, detail?: RegExp): Promise<ApiResponse> {
@@ -22,14 +31,34 @@ async function refused(call: () => Promise<ApiResponse>, status: number, detail?
   return res;
 }
 
-const ncDoc = (attrs: Record<string, unknown>, relationships?: Record<string, unknown>, type = 'notification-configuration') =>
-  doc(type, { 'destination-type': 'generic', enabled: false, name: uniq('nc'), url: 'https://example.test/hook', ...attrs }, relationships);
+const ncDoc = (
+  attrs: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+  type = 'notification-configuration',
+) =>
+  doc(
+    type,
+    { 'destination-type': 'generic', enabled: false, name: uniq('nc'), url: 'https://example.test/hook', ...attrs },
+    relationships,
+  );
 
-const createNc = (wsId: string, token: string, attrs: Record<string, unknown> = {}, relationships?: Record<string, unknown>) =>
-  api('POST', `/workspaces/${wsId}/notification-configurations`, { token, body: ncDoc(attrs, relationships) });
+const createNc = (
+  wsId: string,
+  token: string,
+  attrs: Record<string, unknown> = {},
+  relationships?: Record<string, unknown>,
+) => api('POST', `/workspaces/${wsId}/notification-configurations`, { token, body: ncDoc(attrs, relationships) });
 
-const patchNc = (id: string, token: string | null, attrs: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-  api('PATCH', `/notification-configurations/${id}`, { token, body: doc('notification-configuration', attrs, relationships) });
+const patchNc = (
+  id: string,
+  token: string | null,
+  attrs: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+) =>
+  api('PATCH', `/notification-configurations/${id}`, {
+    token,
+    body: doc('notification-configuration', attrs, relationships),
+  });
 
 const page = (wsId: string, token: string, query: string) =>
   api('GET', `/workspaces/${wsId}/notification-configurations?${query}`, { token });
@@ -78,7 +107,9 @@ describe('notification configurations: verification', function () {
     expect(rx.received[0].signatureValid).to.equal(true);
     expect(await countRows('verifications')).to.equal(verificationsBefore + 1);
     const list = await api('GET', `/workspaces/${ws.id}/notification-configurations`, { token: org.owner.token });
-    expect(list.body.data.filter((c: { attributes: { url: string } }) => c.attributes.url === rx.url)).to.have.length(0);
+    expect(list.body.data.filter((c: { attributes: { url: string } }) => c.attributes.url === rx.url)).to.have.length(
+      0,
+    );
   });
 
   it('creates an enabled configuration whose destination answers 200, with the delivery response filled', async () => {
@@ -88,7 +119,12 @@ describe('notification configurations: verification', function () {
     const res = await createNc(ws.id, org.owner.token, attrs);
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.type).to.equal('notification-configurations');
-    expect(res.body.data.attributes).to.include({ 'destination-type': 'generic', enabled: true, url: rx.url, token: null });
+    expect(res.body.data.attributes).to.include({
+      'destination-type': 'generic',
+      enabled: true,
+      url: rx.url,
+      token: null,
+    });
     expect(res.body.data.attributes.triggers).to.deep.equal(['run:created', 'run:errored']);
     expect(res.body.data.relationships.subscribable.data).to.deep.equal({ type: 'workspaces', id: ws.id });
 
@@ -99,7 +135,14 @@ describe('notification configurations: verification', function () {
     expect(test.body.payload_version).to.equal(1);
     expect(test.body.notification_configuration_id).to.equal(res.body.data.id);
     const nulls = [
-      'run_url', 'run_id', 'run_message', 'run_created_at', 'run_created_by', 'workspace_id', 'workspace_name', 'organization_name',
+      'run_url',
+      'run_id',
+      'run_message',
+      'run_created_at',
+      'run_created_by',
+      'workspace_id',
+      'workspace_name',
+      'organization_name',
     ];
     for (const k of nulls) expect(test.body[k], k).to.equal(null);
     expect(test.body.notifications).to.have.length(1);
@@ -132,7 +175,10 @@ describe('notification configurations: verification', function () {
     const deadUrl = `http://127.0.0.1:${await freePort()}/hook`;
     const c = await created(ws.id, org.owner.token, { url: deadUrl });
     expect(c.attributes['delivery-responses']).to.deep.equal([]);
-    await refused(() => api('POST', `/notification-configurations/${c.id}/actions/verify`, { token: org.owner.token }), 400);
+    await refused(
+      () => api('POST', `/notification-configurations/${c.id}/actions/verify`, { token: org.owner.token }),
+      400,
+    );
     const after = await api('GET', `/notification-configurations/${c.id}`, { token: org.owner.token });
     expect(after.status).to.equal(200);
     expect(after.body.data.attributes.url).to.equal(deadUrl);
@@ -140,12 +186,18 @@ describe('notification configurations: verification', function () {
     const rx = await receiver(null);
     const live = await created(ws.id, org.owner.token, { url: rx.url });
     expect(rx.received).to.have.length(0);
-    const verified = await api('POST', `/notification-configurations/${live.id}/actions/verify`, { token: org.owner.token });
+    const verified = await api('POST', `/notification-configurations/${live.id}/actions/verify`, {
+      token: org.owner.token,
+    });
     expect(verified.status, verified.text).to.equal(200);
     expect(verified.body.data.type).to.equal('notification-configurations');
     expect(rx.received).to.have.length(1);
     expect(verified.body.data.attributes['delivery-responses']).to.have.length(1);
-    expect(verified.body.data.attributes['delivery-responses'][0]).to.include({ code: '200', successful: true, url: rx.url });
+    expect(verified.body.data.attributes['delivery-responses'][0]).to.include({
+      code: '200',
+      successful: true,
+      url: rx.url,
+    });
     // Verifying does not enable the configuration.
     expect(verified.body.data.attributes.enabled).to.equal(false);
   });
@@ -232,7 +284,8 @@ describe('notification configurations: API rules', function () {
   it('lists unpaginated without page parameters and in pages of 20 by default with them', async () => {
     const full = await createWorkspace(org);
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await created(full.id, org.owner.token, { name: `nc-${String(i).padStart(2, '0')}` })).id);
+    for (let i = 0; i < 20; i++)
+      ids.push((await created(full.id, org.owner.token, { name: `nc-${String(i).padStart(2, '0')}` })).id);
 
     const all = await api('GET', `/workspaces/${full.id}/notification-configurations`, { token: org.owner.token });
     expect(all.status, all.text).to.equal(200);
@@ -243,14 +296,26 @@ describe('notification configurations: API rules', function () {
     expect(first.status).to.equal(200);
     expect(first.body.data).to.have.length(20);
     expect(first.body.meta.pagination).to.deep.include({
-      'current-page': 1, 'page-size': 20, 'total-pages': 1, 'total-count': 20, 'next-page': null, 'prev-page': null,
+      'current-page': 1,
+      'page-size': 20,
+      'total-pages': 1,
+      'total-count': 20,
+      'next-page': null,
+      'prev-page': null,
     });
 
     const sized = await page(full.id, org.owner.token, 'page%5Bsize%5D=7&page%5Bnumber%5D=2');
     expect(sized.body.data).to.have.length(7);
     const p = sized.body.meta.pagination;
-    expect(p).to.deep.include({ 'current-page': 2, 'total-pages': 3, 'total-count': 20, 'next-page': 3, 'prev-page': 1 });
-    for (const k of ['current-page', 'total-pages', 'total-count', 'next-page', 'prev-page']) expect(p[k], k).to.be.a('number');
+    expect(p).to.deep.include({
+      'current-page': 2,
+      'total-pages': 3,
+      'total-count': 20,
+      'next-page': 3,
+      'prev-page': 1,
+    });
+    for (const k of ['current-page', 'total-pages', 'total-count', 'next-page', 'prev-page'])
+      expect(p[k], k).to.be.a('number');
     const last = await page(full.id, org.owner.token, 'page%5Bsize%5D=7&page%5Bnumber%5D=3');
     expect(last.body.data).to.have.length(6);
     const pageIds = [...first.body.data].map((d: { id: string }) => d.id);
@@ -291,15 +356,21 @@ describe('notification configurations: API rules', function () {
     const admin = await memberWithAccess(org, ws.id, 'admin');
     const mine = await created(ws.id, admin.token);
     expect((await api('GET', `/notification-configurations/${c.id}`, { token: admin.token })).status).to.equal(200);
-    expect((await api('DELETE', `/notification-configurations/${mine.id}`, { token: admin.token })).status).to.equal(204);
+    expect((await api('DELETE', `/notification-configurations/${mine.id}`, { token: admin.token })).status).to.equal(
+      204,
+    );
     await refused(() => api('GET', `/notification-configurations/${mine.id}`, { token: admin.token }), 404);
   });
 
   it('refuses malformed bodies with 422, malformed JSON with 400 and missing credentials with 401, writing nothing', async () => {
     const token = org.owner.token;
-    const post = (body: unknown) => () => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token, body });
+    const post = (body: unknown) => () =>
+      api('POST', `/workspaces/${ws.id}/notification-configurations`, { token, body });
     await refused(post(ncDoc({}, undefined, 'workspaces')), 422);
-    await refused(post({ data: { attributes: { 'destination-type': 'generic', name: 'n', url: 'https://example.test/' } } }), 422);
+    await refused(
+      post({ data: { attributes: { 'destination-type': 'generic', name: 'n', url: 'https://example.test/' } } }),
+      422,
+    );
     await refused(post(ncDoc({ triggers: ['run:exploded'] })), 422, /triggers/);
     await refused(post(ncDoc({ triggers: 'run:created' })), 422);
     await refused(post(ncDoc({ 'destination-type': 'pager' })), 422, /destination-type/);
@@ -315,8 +386,14 @@ describe('notification configurations: API rules', function () {
     for (const raw of ['{"data":', '{"data": {"type": "notification-configuration",}}']) {
       await refused(() => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token, raw }), 400);
     }
-    await refused(() => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token: null, body: ncDoc({}) }), 401);
-    await refused(() => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token: 'not-a-token', body: ncDoc({}) }), 401);
+    await refused(
+      () => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token: null, body: ncDoc({}) }),
+      401,
+    );
+    await refused(
+      () => api('POST', `/workspaces/${ws.id}/notification-configurations`, { token: 'not-a-token', body: ncDoc({}) }),
+      401,
+    );
     await refused(() => api('GET', `/workspaces/${ws.id}/notification-configurations`, { token: null }), 401);
 
     const c = await created(ws.id, token);
@@ -332,9 +409,17 @@ describe('notification configurations: API rules', function () {
 
   it('accepts every trigger value as TFE spells it, including workspace:auto_destro_reminder, and the plural type', async () => {
     const triggers = [
-      'run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored',
-      'assessment:drifted', 'assessment:check_failure', 'assessment:failed',
-      'workspace:auto_destro_reminder', 'workspace:auto_destroy_run_results',
+      'run:created',
+      'run:planning',
+      'run:needs_attention',
+      'run:applying',
+      'run:completed',
+      'run:errored',
+      'assessment:drifted',
+      'assessment:check_failure',
+      'assessment:failed',
+      'workspace:auto_destro_reminder',
+      'workspace:auto_destroy_run_results',
     ];
     const c = await created(ws.id, org.owner.token, { triggers });
     expect(c.attributes.triggers).to.deep.equal(triggers);
@@ -347,7 +432,11 @@ describe('notification configurations: API rules', function () {
     // Defaults (spec 2.4): enabled false, triggers [], token null.
     const minimal = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
       token: org.owner.token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', name: uniq('min'), url: 'https://example.test/x' }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        name: uniq('min'),
+        url: 'https://example.test/x',
+      }),
     });
     expect(minimal.status, minimal.text).to.equal(201);
     expect(minimal.body.data.attributes).to.include({ enabled: false, token: null });

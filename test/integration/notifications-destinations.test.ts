@@ -1,17 +1,30 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createUser, createWorkspace, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createOrg,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { startScriptedReceiver, type ScriptedReceiver, type ScriptedRequest } from '../helpers/notification-receiver.js';
+import {
+  startScriptedReceiver,
+  type ScriptedReceiver,
+  type ScriptedRequest,
+} from '../helpers/notification-receiver.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 
 const QUEUES = ['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'];
 const CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' };
 const TABLES = ['notification_configurations', 'notification_configuration_users', 'notification_deliveries'];
 
-const counts = async () => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await countRows(t)] as const)));
+const counts = async () =>
+  Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await countRows(t)] as const)));
 
 async function refused(call: () => Promise<ApiResponse>, status: number, detail?: RegExp): Promise<void> {
   const before = await counts();
@@ -60,7 +73,12 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     return r;
   }
 
-  const create = (wsId: string, token: string, attrs: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+  const create = (
+    wsId: string,
+    token: string,
+    attrs: Record<string, unknown>,
+    relationships?: Record<string, unknown>,
+  ) =>
     api('POST', `/workspaces/${wsId}/notification-configurations`, {
       token,
       body: doc(
@@ -86,10 +104,18 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     // A token on a chat destination is never used to sign.
     const s = await create(ws.id, token, { 'destination-type': 'slack', url: slack.url, token: 'unused-secret' });
     expect(s.status, s.text).to.equal(201);
-    expect(s.body.data.attributes['delivery-responses'][0]).to.include({ code: '200', successful: true, url: slack.url });
+    expect(s.body.data.attributes['delivery-responses'][0]).to.include({
+      code: '200',
+      successful: true,
+      url: slack.url,
+    });
     const t = await create(ws.id, token, { 'destination-type': 'microsoft-teams', url: teams.url });
     expect(t.status, t.text).to.equal(201);
-    expect(t.body.data.attributes['delivery-responses'][0]).to.include({ code: '200', successful: true, url: teams.url });
+    expect(t.body.data.attributes['delivery-responses'][0]).to.include({
+      code: '200',
+      successful: true,
+      url: teams.url,
+    });
 
     const runId = await runIn(ws, token);
     const forRun = (rx: ScriptedReceiver) => rx.received.filter((r) => JSON.stringify(r.body).includes(runId));
@@ -108,7 +134,9 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
       expect(m.headers).to.not.have.property('x-svc-notification-signature');
       expect(m.headers).to.not.have.property('x-tfe-notification-signature');
     }
-    expect(slackMsgs.map((m) => m.body.text).join('\n')).to.include('Run Created').and.include('Run Planning');
+    expect(slackMsgs.map((m) => m.body.text).join('\n'))
+      .to.include('Run Created')
+      .and.include('Run Planning');
 
     const teamsMsgs = forRun(teams);
     expect(teamsMsgs).to.have.length(2);
@@ -133,12 +161,23 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     await joinOrg(org, member);
     const ws = await createWorkspace(org);
     const verificationsBefore = await countRows('verifications');
-    const c = await create(ws.id, token, { 'destination-type': 'email', triggers: ['run:created'] }, {
-      users: { data: [{ type: 'users', id: org.owner.id }, { type: 'users', id: member.id }] },
-    });
+    const c = await create(
+      ws.id,
+      token,
+      { 'destination-type': 'email', triggers: ['run:created'] },
+      {
+        users: {
+          data: [
+            { type: 'users', id: org.owner.id },
+            { type: 'users', id: member.id },
+          ],
+        },
+      },
+    );
     expect(c.status, c.text).to.equal(201);
     expect(await countRows('verifications')).to.equal(verificationsBefore);
-    const userIds = (res: ApiResponse) => res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort();
+    const userIds = (res: ApiResponse) =>
+      res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort();
     expect(userIds(c)).to.deep.equal([org.owner.id, member.id].sort());
     const shown = await api('GET', `/notification-configurations/${c.body.data.id}`, { token });
     expect(userIds(shown)).to.deep.equal([org.owner.id, member.id].sort());
@@ -158,7 +197,8 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     expect(delivery.status).to.equal('delivered');
     const outbox = await harness().rt.db('mail_messages').where({ ref_id: delivery.id });
     expect(outbox.map((m) => m.to_address).sort()).to.deep.equal([org.owner.email, member.email].sort());
-    const sent = async () => (await harness().rt.db('mail_messages').where({ ref_id: delivery.id, status: 'sent' })).length === 2;
+    const sent = async () =>
+      (await harness().rt.db('mail_messages').where({ ref_id: delivery.id, status: 'sent' })).length === 2;
     await waitFor(sent, 'the outbox rows to be sent');
   });
 
@@ -177,33 +217,46 @@ describe('notifications: Slack, Microsoft Teams and email destinations', functio
     await refused(() => create(ws.id, token, email, users(member, stranger)), 422, /member/);
     // An invited (not yet accepted) member is accepted, as in Terraform Cloud (go-tfe-compat-c covers who gets mail).
     expect((await create(ws.id, token, email, users(invited))).status).to.equal(201);
-    await refused(() => create(ws.id, token, email, { users: { data: [{ type: 'users', id: 'user-doesnotexist' }] } }), 422);
+    await refused(
+      () => create(ws.id, token, email, { users: { data: [{ type: 'users', id: 'user-doesnotexist' }] } }),
+      422,
+    );
     const webhooks = [
       ['generic', 'https://example.test/h'],
       ['slack', 'https://example.test/s'],
       ['microsoft-teams', 'https://example.test/t'],
     ];
     for (const [type, url] of webhooks) {
-      await refused(() => create(ws.id, token, { 'destination-type': type, enabled: false, url }, users(member)), 422, /email/);
+      await refused(
+        () => create(ws.id, token, { 'destination-type': type, enabled: false, url }, users(member)),
+        422,
+        /email/,
+      );
     }
 
     const ok = await create(ws.id, token, email, users(member));
     expect(ok.status, ok.text).to.equal(201);
     await refused(
-      () => api('PATCH', `/notification-configurations/${ok.body.data.id}`, {
-        token,
-        body: doc('notification-configuration', { name: 'x' }, users(stranger)),
-      }),
+      () =>
+        api('PATCH', `/notification-configurations/${ok.body.data.id}`, {
+          token,
+          body: doc('notification-configuration', { name: 'x' }, users(stranger)),
+        }),
       422,
       /member/,
     );
-    const generic = await create(ws.id, token, { 'destination-type': 'generic', enabled: false, url: 'https://example.test/h' });
+    const generic = await create(ws.id, token, {
+      'destination-type': 'generic',
+      enabled: false,
+      url: 'https://example.test/h',
+    });
     expect(generic.status, generic.text).to.equal(201);
     await refused(
-      () => api('PATCH', `/notification-configurations/${generic.body.data.id}`, {
-        token,
-        body: doc('notification-configuration', {}, users(member)),
-      }),
+      () =>
+        api('PATCH', `/notification-configurations/${generic.body.data.id}`, {
+          token,
+          body: doc('notification-configuration', {}, users(member)),
+        }),
       422,
       /email/,
     );

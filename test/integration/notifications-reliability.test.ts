@@ -5,11 +5,21 @@ import { countRows, createOrg, createWorkspace, uniq } from '../helpers/fixtures
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import {
-  startScriptedReceiver, type ScriptedAnswer, type ScriptedReceiver, type ScriptedRequest,
+  startScriptedReceiver,
+  type ScriptedAnswer,
+  type ScriptedReceiver,
+  type ScriptedRequest,
 } from '../helpers/notification-receiver.js';
 
 const ALL_QUEUES = ['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'];
-const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
+const RUN_TRIGGERS = [
+  'run:created',
+  'run:planning',
+  'run:needs_attention',
+  'run:applying',
+  'run:completed',
+  'run:errored',
+];
 const CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' };
 
 const isRun = (r: ScriptedRequest) => typeof r.body.run_id === 'string';
@@ -53,7 +63,12 @@ describe('notifications: reliable delivery', function () {
     const created = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
       token,
       body: doc('notification-configuration', {
-        'destination-type': 'generic', enabled: true, name: uniq('hook'), token: secret, url: rx.url, triggers,
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('hook'),
+        token: secret,
+        url: rx.url,
+        triggers,
       }),
     });
     expect(created.status, created.text).to.equal(201);
@@ -70,7 +85,9 @@ describe('notifications: reliable delivery', function () {
   it('retries a failed delivery after the schedule (Retry-After never shortens it) and records both attempts', async () => {
     await startWorker();
     let runRequests = 0;
-    const s = await setup(() => (++runRequests === 1 ? { status: 503, headers: { 'Retry-After': '1' } } : { status: 200 }));
+    const s = await setup(() =>
+      ++runRequests === 1 ? { status: 503, headers: { 'Retry-After': '1' } } : { status: 200 },
+    );
     const runId = await run(s);
     await waitFor(() => s.rx.received.filter(isRun).length === 2, 'the retried delivery', 20_000);
     const [first, second] = s.rx.received.filter(isRun);
@@ -88,16 +105,29 @@ describe('notifications: reliable delivery', function () {
     expect(log.body.data).to.have.length(1);
     const d = log.body.data[0];
     expect(d.id).to.equal(first.headers['x-svc-delivery-id']);
-    expect(d.attributes).to.include({ trigger: 'run:created', status: 'delivered', 'attempt-count': 2, 'last-status-code': 200 });
-    const attempts = d.attributes.attempts.map((a: { attempt: number; 'status-code': number }) => [a.attempt, a['status-code']]);
-    expect(attempts).to.deep.equal([[1, 503], [2, 200]]);
+    expect(d.attributes).to.include({
+      trigger: 'run:created',
+      status: 'delivered',
+      'attempt-count': 2,
+      'last-status-code': 200,
+    });
+    const attempts = d.attributes.attempts.map((a: { attempt: number; 'status-code': number }) => [
+      a.attempt,
+      a['status-code'],
+    ]);
+    expect(attempts).to.deep.equal([
+      [1, 503],
+      [2, 200],
+    ]);
     expect(log.body.meta.pagination['total-count']).to.equal(1);
   });
 
   it('honours a Retry-After longer than the schedule', async () => {
     await startWorker();
     let runRequests = 0;
-    const s = await setup(() => (++runRequests === 1 ? { status: 503, headers: { 'Retry-After': '9' } } : { status: 200 }));
+    const s = await setup(() =>
+      ++runRequests === 1 ? { status: 503, headers: { 'Retry-After': '9' } } : { status: 200 },
+    );
     await run(s);
     await waitFor(() => s.rx.received.filter(isRun).length === 1, 'the first attempt');
     const [first] = s.rx.received.filter(isRun);
@@ -109,7 +139,10 @@ describe('notifications: reliable delivery', function () {
     await waitFor(() => s.rx.received.filter(isRun).length === 2, 'the retried delivery', 20_000);
     const [, second] = s.rx.received.filter(isRun);
     expect(second.at - first.at).to.be.at.least(8500);
-    await waitFor(async () => (await deliveryRow(first.headers['x-svc-delivery-id'] as string)).status === 'delivered', 'delivered');
+    await waitFor(
+      async () => (await deliveryRow(first.headers['x-svc-delivery-id'] as string)).status === 'delivered',
+      'delivered',
+    );
   });
 
   it('disables the configuration when the destination answers 410, and sends it nothing more', async () => {
@@ -120,13 +153,20 @@ describe('notifications: reliable delivery', function () {
     const other = await api('POST', `/workspaces/${s.ws.id}/notification-configurations`, {
       token: s.token,
       body: doc('notification-configuration', {
-        'destination-type': 'generic', enabled: true, name: uniq('control'), url: control.url, triggers: ['run:created'],
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('control'),
+        url: control.url,
+        triggers: ['run:created'],
       }),
     });
     expect(other.status, other.text).to.equal(201);
 
     const firstRun = await run(s);
-    await waitFor(async () => (await deliveriesOf(s.configurationId))[0]?.status === 'failed', 'the 410 delivery to fail');
+    await waitFor(
+      async () => (await deliveriesOf(s.configurationId))[0]?.status === 'failed',
+      'the 410 delivery to fail',
+    );
     const shown = await api('GET', `/notification-configurations/${s.configurationId}`, { token: s.token });
     expect(shown.body.data.attributes.enabled).to.equal(false);
     const [d] = await deliveriesOf(s.configurationId);
@@ -135,7 +175,10 @@ describe('notifications: reliable delivery', function () {
 
     await waitForRun(firstRun, s.token, ['planned']);
     const secondRun = await run(s);
-    await waitFor(() => control.received.filter((r) => r.body.run_id === secondRun).length === 1, 'the control configuration notification');
+    await waitFor(
+      () => control.received.filter((r) => r.body.run_id === secondRun).length === 1,
+      'the control configuration notification',
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect(s.rx.received.filter(isRun)).to.have.length(1);
     expect(await deliveriesOf(s.configurationId)).to.have.length(1);
@@ -144,21 +187,34 @@ describe('notifications: reliable delivery', function () {
   it("settles each of one event's deliveries on its own outcome, sent by one job", async () => {
     await startWorker();
     const s = await setup(() => ({ status: 200 }));
-    const answers: Record<string, ScriptedAnswer> = { retry: { status: 503, body: 'busy\u0000now' }, gone: { status: 410 } };
+    const answers: Record<string, ScriptedAnswer> = {
+      retry: { status: 503, body: 'busy\u0000now' },
+      gone: { status: 410 },
+    };
     const others: Record<string, string> = {};
     for (const [name, answer] of Object.entries(answers)) {
       const rx = await startScriptedReceiver(null, (req) => (isRun(req) ? answer : { status: 200 }));
       receivers.push(rx);
       const created = await api('POST', `/workspaces/${s.ws.id}/notification-configurations`, {
         token: s.token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq(name), url: rx.url, triggers: ['run:created'] }),
+        body: doc('notification-configuration', {
+          'destination-type': 'generic',
+          enabled: true,
+          name: uniq(name),
+          url: rx.url,
+          triggers: ['run:created'],
+        }),
       });
       expect(created.status, created.text).to.equal(201);
       others[name] = created.body.data.id;
     }
     const runId = await run(s);
     const rowOf = async (configurationId: string) => (await deliveriesOf(configurationId))[0];
-    await waitFor(async () => (await rowOf(others.gone))?.status === 'failed' && (await rowOf(s.configurationId))?.status === 'delivered', 'the deliveries to settle');
+    await waitFor(
+      async () =>
+        (await rowOf(others.gone))?.status === 'failed' && (await rowOf(s.configurationId))?.status === 'delivered',
+      'the deliveries to settle',
+    );
     const retry = await waitFor(async () => {
       const row = await rowOf(others.retry);
       return row?.attempts === 1 && row.status === 'pending' ? row : null;
@@ -175,7 +231,9 @@ describe('notifications: reliable delivery', function () {
 
     // The run's three first tries went out in one job. The job completes in Redis a moment after
     // its deliveries settle in Postgres (it queues the retry first), so its completion is awaited.
-    const ids = await Promise.all([s.configurationId, others.retry, others.gone].map(async (c) => (await rowOf(c)).id as string));
+    const ids = await Promise.all(
+      [s.configurationId, others.retry, others.gone].map(async (c) => (await rowOf(c)).id as string),
+    );
     const carriers = async () =>
       (await harness().rt.queues['notification-delivery'].getJobs(['completed']))
         .map((j) => (j.data as { deliveryIds?: string[] }).deliveryIds ?? [])
@@ -202,7 +260,9 @@ describe('notifications: reliable delivery', function () {
     await waitFor(async () => (await deliveryRow(pending.id)).status === 'dropped', 'the retry to be dropped', 15_000);
     expect(s.rx.received.filter(isRun)).to.have.length(1);
     expect(await countRows('notification_delivery_attempts')).to.be.greaterThan(0);
-    expect(await harness().rt.db('notification_delivery_attempts').where({ delivery_id: pending.id })).to.have.length(1);
+    expect(await harness().rt.db('notification_delivery_attempts').where({ delivery_id: pending.id })).to.have.length(
+      1,
+    );
   });
 
   it('delivers everything after the sender is killed mid-delivery and Redis is flushed; duplicates share a delivery id', async () => {
@@ -223,7 +283,12 @@ describe('notifications: reliable delivery', function () {
 
     await waitForRun(runId, s.token, ['applied']);
     const rows = await deliveriesOf(s.configurationId);
-    expect(rows.map((r) => r.trigger)).to.have.members(['run:created', 'run:planning', 'run:applying', 'run:completed']);
+    expect(rows.map((r) => r.trigger)).to.have.members([
+      'run:created',
+      'run:planning',
+      'run:applying',
+      'run:completed',
+    ]);
     // Deliveries are waiting: some never tried, the held ones leased to the dead worker.
     expect(rows.filter((r) => r.status === 'pending').length).to.be.greaterThan(0);
     const leased = rows.filter((r) => r.status === 'sending').map((r) => r.id);
@@ -253,10 +318,15 @@ describe('notifications: reliable delivery', function () {
       expect(copies.length, id).to.equal(held.has(id) ? 2 : 1);
     }
     // The delivery log shows the killed sender's attempt, abandoned, before the one that delivered.
-    const log = await api('GET', `/notification-configurations/${s.configurationId}/deliveries?page[size]=100`, { token: s.token });
+    const log = await api('GET', `/notification-configurations/${s.configurationId}/deliveries?page[size]=100`, {
+      token: s.token,
+    });
     for (const d of log.body.data.filter((x: { id: string }) => held.has(x.id))) {
       expect(d.attributes['attempt-count'], d.id).to.equal(2);
-      expect(d.attributes.attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([[1, 'abandoned'], [2, 'ended']]);
+      expect(d.attributes.attempts.map((a: { attempt: number; state: string }) => [a.attempt, a.state])).to.deep.equal([
+        [1, 'abandoned'],
+        [2, 'ended'],
+      ]);
       expect(d.attributes.attempts[0].error).to.match(/stopped before this attempt ended/);
       expect(d.attributes.attempts[1]['status-code']).to.equal(200);
     }
@@ -281,7 +351,11 @@ describe('notifications: outbound address guard (SSRF)', function () {
     api('POST', `/workspaces/${wsId}/notification-configurations`, {
       token,
       body: doc('notification-configuration', {
-        'destination-type': 'generic', enabled: true, name: uniq('ssrf'), url, triggers: ['run:created'],
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('ssrf'),
+        url,
+        triggers: ['run:created'],
       }),
     });
 

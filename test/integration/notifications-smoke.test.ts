@@ -5,12 +5,21 @@ import { waitFor } from '../helpers/processes.js';
 import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 
-const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
+const RUN_TRIGGERS = [
+  'run:created',
+  'run:planning',
+  'run:needs_attention',
+  'run:applying',
+  'run:completed',
+  'run:errored',
+];
 
 describe('notifications: a generic destination sees each run trigger once, signed', function () {
   this.timeout(120_000);
   let receiver: NotificationReceiver;
-  terraformWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+  terraformWorkers(['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'], {
+    RECONCILE_INTERVAL_MS: '2000',
+  });
 
   before(async () => {
     receiver = await startReceiver('n0tify');
@@ -26,7 +35,14 @@ describe('notifications: a generic destination sees each run trigger once, signe
     const ws = await createWorkspace(org);
     const created = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
       token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', token: 'n0tify', url: receiver.url, triggers: RUN_TRIGGERS }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        enabled: true,
+        name: 'hook',
+        token: 'n0tify',
+        url: receiver.url,
+        triggers: RUN_TRIGGERS,
+      }),
     });
     expect(created.status, created.text).to.equal(201);
     expect(created.body.data.type).to.equal('notification-configurations');
@@ -46,7 +62,13 @@ describe('notifications: a generic destination sees each run trigger once, signe
     await waitFor(() => forRun().length >= 5, 'five run notifications');
     await new Promise((r) => setTimeout(r, 500));
     const triggers = forRun().map((r) => r.body.notifications[0].trigger);
-    expect([...triggers].sort()).to.deep.equal(['run:applying', 'run:completed', 'run:created', 'run:needs_attention', 'run:planning']);
+    expect([...triggers].sort()).to.deep.equal([
+      'run:applying',
+      'run:completed',
+      'run:created',
+      'run:needs_attention',
+      'run:planning',
+    ]);
     for (const n of forRun()) {
       expect(n.signatureValid).to.equal(true);
       expect(n.body.payload_version).to.equal(1);

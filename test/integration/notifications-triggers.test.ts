@@ -4,10 +4,21 @@ import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, uniq, type TestUser } from '../helpers/fixtures.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { startScriptedReceiver, type ScriptedReceiver, type ScriptedRequest } from '../helpers/notification-receiver.js';
+import {
+  startScriptedReceiver,
+  type ScriptedReceiver,
+  type ScriptedRequest,
+} from '../helpers/notification-receiver.js';
 
 const QUEUES = ['run-pipeline', 'notification-delivery', 'deadline-expiry', 'verification'];
-const RUN_TRIGGERS = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed', 'run:errored'];
+const RUN_TRIGGERS = [
+  'run:created',
+  'run:planning',
+  'run:needs_attention',
+  'run:applying',
+  'run:completed',
+  'run:errored',
+];
 const GOOD_CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' };
 const FAILING_CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = var.missing }\n' };
 
@@ -44,7 +55,10 @@ function expectRunPayload(n: ScriptedRequest, ctx: PayloadContext) {
   expect(p.payload_version).to.equal(1);
   expect(p.notification_configuration_id).to.equal(ctx.configurationId);
   expect(p.run_id).to.equal(ctx.runId);
-  expect(p.run_url).to.be.a('string').and.match(/^https?:\/\//).and.include(ctx.runId);
+  expect(p.run_url)
+    .to.be.a('string')
+    .and.match(/^https?:\/\//)
+    .and.include(ctx.runId);
   expect(p.run_message).to.be.a('string').and.not.equal('');
   expect(p.run_created_at).to.be.a('string').and.match(ISO);
   expect(p.run_created_by).to.equal(ctx.creator.username);
@@ -92,7 +106,13 @@ describe('notifications: run triggers reach a signed generic destination exactly
     const created = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
       token,
       body: doc('notification-configuration', {
-        'destination-type': 'generic', enabled: true, name: uniq('hook'), token: secret, url: rx.url, triggers: RUN_TRIGGERS, ...attrs,
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('hook'),
+        token: secret,
+        url: rx.url,
+        triggers: RUN_TRIGGERS,
+        ...attrs,
       }),
     });
     expect(created.status, created.text).to.equal(201);
@@ -120,7 +140,9 @@ describe('notifications: run triggers reach a signed generic destination exactly
     const expected = ['run:created', 'run:planning', 'run:needs_attention', 'run:applying', 'run:completed'];
     expect(got.map((n) => n.body.notifications[0].trigger)).to.have.members(expected);
     expect(got).to.have.length(5);
-    const statusOf = Object.fromEntries(got.map((n) => [n.body.notifications[0].trigger, n.body.notifications[0].run_status]));
+    const statusOf = Object.fromEntries(
+      got.map((n) => [n.body.notifications[0].trigger, n.body.notifications[0].run_status]),
+    );
     expect(statusOf).to.deep.equal({
       'run:created': 'pending',
       'run:planning': 'planning',
@@ -133,13 +155,21 @@ describe('notifications: run triggers reach a signed generic destination exactly
       expect(n.signatureValid, 'signature').to.equal(true);
       expect(n.headers['x-tfe-notification-signature']).to.equal(n.signature);
       expect(n.headers['content-type']).to.match(/^application\/json/);
-      expectRunPayload(n, { configurationId: s.configurationId, runId, ws: s.ws, org: s.org.name, creator: s.org.owner });
+      expectRunPayload(n, {
+        configurationId: s.configurationId,
+        runId,
+        ws: s.ws,
+        org: s.org.name,
+        creator: s.org.owner,
+      });
       expect(n.body.run_message).to.equal('notify me');
       ids.add(n.headers['x-svc-delivery-id'] as string);
     }
     // One delivery per (event, configuration): five distinct delivery ids, all recorded as delivered.
     expect(ids.size).to.equal(5);
-    const rows = await harness().rt.db('notification_deliveries').where({ configuration_id: s.configurationId, run_id: runId });
+    const rows = await harness()
+      .rt.db('notification_deliveries')
+      .where({ configuration_id: s.configurationId, run_id: runId });
     expect(rows.map((r) => r.id).sort()).to.deep.equal([...ids].sort());
     expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1)).to.equal(true);
   });
@@ -149,16 +179,29 @@ describe('notifications: run triggers reach a signed generic destination exactly
     await uploadConfig(s.ws.id, s.token, FAILING_CONFIG);
     const runId = await startRun(s.ws.id, s.token);
     await waitForRun(runId, s.token, ['errored']);
-    await waitFor(() => forRun(s.rx, runId).some((n) => n.body.notifications[0].trigger === 'run:errored'), 'the errored notification');
+    await waitFor(
+      () => forRun(s.rx, runId).some((n) => n.body.notifications[0].trigger === 'run:errored'),
+      'the errored notification',
+    );
     await settle();
     const got = forRun(s.rx, runId);
-    expect(got.map((n) => n.body.notifications[0].trigger)).to.have.members(['run:created', 'run:planning', 'run:errored']);
+    expect(got.map((n) => n.body.notifications[0].trigger)).to.have.members([
+      'run:created',
+      'run:planning',
+      'run:errored',
+    ]);
     expect(got).to.have.length(3);
     const errored = got.find((n) => n.body.notifications[0].trigger === 'run:errored')!;
     expect(errored.body.notifications[0].run_status).to.equal('errored');
     for (const n of got) {
       expect(n.signatureValid).to.equal(true);
-      expectRunPayload(n, { configurationId: s.configurationId, runId, ws: s.ws, org: s.org.name, creator: s.org.owner });
+      expectRunPayload(n, {
+        configurationId: s.configurationId,
+        runId,
+        ws: s.ws,
+        org: s.org.name,
+        creator: s.org.owner,
+      });
     }
   });
 
@@ -183,7 +226,12 @@ describe('notifications: run triggers reach a signed generic destination exactly
     const disabled = await api('POST', `/workspaces/${s.ws.id}/notification-configurations`, {
       token: s.token,
       body: doc('notification-configuration', {
-        'destination-type': 'generic', enabled: false, name: uniq('off'), token: s.secret, url: quiet.url, triggers: RUN_TRIGGERS,
+        'destination-type': 'generic',
+        enabled: false,
+        name: uniq('off'),
+        token: s.secret,
+        url: quiet.url,
+        triggers: RUN_TRIGGERS,
       }),
     });
     expect(disabled.status, disabled.text).to.equal(201);
@@ -205,7 +253,9 @@ describe('notifications: run triggers reach a signed generic destination exactly
     await uploadConfig(s.ws.id, s.token, GOOD_CONFIG);
     const runId = await startRun(s.ws.id, s.token);
     await waitFor(() => forRun(s.rx, runId).length === 1, 'the created notification');
-    const deliveries = await api('GET', `/notification-configurations/${s.configurationId}/deliveries`, { token: s.token });
+    const deliveries = await api('GET', `/notification-configurations/${s.configurationId}/deliveries`, {
+      token: s.token,
+    });
     expect(deliveries.status, deliveries.text).to.equal(200);
     expect(deliveries.body.data).to.have.length(1);
     const delivery = deliveries.body.data[0];
@@ -225,7 +275,9 @@ describe('notifications: run triggers reach a signed generic destination exactly
     await waitFor(async () => {
       const log = await api('GET', `/notification-configurations/${s.configurationId}/deliveries`, { token: s.token });
       const d = log.body.data[0];
-      return d.attributes.status === 'delivered' && d.attributes['attempt-count'] === 2 && d.attributes.attempts.length === 2;
+      return (
+        d.attributes.status === 'delivered' && d.attributes['attempt-count'] === 2 && d.attributes.attempts.length === 2
+      );
     }, 'the delivery log to show two delivered attempts');
     await waitForRun(runId, s.token, ['planned']);
     await api('POST', `/runs/${runId}/actions/discard`, { token: s.token, body: {} });

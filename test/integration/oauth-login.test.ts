@@ -46,7 +46,16 @@ async function codeFor(session: Session, v: string, redirect = 'http://localhost
   expect(`${url.origin}${url.pathname}`).to.equal(redirect);
   expect(url.searchParams.get('state')).to.equal('state-123');
   const code = url.searchParams.get('code')!;
-  return { code, fields: { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'terraform-cli', code_verifier: v } };
+  return {
+    code,
+    fields: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: 'terraform-cli',
+      code_verifier: v,
+    },
+  };
 }
 
 describe('terraform login: consent and token endpoints', function () {
@@ -97,19 +106,34 @@ describe('terraform login: consent and token endpoints', function () {
     expect((await exchange(wrong.fields)).body.error).to.equal('invalid_grant');
 
     const other = await codeFor(session, v);
-    expect((await exchange({ ...other.fields, redirect_uri: 'http://localhost:10004/login' })).body.error).to.equal('invalid_grant');
+    expect((await exchange({ ...other.fields, redirect_uri: 'http://localhost:10004/login' })).body.error).to.equal(
+      'invalid_grant',
+    );
 
     const late = await codeFor(session, v);
-    await db()('oauth_codes').where({ user_id: user.id }).whereNull('used_at').update({ expires_at: new Date(Date.now() - 1000) });
+    await db()('oauth_codes')
+      .where({ user_id: user.id })
+      .whereNull('used_at')
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect((await exchange(late.fields)).body.error).to.equal('invalid_grant');
     expect((await exchange({ ...late.fields, grant_type: 'password' })).body.error).to.equal('unsupported_grant_type');
     const unknownClient = await exchange({ ...late.fields, client_id: 'someone-else' });
     expect(unknownClient.status).to.equal(401);
     expect(unknownClient.body.error).to.equal('invalid_client');
-    expect((await exchange({ grant_type: 'authorization_code', code: 'made-up', redirect_uri: 'http://localhost:10003/login', client_id: 'terraform-cli', code_verifier: v })).body.error).to.equal('invalid_grant');
+    expect(
+      (
+        await exchange({
+          grant_type: 'authorization_code',
+          code: 'made-up',
+          redirect_uri: 'http://localhost:10003/login',
+          client_id: 'terraform-cli',
+          code_verifier: v,
+        })
+      ).body.error,
+    ).to.equal('invalid_grant');
   });
 
-  it('consent refuses other clients, redirect URIs outside the CLI\'s loopback ports, plain challenges, and no session', async () => {
+  it("consent refuses other clients, redirect URIs outside the CLI's loopback ports, plain challenges, and no session", async () => {
     const v = verifier();
     const cases: Record<string, string>[] = [
       { client_id: 'other-client' },
@@ -127,7 +151,13 @@ describe('terraform login: consent and token endpoints', function () {
     for (const over of cases) expectError(await consent(session, consentFor(v, over)), 422);
     expectError(await browser('POST', '/api/console/oauth/authorize', { body: consentFor(v) }), 401);
     // A bearer token is no session: consent is a person's, in the console.
-    expectError(await browser('POST', '/api/console/oauth/authorize', { body: consentFor(v), headers: { Authorization: `Bearer ${user.token}` } }), 401);
+    expectError(
+      await browser('POST', '/api/console/oauth/authorize', {
+        body: consentFor(v),
+        headers: { Authorization: `Bearer ${user.token}` },
+      }),
+      401,
+    );
     expect((await db()('oauth_codes').where({ user_id: user.id })).length).to.equal(before);
   });
 });

@@ -7,12 +7,21 @@ import { routeTable } from '../../server/route-table.js';
 import { BOARD_PATH } from '../../server/board.js';
 import { CONSOLE_PATH } from '../../server/console.js';
 
-type Operation = { operationId: string; security: unknown[]; requestBody?: { content: Record<string, { schema: { $ref: string } }> }; parameters?: { name: string }[] };
+type Operation = {
+  operationId: string;
+  security: unknown[];
+  requestBody?: { content: Record<string, { schema: { $ref: string } }> };
+  parameters?: { name: string }[];
+};
 
 describe('API reference (GET /api/v2/openapi.json)', function () {
   this.timeout(30_000);
 
-  let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+  let document: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, unknown> };
+  };
 
   before(async () => {
     const res = await fetch(`${harness().baseUrl}/api/v2/openapi.json`);
@@ -31,20 +40,31 @@ describe('API reference (GET /api/v2/openapi.json)', function () {
   it('describes every route of the application, with its path parameters, its token requirement and its body schema', () => {
     const routes = routeTable(createApp(harness().rt), [BOARD_PATH, CONSOLE_PATH]);
     expect(routes.length).to.be.greaterThan(100);
-    const described = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const described = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const expected = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`);
     expect(described.sort()).to.deep.equal([...new Set(expected)].sort());
     for (const route of routes) {
       const op = document.paths[route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][route.method.toLowerCase()];
       expect(op.security, `${route.method} ${route.path}`).to.deep.equal(route.authenticated ? [{ token: [] }] : []);
-      expect((op.parameters ?? []).map((p) => p.name)).to.deep.equal([...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]));
+      expect((op.parameters ?? []).map((p) => p.name)).to.deep.equal(
+        [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]),
+      );
       // The console's sign-in API takes plain JSON, the rest JSON:API documents.
-      const ref = op.requestBody?.content[route.path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json'].schema.$ref;
-      expect(ref, `${route.method} ${route.path}`).to.equal(route.schema ? `#/components/schemas/${route.schema}` : undefined);
+      const ref =
+        op.requestBody?.content[
+          route.path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json'
+        ].schema.$ref;
+      expect(ref, `${route.method} ${route.path}`).to.equal(
+        route.schema ? `#/components/schemas/${route.schema}` : undefined,
+      );
     }
     // Spot checks against what the API is known to do.
     expect(document.paths['/api/v2/ping'].get.security).to.deep.equal([]);
-    expect(document.paths['/api/v2/runs'].post.requestBody!.content['application/vnd.api+json'].schema.$ref).to.equal('#/components/schemas/run.create');
+    expect(document.paths['/api/v2/runs'].post.requestBody!.content['application/vnd.api+json'].schema.$ref).to.equal(
+      '#/components/schemas/run.create',
+    );
     expect(document.paths['/api/v2/workspaces/{id}'].delete.security).to.deep.equal([{ token: [] }]);
   });
 
@@ -56,6 +76,8 @@ describe('API reference (GET /api/v2/openapi.json)', function () {
     // A schema from the document still refuses what the API refuses.
     const validate = ajv.compile(document.components.schemas['organization.create'] as object);
     expect(validate({ data: { type: 'organizations', attributes: { name: 'x' } } })).to.equal(false);
-    expect(validate({ data: { type: 'organizations', attributes: { name: 'acme', email: 'ops@example.test' } } })).to.equal(true);
+    expect(
+      validate({ data: { type: 'organizations', attributes: { name: 'acme', email: 'ops@example.test' } } }),
+    ).to.equal(true);
   });
 });

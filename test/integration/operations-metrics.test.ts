@@ -7,7 +7,12 @@ import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { flushQueueKeys, freePort, harness, startSecondApp } from '../helpers/harness.js';
 import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
+import {
+  answerThenCallBack,
+  startTaskIntegration,
+  type SentCallback,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import { exposes, scrapeMetrics, total } from '../helpers/metrics.js';
 
@@ -24,7 +29,10 @@ describe('operations: metrics and logs follow a run with a task and a notificati
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    integration = await startTaskIntegration(TASK_KEY, answerThenCallBack([{ status: 'running' }, { status: 'passed' }], sent));
+    integration = await startTaskIntegration(
+      TASK_KEY,
+      answerThenCallBack([{ status: 'running' }, { status: 'passed' }], sent),
+    );
     receiver = await startReceiver(NOTIFY_TOKEN);
   });
 
@@ -37,7 +45,9 @@ describe('operations: metrics and logs follow a run with a task and a notificati
   it('refuses a scrape of the API without the scrape token', async () => {
     const h = harness();
     expect((await fetch(`${h.baseUrl}/metrics`)).status).to.equal(401);
-    expect((await fetch(`${h.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${h.adminToken}` } })).status).to.equal(401);
+    expect(
+      (await fetch(`${h.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${h.adminToken}` } })).status,
+    ).to.equal(401);
   });
 
   it('moves the API and worker series, logs each job and move under the request id, and counts reconciler re-enqueues', async () => {
@@ -53,17 +63,37 @@ describe('operations: metrics and logs follow a run with a task and a notificati
 
     const org = await createOrg();
     const token = org.owner.token;
-    const task = await api('POST', `/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('scan'), url: integration.url, category: 'task', 'hmac-key': TASK_KEY, enabled: true }) });
+    const task = await api('POST', `/organizations/${org.name}/tasks`, {
+      token,
+      body: doc('tasks', {
+        name: uniq('scan'),
+        url: integration.url,
+        category: 'task',
+        'hmac-key': TASK_KEY,
+        enabled: true,
+      }),
+    });
     expect(task.status, task.text).to.equal(201);
     const ws = await createWorkspace(org, { 'auto-apply': true });
     const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
       token,
-      body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+      body: doc(
+        'workspace-tasks',
+        { 'enforcement-level': 'mandatory', stages: ['post_plan'] },
+        { task: { data: { type: 'tasks', id: task.body.data.id } } },
+      ),
     });
     expect(attach.status, attach.text).to.equal(201);
     const nc = await api('POST', `/workspaces/${ws.id}/notification-configurations`, {
       token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', token: NOTIFY_TOKEN, url: receiver.url, triggers: ['run:created', 'run:planning', 'run:completed'] }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        enabled: true,
+        name: 'hook',
+        token: NOTIFY_TOKEN,
+        url: receiver.url,
+        triggers: ['run:created', 'run:planning', 'run:completed'],
+      }),
     });
     expect(nc.status, nc.text).to.equal(201);
     const cv = await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' });
@@ -72,13 +102,21 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     const created = await api('POST', '/runs', {
       token,
       headers: { 'X-Request-Id': requestId },
-      body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }),
+      body: doc(
+        'runs',
+        {},
+        {
+          workspace: { data: { type: 'workspaces', id: ws.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      ),
     });
     expect(created.status, created.text).to.equal(201);
     expect(created.headers.get('x-request-id')).to.equal(requestId);
     const runId = created.body.data.id as string;
     await waitForRun(runId, token, ['applied'], 120_000);
-    const forRun = () => receiver.received.filter((r) => r.body.run_id === runId).map((r) => r.body.notifications[0].trigger as string);
+    const forRun = () =>
+      receiver.received.filter((r) => r.body.run_id === runId).map((r) => r.body.notifications[0].trigger as string);
     await waitFor(() => forRun().includes('run:completed'), 'the run:completed notification', 30_000);
     expect([...forRun()].sort()).to.deep.equal(['run:completed', 'run:created', 'run:planning']);
     expect(sent.map((s) => s.status)).to.deep.equal([200, 200]);
@@ -86,12 +124,27 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     // The API's series: its requests by route template, the run's creation, queues, backlog, pool, process.
     const apiAfter = await scrapeApi();
     const runsPosted = { route: '/api/v2/runs', method: 'POST', status: '201' };
-    expect(total(apiAfter, 'rls_http_request_duration_seconds_count', runsPosted)).to.be.greaterThan(total(apiBefore, 'rls_http_request_duration_seconds_count', runsPosted));
-    expect(total(apiAfter, 'rls_http_request_duration_seconds_count', { route: '/api/v2/runs/:id', method: 'GET', status: '200' })).to.be.greaterThan(0);
-    expect(total(apiAfter, 'rls_http_request_duration_seconds_count', { route: '/api/v2/task-results/:id/callback' })).to.be.greaterThan(0);
-    expect(exposes(apiAfter, 'rls_http_request_duration_seconds_count', { route: `/api/v2/runs/${runId}` })).to.equal(false);
-    expect(total(apiAfter, 'rls_run_moves_total', { from: 'none', to: 'pending' })).to.be.greaterThan(total(apiBefore, 'rls_run_moves_total', { from: 'none', to: 'pending' }));
-    for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(exposes(apiAfter, 'rls_queue_jobs', { queue: 'run-pipeline', state }), state).to.equal(true);
+    expect(total(apiAfter, 'rls_http_request_duration_seconds_count', runsPosted)).to.be.greaterThan(
+      total(apiBefore, 'rls_http_request_duration_seconds_count', runsPosted),
+    );
+    expect(
+      total(apiAfter, 'rls_http_request_duration_seconds_count', {
+        route: '/api/v2/runs/:id',
+        method: 'GET',
+        status: '200',
+      }),
+    ).to.be.greaterThan(0);
+    expect(
+      total(apiAfter, 'rls_http_request_duration_seconds_count', { route: '/api/v2/task-results/:id/callback' }),
+    ).to.be.greaterThan(0);
+    expect(exposes(apiAfter, 'rls_http_request_duration_seconds_count', { route: `/api/v2/runs/${runId}` })).to.equal(
+      false,
+    );
+    expect(total(apiAfter, 'rls_run_moves_total', { from: 'none', to: 'pending' })).to.be.greaterThan(
+      total(apiBefore, 'rls_run_moves_total', { from: 'none', to: 'pending' }),
+    );
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(exposes(apiAfter, 'rls_queue_jobs', { queue: 'run-pipeline', state }), state).to.equal(true);
     expect(total(apiAfter, 'rls_db_pool_connections', { state: 'max' })).to.be.greaterThan(0);
     expect(exposes(apiAfter, 'rls_nodejs_eventloop_lag_seconds')).to.equal(true);
     expect(exposes(apiAfter, 'rls_process_cpu_user_seconds_total')).to.equal(true);
@@ -99,9 +152,15 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     // The worker's series: jobs and their waits, outbound attempts, run phases and moves, pool waits
     // (at least this run's: in a full test run the worker may also take work other suites left).
     const w = await scrapeMetrics(workerUrl, h.config.metricsToken);
-    expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-pipeline', outcome: 'completed' })).to.be.at.least(1);
-    expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-task-dispatch', outcome: 'completed' })).to.be.at.least(1);
-    expect(total(w, 'rls_job_duration_seconds_count', { queue: 'notification-delivery', outcome: 'completed' })).to.be.at.least(1);
+    expect(total(w, 'rls_job_duration_seconds_count', { queue: 'run-pipeline', outcome: 'completed' })).to.be.at.least(
+      1,
+    );
+    expect(
+      total(w, 'rls_job_duration_seconds_count', { queue: 'run-task-dispatch', outcome: 'completed' }),
+    ).to.be.at.least(1);
+    expect(
+      total(w, 'rls_job_duration_seconds_count', { queue: 'notification-delivery', outcome: 'completed' }),
+    ).to.be.at.least(1);
     expect(total(w, 'rls_job_wait_seconds_count', { queue: 'run-pipeline' })).to.be.at.least(1);
     expect(total(w, 'rls_outbound_attempts_total', { kind: 'run_task', outcome: 'delivered' })).to.be.at.least(1);
     expect(total(w, 'rls_outbound_attempts_total', { kind: 'notification', outcome: 'delivered' })).to.be.at.least(3);
@@ -119,8 +178,15 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     expect(jobLines.map((l) => l.queue)).to.include.members(['run-pipeline', 'run-task-dispatch']);
     for (const l of jobLines) expect(l).to.include.keys('jobId', 'row', 'outcome', 'ms');
     expect(jobLines.find((l) => l.queue === 'run-pipeline')!.row).to.equal(`run:${runId}`);
-    const moves = lines.filter((l) => l.message === 'run moved' && l.runId === runId).map((l) => `${String(l.from)}>${String(l.to)}`);
-    expect(moves).to.include.members(['plan_queued>planning', 'planning>post_plan_running', 'apply_queued>applying', 'applying>applied']);
+    const moves = lines
+      .filter((l) => l.message === 'run moved' && l.runId === runId)
+      .map((l) => `${String(l.from)}>${String(l.to)}`);
+    expect(moves).to.include.members([
+      'plan_queued>planning',
+      'planning>post_plan_running',
+      'apply_queued>applying',
+      'applying>applied',
+    ]);
     expect(traced.some((l) => l.message === 'run moved' && l.to === 'planning')).to.equal(true);
     // Secrets never reach a log line.
     for (const secret of [TASK_KEY, NOTIFY_TOKEN, token]) expect(worker.output()).to.not.include(secret);
@@ -129,12 +195,22 @@ describe('operations: metrics and logs follow a run with a task and a notificati
     await worker.stop();
     const lost = await api('POST', '/runs', {
       token,
-      body: doc('runs', { 'plan-only': true }, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }),
+      body: doc(
+        'runs',
+        { 'plan-only': true },
+        {
+          workspace: { data: { type: 'workspaces', id: ws.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      ),
     });
     expect(lost.status, lost.text).to.equal(201);
     await flushQueueKeys(h);
     const backlog = await scrapeApi();
-    expect(total(backlog, 'rls_backlog_rows', { kind: 'runs', status: 'pending' }) + total(backlog, 'rls_backlog_rows', { kind: 'runs', status: 'plan_queued' })).to.be.at.least(1);
+    expect(
+      total(backlog, 'rls_backlog_rows', { kind: 'runs', status: 'pending' }) +
+        total(backlog, 'rls_backlog_rows', { kind: 'runs', status: 'plan_queued' }),
+    ).to.be.at.least(1);
     worker = spawnWorkers(QUEUES, { METRICS_PORT: String(port), RECONCILE_INTERVAL_MS: '1000' });
     await workersReady(worker);
     await waitForRun(lost.body.data.id, token, ['planned_and_finished'], 120_000);
@@ -162,7 +238,9 @@ describe('operations: the backlog gauges of a fresh service', () => {
       for (const [kind, statuses] of Object.entries(expected)) {
         for (const status of statuses) {
           for (const series of ['rls_backlog_rows', 'rls_backlog_oldest_due_seconds']) {
-            expect(exposes(samples, series, { kind, status }), `${series}{kind="${kind}",status="${status}"}`).to.equal(true);
+            expect(exposes(samples, series, { kind, status }), `${series}{kind="${kind}",status="${status}"}`).to.equal(
+              true,
+            );
             expect(total(samples, series, { kind, status })).to.equal(0);
           }
         }

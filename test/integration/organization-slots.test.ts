@@ -53,7 +53,10 @@ describe('fair share: parked jobs', function () {
 
     // Nothing more for this process to take: the organization's free slots here let the rest go.
     slots.drained();
-    await waitFor(async () => (await stateOf(parked[2])) === 'waiting', 'the third parked job to be promoted once the queue is drained');
+    await waitFor(
+      async () => (await stateOf(parked[2])) === 'waiting',
+      'the third parked job to be promoted once the queue is drained',
+    );
   });
 
   it('keeps a parked job waiting when its organization still holds its share', async () => {
@@ -65,7 +68,10 @@ describe('fair share: parked jobs', function () {
     // A promotion is asked asynchronously; one that was asked for a job of another organization shows it went through.
     const other = await parkedJob('c1');
     slots.park('c', other);
-    await waitFor(async () => (await stateOf(other)) === 'waiting', "the other organization's parked job, which has a free slot");
+    await waitFor(
+      async () => (await stateOf(other)) === 'waiting',
+      "the other organization's parked job, which has a free slot",
+    );
     expect(await stateOf(job)).to.equal('delayed');
   });
 });
@@ -73,7 +79,7 @@ describe('fair share: parked jobs', function () {
 describe('fair share: a job held for a slot', function () {
   const queue = scratchQueue('fair-hold');
 
-  it("runs in the slot its organization frees while it holds, and is never parked", async () => {
+  it('runs in the slot its organization frees while it holds, and is never parked', async () => {
     const slots = new OrganizationSlots(1, 600_000, 5_000);
     expect(slots.take('a')).to.equal(true);
     const job = await queue().add('a2', {}, { delay: 600_000 });

@@ -7,7 +7,6 @@ import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestU
 const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const MALFORMED = '{"data": {"type": "organizations",';
 
-
 const orgRow = (name: string) => harness().rt.db('organizations').where({ name }).first();
 const orgDoc = (name: string, email = `${name}@example.test`) => doc('organizations', { name, email });
 const bearer = (token: string) => ({ token });
@@ -32,7 +31,10 @@ describe('organizations', () => {
     it('creates the organization with its owners team and the creator as an active owner', async () => {
       const user = await createUser();
       const name = uniq('org');
-      const res = await api('POST', '/organizations', { token: user.token, body: orgDoc(name, `billing-${name}@example.test`) });
+      const res = await api('POST', '/organizations', {
+        token: user.token,
+        body: orgDoc(name, `billing-${name}@example.test`),
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
       const data = res.body.data;
@@ -48,7 +50,10 @@ describe('organizations', () => {
         'can-create-workspace': true,
       });
       expect(data.attributes['external-id']).to.match(/^org-/);
-      expect(data.relationships['entitlement-set'].data).to.deep.equal({ type: 'entitlement-sets', id: data.attributes['external-id'] });
+      expect(data.relationships['entitlement-set'].data).to.deep.equal({
+        type: 'entitlement-sets',
+        id: data.attributes['external-id'],
+      });
       expect(data.links.self).to.equal(`/api/v2/organizations/${name}`);
 
       const db = harness().rt.db;
@@ -84,8 +89,16 @@ describe('organizations', () => {
       await refused(422, post(doc('organizations', { email: `${name}@example.test` })), '/data/attributes/name');
       await refused(422, post(doc('organizations', { name })), '/data/attributes/email');
       await refused(422, post(doc('organizations', { name, email: 'not-an-email' })), '/data/attributes/email');
-      await refused(422, post(doc('organizations', { name: 'has spaces', email: `${name}@example.test` })), '/data/attributes/name');
-      await refused(422, post(doc('organizations', { name: 42, email: `${name}@example.test` })), '/data/attributes/name');
+      await refused(
+        422,
+        post(doc('organizations', { name: 'has spaces', email: `${name}@example.test` })),
+        '/data/attributes/name',
+      );
+      await refused(
+        422,
+        post(doc('organizations', { name: 42, email: `${name}@example.test` })),
+        '/data/attributes/name',
+      );
       await refused(422, post({ data: { type: 'organizations' } }), '/data/attributes');
       await refused(422, post({}), '/data');
       expect(await orgRow(name)).to.equal(undefined);
@@ -159,7 +172,11 @@ describe('organizations', () => {
       const res = await api('GET', '/organizations', bearer(member.token));
       expect(res.status, res.text).to.equal(200);
       const entry = res.body.data.find((o: { id: string }) => o.id === org.name);
-      expect(entry.attributes.permissions).to.include({ 'can-update': false, 'can-destroy': false, 'can-manage-users': false });
+      expect(entry.attributes.permissions).to.include({
+        'can-update': false,
+        'can-destroy': false,
+        'can-manage-users': false,
+      });
     });
 
     it('refuses a bad page parameter with 400', async () => {
@@ -231,7 +248,10 @@ describe('organizations', () => {
     it('accepts an empty attribute set and changes nothing', async () => {
       const org = await createOrg();
       const before = await orgRow(org.name);
-      const res = await api('PATCH', `/organizations/${org.name}`, { token: org.owner.token, body: doc('organizations', {}) });
+      const res = await api('PATCH', `/organizations/${org.name}`, {
+        token: org.owner.token,
+        body: doc('organizations', {}),
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data.attributes).to.include({ name: org.name, email: before.email });
       expect((await orgRow(org.name)).email).to.equal(before.email);
@@ -244,7 +264,10 @@ describe('organizations', () => {
       const orgToken = await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token });
       expect(orgToken.status, orgToken.text).to.equal(201);
       const renamed = uniq('renamed');
-      const res = await api('PATCH', `/organizations/${org.name}`, { token: org.owner.token, body: doc('organizations', { name: renamed }) });
+      const res = await api('PATCH', `/organizations/${org.name}`, {
+        token: org.owner.token,
+        body: doc('organizations', { name: renamed }),
+      });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data.id).to.equal(renamed);
       expect(res.body.data.links.self).to.equal(`/api/v2/organizations/${renamed}`);
@@ -267,7 +290,11 @@ describe('organizations', () => {
       const b = await createOrg(user);
       const before = await orgRow(a.name);
       const body = doc('organizations', { name: b.name, email: 'x@example.test' });
-      await refused(422, () => api('PATCH', `/organizations/${a.name}`, { token: user.token, body }), '/data/attributes/name');
+      await refused(
+        422,
+        () => api('PATCH', `/organizations/${a.name}`, { token: user.token, body }),
+        '/data/attributes/name',
+      );
       expect(await orgRow(a.name)).to.deep.equal(before);
     });
 
@@ -326,8 +353,13 @@ describe('organizations', () => {
       expect(await orgRow(org.name)).to.equal(undefined);
       expect(await db('teams').where({ organization_name: org.name })).to.deep.equal([]);
       expect(await db('organization_memberships').where({ organization_name: org.name })).to.deep.equal([]);
-      expect(await db('authentication_tokens').whereIn('id', [teamToken.body.data.id, orgToken.body.data.id])).to.deep.equal([]);
-      expect(await db('users').whereIn('id', [org.owner.id, member.id]).pluck('id')).to.have.members([org.owner.id, member.id]);
+      expect(
+        await db('authentication_tokens').whereIn('id', [teamToken.body.data.id, orgToken.body.data.id]),
+      ).to.deep.equal([]);
+      expect(await db('users').whereIn('id', [org.owner.id, member.id]).pluck('id')).to.have.members([
+        org.owner.id,
+        member.id,
+      ]);
 
       expectError(await api('GET', `/organizations/${org.name}`, bearer(org.owner.token)), 404);
       expectError(await api('GET', '/organizations', bearer(teamToken.body.data.attributes.token)), 401);
@@ -349,7 +381,9 @@ describe('organizations', () => {
     it('answers 404 to the organization token, which is not an owner', async () => {
       const org = await createOrg();
       const orgToken = await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token });
-      await refused(404, () => api('DELETE', `/organizations/${org.name}`, bearer(orgToken.body.data.attributes.token)));
+      await refused(404, () =>
+        api('DELETE', `/organizations/${org.name}`, bearer(orgToken.body.data.attributes.token)),
+      );
       expect(await orgRow(org.name)).to.exist;
     });
 
@@ -372,8 +406,14 @@ describe('organizations', () => {
         expect(res.status, res.text).to.equal(200);
         expect(res.body.data.type).to.equal('entitlement-sets');
         expect(res.body.data.id).to.equal(shown.body.data.relationships['entitlement-set'].data.id);
-        expect(res.body.data.attributes).to.include({ operations: true, 'state-storage': true, teams: true, 'private-module-registry': true });
-        for (const v of Object.values(res.body.data.attributes)) expect(v === null || ['boolean', 'number'].includes(typeof v)).to.equal(true);
+        expect(res.body.data.attributes).to.include({
+          operations: true,
+          'state-storage': true,
+          teams: true,
+          'private-module-registry': true,
+        });
+        for (const v of Object.values(res.body.data.attributes))
+          expect(v === null || ['boolean', 'number'].includes(typeof v)).to.equal(true);
       }
     });
 
@@ -399,8 +439,15 @@ describe('users', () => {
       const res = await api('GET', '/account/details', bearer(user.token));
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data).to.include({ type: 'users', id: user.id });
-      expect(res.body.data.attributes).to.include({ username: user.username, email: user.email, 'is-site-admin': false });
-      expect(res.body.data.attributes.permissions).to.include({ 'can-change-email': true, 'can-change-username': true });
+      expect(res.body.data.attributes).to.include({
+        username: user.username,
+        email: user.email,
+        'is-site-admin': false,
+      });
+      expect(res.body.data.attributes.permissions).to.include({
+        'can-change-email': true,
+        'can-change-username': true,
+      });
       expect(res.body.data.links.self).to.equal(`/api/v2/users/${user.id}`);
     });
 
@@ -423,7 +470,10 @@ describe('users', () => {
       expectError(await api('GET', '/account/details', { token: null }), 401);
       expectError(await api('GET', '/account/details', { token: 'wrong' }), 401);
       const user = await createUser();
-      expectError(await api('GET', '/account/details', { token: null, headers: { Authorization: `Token ${user.token}` } }), 401);
+      expectError(
+        await api('GET', '/account/details', { token: null, headers: { Authorization: `Token ${user.token}` } }),
+        401,
+      );
     });
   });
 
@@ -478,11 +528,17 @@ describe('users', () => {
   describe('POST /admin/users', () => {
     it('lets the site admin create users, optionally site admins', async () => {
       const username = uniq('made');
-      const res = await api('POST', '/admin/users', { body: doc('users', { username, email: `${username}@example.test` }) });
+      const res = await api('POST', '/admin/users', {
+        body: doc('users', { username, email: `${username}@example.test` }),
+      });
       expect(res.status, res.text).to.equal(201);
       expect(res.body.data.type).to.equal('users');
       expect(res.body.data.id).to.match(/^user-/);
-      expect(res.body.data.attributes).to.include({ username, email: `${username}@example.test`, 'is-site-admin': false });
+      expect(res.body.data.attributes).to.include({
+        username,
+        email: `${username}@example.test`,
+        'is-site-admin': false,
+      });
       const row = await harness().rt.db('users').where({ id: res.body.data.id }).first();
       expect(row).to.include({ username, email: `${username}@example.test`, is_admin: false });
 
@@ -519,14 +575,18 @@ describe('users', () => {
       const fresh = uniq('fresh');
       await refused(
         422,
-        () => api('POST', '/admin/users', { body: doc('users', { username: existing.username, email: `${fresh}@example.test` }) }),
+        () =>
+          api('POST', '/admin/users', {
+            body: doc('users', { username: existing.username, email: `${fresh}@example.test` }),
+          }),
         '/data/attributes/username',
       );
       const sameEmail = doc('users', { username: fresh, email: existing.email });
       await refused(422, () => api('POST', '/admin/users', { body: sameEmail }), '/data/attributes/email');
       await refused(
         422,
-        () => api('POST', '/admin/users', { body: doc('users', { username: fresh, email: existing.email.toUpperCase() }) }),
+        () =>
+          api('POST', '/admin/users', { body: doc('users', { username: fresh, email: existing.email.toUpperCase() }) }),
         '/data/attributes/email',
       );
       expect(await harness().rt.db('users').where({ username: fresh }).first()).to.equal(undefined);
@@ -536,8 +596,11 @@ describe('users', () => {
       const username = uniq('race');
       const bodies = [0, 1, 2].map((i) => doc('users', { username, email: `${username}-${i}@example.test` }));
       const results = await Promise.all(bodies.map((body) => api('POST', '/admin/users', { body })));
-      expect(results.map((r) => r.status).sort(), results.map((r) => r.text).join(' | ')).to.deep.equal([201, 422, 422]);
-      for (const r of results.filter((x) => x.status === 422)) expect(pointers(r)).to.include('/data/attributes/username');
+      expect(results.map((r) => r.status).sort(), results.map((r) => r.text).join(' | ')).to.deep.equal([
+        201, 422, 422,
+      ]);
+      for (const r of results.filter((x) => x.status === 422))
+        expect(pointers(r)).to.include('/data/attributes/username');
       expect(await harness().rt.db('users').where({ username })).to.have.length(1);
 
       const email = `${uniq('race')}@example.test`;
@@ -557,8 +620,16 @@ describe('users', () => {
       await refused(422, post({ body: doc('users', { email }) }), '/data/attributes/username');
       await refused(422, post({ body: doc('users', { username }) }), '/data/attributes/email');
       await refused(422, post({ body: doc('users', { username, email: 'nope' }) }), '/data/attributes/email');
-      await refused(422, post({ body: doc('users', { username: 'no spaces allowed', email }) }), '/data/attributes/username');
-      await refused(422, post({ body: doc('users', { username, email, 'is-admin': 'yes' }) }), '/data/attributes/is-admin');
+      await refused(
+        422,
+        post({ body: doc('users', { username: 'no spaces allowed', email }) }),
+        '/data/attributes/username',
+      );
+      await refused(
+        422,
+        post({ body: doc('users', { username, email, 'is-admin': 'yes' }) }),
+        '/data/attributes/is-admin',
+      );
       expect(await harness().rt.db('users').where({ username }).first()).to.equal(undefined);
     });
 
@@ -632,15 +703,21 @@ describe('user authentication tokens', () => {
       const peer = await createUser();
       await joinOrg(org, peer);
       const body = doc('authentication-tokens', { description: 'stolen' });
-      await refused(404, () => api('POST', `/users/${peer.id}/authentication-tokens`, { token: org.owner.token, body }));
-      await refused(404, () => api('POST', `/users/user-${uniq('nope')}/authentication-tokens`, { token: org.owner.token, body }));
+      await refused(404, () =>
+        api('POST', `/users/${peer.id}/authentication-tokens`, { token: org.owner.token, body }),
+      );
+      await refused(404, () =>
+        api('POST', `/users/user-${uniq('nope')}/authentication-tokens`, { token: org.owner.token, body }),
+      );
     });
 
     it('answers 404 to team tokens, issuing nothing', async () => {
       const org = await createOrg();
       const teamId = await createTeam(org, { 'organization-access': { 'manage-membership': true } });
       const teamToken = await api('POST', `/teams/${teamId}/authentication-token`, { token: org.owner.token });
-      await refused(404, () => api('POST', `/users/${org.owner.id}/authentication-tokens`, bearer(teamToken.body.data.attributes.token)));
+      await refused(404, () =>
+        api('POST', `/users/${org.owner.id}/authentication-tokens`, bearer(teamToken.body.data.attributes.token)),
+      );
     });
 
     it('refuses malformed JSON, a wrong type and invalid attributes, issuing nothing', async () => {
@@ -649,9 +726,21 @@ describe('user authentication tokens', () => {
         api('POST', `/users/${user.id}/authentication-tokens`, { token: user.token, ...opts });
       await refused(400, post({ raw: '{"data": {' }));
       await refused(422, post({ body: doc('users', { description: 'x' }) }), '/data/type');
-      await refused(422, post({ body: doc('authentication-tokens', { 'expired-at': 'tomorrow' }) }), '/data/attributes/expired-at');
-      await refused(422, post({ body: doc('authentication-tokens', { description: 'x'.repeat(501) }) }), '/data/attributes/description');
-      await refused(422, post({ body: doc('authentication-tokens', { description: 7 }) }), '/data/attributes/description');
+      await refused(
+        422,
+        post({ body: doc('authentication-tokens', { 'expired-at': 'tomorrow' }) }),
+        '/data/attributes/expired-at',
+      );
+      await refused(
+        422,
+        post({ body: doc('authentication-tokens', { description: 'x'.repeat(501) }) }),
+        '/data/attributes/description',
+      );
+      await refused(
+        422,
+        post({ body: doc('authentication-tokens', { description: 7 }) }),
+        '/data/attributes/description',
+      );
     });
 
     it('answers 401 without a token or with a wrong one, issuing nothing', async () => {
@@ -662,7 +751,7 @@ describe('user authentication tokens', () => {
   });
 
   describe('GET /users/:id/authentication-tokens', () => {
-    it('lists the user\'s tokens without their secrets', async () => {
+    it("lists the user's tokens without their secrets", async () => {
       const user = await createUser();
       const second = await issueUserToken(user, { description: 'second' });
       const res = await api('GET', `/users/${user.id}/authentication-tokens`, bearer(user.token));
@@ -707,7 +796,7 @@ describe('user authentication tokens', () => {
       }
     });
 
-    it('answers 404 for another user\'s token, organization tokens and unknown ids (a team token: to its managers only)', async () => {
+    it("answers 404 for another user's token, organization tokens and unknown ids (a team token: to its managers only)", async () => {
       const org = await createOrg();
       const peer = await createUser();
       await joinOrg(org, peer);
@@ -717,7 +806,9 @@ describe('user authentication tokens', () => {
       const orgToken = await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token });
       expectError(await api('GET', `/authentication-tokens/${peerToken.body.data.id}`, bearer(org.owner.token)), 404);
       expectError(await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(peer.token)), 404);
-      expect((await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(org.owner.token))).status).to.equal(200);
+      expect(
+        (await api('GET', `/authentication-tokens/${teamToken.body.data.id}`, bearer(org.owner.token))).status,
+      ).to.equal(200);
       expectError(await api('GET', `/authentication-tokens/${orgToken.body.data.id}`, bearer(org.owner.token)), 404);
       expectError(await api('GET', `/authentication-tokens/at-${uniq('nope')}`, bearer(org.owner.token)), 404);
     });
@@ -738,13 +829,15 @@ describe('user authentication tokens', () => {
       expect((await api('GET', '/account/details', bearer(secret))).status).to.equal(200);
       const res = await api('DELETE', `/authentication-tokens/${issued.body.data.id}`, bearer(user.token));
       expect(res.status, res.text).to.equal(204);
-      expect(await harness().rt.db('authentication_tokens').where({ id: issued.body.data.id }).first()).to.equal(undefined);
+      expect(await harness().rt.db('authentication_tokens').where({ id: issued.body.data.id }).first()).to.equal(
+        undefined,
+      );
       expectError(await api('GET', '/account/details', bearer(secret)), 401);
       expect((await api('GET', '/account/details', bearer(user.token))).status).to.equal(200);
       expectError(await api('DELETE', `/authentication-tokens/${issued.body.data.id}`, bearer(user.token)), 404);
     });
 
-    it('lets the site admin revoke another user\'s token', async () => {
+    it("lets the site admin revoke another user's token", async () => {
       const user = await createUser();
       const issued = await issueUserToken(user);
       expect((await api('DELETE', `/authentication-tokens/${issued.body.data.id}`, {})).status).to.equal(204);
@@ -755,16 +848,20 @@ describe('user authentication tokens', () => {
       const user = await createUser();
       const issued = await issueUserToken(user);
       const secret = issued.body.data.attributes.token;
-      expect((await api('DELETE', `/authentication-tokens/${issued.body.data.id}`, bearer(secret))).status).to.equal(204);
+      expect((await api('DELETE', `/authentication-tokens/${issued.body.data.id}`, bearer(secret))).status).to.equal(
+        204,
+      );
       expectError(await api('GET', '/account/details', bearer(secret)), 401);
     });
 
-    it('answers 404 for another user\'s token and unknown ids, revoking nothing', async () => {
+    it("answers 404 for another user's token and unknown ids, revoking nothing", async () => {
       const org = await createOrg();
       const peer = await createUser();
       await joinOrg(org, peer);
       const peerToken = await issueUserToken(peer);
-      await refused(404, () => api('DELETE', `/authentication-tokens/${peerToken.body.data.id}`, bearer(org.owner.token)));
+      await refused(404, () =>
+        api('DELETE', `/authentication-tokens/${peerToken.body.data.id}`, bearer(org.owner.token)),
+      );
       await refused(404, () => api('DELETE', `/authentication-tokens/at-${uniq('nope')}`, bearer(org.owner.token)));
       expect((await api('GET', '/account/details', bearer(peerToken.body.data.attributes.token))).status).to.equal(200);
     });
@@ -797,7 +894,8 @@ describe('user authentication tokens', () => {
 });
 
 describe('team authentication tokens', () => {
-  const issue = (teamId: string, token: string, body?: unknown) => api('POST', `/teams/${teamId}/authentication-token`, { token, body });
+  const issue = (teamId: string, token: string, body?: unknown) =>
+    api('POST', `/teams/${teamId}/authentication-token`, { token, body });
 
   it('issues a token that authenticates as the team, within its organization only', async () => {
     const org = await createOrg();
@@ -829,12 +927,16 @@ describe('team authentication tokens', () => {
     const teamId = await createTeam(org);
     const first = await issue(teamId, org.owner.token);
     expect(first.status, first.text).to.equal(201);
-    expect((await api('GET', `/organizations/${org.name}`, bearer(first.body.data.attributes.token))).status).to.equal(200);
+    expect((await api('GET', `/organizations/${org.name}`, bearer(first.body.data.attributes.token))).status).to.equal(
+      200,
+    );
     const second = await issue(teamId, org.owner.token);
     expect(second.status, second.text).to.equal(201);
     expect(second.body.data.id).to.not.equal(first.body.data.id);
     expectError(await api('GET', `/organizations/${org.name}`, bearer(first.body.data.attributes.token)), 401);
-    expect((await api('GET', `/organizations/${org.name}`, bearer(second.body.data.attributes.token))).status).to.equal(200);
+    expect((await api('GET', `/organizations/${org.name}`, bearer(second.body.data.attributes.token))).status).to.equal(
+      200,
+    );
     const rows = await harness().rt.db('authentication_tokens').where({ kind: 'team', team_id: teamId }).pluck('id');
     expect(rows).to.deep.equal([second.body.data.id]);
   });
@@ -842,7 +944,11 @@ describe('team authentication tokens', () => {
   it('issues expired team tokens that answer 401', async () => {
     const org = await createOrg();
     const teamId = await createTeam(org);
-    const res = await issue(teamId, org.owner.token, doc('authentication-tokens', { 'expired-at': minutesFromNow(-5) }));
+    const res = await issue(
+      teamId,
+      org.owner.token,
+      doc('authentication-tokens', { 'expired-at': minutesFromNow(-5) }),
+    );
     expect(res.status, res.text).to.equal(201);
     expectError(await api('GET', `/organizations/${org.name}`, bearer(res.body.data.attributes.token)), 401);
   });
@@ -854,7 +960,9 @@ describe('team authentication tokens', () => {
     const res = await api('DELETE', `/teams/${teamId}/authentication-token`, bearer(org.owner.token));
     expect(res.status, res.text).to.equal(204);
     expectError(await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token)), 401);
-    expect(await harness().rt.db('authentication_tokens').where({ kind: 'team', team_id: teamId }).first()).to.equal(undefined);
+    expect(await harness().rt.db('authentication_tokens').where({ kind: 'team', team_id: teamId }).first()).to.equal(
+      undefined,
+    );
     expectError(await api('DELETE', `/teams/${teamId}/authentication-token`, bearer(org.owner.token)), 404);
   });
 
@@ -870,23 +978,35 @@ describe('team authentication tokens', () => {
       await refused(404, () => api('DELETE', `/teams/${teamId}/authentication-token`, bearer(token)));
     }
     await refused(404, () => issue(`team-${uniq('nope')}`, org.owner.token));
-    await refused(404, () => api('DELETE', `/teams/team-${uniq('nope')}/authentication-token`, bearer(org.owner.token)));
-    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    await refused(404, () =>
+      api('DELETE', `/teams/team-${uniq('nope')}/authentication-token`, bearer(org.owner.token)),
+    );
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(
+      200,
+    );
   });
 
   it("keeps the owners team's token to owners: a member with manage-teams gets 404 for it, writing nothing, and still manages other teams' tokens", async () => {
     const org = await createOrg();
     const manager = await createUser();
     await joinOrg(org, manager);
-    const managers = await createTeam(org, { visibility: 'organization', 'organization-access': { 'manage-teams': true } });
-    const added = await api('POST', `/teams/${managers}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: manager.username }] } });
+    const managers = await createTeam(org, {
+      visibility: 'organization',
+      'organization-access': { 'manage-teams': true },
+    });
+    const added = await api('POST', `/teams/${managers}/relationships/users`, {
+      token: org.owner.token,
+      body: { data: [{ type: 'users', id: manager.username }] },
+    });
     expect(added.status, added.text).to.equal(204);
     const owners = await ownersTeamId(org.name);
     const issued = await issue(owners, org.owner.token);
     expect(issued.status, issued.text).to.equal(201);
     await refused(404, () => issue(owners, manager.token));
     await refused(404, () => api('DELETE', `/teams/${owners}/authentication-token`, bearer(manager.token)));
-    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(
+      200,
+    );
     const teamId = await createTeam(org);
     const own = await issue(teamId, manager.token);
     expect(own.status, own.text).to.equal(201);
@@ -902,11 +1022,21 @@ describe('team authentication tokens', () => {
       api('POST', `/teams/${teamId}/authentication-token`, { token: org.owner.token, ...opts });
     await refused(400, post({ raw: MALFORMED }));
     await refused(422, post({ body: doc('teams', { description: 'x' }) }), '/data/type');
-    await refused(422, post({ body: doc('authentication-tokens', { 'expired-at': 'soon' }) }), '/data/attributes/expired-at');
-    await refused(422, post({ body: doc('authentication-tokens', { description: ['x'] }) }), '/data/attributes/description');
+    await refused(
+      422,
+      post({ body: doc('authentication-tokens', { 'expired-at': 'soon' }) }),
+      '/data/attributes/expired-at',
+    );
+    await refused(
+      422,
+      post({ body: doc('authentication-tokens', { description: ['x'] }) }),
+      '/data/attributes/description',
+    );
     const rows = await harness().rt.db('authentication_tokens').where({ kind: 'team', team_id: teamId }).pluck('id');
     expect(rows).to.deep.equal([issued.body.data.id]);
-    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(
+      200,
+    );
   });
 
   it('answers 401 without a token or with a wrong one, changing nothing', async () => {
@@ -921,7 +1051,8 @@ describe('team authentication tokens', () => {
 });
 
 describe('organization authentication tokens', () => {
-  const issue = (org: string, token: string, body?: unknown) => api('POST', `/organizations/${org}/authentication-token`, { token, body });
+  const issue = (org: string, token: string, body?: unknown) =>
+    api('POST', `/organizations/${org}/authentication-token`, { token, body });
 
   it('issues a token that sees only its own organization', async () => {
     const user = await createUser();
@@ -954,8 +1085,13 @@ describe('organization authentication tokens', () => {
     expect(first.status, first.text).to.equal(201);
     expect(second.status, second.text).to.equal(201);
     expectError(await api('GET', `/organizations/${org.name}`, bearer(first.body.data.attributes.token)), 401);
-    expect((await api('GET', `/organizations/${org.name}`, bearer(second.body.data.attributes.token))).status).to.equal(200);
-    const rows = await harness().rt.db('authentication_tokens').where({ kind: 'organization', organization_name: org.name }).pluck('id');
+    expect((await api('GET', `/organizations/${org.name}`, bearer(second.body.data.attributes.token))).status).to.equal(
+      200,
+    );
+    const rows = await harness()
+      .rt.db('authentication_tokens')
+      .where({ kind: 'organization', organization_name: org.name })
+      .pluck('id');
     expect(rows).to.deep.equal([second.body.data.id]);
   });
 
@@ -970,7 +1106,11 @@ describe('organization authentication tokens', () => {
 
   it('issues expired organization tokens that answer 401', async () => {
     const org = await createOrg();
-    const res = await issue(org.name, org.owner.token, doc('authentication-tokens', { 'expired-at': minutesFromNow(-1) }));
+    const res = await issue(
+      org.name,
+      org.owner.token,
+      doc('authentication-tokens', { 'expired-at': minutesFromNow(-1) }),
+    );
     expect(res.status, res.text).to.equal(201);
     expectError(await api('GET', `/organizations/${org.name}`, bearer(res.body.data.attributes.token)), 401);
   });
@@ -986,7 +1126,9 @@ describe('organization authentication tokens', () => {
 
   it('lets members of the owners team manage it through a team token', async () => {
     const org = await createOrg();
-    const ownersToken = await api('POST', `/teams/${await ownersTeamId(org.name)}/authentication-token`, { token: org.owner.token });
+    const ownersToken = await api('POST', `/teams/${await ownersTeamId(org.name)}/authentication-token`, {
+      token: org.owner.token,
+    });
     expect(ownersToken.status, ownersToken.text).to.equal(201);
     const res = await issue(org.name, ownersToken.body.data.attributes.token);
     expect(res.status, res.text).to.equal(201);
@@ -1004,8 +1146,12 @@ describe('organization authentication tokens', () => {
       await refused(404, () => api('DELETE', `/organizations/${org.name}/authentication-token`, bearer(token)));
     }
     await refused(404, () => issue(uniq('nope'), org.owner.token));
-    await refused(404, () => api('DELETE', `/organizations/${uniq('nope')}/authentication-token`, bearer(org.owner.token)));
-    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    await refused(404, () =>
+      api('DELETE', `/organizations/${uniq('nope')}/authentication-token`, bearer(org.owner.token)),
+    );
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(
+      200,
+    );
   });
 
   it('refuses malformed JSON, a wrong type and invalid attributes, keeping the current token', async () => {
@@ -1015,8 +1161,14 @@ describe('organization authentication tokens', () => {
       api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token, ...opts });
     await refused(400, post({ raw: MALFORMED }));
     await refused(422, post({ body: doc('organizations', { description: 'x' }) }), '/data/type');
-    await refused(422, post({ body: doc('authentication-tokens', { 'expired-at': '2020-13-45' }) }), '/data/attributes/expired-at');
-    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(200);
+    await refused(
+      422,
+      post({ body: doc('authentication-tokens', { 'expired-at': '2020-13-45' }) }),
+      '/data/attributes/expired-at',
+    );
+    expect((await api('GET', `/organizations/${org.name}`, bearer(issued.body.data.attributes.token))).status).to.equal(
+      200,
+    );
   });
 
   it('answers 401 without a token or with a wrong one, changing nothing', async () => {

@@ -5,7 +5,9 @@ import { addressAllowed, createOutboundClient } from '../../shared/platform/outb
 import { hmacSha512Hex } from '../../shared/platform/crypto.js';
 import ipaddr from 'ipaddr.js';
 
-async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; server: Server }> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -16,7 +18,11 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, body: 
 }
 
 describe('outbound HTTP client (SSRF guard, limits, signatures)', () => {
-  const loopback = createOutboundClient({ allowedCidrs: ['127.0.0.0/8', '::1/128'], totalTimeoutMs: 1500, maxBodyBytes: 16 });
+  const loopback = createOutboundClient({
+    allowedCidrs: ['127.0.0.0/8', '::1/128'],
+    totalTimeoutMs: 1500,
+    maxBodyBytes: 16,
+  });
   const strict = createOutboundClient({ allowedCidrs: [] });
   const servers: Server[] = [];
   after(() => servers.forEach((s) => s.close()));
@@ -24,7 +30,18 @@ describe('outbound HTTP client (SSRF guard, limits, signatures)', () => {
   it('classifies addresses: public unicast yes; private, loopback, link-local and metadata no; mapped IPv6 unwrapped', () => {
     const none: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
     expect(addressAllowed('93.184.216.34', none)).to.equal(true);
-    for (const a of ['10.0.0.1', '192.168.1.1', '172.16.0.1', '127.0.0.1', '::1', '169.254.169.254', 'fe80::1', '::ffff:127.0.0.1', '0.0.0.0', 'fc00::1']) {
+    for (const a of [
+      '10.0.0.1',
+      '192.168.1.1',
+      '172.16.0.1',
+      '127.0.0.1',
+      '::1',
+      '169.254.169.254',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+      'fc00::1',
+    ]) {
       expect(addressAllowed(a, none), a).to.equal(false);
     }
     const everything = [ipaddr.parseCIDR('0.0.0.0/0') as [ipaddr.IPv4, number]];
@@ -41,7 +58,12 @@ describe('outbound HTTP client (SSRF guard, limits, signatures)', () => {
     });
     servers.push(server);
     const body = JSON.stringify({ hello: 'wörld' });
-    const result = await loopback.send({ url, body, headers: { 'Content-Type': 'application/json' }, sign: { key: 'k3y', headers: ['X-Sig'] } });
+    const result = await loopback.send({
+      url,
+      body,
+      headers: { 'Content-Type': 'application/json' },
+      sign: { key: 'k3y', headers: ['X-Sig'] },
+    });
     expect(result.ok).to.equal(true);
     expect(result.status).to.equal(200);
     expect(seen.body).to.equal(body);
@@ -130,7 +152,12 @@ describe('outbound HTTP client (SSRF guard, limits, signatures)', () => {
   it('sends the body with its length, and a GET without one', async () => {
     const seen: { method?: string; length?: string; encoding?: string; body: string }[] = [];
     const { url, server } = await serve((req, res, body) => {
-      seen.push({ method: req.method, length: req.headers['content-length'], encoding: req.headers['transfer-encoding'], body });
+      seen.push({
+        method: req.method,
+        length: req.headers['content-length'],
+        encoding: req.headers['transfer-encoding'],
+        body,
+      });
       res.end('ok');
     });
     servers.push(server);

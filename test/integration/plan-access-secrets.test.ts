@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { api, doc, expectError, okBody } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { createCv, createOrg, createWorkspace, memberWithAccess, putArchive, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createWorkspace,
+  memberWithAccess,
+  putArchive,
+  tarGz,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { listenForSandboxes } from '../helpers/sandbox.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
@@ -104,7 +113,9 @@ interface Stolen {
  * The attacker's server: it receives the run's token, uses it at once against the API (the
  * workspace's current state version and its download), and then answers as a state backend.
  */
-async function startExfilServer(target: () => { org: string; ws: { id: string; name: string } }): Promise<{ url: string; stolen: Stolen[]; close(): Promise<void> }> {
+async function startExfilServer(
+  target: () => { org: string; ws: { id: string; name: string } },
+): Promise<{ url: string; stolen: Stolen[]; close(): Promise<void> }> {
   const stolen: Stolen[] = [];
   const h = harness();
   const server: Server = createServer((req, res) => {
@@ -113,14 +124,32 @@ async function startExfilServer(target: () => { org: string; ws: { id: string; n
       const { org, ws } = target();
       const current = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
       let state = '';
-      const download = current.status === 200 ? (current.body.data.attributes['hosted-state-download-url'] as string | null) : null;
+      const download =
+        current.status === 200 ? (current.body.data.attributes['hosted-state-download-url'] as string | null) : null;
       // The download URL names the API as runs reach it; the tests reach it on loopback.
       if (download) state = await (await fetch(h.baseUrl + download.slice(h.config.runApiUrl.length))).text();
-      const others = await Promise.all([`/organizations/${org}/workspaces/${ws.name}`, `/workspaces/${ws.id}/current-state-version-outputs`].map(async (path) => (await api('GET', path, { token })).status));
-      const registry = await (await fetch(`${h.baseUrl}/api/registry/v1/modules/${org}/absent/null/versions`, { headers: { Authorization: `Bearer ${token}` } })).text();
+      const others = await Promise.all(
+        [`/organizations/${org}/workspaces/${ws.name}`, `/workspaces/${ws.id}/current-state-version-outputs`].map(
+          async (path) => (await api('GET', path, { token })).status,
+        ),
+      );
+      const registry = await (
+        await fetch(`${h.baseUrl}/api/registry/v1/modules/${org}/absent/null/versions`, {
+          headers: { Authorization: `Bearer ${token}` },
+        })
+      ).text();
       stolen.push({ token, stateVersion: current.status, state, others, registry });
       res.setHeader('Content-Type', 'application/json');
-      res.end(JSON.stringify({ version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'exfil', outputs: {}, resources: [] }));
+      res.end(
+        JSON.stringify({
+          version: 4,
+          terraform_version: '1.11.4',
+          serial: 1,
+          lineage: 'exfil',
+          outputs: {},
+          resources: [],
+        }),
+      );
     })().catch(() => {
       res.statusCode = 500;
       res.end();
@@ -159,7 +188,12 @@ describe("plan access and a workspace's secrets (speculative-runs-withhold-secre
   let exfil: Awaited<ReturnType<typeof startExfilServer>>;
 
   const setting = async (on: boolean) => {
-    const body = await okBody('PATCH', `/organizations/${org.name}`, org.owner.token, doc('organizations', { 'speculative-runs-withhold-secrets': on }));
+    const body = await okBody(
+      'PATCH',
+      `/organizations/${org.name}`,
+      org.owner.token,
+      doc('organizations', { 'speculative-runs-withhold-secrets': on }),
+    );
     expect(body.data.attributes['speculative-runs-withhold-secrets']).to.equal(on);
   };
 
@@ -180,10 +214,28 @@ describe("plan access and a workspace's secrets (speculative-runs-withhold-secre
     ws = await createWorkspace(org, { 'auto-apply': true });
     exfil = await startExfilServer(() => ({ org: org.name, ws }));
     const owner = org.owner.token;
-    await okBody('POST', `/workspaces/${ws.id}/vars`, owner, doc('vars', { key: 'password', value: PASSWORD, category: 'terraform', sensitive: true }));
-    await okBody('POST', `/workspaces/${ws.id}/vars`, owner, doc('vars', { key: 'TF_VAR_env_secret', value: ENV_SECRET, category: 'env', sensitive: true }));
-    const key = await okBody('POST', `/organizations/${org.name}/ssh-keys`, owner, doc('ssh-keys', { name: uniq('key'), value: await privateKey() }));
-    const assigned = await api('PATCH', `/workspaces/${ws.id}/relationships/ssh-key`, { token: owner, body: { data: { type: 'workspaces', attributes: { id: key.data.id } } } });
+    await okBody(
+      'POST',
+      `/workspaces/${ws.id}/vars`,
+      owner,
+      doc('vars', { key: 'password', value: PASSWORD, category: 'terraform', sensitive: true }),
+    );
+    await okBody(
+      'POST',
+      `/workspaces/${ws.id}/vars`,
+      owner,
+      doc('vars', { key: 'TF_VAR_env_secret', value: ENV_SECRET, category: 'env', sensitive: true }),
+    );
+    const key = await okBody(
+      'POST',
+      `/organizations/${org.name}/ssh-keys`,
+      owner,
+      doc('ssh-keys', { name: uniq('key'), value: await privateKey() }),
+    );
+    const assigned = await api('PATCH', `/workspaces/${ws.id}/relationships/ssh-key`, {
+      token: owner,
+      body: { data: { type: 'workspaces', attributes: { id: key.data.id } } },
+    });
     expect(assigned.status, assigned.text).to.equal(200);
     // The workspace's state, applied by its owner.
     await uploadConfig(ws.id, owner, { 'main.tf': OWNER_TF });
@@ -199,19 +251,41 @@ describe("plan access and a workspace's secrets (speculative-runs-withhold-secre
   it('is off by default, set by owners through PATCH /organizations/:name and read back in its attributes; others may not set it', async () => {
     const read = await okBody('GET', `/organizations/${org.name}`, org.owner.token);
     expect(read.data.attributes['speculative-runs-withhold-secrets']).to.equal(false);
-    expectError(await api('PATCH', `/organizations/${org.name}`, { token: writer.token, body: doc('organizations', { 'speculative-runs-withhold-secrets': true }) }), 404);
-    expectError(await api('PATCH', `/organizations/${org.name}`, { token: org.owner.token, body: doc('organizations', { 'speculative-runs-withhold-secrets': 'yes' }) }), 422);
+    expectError(
+      await api('PATCH', `/organizations/${org.name}`, {
+        token: writer.token,
+        body: doc('organizations', { 'speculative-runs-withhold-secrets': true }),
+      }),
+      404,
+    );
+    expectError(
+      await api('PATCH', `/organizations/${org.name}`, {
+        token: org.owner.token,
+        body: doc('organizations', { 'speculative-runs-withhold-secrets': 'yes' }),
+      }),
+      422,
+    );
     await setting(true);
-    expect((await okBody('GET', `/organizations/${org.name}`, planner.token)).data.attributes['speculative-runs-withhold-secrets']).to.equal(true);
+    expect(
+      (await okBody('GET', `/organizations/${org.name}`, planner.token)).data.attributes[
+        'speculative-runs-withhold-secrets'
+      ],
+    ).to.equal(true);
     await setting(false);
-    expect((await okBody('GET', `/organizations/${org.name}`, org.owner.token)).data.attributes['speculative-runs-withhold-secrets']).to.equal(false);
+    expect(
+      (await okBody('GET', `/organizations/${org.name}`, org.owner.token)).data.attributes[
+        'speculative-runs-withhold-secrets'
+      ],
+    ).to.equal(false);
   });
 
   it("with the setting off, plan access reads the workspace's sensitive variables, its state, its SSH key and a run token that reads the state, through a speculative plan of its own configuration (as in TFE)", async () => {
     // What plan access may not read through the API: the whole state, and its sensitive output's value.
     const own = await okBody('GET', `/workspaces/${ws.id}/current-state-version?include=outputs`, planner.token);
     expect(own.data.attributes['hosted-state-download-url']).to.equal(null);
-    expect(own.included.find((o: { attributes: { name: string } }) => o.attributes.name === 'kept').attributes.value).to.equal(null);
+    expect(
+      own.included.find((o: { attributes: { name: string } }) => o.attributes.name === 'kept').attributes.value,
+    ).to.equal(null);
     const { status, log, stolen } = await speculativePlan(planner, { 'main.tf': attackTf(exfil.url) });
     expect(status, log).to.equal('planned_and_finished');
     expect(log).to.include(PASSWORD);
@@ -229,15 +303,20 @@ describe("plan access and a workspace's secrets (speculative-runs-withhold-secre
     await setting(true);
     const { status, log, stolen } = await speculativePlan(planner, { 'main.tf': attackTf(exfil.url) });
     expect(status, log).to.equal('planned_and_finished');
-    for (const secret of [PASSWORD, ENV_SECRET, STATE_MARKER, 'OPENSSH PRIVATE KEY']) expect(log).to.not.include(secret);
+    for (const secret of [PASSWORD, ENV_SECRET, STATE_MARKER, 'OPENSSH PRIVATE KEY'])
+      expect(log).to.not.include(secret);
     expect(log).to.match(/password\s+= "no-password-given"/);
     expect(log).to.match(/env_secret\s+= "no-env-secret-given"/);
     // Terraform's local backend may leave an empty file where it locks the state; nothing is in it.
     expect(log).to.match(/state\s+= "(no-state-file)?"\n/);
     expect(log).to.match(/ssh\s+= "no-ssh-key"/);
-    const lines = log.split('\n').filter((l) => l.includes("Secrets withheld by the organization's setting (speculative-runs-withhold-secrets)"));
+    const lines = log
+      .split('\n')
+      .filter((l) => l.includes("Secrets withheld by the organization's setting (speculative-runs-withhold-secrets)"));
     expect(lines, log).to.have.length(1);
-    expect(lines[0]).to.match(/Sensitive variables not given: (password, TF_VAR_env_secret|TF_VAR_env_secret, password)\./);
+    expect(lines[0]).to.match(
+      /Sensitive variables not given: (password, TF_VAR_env_secret|TF_VAR_env_secret, password)\./,
+    );
     expect(stolen, 'the plan still sent its token out').to.have.length(1);
     expect(stolen[0].token).to.match(/\.atlasv1\./);
     expect(stolen[0].stateVersion, 'the run token is refused').to.equal(404);
@@ -262,13 +341,19 @@ describe("plan access and a workspace's secrets (speculative-runs-withhold-secre
     expect(put.status, put.text).to.equal(200);
     const before = exfil.stolen.length;
     const runs = await okBody('GET', `/workspaces/${ws.id}/runs`, planner.token);
-    const queued = runs.data.find((r: { relationships: { 'configuration-version': { data: { id: string } } } }) => r.relationships['configuration-version'].data.id === cv.id);
+    const queued = runs.data.find(
+      (r: { relationships: { 'configuration-version': { data: { id: string } } } }) =>
+        r.relationships['configuration-version'].data.id === cv.id,
+    );
     expect(queued, 'the upload queued a run').to.not.equal(undefined);
     const run = await waitForRun(queued.id, planner.token, FINAL, 240_000);
     const withPlan = await api('GET', `/runs/${queued.id}?include=plan`, { token: planner.token });
-    const log = await readWholeLog(withPlan.body.included.find((r: { type: string }) => r.type === 'plans').attributes['log-read-url']);
+    const log = await readWholeLog(
+      withPlan.body.included.find((r: { type: string }) => r.type === 'plans').attributes['log-read-url'],
+    );
     expect(run.attributes.status, log).to.equal('planned_and_finished');
-    for (const secret of [PASSWORD, ENV_SECRET, STATE_MARKER, 'OPENSSH PRIVATE KEY']) expect(log).to.not.include(secret);
+    for (const secret of [PASSWORD, ENV_SECRET, STATE_MARKER, 'OPENSSH PRIVATE KEY'])
+      expect(log).to.not.include(secret);
     expect(log).to.include("Secrets withheld by the organization's setting");
     const stolen = exfil.stolen.slice(before);
     expect(stolen).to.have.length(1);

@@ -96,7 +96,10 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
   };
 
   /** Uploads `files` to a new workspace, starts a run and waits for it to end its plan. */
-  async function planned(files: Record<string, string>, wanted = 'planned'): Promise<{ runId: string; wsId: string; plan: Doc }> {
+  async function planned(
+    files: Record<string, string>,
+    wanted = 'planned',
+  ): Promise<{ runId: string; wsId: string; plan: Doc }> {
     const ws = await createWorkspace(org);
     await uploadConfig(ws.id, org.owner.token, files);
     const runId = await startRun(ws.id, org.owner.token);
@@ -175,10 +178,13 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
       const db = harness().rt.db;
       const before = await planRow(planId);
       await db('plans').where({ id: planId }).update({ redacted_object_id: null });
-      const countRedacted = async () => Number((await db('objects').where('id', 'like', 'planredacted-%').count({ n: '*' }).first())!.n);
+      const countRedacted = async () =>
+        Number((await db('objects').where('id', 'like', 'planredacted-%').count({ n: '*' }).first())!.n);
       const objectsBefore = await countRedacted();
 
-      const answers = await Promise.all([1, 2, 3].map(() => api('GET', `/plans/${planId}/json-output-redacted`, { token: org.owner.token })));
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => api('GET', `/plans/${planId}/json-output-redacted`, { token: org.owner.token })),
+      );
       for (const res of answers) {
         expect(res.status, res.text).to.equal(200);
         expect(res.body).to.deep.equal(JSON.parse(stored));
@@ -210,15 +216,24 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
       expect(Number(row.json_omitted_bytes)).to.be.greaterThan(LIMIT);
 
       const log = await readWholeLog(plan.attributes['log-read-url']);
-      expect(log).to.include(`is ${row.json_omitted_bytes} bytes, more than the limit of ${LIMIT} bytes (MAX_PLAN_JSON_BYTES)`);
+      expect(log).to.include(
+        `is ${row.json_omitted_bytes} bytes, more than the limit of ${LIMIT} bytes (MAX_PLAN_JSON_BYTES)`,
+      );
       expect(log).to.include('it was not stored');
 
       for (const path of ['json-output', 'json-output-redacted']) {
-        expectError(await api('GET', `/plans/${plan.id}/${path}`, { token: org.owner.token }), 422, new RegExp(`at ${row.json_omitted_bytes} bytes it exceeded .*MAX_PLAN_JSON_BYTES`));
+        expectError(
+          await api('GET', `/plans/${plan.id}/${path}`, { token: org.owner.token }),
+          422,
+          new RegExp(`at ${row.json_omitted_bytes} bytes it exceeded .*MAX_PLAN_JSON_BYTES`),
+        );
       }
 
       // The saved plan is intact: the run applies.
-      const confirm = await api('POST', `/runs/${runId}/actions/apply`, { token: org.owner.token, body: { comment: 'go' } });
+      const confirm = await api('POST', `/runs/${runId}/actions/apply`, {
+        token: org.owner.token,
+        body: { comment: 'go' },
+      });
       expect(confirm.status, confirm.text).to.equal(202);
       const applied = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 120_000).catch(async (err) => {
         const now = await api('GET', `/runs/${runId}?include=apply`, { token: org.owner.token });
@@ -230,10 +245,17 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
     it('errors a mandatory policy check of such a plan, saying why: a plan too large to store does not pass policies unchecked', async () => {
       const policyOrg = await createOrg();
       const token = policyOrg.owner.token;
-      const pol = await createPolicy(policyOrg.name, token, { name: uniq('pol'), kind: 'sentinel', 'enforcement-level': 'hard-mandatory' });
+      const pol = await createPolicy(policyOrg.name, token, {
+        name: uniq('pol'),
+        kind: 'sentinel',
+        'enforcement-level': 'hard-mandatory',
+      });
       expect((await uploadCode(pol.id, token, sentinelPolicy(true, 'fine'))).status).to.equal(204);
       const set = await createPolicySet(policyOrg.name, token, { kind: 'sentinel', global: true });
-      const link = await api('POST', `/policy-sets/${set.id}/relationships/policies`, { token, body: linkages('policies', [pol.id]) });
+      const link = await api('POST', `/policy-sets/${set.id}/relationships/policies`, {
+        token,
+        body: linkages('policies', [pol.id]),
+      });
       expect(link.status, link.text).to.equal(204);
       const ws = await createWorkspace(policyOrg);
       await uploadConfig(ws.id, token, { 'main.tf': bigOutputTf(2 * LIMIT) });
@@ -274,7 +296,11 @@ describe('plan JSON: stored redacted, streamed, and limited', function () {
       expect(log).to.not.match(/Unterminated string|in JSON at position/);
 
       for (const path of ['json-output', 'json-output-redacted']) {
-        expectError(await api('GET', `/plans/${plan.id}/${path}`, { token: org.owner.token }), 422, new RegExp(`at ${LARGEST_FILE} bytes it exceeded .*RUN_DISK_LIMIT_MB`));
+        expectError(
+          await api('GET', `/plans/${plan.id}/${path}`, { token: org.owner.token }),
+          422,
+          new RegExp(`at ${LARGEST_FILE} bytes it exceeded .*RUN_DISK_LIMIT_MB`),
+        );
       }
     });
   });

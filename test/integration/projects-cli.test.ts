@@ -30,7 +30,7 @@ describe('projects through the terraform CLI (cloud block with a project)', func
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('creates the workspace in the named project, and its runs get the project\'s variable sets by precedence', async () => {
+  it("creates the workspace in the named project, and its runs get the project's variable sets by precedence", async () => {
     const org = await createOrg();
     const token = org.owner.token;
     const call = async (method: string, path: string, body?: unknown) => {
@@ -38,13 +38,22 @@ describe('projects through the terraform CLI (cloud block with a project)', func
       expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
       return res.body;
     };
-    const project = (await call('POST', `/organizations/${org.name}/projects`, doc('projects', { name: 'platform team' }))).data;
-    const setVar = (set: string, key: string, value: string) => call('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key, value, category: 'terraform' }));
-    const global = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'a-global', global: true }))).data.id;
+    const project = (
+      await call('POST', `/organizations/${org.name}/projects`, doc('projects', { name: 'platform team' }))
+    ).data;
+    const setVar = (set: string, key: string, value: string) =>
+      call('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key, value, category: 'terraform' }));
+    const global = (
+      await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'a-global', global: true }))
+    ).data.id;
     await setVar(global, 'from_project', 'global set');
     await setVar(global, 'from_global', 'global set');
-    const projectSet = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'b-project', global: false }))).data.id;
-    await call('POST', `/varsets/${projectSet}/relationships/projects`, { data: [{ type: 'projects', id: project.id }] });
+    const projectSet = (
+      await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'b-project', global: false }))
+    ).data.id;
+    await call('POST', `/varsets/${projectSet}/relationships/projects`, {
+      data: [{ type: 'projects', id: project.id }],
+    });
     await setVar(projectSet, 'from_project', 'project set');
     await setVar(projectSet, 'from_workspace', 'project set');
 
@@ -77,7 +86,13 @@ output "from_workspace" { value = var.from_workspace }
     expect(ws.relationships.project.data).to.deep.equal({ type: 'projects', id: project.id });
 
     // A set applied to the workspace itself beats the project's.
-    const wsSet = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'c-workspace' }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }))).data.id;
+    const wsSet = (
+      await call(
+        'POST',
+        `/organizations/${org.name}/varsets`,
+        doc('varsets', { name: 'c-workspace' }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }),
+      )
+    ).data.id;
     await setVar(wsSet, 'from_workspace', 'workspace set');
 
     const apply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);

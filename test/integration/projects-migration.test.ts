@@ -19,7 +19,8 @@ describe('the projects migration', function () {
         if (!pending.length || pending[0].file.startsWith('20261201150001')) break;
         await db.migrate.up(MIGRATIONS);
       }
-      for (const name of ['acme', 'globex']) await db('organizations').insert({ name, external_id: `org-${name}`, email: `${name}@example.test` });
+      for (const name of ['acme', 'globex'])
+        await db('organizations').insert({ name, external_id: `org-${name}`, email: `${name}@example.test` });
       await db('workspaces').insert([
         { id: 'ws-a1', organization_name: 'acme', name: 'one' },
         { id: 'ws-a2', organization_name: 'acme', name: 'two' },
@@ -27,14 +28,18 @@ describe('the projects migration', function () {
       ]);
       await db.migrate.latest(MIGRATIONS);
 
-      const projects = await db('projects').orderBy('organization_name').select('id', 'organization_name', 'name', 'is_default');
+      const projects = await db('projects')
+        .orderBy('organization_name')
+        .select('id', 'organization_name', 'name', 'is_default');
       expect(projects.map((p) => [p.organization_name, p.name, p.is_default])).to.deep.equal([
         ['acme', 'Default Project', true],
         ['globex', 'Default Project', true],
       ]);
       for (const p of projects) expect(p.id).to.match(/^prj-[1-9A-HJ-NP-Za-km-z]{16}$/);
       expect(projects[0].id).to.not.equal(projects[1].id);
-      const placed = Object.fromEntries((await db('workspaces').select('id', 'project_id')).map((w) => [w.id, w.project_id]));
+      const placed = Object.fromEntries(
+        (await db('workspaces').select('id', 'project_id')).map((w) => [w.id, w.project_id]),
+      );
       expect(placed).to.deep.equal({ 'ws-a1': projects[0].id, 'ws-a2': projects[0].id, 'ws-g1': projects[1].id });
     } finally {
       await db.destroy();

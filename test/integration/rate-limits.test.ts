@@ -39,7 +39,9 @@ function expectTooMany(res: ApiResponse): void {
   expect(res.body.errors[0].title).to.equal('too many requests');
   expect(res.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
   const retryAfter = Number(res.headers.get('retry-after'));
-  expect(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${res.headers.get('retry-after')}`).to.equal(true);
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${res.headers.get('retry-after')}`).to.equal(
+    true,
+  );
   expect(res.headers.get('x-ratelimit-remaining')).to.equal('0');
 }
 
@@ -73,25 +75,44 @@ describe('rate limits', function () {
     it('answers 429 with a JSON:API error and Retry-After once the budget is spent, and the refused request writes nothing', async () => {
       const user = await createUser();
       await withinOneWindow(async () => {
-        const token = (await api('POST', `/users/${user.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'burst' }) })).body.data.attributes.token;
+        const token = (
+          await api('POST', `/users/${user.id}/authentication-tokens`, {
+            body: doc('authentication-tokens', { description: 'burst' }),
+          })
+        ).body.data.attributes.token;
         const burst = await Promise.all(Array.from({ length: 7 }, () => call(app, 'GET', '/account/details', token)));
         expect(statuses(burst)).to.deep.equal([200, 200, 200, 200, 200, 429, 429]);
         for (const res of burst.filter((r) => r.status === 429)) expectTooMany(res);
         const orgsBefore = await countRows('organizations');
         const name = uniq('org');
-        const create = await call(app, 'POST', '/organizations', token, doc('organizations', { name, email: `${name}@example.test` }));
+        const create = await call(
+          app,
+          'POST',
+          '/organizations',
+          token,
+          doc('organizations', { name, email: `${name}@example.test` }),
+        );
         expectTooMany(create);
         expect(await countRows('organizations')).to.equal(orgsBefore);
       });
       // The window ends: the token works again.
       await new Promise((r) => setTimeout(r, 1100));
-      const token = (await api('POST', `/users/${user.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'again' }) })).body.data.attributes.token;
+      const token = (
+        await api('POST', `/users/${user.id}/authentication-tokens`, {
+          body: doc('authentication-tokens', { description: 'again' }),
+        })
+      ).body.data.attributes.token;
       expect((await call(app, 'GET', '/account/details', token)).status).to.equal(200);
     });
 
     it('gives two tokens of one user separate budgets (keyed by token)', async () => {
       const user = await createUser();
-      const newToken = async () => (await api('POST', `/users/${user.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'pair' }) })).body.data.attributes.token as string;
+      const newToken = async () =>
+        (
+          await api('POST', `/users/${user.id}/authentication-tokens`, {
+            body: doc('authentication-tokens', { description: 'pair' }),
+          })
+        ).body.data.attributes.token as string;
       const a = await newToken();
       const b = await newToken();
       await withinOneWindow(async () => {
@@ -108,7 +129,9 @@ describe('rate limits', function () {
       await withinOneWindow(async () => {
         const { token } = await createUser();
         const onFirst = await Promise.all(Array.from({ length: 3 }, () => call(app, 'GET', '/account/details', token)));
-        const onSecond = await Promise.all(Array.from({ length: 2 }, () => call(second, 'GET', '/account/details', token)));
+        const onSecond = await Promise.all(
+          Array.from({ length: 2 }, () => call(second, 'GET', '/account/details', token)),
+        );
         expect(statuses([...onFirst, ...onSecond])).to.deep.equal([200, 200, 200, 200, 200]);
         expect(onSecond.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).to.deep.equal(['0', '1']);
         expectTooMany(await call(second, 'GET', '/account/details', token));
@@ -118,12 +141,23 @@ describe('rate limits', function () {
   });
 
   describe('stricter budgets of expensive actions', () => {
-    const app = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '100', RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2', RATE_LIMIT_INVITATIONS_PER_MINUTE: '1' });
+    const app = secondAppForSuite({
+      RATE_LIMIT_PER_SECOND: '100',
+      RATE_LIMIT_CONFIGURATION_VERSIONS_PER_MINUTE: '2',
+      RATE_LIMIT_INVITATIONS_PER_MINUTE: '1',
+    });
 
     it('configuration versions: the third creation in a minute is a 429 that creates nothing, while other requests and other tokens go on', async () => {
       const org = await createOrg();
       const ws = await createWorkspace(org);
-      const create = (token: string) => call(app, 'POST', `/workspaces/${ws.id}/configuration-versions`, token, doc('configuration-versions', { 'auto-queue-runs': false }));
+      const create = (token: string) =>
+        call(
+          app,
+          'POST',
+          `/workspaces/${ws.id}/configuration-versions`,
+          token,
+          doc('configuration-versions', { 'auto-queue-runs': false }),
+        );
       for (let i = 0; i < 2; i++) {
         const ok = await create(org.owner.token);
         expect(ok.status, ok.text).to.equal(201);
@@ -138,14 +172,27 @@ describe('rate limits', function () {
       expect(Number(refused.headers.get('x-ratelimit-reset'))).to.be.within(0, 60);
       expect(await countRows('configuration_versions')).to.equal(before);
       // Reading is not held back, and another token of the same user has its own budget.
-      expect((await call(app, 'GET', `/workspaces/${ws.id}/configuration-versions`, org.owner.token)).status).to.equal(200);
-      const other = (await api('POST', `/users/${org.owner.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'ci' }) })).body.data.attributes.token;
+      expect((await call(app, 'GET', `/workspaces/${ws.id}/configuration-versions`, org.owner.token)).status).to.equal(
+        200,
+      );
+      const other = (
+        await api('POST', `/users/${org.owner.id}/authentication-tokens`, {
+          body: doc('authentication-tokens', { description: 'ci' }),
+        })
+      ).body.data.attributes.token;
       expect((await create(other)).status).to.equal(201);
     });
 
     it('invitations: the second in a minute with one token is a 429 that creates no user, membership or mail', async () => {
       const org = await createOrg();
-      const invite = (email: string) => call(app, 'POST', `/organizations/${org.name}/organization-memberships`, org.owner.token, doc('organization-memberships', { email }));
+      const invite = (email: string) =>
+        call(
+          app,
+          'POST',
+          `/organizations/${org.name}/organization-memberships`,
+          org.owner.token,
+          doc('organization-memberships', { email }),
+        );
       expect((await invite(`${uniq('first')}@example.test`)).status).to.equal(201);
       const before = await tableCounts();
       const res = await invite(`${uniq('second')}@example.test`);
@@ -161,12 +208,20 @@ describe('rate limits', function () {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
     const guess = () => `guess-${randomBytes(16).toString('hex')}`;
     const board = (address: string, password: string) =>
-      api('GET', `${app.baseUrl}/admin/queues/`, { token: null, headers: { ...from(address), Authorization: `Basic ${Buffer.from(`x:${password}`).toString('base64')}`, Accept: 'text/html' } });
+      api('GET', `${app.baseUrl}/admin/queues/`, {
+        token: null,
+        headers: {
+          ...from(address),
+          Authorization: `Basic ${Buffer.from(`x:${password}`).toString('base64')}`,
+          Accept: 'text/html',
+        },
+      });
 
     it('refuses an address that guessed too many tokens (429, Retry-After), its good tokens too, while other addresses go on', async () => {
       const user = await createUser();
       const [attacker, other] = ['203.0.113.70', '198.51.100.70'];
-      for (let i = 0; i < 5; i++) expectError(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) }), 401);
+      for (let i = 0; i < 5; i++)
+        expectError(await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) }), 401);
       const refused = await api('GET', `${app.api}/account/details`, { token: guess(), headers: from(attacker) });
       expectTooMany(refused);
       expect(refused.body.errors[0].detail).to.match(/failed authentications from this address \(at most 5\)/);
@@ -174,7 +229,12 @@ describe('rate limits', function () {
       // Past the budget a guess tells nothing: the right token from that address is refused alike.
       expectTooMany(await api('GET', `${app.api}/account/details`, { token: user.token, headers: from(attacker) }));
       // The registry protocol shares the budget.
-      expectTooMany(await api('GET', `${app.baseUrl}/api/registry/v1/modules/acme/vpc/aws/versions`, { token: guess(), headers: from(attacker) }));
+      expectTooMany(
+        await api('GET', `${app.baseUrl}/api/registry/v1/modules/acme/vpc/aws/versions`, {
+          token: guess(),
+          headers: from(attacker),
+        }),
+      );
       // Another address: its own budget, and its good token works.
       const ok = await api('GET', `${app.api}/account/details`, { token: user.token, headers: from(other) });
       expect(ok.status, ok.text).to.equal(200);
@@ -184,7 +244,7 @@ describe('rate limits', function () {
       expectError(await api('GET', `${app.api}/account/details`, { token: null, headers: from(attacker) }), 401);
     });
 
-    it('counts the queue board\'s wrong passwords the same way; the site admin signs in from another address', async () => {
+    it("counts the queue board's wrong passwords the same way; the site admin signs in from another address", async () => {
       const [attacker, admin] = ['203.0.113.200', '198.51.100.200'];
       for (let i = 0; i < 5; i++) expect((await board(attacker, guess())).status).to.equal(401);
       const refused = await board(attacker, guess());
@@ -199,7 +259,11 @@ describe('rate limits', function () {
 
     it('counts guesses sent all at once: past the budget they answer 429, never 401, on the API and the board', async () => {
       const [apiAttacker, boardAttacker] = ['203.0.113.71', '203.0.113.201'];
-      const apiBurst = await Promise.all(Array.from({ length: 30 }, () => api('GET', `${app.api}/account/details`, { token: guess(), headers: from(apiAttacker) })));
+      const apiBurst = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          api('GET', `${app.api}/account/details`, { token: guess(), headers: from(apiAttacker) }),
+        ),
+      );
       const apiStatuses = apiBurst.map((r) => r.status);
       expect(apiStatuses.filter((st) => st === 401)).to.have.lengthOf(5);
       expect(apiStatuses.filter((st) => st === 429)).to.have.lengthOf(25);
@@ -232,10 +296,26 @@ describe('rate limits', function () {
       return r;
     };
     const notification = (app: { api: string }, wsId: string, token: string, url: string, enabled = true) =>
-      call(app, 'POST', `/workspaces/${wsId}/notification-configurations`, token, doc('notification-configuration', { 'destination-type': 'generic', enabled, name: uniq('nc'), url, triggers: ['run:created'] }));
+      call(
+        app,
+        'POST',
+        `/workspaces/${wsId}/notification-configurations`,
+        token,
+        doc('notification-configuration', {
+          'destination-type': 'generic',
+          enabled,
+          name: uniq('nc'),
+          url,
+          triggers: ['run:created'],
+        }),
+      );
 
     // The default limits; the per-token budget is set out of the way, as only verification is measured here.
-    const defaults = secondAppForSuite({ RATE_LIMIT_PER_SECOND: '1000', RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '', MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '' });
+    const defaults = secondAppForSuite({
+      RATE_LIMIT_PER_SECOND: '1000',
+      RATE_LIMIT_VERIFICATIONS_PER_HOST_PER_MINUTE: '',
+      MAX_CONCURRENT_VERIFICATIONS_PER_HOST: '',
+    });
 
     it('lets one token create 40 verified notification configurations in a minute, ten at a time, all to one destination host', async () => {
       const sink = await receiver('127.0.0.1');
@@ -245,7 +325,11 @@ describe('rate limits', function () {
       const started = Date.now();
       const statuses: number[] = [];
       for (let batch = 0; batch < 4; batch++) {
-        const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => notification(defaults, workspaces[(batch * 10 + i) % 2].id, org.owner.token, sink.url)));
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            notification(defaults, workspaces[(batch * 10 + i) % 2].id, org.owner.token, sink.url),
+          ),
+        );
         for (const res of answers) expect(res.status, res.text).to.equal(201);
         statuses.push(...answers.map((r) => r.status));
       }
@@ -276,7 +360,15 @@ describe('rate limits', function () {
         expectTooMany(await notification(app, (await createWorkspace(stranger)).id, stranger.owner.token, flooded.url));
         // Run tasks verify through the same budget.
         const tasksBefore = await countRows('tasks');
-        expectTooMany(await call(app, 'POST', `/organizations/${org.name}/tasks`, org.owner.token, doc('tasks', { name: uniq('task'), url: flooded.url, category: 'task' })));
+        expectTooMany(
+          await call(
+            app,
+            'POST',
+            `/organizations/${org.name}/tasks`,
+            org.owner.token,
+            doc('tasks', { name: uniq('task'), url: flooded.url, category: 'task' }),
+          ),
+        );
         expect(await countRows('tasks')).to.equal(tasksBefore);
         expect(flooded.received).to.have.length(5);
         // Another host is verified as usual, and a disabled configuration calls nobody.
@@ -301,7 +393,9 @@ describe('rate limits', function () {
         const first = await Promise.race(answers);
         expectTooMany(first);
         expect(first.headers.get('retry-after')).to.equal('1');
-        expect(first.body.errors[0].detail).to.match(/too many verifications of 127\.0\.0\.4 under way at once \(at most 2\)/);
+        expect(first.body.errors[0].detail).to.match(
+          /too many verifications of 127\.0\.0\.4 under way at once \(at most 2\)/,
+        );
         release();
         expect(statuses(await Promise.all(answers))).to.deep.equal([201, 201, 429, 429]);
         expect(slow.received).to.have.length(2);
@@ -341,7 +435,9 @@ describe('rate limits', function () {
         await app.close();
       }
       // The harness's API, on the working Redis, still limits and says so.
-      expect((await api('GET', '/account/details')).headers.get('x-ratelimit-limit')).to.equal(harness().config.rateLimitPerSecond.toString());
+      expect((await api('GET', '/account/details')).headers.get('x-ratelimit-limit')).to.equal(
+        harness().config.rateLimitPerSecond.toString(),
+      );
     });
   });
 });

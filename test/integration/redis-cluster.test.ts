@@ -25,7 +25,9 @@ describe('Redis Cluster: every key of the service in one slot', function () {
     const org = await createOrg();
     const ws = await createWorkspace(org);
     expect((await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).status).to.equal(200);
-    expect((await api('POST', `/workspaces/${ws.id}/actions/lock`, { token: org.owner.token, body: {} })).status).to.equal(200);
+    expect(
+      (await api('POST', `/workspaces/${ws.id}/actions/lock`, { token: org.owner.token, body: {} })).status,
+    ).to.equal(200);
 
     const tag = h.config.queuePrefix;
     const byNode: string[][] = [];
@@ -41,7 +43,10 @@ describe('Redis Cluster: every key of the service in one slot', function () {
     }
     const ours = byNode.map((keys) => keys.filter((k) => k.includes(tag)));
     const all = ours.flat();
-    expect(all.some((k) => k.includes(':rate-limit:api:')), all.join(' ')).to.equal(true);
+    expect(
+      all.some((k) => k.includes(':rate-limit:api:')),
+      all.join(' '),
+    ).to.equal(true);
     expect(all.some((k) => k.startsWith(`${bullPrefix(tag)}:`))).to.equal(true);
     // Every key names the hash tag, and all are on one master, in one slot.
     for (const key of all) expect(key.startsWith(`${bullPrefix(tag)}:`), key).to.equal(true);
@@ -66,9 +71,15 @@ describe('Redis Cluster: every key of the service in one slot', function () {
       'await closeRuntime(rt);',
       "setTimeout(() => process.stdout.write('closed cleanly'), 300);",
     ].join('\n');
-    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: harness().childEnv }).then(
+    const run = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      env: harness().childEnv,
+    }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (err: { code?: number; stdout?: string; stderr?: string }) => ({ code: err.code ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
+      (err: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: err.code ?? -1,
+        stdout: err.stdout ?? '',
+        stderr: err.stderr ?? '',
+      }),
     );
     expect(run.code, run.stderr).to.equal(0);
     expect(run.stdout).to.equal('closed cleanly');

@@ -15,7 +15,10 @@ import { namingModule, privateModulePath, protocolPath, publishVersion } from '.
 async function acme(): Promise<Org> {
   const owner = await createUser();
   for (const name of ['acme', uniq('acme')]) {
-    const res = await api('POST', '/organizations', { token: owner.token, body: doc('organizations', { name, email: `${name}@example.test` }) });
+    const res = await api('POST', '/organizations', {
+      token: owner.token,
+      body: doc('organizations', { name, email: `${name}@example.test` }),
+    });
     if (res.status === 201) return { name, owner };
   }
   throw new Error('could not create an organization');
@@ -46,7 +49,10 @@ describe('the private module registry with the real terraform CLI: publish, cons
   before(async function () {
     if (!terraformAvailable()) this.skip();
     // Configurations name the service as CLI_HOST: runs' CLI configuration maps it too.
-    worker = spawnWorkers(['run-pipeline', 'test-run-execution', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000', SERVICE_HOSTNAMES: CLI_HOST });
+    worker = spawnWorkers(['run-pipeline', 'test-run-execution', 'deadline-expiry'], {
+      RECONCILE_INTERVAL_MS: '2000',
+      SERVICE_HOSTNAMES: CLI_HOST,
+    });
     await workersReady(worker);
     base = await mkdtemp(join(tmpdir(), 'rls-registry-cli-'));
     org = await acme();
@@ -86,25 +92,42 @@ describe('the private module registry with the real terraform CLI: publish, cons
     expect(refused.output).to.match(/Module not found|does not exist|not found/i);
   });
 
-  it('the registry names a module by BASE_URL\'s host, and terraform init installs it by that source when the CLI knows the service by that host', async () => {
+  it("the registry names a module by BASE_URL's host, and terraform init installs it by that source when the CLI knows the service by that host", async () => {
     // An API on this run's database whose BASE_URL names a host of its own (not where it listens):
     // the address it shows, and the one the CLI resolves, follow BASE_URL.
     const host = 'registry.rls-base.test';
     const app = await startSecondApp({ BASE_URL: `http://${host}` });
     try {
-      const shown = await api('GET', `${app.api}${privateModulePath(org.name, 'naming', 'local')}`, { token: org.owner.token });
+      const shown = await api('GET', `${app.api}${privateModulePath(org.name, 'naming', 'local')}`, {
+        token: org.owner.token,
+      });
       expect(shown.status, shown.text).to.equal(200);
       const source = shown.body.data.attributes.source;
       expect(source).to.equal(`${host}/${org.name}/naming/local`);
-      const detail = await api('GET', `${app.baseUrl}${protocolPath(org.name, 'naming', 'local')}/1.1.0`, { token: org.owner.token });
+      const detail = await api('GET', `${app.baseUrl}${protocolPath(org.name, 'naming', 'local')}/1.1.0`, {
+        token: org.owner.token,
+      });
       expect(detail.body.source).to.equal(source);
 
       const dir = join(base, 'base-url');
       await mkdir(dir);
-      await writeFile(join(dir, 'cli.tfrc'), `host "${host}" {\n  services = {\n    "modules.v1" = "${app.baseUrl}/api/registry/v1/modules/"\n  }\n}\n`);
-      await writeFile(join(dir, 'main.tf'), `module "n" {\n  source  = "${source}"\n  version = "~> 1.0"\n  suffix  = "base"\n}\noutput "name" { value = module.n.name }\n`);
+      await writeFile(
+        join(dir, 'cli.tfrc'),
+        `host "${host}" {\n  services = {\n    "modules.v1" = "${app.baseUrl}/api/registry/v1/modules/"\n  }\n}\n`,
+      );
+      await writeFile(
+        join(dir, 'main.tf'),
+        `module "n" {\n  source  = "${source}"\n  version = "~> 1.0"\n  suffix  = "base"\n}\noutput "name" { value = module.n.name }\n`,
+      );
       // The token as Terraform also reads it, TF_TOKEN_<host> (dots as _, hyphens as __).
-      const env = { PATH: process.env.PATH, HOME: dir, TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'), TF_TOKEN_registry_rls__base_test: org.owner.token, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' };
+      const env = {
+        PATH: process.env.PATH,
+        HOME: dir,
+        TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
+        TF_TOKEN_registry_rls__base_test: org.owner.token,
+        TF_IN_AUTOMATION: '1',
+        CHECKPOINT_DISABLE: '1',
+      };
       const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
       expect(init.code, init.output).to.equal(0);
       expect(init.output).to.include(`Downloading ${source} 1.1.0 for n...`);
@@ -145,17 +168,26 @@ describe('the private module registry with the real terraform CLI: publish, cons
     const cvId = runs.body.data[0].relationships['configuration-version'].data.id;
     const download = await api('GET', `/configuration-versions/${cvId}/download`, { token: org.owner.token });
     expect(download.status, download.text).to.equal(302);
-    const archive = Buffer.from(await (await fetch(`${harness().baseUrl}${new URL(download.headers.get('location')!).pathname}`)).arrayBuffer());
+    const archive = Buffer.from(
+      await (await fetch(`${harness().baseUrl}${new URL(download.headers.get('location')!).pathname}`)).arrayBuffer(),
+    );
     const entries = (await inspectArchive(archive, 10 * 1024 * 1024)) as { ok: true; files: string[] };
     expect(entries.files).to.include('main.tf');
     expect(entries.files.filter((f) => f.startsWith('.terraform/'))).to.deep.equal([]);
-    const outputs = await api('GET', `/workspaces/${ws.body.data.id}/current-state-version-outputs`, { token: org.owner.token });
+    const outputs = await api('GET', `/workspaces/${ws.body.data.id}/current-state-version-outputs`, {
+      token: org.owner.token,
+    });
     expect(outputs.status, outputs.text).to.equal(200);
-    const byName = Object.fromEntries(outputs.body.data.map((o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value]));
+    const byName = Object.fromEntries(
+      outputs.body.data.map((o: { attributes: { name: string; value: unknown } }) => [
+        o.attributes.name,
+        o.attributes.value,
+      ]),
+    );
     expect(byName).to.deep.equal({ name: 'app-web', version: '1.1.0' });
   });
 
-  it('terraform test -cloud-run still runs the module\'s tests on the service; a test run of a published version records its result on the version', async () => {
+  it("terraform test -cloud-run still runs the module's tests on the service; a test run of a published version records its result on the version", async () => {
     const dir = join(base, 'module');
     await mkdir(dir);
     const env = await writeCliConfig(dir, org.owner.token);
@@ -173,17 +205,26 @@ describe('the private module registry with the real terraform CLI: publish, cons
       tests: `/organizations/${org.name}/tests/registry-modules/private/${org.name}/naming/local`,
       self: privateModulePath(org.name, 'naming', 'local'),
     };
-    const started = await api('POST', `${mod.tests}/versions/1.1.0/test-runs`, { token: org.owner.token, body: doc('test-runs', {}) });
+    const started = await api('POST', `${mod.tests}/versions/1.1.0/test-runs`, {
+      token: org.owner.token,
+      body: doc('test-runs', {}),
+    });
     expect(started.status, started.text).to.equal(201);
     expect(started.body.data.attributes['module-version-id']).to.be.a('string');
     const done = await waitForTestRun(mod, org.owner.token, started.body.data.id, ['finished', 'errored'], 120_000);
-    expect([done.attributes.status, done.attributes['test-status'], done.attributes['tests-passed']]).to.deep.equal(['finished', 'pass', 1]);
+    expect([done.attributes.status, done.attributes['test-status'], done.attributes['tests-passed']]).to.deep.equal([
+      'finished',
+      'pass',
+      1,
+    ]);
 
     const version = await api('GET', `${mod.self}/1.1.0`, { token: org.owner.token });
     expect(version.body.data.relationships['test-run'].data.id).to.equal(started.body.data.id);
     expect(version.body.data.attributes['test-status']).to.equal('pass');
     const shown = await api('GET', mod.self, { token: org.owner.token });
-    const status = shown.body.data.attributes['version-statuses'].find((v: { version: string }) => v.version === '1.1.0');
+    const status = shown.body.data.attributes['version-statuses'].find(
+      (v: { version: string }) => v.version === '1.1.0',
+    );
     expect(status).to.deep.equal({ version: '1.1.0', status: 'ok' });
   });
 });

@@ -54,7 +54,11 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
   const logsOf = async (runId: string) => {
     const run = await call('GET', `/runs/${runId}?include=plan,apply`);
     const texts = await Promise.all(
-      (run.included ?? []).map(async (r: { attributes: Record<string, string> }) => (r.attributes['log-read-url'] ? (await fetch(`${r.attributes['log-read-url']}?limit=1048576&offset=0`)).text() : '')),
+      (run.included ?? []).map(async (r: { attributes: Record<string, string> }) =>
+        r.attributes['log-read-url']
+          ? (await fetch(`${r.attributes['log-read-url']}?limit=1048576&offset=0`)).text()
+          : '',
+      ),
     );
     return texts.join('\n----\n');
   };
@@ -68,12 +72,18 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
 
   const outputsOf = async (workspaceId: string) =>
     Object.fromEntries(
-      (await call('GET', `/workspaces/${workspaceId}/current-state-version-outputs`)).data.map((o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value]),
+      (await call('GET', `/workspaces/${workspaceId}/current-state-version-outputs`)).data.map(
+        (o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value],
+      ),
     );
 
   /** The run tokens a run's phases had. */
   const runTokens = (runId: string) =>
-    harness().rt.db('authentication_tokens').where({ run_id: runId }).orderBy('created_at').select('kind', 'description', 'expired_at', 'last_used_at', harness().rt.db.raw('expired_at <= now() as ended'));
+    harness()
+      .rt.db('authentication_tokens')
+      .where({ run_id: runId })
+      .orderBy('created_at')
+      .select('kind', 'description', 'expired_at', 'last_used_at', harness().rt.db.raw('expired_at <= now() as ended'));
 
   before(async () => {
     org = await createOrg();
@@ -106,7 +116,9 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
   });
 
   it('once the source lists the workspace as a remote state consumer, its run reads the outputs; its tokens end with their phases', async () => {
-    await call('POST', `/workspaces/${ws.a.id}/relationships/remote-state-consumers`, { data: [{ type: 'workspaces', id: ws.b.id }] });
+    await call('POST', `/workspaces/${ws.a.id}/relationships/remote-state-consumers`, {
+      data: [{ type: 'workspaces', id: ws.b.id }],
+    });
     const { runId, status, logs } = await runConfig(ws.b, { 'main.tf': consumer(hostname, org.name, ws.a.name) });
     bRun = runId;
     expect(status, logs).to.equal('applied');
@@ -136,21 +148,27 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
     const h = harness();
     const minted = newPhaseToken(h.rt, bRun, 'plan');
     await minted.insert;
-    const as = (method: string, path: string, body?: unknown) => api(method, path, { token: minted.secret, ...(body === undefined ? {} : { body }) });
+    const as = (method: string, path: string, body?: unknown) =>
+      api(method, path, { token: minted.secret, ...(body === undefined ? {} : { body }) });
 
     // What the remote backend reads: entitlements, the workspace by name, its current state and its download.
     expect((await as('GET', `/organizations/${org.name}/entitlement-set`)).status).to.equal(200);
     const byName = await as('GET', `/organizations/${org.name}/workspaces/${ws.a.name}`);
     expect(byName.status, byName.text).to.equal(200);
     expect(byName.body.data.id).to.equal(ws.a.id);
-    expect((await as('GET', `/organizations/${org.name}/workspaces/${ws.b.name}`)).status, 'its own workspace').to.equal(200);
+    expect(
+      (await as('GET', `/organizations/${org.name}/workspaces/${ws.b.name}`)).status,
+      'its own workspace',
+    ).to.equal(200);
     const current = await as('GET', `/workspaces/${ws.a.id}/current-state-version`);
     expect(current.status, current.text).to.equal(200);
     const download = current.body.data.attributes['hosted-state-download-url'] as string;
     expect(download.startsWith(`${h.config.runApiUrl}/`), download).to.equal(true);
     expect(current.body.data.attributes['hosted-state-upload-url'] ?? null).to.equal(null);
     // Fetched here through the API's own address (the tests reach loopback only).
-    const state = (await (await fetch(h.baseUrl + download.slice(h.config.runApiUrl.length))).json()) as { outputs: Record<string, { value: unknown }> };
+    const state = (await (await fetch(h.baseUrl + download.slice(h.config.runApiUrl.length))).json()) as {
+      outputs: Record<string, { value: unknown }>;
+    };
     expect(state.outputs.greeting.value).to.equal('hello from A');
     expect((await as('GET', `/workspaces/${ws.a.id}/current-state-version-outputs`)).status).to.equal(200);
 

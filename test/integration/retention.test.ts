@@ -8,7 +8,7 @@ import { pruneOldRecords } from '../../shared/retention/prune.js';
 
 const DAY_MS = 86_400_000;
 
-describe('retention: the maintenance job prunes finished runs\' logs and events and settled deliveries', function () {
+describe("retention: the maintenance job prunes finished runs' logs and events and settled deliveries", function () {
   this.timeout(120_000);
   let receiver: NotificationReceiver;
   terraformWorkers(['run-pipeline', 'notification-delivery', 'verification']);
@@ -24,14 +24,29 @@ describe('retention: the maintenance job prunes finished runs\' logs and events 
   it('keeps what is within RETENTION_DAYS, and past it removes logs, events, deliveries and attempts but not the run', async () => {
     const h = harness();
     const { token, ws, cv } = await notifiedWorkspace(receiver.url, ['run:created', 'run:planning'], null);
-    const run = await api('POST', '/runs', { token, body: doc('runs', {}, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: cv } } }) });
+    const run = await api('POST', '/runs', {
+      token,
+      body: doc(
+        'runs',
+        {},
+        {
+          workspace: { data: { type: 'workspaces', id: ws.id } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cv } },
+        },
+      ),
+    });
     expect(run.status, run.text).to.equal(201);
     const runId = run.body.data.id as string;
     await waitForRun(runId, token, ['planned']);
     expect((await api('POST', `/runs/${runId}/actions/discard`, { token, body: {} })).status).to.equal(202);
     const done = await waitForRun(runId, token, ['discarded']);
     await waitFor(() => receiver.received.filter((r) => r.body.run_id === runId).length === 2, 'both notifications');
-    await waitFor(async () => (await h.rt.db('notification_deliveries').where({ run_id: runId, status: 'delivered' }).count({ n: '*' }))[0].n === 2, 'both deliveries settled');
+    await waitFor(
+      async () =>
+        (await h.rt.db('notification_deliveries').where({ run_id: runId, status: 'delivered' }).count({ n: '*' }))[0]
+          .n === 2,
+      'both deliveries settled',
+    );
     const planId = done.relationships.plan.data.id as string;
     const counts = async () => {
       const [plan] = await h.rt.db('plans').where({ id: planId }).select('log_id');
@@ -40,7 +55,9 @@ describe('retention: the maintenance job prunes finished runs\' logs and events 
         planLog: plan.log_id as string | null,
         events: Number((await h.rt.db('run_events').where({ run_id: runId }).count({ n: '*' }))[0].n),
         deliveries: deliveries.length,
-        attempts: Number((await h.rt.db('notification_delivery_attempts').whereIn('delivery_id', deliveries).count({ n: '*' }))[0].n),
+        attempts: Number(
+          (await h.rt.db('notification_delivery_attempts').whereIn('delivery_id', deliveries).count({ n: '*' }))[0].n,
+        ),
       };
     };
     const before = await counts();

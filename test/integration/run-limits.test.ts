@@ -14,7 +14,12 @@ import { deploymentTag } from '../../shared/platform/terraform/work-root.js';
 type Org = Awaited<ReturnType<typeof createOrg>>;
 
 /** Small limits, so that each attack is quick and harmless on a small machine. */
-const LIMITS = { RUN_CGROUPS: 'required', RUN_MEMORY_LIMIT_MB: '64', RUN_DISK_LIMIT_MB: '20', RUN_PROCESS_LIMIT: '100' };
+const LIMITS = {
+  RUN_CGROUPS: 'required',
+  RUN_MEMORY_LIMIT_MB: '64',
+  RUN_DISK_LIMIT_MB: '20',
+  RUN_PROCESS_LIMIT: '100',
+};
 
 /** An HCL string literal of `s` (JSON's escapes, and no interpolation). */
 const hclString = (s: string) => JSON.stringify(s).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
@@ -103,12 +108,25 @@ const SEEN_FIRST = 'sleep 1;';
 /** After a run at a limit: nothing of it is left on the host, neither a process nor its cgroup. */
 async function expectNothingLeft(marker: string, cgroups: string[]) {
   expect(cgroups, 'the run ran in a cgroup of its own').to.have.length.greaterThan(0);
-  await waitFor(() => processesWith(marker).length === 0, () => `the run's processes to be gone (left: ${processesWith(marker).join(', ')})`, 10_000);
-  await waitFor(() => cgroups.every((dir) => !existsSync(dir)), () => `the run's cgroup to be removed (${cgroups.filter((d) => existsSync(d)).join(', ')})`, 10_000);
+  await waitFor(
+    () => processesWith(marker).length === 0,
+    () => `the run's processes to be gone (left: ${processesWith(marker).join(', ')})`,
+    10_000,
+  );
+  await waitFor(
+    () => cgroups.every((dir) => !existsSync(dir)),
+    () => `the run's cgroup to be removed (${cgroups.filter((d) => existsSync(d)).join(', ')})`,
+    10_000,
+  );
 }
 
 /** Applies `command` in a run of `org` under worker `w`, watching its cgroup; the run must error. What was seen, and the apply's log. */
-async function erroredAttack(w: WorkerProcess, org: Awaited<ReturnType<typeof createOrg>>, command: string, marker: string) {
+async function erroredAttack(
+  w: WorkerProcess,
+  org: Awaited<ReturnType<typeof createOrg>>,
+  command: string,
+  marker: string,
+) {
   const runId = await applyOf(org, command);
   const watch = watchRun(w.proc.pid!, marker);
   const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 60_000);
@@ -117,7 +135,7 @@ async function erroredAttack(w: WorkerProcess, org: Awaited<ReturnType<typeof cr
   return { seen, log: await applyLog(runId, org.owner.token) };
 }
 
-describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and tmpfs sizes', function () {
+describe("run limits: a run is bounded as a whole by its sandbox's cgroup and tmpfs sizes", function () {
   this.timeout(120_000);
   let worker: WorkerProcess | undefined;
 
@@ -142,13 +160,26 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     const marker = `rlsdisk${randomBytes(4).toString('hex')}`;
     // 200 MB into /tmp: before, all of it was host memory whatever RUN_DISK_LIMIT_MB said.
     const before = shmemBytes();
-    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} head -c 200000000 /dev/zero > /tmp/${marker}; sleep 30 # ${marker}`, marker);
-    expect(log, log).to.include('the apply was stopped: it filled /tmp up to the disk limit of 20 MB (RUN_DISK_LIMIT_MB)');
+    const { seen, log } = await erroredAttack(
+      w,
+      org,
+      `${SEEN_FIRST} head -c 200000000 /dev/zero > /tmp/${marker}; sleep 30 # ${marker}`,
+      marker,
+    );
+    expect(log, log).to.include(
+      'the apply was stopped: it filled /tmp up to the disk limit of 20 MB (RUN_DISK_LIMIT_MB)',
+    );
     expect(log).to.include('No space left on device');
     // The attack did fill /tmp (17.5 MB of the 20 MB go to it), and not a page past it.
-    expect(seen.peakShmem - before, 'tmpfs memory held during the run').to.be.above(15 * 1048576).and.below(21 * 1048576);
+    expect(seen.peakShmem - before, 'tmpfs memory held during the run')
+      .to.be.above(15 * 1048576)
+      .and.below(21 * 1048576);
     await expectNothingLeft(marker, seen.cgroups);
-    await waitFor(() => shmemBytes() - before < 1048576, () => `the run's tmpfs pages to be freed (${shmemBytes() - before} bytes more than before)`, 10_000);
+    await waitFor(
+      () => shmemBytes() - before < 1048576,
+      () => `the run's tmpfs pages to be freed (${shmemBytes() - before} bytes more than before)`,
+      10_000,
+    );
   });
 
   it('three processes past the memory limit together (each under it alone) error the run naming the memory limit', async () => {
@@ -162,8 +193,15 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     expect(ok.attributes.status, await applyLog(control, org.owner.token)).to.equal('applied');
 
     const marker = `rlsmem${randomBytes(4).toString('hex')}`;
-    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} for i in 1 2 3; do ${hold(marker)} & done; wait`, marker);
-    expect(log, log).to.include('the apply was stopped: its processes together reached the memory limit of 64 MB (RUN_MEMORY_LIMIT_MB)');
+    const { seen, log } = await erroredAttack(
+      w,
+      org,
+      `${SEEN_FIRST} for i in 1 2 3; do ${hold(marker)} & done; wait`,
+      marker,
+    );
+    expect(log, log).to.include(
+      'the apply was stopped: its processes together reached the memory limit of 64 MB (RUN_MEMORY_LIMIT_MB)',
+    );
     await expectNothingLeft(marker, seen.cgroups);
   });
 
@@ -171,12 +209,19 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     const w = await startWorker();
     const org = await createOrg();
     const marker = `rlsbomb${randomBytes(4).toString('hex')}`;
-    const { seen, log } = await erroredAttack(w, org, `${SEEN_FIRST} ${marker}() { ${marker} | ${marker} & }; ${marker}; sleep 30`, marker);
-    expect(log, log.slice(-2000)).to.include('the apply was stopped: it reached the process limit of 100 processes and threads (RUN_PROCESS_LIMIT)');
+    const { seen, log } = await erroredAttack(
+      w,
+      org,
+      `${SEEN_FIRST} ${marker}() { ${marker} | ${marker} & }; ${marker}; sleep 30`,
+      marker,
+    );
+    expect(log, log.slice(-2000)).to.include(
+      'the apply was stopped: it reached the process limit of 100 processes and threads (RUN_PROCESS_LIMIT)',
+    );
     await expectNothingLeft(marker, seen.cgroups);
   });
 
-  it('the cgroups of a worker that was killed are removed by the next worker\'s sweep', async () => {
+  it("the cgroups of a worker that was killed are removed by the next worker's sweep", async () => {
     const w = await startWorker();
     const dead = w.proc.pid!;
     const org = await createOrg();
@@ -184,28 +229,45 @@ describe('run limits: a run is bounded as a whole by its sandbox\'s cgroup and t
     const runId = await applyOf(org, `sleep 60 # ${marker}`);
     const watch = watchRun(dead, marker);
     await waitFor(() => processesWith(marker).length > 0, 'the apply to start its command', 60_000);
-    await waitFor(() => watch.seen().length > 0, 'the run\'s cgroup');
+    await waitFor(() => watch.seen().length > 0, "the run's cgroup");
     await w.stop('SIGKILL');
     const left = sandboxCgroups(dead);
     expect(left, 'a killed worker cannot remove its cgroups').to.have.length.greaterThan(0);
     // A worker of this deployment removes them at start; its sandboxes died with the worker.
     await startWorker();
-    await waitFor(() => sandboxCgroups(dead).length === 0, () => `the dead worker's cgroups to be removed (${sandboxCgroups(dead).join(', ')})`, 20_000);
+    await waitFor(
+      () => sandboxCgroups(dead).length === 0,
+      () => `the dead worker's cgroups to be removed (${sandboxCgroups(dead).join(', ')})`,
+      20_000,
+    );
     await expectNothingLeft(marker, watch.stop().cgroups);
     await api('POST', `/runs/${runId}/actions/force-cancel`, { token: org.owner.token, body: {} });
   });
 
   it('RUN_CGROUPS=required on a host where the worker cannot make cgroups: it says so at start and refuses runs, saying why in the log', async () => {
     // The cgroup filesystems read-only in a mount namespace of the worker's own: a host without delegation.
-    const readOnlyCgroups = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'for m in /sys/fs/cgroup /sys/fs/cgroup/*; do mountpoint -q "$m" && mount -o remount,bind,ro "$m"; done; exec "$@"', 'sh'];
+    const readOnlyCgroups = [
+      'unshare',
+      '--mount',
+      '--propagation',
+      'private',
+      'sh',
+      '-c',
+      'for m in /sys/fs/cgroup /sys/fs/cgroup/*; do mountpoint -q "$m" && mount -o remount,bind,ro "$m"; done; exec "$@"',
+      'sh',
+    ];
     const w = await startWorker(LIMITS, readOnlyCgroups);
-    expect(w.output()).to.match(/runs will be refused: the run sandbox cannot bound a run's processes together \(RUN_CGROUPS=required\): cgroup v2: .*cgroup v1: .* is not writable by this process/);
+    expect(w.output()).to.match(
+      /runs will be refused: the run sandbox cannot bound a run's processes together \(RUN_CGROUPS=required\): cgroup v2: .*cgroup v1: .* is not writable by this process/,
+    );
     const org = await createOrg();
     const runId = await applyOf(org, 'echo never');
     const run = await waitForRun(runId, org.owner.token, ['planned', 'applied', 'errored'], 60_000);
     expect(run.attributes.status).to.equal('errored');
     const plan = await api('GET', `/runs/${runId}?include=plan`, { token: org.owner.token });
-    const planLog = await readWholeLog(plan.body.included.find((r: { type: string }) => r.type === 'plans').attributes['log-read-url']);
+    const planLog = await readWholeLog(
+      plan.body.included.find((r: { type: string }) => r.type === 'plans').attributes['log-read-url'],
+    );
     expect(planLog).to.include('RUN_CGROUPS=required');
 
     // With auto, the same worker runs, bounded per process only, and says so once at start.

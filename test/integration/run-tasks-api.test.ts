@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness, secondAppForSuite } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createOrg,
+  createTeam,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  memberWithAccess,
+  uniq,
+} from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
@@ -9,7 +18,8 @@ import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 const taskRow = (id: string) => harness().rt.db('tasks').where({ id }).first();
 const taskDoc = (attributes: Record<string, unknown>) => doc('tasks', attributes);
 /** A valid create body for a task at `url` with a fresh name. */
-const newTask = (url: string, extra: Record<string, unknown> = {}) => taskDoc({ name: uniq('t'), url, category: 'task', ...extra });
+const newTask = (url: string, extra: Record<string, unknown> = {}) =>
+  taskDoc({ name: uniq('t'), url, category: 'task', ...extra });
 const wsTaskDoc = (attributes: Record<string, unknown>, taskId?: string) =>
   doc('workspace-tasks', attributes, taskId ? { task: { data: { type: 'tasks', id: taskId } } } : undefined);
 
@@ -47,13 +57,26 @@ describe('run tasks: definitions and workspace attachments', function () {
       const name = uniq('scanner');
       const res = await api('POST', `/organizations/${org.name}/tasks`, {
         token: org.owner.token,
-        body: taskDoc({ name, url: integration.url, description: 'scans plans', category: 'task', 'hmac-key': KEY, enabled: true }),
+        body: taskDoc({
+          name,
+          url: integration.url,
+          description: 'scans plans',
+          category: 'task',
+          'hmac-key': KEY,
+          enabled: true,
+        }),
       });
       expect(res.status, res.text).to.equal(201);
       const data = res.body.data;
       expect(data.type).to.equal('tasks');
       expect(data.id).to.match(/^task-/);
-      expect(data.attributes).to.include({ name, url: integration.url, description: 'scans plans', category: 'task', enabled: true });
+      expect(data.attributes).to.include({
+        name,
+        url: integration.url,
+        description: 'scans plans',
+        category: 'task',
+        enabled: true,
+      });
       expect(data.attributes['hmac-key']).to.equal(null);
       expect(data.relationships.organization.data).to.deep.equal({ type: 'organizations', id: org.name });
       expect(data.relationships['workspace-tasks'].data).to.deep.equal([]);
@@ -96,14 +119,20 @@ describe('run tasks: definitions and workspace attachments', function () {
       try {
         const tasks = await countRows('tasks');
         const refused = async (attributes: Record<string, unknown>, detail?: RegExp) => {
-          const res = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: taskDoc(attributes) });
+          const res = await api('POST', `/organizations/${org.name}/tasks`, {
+            token: org.owner.token,
+            body: taskDoc(attributes),
+          });
           expectError(res, 422, detail);
           expect(await countRows('tasks'), JSON.stringify(attributes)).to.equal(tasks);
         };
         await refused({ name: uniq('t'), url: failing.url, category: 'task' }, /500/);
         expect(failing.requests).to.have.length(1);
         expect(failing.requests[0].body.stage).to.equal('test');
-        await refused({ name: uniq('t'), url: 'http://169.254.169.254/latest/meta-data', category: 'task' }, /not allowed/);
+        await refused(
+          { name: uniq('t'), url: 'http://169.254.169.254/latest/meta-data', category: 'task' },
+          /not allowed/,
+        );
         await refused({ name: uniq('t'), url: integration.url, category: 'other' });
         await refused({ name: uniq('t'), url: integration.url });
         await refused({ name: uniq('t'), url: integration.url, category: 'task', enabled: 'true' });
@@ -111,7 +140,11 @@ describe('run tasks: definitions and workspace attachments', function () {
         await refused({ name: 'has spaces', url: integration.url, category: 'task' });
         await refused({ url: integration.url, category: 'task' });
         await refused({ name: uniq('t'), category: 'task' });
-        const wrongType = await postTask(org.name, org.owner.token, doc('workspace-tasks', newTask(integration.url).data.attributes));
+        const wrongType = await postTask(
+          org.name,
+          org.owner.token,
+          doc('workspace-tasks', newTask(integration.url).data.attributes),
+        );
         expectError(wrongType, 422);
         expect(await countRows('tasks')).to.equal(tasks);
         const list = await api('GET', `/organizations/${org.name}/tasks`, { token: org.owner.token });
@@ -151,7 +184,10 @@ describe('run tasks: definitions and workspace attachments', function () {
       const before = await taskRow(taskId);
 
       expectError(await postTask(org.name, member.token, newTask(integration.url)), 404);
-      expectError(await api('PATCH', `/tasks/${taskId}`, { token: member.token, body: taskDoc({ description: 'changed' }) }), 404);
+      expectError(
+        await api('PATCH', `/tasks/${taskId}`, { token: member.token, body: taskDoc({ description: 'changed' }) }),
+        404,
+      );
       expectError(await api('DELETE', `/tasks/${taskId}`, { token: member.token }), 404);
       expect(await countRows('tasks')).to.equal(tasks);
       expect(await taskRow(taskId)).to.deep.equal(before);
@@ -167,7 +203,10 @@ describe('run tasks: definitions and workspace attachments', function () {
       const add = await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: members });
       expect(add.status, add.text).to.equal(204);
       const mine = await createTask(org.name, member.token, integration.url);
-      const patched = await api('PATCH', `/tasks/${taskId}`, { token: member.token, body: taskDoc({ description: 'by a manager' }) });
+      const patched = await api('PATCH', `/tasks/${taskId}`, {
+        token: member.token,
+        body: taskDoc({ description: 'by a manager' }),
+      });
       expect(patched.status, patched.text).to.equal(200);
       expect((await api('DELETE', `/tasks/${mine}`, { token: member.token })).status).to.equal(204);
     });
@@ -183,9 +222,13 @@ describe('run tasks: definitions and workspace attachments', function () {
       const list = await api('GET', `/organizations/${org.name}/tasks?include=workspace_tasks`, { token });
       expect(list.status, list.text).to.equal(200);
       expect(list.body.data.map((t: { id: string }) => t.id)).to.deep.equal([first, second]);
-      expect(list.body.data[0].relationships['workspace-tasks'].data).to.deep.equal([{ type: 'workspace-tasks', id: wsTask }]);
+      expect(list.body.data[0].relationships['workspace-tasks'].data).to.deep.equal([
+        { type: 'workspace-tasks', id: wsTask },
+      ]);
       expect(list.body.data[1].relationships['workspace-tasks'].data).to.deep.equal([]);
-      expect(list.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([['workspace-tasks', wsTask]]);
+      expect(list.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([
+        ['workspace-tasks', wsTask],
+      ]);
       expect(list.body.meta.pagination['total-count']).to.equal(2);
 
       const page = await api('GET', `/organizations/${org.name}/tasks?page%5Bsize%5D=1&page%5Bnumber%5D=2`, { token });
@@ -197,13 +240,18 @@ describe('run tasks: definitions and workspace attachments', function () {
       const shown = await api('GET', `/tasks/${first}?include=workspace_tasks.workspace`, { token });
       expect(shown.status, shown.text).to.equal(200);
       expect(shown.body.data.id).to.equal(first);
-      expect(shown.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([['workspaces', ws.id]]);
+      expect(shown.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([
+        ['workspaces', ws.id],
+      ]);
       const both = await api('GET', `/tasks/${first}?include=workspace_tasks,workspace_tasks.workspace`, { token });
-      expect(both.body.included.map((i: { type: string }) => i.type).sort()).to.deep.equal(['workspace-tasks', 'workspaces']);
+      expect(both.body.included.map((i: { type: string }) => i.type).sort()).to.deep.equal([
+        'workspace-tasks',
+        'workspaces',
+      ]);
       expectError(await api('GET', '/tasks/task-doesnotexist', { token }), 404);
     });
 
-    it('names and includes only the attachments to workspaces the caller can see, with the caller\'s own permissions', async () => {
+    it("names and includes only the attachments to workspaces the caller can see, with the caller's own permissions", async () => {
       const org = await createOrg();
       const token = org.owner.token;
       const taskId = await createTask(org.name, token, integration.url);
@@ -214,14 +262,24 @@ describe('run tasks: definitions and workspace attachments', function () {
 
       const path = `/tasks/${taskId}?include=workspace_tasks,workspace_tasks.workspace`;
       const asOwner = await api('GET', path, { token });
-      expect(asOwner.body.data.relationships['workspace-tasks'].data.map((l: { id: string }) => l.id)).to.deep.equal([seen, unseen]);
+      expect(asOwner.body.data.relationships['workspace-tasks'].data.map((l: { id: string }) => l.id)).to.deep.equal([
+        seen,
+        unseen,
+      ]);
       const asReader = await api('GET', path, { token: reader.token });
       expect(asReader.status, asReader.text).to.equal(200);
-      expect(asReader.body.data.relationships['workspace-tasks'].data).to.deep.equal([{ type: 'workspace-tasks', id: seen }]);
-      expect(asReader.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([['workspace-tasks', seen], ['workspaces', visible.id]]);
+      expect(asReader.body.data.relationships['workspace-tasks'].data).to.deep.equal([
+        { type: 'workspace-tasks', id: seen },
+      ]);
+      expect(asReader.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([
+        ['workspace-tasks', seen],
+        ['workspaces', visible.id],
+      ]);
       const ws = asReader.body.included.find((i: { type: string }) => i.type === 'workspaces');
       expect(ws.attributes.permissions['can-update']).to.equal(false);
-      const listed = await api('GET', `/organizations/${org.name}/tasks?include=workspace_tasks.workspace`, { token: reader.token });
+      const listed = await api('GET', `/organizations/${org.name}/tasks?include=workspace_tasks.workspace`, {
+        token: reader.token,
+      });
       expect(listed.body.included.map((i: { id: string }) => i.id)).to.deep.equal([visible.id]);
       expect(JSON.stringify(listed.body)).to.not.include(hidden.id);
     });
@@ -232,9 +290,17 @@ describe('run tasks: definitions and workspace attachments', function () {
       const taskId = await createTask(org.name, token, integration.url, { description: 'before', 'hmac-key': KEY });
       const original = await taskRow(taskId);
 
-      const desc = await api('PATCH', `/tasks/${taskId}`, { token, body: taskDoc({ description: 'after', enabled: false }) });
+      const desc = await api('PATCH', `/tasks/${taskId}`, {
+        token,
+        body: taskDoc({ description: 'after', enabled: false }),
+      });
       expect(desc.status, desc.text).to.equal(200);
-      expect(desc.body.data.attributes).to.include({ description: 'after', enabled: false, name: original.name, url: integration.url });
+      expect(desc.body.data.attributes).to.include({
+        description: 'after',
+        enabled: false,
+        name: original.name,
+        url: integration.url,
+      });
       expect((await taskRow(taskId)).hmac_key_sealed).to.equal(original.hmac_key_sealed);
 
       const failing = await startTaskIntegration(null, () => 500);
@@ -242,12 +308,18 @@ describe('run tasks: definitions and workspace attachments', function () {
       const moved = await startTaskIntegration(newKey);
       try {
         const before = await taskRow(taskId);
-        const refused = await api('PATCH', `/tasks/${taskId}`, { token, body: taskDoc({ url: failing.url, description: 'not saved' }) });
+        const refused = await api('PATCH', `/tasks/${taskId}`, {
+          token,
+          body: taskDoc({ url: failing.url, description: 'not saved' }),
+        });
         expectError(refused, 422, /500/);
         expect(failing.requests).to.have.length(1);
         expect(await taskRow(taskId)).to.deep.equal(before);
 
-        const ok = await api('PATCH', `/tasks/${taskId}`, { token, body: taskDoc({ url: moved.url, 'hmac-key': newKey }) });
+        const ok = await api('PATCH', `/tasks/${taskId}`, {
+          token,
+          body: taskDoc({ url: moved.url, 'hmac-key': newKey }),
+        });
         expect(ok.status, ok.text).to.equal(200);
         expect(ok.body.data.attributes).to.include({ url: moved.url, description: 'after', 'hmac-key': null });
         expect(moved.requests).to.have.length(1);
@@ -278,7 +350,10 @@ describe('run tasks: definitions and workspace attachments', function () {
       const ws = await createWorkspace(org);
       await attachTask(ws.id, token, taskId, { 'enforcement-level': 'mandatory' });
       const attachments = async () => {
-        const [{ count }] = await harness().rt.db('workspace_tasks').where({ task_id: taskId }).count<{ count: number }[]>({ count: '*' });
+        const [{ count }] = await harness()
+          .rt.db('workspace_tasks')
+          .where({ task_id: taskId })
+          .count<{ count: number }[]>({ count: '*' });
         return Number(count);
       };
       expect(await attachments()).to.equal(1);
@@ -300,7 +375,12 @@ describe('run tasks: definitions and workspace attachments', function () {
       const taskId = await createTask(org.name, token, integration.url);
       const ws = await createWorkspace(org);
 
-      const created = await postWsTask(ws.id, token, { 'enforcement-level': 'mandatory', stages: ['pre_plan', 'post_plan'] }, taskId);
+      const created = await postWsTask(
+        ws.id,
+        token,
+        { 'enforcement-level': 'mandatory', stages: ['pre_plan', 'post_plan'] },
+        taskId,
+      );
       expect(created.status, created.text).to.equal(201);
       const data = created.body.data;
       expect(data.type).to.equal('workspace-tasks');
@@ -342,7 +422,12 @@ describe('run tasks: definitions and workspace attachments', function () {
       const token = org.owner.token;
       const taskId = await createTask(org.name, token, integration.url);
       const legacyWs = await createWorkspace(org);
-      const legacy = await postWsTask(legacyWs.id, token, { 'enforcement-level': 'advisory', stage: 'pre_apply' }, taskId);
+      const legacy = await postWsTask(
+        legacyWs.id,
+        token,
+        { 'enforcement-level': 'advisory', stage: 'pre_apply' },
+        taskId,
+      );
       expect(legacy.status, legacy.text).to.equal(201);
       expect(legacy.body.data.attributes).to.include({ stage: 'pre_apply', 'enforcement-level': 'advisory' });
       expect(legacy.body.data.attributes.stages).to.deep.equal(['pre_apply']);
@@ -382,8 +467,15 @@ describe('run tasks: definitions and workspace attachments', function () {
       await refused(404, wsTaskDoc({ 'enforcement-level': 'advisory' }, taskId), reader.token);
 
       const before = await api('GET', `/workspaces/${ws.id}/tasks/${wsTask}`, { token });
-      for (const attrs of [{ 'enforcement-level': 'strict' }, { stages: ['pre_plan', 'pre_plan'] }, { stages: 'pre_plan' }]) {
-        expectError(await api('PATCH', `/workspaces/${ws.id}/tasks/${wsTask}`, { token, body: doc('workspace-tasks', attrs) }), 422);
+      for (const attrs of [
+        { 'enforcement-level': 'strict' },
+        { stages: ['pre_plan', 'pre_plan'] },
+        { stages: 'pre_plan' },
+      ]) {
+        expectError(
+          await api('PATCH', `/workspaces/${ws.id}/tasks/${wsTask}`, { token, body: doc('workspace-tasks', attrs) }),
+          422,
+        );
       }
       expectError(await patchWsTask(ws.id, wsTask, reader.token, { 'enforcement-level': 'advisory' }), 404);
       expectError(await api('DELETE', `/workspaces/${ws.id}/tasks/${wsTask}`, { token: reader.token }), 404);
@@ -424,7 +516,9 @@ describe('run tasks: definitions and workspace attachments', function () {
       });
       try {
         const tasks = await countRows('tasks');
-        const results = await Promise.all([0, 1, 2].map(() => postTask(org.name, org.owner.token, newTask(slow.url), free.api)));
+        const results = await Promise.all(
+          [0, 1, 2].map(() => postTask(org.name, org.owner.token, newTask(slow.url), free.api)),
+        );
         expect(results.map((r) => r.status).sort()).to.deep.equal([201, 422, 422]);
         for (const r of results.filter((x) => x.status === 422)) expectError(r, 422, /free edition/);
         expect(await countRows('tasks')).to.equal(tasks + 1);
@@ -446,14 +540,22 @@ describe('run tasks: definitions and workspace attachments', function () {
         expect(res.status, res.text).to.equal(201);
       }
       const rows = await countRows('workspace_tasks');
-      const eleventh = await postWsTask(workspaces[10].id, token, { 'enforcement-level': 'advisory' }, taskId, free.api);
+      const eleventh = await postWsTask(
+        workspaces[10].id,
+        token,
+        { 'enforcement-level': 'advisory' },
+        taskId,
+        free.api,
+      );
       expectError(eleventh, 422, /ten|10/);
       expect(await countRows('workspace_tasks')).to.equal(rows);
       const listed = await api('GET', `${free.api}/workspaces/${workspaces[10].id}/tasks`, { token });
       expect(listed.body.data).to.deep.equal([]);
       // Detaching one makes room again.
       const first = await api('GET', `${free.api}/workspaces/${workspaces[0].id}/tasks`, { token });
-      const detach = await api('DELETE', `${free.api}/workspaces/${workspaces[0].id}/tasks/${first.body.data[0].id}`, { token });
+      const detach = await api('DELETE', `${free.api}/workspaces/${workspaces[0].id}/tasks/${first.body.data[0].id}`, {
+        token,
+      });
       expect(detach.status, detach.text).to.equal(204);
       const retry = await postWsTask(workspaces[10].id, token, { 'enforcement-level': 'advisory' }, taskId, free.api);
       expect(retry.status, retry.text).to.equal(201);

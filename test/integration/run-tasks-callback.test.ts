@@ -11,7 +11,15 @@ import {
   type ReceivedTaskRequest,
   type TaskIntegration,
 } from '../helpers/run-task-integration.js';
-import { attachTask, createTask, SIMPLE_CONFIG, stageOf, taskResult, taskSetup, type TaskSetup } from '../helpers/run-task-fixtures.js';
+import {
+  attachTask,
+  createTask,
+  SIMPLE_CONFIG,
+  stageOf,
+  taskResult,
+  taskSetup,
+  type TaskSetup,
+} from '../helpers/run-task-fixtures.js';
 import { up as clearUnsafeLinks } from '../../migrations/20261203110000_clear_unsafe_task_result_links.js';
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -41,7 +49,9 @@ describe('run tasks: the task result callback', function () {
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+    worker = spawnWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+      RECONCILE_INTERVAL_MS: '2000',
+    });
     await workersReady(worker);
     integration = await startTaskIntegration(null);
     s = await taskSetup(integration.url, { level: 'mandatory', stages: ['post_plan'] });
@@ -50,7 +60,10 @@ describe('run tasks: the task result callback', function () {
     await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
     runId = await startRun(s.ws.id, s.token);
     await waitForRun(runId, s.token, ['post_plan_running']);
-    await waitFor(() => integration.requests.filter((r) => r.body.run_id === runId).length === 2, 'both run task requests');
+    await waitFor(
+      () => integration.requests.filter((r) => r.body.run_id === runId).length === 2,
+      'both run task requests',
+    );
     const reqs = integration.requests.filter((r) => r.body.run_id === runId);
     main = reqs.find((r) => r.body.task_result_enforcement_level === 'mandatory')!;
     other = reqs.find((r) => r.body.task_result_enforcement_level === 'advisory')!;
@@ -70,7 +83,7 @@ describe('run tasks: the task result callback', function () {
     await integration?.close();
   });
 
-  it('answers 401 without the result\'s own access token, and changes nothing', async () => {
+  it("answers 401 without the result's own access token, and changes nothing", async () => {
     const before = await snapshot();
     expect(before.data.attributes.status).to.equal('pending');
     const ok = body({ status: 'passed' });
@@ -78,12 +91,16 @@ describe('run tasks: the task result callback', function () {
     expect((await rawCallback(url, 'not-the-token', ok)).status).to.equal(401);
     expect((await rawCallback(url, s.token, ok)).status, 'an ordinary API token').to.equal(401);
     expect((await rawCallback(url, harness().adminToken, ok)).status, 'the site admin token').to.equal(401);
-    expect((await rawCallback(url, String(other.body.access_token), ok)).status, 'another result\'s token').to.equal(401);
+    expect((await rawCallback(url, String(other.body.access_token), ok)).status, "another result's token").to.equal(
+      401,
+    );
     expect((await rawCallback(url, `${token}x`, ok)).status).to.equal(401);
     const headers = { Authorization: `Basic ${token}`, 'Content-Type': 'application/vnd.api+json' };
     const basic = await fetch(url, { method: 'PATCH', headers, body: ok });
     expect(basic.status).to.equal(401);
-    expect((await rawCallback(url.replace(String(main.body.task_result_id), 'taskrs-doesnotexist'), token, ok)).status).to.equal(401);
+    expect(
+      (await rawCallback(url.replace(String(main.body.task_result_id), 'taskrs-doesnotexist'), token, ok)).status,
+    ).to.equal(401);
     // Even a malformed body is refused as unauthorized first.
     expect((await rawCallback(url, 'not-the-token', body({ status: 'done' }))).status).to.equal(401);
     // The body is not read before the token is checked: not JSON, or over the 20 MB limit, it is still a 401.
@@ -135,7 +152,9 @@ describe('run tasks: the task result callback', function () {
       const res = await rawCallback(url, token, body({ status: 'running', message: 'should not be stored' }, outcomes));
       expect(res.status, `${what}: ${res.text.slice(0, 300)}`).to.equal(422);
     }
-    const withoutData = { data: { type: 'task-results', attributes: { status: 'running' }, relationships: { outcomes: {} } } };
+    const withoutData = {
+      data: { type: 'task-results', attributes: { status: 'running' }, relationships: { outcomes: {} } },
+    };
     const noData = await rawCallback(url, token, JSON.stringify(withoutData));
     expect(noData.status, noData.text).to.equal(422);
     expect(await countRows('task_result_outcomes')).to.equal(rows);
@@ -145,14 +164,30 @@ describe('run tasks: the task result callback', function () {
   it('answers 422 to a result or outcome url that is not http(s) (javascript:, data:, file:...), pointing at the field; nothing is stored', async () => {
     const before = await snapshot();
     const rows = await countRows('task_result_outcomes');
-    const links = ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'vbscript:msgbox(1)', '//evil.example/x', 'https://scan.example/a b'];
+    const links = [
+      'javascript:alert(document.cookie)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'file:///etc/passwd',
+      'vbscript:msgbox(1)',
+      '//evil.example/x',
+      'https://scan.example/a b',
+    ];
     for (const link of links) {
       const onResult = await callback(url, token, { status: 'running', message: 'should not be stored', url: link });
       expect(onResult.status, `${link}: ${onResult.text}`).to.equal(422);
-      expect(JSON.parse(onResult.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer)).to.deep.equal(['/data/attributes/url']);
-      const onOutcome = await callback(url, token, { status: 'passed', message: 'should not be stored' }, [outcome('A', { url: 'https://scan.example/a' }), outcome('B', { url: link })]);
+      expect(
+        JSON.parse(onResult.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer),
+      ).to.deep.equal(['/data/attributes/url']);
+      const onOutcome = await callback(url, token, { status: 'passed', message: 'should not be stored' }, [
+        outcome('A', { url: 'https://scan.example/a' }),
+        outcome('B', { url: link }),
+      ]);
       expect(onOutcome.status, `${link}: ${onOutcome.text}`).to.equal(422);
-      expect(JSON.parse(onOutcome.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer)).to.deep.equal(['/data/relationships/outcomes/data/1/attributes/url']);
+      expect(
+        JSON.parse(onOutcome.text).errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer),
+      ).to.deep.equal(['/data/relationships/outcomes/data/1/attributes/url']);
     }
     expect(await countRows('task_result_outcomes')).to.equal(rows);
     expect(await snapshot()).to.deep.equal(before);
@@ -160,16 +195,30 @@ describe('run tasks: the task result callback', function () {
 
   it('accepts running any number of times: outcomes sent replace the stored ones, a callback without outcomes keeps them', async () => {
     const severity = [{ label: 'High', level: 'error' }, { label: 'Low' }];
-    const a = outcome('A', { description: 'first', body: '# A', url: 'https://scan.example/a', tags: { Severity: severity } });
+    const a = outcome('A', {
+      description: 'first',
+      body: '# A',
+      url: 'https://scan.example/a',
+      tags: { Severity: severity },
+    });
     const b = outcome('B', { description: 'second' });
-    let res = await callback(url, token, { status: 'running', message: 'step 1', url: 'https://scan.example/r' }, [a, b]);
+    let res = await callback(url, token, { status: 'running', message: 'step 1', url: 'https://scan.example/r' }, [
+      a,
+      b,
+    ]);
     expect(res.status, res.text).to.equal(200);
     let doc = await snapshot();
     expect(doc.data.attributes).to.include({ status: 'running', message: 'step 1', url: 'https://scan.example/r' });
     expect(doc.data.attributes['status-timestamps']).to.have.property('running-at');
     expect(doc.included!.map((o) => o.attributes['outcome-id'])).to.deep.equal(['A', 'B']);
-    expect(doc.included![0].attributes).to.include({ description: 'first', body: '# A', url: 'https://scan.example/a' });
-    expect(doc.included![0].attributes.tags).to.deep.equal({ Severity: [severity[0], { label: 'Low', level: 'none' }] });
+    expect(doc.included![0].attributes).to.include({
+      description: 'first',
+      body: '# A',
+      url: 'https://scan.example/a',
+    });
+    expect(doc.included![0].attributes.tags).to.deep.equal({
+      Severity: [severity[0], { label: 'Low', level: 'none' }],
+    });
     expect(doc.included![1].attributes).to.include({ description: 'second', body: null, url: null });
 
     res = await callback(url, token, { status: 'running', message: 'step 2' });
@@ -182,8 +231,12 @@ describe('run tasks: the task result callback', function () {
     expect(res.status, res.text).to.equal(200);
     doc = await snapshot();
     expect(doc.data.attributes.message).to.equal('step 2');
-    expect(doc.included!.map((o) => [o.attributes['outcome-id'], o.attributes.description])).to.deep.equal([['C', 'third']]);
-    expect(doc.data.relationships.outcomes.data.map((o: { id: string }) => o.id)).to.deep.equal(doc.included!.map((o) => o.id));
+    expect(doc.included!.map((o) => [o.attributes['outcome-id'], o.attributes.description])).to.deep.equal([
+      ['C', 'third'],
+    ]);
+    expect(doc.data.relationships.outcomes.data.map((o: { id: string }) => o.id)).to.deep.equal(
+      doc.included!.map((o) => o.id),
+    );
 
     // The run and its stage wait while results are running.
     expect((await stageOf(runId, s.token, 'post_plan')).status).to.equal('running');
@@ -194,7 +247,9 @@ describe('run tasks: the task result callback', function () {
     this.timeout(60_000);
     const big = `# report\n${'x'.repeat(FIVE_MB - 9)}`;
     expect(big.length).to.equal(FIVE_MB);
-    const res = await callback(url, token, { status: 'running', message: 'big report' }, [outcome('BIG', { body: big })]);
+    const res = await callback(url, token, { status: 'running', message: 'big report' }, [
+      outcome('BIG', { body: big }),
+    ]);
     expect(res.status, res.text.slice(0, 300)).to.equal(200);
     const doc = await snapshot();
     expect(doc.included).to.have.length(1);
@@ -205,10 +260,19 @@ describe('run tasks: the task result callback', function () {
 
   it('makes passed final: any later callback is 422 and changes nothing; the run proceeds once every result is final', async () => {
     const finalOutcomes = [outcome('F', { description: 'final' })];
-    const res = await callback(url, token, { status: 'passed', message: 'all good', url: 'https://scan.example/final' }, finalOutcomes);
+    const res = await callback(
+      url,
+      token,
+      { status: 'passed', message: 'all good', url: 'https://scan.example/final' },
+      finalOutcomes,
+    );
     expect(res.status, res.text).to.equal(200);
     const final = await snapshot();
-    expect(final.data.attributes).to.include({ status: 'passed', message: 'all good', url: 'https://scan.example/final' });
+    expect(final.data.attributes).to.include({
+      status: 'passed',
+      message: 'all good',
+      url: 'https://scan.example/final',
+    });
     expect(final.data.attributes['status-timestamps']).to.have.all.keys('running-at', 'passed-at');
     expect(final.included!.map((o) => o.attributes['outcome-id'])).to.deep.equal(['F']);
     const rows = await countRows('task_result_outcomes');
@@ -250,14 +314,23 @@ describe('run tasks: the task result callback', function () {
     await db('task_results').where({ id: otherId }).update({ url: 'https://scan.example/other' });
     const [kept] = await db('task_result_outcomes').where({ task_result_id: mainId }).select('id');
     await db('task_result_outcomes').where({ id: kept.id }).update({ url: 'data:text/html,<script>alert(1)</script>' });
-    const extra = { id: `${kept.id}x`, task_result_id: mainId, position: 99, outcome_id: 'OK', description: 'kept', url: 'http://scan.example/ok' };
+    const extra = {
+      id: `${kept.id}x`,
+      task_result_id: mainId,
+      position: 99,
+      outcome_id: 'OK',
+      description: 'kept',
+      url: 'http://scan.example/ok',
+    };
     await db('task_result_outcomes').insert(extra);
 
     await clearUnsafeLinks(db);
     expect((await taskResult(mainId, s.token)).data.attributes.url).to.equal(null);
     expect((await taskResult(otherId, s.token)).data.attributes.url).to.equal('https://scan.example/other');
     expect((await db('task_result_outcomes').where({ id: kept.id }).first('url')).url).to.equal(null);
-    expect((await db('task_result_outcomes').where({ id: extra.id }).first('url')).url).to.equal('http://scan.example/ok');
+    expect((await db('task_result_outcomes').where({ id: extra.id }).first('url')).url).to.equal(
+      'http://scan.example/ok',
+    );
     await db('task_result_outcomes').where({ id: extra.id }).del();
   });
 });

@@ -8,7 +8,14 @@ import {
   type SentCallback,
   type TaskIntegration,
 } from '../helpers/run-task-integration.js';
-import { runEvents, SIMPLE_CONFIG, stageOf, taskResult, taskSetup, waitForResult } from '../helpers/run-task-fixtures.js';
+import {
+  runEvents,
+  SIMPLE_CONFIG,
+  stageOf,
+  taskResult,
+  taskSetup,
+  waitForResult,
+} from '../helpers/run-task-fixtures.js';
 
 // The workers enter the post-plan stages these tests use, so they set each result's deadline from
 // their own configuration. (A pre-plan stage is entered by the API when it creates a run on a free
@@ -53,7 +60,9 @@ describe('run tasks: the callback deadline', function () {
     const elapsed = Date.now() - req.at;
     expect(errored.data.attributes.status).to.equal('errored');
     expect(errored.data.attributes['status-timestamps']).to.have.property('errored-at');
-    expect(errored.data.attributes.message).to.be.a('string').and.match(new RegExp(`${DEADLINE_SECONDS} seconds`));
+    expect(errored.data.attributes.message)
+      .to.be.a('string')
+      .and.match(new RegExp(`${DEADLINE_SECONDS} seconds`));
     expect(elapsed, 'errored no earlier than the deadline').to.be.at.least(DEADLINE_SECONDS * 1000 - 500);
     const erroredAt = Date.parse(errored.data.attributes['status-timestamps']['errored-at']);
     const triggeredAt = Date.parse(errored.data.attributes['created-at']);
@@ -65,7 +74,9 @@ describe('run tasks: the callback deadline', function () {
     expect(stage.status).to.equal('failed');
     const events = await runEvents(runId, s.token);
     const reason = events.map((e) => e.description ?? '').find((d) => d.includes(s.taskName));
-    expect(reason, JSON.stringify(events)).to.be.a('string').and.match(/errored/);
+    expect(reason, JSON.stringify(events))
+      .to.be.a('string')
+      .and.match(/errored/);
 
     // Once final, the token stops working and a late callback changes nothing.
     expect((await fetch(planUrl, { headers: { Authorization: `Bearer ${token}` } })).status).to.equal(401);

@@ -36,7 +36,9 @@ const sentFor = (sent: SentCallback[], resultId: string) => sent.filter((s) => s
 describe('run tasks: a real integration at each stage', function () {
   this.timeout(90_000);
   let integration: TaskIntegration;
-  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+    RECONCILE_INTERVAL_MS: '2000',
+  });
 
   before(async () => {
     integration = await startTaskIntegration(KEY);
@@ -57,7 +59,10 @@ describe('run tasks: a real integration at each stage', function () {
         url: 'https://scan.example/o/2',
         tags: {
           'Cost Centre': [{ label: 'IT-OPS' }],
-          Status: [{ label: 'Denied', level: 'warning' }, { label: 'Recoverable', level: 'info' }],
+          Status: [
+            { label: 'Denied', level: 'warning' },
+            { label: 'Recoverable', level: 'info' },
+          ],
         },
       }),
     ];
@@ -84,7 +89,11 @@ describe('run tasks: a real integration at each stage', function () {
     const reqs = requestsFor(integration, runId);
     expect(reqs).to.have.length(1);
     expect(reqs[0].signatureValid).to.equal(true);
-    expect(reqs[0].body).to.include({ stage: 'pre_plan', task_result_id: resultId, task_result_enforcement_level: 'mandatory' });
+    expect(reqs[0].body).to.include({
+      stage: 'pre_plan',
+      task_result_id: resultId,
+      task_result_enforcement_level: 'mandatory',
+    });
 
     // The stage passed, so the run went on to plan; with changes and no later stage it waits in `planned`.
     const run = await waitForRun(runId, s.token, ['planned', 'errored']);
@@ -92,7 +101,9 @@ describe('run tasks: a real integration at each stage', function () {
     expect(run.attributes['has-changes']).to.equal(true);
     // The stage's completion and the plan's queueing are written by one statement, as two events in order.
     const actions = (await runEvents(runId, s.token)).map((e) => e.action);
-    expect(actions.slice(actions.indexOf('complete_pre_plan'), actions.indexOf('complete_pre_plan') + 2)).to.deep.equal(['complete_pre_plan', 'queue_plan']);
+    expect(actions.slice(actions.indexOf('complete_pre_plan'), actions.indexOf('complete_pre_plan') + 2)).to.deep.equal(
+      ['complete_pre_plan', 'queue_plan'],
+    );
     expect(run.attributes['status-timestamps']).to.include.all.keys('pre-plan-completed-at', 'plan-queued-at');
 
     const passedStage = await stageOf(runId, s.token, 'pre_plan');
@@ -105,9 +116,13 @@ describe('run tasks: a real integration at each stage', function () {
     expect(shown.body.data).to.deep.include({ type: 'task-stages', id: passedStage.id });
     expect(shown.body.data.attributes).to.include({ stage: 'pre_plan', status: 'passed' });
     expect(shown.body.data.relationships.run.data).to.deep.equal({ type: 'runs', id: runId });
-    expect(shown.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([['task-results', resultId]]);
+    expect(shown.body.included.map((i: { type: string; id: string }) => [i.type, i.id])).to.deep.equal([
+      ['task-results', resultId],
+    ]);
     const withStages = await api('GET', `/runs/${runId}?include=task_stages`, { token: s.token });
-    expect(withStages.body.data.relationships['task-stages'].data).to.deep.equal([{ type: 'task-stages', id: passedStage.id }]);
+    expect(withStages.body.data.relationships['task-stages'].data).to.deep.equal([
+      { type: 'task-stages', id: passedStage.id },
+    ]);
 
     const result = await taskResult(resultId, s.token);
     expect(result.data.attributes).to.include({
@@ -122,16 +137,29 @@ describe('run tasks: a real integration at each stage', function () {
       stage: 'pre_plan',
     });
     expect(result.data.attributes['status-timestamps']).to.have.all.keys('running-at', 'passed-at');
-    expect(result.data.attributes['delivery-attempts'].map((a: { 'status-code': number }) => a['status-code'])).to.deep.equal([200]);
+    expect(
+      result.data.attributes['delivery-attempts'].map((a: { 'status-code': number }) => a['status-code']),
+    ).to.deep.equal([200]);
     // The second running callback replaced the first one's outcomes; `passed` without outcomes kept them.
     const outcomes = (result.included ?? []).map((o) => o.attributes);
     expect(outcomes.map((o) => o['outcome-id'])).to.deep.equal(['CHK-1', 'CHK-2']);
-    expect(outcomes[0]).to.include({ description: 'no public buckets', body: '# second pass', url: 'https://scan.example/o/1' });
+    expect(outcomes[0]).to.include({
+      description: 'no public buckets',
+      body: '# second pass',
+      url: 'https://scan.example/o/1',
+    });
     expect(outcomes[0].tags).to.deep.equal({});
-    expect(outcomes[1]).to.include({ description: 'cost within budget', body: '**two**', url: 'https://scan.example/o/2' });
+    expect(outcomes[1]).to.include({
+      description: 'cost within budget',
+      body: '**two**',
+      url: 'https://scan.example/o/2',
+    });
     expect(outcomes[1].tags).to.deep.equal({
       'Cost Centre': [{ label: 'IT-OPS', level: 'none' }],
-      Status: [{ label: 'Denied', level: 'warning' }, { label: 'Recoverable', level: 'info' }],
+      Status: [
+        { label: 'Denied', level: 'warning' },
+        { label: 'Recoverable', level: 'info' },
+      ],
     });
   });
 
@@ -161,10 +189,16 @@ describe('run tasks: a real integration at each stage', function () {
     expect(sentFor(sent, stage.results[0].id).map((c) => c.status)).to.deep.equal([200, 200]);
 
     const events = await runEvents(runId, s.token);
-    expect(events.map((e) => e.action), JSON.stringify(events)).to.include('error');
+    expect(
+      events.map((e) => e.action),
+      JSON.stringify(events),
+    ).to.include('error');
     const reason = events.map((e) => e.description ?? '').find((d) => d.includes(s.taskName));
     expect(reason, JSON.stringify(events)).to.be.a('string');
-    expect(reason).to.match(/mandatory/).and.match(/post_plan/).and.match(/failed/);
+    expect(reason)
+      .to.match(/mandatory/)
+      .and.match(/post_plan/)
+      .and.match(/failed/);
     // The plan ran (the stage follows it); nothing was applied.
     expect(requestsFor(integration, runId, 'post_plan')).to.have.length(1);
     expect(requestsFor(integration, runId, 'post_plan')[0].body.plan_json_api_url).to.be.a('string');
@@ -203,7 +237,10 @@ describe('run tasks: a real integration at each stage', function () {
     const runId = await startRun(s.ws.id, s.token);
 
     const initial = await stageOf(runId, s.token, 'post_plan');
-    expect(initial.results.map((r) => r.attributes['workspace-task-enforcement-level']).sort()).to.deep.equal(['advisory', 'mandatory']);
+    expect(initial.results.map((r) => r.attributes['workspace-task-enforcement-level']).sort()).to.deep.equal([
+      'advisory',
+      'mandatory',
+    ]);
     const advisory = initial.results.find((r) => r.attributes['workspace-task-enforcement-level'] === 'advisory')!;
     const mandatory = initial.results.find((r) => r.attributes['workspace-task-enforcement-level'] === 'mandatory')!;
     await waitForResult(advisory.id, s.token, ['failed']);
@@ -213,14 +250,18 @@ describe('run tasks: a real integration at each stage', function () {
     expect((await waitForRun(runId, s.token, ['post_plan_running'])).attributes.status).to.equal('post_plan_running');
 
     const req = requestsFor(integration, runId).find((r) => r.body.task_result_id === mandatory.id)!;
-    const cb = await callback(String(req.body.task_result_callback_url), String(req.body.access_token), { status: 'passed' });
+    const cb = await callback(String(req.body.task_result_callback_url), String(req.body.access_token), {
+      status: 'passed',
+    });
     expect(cb.status, cb.text).to.equal(200);
     const run = await waitForRun(runId, s.token, ['post_plan_completed', 'errored']);
     expect(run.attributes.status).to.equal('post_plan_completed');
     expect(run.attributes.actions['is-confirmable']).to.equal(true);
     const stage = await stageOf(runId, s.token, 'post_plan');
     expect(stage.status).to.equal('passed');
-    expect(stage.results.map((r) => [r.attributes['workspace-task-enforcement-level'], r.attributes.status]).sort()).to.deep.equal([
+    expect(
+      stage.results.map((r) => [r.attributes['workspace-task-enforcement-level'], r.attributes.status]).sort(),
+    ).to.deep.equal([
       ['advisory', 'failed'],
       ['mandatory', 'passed'],
     ]);
@@ -304,10 +345,16 @@ describe('run tasks: a real integration at each stage', function () {
   it('enters pre_apply only after the apply action, and a failed mandatory post_apply task leaves the run applied', async () => {
     const sent: SentCallback[] = [];
     integration.reply = answerThenCallBack(
-      (req) => [{ status: req.body.stage === 'post_apply' ? 'failed' : 'passed', message: `${String(req.body.stage)} done` }],
+      (req) => [
+        { status: req.body.stage === 'post_apply' ? 'failed' : 'passed', message: `${String(req.body.stage)} done` },
+      ],
       sent,
     );
-    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_apply', 'post_apply'], hmacKey: KEY });
+    const s = await taskSetup(integration.url, {
+      level: 'mandatory',
+      stages: ['pre_apply', 'post_apply'],
+      hmacKey: KEY,
+    });
     await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
     const runId = await startRun(s.ws.id, s.token);
 
@@ -335,7 +382,10 @@ describe('run tasks: a real integration at each stage', function () {
     ]);
     expect(stages[1].results[0].attributes).to.include({ status: 'failed', message: 'post_apply done' });
     const events = await runEvents(runId, s.token);
-    expect(events.some((e) => (e.description ?? '').includes(s.taskName)), JSON.stringify(events)).to.equal(true);
+    expect(
+      events.some((e) => (e.description ?? '').includes(s.taskName)),
+      JSON.stringify(events),
+    ).to.equal(true);
     expect(events.map((e) => e.action)).to.not.include('error');
   });
 
@@ -349,7 +399,9 @@ describe('run tasks: a real integration at each stage', function () {
     const req = requestsFor(integration, runId)[0];
     const token = String(req.body.access_token);
     const cvUrl = String(req.body.configuration_version_download_url);
-    expect((await fetch(cvUrl, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })).status).to.equal(302);
+    expect((await fetch(cvUrl, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })).status).to.equal(
+      302,
+    );
 
     const cancel = await api('POST', `/runs/${runId}/actions/cancel`, { token: s.token, body: {} });
     expect(cancel.status, cancel.text).to.equal(202);
@@ -364,7 +416,9 @@ describe('run tasks: a real integration at each stage', function () {
     const late = await callback(String(req.body.task_result_callback_url), token, { status: 'passed' });
     expect(late.status, late.text).to.equal(422);
     expect((await taskResult(stages[0].results[0].id, s.token)).data.attributes.status).to.equal('canceled');
-    expect((await fetch(cvUrl, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })).status).to.equal(401);
+    expect((await fetch(cvUrl, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })).status).to.equal(
+      401,
+    );
   });
 
   it('a last callback whose run is canceled while its body is still arriving changes nothing (422)', async () => {
@@ -379,7 +433,11 @@ describe('run tasks: a real integration at each stage', function () {
     const bodyText = JSON.stringify({ data: { type: 'task-results', attributes: { status: 'passed' } } });
     const sending = http.request(String(req.body.task_result_callback_url), {
       method: 'PATCH',
-      headers: { Authorization: `Bearer ${String(req.body.access_token)}`, 'Content-Type': 'application/vnd.api+json', 'Content-Length': Buffer.byteLength(bodyText) },
+      headers: {
+        Authorization: `Bearer ${String(req.body.access_token)}`,
+        'Content-Type': 'application/vnd.api+json',
+        'Content-Length': Buffer.byteLength(bodyText),
+      },
     });
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       sending.on('response', (res) => {
@@ -400,7 +458,9 @@ describe('run tasks: a real integration at each stage', function () {
     const late = await answer;
     expect(late.status, late.text).to.equal(422);
     const stages = await stagesOfRun(runId, s.token);
-    expect(stages.map((st) => [st.stage, st.status, st.results.map((r) => r.attributes.status)])).to.deep.equal([['pre_plan', 'canceled', ['canceled']]]);
+    expect(stages.map((st) => [st.stage, st.status, st.results.map((r) => r.attributes.status)])).to.deep.equal([
+      ['pre_plan', 'canceled', ['canceled']],
+    ]);
     const actions = (await runEvents(runId, s.token)).map((e) => e.action);
     expect(actions).to.not.include('complete_pre_plan');
     expect(actions[actions.length - 1]).to.equal('cancel');
@@ -409,7 +469,11 @@ describe('run tasks: a real integration at each stage', function () {
   it('marks the pre-apply stage unreachable when the run is discarded', async () => {
     const sent: SentCallback[] = [];
     integration.reply = answerThenCallBack([{ status: 'passed' }], sent);
-    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['post_plan', 'pre_apply'], hmacKey: KEY });
+    const s = await taskSetup(integration.url, {
+      level: 'mandatory',
+      stages: ['post_plan', 'pre_apply'],
+      hmacKey: KEY,
+    });
     await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
     const runId = await startRun(s.ws.id, s.token);
     await waitForRun(runId, s.token, ['post_plan_completed']);
@@ -426,7 +490,12 @@ describe('run tasks: a real integration at each stage', function () {
 
   it('does not run a disabled task: new runs get no stage for it', async () => {
     integration.reply = answerThenCallBack([{ status: 'passed' }], []);
-    const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_plan', 'post_plan'], hmacKey: KEY, name: uniq('off') });
+    const s = await taskSetup(integration.url, {
+      level: 'mandatory',
+      stages: ['pre_plan', 'post_plan'],
+      hmacKey: KEY,
+      name: uniq('off'),
+    });
     const off = await api('PATCH', `/tasks/${s.taskId}`, { token: s.token, body: doc('tasks', { enabled: false }) });
     expect(off.status, off.text).to.equal(200);
     expect(off.body.data.attributes.enabled).to.equal(false);
@@ -443,7 +512,9 @@ describe('run tasks: a run goes on from a stage at once, not when the reconciler
   this.timeout(90_000);
   let integration: TaskIntegration;
   // The reconciler would restore a missing job only after an hour.
-  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '3600000' });
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+    RECONCILE_INTERVAL_MS: '3600000',
+  });
 
   before(async () => {
     integration = await startTaskIntegration(KEY);
@@ -453,7 +524,7 @@ describe('run tasks: a run goes on from a stage at once, not when the reconciler
     await integration?.close();
   });
 
-  it('applies as soon as the pre-apply stage passes (the apply is a job of its own, not the confirmation\'s)', async () => {
+  it("applies as soon as the pre-apply stage passes (the apply is a job of its own, not the confirmation's)", async () => {
     integration.reply = answerThenCallBack([{ status: 'passed', message: 'fine' }], []);
     const s = await taskSetup(integration.url, { level: 'mandatory', stages: ['pre_apply'], hmacKey: KEY });
     await uploadConfig(s.ws.id, s.token, SIMPLE_CONFIG);
@@ -463,6 +534,11 @@ describe('run tasks: a run goes on from a stage at once, not when the reconciler
     expect(confirm.status, confirm.text).to.equal(202);
     const run = await waitForRun(runId, s.token, ['applied', 'errored'], 30_000);
     expect(run.attributes.status).to.equal('applied');
-    expect((await runEvents(runId, s.token)).map((e) => e.action)).to.include.members(['start_pre_apply', 'complete_pre_apply', 'queue_apply', 'start_apply']);
+    expect((await runEvents(runId, s.token)).map((e) => e.action)).to.include.members([
+      'start_pre_apply',
+      'complete_pre_apply',
+      'queue_apply',
+      'start_apply',
+    ]);
   });
 });

@@ -5,7 +5,12 @@ import { harness } from '../helpers/harness.js';
 import { createWorkspace } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
 import { startRun, uploadConfig, waitForRun, terraformWorkers } from '../helpers/terraform.js';
-import { callback, startTaskIntegration, type ReceivedTaskRequest, type TaskIntegration } from '../helpers/run-task-integration.js';
+import {
+  callback,
+  startTaskIntegration,
+  type ReceivedTaskRequest,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
 import { SIMPLE_CONFIG, stageOf, taskSetup, type TaskSetup } from '../helpers/run-task-fixtures.js';
 
 /** The run task request body keys (both spellings of capabilities), and each one's JSON type. */
@@ -52,13 +57,16 @@ interface ExpectedContext {
 
 const jsonType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
-const get = (url: string, token: string) => fetch(url, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' });
+const get = (url: string, token: string) =>
+  fetch(url, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' });
 
 describe('run tasks: the request sent at each stage', function () {
   this.timeout(90_000);
   let integration: TaskIntegration;
   const KEY = 'payload-hmac-key-7f3a';
-  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+    RECONCILE_INTERVAL_MS: '2000',
+  });
 
   before(async () => {
     integration = await startTaskIntegration(KEY);
@@ -77,7 +85,8 @@ describe('run tasks: the request sent at each stage', function () {
     const body = req.body;
     const expected = { ...BASE_KEYS, ...(STAGES_WITH_PLAN.includes(ctx.stage) ? { plan_json_api_url: 'string' } : {}) };
     expect(Object.keys(body).sort(), `keys at ${ctx.stage}`).to.deep.equal(Object.keys(expected).sort());
-    for (const [key, type] of Object.entries(expected)) expect(jsonType(body[key]), `${key} at ${ctx.stage}`).to.equal(type);
+    for (const [key, type] of Object.entries(expected))
+      expect(jsonType(body[key]), `${key} at ${ctx.stage}`).to.equal(type);
     expect(Number.isInteger(body.payload_version)).to.equal(true);
     expect(body).to.include({
       payload_version: 1,
@@ -155,12 +164,17 @@ describe('run tasks: the request sent at each stage', function () {
       }
       // Nothing else: not the run, its plan resource, the workspace, the result, or another run's data.
       const base = `${harness().baseUrl}/api/v2`;
-      const forbidden = [`/runs/${runId}`, `/plans/${run.relationships.plan.data.id}`, `/workspaces/${s.ws.id}`, `/task-results/${resultId}`];
+      const forbidden = [
+        `/runs/${runId}`,
+        `/plans/${run.relationships.plan.data.id}`,
+        `/workspaces/${s.ws.id}`,
+        `/task-results/${resultId}`,
+      ];
       for (const path of [...forbidden, `/runs/${runId}/task-stages`]) {
         expect((await get(`${base}${path}`, token)).status, `${path} with the access token`).to.equal(401);
       }
-      expect((await get(otherPlanJson, token)).status, 'another run\'s plan').to.equal(404);
-      expect((await get(otherCvDownload, token)).status, 'another run\'s configuration').to.equal(404);
+      expect((await get(otherPlanJson, token)).status, "another run's plan").to.equal(404);
+      expect((await get(otherCvDownload, token)).status, "another run's configuration").to.equal(404);
 
       const done = await callback(String(req.body.task_result_callback_url), token, { status: 'passed' });
       expect(done.status, done.text).to.equal(200);
@@ -192,7 +206,9 @@ describe('run tasks: the request sent at each stage', function () {
       expect(req.headers).to.have.property('x-tfc-task-signature', '');
       expect(req.signatureValid).to.equal(true);
 
-      const done = await callback(String(req.body.task_result_callback_url), String(req.body.access_token), { status: 'passed' });
+      const done = await callback(String(req.body.task_result_callback_url), String(req.body.access_token), {
+        status: 'passed',
+      });
       expect(done.status, done.text).to.equal(200);
       const finished = await waitForRun(runId, s.token, ['planned_and_finished', 'errored']);
       expect(finished.attributes.status).to.equal('planned_and_finished');

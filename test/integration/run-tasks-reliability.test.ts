@@ -33,12 +33,22 @@ describe('run tasks survive a killed dispatch worker and a flushed Redis', funct
   /** A workspace with two mandatory post-plan tasks: one that fails its first delivery, one that never calls back. */
   async function setup(token: string, org: string, flaky: TaskIntegration, silent: TaskIntegration) {
     const ws = await createWorkspace({ name: org, owner: { token } });
-    for (const [name, integration] of [[uniq('flaky'), flaky], [uniq('silent'), silent]] as const) {
-      const task = await api('POST', `/organizations/${org}/tasks`, { token, body: doc('tasks', { name, url: integration.url, category: 'task' }) });
+    for (const [name, integration] of [
+      [uniq('flaky'), flaky],
+      [uniq('silent'), silent],
+    ] as const) {
+      const task = await api('POST', `/organizations/${org}/tasks`, {
+        token,
+        body: doc('tasks', { name, url: integration.url, category: 'task' }),
+      });
       expect(task.status, task.text).to.equal(201);
       const attach = await api('POST', `/workspaces/${ws.id}/tasks`, {
         token,
-        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+        body: doc(
+          'workspace-tasks',
+          { 'enforcement-level': 'mandatory', stages: ['post_plan'] },
+          { task: { data: { type: 'tasks', id: task.body.data.id } } },
+        ),
       });
       expect(attach.status, attach.text).to.equal(201);
     }
@@ -66,7 +76,16 @@ describe('run tasks survive a killed dispatch worker and a flushed Redis', funct
     const runId = await startRun(ws.id, token);
     await waitForRun(runId, token, ['post_plan_running']);
     await waitFor(() => runRequests === 1, 'the first (failing) delivery');
-    await waitFor(async () => (await h.rt.db('task_results').where({ run_id: runId, dispatch_status: 'pending' }).whereNotNull('next_dispatch_at').where('dispatch_attempts', 1).first('id')) !== undefined, 'the retry to be scheduled');
+    await waitFor(
+      async () =>
+        (await h.rt
+          .db('task_results')
+          .where({ run_id: runId, dispatch_status: 'pending' })
+          .whereNotNull('next_dispatch_at')
+          .where('dispatch_attempts', 1)
+          .first('id')) !== undefined,
+      'the retry to be scheduled',
+    );
     // Mid-retry: the second attempt waits as a delayed job; kill the worker and lose every job.
     await first.stop('SIGKILL');
     expect(await flushQueueKeys(h)).to.be.greaterThan(0);
@@ -76,7 +95,13 @@ describe('run tasks survive a killed dispatch worker and a flushed Redis', funct
     const results = await h.rt.db('task_results').where({ run_id: runId }).orderBy('task_name');
     expect(results.map((r) => r.status).sort()).to.deep.equal(['errored', 'passed']);
     expect(runRequests).to.equal(2);
-    const attempts = await h.rt.db('task_result_attempts').whereIn('task_result_id', results.map((r) => r.id)).orderBy('seq');
+    const attempts = await h.rt
+      .db('task_result_attempts')
+      .whereIn(
+        'task_result_id',
+        results.map((r) => r.id),
+      )
+      .orderBy('seq');
     expect(attempts.filter((a) => a.status_code === 500)).to.have.length(1);
     // The silent mandatory task errored at its deadline, which fails the run.
     expect(run.attributes.status).to.equal('errored');

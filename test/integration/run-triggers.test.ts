@@ -17,9 +17,12 @@ const TYPE_REQUIRED = "Filter parameter run-trigger type is required and must be
 const MAIN_TF = 'resource "terraform_data" "a" {\n  input = "x"\n}\n';
 
 /** The body go-tfe's RunTriggers.Create sends: the source as a `sourceable` relationship, no attributes. */
-const createBody = (sourceId: string) => ({ data: { type: 'run-triggers', relationships: { sourceable: { data: { type: 'workspaces', id: sourceId } } } } });
+const createBody = (sourceId: string) => ({
+  data: { type: 'run-triggers', relationships: { sourceable: { data: { type: 'workspaces', id: sourceId } } } },
+});
 
-const createTrigger = (workspaceId: string, sourceId: string, token: string) => api('POST', `/workspaces/${workspaceId}/run-triggers`, { token, body: createBody(sourceId) });
+const createTrigger = (workspaceId: string, sourceId: string, token: string) =>
+  api('POST', `/workspaces/${workspaceId}/run-triggers`, { token, body: createBody(sourceId) });
 
 async function mustCreate(workspaceId: string, sourceId: string, token: string): Promise<Doc> {
   const res = await createTrigger(workspaceId, sourceId, token);
@@ -27,7 +30,8 @@ async function mustCreate(workspaceId: string, sourceId: string, token: string):
   return res.body.data;
 }
 
-const list = (workspaceId: string, token: string, query: string) => api('GET', `/workspaces/${workspaceId}/run-triggers${query}`, { token });
+const list = (workspaceId: string, token: string, query: string) =>
+  api('GET', `/workspaces/${workspaceId}/run-triggers${query}`, { token });
 const ids = (res: ApiResponse): string[] => res.body.data.map((d: Doc) => d.id);
 const triggerRows = (workspaceId: string) => harness().rt.db('run_triggers').where({ workspace_id: workspaceId });
 
@@ -80,7 +84,9 @@ describe('run triggers: the API', () => {
     expect(beyond.body.meta.pagination).to.include({ 'current-page': 999, 'total-count': 2 });
 
     const included = await list(target.id, token, '?filter[run-trigger][type]=inbound&include=sourceable,workspace');
-    expect(included.body.included.map((r: Doc) => `${r.type}:${r.id}`).sort()).to.deep.equal([`workspaces:${target.id}`, `workspaces:${s1.id}`, `workspaces:${s2.id}`].sort());
+    expect(included.body.included.map((r: Doc) => `${r.type}:${r.id}`).sort()).to.deep.equal(
+      [`workspaces:${target.id}`, `workspaces:${s1.id}`, `workspaces:${s2.id}`].sort(),
+    );
   });
 
   it('refuses a list without a type, or with another type, with 400 and what go-tfe prints', async () => {
@@ -110,7 +116,10 @@ describe('run triggers: the API', () => {
     expectError(await createTrigger(target.id, target.id, token), 422, /itself/);
     await mustCreate(target.id, source.id, token);
     expectError(await createTrigger(target.id, source.id, token), 422, /already/);
-    const missing = await api('POST', `/workspaces/${target.id}/run-triggers`, { token, body: { data: { type: 'run-triggers' } } });
+    const missing = await api('POST', `/workspaces/${target.id}/run-triggers`, {
+      token,
+      body: { data: { type: 'run-triggers' } },
+    });
     expectError(missing, 422);
     expect(await triggerRows(target.id).pluck('sourceable_id')).to.deep.equal([source.id]);
   });
@@ -122,7 +131,11 @@ describe('run triggers: the API', () => {
     for (let i = 0; i < 21; i++) sources.push(await createWorkspace(org));
     const answers = await Promise.all(sources.map((s) => createTrigger(target.id, s.id, token)));
     expect(answers.map((r) => r.status).sort()).to.deep.equal([...Array(20).fill(201), 422]);
-    expectError(answers.find((r) => r.status === 422)!, 422, /at most 20/);
+    expectError(
+      answers.find((r) => r.status === 422)!,
+      422,
+      /at most 20/,
+    );
     expect(await triggerRows(target.id)).to.have.length(20);
     expectError(await createTrigger(target.id, (await createWorkspace(org)).id, token), 422, /at most 20/);
   });
@@ -169,7 +182,10 @@ describe('run triggers: the API', () => {
         data: {
           type: 'team-workspaces',
           attributes: { access: 'read' },
-          relationships: { workspace: { data: { type: 'workspaces', id: seen.id } }, team: { data: { type: 'teams', id: await teamOf(source.id) } } },
+          relationships: {
+            workspace: { data: { type: 'workspaces', id: seen.id } },
+            team: { data: { type: 'teams', id: await teamOf(source.id) } },
+          },
         },
       },
     });
@@ -183,10 +199,19 @@ describe('run triggers: the API', () => {
     const ws = await createWorkspace(org);
     const read = await api('GET', `/workspaces/${ws.id}`, { token });
     expect(read.body.data.attributes['auto-apply-run-trigger']).to.equal(false);
-    const patched = await api('PATCH', `/workspaces/${ws.id}`, { token, body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } } });
+    const patched = await api('PATCH', `/workspaces/${ws.id}`, {
+      token,
+      body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } },
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.body.data.attributes['auto-apply-run-trigger']).to.equal(true);
-    expectError(await api('PATCH', `/workspaces/${ws.id}`, { token, body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': 'yes' } } } }), 422);
+    expectError(
+      await api('PATCH', `/workspaces/${ws.id}`, {
+        token,
+        body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': 'yes' } } },
+      }),
+      422,
+    );
   });
 });
 
@@ -206,7 +231,8 @@ async function finishApply(runId: string, opts: { rollback?: boolean } = {}) {
   });
 }
 
-const runsOf = (workspaceId: string): Promise<RunRow[]> => harness().rt.db<RunRow>('runs').where({ workspace_id: workspaceId }).orderBy('created_at');
+const runsOf = (workspaceId: string): Promise<RunRow[]> =>
+  harness().rt.db<RunRow>('runs').where({ workspace_id: workspaceId }).orderBy('created_at');
 
 describe('run triggers: an applied run queues runs in the subscribing workspaces', () => {
   let org: Org;
@@ -228,8 +254,16 @@ describe('run triggers: an applied run queues runs in the subscribing workspaces
   it('writes the triggered runs in the transaction of the move to applied, where a lost follow-up leaves them to the reconciler', async () => {
     const rt = harness().rt;
     const source = await createWorkspace(org);
-    const [manual, automatic, empty, local] = [await createWorkspace(org), await createWorkspace(org, { 'auto-apply': true }), await createWorkspace(org), await createWorkspace(org, { 'execution-mode': 'local' })];
-    await api('PATCH', `/workspaces/${automatic.id}`, { token, body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } } });
+    const [manual, automatic, empty, local] = [
+      await createWorkspace(org),
+      await createWorkspace(org, { 'auto-apply': true }),
+      await createWorkspace(org),
+      await createWorkspace(org, { 'execution-mode': 'local' }),
+    ];
+    await api('PATCH', `/workspaces/${automatic.id}`, {
+      token,
+      body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } },
+    });
     for (const ws of [manual, automatic, local]) await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
     for (const ws of [manual, automatic, empty, local]) await mustCreate(ws.id, source.id, token);
     const runId = await applyingRun(source);
@@ -255,7 +289,12 @@ describe('run triggers: an applied run queues runs in the subscribing workspaces
     expect(a.auto_apply).to.equal(true);
 
     const shown = (await api('GET', `/runs/${a.id}`, { token })).body.data;
-    expect(shown.attributes).to.include({ source: 'tfe-run-trigger', 'trigger-reason': 'run-trigger', 'auto-apply': true, status: 'pending' });
+    expect(shown.attributes).to.include({
+      source: 'tfe-run-trigger',
+      'trigger-reason': 'run-trigger',
+      'auto-apply': true,
+      status: 'pending',
+    });
     expect(shown.attributes.message).to.include(runId);
     expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes['trigger-reason']).to.equal('manual');
 
@@ -281,7 +320,9 @@ describe('run triggers: an applied run queues runs in the subscribing workspaces
     );
     expect((await findRun(harness().rt.db, runId))!.status).to.equal('applying');
     const rt = harness().rt;
-    await rt.lifecycle.transaction(rt.db, async (m) => transitionRun(m, (await findRun(rt.db, runId))!, 'error', { description: 'failed' }));
+    await rt.lifecycle.transaction(rt.db, async (m) =>
+      transitionRun(m, (await findRun(rt.db, runId))!, 'error', { description: 'failed' }),
+    );
     expect(await runsOf(target.id)).to.deep.equal([]);
   });
 
@@ -305,7 +346,11 @@ describe('run triggers: real applies through the run-pipeline worker', function 
   before(async function () {
     if (!terraformAvailable()) this.skip();
     this.timeout(60_000);
-    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RUN_LEASE_SECONDS: '5', RECONCILE_INTERVAL_MS: '1000', RUN_CONCURRENCY: '4' });
+    worker = spawnWorkers(['run-pipeline', 'deadline-expiry'], {
+      RUN_LEASE_SECONDS: '5',
+      RECONCILE_INTERVAL_MS: '1000',
+      RUN_CONCURRENCY: '4',
+    });
     await workersReady(worker);
     org = await createOrg();
     token = org.owner.token;
@@ -316,7 +361,12 @@ describe('run triggers: real applies through the run-pipeline worker', function 
 
   /** Waits for the one run a trigger queued in `workspaceId`, then for it to reach one of `statuses`. */
   async function triggeredRun(workspaceId: string, statuses: string[]): Promise<Doc> {
-    const id = await waitFor(async () => (await api('GET', `/workspaces/${workspaceId}/runs`, { token })).body.data[0]?.id as string | undefined, `a triggered run in ${workspaceId}`, 60_000);
+    const id = await waitFor(
+      async () =>
+        (await api('GET', `/workspaces/${workspaceId}/runs`, { token })).body.data[0]?.id as string | undefined,
+      `a triggered run in ${workspaceId}`,
+      60_000,
+    );
     if (!id) throw new Error('no triggered run');
     return waitForRun(id, token, statuses, 120_000);
   }
@@ -326,7 +376,10 @@ describe('run triggers: real applies through the run-pipeline worker', function 
     // Auto-apply of the workspace itself does not apply triggered runs: this one waits for confirmation.
     const waiting = await createWorkspace(org, { 'auto-apply': true });
     const applying = await createWorkspace(org);
-    const patched = await api('PATCH', `/workspaces/${applying.id}`, { token, body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } } });
+    const patched = await api('PATCH', `/workspaces/${applying.id}`, {
+      token,
+      body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } },
+    });
     expect(patched.status, patched.text).to.equal(200);
     for (const ws of [waiting, applying]) {
       await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
@@ -334,13 +387,25 @@ describe('run triggers: real applies through the run-pipeline worker', function 
     }
     await uploadConfig(source.id, token, { 'main.tf': MAIN_TF });
     const sourceRun = await startRun(source.id, token, {});
-    await waitForRun(sourceRun, token, ['applied', 'errored'], 120_000).then((r: Doc) => expect(r.attributes.status).to.equal('applied'));
+    await waitForRun(sourceRun, token, ['applied', 'errored'], 120_000).then((r: Doc) =>
+      expect(r.attributes.status).to.equal('applied'),
+    );
 
     const applied = await triggeredRun(applying.id, ['applied', 'errored', 'planned']);
-    expect(applied.attributes).to.include({ status: 'applied', source: 'tfe-run-trigger', 'trigger-reason': 'run-trigger', 'auto-apply': true });
+    expect(applied.attributes).to.include({
+      status: 'applied',
+      source: 'tfe-run-trigger',
+      'trigger-reason': 'run-trigger',
+      'auto-apply': true,
+    });
     expect(applied.attributes.message).to.include(sourceRun).and.include(source.name);
     const planned = await triggeredRun(waiting.id, ['planned', 'errored', 'applied']);
-    expect(planned.attributes).to.include({ status: 'planned', source: 'tfe-run-trigger', 'trigger-reason': 'run-trigger', 'auto-apply': false });
+    expect(planned.attributes).to.include({
+      status: 'planned',
+      source: 'tfe-run-trigger',
+      'trigger-reason': 'run-trigger',
+      'auto-apply': false,
+    });
     // The subscribers' applied run triggers nothing further: they are no one's source.
     expect((await api('GET', `/workspaces/${source.id}/runs`, { token })).body.data).to.have.length(1);
   });
@@ -348,7 +413,10 @@ describe('run triggers: real applies through the run-pipeline worker', function 
   it('a triggered run whose queue step was lost after the commit still runs (the reconciler queues it)', async () => {
     const source = await createWorkspace(org);
     const target = await createWorkspace(org);
-    await api('PATCH', `/workspaces/${target.id}`, { token, body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } } });
+    await api('PATCH', `/workspaces/${target.id}`, {
+      token,
+      body: { data: { type: 'workspaces', attributes: { 'auto-apply-run-trigger': true } } },
+    });
     await uploadConfig(target.id, token, { 'main.tf': MAIN_TF });
     await mustCreate(target.id, source.id, token);
     // The source's run is made to stand where its apply ended, and moved to applied here, its
@@ -358,7 +426,10 @@ describe('run triggers: real applies through the run-pipeline worker', function 
     // lease, which the worker's sweep leaves alone.
     expect((await api('POST', `/workspaces/${source.id}/actions/lock`, { token, body: {} })).status).to.equal(200);
     const runId = await startRun(source.id, token, {});
-    await harness().rt.db('runs').where({ id: runId }).update({ status: 'applying', lease_owner: 'test', lease_until: new Date(Date.now() + 120_000) });
+    await harness()
+      .rt.db('runs')
+      .where({ id: runId })
+      .update({ status: 'applying', lease_owner: 'test', lease_until: new Date(Date.now() + 120_000) });
     await finishApply(runId);
     expect((await api('POST', `/workspaces/${source.id}/actions/unlock`, { token, body: {} })).status).to.equal(200);
     const run = await triggeredRun(target.id, ['applied', 'errored', 'planned']);

@@ -10,7 +10,12 @@ import { CLI_HOST, terraform, terraformAvailable, writeCliConfig } from '../help
 import { readWholeLog } from '../helpers/module-tests.js';
 
 /** A CLI configuration and a `cloud` block for `workspace` in `org`, written to `dir`; returns the CLI's environment. */
-async function cliSetup(dir: string, org: { name: string; owner: { token: string } }, workspace: string, body: string): Promise<NodeJS.ProcessEnv> {
+async function cliSetup(
+  dir: string,
+  org: { name: string; owner: { token: string } },
+  workspace: string,
+  body: string,
+): Promise<NodeJS.ProcessEnv> {
   const env = await writeCliConfig(dir, org.owner.token);
   await writeFile(
     join(dir, 'main.tf'),
@@ -26,7 +31,9 @@ describe('the terraform CLI drives a remote run end to end (cloud block, plain H
 
   before(async function () {
     if (!terraformAvailable()) this.skip();
-    worker = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'verification'], { RECONCILE_INTERVAL_MS: '2000' });
+    worker = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'verification'], {
+      RECONCILE_INTERVAL_MS: '2000',
+    });
     await workersReady(worker);
     dir = await mkdtemp(join(tmpdir(), 'rls-cli-'));
   });
@@ -38,13 +45,18 @@ describe('the terraform CLI drives a remote run end to end (cloud block, plain H
 
   it('runs init, plan, apply -auto-approve, and a second plan that reports no changes', async () => {
     const org = await createOrg();
-    const env = await cliSetup(dir, org, uniq('cli'), `variable "greeting" {
+    const env = await cliSetup(
+      dir,
+      org,
+      uniq('cli'),
+      `variable "greeting" {
   type    = string
   default = "hello"
 }
 resource "terraform_data" "a" { input = var.greeting }
 output "x" { value = terraform_data.a.output }
-`);
+`,
+    );
 
     const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
     expect(init.code, init.output).to.equal(0);
@@ -53,11 +65,25 @@ output "x" { value = terraform_data.a.output }
     expect(plan.code, plan.output).to.equal(0);
     expect(plan.output).to.include('Plan: 1 to add, 0 to change, 0 to destroy.');
 
-    const apply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color', '-var', 'greeting=hi there']);
+    const apply = await terraform(dir, env, [
+      'apply',
+      '-auto-approve',
+      '-input=false',
+      '-no-color',
+      '-var',
+      'greeting=hi there',
+    ]);
     expect(apply.code, apply.output).to.equal(0);
     expect(apply.output).to.include('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
 
-    const again = await terraform(dir, env, ['plan', '-input=false', '-no-color', '-detailed-exitcode', '-var', 'greeting=hi there']);
+    const again = await terraform(dir, env, [
+      'plan',
+      '-input=false',
+      '-no-color',
+      '-detailed-exitcode',
+      '-var',
+      'greeting=hi there',
+    ]);
     expect(again.code, again.output).to.equal(0);
     expect(again.output).to.include('No changes.');
 
@@ -71,7 +97,11 @@ output "x" { value = terraform_data.a.output }
     const ws = await createWorkspace(org, { 'structured-run-output-enabled': true });
     const sroDir = await mkdtemp(join(tmpdir(), 'rls-cli-sro-'));
     try {
-      const env = await cliSetup(sroDir, org, ws.name, `variable "secret" {
+      const env = await cliSetup(
+        sroDir,
+        org,
+        ws.name,
+        `variable "secret" {
   type      = string
   sensitive = true
   default   = "hunter2-in-plain-text"
@@ -82,7 +112,8 @@ output "s" {
   value     = var.secret
   sensitive = true
 }
-`);
+`,
+      );
       const init = await terraform(sroDir, env, ['init', '-input=false', '-no-color']);
       expect(init.code, init.output).to.equal(0);
 
@@ -103,15 +134,24 @@ output "s" {
       // a redacted plan carrying the schema of the one type it changes.
       const runs = await api('GET', `/workspaces/${ws.id}/runs?include=plan`, { token: org.owner.token });
       const planned = runs.body.included.find((r: { type: string }) => r.type === 'plans');
-      const log = (await readWholeLog(planned.attributes['log-read-url'])).replace(/^\x02|\x03$/g, '').trim().split('\n');
-      expect(log.slice(0, 3)).to.deep.equal(['Terraform v1.11.4', 'on linux_amd64', 'Initializing plugins and modules...']);
+      const log = (await readWholeLog(planned.attributes['log-read-url']))
+        .replace(/^\x02|\x03$/g, '')
+        .trim()
+        .split('\n');
+      expect(log.slice(0, 3)).to.deep.equal([
+        'Terraform v1.11.4',
+        'on linux_amd64',
+        'Initializing plugins and modules...',
+      ]);
       for (const line of log.slice(3)) expect(JSON.parse(line), line).to.have.property('@level');
       const redacted = await api('GET', `/plans/${planned.id}/json-output-redacted`, { token: org.owner.token });
       expect(redacted.status, redacted.text).to.equal(200);
       expect(redacted.body.plan_format_version).to.equal(redacted.body.format_version);
       expect(redacted.body.provider_format_version).to.equal('1.0');
       expect(Object.keys(redacted.body.provider_schemas)).to.deep.equal(['terraform.io/builtin/terraform']);
-      expect(Object.keys(redacted.body.provider_schemas['terraform.io/builtin/terraform'].resource_schemas)).to.deep.equal(['terraform_data']);
+      expect(
+        Object.keys(redacted.body.provider_schemas['terraform.io/builtin/terraform'].resource_schemas),
+      ).to.deep.equal(['terraform_data']);
       expect(redacted.text).not.to.include('hunter2-in-plain-text');
 
       const apply = await terraform(sroDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
@@ -138,7 +178,15 @@ output "s" {
     const integration = await startTaskIntegration(null, (req) => {
       const body = req.body as { access_token?: string; task_result_callback_url?: string; task_result_id?: string };
       if (body.task_result_callback_url && body.access_token && !String(body.task_result_id).endsWith('-test')) {
-        setTimeout(() => void callback(body.task_result_callback_url!, body.access_token!, { status: 'passed', message: 'post-plan check: passed', url: 'https://scan.example/r/1' }), 300);
+        setTimeout(
+          () =>
+            void callback(body.task_result_callback_url!, body.access_token!, {
+              status: 'passed',
+              message: 'post-plan check: passed',
+              url: 'https://scan.example/r/1',
+            }),
+          300,
+        );
       }
       return 200;
     });
@@ -154,7 +202,11 @@ output "s" {
       expect(task.status, task.text).to.equal(201);
       const attach = await api('POST', `/workspaces/${ws.body.data.id}/tasks`, {
         token: org.owner.token,
-        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+        body: doc(
+          'workspace-tasks',
+          { 'enforcement-level': 'mandatory', stages: ['post_plan'] },
+          { task: { data: { type: 'tasks', id: task.body.data.id } } },
+        ),
       });
       expect(attach.status, attach.text).to.equal(201);
 
@@ -183,18 +235,41 @@ output "s" {
     await addVar(`/workspaces/${ws.id}/vars`, { key: 'region', value: 'eu-west-1', category: 'terraform' });
     await addVar(`/workspaces/${ws.id}/vars`, { key: 'zones', value: '["a", "b"]', category: 'terraform', hcl: true });
     await addVar(`/workspaces/${ws.id}/vars`, { key: 'TF_VAR_tier', value: 'gold', category: 'env' });
-    await addVar(`/workspaces/${ws.id}/vars`, { key: 'db_password', value: secret, category: 'terraform', sensitive: true });
+    await addVar(`/workspaces/${ws.id}/vars`, {
+      key: 'db_password',
+      value: secret,
+      category: 'terraform',
+      sensitive: true,
+    });
     // A variable set applied to the workspace: the workspace's own region wins, the set's owner is used.
-    const set = await api('POST', `/organizations/${org.name}/varsets`, { token, body: doc('varsets', { name: uniq('set'), global: false }) });
+    const set = await api('POST', `/organizations/${org.name}/varsets`, {
+      token,
+      body: doc('varsets', { name: uniq('set'), global: false }),
+    });
     expect(set.status, set.text).to.equal(201);
-    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, { key: 'region', value: 'us-east-1', category: 'terraform' });
-    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, { key: 'owner', value: 'team-a', category: 'terraform' });
-    const applied = await api('POST', `/varsets/${set.body.data.id}/relationships/workspaces`, { token, body: { data: [{ type: 'workspaces', id: ws.id }] } });
+    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, {
+      key: 'region',
+      value: 'us-east-1',
+      category: 'terraform',
+    });
+    await addVar(`/varsets/${set.body.data.id}/relationships/vars`, {
+      key: 'owner',
+      value: 'team-a',
+      category: 'terraform',
+    });
+    const applied = await api('POST', `/varsets/${set.body.data.id}/relationships/workspaces`, {
+      token,
+      body: { data: [{ type: 'workspaces', id: ws.id }] },
+    });
     expect(applied.status, applied.text).to.equal(204);
 
     const varsDir = await mkdtemp(join(tmpdir(), 'rls-cli-vars-'));
     try {
-      const env = await cliSetup(varsDir, org, ws.name, `variable "region" { type = string }
+      const env = await cliSetup(
+        varsDir,
+        org,
+        ws.name,
+        `variable "region" { type = string }
 variable "owner" { type = string }
 variable "zones" { type = list(string) }
 variable "tier" { type = string }
@@ -205,7 +280,8 @@ variable "db_password" {
 resource "terraform_data" "a" { input = "\${var.region}/\${var.owner}/\${join(",", var.zones)}/\${var.tier}" }
 output "summary" { value = terraform_data.a.output }
 output "password_length" { value = nonsensitive(length(var.db_password)) }
-`);
+`,
+      );
       expect((await terraform(varsDir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
       const apply = await terraform(varsDir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
       expect(apply.code, apply.output).to.equal(0);
@@ -221,7 +297,9 @@ output "password_length" { value = nonsensitive(length(var.db_password)) }
       const run = runs.body.data[0];
       const plan = await api('GET', `/plans/${run.relationships.plan.data.id}`, { token });
       const applyRes = await api('GET', `/applies/${run.relationships.apply.data.id}`, { token });
-      const logs = (await readWholeLog(plan.body.data.attributes['log-read-url'])) + (await readWholeLog(applyRes.body.data.attributes['log-read-url']));
+      const logs =
+        (await readWholeLog(plan.body.data.attributes['log-read-url'])) +
+        (await readWholeLog(applyRes.body.data.attributes['log-read-url']));
       expect(logs).to.include('db_password');
       expect(logs).to.not.include(secret);
       const listed = await api('GET', `/workspaces/${ws.id}/vars`, { token });

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { gzipSync } from 'node:zlib';
 import { api, expectError, type ApiResponse } from '../helpers/api.js';
-import { createCv, createOrg, createWorkspace, type TestUser, memberWithAccess, rowCounts } from '../helpers/fixtures.js';
+import {
+  createCv,
+  createOrg,
+  createWorkspace,
+  type TestUser,
+  memberWithAccess,
+  rowCounts,
+} from '../helpers/fixtures.js';
 import { uploadConfig } from '../helpers/terraform.js';
 import { harness } from '../helpers/harness.js';
 
@@ -50,7 +57,8 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   async function refused(body: unknown, status: number, opts: RefusalOpts = {}) {
     const before = await tableCounts();
     const as = opts.token === undefined ? token : opts.token;
-    const res = opts.raw !== undefined ? await api('POST', '/runs', { token: as, raw: opts.raw }) : await postRun(body, as);
+    const res =
+      opts.raw !== undefined ? await api('POST', '/runs', { token: as, raw: opts.raw }) : await postRun(body, as);
     expectError(res, status, opts.detail);
     if (opts.pointer) expectPointer(res, opts.pointer);
     expect(await tableCounts()).to.deep.equal(before);
@@ -97,7 +105,9 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   });
 
   it('answers 422 for a configuration version of another workspace', async () => {
-    await refused(runDoc({ ...wsRel(wsId), ...cvRel(otherCvId) }), 422, { pointer: '/data/relationships/configuration-version' });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(otherCvId) }), 422, {
+      pointer: '/data/relationships/configuration-version',
+    });
   });
 
   it('answers 422 for a configuration version that was never uploaded', async () => {
@@ -117,7 +127,9 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
 
   it('answers 422 for run variables with a bad key', async () => {
     for (const key of ['1size', 'has space', '']) {
-      await refused(runDoc(wsRel(wsId), { variables: [{ key, value: '"3"' }] }), 422, { pointer: '/data/attributes/variables/0/key' });
+      await refused(runDoc(wsRel(wsId), { variables: [{ key, value: '"3"' }] }), 422, {
+        pointer: '/data/attributes/variables/0/key',
+      });
     }
     await refused(runDoc(wsRel(wsId), { variables: [{ key: 'size' }] }), 422);
   });
@@ -141,7 +153,10 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   });
 
   it('creates a run from a body too large to be read before authentication, and refuses it anonymously with 401', async () => {
-    const big = runDoc({ ...wsRel(wsId), ...cvRel(cvId) }, { variables: [{ key: 'big', value: `"${'x'.repeat(20 * 1024)}"` }] });
+    const big = runDoc(
+      { ...wsRel(wsId), ...cvRel(cvId) },
+      { variables: [{ key: 'big', value: `"${'x'.repeat(20 * 1024)}"` }] },
+    );
     await refused(big, 401, { token: null });
     const res = await postRun(big, token);
     expect(res.status, res.text).to.equal(201);
@@ -157,7 +172,10 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
   });
 
   it('answers 422 for a configuration version that does not exist, and 404 for a workspace the caller may not see whatever version it names', async () => {
-    await refused(runDoc({ ...wsRel(wsId), ...cvRel('cv-doesnotexist0000') }), 422, { pointer: '/data/relationships/configuration-version', detail: /not found/ });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel('cv-doesnotexist0000') }), 422, {
+      pointer: '/data/relationships/configuration-version',
+      detail: /not found/,
+    });
     const stranger = (await createOrg()).owner;
     await refused(runDoc({ ...wsRel(wsId), ...cvRel(cvId) }), 404, { token: stranger.token });
     await refused(runDoc(wsRel(wsId)), 404, { token: stranger.token });
@@ -217,9 +235,13 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
       expect(shown.body.data.id).to.equal(runId);
       expect(shown.body.data.relationships.plan.data.id).to.equal(res.body.data.relationships.plan.data.id);
       expect(shown.body.data.relationships.apply.data.id).to.equal(res.body.data.relationships.apply.data.id);
-      expect(shown.body.included.map((r: { id: string }) => r.id)).to.deep.equal([res.body.data.relationships.plan.data.id]);
+      expect(shown.body.included.map((r: { id: string }) => r.id)).to.deep.equal([
+        res.body.data.relationships.plan.data.id,
+      ]);
     }
-    expect((await api('GET', `/runs/${runId}`, { token: reader.token })).body.data.attributes.permissions['can-cancel']).to.equal(false);
+    expect(
+      (await api('GET', `/runs/${runId}`, { token: reader.token })).body.data.attributes.permissions['can-cancel'],
+    ).to.equal(false);
     const elsewhere = await memberWithAccess(org, otherWsId, 'admin');
     const stranger = (await createOrg()).owner;
     for (const as of [elsewhere.token, stranger.token]) {
@@ -234,7 +256,9 @@ describe('runs: POST /runs refuses bad requests and writes nothing', () => {
 
   it('answers 422 for a plan-only false run on a speculative configuration version', async () => {
     const spec = await uploadConfig(wsId, token, { 'main.tf': MAIN_TF }, { speculative: true });
-    await refused(runDoc({ ...wsRel(wsId), ...cvRel(spec) }, { 'plan-only': false }), 422, { pointer: '/data/attributes/plan-only' });
+    await refused(runDoc({ ...wsRel(wsId), ...cvRel(spec) }, { 'plan-only': false }), 422, {
+      pointer: '/data/attributes/plan-only',
+    });
     const res = await postRun(runDoc({ ...wsRel(wsId), ...cvRel(spec) }), token);
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.attributes['plan-only']).to.equal(true);
@@ -271,8 +295,13 @@ describe('runs: concurrent creation on one workspace', () => {
       await other.query('select id from workspaces where id = $1 for update', [ws.id]);
       await other.query(`insert into runs (id, workspace_id, status) values ($1, $2, 'planning')`, [holder, ws.id]);
       const created = postRun(runDoc(wsRel(ws.id)), token);
-      const waiting = async () => (await other.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0].n > 0;
-      for (const deadline = Date.now() + 10_000; !(await waiting()); ) {
+      const waiting = async () =>
+        (
+          await other.query(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          )
+        ).rows[0].n > 0;
+      for (const deadline = Date.now() + 10_000; !(await waiting());) {
         if (Date.now() > deadline) throw new Error('the creation never waited for the workspace lock');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -280,7 +309,11 @@ describe('runs: concurrent creation on one workspace', () => {
       const res = await created;
       expect(res.status, res.text).to.equal(201);
       expect(res.body.data.attributes.status).to.equal('pending');
-      const holders = await harness().rt.db('runs').where({ workspace_id: ws.id }).whereNotIn('status', ['pending']).pluck('id');
+      const holders = await harness()
+        .rt.db('runs')
+        .where({ workspace_id: ws.id })
+        .whereNotIn('status', ['pending'])
+        .pluck('id');
       expect(holders).to.deep.equal([holder]);
     } finally {
       await other.query('rollback').catch(() => undefined);
@@ -296,7 +329,12 @@ describe('runs: concurrent creation on one workspace', () => {
     await db('runs').insert({ id: `run-a${Date.now()}`, workspace_id: ws.id, status: 'planned' });
     await db('runs').insert({ id: `run-s${Date.now()}`, workspace_id: ws.id, status: 'planning', plan_only: true });
     await db('runs').insert({ id: `run-p${Date.now()}`, workspace_id: ws.id, status: 'pending' });
-    const refused = await db('runs').insert({ id: `run-b${Date.now()}`, workspace_id: ws.id, status: 'applying' }).then(() => null, (err: { code?: string; constraint?: string }) => err);
+    const refused = await db('runs')
+      .insert({ id: `run-b${Date.now()}`, workspace_id: ws.id, status: 'applying' })
+      .then(
+        () => null,
+        (err: { code?: string; constraint?: string }) => err,
+      );
     expect(refused).to.include({ code: '23505', constraint: 'runs_one_holder_per_workspace' });
     await db('runs').where({ workspace_id: ws.id }).update({ status: 'discarded' });
   });

@@ -23,7 +23,12 @@ import {
 } from '../helpers/terraform.js';
 import { startWitness, type Witness } from '../helpers/sandbox.js';
 
-const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1', SHUTDOWN_BUDGET_MS: '2000' };
+const WORKER_ENV = {
+  RUN_LEASE_SECONDS: '3',
+  RECONCILE_INTERVAL_MS: '1000',
+  FORCE_CANCEL_COOLOFF_SECONDS: '1',
+  SHUTDOWN_BUDGET_MS: '2000',
+};
 
 /** Reads a whole log through its pre-signed URL, without a token. */
 async function readWholeLog(url: string): Promise<string> {
@@ -62,7 +67,10 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
    * which `saw(NAME)` then finds; `$flags` is a directory it may write to (the run's home). Every
    * `plan` marks `plan-started`.
    */
-  async function runWith(step: 'init' | 'show', code: string): Promise<{ runId: string; saw: (name: string) => boolean; worker: WorkerProcess }> {
+  async function runWith(
+    step: 'init' | 'show',
+    code: string,
+  ): Promise<{ runId: string; saw: (name: string) => boolean; worker: WorkerProcess }> {
     const dir = await mkdtemp(join(tmpdir(), 'rls-step-'));
     scratch.push(dir);
     // The sandbox's user binds the wrapper's directory read-only: it must be able to enter it.
@@ -143,12 +151,20 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(requested.body.data.attributes['force-cancel-available-at']).to.match(/Z$/);
     expectError(await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: {} }), 409);
 
-    await waitFor(async () => (await api('GET', `/runs/${runId}`, { token })).body.data.attributes.actions['is-force-cancelable'], 'force-cancel to become available');
-    expect((await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: { comment: 'stuck' } })).status).to.equal(202);
+    await waitFor(
+      async () => (await api('GET', `/runs/${runId}`, { token })).body.data.attributes.actions['is-force-cancelable'],
+      'force-cancel to become available',
+    );
+    expect(
+      (await api('POST', `/runs/${runId}/actions/force-cancel`, { token, body: { comment: 'stuck' } })).status,
+    ).to.equal(202);
     expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('force_canceled');
     await waitFor(() => server.abandoned > 0 && stillRunning(plans) === 0, 'the terraform process to be killed');
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
-    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.include.members(['cancel_requested', 'force_cancel']);
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.include.members([
+      'cancel_requested',
+      'force_cancel',
+    ]);
   });
 
   it('errors a run whose `terraform show -json` fails after a successful plan, recording none of what the plan began to record', async () => {
@@ -159,7 +175,12 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(run.attributes.status).to.equal('errored');
     expect(run.attributes['error-message']).to.equal('the plan could not be run');
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
-    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal([
+      'created',
+      'queue_plan',
+      'start_plan',
+      'error',
+    ]);
     const plan = await planOf(runId, token);
     expect(plan.attributes.status).to.equal('errored');
     const log = await readWholeLog(plan.attributes['log-read-url']);
@@ -179,11 +200,17 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitFor(() => saw('show-started'), 'show to start');
     const samples: { status: string; lease_owner: string | null; held: boolean }[] = [];
     for (let i = 0; i < 8; i++) {
-      const { rows } = await harness().rt.db.raw('select status, lease_owner, lease_until > now() as held from runs where id = ?', [runId]);
+      const { rows } = await harness().rt.db.raw(
+        'select status, lease_owner, lease_until > now() as held from runs where id = ?',
+        [runId],
+      );
       samples.push(rows[0]);
       await new Promise((r) => setTimeout(r, 500));
     }
-    expect(samples.every((s) => s.status === 'planning' && s.held), JSON.stringify(samples)).to.equal(true);
+    expect(
+      samples.every((s) => s.status === 'planning' && s.held),
+      JSON.stringify(samples),
+    ).to.equal(true);
     expect(samples[0].lease_owner).to.match(/^[^/]+:\d+\/[0-9a-f]{12}$/);
     expect((await waitForRun(runId, token, ['planned', 'errored'])).attributes.status).to.equal('planned');
     expect((await harness().rt.db('runs').where({ id: runId }).first()).lease_owner).to.equal(null);
@@ -192,7 +219,10 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
   it('takes a cancel request while `terraform show -json` still runs after the plan (nothing holds the run meanwhile) and cancels the run when show ends', async () => {
     const token = org.owner.token;
     // Show says when it starts and ends, and takes a few seconds.
-    const { runId, saw } = await runWith('show', `mark show-started; sleep 4; "$tf" "$@"; code=$?; mark show-ended; exit $code`);
+    const { runId, saw } = await runWith(
+      'show',
+      `mark show-started; sleep 4; "$tf" "$@"; code=$?; mark show-ended; exit $code`,
+    );
     await waitFor(() => saw('show-started'), 'show to start');
     const res = await api('POST', `/runs/${runId}/actions/cancel`, { token, body: {} });
     expect(res.status, res.text).to.equal(202);
@@ -201,8 +231,17 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(run.attributes.status).to.equal('canceled');
     expect(saw('show-ended'), 'show ran to its end').to.equal(true);
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
-    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'cancel_requested', 'cancel']);
-    const row = await harness().rt.db('runs').where({ id: runId }).first('cancel_requested_at', 'force_cancel_available_at', 'lease_owner');
+    expect(events.body.data.map((e: { attributes: { action: string } }) => e.attributes.action)).to.deep.equal([
+      'created',
+      'queue_plan',
+      'start_plan',
+      'cancel_requested',
+      'cancel',
+    ]);
+    const row = await harness()
+      .rt.db('runs')
+      .where({ id: runId })
+      .first('cancel_requested_at', 'force_cancel_available_at', 'lease_owner');
     expect(row).to.deep.equal({ cancel_requested_at: null, force_cancel_available_at: null, lease_owner: null });
     const plan = await planOf(runId, token);
     expect(plan.attributes.status).to.equal('finished');
@@ -273,7 +312,9 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
 
       // The same step again under another job id, as a duplicate delivery would bring it.
       const spec = jobs.runStep(runId, 'plan');
-      const duplicate = await harness().rt.queues[spec.queue].add(spec.name, spec.data, { jobId: `${spec.jobId}-again` });
+      const duplicate = await harness().rt.queues[spec.queue].add(spec.name, spec.data, {
+        jobId: `${spec.jobId}-again`,
+      });
       await waitFor(async () => (await duplicate.getState()) === 'completed', 'the duplicate job to finish');
       expect(await workdirs(), 'only the first job keeps a directory').to.have.length(1);
 
@@ -281,7 +322,9 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
       expect(run.attributes.status).to.equal('planned');
       expect((await harness().rt.db('plans').where({ run_id: runId }).first()).attempts).to.equal(1);
       const events = await api('GET', `/runs/${runId}/run-events`, { token });
-      expect(events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_plan')).to.have.length(1);
+      expect(
+        events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_plan'),
+      ).to.have.length(1);
       await waitFor(async () => (await workdirs()).length === 0, 'the first job to remove its directory');
     } finally {
       await rm(tmp, { recursive: true, force: true });
@@ -330,8 +373,12 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     const fn = `refuse_state_${ws.id.replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
     await db.raw(`create sequence ${fn}`);
     const when = refuse === 'once' ? `nextval('${fn}') = 1` : 'true';
-    await db.raw(`create function ${fn}() returns trigger language plpgsql as $$ begin if ${when} then raise exception 'no room for this state'; end if; return new; end $$`);
-    await db.raw(`create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`);
+    await db.raw(
+      `create function ${fn}() returns trigger language plpgsql as $$ begin if ${when} then raise exception 'no room for this state'; end if; return new; end $$`,
+    );
+    await db.raw(
+      `create trigger ${fn} before insert on state_versions for each row when (new.workspace_id = '${ws.id}') execute function ${fn}()`,
+    );
     const cleanup = async () => {
       await db.raw(`drop trigger if exists ${fn} on state_versions`);
       await db.raw(`drop function if exists ${fn}()`);
@@ -348,7 +395,7 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     }
   }
 
-  it('keeps the state an apply wrote on the worker\'s disk when the database refuses it, and says where in the apply log', async () => {
+  it("keeps the state an apply wrote on the worker's disk when the database refuses it, and says where in the apply log", async () => {
     const { token, recovery, ws, runId, cleanup } = await refusedStates('always');
     try {
       expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
@@ -403,7 +450,10 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     await waitForRun(runId, token, ['planned']);
     expect((await api('POST', `/runs/${runId}/actions/apply`, { token, body: {} })).status).to.equal(202);
     await waitForRun(runId, token, ['applying']);
-    await waitFor(async () => (await harness().rt.db('applies').where({ run_id: runId }).first()).started_at, 'the apply start to be recorded');
+    await waitFor(
+      async () => (await harness().rt.db('applies').where({ run_id: runId }).first()).started_at,
+      'the apply start to be recorded',
+    );
     await first.stop('SIGKILL');
 
     await startWorker();
@@ -411,6 +461,8 @@ describe('runs: cancel, force-cancel and workers dying mid-run', function () {
     expect(run.attributes.status).to.equal('errored');
     expect(run.attributes['error-message']).to.match(/stopped unexpectedly.*not started again/);
     const events = await api('GET', `/runs/${runId}/run-events`, { token });
-    expect(events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_apply')).to.have.length(1);
+    expect(
+      events.body.data.filter((e: { attributes: { action: string } }) => e.attributes.action === 'start_apply'),
+    ).to.have.length(1);
   });
 });

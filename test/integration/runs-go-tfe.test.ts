@@ -8,7 +8,8 @@ type Org = { name: string; owner: TestUser };
 
 const CONFIG = { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' };
 const ws = (id: string) => ({ data: { type: 'workspaces', id } });
-const statusOf = async (id: string, token: string): Promise<string> => (await api('GET', `/runs/${id}`, { token })).body.data.attributes.status;
+const statusOf = async (id: string, token: string): Promise<string> =>
+  (await api('GET', `/runs/${id}`, { token })).body.data.attributes.status;
 
 /** Requests as go-tfe's Runs and RunEvents services send them, and what its integration tests assert. */
 describe('runs as go-tfe uses them: variables, organization lists, run events, force-execute', function () {
@@ -22,8 +23,18 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
     const w = await createWorkspace(org);
     await uploadConfig(w.id, org.owner.token, CONFIG);
     // go-tfe's RunCreateOptions marshalled with variables and a null configuration version.
-    const vars = [{ key: 'test_variable', value: 'Hello, World!' }, { key: 'test_foo', value: 'Hello, Foo!' }];
-    const res = await api('POST', '/runs', { token: org.owner.token, body: doc('runs', { message: 'yo', variables: vars }, { 'configuration-version': { data: null }, workspace: ws(w.id) }) });
+    const vars = [
+      { key: 'test_variable', value: 'Hello, World!' },
+      { key: 'test_foo', value: 'Hello, Foo!' },
+    ];
+    const res = await api('POST', '/runs', {
+      token: org.owner.token,
+      body: doc(
+        'runs',
+        { message: 'yo', variables: vars },
+        { 'configuration-version': { data: null }, workspace: ws(w.id) },
+      ),
+    });
     expect(res.status, res.text).to.equal(201);
     expect(res.body.data.attributes.variables).to.deep.equal(vars);
     const read = await api('GET', `/runs/${res.body.data.id}`, { token: org.owner.token });
@@ -42,7 +53,8 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
     const a1 = await startRun(a.id, o.owner.token, { message: 'first of a' });
     const a2 = await startRun(a.id, o.owner.token);
     const b1 = await startRun(b.id, o.owner.token);
-    const list = (query: string, token = o.owner.token) => api('GET', `/organizations/${o.name}/runs${query}`, { token });
+    const list = (query: string, token = o.owner.token) =>
+      api('GET', `/organizations/${o.name}/runs${query}`, { token });
     const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id);
 
     const all = await list('');
@@ -55,7 +67,9 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
 
     const named = await list(`?filter[workspace_names]=${a.name}&include=workspace`);
     expect(ids(named)).to.deep.equal([a2, a1]);
-    expect(named.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).to.deep.equal([`workspaces:${a.id}`]);
+    expect(named.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).to.deep.equal([
+      `workspaces:${a.id}`,
+    ]);
     expect(ids(await list('?filter[status]=pending'))).to.deep.equal([a2]);
     expect(ids(await list('?filter[status_group]=non_final'))).to.have.members([a1, a2, b1]);
     expect(ids(await list('?filter[status_group]=final'))).to.deep.equal([]);
@@ -76,7 +90,10 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
     const w = await createWorkspace(org);
     await uploadConfig(w.id, org.owner.token, CONFIG);
     const run = await startRun(w.id, org.owner.token);
-    const comment = await api('POST', `/runs/${run}/comments`, { token: org.owner.token, body: doc('comments', { body: 'Test comment' }) });
+    const comment = await api('POST', `/runs/${run}/comments`, {
+      token: org.owner.token,
+      body: doc('comments', { body: 'Test comment' }),
+    });
     expect(comment.status, comment.text).to.equal(201);
 
     const plain = await api('GET', `/runs/${run}/run-events`, { token: org.owner.token });
@@ -89,12 +106,16 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
     const withAll = await api('GET', `/runs/${run}/run-events?include=actor,comment`, { token: org.owner.token });
     const kinds = withAll.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`);
     expect(kinds).to.include.members([`users:${org.owner.id}`, `comments:${comment.body.data.id}`]);
-    expect(withAll.body.included.find((r: { type: string }) => r.type === 'comments').attributes.body).to.equal('Test comment');
+    expect(withAll.body.included.find((r: { type: string }) => r.type === 'comments').attributes.body).to.equal(
+      'Test comment',
+    );
 
     const one = await api('GET', `/run-events/${event.id}?include=actor,comment`, { token: org.owner.token });
     expect(one.status, one.text).to.equal(200);
     expect(one.body.data).to.deep.include({ id: event.id, type: 'run-events' });
-    expect(one.body.included.find((r: { type: string }) => r.type === 'users').attributes.username).to.equal(org.owner.username);
+    expect(one.body.included.find((r: { type: string }) => r.type === 'users').attributes.username).to.equal(
+      org.owner.username,
+    );
     expectError(await api('GET', `/run-events/${event.id}?include=target`, { token: org.owner.token }), 400, /include/);
     expectError(await api('GET', '/run-events/re-nonexisting', { token: org.owner.token }), 404);
     // Another organization's owner may not read it.
@@ -125,7 +146,9 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
       // A run created after the target keeps waiting behind it.
       expect(await statusOf(later, org.owner.token)).to.equal('pending');
       const events = await api('GET', `/runs/${ahead}/run-events`, { token: org.owner.token });
-      const discard = events.body.data.find((e: { attributes: { action: string } }) => e.attributes.action === 'discard');
+      const discard = events.body.data.find(
+        (e: { attributes: { action: string } }) => e.attributes.action === 'discard',
+      );
       expect(discard.attributes.description).to.contain(target);
     });
 
@@ -135,14 +158,22 @@ describe('runs as go-tfe uses them: variables, organization lists, run events, f
       const first = await startRun(w.id, org.owner.token);
       await waitForRun(first, org.owner.token, ['planned']);
       // Not pending.
-      expectError(await api('POST', `/runs/${first}/actions/force-execute`, { token: org.owner.token }), 409, /pending/);
+      expectError(
+        await api('POST', `/runs/${first}/actions/force-execute`, { token: org.owner.token }),
+        409,
+        /pending/,
+      );
 
       // Behind a workspace locked by hand, no run holds it: refused, the lock and the runs stay.
       const free = await createWorkspace(org);
       await api('POST', `/workspaces/${free.id}/actions/lock`, { token: org.owner.token, body: {} });
       await uploadConfig(free.id, org.owner.token, CONFIG);
       const waiting = await startRun(free.id, org.owner.token);
-      expectError(await api('POST', `/runs/${waiting}/actions/force-execute`, { token: org.owner.token }), 409, /locked/);
+      expectError(
+        await api('POST', `/runs/${waiting}/actions/force-execute`, { token: org.owner.token }),
+        409,
+        /locked/,
+      );
       expect(await statusOf(waiting, org.owner.token)).to.equal('pending');
 
       const second = await startRun(w.id, org.owner.token);

@@ -7,7 +7,8 @@ import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpe
 import { signGrant } from '../../shared/platform/signed-urls.js';
 
 const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1' };
-const MAIN_TF = 'resource "terraform_data" "a" {\n  input = "x"\n}\n\noutput "o" {\n  value = terraform_data.a.output\n}\n';
+const MAIN_TF =
+  'resource "terraform_data" "a" {\n  input = "x"\n}\n\noutput "o" {\n  value = terraform_data.a.output\n}\n';
 const STX = 0x02;
 const ETX = 0x03;
 
@@ -21,7 +22,11 @@ async function read(url: string, offset: number, limit: number): Promise<{ statu
  * Follows a log from offset 0 with `limit`-byte reads, as a client streaming it while the run
  * executes: an empty read means nothing new yet; the log is complete when ETX arrives.
  */
-async function follow(url: string, limit: number, timeoutMs = 90_000): Promise<{ data: Buffer; sizes: number[]; emptyReads: number }> {
+async function follow(
+  url: string,
+  limit: number,
+  timeoutMs = 90_000,
+): Promise<{ data: Buffer; sizes: number[]; emptyReads: number }> {
   const parts: Buffer[] = [];
   const sizes: number[] = [];
   let offset = 0;
@@ -134,7 +139,9 @@ describe('runs: plan and apply logs through pre-signed URLs', function () {
     const plain = await fetch(`${planUrl}?limit=65536&offset=0`);
     expect(plain.status).to.equal(200);
     expect(Buffer.from(await plain.arrayBuffer()).equals(fullPlan)).to.equal(true);
-    const withBadToken = await fetch(`${planUrl}?limit=65536&offset=0`, { headers: { Authorization: 'Bearer not-a-token' } });
+    const withBadToken = await fetch(`${planUrl}?limit=65536&offset=0`, {
+      headers: { Authorization: 'Bearer not-a-token' },
+    });
     expect(withBadToken.status).to.equal(200);
     expect(Buffer.from(await withBadToken.arrayBuffer()).equals(fullPlan)).to.equal(true);
   });
@@ -156,13 +163,21 @@ describe('runs: plan and apply logs through pre-signed URLs', function () {
 
   it('refuses an expired log URL with 403', async () => {
     const { grant } = tokenOf(planUrl);
-    const expired = signGrant(harness().config.encryptionKey, { kind: 'log', id: grant.id, exp: Math.floor(Date.now() / 1000) - 60 });
+    const expired = signGrant(harness().config.encryptionKey, {
+      kind: 'log',
+      id: grant.id,
+      exp: Math.floor(Date.now() / 1000) - 60,
+    });
     const res = await fetch(`${harness().baseUrl}/v1/logs/${expired}?limit=65536&offset=0`);
     const text = await res.text();
     expect(res.status).to.equal(403);
     expect(JSON.parse(text).errors[0].detail).to.match(/expired/);
     // The same grant with a future expiry is honoured: only the expiry made the difference.
-    const fresh = signGrant(harness().config.encryptionKey, { kind: 'log', id: grant.id, exp: Math.floor(Date.now() / 1000) + 60 });
+    const fresh = signGrant(harness().config.encryptionKey, {
+      kind: 'log',
+      id: grant.id,
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
     const ok = await read(`${harness().baseUrl}/v1/logs/${fresh}`, 0, 65536);
     expect(ok.status).to.equal(200);
     expect(ok.body.equals(fullPlan)).to.equal(true);
@@ -186,7 +201,10 @@ describe('runs: plan and apply logs through pre-signed URLs', function () {
   it('starts the apply log, after STX, with the three preamble lines the CLI skips', () => {
     expect(fullApply[0]).to.equal(STX);
     expect(fullApply[fullApply.length - 1]).to.equal(ETX);
-    const lines = fullApply.subarray(1, fullApply.length - 1).toString('utf8').split('\n');
+    const lines = fullApply
+      .subarray(1, fullApply.length - 1)
+      .toString('utf8')
+      .split('\n');
     expect(lines[0]).to.equal('Terraform v1.11.4');
     expect(lines[1]).to.match(/^on [a-z0-9]+_[a-z0-9]+$/);
     expect(lines[2]).to.equal('Initializing plugins and modules...');

@@ -8,10 +8,20 @@ type Org = { name: string; owner: TestUser };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = any;
 
-const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1', RUN_CONCURRENCY: '4' };
+const WORKER_ENV = {
+  RUN_LEASE_SECONDS: '3',
+  RECONCILE_INTERVAL_MS: '1000',
+  FORCE_CANCEL_COOLOFF_SECONDS: '1',
+  RUN_CONCURRENCY: '4',
+};
 const FINAL = ['applied', 'planned_and_finished', 'discarded', 'errored', 'canceled', 'force_canceled'];
 const ISO_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
-const NO_ACTIONS = { 'is-cancelable': false, 'is-confirmable': false, 'is-discardable': false, 'is-force-cancelable': false };
+const NO_ACTIONS = {
+  'is-cancelable': false,
+  'is-confirmable': false,
+  'is-discardable': false,
+  'is-force-cancelable': false,
+};
 
 const MAIN_TF = `
 resource "terraform_data" "a" {
@@ -28,7 +38,8 @@ output "s" {
 }
 `;
 const FAILING_TF = 'resource "terraform_data" "a" {\n  input = var.missing\n}\n';
-const SLOW_APPLY_TF = 'resource "terraform_data" "slow" {\n  provisioner "local-exec" {\n    command = "sleep 20"\n  }\n}\n';
+const SLOW_APPLY_TF =
+  'resource "terraform_data" "slow" {\n  provisioner "local-exec" {\n    command = "sleep 20"\n  }\n}\n';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,7 +55,9 @@ async function settle(runId: string, token: string, wanted: string, timeoutMs = 
   const run = await waitForRun(runId, token, [wanted, 'planned', ...FINAL], timeoutMs);
   if (run.attributes.status !== wanted) {
     const res = await api('GET', `/runs/${runId}?include=plan,apply`, { token });
-    const logs = await Promise.all(res.body.included.map(async (r: Doc) => (await readLog(r.attributes['log-read-url'])).toString()));
+    const logs = await Promise.all(
+      res.body.included.map(async (r: Doc) => (await readLog(r.attributes['log-read-url'])).toString()),
+    );
     expect.fail(`run ${runId} is ${run.attributes.status}, expected ${wanted}\n${logs.join('\n----\n')}`);
   }
   return run;
@@ -56,7 +69,10 @@ const getRun = async (runId: string, token: string): Promise<Doc> => {
   return res.body.data;
 };
 
-const eventsOf = async (runId: string, token: string): Promise<{ action: string; description: string | null; 'created-at': string }[]> => {
+const eventsOf = async (
+  runId: string,
+  token: string,
+): Promise<{ action: string; description: string | null; 'created-at': string }[]> => {
   const res = await api('GET', `/runs/${runId}/run-events`, { token });
   expect(res.status, res.text).to.equal(200);
   for (const e of res.body.data) expect(e.type).to.equal('run-events');
@@ -145,7 +161,7 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       final = await getRun(runId, token);
     });
 
-    it('is created and, the workspace being free, queued at once, on the workspace\'s current configuration version, with a plan and an apply', () => {
+    it("is created and, the workspace being free, queued at once, on the workspace's current configuration version, with a plan and an apply", () => {
       const run = created.body.data;
       expect(run.type).to.equal('runs');
       expect(run.id).to.match(/^run-/);
@@ -158,7 +174,10 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(run.attributes['auto-apply']).to.equal(false);
       expectTimestamps(run.attributes['status-timestamps'], ['plan-queueable-at', 'plan-queued-at']);
       expect(run.attributes.actions).to.deep.equal({ ...NO_ACTIONS, 'is-cancelable': true });
-      expect(run.relationships['configuration-version'].data).to.deep.equal({ type: 'configuration-versions', id: cvId });
+      expect(run.relationships['configuration-version'].data).to.deep.equal({
+        type: 'configuration-versions',
+        id: cvId,
+      });
       expect(run.relationships.workspace.data).to.deep.equal({ type: 'workspaces', id: wsId });
       expect(run.relationships['created-by'].data).to.deep.equal({ type: 'users', id: org.owner.id });
       expect(run.relationships.plan.data.type).to.equal('plans');
@@ -173,7 +192,12 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
         expect(run.attributes['has-changes']).to.equal(true);
         expect(run.attributes.actions).to.deep.equal({ ...NO_ACTIONS, 'is-confirmable': true, 'is-discardable': true });
       }
-      expectTimestamps(stillPlanned.attributes['status-timestamps'], ['plan-queueable-at', 'plan-queued-at', 'planning-at', 'planned-at']);
+      expectTimestamps(stillPlanned.attributes['status-timestamps'], [
+        'plan-queueable-at',
+        'plan-queued-at',
+        'planning-at',
+        'planned-at',
+      ]);
       expect(confirmRes.status, confirmRes.text).to.equal(202);
       expect(confirmRes.text).to.equal('');
     });
@@ -185,10 +209,23 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(a['terraform-version']).to.equal('1.11.4');
       expect(a['error-message']).to.equal(null);
       expectTimestamps(a['status-timestamps'], [
-        'plan-queueable-at', 'plan-queued-at', 'planning-at', 'planned-at', 'confirmed-at', 'apply-queued-at', 'applying-at', 'applied-at',
+        'plan-queueable-at',
+        'plan-queued-at',
+        'planning-at',
+        'planned-at',
+        'confirmed-at',
+        'apply-queued-at',
+        'applying-at',
+        'applied-at',
       ]);
       expect(a.actions).to.deep.equal(NO_ACTIONS);
-      expect(a.permissions).to.include.all.keys('can-apply', 'can-cancel', 'can-discard', 'can-force-cancel', 'can-force-execute');
+      expect(a.permissions).to.include.all.keys(
+        'can-apply',
+        'can-cancel',
+        'can-discard',
+        'can-force-cancel',
+        'can-force-execute',
+      );
       for (const k of ['can-apply', 'can-cancel', 'can-discard', 'can-force-cancel', 'can-force-execute']) {
         expect(a.permissions[k], k).to.equal(true);
       }
@@ -204,7 +241,15 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
     it('lists the creation and every move, in order, as run events', async () => {
       const events = await eventsOf(runId, token);
       expect(events.map((e) => e.action)).to.deep.equal([
-        'created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'confirm', 'commented', 'queue_apply', 'start_apply', 'finish_apply',
+        'created',
+        'queue_plan',
+        'start_plan',
+        'plan_needs_confirmation',
+        'confirm',
+        'commented',
+        'queue_apply',
+        'start_apply',
+        'finish_apply',
       ]);
       expect(events.find((e) => e.action === 'confirm')!.description).to.equal('ship it');
       const times = events.map((e) => Date.parse(e['created-at']));
@@ -219,13 +264,15 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
         expect(res.status, res.text).to.equal(200);
         expect(res.body.data.id).to.equal(runId);
         const included = res.body.included.map((r: Doc) => `${r.type}/${r.id}`).sort();
-        expect(included).to.deep.equal([
-          `applies/${final.relationships.apply.data.id}`,
-          `configuration-versions/${cvId}`,
-          `plans/${final.relationships.plan.data.id}`,
-          `users/${org.owner.id}`,
-          `workspaces/${wsId}`,
-        ].sort());
+        expect(included).to.deep.equal(
+          [
+            `applies/${final.relationships.apply.data.id}`,
+            `configuration-versions/${cvId}`,
+            `plans/${final.relationships.plan.data.id}`,
+            `users/${org.owner.id}`,
+            `workspaces/${wsId}`,
+          ].sort(),
+        );
         const plan = res.body.included.find((r: Doc) => r.type === 'plans');
         expect(plan.attributes.status).to.equal('finished');
         expect(plan.attributes['log-read-url']).to.match(/\/v1\/logs\//);
@@ -238,7 +285,11 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
 
     it('answers 400 "Invalid include parameter" for an include it does not know', async () => {
       expectError(await api('GET', `/runs/${runId}?include=plan,bogus`, { token }), 400, /Invalid include parameter/);
-      expectError(await api('GET', `/runs/${runId}?include=policy_checks`, { token }), 400, /Invalid include parameter/);
+      expectError(
+        await api('GET', `/runs/${runId}?include=policy_checks`, { token }),
+        400,
+        /Invalid include parameter/,
+      );
     });
 
     it('shows the finished plan and apply with their resource counts', async () => {
@@ -275,7 +326,9 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(redacted.output_changes.s).to.include({ after: '(sensitive value)', after_sensitive: true });
       // The shape the CLI renders a structured run output from; a workspace without it records no schemas (empty ones stand in).
       expect(redacted.plan_format_version).to.equal(full.format_version);
-      expect(redacted.provider_schemas).to.deep.equal({ 'terraform.io/builtin/terraform': { resource_schemas: { terraform_data: { version: 0, block: {} } } } });
+      expect(redacted.provider_schemas).to.deep.equal({
+        'terraform.io/builtin/terraform': { resource_schemas: { terraform_data: { version: 0, block: {} } } },
+      });
       expect(redacted.output_changes.o.after).to.equal('hello');
       expect(redacted.planned_values.outputs.s).to.deep.include({ sensitive: true, value: null });
       expect(docs['json-output-redacted'].text).to.not.include('secret');
@@ -327,13 +380,18 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(run.attributes['has-changes']).to.equal(false);
       expect(run.attributes.actions).to.deep.equal(NO_ACTIONS);
       expectTimestamps(run.attributes['status-timestamps'], [
-        'plan-queueable-at', 'plan-queued-at', 'planning-at', 'planned-and-finished-at',
+        'plan-queueable-at',
+        'plan-queued-at',
+        'planning-at',
+        'planned-and-finished-at',
       ]);
       expect(await actionsOf(second, token)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'finish_plan']);
       expect((await planOf(run, token)).attributes['has-changes']).to.equal(false);
       expect((await applyOf(run, token)).attributes.status).to.equal('unreachable');
       await expectRefused(second, token, ['apply', 'discard', 'cancel']);
-      expect((await api('GET', `/workspaces/${wsId}/current-state-version`, { token })).body.data.id).to.equal(svBefore);
+      expect((await api('GET', `/workspaces/${wsId}/current-state-version`, { token })).body.data.id).to.equal(
+        svBefore,
+      );
     });
   });
 
@@ -345,7 +403,13 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       await uploadConfig(ws.id, token, { 'main.tf': MAIN_TF });
       const created = await api('POST', '/runs', {
         token,
-        body: { data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: ws.id } } } } },
+        body: {
+          data: {
+            type: 'runs',
+            attributes: {},
+            relationships: { workspace: { data: { type: 'workspaces', id: ws.id } } },
+          },
+        },
       });
       expect(created.status, created.text).to.equal(201);
       expect(created.body.data.attributes['auto-apply']).to.equal(true);
@@ -353,7 +417,14 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(run.attributes['has-changes']).to.equal(true);
       const events = await eventsOf(run.id, token);
       expect(events.map((e) => e.action)).to.deep.equal([
-        'created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'confirm', 'queue_apply', 'start_apply', 'finish_apply',
+        'created',
+        'queue_plan',
+        'start_plan',
+        'plan_needs_confirmation',
+        'confirm',
+        'queue_apply',
+        'start_apply',
+        'finish_apply',
       ]);
       expect(events[4].description).to.equal('auto-apply');
       expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).status).to.equal(200);
@@ -373,11 +444,22 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect(run.attributes.status).to.equal('discarded');
       expect(run.attributes.actions).to.deep.equal(NO_ACTIONS);
       expectTimestamps(run.attributes['status-timestamps'], [
-        'plan-queueable-at', 'plan-queued-at', 'planning-at', 'planned-at', 'discarded-at',
+        'plan-queueable-at',
+        'plan-queued-at',
+        'planning-at',
+        'planned-at',
+        'discarded-at',
       ]);
       const events = await eventsOf(runId, token);
       // The discard's comment is a comment of the run too, and so one more event.
-      expect(events.map((e) => e.action)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'plan_needs_confirmation', 'discard', 'commented']);
+      expect(events.map((e) => e.action)).to.deep.equal([
+        'created',
+        'queue_plan',
+        'start_plan',
+        'plan_needs_confirmation',
+        'discard',
+        'commented',
+      ]);
       expect(events[4].description).to.equal('not now');
       await expectRefused(runId, token, ['apply', 'discard', 'cancel', 'force-cancel']);
       await sleep(1000);
@@ -401,14 +483,19 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expectError(await api('GET', `/workspaces/${ws.id}/current-state-version`, { token }), 404);
     });
 
-    it('errors a run whose plan fails, with Terraform\'s error in the plan log', async () => {
+    it("errors a run whose plan fails, with Terraform's error in the plan log", async () => {
       const ws = await createWorkspace(org);
       await uploadConfig(ws.id, token, { 'main.tf': FAILING_TF });
       const runId = await startRun(ws.id, token);
       const run = await settle(runId, token, 'errored');
       expect(run.attributes['error-message']).to.match(/terraform plan exited with code 1/);
       expect(run.attributes.actions).to.deep.equal(NO_ACTIONS);
-      expectTimestamps(run.attributes['status-timestamps'], ['plan-queueable-at', 'plan-queued-at', 'planning-at', 'errored-at']);
+      expectTimestamps(run.attributes['status-timestamps'], [
+        'plan-queueable-at',
+        'plan-queued-at',
+        'planning-at',
+        'errored-at',
+      ]);
       expect(await actionsOf(runId, token)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'error']);
       const plan = await planOf(run, token);
       expect(plan.attributes.status).to.equal('errored');
@@ -423,7 +510,7 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expectError(await api('GET', `/workspaces/${ws.id}/current-state-version`, { token }), 404);
     });
 
-    it('errors a run whose terraform init fails, with init\'s output in the plan log and no plan started', async () => {
+    it("errors a run whose terraform init fails, with init's output in the plan log and no plan started", async () => {
       const ws = await createWorkspace(org);
       await uploadConfig(ws.id, token, { 'main.tf': 'module "gone" {\n  source = "./not-in-the-archive"\n}\n' });
       const runId = await startRun(ws.id, token);
@@ -477,7 +564,11 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       const saved = await startRun(ws.id, token, { 'save-plan': true });
       const savedRun = await settle(saved, token, 'planned_and_saved');
       expect(savedRun.attributes['has-changes']).to.equal(true);
-      expect(savedRun.attributes.actions).to.deep.equal({ ...NO_ACTIONS, 'is-confirmable': true, 'is-discardable': true });
+      expect(savedRun.attributes.actions).to.deep.equal({
+        ...NO_ACTIONS,
+        'is-confirmable': true,
+        'is-discardable': true,
+      });
 
       // The saved plan does not keep the next run waiting; that run then holds the workspace.
       const other = await startRun(ws.id, token);
@@ -490,7 +581,16 @@ describe('runs: the lifecycle of runs executed by the run-pipeline worker', func
       expect((await action(other, 'discard', token)).status).to.equal(202);
       expect((await action(saved, 'apply', token)).status).to.equal(202);
       await settle(saved, token, 'applied');
-      expect(await actionsOf(saved, token)).to.deep.equal(['created', 'queue_plan', 'start_plan', 'plan_saved', 'confirm', 'queue_apply', 'start_apply', 'finish_apply']);
+      expect(await actionsOf(saved, token)).to.deep.equal([
+        'created',
+        'queue_plan',
+        'start_plan',
+        'plan_saved',
+        'confirm',
+        'queue_apply',
+        'start_apply',
+        'finish_apply',
+      ]);
       expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).status).to.equal(200);
     });
 

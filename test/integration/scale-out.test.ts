@@ -2,10 +2,23 @@ import { expect } from 'chai';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { freePort, harness } from '../helpers/harness.js';
-import { logLines, spawnWeb, spawnWorkers, waitFor, webReady, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import {
+  logLines,
+  spawnWeb,
+  spawnWorkers,
+  waitFor,
+  webReady,
+  workersReady,
+  type WorkerProcess,
+} from '../helpers/processes.js';
 import { sandboxHost } from '../helpers/sandbox.js';
 import { terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { answerThenCallBack, startTaskIntegration, type SentCallback, type TaskIntegration } from '../helpers/run-task-integration.js';
+import {
+  answerThenCallBack,
+  startTaskIntegration,
+  type SentCallback,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
 import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import { QUEUE_NAMES } from '../../shared/platform/queues.js';
 
@@ -44,7 +57,8 @@ describe('scale-out: two web processes and two of every worker type', function (
       processes.push(spawnWeb({ ...env, PORT: String(port) }));
       webs.push(`http://127.0.0.1:${port}/api/v2`);
     }
-    for (const queue of QUEUE_NAMES) for (let i = 0; i < 2; i++) processes.push(spawnWorkers([queue], { ...env, RECONCILE_INTERVAL_MS: '2000' }));
+    for (const queue of QUEUE_NAMES)
+      for (let i = 0; i < 2; i++) processes.push(spawnWorkers([queue], { ...env, RECONCILE_INTERVAL_MS: '2000' }));
     // Fourteen processes starting at once on a small machine take a while.
     await Promise.all(processes.map((p, i) => (i < 2 ? webReady(p, 90_000) : workersReady(p, 90_000))));
   });
@@ -59,7 +73,16 @@ describe('scale-out: two web processes and two of every worker type', function (
     const h = harness();
     const org = await createOrg();
     const token = org.owner.token;
-    const task = await api('POST', `${webs[0]}/organizations/${org.name}/tasks`, { token, body: doc('tasks', { name: uniq('scan'), url: integration.url, category: 'task', 'hmac-key': TASK_KEY, enabled: true }) });
+    const task = await api('POST', `${webs[0]}/organizations/${org.name}/tasks`, {
+      token,
+      body: doc('tasks', {
+        name: uniq('scan'),
+        url: integration.url,
+        category: 'task',
+        'hmac-key': TASK_KEY,
+        enabled: true,
+      }),
+    });
     expect(task.status, task.text).to.equal(201);
 
     // Set up one workspace after another (an organization has a few upload slots at once).
@@ -69,15 +92,29 @@ describe('scale-out: two web processes and two of every worker type', function (
       const ws = await createWorkspace(org, { 'auto-apply': true });
       const attach = await api('POST', `${web}/workspaces/${ws.id}/tasks`, {
         token,
-        body: doc('workspace-tasks', { 'enforcement-level': 'mandatory', stages: ['post_plan'] }, { task: { data: { type: 'tasks', id: task.body.data.id } } }),
+        body: doc(
+          'workspace-tasks',
+          { 'enforcement-level': 'mandatory', stages: ['post_plan'] },
+          { task: { data: { type: 'tasks', id: task.body.data.id } } },
+        ),
       });
       expect(attach.status, attach.text).to.equal(201);
       const nc = await api('POST', `${web}/workspaces/${ws.id}/notification-configurations`, {
         token,
-        body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: 'hook', token: NOTIFY_TOKEN, url: receiver.url, triggers: TRIGGERS }),
+        body: doc('notification-configuration', {
+          'destination-type': 'generic',
+          enabled: true,
+          name: 'hook',
+          token: NOTIFY_TOKEN,
+          url: receiver.url,
+          triggers: TRIGGERS,
+        }),
       });
       expect(nc.status, nc.text).to.equal(201);
-      workspaces.push({ id: ws.id, cv: await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' }) });
+      workspaces.push({
+        id: ws.id,
+        cv: await uploadConfig(ws.id, token, { 'main.tf': 'resource "terraform_data" "a" { input = "x" }\n' }),
+      });
     }
 
     // Each workspace's runs go through both web processes, all at once.
@@ -87,7 +124,14 @@ describe('scale-out: two web processes and two of every worker type', function (
           const res = await api('POST', `${webs[(w + r) % 2]}/runs`, {
             token,
             // Each run replaces the resource, so every run has changes to apply.
-            body: doc('runs', { 'replace-addrs': ['terraform_data.a'] }, { workspace: { data: { type: 'workspaces', id: ws.id } }, 'configuration-version': { data: { type: 'configuration-versions', id: ws.cv } } }),
+            body: doc(
+              'runs',
+              { 'replace-addrs': ['terraform_data.a'] },
+              {
+                workspace: { data: { type: 'workspaces', id: ws.id } },
+                'configuration-version': { data: { type: 'configuration-versions', id: ws.cv } },
+              },
+            ),
           });
           expect(res.status, res.text).to.equal(201);
           return res.body.data.id as string;
@@ -96,10 +140,17 @@ describe('scale-out: two web processes and two of every worker type', function (
     );
     const total = runIds.length;
     for (const runId of runIds) await waitForRun(runId, token, ['applied', 'errored'], 240_000);
-    for (const runId of runIds) expect((await api('GET', `${webs[1]}/runs/${runId}`, { token })).body.data.attributes.status, runId).to.equal('applied');
+    for (const runId of runIds)
+      expect((await api('GET', `${webs[1]}/runs/${runId}`, { token })).body.data.attributes.status, runId).to.equal(
+        'applied',
+      );
 
     // Every notification arrived, and once: one per run and trigger, one per delivery row.
-    await waitFor(() => receiver.received.filter((n) => runIds.includes(n.body.run_id)).length >= total * TRIGGERS.length, 'every notification', 60_000);
+    await waitFor(
+      () => receiver.received.filter((n) => runIds.includes(n.body.run_id)).length >= total * TRIGGERS.length,
+      'every notification',
+      60_000,
+    );
     await new Promise((r) => setTimeout(r, 1_000));
     const notifications = receiver.received.filter((n) => runIds.includes(n.body.run_id));
     expect(notifications).to.have.length(total * TRIGGERS.length);
@@ -107,7 +158,10 @@ describe('scale-out: two web processes and two of every worker type', function (
     expect(perEvent.size).to.equal(total * TRIGGERS.length);
     expect(new Set(notifications.map((n) => n.headers['x-svc-delivery-id'])).size).to.equal(notifications.length);
     for (const n of notifications) expect(n.signatureValid).to.equal(true);
-    const deliveries = await h.rt.db('notification_deliveries').whereIn('run_id', runIds).select('configuration_id', 'event_key', 'status', 'attempts');
+    const deliveries = await h.rt
+      .db('notification_deliveries')
+      .whereIn('run_id', runIds)
+      .select('configuration_id', 'event_key', 'status', 'attempts');
     expect(deliveries).to.have.length(total * TRIGGERS.length);
     for (const d of deliveries) expect(d, JSON.stringify(d)).to.include({ status: 'delivered', attempts: 1 });
 
@@ -116,25 +170,49 @@ describe('scale-out: two web processes and two of every worker type', function (
     expect(requests).to.have.length(total);
     expect(new Set(requests.map((r) => r.body.task_result_id)).size).to.equal(total);
     expect(new Set(requests.map((r) => r.body.run_id))).to.deep.equal(new Set(runIds));
-    const results = await h.rt.db('task_results').whereIn('run_id', runIds).select('status', 'dispatch_status', 'dispatch_attempts');
+    const results = await h.rt
+      .db('task_results')
+      .whereIn('run_id', runIds)
+      .select('status', 'dispatch_status', 'dispatch_attempts');
     expect(results).to.have.length(total);
-    for (const r of results) expect(r).to.include({ status: 'passed', dispatch_status: 'delivered', dispatch_attempts: 1 });
+    for (const r of results)
+      expect(r).to.include({ status: 'passed', dispatch_status: 'delivered', dispatch_attempts: 1 });
     expect(sent.filter((s) => s.stage === 'post_plan').map((s) => s.status)).to.deep.equal(Array(total).fill(200));
 
     // Each run planned once and applied once, whichever worker process took each step.
-    const moves = await h.rt.db('run_events').whereIn('run_id', runIds).whereIn('to_status', ['planning', 'applying', 'applied']).select('run_id', 'to_status');
+    const moves = await h.rt
+      .db('run_events')
+      .whereIn('run_id', runIds)
+      .whereIn('to_status', ['planning', 'applying', 'applied'])
+      .select('run_id', 'to_status');
     expect(moves).to.have.length(total * 3);
-    for (const runId of runIds) expect(moves.filter((m) => m.run_id === runId).map((m) => m.to_status).sort()).to.deep.equal(['applied', 'applying', 'planning']);
+    for (const runId of runIds)
+      expect(
+        moves
+          .filter((m) => m.run_id === runId)
+          .map((m) => m.to_status)
+          .sort(),
+      ).to.deep.equal(['applied', 'applying', 'planning']);
     const outputs = processes.map((p) => logLines(p.output()));
-    const planned = outputs.flatMap((lines) => lines.filter((l) => l.message === 'run moved' && l.to === 'planning' && runIds.includes(String(l.runId))));
+    const planned = outputs.flatMap((lines) =>
+      lines.filter((l) => l.message === 'run moved' && l.to === 'planning' && runIds.includes(String(l.runId))),
+    );
     expect(planned).to.have.length(total);
 
     // Both web processes served the runs, each request logged with its route, status and principal, never a token.
-    const webLines = outputs.slice(0, 2).map((lines) => lines.filter((l) => l.message === 'request' && l.route === '/api/v2/runs' && l.method === 'POST'));
+    const webLines = outputs
+      .slice(0, 2)
+      .map((lines) =>
+        lines.filter((l) => l.message === 'request' && l.route === '/api/v2/runs' && l.method === 'POST'),
+      );
     for (const lines of webLines) {
       expect(lines.length).to.be.at.least(1);
-      for (const l of lines) expect(l).to.include({ status: 201, principal: `user:${org.owner.id}` }).and.to.include.keys('requestId', 'ms');
+      for (const l of lines)
+        expect(l)
+          .to.include({ status: 201, principal: `user:${org.owner.id}` })
+          .and.to.include.keys('requestId', 'ms');
     }
-    for (const p of processes) for (const secret of [token, TASK_KEY, NOTIFY_TOKEN, h.adminToken]) expect(p.output()).to.not.include(secret);
+    for (const p of processes)
+      for (const secret of [token, TASK_KEY, NOTIFY_TOKEN, h.adminToken]) expect(p.output()).to.not.include(secret);
   });
 });

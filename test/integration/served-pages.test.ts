@@ -11,7 +11,12 @@ const adminBasic = () => `Basic ${Buffer.from(`admin:${harness().adminToken}`).t
 
 /** GETs a page of the service (as the site admin on the board); fails unless it answers 200. */
 async function fetched(url: string): Promise<{ text: string; type: string }> {
-  const res = await fetch(url, { headers: { Accept: 'text/html', ...(new URL(url).pathname.startsWith('/admin/queues') ? { Authorization: adminBasic() } : {}) } });
+  const res = await fetch(url, {
+    headers: {
+      Accept: 'text/html',
+      ...(new URL(url).pathname.startsWith('/admin/queues') ? { Authorization: adminBasic() } : {}),
+    },
+  });
   const text = await res.text();
   expect(res.status, `${url}: ${text.slice(0, 200)}`).to.equal(200);
   return { text, type: res.headers.get('content-type') ?? '' };
@@ -29,7 +34,9 @@ async function foreignReferences(pageUrl: string): Promise<{ loaded: string[]; f
   const origin = new URL(harness().baseUrl).origin;
   const page = await fetched(pageUrl);
   const base = new URL(/<base\s+href="([^"]+)"/i.exec(page.text)?.[1] ?? pageUrl, pageUrl);
-  const sheets = [...page.text.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/gi)].map((m) => /href="([^"]+)"/.exec(m[0])![1]);
+  const sheets = [...page.text.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/gi)].map(
+    (m) => /href="([^"]+)"/.exec(m[0])![1],
+  );
   const loaded = [pageUrl];
   const texts = [page.text];
   for (const href of sheets) {
@@ -49,7 +56,7 @@ async function foreignReferences(pageUrl: string): Promise<{ loaded: string[]; f
 describe('pages served besides the API', function () {
   this.timeout(60_000);
 
-  it('serves the site icon at /favicon.ico and names it in the console\'s page', async () => {
+  it("serves the site icon at /favicon.ico and names it in the console's page", async () => {
     const { baseUrl } = harness();
     const icon = await fetch(`${baseUrl}/favicon.ico`);
     const svg = await icon.text();
@@ -66,7 +73,7 @@ describe('pages served besides the API', function () {
     expect(await named.text()).to.equal(svg);
   });
 
-  it('loads nothing from another host: the console\'s and the queue board\'s HTML and stylesheets name only the service', async () => {
+  it("loads nothing from another host: the console's and the queue board's HTML and stylesheets name only the service", async () => {
     const { baseUrl } = harness();
     for (const page of [`${baseUrl}/app/`, `${baseUrl}/admin/queues/`]) {
       const { loaded, foreign } = await foreignReferences(page);

@@ -13,5 +13,4 @@ describe('shutting down on a signal', function () {
     expect(await web.exited).to.equal(0);
     expect(web.output()).to.include('shutting down').and.not.include('forcing exit');
   });
-
 });

@@ -7,7 +7,17 @@ import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, memberWithAccess, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createOrg,
+  createTeam,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  memberWithAccess,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { readWholeLog } from '../helpers/module-tests.js';
 import { startRun, terraformWorkers, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { waitFor } from '../helpers/processes.js';
@@ -19,7 +29,10 @@ async function keyPair(args: string[] = []): Promise<{ private: string; public: 
   const dir = await mkdtemp(join(tmpdir(), 'rls-sshkey-'));
   try {
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'rls-test', ...args, '-f', join(dir, 'key')]);
-    return { private: await readFile(join(dir, 'key'), 'utf8'), public: (await readFile(join(dir, 'key.pub'), 'utf8')).trim() };
+    return {
+      private: await readFile(join(dir, 'key'), 'utf8'),
+      public: (await readFile(join(dir, 'key.pub'), 'utf8')).trim(),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -41,16 +54,23 @@ describe('ssh keys', function () {
   });
 
   const newKey = async (within: Org = org, value = ed25519.private) => {
-    const res = await api('POST', `/organizations/${within.name}/ssh-keys`, { token: within.owner.token, body: keyBody({ name: uniq('key'), value }) });
+    const res = await api('POST', `/organizations/${within.name}/ssh-keys`, {
+      token: within.owner.token,
+      body: keyBody({ name: uniq('key'), value }),
+    });
     expect(res.status, res.text).to.equal(201);
     return res.body.data as { id: string; attributes: { name: string } };
   };
-  const assign = (wsId: string, id: string | null, token = org.owner.token) => api('PATCH', `/workspaces/${wsId}/relationships/ssh-key`, { token, body: assignBody(id) });
+  const assign = (wsId: string, id: string | null, token = org.owner.token) =>
+    api('PATCH', `/workspaces/${wsId}/relationships/ssh-key`, { token, body: assignBody(id) });
 
   describe('the keys of an organization', () => {
     it('creates, lists, reads, renames, replaces and deletes a key; the private key is never answered and is sealed at rest', async () => {
       const name = uniq('deploy key');
-      const created = await api('POST', `/organizations/${org.name}/ssh-keys`, { token: org.owner.token, body: keyBody({ name, value: ed25519.private }) });
+      const created = await api('POST', `/organizations/${org.name}/ssh-keys`, {
+        token: org.owner.token,
+        body: keyBody({ name, value: ed25519.private }),
+      });
       expect(created.status, created.text).to.equal(201);
       const key = created.body.data;
       expect(key.type).to.equal('ssh-keys');
@@ -67,7 +87,10 @@ describe('ssh keys', function () {
       expect(read.body.data.attributes.name).to.equal(name);
 
       const other = await keyPair();
-      const changed = await api('PATCH', `/ssh-keys/${key.id}`, { token: org.owner.token, body: keyBody({ name: 'updated-key-name', value: other.private }) });
+      const changed = await api('PATCH', `/ssh-keys/${key.id}`, {
+        token: org.owner.token,
+        body: keyBody({ name: 'updated-key-name', value: other.private }),
+      });
       expect(changed.status, changed.text).to.equal(200);
       expect(changed.body.data).to.include({ id: key.id });
       expect(changed.body.data.attributes.name).to.equal('updated-key-name');
@@ -110,19 +133,37 @@ describe('ssh keys', function () {
         [encryptedPkcs8.private, /passphrase/],
         [truncated, /END OPENSSH PRIVATE KEY-----" line is missing/],
         [`${ed25519.private}${ed25519.private}`, /more than one key/],
-        ['-----BEGIN OPENSSH PRIVATE KEY-----\nbm90IGEga2V5\n-----END OPENSSH PRIVATE KEY-----\n', /not an OpenSSH key/],
+        [
+          '-----BEGIN OPENSSH PRIVATE KEY-----\nbm90IGEga2V5\n-----END OPENSSH PRIVATE KEY-----\n',
+          /not an OpenSSH key/,
+        ],
         ['   \n ', /can't be blank/],
       ];
       for (const [value, detail] of cases) {
-        const res = await api('POST', `/organizations/${org.name}/ssh-keys`, { token: org.owner.token, body: keyBody({ name: uniq('key'), value }) });
+        const res = await api('POST', `/organizations/${org.name}/ssh-keys`, {
+          token: org.owner.token,
+          body: keyBody({ name: uniq('key'), value }),
+        });
         expectError(res, 422, detail);
         expect(res.body.errors[0].source).to.deep.equal({ pointer: '/data/attributes/value' });
       }
       const key = await newKey();
-      expectError(await api('PATCH', `/ssh-keys/${key.id}`, { token: org.owner.token, body: keyBody({ value: ed25519.public }) }), 422, /public key/);
+      expectError(
+        await api('PATCH', `/ssh-keys/${key.id}`, { token: org.owner.token, body: keyBody({ value: ed25519.public }) }),
+        422,
+        /public key/,
+      );
       // Missing name or value, and a value that is not text: refused by the body's schema.
-      for (const attrs of [{ value: ed25519.private }, { name: uniq('key') }, { name: uniq('key'), value: 42 }, { name: '', value: ed25519.private }]) {
-        expectError(await api('POST', `/organizations/${org.name}/ssh-keys`, { token: org.owner.token, body: keyBody(attrs) }), 422);
+      for (const attrs of [
+        { value: ed25519.private },
+        { name: uniq('key') },
+        { name: uniq('key'), value: 42 },
+        { name: '', value: ed25519.private },
+      ]) {
+        expectError(
+          await api('POST', `/organizations/${org.name}/ssh-keys`, { token: org.owner.token, body: keyBody(attrs) }),
+          422,
+        );
       }
       expect(await countRows('ssh_keys')).to.equal(before + 1);
     });
@@ -135,8 +176,17 @@ describe('ssh keys', function () {
       // A workspace admin sees the keys (to pick one for a workspace) but may not change them.
       expect((await api('GET', `/organizations/${org.name}/ssh-keys`, { token: admin.token })).status).to.equal(200);
       expect((await api('GET', `/ssh-keys/${key.id}`, { token: admin.token })).status).to.equal(200);
-      expectError(await api('POST', `/organizations/${org.name}/ssh-keys`, { token: admin.token, body: keyBody({ name: uniq('key'), value: ed25519.private }) }), 404);
-      expectError(await api('PATCH', `/ssh-keys/${key.id}`, { token: admin.token, body: keyBody({ name: 'taken over' }) }), 404);
+      expectError(
+        await api('POST', `/organizations/${org.name}/ssh-keys`, {
+          token: admin.token,
+          body: keyBody({ name: uniq('key'), value: ed25519.private }),
+        }),
+        404,
+      );
+      expectError(
+        await api('PATCH', `/ssh-keys/${key.id}`, { token: admin.token, body: keyBody({ name: 'taken over' }) }),
+        404,
+      );
       expectError(await api('DELETE', `/ssh-keys/${key.id}`, { token: admin.token }), 404);
       // A member without admin access to any workspace sees none.
       expectError(await api('GET', `/organizations/${org.name}/ssh-keys`, { token: writer.token }), 404);
@@ -146,22 +196,51 @@ describe('ssh keys', function () {
       const vcs = await createUser();
       await joinOrg(org, vcs);
       const team = await createTeam(org, { 'organization-access': { 'manage-vcs-settings': true } });
-      expect((await api('POST', `/teams/${team}/relationships/users`, { token: org.owner.token, body: { data: [{ type: 'users', id: vcs.username }] } })).status).to.equal(204);
-      const byMember = await api('POST', `/organizations/${org.name}/ssh-keys`, { token: vcs.token, body: keyBody({ name: uniq('key'), value: ed25519.private }) });
+      expect(
+        (
+          await api('POST', `/teams/${team}/relationships/users`, {
+            token: org.owner.token,
+            body: { data: [{ type: 'users', id: vcs.username }] },
+          })
+        ).status,
+      ).to.equal(204);
+      const byMember = await api('POST', `/organizations/${org.name}/ssh-keys`, {
+        token: vcs.token,
+        body: keyBody({ name: uniq('key'), value: ed25519.private }),
+      });
       expect(byMember.status, byMember.text).to.equal(201);
-      const teamToken = (await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
-      expect((await api('PATCH', `/ssh-keys/${byMember.body.data.id}`, { token: teamToken, body: keyBody({ name: 'renamed by the team' }) })).status).to.equal(200);
+      const teamToken = (await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token })).body.data
+        .attributes.token;
+      expect(
+        (
+          await api('PATCH', `/ssh-keys/${byMember.body.data.id}`, {
+            token: teamToken,
+            body: keyBody({ name: 'renamed by the team' }),
+          })
+        ).status,
+      ).to.equal(200);
       expect((await api('DELETE', `/ssh-keys/${byMember.body.data.id}`, { token: teamToken })).status).to.equal(204);
 
       // An organization token is refused, as in TFE; another organization's owner sees nothing.
-      const orgToken = (await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })).body.data.attributes.token;
-      expectError(await api('GET', `/organizations/${org.name}/ssh-keys`, { token: orgToken }), 403, /organization token/);
+      const orgToken = (
+        await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token })
+      ).body.data.attributes.token;
+      expectError(
+        await api('GET', `/organizations/${org.name}/ssh-keys`, { token: orgToken }),
+        403,
+        /organization token/,
+      );
       expectError(await api('GET', `/ssh-keys/${key.id}`, { token: orgToken }), 403, /organization token/);
       const outsider = await createOrg();
       expectError(await api('GET', `/ssh-keys/${key.id}`, { token: outsider.owner.token }), 404);
-      expectError(await api('PATCH', `/ssh-keys/${key.id}`, { token: outsider.owner.token, body: keyBody({ name: 'stolen' }) }), 404);
+      expectError(
+        await api('PATCH', `/ssh-keys/${key.id}`, { token: outsider.owner.token, body: keyBody({ name: 'stolen' }) }),
+        404,
+      );
       expectError(await api('GET', `/organizations/${org.name}/ssh-keys`, { token: outsider.owner.token }), 404);
-      expect((await api('GET', `/ssh-keys/${key.id}`, { token: org.owner.token })).body.data.attributes.name).to.equal(key.attributes.name);
+      expect((await api('GET', `/ssh-keys/${key.id}`, { token: org.owner.token })).body.data.attributes.name).to.equal(
+        key.attributes.name,
+      );
     });
   });
 
@@ -204,8 +283,17 @@ describe('ssh keys', function () {
         expect(res.body.errors[0].source).to.deep.equal({ pointer: '/data/attributes/id' });
       }
       // A body without the id attribute says nothing about the key: refused, the key kept.
-      expectError(await api('PATCH', `/workspaces/${ws.id}/relationships/ssh-key`, { token: org.owner.token, body: { data: { type: 'workspaces', attributes: {} } } }), 422);
-      expect((await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data.relationships['ssh-key'].data.id).to.equal(key.id);
+      expectError(
+        await api('PATCH', `/workspaces/${ws.id}/relationships/ssh-key`, {
+          token: org.owner.token,
+          body: { data: { type: 'workspaces', attributes: {} } },
+        }),
+        422,
+      );
+      expect(
+        (await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token })).body.data.relationships['ssh-key'].data
+          .id,
+      ).to.equal(key.id);
     });
   });
 
@@ -239,7 +327,8 @@ describe('ssh keys', function () {
       const runId = await startRun(wsId, org.owner.token);
       const run = await waitForRun(runId, org.owner.token, ['applied', 'errored'], 90_000);
       const full = await api('GET', `/runs/${runId}?include=plan,apply`, { token: org.owner.token });
-      const logOf = (type: string) => readWholeLog(full.body.included.find((r: { type: string }) => r.type === type).attributes['log-read-url']);
+      const logOf = (type: string) =>
+        readWholeLog(full.body.included.find((r: { type: string }) => r.type === type).attributes['log-read-url']);
       return { run, plan: await logOf('plans'), apply: await logOf('applies') };
     };
 

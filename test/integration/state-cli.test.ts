@@ -11,7 +11,12 @@ import { CLI_HOST, terraform, terraformAvailable, writeCliConfig } from '../help
 type Org = Awaited<ReturnType<typeof createOrg>>;
 
 /** Runs the CLI with `answers` on its standard input (the cloud migration asks for approval; -input=false refuses it). */
-function terraformAnswering(dir: string, env: NodeJS.ProcessEnv, args: string[], answers: string): Promise<{ code: number; output: string }> {
+function terraformAnswering(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  answers: string,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn('terraform', args, { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
@@ -53,7 +58,8 @@ describe('the terraform CLI reads and writes state through the state version end
     return { dir, env };
   }
 
-  const workspaceNamed = async (org: Org, name: string) => (await api('GET', `/organizations/${org.name}/workspaces/${name}`, { token: org.owner.token })).body.data;
+  const workspaceNamed = async (org: Org, name: string) =>
+    (await api('GET', `/organizations/${org.name}/workspaces/${name}`, { token: org.owner.token })).body.data;
 
   it('pushes a local state (state push), pulls it back (state pull) and releases the lock', async () => {
     const org = await createOrg();
@@ -75,7 +81,10 @@ describe('the terraform CLI reads and writes state through the state version end
     const pull = await terraform(dir, env, ['state', 'pull']);
     expect(pull.code, pull.output).to.equal(0);
     const pulled = JSON.parse(pull.output);
-    expect(pulled).to.include({ serial: current.body.data.attributes.serial, lineage: current.body.data.attributes.lineage });
+    expect(pulled).to.include({
+      serial: current.body.data.attributes.serial,
+      lineage: current.body.data.attributes.lineage,
+    });
     expect(pulled.outputs.x.value).to.equal('pushed');
 
     // A later state of the same lineage replaces it.
@@ -83,9 +92,13 @@ describe('the terraform CLI reads and writes state through the state version end
     const next = await terraform(dir, env, ['state', 'push', '-no-color', 'next.tfstate']);
     expect(next.code, next.output).to.equal(0);
     const outputs = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token: org.owner.token });
-    expect(outputs.body.data.map((o: { attributes: { value: unknown } }) => o.attributes.value)).to.deep.equal(['next']);
+    expect(outputs.body.data.map((o: { attributes: { value: unknown } }) => o.attributes.value)).to.deep.equal([
+      'next',
+    ]);
     const versions = await api('GET', `/workspaces/${ws.id}/state-versions`, { token: org.owner.token });
-    expect(versions.body.data.map((d: { attributes: { serial: number } }) => d.attributes.serial)[0]).to.be.greaterThan(pulled.serial);
+    expect(versions.body.data.map((d: { attributes: { serial: number } }) => d.attributes.serial)[0]).to.be.greaterThan(
+      pulled.serial,
+    );
     void lineage;
 
     // A state of another lineage is refused by the CLI; a lower serial too, unless forced.
@@ -107,7 +120,10 @@ describe('the terraform CLI reads and writes state through the state version end
     expect(localInit.code, localInit.output).to.equal(0);
     const localApply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
     expect(localApply.code, localApply.output).to.equal(0);
-    const local = JSON.parse(await readFile(join(dir, 'terraform.tfstate'), 'utf8')) as { serial: number; lineage: string };
+    const local = JSON.parse(await readFile(join(dir, 'terraform.tfstate'), 'utf8')) as {
+      serial: number;
+      lineage: string;
+    };
 
     await writeFile(join(dir, 'main.tf'), `${cloudBlock(org.name, name)}${config}`);
     const init = await terraformAnswering(dir, env, ['init', '-no-color'], 'yes\n');
@@ -117,7 +133,12 @@ describe('the terraform CLI reads and writes state through the state version end
     const ws = await workspaceNamed(org, name);
     expect(ws.attributes.locked).to.equal(false);
     const current = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token: org.owner.token });
-    expect(current.body.data.map((o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value])).to.deep.equal([['x', 'kept']]);
+    expect(
+      current.body.data.map((o: { attributes: { name: string; value: unknown } }) => [
+        o.attributes.name,
+        o.attributes.value,
+      ]),
+    ).to.deep.equal([['x', 'kept']]);
     // The CLI copies the resources into a new snapshot of the empty workspace (its own lineage).
     const sv = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token: org.owner.token });
     expect(sv.body.data.attributes.status).to.equal('finalized');
@@ -128,7 +149,11 @@ describe('the terraform CLI reads and writes state through the state version end
   it('applies locally in a local-mode workspace: locks, stores the state (with its JSON state), unlocks', async () => {
     const org = await createOrg();
     const ws = await createWorkspace(org, { 'execution-mode': 'local' });
-    const { dir, env } = await workdir(org, ws.name, `resource "terraform_data" "a" { input = "local" }\noutput "x" { value = terraform_data.a.output }\n`);
+    const { dir, env } = await workdir(
+      org,
+      ws.name,
+      `resource "terraform_data" "a" { input = "local" }\noutput "x" { value = terraform_data.a.output }\n`,
+    );
     expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
     const apply = await terraform(dir, env, ['apply', '-auto-approve', '-input=false', '-no-color']);
     expect(apply.code, apply.output).to.equal(0);
@@ -137,7 +162,9 @@ describe('the terraform CLI reads and writes state through the state version end
     const sv = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token: org.owner.token });
     expect(sv.body.data.attributes.status).to.equal('finalized');
     expect(sv.body.data.attributes['hosted-json-state-download-url']).to.be.a('string');
-    expect(sv.body.included.map((o: { attributes: { value: unknown } }) => o.attributes.value)).to.deep.equal(['local']);
+    expect(sv.body.included.map((o: { attributes: { value: unknown } }) => o.attributes.value)).to.deep.equal([
+      'local',
+    ]);
     expect((await workspaceNamed(org, ws.name)).attributes.locked).to.equal(false);
     // No remote run was made.
     expect((await api('GET', `/workspaces/${ws.id}/runs`, { token: org.owner.token })).body.data).to.have.length(0);
@@ -151,7 +178,10 @@ describe('the terraform CLI reads and writes state through the state version end
     const ws = await createWorkspace(org, { 'execution-mode': 'local' });
     const { dir, env } = await workdir(org, ws.name);
     expect((await terraform(dir, env, ['init', '-input=false', '-no-color'])).code).to.equal(0);
-    expect((await api('POST', `/workspaces/${ws.id}/actions/lock`, { token: org.owner.token, body: { reason: 'stuck' } })).status).to.equal(200);
+    expect(
+      (await api('POST', `/workspaces/${ws.id}/actions/lock`, { token: org.owner.token, body: { reason: 'stuck' } }))
+        .status,
+    ).to.equal(200);
     const blocked = await terraform(dir, env, ['state', 'push', '-no-color', '-lock-timeout=0s', '/dev/null']);
     expect(blocked.code).to.not.equal(0);
     const unlocked = await terraform(dir, env, ['force-unlock', '-force', '-no-color', `${org.name}/${ws.name}`]);

@@ -62,10 +62,19 @@ describe('state versions as go-tfe writes them', function () {
       expect((await lock(ws.id, token)).status).to.equal(200);
       const sv = await create(ws.id, token, { serial, md5: md5(state), state: state.toString('base64') });
       expect(sv.status, sv.text).to.equal(201);
-      expect(sv.body.data.attributes).to.include({ serial, status: 'finalized', lineage: '8094ef40-1dbd-95cd-1f60-bb25d84d883b', 'billable-rum-count': 1 });
+      expect(sv.body.data.attributes).to.include({
+        serial,
+        status: 'finalized',
+        lineage: '8094ef40-1dbd-95cd-1f60-bb25d84d883b',
+        'billable-rum-count': 1,
+      });
       expect((await api('POST', `/workspaces/${ws.id}/actions/unlock`, { token, body: {} })).status).to.equal(200);
     }
-    const listed = await api('GET', `/state-versions?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`, { token });
+    const listed = await api(
+      'GET',
+      `/state-versions?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`,
+      { token },
+    );
     expect(listed.body.data.map((d: { attributes: { serial: number } }) => d.attributes.serial)).to.deep.equal([1, 0]);
     expect(listed.body.meta.pagination['total-count']).to.equal(2);
     // The download is the stored bytes, with the file's own serial.
@@ -73,10 +82,15 @@ describe('state versions as go-tfe writes them', function () {
     expect(Buffer.from(await download.arrayBuffer()).equals(state)).to.equal(true);
   });
 
-  it('keeps a declared lineage that differs from the file\'s, takes the same state again at the same serial, and another lineage only with force', async () => {
+  it("keeps a declared lineage that differs from the file's, takes the same state again at the same serial, and another lineage only with force", async () => {
     const ws = await createWorkspace(org);
     await lock(ws.id, token);
-    const declared = { lineage: '741c4949-60b9-5bb1-5bf8-b14f4bb14af3', md5: md5(state), serial: 1, state: state.toString('base64') };
+    const declared = {
+      lineage: '741c4949-60b9-5bb1-5bf8-b14f4bb14af3',
+      md5: md5(state),
+      serial: 1,
+      state: state.toString('base64'),
+    };
     const first = await create(ws.id, token, declared);
     expect(first.status, first.text).to.equal(201);
     expect(first.body.data.attributes).to.include({ serial: 1, lineage: declared.lineage });
@@ -89,14 +103,24 @@ describe('state versions as go-tfe writes them', function () {
     expect(forced.body.data.attributes).to.include({ serial: 2, lineage: other.lineage });
   });
 
-  it('keeps the CLI\'s order: a lower serial or other content at the same serial is refused (409) and nothing is stored', async () => {
+  it("keeps the CLI's order: a lower serial or other content at the same serial is refused (409) and nothing is stored", async () => {
     const ws = await createWorkspace(org);
     await lock(ws.id, token);
-    expect((await create(ws.id, token, { serial: 5, md5: md5(state), state: state.toString('base64') })).status).to.equal(201);
+    expect(
+      (await create(ws.id, token, { serial: 5, md5: md5(state), state: state.toString('base64') })).status,
+    ).to.equal(201);
     const older = fixtureState({ serial: 4 });
-    expectError(await create(ws.id, token, { serial: 4, md5: md5(older), state: older.toString('base64') }), 409, /serial 4 is lower/);
+    expectError(
+      await create(ws.id, token, { serial: 4, md5: md5(older), state: older.toString('base64') }),
+      409,
+      /serial 4 is lower/,
+    );
     const changed = fixtureState({ terraform_version: '1.3.7' });
-    expectError(await create(ws.id, token, { serial: 5, md5: md5(changed), state: changed.toString('base64') }), 409, /differs/);
+    expectError(
+      await create(ws.id, token, { serial: 5, md5: md5(changed), state: changed.toString('base64') }),
+      409,
+      /differs/,
+    );
     expect((await api('GET', `/workspaces/${ws.id}/state-versions`, { token })).body.data).to.have.length(1);
   });
 
@@ -118,7 +142,12 @@ describe('state versions as go-tfe writes them', function () {
     const json = Buffer.from(JSON.stringify({ format_version: '1.0', values: {} }));
     expect((await putArchive(attrs['hosted-json-state-upload-url'], json)).status).to.equal(200);
     const shown = await api('GET', `/state-versions/${created.body.data.id}`, { token });
-    expect(shown.body.data.attributes).to.include({ status: 'finalized', serial: 1, lineage: '741c4949-60b9-5bb1-5bf8-b14f4bb14af3', 'resources-processed': true });
+    expect(shown.body.data.attributes).to.include({
+      status: 'finalized',
+      serial: 1,
+      lineage: '741c4949-60b9-5bb1-5bf8-b14f4bb14af3',
+      'resources-processed': true,
+    });
     expect(shown.body.data.attributes['hosted-state-download-url']).to.be.a('string');
   });
 
@@ -127,30 +156,49 @@ describe('state versions as go-tfe writes them', function () {
     await lock(ws.id, token);
     const pending = await create(ws.id, token, { serial: 1, md5: md5(state) });
     expect(pending.status, pending.text).to.equal(201);
-    expect((await create(ws.id, token, { serial: 2, md5: md5(state), state: state.toString('base64') })).status).to.equal(201);
+    expect(
+      (await create(ws.id, token, { serial: 2, md5: md5(state), state: state.toString('base64') })).status,
+    ).to.equal(201);
     const put = await putArchive(pending.body.data.attributes['hosted-state-upload-url'], state);
     expect(put.status, put.text).to.equal(409);
-    expect((await api('GET', `/state-versions/${pending.body.data.id}`, { token })).body.data.attributes.status).to.equal('pending');
+    expect(
+      (await api('GET', `/state-versions/${pending.body.data.id}`, { token })).body.data.attributes.status,
+    ).to.equal('pending');
   });
 
-  it('lists a version\'s outputs paged, with sensitive values for whole-state readers only', async () => {
+  it("lists a version's outputs paged, with sensitive values for whole-state readers only", async () => {
     const ws = await createWorkspace(org);
     await lock(ws.id, token);
     const sv = await create(ws.id, token, { serial: 0, md5: md5(state), state: state.toString('base64') });
     const path = `/state-versions/${sv.body.data.id}/outputs`;
     const all = await api('GET', path, { token });
     expect(all.status, all.text).to.equal(200);
-    const values = Object.fromEntries(all.body.data.map((o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value]));
-    expect(values).to.deep.equal({ test_output_bool: true, test_output_number: 5, test_output_string: '9023256633839603543' });
+    const values = Object.fromEntries(
+      all.body.data.map((o: { attributes: { name: string; value: unknown } }) => [
+        o.attributes.name,
+        o.attributes.value,
+      ]),
+    );
+    expect(values).to.deep.equal({
+      test_output_bool: true,
+      test_output_number: 5,
+      test_output_string: '9023256633839603543',
+    });
     const far = await api('GET', `${path}?page%5Bnumber%5D=999&page%5Bsize%5D=100`, { token });
     expect(far.body.data).to.deep.equal([]);
     expect(far.body.meta.pagination).to.include({ 'current-page': 999, 'total-count': 3 });
     const reader = await memberWithAccess(org, ws.id, 'read');
     const read = await api('GET', path, { token: reader.token });
-    expect(read.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'test_output_string').attributes.value).to.equal(null);
+    expect(
+      read.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'test_output_string')
+        .attributes.value,
+    ).to.equal(null);
     // The current outputs withhold sensitive values from everyone, as go-tfe expects.
     const current = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token });
-    expect(current.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'test_output_string').attributes.value).to.equal(null);
+    expect(
+      current.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'test_output_string')
+        .attributes.value,
+    ).to.equal(null);
   });
 
   it('lists the managed resource instances of the current state as workspace resources, paged; read access; 404 for others', async () => {
@@ -162,10 +210,34 @@ describe('state versions as go-tfe writes them', function () {
     const more = fixtureState({
       resources: [
         ...(JSON.parse(state.toString()) as { resources: unknown[] }).resources,
-        { mode: 'data', type: 'aws_ami', name: 'ubuntu', provider: 'provider["registry.terraform.io/hashicorp/aws"]', instances: [{ attributes: {} }] },
-        { mode: 'managed', type: 'random_pet', name: 'animal', provider: 'provider["registry.terraform.io/hashicorp/random"].other', instances: [{ attributes: {} }] },
-        { mode: 'managed', type: 'null_resource', name: 'each', provider: 'provider["registry.terraform.io/hashicorp/null"]', instances: [{ index_key: 'a', attributes: {} }] },
-        { mode: 'managed', type: 'null_resource', name: 'gone', provider: 'provider["registry.terraform.io/hashicorp/null"]', instances: [] },
+        {
+          mode: 'data',
+          type: 'aws_ami',
+          name: 'ubuntu',
+          provider: 'provider["registry.terraform.io/hashicorp/aws"]',
+          instances: [{ attributes: {} }],
+        },
+        {
+          mode: 'managed',
+          type: 'random_pet',
+          name: 'animal',
+          provider: 'provider["registry.terraform.io/hashicorp/random"].other',
+          instances: [{ attributes: {} }],
+        },
+        {
+          mode: 'managed',
+          type: 'null_resource',
+          name: 'each',
+          provider: 'provider["registry.terraform.io/hashicorp/null"]',
+          instances: [{ index_key: 'a', attributes: {} }],
+        },
+        {
+          mode: 'managed',
+          type: 'null_resource',
+          name: 'gone',
+          provider: 'provider["registry.terraform.io/hashicorp/null"]',
+          instances: [],
+        },
       ],
     });
     const sv = await create(ws.id, token, { serial: 0, md5: md5(more), state: more.toString('base64') });
@@ -185,7 +257,12 @@ describe('state versions as go-tfe writes them', function () {
       'name-index': '0',
       'modified-by-state-version-id': sv.body.data.id,
     });
-    expect(pet.attributes).to.include({ address: 'random_pet.animal', module: 'root', provider: 'hashicorp/random', 'name-index': null });
+    expect(pet.attributes).to.include({
+      address: 'random_pet.animal',
+      module: 'root',
+      provider: 'hashicorp/random',
+      'name-index': null,
+    });
     expect(each.attributes).to.include({ address: 'null_resource.each["a"]', 'name-index': 'a' });
     const far = await api('GET', `/workspaces/${ws.id}/resources?page%5Bnumber%5D=999&page%5Bsize%5D=100`, { token });
     expect(far.body.data).to.deep.equal([]);

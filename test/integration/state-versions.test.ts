@@ -30,7 +30,13 @@ const create = (wsId: string, token: string, attributes: Record<string, unknown>
 /** Creates a state version with its state inline. */
 const push = (wsId: string, token: string, state: Buffer, extra: Record<string, unknown> = {}) => {
   const parsed = JSON.parse(state.toString()) as { serial: number; lineage: string };
-  return create(wsId, token, { serial: parsed.serial, lineage: parsed.lineage, md5: md5(state), state: state.toString('base64'), ...extra });
+  return create(wsId, token, {
+    serial: parsed.serial,
+    lineage: parsed.lineage,
+    md5: md5(state),
+    state: state.toString('base64'),
+    ...extra,
+  });
 };
 
 describe('state versions', function () {
@@ -57,7 +63,13 @@ describe('state versions', function () {
 
     const created = await push(ws.id, token, state);
     expect(created.status, created.text).to.equal(201);
-    expect(created.body.data.attributes).to.include({ serial: 1, lineage, status: 'finalized', md5: md5(state), size: state.length });
+    expect(created.body.data.attributes).to.include({
+      serial: 1,
+      lineage,
+      status: 'finalized',
+      md5: md5(state),
+      size: state.length,
+    });
     expect(created.body.data.attributes['hosted-state-download-url']).to.be.a('string');
 
     const current = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
@@ -65,7 +77,12 @@ describe('state versions', function () {
     const download = await fetch(await onTestServer(current.body.data.attributes['hosted-state-download-url']));
     expect(Buffer.from(await download.arrayBuffer()).equals(state)).to.equal(true);
     const outputs = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token });
-    const byName = Object.fromEntries(outputs.body.data.map((o: { attributes: { name: string; value: unknown } }) => [o.attributes.name, o.attributes.value]));
+    const byName = Object.fromEntries(
+      outputs.body.data.map((o: { attributes: { name: string; value: unknown } }) => [
+        o.attributes.name,
+        o.attributes.value,
+      ]),
+    );
     expect(byName).to.deep.equal({ greeting: 'hello', secret: null });
   });
 
@@ -79,7 +96,11 @@ describe('state versions', function () {
     expectError(await create(ws.id, token, { serial: 1, md5: md5(state), state: '%%%not base64%%%' }), 422, /base64/);
     expectError(await push(ws.id, token, state, { md5: md5(Buffer.from('other')) }), 422, /md5 does not match/);
     const notJson = Buffer.from('not json');
-    expectError(await create(ws.id, token, { serial: 1, md5: md5(notJson), state: notJson.toString('base64') }), 422, /not valid JSON/);
+    expectError(
+      await create(ws.id, token, { serial: 1, md5: md5(notJson), state: notJson.toString('base64') }),
+      422,
+      /not valid JSON/,
+    );
     expect((await api('GET', `/workspaces/${ws.id}/state-versions`, { token })).body.data).to.have.length(0);
   });
 
@@ -88,16 +109,28 @@ describe('state versions', function () {
     await lock(ws.id, token);
     const lineage = randomUUID();
     expect((await push(ws.id, token, stateFile(3, lineage))).status).to.equal(201);
-    expectError(await push(ws.id, token, stateFile(3, lineage, 'changed')), 409, /serial 3 is the current state version's serial and the state differs/);
-    expectError(await push(ws.id, token, stateFile(2, lineage)), 409, /serial 2 is lower than the current state version's serial 3/);
+    expectError(
+      await push(ws.id, token, stateFile(3, lineage, 'changed')),
+      409,
+      /serial 3 is the current state version's serial and the state differs/,
+    );
+    expectError(
+      await push(ws.id, token, stateFile(2, lineage)),
+      409,
+      /serial 2 is lower than the current state version's serial 3/,
+    );
     expectError(await push(ws.id, token, stateFile(4, randomUUID())), 409, /lineage/);
     // The same bytes with the same serial are a state stored again: a new version, current.
     const again = await push(ws.id, token, stateFile(3, lineage));
     expect(again.status, again.text).to.equal(201);
-    expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).body.data.id).to.equal(again.body.data.id);
+    expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).body.data.id).to.equal(
+      again.body.data.id,
+    );
     const forced = await push(ws.id, token, stateFile(1, randomUUID()), { force: true });
     expect(forced.status, forced.text).to.equal(201);
-    expect((await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).body.data.attributes.serial).to.equal(1);
+    expect(
+      (await api('GET', `/workspaces/${ws.id}/current-state-version`, { token })).body.data.attributes.serial,
+    ).to.equal(1);
   });
 
   it('creates a pending version finalized through its upload URLs (state checked against the md5; JSON state once)', async () => {
@@ -117,7 +150,9 @@ describe('state versions', function () {
 
     const wrong = await putArchive(attrs['hosted-state-upload-url'], stateFile(5, lineage, 'tampered'));
     expect(wrong.status, wrong.text).to.equal(422);
-    expect((await api('GET', `/state-versions/${created.body.data.id}`, { token })).body.data.attributes.status).to.equal('pending');
+    expect(
+      (await api('GET', `/state-versions/${created.body.data.id}`, { token })).body.data.attributes.status,
+    ).to.equal('pending');
 
     const json = Buffer.from(JSON.stringify({ format_version: '1.0', values: {} }));
     expect((await putArchive(attrs['hosted-json-state-upload-url'], json)).status).to.equal(200);
@@ -129,7 +164,10 @@ describe('state versions', function () {
     const shown = await api('GET', `/state-versions/${created.body.data.id}?include=outputs`, { token });
     expect(shown.body.data.attributes).to.include({ status: 'finalized', serial: 5, size: state.length });
     expect(shown.body.data.attributes['hosted-json-state-download-url']).to.be.a('string');
-    expect(shown.body.included.map((o: { attributes: { name: string } }) => o.attributes.name)).to.deep.equal(['greeting', 'secret']);
+    expect(shown.body.included.map((o: { attributes: { name: string } }) => o.attributes.name)).to.deep.equal([
+      'greeting',
+      'secret',
+    ]);
     const current = await api('GET', `/workspaces/${ws.id}/current-state-version`, { token });
     expect(current.body.data.id).to.equal(created.body.data.id);
   });
@@ -139,7 +177,9 @@ describe('state versions', function () {
     await lock(ws.id, token);
     const created = await push(ws.id, token, stateFile(1, randomUUID()));
     const svId = created.body.data.id;
-    const secretId = created.body.included.find((o: { attributes: { name: string } }) => o.attributes.name === 'secret').id;
+    const secretId = created.body.included.find(
+      (o: { attributes: { name: string } }) => o.attributes.name === 'secret',
+    ).id;
     for (const level of ['read', 'plan'] as const) {
       const member = await memberWithAccess(org, ws.id, level);
       const shown = await api('GET', `/state-versions/${svId}`, { token: member.token });
@@ -147,17 +187,25 @@ describe('state versions', function () {
       expect(shown.body.data.attributes['hosted-state-download-url']).to.equal(null);
       const listed = await api('GET', `/workspaces/${ws.id}/state-versions`, { token: member.token });
       expect(listed.body.data[0].attributes['hosted-state-download-url']).to.equal(null);
-      expect((await api('GET', `/state-version-outputs/${secretId}`, { token: member.token })).body.data.attributes.value).to.equal(null);
+      expect(
+        (await api('GET', `/state-version-outputs/${secretId}`, { token: member.token })).body.data.attributes.value,
+      ).to.equal(null);
       expectError(await push(ws.id, member.token, stateFile(2, 'x')), 404);
     }
     const writer = await memberWithAccess(org, ws.id, 'write');
-    expect((await api('GET', `/state-versions/${svId}`, { token: writer.token })).body.data.attributes['hosted-state-download-url']).to.be.a('string');
-    expect((await api('GET', `/state-version-outputs/${secretId}`, { token: writer.token })).body.data.attributes.value).to.equal('hunter2');
+    expect(
+      (await api('GET', `/state-versions/${svId}`, { token: writer.token })).body.data.attributes[
+        'hosted-state-download-url'
+      ],
+    ).to.be.a('string');
+    expect(
+      (await api('GET', `/state-version-outputs/${secretId}`, { token: writer.token })).body.data.attributes.value,
+    ).to.equal('hunter2');
     const outsider = await createOrg();
     expectError(await api('GET', `/state-versions/${svId}`, { token: outsider.owner.token }), 404);
   });
 
-  it('lists a workspace\'s versions newest first, by workspace and organization name, with outputs on request', async () => {
+  it("lists a workspace's versions newest first, by workspace and organization name, with outputs on request", async () => {
     const ws = await createWorkspace(org);
     await lock(ws.id, token);
     const lineage = randomUUID();
@@ -165,13 +213,22 @@ describe('state versions', function () {
     const listed = await api('GET', `/workspaces/${ws.id}/state-versions?page[size]=2`, { token });
     expect(listed.body.data.map((d: { attributes: { serial: number } }) => d.attributes.serial)).to.deep.equal([3, 2]);
     expect(listed.body.meta.pagination['total-count']).to.equal(3);
-    const byName = await api('GET', `/state-versions?filter[workspace][name]=${ws.name}&filter[organization][name]=${org.name}&include=outputs`, { token });
+    const byName = await api(
+      'GET',
+      `/state-versions?filter[workspace][name]=${ws.name}&filter[organization][name]=${org.name}&include=outputs`,
+      { token },
+    );
     expect(byName.status, byName.text).to.equal(200);
     expect(byName.body.data).to.have.length(3);
     expect(byName.body.included).to.have.length(6);
     expectError(await api('GET', `/state-versions?filter[workspace][name]=${ws.name}`, { token }), 400);
     const outsider = await createOrg();
-    expectError(await api('GET', `/state-versions?filter[workspace][name]=${ws.name}&filter[organization][name]=${org.name}`, { token: outsider.owner.token }), 404);
+    expectError(
+      await api('GET', `/state-versions?filter[workspace][name]=${ws.name}&filter[organization][name]=${org.name}`, {
+        token: outsider.owner.token,
+      }),
+      404,
+    );
     const outputs = await api('GET', `/state-versions/${listed.body.data[0].id}/outputs`, { token });
     expect(outputs.body.data).to.have.length(2);
   });
@@ -184,13 +241,20 @@ describe('state versions', function () {
     await push(ws.id, token, stateFile(2, lineage, 'second'));
     const body = { data: { type: 'state-versions', id: first.body.data.id } };
     await unlock(ws.id, token);
-    expectError(await api('POST', `/workspaces/${ws.id}/actions/rollback`, { token, body }), 409, /locked by the caller/);
+    expectError(
+      await api('POST', `/workspaces/${ws.id}/actions/rollback`, { token, body }),
+      409,
+      /locked by the caller/,
+    );
     await lock(ws.id, token);
     const rolled = await api('POST', `/workspaces/${ws.id}/actions/rollback`, { token, body });
     expect(rolled.status, rolled.text).to.equal(201);
     expect(rolled.body.data.attributes).to.include({ serial: 3, lineage, status: 'finalized' });
     const outputs = await api('GET', `/workspaces/${ws.id}/current-state-version-outputs`, { token });
-    expect(outputs.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'greeting').attributes.value).to.equal('first');
+    expect(
+      outputs.body.data.find((o: { attributes: { name: string } }) => o.attributes.name === 'greeting').attributes
+        .value,
+    ).to.equal('first');
     const other = await createWorkspace(org);
     await lock(other.id, token);
     expectError(await api('POST', `/workspaces/${other.id}/actions/rollback`, { token, body }), 422);
@@ -216,13 +280,18 @@ describe('state versions', function () {
     expect((await api('GET', path, { token: writer.token })).status).to.equal(200);
   });
 
-  it('gives a workspace its organization\'s default execution mode when created without one', async () => {
-    const patched = await api('PATCH', `/organizations/${org.name}`, { token, body: { data: { type: 'organizations', attributes: { 'default-execution-mode': 'local' } } } });
+  it("gives a workspace its organization's default execution mode when created without one", async () => {
+    const patched = await api('PATCH', `/organizations/${org.name}`, {
+      token,
+      body: { data: { type: 'organizations', attributes: { 'default-execution-mode': 'local' } } },
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.body.data.attributes['default-execution-mode']).to.equal('local');
     const ws = await api('GET', `/workspaces/${(await createWorkspace(org)).id}`, { token });
     expect(ws.body.data.attributes['execution-mode']).to.equal('local');
-    const remote = await api('GET', `/workspaces/${(await createWorkspace(org, { 'execution-mode': 'remote' })).id}`, { token });
+    const remote = await api('GET', `/workspaces/${(await createWorkspace(org, { 'execution-mode': 'remote' })).id}`, {
+      token,
+    });
     expect(remote.body.data.attributes['execution-mode']).to.equal('remote');
   });
 });

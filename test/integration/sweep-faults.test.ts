@@ -9,7 +9,18 @@ import { api, doc } from '../helpers/api.js';
 import { flushQueueKeys, freePort, harness, startDeployment, type Deployment } from '../helpers/harness.js';
 import { createCv, createOrg, createWorkspace, onTestServer, putArchive, tarGz, uniq } from '../helpers/fixtures.js';
 import { logLines, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
-import { runWorkdirs, workRootOf, slowApplyConfig, slowPlanConfig, startRun, startSlowStateServer, terraformAvailable, uploadConfig, waitForRun, type SlowStateServer } from '../helpers/terraform.js';
+import {
+  runWorkdirs,
+  workRootOf,
+  slowApplyConfig,
+  slowPlanConfig,
+  startRun,
+  startSlowStateServer,
+  terraformAvailable,
+  uploadConfig,
+  waitForRun,
+  type SlowStateServer,
+} from '../helpers/terraform.js';
 import { scrapeMetrics, total } from '../helpers/metrics.js';
 import { callback, startTaskIntegration, type TaskIntegration } from '../helpers/run-task-integration.js';
 import { taskSetup } from '../helpers/run-task-fixtures.js';
@@ -29,18 +40,35 @@ async function twoWorkspaces(dep: Deployment) {
   const org = await createOrg(undefined, dep.api);
   const token = org.owner.token;
   const [locked, open] = [await createWorkspace(org, {}, dep.api), await createWorkspace(org, {}, dep.api)];
-  return { token, locked, open, lockedCv: await uploadTo(dep, locked.id, token), openCv: await uploadTo(dep, open.id, token) };
+  return {
+    token,
+    locked,
+    open,
+    lockedCv: await uploadTo(dep, locked.id, token),
+    openCv: await uploadTo(dep, open.id, token),
+  };
 }
 
 /** Creates `n` runs of `dep`'s workspace through its API, `parallel` requests at a time; their ids in order of creation. */
-async function createRuns(dep: Deployment, workspaceId: string, cvId: string, token: string, n: number, attrs: Record<string, unknown>, parallel = 1): Promise<string[]> {
+async function createRuns(
+  dep: Deployment,
+  workspaceId: string,
+  cvId: string,
+  token: string,
+  n: number,
+  attrs: Record<string, unknown>,
+  parallel = 1,
+): Promise<string[]> {
   const ids: string[] = new Array<string>(n);
   let next = 0;
   const one = async () => {
     for (let i = next++; i < n; i = next++) {
       const res = await api('POST', `${dep.api}/runs`, {
         token,
-        body: doc('runs', attrs, { workspace: { data: { type: 'workspaces', id: workspaceId } }, 'configuration-version': { data: { type: 'configuration-versions', id: cvId } } }),
+        body: doc('runs', attrs, {
+          workspace: { data: { type: 'workspaces', id: workspaceId } },
+          'configuration-version': { data: { type: 'configuration-versions', id: cvId } },
+        }),
       });
       expect(res.status, res.text).to.equal(201);
       ids[i] = res.body.data.id;
@@ -81,13 +109,23 @@ describe('faults the sweep must survive: no work stranded', function () {
     const dep = await startDeployment({ MAX_QUEUED_SPECULATIVE_RUNS: '5000' });
     deployments.push(dep);
     const { token, locked, open, lockedCv, openCv } = await twoWorkspaces(dep);
-    const lock = await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, { token, body: { reason: 'maintenance' } });
+    const lock = await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, {
+      token,
+      body: { reason: 'maintenance' },
+    });
     expect(lock.status, lock.text).to.equal(200);
     // The oldest rows wait behind the lock (each request takes the workspace's lock: one at a time).
     const waiting = await createRuns(dep, locked.id, lockedCv, token, 200, {});
     const due = await createRuns(dep, open.id, openCv, token, 1100, { 'plan-only': true }, 16);
-    const statuses = await dep.rt.db('runs').select('status').count<{ status: string; count: string }[]>('* as count').groupBy('status');
-    expect(Object.fromEntries(statuses.map((s) => [s.status, Number(s.count)]))).to.deep.equal({ pending: 200, plan_queued: 1100 });
+    const statuses = await dep.rt
+      .db('runs')
+      .select('status')
+      .count<{ status: string; count: string }[]>('* as count')
+      .groupBy('status');
+    expect(Object.fromEntries(statuses.map((s) => [s.status, Number(s.count)]))).to.deep.equal({
+      pending: 200,
+      plan_queued: 1100,
+    });
 
     expect(await flushQueueKeys(harness(), dep.rt.config.queuePrefix)).to.be.greaterThan(0);
     // No worker of the run pipeline: the jobs the sweep adds stay in the queue to be counted.
@@ -101,29 +139,49 @@ describe('faults the sweep must survive: no work stranded', function () {
     expect(restored.map((l) => [l.source, l.count])).to.deep.equal([['runs', 1100]]);
     // The runs behind the lock need no job until the lock goes: its removal queues the oldest.
     for (const id of waiting) expect(await queue.getJob(jobs.runStep(id, 'queue').jobId), id).to.equal(undefined);
-    expect((await api('POST', `${dep.api}/workspaces/${locked.id}/actions/unlock`, { token, body: {} })).status).to.equal(200);
-    await waitFor(async () => (await queue.getJob(jobs.runStep(waiting[0], 'queue').jobId)) !== undefined, 'the oldest waiting run to be queued once unlocked');
+    expect(
+      (await api('POST', `${dep.api}/workspaces/${locked.id}/actions/unlock`, { token, body: {} })).status,
+    ).to.equal(200);
+    await waitFor(
+      async () => (await queue.getJob(jobs.runStep(waiting[0], 'queue').jobId)) !== undefined,
+      'the oldest waiting run to be queued once unlocked',
+    );
   });
 
   it('counts as restored only the jobs that were missing: runs waiting behind a lock are not re-queued sweep after sweep', async () => {
     const dep = await startDeployment({ MAX_QUEUED_SPECULATIVE_RUNS: '100' });
     deployments.push(dep);
     const { token, locked, open, lockedCv, openCv } = await twoWorkspaces(dep);
-    expect((await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, { token, body: {} })).status).to.equal(200);
+    expect((await api('POST', `${dep.api}/workspaces/${locked.id}/actions/lock`, { token, body: {} })).status).to.equal(
+      200,
+    );
 
     // The pipeline takes each waiting run's queue step, which finds the lock and ends, as in production.
     const pipeline = start(['run-pipeline'], { ...dep.env, RECONCILE_INTERVAL_MS: '3600000' });
     await workersReady(pipeline);
     const waiting = await createRuns(dep, locked.id, lockedCv, token, 6, {});
     const queue = dep.rt.queues['run-pipeline'];
-    for (const id of waiting) await waitFor(async () => (await (await queue.getJob(jobs.runStep(id, 'queue').jobId))?.getState()) === 'completed', `the queue step of ${id} to end`);
+    for (const id of waiting)
+      await waitFor(
+        async () => (await (await queue.getJob(jobs.runStep(id, 'queue').jobId))?.getState()) === 'completed',
+        `the queue step of ${id} to end`,
+      );
     expect(await pipeline.stop('SIGTERM')).to.equal(0);
     // Runs with a job waiting in the queue (no pipeline runs now).
     const queued = await createRuns(dep, open.id, openCv, token, 4, { 'plan-only': true });
 
     const port = await freePort();
-    const w = start(['verification'], { ...dep.env, RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'debug', METRICS_PORT: String(port) });
-    const restored = async () => total(await scrapeMetrics(`http://127.0.0.1:${port}/metrics`, harness().config.metricsToken), 'rls_reconciler_requeues_total');
+    const w = start(['verification'], {
+      ...dep.env,
+      RECONCILE_INTERVAL_MS: '300',
+      LOG_LEVEL: 'debug',
+      METRICS_PORT: String(port),
+    });
+    const restored = async () =>
+      total(
+        await scrapeMetrics(`http://127.0.0.1:${port}/metrics`, harness().config.metricsToken),
+        'rls_reconciler_requeues_total',
+      );
     await sweeps(w, 2);
     expect(await restored(), 'restored with nothing lost').to.equal(0);
     await sweeps(w, 2);
@@ -135,7 +193,11 @@ describe('faults the sweep must survive: no work stranded', function () {
     expect(await restored()).to.equal(queued.length);
     for (const id of queued) expect(await queue.getJob(jobs.runStep(id, 'plan').jobId), id).to.not.equal(undefined);
     for (const id of waiting) expect(await queue.getJob(jobs.runStep(id, 'queue').jobId), id).to.equal(undefined);
-    expect(logLines(w.output()).filter((l) => l.message === 'reconciler restored jobs').map((l) => [l.source, l.count])).to.deep.equal([['runs', queued.length]]);
+    expect(
+      logLines(w.output())
+        .filter((l) => l.message === 'reconciler restored jobs')
+        .map((l) => [l.source, l.count]),
+    ).to.deep.equal([['runs', queued.length]]);
   });
 
   describe('with Terraform', () => {
@@ -160,7 +222,9 @@ describe('faults the sweep must survive: no work stranded', function () {
         execFileSync('umount', [recovery]);
         await rm(recovery, { recursive: true, force: true });
       });
-      await writeFile(join(recovery, 'filler'), Buffer.alloc(64 * 1024)).catch((err: NodeJS.ErrnoException) => expect(err.code).to.equal('ENOSPC'));
+      await writeFile(join(recovery, 'filler'), Buffer.alloc(64 * 1024)).catch((err: NodeJS.ErrnoException) =>
+        expect(err.code).to.equal('ENOSPC'),
+      );
       await writeFile(join(recovery, 'probe'), 'x').then(
         () => expect.fail('the recovery directory should be full'),
         (err: NodeJS.ErrnoException) => expect(err.code).to.equal('ENOSPC'),
@@ -169,7 +233,7 @@ describe('faults the sweep must survive: no work stranded', function () {
       return recovery;
     };
 
-    it('a full STATE_RECOVERY_DIR fails only the clean-up step: a killed worker\'s apply is still handed on, and its state waits in its directory until there is room', async () => {
+    it("a full STATE_RECOVERY_DIR fails only the clean-up step: a killed worker's apply is still handed on, and its state waits in its directory until there is room", async () => {
       const tmp = await privateTmp();
       const recovery = await fullRecoveryDir();
 
@@ -182,7 +246,11 @@ describe('faults the sweep must survive: no work stranded', function () {
       await uploadConfig(ws.id, token, { 'main.tf': slowApplyConfig(uniq('full')) });
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
-      await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), "the apply's first state to be stored", 30_000);
+      await waitFor(
+        async () => harness().rt.db('state_versions').where({ run_id: runId }).first(),
+        "the apply's first state to be stored",
+        30_000,
+      );
       const root = workRootOf({ TMPDIR: tmp });
       const [name] = await runWorkdirs(root, applying.proc.pid);
       expect(name, "the apply's directory").to.be.a('string');
@@ -198,9 +266,18 @@ describe('faults the sweep must survive: no work stranded', function () {
 
       // A worker without the run pipeline: only its sweep can hand the run on and restore the job.
       const port = await freePort();
-      const sweeping = start(['deadline-expiry'], { ...env, STATE_RECOVERY_DIR: recovery, RECONCILE_INTERVAL_MS: '1000', METRICS_PORT: String(port) });
+      const sweeping = start(['deadline-expiry'], {
+        ...env,
+        STATE_RECOVERY_DIR: recovery,
+        RECONCILE_INTERVAL_MS: '1000',
+        METRICS_PORT: String(port),
+      });
       await workersReady(sweeping);
-      await waitFor(async () => (await harness().rt.queues[planStep.queue].getJob(planStep.jobId)) !== undefined, 'the lost job to be restored', 10_000);
+      await waitFor(
+        async () => (await harness().rt.queues[planStep.queue].getJob(planStep.jobId)) !== undefined,
+        'the lost job to be restored',
+        10_000,
+      );
       const errored = await waitForRun(runId, token, ['errored', 'applied'], 30_000);
       expect(errored.attributes.status).to.equal('errored');
       expect(errored.attributes['error-message']).to.match(/stopped unexpectedly/);
@@ -214,7 +291,9 @@ describe('faults the sweep must survive: no work stranded', function () {
       const samples = await scrapeMetrics(`http://127.0.0.1:${port}/metrics`, harness().config.metricsToken);
       expect(total(samples, 'rls_sweep_step_failures_total', { step: 'leftovers' })).to.be.at.least(1);
       // The state is not lost: the directory holding it stays while it cannot be kept.
-      expect((await readdir(join(root, name), { recursive: true })).some((f) => f.endsWith('zz_rls_state.tfstate'))).to.equal(true);
+      expect(
+        (await readdir(join(root, name), { recursive: true })).some((f) => f.endsWith('zz_rls_state.tfstate')),
+      ).to.equal(true);
 
       // Room again: the next sweep keeps the state and removes the directory.
       await rm(join(recovery, 'filler'));
@@ -247,7 +326,7 @@ describe('faults the sweep must survive: no work stranded', function () {
       const busyWs = await createWorkspace(org);
       await uploadConfig(busyWs.id, token, { 'main.tf': slowPlanConfig(server.address) });
       const busyRun = await startRun(busyWs.id, token, { 'plan-only': true });
-      await waitFor(() => server.requests >= 2, 'the busy worker\'s plan to call the slow backend', 30_000);
+      await waitFor(() => server.requests >= 2, "the busy worker's plan to call the slow backend", 30_000);
 
       await dying.stop('SIGKILL');
       const killedAt = Date.now();
@@ -262,7 +341,9 @@ describe('faults the sweep must survive: no work stranded', function () {
       expect(ws.attributes.locked).to.equal(true);
       expect(ws.relationships['locked-by'].data).to.deep.equal({ type: 'runs', id: applyRun });
       expect(requeued.attributes.status).to.equal('plan_queued');
-      const events = (await api('GET', `/runs/${planRun}/run-events`, { token })).body.data.map((e: { attributes: { action: string } }) => e.attributes.action);
+      const events = (await api('GET', `/runs/${planRun}/run-events`, { token })).body.data.map(
+        (e: { attributes: { action: string } }) => e.attributes.action,
+      );
       expect(events).to.include('requeue_plan');
       // The slot was never freed meanwhile.
       expect((await api('GET', `/runs/${busyRun}`, { token })).body.data.attributes.status).to.equal('planning');
@@ -270,7 +351,11 @@ describe('faults the sweep must survive: no work stranded', function () {
 
     it('SIGTERM during an apply: the apply is errored saying the state must be checked, the workspace stays locked by it and the next run does not start', async () => {
       const tmp = await privateTmp();
-      const leaving = start(['run-pipeline'], { TMPDIR: tmp, SHUTDOWN_BUDGET_MS: '1500', RECONCILE_INTERVAL_MS: '3600000' });
+      const leaving = start(['run-pipeline'], {
+        TMPDIR: tmp,
+        SHUTDOWN_BUDGET_MS: '1500',
+        RECONCILE_INTERVAL_MS: '3600000',
+      });
       await workersReady(leaving);
       const org = await createOrg();
       const token = org.owner.token;
@@ -278,7 +363,11 @@ describe('faults the sweep must survive: no work stranded', function () {
       await uploadConfig(ws.id, token, { 'main.tf': slowApplyConfig(uniq('term')) });
       const first = await startRun(ws.id, token);
       await waitForRun(first, token, ['applying'], 60_000);
-      await waitFor(async () => harness().rt.db('state_versions').where({ run_id: first }).first(), "the apply's first state to be stored", 30_000);
+      await waitFor(
+        async () => harness().rt.db('state_versions').where({ run_id: first }).first(),
+        "the apply's first state to be stored",
+        30_000,
+      );
       await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
       const second = await startRun(ws.id, token);
       // Another worker, which would start the second run as soon as the workspace is free.
@@ -298,7 +387,9 @@ describe('faults the sweep must survive: no work stranded', function () {
       expect((await api('GET', `/runs/${second}`, { token })).body.data.attributes.status).to.equal('pending');
 
       // Once a person has checked the state and unlocked, the next run goes.
-      expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(200);
+      expect((await api('POST', `/workspaces/${ws.id}/actions/force-unlock`, { token, body: {} })).status).to.equal(
+        200,
+      );
       expect((await waitForRun(second, token, ['applied', 'errored'], 60_000)).attributes.status).to.equal('applied');
     });
 
@@ -309,7 +400,13 @@ describe('faults the sweep must survive: no work stranded', function () {
       const proxy = await startTcpProxy(Number(url.port || 5432), url.hostname);
       cleanups.push(() => proxy.close());
       url.port = String(proxy.port);
-      const applying = start(['run-pipeline'], { TMPDIR: tmp, DATABASE_URL: url.toString(), STATE_RECOVERY_DIR: recovery, STATE_SAVE_RETRY_SECONDS: '2', RECONCILE_INTERVAL_MS: '3600000' });
+      const applying = start(['run-pipeline'], {
+        TMPDIR: tmp,
+        DATABASE_URL: url.toString(),
+        STATE_RECOVERY_DIR: recovery,
+        STATE_SAVE_RETRY_SECONDS: '2',
+        RECONCILE_INTERVAL_MS: '3600000',
+      });
       await workersReady(applying);
       const org = await createOrg();
       const token = org.owner.token;
@@ -317,16 +414,27 @@ describe('faults the sweep must survive: no work stranded', function () {
       await uploadConfig(ws.id, token, { 'main.tf': slowApplyConfig(uniq('pgdown'), 6) });
       const runId = await startRun(ws.id, token);
       await waitForRun(runId, token, ['applying'], 60_000);
-      await waitFor(async () => harness().rt.db('state_versions').where({ run_id: runId }).first(), "the apply's first state to be stored", 30_000);
+      await waitFor(
+        async () => harness().rt.db('state_versions').where({ run_id: runId }).first(),
+        "the apply's first state to be stored",
+        30_000,
+      );
       await proxy.cut();
       const keptLine = await waitFor(
-        () => logLines(applying.output()).find((l) => l.message === 'the state an apply wrote could not be stored; it was kept on disk'),
+        () =>
+          logLines(applying.output()).find(
+            (l) => l.message === 'the state an apply wrote could not be stored; it was kept on disk',
+          ),
         'the worker to say where it kept the state',
         60_000,
       );
       const path = String(keptLine!.path);
       expect(path.startsWith(workRootOf({ TMPDIR: tmp, DATABASE_URL: url.toString() })), path).to.equal(true);
-      expect(logLines(applying.output()).some((l) => String(l.message).startsWith('STATE_RECOVERY_DIR could not take') && l.error === 'ENOSPC')).to.equal(true);
+      expect(
+        logLines(applying.output()).some(
+          (l) => String(l.message).startsWith('STATE_RECOVERY_DIR could not take') && l.error === 'ENOSPC',
+        ),
+      ).to.equal(true);
       // Nothing half written where the state could not go.
       expect((await readdir(recovery)).filter((f) => f !== 'filler')).to.deep.equal([]);
       const kept = JSON.parse(await readFile(path, 'utf8'));
@@ -337,7 +445,9 @@ describe('faults the sweep must survive: no work stranded', function () {
       const errored = await waitForRun(runId, token, ['errored', 'applied'], 60_000);
       expect(errored.attributes.status).to.equal('errored');
       const message = String(errored.attributes['error-message']);
-      expect(message).to.include(path).and.match(/could not be stored.*terraform state push/);
+      expect(message)
+        .to.include(path)
+        .and.match(/could not be stored.*terraform state push/);
       expect(message).to.not.match(/stopped unexpectedly/);
       const apply = (await api('GET', `/applies/${errored.relationships.apply.data.id}`, { token })).body.data;
       expect(apply.attributes.status).to.equal('errored');
@@ -373,13 +483,22 @@ describe('faults the sweep must survive: no work stranded', function () {
       await dying.stop('SIGKILL');
 
       // The other deployment's worker on this host sweeps its own root, never this one's.
-      const theirWorker = start(['verification'], { ...other.env, TMPDIR: tmp, RECONCILE_INTERVAL_MS: '300', LOG_LEVEL: 'debug' });
+      const theirWorker = start(['verification'], {
+        ...other.env,
+        TMPDIR: tmp,
+        RECONCILE_INTERVAL_MS: '300',
+        LOG_LEVEL: 'debug',
+      });
       await sweeps(theirWorker, 3);
       expect(existsSync(join(ours, name)), "the other deployment left this one's directory").to.equal(true);
       expect((await stat(theirs)).mode & 0o777).to.equal(0o711);
       // This deployment's next worker removes it.
       start(['verification'], { TMPDIR: tmp, RECONCILE_INTERVAL_MS: '3600000' });
-      await waitFor(() => !existsSync(join(ours, name)), "this deployment's worker to remove its dead worker's directory", 15_000);
+      await waitFor(
+        () => !existsSync(join(ours, name)),
+        "this deployment's worker to remove its dead worker's directory",
+        15_000,
+      );
     });
 
     it('refuses a work root another user planted as a link in the shared TMPDIR: the run errors saying why, and nothing is written where the link points', async () => {
@@ -398,10 +517,14 @@ describe('faults the sweep must survive: no work stranded', function () {
       const ws = await createWorkspace(org, {}, dep.api);
       const cv = await uploadTo(dep, ws.id, token);
       const [runId] = await createRuns(dep, ws.id, cv, token, 1, { 'plan-only': true });
-      const run = await waitFor(async () => {
-        const res = await api('GET', `${dep.api}/runs/${runId}?include=plan`, { token });
-        return ['errored', 'planned_and_finished'].includes(res.body.data.attributes.status) ? res.body : null;
-      }, 'the run to end', 60_000);
+      const run = await waitFor(
+        async () => {
+          const res = await api('GET', `${dep.api}/runs/${runId}?include=plan`, { token });
+          return ['errored', 'planned_and_finished'].includes(res.body.data.attributes.status) ? res.body : null;
+        },
+        'the run to end',
+        60_000,
+      );
       expect(run.data.attributes.status).to.equal('errored');
       const logUrl = await onTestServer(run.included[0].attributes['log-read-url'], dep.baseUrl);
       const log = await (await fetch(`${logUrl}${logUrl.includes('?') ? '&' : '?'}offset=0&limit=1048576`)).text();
@@ -421,7 +544,10 @@ describe('faults the sweep must survive: no work stranded', function () {
         return new Promise<number>(() => undefined);
       });
       cleanups.push(() => integration.close());
-      const sender = start(['run-pipeline', 'run-task-dispatch', 'verification'], { OUTBOUND_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '3600000' });
+      const sender = start(['run-pipeline', 'run-task-dispatch', 'verification'], {
+        OUTBOUND_LEASE_SECONDS: '3',
+        RECONCILE_INTERVAL_MS: '3600000',
+      });
       await workersReady(sender);
       const { token, ws } = await taskSetup(integration.url, { level: 'mandatory', stages: ['post_plan'] });
       await uploadConfig(ws.id, token, { 'main.tf': 'output "ok" { value = true }\n' });
@@ -431,13 +557,22 @@ describe('faults the sweep must survive: no work stranded', function () {
       await sender.stop('SIGKILL');
 
       const result = await harness().rt.db('task_results').where({ run_id: runId }).first('id');
-      const attempts = async () => (await api('GET', `/task-results/${result.id}`, { token })).body.data.attributes['delivery-attempts'].map((a: { attempt: number; state: string }) => [a.attempt, a.state]);
+      const attempts = async () =>
+        (await api('GET', `/task-results/${result.id}`, { token })).body.data.attributes['delivery-attempts'].map(
+          (a: { attempt: number; state: string }) => [a.attempt, a.state],
+        );
       // What the killed sender left: its attempt open, as if it still sent.
       expect(await attempts()).to.deep.equal([[1, 'in-progress']]);
 
       start(['deadline-expiry'], { RECONCILE_INTERVAL_MS: '1000' });
-      await waitFor(async () => JSON.stringify(await attempts()) === JSON.stringify([[1, 'abandoned']]), 'the attempt to be closed as abandoned', 20_000);
-      expect((await harness().rt.db('task_results').where({ id: result.id }).first('dispatch_status')).dispatch_status).to.equal('delivered');
+      await waitFor(
+        async () => JSON.stringify(await attempts()) === JSON.stringify([[1, 'abandoned']]),
+        'the attempt to be closed as abandoned',
+        20_000,
+      );
+      expect(
+        (await harness().rt.db('task_results').where({ id: result.id }).first('dispatch_status')).dispatch_status,
+      ).to.equal('delivered');
       // The result had its answer: the request is not sent again.
       expect(integration.requests.filter((r) => r.body.stage === 'post_plan')).to.have.length(1);
     });

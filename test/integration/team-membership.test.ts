@@ -13,7 +13,13 @@ const linkage = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ typ
 const change = (method: 'POST' | 'DELETE', teamId: string, kind: string, ids: string[], token: string | null) =>
   api(method, `/teams/${teamId}/relationships/${kind}`, { token, body: linkage(kind, ids) });
 
-async function ok(method: 'POST' | 'DELETE', teamId: string, kind: string, ids: string[], token: string): Promise<void> {
+async function ok(
+  method: 'POST' | 'DELETE',
+  teamId: string,
+  kind: string,
+  ids: string[],
+  token: string,
+): Promise<void> {
   const res = await change(method, teamId, kind, ids, token);
   expect(res.status, res.text).to.equal(204);
   expect(res.text).to.equal('');
@@ -36,7 +42,9 @@ async function listedUsers(teamId: string, token: string): Promise<string[]> {
   expect(res.status, res.text).to.equal(200);
   const included = (res.body.included ?? []) as { type: string; id: string; attributes: { username: string } }[];
   expect(included.every((r) => r.type === 'users')).to.equal(true);
-  expect(included.map((r) => r.id).sort()).to.deep.equal(res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort());
+  expect(included.map((r) => r.id).sort()).to.deep.equal(
+    res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort(),
+  );
   expect(res.body.data.attributes['users-count']).to.equal(included.length);
   return included.map((r) => r.attributes.username).sort();
 }
@@ -64,7 +72,13 @@ describe('team membership', () => {
       const { org, users } = await orgWithMembers(3);
       const teamId = await createTeam(org);
       expect(await listedUsers(teamId, org.owner.token)).to.deep.equal([]);
-      await ok('POST', teamId, USERS, users.map((u) => u.username), org.owner.token);
+      await ok(
+        'POST',
+        teamId,
+        USERS,
+        users.map((u) => u.username),
+        org.owner.token,
+      );
       expect(await listedUsers(teamId, org.owner.token)).to.deep.equal(sorted(users));
       expect(await memberNames(teamId)).to.deep.equal(sorted(users));
     });
@@ -130,16 +144,20 @@ describe('team membership', () => {
       expect(await listedUsers(teamId, org.owner.token)).to.deep.equal([users[0].username]);
 
       const show = await api('GET', `/teams/${teamId}`, { token: org.owner.token });
-      expect(show.body.data.relationships['organization-memberships'].data.map((m: { id: string }) => m.id).sort()).to.deep.equal(
-        [memberships[0], inviteId].sort(),
-      );
+      expect(
+        show.body.data.relationships['organization-memberships'].data.map((m: { id: string }) => m.id).sort(),
+      ).to.deep.equal([memberships[0], inviteId].sort());
       expect(show.body.data.relationships.users.data).to.deep.equal([{ type: 'users', id: users[0].id }]);
 
-      const withMemberships = await api('GET', `/teams/${teamId}?include=organization-memberships`, { token: org.owner.token });
+      const withMemberships = await api('GET', `/teams/${teamId}?include=organization-memberships`, {
+        token: org.owner.token,
+      });
       const invite = withMemberships.body.included.find((r: { id: string }) => r.id === inviteId);
       expect(invite.attributes.status).to.equal('invited');
 
-      const accepted = await api('POST', `/organization-memberships/${inviteId}/actions/accept`, { token: invitee.token });
+      const accepted = await api('POST', `/organization-memberships/${inviteId}/actions/accept`, {
+        token: invitee.token,
+      });
       expect(accepted.status, accepted.text).to.equal(200);
       expect(await listedUsers(teamId, org.owner.token)).to.deep.equal(sorted([users[0], invitee]));
     });
@@ -159,7 +177,13 @@ describe('team membership', () => {
       const teamId = await createTeam(org);
       const unknown = await change('POST', teamId, MEMBERSHIPS, [memberships[0], 'ou-doesnotexist'], org.owner.token);
       expectError(unknown, 404, /ou-doesnotexist/);
-      const foreign = await change('POST', teamId, MEMBERSHIPS, [memberships[0], other.memberships[0]], org.owner.token);
+      const foreign = await change(
+        'POST',
+        teamId,
+        MEMBERSHIPS,
+        [memberships[0], other.memberships[0]],
+        org.owner.token,
+      );
       expectError(foreign, 404, new RegExp(other.memberships[0]));
       expect(await memberNames(teamId)).to.deep.equal([]);
     });
@@ -225,7 +249,11 @@ describe('team membership', () => {
       const teamId = await createTeam(org);
       await ok('POST', teamId, USERS, [users[0].username], org.owner.token);
       const ghost = uniq('ghost');
-      expectError(await change('DELETE', teamId, USERS, [users[0].username, ghost], org.owner.token), 404, new RegExp(ghost));
+      expectError(
+        await change('DELETE', teamId, USERS, [users[0].username, ghost], org.owner.token),
+        404,
+        new RegExp(ghost),
+      );
       expectError(await change('DELETE', teamId, MEMBERSHIPS, ['ou-doesnotexist'], org.owner.token), 404);
       expect(await memberNames(teamId)).to.deep.equal([users[0].username]);
     });
@@ -244,8 +272,16 @@ describe('team membership', () => {
       expect(await memberNames(owners)).to.deep.equal([org.owner.username]);
 
       await ok('POST', owners, USERS, [users[0].username], org.owner.token);
-      expectError(await change('DELETE', owners, USERS, [org.owner.username, users[0].username], org.owner.token), 422, /owners/);
-      expectError(await change('DELETE', owners, MEMBERSHIPS, [ownerMembership, memberships[0]], org.owner.token), 422, /owners/);
+      expectError(
+        await change('DELETE', owners, USERS, [org.owner.username, users[0].username], org.owner.token),
+        422,
+        /owners/,
+      );
+      expectError(
+        await change('DELETE', owners, MEMBERSHIPS, [ownerMembership, memberships[0]], org.owner.token),
+        422,
+        /owners/,
+      );
       expect(await memberNames(owners)).to.deep.equal(sorted([org.owner, users[0]]));
 
       await ok('DELETE', owners, USERS, [users[0].username], org.owner.token);
@@ -269,10 +305,26 @@ describe('team membership', () => {
       const teamId = await createTeam(org);
       await ok('POST', teamId, USERS, [users[0].username], org.owner.token);
       const bodies: [string, unknown][] = [
-        [USERS, { data: [{ type: 'users', id: users[1].username }, { type: 'user', id: users[1].username }] }],
+        [
+          USERS,
+          {
+            data: [
+              { type: 'users', id: users[1].username },
+              { type: 'user', id: users[1].username },
+            ],
+          },
+        ],
         [USERS, { data: [{ type: 'teams', id: users[1].username }] }],
         [USERS, { data: [{ type: 'organization-memberships', id: memberships[1] }] }],
-        [MEMBERSHIPS, { data: [{ type: 'organization-memberships', id: memberships[1] }, { type: 'teams', id: memberships[1] }] }],
+        [
+          MEMBERSHIPS,
+          {
+            data: [
+              { type: 'organization-memberships', id: memberships[1] },
+              { type: 'teams', id: memberships[1] },
+            ],
+          },
+        ],
         [MEMBERSHIPS, { data: [{ type: 'users', id: users[1].username }] }],
         [MEMBERSHIPS, { data: [{ type: 'organization-membership', id: memberships[1] }] }],
       ];
@@ -300,7 +352,10 @@ describe('team membership', () => {
       ];
       for (const method of ['POST', 'DELETE']) {
         for (const kind of [USERS, MEMBERSHIPS]) {
-          const empty = await api(method, `/teams/${teamId}/relationships/${kind}`, { token: org.owner.token, body: { data: [] } });
+          const empty = await api(method, `/teams/${teamId}/relationships/${kind}`, {
+            token: org.owner.token,
+            body: { data: [] },
+          });
           expectError(empty, 422);
           for (const body of bodies) {
             const res = await api(method, `/teams/${teamId}/relationships/${kind}`, { token: org.owner.token, body });
@@ -317,7 +372,10 @@ describe('team membership', () => {
       await ok('POST', teamId, USERS, [users[0].username], org.owner.token);
       for (const method of ['POST', 'DELETE']) {
         for (const kind of [USERS, MEMBERSHIPS]) {
-          expectError(await api(method, `/teams/${teamId}/relationships/${kind}`, { token: org.owner.token, raw: '{"data": [' }), 400);
+          expectError(
+            await api(method, `/teams/${teamId}/relationships/${kind}`, { token: org.owner.token, raw: '{"data": [' }),
+            400,
+          );
         }
       }
       expect(await memberNames(teamId)).to.deep.equal([users[0].username]);
@@ -367,7 +425,10 @@ describe('team membership', () => {
     it('answers 404 to a caller without manage-membership, changing nothing', async () => {
       const { org, users, memberships } = await orgWithMembers(4);
       const [plain, teamManager, target1, target2] = users;
-      const teamManagers = await createTeam(org, { visibility: 'organization', 'organization-access': { 'manage-teams': true } });
+      const teamManagers = await createTeam(org, {
+        visibility: 'organization',
+        'organization-access': { 'manage-teams': true },
+      });
       await ok('POST', teamManagers, USERS, [teamManager.username], org.owner.token);
       const teamId = await createTeam(org, { visibility: 'organization' });
       await ok('POST', teamId, USERS, [target1.username], org.owner.token);
@@ -386,7 +447,10 @@ describe('team membership', () => {
     it('keeps the owners team to owners: manage-membership alone cannot change it (404)', async () => {
       const { org, users, memberships } = await orgWithMembers(2);
       const [admin, other] = users;
-      const membershipAdmins = await createTeam(org, { visibility: 'organization', 'organization-access': { 'manage-membership': true } });
+      const membershipAdmins = await createTeam(org, {
+        visibility: 'organization',
+        'organization-access': { 'manage-membership': true },
+      });
       await ok('POST', membershipAdmins, USERS, [admin.username], org.owner.token);
       const owners = await ownersTeamId(org);
       await ok('POST', owners, USERS, [other.username], org.owner.token);
@@ -409,7 +473,10 @@ describe('team membership', () => {
     it('lets a member of a team with manage-membership change memberships', async () => {
       const { org, users, memberships } = await orgWithMembers(3);
       const [admin, target1, target2] = users;
-      const membershipAdmins = await createTeam(org, { visibility: 'organization', 'organization-access': { 'manage-membership': true } });
+      const membershipAdmins = await createTeam(org, {
+        visibility: 'organization',
+        'organization-access': { 'manage-membership': true },
+      });
       await ok('POST', membershipAdmins, USERS, [admin.username], org.owner.token);
       const teamId = await createTeam(org, { visibility: 'organization' });
 

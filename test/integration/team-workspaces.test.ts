@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { countRows, createOrg, createTeam, createUser, createWorkspace, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createOrg,
+  createTeam,
+  createUser,
+  createWorkspace,
+  joinOrg,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';
@@ -15,13 +24,20 @@ function expectPointer(res: ApiResponse, pointer: string): void {
 }
 
 const twBody = (access: unknown, workspaceId: string, teamId: string) =>
-  doc('team-workspaces', { access }, {
-    workspace: { data: { type: 'workspaces', id: workspaceId } },
-    team: { data: { type: 'teams', id: teamId } },
-  });
+  doc(
+    'team-workspaces',
+    { access },
+    {
+      workspace: { data: { type: 'workspaces', id: workspaceId } },
+      team: { data: { type: 'teams', id: teamId } },
+    },
+  );
 
 async function grantAccess(org: Org, teamId: string, workspaceId: string, access: Access): Promise<string> {
-  const res = await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody(access, workspaceId, teamId) });
+  const res = await api('POST', '/team-workspaces', {
+    token: org.owner.token,
+    body: twBody(access, workspaceId, teamId),
+  });
   expect(res.status, res.text).to.equal(201);
   return res.body.data.id;
 }
@@ -35,7 +51,10 @@ async function addToTeam(org: Org, teamId: string, user: TestUser): Promise<void
 }
 
 /** A fresh member of `org` on a fresh team of their own. */
-async function memberOnTeam(org: Org, teamAttrs: Record<string, unknown> = {}): Promise<{ user: TestUser; teamId: string }> {
+async function memberOnTeam(
+  org: Org,
+  teamAttrs: Record<string, unknown> = {},
+): Promise<{ user: TestUser; teamId: string }> {
   const user = await createUser();
   await joinOrg(org, user);
   const teamId = await createTeam(org, teamAttrs);
@@ -77,7 +96,10 @@ describe('team-workspaces', () => {
         const ws = await createWorkspace(org);
         const teamId = await createTeam(org);
         const initial = await countRows('team_workspaces');
-        const res = await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody(access, ws.id, teamId) });
+        const res = await api('POST', '/team-workspaces', {
+          token: org.owner.token,
+          body: twBody(access, ws.id, teamId),
+        });
         expect(res.status, res.text).to.equal(201);
         expect(res.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
         const data = res.body.data;
@@ -87,7 +109,8 @@ describe('team-workspaces', () => {
         expect(data.attributes.runs).to.equal(expected[access].runs);
         expect(data.attributes['workspace-locking']).to.equal(expected[access].locking);
         expect(data.attributes['run-tasks']).to.equal(access === 'admin');
-        for (const k of ['variables', 'state-versions', 'sentinel-mocks']) expect(data.attributes[k], k).to.be.a('string');
+        for (const k of ['variables', 'state-versions', 'sentinel-mocks'])
+          expect(data.attributes[k], k).to.be.a('string');
         expect(data.relationships.team.data).to.deep.equal({ type: 'teams', id: teamId });
         expect(data.relationships.workspace.data).to.deep.equal({ type: 'workspaces', id: ws.id });
         expect(await countRows('team_workspaces')).to.equal(initial + 1);
@@ -100,7 +123,10 @@ describe('team-workspaces', () => {
       const teamId = await createTeam(org);
       await grantAccess(org, teamId, ws.id, 'read');
       const initial = await countRows('team_workspaces');
-      const res = await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('admin', ws.id, teamId) });
+      const res = await api('POST', '/team-workspaces', {
+        token: org.owner.token,
+        body: twBody('admin', ws.id, teamId),
+      });
       expectError(res, 422);
       expect(await countRows('team_workspaces')).to.equal(initial);
       const rows = await harness().rt.db('team_workspaces').where({ team_id: teamId, workspace_id: ws.id });
@@ -113,7 +139,8 @@ describe('team-workspaces', () => {
       const initial = await countRows('team_workspaces');
       const results = await Promise.all(
         (['read', 'plan', 'write', 'admin', 'read'] as Access[]).map((access) =>
-          api('POST', '/team-workspaces', { token: org.owner.token, body: twBody(access, ws.id, teamId) })),
+          api('POST', '/team-workspaces', { token: org.owner.token, body: twBody(access, ws.id, teamId) }),
+        ),
       );
       expect(results.filter((r) => r.status === 201)).to.have.length(1);
       for (const r of results.filter((x) => x.status !== 201)) expectError(r, 422);
@@ -127,23 +154,56 @@ describe('team-workspaces', () => {
       const wsA = await createWorkspace(a);
       const teamB = await createTeam(b);
       const initial = await countRows('team_workspaces');
-      expectError(await api('POST', '/team-workspaces', { token: owner.token, body: twBody('read', wsA.id, teamB) }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: harness().adminToken, body: twBody('read', wsA.id, teamB) }), 404);
+      expectError(
+        await api('POST', '/team-workspaces', { token: owner.token, body: twBody('read', wsA.id, teamB) }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', { token: harness().adminToken, body: twBody('read', wsA.id, teamB) }),
+        404,
+      );
       expect(await countRows('team_workspaces')).to.equal(initial);
     });
 
-    it('answers 404 for unknown ids and for another organization\'s workspace or team, creating nothing', async () => {
+    it("answers 404 for unknown ids and for another organization's workspace or team, creating nothing", async () => {
       const ws = await createWorkspace(org);
       const teamId = await createTeam(org);
       const foreignWs = await createWorkspace(other);
       const foreignTeam = await createTeam(other);
       const initial = await countRows('team_workspaces');
-      expectError(await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('read', 'ws-doesnotexist', teamId) }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('read', ws.id, 'team-doesnotexist') }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('read', foreignWs.id, foreignTeam) }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('read', ws.id, foreignTeam) }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: other.owner.token, body: twBody('read', ws.id, teamId) }), 404);
-      expectError(await api('POST', '/team-workspaces', { token: outsider.token, body: twBody('read', ws.id, teamId) }), 404);
+      expectError(
+        await api('POST', '/team-workspaces', {
+          token: org.owner.token,
+          body: twBody('read', 'ws-doesnotexist', teamId),
+        }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', {
+          token: org.owner.token,
+          body: twBody('read', ws.id, 'team-doesnotexist'),
+        }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', {
+          token: org.owner.token,
+          body: twBody('read', foreignWs.id, foreignTeam),
+        }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', { token: org.owner.token, body: twBody('read', ws.id, foreignTeam) }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', { token: other.owner.token, body: twBody('read', ws.id, teamId) }),
+        404,
+      );
+      expectError(
+        await api('POST', '/team-workspaces', { token: outsider.token, body: twBody('read', ws.id, teamId) }),
+        404,
+      );
       expect(await countRows('team_workspaces')).to.equal(initial);
     });
 
@@ -179,14 +239,21 @@ describe('team-workspaces', () => {
         [doc('team-workspaces', { access: 'read' }, { team: rels.team }), '/data/relationships/workspace'],
         [doc('team-workspaces', { access: 'read' }, { workspace: rels.workspace }), '/data/relationships/team'],
         [
-          doc('team-workspaces', { access: 'read' }, { workspace: { data: { type: 'teams', id: ws.id } }, team: rels.team }),
+          doc(
+            'team-workspaces',
+            { access: 'read' },
+            { workspace: { data: { type: 'teams', id: ws.id } }, team: rels.team },
+          ),
           '/data/relationships/workspace/data/type',
         ],
         [
           doc('team-workspaces', { access: 'read' }, { workspace: rels.workspace, team: { data: { type: 'teams' } } }),
           '/data/relationships/team/data/id',
         ],
-        [doc('team-workspaces', { access: 'read' }, { workspace: rels.workspace, team: { data: null } }), '/data/relationships/team/data'],
+        [
+          doc('team-workspaces', { access: 'read' }, { workspace: rels.workspace, team: { data: null } }),
+          '/data/relationships/team/data',
+        ],
       ];
       for (const [body, pointer] of cases) {
         const res = await api('POST', '/team-workspaces', { token: org.owner.token, body });
@@ -202,7 +269,8 @@ describe('team-workspaces', () => {
       const ws = await createWorkspace(org);
       const otherWs = await createWorkspace(org);
       const ids: string[] = [];
-      for (const access of ['read', 'write', 'admin'] as Access[]) ids.push(await grantAccess(org, await createTeam(org), ws.id, access));
+      for (const access of ['read', 'write', 'admin'] as Access[])
+        ids.push(await grantAccess(org, await createTeam(org), ws.id, access));
       const unrelated = await grantAccess(org, await createTeam(org), otherWs.id, 'read');
 
       const res = await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: org.owner.token });
@@ -248,14 +316,23 @@ describe('team-workspaces', () => {
       const missing = await api('GET', '/team-workspaces', { token: org.owner.token });
       expectError(missing, 400, /filter\[workspace\]\[id\]/);
       expectError(await api('GET', '/team-workspaces?filter[workspace][id]=', { token: org.owner.token }), 400);
-      expectError(await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}&page[size]=0`, { token: org.owner.token }), 400);
+      expectError(
+        await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}&page[size]=0`, { token: org.owner.token }),
+        400,
+      );
     });
 
     it('answers 404 for unknown or foreign workspaces and 401 without a valid token', async () => {
       const ws = await createWorkspace(org);
       await grantAccess(org, await createTeam(org), ws.id, 'read');
-      expectError(await api('GET', '/team-workspaces?filter[workspace][id]=ws-doesnotexist', { token: org.owner.token }), 404);
-      expectError(await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: other.owner.token }), 404);
+      expectError(
+        await api('GET', '/team-workspaces?filter[workspace][id]=ws-doesnotexist', { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: other.owner.token }),
+        404,
+      );
       expectError(await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: outsider.token }), 404);
       expectError(await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: null }), 401);
       expectError(await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token: 'wrong' }), 401);
@@ -500,7 +577,8 @@ describe('team-workspaces', () => {
       await addToTeam(org, second, user);
       const low = await grantAccess(org, teamId, ws.id, 'read');
       const high = await grantAccess(org, second, ws.id, 'write');
-      const perms = async () => (await api('GET', `/workspaces/${ws.id}`, { token: user.token })).body?.data?.attributes?.permissions;
+      const perms = async () =>
+        (await api('GET', `/workspaces/${ws.id}`, { token: user.token })).body?.data?.attributes?.permissions;
       expect(await perms()).to.include({ 'can-queue-apply': true, 'can-update': false });
 
       expect((await setAccess(high, 'plan', org.owner.token)).status).to.equal(200);
@@ -516,7 +594,7 @@ describe('team-workspaces', () => {
       expect(await visibleTo(user)).to.deep.equal([]);
     });
 
-    it('lets a team token act with its team\'s access', async () => {
+    it("lets a team token act with its team's access", async () => {
       const teamId = await createTeam(org);
       await grantAccess(org, teamId, ws.id, 'plan');
       const tok = await api('POST', `/teams/${teamId}/authentication-token`, { token: org.owner.token });
@@ -540,7 +618,11 @@ describe('team-workspaces', () => {
       expect(listIds(list)).to.have.members([a.id, b.id]);
       expect(list.body.meta.pagination['total-count']).to.equal(2);
       for (const w of list.body.data) {
-        expect(w.attributes.permissions).to.include({ 'can-update': true, 'can-destroy': true, 'can-queue-apply': true });
+        expect(w.attributes.permissions).to.include({
+          'can-update': true,
+          'can-destroy': true,
+          'can-queue-apply': true,
+        });
       }
       const shown = await api('GET', `/organizations/${scoped.name}/workspaces/${a.name}`, { token: manager.token });
       expect(shown.body.data.attributes.permissions['can-update']).to.equal(true);

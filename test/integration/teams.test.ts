@@ -49,7 +49,8 @@ const postTeam = (orgName: string, token: string | null, attrs: Record<string, u
 const patchTeam = (id: string, token: string | null, attrs: Record<string, unknown>) =>
   api('PATCH', `/teams/${id}`, { token, body: doc('teams', attrs) });
 
-const namesOf = (res: { body: { data: { attributes: { name: string } }[] } }) => res.body.data.map((t) => t.attributes.name);
+const namesOf = (res: { body: { data: { attributes: { name: string } }[] } }) =>
+  res.body.data.map((t) => t.attributes.name);
 
 describe('teams', () => {
   describe('the owners team', () => {
@@ -172,7 +173,9 @@ describe('teams', () => {
 
       const show = await api('GET', `/teams/${team.id}`, { token: org.owner.token });
       expect(show.status, show.text).to.equal(200);
-      expect(show.body.data.attributes['organization-access']).to.deep.equal(accessWith('manage-workspaces', 'manage-teams'));
+      expect(show.body.data.attributes['organization-access']).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-teams'),
+      );
       expect(show.body.data.attributes.name).to.equal(name);
     });
 
@@ -227,7 +230,10 @@ describe('teams', () => {
     it('answers malformed JSON with 400', async () => {
       const org = await createOrg();
       const before = await countRows('teams');
-      expectError(await api('POST', `/organizations/${org.name}/teams`, { token: org.owner.token, raw: '{"data": {' }), 400);
+      expectError(
+        await api('POST', `/organizations/${org.name}/teams`, { token: org.owner.token, raw: '{"data": {' }),
+        400,
+      );
       expect(await countRows('teams')).to.equal(before);
     });
 
@@ -249,7 +255,9 @@ describe('teams', () => {
       for (const name of names) await createTeam(org, { name });
 
       const filter = encodeURIComponent(`alpha-${tag},Gamma-${tag}`);
-      const byNames = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=${filter}`, { token: org.owner.token });
+      const byNames = await api('GET', `/organizations/${org.name}/teams?filter%5Bnames%5D=${filter}`, {
+        token: org.owner.token,
+      });
       expect(byNames.status, byNames.text).to.equal(200);
       expect(namesOf(byNames).sort()).to.deep.equal([`Gamma-${tag}`, `alpha-${tag}`].sort());
 
@@ -278,7 +286,9 @@ describe('teams', () => {
       const underscore = await api('GET', `/organizations/${org.name}/teams?q=a_b`, { token: org.owner.token });
       expect(underscore.status, underscore.text).to.equal(200);
       expect(namesOf(underscore)).to.deep.equal(['a_b']);
-      const percent = await api('GET', `/organizations/${org.name}/teams?q=${encodeURIComponent('%')}`, { token: org.owner.token });
+      const percent = await api('GET', `/organizations/${org.name}/teams?q=${encodeURIComponent('%')}`, {
+        token: org.owner.token,
+      });
       expect(percent.status, percent.text).to.equal(200);
       expect(percent.body.data).to.deep.equal([]);
     });
@@ -306,14 +316,21 @@ describe('teams', () => {
       }
       expect(seen.sort()).to.deep.equal(all);
 
-      const beyond = await api('GET', `/organizations/${org.name}/teams?page[number]=4&page[size]=2`, { token: org.owner.token });
+      const beyond = await api('GET', `/organizations/${org.name}/teams?page[number]=4&page[size]=2`, {
+        token: org.owner.token,
+      });
       expect(beyond.status).to.equal(200);
       expect(beyond.body.data).to.deep.equal([]);
       expect(beyond.body.meta.pagination['total-count']).to.equal(6);
 
       const defaults = await api('GET', `/organizations/${org.name}/teams`, { token: org.owner.token });
       expect(defaults.body.data).to.have.length(6);
-      expect(defaults.body.meta.pagination).to.include({ 'current-page': 1, 'page-size': 20, 'total-pages': 1, 'total-count': 6 });
+      expect(defaults.body.meta.pagination).to.include({
+        'current-page': 1,
+        'page-size': 20,
+        'total-pages': 1,
+        'total-count': 6,
+      });
       expect(defaults.body.meta.pagination['next-page']).to.equal(null);
       expect(defaults.body.meta.pagination['prev-page']).to.equal(null);
 
@@ -321,7 +338,9 @@ describe('teams', () => {
       expect(capped.status).to.equal(200);
       expect(capped.body.meta.pagination['page-size']).to.equal(100);
 
-      const filtered = await api('GET', `/organizations/${org.name}/teams?q=team-&page[size]=4&page[number]=2`, { token: org.owner.token });
+      const filtered = await api('GET', `/organizations/${org.name}/teams?q=team-&page[size]=4&page[number]=2`, {
+        token: org.owner.token,
+      });
       expect(filtered.body.data).to.have.length(1);
       expect(filtered.body.meta.pagination).to.include({ 'total-count': 5, 'total-pages': 2, 'current-page': 2 });
     });
@@ -361,7 +380,9 @@ describe('teams', () => {
       const res = await api('GET', `/teams/${teamId}?include=users`, { token: org.owner.token });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data.attributes['users-count']).to.equal(2);
-      expect(res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort()).to.deep.equal([a.id, b.id].sort());
+      expect(res.body.data.relationships.users.data.map((u: { id: string }) => u.id).sort()).to.deep.equal(
+        [a.id, b.id].sort(),
+      );
       expect(res.body.data.relationships['organization-memberships'].data).to.have.length(3);
       const included = res.body.included as { type: string; id: string; attributes: { username: string } }[];
       expect(included.map((r) => r.type)).to.deep.equal(['users', 'users']);
@@ -381,17 +402,27 @@ describe('teams', () => {
       const teamId = await createTeam(org);
       const add = await api('POST', `/teams/${teamId}/relationships/organization-memberships`, {
         token: org.owner.token,
-        body: { data: [{ type: 'organization-memberships', id: aMembership }, { type: 'organization-memberships', id: inviteId }] },
+        body: {
+          data: [
+            { type: 'organization-memberships', id: aMembership },
+            { type: 'organization-memberships', id: inviteId },
+          ],
+        },
       });
       expect(add.status, add.text).to.equal(204);
 
       for (const include of ['organization-memberships', 'organization_memberships']) {
         const res = await api('GET', `/teams/${teamId}?include=${include}`, { token: org.owner.token });
         expect(res.status, res.text).to.equal(200);
-        expect(res.body.data.relationships['organization-memberships'].data.map((m: { id: string }) => m.id).sort()).to.deep.equal(
-          [aMembership, inviteId].sort(),
-        );
-        type Included = { type: string; id: string; attributes: { status: string }; relationships: Record<string, { data: unknown }> };
+        expect(
+          res.body.data.relationships['organization-memberships'].data.map((m: { id: string }) => m.id).sort(),
+        ).to.deep.equal([aMembership, inviteId].sort());
+        type Included = {
+          type: string;
+          id: string;
+          attributes: { status: string };
+          relationships: Record<string, { data: unknown }>;
+        };
         const included = res.body.included as Included[];
         expect(included.every((r) => r.type === 'organization-memberships')).to.equal(true);
         const byId = new Map(included.map((r) => [r.id, r]));
@@ -399,10 +430,15 @@ describe('teams', () => {
         expect(byId.get(aMembership)!.attributes.status).to.equal('active');
         expect(byId.get(inviteId)!.attributes.status).to.equal('invited');
         expect(byId.get(inviteId)!.relationships.user.data).to.deep.equal({ type: 'users', id: invitee.id });
-        expect(byId.get(aMembership)!.relationships.organization.data).to.deep.equal({ type: 'organizations', id: org.name });
+        expect(byId.get(aMembership)!.relationships.organization.data).to.deep.equal({
+          type: 'organizations',
+          id: org.name,
+        });
       }
 
-      const both = await api('GET', `/teams/${teamId}?include=users,organization-memberships`, { token: org.owner.token });
+      const both = await api('GET', `/teams/${teamId}?include=users,organization-memberships`, {
+        token: org.owner.token,
+      });
       expect(both.status, both.text).to.equal(200);
       const types = both.body.included.map((r: { type: string }) => r.type).sort();
       expect(types).to.deep.equal(['organization-memberships', 'organization-memberships', 'users']);
@@ -421,12 +457,16 @@ describe('teams', () => {
       const direct = await api('GET', `/organization-memberships/${aMembership}`, { token: org.owner.token });
       expect(direct.status, direct.text).to.equal(200);
 
-      const asOwner = await api('GET', `/teams/${visible}?include=organization-memberships`, { token: org.owner.token });
+      const asOwner = await api('GET', `/teams/${visible}?include=organization-memberships`, {
+        token: org.owner.token,
+      });
       expect(asOwner.status, asOwner.text).to.equal(200);
       const included = asOwner.body.included.find((r: { id: string }) => r.id === aMembership);
       expect(included.attributes['created-at']).to.equal(direct.body.data.attributes['created-at']);
       expect(included.attributes.status).to.equal('active');
-      expect(included.relationships.teams.data.map((t: { id: string }) => t.id).sort()).to.deep.equal([visible, secret].sort());
+      expect(included.relationships.teams.data.map((t: { id: string }) => t.id).sort()).to.deep.equal(
+        [visible, secret].sort(),
+      );
 
       const asViewer = await api('GET', `/teams/${visible}?include=organization-memberships`, { token: viewer.token });
       expect(asViewer.status, asViewer.text).to.equal(200);
@@ -444,11 +484,17 @@ describe('teams', () => {
       await addUsers(org, second, a);
       const res = await api('GET', `/organizations/${org.name}/teams?include=users`, { token: org.owner.token });
       expect(res.status, res.text).to.equal(200);
-      const users = (res.body.included as { type: string; id: string }[]).filter((r) => r.type === 'users').map((r) => r.id);
+      const users = (res.body.included as { type: string; id: string }[])
+        .filter((r) => r.type === 'users')
+        .map((r) => r.id);
       expect(users.sort()).to.deep.equal([a.id, org.owner.id].sort());
-      const members = await api('GET', `/organizations/${org.name}/teams?include=organization_memberships`, { token: org.owner.token });
+      const members = await api('GET', `/organizations/${org.name}/teams?include=organization_memberships`, {
+        token: org.owner.token,
+      });
       expect(members.status, members.text).to.equal(200);
-      expect(members.body.included.every((r: { type: string }) => r.type === 'organization-memberships')).to.equal(true);
+      expect(members.body.included.every((r: { type: string }) => r.type === 'organization-memberships')).to.equal(
+        true,
+      );
       expect(members.body.included).to.have.length(2);
     });
 
@@ -458,7 +504,9 @@ describe('teams', () => {
       for (const include of ['workspaces', 'users,bogus', 'organization']) {
         const show = await api('GET', `/teams/${teamId}?include=${include}`, { token: org.owner.token });
         expectError(show, 400, /Invalid include parameter/);
-        const list = await api('GET', `/organizations/${org.name}/teams?include=${include}`, { token: org.owner.token });
+        const list = await api('GET', `/organizations/${org.name}/teams?include=${include}`, {
+          token: org.owner.token,
+        });
         expectError(list, 400, /Invalid include parameter/);
       }
     });
@@ -467,7 +515,9 @@ describe('teams', () => {
   describe('show, update and delete', () => {
     it('updates name, visibility and organization-access, merging permissions with the stored ones', async () => {
       const org = await createOrg();
-      const teamId = await createTeam(org, { 'organization-access': { 'manage-workspaces': true, 'read-projects': true } });
+      const teamId = await createTeam(org, {
+        'organization-access': { 'manage-workspaces': true, 'read-projects': true },
+      });
       const name = uniq('renamed');
       const res = await api('PATCH', `/teams/${teamId}`, {
         token: org.owner.token,
@@ -480,20 +530,36 @@ describe('teams', () => {
       });
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data.id).to.equal(teamId);
-      expect(res.body.data.attributes).to.include({ name, visibility: 'organization', 'allow-member-token-management': false });
-      expect(res.body.data.attributes['organization-access']).to.deep.equal(accessWith('manage-workspaces', 'manage-modules'));
+      expect(res.body.data.attributes).to.include({
+        name,
+        visibility: 'organization',
+        'allow-member-token-management': false,
+      });
+      expect(res.body.data.attributes['organization-access']).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-modules'),
+      );
 
       const show = await api('GET', `/teams/${teamId}`, { token: org.owner.token });
-      expect(show.body.data.attributes).to.include({ name, visibility: 'organization', 'allow-member-token-management': false });
-      expect(show.body.data.attributes['organization-access']).to.deep.equal(accessWith('manage-workspaces', 'manage-modules'));
-      expect((await teamRow(teamId)).organization_access).to.deep.equal(accessWith('manage-workspaces', 'manage-modules'));
+      expect(show.body.data.attributes).to.include({
+        name,
+        visibility: 'organization',
+        'allow-member-token-management': false,
+      });
+      expect(show.body.data.attributes['organization-access']).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-modules'),
+      );
+      expect((await teamRow(teamId)).organization_access).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-modules'),
+      );
 
       const sso = await patchTeam(teamId, org.owner.token, { 'sso-team-id': 'abc' });
       expect(sso.status, sso.text).to.equal(200);
       expect(sso.body.data.attributes).to.include({ name, 'sso-team-id': 'abc' });
       const cleared = await patchTeam(teamId, org.owner.token, { 'sso-team-id': null });
       expect(cleared.body.data.attributes['sso-team-id']).to.equal(null);
-      expect(cleared.body.data.attributes['organization-access']).to.deep.equal(accessWith('manage-workspaces', 'manage-modules'));
+      expect(cleared.body.data.attributes['organization-access']).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-modules'),
+      );
     });
 
     it('keeps the members in the PATCH response', async () => {
@@ -560,7 +626,13 @@ describe('teams', () => {
       const teamId = await createTeam(org, { visibility: 'organization' });
       const before = await teamRow(teamId);
       expectError(await api('GET', '/teams/team-doesnotexist', { token: org.owner.token }), 404);
-      expectError(await api('PATCH', '/teams/team-doesnotexist', { token: org.owner.token, body: doc('teams', { name: uniq('x') }) }), 404);
+      expectError(
+        await api('PATCH', '/teams/team-doesnotexist', {
+          token: org.owner.token,
+          body: doc('teams', { name: uniq('x') }),
+        }),
+        404,
+      );
       expectError(await api('DELETE', '/teams/team-doesnotexist', { token: org.owner.token }), 404);
 
       expectError(await api('GET', `/teams/${teamId}`, { token: other.owner.token }), 404);
@@ -571,7 +643,10 @@ describe('teams', () => {
         expectError(await api('GET', `/teams/${teamId}`, { token }), 401);
         expectError(await api('PATCH', `/teams/${teamId}`, { token, body: doc('teams', { name: uniq('x') }) }), 401);
         expectError(await api('DELETE', `/teams/${teamId}`, { token }), 401);
-        expectError(await api('POST', `/organizations/${org.name}/teams`, { token, body: doc('teams', { name: uniq('x') }) }), 401);
+        expectError(
+          await api('POST', `/organizations/${org.name}/teams`, { token, body: doc('teams', { name: uniq('x') }) }),
+          401,
+        );
       }
       expect(await teamRow(teamId)).to.deep.equal(before);
     });
@@ -596,7 +671,9 @@ describe('teams', () => {
       expect(list.body.meta.pagination['total-count']).to.equal(ids.length);
 
       const secretName = (await teamRow(secret)).name;
-      const named = await api('GET', `/organizations/${org.name}/teams?filter[names]=${secretName}`, { token: member.token });
+      const named = await api('GET', `/organizations/${org.name}/teams?filter[names]=${secretName}`, {
+        token: member.token,
+      });
       expect(named.body.data).to.deep.equal([]);
 
       expectError(await api('GET', `/teams/${secret}`, { token: member.token }), 404);
@@ -604,7 +681,10 @@ describe('teams', () => {
 
       const seen = await api('GET', `/teams/${visible}`, { token: member.token });
       expect(seen.status, seen.text).to.equal(200);
-      expect(seen.body.data.attributes.permissions).to.include({ 'can-destroy': false, 'can-update-membership': false });
+      expect(seen.body.data.attributes.permissions).to.include({
+        'can-destroy': false,
+        'can-update-membership': false,
+      });
 
       const own = await api('GET', `/teams/${secret}`, { token: insider.token });
       expect(own.status, own.text).to.equal(200);
@@ -632,7 +712,10 @@ describe('teams', () => {
       const org = await createOrg();
       const manager = await createUser();
       await joinOrg(org, manager);
-      const managers = await createTeam(org, { name: uniq('managers'), 'organization-access': { 'manage-teams': true } });
+      const managers = await createTeam(org, {
+        name: uniq('managers'),
+        'organization-access': { 'manage-teams': true },
+      });
       await addUsers(org, managers, manager);
 
       const orgView = await api('GET', `/organizations/${org.name}`, { token: manager.token });
@@ -661,7 +744,9 @@ describe('teams', () => {
       const [plain, teamless] = await Promise.all([createUser(), createUser()]);
       await joinOrg(org, plain);
       await joinOrg(org, teamless);
-      const workers = await createTeam(org, { 'organization-access': { 'manage-workspaces': true, 'manage-membership': true } });
+      const workers = await createTeam(org, {
+        'organization-access': { 'manage-workspaces': true, 'manage-membership': true },
+      });
       await addUsers(org, workers, plain);
       const target = await createTeam(org, { visibility: 'organization' });
       const targetBefore = await teamRow(target);
@@ -678,7 +763,9 @@ describe('teams', () => {
       }
       expect(await countRows('teams')).to.equal(before);
       expect(await teamRow(target)).to.deep.equal(targetBefore);
-      expect((await teamRow(workers)).organization_access).to.deep.equal(accessWith('manage-workspaces', 'manage-membership'));
+      expect((await teamRow(workers)).organization_access).to.deep.equal(
+        accessWith('manage-workspaces', 'manage-membership'),
+      );
     });
 
     it('gives manage-teams only while the member is in the team', async () => {

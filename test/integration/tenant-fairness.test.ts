@@ -34,7 +34,14 @@ async function heldDestination(): Promise<ScriptedReceiver & { release: () => vo
 const notificationConfig = (wsId: string, token: string, url: string, attrs: Record<string, unknown> = {}) =>
   api('POST', `/workspaces/${wsId}/notification-configurations`, {
     token,
-    body: doc('notification-configuration', { 'destination-type': 'generic', enabled: false, name: uniq('nc'), url, triggers: ['run:created'], ...attrs }),
+    body: doc('notification-configuration', {
+      'destination-type': 'generic',
+      enabled: false,
+      name: uniq('nc'),
+      url,
+      triggers: ['run:created'],
+      ...attrs,
+    }),
   });
 
 describe('tenant fairness: one organization cannot fill the shared outbound queues', function () {
@@ -65,7 +72,9 @@ describe('tenant fairness: one organization cannot fill the shared outbound queu
       configs.push(res.body.data.id);
     }
     // All 16 verified at once: the slow destination holds every request it gets.
-    const verifications = configs.map((id) => api('POST', `/notification-configurations/${id}/actions/verify`, { token: orgA.owner.token }));
+    const verifications = configs.map((id) =>
+      api('POST', `/notification-configurations/${id}/actions/verify`, { token: orgA.owner.token }),
+    );
     await waitFor(() => slow.received.length >= SHARE, "organization A's verifications to reach its destination");
     await pause(1500);
 
@@ -86,7 +95,8 @@ describe('tenant fairness: one organization cannot fill the shared outbound queu
     const results = await Promise.all(verifications);
     for (const res of results) expect(res.status, res.text).to.equal(200);
     expect(slow.received).to.have.length(16);
-    for (const res of results) expect(res.body.data.attributes['delivery-responses'][0]).to.include({ code: '200', successful: true });
+    for (const res of results)
+      expect(res.body.data.attributes['delivery-responses'][0]).to.include({ code: '200', successful: true });
   });
 
   it("delivers another organization's notification while one organization's deliveries wait on a slow destination, and loses none of them", async () => {
@@ -108,7 +118,10 @@ describe('tenant fairness: one organization cannot fill the shared outbound queu
     const cvA = await uploadConfig(wsA.id, orgA.owner.token, CONFIG);
     const RUNS = 10;
     for (let i = 0; i < RUNS; i++) await startRun(wsA.id, orgA.owner.token, { message: `flood ${i}` }, cvA);
-    await waitFor(() => slow.received.length - verified >= SHARE * SENDS_PER_JOB, "organization A's deliveries to reach its destination");
+    await waitFor(
+      () => slow.received.length - verified >= SHARE * SENDS_PER_JOB,
+      "organization A's deliveries to reach its destination",
+    );
 
     const orgB = await createOrg();
     const wsB = await createWorkspace(orgB);
@@ -164,8 +177,12 @@ describe('tenant fairness: verification requests time out quickly', function () 
     });
     const took = Date.now() - started;
     expectError(res, 422, new RegExp(`timed out after ${TIMEOUT_SECONDS * 1000} ms`));
-    expect(took).to.be.at.least(TIMEOUT_SECONDS * 1000).and.below(TIMEOUT_SECONDS * 1000 + 3_000);
-    expect((await api('GET', `${app.api}/organizations/${org.name}/tasks`, { token: org.owner.token })).body.data).to.have.length(0);
+    expect(took)
+      .to.be.at.least(TIMEOUT_SECONDS * 1000)
+      .and.below(TIMEOUT_SECONDS * 1000 + 3_000);
+    expect(
+      (await api('GET', `${app.api}/organizations/${org.name}/tasks`, { token: org.owner.token })).body.data,
+    ).to.have.length(0);
   });
 
   it('refuses to enable a notification configuration whose destination never answers, with the same timeout', async () => {
@@ -174,7 +191,13 @@ describe('tenant fairness: verification requests time out quickly', function () 
     const started = Date.now();
     const res = await api('POST', `${app.api}/workspaces/${ws.id}/notification-configurations`, {
       token: org.owner.token,
-      body: doc('notification-configuration', { 'destination-type': 'generic', enabled: true, name: uniq('nc'), url: silent.url, triggers: [] }),
+      body: doc('notification-configuration', {
+        'destination-type': 'generic',
+        enabled: true,
+        name: uniq('nc'),
+        url: silent.url,
+        triggers: [],
+      }),
     });
     expectError(res, 400, new RegExp(`timed out after ${TIMEOUT_SECONDS * 1000} ms`));
     expect(Date.now() - started).to.be.below(TIMEOUT_SECONDS * 1000 + 3_000);

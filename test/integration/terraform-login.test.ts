@@ -81,11 +81,21 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
     const env = await cliEnv();
 
     const discovery = await httpsCall(app, 'GET', '/.well-known/terraform.json');
-    expect(discovery.body['login.v1']).to.deep.equal({ client: 'terraform-cli', grant_types: ['authz_code'], authz: '/app/oauth/authorize', token: '/oauth/token', ports: [10000, 10010] });
+    expect(discovery.body['login.v1']).to.deep.equal({
+      client: 'terraform-cli',
+      grant_types: ['authz_code'],
+      authz: '/app/oauth/authorize',
+      token: '/oauth/token',
+      ports: [10000, 10010],
+    });
 
     const login = startLogin(dir, env, app.host);
     try {
-      const opened = await waitFor(async () => (await readFile(join(dir, 'browser-url'), 'utf8').catch(() => '')).trim(), 'the CLI to open the browser', 60_000);
+      const opened = await waitFor(
+        async () => (await readFile(join(dir, 'browser-url'), 'utf8').catch(() => '')).trim(),
+        'the CLI to open the browser',
+        60_000,
+      );
       const url = new URL(opened);
       expect(`${url.origin}${url.pathname}`).to.equal(`${app.baseUrl}/app/oauth/authorize`);
       const q = Object.fromEntries(url.searchParams);
@@ -94,17 +104,34 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
 
       // The console page: not signed in yet, consent is refused; sign in, then consent.
       const json = { 'Content-Type': 'application/json', Origin: app.baseUrl };
-      const consentBody = JSON.stringify({ client_id: q.client_id, redirect_uri: q.redirect_uri, state: q.state, code_challenge: q.code_challenge, code_challenge_method: q.code_challenge_method, response_type: q.response_type });
-      expect((await httpsCall(app, 'POST', '/api/console/oauth/authorize', { headers: json, body: consentBody })).status).to.equal(401);
-      const signIn = await httpsCall(app, 'POST', '/api/console/session', { headers: json, body: JSON.stringify({ username: org.owner.username, password }) });
+      const consentBody = JSON.stringify({
+        client_id: q.client_id,
+        redirect_uri: q.redirect_uri,
+        state: q.state,
+        code_challenge: q.code_challenge,
+        code_challenge_method: q.code_challenge_method,
+        response_type: q.response_type,
+      });
+      expect(
+        (await httpsCall(app, 'POST', '/api/console/oauth/authorize', { headers: json, body: consentBody })).status,
+      ).to.equal(401);
+      const signIn = await httpsCall(app, 'POST', '/api/console/session', {
+        headers: json,
+        body: JSON.stringify({ username: org.owner.username, password }),
+      });
       expect(signIn.status, signIn.text).to.equal(200);
       // Over https the cookies are Secure and __Host- prefixed; the answer names the CSRF cookie.
       expect(signIn.setCookies.every((c) => /; Secure/i.test(c))).to.equal(true);
       const cookies = signIn.setCookies.map((c) => c.split(';')[0]);
       const csrfCookie: string = signIn.body.meta['csrf-cookie'];
       expect(csrfCookie).to.equal('__Host-tfcsrf');
-      const csrf = decodeURIComponent(cookies.find((c) => c.startsWith(`${csrfCookie}=`))!.slice(csrfCookie.length + 1));
-      const consent = await httpsCall(app, 'POST', '/api/console/oauth/authorize', { headers: { ...json, Cookie: cookies.join('; '), 'X-CSRF-Token': csrf }, body: consentBody });
+      const csrf = decodeURIComponent(
+        cookies.find((c) => c.startsWith(`${csrfCookie}=`))!.slice(csrfCookie.length + 1),
+      );
+      const consent = await httpsCall(app, 'POST', '/api/console/oauth/authorize', {
+        headers: { ...json, Cookie: cookies.join('; '), 'X-CSRF-Token': csrf },
+        body: consentBody,
+      });
       expect(consent.status, consent.text).to.equal(200);
       const redirect = new URL(consent.body.redirect);
       expect(`${redirect.origin}${redirect.pathname}`).to.equal(q.redirect_uri);
@@ -135,7 +162,9 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
     expect(me.status, me.text).to.equal(200);
     expect(me.body.data.id).to.equal(org.owner.id);
     const listed = await api('GET', `/users/${org.owner.id}/authentication-tokens`, { token });
-    expect(listed.body.data.map((t: { attributes: { description: string } }) => t.attributes.description)).to.include('terraform login');
+    expect(listed.body.data.map((t: { attributes: { description: string } }) => t.attributes.description)).to.include(
+      'terraform login',
+    );
 
     // terraform plan with the stored credentials (no token anywhere but the CLI's credentials file).
     worker = spawnWorkers(['run-pipeline']);
@@ -145,7 +174,10 @@ describe('terraform login against the service (real CLI, HTTPS, consent through 
       join(dir, 'main.tf'),
       `terraform {\n  cloud {\n    hostname     = "${app.host}"\n    organization = "${org.name}"\n    workspaces { name = "${ws}" }\n  }\n}\nresource "terraform_data" "a" { input = "from terraform login" }\n`,
     );
-    const created = await api('POST', `/organizations/${org.name}/workspaces`, { token, body: { data: { type: 'workspaces', attributes: { name: ws } } } });
+    const created = await api('POST', `/organizations/${org.name}/workspaces`, {
+      token,
+      body: { data: { type: 'workspaces', attributes: { name: ws } } },
+    });
     expect(created.status, created.text).to.equal(201);
     const init = await terraform(dir, env, ['init', '-input=false', '-no-color']);
     expect(init.code, init.output).to.equal(0);

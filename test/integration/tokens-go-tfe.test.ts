@@ -6,7 +6,8 @@ import { countRows, createOrg, createTeam, createUser, joinOrg, uniq } from '../
 import { memberWithPermissions } from '../helpers/policy-fixtures.js';
 
 /** A time as go-tfe writes one (`iso8601`: whole seconds, `Z`), a day from now. */
-const oneDayLater = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000).toISOString().replace('.000Z', 'Z');
+const oneDayLater = () =>
+  new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000).toISOString().replace('.000Z', 'Z');
 
 /**
  * The bodies go-tfe sends to create a token: its options carry no JSON:API type, so the document
@@ -19,15 +20,26 @@ const goTfeBodies = (attributes: Record<string, unknown>): { name: string; raw?:
   { name: 'no body at all' },
 ];
 
-async function created(res: ApiResponse): Promise<{ id: string; token: string; attributes: Record<string, unknown>; relationships: Record<string, { data: unknown }> }> {
+async function created(res: ApiResponse): Promise<{
+  id: string;
+  token: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: unknown }>;
+}> {
   expect(res.status, res.text).to.equal(201);
   expect(res.body.data.type).to.equal('authentication-tokens');
   const token = res.body.data.attributes.token as string;
   expect(token).to.be.a('string').that.is.not.empty;
-  return { id: res.body.data.id, token, attributes: res.body.data.attributes, relationships: res.body.data.relationships };
+  return {
+    id: res.body.data.id,
+    token,
+    attributes: res.body.data.attributes,
+    relationships: res.body.data.relationships,
+  };
 }
 
-const ownersTeamOf = async (org: string) => (await harness().rt.db('teams').where({ organization_name: org, is_owners: true }).first('id')).id as string;
+const ownersTeamOf = async (org: string) =>
+  (await harness().rt.db('teams').where({ organization_name: org, is_owners: true }).first('id')).id as string;
 
 describe('tokens as go-tfe creates them', function () {
   this.timeout(60_000);
@@ -37,10 +49,18 @@ describe('tokens as go-tfe creates them', function () {
       const org = await createOrg();
       const expiredAt = oneDayLater();
       for (const body of goTfeBodies({ 'expired-at': expiredAt })) {
-        const tok = await created(await api('POST', `/organizations/${org.name}/authentication-token`, { token: org.owner.token, raw: body.raw }));
+        const tok = await created(
+          await api('POST', `/organizations/${org.name}/authentication-token`, {
+            token: org.owner.token,
+            raw: body.raw,
+          }),
+        );
         expect((await api('GET', `/organizations/${org.name}`, { token: tok.token })).status, body.name).to.equal(200);
         expect(tok.relationships['created-by'].data, body.name).to.deep.equal({ type: 'users', id: org.owner.id });
-        if (body.raw?.includes('expired-at')) expect(new Date(tok.attributes['expired-at'] as string).getTime(), body.name).to.equal(new Date(expiredAt).getTime());
+        if (body.raw?.includes('expired-at'))
+          expect(new Date(tok.attributes['expired-at'] as string).getTime(), body.name).to.equal(
+            new Date(expiredAt).getTime(),
+          );
       }
     });
 
@@ -48,7 +68,9 @@ describe('tokens as go-tfe creates them', function () {
       const org = await createOrg();
       const team = await createTeam(org);
       for (const body of goTfeBodies({ 'expired-at': oneDayLater() })) {
-        const tok = await created(await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, raw: body.raw }));
+        const tok = await created(
+          await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, raw: body.raw }),
+        );
         expect(tok.attributes.description, body.name).to.equal(null);
         expect(tok.relationships.team.data, body.name).to.deep.equal({ type: 'teams', id: team });
         expect((await api('GET', `/teams/${team}`, { token: tok.token })).status, body.name).to.equal(200);
@@ -65,7 +87,10 @@ describe('tokens as go-tfe creates them', function () {
         const tok = await created(res);
         const read = await api('GET', `/authentication-tokens/${tok.id}`, { token: user.token });
         expect(read.status, read.text).to.equal(200);
-        expect(read.body.data, body.name).to.deep.equal({ ...res.body.data, attributes: { ...res.body.data.attributes, token: null } });
+        expect(read.body.data, body.name).to.deep.equal({
+          ...res.body.data,
+          attributes: { ...res.body.data.attributes, token: null },
+        });
         expect((await api('GET', '/account/details', { token: tok.token })).body.data.id, body.name).to.equal(user.id);
       }
     });
@@ -73,10 +98,25 @@ describe('tokens as go-tfe creates them', function () {
     it('still refuses a wrong non-empty type, writing nothing', async () => {
       const org = await createOrg();
       const team = await createTeam(org);
-      const paths = [`/organizations/${org.name}/authentication-token`, `/teams/${team}/authentication-token`, `/teams/${team}/authentication-tokens`, `/users/${org.owner.id}/authentication-tokens`];
+      const paths = [
+        `/organizations/${org.name}/authentication-token`,
+        `/teams/${team}/authentication-token`,
+        `/teams/${team}/authentication-tokens`,
+        `/users/${org.owner.id}/authentication-tokens`,
+      ];
       for (const path of paths) {
-        const res = await refused(422, () => api('POST', path, { token: org.owner.token, body: { data: { type: 'workspaces', attributes: { description: 'x' } } } }), '/data/type');
-        expect(res.body.errors[0].detail).to.equal('data.type must be one of: authentication-tokens, authentication-token');
+        const res = await refused(
+          422,
+          () =>
+            api('POST', path, {
+              token: org.owner.token,
+              body: { data: { type: 'workspaces', attributes: { description: 'x' } } },
+            }),
+          '/data/type',
+        );
+        expect(res.body.errors[0].detail).to.equal(
+          'data.type must be one of: authentication-tokens, authentication-token',
+        );
       }
     });
   });
@@ -85,10 +125,18 @@ describe('tokens as go-tfe creates them', function () {
     it('keeps described tokens beside the legacy one, which alone a legacy creation replaces', async () => {
       const org = await createOrg();
       const team = await createTeam(org);
-      const legacy = await created(await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, raw: '{"data":{"type":""}}' }));
+      const legacy = await created(
+        await api('POST', `/teams/${team}/authentication-token`, {
+          token: org.owner.token,
+          raw: '{"data":{"type":""}}',
+        }),
+      );
       const expiredAt = oneDayLater();
       const first = await created(
-        await api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, raw: JSON.stringify({ data: { type: '', attributes: { description: 'ci' } } }) }),
+        await api('POST', `/teams/${team}/authentication-tokens`, {
+          token: org.owner.token,
+          raw: JSON.stringify({ data: { type: '', attributes: { description: 'ci' } } }),
+        }),
       );
       const second = await created(
         await api('POST', `/teams/${team}/authentication-tokens`, {
@@ -100,14 +148,19 @@ describe('tokens as go-tfe creates them', function () {
       expect(second.attributes.description).to.equal('deploy');
       expect(new Date(second.attributes['expired-at'] as string).getTime()).to.equal(new Date(expiredAt).getTime());
 
-      const renewed = await created(await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token }));
+      const renewed = await created(
+        await api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token }),
+      );
       expect((await api('GET', `/teams/${team}`, { token: legacy.token })).status).to.equal(401);
-      for (const tok of [renewed, first, second]) expect((await api('GET', `/teams/${team}`, { token: tok.token })).status).to.equal(200);
+      for (const tok of [renewed, first, second])
+        expect((await api('GET', `/teams/${team}`, { token: tok.token })).status).to.equal(200);
 
       const listed = await api('GET', `/teams/${team}/authentication-tokens`, { token: org.owner.token });
       expect(listed.status, listed.text).to.equal(200);
       expect(listed.body.data.map((t: { id: string }) => t.id)).to.have.members([renewed.id, first.id, second.id]);
-      expect(listed.body.data.every((t: { attributes: { token: unknown } }) => t.attributes.token === null)).to.equal(true);
+      expect(listed.body.data.every((t: { attributes: { token: unknown } }) => t.attributes.token === null)).to.equal(
+        true,
+      );
       expect(listed.body.meta.pagination['total-count']).to.equal(3);
 
       const shown = await api('GET', `/teams/${team}/authentication-token`, { token: org.owner.token });
@@ -118,11 +171,15 @@ describe('tokens as go-tfe creates them', function () {
       expect(byId.body.data.attributes).to.include({ description: 'deploy', token: null });
       expect(byId.body.data.relationships.team.data).to.deep.equal({ type: 'teams', id: team });
 
-      expect((await api('DELETE', `/authentication-tokens/${first.id}`, { token: org.owner.token })).status).to.equal(204);
+      expect((await api('DELETE', `/authentication-tokens/${first.id}`, { token: org.owner.token })).status).to.equal(
+        204,
+      );
       expect((await api('GET', `/teams/${team}`, { token: first.token })).status).to.equal(401);
       expectError(await api('GET', `/authentication-tokens/${first.id}`, { token: org.owner.token }), 404);
       // Deleting the legacy token by id leaves the described one.
-      expect((await api('DELETE', `/authentication-tokens/${renewed.id}`, { token: org.owner.token })).status).to.equal(204);
+      expect((await api('DELETE', `/authentication-tokens/${renewed.id}`, { token: org.owner.token })).status).to.equal(
+        204,
+      );
       expectError(await api('GET', `/teams/${team}/authentication-token`, { token: org.owner.token }), 404);
       expect((await api('GET', `/teams/${team}`, { token: second.token })).status).to.equal(200);
     });
@@ -130,14 +187,48 @@ describe('tokens as go-tfe creates them', function () {
     it('refuses a description the team already uses, a described token without one and a legacy token with one, writing nothing', async () => {
       const org = await createOrg();
       const team = await createTeam(org);
-      await created(await api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, body: doc('authentication-tokens', { description: 'ci' }) }));
-      const taken = await refused(422, () => api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, raw: '{"data":{"type":"","attributes":{"description":"ci"}}}' }), '/data/attributes/description');
-      expect(taken.body.errors[0]).to.include({ title: 'invalid attributes', detail: 'Validation failed: Description has already been taken' });
-      await refused(422, () => api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, raw: '{"data":{"type":""}}' }), '/data/attributes/description');
-      await refused(422, () => api('POST', `/teams/${team}/authentication-token`, { token: org.owner.token, body: doc('authentication-tokens', { description: 'named' }) }), '/data/attributes/description');
+      await created(
+        await api('POST', `/teams/${team}/authentication-tokens`, {
+          token: org.owner.token,
+          body: doc('authentication-tokens', { description: 'ci' }),
+        }),
+      );
+      const taken = await refused(
+        422,
+        () =>
+          api('POST', `/teams/${team}/authentication-tokens`, {
+            token: org.owner.token,
+            raw: '{"data":{"type":"","attributes":{"description":"ci"}}}',
+          }),
+        '/data/attributes/description',
+      );
+      expect(taken.body.errors[0]).to.include({
+        title: 'invalid attributes',
+        detail: 'Validation failed: Description has already been taken',
+      });
+      await refused(
+        422,
+        () =>
+          api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, raw: '{"data":{"type":""}}' }),
+        '/data/attributes/description',
+      );
+      await refused(
+        422,
+        () =>
+          api('POST', `/teams/${team}/authentication-token`, {
+            token: org.owner.token,
+            body: doc('authentication-tokens', { description: 'named' }),
+          }),
+        '/data/attributes/description',
+      );
       // Another team may use the same description.
       const other = await createTeam(org);
-      await created(await api('POST', `/teams/${other}/authentication-tokens`, { token: org.owner.token, body: doc('authentication-tokens', { description: 'ci' }) }));
+      await created(
+        await api('POST', `/teams/${other}/authentication-tokens`, {
+          token: org.owner.token,
+          body: doc('authentication-tokens', { description: 'ci' }),
+        }),
+      );
     });
 
     it("lists an organization's team tokens as go-tfe asks: filtered by team name and sorted by expiry", async () => {
@@ -146,25 +237,56 @@ describe('tokens as go-tfe creates them', function () {
       const teams = [await createTeam(org, { name: names[0] }), await createTeam(org, { name: names[1] })];
       const soon = new Date(Date.now() + 86_400_000).toISOString();
       const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
-      const t1 = await created(await api('POST', `/teams/${teams[0]}/authentication-token`, { token: org.owner.token, raw: JSON.stringify({ data: { type: '', attributes: { 'expired-at': soon } } }) }));
-      const t2 = await created(await api('POST', `/teams/${teams[1]}/authentication-token`, { token: org.owner.token, raw: JSON.stringify({ data: { type: '', attributes: { 'expired-at': later } } }) }));
+      const t1 = await created(
+        await api('POST', `/teams/${teams[0]}/authentication-token`, {
+          token: org.owner.token,
+          raw: JSON.stringify({ data: { type: '', attributes: { 'expired-at': soon } } }),
+        }),
+      );
+      const t2 = await created(
+        await api('POST', `/teams/${teams[1]}/authentication-token`, {
+          token: org.owner.token,
+          raw: JSON.stringify({ data: { type: '', attributes: { 'expired-at': later } } }),
+        }),
+      );
       const ids = (res: ApiResponse) => {
         expect(res.status, res.text).to.equal(200);
         return res.body.data.map((t: { id: string }) => t.id);
       };
-      expect(ids(await api('GET', `/organizations/${org.name}/team-tokens`, { token: org.owner.token }))).to.have.members([t1.id, t2.id]);
-      expect(ids(await api('GET', `/organizations/${org.name}/team-tokens?q=${names[0]}`, { token: org.owner.token }))).to.deep.equal([t1.id]);
-      expect(ids(await api('GET', `/organizations/${org.name}/team-tokens?sort=expired-at`, { token: org.owner.token }))).to.deep.equal([t1.id, t2.id]);
-      expect(ids(await api('GET', `/organizations/${org.name}/team-tokens?sort=-expired-at`, { token: org.owner.token }))).to.deep.equal([t2.id, t1.id]);
-      expectError(await api('GET', `/organizations/${org.name}/team-tokens?sort=secret`, { token: org.owner.token }), 400);
+      expect(
+        ids(await api('GET', `/organizations/${org.name}/team-tokens`, { token: org.owner.token })),
+      ).to.have.members([t1.id, t2.id]);
+      expect(
+        ids(await api('GET', `/organizations/${org.name}/team-tokens?q=${names[0]}`, { token: org.owner.token })),
+      ).to.deep.equal([t1.id]);
+      expect(
+        ids(await api('GET', `/organizations/${org.name}/team-tokens?sort=expired-at`, { token: org.owner.token })),
+      ).to.deep.equal([t1.id, t2.id]);
+      expect(
+        ids(await api('GET', `/organizations/${org.name}/team-tokens?sort=-expired-at`, { token: org.owner.token })),
+      ).to.deep.equal([t2.id, t1.id]);
+      expectError(
+        await api('GET', `/organizations/${org.name}/team-tokens?sort=secret`, { token: org.owner.token }),
+        400,
+      );
     });
 
     it("hides team tokens from those who may not manage them: the owners team's from a team manager, all of them from a member and an outsider", async () => {
       const org = await createOrg();
       const team = await createTeam(org);
       const owners = await ownersTeamOf(org.name);
-      const teamTok = await created(await api('POST', `/teams/${team}/authentication-tokens`, { token: org.owner.token, body: doc('authentication-tokens', { description: 'ci' }) }));
-      const ownersTok = await created(await api('POST', `/teams/${owners}/authentication-tokens`, { token: org.owner.token, body: doc('authentication-tokens', { description: 'root' }) }));
+      const teamTok = await created(
+        await api('POST', `/teams/${team}/authentication-tokens`, {
+          token: org.owner.token,
+          body: doc('authentication-tokens', { description: 'ci' }),
+        }),
+      );
+      const ownersTok = await created(
+        await api('POST', `/teams/${owners}/authentication-tokens`, {
+          token: org.owner.token,
+          body: doc('authentication-tokens', { description: 'root' }),
+        }),
+      );
       const manager = await memberWithPermissions(org, { 'manage-teams': true });
       const member = await createUser();
       await joinOrg(org, member);
@@ -173,9 +295,21 @@ describe('tokens as go-tfe creates them', function () {
       // A team manager sees and may revoke an ordinary team's token, never the owners team's.
       expect((await api('GET', `/authentication-tokens/${teamTok.id}`, { token: manager.token })).status).to.equal(200);
       const listed = await api('GET', `/organizations/${org.name}/team-tokens`, { token: manager.token });
-      expect(listed.body.data.map((t: { id: string }) => t.id)).to.include(teamTok.id).and.not.include(ownersTok.id);
-      for (const [method, path] of [['GET', `/authentication-tokens/${ownersTok.id}`], ['DELETE', `/authentication-tokens/${ownersTok.id}`], ['GET', `/teams/${owners}/authentication-tokens`], ['POST', `/teams/${owners}/authentication-tokens`]] as const) {
-        await refused(404, () => api(method, path, { token: manager.token, body: method === 'POST' ? doc('authentication-tokens', { description: 'mine' }) : undefined }));
+      expect(listed.body.data.map((t: { id: string }) => t.id))
+        .to.include(teamTok.id)
+        .and.not.include(ownersTok.id);
+      for (const [method, path] of [
+        ['GET', `/authentication-tokens/${ownersTok.id}`],
+        ['DELETE', `/authentication-tokens/${ownersTok.id}`],
+        ['GET', `/teams/${owners}/authentication-tokens`],
+        ['POST', `/teams/${owners}/authentication-tokens`],
+      ] as const) {
+        await refused(404, () =>
+          api(method, path, {
+            token: manager.token,
+            body: method === 'POST' ? doc('authentication-tokens', { description: 'mine' }) : undefined,
+          }),
+        );
       }
       for (const token of [member.token, outsider.token]) {
         await refused(404, () => api('GET', `/authentication-tokens/${teamTok.id}`, { token }));
@@ -185,7 +319,8 @@ describe('tokens as go-tfe creates them', function () {
       }
       // The team's own token does not manage team tokens either.
       await refused(404, () => api('GET', `/authentication-tokens/${teamTok.id}`, { token: teamTok.token }));
-      for (const tok of [teamTok, ownersTok]) expect((await api('GET', `/teams/${team}`, { token: tok.token })).status).to.equal(200);
+      for (const tok of [teamTok, ownersTok])
+        expect((await api('GET', `/teams/${team}`, { token: tok.token })).status).to.equal(200);
     });
   });
 
@@ -194,13 +329,19 @@ describe('tokens as go-tfe creates them', function () {
       const org = await createOrg();
       const base = `/organizations/${org.name}/authentication-token`;
       const plain = await created(await api('POST', base, { token: org.owner.token, raw: '{"data":{"type":""}}' }));
-      const audit = await created(await api('POST', `${base}?token=audit-trails`, { token: org.owner.token, raw: '{"data":{"type":""}}' }));
+      const audit = await created(
+        await api('POST', `${base}?token=audit-trails`, { token: org.owner.token, raw: '{"data":{"type":""}}' }),
+      );
       expect(audit.id).to.not.equal(plain.id);
       expect((await api('GET', base, { token: org.owner.token })).body.data.id).to.equal(plain.id);
-      expect((await api('GET', `${base}?token=audit-trails`, { token: org.owner.token })).body.data.id).to.equal(audit.id);
+      expect((await api('GET', `${base}?token=audit-trails`, { token: org.owner.token })).body.data.id).to.equal(
+        audit.id,
+      );
 
       const renewed = await created(await api('POST', `${base}?token=audit-trails`, { token: org.owner.token }));
-      expect((await api('GET', `${base}?token=audit-trails`, { token: org.owner.token })).body.data.id).to.equal(renewed.id);
+      expect((await api('GET', `${base}?token=audit-trails`, { token: org.owner.token })).body.data.id).to.equal(
+        renewed.id,
+      );
       expect((await api('GET', base, { token: org.owner.token })).body.data.id).to.equal(plain.id);
 
       expect((await api('DELETE', `${base}?token=audit-trails`, { token: org.owner.token })).status).to.equal(204);
@@ -211,10 +352,19 @@ describe('tokens as go-tfe creates them', function () {
 
     it('authenticate no API route: the audit trail token cannot read or change the organization', async () => {
       const org = await createOrg();
-      const audit = await created(await api('POST', `/organizations/${org.name}/authentication-token?token=audit-trails`, { token: org.owner.token }));
+      const audit = await created(
+        await api('POST', `/organizations/${org.name}/authentication-token?token=audit-trails`, {
+          token: org.owner.token,
+        }),
+      );
       expectError(await api('GET', `/organizations/${org.name}`, { token: audit.token }), 401);
       expectError(await api('GET', `/organizations/${org.name}/workspaces`, { token: audit.token }), 401);
-      await refused(401, () => api('POST', `/organizations/${org.name}/teams`, { token: audit.token, body: doc('teams', { name: uniq('t') }) }));
+      await refused(401, () =>
+        api('POST', `/organizations/${org.name}/teams`, {
+          token: audit.token,
+          body: doc('teams', { name: uniq('t') }),
+        }),
+      );
       await refused(401, () => api('POST', `/organizations/${org.name}/authentication-token`, { token: audit.token }));
     });
 
@@ -230,7 +380,10 @@ describe('tokens as go-tfe creates them', function () {
 
   describe('PATCH /account/update', () => {
     const update = (token: string, attributes?: Record<string, unknown>) =>
-      api('PATCH', '/account/update', { token, raw: JSON.stringify({ data: { type: 'users', ...(attributes ? { attributes } : {}) } }) });
+      api('PATCH', '/account/update', {
+        token,
+        raw: JSON.stringify({ data: { type: 'users', ...(attributes ? { attributes } : {}) } }),
+      });
     const details = async (token: string) => (await api('GET', '/account/details', { token })).body.data;
 
     it('changes nothing without attributes, and changes the username at once', async () => {
@@ -263,12 +416,17 @@ describe('tokens as go-tfe creates them', function () {
       const claimer = await createUser();
       const victim = `${uniq('victim')}@example.test`;
       expect((await update(claimer.token, { email: victim })).status).to.equal(200);
-      const invited = await api('POST', `/organizations/${org.name}/organization-memberships`, { token: org.owner.token, body: doc('organization-memberships', { email: victim }) });
+      const invited = await api('POST', `/organizations/${org.name}/organization-memberships`, {
+        token: org.owner.token,
+        body: doc('organization-memberships', { email: victim }),
+      });
       expect(invited.status, invited.text).to.equal(201);
       expect(invited.body.data.relationships.user.data.id).to.not.equal(claimer.id);
       const own = await api('GET', '/organization-memberships', { token: claimer.token });
       expect(own.body.data.map((m: { id: string }) => m.id)).to.not.include(invited.body.data.id);
-      await refused(404, () => api('POST', `/organization-memberships/${invited.body.data.id}/actions/accept`, { token: claimer.token }));
+      await refused(404, () =>
+        api('POST', `/organization-memberships/${invited.body.data.id}/actions/accept`, { token: claimer.token }),
+      );
     });
 
     it('refuses an invalid email, a username or email someone else has, and a token that is not a user, changing nothing', async () => {
@@ -282,7 +440,11 @@ describe('tokens as go-tfe creates them', function () {
       const team = await createTeam(org);
       const teamTok = await created(await api('POST', `/teams/${team}/authentication-token`, { token: user.token }));
       await refused(404, () => update(teamTok.token, { username: uniq('team') }));
-      expect((await details(user.token)).attributes).to.include({ username: user.username, email: user.email, 'unconfirmed-email': null });
+      expect((await details(user.token)).attributes).to.include({
+        username: user.username,
+        email: user.email,
+        'unconfirmed-email': null,
+      });
       expect(await countRows('users')).to.be.greaterThan(1);
     });
   });

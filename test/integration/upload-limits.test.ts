@@ -2,21 +2,36 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { api, doc, expectError, readResponse } from '../helpers/api.js';
 import { freePort, harness, secondAppForSuite } from '../helpers/harness.js';
-import { countRows, createCv, createOrg, createUser, createWorkspace, onTestServer, tarGz, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  countRows,
+  createCv,
+  createOrg,
+  createUser,
+  createWorkspace,
+  onTestServer,
+  tarGz,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
 import { cvRow } from '../helpers/cv.js';
 import { logLines, spawnWeb, waitFor, webReady, type WorkerProcess } from '../helpers/processes.js';
 import { streamingPut } from '../helpers/uploads.js';
 
 const objectCount = () => countRows('objects');
-const unfinishedCount = async () => Number((await harness().rt.db('objects').where('sha256', '').count<{ n: string }[]>({ n: '*' }))[0].n);
+const unfinishedCount = async () =>
+  Number((await harness().rt.db('objects').where('sha256', '').count<{ n: string }[]>({ n: '*' }))[0].n);
 
 /** A client address of its own for each caller (the test is the trusted proxy that names it in X-Forwarded-For). */
-const address = (net: '203.0.113' | '198.51.100' | '192.0.2') => `${net}.${1 + randomBytes(1)[0] % 250}`;
+const address = (net: '203.0.113' | '198.51.100' | '192.0.2') => `${net}.${1 + (randomBytes(1)[0] % 250)}`;
 const from = (client: string) => ({ 'X-Forwarded-For': client });
 
 /** PUTs an archive to a signed upload URL, as the terraform CLI does, from `client` through the proxy. */
 async function putFrom(url: string, body: Buffer, base: string, client: string) {
-  const res = await fetch(await onTestServer(url, base), { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream', ...from(client) }, body: new Uint8Array(body) });
+  const res = await fetch(await onTestServer(url, base), {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/octet-stream', ...from(client) },
+    body: new Uint8Array(body),
+  });
   return readResponse(res);
 }
 
@@ -36,11 +51,15 @@ async function startTrickle(url: string, base: string, client: string, first: Bu
   const put = streamingPut(await onTestServer(url, base), from(client));
   put.response.catch(() => undefined);
   await put.write(first);
-  await waitFor(async () => put.answered() || (await unfinishedCount()) > unfinished, 'the upload to be taken in or refused');
+  await waitFor(
+    async () => put.answered() || (await unfinishedCount()) > unfinished,
+    'the upload to be taken in or refused',
+  );
   return put;
 }
 
-const expectCallerCap = (res: { status: number; headers: Record<string, unknown>; body: any }, whose: RegExp) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const expectCallerCap = (res: { status: number; headers: Record<string, unknown>; body: any }, whose: RegExp) => {
   expect(res.status, JSON.stringify(res.body)).to.equal(429);
   expect(res.headers['retry-after']).to.equal('5');
   expect(res.body.errors[0]).to.include({ status: '429', title: 'too many requests' });
@@ -57,7 +76,12 @@ describe('upload limits: per user and per client address across web processes, a
   describe('one user trickling uploads into four organizations of their own, through two web processes', () => {
     // Two web processes behind one proxy (the test), sharing the database and Redis, with the
     // default caps. No minimum pace here: the trickles stay open for as long as the test holds them.
-    const env = { TRUST_PROXY: 'loopback', UPLOAD_MIN_BYTES_PER_SECOND: '0', MAX_CONCURRENT_UPLOADS_PER_USER: '4', MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '8' };
+    const env = {
+      TRUST_PROXY: 'loopback',
+      UPLOAD_MIN_BYTES_PER_SECOND: '0',
+      MAX_CONCURRENT_UPLOADS_PER_USER: '4',
+      MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '8',
+    };
     const webA = secondAppForSuite(env);
     const webB = secondAppForSuite(env);
 
@@ -69,7 +93,15 @@ describe('upload limits: per user and per client address across web processes, a
       for (let i = 0; i < 16; i++) versions.push(await pendingCv(orgs[i % 4]));
       const attackerAddress = address('203.0.113');
       const trickles = [];
-      for (let i = 0; i < 16; i++) trickles.push(await startTrickle(versions[i].uploadUrl, i % 2 ? webB.baseUrl : webA.baseUrl, attackerAddress, archive.subarray(0, 10)));
+      for (let i = 0; i < 16; i++)
+        trickles.push(
+          await startTrickle(
+            versions[i].uploadUrl,
+            i % 2 ? webB.baseUrl : webA.baseUrl,
+            attackerAddress,
+            archive.subarray(0, 10),
+          ),
+        );
 
       // The first four were taken in (one per organization, two on each process); the other twelve refused.
       expect(trickles.slice(0, 4).map((t) => t.answered())).to.deep.equal([false, false, false, false]);
@@ -77,24 +109,40 @@ describe('upload limits: per user and per client address across web processes, a
         expect(t.answered()).to.equal(true);
         expectCallerCap(await t.response, /too many uploads in progress for this user \(at most 4\)/i);
       }
-      for (const v of versions.slice(4)) expect((await cvRow(v.id)).status, 'a refused version is untouched').to.equal('pending');
+      for (const v of versions.slice(4))
+        expect((await cvRow(v.id)).status, 'a refused version is untouched').to.equal('pending');
 
       // Other users, in their own organizations and from their own addresses, upload on both processes.
       const others = await Promise.all([1, 2, 3, 4].map(() => createOrg()));
       const answers = await Promise.all(
-        others.map(async (org, i) => putFrom((await pendingCv(org)).uploadUrl, archive, i % 2 ? webB.baseUrl : webA.baseUrl, address('198.51.100'))),
+        others.map(async (org, i) =>
+          putFrom(
+            (await pendingCv(org)).uploadUrl,
+            archive,
+            i % 2 ? webB.baseUrl : webA.baseUrl,
+            address('198.51.100'),
+          ),
+        ),
       );
       for (const res of answers) expect(res.status, res.text).to.equal(200);
 
       // The trickles end (the client gives up); the user's slots are free again, whichever process held them.
       for (const t of trickles.slice(0, 4)) t.abort();
-      await waitFor(async () => (await putFrom(versions[4].uploadUrl, archive, webB.baseUrl, attackerAddress)).status === 200, "the user's slots to be freed");
+      await waitFor(
+        async () => (await putFrom(versions[4].uploadUrl, archive, webB.baseUrl, attackerAddress)).status === 200,
+        "the user's slots to be freed",
+      );
       expect((await cvRow(versions[4].id)).status).to.equal('uploaded');
     });
   });
 
   describe('per client address, and signed URLs counted against the user who created the version', () => {
-    const web = secondAppForSuite({ TRUST_PROXY: 'loopback', UPLOAD_MIN_BYTES_PER_SECOND: '0', MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '2', MAX_CONCURRENT_UPLOADS_PER_USER: '1' });
+    const web = secondAppForSuite({
+      TRUST_PROXY: 'loopback',
+      UPLOAD_MIN_BYTES_PER_SECOND: '0',
+      MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '2',
+      MAX_CONCURRENT_UPLOADS_PER_USER: '1',
+    });
 
     it('refuses a third upload from one address whoever created the versions, not from another address; a second upload of one user is refused from any address', async () => {
       const [one, two, three] = await Promise.all([createOrg(), createOrg(), createOrg()]);
@@ -116,17 +164,28 @@ describe('upload limits: per user and per client address across web processes, a
       expect(again.body.errors[0].detail).to.match(/for this user \(at most 1\)/);
 
       for (const t of held) t.abort();
-      await waitFor(async () => (await putFrom((await pendingCv(one)).uploadUrl, archive, web.baseUrl, shared)).status === 200, 'the address and the user to have their slots back');
+      await waitFor(
+        async () => (await putFrom((await pendingCv(one)).uploadUrl, archive, web.baseUrl, shared)).status === 200,
+        'the address and the user to have their slots back',
+      );
     });
   });
 
   describe('a minimum pace (UPLOAD_MIN_BYTES_PER_SECOND=1024, UPLOAD_RATE_GRACE_SECONDS=2)', () => {
-    const web = secondAppForSuite({ UPLOAD_MIN_BYTES_PER_SECOND: '1024', UPLOAD_RATE_GRACE_SECONDS: '2', MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: '1', MAX_CONCURRENT_UPLOADS_PER_USER: '1' });
+    const web = secondAppForSuite({
+      UPLOAD_MIN_BYTES_PER_SECOND: '1024',
+      UPLOAD_RATE_GRACE_SECONDS: '2',
+      MAX_CONCURRENT_UPLOADS_PER_ORGANIZATION: '1',
+      MAX_CONCURRENT_UPLOADS_PER_USER: '1',
+    });
 
     it('ends a trickling upload past the grace with 408, stores nothing, and frees its slots; a short pause is not ended', async () => {
       const org = await createOrg();
       const slow = await pendingCv(org);
-      const big = await tarGz({ 'main.tf': 'output "x" { value = 1 }\n', 'blob.txt': randomBytes(256 * 1024).toString('hex') });
+      const big = await tarGz({
+        'main.tf': 'output "x" { value = 1 }\n',
+        'blob.txt': randomBytes(256 * 1024).toString('hex'),
+      });
       const before = await objectCount();
       const put = streamingPut(await onTestServer(slow.uploadUrl, web.baseUrl));
       put.response.catch(() => undefined);
@@ -142,7 +201,9 @@ describe('upload limits: per user and per client address across web processes, a
       expect(res.endedFirst).to.equal(false);
       expect(res.headers.connection).to.equal('close');
       expect(res.body.errors[0]).to.include({ status: '408', title: 'request timeout' });
-      expect(res.body.errors[0].detail).to.match(/slower than 1024 bytes a second for longer than 2 seconds; nothing was stored/);
+      expect(res.body.errors[0].detail).to.match(
+        /slower than 1024 bytes a second for longer than 2 seconds; nothing was stored/,
+      );
       expect(seconds, 'ended soon after the grace').to.be.within(1.8, 6);
       expect((await cvRow(slow.id)).status, 'the version can be uploaded again').to.equal('pending');
       await waitFor(async () => (await objectCount()) === before, 'what the slow upload stored to be discarded');
@@ -162,8 +223,15 @@ describe('upload limits: per user and per client address across web processes, a
 
   describe('ORGANIZATION_CREATION=site-admins', () => {
     const web = secondAppForSuite({ ORGANIZATION_CREATION: 'site-admins' });
-    const create = (base: string, token: string, name: string) => api('POST', `${base}/organizations`, { token, body: doc('organizations', { name, email: `${name}@example.test` }) });
-    const mayCreate = async (base: string, token: string) => (await api('GET', `${base}/account/details`, { token })).body.data.attributes.permissions['can-create-organizations'];
+    const create = (base: string, token: string, name: string) =>
+      api('POST', `${base}/organizations`, {
+        token,
+        body: doc('organizations', { name, email: `${name}@example.test` }),
+      });
+    const mayCreate = async (base: string, token: string) =>
+      (await api('GET', `${base}/account/details`, { token })).body.data.attributes.permissions[
+        'can-create-organizations'
+      ];
 
     it('refuses a user who is not a site admin (403, nothing created) and lets the site admin create one; account details say which may', async () => {
       const user = await createUser();
@@ -200,7 +268,10 @@ describe('upload limits: per user and per client address across web processes, a
     it('logs an aborted upload with its route, organization and bytes received, not a database outage; nothing is stored', async () => {
       const org = await createOrg();
       const cv = await pendingCv(org);
-      const big = await tarGz({ 'main.tf': 'output "x" { value = 1 }\n', 'blob.txt': randomBytes(3 * 512 * 1024).toString('hex') });
+      const big = await tarGz({
+        'main.tf': 'output "x" { value = 1 }\n',
+        'blob.txt': randomBytes(3 * 512 * 1024).toString('hex'),
+      });
       const before = await objectCount();
       const put = streamingPut(await onTestServer(cv.uploadUrl, base));
       put.response.catch(() => undefined);

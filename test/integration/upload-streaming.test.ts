@@ -10,7 +10,8 @@ import { streamingPut } from '../helpers/uploads.js';
 const PIECE = 64 * 1024;
 
 const objectCount = async () => Number((await harness().rt.db('objects').count<{ n: string }[]>({ n: '*' }))[0].n);
-const unfinishedCount = async () => Number((await harness().rt.db('objects').where('sha256', '').count<{ n: string }[]>({ n: '*' }))[0].n);
+const unfinishedCount = async () =>
+  Number((await harness().rt.db('objects').where('sha256', '').count<{ n: string }[]>({ n: '*' }))[0].n);
 
 /** A new pending version in a new organization, and how many objects there were before any upload to it. */
 async function pendingVersion() {
@@ -20,7 +21,8 @@ async function pendingVersion() {
 }
 
 /** A valid archive of about `mib` MiB that does not compress (random hex). */
-const bigArchive = (mib: number) => tarGz({ 'main.tf': 'output "x" { value = 1 }\n', 'blob.txt': randomBytes(mib * 512 * 1024).toString('hex') });
+const bigArchive = (mib: number) =>
+  tarGz({ 'main.tf': 'output "x" { value = 1 }\n', 'blob.txt': randomBytes(mib * 512 * 1024).toString('hex') });
 
 describe('uploads stream with bounded memory and limited concurrency', function () {
   this.timeout(60_000);
@@ -86,7 +88,10 @@ describe('uploads stream with bounded memory and limited concurrency', function 
       const put = streamingPut(await onTestServer(cv.uploadUrl, small.baseUrl));
       put.response.catch(() => undefined);
       for (let at = 0; at < valid.length; at += PIECE) {
-        const sent = await put.write(valid.subarray(at, at + PIECE)).then(() => true, () => false);
+        const sent = await put.write(valid.subarray(at, at + PIECE)).then(
+          () => true,
+          () => false,
+        );
         if (!sent) break;
         if (at > 1.5 * 1024 * 1024) break;
       }
@@ -127,7 +132,11 @@ describe('uploads stream with bounded memory and limited concurrency', function 
         body: doc('policies', { name: uniq('p'), kind: 'opa', query: 'data.x.allow', 'enforcement-level': 'advisory' }),
       });
       expect(policy.status, policy.text).to.equal(200);
-      const code = await fetch(`${capped.api}/policies/${policy.body.data.id}/upload`, { method: 'PUT', headers: { Authorization: `Bearer ${a.owner.token}` }, body: 'package x\nallow := true\n' });
+      const code = await fetch(`${capped.api}/policies/${policy.body.data.id}/upload`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${a.owner.token}` },
+        body: 'package x\nallow := true\n',
+      });
       expect(code.status).to.equal(503);
       expect(code.headers.get('retry-after')).to.equal('5');
 
@@ -162,17 +171,24 @@ describe('uploads stream with bounded memory and limited concurrency', function 
       const { store, db } = harness().rt;
       const old = await store.create({ prefix: 'archive' });
       await old.write(randomBytes(2 * 1024 * 1024));
-      await db('objects').where({ id: old.id }).update({ created_at: db.raw(`now() - interval '2 hours'`) });
+      await db('objects')
+        .where({ id: old.id })
+        .update({ created_at: db.raw(`now() - interval '2 hours'`) });
       const recent = await store.create({ prefix: 'archive' });
       await recent.write(randomBytes(1024));
       const finished = await store.create({ prefix: 'archive' });
       await finished.write(Buffer.from('whole'));
       await finished.finish();
-      await db('objects').where({ id: finished.id }).update({ created_at: db.raw(`now() - interval '2 hours'`) });
+      await db('objects')
+        .where({ id: finished.id })
+        .update({ created_at: db.raw(`now() - interval '2 hours'`) });
 
       worker = spawnWorkers(['run-pipeline'], { RECONCILE_INTERVAL_MS: '1000' });
       await workersReady(worker);
-      await waitFor(async () => !(await db('objects').where({ id: old.id }).first()), 'the sweep to remove the cut-off object');
+      await waitFor(
+        async () => !(await db('objects').where({ id: old.id }).first()),
+        'the sweep to remove the cut-off object',
+      );
       expect(await db('object_chunks').where({ object_id: old.id }).first()).to.equal(undefined);
       expect(await db('objects').where({ id: recent.id }).first()).to.not.equal(undefined);
       expect(await db('objects').where({ id: finished.id }).first()).to.not.equal(undefined);

@@ -52,25 +52,45 @@ describe('runs receive workspace and variable set variables', function () {
   it('gives Terraform the values that win by precedence, env variables in its environment, and never logs a sensitive value', async () => {
     const secret = `hunter2-${uniq('s')}`;
     const ws = await createWorkspace(org, { 'auto-apply': true });
-    const wsVar = (key: string, value: string, extra: Record<string, unknown> = {}) => call('POST', `/workspaces/${ws.id}/vars`, doc('vars', { key, value, category: 'terraform', ...extra }));
+    const wsVar = (key: string, value: string, extra: Record<string, unknown> = {}) =>
+      call('POST', `/workspaces/${ws.id}/vars`, doc('vars', { key, value, category: 'terraform', ...extra }));
     const tricky = 'he said "hi" to ${var.x} and %{ if true }\\n';
     await wsVar('plain', tricky);
     await wsVar('list', '["a", "b"]', { hcl: true });
     await wsVar('secret', secret, { sensitive: true });
     await wsVar('shadowed', 'workspace');
     await wsVar('forced', 'workspace');
-    await call('POST', `/workspaces/${ws.id}/vars`, doc('vars', { key: 'TF_VAR_from_env', value: 'from the environment', category: 'env' }));
+    await call(
+      'POST',
+      `/workspaces/${ws.id}/vars`,
+      doc('vars', { key: 'TF_VAR_from_env', value: 'from the environment', category: 'env' }),
+    );
 
-    const setVar = (set: string, key: string, value: string) => call('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key, value, category: 'terraform' }));
+    const setVar = (set: string, key: string, value: string) =>
+      call('POST', `/varsets/${set}/relationships/vars`, doc('vars', { key, value, category: 'terraform' }));
     // Applied to the workspace: loses to the workspace's own variable, beats the global set.
-    const applied = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'z-applied' }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }))).data.id;
+    const applied = (
+      await call(
+        'POST',
+        `/organizations/${org.name}/varsets`,
+        doc('varsets', { name: 'z-applied' }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }),
+      )
+    ).data.id;
     await setVar(applied, 'shadowed', 'applied set');
     await setVar(applied, 'set_only', 'applied set');
-    const global = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'a-global', global: true }))).data.id;
+    const global = (
+      await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'a-global', global: true }))
+    ).data.id;
     await setVar(global, 'set_only', 'global set');
     await setVar(global, 'shadowed', 'global set');
     // A priority set beats the workspace.
-    const priority = (await call('POST', `/organizations/${org.name}/varsets`, doc('varsets', { name: 'p', priority: true }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }))).data.id;
+    const priority = (
+      await call(
+        'POST',
+        `/organizations/${org.name}/varsets`,
+        doc('varsets', { name: 'p', priority: true }, { workspaces: { data: [{ type: 'workspaces', id: ws.id }] } }),
+      )
+    ).data.id;
     await setVar(priority, 'forced', 'priority set');
 
     await uploadConfig(ws.id, token, { 'main.tf': CONFIG });
@@ -86,7 +106,9 @@ describe('runs receive workspace and variable set variables', function () {
     expect(run.attributes.status, logs.join('\n----\n')).to.equal('applied');
 
     const outputs = Object.fromEntries(
-      (await call('GET', `/workspaces/${ws.id}/current-state-version-outputs`)).data.map((o: { attributes: { name: string; value: unknown; sensitive: boolean } }) => [o.attributes.name, o.attributes]),
+      (await call('GET', `/workspaces/${ws.id}/current-state-version-outputs`)).data.map(
+        (o: { attributes: { name: string; value: unknown; sensitive: boolean } }) => [o.attributes.name, o.attributes],
+      ),
     );
     expect(outputs.plain.value).to.equal(tricky);
     expect(outputs.list.value).to.deep.equal(['a', 'b']);

@@ -19,7 +19,8 @@ describe('workspace variables', function () {
     ws = await createWorkspace(org);
   });
 
-  const create = (attrs: Record<string, unknown>, as = token, workspaceId = ws.id) => api('POST', `/workspaces/${workspaceId}/vars`, { token: as, body: varDoc(attrs) });
+  const create = (attrs: Record<string, unknown>, as = token, workspaceId = ws.id) =>
+    api('POST', `/workspaces/${workspaceId}/vars`, { token: as, body: varDoc(attrs) });
 
   it('creates, lists, updates and deletes a variable', async () => {
     const made = await create({ key: 'region', value: 'eu-west-1', description: 'where', category: 'terraform' });
@@ -27,7 +28,14 @@ describe('workspace variables', function () {
     const v = made.body.data;
     expect(v.type).to.equal('vars');
     expect(v.id).to.match(/^var-/);
-    expect(v.attributes).to.include({ key: 'region', value: 'eu-west-1', description: 'where', category: 'terraform', hcl: false, sensitive: false });
+    expect(v.attributes).to.include({
+      key: 'region',
+      value: 'eu-west-1',
+      description: 'where',
+      category: 'terraform',
+      hcl: false,
+      sensitive: false,
+    });
     expect(v.attributes['version-id']).to.be.a('string');
     expect(v.relationships.configurable.data).to.deep.equal({ type: 'workspaces', id: ws.id });
 
@@ -35,7 +43,10 @@ describe('workspace variables', function () {
     expect(list.status).to.equal(200);
     expect(list.body.data.map((d: { id: string }) => d.id)).to.include(v.id);
 
-    const patched = await api('PATCH', `/workspaces/${ws.id}/vars/${v.id}`, { token, body: varDoc({ value: 'us-east-1', hcl: false }) });
+    const patched = await api('PATCH', `/workspaces/${ws.id}/vars/${v.id}`, {
+      token,
+      body: varDoc({ value: 'us-east-1', hcl: false }),
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.body.data.attributes).to.include({ key: 'region', value: 'us-east-1', description: 'where' });
     expect(patched.body.data.attributes['version-id']).to.not.equal(v.attributes['version-id']);
@@ -62,7 +73,11 @@ describe('workspace variables', function () {
     expect(env.status, env.text).to.equal(201);
     // Renaming onto a taken key is refused too.
     const other = (await create({ key: 'other', category: 'terraform' })).body.data.id;
-    expectError(await api('PATCH', `/workspaces/${ws.id}/vars/${other}`, { token, body: varDoc({ key: 'dup' }) }), 422, /has already been taken/);
+    expectError(
+      await api('PATCH', `/workspaces/${ws.id}/vars/${other}`, { token, body: varDoc({ key: 'dup' }) }),
+      422,
+      /has already been taken/,
+    );
   });
 
   it('keeps a sensitive value write-only: null in every response, sealed in the database, sensitive for good', async () => {
@@ -76,14 +91,23 @@ describe('workspace variables', function () {
     const list = await api('GET', `/workspaces/${ws.id}/vars`, { token });
     expect(list.text).to.not.include(secret);
     expect(list.body.data.find((d: { id: string }) => d.id === id).attributes.value).to.equal(null);
-    const legacy = await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`, { token });
+    const legacy = await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`, {
+      token,
+    });
     expect(legacy.status, legacy.text).to.equal(200);
     expect(legacy.text).to.not.include(secret);
 
-    const patched = await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, { token, body: varDoc({ description: 'db' }) });
+    const patched = await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, {
+      token,
+      body: varDoc({ description: 'db' }),
+    });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.body.data.attributes.value).to.equal(null);
-    expectError(await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, { token, body: varDoc({ sensitive: false }) }), 422, /cannot be made non-sensitive/);
+    expectError(
+      await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, { token, body: varDoc({ sensitive: false }) }),
+      422,
+      /cannot be made non-sensitive/,
+    );
 
     const row = await harness().rt.db('variables').where({ id }).first();
     expect(row.value).to.equal(null);
@@ -92,7 +116,10 @@ describe('workspace variables', function () {
 
     // Making a plain variable sensitive seals the value it had.
     const plain = (await create({ key: 'token', value: `plain-${secret}`, category: 'env' })).body.data.id;
-    const sealed = await api('PATCH', `/workspaces/${ws.id}/vars/${plain}`, { token, body: varDoc({ sensitive: true }) });
+    const sealed = await api('PATCH', `/workspaces/${ws.id}/vars/${plain}`, {
+      token,
+      body: varDoc({ sensitive: true }),
+    });
     expect(sealed.status, sealed.text).to.equal(200);
     expect(sealed.body.data.attributes).to.include({ value: null, sensitive: true });
     const after = await harness().rt.db('variables').where({ id: plain }).first();
@@ -100,17 +127,32 @@ describe('workspace variables', function () {
   });
 
   it('serves the older /vars endpoints', async () => {
-    const made = await api('POST', '/vars', { token, body: doc('vars', { key: 'legacy', value: 'v', category: 'env' }, { workspace: { data: { type: 'workspaces', id: ws.id } } }) });
+    const made = await api('POST', '/vars', {
+      token,
+      body: doc(
+        'vars',
+        { key: 'legacy', value: 'v', category: 'env' },
+        { workspace: { data: { type: 'workspaces', id: ws.id } } },
+      ),
+    });
     expect(made.status, made.text).to.equal(201);
     const id = made.body.data.id;
-    const list = await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`, { token });
+    const list = await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=${ws.name}`, {
+      token,
+    });
     expect(list.body.data.map((d: { id: string }) => d.id)).to.include(id);
     expectError(await api('GET', `/vars?filter[organization][name]=${org.name}`, { token }), 400);
-    expect((await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=nope`, { token })).status).to.equal(404);
+    expect(
+      (await api('GET', `/vars?filter[organization][name]=${org.name}&filter[workspace][name]=nope`, { token })).status,
+    ).to.equal(404);
     const patched = await api('PATCH', `/vars/${id}`, { token, body: varDoc({ value: 'w' }) });
     expect(patched.status, patched.text).to.equal(200);
     expect(patched.body.data.attributes.value).to.equal('w');
-    expectError(await api('POST', '/vars', { token, body: varDoc({ key: 'x', category: 'env' }) }), 422, /relationships is required/);
+    expectError(
+      await api('POST', '/vars', { token, body: varDoc({ key: 'x', category: 'env' }) }),
+      422,
+      /relationships is required/,
+    );
     expect((await api('DELETE', `/vars/${id}`, { token })).status).to.equal(204);
     expect((await api('DELETE', `/vars/${id}`, { token })).status).to.equal(404);
   });
@@ -118,8 +160,13 @@ describe('workspace variables', function () {
   it('lets read and plan access list (sensitive values null) and write access change; others get 404', async () => {
     const secret = `perm-${Date.now()}`;
     const target = await createWorkspace(org);
-    const id = (await create({ key: 'k', value: secret, category: 'env', sensitive: true }, token, target.id)).body.data.id;
-    const users = Object.fromEntries(await Promise.all((['read', 'plan', 'write', 'admin'] as const).map(async (l) => [l, await memberWithAccess(org, target.id, l)])));
+    const id = (await create({ key: 'k', value: secret, category: 'env', sensitive: true }, token, target.id)).body.data
+      .id;
+    const users = Object.fromEntries(
+      await Promise.all(
+        (['read', 'plan', 'write', 'admin'] as const).map(async (l) => [l, await memberWithAccess(org, target.id, l)]),
+      ),
+    );
     const outsider = (await createOrg()).owner;
     for (const level of ['read', 'plan', 'write', 'admin']) {
       const list = await api('GET', `/workspaces/${target.id}/vars`, { token: users[level].token });
@@ -128,18 +175,35 @@ describe('workspace variables', function () {
     }
     expect((await api('GET', `/workspaces/${target.id}/vars`, { token: outsider.token })).status).to.equal(404);
     for (const level of ['read', 'plan']) {
-      expect((await create({ key: `x_${level}`, category: 'env' }, users[level].token, target.id)).status).to.equal(404);
-      expect((await api('PATCH', `/workspaces/${target.id}/vars/${id}`, { token: users[level].token, body: varDoc({ description: 'no' }) })).status).to.equal(404);
+      expect((await create({ key: `x_${level}`, category: 'env' }, users[level].token, target.id)).status).to.equal(
+        404,
+      );
+      expect(
+        (
+          await api('PATCH', `/workspaces/${target.id}/vars/${id}`, {
+            token: users[level].token,
+            body: varDoc({ description: 'no' }),
+          })
+        ).status,
+      ).to.equal(404);
       expect((await api('DELETE', `/vars/${id}`, { token: users[level].token })).status).to.equal(404);
     }
     expect((await create({ key: 'x', category: 'env' }, outsider.token, target.id)).status).to.equal(404);
     for (const level of ['write', 'admin']) {
       const made = await create({ key: `x_${level}`, category: 'env' }, users[level].token, target.id);
       expect(made.status, made.text).to.equal(201);
-      expect((await api('PATCH', `/vars/${made.body.data.id}`, { token: users[level].token, body: varDoc({ value: 'y' }) })).status).to.equal(200);
-      expect((await api('DELETE', `/workspaces/${target.id}/vars/${made.body.data.id}`, { token: users[level].token })).status).to.equal(204);
+      expect(
+        (await api('PATCH', `/vars/${made.body.data.id}`, { token: users[level].token, body: varDoc({ value: 'y' }) }))
+          .status,
+      ).to.equal(200);
+      expect(
+        (await api('DELETE', `/workspaces/${target.id}/vars/${made.body.data.id}`, { token: users[level].token }))
+          .status,
+      ).to.equal(204);
     }
     // A variable is reached through its own workspace only.
-    expect((await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, { token, body: varDoc({ description: 'no' }) })).status).to.equal(404);
+    expect(
+      (await api('PATCH', `/workspaces/${ws.id}/vars/${id}`, { token, body: varDoc({ description: 'no' }) })).status,
+    ).to.equal(404);
   });
 });

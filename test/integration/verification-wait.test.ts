@@ -42,7 +42,10 @@ describe('a request that verifies a destination waits for the worker without pol
     const org = await createOrg();
     let status = 0;
     const queries = await verificationQueriesDuring(async () => {
-      const res = await api('POST', `/organizations/${org.name}/tasks`, { token: org.owner.token, body: doc('tasks', { name: uniq('task'), url, category: 'task' }) });
+      const res = await api('POST', `/organizations/${org.name}/tasks`, {
+        token: org.owner.token,
+        body: doc('tasks', { name: uniq('task'), url, category: 'task' }),
+      });
       status = res.status;
     });
     expect(status).to.equal(201);
@@ -57,7 +60,11 @@ describe('a request that verifies a destination waits for the worker without pol
     try {
       const res = await api('POST', `/organizations/${org.name}/tasks`, {
         token: org.owner.token,
-        body: doc('tasks', { name: uniq('task'), url: `http://127.0.0.1:${(silent.address() as { port: number }).port}/`, category: 'task' }),
+        body: doc('tasks', {
+          name: uniq('task'),
+          url: `http://127.0.0.1:${(silent.address() as { port: number }).port}/`,
+          category: 'task',
+        }),
       });
       expect(res.status, res.text).to.equal(422);
       const row = await harness().rt.db('verifications').orderBy('created_at', 'desc').first();

@@ -38,7 +38,8 @@ function descendantRunning(ancestor: number, text: string): number | null {
       continue;
     }
     if (!cmdline.includes(text)) continue;
-    for (let at = parentOf(pid), hops = 0; at && at > 1 && hops < 16; at = parentOf(at), hops++) if (at === ancestor) return pid;
+    for (let at = parentOf(pid), hops = 0; at && at > 1 && hops < 16; at = parentOf(at), hops++)
+      if (at === ancestor) return pid;
   }
   return null;
 }
@@ -61,7 +62,14 @@ describe('the README quick start, as written, against `npm start`', function () 
     const queuePrefix = `walk-${runId}`;
     // Only what keeps this run apart from others on the machine: its port, database, queues and
     // key. The README's service block generates the site admin token itself.
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, ENCRYPTION_KEY: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      QUEUE_PREFIX: queuePrefix,
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+    };
     delete env.SITE_ADMIN_TOKEN;
     const started = Date.now();
     const service = spawn('bash', [WALKTHROUGH, 'service'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -71,7 +79,11 @@ describe('the README quick start, as written, against `npm start`', function () 
     const exited = new Promise<number | null>((r) => service.on('exit', (code) => r(code)));
     let steps = '';
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200, 'readyz', 60_000);
+      await waitFor(
+        async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null))?.status === 200,
+        'readyz',
+        60_000,
+      );
       const startMs = Date.now() - started;
       expect(output, 'a built checkout is not rebuilt').to.not.include('building (');
       expect(startMs, `npm start to ready: ${startMs} ms`).to.be.below(START_BUDGET_MS);
@@ -80,7 +92,12 @@ describe('the README quick start, as written, against `npm start`', function () 
       const token = /^([0-9a-f]{32})$/m.exec(output)?.[1];
       expect(token, output).to.be.a('string');
       const run = await promisify(execFile)('bash', [WALKTHROUGH, 'steps'], {
-        env: { PATH: process.env.PATH, SITE_ADMIN_TOKEN: token, RLS_ADDRESS: `127.0.0.1:${port}`, CHECKPOINT_DISABLE: '1' },
+        env: {
+          PATH: process.env.PATH,
+          SITE_ADMIN_TOKEN: token,
+          RLS_ADDRESS: `127.0.0.1:${port}`,
+          CHECKPOINT_DISABLE: '1',
+        },
         maxBuffer: 16 * 1024 * 1024,
       }).catch((err: { stdout?: string; stderr?: string }) => {
         throw new Error(`the quick start failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
@@ -114,7 +131,9 @@ describe('the README quick start, as written, against `npm start`', function () 
       const ws = await api('GET', `${base}/organizations/acme/workspaces/networking`, { token });
       expect(ws.status, ws.text).to.equal(200);
       const runs = await api('GET', `${base}/workspaces/${ws.body.data.id}/runs`, { token });
-      expect(runs.body.data.map((r: { attributes: { status: string } }) => r.attributes.status)).to.deep.equal(['planned_and_finished']);
+      expect(runs.body.data.map((r: { attributes: { status: string } }) => r.attributes.status)).to.deep.equal([
+        'planned_and_finished',
+      ]);
     } catch (err) {
       throw new Error(`${String(err)}\n--- quick start output ---\n${steps}\n--- service output ---\n${output}`);
     } finally {

@@ -56,14 +56,19 @@ describe('the web process', function () {
     it('answers the API and the console over TLS with the configured certificate, and no plain http on its port', async () => {
       const ping = await httpsCall(app, 'GET', '/api/v2/ping');
       expect(ping.status, ping.text).to.equal(204);
-      const me = await httpsCall(app, 'GET', '/api/v2/account/details', { headers: { Authorization: `Bearer ${harness().adminToken}` } });
+      const me = await httpsCall(app, 'GET', '/api/v2/account/details', {
+        headers: { Authorization: `Bearer ${harness().adminToken}` },
+      });
       expect(me.status, me.text).to.equal(200);
       expect(me.body.data.attributes.username).to.equal('admin');
       const page = await httpsCall(app, 'GET', '/app/', { headers: { Accept: 'text/html' } });
       expect(page.status).to.equal(200);
       expect(page.text).to.include('<div id="root">');
       // A client that does not trust the certificate is refused by TLS itself.
-      const untrusted = await fetch(`${app.baseUrl}/api/v2/ping`).then(() => 'answered', (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? 'failed');
+      const untrusted = await fetch(`${app.baseUrl}/api/v2/ping`).then(
+        () => 'answered',
+        (err: Error & { cause?: { code?: string } }) => err.cause?.code ?? 'failed',
+      );
       expect(untrusted).to.match(/SELF_SIGNED|DEPTH_ZERO|UNABLE_TO_VERIFY|CERT/);
       const port = Number(new URL(app.baseUrl).port);
       expect(await plainHttpStatus(port)).to.not.equal(204);
@@ -98,7 +103,9 @@ describe('the web process', function () {
       await writeFile(junk, 'not a certificate\n');
       const garbled = await refusedStart({ TLS_CERT_FILE: junk, TLS_KEY_FILE: keyFile });
       expect(garbled.code, garbled.output).to.equal(1);
-      expect(garbled.output).to.include('web failed to start: TLS_CERT_FILE/TLS_KEY_FILE: not a usable certificate and key');
+      expect(garbled.output).to.include(
+        'web failed to start: TLS_CERT_FILE/TLS_KEY_FILE: not a usable certificate and key',
+      );
     });
 
     it('with a SITE_ADMIN_TOKEN shorter than 16 characters, naming the variable and the minimum', async () => {
@@ -119,7 +126,8 @@ describe('the web process', function () {
       root = await mkdtemp(join(tmpdir(), 'rls-install-'));
       const app = join(root, '.local', 'app');
       // The built service as an install has it: its compiled code and console, package.json (the module type), node_modules.
-      for (const part of ['bin', 'server', 'shared', 'workers', 'console']) await cp(join(DIST, part), join(app, 'dist', part), { recursive: true });
+      for (const part of ['bin', 'server', 'shared', 'workers', 'console'])
+        await cp(join(DIST, part), join(app, 'dist', part), { recursive: true });
       await cp(join(REPO, 'package.json'), join(app, 'package.json'));
       await symlink(join(REPO, 'node_modules'), join(app, 'node_modules'));
       const port = await freePort();
@@ -133,7 +141,11 @@ describe('the web process', function () {
       proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
       const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
       try {
-        await waitFor(() => output.includes('"web listening"'), () => `the web process to listen: ${output}`, 30_000);
+        await waitFor(
+          () => output.includes('"web listening"'),
+          () => `the web process to listen: ${output}`,
+          30_000,
+        );
         const base = `http://127.0.0.1:${port}`;
         const page = await fetch(`${base}/app/organizations`, { headers: { Accept: 'text/html' } });
         const html = await page.text();

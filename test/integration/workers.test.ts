@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { harness, flushQueueKeys, freePort } from '../helpers/harness.js';
 import { createOrg, createUser, joinOrg } from '../helpers/fixtures.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
-import { signalOnOutput, spawnWeb, spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import {
+  signalOnOutput,
+  spawnWeb,
+  spawnWorkers,
+  waitFor,
+  workersReady,
+  type WorkerProcess,
+} from '../helpers/processes.js';
 import { reconcile } from '../../shared/sweep/reconciler.js';
 import { jobs } from '../../shared/platform/queues.js';
 
@@ -46,7 +53,10 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
     expect(await h.rt.queues['notification-delivery'].getJob(jobs.mailDelivery(mail.id).jobId)).to.equal(undefined);
 
     const worker = start(['notification-delivery', 'deadline-expiry']);
-    await waitFor(async () => (await mailFor(membershipId)).status === 'sent', 'the mail to be sent after the boot reconcile');
+    await waitFor(
+      async () => (await mailFor(membershipId)).status === 'sent',
+      'the mail to be sent after the boot reconcile',
+    );
     await waitFor(() => deliveredTo(sink, invitee.email) === 1, 'the sink to receive the mail');
 
     const again = await reconcile(h.rt.db, h.rt.queues, h.rt.logger);
@@ -66,7 +76,8 @@ describe('durable work: outbox rows, reconciler and worker processes', function 
     const membershipId = await joinOrg(org, invitee, false);
     await flushQueueKeys(h);
     // The state a worker killed while sending leaves behind: claimed, lease running out, no job in Redis.
-    await h.rt.db('mail_messages')
+    await h.rt
+      .db('mail_messages')
       .where({ ref_id: membershipId })
       .update({ status: 'sending', attempts: 1, lease_until: h.rt.db.raw(`now() - interval '1 second'`) });
 

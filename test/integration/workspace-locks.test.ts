@@ -8,8 +8,10 @@ import { bullPrefix } from '../../shared/platform/queues.js';
 import { createRedis, type RedisConnection } from '../../shared/platform/redis.js';
 import { startPendingRun } from '../../shared/runs/commands.js';
 
-const lock = (id: string, token: string, reason?: string) => api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
-const unlock = (id: string, token: string, force = false) => api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });
+const lock = (id: string, token: string, reason?: string) =>
+  api('POST', `/workspaces/${id}/actions/lock`, { token, body: reason ? { reason } : {} });
+const unlock = (id: string, token: string, force = false) =>
+  api('POST', `/workspaces/${id}/actions/${force ? 'force-unlock' : 'unlock'}`, { token, body: {} });
 
 /** A workspace with a configuration, locked by its organization's owner, and a run made after the lock (pending). */
 async function lockedWorkspaceWithRun() {
@@ -24,7 +26,7 @@ async function lockedWorkspaceWithRun() {
 describe('workspace locks', function () {
   this.timeout(120_000);
 
-  it('locks for the caller with a reason, refuses a second lock and another holder\'s unlock (409), unlocks for the holder, force-unlocks for an admin', async () => {
+  it("locks for the caller with a reason, refuses a second lock and another holder's unlock (409), unlocks for the holder, force-unlocks for an admin", async () => {
     const org = await createOrg();
     const ws = await createWorkspace(org);
     const writer = await memberWithAccess(org, ws.id, 'write');
@@ -59,10 +61,12 @@ describe('workspace locks', function () {
   describe('with a worker', () => {
     terraformWorkers(['run-pipeline']);
 
-    it('holds a locked workspace\'s runs pending (speculative plans still run) and lets them go once it is unlocked', async () => {
+    it("holds a locked workspace's runs pending (speculative plans still run) and lets them go once it is unlocked", async () => {
       const { token, ws, held } = await lockedWorkspaceWithRun();
       const speculative = await startRun(ws.id, token, { 'plan-only': true });
-      expect((await waitForRun(speculative, token, ['planned_and_finished', 'errored'])).attributes.status).to.equal('planned_and_finished');
+      expect((await waitForRun(speculative, token, ['planned_and_finished', 'errored'])).attributes.status).to.equal(
+        'planned_and_finished',
+      );
       expect((await api('GET', `/runs/${held}`, { token })).body.data.attributes.status).to.equal('pending');
 
       expect((await unlock(ws.id, token)).status).to.equal(200);
@@ -89,7 +93,7 @@ describe('workspace locks', function () {
     });
   });
 
-  describe('when the unlock comes while a waiting run\'s step is under way', () => {
+  describe("when the unlock comes while a waiting run's step is under way", () => {
     let connection: RedisConnection | undefined;
     let worker: Worker | undefined;
     after(async () => {

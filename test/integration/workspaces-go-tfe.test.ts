@@ -21,11 +21,15 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
     expect(res.status, res.text).to.equal(200);
     return res.body;
   };
-  const rel = (body: { data: { relationships: Record<string, { data: Linkage }> } }, name: string) => body.data.relationships[name].data;
+  const rel = (body: { data: { relationships: Record<string, { data: Linkage }> } }, name: string) =>
+    body.data.relationships[name].data;
 
   it('answers trigger-prefixes and trigger-patterns alike at creation and on read, [] when none was sent (the tfe provider)', async () => {
     // What the tfe provider sends for a workspace without file triggers: neither attribute.
-    const created = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', { name: uniq('ws'), 'file-triggers-enabled': false }) });
+    const created = await api('POST', `/organizations/${org.name}/workspaces`, {
+      token: org.owner.token,
+      body: doc('workspaces', { name: uniq('ws'), 'file-triggers-enabled': false }),
+    });
     expect(created.status, created.text).to.equal(201);
     const readBack = await read(created.body.data.id);
     for (const attrs of [created.body.data.attributes, readBack.data.attributes]) {
@@ -72,7 +76,11 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
       expect(unlock.text).to.contain(first);
 
       // A lock by hand is refused while the run holds the workspace, and nothing changed.
-      expectError(await api('POST', `/workspaces/${w.id}/actions/lock`, { token: org.owner.token, body: {} }), 409, /locked by Run/);
+      expectError(
+        await api('POST', `/workspaces/${w.id}/actions/lock`, { token: org.owner.token, body: {} }),
+        409,
+        /locked by Run/,
+      );
       expect(rel(await read(w.id), 'locked-by')).to.deep.equal({ type: 'runs', id: first });
     });
 
@@ -100,13 +108,18 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
 
     it('a workspace locked by hand shows its pending run as current (the CLI waits for the manual lock) and the lock as locked-by', async () => {
       const w = await createWorkspace(org);
-      const lock = await api('POST', `/workspaces/${w.id}/actions/lock`, { token: org.owner.token, body: { reason: 'hands off' } });
+      const lock = await api('POST', `/workspaces/${w.id}/actions/lock`, {
+        token: org.owner.token,
+        body: { reason: 'hands off' },
+      });
       expect(lock.status, lock.text).to.equal(200);
       await uploadConfig(w.id, org.owner.token, CONFIG);
       const run = await startRun(w.id, org.owner.token);
       const body = await read(w.id);
       expect(rel(body, 'current-run')).to.deep.equal({ type: 'runs', id: run });
-      expect((await api('GET', `/runs/${run}`, { token: org.owner.token })).body.data.attributes.status).to.equal('pending');
+      expect((await api('GET', `/runs/${run}`, { token: org.owner.token })).body.data.attributes.status).to.equal(
+        'pending',
+      );
       expect(body.data.attributes.locked).to.equal(true);
       expect(rel(body, 'locked-by')).to.deep.equal({ type: 'users', id: org.owner.id });
     });
@@ -121,7 +134,7 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
       expect(body.data.attributes.locked).to.equal(false);
     });
 
-    it('lists sort by the current run\'s creation either way and filter by its status (TestWorkspacesList)', async () => {
+    it("lists sort by the current run's creation either way and filter by its status (TestWorkspacesList)", async () => {
       const o = await createOrg();
       const idle = await createWorkspace(o, { name: uniq('a-idle') });
       const older = await createWorkspace(o, { name: uniq('z-older') });
@@ -130,12 +143,16 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
       const olderRun = await startRun(older.id, o.owner.token);
       await uploadConfig(newer.id, o.owner.token, CONFIG);
       const newerRun = await startRun(newer.id, o.owner.token);
-      const list = (query: string) => api('GET', `/organizations/${o.name}/workspaces?${query}`, { token: o.owner.token });
+      const list = (query: string) =>
+        api('GET', `/organizations/${o.name}/workspaces?${query}`, { token: o.owner.token });
 
       const asc = await list('include=current_run&sort=current-run.created-at');
       expect(asc.status, asc.text).to.equal(200);
       expect(asc.body.data.map((d: { id: string }) => d.id)).to.deep.equal([older.id, newer.id, idle.id]);
-      expect(asc.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).to.have.members([`runs:${olderRun}`, `runs:${newerRun}`]);
+      expect(asc.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).to.have.members([
+        `runs:${olderRun}`,
+        `runs:${newerRun}`,
+      ]);
       const desc = await list('sort=-current-run.created-at');
       expect(desc.body.data.map((d: { id: string }) => d.id)).to.deep.equal([newer.id, older.id, idle.id]);
       expectError(await list('sort=created-at'), 400, /sort/);
@@ -162,13 +179,19 @@ describe('workspaces as go-tfe uses them: current and latest runs, run locks, in
       await waitForRun(run, org.owner.token, ['applied', 'errored']);
 
       // go-tfe's WSCurrentStateVer and WSCurrentRun, on the list and on a read.
-      const listed = await api('GET', `/organizations/${org.name}/workspaces?include=current-state-version,current-run&search[name]=${w.name}`, { token: org.owner.token });
+      const listed = await api(
+        'GET',
+        `/organizations/${org.name}/workspaces?include=current-state-version,current-run&search[name]=${w.name}`,
+        { token: org.owner.token },
+      );
       expect(listed.status, listed.text).to.equal(200);
       const byId = await read(w.id, '?include=current_state_version,current_run');
       for (const body of [{ data: listed.body.data[0], included: listed.body.included }, byId]) {
         const svId = body.data.relationships['current-state-version'].data.id;
         expect(body.data.relationships['current-run'].data).to.deep.equal({ type: 'runs', id: run });
-        const sv = body.included.find((r: { type: string; id: string }) => r.type === 'state-versions' && r.id === svId);
+        const sv = body.included.find(
+          (r: { type: string; id: string }) => r.type === 'state-versions' && r.id === svId,
+        );
         expect(sv.attributes['hosted-state-download-url']).to.be.a('string').and.not.equal('');
         const included = body.included.find((r: { type: string; id: string }) => r.type === 'runs' && r.id === run);
         expect(included.attributes).to.include({ message: 'applied by the test', status: 'applied' });

@@ -25,11 +25,16 @@ const PERMISSION_KEYS = [
 ];
 
 const row = (id: string) => harness().rt.db('workspaces').where({ id }).first();
-const rowByName = (org: string, name: string) => harness().rt.db('workspaces').where({ organization_name: org, name }).first();
+const rowByName = (org: string, name: string) =>
+  harness().rt.db('workspaces').where({ organization_name: org, name }).first();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** POST a workspace document to an organization, as its owner unless a token is given. */
-const post = (o: Org, attrs: Record<string, unknown>, opts: { token?: string | null; query?: string; type?: string } = {}) =>
+const post = (
+  o: Org,
+  attrs: Record<string, unknown>,
+  opts: { token?: string | null; query?: string; type?: string } = {},
+) =>
   api('POST', `/organizations/${o.name}/workspaces${opts.query ?? ''}`, {
     token: opts.token === undefined ? o.owner.token : opts.token,
     body: doc(opts.type ?? 'workspaces', attrs),
@@ -38,7 +43,8 @@ const post = (o: Org, attrs: Record<string, unknown>, opts: { token?: string | n
 const patch = (id: string, attrs: Record<string, unknown>, token: string | null, query = '') =>
   api('PATCH', `/workspaces/${id}${query}`, { token, body: doc('workspaces', attrs) });
 
-const list = (o: Org, query: string, token = o.owner.token) => api('GET', `/organizations/${o.name}/workspaces?${query}`, { token });
+const list = (o: Org, query: string, token = o.owner.token) =>
+  api('GET', `/organizations/${o.name}/workspaces?${query}`, { token });
 
 function expectPointer(res: ApiResponse, pointer: string): void {
   const pointers = res.body.errors.map((e: { source?: { pointer?: string } }) => e.source?.pointer);
@@ -133,12 +139,20 @@ describe('workspaces', () => {
     });
 
     it('accepts each execution mode (agent with a pool) and pre-release terraform versions', async () => {
-      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, { token: org.owner.token, body: doc('agent-pools', { name: uniq('pool') }) });
+      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, {
+        token: org.owner.token,
+        body: doc('agent-pools', { name: uniq('pool') }),
+      });
       expect(pool.status, pool.text).to.equal(201);
       for (const mode of ['remote', 'local', 'agent']) {
         const res = await api('POST', `/organizations/${org.name}/workspaces`, {
           token: org.owner.token,
-          body: doc('workspaces', { name: uniq('ws'), 'execution-mode': mode, 'terraform-version': '1.12.0-beta1', ...(mode === 'agent' ? { 'agent-pool-id': pool.body.data.id } : {}) }),
+          body: doc('workspaces', {
+            name: uniq('ws'),
+            'execution-mode': mode,
+            'terraform-version': '1.12.0-beta1',
+            ...(mode === 'agent' ? { 'agent-pool-id': pool.body.data.id } : {}),
+          }),
         });
         const a = expectWorkspaceDocument(res, 201);
         expect(a['execution-mode']).to.equal(mode);
@@ -194,9 +208,7 @@ describe('workspaces', () => {
     it('lets exactly one of several concurrent creates of the same name succeed', async () => {
       const name = uniq('race');
       const initial = await countRows('workspaces');
-      const results = await Promise.all(
-        Array.from({ length: 6 }, () => post(org, { name })),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, () => post(org, { name })));
       expect(results.filter((r) => r.status === 201)).to.have.length(1);
       for (const r of results.filter((x) => x.status !== 201)) expectError(r, 422);
       expect(await countRows('workspaces')).to.equal(initial + 1);
@@ -208,7 +220,10 @@ describe('workspaces', () => {
       const token = tok.body.data.attributes.token;
       const created = await post(org, { name: uniq('ws') }, { token });
       expect(expectWorkspaceDocument(created, 201).permissions['can-update']).to.equal(true);
-      const patched = await api('PATCH', `/workspaces/${created.body.data.id}`, { token, body: doc('workspaces', { 'auto-apply': true }) });
+      const patched = await api('PATCH', `/workspaces/${created.body.data.id}`, {
+        token,
+        body: doc('workspaces', { 'auto-apply': true }),
+      });
       expect(patched.status, patched.text).to.equal(200);
       const initial = await countRows('workspaces');
       expectError(await post(other, { name: uniq('ws') }, { token }), 404);
@@ -276,7 +291,10 @@ describe('workspaces', () => {
       ];
       for (const [attr, value] of cases) {
         const attrs: Record<string, unknown> = { name: uniq('ws'), [attr]: value };
-        const res = await api('POST', `/organizations/${org.name}/workspaces`, { token: org.owner.token, body: doc('workspaces', attrs) });
+        const res = await api('POST', `/organizations/${org.name}/workspaces`, {
+          token: org.owner.token,
+          body: doc('workspaces', attrs),
+        });
         expectError(res, 422);
         expectPointer(res, `/data/attributes/${attr}`);
       }
@@ -315,7 +333,9 @@ describe('workspaces', () => {
       const res = await api('GET', `/organizations/${listOrg.name}/workspaces`, { token: listOrg.owner.token });
       expect(res.status, res.text).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^application\/vnd\.api\+json/);
-      expect(res.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(names.slice(0, 20));
+      expect(res.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(
+        names.slice(0, 20),
+      );
       expect(res.body.meta.pagination).to.deep.equal({
         'current-page': 1,
         'page-size': 20,
@@ -339,9 +359,13 @@ describe('workspaces', () => {
     });
 
     it('pages with page[number] and page[size]', async () => {
-      const p2 = await api('GET', `/organizations/${listOrg.name}/workspaces?page[number]=2`, { token: listOrg.owner.token });
+      const p2 = await api('GET', `/organizations/${listOrg.name}/workspaces?page[number]=2`, {
+        token: listOrg.owner.token,
+      });
       expect(p2.status).to.equal(200);
-      expect(p2.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(names.slice(20));
+      expect(p2.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(
+        names.slice(20),
+      );
       expect(p2.body.meta.pagination).to.include({
         'current-page': 2,
         'prev-page': 1,
@@ -353,7 +377,9 @@ describe('workspaces', () => {
 
       const small = await list(listOrg, 'page%5Bnumber%5D=3&page%5Bsize%5D=5');
       expect(small.status).to.equal(200);
-      expect(small.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(names.slice(10, 15));
+      expect(small.body.data.map((w: { attributes: { name: string } }) => w.attributes.name)).to.deep.equal(
+        names.slice(10, 15),
+      );
       expect(small.body.meta.pagination).to.deep.equal({
         'current-page': 3,
         'page-size': 5,
@@ -373,7 +399,9 @@ describe('workspaces', () => {
     });
 
     it('caps page[size] at 100', async () => {
-      const res = await api('GET', `/organizations/${listOrg.name}/workspaces?page[size]=1000`, { token: listOrg.owner.token });
+      const res = await api('GET', `/organizations/${listOrg.name}/workspaces?page[size]=1000`, {
+        token: listOrg.owner.token,
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data).to.have.length(23);
       expect(res.body.meta.pagination).to.include({ 'page-size': 100, 'total-pages': 1, 'next-page': null });
@@ -381,7 +409,10 @@ describe('workspaces', () => {
 
     it('refuses invalid page parameters with 400', async () => {
       for (const q of ['page[size]=0', 'page[number]=0', 'page[number]=-1', 'page[number]=abc', 'page[size]=1.5']) {
-        expectError(await api('GET', `/organizations/${listOrg.name}/workspaces?${q}`, { token: listOrg.owner.token }), 400);
+        expectError(
+          await api('GET', `/organizations/${listOrg.name}/workspaces?${q}`, { token: listOrg.owner.token }),
+          400,
+        );
       }
     });
 
@@ -407,13 +438,17 @@ describe('workspaces', () => {
 
     it('lists only the organization asked for', async () => {
       const mine = await createWorkspace(other);
-      const res = await api('GET', `/organizations/${listOrg.name}/workspaces?page[size]=100`, { token: listOrg.owner.token });
+      const res = await api('GET', `/organizations/${listOrg.name}/workspaces?page[size]=100`, {
+        token: listOrg.owner.token,
+      });
       expect(res.body.data.map((w: { id: string }) => w.id)).to.not.include(mine.id);
       for (const w of res.body.data) expect(w.relationships.organization.data.id).to.equal(listOrg.name);
     });
 
     it('accepts include=organization and refuses an unknown include with 400', async () => {
-      const ok = await api('GET', `/organizations/${listOrg.name}/workspaces?include=organization`, { token: listOrg.owner.token });
+      const ok = await api('GET', `/organizations/${listOrg.name}/workspaces?include=organization`, {
+        token: listOrg.owner.token,
+      });
       expect(ok.status, ok.text).to.equal(200);
       expectError(await list(listOrg, 'include=bogus'), 400, /include/i);
     });
@@ -446,26 +481,45 @@ describe('workspaces', () => {
     });
 
     it('includes the organization on request and refuses unknown includes', async () => {
-      const res = await api('GET', `/organizations/${org.name}/workspaces/${ws.name}?include=organization`, { token: org.owner.token });
+      const res = await api('GET', `/organizations/${org.name}/workspaces/${ws.name}?include=organization`, {
+        token: org.owner.token,
+      });
       expectWorkspaceDocument(res, 200);
       expect(res.body.included).to.have.length(1);
       expect(res.body.included[0]).to.include({ type: 'organizations', id: org.name });
       expect(res.body.included[0].attributes).to.include({ name: org.name });
       expect(res.body.included[0].attributes['created-at']).to.match(ISO_Z);
       for (const inc of ['bogus', 'organization,bogus', 'current_run,bogus']) {
-        const res = await api('GET', `/organizations/${org.name}/workspaces/${ws.name}?include=${inc}`, { token: org.owner.token });
+        const res = await api('GET', `/organizations/${org.name}/workspaces/${ws.name}?include=${inc}`, {
+          token: org.owner.token,
+        });
         expectError(res, 400, /include/i);
       }
     });
 
     it('answers 404 for unknown names and for workspaces of other organizations', async () => {
       const foreign = await createWorkspace(other);
-      expectError(await api('GET', `/organizations/${org.name}/workspaces/${uniq('missing')}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/organizations/${org.name}/workspaces/${foreign.name}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/organizations/${other.name}/workspaces/${foreign.name}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/organizations/${other.name}/workspaces/${ws.name}`, { token: other.owner.token }), 404);
+      expectError(
+        await api('GET', `/organizations/${org.name}/workspaces/${uniq('missing')}`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/organizations/${org.name}/workspaces/${foreign.name}`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/organizations/${other.name}/workspaces/${foreign.name}`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('GET', `/organizations/${other.name}/workspaces/${ws.name}`, { token: other.owner.token }),
+        404,
+      );
       expectError(await api('GET', `/organizations/${org.name}/workspaces/${ws.name}`, { token: outsider.token }), 404);
-      expectError(await api('GET', `/organizations/${uniq('nope')}/workspaces/${ws.name}`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/organizations/${uniq('nope')}/workspaces/${ws.name}`, { token: org.owner.token }),
+        404,
+      );
     });
 
     it('answers 401 without a valid token', async () => {
@@ -483,7 +537,9 @@ describe('workspaces', () => {
       expect(res.body).to.not.have.property('included');
       const inc = await api('GET', `/workspaces/${ws.id}?include=organization`, { token: org.owner.token });
       expect(inc.status).to.equal(200);
-      expect(inc.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`)).to.deep.equal([`organizations/${org.name}`]);
+      expect(inc.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`)).to.deep.equal([
+        `organizations/${org.name}`,
+      ]);
       expectError(await api('GET', `/workspaces/${ws.id}?include=bogus`, { token: org.owner.token }), 400, /include/i);
     });
 
@@ -501,7 +557,12 @@ describe('workspaces', () => {
     it('updates the given attributes, keeps the omitted ones and moves updated-at', async () => {
       const created = await api('POST', `/organizations/${org.name}/workspaces`, {
         token: org.owner.token,
-        body: doc('workspaces', { name: uniq('ws'), description: 'keep me', 'working-directory': 'dir', 'terraform-version': '1.9.0' }),
+        body: doc('workspaces', {
+          name: uniq('ws'),
+          description: 'keep me',
+          'working-directory': 'dir',
+          'terraform-version': '1.9.0',
+        }),
       });
       const initial = expectWorkspaceDocument(created, 201);
       await sleep(20);
@@ -509,7 +570,14 @@ describe('workspaces', () => {
       const after = expectWorkspaceDocument(res, 200);
       expect(after['auto-apply']).to.equal(true);
       const kept = [
-        'name', 'description', 'working-directory', 'terraform-version', 'execution-mode', 'vcs-repo', 'assessments-enabled', 'created-at',
+        'name',
+        'description',
+        'working-directory',
+        'terraform-version',
+        'execution-mode',
+        'vcs-repo',
+        'assessments-enabled',
+        'created-at',
       ];
       for (const k of kept) {
         expect(after[k], k).to.deep.equal(initial[k]);
@@ -517,14 +585,22 @@ describe('workspaces', () => {
       expect(after['updated-at']).to.match(ISO_Z);
       expect(Date.parse(after['updated-at'])).to.be.greaterThan(Date.parse(initial['updated-at']));
       const stored = await row(created.body.data.id);
-      expect(stored).to.include({ auto_apply: true, description: 'keep me', working_directory: 'dir', terraform_version: '1.9.0' });
+      expect(stored).to.include({
+        auto_apply: true,
+        description: 'keep me',
+        working_directory: 'dir',
+        terraform_version: '1.9.0',
+      });
       const shown = await api('GET', `/workspaces/${created.body.data.id}`, { token: org.owner.token });
       expect(shown.body.data.attributes).to.deep.equal(after);
     });
 
     it('updates several attributes at once and clears description with null', async () => {
       const ws = await createWorkspace(org, { description: 'old' });
-      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, { token: org.owner.token, body: doc('agent-pools', { name: uniq('pool') }) });
+      const pool = await api('POST', `/organizations/${org.name}/agent-pools`, {
+        token: org.owner.token,
+        body: doc('agent-pools', { name: uniq('pool') }),
+      });
       expect(pool.status, pool.text).to.equal(201);
       const res = await api('PATCH', `/workspaces/${ws.id}`, {
         token: org.owner.token,
@@ -555,22 +631,34 @@ describe('workspaces', () => {
 
     it('accepts an empty attribute set and still answers with the document', async () => {
       const ws = await createWorkspace(org);
-      const res = await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, body: { data: { type: 'workspaces' } } });
+      const res = await api('PATCH', `/workspaces/${ws.id}`, {
+        token: org.owner.token,
+        body: { data: { type: 'workspaces' } },
+      });
       expect(expectWorkspaceDocument(res, 200).name).to.equal(ws.name);
     });
 
     it('renames a workspace, which moves its by-name address', async () => {
       const ws = await createWorkspace(org);
       const newName = uniq('renamed');
-      const res = await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, body: doc('workspaces', { name: newName }) });
+      const res = await api('PATCH', `/workspaces/${ws.id}`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name: newName }),
+      });
       expect(expectWorkspaceDocument(res, 200).name).to.equal(newName);
       expect(res.body.data.id).to.equal(ws.id);
       expect(res.body.data.links.self).to.equal(`/api/v2/organizations/${org.name}/workspaces/${newName}`);
-      expectError(await api('GET', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }),
+        404,
+      );
       const byNew = await api('GET', `/organizations/${org.name}/workspaces/${newName}`, { token: org.owner.token });
       expect(byNew.status).to.equal(200);
       expect(byNew.body.data.id).to.equal(ws.id);
-      const same = await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, body: doc('workspaces', { name: newName }) });
+      const same = await api('PATCH', `/workspaces/${ws.id}`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name: newName }),
+      });
       expect(same.status, same.text).to.equal(200);
     });
 
@@ -583,7 +671,10 @@ describe('workspaces', () => {
       expectPointer(res, '/data/attributes/name');
       expect(await row(b.id)).to.deep.equal(initial);
       const foreign = await createWorkspace(other);
-      const ok = await api('PATCH', `/workspaces/${b.id}`, { token: org.owner.token, body: doc('workspaces', { name: foreign.name }) });
+      const ok = await api('PATCH', `/workspaces/${b.id}`, {
+        token: org.owner.token,
+        body: doc('workspaces', { name: foreign.name }),
+      });
       expect(ok.status, ok.text).to.equal(200);
     });
 
@@ -604,10 +695,16 @@ describe('workspaces', () => {
       for (const raw of ['{"data":', '[', 'nope']) {
         expectError(await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, raw }), 400);
       }
-      const wrongType = await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, body: doc('organizations', {}) });
+      const wrongType = await api('PATCH', `/workspaces/${ws.id}`, {
+        token: org.owner.token,
+        body: doc('organizations', {}),
+      });
       expectError(wrongType, 422);
       expectPointer(wrongType, '/data/type');
-      const noData = await api('PATCH', `/workspaces/${ws.id}`, { token: org.owner.token, body: { 'auto-apply': true } });
+      const noData = await api('PATCH', `/workspaces/${ws.id}`, {
+        token: org.owner.token,
+        body: { 'auto-apply': true },
+      });
       expectError(noData, 422);
       expectPointer(noData, '/data');
       const cases: [string, unknown][] = [
@@ -653,7 +750,10 @@ describe('workspaces', () => {
       expect(await countRows('workspaces')).to.equal(initial - 1);
       expect(await row(ws.id)).to.equal(undefined);
       expectError(await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token }), 404);
-      expectError(await api('GET', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }), 404);
+      expectError(
+        await api('GET', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }),
+        404,
+      );
       expectError(await api('DELETE', `/workspaces/${ws.id}`, { token: org.owner.token }), 404);
       expect(await countRows('workspaces')).to.equal(initial - 1);
     });
@@ -683,17 +783,35 @@ describe('workspaces', () => {
       expect(await countRows('workspaces')).to.equal(initial - 1);
       expect(await row(ws.id)).to.equal(undefined);
       expect(await row(twin.body.data.id)).to.not.equal(undefined);
-      expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }), 404);
+      expectError(
+        await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: org.owner.token }),
+        404,
+      );
     });
 
     it('answers 404 for unknown names and other organizations, 401 without a valid token, deleting nothing', async () => {
       const ws = await createWorkspace(org);
       const initial = await countRows('workspaces');
-      expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${uniq('missing')}`, { token: org.owner.token }), 404);
-      expectError(await api('DELETE', `/organizations/${uniq('nope')}/workspaces/${ws.name}`, { token: org.owner.token }), 404);
-      expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: other.owner.token }), 404);
-      expectError(await api('DELETE', `/organizations/${other.name}/workspaces/${ws.name}`, { token: other.owner.token }), 404);
-      expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: outsider.token }), 404);
+      expectError(
+        await api('DELETE', `/organizations/${org.name}/workspaces/${uniq('missing')}`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('DELETE', `/organizations/${uniq('nope')}/workspaces/${ws.name}`, { token: org.owner.token }),
+        404,
+      );
+      expectError(
+        await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: other.owner.token }),
+        404,
+      );
+      expectError(
+        await api('DELETE', `/organizations/${other.name}/workspaces/${ws.name}`, { token: other.owner.token }),
+        404,
+      );
+      expectError(
+        await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: outsider.token }),
+        404,
+      );
       expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: null }), 401);
       expectError(await api('DELETE', `/organizations/${org.name}/workspaces/${ws.name}`, { token: 'wrong' }), 401);
       expect(await countRows('workspaces')).to.equal(initial);
@@ -713,18 +831,31 @@ describe('workspaces', () => {
       expectError(missing, 404);
 
       const body = doc('workspaces', { name });
-      const created = await api('POST', `/organizations/${cliOrg.name}/workspaces`, { token: user.token, headers, body });
+      const created = await api('POST', `/organizations/${cliOrg.name}/workspaces`, {
+        token: user.token,
+        headers,
+        body,
+      });
       const c = expectWorkspaceDocument(created, 201);
       expect(c['terraform-version']).to.equal('latest');
 
       const version = doc('workspaces', { 'terraform-version': '1.11.4' });
-      const patched = await api('PATCH', `/workspaces/${created.body.data.id}`, { token: user.token, headers, body: version });
+      const patched = await api('PATCH', `/workspaces/${created.body.data.id}`, {
+        token: user.token,
+        headers,
+        body: version,
+      });
       expect(expectWorkspaceDocument(patched, 200)['terraform-version']).to.equal('1.11.4');
 
       const shown = await api('GET', path, { token: user.token, headers });
       const a = expectWorkspaceDocument(shown, 200);
       expect(shown.body.data.id).to.equal(created.body.data.id);
-      expect(a).to.include({ name, 'terraform-version': '1.11.4', 'execution-mode': 'remote', 'working-directory': '' });
+      expect(a).to.include({
+        name,
+        'terraform-version': '1.11.4',
+        'execution-mode': 'remote',
+        'working-directory': '',
+      });
       expect(a).to.have.property('vcs-repo', null);
       expect(a.permissions).to.include({ 'can-queue-run': true, 'can-queue-apply': true, 'can-update': true });
       expect(a['created-at']).to.match(ISO_Z);

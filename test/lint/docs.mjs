@@ -10,7 +10,12 @@ const MAX_CELL_WORDS = 60;
 const MAX_PERFORMANCE_LINES = 200;
 
 const problems = [];
-const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 for (const file of files) {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   lines.forEach((line, i) => {
@@ -19,10 +24,12 @@ for (const file of files) {
     const cells = line.replace(/`[^`]*`/g, (code) => code.replaceAll('|', '/')).split('|');
     for (const cell of cells) {
       const words = cell.trim().split(/\s+/).filter(Boolean).length;
-      if (words > MAX_CELL_WORDS) problems.push(`${file}:${i + 1}: a table cell of ${words} words (at most ${MAX_CELL_WORDS})`);
+      if (words > MAX_CELL_WORDS)
+        problems.push(`${file}:${i + 1}: a table cell of ${words} words (at most ${MAX_CELL_WORDS})`);
     }
   });
-  if (file === 'docs/performance.md' && lines.length >= MAX_PERFORMANCE_LINES) problems.push(`${file}: ${lines.length} lines (under ${MAX_PERFORMANCE_LINES})`);
+  if (file === 'docs/performance.md' && lines.length >= MAX_PERFORMANCE_LINES)
+    problems.push(`${file}: ${lines.length} lines (under ${MAX_PERFORMANCE_LINES})`);
 }
 if (problems.length) {
   for (const p of problems) console.error(p);

@@ -1,7 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, type Doc, type ListDoc } from '../api.js';
 import { useSession } from '../session.js';
-import { ActionButton, Empty, Pager, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+import {
+  ActionButton,
+  Empty,
+  Pager,
+  ErrorMessage,
+  Field,
+  Page,
+  Show,
+  Table,
+  Time,
+  messageOf,
+  str,
+  useApi,
+} from '../ui.js';
 
 /** A one-time password link for a user, shown to the site admin to pass on. */
 function ResetLink({ userId, username }: { userId: string; username: string }) {
@@ -33,7 +46,11 @@ export function AdminUsersPage() {
   const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
-  const users = useApi<ListDoc>(user.isSiteAdmin ? `/admin/users?page[size]=50&page[number]=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}` : null);
+  const users = useApi<ListDoc>(
+    user.isSiteAdmin
+      ? `/admin/users?page[size]=50&page[number]=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`
+      : null,
+  );
   const [form, setForm] = useState({ username: '', email: '' });
   const [created, setCreated] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -69,7 +86,13 @@ export function AdminUsersPage() {
             setQ(search);
           }}
         >
-          <input type="search" aria-label="Search users by username or email" placeholder="Username or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            aria-label="Search users by username or email"
+            placeholder="Username or email"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
           <button type="submit" className="btn secondary">
             Search users
           </button>
@@ -97,13 +120,20 @@ export function AdminUsersPage() {
         <Pager list={users.data} setPage={setPage} label="User pages" prev="Previous users" next="Next users" />
         <details>
           <summary>Create a user</summary>
-          <p className="muted">A new user chooses a password through an organization invitation, or through a password link.</p>
+          <p className="muted">
+            A new user chooses a password through an organization invitation, or through a password link.
+          </p>
           <form onSubmit={(e) => void create(e)} className="form">
             <Field label="Username">
               <input required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
             </Field>
             <Field label="Email">
-              <input type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+              <input
+                type="email"
+                required
+                value={form.email}
+                onChange={(e) => setForm({ ...form, email: e.target.value })}
+              />
             </Field>
             {error && <ErrorMessage error={error} />}
             {created && <p role="status">Created user {created}.</p>}
@@ -116,7 +146,8 @@ export function AdminUsersPage() {
       <section className="card" aria-labelledby="queues">
         <h2 id="queues">Background jobs</h2>
         <p>
-          <a href="/admin/queues/">Open the queue board</a> <span className="muted">(it asks for a site admin API token as the password)</span>
+          <a href="/admin/queues/">Open the queue board</a>{' '}
+          <span className="muted">(it asks for a site admin API token as the password)</span>
         </p>
       </section>
     </Page>

@@ -3,7 +3,14 @@ import { call } from '../api.js';
 import { useSession } from '../session.js';
 import { ErrorMessage, Page, messageOf } from '../ui.js';
 
-const PARAMS = ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'response_type'] as const;
+const PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'response_type',
+] as const;
 
 /** `terraform login`'s consent step: the signed-in user lets the CLI on this computer get an API token. */
 export function ConsentPage({ query }: { query: URLSearchParams }) {
@@ -33,14 +40,21 @@ export function ConsentPage({ query }: { query: URLSearchParams }) {
     <Page title="Authorize Terraform CLI">
       <div className="card">
         <p>
-          <strong>{params.client_id || 'A client'}</strong> asks for an API token for your account <strong>{user.username}</strong>. It will act as you, with all of
-          your access.
+          <strong>{params.client_id || 'A client'}</strong> asks for an API token for your account{' '}
+          <strong>{user.username}</strong>. It will act as you, with all of your access.
         </p>
         {target && <p className="muted">The token goes to the program listening on this computer at {target}.</p>}
-        <p>Allow this only if you just ran <code>terraform login</code> yourself.</p>
+        <p>
+          Allow this only if you just ran <code>terraform login</code> yourself.
+        </p>
         {error && <ErrorMessage error={error} />}
         <div className="row">
-          <button type="button" className="btn primary" disabled={busy || !params.redirect_uri} onClick={() => void allow()}>
+          <button
+            type="button"
+            className="btn primary"
+            disabled={busy || !params.redirect_uri}
+            onClick={() => void allow()}
+          >
             {busy ? 'Authorizing…' : 'Allow and create token'}
           </button>
           <button type="button" className="btn secondary" onClick={() => window.location.assign('/app/organizations')}>

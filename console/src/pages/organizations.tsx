@@ -1,7 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, relatedName, str, useApi } from '../ui.js';
+import {
+  ActionButton,
+  Empty,
+  ErrorMessage,
+  Field,
+  Page,
+  Show,
+  Table,
+  Time,
+  messageOf,
+  relatedName,
+  str,
+  useApi,
+} from '../ui.js';
 
 /** The organizations the viewer belongs to, and a form to create one. */
 export function OrganizationsPage() {
@@ -29,7 +42,9 @@ export function OrganizationsPage() {
           <ul>
             {invitations.map((m) => (
               <li key={m.id} className="row">
-                You are invited to <strong>{relatedName(m, 'organization')}</strong> (<Time at={m.attributes['created-at']} />).
+                You are invited to <strong>{relatedName(m, 'organization')}</strong> (
+                <Time at={m.attributes['created-at']} />
+                ).
                 <ActionButton
                   kind="primary"
                   label={`Accept the invitation to ${relatedName(m, 'organization')}`}

@@ -21,10 +21,14 @@ export function PoliciesPage({ org }: { org: string }) {
                   <tr key={s.id} id={s.id}>
                     <td>
                       <strong>{str(s.attributes.name)}</strong>
-                      {s.attributes.description ? <div className="muted small">{str(s.attributes.description)}</div> : null}
+                      {s.attributes.description ? (
+                        <div className="muted small">{str(s.attributes.description)}</div>
+                      ) : null}
                     </td>
                     <td>{str(s.attributes.kind)}</td>
-                    <td>{s.attributes.global ? 'every workspace' : `${str(s.attributes['workspace-count'])} workspace(s)`}</td>
+                    <td>
+                      {s.attributes.global ? 'every workspace' : `${str(s.attributes['workspace-count'])} workspace(s)`}
+                    </td>
                     <td>{str(s.attributes['policy-count'])}</td>
                     <td>
                       <Time at={s.attributes['updated-at']} />
@@ -48,7 +52,9 @@ export function PoliciesPage({ org }: { org: string }) {
                   <tr key={p.id}>
                     <td>
                       <strong>{str(p.attributes.name)}</strong>
-                      {p.attributes.description ? <div className="muted small">{str(p.attributes.description)}</div> : null}
+                      {p.attributes.description ? (
+                        <div className="muted small">{str(p.attributes.description)}</div>
+                      ) : null}
                     </td>
                     <td>{str(p.attributes.kind)}</td>
                     <td>{str(p.attributes['enforcement-level'])}</td>

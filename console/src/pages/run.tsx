@@ -27,7 +27,15 @@ interface PhaseAttrs {
   'status-timestamps': Record<string, string>;
 }
 
-const FINAL_RUN = new Set(['applied', 'planned_and_finished', 'errored', 'canceled', 'force_canceled', 'discarded', 'policy_soft_failed']);
+const FINAL_RUN = new Set([
+  'applied',
+  'planned_and_finished',
+  'errored',
+  'canceled',
+  'force_canceled',
+  'discarded',
+  'policy_soft_failed',
+]);
 const FINAL_PHASE = new Set(['finished', 'errored', 'canceled', 'unreachable', 'force_canceled']);
 const FINAL_RESULT = new Set(['passed', 'failed', 'errored', 'canceled', 'unreachable', 'skipped']);
 
@@ -40,7 +48,9 @@ function jsonLine(line: string): Record<string, unknown> | null {
   if (!line.startsWith('{')) return null;
   try {
     const v: unknown = JSON.parse(line);
-    return v && typeof v === 'object' && typeof (v as Record<string, unknown>)['@message'] === 'string' ? (v as Record<string, unknown>) : null;
+    return v && typeof v === 'object' && typeof (v as Record<string, unknown>)['@message'] === 'string'
+      ? (v as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -64,15 +74,27 @@ export function readableLog(raw: string): string {
 export function testResults(raw: string): { file: string; run: string; status: string }[] {
   const out: { file: string; run: string; status: string }[] = [];
   for (const line of raw.split('\n')) {
-    const run = jsonLine(line)?.test_run as { path?: string; run?: string; progress?: string; status?: string } | undefined;
-    if (run?.progress === 'complete' && run.run && run.status) out.push({ file: run.path ?? '', run: run.run, status: run.status });
+    const run = jsonLine(line)?.test_run as
+      { path?: string; run?: string; progress?: string; status?: string } | undefined;
+    if (run?.progress === 'complete' && run.run && run.status)
+      out.push({ file: run.path ?? '', run: run.run, status: run.status });
   }
   return out;
 }
 
 const TEST_STATUS: Record<string, string> = { pass: 'passed', fail: 'failed', error: 'errored', skip: 'skipped' };
 
-export function LogView({ url, status, label, tests = false }: { url: string; status: string; label: string; tests?: boolean }) {
+export function LogView({
+  url,
+  status,
+  label,
+  tests = false,
+}: {
+  url: string;
+  status: string;
+  label: string;
+  tests?: boolean;
+}) {
   const [log, setLog] = useState('');
   const [error, setError] = useState<string | null>(null);
   const offset = useRef(0);
@@ -147,7 +169,8 @@ function Changes({ a, title }: { a: PhaseAttrs; title: string }) {
   const n = (v: number | null | undefined) => (typeof v === 'number' ? v : 0);
   return (
     <p className="changes" aria-label={title}>
-      <span className="add">+{n(a['resource-additions'])} to add</span> <span className="change">~{n(a['resource-changes'])} to change</span>{' '}
+      <span className="add">+{n(a['resource-additions'])} to add</span>{' '}
+      <span className="change">~{n(a['resource-changes'])} to change</span>{' '}
       <span className="destroy">-{n(a['resource-destructions'])} to destroy</span>
       {n(a['resource-imports']) > 0 && <span> {n(a['resource-imports'])} to import</span>}
     </p>
@@ -164,7 +187,11 @@ function Phase({ name, phase }: { name: 'Plan' | 'Apply'; phase: Resource<PhaseA
       </h2>
       {a.status === 'finished' && <Changes a={a} title={`${name} resource changes`} />}
       {a.status === 'unreachable' || a.status === 'pending' || (a.status === 'queued' && !a['log-read-url']) ? (
-        <p className="muted">{a.status === 'unreachable' ? `The run ended without an ${name.toLowerCase()}.` : `The ${name.toLowerCase()} has not started.`}</p>
+        <p className="muted">
+          {a.status === 'unreachable'
+            ? `The run ended without an ${name.toLowerCase()}.`
+            : `The ${name.toLowerCase()} has not started.`}
+        </p>
       ) : (
         <LogView key={phase.id} url={a['log-read-url']} status={a.status} label={`${name} log`} />
       )}
@@ -173,7 +200,11 @@ function Phase({ name, phase }: { name: 'Plan' | 'Apply'; phase: Resource<PhaseA
 }
 
 function Timeline({ runId, live }: { runId: string; live: boolean }) {
-  const events = useApi<ListDoc<{ action: string; description: string | null; 'created-at': string }>>(`/runs/${runId}/run-events`, 3000, () => live);
+  const events = useApi<ListDoc<{ action: string; description: string | null; 'created-at': string }>>(
+    `/runs/${runId}/run-events`,
+    3000,
+    () => live,
+  );
   return (
     <section className="card" aria-labelledby="timeline">
       <h2 id="timeline">Timeline</h2>
@@ -260,23 +291,31 @@ function severity(o: Resource): number {
   let worst = 3;
   if (tags && typeof tags === 'object') {
     for (const labels of Object.values(tags as Record<string, unknown>)) {
-      if (Array.isArray(labels)) for (const l of labels as TagLabel[]) worst = Math.min(worst, rank[l.level ?? 'none'] ?? 3);
+      if (Array.isArray(labels))
+        for (const l of labels as TagLabel[]) worst = Math.min(worst, rank[l.level ?? 'none'] ?? 3);
     }
   }
   return worst;
 }
 
 function TaskResult({ id, live }: { id: string; live: boolean }) {
-  const r = useApi<Doc>(`/task-results/${id}?include=outcomes`, 2500, (d) => live || !FINAL_RESULT.has(str(d.data.attributes.status)));
+  const r = useApi<Doc>(
+    `/task-results/${id}?include=outcomes`,
+    2500,
+    (d) => live || !FINAL_RESULT.has(str(d.data.attributes.status)),
+  );
   return (
     <Show loaded={r} what="Loading task result">
       {(d) => {
         const a = d.data.attributes;
-        const outcomes = (d.included ?? []).filter((i) => i.type === 'task-result-outcomes').sort((x, y) => severity(x) - severity(y));
+        const outcomes = (d.included ?? [])
+          .filter((i) => i.type === 'task-result-outcomes')
+          .sort((x, y) => severity(x) - severity(y));
         return (
           <article className="task-result" aria-label={`Task ${str(a['task-name'])}`}>
             <h4>
-              {str(a['task-name'])} <Status value={a.status} /> <span className="muted small">{str(a['workspace-task-enforcement-level'])}</span>
+              {str(a['task-name'])} <Status value={a.status} />{' '}
+              <span className="muted small">{str(a['workspace-task-enforcement-level'])}</span>
             </h4>
             {a.message ? <p>{str(a.message)}</p> : null}
             {a.url ? (
@@ -327,7 +366,11 @@ function TaskStages({ runId, live }: { runId: string; live: boolean }) {
                   <h3>
                     {str(s.attributes.stage).replace(/_/g, '-')} stage <Status value={s.attributes.status} />
                   </h3>
-                  {ids.length === 0 ? <Empty>No task results in this stage.</Empty> : ids.map((r) => <TaskResult key={r.id} id={r.id} live={live} />)}
+                  {ids.length === 0 ? (
+                    <Empty>No task results in this stage.</Empty>
+                  ) : (
+                    ids.map((r) => <TaskResult key={r.id} id={r.id} live={live} />)
+                  )}
                 </div>
               );
             })}
@@ -339,7 +382,12 @@ function TaskStages({ runId, live }: { runId: string; live: boolean }) {
 }
 
 function PolicyCheck({ check, onChange }: { check: Resource; onChange: () => void }) {
-  const a = check.attributes as Attrs & { status: string; result: Record<string, unknown> | null; actions: Record<string, boolean>; permissions: Record<string, boolean> };
+  const a = check.attributes as Attrs & {
+    status: string;
+    result: Record<string, unknown> | null;
+    actions: Record<string, boolean>;
+    permissions: Record<string, boolean>;
+  };
   const [output, setOutput] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -367,7 +415,14 @@ function PolicyCheck({ check, onChange }: { check: Resource; onChange: () => voi
         </pre>
       )}
       {a.permissions?.['can-override'] && a.actions?.['is-overridable'] && (
-        <ActionButton kind="primary" label="Override and continue" onAction={async () => { await call('POST', `/policy-checks/${check.id}/actions/override`); onChange(); }} />
+        <ActionButton
+          kind="primary"
+          label="Override and continue"
+          onAction={async () => {
+            await call('POST', `/policy-checks/${check.id}/actions/override`);
+            onChange();
+          }}
+        />
       )}
     </article>
   );
@@ -382,7 +437,14 @@ function PolicyChecks({ runId, live, onChange }: { runId: string; live: boolean;
           <section className="card" aria-labelledby="policy">
             <h2 id="policy">Policy checks</h2>
             {d.data.map((c) => (
-              <PolicyCheck key={c.id} check={c} onChange={() => { checks.reload(); onChange(); }} />
+              <PolicyCheck
+                key={c.id}
+                check={c}
+                onChange={() => {
+                  checks.reload();
+                  onChange();
+                }}
+              />
             ))}
           </section>
         )
@@ -398,11 +460,23 @@ function RunActions({ run, onChange }: { run: Resource<RunAttrs>; onChange: () =
     onChange();
   };
   const buttons = [
-    actions['is-confirmable'] && permissions['can-apply'] && <ActionButton key="apply" kind="primary" label="Confirm and apply" onAction={act('apply')} />,
-    actions['is-discardable'] && permissions['can-discard'] && <ActionButton key="discard" label="Discard run" onAction={act('discard')} />,
-    actions['is-cancelable'] && permissions['can-cancel'] && <ActionButton key="cancel" label="Cancel run" confirm="Cancel this run?" onAction={act('cancel')} />,
+    actions['is-confirmable'] && permissions['can-apply'] && (
+      <ActionButton key="apply" kind="primary" label="Confirm and apply" onAction={act('apply')} />
+    ),
+    actions['is-discardable'] && permissions['can-discard'] && (
+      <ActionButton key="discard" label="Discard run" onAction={act('discard')} />
+    ),
+    actions['is-cancelable'] && permissions['can-cancel'] && (
+      <ActionButton key="cancel" label="Cancel run" confirm="Cancel this run?" onAction={act('cancel')} />
+    ),
     actions['is-force-cancelable'] && permissions['can-force-cancel'] && (
-      <ActionButton key="force" kind="danger" label="Force cancel run" confirm="Force-cancel this run? Its workspace is unlocked at once." onAction={act('force-cancel')} />
+      <ActionButton
+        key="force"
+        kind="danger"
+        label="Force cancel run"
+        confirm="Force-cancel this run? Its workspace is unlocked at once."
+        onAction={act('force-cancel')}
+      />
     ),
   ].filter(Boolean);
   return buttons.length ? <div className="row actions">{buttons}</div> : null;
@@ -411,7 +485,11 @@ function RunActions({ run, onChange }: { run: Resource<RunAttrs>; onChange: () =
 /** A run: its status, timeline, plan and apply logs (live), run tasks, policy checks and the actions the viewer may take. */
 export function RunPage({ org, ws, runId }: { org: string; ws: string; runId: string }) {
   const [live, setLive] = useState(true);
-  const run = useApi<Doc<RunAttrs>>(`/runs/${encodeURIComponent(runId)}?include=plan,apply,created_by`, 2000, (d) => !FINAL_RUN.has(d.data.attributes.status));
+  const run = useApi<Doc<RunAttrs>>(
+    `/runs/${encodeURIComponent(runId)}?include=plan,apply,created_by`,
+    2000,
+    (d) => !FINAL_RUN.has(d.data.attributes.status),
+  );
   const status = run.data?.data.attributes.status;
   useEffect(() => {
     if (status) setLive(!FINAL_RUN.has(status));
@@ -442,7 +520,8 @@ export function RunPage({ org, ws, runId }: { org: string; ws: string; runId: st
                 <p>{a.message || <span className="muted">No message</span>}</p>
                 <p className="muted small">
                   Queued <Time at={a['created-at']} /> from {a.source}
-                  {by && ` by ${str(by.attributes.username)}`} · <Link to={appPath(org, 'workspaces', ws, 'runs')}>All runs of {ws}</Link>
+                  {by && ` by ${str(by.attributes.username)}`} ·{' '}
+                  <Link to={appPath(org, 'workspaces', ws, 'runs')}>All runs of {ws}</Link>
                 </p>
                 {a['error-message'] && <ErrorMessage error={a['error-message']} />}
                 <RunActions run={d.data} onChange={run.reload} />

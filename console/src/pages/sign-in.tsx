@@ -6,7 +6,9 @@ import { ErrorMessage, Field, messageOf } from '../ui.js';
 
 /** Only a path inside the console is followed after sign-in (never another site). */
 export function safeNext(next: string | null): string {
-  return next && next.startsWith('/app/') && !next.startsWith('//') && !next.startsWith('/app/sign-in') ? next : '/app/organizations';
+  return next && next.startsWith('/app/') && !next.startsWith('//') && !next.startsWith('/app/sign-in')
+    ? next
+    : '/app/organizations';
 }
 
 export function SignInPage({ next, onSignedIn }: { next: string | null; onSignedIn: (user: User) => void }) {
@@ -22,7 +24,11 @@ export function SignInPage({ next, onSignedIn }: { next: string | null; onSigned
     setBusy(true);
     setError(null);
     try {
-      const body = await call<{ data: { id: string; attributes: Record<string, unknown> } }>('POST', '/api/console/session', { username, password });
+      const body = await call<{ data: { id: string; attributes: Record<string, unknown> } }>(
+        'POST',
+        '/api/console/session',
+        { username, password },
+      );
       onSignedIn(userOf(body));
       navigate(safeNext(next), true);
     } catch (err) {
@@ -36,17 +42,32 @@ export function SignInPage({ next, onSignedIn }: { next: string | null; onSigned
       <h1>Sign in</h1>
       <form onSubmit={(e) => void submit(e)} className="card form">
         <Field label="Username or email">
-          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+          <input
+            name="username"
+            autoComplete="username"
+            required
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
         </Field>
         <Field label="Password">
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
         {error && <ErrorMessage error={error} />}
         <button type="submit" className="btn primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <p className="muted">Invited? Open the link in your invitation to choose a password. Forgot it? Ask a site admin for a reset link.</p>
+      <p className="muted">
+        Invited? Open the link in your invitation to choose a password. Forgot it? Ask a site admin for a reset link.
+      </p>
     </main>
   );
 }
@@ -84,10 +105,22 @@ export function SetPasswordPage({ token, kind }: { token: string; kind: 'invitat
       ) : (
         <form onSubmit={(e) => void submit(e)} className="card form">
           <Field label="New password">
-            <input type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           </Field>
           <Field label="New password again">
-            <input type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} />
+            <input
+              type="password"
+              autoComplete="new-password"
+              required
+              value={again}
+              onChange={(e) => setAgain(e.target.value)}
+            />
           </Field>
           {error && <ErrorMessage error={error} />}
           <button type="submit" className="btn primary">

@@ -1,7 +1,21 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, relatedIds, type Doc, type ListDoc } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { ActionButton, Empty, useOrgPermissions, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+import {
+  ActionButton,
+  Empty,
+  useOrgPermissions,
+  ErrorMessage,
+  Field,
+  Page,
+  Show,
+  Status,
+  Table,
+  Time,
+  messageOf,
+  str,
+  useApi,
+} from '../ui.js';
 
 /** The organization's teams and its memberships (invitations included). */
 export function TeamsPage({ org }: { org: string }) {
@@ -74,14 +88,14 @@ export function TeamsPage({ org }: { org: string }) {
           }
         </Show>
         {perms['can-manage-users'] && (
-        <form onSubmit={(e) => void invite(e)} className="form row">
-          <Field label="Invite by email">
-            <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          </Field>
-          <button type="submit" className="btn secondary">
-            Send invitation
-          </button>
-        </form>
+          <form onSubmit={(e) => void invite(e)} className="form row">
+            <Field label="Invite by email">
+              <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+            </Field>
+            <button type="submit" className="btn secondary">
+              Send invitation
+            </button>
+          </form>
         )}
         {error && <ErrorMessage error={error} />}
       </section>
@@ -95,11 +109,19 @@ export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
   const change = async (method: 'POST' | 'DELETE', name: string) => {
-    await call(method, `/teams/${encodeURIComponent(teamId)}/relationships/users`, { data: [{ type: 'users', id: name }] });
+    await call(method, `/teams/${encodeURIComponent(teamId)}/relationships/users`, {
+      data: [{ type: 'users', id: name }],
+    });
     team.reload();
   };
   return (
-    <Page title={team.data ? `Team ${str(team.data.data.attributes.name)}` : 'Team'} crumbs={[{ label: org, to: appPath(org, 'workspaces') }, { label: 'Teams', to: appPath(org, 'teams') }]}>
+    <Page
+      title={team.data ? `Team ${str(team.data.data.attributes.name)}` : 'Team'}
+      crumbs={[
+        { label: org, to: appPath(org, 'workspaces') },
+        { label: 'Teams', to: appPath(org, 'teams') },
+      ]}
+    >
       <Show loaded={team} what="Loading team">
         {(d) => {
           const perms = (d.data.attributes.permissions ?? {}) as Record<string, boolean>;
@@ -116,7 +138,14 @@ export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
                       <tr key={u.id}>
                         <td>{str(u.attributes.username)}</td>
                         <td>{str(u.attributes.email)}</td>
-                        <td>{perms['can-update-membership'] && <ActionButton label={`Remove ${str(u.attributes.username)}`} onAction={() => change('DELETE', str(u.attributes.username))} />}</td>
+                        <td>
+                          {perms['can-update-membership'] && (
+                            <ActionButton
+                              label={`Remove ${str(u.attributes.username)}`}
+                              onAction={() => change('DELETE', str(u.attributes.username))}
+                            />
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </Table>
@@ -127,7 +156,10 @@ export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
                     onSubmit={(e) => {
                       e.preventDefault();
                       setError(null);
-                      change('POST', username).then(() => setUsername(''), (err: unknown) => setError(messageOf(err)));
+                      change('POST', username).then(
+                        () => setUsername(''),
+                        (err: unknown) => setError(messageOf(err)),
+                      );
                     }}
                   >
                     <Field label="Add a member by username">
@@ -143,11 +175,13 @@ export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
               <section className="card" aria-labelledby="team-access">
                 <h2 id="team-access">Organization access</h2>
                 <ul>
-                  {Object.entries((d.data.attributes['organization-access'] ?? {}) as Record<string, boolean>).map(([k, v]) => (
-                    <li key={k}>
-                      {k.replace(/-/g, ' ')}: {v ? 'yes' : 'no'}
-                    </li>
-                  ))}
+                  {Object.entries((d.data.attributes['organization-access'] ?? {}) as Record<string, boolean>).map(
+                    ([k, v]) => (
+                      <li key={k}>
+                        {k.replace(/-/g, ' ')}: {v ? 'yes' : 'no'}
+                      </li>
+                    ),
+                  )}
                 </ul>
                 <p className="muted small">
                   Created <Time at={d.data.attributes['created-at']} />

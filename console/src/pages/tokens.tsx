@@ -14,7 +14,11 @@ export function TokensPage() {
     e.preventDefault();
     setError(null);
     try {
-      const body = await call<Doc>('POST', `/users/${encodeURIComponent(user.id)}/authentication-tokens`, doc('authentication-tokens', { description }));
+      const body = await call<Doc>(
+        'POST',
+        `/users/${encodeURIComponent(user.id)}/authentication-tokens`,
+        doc('authentication-tokens', { description }),
+      );
       setCreated(str(body.data.attributes.token));
       setDescription('');
       tokens.reload();
@@ -24,7 +28,9 @@ export function TokensPage() {
   };
   return (
     <Page title="API tokens">
-      <p className="muted">Tokens act as you ({user.username}) with all of your access. The service shows a token once, when it is created.</p>
+      <p className="muted">
+        Tokens act as you ({user.username}) with all of your access. The service shows a token once, when it is created.
+      </p>
       <form onSubmit={(e) => void create(e)} className="card form">
         <Field label="Description">
           <input required value={description} onChange={(e) => setDescription(e.target.value)} />
@@ -61,7 +67,15 @@ export function TokensPage() {
                     <Time at={t.attributes['expired-at']} />
                   </td>
                   <td>
-                    <ActionButton kind="danger" label={`Revoke ${str(t.attributes.description) || t.id}`} confirm="Revoke this token? Programs using it stop working." onAction={async () => { await call('DELETE', `/authentication-tokens/${t.id}`); tokens.reload(); }} />
+                    <ActionButton
+                      kind="danger"
+                      label={`Revoke ${str(t.attributes.description) || t.id}`}
+                      confirm="Revoke this token? Programs using it stop working."
+                      onAction={async () => {
+                        await call('DELETE', `/authentication-tokens/${t.id}`);
+                        tokens.reload();
+                      }}
+                    />
                   </td>
                 </tr>
               ))}

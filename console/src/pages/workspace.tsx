@@ -1,7 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import { call, doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { ActionButton, Empty, Pager, ErrorMessage, Field, Page, Show, Status, Table, Tabs, Time, messageOf, str, useApi } from '../ui.js';
+import {
+  ActionButton,
+  Empty,
+  Pager,
+  ErrorMessage,
+  Field,
+  Page,
+  Show,
+  Status,
+  Table,
+  Tabs,
+  Time,
+  messageOf,
+  str,
+  useApi,
+} from '../ui.js';
 
 type Perms = Record<string, boolean>;
 
@@ -78,12 +93,25 @@ function Variables({ id, perms }: { id: string; perms: Perms }) {
                   <td>
                     <code>{str(v.attributes.key)}</code>
                   </td>
-                  <td>{v.attributes.sensitive ? <span className="muted">sensitive (write-only)</span> : <code>{str(v.attributes.value)}</code>}</td>
+                  <td>
+                    {v.attributes.sensitive ? (
+                      <span className="muted">sensitive (write-only)</span>
+                    ) : (
+                      <code>{str(v.attributes.value)}</code>
+                    )}
+                  </td>
                   <td>{str(v.attributes.category)}</td>
                   <td>{v.attributes.hcl ? 'yes' : ''}</td>
                   <td>
                     {perms['can-update-variable'] && (
-                      <ActionButton label={`Delete ${str(v.attributes.key)}`} confirm={`Delete variable ${str(v.attributes.key)}?`} onAction={async () => { await call('DELETE', `/workspaces/${id}/vars/${v.id}`); vars.reload(); }} />
+                      <ActionButton
+                        label={`Delete ${str(v.attributes.key)}`}
+                        confirm={`Delete variable ${str(v.attributes.key)}?`}
+                        onAction={async () => {
+                          await call('DELETE', `/workspaces/${id}/vars/${v.id}`);
+                          vars.reload();
+                        }}
+                      />
                     )}
                   </td>
                 </tr>
@@ -109,10 +137,16 @@ function Variables({ id, perms }: { id: string; perms: Perms }) {
               </select>
             </Field>
             <label className="check">
-              <input type="checkbox" checked={form.sensitive} onChange={(e) => setForm({ ...form, sensitive: e.target.checked })} /> Sensitive
+              <input
+                type="checkbox"
+                checked={form.sensitive}
+                onChange={(e) => setForm({ ...form, sensitive: e.target.checked })}
+              />{' '}
+              Sensitive
             </label>
             <label className="check">
-              <input type="checkbox" checked={form.hcl} onChange={(e) => setForm({ ...form, hcl: e.target.checked })} /> HCL
+              <input type="checkbox" checked={form.hcl} onChange={(e) => setForm({ ...form, hcl: e.target.checked })} />{' '}
+              HCL
             </label>
             {error && <ErrorMessage error={error} />}
             <button type="submit" className="btn primary">
@@ -147,7 +181,13 @@ function States({ id }: { id: string }) {
                         <code>{str(o.attributes.name)}</code>
                       </td>
                       <td>{str(o.attributes.type)}</td>
-                      <td>{o.attributes.sensitive ? <span className="muted">sensitive</span> : <code>{str(o.attributes.value)}</code>}</td>
+                      <td>
+                        {o.attributes.sensitive ? (
+                          <span className="muted">sensitive</span>
+                        ) : (
+                          <code>{str(o.attributes.value)}</code>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </Table>
@@ -186,7 +226,17 @@ function States({ id }: { id: string }) {
   );
 }
 
-function Deliveries({ org, ws, configId, canResend }: { org: string; ws: string; configId: string; canResend: boolean }) {
+function Deliveries({
+  org,
+  ws,
+  configId,
+  canResend,
+}: {
+  org: string;
+  ws: string;
+  configId: string;
+  canResend: boolean;
+}) {
   const deliveries = useApi<ListDoc>(`/notification-configurations/${configId}/deliveries?page[size]=20`, 5000);
   return (
     <Show loaded={deliveries} what="Loading deliveries">
@@ -198,18 +248,36 @@ function Deliveries({ org, ws, configId, canResend }: { org: string; ws: string;
             {d.data.map((x) => (
               <tr key={x.id}>
                 <td>{str(x.attributes.trigger)}</td>
-                <td>{relatedIds(x, 'run')[0] ? <Link to={appPath(org, 'workspaces', ws, 'runs', relatedIds(x, 'run')[0])}>{relatedIds(x, 'run')[0]}</Link> : <span className="muted">none (a test)</span>}</td>
+                <td>
+                  {relatedIds(x, 'run')[0] ? (
+                    <Link to={appPath(org, 'workspaces', ws, 'runs', relatedIds(x, 'run')[0])}>
+                      {relatedIds(x, 'run')[0]}
+                    </Link>
+                  ) : (
+                    <span className="muted">none (a test)</span>
+                  )}
+                </td>
                 <td>
                   <Status value={x.attributes.status} />
                 </td>
                 <td>{str(x.attributes['attempt-count'])}</td>
-                <td>{x.attributes['last-status-code'] !== null ? `HTTP ${str(x.attributes['last-status-code'])}` : ''} {str(x.attributes['last-error'])}</td>
+                <td>
+                  {x.attributes['last-status-code'] !== null ? `HTTP ${str(x.attributes['last-status-code'])}` : ''}{' '}
+                  {str(x.attributes['last-error'])}
+                </td>
                 <td>
                   <Time at={x.attributes['created-at']} />
                 </td>
                 <td>
                   {canResend && x.attributes.status !== 'pending' && x.attributes.status !== 'sending' && (
-                    <ActionButton label="Resend" name={`Resend the ${str(x.attributes.trigger)} delivery${relatedIds(x, 'run')[0] ? ` of ${relatedIds(x, 'run')[0]}` : ''}`} onAction={async () => { await call('POST', `/notification-deliveries/${x.id}/actions/resend`); deliveries.reload(); }} />
+                    <ActionButton
+                      label="Resend"
+                      name={`Resend the ${str(x.attributes.trigger)} delivery${relatedIds(x, 'run')[0] ? ` of ${relatedIds(x, 'run')[0]}` : ''}`}
+                      onAction={async () => {
+                        await call('POST', `/notification-deliveries/${x.id}/actions/resend`);
+                        deliveries.reload();
+                      }}
+                    />
                   )}
                 </td>
               </tr>
@@ -235,10 +303,16 @@ function Notifications({ org, ws, id, perms }: { org: string; ws: string; id: st
             {d.data.map((c) => (
               <section key={c.id} className="card" aria-labelledby={`nc-${c.id}`}>
                 <h2 id={`nc-${c.id}`}>
-                  {str(c.attributes.name)} <span className="muted small">{str(c.attributes['destination-type'])}</span> {c.attributes.enabled ? <span className="pill">enabled</span> : <span className="pill">disabled</span>}
+                  {str(c.attributes.name)} <span className="muted small">{str(c.attributes['destination-type'])}</span>{' '}
+                  {c.attributes.enabled ? (
+                    <span className="pill">enabled</span>
+                  ) : (
+                    <span className="pill">disabled</span>
+                  )}
                 </h2>
                 <p className="muted small">
-                  {str(c.attributes.url)} · triggers: {Array.isArray(c.attributes.triggers) ? c.attributes.triggers.join(', ') : ''}
+                  {str(c.attributes.url)} · triggers:{' '}
+                  {Array.isArray(c.attributes.triggers) ? c.attributes.triggers.join(', ') : ''}
                 </p>
                 <h3>Delivery log</h3>
                 <Deliveries org={org} ws={ws} configId={c.id} canResend={manage} />
@@ -263,7 +337,9 @@ function Tasks({ org, id }: { org: string; id: string }) {
           <Table head={['Task', 'URL', 'Stages', 'Enforcement']} caption="Attached run tasks">
             {d.data.map((wt) => {
               const task = tasks.data?.data.find((t) => t.id === relatedIds(wt, 'task')[0]);
-              const stages = Array.isArray(wt.attributes.stages) ? wt.attributes.stages.join(', ') : str(wt.attributes.stage);
+              const stages = Array.isArray(wt.attributes.stages)
+                ? wt.attributes.stages.join(', ')
+                : str(wt.attributes.stage);
               return (
                 <tr key={wt.id}>
                   <td>{task ? str(task.attributes.name) : relatedIds(wt, 'task')[0]}</td>
@@ -285,7 +361,11 @@ function PolicySets({ org, id }: { org: string; id: string }) {
   return (
     <Show loaded={sets} what="Loading policy sets">
       {(d) => {
-        const applying = d.data.filter((s) => !relatedIds(s, 'workspace-exclusions').includes(id) && (s.attributes.global === true || relatedIds(s, 'workspaces').includes(id)));
+        const applying = d.data.filter(
+          (s) =>
+            !relatedIds(s, 'workspace-exclusions').includes(id) &&
+            (s.attributes.global === true || relatedIds(s, 'workspaces').includes(id)),
+        );
         return applying.length === 0 ? (
           <Empty>No policy set applies to this workspace.</Empty>
         ) : (
@@ -311,7 +391,12 @@ function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
   const a = ws.attributes;
   const perms = (a.permissions ?? {}) as Perms;
   const locked = a.locked === true;
-  const [form, setForm] = useState({ description: str(a.description), 'auto-apply': a['auto-apply'] === true, 'terraform-version': str(a['terraform-version']), 'working-directory': str(a['working-directory']) });
+  const [form, setForm] = useState({
+    description: str(a.description),
+    'auto-apply': a['auto-apply'] === true,
+    'terraform-version': str(a['terraform-version']),
+    'working-directory': str(a['working-directory']),
+  });
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const save = async (e: FormEvent) => {
@@ -334,11 +419,24 @@ function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
     <>
       <section className="card" aria-labelledby="lock">
         <h2 id="lock">Lock</h2>
-        <p>{a.locked ? `Locked${a['locked-reason'] ? `: ${str(a['locked-reason'])}` : ''}.` : 'Not locked: runs may start.'}</p>
+        <p>
+          {a.locked
+            ? `Locked${a['locked-reason'] ? `: ${str(a['locked-reason'])}` : ''}.`
+            : 'Not locked: runs may start.'}
+        </p>
         <div className="row">
-          {!locked && perms['can-lock'] && <ActionButton label="Lock workspace" onAction={lockAction('lock', { reason: 'locked from the console' })} />}
+          {!locked && perms['can-lock'] && (
+            <ActionButton label="Lock workspace" onAction={lockAction('lock', { reason: 'locked from the console' })} />
+          )}
           {locked && perms['can-unlock'] && <ActionButton label="Unlock workspace" onAction={lockAction('unlock')} />}
-          {locked && perms['can-force-unlock'] && <ActionButton kind="danger" label="Force unlock workspace" confirm="Force-unlock this workspace?" onAction={lockAction('force-unlock')} />}
+          {locked && perms['can-force-unlock'] && (
+            <ActionButton
+              kind="danger"
+              label="Force unlock workspace"
+              confirm="Force-unlock this workspace?"
+              onAction={lockAction('force-unlock')}
+            />
+          )}
         </div>
       </section>
       <section className="card" aria-labelledby="general">
@@ -352,13 +450,24 @@ function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
               <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
             </Field>
             <Field label="Terraform version">
-              <input value={form['terraform-version']} onChange={(e) => setForm({ ...form, 'terraform-version': e.target.value })} />
+              <input
+                value={form['terraform-version']}
+                onChange={(e) => setForm({ ...form, 'terraform-version': e.target.value })}
+              />
             </Field>
             <Field label="Working directory">
-              <input value={form['working-directory']} onChange={(e) => setForm({ ...form, 'working-directory': e.target.value })} />
+              <input
+                value={form['working-directory']}
+                onChange={(e) => setForm({ ...form, 'working-directory': e.target.value })}
+              />
             </Field>
             <label className="check">
-              <input type="checkbox" checked={form['auto-apply']} onChange={(e) => setForm({ ...form, 'auto-apply': e.target.checked })} /> Apply automatically after a successful plan
+              <input
+                type="checkbox"
+                checked={form['auto-apply']}
+                onChange={(e) => setForm({ ...form, 'auto-apply': e.target.checked })}
+              />{' '}
+              Apply automatically after a successful plan
             </label>
             {error && <ErrorMessage error={error} />}
             {saved && <p role="status">Saved.</p>}
@@ -380,7 +489,11 @@ export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: 
   const active = TABS.some((t) => t.id === tab) ? tab : 'runs';
   return (
     <Page title={ws} crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
-      <Tabs label="Workspace sections" active={active} tabs={TABS.map((t) => ({ ...t, to: appPath(org, 'workspaces', ws, t.id) }))} />
+      <Tabs
+        label="Workspace sections"
+        active={active}
+        tabs={TABS.map((t) => ({ ...t, to: appPath(org, 'workspaces', ws, t.id) }))}
+      />
       <Show loaded={found} what="Loading workspace">
         {(d) => {
           const w = d.data;

@@ -1,7 +1,21 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { call, doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { Empty, Pager, useOrgPermissions, ErrorMessage, Field, Page, Show, Status, Table, Time, messageOf, str, useApi } from '../ui.js';
+import {
+  Empty,
+  Pager,
+  useOrgPermissions,
+  ErrorMessage,
+  Field,
+  Page,
+  Show,
+  Status,
+  Table,
+  Time,
+  messageOf,
+  str,
+  useApi,
+} from '../ui.js';
 
 /** A workspace's latest run: its status, linking to its page. */
 function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
@@ -11,7 +25,10 @@ function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
   const run = runs.data.data[0];
   if (!run) return <span className="muted">no runs yet</span>;
   return (
-    <Link to={appPath(org, 'workspaces', ws, 'runs', run.id)} aria-label={`Latest run of ${ws}: ${str(run.attributes.status).replace(/_/g, ' ')}`}>
+    <Link
+      to={appPath(org, 'workspaces', ws, 'runs', run.id)}
+      aria-label={`Latest run of ${ws}: ${str(run.attributes.status).replace(/_/g, ' ')}`}
+    >
       <Status value={run.attributes.status} />
     </Link>
   );
@@ -45,7 +62,13 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
   return (
     <Page title="Workspaces" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
       <form role="search" onSubmit={submitSearch} className="row search">
-        <input type="search" aria-label="Search workspaces by name" placeholder="Search by name" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input
+          type="search"
+          aria-label="Search workspaces by name"
+          placeholder="Search by name"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <button type="submit" className="btn secondary">
           Search
         </button>
@@ -53,7 +76,11 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
       <Show loaded={list} what="Loading workspaces">
         {(d) =>
           d.data.length === 0 ? (
-            <Empty>{search ? `No workspace matches “${search}”.` : 'No workspaces yet. Terraform creates one on its first run, or create one here if you may.'}</Empty>
+            <Empty>
+              {search
+                ? `No workspace matches “${search}”.`
+                : 'No workspaces yet. Terraform creates one on its first run, or create one here if you may.'}
+            </Empty>
           ) : (
             <Table head={['Name', 'Latest run', 'Terraform', 'Locked', 'Updated']} caption="Workspaces">
               {d.data.map((w) => {
@@ -80,18 +107,18 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
       </Show>
       <Pager list={list.data} setPage={setPage} label="Pages" />
       {perms['can-create-workspace'] && (
-      <details className="card">
-        <summary>Create a workspace</summary>
-        <form onSubmit={(e) => void create(e)} className="form">
-          <Field label="Workspace name">
-            <input required value={name} onChange={(e) => setName(e.target.value)} />
-          </Field>
-          {error && <ErrorMessage error={error} />}
-          <button type="submit" className="btn primary">
-            Create workspace
-          </button>
-        </form>
-      </details>
+        <details className="card">
+          <summary>Create a workspace</summary>
+          <form onSubmit={(e) => void create(e)} className="form">
+            <Field label="Workspace name">
+              <input required value={name} onChange={(e) => setName(e.target.value)} />
+            </Field>
+            {error && <ErrorMessage error={error} />}
+            <button type="submit" className="btn primary">
+              Create workspace
+            </button>
+          </form>
+        </details>
       )}
     </Page>
   );

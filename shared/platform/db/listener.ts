@@ -31,7 +31,8 @@ export class NotificationListener {
     const lost = (err?: Error) => {
       if (this.client !== client) return;
       this.client = null;
-      if (err) this.logger.warn('notification listener lost its connection', { channel: this.channel, error: String(err) });
+      if (err)
+        this.logger.warn('notification listener lost its connection', { channel: this.channel, error: String(err) });
       for (const key of [...this.waiters.keys()]) this.wake(key);
       void client.end().catch(() => undefined);
     };

@@ -18,7 +18,10 @@ export async function migrateLatest(databaseUrl: string): Promise<string[]> {
   const db = createDb(databaseUrl, 2);
   try {
     await lock.query('select pg_advisory_lock($1)', [LOCK_KEY]);
-    const [, applied] = (await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.js'] })) as [number, string[]];
+    const [, applied] = (await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.js'] })) as [
+      number,
+      string[],
+    ];
     return applied;
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);

@@ -24,7 +24,8 @@ interface Connection {
  * added or dropped a column of a table it reads with `*`); that statement fails from then on.
  */
 const isStalePlan = (err: unknown) =>
-  (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
+  (err as { code?: string }).code === '0A000' &&
+  /cached plan must not change result type/.test(String((err as Error).message));
 
 /** Digests (and numbered texts) of recent statements are kept up to this many. */
 const DIGESTS_KEPT = 2000;
@@ -71,7 +72,8 @@ export function preparingPgClient(limit: number): typeof PgClient {
     private nameFor(connection: Connection, query: KnexQuery): string | undefined {
       if (!query.bindings?.length || limit <= 0) return undefined;
       let mine = preparedBy.get(connection);
-      if (!mine || mine.generation !== generation) preparedBy.set(connection, (mine = { generation, names: new Set() }));
+      if (!mine || mine.generation !== generation)
+        preparedBy.set(connection, (mine = { generation, names: new Set() }));
       const name = `s${generation}_${digestOf(query.sql)}`;
       if (mine.names.has(name)) return name;
       if (mine.names.size >= limit) return undefined;

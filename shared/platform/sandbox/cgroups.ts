@@ -1,4 +1,13 @@
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../subprocess.js';
 
@@ -56,7 +65,8 @@ interface Mount {
   options: string[];
 }
 
-const unescapeMount = (s: string) => s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+const unescapeMount = (s: string) =>
+  s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 
 function parseMounts(mountinfo: string): Mount[] {
   const mounts: Mount[] = [];
@@ -64,19 +74,34 @@ function parseMounts(mountinfo: string): Mount[] {
     const fields = line.split(' ');
     const dash = fields.indexOf('-');
     if (dash < 5 || fields.length < dash + 4) continue;
-    mounts.push({ root: unescapeMount(fields[3]), point: unescapeMount(fields[4]), type: fields[dash + 1], options: fields[dash + 3].split(',') });
+    mounts.push({
+      root: unescapeMount(fields[3]),
+      point: unescapeMount(fields[4]),
+      type: fields[dash + 1],
+      options: fields[dash + 3].split(','),
+    });
   }
   return mounts;
 }
 
 /** A cgroup path of /proc/self/cgroup as a directory under `mount`, or null when that mount does not show it. */
 function under(mount: Mount, path: string): string | null {
-  const rest = mount.root === '/' ? path : path === mount.root ? '' : path.startsWith(`${mount.root}/`) ? path.slice(mount.root.length) : null;
+  const rest =
+    mount.root === '/'
+      ? path
+      : path === mount.root
+        ? ''
+        : path.startsWith(`${mount.root}/`)
+          ? path.slice(mount.root.length)
+          : null;
   return rest === null ? null : join(mount.point, rest).replace(/(.)\/$/, '$1');
 }
 
 /** This process's own cgroup directories: in the unified (v2) hierarchy when mounted, and in the v1 hierarchies of the controllers a run uses. */
-export function ownCgroupDirs(mountinfo: string, cgroup: string): { unified: string | null; v1: Partial<Record<Controller, string>> } {
+export function ownCgroupDirs(
+  mountinfo: string,
+  cgroup: string,
+): { unified: string | null; v1: Partial<Record<Controller, string>> } {
   const mounts = parseMounts(mountinfo);
   const own = { unified: null as string | null, v1: {} as Partial<Record<Controller, string>> };
   for (const line of cgroup.split('\n')) {
@@ -87,8 +112,11 @@ export function ownCgroupDirs(mountinfo: string, cgroup: string): { unified: str
       for (const m of mounts.filter((m) => m.type === 'cgroup2')) own.unified ??= under(m, path);
       continue;
     }
-    for (const c of controllers.split(',').filter((c): c is Controller => c === 'memory' || c === 'pids' || c === 'cpu')) {
-      for (const m of mounts.filter((m) => m.type === 'cgroup' && m.options.includes(c))) own.v1[c] ??= under(m, path) ?? undefined;
+    for (const c of controllers
+      .split(',')
+      .filter((c): c is Controller => c === 'memory' || c === 'pids' || c === 'cpu')) {
+      for (const m of mounts.filter((m) => m.type === 'cgroup' && m.options.includes(c)))
+        own.v1[c] ??= under(m, path) ?? undefined;
     }
   }
   return own;
@@ -102,8 +130,16 @@ function chooseV2(view: CgroupHostView, dir: string | null): CgroupChoice {
   const d = view.dirs[dir];
   const available = words(d?.files['cgroup.controllers']);
   const missing = REQUIRED.filter((c) => !available.includes(c));
-  if (!d || missing.length) return { version: null, reason: `cgroup v2: the service's cgroup ${dir} has no ${missing.join(' or ')} controller (delegate memory, pids and cpu to it)` };
-  if (!d.writable) return { version: null, reason: `cgroup v2: the service's cgroup ${dir} is not writable by this process (delegate it to the service's user)` };
+  if (!d || missing.length)
+    return {
+      version: null,
+      reason: `cgroup v2: the service's cgroup ${dir} has no ${missing.join(' or ')} controller (delegate memory, pids and cpu to it)`,
+    };
+  if (!d.writable)
+    return {
+      version: null,
+      reason: `cgroup v2: the service's cgroup ${dir} is not writable by this process (delegate it to the service's user)`,
+    };
   const cpu = available.includes('cpu');
   const wanted: Controller[] = [...REQUIRED, ...(cpu ? (['cpu'] as const) : [])];
   const enabled = words(d.files['cgroup.subtree_control']);
@@ -113,7 +149,10 @@ function chooseV2(view: CgroupHostView, dir: string | null): CgroupChoice {
   if (root) return { version: 2, parent: dir, moveSelf: false, enable, cpu };
   const others = words(d.files['cgroup.procs']).filter((pid) => pid !== String(view.pid));
   if (others.length && enable.length) {
-    return { version: null, reason: `cgroup v2: the service's cgroup ${dir} holds ${others.length} other process(es); give the worker a delegated cgroup of its own` };
+    return {
+      version: null,
+      reason: `cgroup v2: the service's cgroup ${dir} holds ${others.length} other process(es); give the worker a delegated cgroup of its own`,
+    };
   }
   return { version: 2, parent: dir, moveSelf: true, enable, cpu };
 }
@@ -124,7 +163,8 @@ function chooseV1(view: CgroupHostView, dirs: Partial<Record<Controller, string>
     const dir = dirs[c];
     if (!dir) return { reason: `cgroup v1: no ${c} hierarchy is mounted` };
     const d = view.dirs[dir];
-    if (!d || d.files['cgroup.procs'] === null || d.files['cgroup.procs'] === undefined) return { reason: `cgroup v1: ${dir} is not readable` };
+    if (!d || d.files['cgroup.procs'] === null || d.files['cgroup.procs'] === undefined)
+      return { reason: `cgroup v1: ${dir} is not readable` };
     if (!d.writable) return { reason: `cgroup v1: ${dir} is not writable by this process` };
     return dir;
   };
@@ -206,7 +246,8 @@ export interface RunCgroup {
   remove(): Promise<boolean>;
 }
 
-const counter = (text: string | null, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text ?? '')?.[1] ?? 0);
+const counter = (text: string | null, name: string) =>
+  Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text ?? '')?.[1] ?? 0);
 
 /** Writes `value` into an interface file that a kernel may not have (absent: nothing to set). */
 function writeIfPresent(path: string, value: string): void {
@@ -280,7 +321,8 @@ export class RunCgroups {
       mkdirSync(leaf, { recursive: true });
       writeFileSync(join(leaf, 'cgroup.procs'), String(process.pid));
     }
-    if (c.enable.length) writeFileSync(join(c.parent, 'cgroup.subtree_control'), c.enable.map((x) => `+${x}`).join(' '));
+    if (c.enable.length)
+      writeFileSync(join(c.parent, 'cgroup.subtree_control'), c.enable.map((x) => `+${x}`).join(' '));
   }
 
   /** The directories this process's sandboxes' cgroups are made in. */
@@ -318,7 +360,11 @@ export class RunCgroups {
         // Memory and swap together (present with swap accounting); set after the memory limit, which it may not be below.
         writeIfPresent(join(memory, 'memory.memsw.limit_in_bytes'), String(l.memoryBytes));
         writeFileSync(join(pids, 'pids.max'), String(l.processes));
-        if (cpu) writeFileSync(join(cpu, 'cpu.shares'), String(Math.min(262144, Math.max(2, Math.round((l.cpuWeight * 1024) / 100)))));
+        if (cpu)
+          writeFileSync(
+            join(cpu, 'cpu.shares'),
+            String(Math.min(262144, Math.max(2, Math.round((l.cpuWeight * 1024) / 100)))),
+          );
       }
       // After the weight, which the kernel refuses on an idle cgroup.
       if (cpu && l.cpuIdle) writeIfPresent(join(cpu, 'cpu.idle'), '1');
@@ -327,7 +373,8 @@ export class RunCgroups {
       throw err;
     }
     const kill = () => {
-      if (c.version === 2 && existsSync(join(memory, 'cgroup.kill'))) return writeIfPresent(join(memory, 'cgroup.kill'), '1');
+      if (c.version === 2 && existsSync(join(memory, 'cgroup.kill')))
+        return writeIfPresent(join(memory, 'cgroup.kill'), '1');
       killAll(dirs);
     };
     return {
@@ -337,7 +384,8 @@ export class RunCgroups {
       },
       procs: () => words(readOrNull(join(pids, 'cgroup.procs'))).map(Number),
       hit: () => {
-        if (counter(readOrNull(join(memory, c.version === 2 ? 'memory.events' : 'memory.oom_control')), 'oom_kill') > 0) return 'memory';
+        if (counter(readOrNull(join(memory, c.version === 2 ? 'memory.events' : 'memory.oom_control')), 'oom_kill') > 0)
+          return 'memory';
         if (counter(readOrNull(join(pids, 'pids.events')), 'max') > 0) return 'processes';
         return null;
       },
@@ -368,7 +416,10 @@ export class RunCgroups {
  */
 export function cgroupParents(view: CgroupHostView, deployment: string): string[] {
   const own = ownCgroupDirs(view.mountinfo, view.cgroup);
-  const unified = own.unified && new RegExp(`^rls-${deployment}-\\d+-worker$`).test(basename(own.unified)) ? dirname(own.unified) : own.unified;
+  const unified =
+    own.unified && new RegExp(`^rls-${deployment}-\\d+-worker$`).test(basename(own.unified))
+      ? dirname(own.unified)
+      : own.unified;
   return [...new Set([unified, ...Object.values(own.v1)].filter((d): d is string => !!d))];
 }
 
@@ -377,7 +428,10 @@ export function cgroupParents(view: CgroupHostView, deployment: string): string[
  * (the worker's own leaf included): those whose process id is no longer running, after killing
  * anything still in them. Returns how many went and those that stayed.
  */
-export async function removeAbandonedCgroups(parents: readonly string[], deployment: string): Promise<{ removed: number; failed: { path: string; error: string }[] }> {
+export async function removeAbandonedCgroups(
+  parents: readonly string[],
+  deployment: string,
+): Promise<{ removed: number; failed: { path: string; error: string }[] }> {
   const result = { removed: 0, failed: [] as { path: string; error: string }[] };
   const mine = new RegExp(`^rls-${deployment}-(\\d+)-`);
   for (const parent of parents) {

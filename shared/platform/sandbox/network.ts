@@ -30,11 +30,11 @@ const BLOCKED_IPV4 = [
 /** The user-mode network's own addresses (slirp4netns defaults): its DNS forwarder is the one inside address a program may reach. */
 export const USER_NET = { cidr: '10.0.2.0/24', dns: '10.0.2.3' } as const;
 
-
 /** The CIDRs of `list` (one family, normal form) without those another one covers: nftables refuses overlapping intervals in a set. */
 function withoutCovered(list: readonly string[]): string[] {
   const unique = [...new Set(list)].map((c) => ({ c, range: ipaddr.parseCIDR(c) }));
-  const covered = (i: number) => unique.some((o, j) => j !== i && o.range[1] < unique[i].range[1] && unique[i].range[0].match(o.range));
+  const covered = (i: number) =>
+    unique.some((o, j) => j !== i && o.range[1] < unique[i].range[1] && unique[i].range[0].match(o.range));
   return unique.filter((_, i) => !covered(i)).map(({ c }) => c);
 }
 
@@ -50,7 +50,10 @@ export function egressRules(allowed: readonly string[], hostAddresses: readonly 
   const allow = allowed.map(normalCidr).filter((c): c is NonNullable<typeof c> => c !== null);
   const allowV4 = withoutCovered(allow.filter((c) => c.family === 'ipv4').map((c) => c.cidr));
   const allowV6 = withoutCovered(allow.filter((c) => c.family === 'ipv6').map((c) => c.cidr));
-  const hosts = hostAddresses.map((a) => normalCidr(`${a}/32`)).filter((c) => c?.family === 'ipv4').map((c) => c!.cidr);
+  const hosts = hostAddresses
+    .map((a) => normalCidr(`${a}/32`))
+    .filter((c) => c?.family === 'ipv4')
+    .map((c) => c!.cidr);
   const blocked = withoutCovered([...BLOCKED_IPV4, ...hosts]);
   const lines = [
     'table inet rls_sandbox {',

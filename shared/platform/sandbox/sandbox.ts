@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, lchownSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { lchown, readdir, rm, stat } from 'node:fs/promises';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
@@ -7,7 +17,15 @@ import { randomInt } from 'node:crypto';
 import { spawnChild, type ChildHandle } from '../subprocess.js';
 import type { Config } from '../config.js';
 import { egressRules, USER_NET, type NetworkMode } from './network.js';
-import { cgroupParents, readHostCgroups, removeAbandonedCgroups, RunCgroups, selectCgroups, type CgroupMode, type RunCgroup } from './cgroups.js';
+import {
+  cgroupParents,
+  readHostCgroups,
+  removeAbandonedCgroups,
+  RunCgroups,
+  selectCgroups,
+  type CgroupMode,
+  type RunCgroup,
+} from './cgroups.js';
 import { HeldTmpfs, sandboxTmpfs } from './tmpfs.js';
 import { deploymentTag } from '../terraform/work-root.js';
 
@@ -98,7 +116,7 @@ const SYNC_OWN_MAX_ENTRIES = 200;
  * (a disposition that survives exec), and what runs inside gets the default back (`env
  * --default-signal`): Terraform and the phase's shell see the interrupt, the launcher does not.
  */
-const IGNORING_INT = "trap '' INT; exec \"$@\"";
+const IGNORING_INT = 'trap \'\' INT; exec "$@"';
 
 /**
  * The shell between `unshare` and bubblewrap in `egress` mode, running as root of a fresh user
@@ -141,7 +159,9 @@ function identityMounts(etc: string, user: SandboxUser): { args: string[]; remov
   const n = ++identities;
   const passwd = join(etc, `passwd-${n}`);
   const group = join(etc, `group-${n}`);
-  writeFileSync(passwd, `root:x:0:0::/:/usr/sbin/nologin\nrun:x:${user.uid}:${user.gid}::/tmp:/bin/sh\n`, { mode: 0o644 });
+  writeFileSync(passwd, `root:x:0:0::/:/usr/sbin/nologin\nrun:x:${user.uid}:${user.gid}::/tmp:/bin/sh\n`, {
+    mode: 0o644,
+  });
   writeFileSync(group, `root:x:0:\nrun:x:${user.gid}:\n`, { mode: 0o644 });
   return {
     args: ['--ro-bind', passwd, '/etc/passwd', '--ro-bind', group, '/etc/group'],
@@ -166,7 +186,8 @@ function systemMounts(): string[] {
     else if (st.isDirectory()) args.push('--ro-bind', top, top);
   }
   // Certificates for providers' HTTPS, and the Debian alternatives some /usr/bin entries point at.
-  for (const etc of ['/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/alternatives', '/etc/localtime']) args.push('--ro-bind-try', etc, etc);
+  for (const etc of ['/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/alternatives', '/etc/localtime'])
+    args.push('--ro-bind-try', etc, etc);
   return args;
 }
 
@@ -241,7 +262,8 @@ export interface Sandbox {
  * past it fails, so a file of this size may hold only the start of what was written. Without a
  * sandbox nothing limits it.
  */
-export const largestFileOf = (settings: Pick<SandboxSettings, 'mode' | 'limits'>): number => (settings.mode === 'none' ? Infinity : settings.limits.diskBytes);
+export const largestFileOf = (settings: Pick<SandboxSettings, 'mode' | 'limits'>): number =>
+  settings.mode === 'none' ? Infinity : settings.limits.diskBytes;
 
 /** The sandbox settings of a configuration (see the RUN_* variables in docs/configuration.md). */
 export function sandboxSettings(config: Config): SandboxSettings {
@@ -253,7 +275,11 @@ export function sandboxSettings(config: Config): SandboxSettings {
     readOnlyPaths: [
       ...config.runSandboxReadonlyPaths,
       ...(config.terraformCliConfig ? [config.terraformCliConfig] : []),
-      ...[config.terraformBin, config.opaPath, config.sentinelPath].map((bin) => resolveBin(bin)).filter((bin) => isAbsolute(bin)).map((bin) => dirname(bin)).filter((dir) => !underUsr(dir)),
+      ...[config.terraformBin, config.opaPath, config.sentinelPath]
+        .map((bin) => resolveBin(bin))
+        .filter((bin) => isAbsolute(bin))
+        .map((bin) => dirname(bin))
+        .filter((dir) => !underUsr(dir)),
     ],
     uidBase: config.runSandboxUidBase,
     cpuScheduling: config.runCpuScheduling,
@@ -275,7 +301,15 @@ function refused(reason: string, p: SandboxProgram): ChildHandle {
     }),
   );
   const nothing = () => undefined;
-  return { done, interrupt: nothing, kill: nothing, send: nothing, hold: nothing, pid: () => undefined, violation: () => null };
+  return {
+    done,
+    interrupt: nothing,
+    kill: nothing,
+    send: nothing,
+    hold: nothing,
+    pid: () => undefined,
+    violation: () => null,
+  };
 }
 
 /** What a sandbox's cgroup is to bound, from the settings. */
@@ -301,7 +335,10 @@ function findBounds(settings: SandboxSettings): Bounds {
   try {
     cgroups.prepare();
   } catch (err) {
-    return { cgroups: null, missing: `cgroup v2: the service's cgroup ${choice.version === 2 ? choice.parent : ''} could not be readied (${(err as Error).message})` };
+    return {
+      cgroups: null,
+      missing: `cgroup v2: the service's cgroup ${choice.version === 2 ? choice.parent : ''} could not be readied (${(err as Error).message})`,
+    };
   }
   return { cgroups, missing: null };
 }
@@ -331,8 +368,14 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
    */
   const launcher = (cgroup: boolean) => [
     ...(settings.cpuScheduling === 'idle' ? [CHRT, '--idle', '0'] : []),
-    PRLIMIT, ...(cgroup ? [] : [`--as=${l.memoryBytes}`, `--nproc=${l.processes}`]), `--fsize=${l.diskBytes}`, '--core=0', '--nice=0', '--',
-    ENV, '--default-signal=INT',
+    PRLIMIT,
+    ...(cgroup ? [] : [`--as=${l.memoryBytes}`, `--nproc=${l.processes}`]),
+    `--fsize=${l.diskBytes}`,
+    '--core=0',
+    '--nice=0',
+    '--',
+    ENV,
+    '--default-signal=INT',
   ];
 
   /**
@@ -344,7 +387,8 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     if (fixed) return fixed;
     const etc = makeEtc();
     const mounts = [...systemMounts()];
-    for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf']) mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
+    for (const file of ['resolv.conf', 'hosts', 'nsswitch.conf'])
+      mounts.push('--ro-bind', join(etc, file), `/etc/${file}`);
     mounts.push('--proc', '/proc', '--dev', '/dev');
     for (const m of tmpfs) mounts.push('--size', String(m.bytes), '--tmpfs', m.path);
     for (const path of readOnly) mounts.push('--ro-bind-try', path, path);
@@ -359,16 +403,30 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
    */
   function bwrapArgs(p: SandboxProgram, network: NetworkMode, identity: string[], cgroup: boolean): string[] {
     const args = [
-      '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
       ...(network === 'isolated' ? ['--unshare-net'] : []),
-      '--disable-userns', '--die-with-parent', '--hostname', 'run',
-      '--info-fd', '4', '--block-fd', '5',
-      '--uid', String(p.user.uid), '--gid', String(p.user.gid),
+      '--disable-userns',
+      '--die-with-parent',
+      '--hostname',
+      'run',
+      '--info-fd',
+      '4',
+      '--block-fd',
+      '5',
+      '--uid',
+      String(p.user.uid),
+      '--gid',
+      String(p.user.gid),
       ...fixedMounts().mounts,
       ...identity,
     ];
     const bin = resolveBin(p.bin);
-    if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin))) args.push('--ro-bind-try', dirname(bin), dirname(bin));
+    if (isAbsolute(bin) && !underUsr(dirname(bin)) && !readOnly.has(dirname(bin)))
+      args.push('--ro-bind-try', dirname(bin), dirname(bin));
     args.push('--bind', p.dir, p.dir, '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', p.cwd, '--clearenv');
     for (const [k, v] of Object.entries(p.env)) if (v !== undefined) args.push('--setenv', k, v);
     args.push('--', ...launcher(cgroup), bin, ...p.args);
@@ -384,7 +442,8 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       busy = true;
       void sizeOf(p.dir, limit)
         .then((size) => {
-          if (size > limit) onViolation(`the working directory grew past ${Math.round(limit / 1048576)} MiB (RUN_DISK_LIMIT_MB)`);
+          if (size > limit)
+            onViolation(`the working directory grew past ${Math.round(limit / 1048576)} MiB (RUN_DISK_LIMIT_MB)`);
         })
         .finally(() => (busy = false));
     }, DISK_CHECK_MS);
@@ -476,7 +535,23 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     const handle: ChildHandle =
       network === 'isolated'
         ? spawnChild('/bin/sh', ['-c', IGNORING_INT, 'sh', 'bwrap', ...bwrap], common)
-        : spawnChild('unshare', ['--user', '--map-root-user', '--net', '--', '/bin/sh', '-c', NET_STAGE, 'sh', egressRules(settings.allowedCidrs, hostAddresses()), 'bwrap', ...bwrap], common);
+        : spawnChild(
+            'unshare',
+            [
+              '--user',
+              '--map-root-user',
+              '--net',
+              '--',
+              '/bin/sh',
+              '-c',
+              NET_STAGE,
+              'sh',
+              egressRules(settings.allowedCidrs, hostAddresses()),
+              'bwrap',
+              ...bwrap,
+            ],
+            common,
+          );
     const stage = handle.pid();
     if (group && stage !== undefined) {
       try {
@@ -490,8 +565,10 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     /** The limit the kernel stopped the sandbox at, if any: a process killed for memory, a fork refused, a full tmpfs. */
     const limitHit = (): string | null => {
       const hit = group?.hit();
-      if (hit === 'memory') return `its processes together reached the memory limit of ${mb(l.memoryBytes)} MB (RUN_MEMORY_LIMIT_MB)`;
-      if (hit === 'processes') return `it reached the process limit of ${l.processes} processes and threads (RUN_PROCESS_LIMIT)`;
+      if (hit === 'memory')
+        return `its processes together reached the memory limit of ${mb(l.memoryBytes)} MB (RUN_MEMORY_LIMIT_MB)`;
+      if (hit === 'processes')
+        return `it reached the process limit of ${l.processes} processes and threads (RUN_PROCESS_LIMIT)`;
       const full = held.full();
       return full && `it filled ${full} up to the disk limit of ${mb(l.diskBytes)} MB (RUN_DISK_LIMIT_MB)`;
     };
@@ -537,7 +614,9 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     const pid = handle.pid();
     const args = ['--configure', '--mtu=65520', '--disable-host-loopback', '--ready-fd=3', '--exit-fd=4'];
     if (!root) args.push(`--userns-path=/proc/${pid}/ns/user`);
-    const slirp = spawn('slirp4netns', [...args, String(pid), 'tap0'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    const slirp = spawn('slirp4netns', [...args, String(pid), 'tap0'], {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'],
+    });
     const fail = (why: string) => {
       onStderr?.(Buffer.from(`the sandbox's network could not be set up: ${why}\n`));
       handle.kill();
@@ -566,7 +645,8 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       // where each asynchronous call waits for the thread pool and then for a busy event loop (a
       // few milliseconds in all, on a phase's way to init).
       lchownSync(dir, to.uid, to.gid);
-      for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) lchownSync(join(e.parentPath, e.name), to.uid, to.gid);
+      for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+        lchownSync(join(e.parentPath, e.name), to.uid, to.gid);
       return;
     }
     await lchown(dir, to.uid, to.gid);
@@ -584,12 +664,24 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
     spawn(p) {
       if (refusal) return refused(refusal, p);
       if (settings.mode === 'none') {
-        return spawnChild(p.bin, p.args, { cwd: p.cwd, env: p.env, group: p.group, input: p.input, onStdout: p.onStdout, onStderr: p.onStderr, onFd3: p.onFd3, onStartError: p.onStartError });
+        return spawnChild(p.bin, p.args, {
+          cwd: p.cwd,
+          env: p.env,
+          group: p.group,
+          input: p.input,
+          onStdout: p.onStdout,
+          onStderr: p.onStderr,
+          onFd3: p.onFd3,
+          onStartError: p.onStartError,
+        });
       }
       return spawnSandboxed(p);
     },
     async check() {
-      refusal = settings.mode === 'none' ? null : (cgroupRefusal() ?? (await checkSandbox(settings.network, spawnSandboxed, user(), own)));
+      refusal =
+        settings.mode === 'none'
+          ? null
+          : (cgroupRefusal() ?? (await checkSandbox(settings.network, spawnSandboxed, user(), own)));
       return refusal;
     },
     unbounded() {
@@ -599,8 +691,12 @@ export function createSandbox(settings: SandboxSettings): Sandbox {
       if (settings.mode === 'none') return { removed: 0, failed: [] };
       const { deployment } = settings.cgroups;
       const own = found?.cgroups;
-      const result = await removeAbandonedCgroups(own?.parents() ?? cgroupParents(readHostCgroups(), deployment), deployment);
-      for (const path of (await own?.retryUnremoved()) ?? []) result.failed.push({ path, error: 'processes are still in it' });
+      const result = await removeAbandonedCgroups(
+        own?.parents() ?? cgroupParents(readHostCgroups(), deployment),
+        deployment,
+      );
+      for (const path of (await own?.retryUnremoved()) ?? [])
+        result.failed.push({ path, error: 'processes are still in it' });
       return result;
     },
   };
@@ -616,7 +712,8 @@ async function checkSandbox(
   user: SandboxUser,
   own: (dir: string, user: SandboxUser) => Promise<void>,
 ): Promise<string | null> {
-  const install = 'install bubblewrap, slirp4netns and nftables (Debian: apt-get install -y bubblewrap slirp4netns nftables), or set RUN_SANDBOX=none to run Terraform unsandboxed (unsafe: development only)';
+  const install =
+    'install bubblewrap, slirp4netns and nftables (Debian: apt-get install -y bubblewrap slirp4netns nftables), or set RUN_SANDBOX=none to run Terraform unsandboxed (unsafe: development only)';
   const dir = mkdtempSync(join(tmpdir(), 'rls-sandbox-check-'));
   try {
     await own(dir, user);
@@ -624,7 +721,18 @@ async function checkSandbox(
     for (const mode of modes) {
       let output = '';
       const collect = (c: Buffer) => (output += c.toString('utf8'));
-      const handle = spawnIt({ bin: '/bin/sh', args: ['-c', 'echo sandboxed'], dir, cwd: dir, env: { PATH: SANDBOX_PATH }, user, network: mode, onStdout: collect, onStderr: collect, onStartError: (e) => collect(Buffer.from(e.message)) });
+      const handle = spawnIt({
+        bin: '/bin/sh',
+        args: ['-c', 'echo sandboxed'],
+        dir,
+        cwd: dir,
+        env: { PATH: SANDBOX_PATH },
+        user,
+        network: mode,
+        onStdout: collect,
+        onStderr: collect,
+        onStartError: (e) => collect(Buffer.from(e.message)),
+      });
       const timer = setTimeout(() => handle.kill(), 15_000);
       const exit = await handle.done;
       clearTimeout(timer);

@@ -14,13 +14,21 @@ export interface StoredObject {
  * blob and the row that points at it commit together.
  */
 export interface ObjectStore {
-  put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts?: { contentType?: string; prefix?: string }): Promise<StoredObject>;
+  put(
+    tx: Db,
+    data: Buffer | AsyncIterable<Buffer>,
+    opts?: { contentType?: string; prefix?: string },
+  ): Promise<StoredObject>;
   /**
    * Like put, but the store may return the object's writes for a larger statement of the
    * caller's (see Writes) instead of writing at once; then the object exists once they ran. The
    * writes are named by `prefix`: one statement carries objects of distinct prefixes.
    */
-  putAlong(tx: Db, data: Buffer, opts?: { contentType?: string; prefix?: string }): Promise<{ object: StoredObject; writes: Writes }>;
+  putAlong(
+    tx: Db,
+    data: Buffer,
+    opts?: { contentType?: string; prefix?: string },
+  ): Promise<{ object: StoredObject; writes: Writes }>;
   /**
    * A stream of the object's bytes, or null when it does not exist. The id may be a query that
    * selects it (one row, one column), so a caller need not wait for the id before the bytes.

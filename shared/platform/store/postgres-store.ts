@@ -64,7 +64,11 @@ export class PostgresObjectStore implements ObjectStore {
     return { object_id: objectId, seq, data: sealBytes(this.key, chunkContext(objectId, seq), plain), sealed: true };
   }
 
-  async put(tx: Db, data: Buffer | AsyncIterable<Buffer>, opts: { contentType?: string; prefix?: string } = {}): Promise<StoredObject> {
+  async put(
+    tx: Db,
+    data: Buffer | AsyncIterable<Buffer>,
+    opts: { contentType?: string; prefix?: string } = {},
+  ): Promise<StoredObject> {
     if (Buffer.isBuffer(data) && data.length <= CHUNK) {
       const { object, writes } = this.smallObject(tx, data, opts);
       await runWrites(tx, writes);
@@ -86,8 +90,14 @@ export class PostgresObjectStore implements ObjectStore {
     return { id, size, sha256, contentType };
   }
 
-  async putAlong(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string } = {}): Promise<{ object: StoredObject; writes: Writes }> {
-    return data.length <= CHUNK ? this.smallObject(tx, data, opts) : { object: await this.put(tx, data, opts), writes: [] };
+  async putAlong(
+    tx: Db,
+    data: Buffer,
+    opts: { contentType?: string; prefix?: string } = {},
+  ): Promise<{ object: StoredObject; writes: Writes }> {
+    return data.length <= CHUNK
+      ? this.smallObject(tx, data, opts)
+      : { object: await this.put(tx, data, opts), writes: [] };
   }
 
   /**
@@ -95,11 +105,25 @@ export class PostgresObjectStore implements ObjectStore {
    * statement, named by the object's prefix, not its id, so the statement's text stays prepared
    * (docs/design-for-speed.md, "Batched run writes"). A statement carries objects of distinct prefixes.
    */
-  private smallObject(tx: Db, data: Buffer, opts: { contentType?: string; prefix?: string }): { object: StoredObject; writes: Writes } {
+  private smallObject(
+    tx: Db,
+    data: Buffer,
+    opts: { contentType?: string; prefix?: string },
+  ): { object: StoredObject; writes: Writes } {
     const prefix = opts.prefix ?? 'obj';
     const id = newId(prefix);
-    const object = { id, size: data.length, sha256: createHash('sha256').update(data).digest('hex'), contentType: opts.contentType ?? 'application/octet-stream' };
-    const writes: Writes = [[`${prefix}:row`, tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType })]];
+    const object = {
+      id,
+      size: data.length,
+      sha256: createHash('sha256').update(data).digest('hex'),
+      contentType: opts.contentType ?? 'application/octet-stream',
+    };
+    const writes: Writes = [
+      [
+        `${prefix}:row`,
+        tx('objects').insert({ id, size: object.size, sha256: object.sha256, content_type: object.contentType }),
+      ],
+    ];
     if (data.length) writes.push([`${prefix}:chunk`, tx('object_chunks').insert(this.chunk(id, 0, data))]);
     return { object, writes };
   }
@@ -117,14 +141,18 @@ export class PostgresObjectStore implements ObjectStore {
     const { db, key } = this;
     // Four chunks a query; only an object with no chunks at all needs a look at its row.
     const batch = async (from: number) => {
-      const rows: ChunkRow[] = await db('object_chunks').where('object_id', id).whereBetween('seq', [from, from + 3]).orderBy('seq').select('object_id', 'seq', 'data', 'sealed');
+      const rows: ChunkRow[] = await db('object_chunks')
+        .where('object_id', id)
+        .whereBetween('seq', [from, from + 3])
+        .orderBy('seq')
+        .select('object_id', 'seq', 'data', 'sealed');
       return rows.map((r) => (r.sealed ? openBytes(key, chunkContext(r.object_id, r.seq), r.data) : r.data));
     };
     const first = await batch(0);
     if (!first.length && !(await this.exists(id))) return null;
     async function* read(): AsyncGenerator<Buffer> {
       let rows = first;
-      for (let seq = 0; ; ) {
+      for (let seq = 0; ;) {
         yield* rows;
         if (rows.length < 4) return;
         seq += 4;
@@ -175,7 +203,11 @@ export class PostgresObjectStore implements ObjectStore {
         const row = this.chunk(id, seq++, chunk);
         await inFlight;
         // (A query builder runs each time it is awaited: made a promise once.)
-        inFlight = (into === db ? rowsOf(db, CHUNK_RELAXED, [row.object_id, row.seq, row.data, row.sealed]) : into('object_chunks').insert(row)).then(() => undefined);
+        inFlight = (
+          into === db
+            ? rowsOf(db, CHUNK_RELAXED, [row.object_id, row.seq, row.data, row.sealed])
+            : into('object_chunks').insert(row)
+        ).then(() => undefined);
         inFlight.catch(() => undefined);
       }
     };
@@ -208,7 +240,6 @@ export class PostgresObjectStore implements ObjectStore {
       .del();
   }
 }
-
 
 /** Reads a whole object into memory (small objects only). */
 export async function readAll(store: ObjectStore, id: string): Promise<Buffer | null> {

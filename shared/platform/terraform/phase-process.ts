@@ -52,7 +52,14 @@ export interface PlanOptions {
   structured_run_output_enabled: boolean;
 }
 
-const DEFAULT_PLAN: PlanOptions = { is_destroy: false, refresh_only: false, refresh: true, target_addrs: [], replace_addrs: [], structured_run_output_enabled: false };
+const DEFAULT_PLAN: PlanOptions = {
+  is_destroy: false,
+  refresh_only: false,
+  refresh: true,
+  target_addrs: [],
+  replace_addrs: [],
+  structured_run_output_enabled: false,
+};
 
 /** The `terraform plan` arguments of a phase: the plan is saved where the script's `show` reads it. */
 export function planCommand(run: PlanOptions = DEFAULT_PLAN): string[] {
@@ -67,8 +74,13 @@ export function planCommand(run: PlanOptions = DEFAULT_PLAN): string[] {
 }
 
 /** The `terraform apply` arguments of a phase: the saved plan, with JSON lines for a structured log. */
-export const applyCommand = (run: Pick<PlanOptions, 'structured_run_output_enabled'>): string[] =>
-  ['apply', '-input=false', '-no-color', ...(run.structured_run_output_enabled ? ['-json'] : []), 'plan.tfplan'];
+export const applyCommand = (run: Pick<PlanOptions, 'structured_run_output_enabled'>): string[] => [
+  'apply',
+  '-input=false',
+  '-no-color',
+  ...(run.structured_run_output_enabled ? ['-json'] : []),
+  'plan.tfplan',
+];
 
 /** What a phase runs after `init`: its command, then for a plan `show -json`, and the providers' schemas when asked. */
 export interface PhaseCommands {
@@ -80,7 +92,11 @@ export interface PhaseCommands {
 }
 
 /** A plan phase for a run: `show -json` after it, and the providers' schemas for a structured run output. */
-export const planPhase = (run: PlanOptions): PhaseCommands => ({ command: planCommand(run), show: true, schemas: run.structured_run_output_enabled });
+export const planPhase = (run: PlanOptions): PhaseCommands => ({
+  command: planCommand(run),
+  show: true,
+  schemas: run.structured_run_output_enabled,
+});
 
 /** A step's exit code and the output it left in its file (init's output, the JSON plan or schemas, or their errors). */
 export interface StepResult extends ExitStatus {
@@ -158,7 +174,15 @@ function startShell(sinks: Sinks, sandboxed?: { settings: TerraformSettings; pla
     onStartError: (err: Error) => shell.sinks.startError(err),
   };
   shell.process = sandboxed
-    ? sandboxed.settings.sandbox.spawn({ bin: '/bin/sh', args: ['-c', BOOT, 'sh'], dir: sandboxed.place.root, cwd: '/', env: {}, user: sandboxed.place.user, ...io })
+    ? sandboxed.settings.sandbox.spawn({
+        bin: '/bin/sh',
+        args: ['-c', BOOT, 'sh'],
+        dir: sandboxed.place.root,
+        cwd: '/',
+        env: {},
+        user: sandboxed.place.user,
+        ...io,
+      })
     : spawnChild('/bin/sh', ['-c', BOOT, 'sh'], { cwd: '/', env: {}, ...io });
   void shell.process.done.then(() => (shell.exited = true));
   return shell;
@@ -324,12 +348,15 @@ const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 function setupWords(cwd: string, env: NodeJS.ProcessEnv, params: string[]): string {
   const vars = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
-  for (const [name] of vars) if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`not an environment variable name: ${name}`);
+  for (const [name] of vars)
+    if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`not an environment variable name: ${name}`);
   const exported = vars.filter(([k]) => SHELL_NAME.test(k));
   const passed = vars.filter(([k]) => !SHELL_NAME.test(k));
   const exports = exported.length ? ` && export ${exported.map(([k, v]) => `${k}=${quote(v)}`).join(' ')}` : '';
   const [bin, ...rest] = params;
-  const wrapper = passed.length ? ` && rls_terraform() { env ${passed.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${quote(bin)} "$@"; }` : '';
+  const wrapper = passed.length
+    ? ` && rls_terraform() { env ${passed.map(([k, v]) => quote(`${k}=${v}`)).join(' ')} ${quote(bin)} "$@"; }`
+    : '';
   const args = passed.length ? ['rls_terraform', ...rest] : params;
   return `cd ${quote(cwd)}${exports}${wrapper} && set -- ${args.map(quote).join(' ')}\n`;
 }
@@ -355,10 +382,20 @@ const SYNC_READ_MAX_BYTES = 256 * 1024;
  * `spare`'s when given: the spare plain shell without a sandbox, and with one the sandbox started
  * ahead on `wd`'s directory when prepareWorkdir was given SpareShell.place.
  */
-export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: PhaseCommands, spare?: SpareShell): PhaseProcess {
+export function spawnPhase(
+  settings: TerraformSettings,
+  wd: Workdir,
+  phase: PhaseCommands,
+  spare?: SpareShell,
+): PhaseProcess {
   const ended = new Map<Step, (status: ExitStatus) => void>();
   const reported = (step: Step) => new Promise<ExitStatus>((resolve) => ended.set(step, resolve));
-  const [initEnded, mainEnded, showEnded, schemasEnded] = [reported('init'), reported('main'), reported('show'), reported('schemas')];
+  const [initEnded, mainEnded, showEnded, schemasEnded] = [
+    reported('init'),
+    reported('main'),
+    reported('show'),
+    reported('schemas'),
+  ];
   /** A step's status with the output of the file `file` names for it; '' when it names none. */
   const withFile = (status: Promise<ExitStatus>, file: (s: ExitStatus) => string | null) =>
     status.then(async (s) => {
@@ -380,10 +417,16 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
   };
   const after = !phase.show ? '-' : phase.schemas ? 'schemas' : 'show';
   const setup = writeSetup(settings, wd, setupWords(wd.dir, wd.env, [settings.bin, wd.root, after, ...phase.command]));
-  const sinks: Sinks = { output: onOutput, fd3: onFd3, startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)) };
+  const sinks: Sinks = {
+    output: onOutput,
+    fd3: onFd3,
+    startError: (err) => onOutput(Buffer.from(`failed to start terraform: ${err.message}\n`)),
+  };
   const unsandboxed = settings.sandbox.settings.mode === 'none';
   const largestFile = largestFileOf(settings.sandbox.settings);
-  const shell = unsandboxed ? (spare?.take(sinks) ?? startShell(sinks)) : (spare?.claim(wd.root, sinks) ?? startShell(sinks, { settings, place: wd }));
+  const shell = unsandboxed
+    ? (spare?.take(sinks) ?? startShell(sinks))
+    : (spare?.claim(wd.root, sinks) ?? startShell(sinks, { settings, place: wd }));
   const child = shell.process;
   child.send(setup);
   // A step the shell never reported did not run to its end: it ends as the shell did.
@@ -402,16 +445,36 @@ export function spawnPhase(settings: TerraformSettings, wd: Workdir, phase: Phas
       // incomplete (Terraform may even exit 0 after its write failed), and is never read.
       const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
       if (size > 0 && size >= largestFile) return { ...s, output: '', json: null, size, cut: true };
-      if (s.code !== 0) return { ...s, output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''), json: null, size: 0, cut: false };
+      if (s.code !== 0)
+        return {
+          ...s,
+          output: await readFile(join(wd.root, 'show.err'), 'utf8').catch(() => ''),
+          json: null,
+          size: 0,
+          cut: false,
+        };
       // Not written (a phase without show reports the shell's exit here) or unreadable: show failed.
       try {
-        const json = size > (phase.maxJsonBytes ?? Infinity) ? null : size <= SYNC_READ_MAX_BYTES ? readFileSync(path) : await readFile(path);
+        const json =
+          size > (phase.maxJsonBytes ?? Infinity)
+            ? null
+            : size <= SYNC_READ_MAX_BYTES
+              ? readFileSync(path)
+              : await readFile(path);
         return { ...s, output: '', json, size, cut: false };
       } catch (err) {
-        return { code: 1, signal: s.signal, output: `the JSON plan could not be read: ${(err as Error).message}`, json: null, size: 0, cut: false };
+        return {
+          code: 1,
+          signal: s.signal,
+          output: `the JSON plan could not be read: ${(err as Error).message}`,
+          json: null,
+          size: 0,
+          cut: false,
+        };
       }
     }),
-    schemas: after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,
+    schemas:
+      after === 'schemas' ? withFile(schemasEnded, (s) => (s.code === 0 ? 'schemas.json' : 'schemas.err')) : null,
     output(next) {
       sink = next;
       for (const chunk of pending) next(chunk);

@@ -31,7 +31,10 @@ export type { ExitStatus, ChildHandle as TerraformProcess } from '../subprocess.
  * tokens), only what the CLI needs to run unattended. A run phase adds its own run token and CLI
  * configuration (see WorkdirSources.service).
  */
-export function terraformEnv(settings: Pick<TerraformSettings, 'cliConfigFile'> & { sandbox?: Sandbox }, home: string): NodeJS.ProcessEnv {
+export function terraformEnv(
+  settings: Pick<TerraformSettings, 'cliConfigFile'> & { sandbox?: Sandbox },
+  home: string,
+): NodeJS.ProcessEnv {
   const sandboxed = settings.sandbox && settings.sandbox.settings.mode !== 'none';
   return {
     PATH: sandboxed ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH),
@@ -72,9 +75,19 @@ export function spawnTerraform(
  * Runs a command of the service's own (never one that reads user configuration, such as
  * `version`) outside any sandbox, to completion; returns its exit status and captured output.
  */
-export async function runTerraform(settings: Pick<TerraformSettings, 'bin'>, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ExitStatus & { output: string }> {
+export async function runTerraform(
+  settings: Pick<TerraformSettings, 'bin'>,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ExitStatus & { output: string }> {
   const parts: Buffer[] = [];
-  const status = await spawnChild(settings.bin, args, { cwd, env, onStdout: (c) => parts.push(c), onStderr: (c) => parts.push(c) }).done;
+  const status = await spawnChild(settings.bin, args, {
+    cwd,
+    env,
+    onStdout: (c) => parts.push(c),
+    onStderr: (c) => parts.push(c),
+  }).done;
   return { ...status, output: Buffer.concat(parts).toString('utf8') };
 }
 
@@ -125,7 +138,9 @@ const MAX_INFLATE_RATIO = 1000;
 function inflatedSmall(archive: Buffer): Buffer | null {
   if (archive[0] !== 0x1f || archive[1] !== 0x8b) return archive;
   try {
-    return gunzipSync(archive, { maxOutputLength: Math.min(SYNC_INFLATE_MAX_BYTES, archive.length * MAX_INFLATE_RATIO) });
+    return gunzipSync(archive, {
+      maxOutputLength: Math.min(SYNC_INFLATE_MAX_BYTES, archive.length * MAX_INFLATE_RATIO),
+    });
   } catch {
     return null;
   }
@@ -138,7 +153,8 @@ function inflatedSmall(archive: Buffer): Buffer | null {
 async function unpack(archive: AsyncIterable<Buffer>, cwd: string, maxEntries: number): Promise<number> {
   let entries = 0;
   const filter = (path: string) => {
-    if (++entries > maxEntries) throw new Error(`the configuration archive has more than ${maxEntries} entries (MAX_ARCHIVE_ENTRIES)`);
+    if (++entries > maxEntries)
+      throw new Error(`the configuration archive has more than ${maxEntries} entries (MAX_ARCHIVE_ENTRIES)`);
     return safeEntryPath(path);
   };
   // The entries' owners and times in the archive mean nothing here: the directory is handed to the
@@ -180,7 +196,10 @@ const WORKDIR_PREFIX = 'rls-run-';
  * are still removed: it is listed in `failed`, and the next call tries it again. Returns the
  * directories removed, the states kept and those failures.
  */
-export async function removeAbandonedWorkdirs(recoveryDir: string, dir: string): Promise<{ removed: number; kept: string[]; failed: { path: string; error: string }[] }> {
+export async function removeAbandonedWorkdirs(
+  recoveryDir: string,
+  dir: string,
+): Promise<{ removed: number; kept: string[]; failed: { path: string; error: string }[] }> {
   const names = await readdir(ensureWorkRoot(dir));
   const result = { removed: 0, kept: [] as string[], failed: [] as { path: string; error: string }[] };
   for (const name of names) {
@@ -275,7 +294,13 @@ const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function sshKeyEnv(root: string, key: string | null | undefined): Record<string, string> {
   if (!key) return {};
   const dir = join(root, SSH_DIR);
-  const options = ['IdentitiesOnly=yes', 'IdentityAgent=none', 'BatchMode=yes', 'StrictHostKeyChecking=accept-new', `UserKnownHostsFile=${shellWord(join(dir, 'known_hosts'))}`];
+  const options = [
+    'IdentitiesOnly=yes',
+    'IdentityAgent=none',
+    'BatchMode=yes',
+    'StrictHostKeyChecking=accept-new',
+    `UserKnownHostsFile=${shellWord(join(dir, 'known_hosts'))}`,
+  ];
   return { GIT_SSH_COMMAND: `ssh -i ${shellWord(join(dir, SSH_KEY_FILE))} ${options.map((o) => `-o ${o}`).join(' ')}` };
 }
 
@@ -288,7 +313,11 @@ const RUN_CLI_CONFIG = 'cli.tfrc';
  * Directories and files of a few hundred bytes are made synchronously: that takes microseconds,
  * where each asynchronous call waits for the thread pool and then for a busy event loop.
  */
-export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirSources, place: WorkdirPlace = newWorkdirPlace(settings)): Promise<Workdir> {
+export async function prepareWorkdir(
+  settings: TerraformSettings,
+  opts: WorkdirSources,
+  place: WorkdirPlace = newWorkdirPlace(settings),
+): Promise<Workdir> {
   const { root, user } = place;
   let kept = false;
   const keep = () => void (kept = true);
@@ -325,14 +354,24 @@ export async function prepareWorkdir(settings: TerraformSettings, opts: WorkdirS
       mkdirSync(join(root, SSH_DIR), { mode: 0o700 });
       writeFileSync(join(root, SSH_DIR, SSH_KEY_FILE), sshKeyFileContent(opts.sshKey), { mode: 0o600 });
     }
-    let env: NodeJS.ProcessEnv = { ...opts.environment, ...sshKeyEnv(root, opts.sshKey), ...terraformEnv(settings, home) };
+    let env: NodeJS.ProcessEnv = {
+      ...opts.environment,
+      ...sshKeyEnv(root, opts.sshKey),
+      ...terraformEnv(settings, home),
+    };
     if (opts.service) {
       // The operator's configuration (a provider mirror, say), then the service's blocks; readable
       // by the sandbox's user only (it holds the run's token).
       const operator = settings.cliConfigFile ? await readFile(settings.cliConfigFile, 'utf8') : '';
       const cliConfig = join(root, RUN_CLI_CONFIG);
       writeFileSync(cliConfig, `${operator}\n${opts.service.cliConfig}`, { mode: 0o600 });
-      env = { ...opts.environment, ...opts.service.env, ...sshKeyEnv(root, opts.sshKey), ...terraformEnv(settings, home), TF_CLI_CONFIG_FILE: cliConfig };
+      env = {
+        ...opts.environment,
+        ...opts.service.env,
+        ...sshKeyEnv(root, opts.sshKey),
+        ...terraformEnv(settings, home),
+        TF_CLI_CONFIG_FILE: cliConfig,
+      };
     }
     // The archive's entries, and the few files and directories written here besides.
     await settings.sandbox.own(root, user, entries + (opts.variables?.length ?? 0) + 10);

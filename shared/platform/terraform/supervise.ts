@@ -22,10 +22,12 @@ type LeasedRow = { table: 'runs' | 'test_runs'; id: string };
  * The lease a worker takes on a row it executes, by the database's clock (the one every expiry
  * is judged by): past it, the work counts as abandoned.
  */
-export const leaseUntil = (db: Db, deps: Pick<SupervisorDeps, 'config'>): Knex.Raw => db.raw('now() + make_interval(secs => ?)', [deps.config.runLeaseSeconds]);
+export const leaseUntil = (db: Db, deps: Pick<SupervisorDeps, 'config'>): Knex.Raw =>
+  db.raw('now() + make_interval(secs => ?)', [deps.config.runLeaseSeconds]);
 
 /** A select column: whether a row's lease has expired (or there is none), by the database's clock. */
-export const leaseExpired = (db: Db): Knex.Raw => db.raw('(lease_until is null or lease_until < now()) as lease_expired');
+export const leaseExpired = (db: Db): Knex.Raw =>
+  db.raw('(lease_until is null or lease_until < now()) as lease_expired');
 
 /** The holder of one execution's lease: a worker process may execute several rows at once, each under its own. */
 export const leaseOwner = (workerId: string): string => `${workerId}/${randomBytes(6).toString('hex')}`;
@@ -37,10 +39,13 @@ export const leaseOwner = (workerId: string): string => `${workerId}/${randomByt
  */
 export function keepLease(deps: SupervisorDeps, row: LeasedRow, owner: string): { stop(): void } {
   const renew = () =>
-    deps.db(row.table)
+    deps
+      .db(row.table)
       .where({ id: row.id, lease_owner: owner })
       .update({ lease_until: leaseUntil(deps.db, deps) })
-      .catch((err: unknown) => deps.logger.warn('lease renewal failed', { table: row.table, id: row.id, error: String(err) }));
+      .catch((err: unknown) =>
+        deps.logger.warn('lease renewal failed', { table: row.table, id: row.id, error: String(err) }),
+      );
   const timer = setInterval(renew, (deps.config.runLeaseSeconds * 1000) / 3);
   return { stop: () => clearInterval(timer) };
 }
@@ -75,7 +80,13 @@ export function superviseProcess(
       setTimeout(() => proc.kill(), limit.graceMs).unref();
     }
   };
-  const timer = setInterval(() => tick().catch((err) => deps.logger.warn('supervision failed', { table: row.table, id: row.id, error: String(err) })), TICK_MS);
+  const timer = setInterval(
+    () =>
+      tick().catch((err) =>
+        deps.logger.warn('supervision failed', { table: row.table, id: row.id, error: String(err) }),
+      ),
+    TICK_MS,
+  );
   return {
     state,
     stop: () => {

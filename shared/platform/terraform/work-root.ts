@@ -42,7 +42,9 @@ export function ensureWorkRoot(root: string): string {
   const st = lstatSync(root);
   const uid = process.getuid?.();
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
-    throw new Error(`the run directory root ${root} is not a directory of this process's user; remove it (or set TMPDIR elsewhere) and try again`);
+    throw new Error(
+      `the run directory root ${root} is not a directory of this process's user; remove it (or set TMPDIR elsewhere) and try again`,
+    );
   }
   if ((st.mode & 0o777) !== 0o711) chmodSync(root, 0o711);
   return root;

@@ -34,7 +34,10 @@ function tarGz(files: [string, Buffer][]): Buffer {
 describe('archive inspection', () => {
   it('reads an archive of several slices (incompressible content) to its end', async () => {
     const big = randomBytes(300 * 1024);
-    const archive = tarGz([['main.tf', Buffer.from('resource "terraform_data" "a" {}\n')], ['blob.bin', big]]);
+    const archive = tarGz([
+      ['main.tf', Buffer.from('resource "terraform_data" "a" {}\n')],
+      ['blob.bin', big],
+    ]);
     expect(archive.length).to.be.greaterThan(256 * 1024);
     const check = await inspectArchive(archive, 1024 * 1024);
     expect(check).to.deep.equal({ ok: true, files: ['main.tf', 'blob.bin'], unpackedBytes: 33 + big.length });
@@ -42,8 +45,14 @@ describe('archive inspection', () => {
 
   it('refuses an archive that unpacks to more than allowed, and one with an unsafe path', async () => {
     const zeros = tarGz([['zeros.bin', Buffer.alloc(4 * 1024 * 1024)]]);
-    expect(await inspectArchive(zeros, 1024 * 1024)).to.deep.equal({ ok: false, message: 'the archive unpacks to more than the allowed size' });
+    expect(await inspectArchive(zeros, 1024 * 1024)).to.deep.equal({
+      ok: false,
+      message: 'the archive unpacks to more than the allowed size',
+    });
     const escaping = tarGz([['../outside.tf', Buffer.from('x')]]);
-    expect(await inspectArchive(escaping, 1024 * 1024)).to.deep.equal({ ok: false, message: 'unsafe path in archive: ../outside.tf' });
+    expect(await inspectArchive(escaping, 1024 * 1024)).to.deep.equal({
+      ok: false,
+      message: 'unsafe path in archive: ../outside.tf',
+    });
   });
 });

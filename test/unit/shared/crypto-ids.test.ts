@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, hmacSha512Hex, newApiToken, safeEqual, sha256Hex } from '../../../shared/platform/crypto.js';
+import {
+  decryptSecret,
+  encryptSecret,
+  hmacSha512Hex,
+  newApiToken,
+  safeEqual,
+  sha256Hex,
+} from '../../../shared/platform/crypto.js';
 import { newId } from '../../../shared/platform/ids.js';
 
 describe('ids and crypto', () => {

@@ -18,7 +18,14 @@ describe('run lifecycle: SQL compiled once from what is registered', () => {
     expect(lifecycle.compiledOnce('creation', condition)).to.deep.equal({ sql: 'false', bindings: [] });
     expect(builds).to.equal(1);
 
-    lifecycle.onRunTransition(async () => undefined, (d, _move, row) => d.raw('exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled = ?)', [row, true]));
+    lifecycle.onRunTransition(
+      async () => undefined,
+      (d, _move, row) =>
+        d.raw(
+          'exists (select 1 from notification_configurations c where c.workspace_id = ??.workspace_id and c.enabled = ?)',
+          [row, true],
+        ),
+    );
     expect(lifecycle.compiledOnce('creation', condition)).to.deep.equal({
       sql: '(exists (select 1 from notification_configurations c where c.workspace_id = "candidate".workspace_id and c.enabled = ?))',
       bindings: [true],
@@ -31,8 +38,15 @@ describe('run lifecycle: SQL compiled once from what is registered', () => {
     expect(lifecycle.compiledOnce('creation', condition)).to.equal(null);
     expect(builds).to.equal(3);
 
-    lifecycle.registerStageHook('pre_plan', async () => 'pass', (d, runId) => d.raw('exists (select 1 from task_stages s where s.run_id = ?)', [runId]));
+    lifecycle.registerStageHook(
+      'pre_plan',
+      async () => 'pass',
+      (d, runId) => d.raw('exists (select 1 from task_stages s where s.run_id = ?)', [runId]),
+    );
     const stage = () => lifecycle.stageInterestCondition(db, 'pre_plan', db.raw('??.id', ['candidate']));
-    expect(lifecycle.compiledOnce('stage', stage)).to.deep.equal({ sql: '(exists (select 1 from task_stages s where s.run_id = "candidate".id))', bindings: [] });
+    expect(lifecycle.compiledOnce('stage', stage)).to.deep.equal({
+      sql: '(exists (select 1 from task_stages s where s.run_id = "candidate".id))',
+      bindings: [],
+    });
   });
 });

@@ -7,13 +7,23 @@ const base = { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '' }, timeoutMs: 
 describe('bounded child processes', () => {
   it('captures stdout, stderr and the exit code of a program that ends by itself', async () => {
     const r = await runBounded('sh', ['-c', 'echo out; echo err >&2; exit 3'], base);
-    expect(r).to.deep.equal({ code: 3, signal: null, stdout: 'out\n', stderr: 'err\n', stopped: null, startError: null });
+    expect(r).to.deep.equal({
+      code: 3,
+      signal: null,
+      stdout: 'out\n',
+      stderr: 'err\n',
+      stopped: null,
+      startError: null,
+    });
   });
 
   it('passes only the environment it is given', async () => {
     process.env.RLS_TEST_SECRET = 'do-not-leak';
     try {
-      const r = await runBounded('sh', ['-c', 'echo "${RLS_TEST_SECRET:-absent} $ONLY"'], { ...base, env: { ...base.env, ONLY: 'given' } });
+      const r = await runBounded('sh', ['-c', 'echo "${RLS_TEST_SECRET:-absent} $ONLY"'], {
+        ...base,
+        env: { ...base.env, ONLY: 'given' },
+      });
       expect(r.stdout).to.equal('absent given\n');
     } finally {
       delete process.env.RLS_TEST_SECRET;

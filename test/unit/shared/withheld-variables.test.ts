@@ -7,7 +7,11 @@ import type { ResolvableVariable } from '../../../shared/variables/repo.js';
 const key = randomBytes(32);
 
 /** A reaching variable: the workspace's own, or a variable set's (applied to the workspace); sensitive ones sealed. */
-function reaching(k: string, value: string, o: { category?: 'terraform' | 'env'; sensitive?: boolean; set?: string } = {}): ResolvableVariable {
+function reaching(
+  k: string,
+  value: string,
+  o: { category?: 'terraform' | 'env'; sensitive?: boolean; set?: string } = {},
+): ResolvableVariable {
   return {
     key: k,
     value: o.sensitive ? null : value,
@@ -43,7 +47,9 @@ describe('variables of a run whose secrets are withheld', () => {
   });
 
   it('gives no sensitive winner, nor the value it overrides, and names what it withheld', () => {
-    const v = resolveEffectiveVariables(key, rows, [{ key: 'extra', value: '"from the run"' }], { withholdSensitive: true });
+    const v = resolveEffectiveVariables(key, rows, [{ key: 'extra', value: '"from the run"' }], {
+      withholdSensitive: true,
+    });
     expect(v.terraform).to.have.deep.members([
       { key: 'region', value: '"eu-west-1"' },
       { key: 'extra', value: '"from the run"' },
@@ -54,6 +60,9 @@ describe('variables of a run whose secrets are withheld', () => {
       { key: 'password', category: 'terraform' },
       { key: 'API_TOKEN', category: 'env' },
     ]);
-    expect(JSON.stringify(v)).to.not.include('from the workspace').and.not.include('from a set').and.not.include('token-value');
+    expect(JSON.stringify(v))
+      .to.not.include('from the workspace')
+      .and.not.include('from a set')
+      .and.not.include('token-value');
   });
 });

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { assessmentFindings, assessmentTriggers } from '../../../../shared/workspaces/assessments.rules.js';
 
 describe('assessment findings', () => {
-  const prior = { values: { root_module: { resources: [{ mode: 'managed' }, { mode: 'managed' }, { mode: 'data' }], child_modules: [{ resources: [{ mode: 'managed' }] }] } } };
+  const prior = {
+    values: {
+      root_module: {
+        resources: [{ mode: 'managed' }, { mode: 'managed' }, { mode: 'data' }],
+        child_modules: [{ resources: [{ mode: 'managed' }] }],
+      },
+    },
+  };
 
   it('counts drift from refresh and from configuration that no longer matches the state, once per resource', () => {
     const f = assessmentFindings({
@@ -16,13 +23,24 @@ describe('assessment findings', () => {
       ],
       checks: [{ status: 'pass' }, { status: 'fail' }, { status: 'unknown' }, { status: 'error' }],
     });
-    expect(f).to.deep.equal({ drifted: true, resources_drifted: 2, resources_undrifted: 1, checks_passed: 1, checks_failed: 1, checks_errored: 1, checks_unknown: 1 });
+    expect(f).to.deep.equal({
+      drifted: true,
+      resources_drifted: 2,
+      resources_undrifted: 1,
+      checks_passed: 1,
+      checks_failed: 1,
+      checks_errored: 1,
+      checks_unknown: 1,
+    });
   });
 
   it('fires failed alone for a failed assessment, else drifted and check_failure as found', () => {
     const clean = assessmentFindings({ prior_state: prior });
     expect(assessmentTriggers({ succeeded: false, ...clean })).to.deep.equal(['assessment:failed']);
     expect(assessmentTriggers({ succeeded: true, ...clean })).to.deep.equal([]);
-    expect(assessmentTriggers({ succeeded: true, ...clean, drifted: true, checks_errored: 1 })).to.deep.equal(['assessment:drifted', 'assessment:check_failure']);
+    expect(assessmentTriggers({ succeeded: true, ...clean, drifted: true, checks_errored: 1 })).to.deep.equal([
+      'assessment:drifted',
+      'assessment:check_failure',
+    ]);
   });
 });

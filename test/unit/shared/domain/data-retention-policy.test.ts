@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { columnsOf, kindOfType, pastRetention, policyInForce, policyOf, replacedPolicy, type DataRetentionPolicy } from '../../../../shared/retention/rules.js';
+import {
+  columnsOf,
+  kindOfType,
+  pastRetention,
+  policyInForce,
+  policyOf,
+  replacedPolicy,
+  type DataRetentionPolicy,
+} from '../../../../shared/retention/rules.js';
 import { retentionMoves as stateMoves } from '../../../../shared/state/machine.js';
 import { retentionMoves as cvMoves, type CvFacts } from '../../../../shared/configuration-versions/machine.js';
 
@@ -10,9 +18,18 @@ const keep: DataRetentionPolicy = { id: 'drp-k', kind: 'dont-delete', days: null
 describe('data retention policies', () => {
   it('keep the policy (and its id) when its kind stays, and make a new one when it changes', () => {
     const fresh = () => 'drp-new';
-    expect(replacedPolicy(null, { kind: 'delete-older', days: 3 }, fresh)).to.deep.equal({ policy: { id: 'drp-new', kind: 'delete-older', days: 3 }, created: true });
-    expect(replacedPolicy(older(3), { kind: 'delete-older', days: 9 }, fresh)).to.deep.equal({ policy: older(9), created: false });
-    expect(replacedPolicy(older(3), { kind: 'dont-delete', days: null }, fresh)).to.deep.equal({ policy: { id: 'drp-new', kind: 'dont-delete', days: null }, created: true });
+    expect(replacedPolicy(null, { kind: 'delete-older', days: 3 }, fresh)).to.deep.equal({
+      policy: { id: 'drp-new', kind: 'delete-older', days: 3 },
+      created: true,
+    });
+    expect(replacedPolicy(older(3), { kind: 'delete-older', days: 9 }, fresh)).to.deep.equal({
+      policy: older(9),
+      created: false,
+    });
+    expect(replacedPolicy(older(3), { kind: 'dont-delete', days: null }, fresh)).to.deep.equal({
+      policy: { id: 'drp-new', kind: 'dont-delete', days: null },
+      created: true,
+    });
   });
 
   it('store a policy in three columns and read it back', () => {
@@ -33,20 +50,29 @@ describe('data retention policies', () => {
     expect(pastRetention(null, aged(400), now)).to.equal(false);
   });
 
-  it('delete a state version\'s data as the actions would, never the current one', () => {
+  it("delete a state version's data as the actions would, never the current one", () => {
     expect(stateMoves({ status: 'finalized', isCurrent: false })).to.deep.equal(['soft_delete', 'permanent_delete']);
     expect(stateMoves({ status: 'backing_data_soft_deleted', isCurrent: false })).to.deep.equal(['permanent_delete']);
     expect(stateMoves({ status: 'finalized', isCurrent: true })).to.equal(null);
-    for (const status of ['pending', 'discarded', 'backing_data_permanently_deleted'] as const) expect(stateMoves({ status, isCurrent: false }), status).to.equal(null);
+    for (const status of ['pending', 'discarded', 'backing_data_permanently_deleted'] as const)
+      expect(stateMoves({ status, isCurrent: false }), status).to.equal(null);
   });
 
   it("delete a configuration version's files as the actions would, never the current one nor one a run in progress uses", () => {
-    const cv = (facts: Partial<CvFacts>): CvFacts => ({ status: 'uploaded', source: 'tfe-api', isCurrent: false, activeRuns: 0, hasBackingData: true, ...facts });
+    const cv = (facts: Partial<CvFacts>): CvFacts => ({
+      status: 'uploaded',
+      source: 'tfe-api',
+      isCurrent: false,
+      activeRuns: 0,
+      hasBackingData: true,
+      ...facts,
+    });
     expect(cvMoves(cv({}))).to.deep.equal(['soft_delete', 'permanent_delete']);
     expect(cvMoves(cv({ status: 'backing_data_soft_deleted' }))).to.deep.equal(['permanent_delete']);
     expect(cvMoves(cv({ isCurrent: true }))).to.equal(null);
     expect(cvMoves(cv({ activeRuns: 1 }))).to.equal(null);
     expect(cvMoves(cv({ source: 'github' }))).to.equal(null);
-    for (const status of ['pending', 'archived', 'errored', 'backing_data_permanently_deleted'] as const) expect(cvMoves(cv({ status })), status).to.equal(null);
+    for (const status of ['pending', 'archived', 'errored', 'backing_data_permanently_deleted'] as const)
+      expect(cvMoves(cv({ status })), status).to.equal(null);
   });
 });

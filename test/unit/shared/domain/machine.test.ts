@@ -12,7 +12,12 @@ describe('state machines', () => {
   });
 
   it('refuses illegal mail moves with a typed error', () => {
-    for (const [from, event] of [['sent', 'claim'], ['failed', 'claim'], ['pending', 'deliver'], ['sent', 'retry']] as const) {
+    for (const [from, event] of [
+      ['sent', 'claim'],
+      ['failed', 'claim'],
+      ['pending', 'deliver'],
+      ['sent', 'retry'],
+    ] as const) {
       expect(() => mailMachine.transition(from, event)).to.throw(IllegalTransition);
       expect(mailMachine.can(from, event)).to.equal(false);
     }

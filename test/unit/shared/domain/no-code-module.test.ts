@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { noCodeConfiguration, provisionedVersion, provisioningProblem } from '../../../../shared/registry/no-code.rules.js';
+import {
+  noCodeConfiguration,
+  provisionedVersion,
+  provisioningProblem,
+} from '../../../../shared/registry/no-code.rules.js';
 import { inspectModule, parseHcl } from '../../../../shared/registry/module-config.rules.js';
 
 const module = inspectModule('', {
@@ -22,24 +26,47 @@ describe('no-code modules', () => {
     expect(provisionedVersion(null, [])).to.equal(null);
   });
 
-  it('needs a Terraform variable for each required input, and a value among a variable\'s options', () => {
+  it("needs a Terraform variable for each required input, and a value among a variable's options", () => {
     const options = [{ variable_name: 'region', variable_type: 'string', options: ['eu', 'us'] }];
     expect(provisioningProblem(module.inputs, options, [])).to.match(/requires a value for the variable region/);
-    expect(provisioningProblem(module.inputs, options, [{ key: 'region', value: 'eu', category: 'env' }])).to.match(/region/);
-    expect(provisioningProblem(module.inputs, options, [{ key: 'region', value: 'ap', category: 'terraform' }])).to.equal('region must be one of "eu", "us"');
-    expect(provisioningProblem(module.inputs, options, [{ key: 'region', value: 'eu', category: 'terraform' }])).to.equal(null);
+    expect(provisioningProblem(module.inputs, options, [{ key: 'region', value: 'eu', category: 'env' }])).to.match(
+      /region/,
+    );
+    expect(
+      provisioningProblem(module.inputs, options, [{ key: 'region', value: 'ap', category: 'terraform' }]),
+    ).to.equal('region must be one of "eu", "us"');
+    expect(
+      provisioningProblem(module.inputs, options, [{ key: 'region', value: 'eu', category: 'terraform' }]),
+    ).to.equal(null);
   });
 
   it('writes a root that declares the inputs as the module does, calls it at the version with each, and passes every output on', () => {
     const text = noCodeConfiguration({ source: 'tfe.example.com/acme/net/aws', name: 'net', version: '1.2.0' }, module);
     const blocks = parseHcl(text).blocks;
-    const variables = Object.fromEntries(blocks.filter((b) => b.type === 'variable').map((b) => [b.labels[0], b.attributes]));
-    expect(variables).to.deep.equal({ region: { type: 'string' }, tags: { type: 'map(string)', default: '{ team = "infra" }' }, token: { type: 'string', default: '""', sensitive: 'true' } });
+    const variables = Object.fromEntries(
+      blocks.filter((b) => b.type === 'variable').map((b) => [b.labels[0], b.attributes]),
+    );
+    expect(variables).to.deep.equal({
+      region: { type: 'string' },
+      tags: { type: 'map(string)', default: '{ team = "infra" }' },
+      token: { type: 'string', default: '""', sensitive: 'true' },
+    });
     const call = blocks.find((b) => b.type === 'module')!;
     expect(call.labels).to.deep.equal(['net']);
-    expect(call.attributes).to.deep.equal({ source: '"tfe.example.com/acme/net/aws"', version: '"1.2.0"', region: 'var.region', tags: 'var.tags', token: 'var.token' });
+    expect(call.attributes).to.deep.equal({
+      source: '"tfe.example.com/acme/net/aws"',
+      version: '"1.2.0"',
+      region: 'var.region',
+      tags: 'var.tags',
+      token: 'var.token',
+    });
     const outputs = blocks.filter((b) => b.type === 'output').map((b) => [b.labels[0], b.attributes]);
-    expect(outputs).to.deep.equal([['id', { value: 'module.net.id' }], ['secret', { value: 'module.net.secret', sensitive: 'true' }]]);
-    expect(noCodeConfiguration({ source: 's', name: '9lives', version: '1.0.0' }, { inputs: [], outputs: [] })).to.include('module "this"');
+    expect(outputs).to.deep.equal([
+      ['id', { value: 'module.net.id' }],
+      ['secret', { value: 'module.net.secret', sensitive: 'true' }],
+    ]);
+    expect(
+      noCodeConfiguration({ source: 's', name: '9lives', version: '1.0.0' }, { inputs: [], outputs: [] }),
+    ).to.include('module "this"');
   });
 });

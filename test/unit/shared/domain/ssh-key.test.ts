@@ -7,7 +7,9 @@ function opensshBlock(cipher: string): string {
   const name = Buffer.from(cipher, 'latin1');
   const length = Buffer.alloc(4);
   length.writeUInt32BE(name.length);
-  const body = Buffer.concat([Buffer.from('openssh-key-v1\0', 'latin1'), length, name, Buffer.alloc(32, 1)]).toString('base64');
+  const body = Buffer.concat([Buffer.from('openssh-key-v1\0', 'latin1'), length, name, Buffer.alloc(32, 1)]).toString(
+    'base64',
+  );
   return `-----BEGIN OPENSSH PRIVATE KEY-----\n${body.match(/.{1,70}/g)!.join('\n')}\n-----END OPENSSH PRIVATE KEY-----\n`;
 }
 
@@ -35,8 +37,14 @@ describe('ssh key values', () => {
       ['ecdsa-sha2-nistp256 AAAAE2VjZHNh user@host', /public key/],
       [ed.publicKey.export({ type: 'spki', format: 'pem' }) as string, /a public key, not a private key/],
       ['-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----', /a certificate, not a private key/],
-      [ed.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' }) as string, /passphrase/],
-      [rsa.privateKey.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' }) as string, /passphrase/],
+      [
+        ed.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' }) as string,
+        /passphrase/,
+      ],
+      [
+        rsa.privateKey.export({ type: 'pkcs1', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' }) as string,
+        /passphrase/,
+      ],
       [opensshBlock('aes256-ctr'), /passphrase/],
       [pkcs8.split('\n').slice(0, 2).join('\n'), /"-----END PRIVATE KEY-----" line is missing/],
       [pkcs8 + pkcs8, /more than one key/],
@@ -48,7 +56,9 @@ describe('ssh key values', () => {
   });
 
   it('writes the key file with Unix line ends and one final newline', () => {
-    expect(sshKeyFileContent('-----BEGIN X-----\r\nAAA\r\n-----END X-----')).to.equal('-----BEGIN X-----\nAAA\n-----END X-----\n');
+    expect(sshKeyFileContent('-----BEGIN X-----\r\nAAA\r\n-----END X-----')).to.equal(
+      '-----BEGIN X-----\nAAA\n-----END X-----\n',
+    );
     expect(sshKeyFileContent('key\n\n\n')).to.equal('key\n');
   });
 });

@@ -8,13 +8,28 @@ function plan(n: number): Buffer {
     mode: 'managed',
     type: 'terraform_data',
     provider_name: 'terraform.io/builtin/terraform',
-    change: { actions: i % 3 ? ['create'] : ['delete', 'create'], before: null, after: { input: { password: `secret-${i}`, notes: 'n'.repeat(500) } }, after_sensitive: { input: { password: true } } },
+    change: {
+      actions: i % 3 ? ['create'] : ['delete', 'create'],
+      before: null,
+      after: { input: { password: `secret-${i}`, notes: 'n'.repeat(500) } },
+      after_sensitive: { input: { password: true } },
+    },
   }));
   return Buffer.from(JSON.stringify({ format_version: '1.2', resource_changes }));
 }
 
 const schemas = Buffer.from(
-  JSON.stringify({ format_version: '1.0', provider_schemas: { 'terraform.io/builtin/terraform': { resource_schemas: { terraform_data: { version: 0, block: { attributes: {} } }, unused: { version: 0, block: {} } } } } }),
+  JSON.stringify({
+    format_version: '1.0',
+    provider_schemas: {
+      'terraform.io/builtin/terraform': {
+        resource_schemas: {
+          terraform_data: { version: 0, block: { attributes: {} } },
+          unused: { version: 0, block: {} },
+        },
+      },
+    },
+  }),
 );
 
 describe('plan digests', () => {
@@ -22,11 +37,17 @@ describe('plan digests', () => {
     const input = { plan: plan(1000), schemas };
     expect(input.plan.length, 'large enough to go to a thread').to.be.greaterThan(512 * 1024);
     const [threaded, here] = [await new PlanDigester().digest(input), digestHere(input)];
-    expect(threaded.counts).to.deep.equal({ resource_additions: 1000, resource_changes: 0, resource_destructions: 334 });
+    expect(threaded.counts).to.deep.equal({
+      resource_additions: 1000,
+      resource_changes: 0,
+      resource_destructions: 334,
+    });
     expect(threaded.counts).to.deep.equal(here.counts);
     expect(threaded.redacted.equals(here.redacted)).to.equal(true);
     expect(threaded.schemas!.equals(here.schemas!)).to.equal(true);
-    expect(JSON.parse(threaded.schemas!.toString()).provider_schemas['terraform.io/builtin/terraform'].resource_schemas).to.have.keys('terraform_data');
+    expect(
+      JSON.parse(threaded.schemas!.toString()).provider_schemas['terraform.io/builtin/terraform'].resource_schemas,
+    ).to.have.keys('terraform_data');
     const redacted = threaded.redacted.toString();
     expect(redacted).to.not.include('secret-');
     expect(JSON.parse(redacted).resource_changes[7].change.after.input.password).to.equal('(sensitive value)');

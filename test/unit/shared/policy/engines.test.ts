@@ -8,27 +8,49 @@ import { buildRunInput } from '../../../../shared/policies/run-input.js';
 import { policyRunSource, policyToEvaluate, StandInCli } from '../../../helpers/policy-cli.js';
 
 describe('policy engines', () => {
-  const input: EvaluationInput = { plan: { format_version: '1.2', resource_changes: [] }, run: buildRunInput(policyRunSource()) };
+  const input: EvaluationInput = {
+    plan: { format_version: '1.2', resource_changes: [] },
+    run: buildRunInput(policyRunSource()),
+  };
   let opa: StandInCli;
   before(async () => {
     opa = await StandInCli.create('Version: 1.4.2\n');
-    await opa.answer({ stdout: JSON.stringify({ result: [{ expressions: [{ value: [], text: 'data.a.deny', location: { row: 1, col: 1 } }] }] }) });
+    await opa.answer({
+      stdout: JSON.stringify({
+        result: [{ expressions: [{ value: [], text: 'data.a.deny', location: { row: 1, col: 1 } }] }],
+      }),
+    });
   });
   after(() => opa.remove());
 
   it('builds the CLI engines from configuration', async () => {
-    const engines = cliEngines(loadConfig({ ENCRYPTION_KEY: 'a'.repeat(64), OPA_PATH: opa.bin, SENTINEL_PATH: '/nonexistent/sentinel', POLICY_EVAL_TIMEOUT_SECONDS: '5' }));
+    const engines = cliEngines(
+      loadConfig({
+        ENCRYPTION_KEY: 'a'.repeat(64),
+        OPA_PATH: opa.bin,
+        SENTINEL_PATH: '/nonexistent/sentinel',
+        POLICY_EVAL_TIMEOUT_SECONDS: '5',
+      }),
+    );
     expect(await engines.opa!.available()).to.equal(true);
     expect(engines.opa!.description).to.equal('opa 1.4.2 (CLI)');
     expect(await engines.sentinel!.available()).to.equal(false);
   });
 
   it('sends each policy to the engine of its kind and keeps the order, a policy in two sets included', async () => {
-    const engines = cliEngines({ opaPath: opa.bin, sentinelPath: '/nonexistent/sentinel', policyEvalTimeoutSeconds: 5 });
+    const engines = cliEngines({
+      opaPath: opa.bin,
+      sentinelPath: '/nonexistent/sentinel',
+      policyEvalTimeoutSeconds: 5,
+    });
     const shared = policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: 'data.a.deny' });
     const outcomes = await evaluatePolicies(
       engines,
-      [shared, policyToEvaluate({ kind: 'sentinel', name: 's', code: 'main = rule { true }' }), { ...shared, policySetName: 'other' }],
+      [
+        shared,
+        policyToEvaluate({ kind: 'sentinel', name: 's', code: 'main = rule { true }' }),
+        { ...shared, policySetName: 'other' },
+      ],
       input,
     );
     expect(outcomes.map((o) => [o.kind, o.name, o.policySetName, o.status])).to.deep.equal([
@@ -39,13 +61,31 @@ describe('policy engines', () => {
   });
 
   it('errors the policies of a kind with no engine', async () => {
-    const outcomes = await evaluatePolicies({}, [policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: 'data.a.deny' })], input);
+    const outcomes = await evaluatePolicies(
+      {},
+      [policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: 'data.a.deny' })],
+      input,
+    );
     expect(outcomes.map((o) => [o.status, o.error])).to.deep.equal([['errored', 'no opa engine is configured']]);
   });
 
   const runtimes = [
-    { Engine: OpaCliEngine, kind: 'opa', found: 'opa 1.4.2 (CLI)', version: 'Version: 1.4.2\n', advice: "install the opa binary on the workers' PATH or set OPA_PATH", name: 'OPA' },
-    { Engine: SentinelCliEngine, kind: 'sentinel', found: 'sentinel 0.26.3 (CLI)', version: 'Sentinel v0.26.3\n', advice: "install the sentinel binary on the workers' PATH or set SENTINEL_PATH", name: 'Sentinel' },
+    {
+      Engine: OpaCliEngine,
+      kind: 'opa',
+      found: 'opa 1.4.2 (CLI)',
+      version: 'Version: 1.4.2\n',
+      advice: "install the opa binary on the workers' PATH or set OPA_PATH",
+      name: 'OPA',
+    },
+    {
+      Engine: SentinelCliEngine,
+      kind: 'sentinel',
+      found: 'sentinel 0.26.3 (CLI)',
+      version: 'Sentinel v0.26.3\n',
+      advice: "install the sentinel binary on the workers' PATH or set SENTINEL_PATH",
+      name: 'Sentinel',
+    },
   ] as const;
 
   for (const r of runtimes) {

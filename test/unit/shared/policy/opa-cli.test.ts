@@ -1,17 +1,30 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { OpaCliEngine, parseOpaEvalOutput } from '../../../../shared/policies/opa-cli.js';
-import { binaryRuns, POLICY_RUN_DOCUMENT, policyToEvaluate, realPlanForSuite, standInPerTest } from '../../../helpers/policy-cli.js';
+import {
+  binaryRuns,
+  POLICY_RUN_DOCUMENT,
+  policyToEvaluate,
+  realPlanForSuite,
+  standInPerTest,
+} from '../../../helpers/policy-cli.js';
 
 const QUERY = 'data.terraform.policies.public_buckets.deny';
 // `opa eval --format json` prints its result (or its errors) as indented JSON on stdout.
 const json = (doc: unknown) => JSON.stringify(doc, null, 2) + '\n';
-const resultOf = (value: unknown, text = QUERY) => json({ result: [{ expressions: [{ value, text, location: { row: 1, col: 1 } }] }] });
+const resultOf = (value: unknown, text = QUERY) =>
+  json({ result: [{ expressions: [{ value, text, location: { row: 1, col: 1 } }] }] });
 
 describe('opa eval output', () => {
   it('passes on an empty array and fails with one message per element', () => {
     expect(parseOpaEvalOutput(QUERY, 0, resultOf([]))).to.deep.equal({ status: 'passed', messages: [] });
-    expect(parseOpaEvalOutput(QUERY, 0, resultOf(['terraform_data.public_bucket is public', { address: 'x', acl: 'public-read' }, 3]))).to.deep.equal({
+    expect(
+      parseOpaEvalOutput(
+        QUERY,
+        0,
+        resultOf(['terraform_data.public_bucket is public', { address: 'x', acl: 'public-read' }, 3]),
+      ),
+    ).to.deep.equal({
       status: 'failed',
       messages: ['terraform_data.public_bucket is public', '{"address":"x","acl":"public-read"}', '3'],
     });
@@ -20,9 +33,15 @@ describe('opa eval output', () => {
   it('errors on an undefined result, a value that is not an array, or several results', () => {
     const undefinedResult = parseOpaEvalOutput(QUERY, 0, '{}\n');
     expect(undefinedResult.status).to.equal('errored');
-    expect(undefinedResult.error).to.equal(`the query ${QUERY} is undefined: it must yield an array (check the package and rule names)`);
-    expect(parseOpaEvalOutput(QUERY, 0, resultOf({ allow: false })).error).to.equal(`the query ${QUERY} must yield an array, but it yielded an object`);
-    expect(parseOpaEvalOutput(QUERY, 0, resultOf(true)).error).to.equal(`the query ${QUERY} must yield an array, but it yielded a boolean`);
+    expect(undefinedResult.error).to.equal(
+      `the query ${QUERY} is undefined: it must yield an array (check the package and rule names)`,
+    );
+    expect(parseOpaEvalOutput(QUERY, 0, resultOf({ allow: false })).error).to.equal(
+      `the query ${QUERY} must yield an array, but it yielded an object`,
+    );
+    expect(parseOpaEvalOutput(QUERY, 0, resultOf(true)).error).to.equal(
+      `the query ${QUERY} must yield an array, but it yielded a boolean`,
+    );
     const twoResults = json({
       result: [
         { expressions: [{ value: ['a'], text: 'data.x.deny[i]', location: { row: 1, col: 1 } }], bindings: { i: 0 } },
@@ -34,7 +53,14 @@ describe('opa eval output', () => {
 
   it('errors with the compile and runtime errors OPA reports', () => {
     const parse = json({
-      errors: [{ message: 'unexpected eof token', code: 'rego_parse_error', location: { file: 'policy.rego', row: 4, col: 1 }, details: { line: 'deny contains msg if {', idx: 21 } }],
+      errors: [
+        {
+          message: 'unexpected eof token',
+          code: 'rego_parse_error',
+          location: { file: 'policy.rego', row: 4, col: 1 },
+          details: { line: 'deny contains msg if {', idx: 21 },
+        },
+      ],
     });
     expect(parseOpaEvalOutput(QUERY, 1, parse)).to.deep.equal({
       status: 'errored',
@@ -43,8 +69,16 @@ describe('opa eval output', () => {
     });
     const runtime = json({
       errors: [
-        { message: 'var msg is unsafe', code: 'rego_unsafe_var_error', location: { file: 'policy.rego', row: 6, col: 3 } },
-        { message: 'functions must not produce multiple outputs for same inputs', code: 'eval_conflict_error', location: { file: 'policy.rego', row: 9, col: 1 } },
+        {
+          message: 'var msg is unsafe',
+          code: 'rego_unsafe_var_error',
+          location: { file: 'policy.rego', row: 6, col: 3 },
+        },
+        {
+          message: 'functions must not produce multiple outputs for same inputs',
+          code: 'eval_conflict_error',
+          location: { file: 'policy.rego', row: 9, col: 1 },
+        },
       ],
     });
     expect(parseOpaEvalOutput(QUERY, 1, runtime).error).to.equal(
@@ -53,9 +87,16 @@ describe('opa eval output', () => {
   });
 
   it('errors with what OPA said when it printed no JSON', () => {
-    const r = parseOpaEvalOutput(QUERY, 1, '', 'error: unable to parse input: yaml: line 1: did not find expected node content\n');
+    const r = parseOpaEvalOutput(
+      QUERY,
+      1,
+      '',
+      'error: unable to parse input: yaml: line 1: did not find expected node content\n',
+    );
     expect(r.status).to.equal('errored');
-    expect(r.error).to.equal('opa eval exited with code 1 without a JSON result: error: unable to parse input: yaml: line 1: did not find expected node content');
+    expect(r.error).to.equal(
+      'opa eval exited with code 1 without a JSON result: error: unable to parse input: yaml: line 1: did not find expected node content',
+    );
   });
 });
 
@@ -73,7 +114,10 @@ describe('OPA CLI engine', function () {
       process.env.RLS_TEST_SECRET = 'do-not-leak';
       let outcomes;
       try {
-        outcomes = await engine.evaluate([policyToEvaluate({ kind: 'opa', name: 'public-buckets', code, query: QUERY })], real.input);
+        outcomes = await engine.evaluate(
+          [policyToEvaluate({ kind: 'opa', name: 'public-buckets', code, query: QUERY })],
+          real.input,
+        );
       } finally {
         delete process.env.RLS_TEST_SECRET;
       }
@@ -88,7 +132,17 @@ describe('OPA CLI engine', function () {
         messages: ['terraform_data.public_bucket is public'],
       });
       const [call] = await stand.cli.calls();
-      expect(call.args).to.deep.equal(['eval', '--format', 'json', '--data', 'policy.rego', '--input', 'input.json', '--', QUERY]);
+      expect(call.args).to.deep.equal([
+        'eval',
+        '--format',
+        'json',
+        '--data',
+        'policy.rego',
+        '--input',
+        'input.json',
+        '--',
+        QUERY,
+      ]);
       expect(Object.keys(call.files).sort()).to.deep.equal(['input.json', 'policy.rego']);
       expect(call.files['policy.rego']).to.equal(code);
       const written = JSON.parse(call.files['input.json']);
@@ -103,7 +157,11 @@ describe('OPA CLI engine', function () {
       expect(call.env.PATH).to.equal(process.env.PATH);
       expect(call.env.HOME.startsWith(call.cwd + '/')).to.equal(true);
       expect(call.env).not.to.have.property('RLS_TEST_SECRET');
-      expect(Object.keys(call.env).filter((k) => !['PATH', 'HOME', 'CHECKPOINT_DISABLE', 'PWD', 'OLDPWD', 'SHLVL', '_'].includes(k))).to.deep.equal([]);
+      expect(
+        Object.keys(call.env).filter(
+          (k) => !['PATH', 'HOME', 'CHECKPOINT_DISABLE', 'PWD', 'OLDPWD', 'SHLVL', '_'].includes(k),
+        ),
+      ).to.deep.equal([]);
       expect(existsSync(call.cwd)).to.equal(false);
     });
 
@@ -113,7 +171,13 @@ describe('OPA CLI engine', function () {
       const outcomes = await engine.evaluate(
         [
           policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: 'data.a.deny' }),
-          policyToEvaluate({ kind: 'opa', name: 'b', code: 'package b\n', query: 'data.b.deny', enforcementLevel: 'advisory' }),
+          policyToEvaluate({
+            kind: 'opa',
+            name: 'b',
+            code: 'package b\n',
+            query: 'data.b.deny',
+            enforcementLevel: 'advisory',
+          }),
         ],
         real.input,
       );
@@ -147,20 +211,40 @@ describe('OPA CLI engine', function () {
     it('stops and errors a policy that runs too long or writes too much', async () => {
       const code = 'package x\n';
       await stand.cli.answer({ sleepSeconds: 30 });
-      const slow = await new OpaCliEngine({ bin: stand.cli.bin, timeoutSeconds: 0.3 }).evaluate([policyToEvaluate({ kind: 'opa', name: 'slow', code, query: QUERY })], real.input);
-      expect(slow[0]).to.include({ status: 'errored', error: 'opa did not finish within 0.3 s (POLICY_EVAL_TIMEOUT_SECONDS) and was stopped' });
+      const slow = await new OpaCliEngine({ bin: stand.cli.bin, timeoutSeconds: 0.3 }).evaluate(
+        [policyToEvaluate({ kind: 'opa', name: 'slow', code, query: QUERY })],
+        real.input,
+      );
+      expect(slow[0]).to.include({
+        status: 'errored',
+        error: 'opa did not finish within 0.3 s (POLICY_EVAL_TIMEOUT_SECONDS) and was stopped',
+      });
       expect(slow[0].durationMs).to.be.below(5000);
       await stand.cli.answer({ flood: true });
-      const noisy = await new OpaCliEngine({ bin: stand.cli.bin, timeoutSeconds: 30, maxOutputBytes: 64 * 1024 }).evaluate([policyToEvaluate({ kind: 'opa', name: 'noisy', code, query: QUERY })], real.input);
-      expect(noisy[0]).to.include({ status: 'errored', error: 'opa wrote more than 65536 bytes of output and was stopped' });
+      const noisy = await new OpaCliEngine({
+        bin: stand.cli.bin,
+        timeoutSeconds: 30,
+        maxOutputBytes: 64 * 1024,
+      }).evaluate([policyToEvaluate({ kind: 'opa', name: 'noisy', code, query: QUERY })], real.input);
+      expect(noisy[0]).to.include({
+        status: 'errored',
+        error: 'opa wrote more than 65536 bytes of output and was stopped',
+      });
     });
 
     it('errors the policies left when the check is canceled', async () => {
       await stand.cli.answer({ stdout: resultOf([]) });
       const ac = new AbortController();
       ac.abort();
-      const outcomes = await new OpaCliEngine({ bin: stand.cli.bin, timeoutSeconds: 30 }).evaluate([policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: QUERY })], real.input, ac.signal);
-      expect(outcomes[0]).to.include({ status: 'errored', error: 'the policy check was canceled before this policy finished' });
+      const outcomes = await new OpaCliEngine({ bin: stand.cli.bin, timeoutSeconds: 30 }).evaluate(
+        [policyToEvaluate({ kind: 'opa', name: 'a', code: 'package a\n', query: QUERY })],
+        real.input,
+        ac.signal,
+      );
+      expect(outcomes[0]).to.include({
+        status: 'errored',
+        error: 'the policy check was canceled before this policy finished',
+      });
     });
   });
 
@@ -198,7 +282,12 @@ deny contains msg if {
     it('fails "require tags" and "deny public buckets" on the real plan with their messages', async () => {
       const outcomes = await engine().evaluate(
         [
-          policyToEvaluate({ kind: 'opa', name: 'require-tags', code: REQUIRE_TAGS, query: 'data.terraform.policies.require_tags.deny' }),
+          policyToEvaluate({
+            kind: 'opa',
+            name: 'require-tags',
+            code: REQUIRE_TAGS,
+            query: 'data.terraform.policies.require_tags.deny',
+          }),
           policyToEvaluate({ kind: 'opa', name: 'public-buckets', code: PUBLIC_BUCKETS, query: QUERY }),
         ],
         real.input,
@@ -212,9 +301,24 @@ deny contains msg if {
     it('passes when nothing matches, and errors on an undefined query or broken code', async () => {
       const outcomes = await engine().evaluate(
         [
-          policyToEvaluate({ kind: 'opa', name: 'clean', code: PUBLIC_BUCKETS.replace('"public-read"', '"public-read-write"'), query: QUERY }),
-          policyToEvaluate({ kind: 'opa', name: 'undefined', code: PUBLIC_BUCKETS, query: 'data.terraform.policies.nothing_here.deny' }),
-          policyToEvaluate({ kind: 'opa', name: 'broken', code: 'package broken\n\ndeny contains msg if {\n', query: 'data.broken.deny' }),
+          policyToEvaluate({
+            kind: 'opa',
+            name: 'clean',
+            code: PUBLIC_BUCKETS.replace('"public-read"', '"public-read-write"'),
+            query: QUERY,
+          }),
+          policyToEvaluate({
+            kind: 'opa',
+            name: 'undefined',
+            code: PUBLIC_BUCKETS,
+            query: 'data.terraform.policies.nothing_here.deny',
+          }),
+          policyToEvaluate({
+            kind: 'opa',
+            name: 'broken',
+            code: 'package broken\n\ndeny contains msg if {\n',
+            query: 'data.broken.deny',
+          }),
         ],
         real.input,
       );

@@ -3,7 +3,11 @@ import { renderOutput, summarizeCheck } from '../../../../shared/policies/summar
 import type { EnforcementLevel, PolicyOutcome } from '../../../../shared/policies/types.js';
 
 let n = 0;
-const outcome = (enforcementLevel: EnforcementLevel, status: PolicyOutcome['status'], more: Partial<PolicyOutcome> = {}): PolicyOutcome => ({
+const outcome = (
+  enforcementLevel: EnforcementLevel,
+  status: PolicyOutcome['status'],
+  more: Partial<PolicyOutcome> = {},
+): PolicyOutcome => ({
   policyId: `pol-${++n}`,
   name: `policy-${n}`,
   kind: enforcementLevel === 'mandatory' ? 'opa' : 'sentinel',
@@ -40,47 +44,109 @@ describe('policy check summary', () => {
   });
 
   it('only warns for advisory failures', () => {
-    const s = summarizeCheck([outcome('advisory', 'failed'), outcome('advisory', 'failed'), outcome('soft-mandatory', 'passed')]);
-    expect(verdict([outcome('advisory', 'failed'), outcome('advisory', 'failed')])).to.deep.equal({ status: 'passed', isOverridable: false, result: true });
+    const s = summarizeCheck([
+      outcome('advisory', 'failed'),
+      outcome('advisory', 'failed'),
+      outcome('soft-mandatory', 'passed'),
+    ]);
+    expect(verdict([outcome('advisory', 'failed'), outcome('advisory', 'failed')])).to.deep.equal({
+      status: 'passed',
+      isOverridable: false,
+      result: true,
+    });
     expect(s.result).to.include({ passed: 1, 'total-failed': 2, 'advisory-failed': 2, 'soft-failed': 0 });
   });
 
   it('never passes a policy that could not be evaluated, even an advisory one', () => {
-    expect(verdict([outcome('advisory', 'errored'), outcome('soft-mandatory', 'passed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
+    expect(verdict([outcome('advisory', 'errored'), outcome('soft-mandatory', 'passed')])).to.deep.equal({
+      status: 'errored',
+      isOverridable: false,
+      result: false,
+    });
     const outcomes = [outcome('advisory', 'errored', { kind: 'opa', error: 'opa is not installed' })];
-    expect(renderOutput(outcomes, summarizeCheck(outcomes))).to.match(/^OPA Result: false\n\n.*could not be evaluated/).and.include('Error: opa is not installed');
+    expect(renderOutput(outcomes, summarizeCheck(outcomes)))
+      .to.match(/^OPA Result: false\n\n.*could not be evaluated/)
+      .and.include('Error: opa is not installed');
   });
 
   it('soft fails, overridable, on a failed soft-mandatory or OPA mandatory policy', () => {
-    expect(verdict([outcome('soft-mandatory', 'failed'), outcome('advisory', 'failed')])).to.deep.equal({ status: 'soft_failed', isOverridable: true, result: false });
-    expect(verdict([outcome('mandatory', 'failed')])).to.deep.equal({ status: 'soft_failed', isOverridable: true, result: false });
-    expect(summarizeCheck([outcome('mandatory', 'failed')]).result).to.include({ 'soft-failed': 1, 'hard-failed': 0, 'total-failed': 1 });
+    expect(verdict([outcome('soft-mandatory', 'failed'), outcome('advisory', 'failed')])).to.deep.equal({
+      status: 'soft_failed',
+      isOverridable: true,
+      result: false,
+    });
+    expect(verdict([outcome('mandatory', 'failed')])).to.deep.equal({
+      status: 'soft_failed',
+      isOverridable: true,
+      result: false,
+    });
+    expect(summarizeCheck([outcome('mandatory', 'failed')]).result).to.include({
+      'soft-failed': 1,
+      'hard-failed': 0,
+      'total-failed': 1,
+    });
   });
 
   it('hard fails an OPA mandatory failure whose policy set is not overridable', () => {
-    expect(verdict([outcome('mandatory', 'failed')], { overridableSet: false })).to.deep.equal({ status: 'hard_failed', isOverridable: false, result: false });
+    expect(verdict([outcome('mandatory', 'failed')], { overridableSet: false })).to.deep.equal({
+      status: 'hard_failed',
+      isOverridable: false,
+      result: false,
+    });
     const perSet = (set: string) => set === 'relaxed';
-    expect(verdict([outcome('mandatory', 'failed', { policySetName: 'relaxed' })], { overridableSet: perSet }).status).to.equal('soft_failed');
-    expect(verdict([outcome('mandatory', 'failed', { policySetName: 'strict' })], { overridableSet: perSet }).status).to.equal('hard_failed');
+    expect(
+      verdict([outcome('mandatory', 'failed', { policySetName: 'relaxed' })], { overridableSet: perSet }).status,
+    ).to.equal('soft_failed');
+    expect(
+      verdict([outcome('mandatory', 'failed', { policySetName: 'strict' })], { overridableSet: perSet }).status,
+    ).to.equal('hard_failed');
   });
 
   it('hard fails, not overridable, on a failed hard-mandatory policy whatever else failed or errored', () => {
-    const s = summarizeCheck([outcome('hard-mandatory', 'failed'), outcome('soft-mandatory', 'failed'), outcome('soft-mandatory', 'errored')]);
+    const s = summarizeCheck([
+      outcome('hard-mandatory', 'failed'),
+      outcome('soft-mandatory', 'failed'),
+      outcome('soft-mandatory', 'errored'),
+    ]);
     expect(s.status).to.equal('hard_failed');
     expect(s.isOverridable).to.equal(false);
     expect(s.result).to.include({ 'hard-failed': 1, 'soft-failed': 2, 'total-failed': 3, passed: 0 });
   });
 
   it('errors when an enforced policy errored, whatever its level; an errored check is never overridable', () => {
-    expect(verdict([outcome('hard-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
-    expect(verdict([outcome('soft-mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
-    expect(verdict([outcome('mandatory', 'errored')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
-    expect(verdict([outcome('soft-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({ status: 'errored', isOverridable: false, result: false });
-    expect(summarizeCheck([outcome('hard-mandatory', 'errored')]).result).to.include({ 'hard-failed': 1, 'total-failed': 1 });
+    expect(verdict([outcome('hard-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({
+      status: 'errored',
+      isOverridable: false,
+      result: false,
+    });
+    expect(verdict([outcome('soft-mandatory', 'errored')])).to.deep.equal({
+      status: 'errored',
+      isOverridable: false,
+      result: false,
+    });
+    expect(verdict([outcome('mandatory', 'errored')])).to.deep.equal({
+      status: 'errored',
+      isOverridable: false,
+      result: false,
+    });
+    expect(verdict([outcome('soft-mandatory', 'errored'), outcome('soft-mandatory', 'failed')])).to.deep.equal({
+      status: 'errored',
+      isOverridable: false,
+      result: false,
+    });
+    expect(summarizeCheck([outcome('hard-mandatory', 'errored')]).result).to.include({
+      'hard-failed': 1,
+      'total-failed': 1,
+    });
   });
 
   it('lists every policy in the engine details', () => {
-    const o = outcome('soft-mandatory', 'failed', { name: 'require-tags', policySetName: 'tags', messages: ['x has no tags'], durationMs: 7 });
+    const o = outcome('soft-mandatory', 'failed', {
+      name: 'require-tags',
+      policySetName: 'tags',
+      messages: ['x has no tags'],
+      durationMs: 7,
+    });
     expect(summarizeCheck([o]).result.sentinel).to.deep.equal({
       'schema-version': '1.0.0',
       policies: [
@@ -103,8 +169,16 @@ describe('policy check summary', () => {
 
   it('renders the output terraform prints, one block per runtime and policy', () => {
     const outcomes = [
-      outcome('soft-mandatory', 'failed', { name: 'require-tags', policySetName: 'tags', messages: ['terraform_data.untagged has no tags'] }),
-      outcome('advisory', 'errored', { name: 'cost', policySetName: 'tags', error: 'the policy failed with a runtime error: policy.sentinel:3:1: undefined' }),
+      outcome('soft-mandatory', 'failed', {
+        name: 'require-tags',
+        policySetName: 'tags',
+        messages: ['terraform_data.untagged has no tags'],
+      }),
+      outcome('advisory', 'errored', {
+        name: 'cost',
+        policySetName: 'tags',
+        error: 'the policy failed with a runtime error: policy.sentinel:3:1: undefined',
+      }),
       outcome('mandatory', 'passed', { name: 'public-buckets', policySetName: 'opa-baseline' }),
     ];
     expect(renderOutput(outcomes, summarizeCheck(outcomes))).to.equal(

@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SpareShell, spawnPhase } from '../../../../shared/platform/terraform/phase-process.js';
@@ -24,7 +34,16 @@ function workdir(root: string, settings: TerraformSettings): Workdir {
   mkdirSync(dir);
   mkdirSync(home);
   const user = settings.sandbox.user();
-  return { root, dir, home, statePath: join(dir, 'state'), env: terraformEnv(settings, home), user, cleanup: async () => rmSync(root, { recursive: true, force: true }), keep: () => undefined };
+  return {
+    root,
+    dir,
+    home,
+    statePath: join(dir, 'state'),
+    env: terraformEnv(settings, home),
+    user,
+    cleanup: async () => rmSync(root, { recursive: true, force: true }),
+    keep: () => undefined,
+  };
 }
 
 describe('phase processes', () => {
@@ -32,7 +51,13 @@ describe('phase processes', () => {
   let settings: TerraformSettings;
   before(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'phase-test-')));
-    settings = { bin: join(base, 'terraform'), cliConfigFile: null, sandbox: unsandboxed(), maxArchiveEntries: 1000, workRoot: join(base, 'runs') };
+    settings = {
+      bin: join(base, 'terraform'),
+      cliConfigFile: null,
+      sandbox: unsandboxed(),
+      maxArchiveEntries: 1000,
+      workRoot: join(base, 'runs'),
+    };
     writeFileSync(settings.bin, FAKE);
     chmodSync(settings.bin, 0o755);
   });
@@ -60,7 +85,9 @@ describe('phase processes', () => {
         expect(phase.schemas).to.equal(null);
         await phase.process.done;
         const lines = Buffer.concat(output).toString('utf8');
-        expect(lines).to.equal(`${args.map((a) => `[${a}]`).join('\n')}\ncwd=${wd.dir} home=${wd.home} secret=absent automation=1\n`);
+        expect(lines).to.equal(
+          `${args.map((a) => `[${a}]`).join('\n')}\ncwd=${wd.dir} home=${wd.home} secret=absent automation=1\n`,
+        );
         await new Promise((r) => setTimeout(r, 50));
       }
     } finally {
@@ -75,7 +102,10 @@ describe('phase processes', () => {
     expect(await phase.show).to.deep.include({ code: 0, json: null, size: 24 });
     await phase.process.done;
 
-    const apply = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), { command: ['apply'], show: false });
+    const apply = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), {
+      command: ['apply'],
+      show: false,
+    });
     apply.go();
     await apply.process.done;
     expect(await apply.show).to.deep.include({ code: 1, json: null });
@@ -94,13 +124,16 @@ describe('phase processes', () => {
     expect((await phase.process.done).code).to.equal(0);
     expect(Buffer.concat(output).toString('utf8')).to.equal('');
 
-    const idle = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), { command: ['plan'], show: true });
+    const idle = spawnPhase(settings, workdir(mkdtempSync(join(base, 'run-')), settings), {
+      command: ['plan'],
+      show: true,
+    });
     expect((await idle.init).code).to.equal(0);
     idle.process.kill();
     expect((await idle.process.done).signal).to.equal('SIGKILL');
   });
 
-  it('reads the providers\' schemas after show when asked, and not after a show that failed', async () => {
+  it("reads the providers' schemas after show when asked, and not after a show that failed", async () => {
     const wd = workdir(mkdtempSync(join(base, 'run-')), settings);
     const phase = spawnPhase(settings, wd, { command: ['plan'], show: true, schemas: true });
     phase.go();
@@ -108,7 +141,10 @@ describe('phase processes', () => {
     expect(await phase.schemas).to.deep.include({ code: 0, output: `{"schemas_of":"${wd.dir}"}\n` });
 
     const failingShow: TerraformSettings = { ...settings, bin: join(base, 'terraform-show-fails') };
-    writeFileSync(failingShow.bin, FAKE.replace(`show) echo '{"resource_changes":[]}'; exit 0 ;;`, 'show) echo broken >&2; exit 1 ;;'));
+    writeFileSync(
+      failingShow.bin,
+      FAKE.replace(`show) echo '{"resource_changes":[]}'; exit 0 ;;`, 'show) echo broken >&2; exit 1 ;;'),
+    );
     chmodSync(failingShow.bin, 0o755);
     const other = workdir(mkdtempSync(join(base, 'run-')), failingShow);
     const failed = spawnPhase(failingShow, other, { command: ['plan'], show: true, schemas: true });
@@ -144,7 +180,9 @@ describe('phase processes', () => {
       expect(made).to.have.length(3);
       await spare.close();
       // The one made last was never used: closing removes it; the ones handed out are their phases'.
-      expect(readdirSync(places).sort()).to.deep.equal([first!.root, second!.root].map((r) => r.slice(places.length + 1)).sort());
+      expect(readdirSync(places).sort()).to.deep.equal(
+        [first!.root, second!.root].map((r) => r.slice(places.length + 1)).sort(),
+      );
     } finally {
       await spare.close();
     }

@@ -26,7 +26,10 @@ describe('working directories: unpacking the configuration', () => {
   });
 
   const prepare = async (archive: Buffer, maxArchiveEntries = settings.maxArchiveEntries) => {
-    const wd = await prepareWorkdir({ ...settings, maxArchiveEntries }, { archive: streamOf(archive), workingDirectory: '' });
+    const wd = await prepareWorkdir(
+      { ...settings, maxArchiveEntries },
+      { archive: streamOf(archive), workingDirectory: '' },
+    );
     made.push(wd);
     return wd;
   };
@@ -36,7 +39,8 @@ describe('working directories: unpacking the configuration', () => {
     const gz = await tarGz(files);
     for (const archive of [gz, gunzipSync(gz)]) {
       const wd = await prepare(archive);
-      for (const [path, content] of Object.entries(files)) expect(readFileSync(`${wd.dir}/${path}`, 'utf8')).to.equal(content);
+      for (const [path, content] of Object.entries(files))
+        expect(readFileSync(`${wd.dir}/${path}`, 'utf8')).to.equal(content);
     }
   });
 
