@@ -34,6 +34,14 @@ const NO_SQL_IN_COMMANDS = NO_SQL.filter((r) => !r.selector.includes('transactio
   },
 ]);
 
+// JSON:API pointers are the HTTP layer's: errors in shared/ name their field and server/errors.ts writes the pointer.
+const POINTER_MESSAGE = 'No JSON:API pointer here: name the field (see Field in shared/platform/errors.ts).';
+const NO_POINTERS = [
+  { selector: 'Literal[value=/^.data.(attributes|relationships)/]', message: POINTER_MESSAGE },
+  { selector: 'Literal[value="/data"]', message: POINTER_MESSAGE },
+  { selector: 'TemplateElement[value.raw=/^.data.(attributes|relationships)/]', message: POINTER_MESSAGE },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**'] },
   {
@@ -51,6 +59,11 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL] },
   },
   {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/schemas/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_POINTERS] },
+  },
+  {
     files: ['shared/*/**/*.ts'],
     ignores: [
       'shared/platform/**',
@@ -59,6 +72,6 @@ export default tseslint.config(
       'shared/**/*queries.ts',
       'shared/runs/engine.ts',
     ],
-    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_SQL_IN_COMMANDS] },
+    rules: { 'no-restricted-syntax': ['error', NO_AS_NEVER, ...NO_POINTERS, ...NO_SQL_IN_COMMANDS] },
   },
 );

@@ -118,6 +118,18 @@ const LINT_CASES = [
     id: 'no-restricted-syntax',
   },
   {
+    rule: 'no JSON:API pointers in shared',
+    file: 'shared/runs/violation-pointer.rules.ts',
+    code: "export const x = '/data/attributes/name';\n",
+    id: 'no-restricted-syntax',
+  },
+  {
+    rule: 'no JSON:API pointers in a command',
+    file: 'shared/runs/violation-pointer.ts',
+    code: 'export const x = (f: string) => `/data/attributes/${f}`;\n',
+    id: 'no-restricted-syntax',
+  },
+  {
     rule: 'no transactions in workers',
     file: 'workers/violation-sql.ts',
     code: 'export const x = (rt: { db: { transaction: () => void } }) => rt.db.transaction();\n',
