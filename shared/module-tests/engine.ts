@@ -21,14 +21,8 @@ import {
   type TerraformSettings,
   type Workdir,
 } from '../platform/terraform/runner.js';
-import {
-  keepLease,
-  leaseExpired,
-  leaseOwner,
-  leaseUntil,
-  superviseProcess,
-  type Stop,
-} from '../platform/terraform/supervise.js';
+import { keepLease, leaseOwner, superviseProcess, type Stop } from '../platform/terraform/supervise.js';
+import { leaseUntil } from '../platform/leases.js';
 
 export interface TestExecutionDeps extends Runtime {
   workerId: string;
@@ -44,7 +38,7 @@ const TIMEOUT_GRACE_MS = 30_000;
  */
 async function claim(deps: TestExecutionDeps, id: string, owner: string): Promise<TestRunRow | undefined> {
   return deps.db.transaction(async (tx) => {
-    const run = await lockTestRunForClaim(tx, id, leaseExpired(tx));
+    const run = await lockTestRunForClaim(tx, id);
     if (!run) return undefined;
     if (run.status === 'queued') {
       return moveTestRun(

@@ -4,6 +4,7 @@ import { newId } from '../platform/ids.js';
 import { createLog } from '../platform/logs.js';
 import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 import { testRunMachine, type TestRunEvent, type TestRunStatus, type TestSource } from './machine.js';
+import { leaseExpired } from '../platform/leases.js';
 
 export interface RegistryModuleRow {
   id: string;
@@ -147,15 +148,14 @@ export const lockTestRun = (tx: Db, moduleId: string, id: string) =>
   tx<TestRunRow>('test_runs').where({ registry_module_id: moduleId, id }).forUpdate().first();
 
 /**
- * A test run locked for its claim, with whether its lease has run out (`leaseExpired`, the column
- * the worker's lease supervision defines). Undefined when there is no such test run.
+ * A test run locked for its claim, with whether its lease has run out. Undefined when there is no
+ * such test run.
  */
 export async function lockTestRunForClaim(
   tx: Db,
   id: string,
-  leaseExpired: Knex.Raw,
 ): Promise<(TestRunRow & { lease_expired: boolean }) | undefined> {
-  return tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired);
+  return tx('test_runs').where({ id }).forUpdate().first('*', leaseExpired(tx));
 }
 
 /** Records that a cancel was asked for; the worker then interrupts Terraform. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Config } from './config.js';
 import type { Db } from './db.js';
 
 /**
@@ -65,3 +66,14 @@ export function leaseClaimQuery(db: Db, c: LeaseClaim): Knex.QueryBuilder {
 export async function claimLease<T>(db: Db, c: LeaseClaim): Promise<T[]> {
   return (await leaseClaimQuery(db, c)) as T[];
 }
+
+/**
+ * The lease a worker takes on a row it executes, by the database's clock (the one every expiry
+ * is judged by): past it, the work counts as abandoned.
+ */
+export const leaseUntil = (db: Db, deps: { config: Pick<Config, 'runLeaseSeconds'> }): Knex.Raw =>
+  db.raw('now() + make_interval(secs => ?)', [deps.config.runLeaseSeconds]);
+
+/** A select column: whether a row's lease has expired (or there is none), by the database's clock. */
+export const leaseExpired = (db: Db): Knex.Raw =>
+  db.raw('(lease_until is null or lease_until < now()) as lease_expired');

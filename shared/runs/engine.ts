@@ -43,8 +43,8 @@ import {
   type SpareShell,
 } from '../platform/terraform/phase-process.js';
 import { afterMove, lockWorkspace } from './commands.js';
-import { claimLease } from '../platform/leases.js';
-import { keepLease, leaseExpired, leaseOwner, leaseUntil, superviseProcess } from '../platform/terraform/supervise.js';
+import { claimLease, leaseExpired, leaseUntil } from '../platform/leases.js';
+import { keepLease, leaseOwner, superviseProcess } from '../platform/terraform/supervise.js';
 import type { RunningPhases } from '../platform/terraform/phases.js';
 import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from '../variables/commands.js';
 import { newPhaseToken, revokePhaseToken } from './tokens.js';

@@ -158,7 +158,6 @@ function policyChecksGate(facts: Extract<GateFacts, { at: 'policy_checks' }>): G
  * save-plan run keeps its plan; any other waits for confirmation, which auto-apply gives at once.
  */
 function planEndGate({ run }: Extract<GateFacts, { at: 'plan_end' }>): GateDecision {
-  if (run.plan_only) return { gate: 'end', as: 'finished' };
   if (nothingToApply(run)) return { gate: 'end', as: 'finished' };
   if (run.save_plan) return { gate: 'end', as: 'saved' };
   return { gate: 'confirm', auto: run.auto_apply };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { Db } from '../db.js';
+import { leaseUntil } from '../leases.js';
 import type { Logger } from '../logger.js';
 import type { TerraformProcess } from './runner.js';
 
@@ -17,17 +17,6 @@ const TICK_MS = 500;
 
 /** A row a worker executes under a lease (`lease_owner`, `lease_until`). */
 type LeasedRow = { table: 'runs' | 'test_runs'; id: string };
-
-/**
- * The lease a worker takes on a row it executes, by the database's clock (the one every expiry
- * is judged by): past it, the work counts as abandoned.
- */
-export const leaseUntil = (db: Db, deps: Pick<SupervisorDeps, 'config'>): Knex.Raw =>
-  db.raw('now() + make_interval(secs => ?)', [deps.config.runLeaseSeconds]);
-
-/** A select column: whether a row's lease has expired (or there is none), by the database's clock. */
-export const leaseExpired = (db: Db): Knex.Raw =>
-  db.raw('(lease_until is null or lease_until < now()) as lease_expired');
 
 /** The holder of one execution's lease: a worker process may execute several rows at once, each under its own. */
 export const leaseOwner = (workerId: string): string => `${workerId}/${randomBytes(6).toString('hex')}`;
