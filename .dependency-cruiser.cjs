@@ -15,15 +15,28 @@ const SQL_FILES = '^shared/[^/]+/(repo|queries|[^/]+\\.repo|[^/]+\\.queries)\\.t
 const COMMANDS =
   '^shared/(?!platform/|schemas/)[^/]+/(?!index\\.ts$)(?![^/]*(repo|queries|rules|machine)\\.ts$)[^/]+\\.ts$';
 const SPAWNS = '^shared/platform/(terraform|sandbox)/|^shared/platform/subprocess\\.ts$';
-const DATABASE = '^shared/platform/(db\\.ts|db/|leases\\.ts|sweep-lock\\.ts|idempotency\\.repo\\.ts|store/)';
+const DATABASE = '^shared/platform/(db\\.ts|db/|leases\\.ts|store/)';
 module.exports = {
   forbidden: [
     {
       name: 'no-cycles',
       severity: 'error',
-      comment: 'Modules form layers; a cycle ties two of them together.',
+      comment:
+        'Modules form layers; a cycle ties two of them together. Types are erased when compiled, so a cycle closed only by a type import (every feature names the Runtime type) does not count.',
       from: {},
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'features-through-faces',
+      severity: 'error',
+      comment:
+        'A feature calls another through its index.ts only; its pure state machines and rules are vocabulary any feature may read, and types may come from anywhere.',
+      from: { path: '^shared/(?!platform/|schemas/)([^/]+)/' },
+      to: {
+        path: FEATURE,
+        pathNot: ['^shared/$1/', '^shared/[^/]+/index\\.ts$', PURE],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'web-not-workers',
@@ -67,6 +80,18 @@ module.exports = {
         'Handlers and workers call a feature through its index.ts (commands), its queries (reads) or, for workers, its engine.ts (the processes it runs); types may come from anywhere.',
       from: { path: '^(server|workers)/' },
       to: { path: FEATURE, pathNot: FACE, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'entries-platform-edge',
+      severity: 'error',
+      comment:
+        "Handlers and workers use the platform's config, errors and logger, and the two contracts of a process's edge: the queues (job names and payloads, which workers take and Bull Board shows) and the API's rate limits (which the HTTP layer enforces). The rest they reach through features.",
+      from: { path: '^(server|workers)/' },
+      to: {
+        path: '^shared/platform/',
+        pathNot: '^shared/platform/(config|errors|logger|queues|rate-limits)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'entries-no-database',

@@ -22,7 +22,7 @@ import { migrateLatest } from '../shared/platform/db/migrate.js';
 import { createLogger } from '../shared/platform/logger.js';
 import { bullPrefix } from '../shared/platform/queues.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { createRunLifecycle } from '../shared/lifecycle-areas.js';
 import { startWeb, type WebHandle } from '../server/web.js';
 import { backendPids, doc, procCpuMs, putArchive, tarGz } from './support.js';
 

@@ -41,7 +41,7 @@ import { createOutboundClient, type OutboundClient } from '../shared/platform/ou
 import { createLogger } from '../shared/platform/logger.js';
 import { taskUserAgent } from '../shared/run-tasks/payload.js';
 import { closeRuntime, openRuntime, type Runtime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { createRunLifecycle } from '../shared/lifecycle-areas.js';
 import type { QueueName } from '../shared/platform/queues.js';
 import { startWorkers } from '../workers/bootstrap.js';
 import {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../shared/platform/config.js';
 import { openRuntime, closeRuntime } from '../shared/runtime.js';
-import { createRunLifecycle } from '../shared/runs/lifecycle-areas.js';
+import { createRunLifecycle } from '../shared/lifecycle-areas.js';
 import { onShutdown } from '../shared/platform/shutdown.js';
 import { createMetrics, listenForScrapes } from '../shared/operations/metrics.js';
 import { createLogger } from '../shared/platform/logger.js';

@@ -16,7 +16,6 @@ export interface Resource {
 }
 
 export type { Page } from '../shared/platform/page.js';
-export { fetchPage } from '../shared/platform/page.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 
@@ -81,6 +80,10 @@ function pageLink(req: Request, page: Page, number: number): string {
   params.set('page[size]', String(page.size));
   return `${req.baseUrl}${req.path}?${params.toString()}`;
 }
+
+/** The rows of one page of a list already read whole. */
+export const sliceOf = <T>(rows: T[], page: Page): T[] =>
+  rows.slice((page.number - 1) * page.size, page.number * page.size);
 
 /** meta.pagination (numbers or null, as clients require) and the matching links. */
 export function paginate(

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../shared/identity/access.queries.js';
 import type { Runtime } from '../shared/runtime.js';
 import { scrape } from '../shared/operations/index.js';
-import { REQUEST_ID } from '../shared/platform/trace.js';
+import { REQUEST_ID } from '../shared/platform/logger.js';
 import { loggedPath } from './errors.js';
 
 /** Who made a request, as logged: a kind and an id, never a token. */
@@ -32,7 +32,7 @@ export const routeOf = (req: Request): string => {
 
 /**
  * Request id (incoming X-Request-Id when sane) carried through the request's work (jobs it adds
- * carry it: shared/platform/trace.ts), and once answered one structured log line and one observation of
+ * carry it: shared/platform/logger.ts), and once answered one structured log line and one observation of
  * the request's duration by route template, method and status.
  */
 export function requestContext(rt: Pick<Runtime, 'logger' | 'metrics' | 'tracing'>) {

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { signInAllowance } from '../shared/identity/index.js';
+import { credentialDigest, signInAllowance } from '../shared/identity/index.js';
 import { budgetSpent, type LimitDecision, type LimitName, type RateLimits } from '../shared/platform/rate-limits.js';
 import type { Config } from '../shared/platform/config.js';
-import { sha256Hex } from '../shared/platform/crypto.js';
 import { presentedCredential } from './auth.js';
 
 /** TFE's headers: the budget, what is left, and seconds (fractional) until the window resets. */
@@ -129,7 +128,7 @@ export function callerKey(res: Response): string {
  */
 function credentialKey(req: Request, config: Pick<Config, 'baseUrl'>): string | null {
   const credential = presentedCredential(req, config);
-  return credential && `${credential.kind}:${sha256Hex(credential.secret)}`;
+  return credential && `${credential.kind}:${credentialDigest(credential.secret)}`;
 }
 
 /**

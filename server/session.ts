@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../shared/platform/config.js';
 import { Forbidden } from '../shared/platform/errors.js';
-import { safeEqual, sha256Hex } from '../shared/platform/crypto.js';
+import { carriesCsrfToken } from '../shared/identity/index.js';
 import type { SessionRow } from '../shared/identity/sign-in.repo.js';
 
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -89,7 +89,7 @@ export function assertCsrf(
   const header = req.get(CSRF_HEADER);
   const name = cookieNames(config).csrf;
   const cookie = readCookies(req).get(name);
-  if (!header || !cookie || !safeEqual(header, cookie) || !safeEqual(sha256Hex(header), session.csrf_digest)) {
+  if (!header || !cookie || !carriesCsrfToken(header, cookie, session.csrf_digest)) {
     throw new Forbidden(
       `A state-changing request signed in by the session cookie must carry the ${CSRF_HEADER} header with the value of the ${name} cookie.`,
     );

@@ -12,13 +12,13 @@ import type { RunLifecycle } from './runs/lifecycle.js';
 import { PlanDigester } from './plans/digest.js';
 import { SharedWork } from './platform/shared-work.js';
 import { createMetrics, observeRuntime, type Metrics } from './operations/metrics.js';
-import { createTracing, type Tracing } from './platform/trace.js';
+import { createTracing, type Tracing } from './platform/logger.js';
 import { recordRunMoves } from './operations/index.js';
 
 /**
  * The shared connections every process opens: Postgres pool, a producer Redis connection, the
  * queues, the object store and the API's rate limits (kept in that Redis); and the process's run
- * lifecycle, which the entry point builds (see run-lifecycle-areas.ts).
+ * lifecycle, which the entry point builds (see lifecycle-areas.ts).
  */
 export interface Runtime {
   config: Config;
@@ -40,7 +40,7 @@ export interface Runtime {
   redactingPlans: SharedWork<string>;
   /** The process's Prometheus metrics, which the entry point builds (see shared/operations/metrics.ts). */
   metrics: Metrics;
-  /** The request id of the work under way, carried into the jobs it adds (see shared/platform/trace.ts). */
+  /** The request id of the work under way, carried into the jobs it adds (see shared/platform/logger.ts). */
   tracing: Tracing;
 }
 

@@ -1,21 +1,12 @@
-import { hostname } from 'node:os';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
+import { openWorkerServices } from '../shared/worker-runtime.js';
 import { bullPrefix, JOB, type JobSpecOf, type QueueName } from '../shared/platform/queues.js';
-import { createRedis } from '../shared/platform/redis.js';
-import { createMailer } from '../shared/platform/mailer.js';
-import { createOutboundClient } from '../shared/platform/outbound.js';
 import type { AnyProcessor, WorkerDeps } from './context.js';
 import { concurrency, PROCESSORS } from './processors.js';
-import { createSandbox, sandboxSettings } from '../shared/platform/sandbox/sandbox.js';
-import { cliEngines } from '../shared/policies/engine.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
-import { RunningPhases } from '../shared/platform/terraform/phases.js';
-import { SpareShell } from '../shared/platform/terraform/phase-process.js';
-import { TerraformPreambles } from '../shared/runs/engine.js';
 import { observedJob } from './observe.js';
-import { deploymentWorkRoot } from '../shared/platform/terraform/work-root.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -47,9 +38,8 @@ export interface WorkerHandle {
 
 /** Starts processors for the given queues. */
 export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]): Promise<WorkerHandle> {
-  const connection = createRedis(rt.config, 'worker');
-  connection.on('error', (err) => rt.logger.warn('redis error (worker)', { error: String(err) }));
-  const sandbox = createSandbox(sandboxSettings(rt.config));
+  const services = openWorkerServices(rt);
+  const { connection, sandbox } = services;
   if (queueNames.some((q) => SANDBOXED_QUEUES.includes(q))) {
     // Refused runs say why in their log too; the operator sees it here first.
     const problem = await sandbox.check();
@@ -67,10 +57,7 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
   }
   const deps: WorkerDeps = {
     ...rt,
-    mailer: createMailer(rt.config, rt.logger),
-    workerId: `${hostname()}:${process.pid}`,
-    sandbox,
-    policyEngines: cliEngines(rt.config, sandbox),
+    ...services,
     slots: new OrganizationSlots(rt.config.runSlotsPerOrganization),
     // The API waits for verifications, so their jobs are tried again sooner than the others. Jobs
     // of these queues come in a fair order between organizations (shared/platform/queues.ts), so one over
@@ -88,22 +75,6 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
         OUTBOUND_HOLD_MS,
       ),
     },
-    phases: new RunningPhases(),
-    preambles: new TerraformPreambles(),
-    spareShell: new SpareShell(),
-    terraform: {
-      bin: rt.config.terraformBin,
-      cliConfigFile: rt.config.terraformCliConfig,
-      sandbox,
-      maxArchiveEntries: rt.config.maxArchiveEntries,
-      workRoot: deploymentWorkRoot(rt.config),
-    },
-    outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }),
-    verifier: createOutboundClient({
-      allowedCidrs: rt.config.outboundAllowedCidrs,
-      connectTimeoutMs: rt.config.verificationConnectTimeoutSeconds * 1000,
-      totalTimeoutMs: rt.config.verificationTimeoutSeconds * 1000,
-    }),
   };
   const workers: Worker[] = [];
   const active: QueueName[] = [];

@@ -1,40 +1,15 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
+import type { WorkerServices } from '../shared/worker-runtime.js';
 import type { JobData, JobName, QueueName } from '../shared/platform/queues.js';
-import type { Mailer } from '../shared/platform/mailer.js';
-import type { TerraformSettings } from '../shared/platform/terraform/runner.js';
-import type { OutboundClient } from '../shared/platform/outbound.js';
-import type { Sandbox } from '../shared/platform/sandbox/sandbox.js';
-import type { PolicyEngines } from '../shared/policies/engines.js';
 import type { OrganizationSlots } from './organization-slots.js';
-import type { RunningPhases } from '../shared/platform/terraform/phases.js';
-import type { TerraformPreambles } from '../shared/runs/engine.js';
-import type { SpareShell } from '../shared/platform/terraform/phase-process.js';
 
 /** Collaborators of job processors. */
-export interface WorkerDeps extends Runtime {
-  mailer: Mailer;
-  /** Identifies this process in rows it settles (host:pid). */
-  workerId: string;
-  terraform: TerraformSettings;
-  /** Where Terraform and policy runtimes run (the same as terraform.sandbox). */
-  sandbox: Sandbox;
-  /** The OPA and Sentinel CLIs, run in the sandbox. */
-  policyEngines: PolicyEngines;
+export interface WorkerDeps extends Runtime, WorkerServices {
   /** This process's Terraform slots, shared fairly between organizations. */
   slots: OrganizationSlots;
   /** This process's slots of each queue that calls user-supplied URLs, shared fairly between organizations. */
   outboundSlots: Readonly<Record<'verification' | 'run-task-dispatch' | 'notification-delivery', OrganizationSlots>>;
-  /** This process's running Terraform phases (stopped by its shutdown when the budget runs out). */
-  phases: RunningPhases;
-  /** The log preambles of this process's Terraform binaries (see TerraformPreambles). */
-  preambles: TerraformPreambles;
-  /** The shell kept started ahead of the next unsandboxed phase (see SpareShell). */
-  spareShell: SpareShell;
-  /** The SSRF-guarded client for user-supplied URLs (deliveries, run task requests). */
-  outbound: OutboundClient;
-  /** The same guard with the short verification timeouts (VERIFICATION_TIMEOUT_SECONDS, VERIFICATION_CONNECT_TIMEOUT_SECONDS). */
-  verifier: OutboundClient;
 }
 
 /**

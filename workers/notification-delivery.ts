@@ -3,7 +3,8 @@ import type { NotificationPayload } from '../shared/platform/queues.js';
 import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { inFairSlot } from './organization-slots.js';
-import { deliverMail as deliverMailMessage, deliverNotifications } from '../shared/notifications/index.js';
+import { deliverNotifications } from '../shared/notifications/index.js';
+import { deliverMail as deliverMailMessage } from '../shared/mail/index.js';
 
 /** Delivers one outgoing mail row; a failed send is retried by the queue, the last one fails the job for good. */
 export async function deliverMail(

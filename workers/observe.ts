@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Runtime } from '../shared/runtime.js';
-import { requestIdOf } from '../shared/platform/trace.js';
+import { requestIdOf } from '../shared/platform/logger.js';
 import { rowOf } from '../shared/platform/queues.js';
 
 /**

@@ -3,7 +3,7 @@ import type { QueueJob, WorkerDeps } from './context.js';
 import { idFrom, organizationFrom } from './context.js';
 import { organizationOfRunId, organizationOfWorkspace, startPendingRun } from '../shared/runs/index.js';
 import { executeApply, executePlan } from '../shared/runs/engine.js';
-import { executeAssessment } from '../shared/workspaces/engine.js';
+import { executeAssessment } from '../shared/assessments/engine.js';
 import { evaluateRunPolicies, evaluateStagePolicies } from '../shared/policies/engine.js';
 import { inFairSlot } from './organization-slots.js';
 

@@ -6,13 +6,13 @@ import {
   restoreSource,
   tryWithSweepLock,
 } from '../shared/sweep/index.js';
-import { sweepAutoDestroy } from '../shared/workspaces/index.js';
-import { sweepAssessments } from '../shared/workspaces/engine.js';
+import { sweepAutoDestroy } from '../shared/auto-destroy/index.js';
+import { sweepAssessments } from '../shared/assessments/engine.js';
 import { sweepSignIn } from '../shared/identity/index.js';
 import { sweepDataRetention } from '../shared/retention/index.js';
 import { handOnAbandonedRuns } from '../shared/runs/index.js';
 import { settleAnsweredTaskDispatches } from '../shared/run-tasks/index.js';
-import { removeAbandonedWorkdirs } from '../shared/platform/terraform/runner.js';
+import { removeAbandonedWorkdirs } from '../shared/runs/engine.js';
 
 /**
  * An upload still unfinished this long was cut off by a crash (the web server gives a request

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound } from '../../shared/platform/errors.js';
-import type { AssessmentRow } from '../../shared/workspaces/assessments.repo.js';
-import { findAssessment, latestAssessment } from '../../shared/workspaces/assessments.queries.js';
+import type { AssessmentRow } from '../../shared/assessments/repo.js';
+import { findAssessment, latestAssessment } from '../../shared/assessments/queries.js';
 import { workspaceScopeById } from '../guards.js';
 import { iso, one, sendResource, type Resource } from '../jsonapi.js';
 import type { Req } from './body.js';

@@ -11,13 +11,8 @@ import {
   findIngress,
 } from '../../shared/configuration-versions/index.js';
 import { findRun } from '../../shared/runs/index.js';
-import {
-  createOnce,
-  IDEMPOTENCY_HEADER,
-  idempotentRequest,
-  REPLAYED_HEADER,
-} from '../../shared/platform/idempotency.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/idempotency/index.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import type { Db } from '../../shared/platform/db.js';
 import { cvScope, workspaceScopeById, type WorkspaceScope } from '../guards.js';
 import { check } from '../validate.js';

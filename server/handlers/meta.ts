@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { pingDatabase } from '../../shared/operations/index.js';
-import { LOGIN_SERVICE, SERVICE_PATHS } from '../../shared/platform/service-access.js';
+import { LOGIN_SERVICE, SERVICE_PATHS } from '../../shared/platform/config.js';
 
 /** Discovery, ping and health: the endpoints clients and operators call before anything else. */
 export function metaHandlers({ db, redis }: AppDeps) {

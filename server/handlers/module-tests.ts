@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
-import { decryptSecret } from '../../shared/platform/crypto.js';
 import {
   cancelTestRun,
   changeTestVariable,
@@ -16,10 +15,11 @@ import {
   type TestRunRow,
   type TestSource,
   type TestVariableRow,
+  testVariableValue,
 } from '../../shared/module-tests/index.js';
 import { insertCv } from '../../shared/configuration-versions/index.js';
 import { testRunPage, testVariablePage } from '../../shared/module-tests/queries.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
@@ -63,7 +63,7 @@ export function moduleTestHandlers(deps: AppDeps) {
   const presentRun = (run: TestRunRow, module: RegistryModuleRow) =>
     testRunResource(run, module, logReadUrl(config, run.log_id));
   const presentVariable = (v: TestVariableRow, module: RegistryModuleRow) =>
-    testVariableResource(v, decryptSecret(key, v.value_sealed), module);
+    testVariableResource(v, testVariableValue(key, v), module);
 
   async function loadRun(req: Req, res: Response): Promise<{ module: RegistryModuleRow; run: TestRunRow }> {
     const module = await loadForTests(req, res);

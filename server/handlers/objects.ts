@@ -1,8 +1,9 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { ApiError, NotFound } from '../../shared/platform/errors.js';
-import { SignedUrlError, verifyGrant, type Grant } from '../../shared/platform/signed-urls.js';
-import { acceptUpload, findCvWithOrganization } from '../../shared/configuration-versions/index.js';
+import { SignedUrlError, verifyGrant, type Grant } from '../signed-urls.js';
+import { findCvWithOrganization } from '../../shared/configuration-versions/index.js';
+import { acceptUpload } from '../../shared/runs/index.js';
 import { acceptModuleUpload, moduleVersionOwner } from '../../shared/registry/index.js';
 import { send } from '../jsonapi.js';
 import type { UploadOwner, Uploads } from '../uploads.js';

@@ -9,10 +9,10 @@ import {
   type PolicyKind,
   type PolicyRow,
   type PolicySetRow,
-  projectIdsBySet,
   setIdsByPolicy,
   workspaceIdsBySet,
 } from '../../shared/policies/index.js';
+import { projectIdsBySet } from '../../shared/projects/index.js';
 import {
   namedPage as namedRows,
   policiesByIds,

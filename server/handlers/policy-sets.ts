@@ -3,7 +3,6 @@ import type { AppDeps } from '../context.js';
 import { NotFound, Unprocessable } from '../../shared/platform/errors.js';
 import type { PolicyKind } from '../../shared/policies/rules.js';
 import {
-  applyToProjects,
   changeParameter,
   changePolicySet,
   changeSetMembers,
@@ -18,11 +17,11 @@ import {
   parametersOf,
   type PolicySetRow,
   type PolicySetVersionSummary,
-  removeFromProjects,
   removeParameter,
   removePolicySet,
   type SetMembership,
 } from '../../shared/policies/index.js';
+import { applyToProjects, removeFromProjects } from '../../shared/projects/index.js';
 import { orgScope } from '../guards.js';
 import type { OrganizationGrant } from '../../shared/identity/access.queries.js';
 import { policySetParameterResource, policySetVersionDocument } from '../serializers/policies.js';

@@ -17,10 +17,9 @@ import {
   teamProjectsOf,
 } from '../../shared/projects/index.js';
 import { NO_COUNTS, projectCounts, visibleProjects } from '../../shared/projects/queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import type { ProjectAccess } from '../../shared/identity/access.queries.js';
 import { orgScope, projectScope, teamScope, type ProjectScope } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, sliceOf } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { effectiveTagBindingResources, projectResource, teamProjectResource } from '../serializers/projects.js';
 

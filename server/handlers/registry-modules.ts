@@ -15,8 +15,8 @@ import {
   variableOptionsOf,
 } from '../../shared/registry/index.js';
 import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from '../../shared/registry/queries.js';
-import { serviceHostname } from '../../shared/platform/service-access.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { serviceHostname } from '../../shared/platform/config.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import { orgScope } from '../guards.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';

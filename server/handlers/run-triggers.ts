@@ -8,9 +8,8 @@ import {
   removeRunTrigger,
 } from '../../shared/run-triggers/index.js';
 import { runTriggersOf, workspacesOfTriggers } from '../../shared/run-triggers/queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { workspaceScopeById } from '../guards.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, sliceOf } from '../jsonapi.js';
 import { relationshipId, type Req } from './body.js';
 import { runTriggerResource } from '../serializers/run-triggers.js';
 import { workspaceResource } from '../serializers/foundation.js';

@@ -37,16 +37,10 @@ import {
   visibleUnfinishedRuns,
   type RunReferences,
 } from '../../shared/runs/queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { visibleWorkspaces, workspaceFacts } from '../../shared/workspaces/queries.js';
 import { commentsOfRun } from '../../shared/runs/comments.queries.js';
-import {
-  createOnce,
-  IDEMPOTENCY_HEADER,
-  idempotentRequest,
-  REPLAYED_HEADER,
-} from '../../shared/platform/idempotency.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { createOnce, IDEMPOTENCY_HEADER, idempotentRequest, REPLAYED_HEADER } from '../../shared/idempotency/index.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import {
   orgScope,
   runScopeWithReferences,
@@ -65,6 +59,7 @@ import {
   uniqueResources,
   wholeListMeta,
   type Resource,
+  sliceOf,
 } from '../jsonapi.js';
 import { attributesOf, hasDocument, relationshipId, type Req } from './body.js';
 import { applyResource, commentResource, planResource, runEventResource, runResource } from '../serializers/runs.js';

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppDeps } from '../context.js';
 import { BadRequest, NotFound } from '../../shared/platform/errors.js';
-import { decryptSecret } from '../../shared/platform/crypto.js';
 import {
   acceptStateUpload,
   type BackingDataEvent,
@@ -19,17 +18,26 @@ import {
   stateVersionBackingData,
   stateVersionOrganization,
   type StateVersionRow,
+  outputValue,
 } from '../../shared/state/index.js';
 import { findWorkspace, findWorkspaceByName } from '../../shared/workspaces/index.js';
 import { visibleWorkspacesByIds, workspaceFacts } from '../../shared/workspaces/queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { workspaceResource } from '../serializers/foundation.js';
 import { stateReadableByRun } from '../../shared/runs/index.js';
 import { currentStateVersionId, outputsByVersion, stateVersionsPage } from '../../shared/state/queries.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import { workspaceScope, workspaceScopeById } from '../guards.js';
 import { allows, type WorkspaceAccess } from '../../shared/identity/access.queries.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, type Resource } from '../jsonapi.js';
+import {
+  paginate,
+  readInclude,
+  readPageOrDefault,
+  readParam,
+  send,
+  sendResource,
+  type Resource,
+  sliceOf,
+} from '../jsonapi.js';
 import type { Config } from '../../shared/platform/config.js';
 import { attributesOf, linkageIds, type Req } from './body.js';
 import { stateOutputResource, stateVersionResource, workspaceResourceResource } from '../serializers/runs.js';
@@ -89,7 +97,7 @@ export function stateVersionHandlers(deps: AppDeps) {
 
   const valueOf = (o: StateOutputRow, reveal: boolean): unknown => {
     if (o.sensitive && !reveal) return null;
-    return JSON.parse(o.sensitive ? decryptSecret(config.encryptionKey, o.value) : o.value);
+    return outputValue(config.encryptionKey, o);
   };
 
   const resourceOf = (sv: StateVersionRow, outputs: StateOutputRow[], access: WorkspaceAccess | 'run') =>

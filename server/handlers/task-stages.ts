@@ -22,7 +22,6 @@ import {
   setOutcomesOf,
 } from '../../shared/policies/evaluations.queries.js';
 import type { PolicyEvaluationRow } from '../../shared/policies/evaluations.repo.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { policyEvaluationResource, policySetOutcomeResource } from '../serializers/policy-checks.js';
 import { taskStageScope, workspaceScopeById } from '../guards.js';
 import { bearerToken } from '../auth.js';
@@ -35,6 +34,7 @@ import {
   sendResource,
   wholeListMeta,
   type Resource,
+  sliceOf,
 } from '../jsonapi.js';
 import { hasDocument, type Req } from './body.js';
 import { outcomeResource, taskResultResource, taskStageResource, type Attempt } from '../serializers/run-tasks.js';

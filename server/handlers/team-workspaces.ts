@@ -13,9 +13,8 @@ import {
   WORKSPACE_PERMISSION_VALUES,
   type WorkspacePermissions,
 } from '../../shared/identity/index.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { teamScope, workspaceScopeById } from '../guards.js';
-import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource, sliceOf } from '../jsonapi.js';
 import { attributesOf, relationshipId, type Req } from './body.js';
 import { teamWorkspaceResource } from '../serializers/foundation.js';
 

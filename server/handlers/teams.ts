@@ -12,7 +12,6 @@ import {
   type TeamRow,
 } from '../../shared/identity/index.js';
 import { membershipsWithTeamLinks, teamsOfOrganization } from '../../shared/identity/teams.queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { canSeeTeam, orgScope, teamScope } from '../guards.js';
 import {
   paginate,
@@ -23,6 +22,7 @@ import {
   sendResource,
   uniqueResources,
   type Resource,
+  sliceOf,
 } from '../jsonapi.js';
 import { attributesOf, type Req } from './body.js';
 import { membershipResource, teamResource, userResource } from '../serializers/foundation.js';

@@ -19,7 +19,7 @@ import {
 } from '../../shared/identity/index.js';
 import { check } from '../validate.js';
 import { orgScope, teamScope } from '../guards.js';
-import { fetchPage, paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readPageOrDefault, readParam, send, sendResource, type Page } from '../jsonapi.js';
 import { attributesOf, hasDocument, type Req } from './body.js';
 import { tokenResource } from '../serializers/foundation.js';
 
@@ -83,9 +83,13 @@ export function tokenHandlers(deps: AppDeps) {
     throw new NotFound();
   }
 
-  const sendPage = async (req: Req, res: Response, query: Parameters<typeof fetchPage>[0]) => {
+  const sendPage = async (
+    req: Req,
+    res: Response,
+    read: (page: Page) => Promise<{ rows: TokenRow[]; total: number }>,
+  ) => {
     const page = readPageOrDefault(req);
-    const { rows, total } = await fetchPage<TokenRow>(query, page);
+    const { rows, total } = await read(page);
     send(res, 200, { data: rows.map((r) => tokenResource(r)), ...paginate(req, page, total) });
   };
 
@@ -148,21 +152,20 @@ export function tokenHandlers(deps: AppDeps) {
     /** GET /teams/:id/authentication-tokens: the team's tokens, legacy and described (never their secrets). */
     async listForTeam(req: Req, res: Response) {
       const team = await managedTeam(res, req.params.id);
-      await sendPage(req, res, tokensOfTeam(db, team.id));
+      await sendPage(req, res, (page) => tokensOfTeam(db, team.id, page));
     },
 
     /** GET /organizations/:org/team-tokens: the tokens of the organization's teams (`q`: team name; `sort`); the owners team's for owners only. */
     async listForOrganization(req: Req, res: Response) {
       const { org, grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-teams');
       const sort = teamTokenSort(req);
-      await sendPage(
-        req,
-        res,
-        teamTokensOfOrganization(db, org.name, {
-          withOwners: grant.isOwner,
-          search: readParam(req, 'q')?.trim() || null,
-          sort,
-        }),
+      await sendPage(req, res, (page) =>
+        teamTokensOfOrganization(
+          db,
+          org.name,
+          { withOwners: grant.isOwner, search: readParam(req, 'q')?.trim() || null, sort },
+          page,
+        ),
       );
     },
 

@@ -21,7 +21,7 @@ import {
   visibleVarsetsPage,
   workspaceVarsetsPage,
 } from '../../shared/variables/sets.queries.js';
-import { applyToProjects, removeFromProjects } from '../../shared/policies/index.js';
+import { applyToProjects, removeFromProjects } from '../../shared/projects/index.js';
 import { ownedVariable, setVariables } from '../../shared/variables/queries.js';
 import { orgScope, projectScope, varsetScope, workspaceScopeById } from '../guards.js';
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';

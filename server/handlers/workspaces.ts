@@ -14,12 +14,10 @@ import {
   deleteWorkspace,
   findTag,
   findWorkspaceByName,
-  lockWorkspace,
   removeWorkspaceTags,
   safeDeleteWorkspace,
   type TagRef,
   tagWorkspaces,
-  unlockWorkspace,
   type WorkspaceRow,
   type WorkspaceSettings,
 } from '../../shared/workspaces/index.js';
@@ -32,7 +30,6 @@ import {
   type WorkspaceFacts,
   type WorkspaceSort,
 } from '../../shared/workspaces/queries.js';
-import { sliceOf } from '../../shared/platform/page.js';
 import { organizationTagsPage, workspaceTagsPage } from '../../shared/workspaces/tags.queries.js';
 import {
   orgScope,
@@ -56,7 +53,7 @@ import {
 import { findProject } from '../../shared/projects/index.js';
 import { NO_COUNTS, projectCounts } from '../../shared/projects/queries.js';
 import { projectResource } from '../serializers/projects.js';
-import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
+import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource, sliceOf } from '../jsonapi.js';
 import { attributesOf, linkageIds, relationshipId, type Req } from './body.js';
 import {
   NO_FACTS,
@@ -66,7 +63,7 @@ import {
   workspaceResource,
 } from '../serializers/foundation.js';
 import { assignSshKey } from '../../shared/ssh-keys/index.js';
-import { stateReadableByRun } from '../../shared/runs/index.js';
+import { lockWorkspace, stateReadableByRun, unlockWorkspace } from '../../shared/runs/index.js';
 
 /** API attribute -> column, for the settings a client may write. */
 const SETTINGS: Record<string, keyof WorkspaceSettings> = {

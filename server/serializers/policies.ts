@@ -3,7 +3,7 @@ import { defaultBuild, policyPath } from '../../shared/policies/index.js';
 import type { PolicyRow, PolicySetRow } from '../../shared/policies/repo.js';
 import type { PolicySetVersionSummary } from '../../shared/policies/set-versions.repo.js';
 import type { Config } from '../../shared/platform/config.js';
-import { signedObjectUrl } from '../../shared/platform/signed-urls.js';
+import { signedObjectUrl } from '../signed-urls.js';
 import type { ToolVersionView } from '../../shared/policies/tool-versions.queries.js';
 import type { PolicySetParameterRow } from '../../shared/policies/set-parameters.repo.js';
 

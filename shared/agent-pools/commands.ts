@@ -2,12 +2,12 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { type Field, NotFound, Unprocessable } from '../platform/errors.js';
 import { executionAfter, isProblem, poolServes, type Execution, type ExecutionRequest } from './rules.js';
-import { workspaceIdsIn } from '../workspaces/tags.repo.js';
 import {
   allowsWorkspace,
   deleteAgentPool,
   findAgentPool,
   insertAgentPool,
+  organizationWorkspaceIds,
   POOL_NAME_UNIQUE,
   poolUse,
   replaceAllowedWorkspaces,
@@ -33,7 +33,7 @@ const nameTaken = () => new Unprocessable('Name has already been taken', { attri
 /** The allowed workspaces a request names, all of the pool's organization (422 naming the first that is not). */
 async function allowedOf(db: Db, organizationName: string, ids: string[]): Promise<string[]> {
   const unique = [...new Set(ids)];
-  const found = await workspaceIdsIn(db, organizationName, unique);
+  const found = await organizationWorkspaceIds(db, organizationName, unique);
   const missing = unique.find((id) => !found.includes(id));
   if (missing)
     throw new Unprocessable(`workspace ${missing} not found in the organization`, {

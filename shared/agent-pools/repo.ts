@@ -69,3 +69,7 @@ export async function poolUse(db: Db, poolId: string): Promise<{ workspaceIds: s
   const isDefault = (await db('organizations').where({ default_agent_pool_id: poolId }).first('name')) !== undefined;
   return { workspaceIds: await workspaceIdsInPool(db, poolId), isDefault };
 }
+
+/** Which of these workspace ids name workspaces of the pool's organization (a pool may allow only those). */
+export const organizationWorkspaceIds = async (db: Db, organizationName: string, ids: string[]): Promise<string[]> =>
+  (await db('workspaces').where({ organization_name: organizationName }).whereIn('id', ids).pluck('id')) as string[];

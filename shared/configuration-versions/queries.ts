@@ -1,4 +1,4 @@
-import { grantedRead, type GrantedRead } from '../identity/access.queries.js';
+import { grantedRead, type GrantedRead } from '../identity/index.js';
 import type { Db } from '../platform/db.js';
 import { cvsOfWorkspace, type CvRow, type IngressRow } from './repo.js';
 import type { RunRow } from '../runs/repo.js';

@@ -1,4 +1,4 @@
-import type { IdempotencyColumns } from '../platform/idempotency.repo.js';
+import type { IdempotencyColumns } from '../idempotency/repo.js';
 import { asJson, type Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { cvMachine, type CvEvent, type CvStatus } from './machine.js';

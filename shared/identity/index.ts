@@ -1,5 +1,12 @@
 // The public face of the identity feature (users, teams, tokens, memberships, team access and sign-in), which server and workers call.
-export { activeOrganizationsOf, findMembership, isActiveMemberOfAny, type MembershipRow } from './memberships.repo.js';
+export {
+  activeOrganizationsOf,
+  findMembership,
+  isActiveMemberOfAny,
+  type MembershipRow,
+  memberUserIds,
+  insertMembership,
+} from './memberships.repo.js';
 export {
   acceptInvitation,
   changeTeamMembers,
@@ -28,11 +35,13 @@ export {
   signIn,
   signOut,
   sweepSignIn,
+  carriesCsrfToken,
+  credentialDigest,
 } from './sign-in.js';
 export { ensureSiteAdmin } from './site-admin.js';
 export { deleteTeamWorkspace, findTeamWorkspace, teamWorkspacesOf } from './team-workspaces.repo.js';
 export { changeTeamWorkspace, grantTeamWorkspace, type TeamWorkspaceRequest } from './team-workspaces.js';
-export { deleteTeam, findTeam, teamMembers, type TeamRow } from './teams.repo.js';
+export { deleteTeam, findTeam, teamMembers, type TeamRow, addTeamMembers, insertTeam } from './teams.repo.js';
 export { changeTeam, createTeam, type TeamColumns } from './teams.js';
 export {
   deleteToken,
@@ -50,7 +59,23 @@ export {
   tokensOfTeam,
   tokensOfUser,
   touchToken,
+  RUN_TOKEN_INSERT,
+  type NewRunToken,
+  newRunToken,
+  revokeRunToken,
 } from './tokens.repo.js';
 export { issueDescribedTeamToken, replaceToken } from './tokens.js';
 export { findUserById, type UserRow } from './users.repo.js';
 export { createUser, updateOwnAccount } from './users.js';
+export {
+  grantedRead,
+  type GrantedRead,
+  projectAccessMap,
+  seesAllProjects,
+  type OrganizationGrant,
+  type ProjectAccess,
+  workspaceAccessMap,
+  type WorkspaceAccess,
+  allows,
+  grantedReadWhere,
+} from './access.queries.js';

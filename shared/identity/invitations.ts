@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db.js';
 import type { Config } from '../platform/config.js';
-import { insertMail, type MailRow } from '../notifications/mail.repo.js';
+import { insertMail, type MailRow } from '../mail/index.js';
 import { insertPasswordLink } from './sign-in.repo.js';
 import { newSecret } from '../platform/crypto.js';
 import { passwordLinkUrl } from './sign-in.rules.js';

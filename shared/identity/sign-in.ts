@@ -1,4 +1,4 @@
-import { newSecret } from '../platform/crypto.js';
+import { newSecret, safeEqual, sha256Hex } from '../platform/crypto.js';
 import type { Runtime } from '../runtime.js';
 import { type FieldProblem, NotFound, Unauthorized, Unprocessable } from '../platform/errors.js';
 import type { PasswordVerifier } from './passwords.js';
@@ -246,3 +246,13 @@ export async function sweepSignIn(rt: Pick<Runtime, 'db' | 'logger'>): Promise<n
   if (removed) rt.logger.info('removed ended sessions, password links and authorization codes', { count: removed });
   return removed;
 }
+
+/**
+ * Whether a console request carries its session's CSRF token: the header equals the CSRF cookie
+ * and is the token issued with the session (kept as a digest).
+ */
+export const carriesCsrfToken = (header: string, cookie: string, csrfDigest: string): boolean =>
+  safeEqual(header, cookie) && safeEqual(sha256Hex(header), csrfDigest);
+
+/** A credential as rate limits key it: a digest, so no budget key holds a secret. */
+export const credentialDigest = (secret: string): string => sha256Hex(secret);

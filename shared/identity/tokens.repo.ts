@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { rowsOf, type Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
+import { fetchPage, type Page } from '../platform/page.js';
 import { newApiToken, sha256Hex } from '../platform/crypto.js';
 import type { TeamRow } from './teams.repo.js';
 
@@ -105,17 +106,20 @@ export async function deleteTokenOf(db: Db, owner: SingleTokenOwner): Promise<vo
   await singleTokenOf(db, owner).del();
 }
 
-/** A team's tokens, legacy and described, oldest first. */
-export const tokensOfTeam = (db: Db, teamId: string) =>
-  db<TokenRow>('authentication_tokens')
-    .where({ team_id: teamId, kind: 'team' })
-    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+/** A page of a team's tokens, legacy and described, oldest first. */
+export const tokensOfTeam = (db: Db, teamId: string, page: Page) =>
+  fetchPage<TokenRow>(
+    db<TokenRow>('authentication_tokens')
+      .where({ team_id: teamId, kind: 'team' })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }]),
+    page,
+  );
 
 export const TEAM_TOKEN_SORTS = ['created-at', 'expired-at', 'last-used-at', 'description', 'team-name'] as const;
 export type TeamTokenSort = (typeof TEAM_TOKEN_SORTS)[number];
 
 /**
- * The team tokens of an organization's teams, less the owners team's unless `withOwners`; `search`
+ * A page of the team tokens of an organization's teams, less the owners team's unless `withOwners`; `search`
  * matches a team's name (case-insensitive, in part). Ordered by `sort` (`-` for descending; tokens
  * that never expire last), then by creation.
  */
@@ -123,6 +127,7 @@ export function teamTokensOfOrganization(
   db: Db,
   organizationName: string,
   opts: { withOwners: boolean; search: string | null; sort: { by: TeamTokenSort; descending: boolean } | null },
+  page: Page,
 ) {
   const q = db('authentication_tokens as t')
     .join('teams as tm', 'tm.id', 't.team_id')
@@ -134,7 +139,7 @@ export function teamTokensOfOrganization(
     const column = opts.sort.by === 'team-name' ? 'tm.name' : `t.${opts.sort.by.replace(/-/g, '_')}`;
     q.orderBy(column, opts.sort.descending ? 'desc' : 'asc', 'last');
   }
-  return q.orderBy([{ column: 't.created_at' }, { column: 't.id' }]);
+  return fetchPage<TokenRow>(q.orderBy([{ column: 't.created_at' }, { column: 't.id' }]), page);
 }
 
 /** Records use at most once a minute, so authentication stays a read on the hot path. */

@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../platform/errors.js';
-import { encryptSecret } from '../platform/crypto.js';
+import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 import {
   deleteTestVariable,
   insertTestVariable,
@@ -58,3 +58,6 @@ export async function changeTestVariable(
 export async function removeTestVariable(rt: Runtime, variable: TestVariableRow): Promise<void> {
   await deleteTestVariable(rt.db, variable.id);
 }
+
+/** A test variable's value; every value is kept sealed, sensitive or not. */
+export const testVariableValue = (key: Buffer, v: TestVariableRow): string => decryptSecret(key, v.value_sealed);

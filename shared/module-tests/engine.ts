@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Runtime } from '../runtime.js';
 import { decryptSecret } from '../platform/crypto.js';
 import { summaryOf, type TestSummary } from './machine.js';
-import { findCv } from '../configuration-versions/repo.js';
+import { findCv } from '../configuration-versions/index.js';
 import {
   lockTestRunForClaim,
   moveTestRun,

@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { Conflict, NotFound, Unprocessable } from '../platform/errors.js';
 import { cancelRefusal, type TestSource } from './machine.js';
-import { findCv } from '../configuration-versions/repo.js';
+import { findCv } from '../configuration-versions/index.js';
 import {
   insertTestRun,
   lockTestRun,

@@ -15,8 +15,8 @@ import {
   type DeliveryRow,
   type NotificationConfigurationRow,
 } from './repo.js';
-import { memberUserIds } from '../identity/memberships.repo.js';
-import { lockWorkspaceRow } from '../workspaces/repo.js';
+import { memberUserIds } from '../identity/index.js';
+import { lockWorkspaceRow } from '../workspaces/index.js';
 import { slackMessage, teamsMessage, testPayload, type RunPayload } from './payloads.js';
 import { verifyDestination } from './verification.js';
 import type { VerificationRow } from './verifications.repo.js';

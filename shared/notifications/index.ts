@@ -1,4 +1,4 @@
-// The public face of the notifications feature (notification configurations, their deliveries, destination verification and mail), which server and workers call.
+// The public face of the notifications feature (notification configurations, their deliveries and destination verification), which server and workers call.
 export {
   changeNotificationConfiguration,
   createNotificationConfiguration,
@@ -6,7 +6,7 @@ export {
   resendDelivery,
   verifyNotificationConfiguration,
 } from './configurations.js';
-export { deliverMail, deliverNotifications } from './delivery.js';
+export { deliverNotifications } from './delivery.js';
 export {
   configurationUserIds,
   deleteNotificationConfiguration,
@@ -14,4 +14,8 @@ export {
   findNotificationConfiguration,
   type NotificationConfigurationRow,
 } from './repo.js';
-export { runVerification } from './verification.js';
+export { runVerification, verifyDestination } from './verification.js';
+export { assessmentPayload, assessmentResultJson, autoDestroyPayload } from './payloads.js';
+export { recordDeliveries } from './triggers.js';
+export { deliveriesDue } from './deliveries.repo.js';
+export { verificationsDue } from './verifications.repo.js';

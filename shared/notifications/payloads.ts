@@ -1,3 +1,4 @@
+import type { AssessmentFindings } from '../assessments/rules.js';
 import { TRIGGER_MESSAGES } from './machine.js';
 
 /** The run notification, payload_version 1, with exactly one notification. */
@@ -169,18 +170,7 @@ export function autoDestroyPayload(p: {
 /** An assessment result as notifications carry it. */
 export function assessmentResultJson(
   baseUrl: string,
-  r: {
-    id: string;
-    succeeded: boolean;
-    drifted: boolean;
-    resources_drifted: number;
-    resources_undrifted: number;
-    checks_passed: number;
-    checks_failed: number;
-    checks_errored: number;
-    checks_unknown: number;
-    created_at: Date;
-  },
+  r: AssessmentFindings & { id: string; succeeded: boolean; created_at: Date },
 ): Record<string, unknown> {
   return {
     id: r.id,

@@ -1,8 +1,8 @@
 import type { Logger } from '../platform/logger.js';
 import type { Metrics } from './metrics.js';
 import type { RunTransition } from '../runs/lifecycle.js';
-import { timestampKey } from '../runs/repo.js';
-import type { Tracing } from '../platform/trace.js';
+import { timestampKey } from '../runs/machine.js';
+import type { Tracing } from '../platform/logger.js';
 
 /** What the run-move observer writes to: the process's log and metrics. */
 export interface MoveObserver {

@@ -7,11 +7,11 @@ import {
   type OrganizationRow,
   type OrganizationSettings,
 } from './repo.js';
-import { followDefaultExecution } from '../workspaces/repo.js';
-import { resolveExecution } from '../agent-pools/commands.js';
-import { addTeamMembers, insertTeam } from '../identity/teams.repo.js';
-import { insertMembership } from '../identity/memberships.repo.js';
-import { insertProject } from '../projects/repo.js';
+import { followDefaultExecution } from '../workspaces/index.js';
+import { resolveExecution } from '../agent-pools/index.js';
+import { addTeamMembers, insertTeam } from '../identity/index.js';
+import { insertMembership } from '../identity/index.js';
+import { insertProject } from '../projects/index.js';
 import { DEFAULT_PROJECT_NAME } from '../projects/rules.js';
 import { mayCreateOrganizations } from '../identity/permissions.rules.js';
 import type { UserRow } from '../identity/users.repo.js';

@@ -1,5 +1,5 @@
 import { ApiError, NotFound } from '../platform/errors.js';
-import { redactedObjectOf, setPlanRedacted, type PlanRow } from '../runs/repo.js';
+import { redactedObjectOf, setPlanRedacted, type PlanRow } from '../runs/index.js';
 import type { Runtime } from '../runtime.js';
 import { readAll } from '../platform/store/postgres-store.js';
 

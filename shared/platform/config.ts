@@ -504,3 +504,35 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: env.METRICS_HOST ?? '127.0.0.1',
   });
 }
+
+// How the service is addressed: by its host name, and by the service discovery document.
+
+/**
+ * The services this API offers, by Terraform's service discovery ids, as paths under its base URL
+ * (`/.well-known/terraform.json` answers them). The `remote` backend asks for `tfe.v2.1`, the
+ * `cloud` block for `tfe.v2`, a `remote` backend forced local (TF_FORCE_LOCAL_BACKEND) for
+ * `state.v2`, and module sources on this host for `modules.v1`.
+ */
+export const SERVICE_PATHS: Readonly<Record<string, string>> = Object.freeze({
+  'tfe.v2': '/api/v2/',
+  'tfe.v2.1': '/api/v2/',
+  'tfe.v2.2': '/api/v2/',
+  'modules.v1': '/api/registry/v1/modules/',
+  'state.v2': '/api/v2/',
+});
+
+/** The host name configurations name this service by: BASE_URL's host, with its port if any. */
+export const serviceHostname = (config: Pick<Config, 'baseUrl'>): string => new URL(config.baseUrl).host.toLowerCase();
+
+/**
+ * The `login.v1` service of discovery: how `terraform login` obtains a token (OAuth 2.0
+ * authorization code with PKCE; the consent page is the console's, the CLI listens on one of the
+ * ports for the redirect).
+ */
+export const LOGIN_SERVICE = Object.freeze({
+  client: 'terraform-cli',
+  grant_types: ['authz_code'],
+  authz: '/app/oauth/authorize',
+  token: '/oauth/token',
+  ports: [10000, 10010],
+});

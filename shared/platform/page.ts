@@ -18,10 +18,6 @@ export async function fetchPage<T>(query: Knex.QueryBuilder, page: Page): Promis
 /** An ILIKE pattern matching text that contains `s` (its wildcards taken literally). */
 export const containing = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The rows of one page of a list already read whole. */
-export const sliceOf = <T>(rows: T[], page: Page): T[] =>
-  rows.slice((page.number - 1) * page.size, page.number * page.size);
-
 /** Rows grouped under the ids they belong to, in the rows' order; every id is present (empty when it has none). */
 export function groupUnder<R, V>(
   ids: string[],

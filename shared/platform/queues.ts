@@ -3,7 +3,7 @@ import type { RedisConnection } from './redis.js';
 import { sha256Hex } from './crypto.js';
 import { newId } from './ids.js';
 import type { Logger } from './logger.js';
-import type { Tracing } from './trace.js';
+import type { Tracing } from './logger.js';
 
 /*
  * Queue and job names are a wire contract between processes: renaming one strands the jobs
@@ -299,7 +299,7 @@ const faded = (c: { count: number; at: number }, now: number): number =>
   c.count * Math.exp(-(now - c.at) / FAIR_ORDER_FADE_MS);
 
 /**
- * A queue whose jobs, added while a traced request or job is under way (see shared/platform/trace.ts), carry
+ * A queue whose jobs, added while a traced request or job is under way (see Tracing in shared/platform/logger.ts), carry
  * its request id in their data; on a queue of FAIR_ORDER_QUEUES, a job that names its organization
  * is added with the priority of the queue's FairOrder.
  */

@@ -1,13 +1,13 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { VERDICT_EVENT } from './checks.machine.js';
-import { findRun, planOfRun, type RunRow } from '../runs/repo.js';
-import { findUserById } from '../identity/users.repo.js';
-import { findWorkspace, type WorkspaceRow } from '../workspaces/repo.js';
+import { findRun, planOfRun, type RunRow } from '../runs/index.js';
+import { findUserById } from '../identity/index.js';
+import { findWorkspace, type WorkspaceRow } from '../workspaces/index.js';
 import { checksOfRun, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
 import { policySetsForRun, type RunPolicySet } from './repo.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { afterMove } from '../runs/commands.js';
+import { afterMove } from '../runs/index.js';
 import { evaluatePolicies, type PolicyEngines } from './engines.js';
 import { erroredOutcomes } from './cli.js';
 import { buildRunInput } from './run-input.js';
@@ -17,7 +17,7 @@ import { settleRun } from './checks.js';
 import type { RunMoves } from '../runs/lifecycle.js';
 import { evaluationVerdict, resultCount } from './evaluations.machine.js';
 import { evaluationsOfRun, insertSetOutcomes, movePolicyEvaluation, type NewSetOutcome } from './evaluations.repo.js';
-import { completeStageIfDone } from '../run-tasks/stages.js';
+import { completeStageIfDone } from '../run-tasks/index.js';
 
 /*
  * The evaluation of a run's policy checks, in the run-pipeline worker: the policy engines run in

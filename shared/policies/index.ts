@@ -3,8 +3,6 @@ export { overridableNow } from './checks.machine.js';
 export { checksOfRun, type PolicyCheckRow } from './checks.repo.js';
 export { overridePolicyCheck } from './checks.js';
 export { stageOverridableNow } from './evaluations.machine.js';
-export { projectIdsBySet } from './project-sets.repo.js';
-export { applyToProjects, removeFromProjects } from './project-sets.js';
 export {
   excludedIdsBySet,
   findPolicy,
@@ -53,3 +51,4 @@ export {
   type ToolVersionInput,
   toolVersionOf,
 } from './tool-versions.js';
+export { runsWithQueuedEvaluations } from './evaluations.repo.js';

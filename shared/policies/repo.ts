@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { setsOfWorkspaceProject } from './project-sets.repo.js';
+import { setsOfWorkspaceProject } from '../projects/index.js';
 import type { Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import { newestReadyBundles } from './set-versions.repo.js';

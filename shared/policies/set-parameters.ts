@@ -2,7 +2,7 @@ import type { Runtime } from '../runtime.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
 import { parameterKeyProblems, sensitiveProblems } from '../variables/rules.js';
-import { openValue, storedValue } from '../variables/repo.js';
+import { openValue, storedValue } from '../variables/index.js';
 import {
   deleteParameter,
   findParameter,

@@ -9,7 +9,7 @@ import {
   settlePolicySetVersion,
   type PolicySetVersionSummary,
 } from './set-versions.repo.js';
-import { UploadRefused } from '../configuration-versions/archive-intake.js';
+import { UploadRefused } from '../configuration-versions/index.js';
 
 /**
  * Creates a pending version of a set; its upload URL takes the bundle. Only editions above the

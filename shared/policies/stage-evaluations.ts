@@ -5,8 +5,9 @@ import { reportsThroughEvaluation, stageOverridableNow } from './evaluations.mac
 import type { FollowUp, RunLifecycle } from '../runs/lifecycle.js';
 import type { RunRow } from '../runs/repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
-import { setStageStatus } from '../run-tasks/repo.js';
-import { insertPolicyEvaluation, movePolicyEvaluation } from './evaluations.repo.js';
+import type { StageEvaluations } from '../run-tasks/stages.js';
+import { setStageStatus } from '../run-tasks/index.js';
+import { evaluationsOfStages, insertPolicyEvaluation, movePolicyEvaluation } from './evaluations.repo.js';
 import {
   ensurePostPlanStage,
   evaluationSetsOf,
@@ -15,11 +16,11 @@ import {
   runHasPendingEvaluations,
   runOfStage,
 } from './stage-evaluations.repo.js';
-import { lockRun } from '../runs/holding.repo.js';
-import { lockStage } from '../run-tasks/stages.repo.js';
-import { transitionRun } from '../runs/moves.js';
-import { continueAfterPlan } from '../runs/progress.js';
-import { afterMove } from '../runs/commands.js';
+import { lockRun } from '../runs/index.js';
+import { lockStage } from '../run-tasks/index.js';
+import { transitionRun } from '../runs/index.js';
+import { continueAfterPlan } from '../runs/index.js';
+import { afterMove } from '../runs/index.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 
 /*
@@ -115,3 +116,9 @@ export function registerPolicyEvaluations(lifecycle: RunLifecycle): void {
   );
   lifecycle.registerStageHook('post_plan', startEvaluations, runHasPendingEvaluations);
 }
+
+/** The evaluations run tasks' stages hold beside their tasks (see registerRunTasks). */
+export const stageEvaluations: StageEvaluations = {
+  held: async (tx, stageId) => (await evaluationsOfStages(tx, [stageId])).length > 0,
+  close: async (tx, stageId, event) => void (await movePolicyEvaluation(tx, { task_stage_id: stageId }, event)),
+};

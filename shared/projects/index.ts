@@ -1,4 +1,4 @@
-// The public face of the projects feature (projects and team access to them), which server and workers call.
+// The public face of the projects feature (projects, team access to them, and the variable and policy sets applied to them), which server and workers call.
 export {
   changeProject,
   changeTeamProject,
@@ -17,4 +17,13 @@ export {
   type TagBinding,
   type TeamProjectRow,
   teamProjectsOf,
+  insertProject,
 } from './repo.js';
+export { applyToProjects, assertProjects, removeFromProjects } from './sets.js';
+export {
+  applySetToProjects,
+  projectIdsBySet,
+  type ProjectSetKind,
+  setsOfProject,
+  setsOfWorkspaceProject,
+} from './sets.repo.js';

@@ -1,10 +1,5 @@
 import type { Db } from '../platform/db.js';
-import {
-  projectAccessMap,
-  seesAllProjects,
-  type OrganizationGrant,
-  type ProjectAccess,
-} from '../identity/access.queries.js';
+import { projectAccessMap, seesAllProjects, type OrganizationGrant, type ProjectAccess } from '../identity/index.js';
 import type { ProjectRow } from './repo.js';
 
 /** How many workspaces and teams with access a project has. */

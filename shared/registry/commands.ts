@@ -8,7 +8,7 @@ import {
   insertModule,
   type RegistryModuleRow,
   type TestRunRow,
-} from '../module-tests/repo.js';
+} from '../module-tests/index.js';
 import { offerNoCodeModule } from './no-code.js';
 import {
   deleteModuleVersion,
@@ -20,10 +20,10 @@ import {
   versionsOfModules,
   type ModuleVersionRow,
 } from './repo.js';
-import { insertCv, moveCv } from '../configuration-versions/repo.js';
+import { insertCv, moveCv } from '../configuration-versions/index.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
-import { intakeArchive, UploadRefused } from '../configuration-versions/archive-intake.js';
-import { insertQueuedTestRun, type TestRunRequest } from '../module-tests/test-runs.js';
+import { intakeArchive, UploadRefused } from '../configuration-versions/index.js';
+import { insertQueuedTestRun, type TestRunRequest } from '../module-tests/index.js';
 
 /**
  * Creates a registry module; `noCode` also offers it for no-code provisioning at its latest

@@ -11,7 +11,7 @@ import {
   provisioningProblem,
   type VariableOption,
 } from './no-code.rules.js';
-import { findModule, type RegistryModuleRow } from '../module-tests/repo.js';
+import { findModule, type RegistryModuleRow } from '../module-tests/index.js';
 import { findModuleVersion } from './repo.js';
 import {
   deleteNoCodeModule,
@@ -22,12 +22,13 @@ import {
   variableOptionsOf,
   type NoCodeModuleRow,
 } from './no-code.repo.js';
-import { deleteWorkspace, findWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../workspaces/repo.js';
+import { deleteWorkspace, findWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../workspaces/index.js';
 import { publishedVersions } from './queries.js';
-import { serviceHostname } from '../platform/service-access.js';
-import { acceptUpload, createWorkspaceCv } from '../configuration-versions/commands.js';
-import { createVariable, type VariableInput } from '../variables/commands.js';
-import { createWorkspace } from '../workspaces/commands.js';
+import { serviceHostname } from '../platform/config.js';
+import { createWorkspaceCv } from '../configuration-versions/index.js';
+import { acceptUpload } from '../runs/index.js';
+import { createVariable, type VariableInput } from '../variables/index.js';
+import { createWorkspace } from '../workspaces/index.js';
 
 /*
  * No-code modules: a private registry module offered for provisioning workspaces. A workspace

@@ -9,8 +9,8 @@ import {
   type ExpiredVersion,
 } from './policies.repo.js';
 import { claimDueStep, dueNow } from './schedules.repo.js';
-import { purgeStateVersionData } from '../state/backing-data.js';
-import { purgeCvData } from '../configuration-versions/commands.js';
+import { purgeStateVersionData } from '../state/index.js';
+import { purgeCvData } from '../configuration-versions/index.js';
 
 /** The sweep step's name in sweep_schedules. */
 export const DATA_RETENTION_STEP = 'data-retention';

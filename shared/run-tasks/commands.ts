@@ -23,7 +23,7 @@ import {
   type WorkspaceTaskRow,
 } from './repo.js';
 import { callbackQuestions, settleTaskResult, type CallbackContext } from './stages.js';
-import { verifyDestination } from '../notifications/verification.js';
+import { verifyDestination } from '../notifications/index.js';
 
 /** A run task's attributes as the API takes them. */
 export interface TaskInput {

@@ -19,4 +19,9 @@ export {
   type TaskResultRow,
   type TaskRow,
   type TaskStageRow,
+  setStageStatus,
+  taskRequestsDue,
+  taskResultsPastDeadline,
 } from './repo.js';
+export { completeStageIfDone } from './stages.js';
+export { lockStage } from './stages.repo.js';

@@ -36,11 +36,10 @@ import {
   stagesOfRunIn,
   workspaceHasTasks,
 } from './stages.repo.js';
-import { resumeAfterStage, stagesAfterStage } from '../runs/progress.js';
+import { resumeAfterStage, stagesAfterStage } from '../runs/index.js';
 import { runGate, type SettledStageGate } from '../runs/gates.js';
-import { transitionRun } from '../runs/moves.js';
-import { evaluationsOfStages, movePolicyEvaluation } from '../policies/evaluations.repo.js';
-import { afterMove } from '../runs/commands.js';
+import { transitionRun } from '../runs/index.js';
+import { afterMove } from '../runs/index.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 
 /**
@@ -51,6 +50,7 @@ import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 async function enterTaskStage(
   tx: Db,
   config: Config,
+  evaluations: StageEvaluations,
   run: RunRow,
   stage: TaskStageName,
   leave: (work: FollowUp) => void,
@@ -59,7 +59,7 @@ async function enterTaskStage(
   if (!ts || ts.status !== 'pending') return 'pass';
   if (!ts.result_ids.length) {
     // A stage may also hold policy evaluations (post-plan): the policy area's hook starts them.
-    if ((await evaluationsOfStages(tx, [ts.id])).length) {
+    if (await evaluations.held(tx, ts.id)) {
       await setStageStatus(tx, ts.id, 'running', ['pending']);
       return 'wait';
     }
@@ -93,7 +93,7 @@ async function enterTaskStage(
  * their results and evaluations; a stage that waited for an override which never came (the run
  * was discarded) failed.
  */
-async function closeStages(tx: Db, runId: string): Promise<void> {
+async function closeStages(tx: Db, evaluations: StageEvaluations, runId: string): Promise<void> {
   const stages = await stagesOfRunIn(tx, runId, OPEN_STAGE);
   for (const ts of stages) {
     if (ts.status === 'awaiting_override') {
@@ -102,19 +102,30 @@ async function closeStages(tx: Db, runId: string): Promise<void> {
     }
     const event: TaskResultEvent = ts.status === 'pending' ? 'skip' : 'cancel';
     for (const r of await resultsOfStage(tx, ts.id)) await moveTaskResult(tx, r.id, event);
-    await movePolicyEvaluation(tx, { task_stage_id: ts.id }, event);
+    await evaluations.close(tx, ts.id, event);
     await setStageStatus(tx, ts.id, ts.status === 'pending' ? 'unreachable' : 'canceled', [ts.status]);
   }
 }
 
 const OPEN_STAGE: TaskStageStatus[] = ['pending', 'running', 'awaiting_override'];
 
+/**
+ * The policy evaluations a task stage may hold beside its tasks. The policies feature provides
+ * them, since it builds on run tasks' stages.
+ */
+export interface StageEvaluations {
+  /** Whether the stage holds any evaluation. */
+  held(tx: Db, stageId: string): Promise<boolean>;
+  /** Skips (stage never entered) or cancels the stage's evaluations as its run ends. */
+  close(tx: Db, stageId: string, event: Extract<TaskResultEvent, 'skip' | 'cancel'>): Promise<void>;
+}
+
 /** Wires run tasks into a run lifecycle: snapshots, stage hooks, clean-up, dispatch. */
-export function registerRunTasks(lifecycle: RunLifecycle, config: Config): void {
+export function registerRunTasks(lifecycle: RunLifecycle, config: Config, evaluations: StageEvaluations): void {
   lifecycle.onRunTransition(
     async (tx, change) => {
       if (change.event === 'create') await createStagesForRun(tx, change.run);
-      if (isFinal(change.to)) await closeStages(tx, change.run.id);
+      if (isFinal(change.to)) await closeStages(tx, evaluations, change.run.id);
     },
     (db, move, row) => {
       if (move.event === 'create') return workspaceHasTasks(db, row);
@@ -125,7 +136,7 @@ export function registerRunTasks(lifecycle: RunLifecycle, config: Config): void 
   for (const stage of TASK_STAGES) {
     lifecycle.registerStageHook(
       stage,
-      (tx, run, leave) => enterTaskStage(tx, config, run, stage, leave),
+      (tx, run, leave) => enterTaskStage(tx, config, evaluations, run, stage, leave),
       (db, runId) => stagePending(db, runId, stage),
     );
   }

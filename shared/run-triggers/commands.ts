@@ -10,7 +10,7 @@ import {
   ONE_TRIGGER_PER_SOURCE,
   type NamedRunTriggerRow,
 } from './repo.js';
-import { lockWorkspaceRow, type WorkspaceRow } from '../workspaces/repo.js';
+import { lockWorkspaceRow, type WorkspaceRow } from '../workspaces/index.js';
 
 const SOURCEABLE: Field = { relationship: 'sourceable' };
 

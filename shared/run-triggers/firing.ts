@@ -6,7 +6,7 @@ import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 import { isRunTriggerSource, sourceNames, subscribersOf } from './repo.js';
 import type { RunRow } from '../runs/repo.js';
 import type { FollowUp, RunLifecycle, RunMoves, RunTransition } from '../runs/lifecycle.js';
-import { insertPendingRun } from '../runs/moves.js';
+import { insertPendingRun } from '../runs/index.js';
 
 /**
  * When a run is applied, queues a run in every workspace that names its workspace as a run trigger

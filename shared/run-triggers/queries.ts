@@ -1,8 +1,8 @@
 import type { Db } from '../platform/db.js';
-import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../identity/access.queries.js';
+import { workspaceAccessMap, type OrganizationGrant, type WorkspaceAccess } from '../identity/index.js';
 import type { RunTriggerType } from './rules.js';
 import { namedRunTriggers, type NamedRunTriggerRow } from './repo.js';
-import { visibleWorkspacesByIds } from '../workspaces/queries.js';
+import { visibleWorkspacesByIds } from '../workspaces/index.js';
 import type { WorkspaceRow } from '../workspaces/repo.js';
 
 /**

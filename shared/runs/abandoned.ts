@@ -3,7 +3,7 @@ import { pageAfter, type Db } from '../platform/db.js';
 import { findRun, runsAbandoned, updatePhase, type RunRow } from './repo.js';
 import { workspaceIdOfRun } from './holding.repo.js';
 import { leaseRanOut } from './leases.repo.js';
-import { setLock } from '../workspaces/repo.js';
+import { setLock } from '../workspaces/index.js';
 import type { RunMoves } from './lifecycle.js';
 import { transitionRun } from './moves.js';
 import { afterMove, lockWorkspace } from './commands.js';

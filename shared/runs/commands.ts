@@ -17,7 +17,7 @@ import {
   type QueuedRunIds,
   type RunRow,
 } from './repo.js';
-import { findWorkspace } from '../workspaces/repo.js';
+import { findWorkspace } from '../workspaces/index.js';
 import type { RunReferences } from './queries.js';
 import { insertPendingRun, transitionRun } from './moves.js';
 import { runGate } from './gates.js';

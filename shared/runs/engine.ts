@@ -1,3 +1,6 @@
+// A dead worker's run directories, which the sweeper clears, are the engine's.
+export { removeAbandonedWorkdirs } from '../platform/terraform/runner.js';
+
 // The run engine's face for worker processes: a run's plan and apply phases in the sandbox.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -19,7 +22,7 @@ import {
 import { transitionRun } from './moves.js';
 import { runGate } from './gates.js';
 import { finishPhase, ProductFailed, type PhaseOutcome } from './progress.js';
-import { insertStateVersion, parseState } from '../state/repo.js';
+import { insertStateVersion, parseState } from '../state/index.js';
 import { errorAbandonedApply, lockForStateCheck } from './abandoned.js';
 import type { FollowUp } from './lifecycle.js';
 import { createLog, LogWriter } from '../platform/logs.js';
@@ -46,11 +49,11 @@ import { afterMove, lockWorkspace } from './commands.js';
 import { claimLease, leaseExpired, leaseUntil } from '../platform/leases.js';
 import { keepLease, leaseOwner, superviseProcess } from '../platform/terraform/supervise.js';
 import type { RunningPhases } from '../platform/terraform/phases.js';
-import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from '../variables/commands.js';
+import { resolveEffectiveVariables, variablesLogLines, type EffectiveVariables } from '../variables/index.js';
 import { newPhaseToken, revokePhaseToken } from './tokens.js';
 import type { NewRunToken } from '../identity/tokens.repo.js';
-import { runServiceAccess } from '../platform/service-access.js';
-import { openSshKey } from '../ssh-keys/commands.js';
+import { runServiceAccess } from './service-access.js';
+import { openSshKey } from '../ssh-keys/index.js';
 import { secretsWithheldLine } from './withheld-secrets.js';
 
 export interface ExecutionDeps extends Runtime {

@@ -10,9 +10,28 @@ export {
   organizationOfRunId,
   organizationOfWorkspace,
   startPendingRun,
+  afterMove,
+  insertRun,
+  nextStep,
 } from './commands.js';
 export { findComment } from './comments.repo.js';
 export { isFinal, runActions } from './machine.js';
-export { findPlan, findRun, type RunRow } from './repo.js';
+export {
+  findPlan,
+  findRun,
+  type RunRow,
+  redactedObjectOf,
+  setPlanRedacted,
+  type PlanRow,
+  planOfRun,
+  runsDue,
+} from './repo.js';
 export { createRequestedRun, type RunRequest } from './requests.js';
 export { stateReadableByRun } from './tokens.js';
+export { lockWorkspace, unlockWorkspace } from './workspace-locks.js';
+export { acceptUpload } from './uploads.js';
+export { transitionRun, insertPendingRun } from './moves.js';
+export { lockRun } from './holding.repo.js';
+export { continueAfterPlan, END_EVENT, resumeAfterStage, stagesAfterStage } from './progress.js';
+// The logs runs' phases (and module test runs) write, read back a piece at a time.
+export { readLog } from '../platform/logs.js';

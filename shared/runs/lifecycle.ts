@@ -9,7 +9,7 @@ import { anyOf, namedColumn, never, selectColumns } from './lifecycle.repo.js';
 /*
  * How the areas that take part in a run's life (run tasks, policy checks, notifications) are tied
  * to the run engine: one RunLifecycle per process, built at start-up by the entry point (see
- * run-lifecycle-areas.ts) and carried in the Runtime. It holds the listeners of run moves with
+ * shared/lifecycle-areas.ts) and carried in the Runtime. It holds the listeners of run moves with
  * their interests, the hooks of the run stages with theirs, and the work done after a move has
  * committed. The run engine itself knows no area.
  */

@@ -161,3 +161,6 @@ export function runActions(
       run.force_cancel_available_at <= now,
   };
 }
+
+/** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
+export const timestampKey = (status: string) => `${status.replace(/_/g, '-')}-at`;

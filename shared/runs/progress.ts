@@ -5,7 +5,7 @@ import { runGate } from './gates.js';
 import { leaseHeldBy, leaseHeldUnasked, releaseRunLease } from './leases.repo.js';
 import { phaseUpdate, type MoveOptions, type RunRow } from './repo.js';
 import { transitionRun, transitionRunThrough } from './moves.js';
-import { findCv, makeCurrent } from '../configuration-versions/repo.js';
+import { findCv, makeCurrent } from '../configuration-versions/index.js';
 import type { RunMoves, RunStage } from './lifecycle.js';
 
 /**

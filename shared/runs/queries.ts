@@ -6,7 +6,7 @@ import {
   type GrantedRead,
   type OrganizationGrant,
   type WorkspaceAccess,
-} from '../identity/access.queries.js';
+} from '../identity/index.js';
 import type { ApplyRow, PlanRow, RunRow } from './repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
 import type { WorkspaceRow } from '../workspaces/repo.js';

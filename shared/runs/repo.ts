@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { asJson, RELAXED_COMMIT, rowsOf, withWrites, type Db, type Writes, type Written } from '../platform/db.js';
-import { reachingVariablesFrom, setReachOf, type ResolvableVariable } from '../variables/repo.js';
-import { RUN_TOKEN_INSERT, type NewRunToken } from '../identity/tokens.repo.js';
+import { reachingVariablesFrom, setReachOf, type ResolvableVariable } from '../variables/index.js';
+import { RUN_TOKEN_INSERT, type NewRunToken } from '../identity/index.js';
 import { newId } from '../platform/ids.js';
-import type { IdempotencyColumns } from '../platform/idempotency.repo.js';
-import { FINAL_RUN_STATUSES, type RunEvent, type RunStatus } from './machine.js';
+import type { IdempotencyColumns } from '../idempotency/repo.js';
+import { FINAL_RUN_STATUSES, timestampKey, type RunEvent, type RunStatus } from './machine.js';
 import { insertLogs } from '../platform/logs.js';
 import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 
@@ -270,9 +270,6 @@ const runEventInsert = (db: Db, e: RunEventRow) =>
 export async function insertRunEvent(db: Db, e: RunEventRow): Promise<void> {
   await runEventInsert(db, e);
 }
-
-/** The status-timestamps key of a status, e.g. plan_queued -> plan-queued-at. */
-export const timestampKey = (status: string) => `${status.replace(/_/g, '-')}-at`;
 
 /** How a run moves: the event and what its move records. */
 export interface MoveOptions {

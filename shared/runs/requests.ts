@@ -1,11 +1,11 @@
 import type { Runtime } from '../runtime.js';
 import { NotFound, Unprocessable } from '../platform/errors.js';
-import { allows, type WorkspaceAccess } from '../identity/access.queries.js';
+import { allows, type WorkspaceAccess } from '../identity/index.js';
 import { usableForRuns } from '../configuration-versions/machine.js';
 import type { RunSourceCv } from '../configuration-versions/queries.js';
 import type { WorkspaceRow } from '../workspaces/repo.js';
 import { createRun, type CreatedRun } from './commands.js';
-import type { IdempotencyColumns } from '../platform/idempotency.repo.js';
+import type { IdempotencyColumns } from '../idempotency/repo.js';
 import { secretsWithheldFrom } from './withheld-secrets.js';
 
 /** The attributes a client sets on a run it creates. */

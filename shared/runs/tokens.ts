@@ -1,9 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import type { Principal } from '../identity/access.queries.js';
 import { NotFound } from '../platform/errors.js';
-import { newRunToken, revokeRunToken, type NewRunToken } from '../identity/tokens.repo.js';
+import { newRunToken, revokeRunToken, type NewRunToken } from '../identity/index.js';
 import type { WorkspaceRow } from '../workspaces/repo.js';
-import { mayReadOutputsAs } from '../state/commands.js';
+import { mayReadOutputsAs } from '../state/index.js';
 
 /** A run token's principal. */
 export type RunPrincipal = Extract<Principal, { kind: 'run' }>;

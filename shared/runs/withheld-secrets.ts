@@ -1,5 +1,5 @@
 import type { Db } from '../platform/db.js';
-import { withholdsSecretsFromPlanAccess } from '../organizations/repo.js';
+import { withholdsSecretsFromPlanAccess } from '../organizations/index.js';
 
 /**
  * Whether a run being queued gets none of its workspace's secrets (its sensitive variables, its

@@ -11,7 +11,7 @@ import {
   updateSshKey,
   type SshKeyRow,
 } from './repo.js';
-import { updateWorkspace, type WorkspaceRow } from '../workspaces/repo.js';
+import { updateWorkspace, type WorkspaceRow } from '../workspaces/index.js';
 
 /*
  * SSH keys: private keys an organization keeps for runs whose configurations fetch modules over

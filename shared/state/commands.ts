@@ -1,3 +1,4 @@
+import { decryptSecret } from '../platform/crypto.js';
 import { createHash } from 'node:crypto';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
@@ -19,9 +20,10 @@ import {
   sharesStateWith,
   workspacesOfOrganization,
   type ParsedState,
+  type StateOutputRow,
   type StateVersionRow,
 } from './repo.js';
-import { holderOf } from '../workspaces/locks.js';
+import { holderOf } from '../workspaces/rules.js';
 import {
   managedResourcesOf,
   servesState,
@@ -316,3 +318,7 @@ export async function changeRemoteStateConsumers(
 /** Whether runs of `consumerId` may read the outputs of `workspaceId` (remote state sharing). */
 export const mayReadOutputsAs = (rt: Runtime, workspaceId: string, consumerId: string) =>
   sharesStateWith(rt.db, workspaceId, consumerId);
+
+/** An output's value as stored: a sensitive one is kept sealed. */
+export const outputValue = (key: Buffer, o: StateOutputRow): unknown =>
+  JSON.parse(o.sensitive ? decryptSecret(key, o.value) : o.value);

@@ -1,5 +1,5 @@
 // The public face of the state feature (state versions, their outputs and backing data), which server and workers call.
-export { stateVersionBackingData } from './backing-data.js';
+export { stateVersionBackingData, purgeStateVersionData } from './backing-data.js';
 export {
   acceptStateUpload,
   changeRemoteStateConsumers,
@@ -8,6 +8,8 @@ export {
   remoteStateConsumers,
   rollbackStateVersion,
   type StateUploadKind,
+  mayReadOutputsAs,
+  outputValue,
 } from './commands.js';
 export { type BackingDataEvent, servesState } from './machine.js';
 export {
@@ -17,4 +19,6 @@ export {
   type StateOutputRow,
   stateVersionOrganization,
   type StateVersionRow,
+  insertStateVersion,
+  parseState,
 } from './repo.js';

@@ -1,5 +1,15 @@
 // The public face of the variables feature (workspace variables and variable sets), which server and workers call.
-export { changeVariable, createVariable, removeVariable, type VariableInput, variablesInEffect } from './commands.js';
+export {
+  changeVariable,
+  createVariable,
+  removeVariable,
+  type VariableInput,
+  variablesInEffect,
+  effectiveVariables,
+  resolveEffectiveVariables,
+  variablesLogLines,
+  type EffectiveVariables,
+} from './commands.js';
 export {
   applyVariableSet,
   changeVariableSet,
@@ -8,3 +18,4 @@ export {
   unapplyVariableSet,
   type VarsetInput,
 } from './sets.js';
+export { openValue, storedValue, reachingVariablesFrom, setReachOf, type ResolvableVariable } from './repo.js';

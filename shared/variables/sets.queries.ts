@@ -9,7 +9,7 @@ import {
 } from '../identity/permissions.rules.js';
 import { PROJECT_ACCESS_LEVELS, projectPermissionsFor, workspaceAccessOfProject } from '../projects/rules.js';
 import type { VariableSetRow } from './sets.repo.js';
-import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../policies/project-sets.repo.js';
+import { projectIdsBySet, setsOfProject, setsOfWorkspaceProject } from '../projects/index.js';
 import { containing, fetchPage, type Page } from '../platform/page.js';
 
 /*

@@ -1,9 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import { Conflict, Unprocessable } from '../platform/errors.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { parseState } from '../state/repo.js';
+import { parseState } from '../state/index.js';
 import { isUniqueViolation, type Db } from '../platform/db.js';
-import { resolveExecution } from '../agent-pools/commands.js';
+import { resolveExecution } from '../agent-pools/index.js';
 import { poolWithoutAgentMode } from '../agent-pools/rules.js';
 import {
   currentStateObjectId,

@@ -1,5 +1,4 @@
-// The public face of the workspaces feature (workspaces, their locks, tags, assessments and auto-destroy), which server and workers call.
-export { sweepAutoDestroy } from './auto-destroy.js';
+// The public face of the workspaces feature (workspaces and their tags), which server and workers call.
 export {
   addWorkspaceTags,
   changeWorkspace,
@@ -10,12 +9,18 @@ export {
   type TagRef,
   tagWorkspaces,
 } from './commands.js';
-export { lockWorkspace, unlockWorkspace } from './locks.js';
 export {
   deleteWorkspace,
   findWorkspace,
   findWorkspaceByName,
   type WorkspaceRow,
   type WorkspaceSettings,
+  lockWorkspaceRow,
+  followDefaultExecution,
+  setLock,
+  clearLock,
+  holdingRun,
+  updateWorkspace,
 } from './repo.js';
 export { findTag } from './tags.repo.js';
+export { visibleWorkspacesByIds } from './queries.js';

@@ -6,7 +6,7 @@ import {
   type GrantedRead,
   type OrganizationGrant,
   type WorkspaceAccess,
-} from '../identity/access.queries.js';
+} from '../identity/index.js';
 import type { WorkspaceRow } from './repo.js';
 import { groupUnder } from '../platform/page.js';
 import type { StateOutputRow } from '../state/repo.js';

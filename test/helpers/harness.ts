@@ -5,7 +5,7 @@ import { dropDatabase } from '../../shared/platform/db.js';
 import { migrateLatest } from '../../shared/platform/db/migrate.js';
 import { createLogger } from '../../shared/platform/logger.js';
 import { openRuntime, closeRuntime, type Runtime } from '../../shared/runtime.js';
-import { createRunLifecycle } from '../../shared/runs/lifecycle-areas.js';
+import { createRunLifecycle } from '../../shared/lifecycle-areas.js';
 import { bullPrefix } from '../../shared/platform/queues.js';
 import { masters } from '../../shared/platform/redis.js';
 import { startWeb, type WebHandle } from '../../server/web.js';

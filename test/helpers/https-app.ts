@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../shared/platform/config.js';
 import { createLogger } from '../../shared/platform/logger.js';
 import { closeRuntime, openRuntime } from '../../shared/runtime.js';
-import { createRunLifecycle } from '../../shared/runs/lifecycle-areas.js';
+import { createRunLifecycle } from '../../shared/lifecycle-areas.js';
 import { startWeb } from '../../server/web.js';
 import { freePort, harness } from './harness.js';
 import type { ApiResponse } from './api.js';

@@ -17,7 +17,7 @@ import {
 import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
 import { insertPendingRun } from '../../shared/runs/moves.js';
 import { collectOldVersions } from '../../shared/configuration-versions/commands.js';
-import { signGrant } from '../../shared/platform/signed-urls.js';
+import { signGrant } from '../../server/signed-urls.js';
 
 type Org = { name: string; owner: TestUser };
 type Action = 'archive' | 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';

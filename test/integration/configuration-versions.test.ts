@@ -24,7 +24,7 @@ import {
 } from '../helpers/fixtures.js';
 import { insertCv, insertIngress } from '../../shared/configuration-versions/repo.js';
 import { readAll } from '../../shared/platform/store/postgres-store.js';
-import { signGrant } from '../../shared/platform/signed-urls.js';
+import { signGrant } from '../../server/signed-urls.js';
 
 type Org = { name: string; owner: TestUser };
 type Access = 'read' | 'plan' | 'write' | 'admin';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, doc, expectError, type ApiResponse } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { openMailBody } from '../../shared/notifications/mail.repo.js';
+import { openMailBody } from '../../shared/mail/repo.js';
 import { pointers, refused } from '../helpers/identity.js';
 import { countRows, createOrg, createTeam, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
 

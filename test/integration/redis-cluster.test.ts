@@ -63,7 +63,7 @@ describe('Redis Cluster: every key of the service in one slot', function () {
     const script = [
       `const { loadConfig } = await import(${module('../../shared/platform/config.js')});`,
       `const { openRuntime, closeRuntime } = await import(${module('../../shared/runtime.js')});`,
-      `const { createRunLifecycle } = await import(${module('../../shared/runs/lifecycle-areas.js')});`,
+      `const { createRunLifecycle } = await import(${module('../../shared/lifecycle-areas.js')});`,
       `const { createLogger } = await import(${module('../../shared/platform/logger.js')});`,
       'const config = loadConfig();',
       "const rt = openRuntime(config, createRunLifecycle(config), createLogger('error'));",

@@ -4,7 +4,7 @@ import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, type TestUser } from '../helpers/fixtures.js';
 import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
-import { signGrant } from '../../shared/platform/signed-urls.js';
+import { signGrant } from '../../server/signed-urls.js';
 
 const WORKER_ENV = { RUN_LEASE_SECONDS: '3', RECONCILE_INTERVAL_MS: '1000', FORCE_CANCEL_COOLOFF_SECONDS: '1' };
 const MAIN_TF =

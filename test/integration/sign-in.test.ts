@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, doc, expectError } from '../helpers/api.js';
 import { harness, startSecondApp } from '../helpers/harness.js';
-import { openMailBody } from '../../shared/notifications/mail.repo.js';
+import { openMailBody } from '../../shared/mail/repo.js';
 import { sweepSignIn } from '../../shared/identity/sign-in.js';
 import { createOrg, createUser, createWorkspace, uniq } from '../helpers/fixtures.js';
 import { startHttpsApp, httpsCall, type HttpsApp } from '../helpers/https-app.js';

@@ -26,6 +26,11 @@ const IMPORT_CASES = [
     code: "import { a } from './violation-cycle-a.js';\nexport const b = () => a;\n",
   },
   {
+    rule: 'features-through-faces',
+    file: 'shared/policies/violation-deep.ts',
+    code: "import { findRun } from '../runs/repo.js';\nexport const x = findRun;\n",
+  },
+  {
     rule: 'web-not-workers',
     file: 'server/violation-workers.ts',
     code: "import { startWorkers } from '../workers/bootstrap.js';\nexport const x = startWorkers;\n",
@@ -49,6 +54,11 @@ const IMPORT_CASES = [
     rule: 'entries-through-faces',
     file: 'server/violation-repo.ts',
     code: "import { findRun } from '../shared/runs/repo.js';\nexport const x = findRun;\n",
+  },
+  {
+    rule: 'entries-platform-edge',
+    file: 'server/violation-platform.ts',
+    code: "import { encryptSecret } from '../shared/platform/crypto.js';\nexport const x = encryptSecret;\n",
   },
   {
     rule: 'entries-no-database',

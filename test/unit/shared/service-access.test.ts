@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { prepareWorkdir, type TerraformSettings } from '../../../shared/platform/terraform/runner.js';
-import { runServiceAccess, SERVICE_PATHS, tokenVariable } from '../../../shared/platform/service-access.js';
+import { SERVICE_PATHS } from '../../../shared/platform/config.js';
+import { runServiceAccess, tokenVariable } from '../../../shared/runs/service-access.js';
 import { tarGz } from '../../helpers/fixtures.js';
 import { unsandboxed } from '../../helpers/sandbox.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { assessmentFindings, assessmentTriggers } from '../../../../shared/workspaces/assessments.rules.js';
+import { assessmentFindings, assessmentTriggers } from '../../../../shared/assessments/rules.js';
 
 describe('assessment findings', () => {
   const prior = {

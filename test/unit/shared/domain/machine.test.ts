@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { IllegalTransition } from '../../../../shared/platform/errors.js';
-import { mailMachine } from '../../../../shared/notifications/mail.machine.js';
+import { mailMachine } from '../../../../shared/mail/machine.js';
 import { membershipMachine } from '../../../../shared/identity/memberships.machine.js';
 
 describe('state machines', () => {

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from '../platform/db.js';
 
 /** The tables whose creations take an Idempotency-Key (see shared/platform/idempotency.ts). */
 export type IdempotentTable = 'runs' | 'configuration_versions';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
-import { mailMachine, type MailStatus } from './mail.machine.js';
+import { mailMachine, type MailStatus } from './machine.js';
 import { claimLease } from '../platform/leases.js';
 import { decryptSecret, encryptSecret } from '../platform/crypto.js';
 

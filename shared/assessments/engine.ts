@@ -1,10 +1,10 @@
 import type { Runtime } from '../runtime.js';
 import type { TerraformSettings } from '../platform/terraform/runner.js';
-import { effectiveVariables } from '../variables/commands.js';
-import { workspaceSshKey } from '../ssh-keys/commands.js';
+import { effectiveVariables } from '../variables/index.js';
+import { workspaceSshKey } from '../ssh-keys/index.js';
 import { prepareWorkdir } from '../platform/terraform/runner.js';
 import { planCommand, spawnPhase, type SpareShell } from '../platform/terraform/phase-process.js';
-import { assessmentFindings, assessmentTriggers } from './assessments.rules.js';
+import { assessmentFindings, assessmentTriggers } from './rules.js';
 import {
   archiveOfCv,
   findAssessedWorkspace,
@@ -13,12 +13,12 @@ import {
   objectOfStateVersion,
   workspacesDueForAssessment,
   type AssessmentRow,
-} from './assessments.repo.js';
+} from './repo.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { assessmentPayload, assessmentResultJson } from '../notifications/payloads.js';
+import { assessmentPayload, assessmentResultJson } from '../notifications/index.js';
 import { enqueueAfterCommit, firstTries, jobs } from '../platform/queues.js';
-import { recordDeliveries } from '../notifications/triggers.js';
+import { recordDeliveries } from '../notifications/index.js';
 
 /**
  * The assessment sweep (run by the reconciler): queues an assessment for every workspace with

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../identity/access.queries.js';
-import { isUniqueViolation, type Db } from './db.js';
-import { BadRequest, Conflict, Unprocessable } from './errors.js';
+import { isUniqueViolation, type Db } from '../platform/db.js';
+import { BadRequest, Conflict, Unprocessable } from '../platform/errors.js';
 import {
   createdUnder,
   idempotencyIndex,
   releaseExpired,
   type IdempotencyColumns,
   type IdempotentTable,
-} from './idempotency.repo.js';
+} from './repo.js';
 
 /** The header a client sends to make a creation safe to retry. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -1,25 +1,10 @@
 import type { Runtime } from '../runtime.js';
 import type { Principal } from '../identity/access.queries.js';
 import { Conflict } from '../platform/errors.js';
-import { clearLock, findWorkspace, holdingRun, setLock, type LockHolder, type WorkspaceRow } from './repo.js';
-import { kickWorkspace } from '../runs/commands.js';
+import { clearLock, findWorkspace, holdingRun, setLock, type WorkspaceRow } from '../workspaces/index.js';
+import { kickWorkspace } from './commands.js';
+import { holderOf } from '../workspaces/rules.js';
 
-/** Who a principal locks a workspace as. */
-export function holderOf(principal: Principal): LockHolder {
-  switch (principal.kind) {
-    case 'user':
-      return { type: 'users', id: principal.user.id };
-    case 'team':
-      return { type: 'teams', id: principal.team.id };
-    case 'organization':
-      return { type: 'organizations', id: principal.organizationName };
-    case 'run':
-      // Never reached (a run token reaches no lock route); it would hold the lock as its run.
-      return { type: 'runs', id: principal.runId };
-  }
-}
-
-/** Who holds a workspace's lock, as a refusal names it. */
 /**
  * Who holds a lock, worded as Terraform Cloud words it ("is locked by Run …", "… by User", "… by
  * Team"; clients such as go-tfe tell the cases apart by these words), naming no other user or team.

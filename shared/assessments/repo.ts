@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
-import type { AssessmentFindings } from './assessments.rules.js';
+import type { AssessmentFindings } from './rules.js';
 
 /** A health assessment's result row. */
 export interface AssessmentRow extends AssessmentFindings {

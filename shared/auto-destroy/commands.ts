@@ -1,11 +1,11 @@
 import type { Runtime } from '../runtime.js';
-import { findCv } from '../configuration-versions/repo.js';
+import { findCv } from '../configuration-versions/index.js';
 import { usableForRuns } from '../configuration-versions/machine.js';
 import type { RunRow } from '../runs/repo.js';
 import type { FollowUp } from '../runs/lifecycle.js';
-import { autoDestroyPayload } from '../notifications/payloads.js';
-import { recordDeliveries } from '../notifications/triggers.js';
-import { afterMove, insertRun } from '../runs/commands.js';
+import { autoDestroyPayload } from '../notifications/index.js';
+import { recordDeliveries } from '../notifications/index.js';
+import { afterMove, insertRun } from '../runs/index.js';
 import { firstTries } from '../platform/queues.js';
 import {
   autoDestroyDue,
@@ -13,7 +13,7 @@ import {
   lockAutoDestroyWorkspace,
   recordAutoDestroyStep,
   type AutoDestroyWorkspace,
-} from './auto-destroy.repo.js';
+} from './repo.js';
 
 const HOUR = 3_600_000;
 const REMINDERS = [

@@ -1,7 +1,7 @@
 import { type ElementField, Unprocessable } from '../platform/errors.js';
 import type { Db } from '../platform/db.js';
-import { projectIdsIn } from '../projects/repo.js';
-import { applySetToProjects, removeSetFromProjects, type ProjectSetKind } from './project-sets.repo.js';
+import { projectIdsIn } from './repo.js';
+import { applySetToProjects, removeSetFromProjects, type ProjectSetKind } from './sets.repo.js';
 
 /** A variable or policy set as applying it to projects needs it. */
 interface SetRef {
