@@ -1,10 +1,9 @@
 import type { Config } from './platform/config.js';
 import { RunLifecycle } from './runs/lifecycle.js';
-import { registerRunTasks } from './run-tasks/stages.js';
-import { registerNotifications } from './notifications/triggers.js';
-import { registerPolicyChecks } from './policies/checks.js';
-import { stageEvaluations } from './policies/stage-evaluations.js';
-import { registerRunTriggers } from './run-triggers/firing.js';
+import { registerRunTasks } from './run-tasks/index.js';
+import { registerNotifications } from './notifications/index.js';
+import { registerPolicyChecks, stageEvaluations } from './policies/index.js';
+import { registerRunTriggers } from './run-triggers/index.js';
 
 /**
  * The run lifecycle of a process: run tasks, notifications, policy checks and run triggers wired

@@ -44,7 +44,7 @@ export async function runStep(
   }
 }
 
-/** A health assessment of one workspace (a refresh-only plan; see shared/workspaces/assessments.ts). */
+/** A health assessment of one workspace (a refresh-only plan; see shared/assessments/engine.ts). */
 export async function runAssessment(
   job: QueueJob<'run-pipeline', 'assess'>,
   deps: WorkerDeps,

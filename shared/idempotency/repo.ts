@@ -1,6 +1,6 @@
 import type { Db } from '../platform/db.js';
 
-/** The tables whose creations take an Idempotency-Key (see shared/platform/idempotency.ts). */
+/** The tables whose creations take an Idempotency-Key (see shared/idempotency/commands.ts). */
 export type IdempotentTable = 'runs' | 'configuration_versions';
 
 /** What a created row carries of the key it was created under. */

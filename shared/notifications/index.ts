@@ -19,3 +19,4 @@ export { assessmentPayload, assessmentResultJson, autoDestroyPayload } from './p
 export { recordDeliveries } from './triggers.js';
 export { deliveriesDue } from './deliveries.repo.js';
 export { verificationsDue } from './verifications.repo.js';
+export { registerNotifications } from './triggers.js';

@@ -52,3 +52,5 @@ export {
   toolVersionOf,
 } from './tool-versions.js';
 export { runsWithQueuedEvaluations } from './evaluations.repo.js';
+export { registerPolicyChecks } from './checks.js';
+export { stageEvaluations } from './stage-evaluations.js';

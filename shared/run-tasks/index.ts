@@ -25,3 +25,4 @@ export {
 } from './repo.js';
 export { completeStageIfDone } from './stages.js';
 export { lockStage } from './stages.repo.js';
+export { registerRunTasks, type StageEvaluations } from './stages.js';

@@ -2,3 +2,4 @@
 export { createRunTrigger, removeRunTrigger } from './commands.js';
 export { findRunTrigger } from './repo.js';
 export { isRunTriggerType, triggerReason } from './rules.js';
+export { registerRunTriggers } from './firing.js';
