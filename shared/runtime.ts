@@ -36,7 +36,7 @@ export interface Runtime {
   lifecycle: RunLifecycle;
   /** Digests JSON plans (on threads, a few at a time). */
   planDigests: PlanDigester;
-  /** Redactions of stored plans under way in this process, by plan (docs/design-for-speed.md, "In-flight"). */
+  /** Redactions of stored plans under way in this process, by plan (docs/design-for-speed.md, "Shared work"). */
   redactingPlans: SharedWork<string>;
   /** The process's Prometheus metrics, which the entry point builds (see shared/operations/metrics.ts). */
   metrics: Metrics;

@@ -74,7 +74,7 @@ export const pageAfter = (db: Db, query: Knex.QueryBuilder, after: string | null
 };
 
 /** Runs writes on their own, as one statement. */
-export async function runWrites(db: Db, writes: Writes): Promise<void> {
+export async function writeAsOneStatement(db: Db, writes: Writes): Promise<void> {
   if (!writes.length) return;
   await withWrites(db, writes).select(db.raw('1'));
 }

@@ -1,4 +1,4 @@
-import { runWrites, type Db, type Writes } from './db.js';
+import { writeAsOneStatement, type Db, type Writes } from './db.js';
 import { newId } from './ids.js';
 
 const STX = Buffer.from([0x02]);
@@ -129,7 +129,7 @@ export class LogWriter {
 
   /** Ends the log with ETX (through `db`, e.g. the transaction that records the end of the phase); readers then know it is complete. */
   async close(db: Db = this.db): Promise<void> {
-    await runWrites(db, await this.closing(db));
+    await writeAsOneStatement(db, await this.closing(db));
   }
 
   /**
@@ -161,7 +161,7 @@ export class LogWriter {
     this.buffered = 0;
     const [size, cut] = [this.size, this.cut];
     try {
-      await runWrites(db, this.appendWrites(db, data, finished));
+      await writeAsOneStatement(db, this.appendWrites(db, data, finished));
     } catch (err) {
       [this.size, this.cut] = [size, cut];
       this.buffer.unshift(data);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Runtime } from '../runtime.js';
 import type { Config } from '../platform/config.js';
-import { runWrites, type Db, type Writes } from '../platform/db.js';
+import { writeAsOneStatement, type Db, type Writes } from '../platform/db.js';
 import { encryptSecret, newApiToken, sha256Hex } from '../platform/crypto.js';
 import { isFinal } from '../runs/machine.js';
 import {
@@ -171,7 +171,7 @@ async function completeLockedStage(m: RunMoves, ts: TaskStageRow | undefined): P
   if (!gate.closeStage) return undefined;
   const closing: Writes = [['closed_stage', stageStatusUpdate(tx, ts.id, gate.closeStage, ['running'])]];
   if (run.status !== `${ts.stage}_running`) {
-    await runWrites(tx, closing);
+    await writeAsOneStatement(tx, closing);
     return undefined;
   }
   return leaveStage(m, run, ts.stage, gate, answers, { along: closing });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { runWrites, type Db, type Writes } from '../platform/db.js';
+import { writeAsOneStatement, type Db, type Writes } from '../platform/db.js';
 import { runMachine, type RunEvent } from './machine.js';
 import { runGate } from './gates.js';
 import { leaseHeldBy, leaseHeldUnasked, releaseRunLease } from './leases.repo.js';
@@ -85,7 +85,7 @@ export async function followRoute(
   writes: Writes = [],
 ): Promise<RunRow | undefined> {
   if (!steps.length) {
-    await runWrites(m.tx, writes);
+    await writeAsOneStatement(m.tx, writes);
     return start;
   }
   const [{ onlyIf, ...first }, ...rest] = steps;
@@ -233,7 +233,7 @@ export async function finishPhase(
   if (stages.some((stage) => lifecycle.stageConcerned(stage, answers))) {
     const current = await releaseRunLease(tx, run.id, executing, unasked, released);
     if (!current) {
-      await runWrites(tx, writes);
+      await writeAsOneStatement(tx, writes);
       return canceledLate();
     }
     moved = await followRoute(m, current, await routeAfterPhase(m, current, outcome, answers), writes);

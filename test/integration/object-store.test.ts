@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { createDb, runWrites } from '../../shared/platform/db.js';
+import { createDb, writeAsOneStatement as runWrites } from '../../shared/platform/db.js';
 import { PostgresObjectStore, readAll } from '../../shared/platform/store/postgres-store.js';
 import { harness } from '../helpers/harness.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { openBytes, sealBytes } from '../crypto.js';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import { RELAXED_COMMIT, rowsOf, runWrites, type Db, type Writes } from '../db.js';
+import { RELAXED_COMMIT, rowsOf, writeAsOneStatement, type Db, type Writes } from '../db.js';
 import { newId } from '../ids.js';
 import type { ObjectStore, ObjectWriter, StoredObject } from './object-store.js';
 
@@ -71,7 +71,7 @@ export class PostgresObjectStore implements ObjectStore {
   ): Promise<StoredObject> {
     if (Buffer.isBuffer(data) && data.length <= CHUNK) {
       const { object, writes } = this.smallObject(tx, data, opts);
-      await runWrites(tx, writes);
+      await writeAsOneStatement(tx, writes);
       return object;
     }
     const id = newId(opts.prefix ?? 'obj');
