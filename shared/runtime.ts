@@ -1,6 +1,6 @@
 import type { Config } from './platform/config.js';
 import { createDb, type Db } from './platform/db.js';
-import { createLogger, type Logger } from './platform/logger.js';
+import { createLogger, type Logger, createTracing, type Tracing } from './platform/logger.js';
 import { createRedis, type RedisConnection } from './platform/redis.js';
 import { closeQueues, createQueues, DeliveryRounds, type Queues } from './platform/queues.js';
 import type { ObjectStore } from './platform/store/object-store.js';
@@ -12,7 +12,6 @@ import type { RunLifecycle } from './runs/lifecycle.js';
 import { PlanDigester } from './plans/digest.js';
 import { SharedWork } from './platform/shared-work.js';
 import { createMetrics, observeRuntime, type Metrics } from './operations/metrics.js';
-import { createTracing, type Tracing } from './platform/logger.js';
 import { recordRunMoves } from './operations/index.js';
 
 /**

@@ -16,9 +16,8 @@ import {
 } from './repo.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { assessmentPayload, assessmentResultJson } from '../notifications/index.js';
+import { assessmentPayload, assessmentResultJson, recordDeliveries } from '../notifications/index.js';
 import { enqueueAfterCommit, firstTries, jobs } from '../platform/queues.js';
-import { recordDeliveries } from '../notifications/index.js';
 
 /**
  * The assessment sweep (run by the reconciler): queues an assessment for every workspace with

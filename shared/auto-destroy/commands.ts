@@ -3,8 +3,7 @@ import { findCv } from '../configuration-versions/index.js';
 import { usableForRuns } from '../configuration-versions/machine.js';
 import type { RunRow } from '../runs/repo.js';
 import type { FollowUp } from '../runs/lifecycle.js';
-import { autoDestroyPayload } from '../notifications/index.js';
-import { recordDeliveries } from '../notifications/index.js';
+import { autoDestroyPayload, recordDeliveries } from '../notifications/index.js';
 import { afterMove, insertRun } from '../runs/index.js';
 import { firstTries } from '../platform/queues.js';
 import {

@@ -9,8 +9,7 @@ import {
 } from './repo.js';
 import { followDefaultExecution } from '../workspaces/index.js';
 import { resolveExecution } from '../agent-pools/index.js';
-import { addTeamMembers, insertTeam } from '../identity/index.js';
-import { insertMembership } from '../identity/index.js';
+import { addTeamMembers, insertTeam, insertMembership } from '../identity/index.js';
 import { insertProject } from '../projects/index.js';
 import { DEFAULT_PROJECT_NAME } from '../projects/rules.js';
 import { mayCreateOrganizations } from '../identity/permissions.rules.js';

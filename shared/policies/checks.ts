@@ -5,8 +5,15 @@ import { isFinal } from '../runs/machine.js';
 import { runGate } from '../runs/gates.js';
 import { overridableNow, type PolicyCheckScope } from './checks.machine.js';
 import type { RunLifecycle, RunMoves, StageInterest } from '../runs/lifecycle.js';
-import { findRun, type RunRow } from '../runs/index.js';
-import { transitionRun } from '../runs/index.js';
+import {
+  findRun,
+  type RunRow,
+  transitionRun,
+  lockRun,
+  continueAfterPlan,
+  END_EVENT,
+  afterMove,
+} from '../runs/index.js';
 import {
   checksOfRun,
   insertPolicyCheck,
@@ -17,9 +24,6 @@ import {
 } from './checks.repo.js';
 import { registerPolicyEvaluations } from './stage-evaluations.js';
 import { checkSetIdsOf, runHasCheckSets } from './stage-evaluations.repo.js';
-import { lockRun } from '../runs/index.js';
-import { continueAfterPlan, END_EVENT } from '../runs/index.js';
-import { afterMove } from '../runs/index.js';
 
 const ORGANIZATION_SCOPE: PolicyCheckScope = 'organization';
 

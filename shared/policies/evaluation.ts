@@ -1,13 +1,12 @@
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { VERDICT_EVENT } from './checks.machine.js';
-import { findRun, planOfRun, type RunRow } from '../runs/index.js';
+import { findRun, planOfRun, type RunRow, afterMove } from '../runs/index.js';
 import { findUserById } from '../identity/index.js';
 import { findWorkspace, type WorkspaceRow } from '../workspaces/index.js';
 import { checksOfRun, movePolicyCheck, type PolicyCheckRow } from './checks.repo.js';
 import { policySetsForRun, type RunPolicySet } from './repo.js';
 import { readAll } from '../platform/store/postgres-store.js';
-import { afterMove } from '../runs/index.js';
 import { evaluatePolicies, type PolicyEngines } from './engines.js';
 import { erroredOutcomes } from './cli.js';
 import { buildRunInput } from './run-input.js';

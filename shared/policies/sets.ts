@@ -1,6 +1,5 @@
 import type { Db } from '../platform/db.js';
-import { applySetToProjects } from '../projects/index.js';
-import { assertProjects } from '../projects/index.js';
+import { applySetToProjects, assertProjects } from '../projects/index.js';
 import { type ElementField, type Field, Unprocessable } from '../platform/errors.js';
 import { FREE_POLICIES_PER_SET, FREE_POLICY_SETS_PER_ORGANIZATION, type PolicyKind } from './rules.js';
 import {

@@ -6,7 +6,7 @@ import type { FollowUp, RunLifecycle } from '../runs/lifecycle.js';
 import type { RunRow } from '../runs/repo.js';
 import type { TaskStageRow } from '../run-tasks/repo.js';
 import type { StageEvaluations } from '../run-tasks/stages.js';
-import { setStageStatus } from '../run-tasks/index.js';
+import { setStageStatus, lockStage } from '../run-tasks/index.js';
 import { evaluationsOfStages, insertPolicyEvaluation, movePolicyEvaluation } from './evaluations.repo.js';
 import {
   ensurePostPlanStage,
@@ -16,11 +16,7 @@ import {
   runHasPendingEvaluations,
   runOfStage,
 } from './stage-evaluations.repo.js';
-import { lockRun } from '../runs/index.js';
-import { lockStage } from '../run-tasks/index.js';
-import { transitionRun } from '../runs/index.js';
-import { continueAfterPlan } from '../runs/index.js';
-import { afterMove } from '../runs/index.js';
+import { lockRun, transitionRun, continueAfterPlan, afterMove } from '../runs/index.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 
 /*

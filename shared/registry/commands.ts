@@ -8,6 +8,8 @@ import {
   insertModule,
   type RegistryModuleRow,
   type TestRunRow,
+  insertQueuedTestRun,
+  type TestRunRequest,
 } from '../module-tests/index.js';
 import { offerNoCodeModule } from './no-code.js';
 import {
@@ -20,10 +22,8 @@ import {
   versionsOfModules,
   type ModuleVersionRow,
 } from './repo.js';
-import { insertCv, moveCv } from '../configuration-versions/index.js';
+import { insertCv, moveCv, intakeArchive, UploadRefused } from '../configuration-versions/index.js';
 import { enqueueAfterCommit, jobs } from '../platform/queues.js';
-import { intakeArchive, UploadRefused } from '../configuration-versions/index.js';
-import { insertQueuedTestRun, type TestRunRequest } from '../module-tests/index.js';
 
 /**
  * Creates a registry module; `noCode` also offers it for no-code provisioning at its latest

@@ -22,13 +22,18 @@ import {
   variableOptionsOf,
   type NoCodeModuleRow,
 } from './no-code.repo.js';
-import { deleteWorkspace, findWorkspace, type WorkspaceRow, type WorkspaceSettings } from '../workspaces/index.js';
+import {
+  deleteWorkspace,
+  findWorkspace,
+  type WorkspaceRow,
+  type WorkspaceSettings,
+  createWorkspace,
+} from '../workspaces/index.js';
 import { publishedVersions } from './queries.js';
 import { serviceHostname } from '../platform/config.js';
 import { createWorkspaceCv } from '../configuration-versions/index.js';
 import { acceptUpload } from '../runs/index.js';
 import { createVariable, type VariableInput } from '../variables/index.js';
-import { createWorkspace } from '../workspaces/index.js';
 
 /*
  * No-code modules: a private registry module offered for provisioning workspaces. A workspace

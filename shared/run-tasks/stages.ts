@@ -36,10 +36,8 @@ import {
   stagesOfRunIn,
   workspaceHasTasks,
 } from './stages.repo.js';
-import { resumeAfterStage, stagesAfterStage } from '../runs/index.js';
+import { resumeAfterStage, stagesAfterStage, transitionRun, afterMove } from '../runs/index.js';
 import { runGate, type SettledStageGate } from '../runs/gates.js';
-import { transitionRun } from '../runs/index.js';
-import { afterMove } from '../runs/index.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 
 /**

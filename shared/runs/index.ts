@@ -1,4 +1,4 @@
-// The public face of the runs feature (their requests, moves, execution and comments), which server and workers call.
+// The public face of the runs feature (their requests, moves, execution and comments; workspace locks and accepted uploads, which let runs go), which server, workers and other features call.
 export { handOnAbandonedRuns } from './abandoned.js';
 export {
   cancelRun,

@@ -16,6 +16,8 @@ import type { RunRow } from './repo.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './commands.js';
 import { secretsWithheldFrom } from './withheld-secrets.js';
 
+// Accepting an upload lives with runs: what follows it, queueing the version's run or test run, builds on runs.
+
 /**
  * Accepts the archive of a pending version as it arrives: each piece is checked (gzip, tar
  * structure, paths, links, entry count, unpacked size) before it is written to the store, and the

@@ -4,13 +4,11 @@ import type { Logger } from '../platform/logger.js';
 import { deliveryJobs, jobs, requeue, type JobSpec, type Queues } from '../platform/queues.js';
 import { mailDue } from '../mail/index.js';
 import { runsWithQueuedEvaluations } from '../policies/index.js';
-import { runsDue } from '../runs/index.js';
+import { runsDue, nextStep } from '../runs/index.js';
 import { taskRequestsDue, taskResultsPastDeadline } from '../run-tasks/index.js';
-import { deliveriesDue } from '../notifications/index.js';
+import { deliveriesDue, verificationsDue } from '../notifications/index.js';
 import { testRunsDue } from '../module-tests/index.js';
-import { verificationsDue } from '../notifications/index.js';
 import type { RunStatus } from '../runs/machine.js';
-import { nextStep } from '../runs/index.js';
 
 /** Rows one page of a source's walk reads: every due row is reached, however many, a page at a time. */
 export const RECONCILE_BATCH = 500;
