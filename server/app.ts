@@ -24,6 +24,7 @@ import { projectRoutes } from './routes/projects.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
 import { dataRetentionPolicyRoutes } from './routes/data-retention-policies.js';
 import { sshKeyRoutes } from './routes/ssh-keys.js';
+import { vcsRoutes } from './routes/vcs.js';
 import { noCodeModuleRoutes } from './routes/no-code-modules.js';
 import { consoleRoutes, oauthRoutes } from './routes/sign-in.js';
 import { boardRouter, BOARD_PATH } from './board.js';
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps): express.Express {
   api.use(agentPoolRoutes(deps));
   api.use(dataRetentionPolicyRoutes(deps));
   api.use(sshKeyRoutes(deps));
+  api.use(vcsRoutes(deps));
   api.use(noCodeModuleRoutes(deps));
   app.use('/api/v2', api);
   app.use('/api/registry/v1', registryProtocolRoutes(deps));

@@ -61,6 +61,7 @@ import type { ProjectRow } from '../shared/projects/repo.js';
 import type { AgentPoolRow } from '../shared/agent-pools/repo.js';
 import type { SshKeyRow } from '../shared/ssh-keys/repo.js';
 import type { NoCodeModuleRow } from '../shared/registry/no-code.repo.js';
+import type { OAuthClientRow, OAuthTokenRow } from '../shared/vcs/repo.js';
 import { managesVarsets, varsetVisible } from '../shared/variables/sets.queries.js';
 import { relationshipIdIn } from './handlers/body.js';
 
@@ -78,6 +79,11 @@ const PROJECT = grantedRead('projects');
 const AGENT_POOL = grantedRead('agent_pools');
 const SSH_KEY = grantedRead('ssh_keys');
 const NO_CODE_MODULE = grantedRead('no_code_modules');
+const OAUTH_CLIENT = grantedRead('oauth_clients');
+// A token's organization is its connection's.
+const OAUTH_TOKEN = grantedRead(
+  '(select t.*, c.organization_name from oauth_tokens t join oauth_clients c on c.id = t.oauth_client_id)',
+);
 
 export interface OrgScope {
   org: OrganizationRow;
@@ -515,6 +521,48 @@ export async function sshKeyScope(
   if (!found?.grant) throw new NotFound();
   await sshKeysAllowed(db, principal, found.grant, manage);
   return { key: found.row, grant: found.grant };
+}
+
+/**
+ * VCS connections: manage-vcs-settings changes them; it, or admin access to a workspace (which
+ * connects a repository with one), sees them. 404 otherwise.
+ */
+async function vcsAllowed(db: Db, grant: OrganizationGrant, manage: boolean): Promise<void> {
+  if (grant.permissions['manage-vcs-settings']) return;
+  if (manage || !(await administersSomeWorkspace(db, grant))) throw new NotFound();
+}
+
+/** The organization whose VCS connections a request lists (or adds to, `manage`), for a caller allowed to (see vcsAllowed). */
+export async function vcsScope(db: Db, principal: Principal, name: string, manage = false): Promise<OrgScope> {
+  const scope = await orgScope(db, principal, name);
+  await vcsAllowed(db, scope.grant, manage);
+  return scope;
+}
+
+/** A VCS connection, for a caller allowed to see it (or change it, `manage`); 404 otherwise. */
+export async function oauthClientScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  manage = false,
+): Promise<OAuthClientRow> {
+  const found = await rowWithGrant<OAuthClientRow>(db, principal, OAUTH_CLIENT, [id]);
+  if (!found?.grant) throw new NotFound();
+  await vcsAllowed(db, found.grant, manage);
+  return found.row;
+}
+
+/** A VCS connection's token, for a caller allowed to see it (or change it, `manage`); 404 otherwise. */
+export async function oauthTokenScope(
+  db: Db,
+  principal: Principal,
+  id: string,
+  manage = false,
+): Promise<OAuthTokenRow> {
+  const found = await rowWithGrant<OAuthTokenRow & { organization_name: string }>(db, principal, OAUTH_TOKEN, [id]);
+  if (!found?.grant) throw new NotFound();
+  await vcsAllowed(db, found.grant, manage);
+  return found.row;
 }
 
 /** A no-code module and the caller's grant in its organization: members see it, manage-modules (`manage`) changes it; 404 otherwise. */

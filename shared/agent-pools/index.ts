@@ -6,3 +6,4 @@ export {
   removeAgentPool,
   resolveExecution,
 } from './commands.js';
+export { type AgentPoolRow, findAgentPool } from './repo.js';

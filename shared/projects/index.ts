@@ -11,6 +11,7 @@ export {
   defaultProjectOf,
   deleteTeamProject,
   findProject,
+  projectIdsIn,
   findTeamProject,
   type ProjectRow,
   type ProjectSettings,

@@ -14,6 +14,7 @@ import { policyToolSchemas } from './policy-tools.js';
 import { agentPoolSchemas } from './agent-pools.js';
 import { dataRetentionPolicySchemas } from './data-retention-policies.js';
 import { sshKeySchemas } from './ssh-keys.js';
+import { vcsSchemas } from './vcs.js';
 import { noCodeModuleSchemas } from './no-code-modules.js';
 
 /** Every request body schema, by name; each later area adds its own map here. */
@@ -34,6 +35,7 @@ export const schemas = {
   ...agentPoolSchemas,
   ...dataRetentionPolicySchemas,
   ...sshKeySchemas,
+  ...vcsSchemas,
   ...noCodeModuleSchemas,
 } as const;
 export type SchemaName = keyof typeof schemas;

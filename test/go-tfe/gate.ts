@@ -149,6 +149,9 @@ async function main(): Promise<number> {
             TFE_ADDRESS: base,
             TFE_TOKEN: run.token,
             ADMIN_TOKEN: adminToken,
+            // go-tfe's VCS connection tests skip without a GitHub token. The service stores a token
+            // without asking GitHub (it is used when a repository is connected), so any text serves.
+            OAUTH_CLIENT_GITHUB_TOKEN: process.env.OAUTH_CLIENT_GITHUB_TOKEN ?? 'ghp_unverified_test_token',
             OUT: run.dir,
             EXPECT: expect,
             PATH: runtimes.SENTINEL_PATH.includes('/')

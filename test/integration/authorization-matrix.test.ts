@@ -109,6 +109,10 @@ const CLASSES = {
   'manage-vcs-settings': { ...allow('owner', 'siteAdmin'), orgToken: 403 },
   /** Seeing SSH keys: manage-vcs-settings, or admin access to a workspace (the admin member); the organization token gets 403. */
   'ssh-key-read': { ...allow('admin', 'owner', 'siteAdmin'), orgToken: 403 },
+  /** Seeing VCS connections: manage-vcs-settings, or admin access to a workspace (the admin member). */
+  'vcs-read': allow('admin', 'orgToken', 'owner', 'siteAdmin'),
+  /** Organization permission manage-vcs-settings, for VCS connections (the organization token has it). */
+  'vcs-manage': allow(...ORG_MANAGERS),
   /** Read access to the world's project: the read member's team holds read project access on it. */
   'project-read': allow('read', 'orgToken', 'owner', 'siteAdmin'),
   /** Organization permission manage-policy-overrides. */
@@ -213,6 +217,9 @@ interface World {
   project: string;
   agentPool: string;
   sshKey: string;
+  /** A VCS connection (GitHub, with a token) and its token. */
+  oauthClient: string;
+  oauthToken: string;
   /** The world's module offered for no-code provisioning. */
   noCodeModule: string;
   readProjectGrant: string;
@@ -549,6 +556,21 @@ async function newSshKey(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/ssh-keys`, sshKeyDoc())).data.id;
 }
 
+/** A VCS connection's document: GitHub with a token string (which becomes its OAuth token). */
+const oauthClientDoc = () =>
+  doc('oauth-clients', {
+    'service-provider': 'github',
+    'http-url': 'https://github.com',
+    'api-url': 'https://api.github.com',
+    'oauth-token-string': uniq('ghp'),
+  });
+
+/** A new VCS connection of the world's organization, and its token. */
+async function newOAuthClient(): Promise<{ client: string; token: string }> {
+  const created = (await must('POST', `/organizations/${world.org.name}/oauth-clients`, oauthClientDoc())).data;
+  return { client: created.id, token: created.relationships['oauth-tokens'].data[0].id };
+}
+
 async function newProject(): Promise<string> {
   return (await must('POST', `/organizations/${world.org.name}/projects`, doc('projects', { name: uniq('prj') }))).data
     .id;
@@ -754,6 +776,7 @@ async function buildWorld(): Promise<World> {
   w.project = await newProject();
   w.agentPool = await newAgentPool();
   w.sshKey = await newSshKey();
+  ({ client: w.oauthClient, token: w.oauthToken } = await newOAuthClient());
   w.noCodeModule = await newNoCodeModule(w.module.id);
   w.readProjectGrant = await projectGrant(members[0].teamId, w.project, 'read');
   w.policySetParameter = await newPolicySetParameter();
@@ -2341,6 +2364,68 @@ const MATRIX: Record<string, Entry> = {
   'DELETE /api/v2/ssh-keys/:id': {
     access: 'manage-vcs-settings',
     call: async (w, _who, allowed) => ({ path: `/api/v2/ssh-keys/${allowed ? await newSshKey() : w.sshKey}` }),
+  },
+  // VCS connections and their tokens.
+  'GET /api/v2/organizations/:org/oauth-clients': {
+    access: 'vcs-read',
+    call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/oauth-clients` }),
+  },
+  'POST /api/v2/organizations/:org/oauth-clients': {
+    access: 'vcs-manage',
+    call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/oauth-clients`, body: oauthClientDoc() }),
+  },
+  'GET /api/v2/oauth-clients/:id': {
+    access: 'vcs-read',
+    call: (w) => ({ path: `/api/v2/oauth-clients/${w.oauthClient}` }),
+  },
+  'PATCH /api/v2/oauth-clients/:id': {
+    access: 'vcs-manage',
+    call: (w) => ({
+      path: `/api/v2/oauth-clients/${w.oauthClient}`,
+      body: doc('oauth-clients', { name: uniq('vcs') }),
+    }),
+  },
+  'DELETE /api/v2/oauth-clients/:id': {
+    access: 'vcs-manage',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/oauth-clients/${allowed ? (await newOAuthClient()).client : w.oauthClient}`,
+    }),
+  },
+  'POST /api/v2/oauth-clients/:id/relationships/projects': {
+    access: 'vcs-manage',
+    call: (w) => ({
+      path: `/api/v2/oauth-clients/${w.oauthClient}/relationships/projects`,
+      body: { data: [{ type: 'projects', id: w.project }] },
+    }),
+  },
+  'DELETE /api/v2/oauth-clients/:id/relationships/projects': {
+    access: 'vcs-manage',
+    call: (w) => ({
+      path: `/api/v2/oauth-clients/${w.oauthClient}/relationships/projects`,
+      body: { data: [{ type: 'projects', id: w.project }] },
+    }),
+  },
+  'GET /api/v2/oauth-clients/:id/oauth-tokens': {
+    access: 'vcs-read',
+    call: (w) => ({ path: `/api/v2/oauth-clients/${w.oauthClient}/oauth-tokens` }),
+  },
+  'GET /api/v2/organizations/:org/oauth-tokens': {
+    access: 'vcs-read',
+    call: (w) => ({ path: `/api/v2/organizations/${w.org.name}/oauth-tokens` }),
+  },
+  'GET /api/v2/oauth-tokens/:id': {
+    access: 'vcs-read',
+    call: (w) => ({ path: `/api/v2/oauth-tokens/${w.oauthToken}` }),
+  },
+  'PATCH /api/v2/oauth-tokens/:id': {
+    access: 'vcs-manage',
+    call: (w) => ({ path: `/api/v2/oauth-tokens/${w.oauthToken}`, body: doc('oauth-tokens', {}) }),
+  },
+  'DELETE /api/v2/oauth-tokens/:id': {
+    access: 'vcs-manage',
+    call: async (w, _who, allowed) => ({
+      path: `/api/v2/oauth-tokens/${allowed ? (await newOAuthClient()).token : w.oauthToken}`,
+    }),
   },
   'PATCH /api/v2/workspaces/:id/relationships/ssh-key': {
     access: 'workspace-admin',
