@@ -31,6 +31,7 @@ import { boardRouter, BOARD_PATH } from './board.js';
 import { consoleApp, CONSOLE_PATH, favicon } from './console.js';
 import { Uploads } from './uploads.js';
 import { openApiDocument } from './openapi.js';
+import { vcsWebhookRoutes } from './routes/vcs-webhooks.js';
 
 /** Builds the Express application (no listen), so tests and entry files share it. */
 export function createApp(deps: AppDeps): express.Express {
@@ -59,6 +60,7 @@ export function createApp(deps: AppDeps): express.Express {
   // The console's sign-in API (session cookie) and terraform login's token endpoint.
   app.use('/api/console', consoleRoutes(deps));
   app.use(oauthRoutes(deps));
+  app.use(vcsWebhookRoutes(deps));
 
   // One intake per application: its own slots count this web process's uploads, the callers' are shared in Redis.
   const uploads = new Uploads(deps);

@@ -4,9 +4,10 @@ import { registerRunTasks } from './run-tasks/index.js';
 import { registerNotifications } from './notifications/index.js';
 import { registerPolicyChecks, stageEvaluations } from './policies/index.js';
 import { registerRunTriggers } from './run-triggers/index.js';
+import { registerCommitStatuses } from './vcs/index.js';
 
 /**
- * The run lifecycle of a process: run tasks, notifications, policy checks and run triggers wired
+ * The run lifecycle of a process: run tasks, notifications, policy checks, run triggers and commit statuses wired
  * onto one RunLifecycle. Built once by each entry point (and by the tests' and benchmarks' runtimes) and
  * carried in its Runtime.
  */
@@ -16,5 +17,6 @@ export function createRunLifecycle(config: Config): RunLifecycle {
   registerNotifications(lifecycle, config);
   registerPolicyChecks(lifecycle);
   registerRunTriggers(lifecycle);
+  registerCommitStatuses(lifecycle, config);
   return lifecycle;
 }

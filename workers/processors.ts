@@ -8,6 +8,7 @@ import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
+import { fetchConfiguration, sendCommitStatuses, syncHook } from './vcs.js';
 
 /** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
 export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
@@ -21,12 +22,16 @@ export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
   verification: { [JOB.verify]: verify },
   'test-run-execution': { [JOB.testRun]: runTestRun },
+  vcs: { [JOB.vcsHookSync]: syncHook, [JOB.vcsFetch]: fetchConfiguration, [JOB.commitStatus]: sendCommitStatuses },
 };
 
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */
 export function concurrency(rt: Runtime, queue: QueueName): number {
   if (queue === 'run-pipeline' || queue === 'test-run-execution') return rt.config.runConcurrency;
-  return queue === 'notification-delivery' || queue === 'run-task-dispatch' || queue === 'verification'
+  return queue === 'notification-delivery' ||
+    queue === 'run-task-dispatch' ||
+    queue === 'verification' ||
+    queue === 'vcs'
     ? OUTBOUND_QUEUE_CONCURRENCY
     : 1;
 }

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { AppDeps } from '../context.js';
+import { NotFound } from '../../shared/platform/errors.js';
 import {
   changeClientProjects,
   changeOAuthClient,
@@ -7,6 +8,7 @@ import {
   createOAuthClient,
   removeOAuthClient,
   removeOAuthToken,
+  receiveDelivery,
   type OAuthClientInput,
   type OAuthClientRow,
   type ServiceProvider,
@@ -141,5 +143,15 @@ export function vcsHandlers(deps: AppDeps) {
       await removeOAuthToken(deps, token.id);
       res.status(204).end();
     },
+  };
+}
+
+/** POST /webhooks/vcs/:hookId: a provider's delivery (see receiveDelivery); answers what it created. */
+export function vcsWebhookHandler(deps: AppDeps) {
+  return async (req: Req, res: Response) => {
+    if (!/^[0-9a-f]{32}$/.test(req.params.hookId)) throw new NotFound();
+    const body = typeof req.body === 'string' ? req.body : '';
+    const result = await receiveDelivery(deps, req.params.hookId, req.headers, body);
+    res.status(200).json({ outcome: result.outcome, 'configuration-version-ids': result.configurationVersionIds });
   };
 }

@@ -63,6 +63,7 @@ import {
   workspaceResource,
 } from '../serializers/foundation.js';
 import { assignSshKey } from '../../shared/ssh-keys/index.js';
+import { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from '../../shared/vcs/index.js';
 import { lockWorkspace, stateReadableByRun, unlockWorkspace } from '../../shared/runs/index.js';
 
 /** API attribute -> column, for the settings a client may write. */
@@ -212,6 +213,21 @@ export function workspaceHandlers(deps: AppDeps) {
     };
   }
 
+  /** The repository settings a request's `vcs-repo` gives a workspace (see vcsRepoSettings), or undefined when it names none. */
+  async function repositoryOf(req: Req, organizationName: string, current: WorkspaceRow | null) {
+    const attrs = attributesOf(req);
+    if (!('vcs-repo' in attrs)) return undefined;
+    return vcsRepoSettings(deps, organizationName, attrs['vcs-repo'] as VcsRepoInput | null, current?.vcs_repo ?? null);
+  }
+
+  /** Changes a workspace's settings and repository; the provider's webhooks follow (see syncHooksAfter). */
+  async function changeRepositoryAndSettings(req: Req, ws: WorkspaceRow, settings: WorkspaceSettings) {
+    const repo = await repositoryOf(req, ws.organization_name, ws);
+    const updated = await changeWorkspace(deps, ws, { ...settings, ...repo });
+    if (repo) await syncHooksAfter(deps, [ws.vcs_hook_id, updated.vcs_hook_id]);
+    return updated;
+  }
+
   /** Answers with the workspace document; `known`: the workspace's facts when the caller has them (else they are read). */
   async function respond(
     res: Response,
@@ -263,7 +279,9 @@ export function workspaceHandlers(deps: AppDeps) {
         }
       ).data.relationships;
       const tags = tagRefs(relationships?.tags?.data);
-      const ws = await createWorkspace(deps, org.name, { ...settings, name: settings.name! }, tags);
+      const repo = await repositoryOf(req, org.name, null);
+      const ws = await createWorkspace(deps, org.name, { ...settings, ...repo, name: settings.name! }, tags);
+      if (repo) await syncHooksAfter(deps, [ws.vcs_hook_id]);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.
       const facts = tags.length ? undefined : NO_FACTS;
       const access = grant.permissions['manage-workspaces']
@@ -371,7 +389,7 @@ export function workspaceHandlers(deps: AppDeps) {
       const inc = include(req);
       const projectId = await namedProject(deps, res.locals.principal, req, ws.organization_name);
       const settings = { ...settingsFrom(attributesOf(req)), ...(projectId ? { project_id: projectId } : {}) };
-      const updated = await changeWorkspace(deps, ws, settings);
+      const updated = await changeRepositoryAndSettings(req, ws, settings);
       await respond(res, 200, updated, scope, inc);
     },
 
@@ -381,7 +399,7 @@ export function workspaceHandlers(deps: AppDeps) {
       if (!ws) throw new NotFound();
       const scope = await workspaceScope(db, res.locals.principal, ws, 'admin');
       const projectId = await namedProject(deps, res.locals.principal, req, ws.organization_name);
-      const updated = await changeWorkspace(deps, scope.workspace, {
+      const updated = await changeRepositoryAndSettings(req, scope.workspace, {
         ...settingsFrom(attributesOf(req)),
         ...(projectId ? { project_id: projectId } : {}),
       });
@@ -391,6 +409,7 @@ export function workspaceHandlers(deps: AppDeps) {
     async destroy(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       await deleteWorkspace(db, workspace.id);
+      await syncHooksAfter(deps, [workspace.vcs_hook_id]);
       res.status(204).end();
     },
 
@@ -443,6 +462,7 @@ export function workspaceHandlers(deps: AppDeps) {
       if (!ws) throw new NotFound();
       await workspaceScope(db, res.locals.principal, ws, 'admin');
       await deleteWorkspace(db, ws.id);
+      await syncHooksAfter(deps, [ws.vcs_hook_id]);
       res.status(204).end();
     },
 
@@ -504,6 +524,7 @@ export function workspaceHandlers(deps: AppDeps) {
     async safeDelete(req: Req, res: Response) {
       const { workspace } = await workspaceScopeById(db, res.locals.principal, req.params.id, 'admin');
       await safeDeleteWorkspace(deps, workspace);
+      await syncHooksAfter(deps, [workspace.vcs_hook_id]);
       res.status(204).end();
     },
 
@@ -513,6 +534,7 @@ export function workspaceHandlers(deps: AppDeps) {
       if (!ws) throw new NotFound();
       const { workspace } = await workspaceScope(db, res.locals.principal, ws, 'admin');
       await safeDeleteWorkspace(deps, workspace);
+      await syncHooksAfter(deps, [workspace.vcs_hook_id]);
       res.status(204).end();
     },
   };

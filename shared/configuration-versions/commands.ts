@@ -18,11 +18,17 @@ import {
 
 /**
  * Marks a pending version errored (compare-and-set) and explains why. Used for corrupt, empty
- * or oversized uploads; nothing else changes.
+ * or oversized uploads, and (`from` fetching) for a repository that could not be fetched.
  */
-export async function failUpload(db: Db, cvId: string, message: string): Promise<CvRow | undefined> {
+export async function failUpload(
+  db: Db,
+  cvId: string,
+  message: string,
+  from: 'pending' | 'fetching' = 'pending',
+): Promise<CvRow | undefined> {
   return db.transaction(async (tx) => {
-    const cv = await moveCv(tx, cvId, 'fail', { error: 'invalid-archive', error_message: message }, ['pending']);
+    const error = from === 'fetching' ? 'fetch-failed' : 'invalid-archive';
+    const cv = await moveCv(tx, cvId, 'fail', { error, error_message: message }, [from]);
     // An errored version is no use for runs: its workspace gets back the version it displaced.
     if (cv) await giveBackCurrent(tx, cv);
     return cv;

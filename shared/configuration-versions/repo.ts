@@ -78,6 +78,13 @@ export const cvsOfWorkspace = (db: Db, workspaceId: string) =>
 export const findIngress = (db: Db, cvId: string) =>
   db<IngressRow>('ingress_attributes').where({ configuration_version_id: cvId }).first();
 
+/** A new version's timestamps: queued, and the moment it entered the state it starts in (a fetched one starts fetching). */
+function timestampsAtCreation(status: CvStatus | undefined): Record<string, string> {
+  const now = new Date().toISOString();
+  const entered = status && TIMESTAMP_OF[status];
+  return { 'queued-at': now, ...(entered ? { [entered]: now } : {}) };
+}
+
 export async function insertCv(
   db: Db,
   attrs: Partial<Pick<CvRow, 'workspace_id' | 'registry_module_id'>> &
@@ -87,7 +94,7 @@ export async function insertCv(
     },
 ): Promise<CvRow> {
   const [row] = await db<CvRow>('configuration_versions')
-    .insert({ id: newId('cv'), ...attrs, status_timestamps: asJson(db, { 'queued-at': new Date().toISOString() }) })
+    .insert({ id: newId('cv'), ...attrs, status_timestamps: asJson(db, timestampsAtCreation(attrs.status)) })
     .returning('*');
   return row;
 }

@@ -21,7 +21,7 @@ export interface OutboundOptions {
 
 export interface OutboundRequest {
   url: string;
-  method?: 'POST' | 'GET' | 'PATCH';
+  method?: 'POST' | 'GET' | 'PATCH' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   /** When set, the exact body bytes are signed (hex HMAC-SHA512) into these headers. */
@@ -106,6 +106,26 @@ function failure(err: Error & { code?: unknown; cause?: unknown }): string {
   if (/connect timed out/.test(err.message))
     return err.message.replace(/^.*(connect timed out after \d+ ms).*$/s, '$1');
   return code ? `connection failed (${code})` : 'connection failed';
+}
+
+/**
+ * The address a tool that connects by itself (git) may use for `hostname`: every address the name
+ * resolves to must be allowed, as for the guarded client; the tool is then pinned to the first, so
+ * a second lookup cannot lead it elsewhere.
+ */
+export async function allowedAddressOf(hostname: string, allowedCidrs: readonly string[]): Promise<string> {
+  const allowed = allowedCidrs.map((c) => ipaddr.parseCIDR(c) as [Parsed, number]);
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const list: LookupAddress[] = isIP(bare)
+    ? [{ address: bare, family: isIP(bare) }]
+    : await new Promise((resolve, reject) =>
+        dnsLookup(bare, { all: true }, (err, addresses) =>
+          err ? reject(new BlockedAddressError(DESTINATION_NOT_ALLOWED)) : resolve(addresses),
+        ),
+      );
+  if (!list.length || list.some((a) => !addressAllowed(a.address, allowed)))
+    throw new BlockedAddressError(DESTINATION_NOT_ALLOWED);
+  return list[0].address;
 }
 
 /** How long an idle kept-alive connection stays open. */

@@ -16,6 +16,7 @@ export const QUEUE_NAMES = [
   'notification-delivery',
   'test-run-execution',
   'run-pipeline',
+  'vcs',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -30,6 +31,9 @@ export const JOB = {
   notify: 'notify',
   assess: 'assess',
   testRun: 'test-run',
+  vcsHookSync: 'hook-sync',
+  vcsFetch: 'fetch',
+  commitStatus: 'commit-status',
 } as const;
 
 /**
@@ -76,6 +80,21 @@ export interface TestRunPayload {
   testRunId: string;
 }
 
+/** A repository webhook of a VCS connection, brought in line with the workspaces that follow it. */
+export interface VcsHookPayload {
+  hookId: string;
+}
+
+/** A configuration version fetched from its repository. */
+export interface VcsFetchPayload extends OfOrganization {
+  configurationVersionId: string;
+}
+
+/** The commit statuses of a run not yet reported to its provider, sent in order. */
+export interface CommitStatusPayload extends OfOrganization {
+  runId: string;
+}
+
 /** The jobs of the housekeeping schedules carry nothing. */
 export type NoPayload = Record<string, never>;
 
@@ -95,6 +114,11 @@ export interface QueueJobs {
   'run-task-dispatch': { [JOB.taskDispatch]: TaskResultPayload & OfOrganization };
   verification: { [JOB.verify]: VerificationPayload };
   'test-run-execution': { [JOB.testRun]: TestRunPayload };
+  vcs: {
+    [JOB.vcsHookSync]: VcsHookPayload;
+    [JOB.vcsFetch]: VcsFetchPayload;
+    [JOB.commitStatus]: CommitStatusPayload;
+  };
 }
 
 /** The names of a queue's jobs. */
@@ -223,6 +247,36 @@ export const jobs = {
     data: { testRunId },
     jobId: `exec-${testRunId}`,
   }),
+  /**
+   * Creates or removes a repository's webhook at its provider; retried, as the provider may be
+   * away. Each change of the workspaces that follow it asks again, so its id is not reused.
+   */
+  vcsHookSync: (hookId: string): JobSpecOf<'vcs', typeof JOB.vcsHookSync> => ({
+    queue: 'vcs',
+    name: JOB.vcsHookSync,
+    data: { hookId },
+    jobId: `hook-${hookId}-${Date.now()}`,
+    opts: { attempts: 6, backoff: { type: 'exponential', delay: 5000 } },
+  }),
+  /** Fetches a configuration version from its repository, once per version. */
+  vcsFetch: (cvId: string, organization: string | null): JobSpecOf<'vcs', typeof JOB.vcsFetch> => ({
+    queue: 'vcs',
+    name: JOB.vcsFetch,
+    data: withOrganization({ configurationVersionId: cvId }, organization),
+    jobId: `fetch-${cvId}`,
+    opts: { attempts: 3, backoff: { type: 'exponential', delay: 2000 } },
+  }),
+  /** Sends a run's queued commit statuses; `seq` tells the jobs of one run's successive moves apart. */
+  commitStatus: (
+    runId: string,
+    organization: string | null,
+    seq: string,
+  ): JobSpecOf<'vcs', typeof JOB.commitStatus> => ({
+    queue: 'vcs',
+    name: JOB.commitStatus,
+    data: withOrganization({ runId }, organization),
+    jobId: `status-${runId}-${seq}`,
+  }),
   /** Checks a destination URL while the API waits for the outcome. */
   verify: (verificationId: string, organization: string | null): JobSpecOf<'verification', typeof JOB.verify> => ({
     queue: 'verification',
@@ -242,6 +296,8 @@ const ROW_KEYS: readonly [key: string, kind: string, resource: string | null][] 
   ['mailId', 'mail', null],
   ['verificationId', 'verification', null],
   ['testRunId', 'test-run', null],
+  ['configurationVersionId', 'configuration-version', '/api/v2/configuration-versions/'],
+  ['hookId', 'vcs-hook', null],
   ['workspaceId', 'workspace', '/api/v2/workspaces/'],
 ];
 

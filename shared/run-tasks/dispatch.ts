@@ -43,6 +43,7 @@ function requestBody(
         working_directory: facts.workspace_working_directory,
         vcs_repo: facts.workspace_vcs_repo,
       },
+      commit: facts.commit,
     }),
   );
 }

@@ -13,6 +13,8 @@ export interface TaskRequestContext {
   cvDownloadable: boolean;
   organizationName: string;
   workspace: { id: string; name: string; working_directory: string; vcs_repo: Record<string, unknown> | null };
+  /** The commit the run's configuration was fetched from, when it was. */
+  commit?: { branch: string | null; commit_url: string | null; pull_request_url: string | null } | null;
 }
 
 const STAGES_WITH_PLAN: readonly TaskStageName[] = ['post_plan', 'pre_apply', 'post_apply'];
@@ -46,9 +48,9 @@ export function taskRequestBody(ctx: TaskRequestContext): Record<string, unknown
     task_result_callback_url: `${api}/task-results/${ctx.taskResultId}/callback`,
     task_result_enforcement_level: ctx.enforcementLevel,
     task_result_id: ctx.taskResultId,
-    vcs_branch: vcs ? ((vcs.branch as string | undefined) ?? null) : null,
-    vcs_commit_url: null,
-    vcs_pull_request_url: null,
+    vcs_branch: ctx.commit?.branch ?? (vcs ? (vcs.branch as string | undefined) || null : null),
+    vcs_commit_url: ctx.commit?.commit_url ?? null,
+    vcs_pull_request_url: ctx.commit?.pull_request_url ?? null,
     vcs_repo_url: vcs ? ((vcs['repository-http-url'] as string | undefined) ?? null) : null,
     workspace_app_url: app,
     workspace_id: ctx.workspace.id,

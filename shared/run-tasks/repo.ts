@@ -352,6 +352,8 @@ export interface TaskRequestFacts {
   workspace_id: string;
   workspace_working_directory: string;
   workspace_vcs_repo: Record<string, unknown> | null;
+  /** The commit the run's configuration came from (a version fetched from a repository), else null. */
+  commit: { branch: string | null; commit_url: string | null; pull_request_url: string | null } | null;
 }
 
 /**
@@ -392,13 +394,16 @@ export async function claimTaskDispatch(
          'configuration_version_id', r.configuration_version_id,
          'cv_downloadable', coalesce(cv.status = 'uploaded' and cv.archive_object_id is not null, false),
          'run_created_by', u.username, 'plan_id', p.id,
-         'workspace_id', w.id, 'workspace_name', w.name, 'workspace_working_directory', w.working_directory, 'workspace_vcs_repo', w.vcs_repo
+         'workspace_id', w.id, 'workspace_name', w.name, 'workspace_working_directory', w.working_directory, 'workspace_vcs_repo', w.vcs_repo,
+         'commit', case when ia.id is null then null else json_build_object(
+           'branch', ia.branch, 'commit_url', ia.commit_url, 'pull_request_url', ia.pull_request_url) end
        ) as request
      from relaxed, claimed c
      join task_stages s on s.id = c.task_stage_id
      join runs r on r.id = c.run_id
      join workspaces w on w.id = r.workspace_id
      left join configuration_versions cv on cv.id = r.configuration_version_id
+     left join ingress_attributes ia on ia.configuration_version_id = r.configuration_version_id
      left join users u on u.id = r.created_by_id
      left join plans p on p.run_id = r.id`,
     [claim],

@@ -18,8 +18,13 @@ import { secretsWithheldFrom } from './withheld-secrets.js';
 
 // Accepting an upload lives with runs: what follows it, queueing the version's run or test run, builds on runs.
 
+/** A version fetched from its repository: the run it queues carries the commit's message. */
+export interface FetchedFrom {
+  message: string;
+}
+
 /**
- * Accepts the archive of a pending version as it arrives: each piece is checked (gzip, tar
+ * Accepts the archive of a pending version (or, `fetched`, of one fetched from its repository) as it arrives: each piece is checked (gzip, tar
  * structure, paths, links, entry count, unpacked size) before it is written to the store, and the
  * first problem refuses the upload there (the version errors, nothing stays stored). Once whole,
  * the version moves to `uploaded`, becomes current unless provisional, and a run is queued when
@@ -32,16 +37,18 @@ export async function acceptUpload(
   before: CvRow,
   body: AsyncIterable<Buffer>,
   declaredBytes?: number,
+  fetched?: FetchedFrom,
 ): Promise<{ cv: CvRow; run: RunRow | null }> {
   const cvId = before.id;
-  if (before.status !== 'pending')
+  const from = fetched ? 'fetching' : 'pending';
+  if (before.status !== from)
     throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
   if (before.workspace_id && before.auto_queue_runs && before.speculative)
     await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
   const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {
-    await failUpload(rt.db, cvId, message);
+    await failUpload(rt.db, cvId, message, from);
     throw new UploadRefused(kind, title, message);
   };
   const { writer } = await intakeArchive(rt, body, declaredBytes, refuse);
@@ -52,7 +59,7 @@ export async function acceptUpload(
     const [result, followUps] = await rt.lifecycle.transaction(rt.db, async (m) => {
       const { tx } = m;
       const stored = await writer.finish(tx);
-      const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, ['pending']);
+      const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, [from]);
       if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
@@ -64,6 +71,7 @@ export async function acceptUpload(
             workspace_id: cv.workspace_id,
             configuration_version_id: cv.id,
             source: 'tfe-configuration-version',
+            ...(fetched ? { message: fetched.message } : {}),
             plan_only: cv.speculative,
             auto_apply: !cv.speculative && workspace.auto_apply === true,
             created_by_id: cv.created_by_id,

@@ -49,7 +49,22 @@ export const workspaceAttributes = {
   'agent-pool-id': { oneOf: [{ type: 'null' }, { type: 'string', minLength: 1, maxLength: 64 }] },
   operations: BOOL,
   'terraform-version': { type: 'string', pattern: '^(latest|[0-9]+\\.[0-9]+\\.[0-9]+(-[A-Za-z0-9.]+)?)$' },
-  'vcs-repo': { oneOf: [{ type: 'null' }, { type: 'object' }] },
+  'vcs-repo': {
+    oneOf: [
+      { type: 'null' },
+      {
+        type: 'object',
+        properties: {
+          identifier: TEXT(255),
+          'oauth-token-id': TEXT(100),
+          'github-app-installation-id': { oneOf: [{ type: 'null' }, TEXT(100)] },
+          branch: { oneOf: [{ type: 'null' }, TEXT(255)] },
+          'ingress-submodules': BOOL,
+          'tags-regex': { oneOf: [{ type: 'null' }, TEXT(255)] },
+        },
+      },
+    ],
+  },
   'assessments-enabled': BOOL,
   'auto-destroy-at': NULLABLE_TIME,
   'allow-destroy-plan': BOOL,

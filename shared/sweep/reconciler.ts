@@ -8,6 +8,7 @@ import { runsDue, nextStep } from '../runs/index.js';
 import { taskRequestsDue, taskResultsPastDeadline } from '../run-tasks/index.js';
 import { deliveriesDue, verificationsDue } from '../notifications/index.js';
 import { testRunsDue } from '../module-tests/index.js';
+import { commitStatusesDue, fetchesDue } from '../vcs/index.js';
 import type { RunStatus } from '../runs/machine.js';
 
 /** Rows one page of a source's walk reads: every due row is reached, however many, a page at a time. */
@@ -80,6 +81,14 @@ export const reconcileSources: ReconcileSource[] = [
   source<Keyed<{ id: string }>>('test-runs', testRunsDue, (rows) => rows.map((r) => jobs.testRun(r.id))),
   source<Keyed<{ id: string; organization_name: string }>>('verifications', verificationsDue, (rows) =>
     rows.map((r) => jobs.verify(r.id, r.organization_name)),
+  ),
+  // Configuration versions waiting for their repository's files.
+  source<Keyed<{ id: string; organization_name: string }>>('vcs-fetches', fetchesDue, (rows) =>
+    rows.map((r) => jobs.vcsFetch(r.id, r.organization_name)),
+  ),
+  // Runs whose commit statuses are due: retries, and sends whose process died.
+  source<Keyed<{ organization_name: string }>>('commit-statuses', commitStatusesDue, (rows) =>
+    rows.map((r) => jobs.commitStatus(r.key, r.organization_name, 'due')),
   ),
 ];
 

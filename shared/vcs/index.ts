@@ -1,4 +1,4 @@
-// The public face of the vcs feature (VCS connections, as TFE's OAuth clients, and their tokens), which server and workers call.
+// The public face of the vcs feature (VCS connections, as TFE's OAuth clients, and their tokens; the repositories workspaces follow, their webhooks, fetches and commit statuses), which server and workers call.
 export {
   changeClientProjects,
   changeOAuthClient,
@@ -10,3 +10,10 @@ export {
 } from './commands.js';
 export { findOAuthClient, findOAuthToken, type OAuthClientRow, type OAuthTokenRow } from './repo.js';
 export { callbackUrl, connectPath, isServiceProvider, SERVICE_PROVIDERS, type ServiceProvider } from './rules.js';
+export { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from './repositories.js';
+export { syncRepositoryHook } from './hooks.js';
+export { receiveDelivery } from './deliveries.js';
+export { fetchConfigurationVersion } from './fetch.js';
+export { fetchesDue } from './repositories.repo.js';
+export { registerCommitStatuses, sendRunCommitStatuses } from './commit-statuses.js';
+export { commitStatusesDue } from './commit-statuses.repo.js';

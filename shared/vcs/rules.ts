@@ -70,3 +70,6 @@ const PRIVATE_KEY_BLOCK =
  */
 export const isPrivateKeyBlock = (value: string): boolean =>
   PRIVATE_KEY_BLOCK.test(value.replace(/\r\n?/g, '\n').trim());
+
+/** What a commit status says, in the states the providers' APIs share. */
+export type CommitState = 'pending' | 'success' | 'failure' | 'error';

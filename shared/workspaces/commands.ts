@@ -48,7 +48,9 @@ const NAME_UNIQUE = 'workspaces_organization_name_name_unique';
 
 /**
  * File triggers follow either prefixes or patterns, not both: a request that sets both non-empty
- * is refused; one that sets either non-empty clears the other.
+ * is refused; one that sets either non-empty clears the other. A repository followed by its tags
+ * (`tags-regex`) takes no file triggers: a request that gives a tags-regex with them is refused,
+ * and one that does not say turns them off.
  */
 function triggers(settings: WorkspaceSettings): WorkspaceSettings {
   const prefixes = settings.trigger_prefixes ?? [];
@@ -57,6 +59,17 @@ function triggers(settings: WorkspaceSettings): WorkspaceSettings {
     throw new Unprocessable('only one of trigger-prefixes and trigger-patterns may be set', {
       attribute: 'trigger-patterns',
     });
+  if (settings.vcs_repo?.['tags-regex']) {
+    if (prefixes.length || patterns.length)
+      throw new Unprocessable('a workspace that follows tags (tags-regex) takes no trigger prefixes or patterns', {
+        attribute: 'vcs-repo.tags-regex',
+      });
+    if (settings.file_triggers_enabled === true)
+      throw new Unprocessable('a workspace that follows tags (tags-regex) cannot enable file triggers', {
+        attribute: 'file-triggers-enabled',
+      });
+    settings = { ...settings, file_triggers_enabled: false };
+  }
   if (prefixes.length) return { ...settings, trigger_patterns: [] };
   if (patterns.length) return { ...settings, trigger_prefixes: [] };
   return settings;

@@ -17,6 +17,8 @@ export interface WorkspaceRow extends DataRetentionColumns {
   execution_mode: 'remote' | 'local' | 'agent';
   terraform_version: string;
   vcs_repo: Record<string, unknown> | null;
+  /** The webhook its repository sends to (see shared/vcs/repositories.ts); null when it follows none. */
+  vcs_hook_id: string | null;
   assessments_enabled: boolean;
   auto_destroy_at: Date | null;
   allow_destroy_plan: boolean;

@@ -95,7 +95,7 @@ async function main(): Promise<number> {
       MAX_CONCURRENT_UPLOADS_PER_USER: '0',
       MAX_CONCURRENT_UPLOADS_PER_ADDRESS: '0',
       RECONCILE_INTERVAL_MS: '5000',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.GATE_LOG_LEVEL ?? 'warn',
       ...runtimes,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -152,6 +152,8 @@ async function main(): Promise<number> {
             // go-tfe's VCS connection tests skip without a GitHub token. The service stores a token
             // without asking GitHub (it is used when a repository is connected), so any text serves.
             OAUTH_CLIENT_GITHUB_TOKEN: process.env.OAUTH_CLIENT_GITHUB_TOKEN ?? 'ghp_unverified_test_token',
+            // The repository the VCS-connected workspaces name; creating them does not reach GitHub.
+            GITHUB_POLICY_SET_IDENTIFIER: process.env.GITHUB_POLICY_SET_IDENTIFIER ?? 'example-org/example-repo',
             OUT: run.dir,
             EXPECT: expect,
             PATH: runtimes.SENTINEL_PATH.includes('/')

@@ -88,6 +88,7 @@ export async function writeCompatibilityPage(p: Page): Promise<void> {
     '- **HCP-only**: the test needs Terraform Cloud (HCP) itself, not an Enterprise-like service;',
     '- **Enterprise admin**: a Terraform Enterprise site-admin feature this service does not have;',
     '- **not built**: a feature this service does not offer yet;',
+    '- **needs github.com**: the test reads a repository on GitHub itself, and the gate runs offline;',
     '- **differs**: this service answers differently on purpose, as the named section of',
     '  [decisions.md](decisions.md) says.',
     '',

@@ -164,6 +164,9 @@ const EXEMPT: Record<string, string> = {
   'GET /metrics': 'metrics scrape token',
   // A redirect to the console, whatever the caller (console tests).
   'GET /': 'redirect to the web console',
+  // Providers' webhook deliveries: the provider's signature over the body, not an API token
+  // (forged and unknown deliveries are refused in vcs-workflow).
+  'POST /webhooks/vcs/:hookId': 'provider-signed webhook',
 };
 
 // ---------------------------------------------------------------------------------------------

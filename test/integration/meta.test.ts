@@ -58,6 +58,7 @@ describe('discovery, ping, health and the queue board', () => {
       'run-pipeline',
       'run-task-dispatch',
       'test-run-execution',
+      'vcs',
       'verification',
     ]);
   });

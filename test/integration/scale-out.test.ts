@@ -59,7 +59,7 @@ describe('scale-out: two web processes and two of every worker type', function (
     }
     for (const queue of QUEUE_NAMES)
       for (let i = 0; i < 2; i++) processes.push(spawnWorkers([queue], { ...env, RECONCILE_INTERVAL_MS: '2000' }));
-    // Fourteen processes starting at once on a small machine take a while.
+    // Sixteen processes starting at once on a small machine take a while.
     await Promise.all(processes.map((p, i) => (i < 2 ? webReady(p, 90_000) : workersReady(p, 90_000))));
   });
 

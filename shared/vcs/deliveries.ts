@@ -1,0 +1,184 @@
+import type { Runtime } from '../runtime.js';
+import type { Db } from '../platform/db.js';
+import { BadRequest, NotFound, Unauthorized } from '../platform/errors.js';
+import { decryptSecret } from '../platform/crypto.js';
+import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
+import { insertCv, insertIngress } from '../configuration-versions/index.js';
+import {
+  BadDelivery,
+  genericSignatureValid,
+  githubSignatureValid,
+  gitlabTokenValid,
+  parseGenericDelivery,
+  parseGithubDelivery,
+  parseGitlabDelivery,
+  type ParsedDelivery,
+  type VcsEvent,
+} from './events.js';
+import { findOAuthClient, findOAuthToken } from './repo.js';
+import { hookSecret } from './repositories.js';
+import { followersOf, recordDelivery, setDeliveryVersions } from './repositories.repo.js';
+import { runFor, type FollowingWorkspace } from './triggers.js';
+import type { ServiceProvider } from './rules.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The provider family whose webhook format a connection's deliveries come in. */
+type Family = 'github' | 'gitlab' | 'generic';
+
+const familyOf = (p: ServiceProvider): Family =>
+  p.startsWith('github') ? 'github' : p.startsWith('gitlab') ? 'gitlab' : 'generic';
+
+/** The `source` of the configuration versions a connection's deliveries create. */
+const sourceOf = (p: ServiceProvider): string =>
+  p.startsWith('github')
+    ? 'github'
+    : p.startsWith('gitlab')
+      ? 'gitlab'
+      : p.startsWith('bitbucket')
+        ? 'bitbucket'
+        : p.startsWith('ado')
+          ? 'ado'
+          : 'git';
+
+const header = (h: Headers, name: string): string | undefined => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+async function signedByProvider(family: Family, secret: string, body: string, h: Headers): Promise<boolean> {
+  if (family === 'github') return githubSignatureValid(secret, body, header(h, 'x-hub-signature-256'));
+  if (family === 'gitlab') return gitlabTokenValid(secret, header(h, 'x-gitlab-token'));
+  return genericSignatureValid(secret, body, h);
+}
+
+function parse(family: Family, h: Headers, body: string): ParsedDelivery {
+  try {
+    if (family === 'github') return parseGithubDelivery(h, body);
+    if (family === 'gitlab') return parseGitlabDelivery(h, body);
+    return parseGenericDelivery(h, body);
+  } catch (err) {
+    if (err instanceof BadDelivery) throw new BadRequest(err.message);
+    throw err;
+  }
+}
+
+/** A workspace that follows a hook, as a delivery reads it. */
+interface Follower extends FollowingWorkspace {
+  id: string;
+  organizationName: string;
+  tokenId: string;
+}
+
+async function followingWorkspaces(db: Db, hookId: string): Promise<Follower[]> {
+  const rows = await followersOf(db, hookId);
+  return rows.map((w) => {
+    const repo = w.vcs_repo as Record<string, unknown>;
+    return {
+      id: w.id,
+      organizationName: w.organization_name,
+      tokenId: String(repo['oauth-token-id']),
+      branch: typeof repo.branch === 'string' ? repo.branch : '',
+      tagsRegex: typeof repo['tags-regex'] === 'string' && repo['tags-regex'] ? repo['tags-regex'] : null,
+      speculativeEnabled: w.speculative_enabled,
+      fileTriggersEnabled: w.file_triggers_enabled,
+      workingDirectory: w.working_directory ?? '',
+      triggerPrefixes: w.trigger_prefixes ?? [],
+      triggerPatterns: w.trigger_patterns ?? [],
+    };
+  });
+}
+
+/** What a received delivery did. */
+export interface DeliveryOutcome {
+  /** `duplicate`: the provider sent it before (its delivery id is known); nothing was created again. */
+  outcome: 'accepted' | 'duplicate';
+  configurationVersionIds: string[];
+}
+
+/**
+ * Takes a webhook delivery for hook `hookId`: checks the provider's signature (401 when it does
+ * not hold, before anything is read from the body), records the delivery once by its id, and for
+ * each workspace the event runs creates a configuration version to fetch with the commit's
+ * ingress attributes, all in one transaction; the fetches are queued after it commits.
+ */
+export async function receiveDelivery(
+  rt: Runtime,
+  hookId: string,
+  headers: Headers,
+  body: string,
+): Promise<DeliveryOutcome> {
+  const followers = await followingWorkspaces(rt.db, hookId);
+  if (!followers.length) throw new NotFound();
+  const token = await findOAuthToken(rt.db, followers[0].tokenId);
+  const client = token && (await findOAuthClient(rt.db, token.oauth_client_id));
+  if (!client) throw new NotFound();
+  const family = familyOf(client.service_provider);
+  // A server whose webhook is set up by hand signs with the secret given to its connection.
+  const secret =
+    family === 'generic' && client.secret_sealed
+      ? decryptSecret(rt.config.encryptionKey, client.secret_sealed)
+      : hookSecret(rt.config.encryptionKey, hookId);
+  if (!(await signedByProvider(family, secret, body, headers)))
+    throw new Unauthorized('the webhook signature does not match');
+  const delivery = parse(family, headers, body);
+  const event = delivery.event;
+  const result = await rt.db.transaction(async (tx) => {
+    if (!(await recordDelivery(tx, hookId, delivery.deliveryId, event?.kind ?? 'ignored')))
+      return { outcome: 'duplicate' as const, created: [] };
+    const created: { id: string; organization: string }[] = [];
+    for (const ws of event ? followers : []) {
+      const run = runFor(ws, event!);
+      if (!run) continue;
+      const cv = await insertCv(tx, {
+        workspace_id: ws.id,
+        source: sourceOf(client.service_provider),
+        auto_queue_runs: true,
+        speculative: run.speculative,
+        // A pull request's version never becomes the workspace's current one (its run never applies).
+        provisional: run.speculative,
+        status: 'fetching',
+        created_by_id: null,
+      });
+      await insertIngress(tx, cv.id, ingressOf(event!));
+      created.push({ id: cv.id, organization: ws.organizationName });
+    }
+    if (created.length)
+      await setDeliveryVersions(
+        tx,
+        hookId,
+        delivery.deliveryId,
+        created.map((c) => c.id),
+      );
+    return { outcome: 'accepted' as const, created };
+  });
+  await enqueueAllAfterCommit(
+    rt.queues,
+    result.created.map((c) => jobs.vcsFetch(c.id, c.organization)),
+    rt.logger,
+  );
+  return { outcome: result.outcome, configurationVersionIds: result.created.map((c) => c.id) };
+}
+
+/** The commit an event names, as a version's ingress attributes keep it. */
+function ingressOf(e: VcsEvent) {
+  return {
+    branch: e.branch,
+    clone_url: e.cloneUrl,
+    commit_message: e.commitMessage,
+    commit_sha: e.commitSha,
+    commit_url: e.commitUrl,
+    compare_url: e.compareUrl,
+    identifier: e.identifier,
+    is_pull_request: e.pullRequest !== null,
+    on_default_branch: e.onDefaultBranch,
+    pull_request_number: e.pullRequest?.number ?? null,
+    pull_request_url: e.pullRequest?.url ?? null,
+    pull_request_title: e.pullRequest?.title ?? null,
+    pull_request_body: e.pullRequest?.body ?? null,
+    tag: e.tag,
+    sender_username: e.senderUsername,
+    sender_avatar_url: e.senderAvatarUrl,
+    sender_html_url: e.senderHtmlUrl,
+  };
+}

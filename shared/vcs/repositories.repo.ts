@@ -1,0 +1,100 @@
+import type { Db } from '../platform/db.js';
+
+/** A repository webhook the service created at its provider. */
+export interface HookRow {
+  id: string;
+  oauth_client_id: string;
+  identifier: string;
+  provider_hook_id: string | null;
+  last_error: string | null;
+}
+
+/** A workspace following a hook, as its row holds it. */
+export interface FollowerRow {
+  id: string;
+  organization_name: string;
+  vcs_repo: Record<string, unknown>;
+  speculative_enabled: boolean;
+  file_triggers_enabled: boolean;
+  working_directory: string;
+  trigger_prefixes: string[];
+  trigger_patterns: string[];
+}
+
+/** The workspaces that follow a hook, oldest first. */
+export const followersOf = (db: Db, hookId: string): Promise<FollowerRow[]> =>
+  db('workspaces')
+    .where({ vcs_hook_id: hookId })
+    .whereNotNull('vcs_repo')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(
+      'id',
+      'organization_name',
+      'vcs_repo',
+      'speculative_enabled',
+      'file_triggers_enabled',
+      'working_directory',
+      'trigger_prefixes',
+      'trigger_patterns',
+    );
+
+/** The repository of the oldest workspace that follows a hook, or undefined when none does. */
+export const firstFollowerRepo = async (db: Db, hookId: string): Promise<Record<string, unknown> | undefined> =>
+  (
+    (await db('workspaces')
+      .where({ vcs_hook_id: hookId })
+      .whereNotNull('vcs_repo')
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .first('vcs_repo')) as { vcs_repo: Record<string, unknown> } | undefined
+  )?.vcs_repo;
+
+export const findHook = (db: Db, id: string): Promise<HookRow | undefined> =>
+  db<HookRow>('vcs_hooks').where({ id }).first();
+
+/** Records the provider's hook (or, without one, why creating it failed) for a repository of a connection. */
+export async function saveHook(
+  db: Db,
+  row: Pick<HookRow, 'id' | 'oauth_client_id' | 'identifier'> &
+    ({ provider_hook_id: string; last_error?: never } | { last_error: string; provider_hook_id?: never }),
+): Promise<void> {
+  const synced = row.provider_hook_id ? { synced_at: db.fn.now(), last_error: null } : {};
+  await db('vcs_hooks')
+    .insert({ ...row, ...synced })
+    .onConflict('id')
+    .merge(row.provider_hook_id ? undefined : ['last_error']);
+}
+
+export const deleteHookRow = async (db: Db, id: string): Promise<void> => {
+  await db('vcs_hooks').where({ id }).delete();
+};
+
+/** Any token of a connection (the hook's workspaces, which named one, are gone). */
+export const anyTokenOf = async (db: Db, oauthClientId: string): Promise<string | undefined> =>
+  (
+    (await db('oauth_tokens').where({ oauth_client_id: oauthClientId }).orderBy('created_at').first('id')) as
+      { id: string } | undefined
+  )?.id;
+
+/** Records a delivery once by its id; false when it was received before. */
+export async function recordDelivery(tx: Db, hookId: string, deliveryId: string, event: string): Promise<boolean> {
+  const [recorded] = await tx('vcs_deliveries')
+    .insert({ hook_id: hookId, delivery_id: deliveryId, event })
+    .onConflict(['hook_id', 'delivery_id'])
+    .ignore()
+    .returning('delivery_id');
+  return Boolean(recorded);
+}
+
+/** The versions a delivery created, for its log. */
+export const setDeliveryVersions = async (tx: Db, hookId: string, deliveryId: string, cvIds: string[]) => {
+  await tx('vcs_deliveries')
+    .where({ hook_id: hookId, delivery_id: deliveryId })
+    .update({ configuration_version_ids: cvIds });
+};
+
+/** Versions still to fetch, for the reconciler: their job was lost, or the process fetching died. */
+export const fetchesDue = (db: Db) =>
+  db('configuration_versions as cv')
+    .join('workspaces as w', 'w.id', 'cv.workspace_id')
+    .where('cv.status', 'fetching')
+    .select('cv.id as key', 'cv.id', 'w.organization_name');

@@ -1,0 +1,362 @@
+import { expect } from 'chai';
+import { createHmac, randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import nock from 'nock';
+import type { WebhookDefinition } from '@octokit/webhooks-examples';
+import { api, doc } from '../helpers/api.js';
+import { harness } from '../helpers/harness.js';
+import { createOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import { waitFor } from '../helpers/processes.js';
+import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { answerThenCallBack, startTaskIntegration, type SentCallback } from '../helpers/run-task-integration.js';
+import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
+import { startWorkers, type WorkerHandle } from '../../workers/bootstrap.js';
+
+// GitHub's own example payloads, changed only where they name the repository and the commit.
+const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
+const examplesOf = <N extends 'push' | 'pull_request'>(name: N) =>
+  (definitions.find((d) => d.name === name) as WebhookDefinition<N>).examples;
+const PUSH = examplesOf('push').find((e) => e.ref === 'refs/heads/master' && e.commits.length > 0)!;
+const PULL_REQUEST = examplesOf('pull_request').find((e) => e.action === 'opened')!;
+
+const GITHUB_API = 'https://api.github.com';
+const TOKEN = 'ghp_local_repository_token';
+
+type Org = { name: string; owner: TestUser };
+
+/** A push of `sha` to `branch` of `identifier`, as GitHub sends it, naming the files the commit changed. */
+function githubPush(git: GitServer, identifier: string, branch: string, sha: string, files: string[]) {
+  const [owner, name] = identifier.split('/');
+  return {
+    ...PUSH,
+    ref: `refs/heads/${branch}`,
+    after: sha,
+    compare: `https://github.com/${identifier}/compare/${PUSH.before}...${sha}`,
+    head_commit: {
+      ...PUSH.head_commit!,
+      id: sha,
+      message: `change ${files.join(', ')}`,
+      url: `https://github.com/${identifier}/commit/${sha}`,
+    },
+    commits: [{ ...PUSH.commits[0], id: sha, added: files, modified: [], removed: [] }],
+    repository: {
+      ...PUSH.repository,
+      name,
+      full_name: identifier,
+      owner: { ...PUSH.repository.owner, login: owner, name: owner },
+      clone_url: `${git.url}/${identifier}.git`,
+      html_url: `https://github.com/${identifier}`,
+      default_branch: 'main',
+      master_branch: 'main',
+    },
+  };
+}
+
+function githubPullRequest(identifier: string, sha: string, base: string) {
+  return {
+    ...PULL_REQUEST,
+    pull_request: {
+      ...PULL_REQUEST.pull_request,
+      head: { ...PULL_REQUEST.pull_request.head, ref: 'feature', sha },
+      base: { ...PULL_REQUEST.pull_request.base, ref: base },
+      html_url: `https://github.com/${identifier}/pull/2`,
+    },
+    number: 2,
+    repository: { ...PULL_REQUEST.repository, full_name: identifier, default_branch: 'main' },
+  };
+}
+
+/** Delivers a payload to a webhook URL signed as GitHub signs it (HMAC-SHA256 of the exact body). */
+async function deliver(url: string, secret: string, event: string, payload: unknown, deliveryId = randomUUID()) {
+  const body = JSON.stringify(payload);
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-GitHub-Event': event,
+      'X-GitHub-Delivery': deliveryId,
+      'X-Hub-Signature-256': signature,
+    },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** The commit statuses GitHub received, by commit. */
+type StatusCall = { sha: string; state: string; target_url: string; description: string; context: string };
+
+describe('VCS-driven workspaces: GitHub', function () {
+  this.timeout(180_000);
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+    RECONCILE_INTERVAL_MS: '2000',
+  });
+  let git: GitServer;
+  let vcsWorkers: WorkerHandle;
+  let org: Org;
+  let tokenId: string;
+  const statuses: StatusCall[] = [];
+  const hooks: { identifier: string; url: string; secret: string }[] = [];
+
+  before(async () => {
+    git = await startGitServer({ token: TOKEN });
+    nock.disableNetConnect();
+    nock.enableNetConnect((host) => host.startsWith('127.0.0.1') || host.startsWith('localhost'));
+    nock(GITHUB_API)
+      .persist()
+      .post(/^\/repos\/[^/]+\/[^/]+\/hooks$/)
+      .matchHeader('authorization', `token ${TOKEN}`)
+      .reply(201, function (uri, body) {
+        const b = body as { config: { url: string; secret: string }; events: string[] };
+        hooks.push({ identifier: uri.split('/').slice(2, 4).join('/'), url: b.config.url, secret: b.config.secret });
+        return { id: 4242, events: b.events, config: { url: b.config.url } };
+      })
+      .post(/^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/)
+      .matchHeader('authorization', `token ${TOKEN}`)
+      .reply(201, function (uri, body) {
+        statuses.push({ sha: uri.split('/').pop()!, ...(body as Omit<StatusCall, 'sha'>) });
+        return { id: statuses.length };
+      });
+    // The vcs queue's work runs in this process, so the GitHub API it calls is the one mocked here.
+    vcsWorkers = await startWorkers(harness().rt, ['vcs']);
+    org = await createOrg();
+    const created = await api('POST', `/organizations/${org.name}/oauth-clients`, {
+      token: org.owner.token,
+      body: doc('oauth-clients', {
+        'service-provider': 'github',
+        'http-url': git.url,
+        'api-url': GITHUB_API,
+        'oauth-token-string': TOKEN,
+      }),
+    });
+    expect(created.status, created.text).to.equal(201);
+    tokenId = created.body.data.relationships['oauth-tokens'].data[0].id;
+  });
+
+  after(async () => {
+    await vcsWorkers?.stop(5000);
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await git?.close();
+  });
+
+  async function connectedWorkspace(identifier: string, attrs: Record<string, unknown> = {}) {
+    const res = await api('POST', `/organizations/${org.name}/workspaces`, {
+      token: org.owner.token,
+      body: doc('workspaces', {
+        name: uniq('ws'),
+        'auto-apply': true,
+        'vcs-repo': { identifier, 'oauth-token-id': tokenId, branch: 'main' },
+        ...attrs,
+      }),
+    });
+    expect(res.status, res.text).to.equal(201);
+    await waitFor(() => hooks.some((h) => h.identifier === identifier), `the webhook of ${identifier}`);
+    return res.body.data as { id: string; attributes: Record<string, unknown> };
+  }
+
+  const hookOf = (identifier: string) => hooks.find((h) => h.identifier === identifier)!;
+
+  async function runsOf(wsId: string) {
+    const res = await api('GET', `/workspaces/${wsId}/runs`, { token: org.owner.token });
+    return res.body.data as {
+      id: string;
+      attributes: Record<string, unknown>;
+      relationships: Record<string, unknown>;
+    }[];
+  }
+
+  /** Waits for a workspace's one run; a timeout says where its versions stand. */
+  async function oneRunOf(wsId: string, what: string) {
+    let versions = '';
+    await waitFor(
+      async () => {
+        const cvs = await api('GET', `/workspaces/${wsId}/configuration-versions`, { token: org.owner.token });
+        versions = JSON.stringify(
+          (cvs.body.data as { attributes: Record<string, unknown> }[]).map((c) => [
+            c.attributes.status,
+            c.attributes['error-message'],
+          ]),
+        );
+        return (await runsOf(wsId)).length === 1;
+      },
+      () => `${what} (versions: ${versions})`,
+      30_000,
+    );
+  }
+
+  it('connects a repository, runs a pushed commit to apply, and reports its statuses on the commit', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await git.createRepo(identifier);
+    await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" { input = "one" }\n' });
+    const integration = await startTaskIntegration('task-key', answerThenCallBack([{ status: 'passed' }], []));
+    const sent: SentCallback[] = [];
+    integration.reply = answerThenCallBack([{ status: 'passed' }], sent);
+    try {
+      const taskId = await createTask(org.name, org.owner.token, integration.url, { 'hmac-key': 'task-key' });
+      const ws = await connectedWorkspace(identifier);
+      expect(ws.attributes['vcs-repo']).to.include({
+        identifier,
+        branch: 'main',
+        'oauth-token-id': tokenId,
+        'service-provider': 'github',
+        'repository-http-url': `${git.url}/${identifier}`,
+        'ingress-submodules': false,
+      });
+      expect((ws.attributes['vcs-repo'] as Record<string, unknown>)['webhook-url']).to.equal(hookOf(identifier).url);
+      await attachTask(ws.id, org.owner.token, taskId, { 'enforcement-level': 'advisory', stages: ['pre_plan'] });
+
+      const sha = await git.commit(identifier, 'main', {
+        'main.tf': 'resource "terraform_data" "a" { input = "two" }\n',
+      });
+      const fetchesBefore = git.requests(identifier);
+      const hook = hookOf(identifier);
+      const delivered = await deliver(
+        hook.url,
+        hook.secret,
+        'push',
+        githubPush(git, identifier, 'main', sha, ['main.tf']),
+      );
+      expect(delivered.status).to.equal(200);
+      const [cvId] = delivered.body['configuration-version-ids'] as string[];
+      expect(cvId).to.match(/^cv-/);
+
+      const cv = await api('GET', `/configuration-versions/${cvId}?include=ingress_attributes`, {
+        token: org.owner.token,
+      });
+      expect(cv.body.data.attributes.source).to.equal('github');
+      expect(['fetching', 'uploaded']).to.include(cv.body.data.attributes.status);
+      const ingress = cv.body.included[0].attributes;
+      expect(ingress).to.include({ branch: 'main', 'commit-sha': sha, identifier, 'is-pull-request': false });
+      expect(ingress['commit-url']).to.equal(`https://github.com/${identifier}/commit/${sha}`);
+
+      await oneRunOf(ws.id, 'the run of the pushed commit');
+      const [run] = await runsOf(ws.id);
+      await waitForRun(run.id, org.owner.token, ['applied'], 120_000);
+      const fetched = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      expect(fetched.body.data.attributes.status).to.equal('uploaded');
+      expect(fetched.body.data.attributes['status-timestamps']).to.have.property('fetching-at');
+      expect(git.requests(identifier)).to.be.greaterThan(fetchesBefore);
+      expect(run.attributes.message).to.equal('change main.tf');
+
+      const request = integration.requests.find((r) => r.body.run_id === run.id)!;
+      expect(request.body).to.include({
+        vcs_branch: 'main',
+        vcs_commit_url: `https://github.com/${identifier}/commit/${sha}`,
+        vcs_pull_request_url: null,
+        vcs_repo_url: `${git.url}/${identifier}`,
+      });
+
+      const runUrl = `${harness().baseUrl}/app/${org.name}/workspaces/${ws.attributes.name}/runs/${run.id}`;
+      await waitFor(() => statuses.some((s) => s.sha === sha && s.state === 'success'), 'the success status');
+      const ofCommit = statuses.filter((s) => s.sha === sha);
+      expect(ofCommit[0].state).to.equal('pending');
+      expect(ofCommit.at(-1)).to.include({ state: 'success', target_url: runUrl });
+      expect(new Set(ofCommit.map((s) => s.context))).to.deep.equal(
+        new Set([`terraform/${org.name}/${ws.attributes.name}`]),
+      );
+      expect(ofCommit.every((s) => s.target_url === runUrl)).to.equal(true);
+    } finally {
+      await integration.close();
+    }
+  });
+
+  it('plans a pull request speculatively and reports the failed plan as a failure', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await git.createRepo(identifier);
+    await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    const ws = await connectedWorkspace(identifier);
+    const sha = await git.commit(identifier, 'feature', { 'main.tf': 'resource "terraform_data" "a" { input = }\n' });
+    const hook = hookOf(identifier);
+    const delivered = await deliver(hook.url, hook.secret, 'pull_request', githubPullRequest(identifier, sha, 'main'));
+    expect(delivered.status).to.equal(200);
+    await oneRunOf(ws.id, 'the speculative plan');
+    const [run] = await runsOf(ws.id);
+    expect(run.attributes['plan-only']).to.equal(true);
+    await waitForRun(run.id, org.owner.token, ['errored'], 120_000);
+    await waitFor(() => statuses.some((s) => s.sha === sha && s.state === 'failure'), 'the failure status');
+    const cvId = (run.relationships['configuration-version'] as { data: { id: string } }).data.id;
+    const cv = await api('GET', `/configuration-versions/${cvId}?include=ingress_attributes`, {
+      token: org.owner.token,
+    });
+    expect(cv.body.data.attributes.speculative).to.equal(true);
+    expect(cv.body.included[0].attributes).to.include({
+      'is-pull-request': true,
+      'pull-request-number': 2,
+      'pull-request-url': `https://github.com/${identifier}/pull/2`,
+    });
+    // A pull request's version never becomes the workspace's current one.
+    const after = await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token });
+    expect(after.body.data.relationships['current-configuration-version']?.data?.id ?? null).to.not.equal(cvId);
+  });
+
+  it('skips a push that touches no watched path, and creates nothing twice for a redelivery', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await git.createRepo(identifier);
+    await git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "a" {}\n' });
+    const ws = await connectedWorkspace(identifier, { 'working-directory': 'infra', 'file-triggers-enabled': true });
+    const hook = hookOf(identifier);
+    const docsSha = await git.commit(identifier, 'main', { 'docs/README.md': 'docs\n' });
+    const skipped = await deliver(
+      hook.url,
+      hook.secret,
+      'push',
+      githubPush(git, identifier, 'main', docsSha, ['docs/README.md']),
+    );
+    expect(skipped.status).to.equal(200);
+    expect(skipped.body['configuration-version-ids']).to.deep.equal([]);
+
+    const sha = await git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "b" {}\n' });
+    const payload = githubPush(git, identifier, 'main', sha, ['infra/main.tf']);
+    const id = randomUUID();
+    const first = await deliver(hook.url, hook.secret, 'push', payload, id);
+    const again = await deliver(hook.url, hook.secret, 'push', payload, id);
+    expect(first.body['configuration-version-ids']).to.have.length(1);
+    expect(again.status).to.equal(200);
+    expect(again.body).to.deep.equal({ outcome: 'duplicate', 'configuration-version-ids': [] });
+    await oneRunOf(ws.id, 'the run of the watched change');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await runsOf(ws.id)).to.have.length(1);
+  });
+
+  it('refuses a delivery whose signature does not hold with 401, and queues nothing', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await git.createRepo(identifier);
+    const sha = await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    const ws = await connectedWorkspace(identifier);
+    const hook = hookOf(identifier);
+    const forged = await deliver(
+      hook.url,
+      'not-the-secret',
+      'push',
+      githubPush(git, identifier, 'main', sha, ['main.tf']),
+    );
+    expect(forged.status).to.equal(401);
+    const unknown = await deliver(`${harness().baseUrl}/webhooks/vcs/${'0'.repeat(32)}`, hook.secret, 'push', {});
+    expect(unknown.status).to.equal(404);
+    const cvs = await api('GET', `/workspaces/${ws.id}/configuration-versions`, { token: org.owner.token });
+    expect(cvs.body.data).to.deep.equal([]);
+  });
+
+  it("errors the version with git's reason when the credentials cannot read the repository", async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    const ws = await connectedWorkspace(identifier);
+    const hook = hookOf(identifier);
+    const delivered = await deliver(
+      hook.url,
+      hook.secret,
+      'push',
+      githubPush(git, identifier, 'main', 'a'.repeat(40), ['main.tf']),
+    );
+    expect(delivered.status).to.equal(200);
+    const [cvId] = delivered.body['configuration-version-ids'] as string[];
+    await waitFor(async () => {
+      const cv = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      return cv.body.data.attributes.status === 'errored';
+    }, 'the errored version');
+    const cv = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+    expect(cv.body.data.attributes['error-message']).to.match(/not found|repository|fatal/i);
+    expect(await runsOf(ws.id)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,17 @@
+import { idFrom, type QueueJob, type WorkerDeps } from './context.js';
+import { fetchConfigurationVersion, sendRunCommitStatuses, syncRepositoryHook } from '../shared/vcs/index.js';
+
+/** Creates or removes a repository's webhook at its provider (see syncRepositoryHook). */
+export async function syncHook(job: QueueJob<'vcs', 'hook-sync'>, deps: WorkerDeps): Promise<void> {
+  await syncRepositoryHook(deps, idFrom(job.data, 'hookId'));
+}
+
+/** Fetches a configuration version from its repository, then queues its run (see fetchConfigurationVersion). */
+export async function fetchConfiguration(job: QueueJob<'vcs', 'fetch'>, deps: WorkerDeps): Promise<void> {
+  await fetchConfigurationVersion(deps, idFrom(job.data, 'configurationVersionId'));
+}
+
+/** Reports a run's queued commit statuses to its provider, in order (see sendRunCommitStatuses). */
+export async function sendCommitStatuses(job: QueueJob<'vcs', 'commit-status'>, deps: WorkerDeps): Promise<void> {
+  await sendRunCommitStatuses(deps, idFrom(job.data, 'runId'));
+}
