@@ -338,8 +338,10 @@ function gitlabMergeRequest(p: Json): VcsEvent {
 
 /** A GitLab delivery: push, tag push and merge request hooks; other hooks ask nothing. */
 export function parseGitlabDelivery(headers: DeliveryHeaders, body: string): ParsedDelivery {
-  const deliveryId = firstHeader(headers, ['X-Gitlab-Event-UUID', 'X-Gitlab-Webhook-UUID', 'Idempotency-Key']);
-  if (!deliveryId) throw new BadDelivery('the X-Gitlab-Event-UUID header is missing');
+  // Idempotency-Key stays the same when GitLab retries a delivery; the event's UUID is the older
+  // name of one event. The webhook's own UUID names the hook, not a delivery, so it is never used.
+  const deliveryId = firstHeader(headers, ['Idempotency-Key', 'X-Gitlab-Event-UUID']);
+  if (!deliveryId) throw new BadDelivery('the delivery has no Idempotency-Key or X-Gitlab-Event-UUID header');
   const eventName = firstHeader(headers, ['X-Gitlab-Event']);
   if (!eventName) throw new BadDelivery('the X-Gitlab-Event header is missing');
   switch (eventName) {

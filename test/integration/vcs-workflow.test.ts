@@ -3,15 +3,15 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import nock from 'nock';
 import type { WebhookDefinition } from '@octokit/webhooks-examples';
-import { api, doc } from '../helpers/api.js';
+import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
-import { createOrg, uniq, type TestUser } from '../helpers/fixtures.js';
+import { uniq } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
-import { terraformWorkers, waitForRun } from '../helpers/terraform.js';
-import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { waitForRun } from '../helpers/terraform.js';
+import type { GitServer } from '../helpers/git-server.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
-import { startWorkers, type WorkerHandle } from '../../workers/bootstrap.js';
+import { vcsSuite } from '../helpers/vcs.js';
 
 // GitHub's own example payloads, changed only where they name the repository and the commit.
 const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
@@ -22,8 +22,6 @@ const PULL_REQUEST = examplesOf('pull_request').find((e) => e.action === 'opened
 
 const GITHUB_API = 'https://api.github.com';
 const TOKEN = 'ghp_local_repository_token';
-
-type Org = { name: string; owner: TestUser };
 
 /** A push of `sha` to `branch` of `identifier`, as GitHub sends it, naming the files the commit changed. */
 function githubPush(git: GitServer, identifier: string, branch: string, sha: string, files: string[]) {
@@ -84,25 +82,9 @@ async function deliver(url: string, secret: string, event: string, payload: unkn
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** The commit statuses GitHub received, by commit. */
-type StatusCall = { sha: string; state: string; target_url: string; description: string; context: string };
-
 describe('VCS-driven workspaces: GitHub', function () {
   this.timeout(180_000);
-  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
-    RECONCILE_INTERVAL_MS: '2000',
-  });
-  let git: GitServer;
-  let vcsWorkers: WorkerHandle;
-  let org: Org;
-  let tokenId: string;
-  const statuses: StatusCall[] = [];
-  const hooks: { identifier: string; url: string; secret: string }[] = [];
-
-  before(async () => {
-    git = await startGitServer({ token: TOKEN });
-    nock.disableNetConnect();
-    nock.enableNetConnect((host) => host.startsWith('127.0.0.1') || host.startsWith('localhost'));
+  const suite = vcsSuite({ serviceProvider: 'github', apiUrl: GITHUB_API, token: TOKEN }, (hooks, statuses) =>
     nock(GITHUB_API)
       .persist()
       .post(/^\/repos\/[^/]+\/[^/]+\/hooks$/)
@@ -115,115 +97,63 @@ describe('VCS-driven workspaces: GitHub', function () {
       .post(/^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/)
       .matchHeader('authorization', `token ${TOKEN}`)
       .reply(201, function (uri, body) {
-        statuses.push({ sha: uri.split('/').pop()!, ...(body as Omit<StatusCall, 'sha'>) });
+        const b = body as { state: string; target_url: string; description: string; context: string };
+        statuses.push({
+          sha: uri.split('/').pop()!,
+          state: b.state,
+          url: b.target_url,
+          description: b.description,
+          context: b.context,
+        });
         return { id: statuses.length };
-      });
-    // The vcs queue's work runs in this process, so the GitHub API it calls is the one mocked here.
-    vcsWorkers = await startWorkers(harness().rt, ['vcs']);
-    org = await createOrg();
-    const created = await api('POST', `/organizations/${org.name}/oauth-clients`, {
-      token: org.owner.token,
-      body: doc('oauth-clients', {
-        'service-provider': 'github',
-        'http-url': git.url,
-        'api-url': GITHUB_API,
-        'oauth-token-string': TOKEN,
       }),
-    });
-    expect(created.status, created.text).to.equal(201);
-    tokenId = created.body.data.relationships['oauth-tokens'].data[0].id;
-  });
-
-  after(async () => {
-    await vcsWorkers?.stop(5000);
-    nock.cleanAll();
-    nock.enableNetConnect();
-    await git?.close();
-  });
-
-  async function connectedWorkspace(identifier: string, attrs: Record<string, unknown> = {}) {
-    const res = await api('POST', `/organizations/${org.name}/workspaces`, {
-      token: org.owner.token,
-      body: doc('workspaces', {
-        name: uniq('ws'),
-        'auto-apply': true,
-        'vcs-repo': { identifier, 'oauth-token-id': tokenId, branch: 'main' },
-        ...attrs,
-      }),
-    });
-    expect(res.status, res.text).to.equal(201);
-    await waitFor(() => hooks.some((h) => h.identifier === identifier), `the webhook of ${identifier}`);
-    return res.body.data as { id: string; attributes: Record<string, unknown> };
-  }
-
-  const hookOf = (identifier: string) => hooks.find((h) => h.identifier === identifier)!;
-
-  async function runsOf(wsId: string) {
-    const res = await api('GET', `/workspaces/${wsId}/runs`, { token: org.owner.token });
-    return res.body.data as {
-      id: string;
-      attributes: Record<string, unknown>;
-      relationships: Record<string, unknown>;
-    }[];
-  }
-
-  /** Waits for a workspace's one run; a timeout says where its versions stand. */
-  async function oneRunOf(wsId: string, what: string) {
-    let versions = '';
-    await waitFor(
-      async () => {
-        const cvs = await api('GET', `/workspaces/${wsId}/configuration-versions`, { token: org.owner.token });
-        versions = JSON.stringify(
-          (cvs.body.data as { attributes: Record<string, unknown> }[]).map((c) => [
-            c.attributes.status,
-            c.attributes['error-message'],
-          ]),
-        );
-        return (await runsOf(wsId)).length === 1;
-      },
-      () => `${what} (versions: ${versions})`,
-      30_000,
-    );
-  }
+  );
+  const hookOf = (identifier: string) => suite.hookOf(identifier);
+  const connectedWorkspace = (identifier: string, attrs?: Record<string, unknown>) =>
+    suite.connectedWorkspace(identifier, attrs);
+  const runsOf = (wsId: string) => suite.runsOf(wsId);
+  const oneRunOf = (wsId: string, what: string) => suite.oneRunOf(wsId, what);
 
   it('connects a repository, runs a pushed commit to apply, and reports its statuses on the commit', async () => {
     const identifier = `acme/${uniq('infra')}`;
-    await git.createRepo(identifier);
-    await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" { input = "one" }\n' });
+    await suite.git.createRepo(identifier);
+    await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" { input = "one" }\n' });
     const integration = await startTaskIntegration('task-key', answerThenCallBack([{ status: 'passed' }], []));
     const sent: SentCallback[] = [];
     integration.reply = answerThenCallBack([{ status: 'passed' }], sent);
     try {
-      const taskId = await createTask(org.name, org.owner.token, integration.url, { 'hmac-key': 'task-key' });
+      const taskId = await createTask(suite.org.name, suite.org.owner.token, integration.url, {
+        'hmac-key': 'task-key',
+      });
       const ws = await connectedWorkspace(identifier);
       expect(ws.attributes['vcs-repo']).to.include({
         identifier,
         branch: 'main',
-        'oauth-token-id': tokenId,
+        'oauth-token-id': suite.tokenId,
         'service-provider': 'github',
-        'repository-http-url': `${git.url}/${identifier}`,
+        'repository-http-url': `${suite.git.url}/${identifier}`,
         'ingress-submodules': false,
       });
       expect((ws.attributes['vcs-repo'] as Record<string, unknown>)['webhook-url']).to.equal(hookOf(identifier).url);
-      await attachTask(ws.id, org.owner.token, taskId, { 'enforcement-level': 'advisory', stages: ['pre_plan'] });
+      await attachTask(ws.id, suite.org.owner.token, taskId, { 'enforcement-level': 'advisory', stages: ['pre_plan'] });
 
-      const sha = await git.commit(identifier, 'main', {
+      const sha = await suite.git.commit(identifier, 'main', {
         'main.tf': 'resource "terraform_data" "a" { input = "two" }\n',
       });
-      const fetchesBefore = git.requests(identifier);
+      const fetchesBefore = suite.git.requests(identifier);
       const hook = hookOf(identifier);
       const delivered = await deliver(
         hook.url,
         hook.secret,
         'push',
-        githubPush(git, identifier, 'main', sha, ['main.tf']),
+        githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
       );
       expect(delivered.status).to.equal(200);
       const [cvId] = delivered.body['configuration-version-ids'] as string[];
       expect(cvId).to.match(/^cv-/);
 
       const cv = await api('GET', `/configuration-versions/${cvId}?include=ingress_attributes`, {
-        token: org.owner.token,
+        token: suite.org.owner.token,
       });
       expect(cv.body.data.attributes.source).to.equal('github');
       expect(['fetching', 'uploaded']).to.include(cv.body.data.attributes.status);
@@ -233,11 +163,11 @@ describe('VCS-driven workspaces: GitHub', function () {
 
       await oneRunOf(ws.id, 'the run of the pushed commit');
       const [run] = await runsOf(ws.id);
-      await waitForRun(run.id, org.owner.token, ['applied'], 120_000);
-      const fetched = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      await waitForRun(run.id, suite.org.owner.token, ['applied'], 120_000);
+      const fetched = await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token });
       expect(fetched.body.data.attributes.status).to.equal('uploaded');
       expect(fetched.body.data.attributes['status-timestamps']).to.have.property('fetching-at');
-      expect(git.requests(identifier)).to.be.greaterThan(fetchesBefore);
+      expect(suite.git.requests(identifier)).to.be.greaterThan(fetchesBefore);
       expect(run.attributes.message).to.equal('change main.tf');
 
       const request = integration.requests.find((r) => r.body.run_id === run.id)!;
@@ -245,18 +175,18 @@ describe('VCS-driven workspaces: GitHub', function () {
         vcs_branch: 'main',
         vcs_commit_url: `https://github.com/${identifier}/commit/${sha}`,
         vcs_pull_request_url: null,
-        vcs_repo_url: `${git.url}/${identifier}`,
+        vcs_repo_url: `${suite.git.url}/${identifier}`,
       });
 
-      const runUrl = `${harness().baseUrl}/app/${org.name}/workspaces/${ws.attributes.name}/runs/${run.id}`;
-      await waitFor(() => statuses.some((s) => s.sha === sha && s.state === 'success'), 'the success status');
-      const ofCommit = statuses.filter((s) => s.sha === sha);
+      const runUrl = `${harness().baseUrl}/app/${suite.org.name}/workspaces/${ws.attributes.name}/runs/${run.id}`;
+      await waitFor(() => suite.statuses.some((s) => s.sha === sha && s.state === 'success'), 'the success status');
+      const ofCommit = suite.statuses.filter((s) => s.sha === sha);
       expect(ofCommit[0].state).to.equal('pending');
-      expect(ofCommit.at(-1)).to.include({ state: 'success', target_url: runUrl });
+      expect(ofCommit.at(-1)).to.include({ state: 'success', url: runUrl });
       expect(new Set(ofCommit.map((s) => s.context))).to.deep.equal(
-        new Set([`terraform/${org.name}/${ws.attributes.name}`]),
+        new Set([`terraform/${suite.org.name}/${ws.attributes.name}`]),
       );
-      expect(ofCommit.every((s) => s.target_url === runUrl)).to.equal(true);
+      expect(ofCommit.every((s) => s.url === runUrl)).to.equal(true);
     } finally {
       await integration.close();
     }
@@ -264,21 +194,23 @@ describe('VCS-driven workspaces: GitHub', function () {
 
   it('plans a pull request speculatively and reports the failed plan as a failure', async () => {
     const identifier = `acme/${uniq('infra')}`;
-    await git.createRepo(identifier);
-    await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    await suite.git.createRepo(identifier);
+    await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
     const ws = await connectedWorkspace(identifier);
-    const sha = await git.commit(identifier, 'feature', { 'main.tf': 'resource "terraform_data" "a" { input = }\n' });
+    const sha = await suite.git.commit(identifier, 'feature', {
+      'main.tf': 'resource "terraform_data" "a" { input = }\n',
+    });
     const hook = hookOf(identifier);
     const delivered = await deliver(hook.url, hook.secret, 'pull_request', githubPullRequest(identifier, sha, 'main'));
     expect(delivered.status).to.equal(200);
     await oneRunOf(ws.id, 'the speculative plan');
     const [run] = await runsOf(ws.id);
     expect(run.attributes['plan-only']).to.equal(true);
-    await waitForRun(run.id, org.owner.token, ['errored'], 120_000);
-    await waitFor(() => statuses.some((s) => s.sha === sha && s.state === 'failure'), 'the failure status');
+    await waitForRun(run.id, suite.org.owner.token, ['errored'], 120_000);
+    await waitFor(() => suite.statuses.some((s) => s.sha === sha && s.state === 'failure'), 'the failure status');
     const cvId = (run.relationships['configuration-version'] as { data: { id: string } }).data.id;
     const cv = await api('GET', `/configuration-versions/${cvId}?include=ingress_attributes`, {
-      token: org.owner.token,
+      token: suite.org.owner.token,
     });
     expect(cv.body.data.attributes.speculative).to.equal(true);
     expect(cv.body.included[0].attributes).to.include({
@@ -287,28 +219,28 @@ describe('VCS-driven workspaces: GitHub', function () {
       'pull-request-url': `https://github.com/${identifier}/pull/2`,
     });
     // A pull request's version never becomes the workspace's current one.
-    const after = await api('GET', `/workspaces/${ws.id}`, { token: org.owner.token });
+    const after = await api('GET', `/workspaces/${ws.id}`, { token: suite.org.owner.token });
     expect(after.body.data.relationships['current-configuration-version']?.data?.id ?? null).to.not.equal(cvId);
   });
 
   it('skips a push that touches no watched path, and creates nothing twice for a redelivery', async () => {
     const identifier = `acme/${uniq('infra')}`;
-    await git.createRepo(identifier);
-    await git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "a" {}\n' });
+    await suite.git.createRepo(identifier);
+    await suite.git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "a" {}\n' });
     const ws = await connectedWorkspace(identifier, { 'working-directory': 'infra', 'file-triggers-enabled': true });
     const hook = hookOf(identifier);
-    const docsSha = await git.commit(identifier, 'main', { 'docs/README.md': 'docs\n' });
+    const docsSha = await suite.git.commit(identifier, 'main', { 'docs/README.md': 'docs\n' });
     const skipped = await deliver(
       hook.url,
       hook.secret,
       'push',
-      githubPush(git, identifier, 'main', docsSha, ['docs/README.md']),
+      githubPush(suite.git, identifier, 'main', docsSha, ['docs/README.md']),
     );
     expect(skipped.status).to.equal(200);
     expect(skipped.body['configuration-version-ids']).to.deep.equal([]);
 
-    const sha = await git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "b" {}\n' });
-    const payload = githubPush(git, identifier, 'main', sha, ['infra/main.tf']);
+    const sha = await suite.git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "b" {}\n' });
+    const payload = githubPush(suite.git, identifier, 'main', sha, ['infra/main.tf']);
     const id = randomUUID();
     const first = await deliver(hook.url, hook.secret, 'push', payload, id);
     const again = await deliver(hook.url, hook.secret, 'push', payload, id);
@@ -322,20 +254,20 @@ describe('VCS-driven workspaces: GitHub', function () {
 
   it('refuses a delivery whose signature does not hold with 401, and queues nothing', async () => {
     const identifier = `acme/${uniq('infra')}`;
-    await git.createRepo(identifier);
-    const sha = await git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    await suite.git.createRepo(identifier);
+    const sha = await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
     const ws = await connectedWorkspace(identifier);
     const hook = hookOf(identifier);
     const forged = await deliver(
       hook.url,
       'not-the-secret',
       'push',
-      githubPush(git, identifier, 'main', sha, ['main.tf']),
+      githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
     );
     expect(forged.status).to.equal(401);
     const unknown = await deliver(`${harness().baseUrl}/webhooks/vcs/${'0'.repeat(32)}`, hook.secret, 'push', {});
     expect(unknown.status).to.equal(404);
-    const cvs = await api('GET', `/workspaces/${ws.id}/configuration-versions`, { token: org.owner.token });
+    const cvs = await api('GET', `/workspaces/${ws.id}/configuration-versions`, { token: suite.org.owner.token });
     expect(cvs.body.data).to.deep.equal([]);
   });
 
@@ -347,15 +279,15 @@ describe('VCS-driven workspaces: GitHub', function () {
       hook.url,
       hook.secret,
       'push',
-      githubPush(git, identifier, 'main', 'a'.repeat(40), ['main.tf']),
+      githubPush(suite.git, identifier, 'main', 'a'.repeat(40), ['main.tf']),
     );
     expect(delivered.status).to.equal(200);
     const [cvId] = delivered.body['configuration-version-ids'] as string[];
     await waitFor(async () => {
-      const cv = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+      const cv = await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token });
       return cv.body.data.attributes.status === 'errored';
     }, 'the errored version');
-    const cv = await api('GET', `/configuration-versions/${cvId}`, { token: org.owner.token });
+    const cv = await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token });
     expect(cv.body.data.attributes['error-message']).to.match(/not found|repository|fatal/i);
     expect(await runsOf(ws.id)).to.deep.equal([]);
   });

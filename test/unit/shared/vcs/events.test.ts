@@ -297,13 +297,13 @@ describe('VCS webhook deliveries: GitLab', () => {
     expect(action('approved')).to.equal('other');
   });
 
-  it('takes the delivery id from the fallback headers, asks nothing of other hooks, and refuses what it cannot read', () => {
+  it('takes the delivery id a retry keeps, never the hook id, asks nothing of other hooks, and refuses what it cannot read', () => {
     const body = JSON.stringify(push);
-    expect(
-      parseGitlabDelivery({ 'X-Gitlab-Event': 'Push Hook', 'X-Gitlab-Webhook-UUID': 'w-1' }, body).deliveryId,
-    ).to.equal('w-1');
-    expect(parseGitlabDelivery({ 'x-gitlab-event': 'Push Hook', 'idempotency-key': 'k-1' }, body).deliveryId).to.equal(
-      'k-1',
+    const headers = { 'X-Gitlab-Event': 'Push Hook', 'X-Gitlab-Event-UUID': 'e-1', 'X-Gitlab-Webhook-UUID': 'w-1' };
+    expect(parseGitlabDelivery(headers, body).deliveryId).to.equal('e-1');
+    expect(parseGitlabDelivery({ ...headers, 'Idempotency-Key': 'k-1' }, body).deliveryId).to.equal('k-1');
+    expect(() => parseGitlabDelivery({ 'X-Gitlab-Event': 'Push Hook', 'X-Gitlab-Webhook-UUID': 'w-1' }, body)).to.throw(
+      BadDelivery,
     );
     expect(gitlab('Note Hook', { object_kind: 'note' })).to.deep.equal({ deliveryId: 'g-1', event: null });
     expect(() => parseGitlabDelivery({ 'x-gitlab-event': 'Push Hook' }, body)).to.throw(BadDelivery, /UUID/);
