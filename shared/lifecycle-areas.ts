@@ -4,10 +4,10 @@ import { registerRunTasks } from './run-tasks/index.js';
 import { registerNotifications } from './notifications/index.js';
 import { registerPolicyChecks, stageEvaluations } from './policies/index.js';
 import { registerRunTriggers } from './run-triggers/index.js';
-import { registerCommitStatuses } from './vcs/index.js';
+import { registerCommitStatuses, registerVcsArchiving } from './vcs/index.js';
 
 /**
- * The run lifecycle of a process: run tasks, notifications, policy checks, run triggers and commit statuses wired
+ * The run lifecycle of a process: run tasks, notifications, policy checks, run triggers, commit statuses and the archiving of fetched versions wired
  * onto one RunLifecycle. Built once by each entry point (and by the tests' and benchmarks' runtimes) and
  * carried in its Runtime.
  */
@@ -18,5 +18,6 @@ export function createRunLifecycle(config: Config): RunLifecycle {
   registerPolicyChecks(lifecycle);
   registerRunTriggers(lifecycle);
   registerCommitStatuses(lifecycle, config);
+  registerVcsArchiving(lifecycle);
   return lifecycle;
 }

@@ -8,7 +8,7 @@ import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
-import { fetchConfiguration, sendCommitStatuses, syncHook } from './vcs.js';
+import { archiveVersion, fetchConfiguration, sendCommitStatuses, syncHook } from './vcs.js';
 
 /** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
 export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
@@ -22,7 +22,12 @@ export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
   'run-task-dispatch': { [JOB.taskDispatch]: dispatchTaskRequest },
   verification: { [JOB.verify]: verify },
   'test-run-execution': { [JOB.testRun]: runTestRun },
-  vcs: { [JOB.vcsHookSync]: syncHook, [JOB.vcsFetch]: fetchConfiguration, [JOB.commitStatus]: sendCommitStatuses },
+  vcs: {
+    [JOB.vcsHookSync]: syncHook,
+    [JOB.vcsFetch]: fetchConfiguration,
+    [JOB.vcsArchive]: archiveVersion,
+    [JOB.commitStatus]: sendCommitStatuses,
+  },
 };
 
 /** Jobs one process runs at once per queue (Terraform runs are CPU-heavy: RUN_CONCURRENCY). */

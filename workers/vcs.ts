@@ -1,5 +1,6 @@
 import { idFrom, type QueueJob, type WorkerDeps } from './context.js';
 import { fetchConfigurationVersion, sendRunCommitStatuses, syncRepositoryHook } from '../shared/vcs/index.js';
+import { archiveFetchedVersion } from '../shared/configuration-versions/index.js';
 
 /** Creates or removes a repository's webhook at its provider (see syncRepositoryHook). */
 export async function syncHook(job: QueueJob<'vcs', 'hook-sync'>, deps: WorkerDeps): Promise<void> {
@@ -14,4 +15,9 @@ export async function fetchConfiguration(job: QueueJob<'vcs', 'fetch'>, deps: Wo
 /** Reports a run's queued commit statuses to its provider, in order (see sendRunCommitStatuses). */
 export async function sendCommitStatuses(job: QueueJob<'vcs', 'commit-status'>, deps: WorkerDeps): Promise<void> {
   await sendRunCommitStatuses(deps, idFrom(job.data, 'runId'));
+}
+
+/** Archives a fetched version whose runs are done (see archiveFetchedVersion). */
+export async function archiveVersion(job: QueueJob<'vcs', 'archive'>, deps: WorkerDeps): Promise<void> {
+  await archiveFetchedVersion(deps, idFrom(job.data, 'configurationVersionId'));
 }

@@ -2,7 +2,7 @@ import type { IdempotencyColumns } from '../idempotency/repo.js';
 import type { Runtime } from '../runtime.js';
 import type { Db } from '../platform/db.js';
 import { ApiError, Conflict, NotFound } from '../platform/errors.js';
-import { refusal, retentionMoves, type CvEvent, type CvFacts } from './machine.js';
+import { isApiSource, refusal, retentionMoves, type CvEvent, type CvFacts } from './machine.js';
 import { FINAL_RUN_STATUSES } from '../runs/machine.js';
 import {
   activeRunCount,
@@ -95,6 +95,28 @@ export async function cvAction(
     if (!moved) throw new Conflict('the configuration version changed concurrently; try again');
     return moved;
   });
+}
+
+/**
+ * Archives a version fetched from a repository once no run uses it (its files are fetched again
+ * when a later run needs them); false, with nothing changed, while a run does or when it is not
+ * such a version.
+ */
+export async function archiveFetchedVersion(rt: Pick<Runtime, 'db' | 'store'>, cvId: string): Promise<boolean> {
+  return rt.db.transaction(async (tx) => {
+    const cv = await lockCv(tx, cvId);
+    if (!cv || cv.status !== 'uploaded' || isApiSource(cv.source)) return false;
+    if (await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES)) return false;
+    return Boolean(await moveLocked(rt, tx, cv, 'archive'));
+  });
+}
+
+/**
+ * Asks for an archived version's files again (it moves to `fetching`), for a run that needs them;
+ * the caller queues the fetch. Undefined when it is not archived (already fetching, or uploaded).
+ */
+export async function refetchVersion(db: Db, cvId: string): Promise<CvRow | undefined> {
+  return moveCv(db, cvId, 'fetch', {}, ['archived']);
 }
 
 /**

@@ -33,6 +33,7 @@ export const JOB = {
   testRun: 'test-run',
   vcsHookSync: 'hook-sync',
   vcsFetch: 'fetch',
+  vcsArchive: 'archive',
   commitStatus: 'commit-status',
 } as const;
 
@@ -85,7 +86,7 @@ export interface VcsHookPayload {
   hookId: string;
 }
 
-/** A configuration version fetched from its repository. */
+/** A configuration version fetched from its repository (or archived once its runs are done). */
 export interface VcsFetchPayload extends OfOrganization {
   configurationVersionId: string;
 }
@@ -117,6 +118,7 @@ export interface QueueJobs {
   vcs: {
     [JOB.vcsHookSync]: VcsHookPayload;
     [JOB.vcsFetch]: VcsFetchPayload;
+    [JOB.vcsArchive]: VcsFetchPayload;
     [JOB.commitStatus]: CommitStatusPayload;
   };
 }
@@ -258,13 +260,26 @@ export const jobs = {
     jobId: `hook-${hookId}-${Date.now()}`,
     opts: { attempts: 6, backoff: { type: 'exponential', delay: 5000 } },
   }),
-  /** Fetches a configuration version from its repository, once per version. */
-  vcsFetch: (cvId: string, organization: string | null): JobSpecOf<'vcs', typeof JOB.vcsFetch> => ({
+  /**
+   * Fetches a configuration version from its repository, once each time it starts fetching
+   * (`since`, its `fetching-at` timestamp: a version archived and fetched again gets a new job).
+   */
+  vcsFetch: (cvId: string, organization: string | null, since: string): JobSpecOf<'vcs', typeof JOB.vcsFetch> => ({
     queue: 'vcs',
     name: JOB.vcsFetch,
     data: withOrganization({ configurationVersionId: cvId }, organization),
-    jobId: `fetch-${cvId}`,
+    jobId: `fetch-${cvId}-${Date.parse(since) || 0}`,
     opts: { attempts: 3, backoff: { type: 'exponential', delay: 2000 } },
+  }),
+  /**
+   * Archives a fetched version no run uses any more; `after` names what asked (the run that
+   * finished, or the reconciler), so each asks once.
+   */
+  vcsArchive: (cvId: string, after: string): JobSpecOf<'vcs', typeof JOB.vcsArchive> => ({
+    queue: 'vcs',
+    name: JOB.vcsArchive,
+    data: { configurationVersionId: cvId },
+    jobId: `archive-${cvId}-${after}`,
   }),
   /** Sends a run's queued commit statuses; `seq` tells the jobs of one run's successive moves apart. */
   commitStatus: (

@@ -46,6 +46,7 @@ import {
   type SpareShell,
 } from '../platform/terraform/phase-process.js';
 import { afterMove, lockWorkspace } from './commands.js';
+import { waitsForFiles } from './uploads.js';
 import { claimLease, leaseExpired, leaseUntil } from '../platform/leases.js';
 import { keepLease, leaseOwner, superviseProcess } from '../platform/terraform/supervise.js';
 import type { RunningPhases } from '../platform/terraform/phases.js';
@@ -669,6 +670,7 @@ function savedPlan(
 
 /** The `plan` step: runs terraform plan for a queued run (or plans again for one whose worker died). */
 export async function executePlan(deps: ExecutionDeps, runId: string): Promise<void> {
+  if (await waitsForFiles(deps, runId)) return;
   const start = startPhase(deps, runId, 'plan', (options) => ({
     ...planPhase(options),
     maxJsonBytes: deps.config.maxPlanJsonBytes,

@@ -29,7 +29,7 @@ export {
 export { createRequestedRun, type RunRequest } from './requests.js';
 export { stateReadableByRun } from './tokens.js';
 export { lockWorkspace, unlockWorkspace } from './workspace-locks.js';
-export { acceptUpload } from './uploads.js';
+export { acceptUpload, type FetchedFrom } from './uploads.js';
 export { transitionRun, insertPendingRun } from './moves.js';
 export { lockRun } from './holding.repo.js';
 export { continueAfterPlan, END_EVENT, resumeAfterStage, stagesAfterStage } from './progress.js';

@@ -533,3 +533,14 @@ export async function redactedObjectOf(db: Db, planId: string): Promise<string |
   const row = await db('plans').where({ id: planId }).first('redacted_object_id');
   return row?.redacted_object_id ?? null;
 }
+
+/** The configuration version a run plans, with its workspace's organization (for the fetch it may need). */
+export const versionOfRun = (
+  db: Db,
+  runId: string,
+): Promise<{ id: string; status: string; source: string; organization_name: string } | undefined> =>
+  db('runs as r')
+    .join('configuration_versions as cv', 'cv.id', 'r.configuration_version_id')
+    .join('workspaces as w', 'w.id', 'r.workspace_id')
+    .where('r.id', runId)
+    .first('cv.id', 'cv.status', 'cv.source', 'w.organization_name');

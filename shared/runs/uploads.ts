@@ -5,6 +5,7 @@ import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 import {
   failUpload,
   intakeArchive,
+  refetchVersion,
   makeCurrent,
   moveCv,
   UploadRefused,
@@ -14,13 +15,20 @@ import { findModule, insertQueuedTestRun, type TestRunRow } from '../module-test
 import { findWorkspace } from '../workspaces/index.js';
 import type { RunRow } from './repo.js';
 import { afterMove, insertRun, refuseSpeculativeBeyondCap } from './commands.js';
+import { isApiSource } from '../configuration-versions/machine.js';
+import { versionOfRun } from './repo.js';
 import { secretsWithheldFrom } from './withheld-secrets.js';
 
 // Accepting an upload lives with runs: what follows it, queueing the version's run or test run, builds on runs.
 
-/** A version fetched from its repository: the run it queues carries the commit's message. */
+/**
+ * A version fetched from its repository: the run it queues carries the commit's message. Fetched
+ * `again` (it was archived), its files serve the runs already waiting for them: nothing is queued
+ * and the workspace's current version stays as it is.
+ */
 export interface FetchedFrom {
   message: string;
+  again: boolean;
 }
 
 /**
@@ -62,6 +70,7 @@ export async function acceptUpload(
       const cv = await moveCv(tx, cvId, 'upload', { archive_object_id: stored.id }, [from]);
       if (!cv) throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
       if (!cv.workspace_id) return { cv, run: null, testRun: await testRunForUpload(tx, rt.config.encryptionKey, cv) };
+      if (fetched?.again) return { cv, run: null, testRun: null };
       if (!cv.provisional) await makeCurrent(tx, cv.workspace_id, cv);
       // The run takes the workspace's auto-apply, as a run created through the API without one does,
       // and is queued as the version's creator would queue it (see secretsWithheldFrom).
@@ -113,4 +122,24 @@ async function testRunForUpload(tx: Db, key: Buffer, cv: CvRow): Promise<TestRun
     source: 'tfe-configuration-version',
     createdById: cv.created_by_id,
   });
+}
+
+/**
+ * Whether a run's plan waits for its configuration's files: a version fetched from a repository
+ * and archived since is fetched again (its fetch queued here), and one being fetched is waited
+ * for. The run stays queued; the fetch, or the reconciler, queues its plan again.
+ */
+export async function waitsForFiles(rt: Runtime, runId: string): Promise<boolean> {
+  const cv = await versionOfRun(rt.db, runId);
+  if (!cv || isApiSource(cv.source)) return false;
+  if (cv.status === 'fetching') return true;
+  if (cv.status !== 'archived') return false;
+  const fetching = await refetchVersion(rt.db, cv.id);
+  if (fetching)
+    await enqueueAfterCommit(
+      rt.queues,
+      jobs.vcsFetch(cv.id, cv.organization_name, fetching.status_timestamps['fetching-at']),
+      rt.logger,
+    );
+  return true;
 }

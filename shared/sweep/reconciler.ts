@@ -8,7 +8,7 @@ import { runsDue, nextStep } from '../runs/index.js';
 import { taskRequestsDue, taskResultsPastDeadline } from '../run-tasks/index.js';
 import { deliveriesDue, verificationsDue } from '../notifications/index.js';
 import { testRunsDue } from '../module-tests/index.js';
-import { commitStatusesDue, fetchesDue } from '../vcs/index.js';
+import { archivesDue, commitStatusesDue, fetchesDue } from '../vcs/index.js';
 import type { RunStatus } from '../runs/machine.js';
 
 /** Rows one page of a source's walk reads: every due row is reached, however many, a page at a time. */
@@ -83,9 +83,11 @@ export const reconcileSources: ReconcileSource[] = [
     rows.map((r) => jobs.verify(r.id, r.organization_name)),
   ),
   // Configuration versions waiting for their repository's files.
-  source<Keyed<{ id: string; organization_name: string }>>('vcs-fetches', fetchesDue, (rows) =>
-    rows.map((r) => jobs.vcsFetch(r.id, r.organization_name)),
+  source<Keyed<{ id: string; organization_name: string; fetching_at: string }>>('vcs-fetches', fetchesDue, (rows) =>
+    rows.map((r) => jobs.vcsFetch(r.id, r.organization_name, r.fetching_at)),
   ),
+  // Fetched versions whose runs are all done, still holding their files.
+  source<Keyed<{ id: string }>>('vcs-archives', archivesDue, (rows) => rows.map((r) => jobs.vcsArchive(r.id, 'due'))),
   // Runs whose commit statuses are due: retries, and sends whose process died.
   source<Keyed<{ organization_name: string }>>('commit-statuses', commitStatusesDue, (rows) =>
     rows.map((r) => jobs.commitStatus(r.key, r.organization_name, 'due')),

@@ -126,7 +126,7 @@ export async function receiveDelivery(
   const result = await rt.db.transaction(async (tx) => {
     if (!(await recordDelivery(tx, hookId, delivery.deliveryId, event?.kind ?? 'ignored')))
       return { outcome: 'duplicate' as const, created: [] };
-    const created: { id: string; organization: string }[] = [];
+    const created: { id: string; organization: string; since: string }[] = [];
     for (const ws of event ? followers : []) {
       const run = runFor(ws, event!);
       if (!run) continue;
@@ -141,7 +141,7 @@ export async function receiveDelivery(
         created_by_id: null,
       });
       await insertIngress(tx, cv.id, ingressOf(event!));
-      created.push({ id: cv.id, organization: ws.organizationName });
+      created.push({ id: cv.id, organization: ws.organizationName, since: cv.status_timestamps['fetching-at'] });
     }
     if (created.length)
       await setDeliveryVersions(
@@ -154,7 +154,7 @@ export async function receiveDelivery(
   });
   await enqueueAllAfterCommit(
     rt.queues,
-    result.created.map((c) => jobs.vcsFetch(c.id, c.organization)),
+    result.created.map((c) => jobs.vcsFetch(c.id, c.organization, c.since)),
     rt.logger,
   );
   return { outcome: result.outcome, configurationVersionIds: result.created.map((c) => c.id) };

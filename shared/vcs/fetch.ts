@@ -6,7 +6,9 @@ import { isIPv6 } from 'node:net';
 import { decryptSecret } from '../platform/crypto.js';
 import { allowedAddressOf } from '../platform/outbound.js';
 import { failUpload, findCv, findIngress, type CvRow } from '../configuration-versions/index.js';
-import { acceptUpload } from '../runs/index.js';
+import { acceptUpload, type FetchedFrom } from '../runs/index.js';
+import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
+import { plansWaitingFor } from './repositories.repo.js';
 import { findWorkspace } from '../workspaces/index.js';
 import { UploadRefused } from '../configuration-versions/index.js';
 import type { ProviderDeps } from './hooks.js';
@@ -111,7 +113,10 @@ export async function fetchConfigurationVersion(deps: ProviderDeps, cvId: string
   const dir = await mkdtemp(join(tmpdir(), 'vcs-fetch-'));
   try {
     const message = await checkout(deps, cv, join(dir, 'repo'), dir);
-    await acceptArchive(deps, cv, join(dir, 'repo'), message);
+    // A version archived before is fetched again for the runs that wait for it.
+    const again = 'archived-at' in cv.status_timestamps;
+    await acceptArchive(deps, cv, join(dir, 'repo'), { message, again });
+    if (again) await queueWaitingPlans(deps, cv.id);
   } catch (err) {
     if (err instanceof FetchFailed) await failUpload(deps.db, cv.id, err.message, 'fetching');
     else if (!(err instanceof UploadRefused)) throw err;
@@ -168,9 +173,19 @@ async function fetchSubmodules(
 }
 
 /** Packs the checked-out tree (without git's own files) and accepts it as the version's archive. */
-async function acceptArchive(deps: ProviderDeps, cv: CvRow, dir: string, message: string): Promise<void> {
+async function acceptArchive(deps: ProviderDeps, cv: CvRow, dir: string, fetched: FetchedFrom): Promise<void> {
   const tar = spawn('tar', ['-czf', '-', '--exclude=.git', '-C', dir, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<number | null>((resolve) => tar.on('close', resolve));
-  await acceptUpload(deps, cv, tar.stdout, undefined, { message });
+  await acceptUpload(deps, cv, tar.stdout, undefined, fetched);
   if ((await exited) !== 0) deps.logger.warn('packing a fetched repository ended with an error', { cv: cv.id });
+}
+
+/** Queues the plans of the runs that waited for a version fetched again. */
+async function queueWaitingPlans(deps: ProviderDeps, cvId: string): Promise<void> {
+  const waiting = await plansWaitingFor(deps.db, cvId);
+  await enqueueAllAfterCommit(
+    deps.queues,
+    waiting.map((r) => jobs.runStep(r.id, 'plan', r.organization_name)),
+    deps.logger,
+  );
 }

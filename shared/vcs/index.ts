@@ -14,6 +14,7 @@ export { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from './repositori
 export { syncRepositoryHook } from './hooks.js';
 export { receiveDelivery } from './deliveries.js';
 export { fetchConfigurationVersion } from './fetch.js';
-export { fetchesDue } from './repositories.repo.js';
+export { archivesDue, fetchesDue } from './repositories.repo.js';
+export { registerVcsArchiving } from './archive.js';
 export { registerCommitStatuses, sendRunCommitStatuses } from './commit-statuses.js';
 export { commitStatusesDue } from './commit-statuses.repo.js';

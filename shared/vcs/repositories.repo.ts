@@ -1,4 +1,6 @@
 import type { Db } from '../platform/db.js';
+import { API_SOURCES } from '../configuration-versions/machine.js';
+import { FINAL_RUN_STATUSES } from '../runs/machine.js';
 
 /** A repository webhook the service created at its provider. */
 export interface HookRow {
@@ -97,4 +99,39 @@ export const fetchesDue = (db: Db) =>
   db('configuration_versions as cv')
     .join('workspaces as w', 'w.id', 'cv.workspace_id')
     .where('cv.status', 'fetching')
-    .select('cv.id as key', 'cv.id', 'w.organization_name');
+    .select(
+      'cv.id as key',
+      'cv.id',
+      'w.organization_name',
+      db.raw(`cv.status_timestamps->>'fetching-at' as fetching_at`),
+    );
+
+/** The runs queued to plan from a version, waiting for its files. */
+export const plansWaitingFor = (db: Db, cvId: string): Promise<{ id: string; organization_name: string }[]> =>
+  db('runs as r')
+    .join('workspaces as w', 'w.id', 'r.workspace_id')
+    .where({ 'r.configuration_version_id': cvId, 'r.status': 'plan_queued' })
+    .select('r.id', 'w.organization_name');
+
+/** Whether a move's run (`row`, its name in the move statement) plans a version fetched from a repository. */
+export const fetchedVersionOf = (db: Db, row: string) =>
+  db.raw(
+    `exists (select 1 from configuration_versions cv where cv.id = ??.configuration_version_id and cv.source not in (${API_SOURCES.map(() => '?').join(', ')}))`,
+    [row, ...API_SOURCES],
+  );
+
+/** Fetched versions no run uses any more, still holding their files, for the reconciler. */
+export const archivesDue = (db: Db) =>
+  db('configuration_versions as cv')
+    .where('cv.status', 'uploaded')
+    .whereNotIn('cv.source', API_SOURCES)
+    .whereNotNull('cv.workspace_id')
+    .whereExists((q) => q.select(db.raw('1')).from('runs as r').whereRaw('r.configuration_version_id = cv.id'))
+    .whereNotExists((q) =>
+      q
+        .select(db.raw('1'))
+        .from('runs as r')
+        .whereRaw('r.configuration_version_id = cv.id')
+        .whereNotIn('r.status', FINAL_RUN_STATUSES),
+    )
+    .select('cv.id as key', 'cv.id');

@@ -7,7 +7,7 @@ import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { uniq } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
-import { waitForRun } from '../helpers/terraform.js';
+import { startRun, waitForRun } from '../helpers/terraform.js';
 import type { GitServer } from '../helpers/git-server.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
@@ -165,7 +165,8 @@ describe('VCS-driven workspaces: GitHub', function () {
       const [run] = await runsOf(ws.id);
       await waitForRun(run.id, suite.org.owner.token, ['applied'], 120_000);
       const fetched = await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token });
-      expect(fetched.body.data.attributes.status).to.equal('uploaded');
+      // Its run done, the version is archived (see the test of fetching it again).
+      expect(['uploaded', 'archived']).to.include(fetched.body.data.attributes.status);
       expect(fetched.body.data.attributes['status-timestamps']).to.have.property('fetching-at');
       expect(suite.git.requests(identifier)).to.be.greaterThan(fetchesBefore);
       expect(run.attributes.message).to.equal('change main.tf');
@@ -190,6 +191,45 @@ describe('VCS-driven workspaces: GitHub', function () {
     } finally {
       await integration.close();
     }
+  });
+
+  it('archives a fetched version once its runs are done, and fetches it again for a later run', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await suite.git.createRepo(identifier);
+    await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    const ws = await connectedWorkspace(identifier);
+    const sha = await suite.git.commit(identifier, 'main', {
+      'main.tf': 'resource "terraform_data" "a" { input = 1 }\n',
+    });
+    const hook = hookOf(identifier);
+    const delivered = await deliver(
+      hook.url,
+      hook.secret,
+      'push',
+      githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
+    );
+    const [cvId] = delivered.body['configuration-version-ids'] as string[];
+    const first = await oneRunOf(ws.id, 'the run of the pushed commit');
+    await waitForRun(first.id, suite.org.owner.token, ['applied'], 120_000);
+    const statusOf = async () =>
+      (await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token })).body.data.attributes;
+    await waitFor(async () => (await statusOf()).status === 'archived', 'the version archived');
+    expect(
+      (await api('GET', `/configuration-versions/${cvId}/download`, { token: suite.org.owner.token })).status,
+    ).to.equal(404);
+
+    const archivedAt = Date.parse(((await statusOf())['status-timestamps'] as Record<string, string>)['archived-at']);
+    // A run started by hand uses the workspace's current version, archived: its files are fetched again.
+    const fetchesBefore = suite.git.requests(identifier);
+    const again = await startRun(ws.id, suite.org.owner.token, { 'is-destroy': false });
+    await waitForRun(again, suite.org.owner.token, ['applied', 'planned_and_finished'], 120_000);
+    expect(suite.git.requests(identifier)).to.be.greaterThan(fetchesBefore);
+    const run = await api('GET', `/runs/${again}`, { token: suite.org.owner.token });
+    expect(run.body.data.relationships['configuration-version'].data.id).to.equal(cvId);
+    const timestamps = (await statusOf())['status-timestamps'] as Record<string, string>;
+    expect(Date.parse(timestamps['fetching-at'])).to.be.greaterThan(archivedAt);
+    await waitFor(async () => (await statusOf()).status === 'archived', 'the version archived again');
+    expect(await runsOf(ws.id)).to.have.length(2);
   });
 
   it('plans a pull request speculatively and reports the failed plan as a failure', async () => {
