@@ -8,7 +8,7 @@ import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
-import { archiveVersion, fetchConfiguration, sendCommitStatuses, syncHook } from './vcs.js';
+import { archiveVersion, fetchConfiguration, publishModuleVersions, sendCommitStatuses, syncHook } from './vcs.js';
 
 /** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
 export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
@@ -26,6 +26,7 @@ export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
     [JOB.vcsHookSync]: syncHook,
     [JOB.vcsFetch]: fetchConfiguration,
     [JOB.vcsArchive]: archiveVersion,
+    [JOB.vcsModuleSync]: publishModuleVersions,
     [JOB.commitStatus]: sendCommitStatuses,
   },
 };

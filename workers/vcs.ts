@@ -1,5 +1,10 @@
 import { idFrom, type QueueJob, type WorkerDeps } from './context.js';
-import { fetchConfigurationVersion, sendRunCommitStatuses, syncRepositoryHook } from '../shared/vcs/index.js';
+import {
+  fetchConfigurationVersion,
+  publishTaggedVersions,
+  sendRunCommitStatuses,
+  syncRepositoryHook,
+} from '../shared/vcs/index.js';
 import { archiveFetchedVersion } from '../shared/configuration-versions/index.js';
 
 /** Creates or removes a repository's webhook at its provider (see syncRepositoryHook). */
@@ -20,4 +25,9 @@ export async function sendCommitStatuses(job: QueueJob<'vcs', 'commit-status'>, 
 /** Archives a fetched version whose runs are done (see archiveFetchedVersion). */
 export async function archiveVersion(job: QueueJob<'vcs', 'archive'>, deps: WorkerDeps): Promise<void> {
   await archiveFetchedVersion(deps, idFrom(job.data, 'configurationVersionId'));
+}
+
+/** Publishes the versions a module's repository has tags for (see publishTaggedVersions). */
+export async function publishModuleVersions(job: QueueJob<'vcs', 'module-sync'>, deps: WorkerDeps): Promise<void> {
+  await publishTaggedVersions(deps, idFrom(job.data, 'registryModuleId'));
 }

@@ -18,6 +18,7 @@ import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from
 import { serviceHostname } from '../../shared/platform/config.js';
 import { signedObjectUrl } from '../signed-urls.js';
 import { orgScope } from '../guards.js';
+import { publishModuleFromRepository, type VcsRepoInput } from '../../shared/vcs/index.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
@@ -144,6 +145,14 @@ export function registryModuleHandlers(deps: AppDeps) {
         },
         a['no-code'] === true,
       );
+      sendResource(res, 201, await present(module, grant));
+    },
+
+    /** POST /organizations/:org/registry-modules/vcs: a module whose versions its repository's tags publish. */
+    async createModuleFromRepository(req: Req, res: Response) {
+      const { grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
+      const repo = attributesOf(req)['vcs-repo'] as VcsRepoInput;
+      const module = await publishModuleFromRepository(deps, req.params.org, repo, creatorOf(res));
       sendResource(res, 201, await present(module, grant));
     },
 

@@ -14,6 +14,9 @@ export interface RegistryModuleRow {
   name: string;
   provider: string;
   created_by_id: string | null;
+  /** The repository whose tags publish its versions (see shared/vcs/modules.ts); null when published through the API. */
+  vcs_repo: Record<string, unknown> | null;
+  vcs_hook_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -93,10 +96,12 @@ export const organizationOfModule = (
 
 export async function insertModule(
   db: Db,
-  attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>,
+  attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at' | 'vcs_repo' | 'vcs_hook_id'> &
+    Partial<Pick<RegistryModuleRow, 'vcs_repo' | 'vcs_hook_id'>>,
 ): Promise<RegistryModuleRow> {
+  const { vcs_repo, ...rest } = attrs;
   const [row] = await db<RegistryModuleRow>('registry_modules')
-    .insert({ id: newId('mod'), ...attrs })
+    .insert({ id: newId('mod'), ...rest, ...(vcs_repo ? { vcs_repo: asJson(db, vcs_repo) } : {}) })
     .returning('*');
   return row;
 }

@@ -34,6 +34,7 @@ export const JOB = {
   vcsHookSync: 'hook-sync',
   vcsFetch: 'fetch',
   vcsArchive: 'archive',
+  vcsModuleSync: 'module-sync',
   commitStatus: 'commit-status',
 } as const;
 
@@ -91,6 +92,11 @@ export interface VcsFetchPayload extends OfOrganization {
   configurationVersionId: string;
 }
 
+/** A registry module whose repository's tags are read for versions it has not published. */
+export interface VcsModulePayload extends OfOrganization {
+  registryModuleId: string;
+}
+
 /** The commit statuses of a run not yet reported to its provider, sent in order. */
 export interface CommitStatusPayload extends OfOrganization {
   runId: string;
@@ -119,6 +125,7 @@ export interface QueueJobs {
     [JOB.vcsHookSync]: VcsHookPayload;
     [JOB.vcsFetch]: VcsFetchPayload;
     [JOB.vcsArchive]: VcsFetchPayload;
+    [JOB.vcsModuleSync]: VcsModulePayload;
     [JOB.commitStatus]: CommitStatusPayload;
   };
 }
@@ -281,6 +288,21 @@ export const jobs = {
     data: { configurationVersionId: cvId },
     jobId: `archive-${cvId}-${after}`,
   }),
+  /**
+   * Publishes the versions a module's repository has tags for and the module lacks; `reason` (its
+   * creation, a delivery's id, a resync) asks once.
+   */
+  vcsModuleSync: (
+    moduleId: string,
+    organization: string,
+    reason: string,
+  ): JobSpecOf<'vcs', typeof JOB.vcsModuleSync> => ({
+    queue: 'vcs',
+    name: JOB.vcsModuleSync,
+    data: withOrganization({ registryModuleId: moduleId }, organization),
+    jobId: `module-${moduleId}-${reason.replace(/[^A-Za-z0-9-]/g, '')}`,
+    opts: { attempts: 4, backoff: { type: 'exponential', delay: 5000 } },
+  }),
   /** Sends a run's queued commit statuses; `seq` tells the jobs of one run's successive moves apart. */
   commitStatus: (
     runId: string,
@@ -313,6 +335,7 @@ const ROW_KEYS: readonly [key: string, kind: string, resource: string | null][] 
   ['testRunId', 'test-run', null],
   ['configurationVersionId', 'configuration-version', '/api/v2/configuration-versions/'],
   ['hookId', 'vcs-hook', null],
+  ['registryModuleId', 'registry-module', '/api/v2/registry-modules/'],
   ['workspaceId', 'workspace', '/api/v2/workspaces/'],
 ];
 

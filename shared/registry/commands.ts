@@ -23,7 +23,7 @@ import {
   type ModuleVersionRow,
 } from './repo.js';
 import { insertCv, moveCv, intakeArchive, UploadRefused } from '../configuration-versions/index.js';
-import { enqueueAfterCommit, jobs } from '../platform/queues.js';
+import { enqueueAfterCommit, enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 
 /**
  * Creates a registry module; `noCode` also offers it for no-code provisioning at its latest
@@ -31,7 +31,7 @@ import { enqueueAfterCommit, jobs } from '../platform/queues.js';
  */
 export async function createRegistryModule(
   rt: Runtime,
-  attrs: Omit<RegistryModuleRow, 'id' | 'created_at' | 'updated_at'>,
+  attrs: Parameters<typeof insertModule>[1],
   noCode: boolean,
 ): Promise<RegistryModuleRow> {
   return rt.db.transaction(async (tx) => {
@@ -178,6 +178,12 @@ export async function removeModules(rt: Runtime, modules: RegistryModuleRow[]): 
     );
     for (const m of modules) await deleteModule(tx, m.id);
   });
+  // A module that published from a repository leaves its webhook to be removed when nothing else follows it.
+  await enqueueAllAfterCommit(
+    rt.queues,
+    modules.flatMap((m) => (m.vcs_hook_id ? [jobs.vcsHookSync(m.vcs_hook_id)] : [])),
+    rt.logger,
+  );
 }
 
 /**

@@ -36,6 +36,24 @@ export const moduleTestSchemas = {
     },
     { required: ['name', 'provider'] },
   ),
+  'registry-module.vcs': resourceDocument(
+    'registry-modules',
+    {
+      'vcs-repo': {
+        type: 'object',
+        properties: {
+          identifier: TEXT(255),
+          'oauth-token-id': TEXT(100),
+          'display-identifier': TEXT(255),
+          'github-app-installation-id': { oneOf: [{ type: 'null' }, TEXT(100)] },
+          branch: { oneOf: [{ type: 'null' }, TEXT(255)] },
+          tags: BOOL,
+        },
+        required: ['identifier'],
+      },
+    },
+    { required: ['vcs-repo'] },
+  ),
   'registry-module-version.create': resourceDocument(
     'registry-module-versions',
     {

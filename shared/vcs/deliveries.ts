@@ -17,7 +17,7 @@ import {
 } from './events.js';
 import { findOAuthClient, findOAuthToken } from './repo.js';
 import { hookSecret } from './repositories.js';
-import { followersOf, recordDelivery, setDeliveryVersions } from './repositories.repo.js';
+import { followersOf, modulesFollowing, recordDelivery, setDeliveryVersions } from './repositories.repo.js';
 import { runFor, type FollowingWorkspace } from './triggers.js';
 import type { ServiceProvider } from './rules.js';
 
@@ -108,9 +108,10 @@ export async function receiveDelivery(
   headers: Headers,
   body: string,
 ): Promise<DeliveryOutcome> {
-  const followers = await followingWorkspaces(rt.db, hookId);
-  if (!followers.length) throw new NotFound();
-  const token = await findOAuthToken(rt.db, followers[0].tokenId);
+  const [followers, modules] = await Promise.all([followingWorkspaces(rt.db, hookId), modulesFollowing(rt.db, hookId)]);
+  const tokenId = followers[0]?.tokenId ?? (modules[0] ? String(modules[0].vcs_repo['oauth-token-id']) : null);
+  if (!tokenId) throw new NotFound();
+  const token = await findOAuthToken(rt.db, tokenId);
   const client = token && (await findOAuthClient(rt.db, token.oauth_client_id));
   if (!client) throw new NotFound();
   const family = familyOf(client.service_provider);
@@ -152,9 +153,14 @@ export async function receiveDelivery(
       );
     return { outcome: 'accepted' as const, created };
   });
+  // A tag may publish a version of the modules that follow the repository.
+  const tagged = result.outcome === 'accepted' && event?.kind === 'tag' && !event.deleted;
   await enqueueAllAfterCommit(
     rt.queues,
-    result.created.map((c) => jobs.vcsFetch(c.id, c.organization, c.since)),
+    [
+      ...result.created.map((c) => jobs.vcsFetch(c.id, c.organization, c.since)),
+      ...(tagged ? modules.map((m) => jobs.vcsModuleSync(m.id, m.organization_name, delivery.deliveryId)) : []),
+    ],
     rt.logger,
   );
   return { outcome: result.outcome, configurationVersionIds: result.created.map((c) => c.id) };

@@ -18,3 +18,4 @@ export { archivesDue, fetchesDue } from './repositories.repo.js';
 export { registerVcsArchiving } from './archive.js';
 export { registerCommitStatuses, sendRunCommitStatuses } from './commit-statuses.js';
 export { commitStatusesDue } from './commit-statuses.repo.js';
+export { publishModuleFromRepository, publishTaggedVersions } from './modules.js';

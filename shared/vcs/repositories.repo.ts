@@ -40,15 +40,29 @@ export const followersOf = (db: Db, hookId: string): Promise<FollowerRow[]> =>
       'trigger_patterns',
     );
 
-/** The repository of the oldest workspace that follows a hook, or undefined when none does. */
-export const firstFollowerRepo = async (db: Db, hookId: string): Promise<Record<string, unknown> | undefined> =>
-  (
-    (await db('workspaces')
+/** The repository of the oldest workspace (or else registry module) that follows a hook, or undefined when none does. */
+export async function firstFollowerRepo(db: Db, hookId: string): Promise<Record<string, unknown> | undefined> {
+  for (const table of ['workspaces', 'registry_modules']) {
+    const row = (await db(table)
       .where({ vcs_hook_id: hookId })
       .whereNotNull('vcs_repo')
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .first('vcs_repo')) as { vcs_repo: Record<string, unknown> } | undefined
-  )?.vcs_repo;
+      .first('vcs_repo')) as { vcs_repo: Record<string, unknown> } | undefined;
+    if (row) return row.vcs_repo;
+  }
+  return undefined;
+}
+
+/** The registry modules that publish from a hook's repository. */
+export const modulesFollowing = (
+  db: Db,
+  hookId: string,
+): Promise<{ id: string; organization_name: string; vcs_repo: Record<string, unknown> }[]> =>
+  db('registry_modules')
+    .where({ vcs_hook_id: hookId })
+    .whereNotNull('vcs_repo')
+    .orderBy('id')
+    .select('id', 'organization_name', 'vcs_repo');
 
 export const findHook = (db: Db, id: string): Promise<HookRow | undefined> =>
   db<HookRow>('vcs_hooks').where({ id }).first();

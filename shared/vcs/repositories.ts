@@ -25,7 +25,7 @@ export interface VcsRepoSettings {
 const IDENTIFIER = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
 
 const invalid = (detail: string, attribute: string) =>
-  new Unprocessable(detail, { attribute: `vcs-repo.${attribute}` });
+  new Unprocessable(detail, { attribute: `vcs-repo/${attribute}` });
 
 /**
  * One webhook per connection and repository, whichever workspaces follow it: its id is derived from

@@ -73,3 +73,15 @@ export const isPrivateKeyBlock = (value: string): boolean =>
 
 /** What a commit status says, in the states the providers' APIs share. */
 export type CommitState = 'pending' | 'success' | 'failure' | 'error';
+
+/**
+ * The module a repository publishes, from its name as the registry requires it
+ * (`terraform-<provider>-<name>`), or null when it is not named so.
+ */
+export function moduleOfRepository(identifier: string): { provider: string; name: string } | null {
+  const match = /^terraform-([a-z0-9]+)-([A-Za-z0-9_-]+)$/.exec(identifier.split('/').pop() ?? '');
+  return match ? { provider: match[1], name: match[2] } : null;
+}
+
+/** The module version a tag publishes (`v1.2.3` or `1.2.3`), or null for any other tag. */
+export const versionOfTag = (tag: string): string | null => /^v?(\d+\.\d+\.\d+)$/.exec(tag)?.[1] ?? null;

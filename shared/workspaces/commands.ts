@@ -62,7 +62,7 @@ function triggers(settings: WorkspaceSettings): WorkspaceSettings {
   if (settings.vcs_repo?.['tags-regex']) {
     if (prefixes.length || patterns.length)
       throw new Unprocessable('a workspace that follows tags (tags-regex) takes no trigger prefixes or patterns', {
-        attribute: 'vcs-repo.tags-regex',
+        attribute: 'vcs-repo/tags-regex',
       });
     if (settings.file_triggers_enabled === true)
       throw new Unprocessable('a workspace that follows tags (tags-regex) cannot enable file triggers', {

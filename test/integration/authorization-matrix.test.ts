@@ -1816,6 +1816,18 @@ const MATRIX: Record<string, Entry> = {
       }),
     }),
   },
+  'POST /api/v2/organizations/:org/registry-modules/vcs': {
+    access: 'manage-modules',
+    call: (w) => ({
+      path: `/api/v2/organizations/${o()}/registry-modules/vcs`,
+      body: doc('registry-modules', {
+        'vcs-repo': {
+          identifier: `acme/terraform-null-${uniq('mod').replace(/-/g, '')}`,
+          'oauth-token-id': w.oauthToken,
+        },
+      }),
+    }),
+  },
   'GET /api/v2/organizations/:org/registry-modules': {
     access: 'org-member',
     call: () => ({ path: `/api/v2/organizations/${o()}/registry-modules` }),

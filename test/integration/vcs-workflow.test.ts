@@ -1,113 +1,20 @@
 import { expect } from 'chai';
-import { createHmac, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import nock from 'nock';
-import type { WebhookDefinition } from '@octokit/webhooks-examples';
+import { randomUUID } from 'node:crypto';
 import { api } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { uniq } from '../helpers/fixtures.js';
 import { waitFor } from '../helpers/processes.js';
 import { startRun, waitForRun } from '../helpers/terraform.js';
-import type { GitServer } from '../helpers/git-server.js';
 import { answerThenCallBack, startTaskIntegration, type SentCallback } from '../helpers/run-task-integration.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 import { vcsSuite } from '../helpers/vcs.js';
+import { deliverAsGitHub, GITHUB_API, githubPullRequest, githubPush, mockGitHub } from '../helpers/vcs-github.js';
 
-// GitHub's own example payloads, changed only where they name the repository and the commit.
-const definitions = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
-const examplesOf = <N extends 'push' | 'pull_request'>(name: N) =>
-  (definitions.find((d) => d.name === name) as WebhookDefinition<N>).examples;
-const PUSH = examplesOf('push').find((e) => e.ref === 'refs/heads/master' && e.commits.length > 0)!;
-const PULL_REQUEST = examplesOf('pull_request').find((e) => e.action === 'opened')!;
-
-const GITHUB_API = 'https://api.github.com';
 const TOKEN = 'ghp_local_repository_token';
-
-/** A push of `sha` to `branch` of `identifier`, as GitHub sends it, naming the files the commit changed. */
-function githubPush(git: GitServer, identifier: string, branch: string, sha: string, files: string[]) {
-  const [owner, name] = identifier.split('/');
-  return {
-    ...PUSH,
-    ref: `refs/heads/${branch}`,
-    after: sha,
-    compare: `https://github.com/${identifier}/compare/${PUSH.before}...${sha}`,
-    head_commit: {
-      ...PUSH.head_commit!,
-      id: sha,
-      message: `change ${files.join(', ')}`,
-      url: `https://github.com/${identifier}/commit/${sha}`,
-    },
-    commits: [{ ...PUSH.commits[0], id: sha, added: files, modified: [], removed: [] }],
-    repository: {
-      ...PUSH.repository,
-      name,
-      full_name: identifier,
-      owner: { ...PUSH.repository.owner, login: owner, name: owner },
-      clone_url: `${git.url}/${identifier}.git`,
-      html_url: `https://github.com/${identifier}`,
-      default_branch: 'main',
-      master_branch: 'main',
-    },
-  };
-}
-
-function githubPullRequest(identifier: string, sha: string, base: string) {
-  return {
-    ...PULL_REQUEST,
-    pull_request: {
-      ...PULL_REQUEST.pull_request,
-      head: { ...PULL_REQUEST.pull_request.head, ref: 'feature', sha },
-      base: { ...PULL_REQUEST.pull_request.base, ref: base },
-      html_url: `https://github.com/${identifier}/pull/2`,
-    },
-    number: 2,
-    repository: { ...PULL_REQUEST.repository, full_name: identifier, default_branch: 'main' },
-  };
-}
-
-/** Delivers a payload to a webhook URL signed as GitHub signs it (HMAC-SHA256 of the exact body). */
-async function deliver(url: string, secret: string, event: string, payload: unknown, deliveryId = randomUUID()) {
-  const body = JSON.stringify(payload);
-  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-GitHub-Event': event,
-      'X-GitHub-Delivery': deliveryId,
-      'X-Hub-Signature-256': signature,
-    },
-    body,
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 describe('VCS-driven workspaces: GitHub', function () {
   this.timeout(180_000);
-  const suite = vcsSuite({ serviceProvider: 'github', apiUrl: GITHUB_API, token: TOKEN }, (hooks, statuses) =>
-    nock(GITHUB_API)
-      .persist()
-      .post(/^\/repos\/[^/]+\/[^/]+\/hooks$/)
-      .matchHeader('authorization', `token ${TOKEN}`)
-      .reply(201, function (uri, body) {
-        const b = body as { config: { url: string; secret: string }; events: string[] };
-        hooks.push({ identifier: uri.split('/').slice(2, 4).join('/'), url: b.config.url, secret: b.config.secret });
-        return { id: 4242, events: b.events, config: { url: b.config.url } };
-      })
-      .post(/^\/repos\/[^/]+\/[^/]+\/statuses\/[0-9a-f]{40}$/)
-      .matchHeader('authorization', `token ${TOKEN}`)
-      .reply(201, function (uri, body) {
-        const b = body as { state: string; target_url: string; description: string; context: string };
-        statuses.push({
-          sha: uri.split('/').pop()!,
-          state: b.state,
-          url: b.target_url,
-          description: b.description,
-          context: b.context,
-        });
-        return { id: statuses.length };
-      }),
-  );
+  const suite = vcsSuite({ serviceProvider: 'github', apiUrl: GITHUB_API, token: TOKEN }, mockGitHub(TOKEN));
   const hookOf = (identifier: string) => suite.hookOf(identifier);
   const connectedWorkspace = (identifier: string, attrs?: Record<string, unknown>) =>
     suite.connectedWorkspace(identifier, attrs);
@@ -142,7 +49,7 @@ describe('VCS-driven workspaces: GitHub', function () {
       });
       const fetchesBefore = suite.git.requests(identifier);
       const hook = hookOf(identifier);
-      const delivered = await deliver(
+      const delivered = await deliverAsGitHub(
         hook.url,
         hook.secret,
         'push',
@@ -202,7 +109,7 @@ describe('VCS-driven workspaces: GitHub', function () {
       'main.tf': 'resource "terraform_data" "a" { input = 1 }\n',
     });
     const hook = hookOf(identifier);
-    const delivered = await deliver(
+    const delivered = await deliverAsGitHub(
       hook.url,
       hook.secret,
       'push',
@@ -241,7 +148,12 @@ describe('VCS-driven workspaces: GitHub', function () {
       'main.tf': 'resource "terraform_data" "a" { input = }\n',
     });
     const hook = hookOf(identifier);
-    const delivered = await deliver(hook.url, hook.secret, 'pull_request', githubPullRequest(identifier, sha, 'main'));
+    const delivered = await deliverAsGitHub(
+      hook.url,
+      hook.secret,
+      'pull_request',
+      githubPullRequest(identifier, sha, 'main'),
+    );
     expect(delivered.status).to.equal(200);
     await oneRunOf(ws.id, 'the speculative plan');
     const [run] = await runsOf(ws.id);
@@ -270,7 +182,7 @@ describe('VCS-driven workspaces: GitHub', function () {
     const ws = await connectedWorkspace(identifier, { 'working-directory': 'infra', 'file-triggers-enabled': true });
     const hook = hookOf(identifier);
     const docsSha = await suite.git.commit(identifier, 'main', { 'docs/README.md': 'docs\n' });
-    const skipped = await deliver(
+    const skipped = await deliverAsGitHub(
       hook.url,
       hook.secret,
       'push',
@@ -282,8 +194,8 @@ describe('VCS-driven workspaces: GitHub', function () {
     const sha = await suite.git.commit(identifier, 'main', { 'infra/main.tf': 'resource "terraform_data" "b" {}\n' });
     const payload = githubPush(suite.git, identifier, 'main', sha, ['infra/main.tf']);
     const id = randomUUID();
-    const first = await deliver(hook.url, hook.secret, 'push', payload, id);
-    const again = await deliver(hook.url, hook.secret, 'push', payload, id);
+    const first = await deliverAsGitHub(hook.url, hook.secret, 'push', payload, id);
+    const again = await deliverAsGitHub(hook.url, hook.secret, 'push', payload, id);
     expect(first.body['configuration-version-ids']).to.have.length(1);
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal({ outcome: 'duplicate', 'configuration-version-ids': [] });
@@ -298,14 +210,19 @@ describe('VCS-driven workspaces: GitHub', function () {
     const sha = await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
     const ws = await connectedWorkspace(identifier);
     const hook = hookOf(identifier);
-    const forged = await deliver(
+    const forged = await deliverAsGitHub(
       hook.url,
       'not-the-secret',
       'push',
       githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
     );
     expect(forged.status).to.equal(401);
-    const unknown = await deliver(`${harness().baseUrl}/webhooks/vcs/${'0'.repeat(32)}`, hook.secret, 'push', {});
+    const unknown = await deliverAsGitHub(
+      `${harness().baseUrl}/webhooks/vcs/${'0'.repeat(32)}`,
+      hook.secret,
+      'push',
+      {},
+    );
     expect(unknown.status).to.equal(404);
     const cvs = await api('GET', `/workspaces/${ws.id}/configuration-versions`, { token: suite.org.owner.token });
     expect(cvs.body.data).to.deep.equal([]);
@@ -315,7 +232,7 @@ describe('VCS-driven workspaces: GitHub', function () {
     const identifier = `acme/${uniq('infra')}`;
     const ws = await connectedWorkspace(identifier);
     const hook = hookOf(identifier);
-    const delivered = await deliver(
+    const delivered = await deliverAsGitHub(
       hook.url,
       hook.secret,
       'push',
