@@ -18,7 +18,7 @@ import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from
 import { serviceHostname } from '../../shared/platform/config.js';
 import { signedObjectUrl } from '../signed-urls.js';
 import { orgScope } from '../guards.js';
-import { publishModuleFromRepository, type VcsRepoInput } from '../../shared/vcs/index.js';
+import { organizationOfOAuthToken, publishModuleFromRepository, type VcsRepoInput } from '../../shared/vcs/index.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
@@ -148,11 +148,17 @@ export function registryModuleHandlers(deps: AppDeps) {
       sendResource(res, 201, await present(module, grant));
     },
 
-    /** POST /organizations/:org/registry-modules/vcs: a module whose versions its repository's tags publish. */
+    /**
+     * POST /organizations/:org/registry-modules/vcs: a module whose versions its repository's tags
+     * publish. The older POST /registry-modules names no organization: it is the token's.
+     */
     async createModuleFromRepository(req: Req, res: Response) {
-      const { grant } = await orgScope(db, res.locals.principal, req.params.org, 'manage-modules');
-      const repo = attributesOf(req)['vcs-repo'] as VcsRepoInput;
-      const module = await publishModuleFromRepository(deps, req.params.org, repo, creatorOf(res));
+      const repo = attributesOf(req)['vcs-repo'] as VcsRepoInput & { 'organization-name'?: string };
+      const org =
+        req.params.org ?? repo['organization-name'] ?? (await organizationOfOAuthToken(db, repo['oauth-token-id']));
+      if (!org) throw new NotFound();
+      const { grant } = await orgScope(db, res.locals.principal, org, 'manage-modules');
+      const module = await publishModuleFromRepository(deps, org, repo, creatorOf(res));
       sendResource(res, 201, await present(module, grant));
     },
 

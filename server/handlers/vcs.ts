@@ -149,7 +149,7 @@ export function vcsHandlers(deps: AppDeps) {
 /** POST /webhooks/vcs/:hookId: a provider's delivery (see receiveDelivery); answers what it created. */
 export function vcsWebhookHandler(deps: AppDeps) {
   return async (req: Req, res: Response) => {
-    if (!/^[0-9a-f]{32}$/.test(req.params.hookId)) throw new NotFound();
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(req.params.hookId)) throw new NotFound();
     const body = typeof req.body === 'string' ? req.body : '';
     const result = await receiveDelivery(deps, req.params.hookId, req.headers, body);
     res.status(200).json({ outcome: result.outcome, 'configuration-version-ids': result.configurationVersionIds });

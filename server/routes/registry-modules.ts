@@ -16,6 +16,7 @@ export function registryModuleRoutes(deps: AppDeps): Router {
   const h = registryModuleHandlers(deps);
   r.post('/organizations/:org/registry-modules', validate('registry-module.create'), h.createModule);
   r.post('/organizations/:org/registry-modules/vcs', validate('registry-module.vcs'), h.createModuleFromRepository);
+  r.post('/registry-modules', validate('registry-module.vcs'), h.createModuleFromRepository);
   r.get('/organizations/:org/registry-modules', h.listModules);
   r.delete(NAME, h.deleteModulesNamed);
   r.get(MODULE, h.showModule);

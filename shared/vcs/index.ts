@@ -8,7 +8,13 @@ export {
   removeOAuthClient,
   removeOAuthToken,
 } from './commands.js';
-export { findOAuthClient, findOAuthToken, type OAuthClientRow, type OAuthTokenRow } from './repo.js';
+export {
+  findOAuthClient,
+  findOAuthToken,
+  organizationOfOAuthToken,
+  type OAuthClientRow,
+  type OAuthTokenRow,
+} from './repo.js';
 export { callbackUrl, connectPath, isServiceProvider, SERVICE_PROVIDERS, type ServiceProvider } from './rules.js';
 export { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from './repositories.js';
 export { syncRepositoryHook } from './hooks.js';

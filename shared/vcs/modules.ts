@@ -23,7 +23,18 @@ export async function publishModuleFromRepository(
   input: VcsRepoInput,
   createdById: string | null,
 ): Promise<RegistryModuleRow> {
-  const repo = await vcsRepoSettings(rt, organizationName, { ...input, 'tags-regex': null }, null);
+  // A module's repository brings its submodules unless asked not to, and publishes from tags.
+  const repo = await vcsRepoSettings(
+    rt,
+    organizationName,
+    { ...input, 'tags-regex': null, 'ingress-submodules': input['ingress-submodules'] ?? true },
+    null,
+  );
+  repo.vcs_repo = {
+    ...repo.vcs_repo,
+    'display-identifier': input['display-identifier'] || repo.vcs_repo!.identifier,
+    tags: true,
+  };
   const identifier = String(repo.vcs_repo!.identifier);
   const names = moduleOfRepository(identifier);
   if (!names)

@@ -119,3 +119,14 @@ export async function addClientProjects(db: Db, clientId: string, projectIds: st
 export async function removeClientProjects(db: Db, clientId: string, projectIds: string[]): Promise<void> {
   await db('oauth_client_projects').where({ oauth_client_id: clientId }).whereIn('project_id', projectIds).del();
 }
+
+/** The organization of a token's connection, or undefined for a token that does not exist. */
+export const organizationOfOAuthToken = async (db: Db, tokenId: string | undefined): Promise<string | undefined> =>
+  tokenId
+    ? (
+        (await db('oauth_tokens as t')
+          .join('oauth_clients as c', 'c.id', 't.oauth_client_id')
+          .where('t.id', tokenId)
+          .first('c.organization_name')) as { organization_name: string } | undefined
+      )?.organization_name
+    : undefined;

@@ -13,6 +13,7 @@ export interface VcsRepoInput {
   branch?: string;
   'ingress-submodules'?: boolean;
   'tags-regex'?: string | null;
+  'display-identifier'?: string;
 }
 
 /** What a workspace stores of its repository: what the API shows as `vcs-repo`, and the webhook it follows. */
@@ -30,10 +31,12 @@ const invalid = (detail: string, attribute: string) =>
 /**
  * One webhook per connection and repository, whichever workspaces follow it: its id is derived from
  * the two, so connecting a second workspace finds the same hook and the URL is known before the
- * provider is asked.
+ * provider is asked. It is written as a UUID, as TFE's webhook URLs are.
  */
 export const hookIdOf = (oauthClientId: string, identifier: string): string =>
-  sha256Hex(`${oauthClientId}\n${identifier}`).slice(0, 32);
+  sha256Hex(`${oauthClientId}\n${identifier}`)
+    .slice(0, 32)
+    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 /** The secret a hook's deliveries are signed with, derived from the service key so that none is stored. */
 export const hookSecret = (key: Buffer, hookId: string): string =>

@@ -154,6 +154,8 @@ async function main(): Promise<number> {
             OAUTH_CLIENT_GITHUB_TOKEN: process.env.OAUTH_CLIENT_GITHUB_TOKEN ?? 'ghp_unverified_test_token',
             // The repository the VCS-connected workspaces name; creating them does not reach GitHub.
             GITHUB_POLICY_SET_IDENTIFIER: process.env.GITHUB_POLICY_SET_IDENTIFIER ?? 'example-org/example-repo',
+            GITHUB_REGISTRY_MODULE_IDENTIFIER:
+              process.env.GITHUB_REGISTRY_MODULE_IDENTIFIER ?? 'example-org/terraform-random-module',
             OUT: run.dir,
             EXPECT: expect,
             PATH: runtimes.SENTINEL_PATH.includes('/')

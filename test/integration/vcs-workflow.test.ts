@@ -217,12 +217,7 @@ describe('VCS-driven workspaces: GitHub', function () {
       githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
     );
     expect(forged.status).to.equal(401);
-    const unknown = await deliverAsGitHub(
-      `${harness().baseUrl}/webhooks/vcs/${'0'.repeat(32)}`,
-      hook.secret,
-      'push',
-      {},
-    );
+    const unknown = await deliverAsGitHub(`${harness().baseUrl}/webhooks/vcs/${randomUUID()}`, hook.secret, 'push', {});
     expect(unknown.status).to.equal(404);
     const cvs = await api('GET', `/workspaces/${ws.id}/configuration-versions`, { token: suite.org.owner.token });
     expect(cvs.body.data).to.deep.equal([]);
