@@ -47,8 +47,8 @@ const seal = (rt: Runtime, value: string | null | undefined): string | null | un
   value === undefined ? undefined : value ? encryptSecret(rt.config.encryptionKey, value) : null;
 
 /** 422 when the connection, with the request's changes, breaks a rule of its provider (see connectionProblem). */
-function assertConnection(provider: ServiceProvider, key: string | null | undefined, hasPrivateKey: boolean): void {
-  const problem = connectionProblem({ serviceProvider: provider, key, hasPrivateKey });
+function assertConnection(shape: Parameters<typeof connectionProblem>[0]): void {
+  const problem = connectionProblem(shape);
   if (problem) throw new Unprocessable(problem.message, { attribute: problem.attribute });
 }
 
@@ -73,7 +73,12 @@ export async function createOAuthClient(
   organizationName: string,
   input: OAuthClientInput & { serviceProvider: ServiceProvider; httpUrl: string; apiUrl: string },
 ): Promise<OAuthClientRow> {
-  assertConnection(input.serviceProvider, input.key, Boolean(input.privateKey));
+  assertConnection({
+    serviceProvider: input.serviceProvider,
+    key: input.key,
+    hasPrivateKey: Boolean(input.privateKey),
+    hasSecret: Boolean(input.secret),
+  });
   return rt.db.transaction(async (tx) => {
     const agentPoolId = await poolOf(tx, organizationName, input.agentPoolId);
     const client = await insertOAuthClient(tx, organizationName, {
@@ -107,11 +112,12 @@ export async function changeOAuthClient(
   return rt.db.transaction(async (tx) => {
     const current = await lockOAuthClient(tx, clientId);
     if (!current) throw new NotFound();
-    assertConnection(
-      current.service_provider,
-      input.key,
-      input.privateKey === undefined ? current.private_key_sealed !== null : Boolean(input.privateKey),
-    );
+    assertConnection({
+      serviceProvider: current.service_provider,
+      key: input.key,
+      hasPrivateKey: input.privateKey === undefined ? current.private_key_sealed !== null : Boolean(input.privateKey),
+      hasSecret: input.secret === undefined ? current.secret_sealed !== null : Boolean(input.secret),
+    });
     const changed = await updateOAuthClient(tx, clientId, {
       name: input.name,
       key: input.key,

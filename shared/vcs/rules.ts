@@ -13,6 +13,9 @@ export const SERVICE_PROVIDERS = {
   gitlab_hosted: 'GitLab',
   gitlab_community_edition: 'GitLab Community Edition',
   gitlab_enterprise_edition: 'GitLab Enterprise Edition',
+  // Not one of TFE's: any git server reached over http(s) (Gitea, Forgejo, a plain git server),
+  // whose webhook is set up by hand with the connection's secret.
+  git: 'Git server',
 } as const;
 
 export type ServiceProvider = keyof typeof SERVICE_PROVIDERS;
@@ -32,18 +35,19 @@ export interface ConnectionShape {
   /** The consumer key a request gives (undefined when it gives none). */
   key: string | null | undefined;
   hasPrivateKey: boolean;
+  hasSecret: boolean;
 }
 
 /** A rule a connection breaks: the attribute and what is wrong with it. */
 export interface ConnectionProblem {
-  attribute: 'key' | 'private-key';
+  attribute: 'key' | 'private-key' | 'secret';
   message: string;
 }
 
 /**
  * The first rule a connection breaks, or null: a key pair provider's consumer key, once given, may
  * not be emptied (TFE takes such a connection without one, to be completed); only Azure DevOps
- * Server takes a private key.
+ * Server takes a private key; a git server's connection needs its webhook's secret.
  */
 export function connectionProblem(c: ConnectionShape): ConnectionProblem | null {
   if (KEY_PAIR_PROVIDERS.includes(c.serviceProvider) && c.key !== undefined && !c.key)
@@ -51,6 +55,8 @@ export function connectionProblem(c: ConnectionShape): ConnectionProblem | null 
       attribute: 'key',
       message: 'The Consumer Key for BitBucket Server must be present. Please add a value for `key`.',
     };
+  if (c.serviceProvider === 'git' && !c.hasSecret)
+    return { attribute: 'secret', message: "a git server's connection needs the secret its webhook signs with" };
   if (c.hasPrivateKey && c.serviceProvider !== 'ado_server')
     return { attribute: 'private-key', message: 'Private key is only supported for Azure DevOps Server' };
   return null;

@@ -51,11 +51,12 @@ export interface VcsSuite {
  * The set-up every provider's suite shares: Terraform workers as child processes, the vcs queue's
  * workers in this process (so the provider API they call is the one `mockProvider` mocks with
  * nock), a git server whose repositories need `token`, and an organization with a connection to
- * them. `mockProvider` records the hooks and statuses it receives into the lists it is given.
+ * them. `mockProvider` records the hooks and statuses it receives into the lists it is given (null
+ * for a git server, whose API the service does not call).
  */
 export function vcsSuite(
-  connection: { serviceProvider: string; apiUrl: string; token: string },
-  mockProvider: (hooks: CreatedHook[], statuses: StatusCall[]) => void,
+  connection: { serviceProvider: string; apiUrl: string; token: string; secret?: string },
+  mockProvider: ((hooks: CreatedHook[], statuses: StatusCall[]) => void) | null,
 ): VcsSuite {
   terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
     RECONCILE_INTERVAL_MS: '2000',
@@ -69,7 +70,7 @@ export function vcsSuite(
     suite.git = await startGitServer({ token: connection.token });
     nock.disableNetConnect();
     nock.enableNetConnect((host) => host.startsWith('127.0.0.1') || host.startsWith('localhost'));
-    mockProvider(hooks, statuses);
+    mockProvider?.(hooks, statuses);
     vcsWorkers = await startWorkers(harness().rt, ['vcs']);
     suite.org = await createOrg();
     const created = await api('POST', `/organizations/${suite.org.name}/oauth-clients`, {
@@ -79,6 +80,7 @@ export function vcsSuite(
         'http-url': suite.git.url,
         'api-url': connection.apiUrl,
         'oauth-token-string': connection.token,
+        ...(connection.secret ? { secret: connection.secret } : {}),
       }),
     });
     expect(created.status, created.text).to.equal(201);
@@ -105,7 +107,9 @@ export function vcsSuite(
       }),
     });
     expect(res.status, res.text).to.equal(201);
-    await waitFor(() => hooks.some((h) => h.identifier === identifier), `the webhook of ${identifier}`);
+    // A provider the service calls gets the repository's webhook; a git server's is set up by hand.
+    if (mockProvider)
+      await waitFor(() => hooks.some((h) => h.identifier === identifier), `the webhook of ${identifier}`);
     return res.body.data;
   };
 
