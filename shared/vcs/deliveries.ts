@@ -144,6 +144,23 @@ export async function receiveDelivery(
       await insertIngress(tx, cv.id, ingressOf(event!));
       created.push({ id: cv.id, organization: ws.organizationName, since: cv.status_timestamps['fetching-at'] });
     }
+    // A pull request against a module's repository tests the module with its commit (a test run
+    // whose source is the configuration version), as TFE's branch-based modules are tested.
+    const testsModules =
+      event?.kind === 'pull_request' && ['opened', 'updated'].includes(event.pullRequest?.action ?? '');
+    for (const m of testsModules ? modules : []) {
+      const cv = await insertCv(tx, {
+        registry_module_id: m.id,
+        source: sourceOf(client.service_provider),
+        auto_queue_runs: true,
+        speculative: true,
+        provisional: true,
+        status: 'fetching',
+        created_by_id: null,
+      });
+      await insertIngress(tx, cv.id, ingressOf(event!));
+      created.push({ id: cv.id, organization: m.organization_name, since: cv.status_timestamps['fetching-at'] });
+    }
     if (created.length)
       await setDeliveryVersions(
         tx,

@@ -5,6 +5,7 @@ import { failUpload, findCv, findIngress, UploadRefused, type CvRow } from '../c
 import { acceptUpload, type FetchedFrom } from '../runs/index.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 import { findWorkspace } from '../workspaces/index.js';
+import { findModule } from '../module-tests/index.js';
 import { plansWaitingFor } from './repositories.repo.js';
 import type { ProviderDeps } from './hooks.js';
 import { checkoutCommit, FetchFailed, packTree, repositoryAccess } from './git.js';
@@ -35,15 +36,21 @@ export async function fetchConfigurationVersion(deps: ProviderDeps, cvId: string
 
 /** Checks the version's commit out into `into`; returns the run's message (the commit's). */
 async function checkout(deps: ProviderDeps, cv: CvRow, into: string, home: string): Promise<string> {
-  const [ingress, ws] = await Promise.all([findIngress(deps.db, cv.id), findWorkspace(deps.db, cv.workspace_id!)]);
-  const repo = ws?.vcs_repo;
-  if (!ingress?.commit_sha || !repo) throw new FetchFailed('the workspace no longer follows a repository');
+  const [ingress, repo] = await Promise.all([findIngress(deps.db, cv.id), repositoryOfVersion(deps, cv)]);
+  if (!ingress?.commit_sha || !repo) throw new FetchFailed('the repository is no longer followed');
   const access = await repositoryAccess(deps, {
     tokenId: String(repo['oauth-token-id']),
     identifier: String(repo.identifier),
   });
   await checkoutCommit(deps, access, ingress.commit_sha, into, home, repo['ingress-submodules'] === true);
   return ingress.commit_message?.split('\n')[0] || 'Triggered via VCS';
+}
+
+/** The repository a version comes from: its workspace's, or the module's it tests. */
+async function repositoryOfVersion(deps: ProviderDeps, cv: CvRow): Promise<Record<string, unknown> | null> {
+  if (cv.workspace_id) return (await findWorkspace(deps.db, cv.workspace_id))?.vcs_repo ?? null;
+  if (cv.registry_module_id) return (await findModule(deps.db, cv.registry_module_id))?.vcs_repo ?? null;
+  return null;
 }
 
 /** Packs the checked-out tree and accepts it as the version's archive. */

@@ -108,15 +108,16 @@ export const setDeliveryVersions = async (tx: Db, hookId: string, deliveryId: st
     .update({ configuration_version_ids: cvIds });
 };
 
-/** Versions still to fetch, for the reconciler: their job was lost, or the process fetching died. */
+/** Versions still to fetch (a workspace's, or a module's under test), for the reconciler: their job was lost, or the process fetching died. */
 export const fetchesDue = (db: Db) =>
   db('configuration_versions as cv')
-    .join('workspaces as w', 'w.id', 'cv.workspace_id')
+    .leftJoin('workspaces as w', 'w.id', 'cv.workspace_id')
+    .leftJoin('registry_modules as m', 'm.id', 'cv.registry_module_id')
     .where('cv.status', 'fetching')
     .select(
       'cv.id as key',
       'cv.id',
-      'w.organization_name',
+      db.raw('coalesce(w.organization_name, m.organization_name) as organization_name'),
       db.raw(`cv.status_timestamps->>'fetching-at' as fetching_at`),
     );
 

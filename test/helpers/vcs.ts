@@ -58,7 +58,7 @@ export function vcsSuite(
   connection: { serviceProvider: string; apiUrl: string; token: string; secret?: string },
   mockProvider: ((hooks: CreatedHook[], statuses: StatusCall[]) => void) | null,
 ): VcsSuite {
-  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification'], {
+  terraformWorkers(['run-pipeline', 'run-task-dispatch', 'deadline-expiry', 'verification', 'test-run-execution'], {
     RECONCILE_INTERVAL_MS: '2000',
   });
   const hooks: CreatedHook[] = [];
