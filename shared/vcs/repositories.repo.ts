@@ -114,6 +114,7 @@ export const fetchesDue = (db: Db) =>
     .leftJoin('workspaces as w', 'w.id', 'cv.workspace_id')
     .leftJoin('registry_modules as m', 'm.id', 'cv.registry_module_id')
     .where('cv.status', 'fetching')
+    .whereNotIn('cv.source', API_SOURCES)
     .select(
       'cv.id as key',
       'cv.id',
