@@ -14,6 +14,7 @@ import {
   type ServiceProvider,
 } from '../../shared/vcs/index.js';
 import {
+  commitStatusesOfRun,
   oauthClientsOf,
   oauthClientSummary,
   oauthTokensOfOrganization,
@@ -22,9 +23,9 @@ import {
   tokensByClient,
   type OAuthClientSummary,
 } from '../../shared/vcs/queries.js';
-import { oauthClientScope, oauthTokenScope, vcsScope } from '../guards.js';
+import { oauthClientScope, oauthTokenScope, runScopeWithReferences, vcsScope } from '../guards.js';
 import { readInclude, send, sendResource, wholeListMeta, type Resource } from '../jsonapi.js';
-import { oauthClientResource, oauthTokenResource } from '../serializers/vcs.js';
+import { commitStatusResource, oauthClientResource, oauthTokenResource } from '../serializers/vcs.js';
 import { attributesOf, linkageIds, nullableRelationshipId, type Req } from './body.js';
 
 /** A request's attributes as a connection's input (validated by the route's schema). */
@@ -153,5 +154,14 @@ export function vcsWebhookHandler(deps: AppDeps) {
     const body = typeof req.body === 'string' ? req.body : '';
     const result = await receiveDelivery(deps, req.params.hookId, req.headers, body);
     res.status(200).json({ outcome: result.outcome, 'configuration-version-ids': result.configurationVersionIds });
+  };
+}
+
+/** GET /runs/:id/commit-statuses: the statuses a run reported on its commit and how each delivery went, to whoever reads the run. */
+export function commitStatusesHandler(deps: AppDeps) {
+  return async (req: Req, res: Response) => {
+    const { run } = await runScopeWithReferences(deps.db, res.locals.principal, req.params.id, 'read');
+    const rows = await commitStatusesOfRun(deps.db, run.id);
+    send(res, 200, { data: rows.map(commitStatusResource), meta: wholeListMeta(rows.length) });
   };
 }

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context.js';
 import { validate } from '../validate.js';
-import { vcsHandlers } from '../handlers/vcs.js';
+import { commitStatusesHandler, vcsHandlers } from '../handlers/vcs.js';
 
-/** VCS connections (TFE's OAuth clients) and their tokens (authenticated by the API router). */
+/** VCS connections (TFE's OAuth clients) and their tokens, and runs' commit statuses (authenticated by the API router). */
 export function vcsRoutes(deps: AppDeps): Router {
   const r = Router();
   const h = vcsHandlers(deps);
@@ -19,5 +19,6 @@ export function vcsRoutes(deps: AppDeps): Router {
   r.get('/oauth-tokens/:id', h.showToken);
   r.patch('/oauth-tokens/:id', validate('oauth-token.update'), h.updateToken);
   r.delete('/oauth-tokens/:id', h.destroyToken);
+  r.get('/runs/:id/commit-statuses', commitStatusesHandler(deps));
   return r;
 }

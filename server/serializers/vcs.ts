@@ -1,6 +1,6 @@
 import { iso, many, one, type Resource } from '../jsonapi.js';
 import { callbackUrl, connectPath, SERVICE_PROVIDERS } from '../../shared/vcs/index.js';
-import type { OAuthClientSummary, OAuthTokenSummary } from '../../shared/vcs/queries.js';
+import type { CommitStatusView, OAuthClientSummary, OAuthTokenSummary } from '../../shared/vcs/queries.js';
 
 /** A VCS connection as TFE shows an OAuth client: its secret and private key are write-only (null). */
 export function oauthClientResource(
@@ -51,5 +51,28 @@ export function oauthTokenResource(t: OAuthTokenSummary): Resource {
     },
     relationships: { 'oauth-client': one('oauth-clients', t.oauth_client_id) },
     links: { self: `/api/v2/oauth-tokens/${t.id}` },
+  };
+}
+
+/** A commit status the run reports on its commit, with its delivery so far (the delivery log). */
+export function commitStatusResource(s: CommitStatusView): Resource {
+  return {
+    type: 'commit-statuses',
+    id: s.id,
+    attributes: {
+      identifier: s.identifier,
+      'commit-sha': s.commit_sha,
+      state: s.state,
+      description: s.description,
+      'target-url': s.target_url,
+      context: s.context,
+      'delivery-status': s.delivery_status,
+      attempts: s.attempts,
+      'last-error': s.last_error,
+      'response-status': s.response_status,
+      'sent-at': s.sent_at ? iso(s.sent_at) : null,
+      'created-at': iso(s.created_at),
+    },
+    relationships: { run: one('runs', s.run_id) },
   };
 }

@@ -90,3 +90,43 @@ export const oauthTokenSummary = (t: OAuthTokenRow): OAuthTokenSummary => ({
 /** A connection as a response shows it (see OAuthClientSummary). */
 export const oauthClientSummary = (c: OAuthClientRow): OAuthClientSummary =>
   Object.fromEntries(CLIENT_COLUMNS.map((column) => [column, c[column]])) as OAuthClientSummary;
+
+/** A commit status as the run's delivery log shows it. */
+export interface CommitStatusView {
+  id: string;
+  run_id: string;
+  identifier: string;
+  commit_sha: string;
+  state: string;
+  description: string;
+  target_url: string;
+  context: string;
+  delivery_status: string;
+  attempts: number;
+  last_error: string | null;
+  response_status: number | null;
+  sent_at: Date | null;
+  created_at: Date;
+}
+
+/** The commit statuses a run reported (or is to report), in the order its moves made them. */
+export const commitStatusesOfRun = (db: Db, runId: string): Promise<CommitStatusView[]> =>
+  db('vcs_commit_statuses')
+    .where({ run_id: runId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(
+      'id',
+      'run_id',
+      'identifier',
+      'commit_sha',
+      'state',
+      'description',
+      'target_url',
+      'context',
+      'delivery_status',
+      'attempts',
+      'last_error',
+      'response_status',
+      'sent_at',
+      'created_at',
+    );

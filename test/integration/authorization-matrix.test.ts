@@ -1417,6 +1417,10 @@ const MATRIX: Record<string, Entry> = {
     access: 'workspace-read',
     call: (w) => ({ path: `/api/v2/runs/${w.run}/run-events` }),
   },
+  'GET /api/v2/runs/:id/commit-statuses': {
+    access: 'workspace-read',
+    call: (w) => ({ path: `/api/v2/runs/${w.run}/commit-statuses` }),
+  },
   'GET /api/v2/run-events/:id': {
     access: 'workspace-read',
     call: async (w) => ({
@@ -1820,6 +1824,19 @@ const MATRIX: Record<string, Entry> = {
     access: 'manage-modules',
     call: (w) => ({
       path: `/api/v2/organizations/${o()}/registry-modules/vcs`,
+      body: doc('registry-modules', {
+        'vcs-repo': {
+          identifier: `acme/terraform-null-${uniq('mod').replace(/-/g, '')}`,
+          'oauth-token-id': w.oauthToken,
+        },
+      }),
+    }),
+  },
+  // The older creation from a repository: the organization is the token's.
+  'POST /api/v2/registry-modules': {
+    access: 'manage-modules',
+    call: (w) => ({
+      path: '/api/v2/registry-modules',
       body: doc('registry-modules', {
         'vcs-repo': {
           identifier: `acme/terraform-null-${uniq('mod').replace(/-/g, '')}`,

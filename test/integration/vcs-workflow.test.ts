@@ -95,6 +95,17 @@ describe('VCS-driven workspaces: GitHub', function () {
         new Set([`terraform/${suite.org.name}/${ws.attributes.name}`]),
       );
       expect(ofCommit.every((s) => s.url === runUrl)).to.equal(true);
+      // The run's delivery log shows each status and how its delivery went.
+      await waitFor(async () => {
+        const log = await api('GET', `/runs/${run.id}/commit-statuses`, { token: suite.org.owner.token });
+        const rows = log.body.data as { attributes: Record<string, unknown> }[];
+        return rows.length === ofCommit.length && rows.every((r) => r.attributes['delivery-status'] === 'sent');
+      }, 'the delivery log');
+      const log = await api('GET', `/runs/${run.id}/commit-statuses`, { token: suite.org.owner.token });
+      expect(log.body.data.map((r: { attributes: { state: string } }) => r.attributes.state)).to.deep.equal(
+        ofCommit.map((s) => s.state),
+      );
+      expect(log.body.data[0].attributes).to.include({ 'commit-sha': sha, identifier, attempts: 1 });
     } finally {
       await integration.close();
     }
