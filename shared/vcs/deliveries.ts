@@ -128,39 +128,34 @@ export async function receiveDelivery(
     if (!(await recordDelivery(tx, hookId, delivery.deliveryId, event?.kind ?? 'ignored')))
       return { outcome: 'duplicate' as const, created: [] };
     const created: { id: string; organization: string; since: string }[] = [];
-    for (const ws of event ? followers : []) {
-      const run = runFor(ws, event!);
-      if (!run) continue;
+    // A version of the commit, to fetch: a workspace's run, or a module's test run.
+    const toFetch = async (
+      owner: { workspace_id: string } | { registry_module_id: string },
+      speculative: boolean,
+      organization: string,
+    ) => {
       const cv = await insertCv(tx, {
-        workspace_id: ws.id,
+        ...owner,
         source: sourceOf(client.service_provider),
         auto_queue_runs: true,
-        speculative: run.speculative,
+        speculative,
         // A pull request's version never becomes the workspace's current one (its run never applies).
-        provisional: run.speculative,
+        provisional: speculative,
         status: 'fetching',
         created_by_id: null,
       });
       await insertIngress(tx, cv.id, ingressOf(event!));
-      created.push({ id: cv.id, organization: ws.organizationName, since: cv.status_timestamps['fetching-at'] });
+      created.push({ id: cv.id, organization, since: cv.status_timestamps['fetching-at'] });
+    };
+    for (const ws of event ? followers : []) {
+      const run = runFor(ws, event!);
+      if (run) await toFetch({ workspace_id: ws.id }, run.speculative, ws.organizationName);
     }
     // A pull request against a module's repository tests the module with its commit (a test run
     // whose source is the configuration version), as TFE's branch-based modules are tested.
     const testsModules =
       event?.kind === 'pull_request' && ['opened', 'updated'].includes(event.pullRequest?.action ?? '');
-    for (const m of testsModules ? modules : []) {
-      const cv = await insertCv(tx, {
-        registry_module_id: m.id,
-        source: sourceOf(client.service_provider),
-        auto_queue_runs: true,
-        speculative: true,
-        provisional: true,
-        status: 'fetching',
-        created_by_id: null,
-      });
-      await insertIngress(tx, cv.id, ingressOf(event!));
-      created.push({ id: cv.id, organization: m.organization_name, since: cv.status_timestamps['fetching-at'] });
-    }
+    for (const m of testsModules ? modules : []) await toFetch({ registry_module_id: m.id }, true, m.organization_name);
     if (created.length)
       await setDeliveryVersions(
         tx,
