@@ -7,6 +7,7 @@ import { concurrency, PROCESSORS } from './processors.js';
 import { OrganizationSlots } from './organization-slots.js';
 import { startSweeper } from './sweeper.js';
 import { observedJob } from './observe.js';
+import { POLL_INTERVAL_MS } from '../shared/vcs/index.js';
 
 /** Queues whose jobs run Terraform or policy runtimes, which need the run sandbox. */
 const SANDBOXED_QUEUES: readonly QueueName[] = ['run-pipeline', 'test-run-execution'];
@@ -123,6 +124,13 @@ export async function startWorkers(rt: Runtime, queueNames: readonly QueueName[]
     } else {
       await rt.queues['deadline-expiry'].removeJobScheduler('maintenance');
     }
+  }
+  if (active.includes('vcs')) {
+    // One schedule however many processes upsert it: the repositories of git servers are polled.
+    await rt.queues.vcs.upsertJobScheduler('vcs-poll', { every: POLL_INTERVAL_MS }, {
+      name: JOB.vcsPoll,
+      data: {},
+    } satisfies Pick<JobSpecOf<'vcs', typeof JOB.vcsPoll>, 'name' | 'data'>);
   }
   const sweeper = startSweeper(deps);
   rt.logger.info('workers started', { queues: active, workerId: deps.workerId });

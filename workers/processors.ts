@@ -8,7 +8,14 @@ import { runAssessment, runStep } from './run-pipeline.js';
 import type { Runtime } from '../shared/runtime.js';
 import { OUTBOUND_QUEUE_CONCURRENCY } from '../shared/platform/config.js';
 import { runTestRun } from './test-runs.js';
-import { archiveVersion, fetchConfiguration, publishModuleVersions, sendCommitStatuses, syncHook } from './vcs.js';
+import {
+  archiveVersion,
+  fetchConfiguration,
+  pollGitServers,
+  publishModuleVersions,
+  sendCommitStatuses,
+  syncHook,
+} from './vcs.js';
 
 /** Processors by queue and job name: every queue's, each typed by the payload of its job name. */
 export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
@@ -27,6 +34,7 @@ export const PROCESSORS: { readonly [Q in QueueName]: QueueProcessors<Q> } = {
     [JOB.vcsFetch]: fetchConfiguration,
     [JOB.vcsArchive]: archiveVersion,
     [JOB.vcsModuleSync]: publishModuleVersions,
+    [JOB.vcsPoll]: pollGitServers,
     [JOB.commitStatus]: sendCommitStatuses,
   },
 };

@@ -1,6 +1,7 @@
 import { idFrom, type QueueJob, type WorkerDeps } from './context.js';
 import {
   fetchConfigurationVersion,
+  pollRepositories,
   publishTaggedVersions,
   sendRunCommitStatuses,
   syncRepositoryHook,
@@ -30,4 +31,9 @@ export async function archiveVersion(job: QueueJob<'vcs', 'archive'>, deps: Work
 /** Publishes the versions a module's repository has tags for (see publishTaggedVersions). */
 export async function publishModuleVersions(job: QueueJob<'vcs', 'module-sync'>, deps: WorkerDeps): Promise<void> {
   await publishTaggedVersions(deps, idFrom(job.data, 'registryModuleId'));
+}
+
+/** Looks at the repositories of git servers for new commits (a schedule; see pollRepositories). */
+export async function pollGitServers(_job: QueueJob<'vcs', 'poll'>, deps: WorkerDeps): Promise<void> {
+  await pollRepositories(deps);
 }

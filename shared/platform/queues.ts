@@ -35,6 +35,7 @@ export const JOB = {
   vcsFetch: 'fetch',
   vcsArchive: 'archive',
   vcsModuleSync: 'module-sync',
+  vcsPoll: 'poll',
   commitStatus: 'commit-status',
 } as const;
 
@@ -126,6 +127,7 @@ export interface QueueJobs {
     [JOB.vcsFetch]: VcsFetchPayload;
     [JOB.vcsArchive]: VcsFetchPayload;
     [JOB.vcsModuleSync]: VcsModulePayload;
+    [JOB.vcsPoll]: NoPayload;
     [JOB.commitStatus]: CommitStatusPayload;
   };
 }

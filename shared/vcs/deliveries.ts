@@ -96,11 +96,27 @@ export interface DeliveryOutcome {
   configurationVersionIds: string[];
 }
 
+/** What follows a hook: its workspaces, its modules, and the connection they reach the repository through. */
+interface Following {
+  followers: Follower[];
+  modules: Awaited<ReturnType<typeof modulesFollowing>>;
+  client: NonNullable<Awaited<ReturnType<typeof findOAuthClient>>>;
+}
+
+/** What follows a hook; 404 when nothing does. */
+async function followingOf(rt: Runtime, hookId: string): Promise<Following> {
+  const [followers, modules] = await Promise.all([followingWorkspaces(rt.db, hookId), modulesFollowing(rt.db, hookId)]);
+  const tokenId = followers[0]?.tokenId ?? (modules[0] ? String(modules[0].vcs_repo['oauth-token-id']) : null);
+  if (!tokenId) throw new NotFound();
+  const token = await findOAuthToken(rt.db, tokenId);
+  const client = token && (await findOAuthClient(rt.db, token.oauth_client_id));
+  if (!client) throw new NotFound();
+  return { followers, modules, client };
+}
+
 /**
  * Takes a webhook delivery for hook `hookId`: checks the provider's signature (401 when it does
- * not hold, before anything is read from the body), records the delivery once by its id, and for
- * each workspace the event runs creates a configuration version to fetch with the commit's
- * ingress attributes, all in one transaction; the fetches are queued after it commits.
+ * not hold, before anything is read from the body), then takes its event (see takeEvent).
  */
 export async function receiveDelivery(
   rt: Runtime,
@@ -108,12 +124,8 @@ export async function receiveDelivery(
   headers: Headers,
   body: string,
 ): Promise<DeliveryOutcome> {
-  const [followers, modules] = await Promise.all([followingWorkspaces(rt.db, hookId), modulesFollowing(rt.db, hookId)]);
-  const tokenId = followers[0]?.tokenId ?? (modules[0] ? String(modules[0].vcs_repo['oauth-token-id']) : null);
-  if (!tokenId) throw new NotFound();
-  const token = await findOAuthToken(rt.db, tokenId);
-  const client = token && (await findOAuthClient(rt.db, token.oauth_client_id));
-  if (!client) throw new NotFound();
+  const following = await followingOf(rt, hookId);
+  const { client } = following;
   const family = familyOf(client.service_provider);
   // A server whose webhook is set up by hand signs with the secret given to its connection.
   const secret =
@@ -123,9 +135,38 @@ export async function receiveDelivery(
   if (!(await signedByProvider(family, secret, body, headers)))
     throw new Unauthorized('the webhook signature does not match');
   const delivery = parse(family, headers, body);
-  const event = delivery.event;
+  return takeEvent(rt, hookId, following, delivery.deliveryId, delivery.event);
+}
+
+/** Takes an event a poll of the hook's repository saw, as a delivery of it (`deliveryId` names the commit, so it is taken once). */
+export async function takePolledEvent(
+  rt: Runtime,
+  hookId: string,
+  deliveryId: string,
+  event: VcsEvent,
+): Promise<DeliveryOutcome> {
+  return takeEvent(rt, hookId, await followingOf(rt, hookId), deliveryId, event);
+}
+
+/**
+ * Records a delivery once by its id, and for each workspace its event runs (and each module a
+ * pull request tests) creates a configuration version to fetch with the commit's ingress
+ * attributes, all in one transaction; the fetches, and the tag publications of modules, are
+ * queued after it commits.
+ */
+async function takeEvent(
+  rt: Runtime,
+  hookId: string,
+  { followers, modules, client }: Following,
+  deliveryId: string,
+  event: VcsEvent | null,
+): Promise<DeliveryOutcome> {
   const result = await rt.db.transaction(async (tx) => {
-    if (!(await recordDelivery(tx, hookId, delivery.deliveryId, event?.kind ?? 'ignored')))
+    if (!(await recordDelivery(tx, hookId, deliveryId, event?.kind ?? 'ignored')))
+      return { outcome: 'duplicate' as const, created: [] };
+    // A commit pushed to a branch runs once, however it is heard of (a webhook, a poll, both).
+    const pushed = event?.kind === 'push' ? `commit-${event.branch}-${event.commitSha}` : null;
+    if (pushed && deliveryId !== pushed && !(await recordDelivery(tx, hookId, pushed, 'push')))
       return { outcome: 'duplicate' as const, created: [] };
     const created: { id: string; organization: string; since: string }[] = [];
     // A version of the commit, to fetch: a workspace's run, or a module's test run.
@@ -160,7 +201,7 @@ export async function receiveDelivery(
       await setDeliveryVersions(
         tx,
         hookId,
-        delivery.deliveryId,
+        deliveryId,
         created.map((c) => c.id),
       );
     return { outcome: 'accepted' as const, created };
@@ -171,7 +212,7 @@ export async function receiveDelivery(
     rt.queues,
     [
       ...result.created.map((c) => jobs.vcsFetch(c.id, c.organization, c.since)),
-      ...(tagged ? modules.map((m) => jobs.vcsModuleSync(m.id, m.organization_name, delivery.deliveryId)) : []),
+      ...(tagged ? modules.map((m) => jobs.vcsModuleSync(m.id, m.organization_name, deliveryId)) : []),
     ],
     rt.logger,
   );

@@ -133,6 +133,27 @@ export async function checkoutCommit(
   if (submodules) await fetchSubmodules(deps, settings, into, home, url);
 }
 
+/** The repository's branches and the commit each is at, and its default branch (where HEAD points). */
+export async function remoteHeads(
+  access: RepositoryAccess,
+  home: string,
+): Promise<{ defaultBranch: string | null; branches: Map<string, string> }> {
+  const out = await runGit(
+    [...access.settings, 'ls-remote', '--symref', access.url.href, 'HEAD', 'refs/heads/*'],
+    home,
+    home,
+  );
+  const branches = new Map<string, string>();
+  let defaultBranch: string | null = null;
+  for (const line of out.split('\n')) {
+    const symref = /^ref: refs\/heads\/(\S+)\tHEAD$/.exec(line);
+    if (symref) defaultBranch = symref[1];
+    const [sha, ref] = line.split('\t');
+    if (sha && ref?.startsWith('refs/heads/')) branches.set(ref.slice('refs/heads/'.length), sha);
+  }
+  return { defaultBranch, branches };
+}
+
 /** The repository's tags and the commit each names (an annotated tag's commit, not the tag object). */
 export async function remoteTags(access: RepositoryAccess, home: string): Promise<Map<string, string>> {
   const out = await runGit([...access.settings, 'ls-remote', '--tags', access.url.href], home, home);

@@ -11,7 +11,7 @@ import { anyTokenOf, deleteHookRow, findHook, firstFollowerRepo, saveHook, type 
 /** What calls a provider: the runtime and the guarded outbound client. */
 export type ProviderDeps = Runtime & { outbound: OutboundClient };
 
-/** A workspace following the hook: its repository and the token it connects with. */
+/** A workspace or module following the hook: its repository and the token it connects with. */
 interface Follower {
   identifier: string;
   tokenId: string;

@@ -25,3 +25,4 @@ export { registerVcsArchiving } from './archive.js';
 export { registerCommitStatuses, sendRunCommitStatuses } from './commit-statuses.js';
 export { commitStatusesDue } from './commit-statuses.repo.js';
 export { publishModuleFromRepository, publishTaggedVersions } from './modules.js';
+export { POLL_INTERVAL_MS, pollRepositories, pollRepository } from './poll.js';

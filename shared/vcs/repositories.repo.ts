@@ -151,3 +151,26 @@ export const archivesDue = (db: Db) =>
         .whereNotIn('r.status', FINAL_RUN_STATUSES),
     )
     .select('cv.id as key', 'cv.id');
+
+/** The hooks of workspaces connected through a git server (no webhook may reach the service from it). */
+export const hooksToPoll = async (db: Db): Promise<string[]> =>
+  (
+    (await db('workspaces as w')
+      .join('oauth_tokens as t', 't.id', db.raw(`w.vcs_repo->>'oauth-token-id'`))
+      .join('oauth_clients as c', 'c.id', 't.oauth_client_id')
+      .whereNotNull('w.vcs_hook_id')
+      .where('c.service_provider', 'git')
+      .distinct('w.vcs_hook_id')) as { vcs_hook_id: string }[]
+  ).map((r) => r.vcs_hook_id);
+
+/** Where a polled repository's branches stood at the last look (undefined before the first). */
+export const lastPolledHeads = async (db: Db, hookId: string): Promise<Record<string, string> | undefined> =>
+  ((await db('vcs_polls').where({ hook_id: hookId }).first('heads')) as { heads: Record<string, string> } | undefined)
+    ?.heads;
+
+export async function savePolledHeads(db: Db, hookId: string, heads: Record<string, string>): Promise<void> {
+  await db('vcs_polls')
+    .insert({ hook_id: hookId, heads: JSON.stringify(heads), polled_at: db.fn.now() })
+    .onConflict('hook_id')
+    .merge();
+}

@@ -4,6 +4,9 @@ import { api } from '../helpers/api.js';
 import { uniq } from '../helpers/fixtures.js';
 import { waitForRun } from '../helpers/terraform.js';
 import { vcsSuite } from '../helpers/vcs.js';
+import { harness } from '../helpers/harness.js';
+import { createOutboundClient } from '../../shared/platform/outbound.js';
+import { pollRepository } from '../../shared/vcs/index.js';
 import { githubPush } from '../helpers/vcs-github.js';
 
 const TOKEN = 'gitea-access-token';
@@ -52,6 +55,37 @@ describe('VCS-driven workspaces: a git server without an API (Gitea, Forgejo, pl
     });
     expect(cv.body.data.attributes.source).to.equal('git');
     expect(cv.body.included[0].attributes['commit-sha']).to.equal(sha);
+  });
+
+  it('polls a repository whose server sends no webhook: a new commit runs once', async () => {
+    const identifier = `acme/${uniq('infra')}`;
+    await suite.git.createRepo(identifier);
+    await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
+    const ws = await suite.connectedWorkspace(identifier);
+    const hookId = String((ws.attributes['vcs-repo'] as Record<string, string>)['webhook-url'])
+      .split('/')
+      .pop()!;
+    const rt = harness().rt;
+    const deps = { ...rt, outbound: createOutboundClient({ allowedCidrs: rt.config.outboundAllowedCidrs }) };
+    // The first look notes where the branches stand: nothing runs.
+    await pollRepository(deps, hookId);
+    expect(await suite.runsOf(ws.id)).to.deep.equal([]);
+    const sha = await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "b" {}\n' });
+    await suite.git.commit(identifier, 'other', { 'other.tf': '' });
+    await pollRepository(deps, hookId);
+    await pollRepository(deps, hookId);
+    // The server's webhook of the same commit, arriving after the poll saw it, runs nothing again.
+    const hookUrl = String((ws.attributes['vcs-repo'] as Record<string, string>)['webhook-url']);
+    const late = await deliverAsGitea(hookUrl, SECRET, githubPush(suite.git, identifier, 'main', sha, ['main.tf']));
+    expect(late.body).to.deep.equal({ outcome: 'duplicate', 'configuration-version-ids': [] });
+    const run = await suite.oneRunOf(ws.id, 'the run of the polled commit');
+    await waitForRun(run.id, suite.org.owner.token, ['applied'], 120_000);
+    const cvId = run.relationships['configuration-version'].data!.id;
+    const cv = await api('GET', `/configuration-versions/${cvId}?include=ingress_attributes`, {
+      token: suite.org.owner.token,
+    });
+    expect(cv.body.included[0].attributes).to.include({ 'commit-sha': sha, branch: 'main' });
+    expect(await suite.runsOf(ws.id)).to.have.length(1);
   });
 
   it('refuses a git server connection without the webhook secret with 422', async () => {
