@@ -14,7 +14,7 @@ const SQL_FILES = '^shared/[^/]+/(repo|queries|[^/]+\\.repo|[^/]+\\.queries)\\.t
 // A feature's commands: every file of a feature that is not SQL, pure or its face.
 const COMMANDS =
   '^shared/(?!platform/|schemas/)[^/]+/(?!index\\.ts$)(?![^/]*(repo|queries|rules|machine)\\.ts$)[^/]+\\.ts$';
-const SPAWNS = '^shared/platform/(terraform|sandbox)/|^shared/platform/subprocess\\.ts$';
+const SPAWNS = '^shared/platform/(terraform|sandbox)/|^shared/platform/subprocess\\.ts$|^shared/vcs/git\\.ts$';
 const DATABASE = '^shared/platform/(db\\.ts|db/|leases\\.ts|store/)';
 module.exports = {
   forbidden: [
@@ -48,7 +48,7 @@ module.exports = {
     {
       name: 'web-not-processes',
       severity: 'error',
-      comment: 'The web process never loads code that spawns processes (Terraform, policy engines, sandboxes).',
+      comment: 'The web process never loads code that spawns processes (Terraform, policy engines, sandboxes, git).',
       from: { path: '^server/' },
       to: { path: `${SPAWNS}|^node:child_process$|^child_process$` },
     },

@@ -1,11 +1,6 @@
 import { idFrom, type QueueJob, type WorkerDeps } from './context.js';
-import {
-  fetchConfigurationVersion,
-  pollRepositories,
-  publishTaggedVersions,
-  sendRunCommitStatuses,
-  syncRepositoryHook,
-} from '../shared/vcs/index.js';
+import { sendRunCommitStatuses, syncRepositoryHook } from '../shared/vcs/index.js';
+import { fetchConfigurationVersion, pollRepositories, publishTaggedVersions } from '../shared/vcs/engine.js';
 import { archiveFetchedVersion } from '../shared/configuration-versions/index.js';
 
 /** Creates or removes a repository's webhook at its provider (see syncRepositoryHook). */

@@ -29,8 +29,9 @@ export async function failUpload(
   return db.transaction(async (tx) => {
     const error = from === 'fetching' ? 'fetch-failed' : 'invalid-archive';
     const cv = await moveCv(tx, cvId, 'fail', { error, error_message: message }, [from]);
-    // An errored version is no use for runs: its workspace gets back the version it displaced.
-    if (cv) await giveBackCurrent(tx, cv);
+    // An errored upload is no use for runs: its workspace gets back the version it displaced. A
+    // fetched version became current only once uploaded, and one fetched again stays current.
+    if (cv && from === 'pending') await giveBackCurrent(tx, cv);
     return cv;
   });
 }
@@ -98,14 +99,16 @@ export async function cvAction(
 }
 
 /**
- * Archives a version fetched from a repository once no run uses it (its files are fetched again
- * when a later run needs them); false, with nothing changed, while a run does or when it is not
- * such a version.
+ * Archives a version fetched from a repository once no run uses it and a later one has become
+ * current (its files are fetched again when a run needs them); false, with nothing changed, while
+ * a run uses it, it is current, or it is not such a version.
  */
 export async function archiveFetchedVersion(rt: Pick<Runtime, 'db' | 'store'>, cvId: string): Promise<boolean> {
   return rt.db.transaction(async (tx) => {
     const cv = await lockCv(tx, cvId);
     if (!cv || cv.status !== 'uploaded' || isApiSource(cv.source)) return false;
+    // The current version keeps its files: assessments and runs started by hand read them.
+    if (await isCurrentAnywhere(tx, cv.id)) return false;
     if (await activeRunCount(tx, cv.id, FINAL_RUN_STATUSES)) return false;
     return Boolean(await moveLocked(rt, tx, cv, 'archive'));
   });

@@ -52,7 +52,7 @@ export async function acceptUpload(
   if (before.status !== from)
     throw new UploadRefused('forbidden', 'forbidden', 'this upload URL has already been used');
   // A speculative version that would queue one run too many is refused before anything is stored.
-  if (before.workspace_id && before.auto_queue_runs && before.speculative)
+  if (before.workspace_id && before.auto_queue_runs && before.speculative && !fetched?.again)
     await refuseSpeculativeBeyondCap(rt, before.workspace_id);
 
   const refuse = async (kind: ErrorKind, title: string, message: string): Promise<never> => {

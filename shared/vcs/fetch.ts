@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failUpload, findCv, findIngress, UploadRefused, type CvRow } from '../configuration-versions/index.js';
 import { acceptUpload, type FetchedFrom } from '../runs/index.js';
-import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
+import { jobs, requeue } from '../platform/queues.js';
 import { findWorkspace } from '../workspaces/index.js';
 import { findModule } from '../module-tests/index.js';
 import { plansWaitingFor } from './repositories.repo.js';
@@ -60,12 +60,11 @@ async function acceptArchive(deps: ProviderDeps, cv: CvRow, dir: string, fetched
   if ((await exited) !== 0) deps.logger.warn('packing a fetched repository ended with an error', { cv: cv.id });
 }
 
-/** Queues the plans of the runs that waited for a version fetched again. */
+/**
+ * Queues the plans of the runs that waited for a version fetched again. Their plan jobs ran (and
+ * found the files missing), so the finished jobs are replaced rather than added under a used id.
+ */
 async function queueWaitingPlans(deps: ProviderDeps, cvId: string): Promise<void> {
-  const waiting = await plansWaitingFor(deps.db, cvId);
-  await enqueueAllAfterCommit(
-    deps.queues,
-    waiting.map((r) => jobs.runStep(r.id, 'plan', r.organization_name)),
-    deps.logger,
-  );
+  for (const r of await plansWaitingFor(deps.db, cvId))
+    await requeue(deps.queues, jobs.runStep(r.id, 'plan', r.organization_name));
 }

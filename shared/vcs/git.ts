@@ -190,7 +190,8 @@ async function fetchSubmodules(
     if (url.origin !== origin.origin) extra.push(...(await originSettings(deps, url, null)));
   }
   await runGit(
-    [...settings, ...extra, 'submodule', 'update', '-q', '--init', '--recursive', '--depth', '1'],
+    // Not --recursive: a submodule's own submodules would be fetched from addresses nobody vetted.
+    [...settings, ...extra, 'submodule', 'update', '-q', '--init', '--depth', '1'],
     into,
     home,
   );

@@ -6,7 +6,15 @@ import { guardedFetch } from './outbound-fetch.js';
 import { providerClient, type ProviderClient } from './providers.js';
 import { findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
 import { hookSecret, webhookUrl } from './repositories.js';
-import { anyTokenOf, deleteHookRow, findHook, firstFollowerRepo, saveHook, type HookRow } from './repositories.repo.js';
+import {
+  anyTokenOf,
+  deleteHookRow,
+  findHook,
+  firstFollowerRepo,
+  lockHook,
+  saveHook,
+  type HookRow,
+} from './repositories.repo.js';
 
 /** What calls a provider: the runtime and the guarded outbound client. */
 export type ProviderDeps = Runtime & { outbound: OutboundClient };
@@ -44,30 +52,34 @@ export async function clientFor(
  * throws, and the job is retried; the error is kept on the row for operators.
  */
 export async function syncRepositoryHook(deps: ProviderDeps, hookId: string): Promise<void> {
-  const { db } = deps;
-  const [follower, row] = await Promise.all([followerOf(db, hookId), findHook(db, hookId)]);
-  if (follower && !row?.provider_hook_id) {
-    const provider = await clientFor(deps, follower.tokenId);
-    if (!provider) return;
-    const key = { id: hookId, oauth_client_id: provider.client.id, identifier: follower.identifier };
-    try {
-      const created = await provider.api.createHook(
-        follower.identifier,
-        webhookUrl(deps.config.baseUrl, hookId),
-        hookSecret(deps.config.encryptionKey, hookId),
-      );
-      await saveHook(db, { ...key, provider_hook_id: created.id });
-    } catch (err) {
-      await saveHook(db, { ...key, last_error: String((err as Error).message ?? err).slice(0, 1000) });
-      throw err;
+  // The provider is called with the hook held, so two syncs of one hook never both create it.
+  await deps.db.transaction(async (tx) => {
+    await lockHook(tx, hookId);
+    const [follower, row] = await Promise.all([followerOf(tx, hookId), findHook(tx, hookId)]);
+    if (follower && !row?.provider_hook_id) {
+      const provider = await clientFor(deps, follower.tokenId);
+      if (!provider) return;
+      const key = { id: hookId, oauth_client_id: provider.client.id, identifier: follower.identifier };
+      try {
+        const created = await provider.api.createHook(
+          follower.identifier,
+          webhookUrl(deps.config.baseUrl, hookId),
+          hookSecret(deps.config.encryptionKey, hookId),
+        );
+        await saveHook(tx, { ...key, provider_hook_id: created.id });
+      } catch (err) {
+        // Kept on the row for operators; the job is retried.
+        await saveHook(deps.db, { ...key, last_error: String((err as Error).message ?? err).slice(0, 1000) });
+        throw err;
+      }
+      return;
     }
-    return;
-  }
-  if (!follower && row) {
-    const provider = row.provider_hook_id ? await clientOfHook(deps, row) : null;
-    if (provider && row.provider_hook_id) await provider.deleteHook(row.identifier, row.provider_hook_id);
-    await deleteHookRow(db, hookId);
-  }
+    if (!follower && row) {
+      const provider = row.provider_hook_id ? await clientOfHook(deps, row) : null;
+      if (provider && row.provider_hook_id) await provider.deleteHook(row.identifier, row.provider_hook_id);
+      await deleteHookRow(tx, hookId);
+    }
+  });
 }
 
 /** The provider's API through any token of the hook's connection (the workspaces that used one are gone). */

@@ -19,10 +19,9 @@ export { callbackUrl, connectPath, isServiceProvider, SERVICE_PROVIDERS, type Se
 export { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from './repositories.js';
 export { syncRepositoryHook } from './hooks.js';
 export { receiveDelivery } from './deliveries.js';
-export { fetchConfigurationVersion } from './fetch.js';
 export { archivesDue, fetchesDue } from './repositories.repo.js';
 export { registerVcsArchiving } from './archive.js';
 export { registerCommitStatuses, sendRunCommitStatuses } from './commit-statuses.js';
 export { commitStatusesDue } from './commit-statuses.repo.js';
-export { publishModuleFromRepository, publishTaggedVersions } from './modules.js';
-export { POLL_INTERVAL_MS, pollRepositories, pollRepository } from './poll.js';
+export { publishModuleFromRepository } from './modules.js';
+export { POLL_INTERVAL_MS } from './rules.js';

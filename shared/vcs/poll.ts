@@ -7,9 +7,6 @@ import { takePolledEvent } from './deliveries.js';
 import { FetchFailed, remoteHeads, repositoryAccess } from './git.js';
 import { firstFollowerRepo, hooksToPoll, lastPolledHeads, savePolledHeads } from './repositories.repo.js';
 
-/** How often the repositories of git servers are looked at (they send no webhook the service can count on). */
-export const POLL_INTERVAL_MS = 60_000;
-
 /** A new commit on a branch, as a push that names no files (file triggers then let it run). */
 function pushOf(identifier: string, url: URL, branch: string, sha: string, defaultBranch: string | null): VcsEvent {
   return {

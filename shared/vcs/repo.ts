@@ -91,8 +91,18 @@ export async function replaceOAuthTokens(
   db: Db,
   attrs: Pick<OAuthTokenRow, 'oauth_client_id' | 'token_sealed' | 'service_provider_user'>,
 ): Promise<OAuthTokenRow> {
-  await tokens(db).where({ oauth_client_id: attrs.oauth_client_id }).del();
-  return insertOAuthToken(db, attrs);
+  // The token keeps its id: workspaces name it in their vcs-repo.
+  const [kept, ...rest] = await tokens(db).where({ oauth_client_id: attrs.oauth_client_id }).orderBy('created_at');
+  if (rest.length)
+    await tokens(db)
+      .whereIn(
+        'id',
+        rest.map((t) => t.id),
+      )
+      .del();
+  if (!kept) return insertOAuthToken(db, attrs);
+  const [row] = await tokens(db).where({ id: kept.id }).update({ token_sealed: attrs.token_sealed }).returning('*');
+  return row;
 }
 
 export async function updateOAuthToken(

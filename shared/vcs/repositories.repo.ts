@@ -136,13 +136,16 @@ export const fetchedVersionOf = (db: Db, row: string) =>
     [row, ...API_SOURCES],
   );
 
-/** Fetched versions no run uses any more, still holding their files, for the reconciler. */
+/** Fetched versions no run uses any more and no workspace has as current, still holding their files, for the reconciler. */
 export const archivesDue = (db: Db) =>
   db('configuration_versions as cv')
     .where('cv.status', 'uploaded')
     .whereNotIn('cv.source', API_SOURCES)
     .whereNotNull('cv.workspace_id')
     .whereExists((q) => q.select(db.raw('1')).from('runs as r').whereRaw('r.configuration_version_id = cv.id'))
+    .whereNotExists((q) =>
+      q.select(db.raw('1')).from('workspaces as w').whereRaw('w.current_configuration_version_id = cv.id'),
+    )
     .whereNotExists((q) =>
       q
         .select(db.raw('1'))
@@ -174,3 +177,8 @@ export async function savePolledHeads(db: Db, hookId: string, heads: Record<stri
     .onConflict('hook_id')
     .merge();
 }
+
+/** Holds a hook until the caller's transaction ends, so its syncs take turns (one provider webhook, never two). */
+export const lockHook = async (tx: Db, hookId: string): Promise<void> => {
+  await tx.raw('select pg_advisory_xact_lock(hashtext(?))', [`vcs-hook:${hookId}`]);
+};

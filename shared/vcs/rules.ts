@@ -91,3 +91,6 @@ export function moduleOfRepository(identifier: string): { provider: string; name
 
 /** The module version a tag publishes (`v1.2.3` or `1.2.3`), or null for any other tag. */
 export const versionOfTag = (tag: string): string | null => /^v?(\d+\.\d+\.\d+)$/.exec(tag)?.[1] ?? null;
+
+/** How often the repositories of git servers are looked at (they send no webhook the service can count on). */
+export const POLL_INTERVAL_MS = 60_000;

@@ -6,7 +6,7 @@ import { waitForRun } from '../helpers/terraform.js';
 import { vcsSuite } from '../helpers/vcs.js';
 import { harness } from '../helpers/harness.js';
 import { createOutboundClient } from '../../shared/platform/outbound.js';
-import { pollRepository } from '../../shared/vcs/index.js';
+import { pollRepository } from '../../shared/vcs/engine.js';
 import { githubPush } from '../helpers/vcs-github.js';
 
 const TOKEN = 'gitea-access-token';

@@ -111,43 +111,60 @@ describe('VCS-driven workspaces: GitHub', function () {
     }
   });
 
-  it('archives a fetched version once its runs are done, and fetches it again for a later run', async () => {
+  it('archives a fetched version once its runs are done and a later one is current, and fetches it again for a run of it', async () => {
     const identifier = `acme/${uniq('infra')}`;
     await suite.git.createRepo(identifier);
     await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" {}\n' });
     const ws = await connectedWorkspace(identifier);
-    const sha = await suite.git.commit(identifier, 'main', {
-      'main.tf': 'resource "terraform_data" "a" { input = 1 }\n',
-    });
     const hook = hookOf(identifier);
-    const delivered = await deliverAsGitHub(
-      hook.url,
-      hook.secret,
-      'push',
-      githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
-    );
-    const [cvId] = delivered.body['configuration-version-ids'] as string[];
-    const first = await oneRunOf(ws.id, 'the run of the pushed commit');
-    await waitForRun(first.id, suite.org.owner.token, ['applied'], 120_000);
-    const statusOf = async () =>
+    const push = async (input: number) => {
+      const sha = await suite.git.commit(identifier, 'main', {
+        'main.tf': `resource "terraform_data" "a" { input = ${input} }\n`,
+      });
+      const delivered = await deliverAsGitHub(
+        hook.url,
+        hook.secret,
+        'push',
+        githubPush(suite.git, identifier, 'main', sha, ['main.tf']),
+      );
+      return (delivered.body['configuration-version-ids'] as string[])[0];
+    };
+    const statusOf = async (cvId: string) =>
       (await api('GET', `/configuration-versions/${cvId}`, { token: suite.org.owner.token })).body.data.attributes;
-    await waitFor(async () => (await statusOf()).status === 'archived', 'the version archived');
+    const cvId = await push(1);
+    const first = await oneRunOf(ws.id, 'the run of the first commit');
+    await waitForRun(first.id, suite.org.owner.token, ['applied'], 120_000);
+    // Current, it keeps its files (assessments and runs started by hand read them).
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await statusOf(cvId)).status).to.equal('uploaded');
+
+    const later = await push(2);
+    await waitFor(async () => (await statusOf(later)).status === 'uploaded', 'the later version fetched');
+    await waitFor(
+      async () => {
+        const runs = await runsOf(ws.id);
+        return runs.length === 2 && runs.every((r) => r.attributes.status === 'applied');
+      },
+      'the run of the later commit',
+      120_000,
+    );
+    await waitFor(async () => (await statusOf(cvId)).status === 'archived', 'the first version archived', 30_000);
     expect(
       (await api('GET', `/configuration-versions/${cvId}/download`, { token: suite.org.owner.token })).status,
     ).to.equal(404);
+    const archivedAt = Date.parse(
+      ((await statusOf(cvId))['status-timestamps'] as Record<string, string>)['archived-at'],
+    );
 
-    const archivedAt = Date.parse(((await statusOf())['status-timestamps'] as Record<string, string>)['archived-at']);
-    // A run started by hand uses the workspace's current version, archived: its files are fetched again.
+    // A run of the archived version: its files are fetched again before it plans.
     const fetchesBefore = suite.git.requests(identifier);
-    const again = await startRun(ws.id, suite.org.owner.token, { 'is-destroy': false });
+    const again = await startRun(ws.id, suite.org.owner.token, {}, cvId);
     await waitForRun(again, suite.org.owner.token, ['applied', 'planned_and_finished'], 120_000);
     expect(suite.git.requests(identifier)).to.be.greaterThan(fetchesBefore);
-    const run = await api('GET', `/runs/${again}`, { token: suite.org.owner.token });
-    expect(run.body.data.relationships['configuration-version'].data.id).to.equal(cvId);
-    const timestamps = (await statusOf())['status-timestamps'] as Record<string, string>;
+    const timestamps = (await statusOf(cvId))['status-timestamps'] as Record<string, string>;
     expect(Date.parse(timestamps['fetching-at'])).to.be.greaterThan(archivedAt);
-    await waitFor(async () => (await statusOf()).status === 'archived', 'the version archived again');
-    expect(await runsOf(ws.id)).to.have.length(2);
+    await waitFor(async () => (await statusOf(cvId)).status === 'archived', 'the version archived again', 30_000);
+    expect((await statusOf(later)).status).to.equal('uploaded');
   });
 
   it('plans a pull request speculatively and reports the failed plan as a failure', async () => {
