@@ -214,15 +214,21 @@ export function workspaceHandlers(deps: AppDeps) {
   }
 
   /** The repository settings a request's `vcs-repo` gives a workspace (see vcsRepoSettings), or undefined when it names none. */
-  async function repositoryOf(req: Req, organizationName: string, current: WorkspaceRow | null) {
+  async function repositoryOf(
+    req: Req,
+    organizationName: string,
+    current: WorkspaceRow | null,
+    projectId: string | null,
+  ) {
     const attrs = attributesOf(req);
     if (!('vcs-repo' in attrs)) return undefined;
-    return vcsRepoSettings(deps, organizationName, attrs['vcs-repo'] as VcsRepoInput | null, current?.vcs_repo ?? null);
+    const input = attrs['vcs-repo'] as VcsRepoInput | null;
+    return vcsRepoSettings(deps, organizationName, input, current?.vcs_repo ?? null, projectId);
   }
 
   /** Changes a workspace's settings and repository; the provider's webhooks follow (see syncHooksAfter). */
   async function changeRepositoryAndSettings(req: Req, ws: WorkspaceRow, settings: WorkspaceSettings) {
-    const repo = await repositoryOf(req, ws.organization_name, ws);
+    const repo = await repositoryOf(req, ws.organization_name, ws, settings.project_id ?? ws.project_id);
     const updated = await changeWorkspace(deps, ws, { ...settings, ...repo });
     if (repo) await syncHooksAfter(deps, [ws.vcs_hook_id, updated.vcs_hook_id]);
     return updated;
@@ -279,7 +285,7 @@ export function workspaceHandlers(deps: AppDeps) {
         }
       ).data.relationships;
       const tags = tagRefs(relationships?.tags?.data);
-      const repo = await repositoryOf(req, org.name, null);
+      const repo = await repositoryOf(req, org.name, null, projectId ?? null);
       const ws = await createWorkspace(deps, org.name, { ...settings, ...repo, name: settings.name! }, tags);
       if (repo) await syncHooksAfter(deps, [ws.vcs_hook_id]);
       // A new workspace has no runs and no state; without tags given, nothing of its facts need be read.

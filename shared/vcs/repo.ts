@@ -140,3 +140,9 @@ export const organizationOfOAuthToken = async (db: Db, tokenId: string | undefin
           .first('c.organization_name')) as { organization_name: string } | undefined
       )?.organization_name
     : undefined;
+
+/** Whether a connection limited to projects serves this one. */
+export const clientServesProject = async (db: Db, clientId: string, projectId: string): Promise<boolean> =>
+  Boolean(
+    await db('oauth_client_projects').where({ oauth_client_id: clientId, project_id: projectId }).first('project_id'),
+  );

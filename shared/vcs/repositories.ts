@@ -3,7 +3,8 @@ import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../platform/errors.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
-import { findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
+import { clientServesProject, findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
+import { defaultProjectOf } from '../projects/index.js';
 
 /** The `vcs-repo` object a client sends with a workspace. */
 export interface VcsRepoInput {
@@ -47,13 +48,15 @@ export const webhookUrl = (baseUrl: string, hookId: string): string => `${baseUr
 /**
  * The repository settings a request's `vcs-repo` gives a workspace of `organizationName`: null
  * disconnects; an object changes the connected repository's fields (merged over `current`). The
- * token must be one of the organization's connections; 422 otherwise.
+ * token must be one of the organization's connections, available to the workspace's project
+ * (`projectId`; the default project when null); 422 otherwise.
  */
 export async function vcsRepoSettings(
   rt: Runtime,
   organizationName: string,
   input: VcsRepoInput | null,
   current: Record<string, unknown> | null,
+  projectId: string | null = null,
 ): Promise<VcsRepoSettings> {
   if (input === null) return { vcs_repo: null, vcs_hook_id: null };
   if (input['github-app-installation-id'])
@@ -69,6 +72,12 @@ export async function vcsRepoSettings(
   if (!tokenId) throw invalid('oauth-token-id is required', 'oauth-token-id');
   const client = await clientOfToken(rt, tokenId, organizationName);
   if (!client) throw invalid('the OAuth token was not found in this organization', 'oauth-token-id');
+  // A connection limited to some projects serves only their workspaces.
+  if (!client.organization_scoped) {
+    const project = projectId ?? (await defaultProjectOf(rt.db, organizationName))?.id ?? null;
+    if (!project || !(await clientServesProject(rt.db, client.id, project)))
+      throw invalid("the OAuth token's connection is not available to this workspace's project", 'oauth-token-id');
+  }
   const tagsRegex = merged['tags-regex'] || null;
   if (tagsRegex !== null && !compiles(tagsRegex))
     throw invalid('tags-regex is not a valid regular expression', 'tags-regex');

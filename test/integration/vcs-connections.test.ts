@@ -231,6 +231,46 @@ describe('vcs connections', function () {
     ).to.deep.equal([]);
   });
 
+  it("lets a connection limited to projects connect only their workspaces' repositories", async () => {
+    const created = await create({
+      data: {
+        ...github(uniq('ghp')).data,
+        attributes: { ...github(uniq('ghp')).data.attributes, 'organization-scoped': false },
+      },
+    });
+    const oc = created.body.data;
+    const tokenId = oc.relationships['oauth-tokens'].data[0].id;
+    const project = await api('POST', `/organizations/${org.name}/projects`, {
+      token: org.owner.token,
+      body: doc('projects', { name: uniq('proj') }),
+    });
+    await api('POST', `/oauth-clients/${oc.id}/relationships/projects`, {
+      token: org.owner.token,
+      body: { data: [{ type: 'projects', id: project.body.data.id }] },
+    });
+    const repo = { identifier: 'acme/network', 'oauth-token-id': tokenId };
+    const before = await countRows('workspaces');
+    const outside = await api('POST', `/organizations/${org.name}/workspaces`, {
+      token: org.owner.token,
+      body: doc('workspaces', { name: uniq('ws'), 'vcs-repo': repo }),
+    });
+    expectError(outside, 422, /not available to this workspace's project/);
+    expect(await countRows('workspaces')).to.equal(before);
+    const inside = await api('POST', `/organizations/${org.name}/workspaces`, {
+      token: org.owner.token,
+      body: doc(
+        'workspaces',
+        { name: uniq('ws'), 'vcs-repo': repo },
+        { project: { data: { type: 'projects', id: project.body.data.id } } },
+      ),
+    });
+    expect(inside.status, inside.text).to.equal(201);
+    expect(inside.body.data.attributes['vcs-repo']).to.include({
+      identifier: 'acme/network',
+      'oauth-token-id': tokenId,
+    });
+  });
+
   it('deletes a connection with its tokens', async () => {
     const oc = (await create(github(uniq('ghp')))).body.data;
     const tokenId = oc.relationships['oauth-tokens'].data[0].id;
