@@ -55,9 +55,7 @@ async function repositoryOfVersion(deps: ProviderDeps, cv: CvRow): Promise<Recor
 
 /** Packs the checked-out tree and accepts it as the version's archive. */
 async function acceptArchive(deps: ProviderDeps, cv: CvRow, dir: string, fetched: FetchedFrom): Promise<void> {
-  const { archive, exited } = packTree(dir);
-  await acceptUpload(deps, cv, archive, undefined, fetched);
-  if ((await exited) !== 0) deps.logger.warn('packing a fetched repository ended with an error', { cv: cv.id });
+  await acceptUpload(deps, cv, await packTree(dir), undefined, fetched);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { isIPv6 } from 'node:net';
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { decryptSecret } from '../platform/crypto.js';
 import { allowedAddressOf } from '../platform/outbound.js';
@@ -197,8 +198,25 @@ async function fetchSubmodules(
   );
 }
 
-/** The checked-out tree as a .tar.gz stream, without git's own files; `exited` ends with tar. */
-export function packTree(dir: string): { archive: Readable; exited: Promise<number | null> } {
-  const tar = spawn('tar', ['-czf', '-', '--exclude=.git', '-C', dir, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return { archive: tar.stdout, exited: new Promise((resolve) => tar.on('close', resolve)) };
+/**
+ * Packs the checked-out tree in `dir` (without git's own files) into a .tar.gz file beside it, and
+ * opens it: the archive is whole before anything reads it. FetchFailed with tar's reason when
+ * tar fails.
+ */
+export async function packTree(dir: string): Promise<Readable> {
+  const file = `${dir}.tar.gz`;
+  await new Promise<void>((resolve, reject) => {
+    const tar = spawn('tar', ['-czf', file, '--exclude=.git', '-C', dir, '.'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    tar.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 2000) stderr += d.toString('utf8');
+    });
+    tar.on('error', (err) => reject(new FetchFailed(`tar could not start: ${err.message}`)));
+    tar.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new FetchFailed(`packing the files failed: ${stderr.trim() || `tar exited with ${code}`}`)),
+    );
+  });
+  return createReadStream(file);
 }

@@ -29,15 +29,14 @@ export async function publishTaggedVersions(deps: ProviderDeps, moduleId: string
       if (!version || (await findModuleVersion(deps.db, module.id, version))) continue;
       const dir = join(home, version);
       // A tag whose commit cannot be fetched holds back no other tag.
-      const fetched = await checkoutCommit(deps, access, sha, dir, home, repo['ingress-submodules'] === true).then(
-        () => true,
-        (err: unknown) => {
+      const archive = await checkoutCommit(deps, access, sha, dir, home, repo['ingress-submodules'] === true)
+        .then(() => packTree(dir))
+        .catch((err: unknown) => {
           if (!(err instanceof FetchFailed)) throw err;
           deps.logger.warn('a module tag could not be fetched', { module: moduleId, tag, error: err.message });
-          return false;
-        },
-      );
-      if (!fetched) continue;
+          return null;
+        });
+      if (!archive) continue;
       const created = await createModuleVersion(deps, module, {
         version,
         commitSha: sha,
@@ -48,8 +47,10 @@ export async function publishTaggedVersions(deps: ProviderDeps, moduleId: string
         if (err instanceof Unprocessable) return null;
         throw err;
       });
-      if (!created) continue;
-      const { archive } = packTree(dir);
+      if (!created) {
+        archive.destroy();
+        continue;
+      }
       await acceptModuleUpload(deps, created.id, archive).catch((err: unknown) => {
         if (!(err instanceof UploadRefused)) throw err;
       });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { waitFor } from '../helpers/processes.js';
 import { api, doc } from '../helpers/api.js';
 import { harness } from '../helpers/harness.js';
 import { createOrg, createWorkspace, type TestUser } from '../helpers/fixtures.js';
@@ -85,6 +86,11 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
       .orderBy('created_at')
       .select('kind', 'description', 'expired_at', 'last_used_at', harness().rt.db.raw('expired_at <= now() as ended'));
 
+  const tokensOnceEnded = async (runId: string) => {
+    await waitFor(async () => (await runTokens(runId)).every((t) => t.ended), `the tokens of ${runId} ended`);
+    return runTokens(runId);
+  };
+
   before(async () => {
     org = await createOrg();
     token = org.owner.token;
@@ -109,7 +115,8 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
     expect(logs).to.not.include('hello from A');
     // The run's token is never written to its log.
     expect(logs).to.not.include('atlasv1');
-    const tokens = await runTokens(runId);
+    // A phase's token ends as the phase is settled, a moment after the run shows its status.
+    const tokens = await tokensOnceEnded(runId);
     expect(tokens).to.have.length(1);
     expect(tokens[0]).to.include({ kind: 'run', description: 'plan phase', ended: true });
     expect(tokens[0].last_used_at).to.not.equal(null);
@@ -127,7 +134,8 @@ describe('remote state sharing from runs (terraform_remote_state with the remote
     expect(logs).to.not.include("not for consumers' logs");
     // One token per phase, each ended when its phase did; the plan's was used (an apply of the
     // saved plan does not read data sources again).
-    const tokens = await runTokens(runId);
+    // A phase's token ends as the phase is settled, a moment after the run shows its status.
+    const tokens = await tokensOnceEnded(runId);
     expect(tokens.map((t) => t.description)).to.deep.equal(['plan phase', 'apply phase']);
     for (const t of tokens) expect(t).to.include({ kind: 'run', ended: true });
     expect(tokens[0].last_used_at).to.not.equal(null);
