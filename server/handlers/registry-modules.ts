@@ -18,7 +18,7 @@ import { modulePage, modulesNamed, modulesOfOrganizationNamed, moduleView } from
 import { serviceHostname } from '../../shared/platform/config.js';
 import { signedObjectUrl } from '../signed-urls.js';
 import { orgScope } from '../guards.js';
-import { organizationOfOAuthToken, publishModuleFromRepository, type VcsRepoInput } from '../../shared/vcs/index.js';
+import { connectionOfToken, publishModuleFromRepository, type VcsRepoInput } from '../../shared/vcs/index.js';
 import { paginate, readInclude, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { attributesOf, relationshipId, requestSource, type Req } from './body.js';
 import { moduleVersionResource, registryModuleResource } from '../serializers/registry-modules.js';
@@ -155,7 +155,9 @@ export function registryModuleHandlers(deps: AppDeps) {
     async createModuleFromRepository(req: Req, res: Response) {
       const repo = attributesOf(req)['vcs-repo'] as VcsRepoInput & { 'organization-name'?: string };
       const org =
-        req.params.org ?? repo['organization-name'] ?? (await organizationOfOAuthToken(db, repo['oauth-token-id']));
+        req.params.org ??
+        repo['organization-name'] ??
+        (await connectionOfToken(db, repo['oauth-token-id']))?.client.organization_name;
       if (!org) throw new NotFound();
       const { grant } = await orgScope(db, res.locals.principal, org, 'manage-modules');
       const module = await publishModuleFromRepository(deps, org, repo, creatorOf(res));

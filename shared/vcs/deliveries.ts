@@ -6,57 +6,30 @@ import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
 import { insertCv, insertIngress } from '../configuration-versions/index.js';
 import {
   BadDelivery,
-  genericSignatureValid,
-  githubSignatureValid,
-  gitlabTokenValid,
-  parseGenericDelivery,
-  parseGithubDelivery,
-  parseGitlabDelivery,
+  parseDelivery,
+  signedAs,
+  type DeliveryHeaders,
   type ParsedDelivery,
   type VcsEvent,
 } from './events.js';
-import { findOAuthClient, findOAuthToken } from './repo.js';
+import { connectionOfToken, type OAuthClientRow } from './repo.js';
 import { hookSecret } from './repositories.js';
 import { followersOf, modulesFollowing, recordDelivery, setDeliveryVersions } from './repositories.repo.js';
 import { runFor, type FollowingWorkspace } from './triggers.js';
-import type { ServiceProvider } from './rules.js';
-
-type Headers = Record<string, string | string[] | undefined>;
-
-/** The provider family whose webhook format a connection's deliveries come in. */
-type Family = 'github' | 'gitlab' | 'generic';
-
-const familyOf = (p: ServiceProvider): Family =>
-  p.startsWith('github') ? 'github' : p.startsWith('gitlab') ? 'gitlab' : 'generic';
+import { providerFamily, type ServiceProvider } from './rules.js';
 
 /** The `source` of the configuration versions a connection's deliveries create. */
 const sourceOf = (p: ServiceProvider): string =>
-  p.startsWith('github')
-    ? 'github'
-    : p.startsWith('gitlab')
-      ? 'gitlab'
-      : p.startsWith('bitbucket')
-        ? 'bitbucket'
-        : p.startsWith('ado')
-          ? 'ado'
-          : 'git';
+  p.startsWith('bitbucket')
+    ? 'bitbucket'
+    : p.startsWith('ado')
+      ? 'ado'
+      : { github: 'github', gitlab: 'gitlab', generic: 'git' }[providerFamily(p)];
 
-const header = (h: Headers, name: string): string | undefined => {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-async function signedByProvider(family: Family, secret: string, body: string, h: Headers): Promise<boolean> {
-  if (family === 'github') return githubSignatureValid(secret, body, header(h, 'x-hub-signature-256'));
-  if (family === 'gitlab') return gitlabTokenValid(secret, header(h, 'x-gitlab-token'));
-  return genericSignatureValid(secret, body, h);
-}
-
-function parse(family: Family, h: Headers, body: string): ParsedDelivery {
+/** A delivery's body as parsed, or 400 when it cannot be read. */
+function parsedOrRefused(parse: () => ParsedDelivery): ParsedDelivery {
   try {
-    if (family === 'github') return parseGithubDelivery(h, body);
-    if (family === 'gitlab') return parseGitlabDelivery(h, body);
-    return parseGenericDelivery(h, body);
+    return parse();
   } catch (err) {
     if (err instanceof BadDelivery) throw new BadRequest(err.message);
     throw err;
@@ -100,7 +73,7 @@ export interface DeliveryOutcome {
 interface Following {
   followers: Follower[];
   modules: Awaited<ReturnType<typeof modulesFollowing>>;
-  client: NonNullable<Awaited<ReturnType<typeof findOAuthClient>>>;
+  client: OAuthClientRow;
 }
 
 /** What follows a hook; 404 when nothing does. */
@@ -108,8 +81,7 @@ async function followingOf(rt: Runtime, hookId: string): Promise<Following> {
   const [followers, modules] = await Promise.all([followingWorkspaces(rt.db, hookId), modulesFollowing(rt.db, hookId)]);
   const tokenId = followers[0]?.tokenId ?? (modules[0] ? String(modules[0].vcs_repo['oauth-token-id']) : null);
   if (!tokenId) throw new NotFound();
-  const token = await findOAuthToken(rt.db, tokenId);
-  const client = token && (await findOAuthClient(rt.db, token.oauth_client_id));
+  const client = (await connectionOfToken(rt.db, tokenId))?.client;
   if (!client) throw new NotFound();
   return { followers, modules, client };
 }
@@ -121,20 +93,19 @@ async function followingOf(rt: Runtime, hookId: string): Promise<Following> {
 export async function receiveDelivery(
   rt: Runtime,
   hookId: string,
-  headers: Headers,
+  headers: DeliveryHeaders,
   body: string,
 ): Promise<DeliveryOutcome> {
   const following = await followingOf(rt, hookId);
   const { client } = following;
-  const family = familyOf(client.service_provider);
+  const family = providerFamily(client.service_provider);
   // A server whose webhook is set up by hand signs with the secret given to its connection.
   const secret =
     family === 'generic' && client.secret_sealed
       ? decryptSecret(rt.config.encryptionKey, client.secret_sealed)
       : hookSecret(rt.config.encryptionKey, hookId);
-  if (!(await signedByProvider(family, secret, body, headers)))
-    throw new Unauthorized('the webhook signature does not match');
-  const delivery = parse(family, headers, body);
+  if (!(await signedAs(family, secret, body, headers))) throw new Unauthorized('the webhook signature does not match');
+  const delivery = parsedOrRefused(() => parseDelivery(family, headers, body));
   return takeEvent(rt, hookId, following, delivery.deliveryId, delivery.event);
 }
 

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
+import type { ProviderFamily } from './rules.js';
 
 /**
  * Inbound webhook deliveries of the VCS providers, read into one shape, and the checks that a
@@ -397,4 +398,23 @@ export function genericSignatureValid(secret: string, body: string, headers: Del
   const prefixed = firstHeader(headers, ['X-Hub-Signature-256']);
   if (prefixed?.startsWith('sha256=')) return digestsEqual(expected, prefixed.slice('sha256='.length));
   return false;
+}
+
+/** Whether a delivery in a provider family's format carries its signature over `body` with `secret`. */
+export async function signedAs(
+  family: ProviderFamily,
+  secret: string,
+  body: string,
+  headers: DeliveryHeaders,
+): Promise<boolean> {
+  if (family === 'github') return githubSignatureValid(secret, body, header(headers, 'X-Hub-Signature-256'));
+  if (family === 'gitlab') return gitlabTokenValid(secret, header(headers, 'X-Gitlab-Token'));
+  return genericSignatureValid(secret, body, headers);
+}
+
+/** A delivery in a provider family's format (see the parsers above). */
+export function parseDelivery(family: ProviderFamily, headers: DeliveryHeaders, body: string): ParsedDelivery {
+  if (family === 'github') return parseGithubDelivery(headers, body);
+  if (family === 'gitlab') return parseGitlabDelivery(headers, body);
+  return parseGenericDelivery(headers, body);
 }

@@ -5,7 +5,8 @@ import type { Readable } from 'node:stream';
 import { decryptSecret } from '../platform/crypto.js';
 import { allowedAddressOf } from '../platform/outbound.js';
 import type { ProviderDeps } from './hooks.js';
-import { findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
+import { connectionOfToken, type OAuthClientRow } from './repo.js';
+import { providerFamily } from './rules.js';
 
 // git as the service runs it for repositories: nothing of the machine's configuration, only
 // http(s), no redirects, pinned to addresses the outbound guard allows, the token sent to the
@@ -18,12 +19,8 @@ const GIT_TIMEOUT_MS = 5 * 60_000;
 export class FetchFailed extends Error {}
 
 /** The user name git presents with a connection's token, as each provider expects it. */
-const gitUser = (c: OAuthClientRow): string =>
-  c.service_provider.startsWith('github')
-    ? 'x-access-token'
-    : c.service_provider.startsWith('gitlab')
-      ? 'oauth2'
-      : 'git';
+const GIT_USERS = { github: 'x-access-token', gitlab: 'oauth2', generic: 'git' } as const;
+const gitUser = (c: OAuthClientRow): string => GIT_USERS[providerFamily(c.service_provider)];
 
 /** The repository's clone URL: from the connection's own address, never from a delivery's payload. */
 const cloneUrlOf = (c: OAuthClientRow, identifier: string): URL =>
@@ -109,10 +106,10 @@ export async function repositoryAccess(
   deps: ProviderDeps,
   repo: { tokenId: string; identifier: string },
 ): Promise<RepositoryAccess> {
-  const token = await findOAuthToken(deps.db, repo.tokenId);
-  const client = token && (await findOAuthClient(deps.db, token.oauth_client_id));
-  if (!token || !client) throw new FetchFailed('the VCS connection was removed');
-  const secret = decryptSecret(deps.config.encryptionKey, token.token_sealed);
+  const found = await connectionOfToken(deps.db, repo.tokenId);
+  if (!found) throw new FetchFailed('the VCS connection was removed');
+  const { client, tokenSealed } = found;
+  const secret = decryptSecret(deps.config.encryptionKey, tokenSealed);
   const authorization = `Basic ${Buffer.from(`${gitUser(client)}:${secret}`).toString('base64')}`;
   const url = cloneUrlOf(client, repo.identifier);
   return { url, settings: [...BASE_SETTINGS, ...(await originSettings(deps, url, authorization))] };

@@ -4,7 +4,7 @@ import type { OutboundClient } from '../platform/outbound.js';
 import { decryptSecret } from '../platform/crypto.js';
 import { guardedFetch } from './outbound-fetch.js';
 import { providerClient, type ProviderClient } from './providers.js';
-import { findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
+import { connectionOfToken, type OAuthClientRow } from './repo.js';
 import { hookSecret, webhookUrl } from './repositories.js';
 import {
   anyTokenOf,
@@ -35,12 +35,12 @@ export async function clientFor(
   deps: ProviderDeps,
   tokenId: string,
 ): Promise<{ api: ProviderClient; client: OAuthClientRow } | null> {
-  const token = await findOAuthToken(deps.db, tokenId);
-  const client = token && (await findOAuthClient(deps.db, token.oauth_client_id));
-  if (!token || !client) return null;
+  const found = await connectionOfToken(deps.db, tokenId);
+  if (!found) return null;
+  const { client, tokenSealed } = found;
   const api = providerClient(client.service_provider, {
     apiUrl: client.api_url,
-    token: decryptSecret(deps.config.encryptionKey, token.token_sealed),
+    token: decryptSecret(deps.config.encryptionKey, tokenSealed),
     fetch: guardedFetch(deps.outbound),
   });
   return api ? { api, client } : null;

@@ -8,13 +8,7 @@ export {
   removeOAuthClient,
   removeOAuthToken,
 } from './commands.js';
-export {
-  findOAuthClient,
-  findOAuthToken,
-  organizationOfOAuthToken,
-  type OAuthClientRow,
-  type OAuthTokenRow,
-} from './repo.js';
+export { findOAuthClient, findOAuthToken, connectionOfToken, type OAuthClientRow, type OAuthTokenRow } from './repo.js';
 export { callbackUrl, connectPath, isServiceProvider, SERVICE_PROVIDERS, type ServiceProvider } from './rules.js';
 export { syncHooksAfter, vcsRepoSettings, type VcsRepoInput } from './repositories.js';
 export { syncRepositoryHook } from './hooks.js';

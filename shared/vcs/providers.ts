@@ -1,5 +1,5 @@
 import { Octokit } from '@octokit/rest';
-import type { CommitState } from './rules.js';
+import { providerFamily, type CommitState } from './rules.js';
 
 /**
  * What the service asks of a VCS provider's API: a repository webhook made and removed, and a
@@ -244,23 +244,9 @@ export function gitlabClient(opts: ProviderClientOptions): ProviderClient {
 
 /** The API client of a connection's provider; null for providers whose API the service does not call. */
 export function providerClient(serviceProvider: string, opts: ProviderClientOptions): ProviderClient | null {
-  return hasApiClient(serviceProvider) ? clientOf(serviceProvider, opts) : null;
+  const family = providerFamily(serviceProvider);
+  return family === 'github' ? githubClient(opts) : family === 'gitlab' ? gitlabClient(opts) : null;
 }
 
 /** The providers whose API the service calls (webhooks, commit statuses); the others are reached by git alone. */
-export const hasApiClient = (serviceProvider: string): boolean =>
-  serviceProvider.startsWith('github') || serviceProvider.startsWith('gitlab');
-
-function clientOf(serviceProvider: string, opts: ProviderClientOptions): ProviderClient | null {
-  switch (serviceProvider) {
-    case 'github':
-    case 'github_enterprise':
-      return githubClient(opts);
-    case 'gitlab_hosted':
-    case 'gitlab_community_edition':
-    case 'gitlab_enterprise_edition':
-      return gitlabClient(opts);
-    default:
-      return null;
-  }
-}
+export const hasApiClient = (serviceProvider: string): boolean => providerFamily(serviceProvider) !== 'generic';

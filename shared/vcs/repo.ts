@@ -130,16 +130,21 @@ export async function removeClientProjects(db: Db, clientId: string, projectIds:
   await db('oauth_client_projects').where({ oauth_client_id: clientId }).whereIn('project_id', projectIds).del();
 }
 
-/** The organization of a token's connection, or undefined for a token that does not exist. */
-export const organizationOfOAuthToken = async (db: Db, tokenId: string | undefined): Promise<string | undefined> =>
-  tokenId
-    ? (
-        (await db('oauth_tokens as t')
-          .join('oauth_clients as c', 'c.id', 't.oauth_client_id')
-          .where('t.id', tokenId)
-          .first('c.organization_name')) as { organization_name: string } | undefined
-      )?.organization_name
-    : undefined;
+/** A token's connection and the token's sealed value, read together; undefined when the token does not exist. */
+export async function connectionOfToken(
+  db: Db,
+  tokenId: string | undefined,
+): Promise<{ client: OAuthClientRow; tokenSealed: string } | undefined> {
+  if (!tokenId) return undefined;
+  const row = (await db('oauth_tokens as t')
+    .join('oauth_clients as c', 'c.id', 't.oauth_client_id')
+    .where('t.id', tokenId)
+    .first('c.*', 't.token_sealed as token_sealed_of_token')) as
+    (OAuthClientRow & { token_sealed_of_token: string }) | undefined;
+  if (!row) return undefined;
+  const { token_sealed_of_token: tokenSealed, ...client } = row;
+  return { client, tokenSealed };
+}
 
 /** Whether a connection limited to projects serves this one. */
 export const clientServesProject = async (db: Db, clientId: string, projectId: string): Promise<boolean> =>

@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime.js';
 import { Unprocessable } from '../platform/errors.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { enqueueAllAfterCommit, jobs } from '../platform/queues.js';
-import { clientServesProject, findOAuthClient, findOAuthToken, type OAuthClientRow } from './repo.js';
+import { clientServesProject, connectionOfToken, type OAuthClientRow } from './repo.js';
 import { defaultProjectOf } from '../projects/index.js';
 
 /** The `vcs-repo` object a client sends with a workspace. */
@@ -99,8 +99,7 @@ export async function vcsRepoSettings(
 }
 
 async function clientOfToken(rt: Runtime, tokenId: string, organizationName: string): Promise<OAuthClientRow | null> {
-  const token = await findOAuthToken(rt.db, tokenId);
-  const client = token ? await findOAuthClient(rt.db, token.oauth_client_id) : undefined;
+  const client = (await connectionOfToken(rt.db, tokenId))?.client;
   return client && client.organization_name === organizationName ? client : null;
 }
 

@@ -22,6 +22,15 @@ export type ServiceProvider = keyof typeof SERVICE_PROVIDERS;
 
 export const isServiceProvider = (value: string): value is ServiceProvider => Object.hasOwn(SERVICE_PROVIDERS, value);
 
+/**
+ * The family a provider belongs to: GitHub's and GitLab's APIs and webhook formats, or any other
+ * git server's (reached by git alone; GitHub-shaped webhooks with an HMAC signature).
+ */
+export type ProviderFamily = 'github' | 'gitlab' | 'generic';
+
+export const providerFamily = (provider: string): ProviderFamily =>
+  provider.startsWith('github') ? 'github' : provider.startsWith('gitlab') ? 'gitlab' : 'generic';
+
 /** Bitbucket Server and Data Center connect with a consumer key and an RSA key pair instead of a client secret. */
 const KEY_PAIR_PROVIDERS: readonly ServiceProvider[] = [
   'bitbucket_server',
