@@ -8,6 +8,13 @@ import { waitFor } from '../helpers/processes.js';
 import { waitForRun } from '../helpers/terraform.js';
 import type { GitServer } from '../helpers/git-server.js';
 import { vcsSuite } from '../helpers/vcs.js';
+import {
+  answerThenCallBack,
+  startTaskIntegration,
+  type SentCallback,
+  type TaskIntegration,
+} from '../helpers/run-task-integration.js';
+import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 
 const GITLAB_API = 'https://gitlab.example/api/v4';
 const TOKEN = 'glpat-local-repository-token';
@@ -90,6 +97,10 @@ async function deliver(url: string, token: string, event: string, payload: unkno
 describe('VCS-driven workspaces: GitLab', function () {
   this.timeout(180_000);
   const deleted: string[] = [];
+  let integration: TaskIntegration | undefined;
+  after(async () => {
+    await integration?.close();
+  });
   const suite = vcsSuite({ serviceProvider: 'gitlab_hosted', apiUrl: GITLAB_API, token: TOKEN }, (hooks, statuses) =>
     nock(GITLAB_API)
       .persist()
@@ -128,6 +139,10 @@ describe('VCS-driven workspaces: GitLab', function () {
     await suite.git.commit(identifier, 'main', { 'main.tf': 'resource "terraform_data" "a" { input = "one" }\n' });
     const ws = await suite.connectedWorkspace(identifier);
     expect(ws.attributes['vcs-repo']).to.include({ identifier, 'service-provider': 'gitlab_hosted' });
+    const sent: SentCallback[] = [];
+    integration = await startTaskIntegration('task-key', answerThenCallBack([{ status: 'passed' }], sent));
+    const taskId = await createTask(suite.org.name, suite.org.owner.token, integration.url, { 'hmac-key': 'task-key' });
+    await attachTask(ws.id, suite.org.owner.token, taskId, { 'enforcement-level': 'advisory', stages: ['pre_plan'] });
     const sha = await suite.git.commit(identifier, 'main', {
       'main.tf': 'resource "terraform_data" "a" { input = "two" }\n',
     });
@@ -162,6 +177,14 @@ describe('VCS-driven workspaces: GitLab', function () {
       'commit-sha': sha,
       'commit-url': `https://gitlab.example/${identifier}/-/commit/${sha}`,
       'sender-username': 'jane',
+    });
+
+    const request = integration.requests.find((r) => r.body.run_id === run.id)!;
+    expect(request.body).to.include({
+      vcs_branch: 'main',
+      vcs_commit_url: `https://gitlab.example/${identifier}/-/commit/${sha}`,
+      vcs_pull_request_url: null,
+      vcs_repo_url: `${suite.git.url}/${identifier}`,
     });
 
     const runUrl = `${harness().baseUrl}/app/${suite.org.name}/workspaces/${ws.attributes.name}/runs/${run.id}`;
