@@ -1,5 +1,7 @@
 import { StrictMode, useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from './data.js';
 import { ApiFailure, call } from './api.js';
 import { Link, match, navigate, useLocation, type Location } from './router.js';
 import { SessionContext, signInUrl, userOf, type User } from './session.js';
@@ -13,12 +15,13 @@ import { RegistryPage, ModulePage } from './pages/registry.js';
 import { PoliciesPage } from './pages/policies.js';
 import { TeamsPage, TeamPage } from './pages/teams.js';
 import { TokensPage } from './pages/tokens.js';
+import { VariableSetPage, VariableSetsPage } from './pages/variables.js';
 import { AdminUsersPage } from './pages/admin.js';
 import { ConsentPage } from './pages/oauth.js';
 import './styles.css';
 
 /** Second segments under /app/:org that are pages of the organization, not workspace names. */
-const ORG_PAGES = new Set(['workspaces', 'registry', 'policies', 'teams']);
+const ORG_PAGES = new Set(['workspaces', 'registry', 'policies', 'teams', 'variable-sets']);
 
 /** The page for a signed-in user at `loc` (every URL the service and the CLI print is here). */
 function routed(loc: Location) {
@@ -39,6 +42,8 @@ function routed(loc: Location) {
     return <ModulePage org={m.org} namespace={m.namespace} name={m.name} provider={m.provider} />;
   if ((m = match('/app/:org/registry', p))) return <RegistryPage org={m.org} />;
   if ((m = match('/app/:org/policies', p))) return <PoliciesPage org={m.org} />;
+  if ((m = match('/app/:org/variable-sets/:id', p))) return <VariableSetPage org={m.org} id={m.id} />;
+  if ((m = match('/app/:org/variable-sets', p))) return <VariableSetsPage org={m.org} />;
   if ((m = match('/app/:org/teams/:team', p))) return <TeamPage org={m.org} teamId={m.team} />;
   if ((m = match('/app/:org/teams', p))) return <TeamsPage org={m.org} />;
   if ((m = match('/app/:org/:ws', p)) && !ORG_PAGES.has(m.ws))
@@ -80,6 +85,7 @@ function Header({ user, path, signOut }: { user: User; path: string; signOut: ()
         {org && (
           <>
             <Link to={`${o}/workspaces`}>Workspaces</Link>
+            <Link to={`${o}/variable-sets`}>Variable sets</Link>
             <Link to={`${o}/registry`}>Registry</Link>
             <Link to={`${o}/policies`}>Policies</Link>
             <Link to={`${o}/teams`}>Teams</Link>
@@ -127,6 +133,7 @@ function App() {
     try {
       await call('DELETE', '/api/console/session');
     } finally {
+      queryClient.clear();
       setSession({ user: null, error: null, checked: false });
       navigate('/app/sign-in', true);
     }
@@ -160,6 +167,8 @@ function App() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,60 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { ApiFailure, call, relatedIds, type Doc, type ListDoc, type Resource } from './api.js';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { relatedIds, type Doc, type ListDoc, type Resource } from './api.js';
+import { messageOf, useApi, type Loaded } from './data.js';
 import { Link } from './router.js';
-
-/** What a read through the API is doing: loading, failed (in words), or done. */
-export interface Loaded<T> {
-  data: T | undefined;
-  error: string | null;
-  loading: boolean;
-  reload: () => void;
-}
-
-/**
- * Reads `path` (null: nothing yet), again whenever `path` changes or `reload` is called, and every
- * `pollMs` while `keepPolling(data)` says so (live pages such as a running run).
- */
-export function useApi<T>(path: string | null, pollMs?: number, keepPolling?: (data: T) => boolean): Loaded<T> {
-  const [state, setState] = useState<{
-    data: T | undefined;
-    error: string | null;
-    loading: boolean;
-    path: string | null;
-  }>({ data: undefined, error: null, loading: path !== null, path });
-  const [tick, setTick] = useState(0);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
-  const keep = useRef(keepPolling);
-  keep.current = keepPolling;
-  useEffect(() => {
-    if (path === null) return;
-    let alive = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = async () => {
-      try {
-        const data = await call<T>('GET', path);
-        if (!alive) return;
-        setState({ data, error: null, loading: false, path });
-        if (pollMs && (!keep.current || keep.current(data))) timer = setTimeout(load, pollMs);
-      } catch (err) {
-        if (!alive) return;
-        setState((s) => ({ data: s.path === path ? s.data : undefined, error: messageOf(err), loading: false, path }));
-        if (pollMs) timer = setTimeout(load, pollMs * 2);
-      }
-    };
-    setState((s) =>
-      s.path === path ? { ...s, loading: true } : { data: undefined, error: null, loading: true, path },
-    );
-    void load();
-    return () => {
-      alive = false;
-      if (timer) clearTimeout(timer);
-    };
-  }, [path, tick, pollMs]);
-  return { data: state.path === path ? state.data : undefined, error: state.error, loading: state.loading, reload };
-}
-
-export const messageOf = (err: unknown) =>
-  err instanceof ApiFailure || err instanceof Error ? err.message : String(err);
 
 /** A button that runs an API action, shows its progress and, on failure, the service's words. */
 export function ActionButton({
@@ -95,6 +42,110 @@ export function ActionButton({
         </span>
       )}
     </span>
+  );
+}
+
+/**
+ * The console's one form: it runs `onSubmit` on submit, shows its progress on the button and, on
+ * failure, the service's words beneath the fields. `done` is said once it succeeded.
+ */
+export function Form({
+  onSubmit,
+  submit,
+  children,
+  done,
+  className = '',
+  label,
+}: {
+  onSubmit: () => Promise<unknown>;
+  submit: string;
+  children: ReactNode;
+  done?: string;
+  className?: string;
+  label?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [succeeded, setSucceeded] = useState(false);
+  const handle = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSucceeded(false);
+    try {
+      await onSubmit();
+      setSucceeded(true);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void handle(e)} className={`form ${className}`} aria-label={label} aria-busy={busy}>
+      {children}
+      {error && <ErrorMessage error={error} />}
+      {done && succeeded && !error && <p role="status">{done}</p>}
+      <div className="row">
+        <button type="submit" className="btn primary" disabled={busy}>
+          {busy ? `${submit}…` : submit}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * A button that opens a modal dialog (the browser's own: the page behind it is inert, so focus
+ * stays inside, and Escape closes it). `children` gets the function that closes it.
+ */
+export function DialogButton({
+  label,
+  title,
+  children,
+  kind = 'secondary',
+  name,
+}: {
+  label: string;
+  title: string;
+  children: (close: () => void) => ReactNode;
+  kind?: 'primary' | 'secondary' | 'danger';
+  name?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (open && d && !d.open) d.showModal();
+  }, [open]);
+  const close = () => {
+    ref.current?.close();
+  };
+  return (
+    <>
+      <button ref={opener} type="button" className={`btn ${kind}`} aria-label={name} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <dialog
+        ref={ref}
+        className="dialog"
+        aria-labelledby={id}
+        onClose={() => {
+          setOpen(false);
+          opener.current?.focus();
+        }}
+      >
+        <div className="dialog-head">
+          <h2 id={id}>{title}</h2>
+          <button type="button" className="btn secondary" onClick={close}>
+            Close
+          </button>
+        </div>
+        {open && children(close)}
+      </dialog>
+    </>
   );
 }
 
@@ -258,7 +309,8 @@ export function Field({ label, children, hint }: { label: string; children: Reac
 /** A table that scrolls sideways on a narrow screen instead of overflowing the page. */
 export function Table({ head, children, caption }: { head: string[]; children: ReactNode; caption: string }) {
   return (
-    <div className="table-wrap">
+    // Focusable and named, so a keyboard can scroll a table wider than a narrow screen.
+    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table>
         <caption className="sr-only">{caption}</caption>
         <thead>

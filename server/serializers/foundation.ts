@@ -75,6 +75,7 @@ export function organizationResource(org: OrganizationRow, grant: OrganizationGr
         'can-create-module': grant?.permissions['manage-modules'] ?? false,
         'can-manage-policies': grant?.permissions['manage-policies'] ?? false,
         'can-manage-policy-overrides': grant?.permissions['manage-policy-overrides'] ?? false,
+        'can-manage-varsets': grant?.permissions['manage-var-sets'] ?? false,
         // Provisioning a workspace with a no-code module creates it; offering modules manages them.
         'can-deploy-no-code-modules': grant?.permissions['manage-workspaces'] ?? false,
         'can-manage-no-code-modules': grant?.permissions['manage-modules'] ?? false,

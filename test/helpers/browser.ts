@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { toolPresent } from './tools.js';
+import { waitFor } from './processes.js';
 
 /** Debian's Chromium (`apt-get install -y chromium`); Playwright drives it, nothing is downloaded. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -128,4 +130,50 @@ export async function checkFitsWidth(page: Page, where: string): Promise<void> {
     '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
   );
   expect(widths.scroll, `${where}: page wider than the viewport`).to.be.at.most(widths.client + 1);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * Runs axe-core in the page and asserts it finds no serious or critical violation. The script is
+ * evaluated through the debugging protocol, which the page's content security policy does not
+ * govern, so the console's policy stays as strict as it is served.
+ */
+export async function checkAxe(page: Page, where: string): Promise<void> {
+  if (!(await page.evaluate<boolean>('typeof window.axe === "object"')))
+    await page.evaluate(await readFile(AXE_SOURCE, 'utf8'));
+  const found = await page.evaluate<{ id: string; impact: string; help: string; nodes: string[] }[]>(`
+    axe.run(document, { resultTypes: ['violations'] }).then((r) =>
+      r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) })))`);
+  expect(found, `${where}: serious accessibility violations`).to.deep.equal([]);
+}
+
+/** The two widths every page is checked at: a laptop's and a phone's. */
+export const VIEWPORTS = [
+  { name: 'wide', width: 1440, height: 900 },
+  { name: 'narrow', width: 390, height: 844 },
+] as const;
+
+/**
+ * Checks the current page at each width: a screenshot (test-output/screenshots/<name>-<width>.png),
+ * axe-core's serious violations, and no sideways scrolling of the page itself.
+ */
+export async function checkAtEveryWidth(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize({ width: v.width, height: v.height });
+    await screenshot(page, `${name}-${v.width}`);
+    await checkAxe(page, `${name} at ${v.width}px`);
+    await checkFitsWidth(page, `${name} at ${v.width}px`);
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** Waits for an h1 with `text` and for the page's first reads to settle, then checks its accessibility basics. */
+export async function landed(page: Page, text: string | RegExp, where: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: text }).waitFor();
+  await waitFor(async () => (await page.locator('.loading').count()) === 0, `${where}: loading to end`, 30_000);
+  await checkAccessibility(page, where);
 }

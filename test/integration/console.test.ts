@@ -36,6 +36,7 @@ import {
   checkAccessibility,
   checkFitsWidth,
   chromiumAvailable,
+  landed,
   openBrowser,
   screenshot,
   type ConsoleBrowser,
@@ -57,14 +58,6 @@ const RUN_TRIGGERS = [
   'run:completed',
   'run:errored',
 ];
-
-/** Waits for an h1 with `text` and checks the page's accessibility basics. */
-async function landed(page: Page, text: string | RegExp, where: string): Promise<void> {
-  await page.getByRole('heading', { level: 1, name: text }).waitFor();
-  // Let the page's first reads settle (loading states replaced by content).
-  await waitFor(async () => (await page.locator('.loading').count()) === 0, `${where}: loading to end`, 30_000);
-  await checkAccessibility(page, where);
-}
 
 /** Waits until the log labeled `label` shows `text`. */
 const logShows = (page: Page, label: string, text: string, timeoutMs = 30_000) =>
@@ -293,6 +286,7 @@ describe('web console (Chromium)', function () {
 
     await check.getByRole('button', { name: 'Override and continue' }).click();
     await page.getByRole('button', { name: 'Confirm and apply' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm and apply' }).click();
     await page.getByText(/Status:\s*applied/).waitFor({ timeout: 120_000 });
     await logShows(page, 'Apply log', 'Apply complete');
     expect((await api('GET', `/runs/${runId}`, { token })).body.data.attributes.status).to.equal('applied');

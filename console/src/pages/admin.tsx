@@ -1,20 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { call, doc, type Doc, type ListDoc } from '../api.js';
+import { useState } from 'react';
+import { doc, type Doc, type ListDoc } from '../api.js';
 import { useSession } from '../session.js';
-import {
-  ActionButton,
-  Empty,
-  Pager,
-  ErrorMessage,
-  Field,
-  Page,
-  Show,
-  Table,
-  Time,
-  messageOf,
-  str,
-  useApi,
-} from '../ui.js';
+import { ActionButton, Empty, Pager, ErrorMessage, Field, Form, Page, Show, Table, Time, str } from '../ui.js';
+import { useApi, write } from '../data.js';
 
 /** A one-time password link for a user, shown to the site admin to pass on. */
 function ResetLink({ userId, username }: { userId: string; username: string }) {
@@ -33,7 +21,7 @@ function ResetLink({ userId, username }: { userId: string; username: string }) {
     <ActionButton
       label={`Password link for ${username}`}
       onAction={async () => {
-        const body = await call<Doc>('POST', `/admin/users/${encodeURIComponent(userId)}/actions/reset-password`);
+        const body = await write<Doc>('POST', `/admin/users/${encodeURIComponent(userId)}/actions/reset-password`);
         setLink({ url: str(body.data.attributes['reset-url']), expires: str(body.data.attributes['expires-at']) });
       }}
     />
@@ -53,7 +41,6 @@ export function AdminUsersPage() {
   );
   const [form, setForm] = useState({ username: '', email: '' });
   const [created, setCreated] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   if (!user.isSiteAdmin) {
     return (
       <Page title="Site admin">
@@ -61,17 +48,10 @@ export function AdminUsersPage() {
       </Page>
     );
   }
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const body = await call<Doc>('POST', '/admin/users', doc('users', form));
-      setCreated(`${str(body.data.attributes.username)} (${body.data.id})`);
-      setForm({ username: '', email: '' });
-      users.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const create = async () => {
+    const body = await write<Doc>('POST', '/admin/users', doc('users', form));
+    setCreated(`${str(body.data.attributes.username)} (${body.data.id})`);
+    setForm({ username: '', email: '' });
   };
   return (
     <Page title="Site admin">
@@ -123,7 +103,7 @@ export function AdminUsersPage() {
           <p className="muted">
             A new user chooses a password through an organization invitation, or through a password link.
           </p>
-          <form onSubmit={(e) => void create(e)} className="form">
+          <Form submit="Create user" onSubmit={create}>
             <Field label="Username">
               <input required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
             </Field>
@@ -135,12 +115,8 @@ export function AdminUsersPage() {
                 onChange={(e) => setForm({ ...form, email: e.target.value })}
               />
             </Field>
-            {error && <ErrorMessage error={error} />}
-            {created && <p role="status">Created user {created}.</p>}
-            <button type="submit" className="btn primary">
-              Create user
-            </button>
-          </form>
+          </Form>
+          {created && <p role="status">Created user {created}.</p>}
         </details>
       </section>
       <section className="card" aria-labelledby="queues">

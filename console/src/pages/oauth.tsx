@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { call } from '../api.js';
 import { useSession } from '../session.js';
-import { ErrorMessage, Page, messageOf } from '../ui.js';
+import { ErrorMessage, Page } from '../ui.js';
+import { messageOf } from '../data.js';
 
 const PARAMS = [
   'client_id',

@@ -1,20 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { call, doc, type ListDoc } from '../api.js';
+import { useState } from 'react';
+import { doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import {
-  ActionButton,
-  Empty,
-  ErrorMessage,
-  Field,
-  Page,
-  Show,
-  Table,
-  Time,
-  messageOf,
-  relatedName,
-  str,
-  useApi,
-} from '../ui.js';
+import { ActionButton, Empty, Field, Form, Page, Show, Table, Time, relatedName, str } from '../ui.js';
+import { useApi, write } from '../data.js';
 
 /** The organizations the viewer belongs to, and a form to create one. */
 export function OrganizationsPage() {
@@ -23,16 +11,9 @@ export function OrganizationsPage() {
   const invitations = (own.data?.data ?? []).filter((m) => m.attributes.status === 'invited');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await call('POST', '/organizations', doc('organizations', { name, email }));
-      navigate(appPath(name, 'workspaces'));
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const create = async () => {
+    await write('POST', '/organizations', doc('organizations', { name, email }));
+    navigate(appPath(name, 'workspaces'));
   };
   return (
     <Page title="Organizations">
@@ -48,11 +29,7 @@ export function OrganizationsPage() {
                 <ActionButton
                   kind="primary"
                   label={`Accept the invitation to ${relatedName(m, 'organization')}`}
-                  onAction={async () => {
-                    await call('POST', `/organization-memberships/${m.id}/actions/accept`);
-                    own.reload();
-                    orgs.reload();
-                  }}
+                  onAction={() => write('POST', `/organization-memberships/${m.id}/actions/accept`)}
                 />
               </li>
             ))}
@@ -82,18 +59,14 @@ export function OrganizationsPage() {
       </Show>
       <details className="card">
         <summary>Create an organization</summary>
-        <form onSubmit={(e) => void create(e)} className="form">
+        <Form submit="Create organization" onSubmit={create}>
           <Field label="Organization name">
             <input required value={name} onChange={(e) => setName(e.target.value)} />
           </Field>
           <Field label="Contact email">
             <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           </Field>
-          {error && <ErrorMessage error={error} />}
-          <button type="submit" className="btn primary">
-            Create organization
-          </button>
-        </form>
+        </Form>
       </details>
     </Page>
   );

@@ -1,6 +1,7 @@
 import type { ListDoc } from '../api.js';
 import { appPath } from '../router.js';
-import { Empty, Page, Show, Table, Time, str, useApi } from '../ui.js';
+import { Empty, Page, Show, Table, Time, str } from '../ui.js';
+import { useApi } from '../data.js';
 
 /** The organization's policies and policy sets. */
 export function PoliciesPage({ org }: { org: string }) {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Doc, ListDoc, Resource } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { Empty, Page, Show, Status, Table, Time, str, useApi } from '../ui.js';
+import { Empty, Page, Show, Status, Table, Time, str } from '../ui.js';
+import { useApi } from '../data.js';
 import { LogView } from './run.js';
 
 const modulePathOf = (m: Resource) => [

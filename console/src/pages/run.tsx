@@ -1,7 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
-import { call, related, samePath, text, type Attrs, type Doc, type ListDoc, type Resource } from '../api.js';
+import { related, samePath, text, type Doc, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath } from '../router.js';
-import { ActionButton, Empty, ErrorMessage, Loading, Page, Show, Status, Time, messageOf, str, useApi } from '../ui.js';
+import {
+  ActionButton,
+  DialogButton,
+  Empty,
+  ErrorMessage,
+  Field,
+  Form,
+  Loading,
+  Page,
+  Show,
+  Status,
+  Time,
+  str,
+} from '../ui.js';
+import { messageOf, useApi, write } from '../data.js';
+import { PlanChanges } from './plan-changes.js';
+import { PolicyChecks, TaskStages } from './run-checks.js';
+import { CONTROL, FINAL_PHASE, FINAL_RUN } from './run-states.js';
 
 interface RunAttrs {
   status: string;
@@ -26,21 +43,6 @@ interface PhaseAttrs {
   'resource-imports'?: number | null;
   'status-timestamps': Record<string, string>;
 }
-
-const FINAL_RUN = new Set([
-  'applied',
-  'planned_and_finished',
-  'errored',
-  'canceled',
-  'force_canceled',
-  'discarded',
-  'policy_soft_failed',
-]);
-const FINAL_PHASE = new Set(['finished', 'errored', 'canceled', 'unreachable', 'force_canceled']);
-const FINAL_RESULT = new Set(['passed', 'failed', 'errored', 'canceled', 'unreachable', 'skipped']);
-
-/** Terminal control sequences and the STX/ETX markers terraform puts around its log. */
-const CONTROL = /\u001b\[[0-9;]*[A-Za-z]|[\u0002\u0003]/g;
 
 /** A phase's log, read from its signed URL in pieces and followed while the phase runs. */
 /** A machine-readable log line (terraform's `-json` UI output), or null for plain text. */
@@ -228,243 +230,47 @@ function Timeline({ runId, live }: { runId: string; live: boolean }) {
   );
 }
 
-/** Outcome tag levels, most severe first. */
-const rank: Record<string, number> = { error: 0, warning: 1, info: 2, none: 3 };
-
-interface TagLabel {
+/** A run action that asks for a comment first (the comment joins the run's timeline, as in TFE). */
+function CommentedAction({
+  run,
+  action,
+  label,
+  kind,
+}: {
+  run: Resource<RunAttrs>;
+  action: 'apply' | 'discard';
   label: string;
-  level?: string;
-}
-
-/** An outcome's tags: each tag name with its labels, colored by level (error, warning, info, none). */
-function Tags({ tags }: { tags: unknown }) {
-  if (!tags || typeof tags !== 'object') return null;
-  const entries = Object.entries(tags as Record<string, unknown>);
-  if (!entries.length) return null;
-  const labels = entries
-    .flatMap(([name, list]) => (Array.isArray(list) ? (list as TagLabel[]) : []).map((l) => ({ name, ...l })))
-    .sort((x, y) => (rank[x.level ?? 'none'] ?? 3) - (rank[y.level ?? 'none'] ?? 3));
+  kind: 'primary' | 'secondary';
+}) {
+  const [comment, setComment] = useState('');
   return (
-    <ul className="tags" aria-label="Tags">
-      {labels.map((l, i) => (
-        <li key={`${l.name}-${i}`} className={`tag level-${l.level ?? 'none'}`}>
-          <span className="tag-name">{l.name}:</span> {l.label}
-          {l.level && l.level !== 'none' && <span className="sr-only"> ({l.level})</span>}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-interface Attempt {
-  attempt: number;
-  state: string;
-  'status-code': number | null;
-  'duration-ms': number | null;
-  error: string | null;
-  'sent-at': string | null;
-}
-
-function Attempts({ attempts }: { attempts: Attempt[] }) {
-  if (!attempts.length) return <p className="muted small">No delivery attempts yet.</p>;
-  return (
-    <details className="attempts">
-      <summary>
-        {attempts.length} delivery attempt{attempts.length === 1 ? '' : 's'}
-      </summary>
-      <ol>
-        {attempts.map((t) => (
-          <li key={t.attempt}>
-            #{t.attempt} <Time at={t['sent-at']} /> — {t['status-code'] !== null ? `HTTP ${t['status-code']}` : t.state}
-            {t['duration-ms'] !== null && ` in ${t['duration-ms']} ms`}
-            {t.error && <span className="error-inline"> {t.error}</span>}
-          </li>
-        ))}
-      </ol>
-    </details>
-  );
-}
-
-/** Severity order of an outcome: its worst tag level. */
-function severity(o: Resource): number {
-  const tags = o.attributes.tags;
-  let worst = 3;
-  if (tags && typeof tags === 'object') {
-    for (const labels of Object.values(tags as Record<string, unknown>)) {
-      if (Array.isArray(labels))
-        for (const l of labels as TagLabel[]) worst = Math.min(worst, rank[l.level ?? 'none'] ?? 3);
-    }
-  }
-  return worst;
-}
-
-function TaskResult({ id, live }: { id: string; live: boolean }) {
-  const r = useApi<Doc>(
-    `/task-results/${id}?include=outcomes`,
-    2500,
-    (d) => live || !FINAL_RESULT.has(str(d.data.attributes.status)),
-  );
-  return (
-    <Show loaded={r} what="Loading task result">
-      {(d) => {
-        const a = d.data.attributes;
-        const outcomes = (d.included ?? [])
-          .filter((i) => i.type === 'task-result-outcomes')
-          .sort((x, y) => severity(x) - severity(y));
-        return (
-          <article className="task-result" aria-label={`Task ${str(a['task-name'])}`}>
-            <h4>
-              {str(a['task-name'])} <Status value={a.status} />{' '}
-              <span className="muted small">{str(a['workspace-task-enforcement-level'])}</span>
-            </h4>
-            {a.message ? <p>{str(a.message)}</p> : null}
-            {a.url ? (
-              <p>
-                <a href={str(a.url)} target="_blank" rel="noreferrer noopener">
-                  Details from {str(a['task-name'])}
-                </a>
-              </p>
-            ) : null}
-            <Attempts attempts={(a['delivery-attempts'] as Attempt[] | undefined) ?? []} />
-            {outcomes.length > 0 && (
-              <ul className="outcomes" aria-label="Outcomes">
-                {outcomes.map((o) => (
-                  <li key={o.id} className={`outcome sev-${severity(o)}`}>
-                    <div>
-                      <strong>{str(o.attributes['outcome-id'])}</strong> {str(o.attributes.description)}
-                    </div>
-                    <Tags tags={o.attributes.tags} />
-                    {o.attributes.body ? <pre className="outcome-body">{str(o.attributes.body)}</pre> : null}
-                    {o.attributes.url ? (
-                      <a href={str(o.attributes.url)} target="_blank" rel="noreferrer noopener">
-                        More about {str(o.attributes['outcome-id'])}
-                      </a>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </article>
-        );
-      }}
-    </Show>
-  );
-}
-
-function TaskStages({ runId, live }: { runId: string; live: boolean }) {
-  const stages = useApi<ListDoc>(`/runs/${runId}/task-stages`, 3000, () => live);
-  return (
-    <Show loaded={stages} what="Loading run tasks">
-      {(d) =>
-        d.data.length === 0 ? null : (
-          <section className="card" aria-labelledby="tasks">
-            <h2 id="tasks">Run tasks</h2>
-            {d.data.map((s) => {
-              const ids = (s.relationships?.['task-results']?.data as { id: string }[] | undefined) ?? [];
-              return (
-                <div key={s.id} className="stage">
-                  <h3>
-                    {str(s.attributes.stage).replace(/_/g, '-')} stage <Status value={s.attributes.status} />
-                  </h3>
-                  {ids.length === 0 ? (
-                    <Empty>No task results in this stage.</Empty>
-                  ) : (
-                    ids.map((r) => <TaskResult key={r.id} id={r.id} live={live} />)
-                  )}
-                </div>
-              );
-            })}
-          </section>
-        )
-      }
-    </Show>
-  );
-}
-
-function PolicyCheck({ check, onChange }: { check: Resource; onChange: () => void }) {
-  const a = check.attributes as Attrs & {
-    status: string;
-    result: Record<string, unknown> | null;
-    actions: Record<string, boolean>;
-    permissions: Record<string, boolean>;
-  };
-  const [output, setOutput] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (['pending', 'queued', 'running'].includes(a.status)) return;
-    text(`/policy-checks/${check.id}/output`)
-      .then((t) => setOutput(t))
-      .catch((err: unknown) => setError(messageOf(err)));
-  }, [check.id, a.status]);
-  const result = a.result ?? {};
-  return (
-    <article className="policy-check" aria-label="Policy check">
-      <h3>
-        Policy check ({str(a.scope)}) <Status value={a.status} />
-      </h3>
-      <p className="muted">
-        {['passed', 'total-failed', 'hard-failed', 'soft-failed', 'advisory-failed']
-          .filter((k) => typeof result[k] === 'number')
-          .map((k) => `${k.replace(/-/g, ' ')}: ${str(result[k])}`)
-          .join(' · ')}
-      </p>
-      {error && <ErrorMessage error={error} />}
-      {output !== null && (
-        <pre className="log-text" aria-label="Policy check output" tabIndex={0}>
-          {output.replace(CONTROL, '') || 'No output.'}
-        </pre>
-      )}
-      {a.permissions?.['can-override'] && a.actions?.['is-overridable'] && (
-        <ActionButton
-          kind="primary"
-          label="Override and continue"
-          onAction={async () => {
-            await call('POST', `/policy-checks/${check.id}/actions/override`);
-            onChange();
+    <DialogButton label={label} title={`${label}: ${run.id}`} kind={kind}>
+      {(close) => (
+        <Form
+          submit={label}
+          onSubmit={async () => {
+            await write('POST', `/runs/${run.id}/actions/${action}`, comment ? { comment } : {});
+            close();
           }}
-        />
+        >
+          <Field label="Comment (optional)">
+            <textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} />
+          </Field>
+        </Form>
       )}
-    </article>
+    </DialogButton>
   );
 }
 
-function PolicyChecks({ runId, live, onChange }: { runId: string; live: boolean; onChange: () => void }) {
-  const checks = useApi<ListDoc>(`/runs/${runId}/policy-checks`, 3000, () => live);
-  return (
-    <Show loaded={checks} what="Loading policy checks">
-      {(d) =>
-        d.data.length === 0 ? null : (
-          <section className="card" aria-labelledby="policy">
-            <h2 id="policy">Policy checks</h2>
-            {d.data.map((c) => (
-              <PolicyCheck
-                key={c.id}
-                check={c}
-                onChange={() => {
-                  checks.reload();
-                  onChange();
-                }}
-              />
-            ))}
-          </section>
-        )
-      }
-    </Show>
-  );
-}
-
-function RunActions({ run, onChange }: { run: Resource<RunAttrs>; onChange: () => void }) {
+function RunActions({ run }: { run: Resource<RunAttrs> }) {
   const { actions = {}, permissions = {} } = run.attributes;
-  const act = (name: string) => async () => {
-    await call('POST', `/runs/${run.id}/actions/${name}`, { comment: 'from the console' });
-    onChange();
-  };
+  const act = (name: string) => () => write('POST', `/runs/${run.id}/actions/${name}`);
   const buttons = [
     actions['is-confirmable'] && permissions['can-apply'] && (
-      <ActionButton key="apply" kind="primary" label="Confirm and apply" onAction={act('apply')} />
+      <CommentedAction key="apply" run={run} action="apply" label="Confirm and apply" kind="primary" />
     ),
     actions['is-discardable'] && permissions['can-discard'] && (
-      <ActionButton key="discard" label="Discard run" onAction={act('discard')} />
+      <CommentedAction key="discard" run={run} action="discard" label="Discard run" kind="secondary" />
     ),
     actions['is-cancelable'] && permissions['can-cancel'] && (
       <ActionButton key="cancel" label="Cancel run" confirm="Cancel this run?" onAction={act('cancel')} />
@@ -524,13 +330,14 @@ export function RunPage({ org, ws, runId }: { org: string; ws: string; runId: st
                   <Link to={appPath(org, 'workspaces', ws, 'runs')}>All runs of {ws}</Link>
                 </p>
                 {a['error-message'] && <ErrorMessage error={a['error-message']} />}
-                <RunActions run={d.data} onChange={run.reload} />
+                <RunActions run={d.data} />
               </section>
               <div className="run-grid">
                 <div className="run-main">
                   <Phase name="Plan" phase={plan} />
+                  {plan?.attributes.status === 'finished' && <PlanChanges planId={plan.id} />}
                   <TaskStages runId={runId} live={live} />
-                  <PolicyChecks runId={runId} live={live} onChange={run.reload} />
+                  <PolicyChecks runId={runId} live={live} />
                   <Phase name="Apply" phase={apply} />
                 </div>
                 <aside className="run-side">

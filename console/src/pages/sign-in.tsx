@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { call } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { userOf, type User } from '../session.js';
-import { ErrorMessage, Field, messageOf } from '../ui.js';
+import { ErrorMessage, Field } from '../ui.js';
+import { messageOf } from '../data.js';
 
 /** Only a path inside the console is followed after sign-in (never another site). */
 export function safeNext(next: string | null): string {

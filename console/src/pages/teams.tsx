@@ -1,21 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { call, doc, relatedIds, type Doc, type ListDoc } from '../api.js';
+import { useState } from 'react';
+import { doc, relatedIds, type Doc, type ListDoc } from '../api.js';
 import { Link, appPath } from '../router.js';
-import {
-  ActionButton,
-  Empty,
-  useOrgPermissions,
-  ErrorMessage,
-  Field,
-  Page,
-  Show,
-  Status,
-  Table,
-  Time,
-  messageOf,
-  str,
-  useApi,
-} from '../ui.js';
+import { ActionButton, Empty, useOrgPermissions, Field, Form, Page, Show, Status, Table, Time, str } from '../ui.js';
+import { useApi, write } from '../data.js';
 
 /** The organization's teams and its memberships (invitations included). */
 export function TeamsPage({ org }: { org: string }) {
@@ -24,17 +11,9 @@ export function TeamsPage({ org }: { org: string }) {
   const members = useApi<ListDoc>(`${base}/organization-memberships?page[size]=100&include=user`);
   const perms = useOrgPermissions(org);
   const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const invite = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await call('POST', `${base}/organization-memberships`, doc('organization-memberships', { email }));
-      setEmail('');
-      members.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const invite = async () => {
+    await write('POST', `${base}/organization-memberships`, doc('organization-memberships', { email }));
+    setEmail('');
   };
   return (
     <Page title="Teams and members" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
@@ -88,16 +67,12 @@ export function TeamsPage({ org }: { org: string }) {
           }
         </Show>
         {perms['can-manage-users'] && (
-          <form onSubmit={(e) => void invite(e)} className="form row">
+          <Form submit="Send invitation" onSubmit={invite} className="row">
             <Field label="Invite by email">
               <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
             </Field>
-            <button type="submit" className="btn secondary">
-              Send invitation
-            </button>
-          </form>
+          </Form>
         )}
-        {error && <ErrorMessage error={error} />}
       </section>
     </Page>
   );
@@ -107,13 +82,10 @@ export function TeamsPage({ org }: { org: string }) {
 export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
   const team = useApi<Doc>(`/teams/${encodeURIComponent(teamId)}?include=users`);
   const [username, setUsername] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const change = async (method: 'POST' | 'DELETE', name: string) => {
-    await call(method, `/teams/${encodeURIComponent(teamId)}/relationships/users`, {
+  const change = (method: 'POST' | 'DELETE', name: string) =>
+    write(method, `/teams/${encodeURIComponent(teamId)}/relationships/users`, {
       data: [{ type: 'users', id: name }],
     });
-    team.reload();
-  };
   return (
     <Page
       title={team.data ? `Team ${str(team.data.data.attributes.name)}` : 'Team'}
@@ -151,26 +123,19 @@ export function TeamPage({ org, teamId }: { org: string; teamId: string }) {
                   </Table>
                 )}
                 {perms['can-update-membership'] && (
-                  <form
-                    className="form row"
-                    onSubmit={(e) => {
-                      e.preventDefault();
-                      setError(null);
-                      change('POST', username).then(
-                        () => setUsername(''),
-                        (err: unknown) => setError(messageOf(err)),
-                      );
+                  <Form
+                    submit="Add member"
+                    className="row"
+                    onSubmit={async () => {
+                      await change('POST', username);
+                      setUsername('');
                     }}
                   >
                     <Field label="Add a member by username">
                       <input required value={username} onChange={(e) => setUsername(e.target.value)} />
                     </Field>
-                    <button type="submit" className="btn secondary">
-                      Add member
-                    </button>
-                  </form>
+                  </Form>
                 )}
-                {error && <ErrorMessage error={error} />}
               </section>
               <section className="card" aria-labelledby="team-access">
                 <h2 id="team-access">Organization access</h2>

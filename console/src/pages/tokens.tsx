@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { call, doc, type Doc, type ListDoc } from '../api.js';
+import { useState } from 'react';
+import { doc, type Doc, type ListDoc } from '../api.js';
 import { useSession } from '../session.js';
-import { ActionButton, Empty, ErrorMessage, Field, Page, Show, Table, Time, messageOf, str, useApi } from '../ui.js';
+import { ActionButton, Empty, Field, Form, Page, Show, Table, Time, str } from '../ui.js';
+import { useApi, write } from '../data.js';
 
 /** The viewer's own API tokens: create one (shown once) and revoke any. */
 export function TokensPage() {
@@ -9,45 +10,33 @@ export function TokensPage() {
   const tokens = useApi<ListDoc>(`/users/${encodeURIComponent(user.id)}/authentication-tokens`);
   const [description, setDescription] = useState('');
   const [created, setCreated] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const body = await call<Doc>(
-        'POST',
-        `/users/${encodeURIComponent(user.id)}/authentication-tokens`,
-        doc('authentication-tokens', { description }),
-      );
-      setCreated(str(body.data.attributes.token));
-      setDescription('');
-      tokens.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const create = async () => {
+    const body = await write<Doc>(
+      'POST',
+      `/users/${encodeURIComponent(user.id)}/authentication-tokens`,
+      doc('authentication-tokens', { description }),
+    );
+    setCreated(str(body.data.attributes.token));
+    setDescription('');
   };
   return (
     <Page title="API tokens">
       <p className="muted">
         Tokens act as you ({user.username}) with all of your access. The service shows a token once, when it is created.
       </p>
-      <form onSubmit={(e) => void create(e)} className="card form">
+      <Form submit="Create token" onSubmit={create} className="card">
         <Field label="Description">
           <input required value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
-        {error && <ErrorMessage error={error} />}
-        <button type="submit" className="btn primary">
-          Create token
-        </button>
-        {created && (
-          <div role="status" className="notice">
-            <p>Your new token (copy it now, it is not shown again):</p>
-            <code className="token" aria-label="New token">
-              {created}
-            </code>
-          </div>
-        )}
-      </form>
+      </Form>
+      {created && (
+        <div role="status" className="notice">
+          <p>Your new token (copy it now, it is not shown again):</p>
+          <code className="token" aria-label="New token">
+            {created}
+          </code>
+        </div>
+      )}
       <Show loaded={tokens} what="Loading tokens">
         {(d) =>
           d.data.length === 0 ? (
@@ -71,10 +60,7 @@ export function TokensPage() {
                       kind="danger"
                       label={`Revoke ${str(t.attributes.description) || t.id}`}
                       confirm="Revoke this token? Programs using it stop working."
-                      onAction={async () => {
-                        await call('DELETE', `/authentication-tokens/${t.id}`);
-                        tokens.reload();
-                      }}
+                      onAction={() => write('DELETE', `/authentication-tokens/${t.id}`)}
                     />
                   </td>
                 </tr>

@@ -1,22 +1,23 @@
-import { useState, type FormEvent } from 'react';
-import { call, doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
-import { Link, appPath } from '../router.js';
+import { useState } from 'react';
+import { doc, relatedIds, samePath, type Doc, type ListDoc, type Resource } from '../api.js';
+import { Link, appPath, navigate } from '../router.js';
 import {
   ActionButton,
+  DialogButton,
   Empty,
-  Pager,
-  ErrorMessage,
   Field,
+  Form,
   Page,
+  Pager,
   Show,
   Status,
   Table,
   Tabs,
   Time,
-  messageOf,
   str,
-  useApi,
 } from '../ui.js';
+import { useApi, write } from '../data.js';
+import { WorkspaceVariables } from './variables.js';
 
 type Perms = Record<string, boolean>;
 
@@ -65,101 +66,7 @@ function Runs({ org, ws, id }: { org: string; ws: string; id: string }) {
   );
 }
 
-function Variables({ id, perms }: { id: string; perms: Perms }) {
-  const vars = useApi<ListDoc>(`/workspaces/${id}/vars`);
-  const [form, setForm] = useState({ key: '', value: '', category: 'terraform', sensitive: false, hcl: false });
-  const [error, setError] = useState<string | null>(null);
-  const add = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await call('POST', `/workspaces/${id}/vars`, doc('vars', form));
-      setForm({ key: '', value: '', category: 'terraform', sensitive: false, hcl: false });
-      vars.reload();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
-  return (
-    <>
-      <Show loaded={vars} what="Loading variables">
-        {(d) =>
-          d.data.length === 0 ? (
-            <Empty>No variables.</Empty>
-          ) : (
-            <Table head={['Key', 'Value', 'Category', 'HCL', '']} caption="Variables">
-              {d.data.map((v) => (
-                <tr key={v.id}>
-                  <td>
-                    <code>{str(v.attributes.key)}</code>
-                  </td>
-                  <td>
-                    {v.attributes.sensitive ? (
-                      <span className="muted">sensitive (write-only)</span>
-                    ) : (
-                      <code>{str(v.attributes.value)}</code>
-                    )}
-                  </td>
-                  <td>{str(v.attributes.category)}</td>
-                  <td>{v.attributes.hcl ? 'yes' : ''}</td>
-                  <td>
-                    {perms['can-update-variable'] && (
-                      <ActionButton
-                        label={`Delete ${str(v.attributes.key)}`}
-                        confirm={`Delete variable ${str(v.attributes.key)}?`}
-                        onAction={async () => {
-                          await call('DELETE', `/workspaces/${id}/vars/${v.id}`);
-                          vars.reload();
-                        }}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          )
-        }
-      </Show>
-      {perms['can-update-variable'] && (
-        <details className="card">
-          <summary>Add a variable</summary>
-          <form onSubmit={(e) => void add(e)} className="form">
-            <Field label="Key">
-              <input required value={form.key} onChange={(e) => setForm({ ...form, key: e.target.value })} />
-            </Field>
-            <Field label="Value">
-              <input value={form.value} onChange={(e) => setForm({ ...form, value: e.target.value })} />
-            </Field>
-            <Field label="Category">
-              <select value={form.category} onChange={(e) => setForm({ ...form, category: e.target.value })}>
-                <option value="terraform">Terraform variable</option>
-                <option value="env">Environment variable</option>
-              </select>
-            </Field>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={form.sensitive}
-                onChange={(e) => setForm({ ...form, sensitive: e.target.checked })}
-              />{' '}
-              Sensitive
-            </label>
-            <label className="check">
-              <input type="checkbox" checked={form.hcl} onChange={(e) => setForm({ ...form, hcl: e.target.checked })} />{' '}
-              HCL
-            </label>
-            {error && <ErrorMessage error={error} />}
-            <button type="submit" className="btn primary">
-              Add variable
-            </button>
-          </form>
-        </details>
-      )}
-    </>
-  );
-}
-
-function States({ id }: { id: string }) {
+function States({ id, perms }: { id: string; perms: Perms }) {
   const outputs = useApi<ListDoc>(`/workspaces/${id}/current-state-version-outputs`);
   const versions = useApi<ListDoc>(`/workspaces/${id}/state-versions?page[size]=20`);
   return (
@@ -203,8 +110,8 @@ function States({ id }: { id: string }) {
             d.data.length === 0 ? (
               <Empty>No state versions yet.</Empty>
             ) : (
-              <Table head={['Serial', 'Id', 'Status', 'Resources', 'Created']} caption="State versions">
-                {d.data.map((s) => (
+              <Table head={['Serial', 'Id', 'Status', 'Resources', 'Created', '']} caption="State versions">
+                {d.data.map((s, i) => (
                   <tr key={s.id}>
                     <td>{str(s.attributes.serial)}</td>
                     <td>{s.id}</td>
@@ -214,6 +121,31 @@ function States({ id }: { id: string }) {
                     <td>{Array.isArray(s.attributes.resources) ? s.attributes.resources.length : ''}</td>
                     <td>
                       <Time at={s.attributes['created-at']} />
+                    </td>
+                    <td>
+                      <div className="row">
+                        {s.attributes['hosted-state-download-url'] ? (
+                          <a
+                            href={samePath(str(s.attributes['hosted-state-download-url']))}
+                            download={`${s.id}.tfstate`}
+                            aria-label={`Download state version ${str(s.attributes.serial)}`}
+                          >
+                            Download
+                          </a>
+                        ) : null}
+                        {perms['can-create-state-versions'] && i > 0 && (
+                          <ActionButton
+                            label="Roll back"
+                            name={`Roll back to state version ${str(s.attributes.serial)}`}
+                            confirm="Roll back to this state? The workspace must be locked by you."
+                            onAction={() =>
+                              write('POST', `/workspaces/${id}/actions/rollback`, {
+                                data: { type: 'state-versions', id: s.id },
+                              })
+                            }
+                          />
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -273,10 +205,7 @@ function Deliveries({
                     <ActionButton
                       label="Resend"
                       name={`Resend the ${str(x.attributes.trigger)} delivery${relatedIds(x, 'run')[0] ? ` of ${relatedIds(x, 'run')[0]}` : ''}`}
-                      onAction={async () => {
-                        await call('POST', `/notification-deliveries/${x.id}/actions/resend`);
-                        deliveries.reload();
-                      }}
+                      onAction={() => write('POST', `/notification-deliveries/${x.id}/actions/resend`)}
                     />
                   )}
                 </td>
@@ -387,34 +316,20 @@ function PolicySets({ org, id }: { org: string; id: string }) {
   );
 }
 
-function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
+function Settings({ org, ws }: { org: string; ws: Resource }) {
   const a = ws.attributes;
   const perms = (a.permissions ?? {}) as Perms;
   const locked = a.locked === true;
+  const name = str(a.name);
   const [form, setForm] = useState({
     description: str(a.description),
     'auto-apply': a['auto-apply'] === true,
+    'execution-mode': str(a['execution-mode']) || 'remote',
     'terraform-version': str(a['terraform-version']),
     'working-directory': str(a['working-directory']),
   });
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    setSaved(false);
-    try {
-      await call('PATCH', `/workspaces/${ws.id}`, doc('workspaces', form));
-      setSaved(true);
-      onChange();
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
-  const lockAction = (name: string, body?: unknown) => async () => {
-    await call('POST', `/workspaces/${ws.id}/actions/${name}`, body);
-    onChange();
-  };
+  const lockAction = (action: string, body?: unknown) => () =>
+    write('POST', `/workspaces/${ws.id}/actions/${action}`, body);
   return (
     <>
       <section className="card" aria-labelledby="lock">
@@ -442,12 +357,26 @@ function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
       <section className="card" aria-labelledby="general">
         <h2 id="general">General settings</h2>
         <p className="muted small">
-          Id {ws.id} · execution mode {str(a['execution-mode'])} · created <Time at={a['created-at']} />
+          Id {ws.id} · created <Time at={a['created-at']} />
         </p>
-        <form onSubmit={(e) => void save(e)} className="form">
-          <fieldset disabled={!perms['can-update']}>
+        {perms['can-update'] ? (
+          <Form
+            submit="Save settings"
+            done="Saved."
+            onSubmit={() => write('PATCH', `/workspaces/${ws.id}`, doc('workspaces', form))}
+          >
             <Field label="Description">
               <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+            </Field>
+            <Field label="Execution mode" hint="Local: terraform runs on your machine and only the state is kept here.">
+              <select
+                value={form['execution-mode']}
+                onChange={(e) => setForm({ ...form, 'execution-mode': e.target.value })}
+              >
+                <option value="remote">Remote</option>
+                <option value="local">Local</option>
+                <option value="agent">Agent</option>
+              </select>
             </Field>
             <Field label="Terraform version">
               <input
@@ -469,26 +398,160 @@ function Settings({ ws, onChange }: { ws: Resource; onChange: () => void }) {
               />{' '}
               Apply automatically after a successful plan
             </label>
-            {error && <ErrorMessage error={error} />}
-            {saved && <p role="status">Saved.</p>}
-            {perms['can-update'] && (
-              <button type="submit" className="btn primary">
-                Save settings
-              </button>
-            )}
-          </fieldset>
-        </form>
+          </Form>
+        ) : (
+          <dl className="facts">
+            <dt>Execution mode</dt>
+            <dd>{str(a['execution-mode'])}</dd>
+            <dt>Terraform version</dt>
+            <dd>{str(a['terraform-version'])}</dd>
+            <dt>Auto apply</dt>
+            <dd>{a['auto-apply'] ? 'yes' : 'no'}</dd>
+          </dl>
+        )}
       </section>
+      {(perms['can-destroy'] || perms['can-force-delete']) && (
+        <section className="card danger-zone" aria-labelledby="delete">
+          <h2 id="delete">Delete this workspace</h2>
+          <p>
+            Deleting removes its runs, variables and state versions. A workspace that still manages resources can be
+            deleted only by force.
+          </p>
+          <ActionButton
+            kind="danger"
+            label="Delete workspace"
+            confirm={`Delete the workspace ${name}? This cannot be undone.`}
+            onAction={async () => {
+              await write('POST', `/workspaces/${ws.id}/actions/safe-delete`);
+              navigate(appPath(org, 'workspaces'));
+            }}
+          />
+        </section>
+      )}
     </>
   );
 }
 
-/** A workspace: its runs, variables, states, notifications, run tasks, policy sets, settings and lock. */
+const RUN_KINDS = [
+  { id: 'apply', label: 'Plan and apply', attrs: {}, needs: 'can-queue-run' },
+  { id: 'plan', label: 'Plan only', attrs: { 'plan-only': true }, needs: 'can-queue-run' },
+  { id: 'refresh', label: 'Refresh state only', attrs: { 'refresh-only': true }, needs: 'can-queue-run' },
+  { id: 'destroy', label: 'Destroy all resources', attrs: { 'is-destroy': true }, needs: 'can-queue-destroy' },
+] as const;
+
+/** Starts a run of the workspace's latest configuration, of the kinds the viewer may queue. */
+function NewRun({ org, ws }: { org: string; ws: Resource }) {
+  const perms = (ws.attributes.permissions ?? {}) as Perms;
+  const kinds = RUN_KINDS.filter((k) => perms[k.needs]);
+  const [kind, setKind] = useState<string>(kinds[0]?.id ?? 'apply');
+  const [message, setMessage] = useState('');
+  if (kinds.length === 0) return null;
+  return (
+    <DialogButton label="New run" title="Start a new run" kind="primary">
+      {() => (
+        <Form
+          submit="Start run"
+          onSubmit={async () => {
+            const chosen = RUN_KINDS.find((k) => k.id === kind)!;
+            const made = await write<Doc>(
+              'POST',
+              '/runs',
+              doc(
+                'runs',
+                { ...chosen.attrs, ...(message ? { message } : {}) },
+                { workspace: { data: { type: 'workspaces', id: ws.id } } },
+              ),
+            );
+            navigate(appPath(org, 'workspaces', str(ws.attributes.name), 'runs', made.data.id));
+          }}
+        >
+          <fieldset>
+            <legend>Kind of run</legend>
+            {kinds.map((k) => (
+              <label key={k.id} className="check">
+                <input
+                  type="radio"
+                  name="run-kind"
+                  value={k.id}
+                  checked={kind === k.id}
+                  onChange={() => setKind(k.id)}
+                />{' '}
+                {k.label}
+              </label>
+            ))}
+          </fieldset>
+          <Field label="Message (optional)">
+            <input value={message} onChange={(e) => setMessage(e.target.value)} />
+          </Field>
+        </Form>
+      )}
+    </DialogButton>
+  );
+}
+
+/** The workspace at a glance: its latest run, resources, execution mode, version, lock and tags. */
+function Overview({ org, ws }: { org: string; ws: Resource }) {
+  const a = ws.attributes;
+  const latest = relatedIds(ws, 'latest-run')[0];
+  const run = useApi<Doc>(latest ? `/runs/${latest}` : null);
+  const tags = Array.isArray(a['tag-names']) ? (a['tag-names'] as string[]) : [];
+  return (
+    <dl className="overview" aria-label="Workspace overview">
+      <div>
+        <dt>Latest run</dt>
+        <dd>
+          {latest ? (
+            <Link to={appPath(org, 'workspaces', str(a.name), 'runs', latest)}>
+              {run.data ? <Status value={run.data.data.attributes.status} /> : latest}
+            </Link>
+          ) : (
+            <span className="muted">none yet</span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Resources</dt>
+        <dd>{str(a['resource-count']) || '0'}</dd>
+      </div>
+      <div>
+        <dt>Execution mode</dt>
+        <dd>{str(a['execution-mode'])}</dd>
+      </div>
+      <div>
+        <dt>Terraform</dt>
+        <dd>{str(a['terraform-version'])}</dd>
+      </div>
+      <div>
+        <dt>Lock</dt>
+        <dd>{a.locked ? 'locked' : 'unlocked'}</dd>
+      </div>
+      {tags.length > 0 && (
+        <div>
+          <dt>Tags</dt>
+          <dd>
+            {tags.map((t) => (
+              <span key={t} className="pill">
+                {t}
+              </span>
+            ))}
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+/** A workspace: its overview, runs, variables, states, notifications, run tasks, policy sets, settings and lock. */
 export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: string }) {
   const found = useApi<Doc>(`/organizations/${encodeURIComponent(org)}/workspaces/${encodeURIComponent(ws)}`);
   const active = TABS.some((t) => t.id === tab) ? tab : 'runs';
   return (
-    <Page title={ws} crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
+    <Page
+      title={ws}
+      crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}
+      actions={found.data && <NewRun org={org} ws={found.data.data} />}
+    >
+      {found.data && <Overview org={org} ws={found.data.data} />}
       <Tabs
         label="Workspace sections"
         active={active}
@@ -500,14 +563,15 @@ export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: 
           const perms = (w.attributes.permissions ?? {}) as Perms;
           return (
             <>
-              {w.attributes.locked ? <p className="notice">This workspace is locked.</p> : null}
               {active === 'runs' && <Runs org={org} ws={ws} id={w.id} />}
-              {active === 'variables' && <Variables id={w.id} perms={perms} />}
-              {active === 'states' && <States id={w.id} />}
+              {active === 'variables' && (
+                <WorkspaceVariables org={org} id={w.id} canEdit={perms['can-update-variable'] === true} />
+              )}
+              {active === 'states' && <States id={w.id} perms={perms} />}
               {active === 'notifications' && <Notifications org={org} ws={ws} id={w.id} perms={perms} />}
               {active === 'tasks' && <Tasks org={org} id={w.id} />}
               {active === 'policies' && <PolicySets org={org} id={w.id} />}
-              {active === 'settings' && <Settings ws={w} onChange={found.reload} />}
+              {active === 'settings' && <Settings org={org} ws={w} />}
             </>
           );
         }}

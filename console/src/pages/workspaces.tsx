@@ -1,21 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { call, doc, type ListDoc } from '../api.js';
+import { doc, type ListDoc } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import {
-  Empty,
-  Pager,
-  useOrgPermissions,
-  ErrorMessage,
-  Field,
-  Page,
-  Show,
-  Status,
-  Table,
-  Time,
-  messageOf,
-  str,
-  useApi,
-} from '../ui.js';
+import { Empty, Pager, useOrgPermissions, Field, Form, Page, Show, Status, Table, Time, str } from '../ui.js';
+import { useApi, write } from '../data.js';
 
 /** A workspace's latest run: its status, linking to its page. */
 function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
@@ -43,16 +30,9 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
   const list = useApi<ListDoc>(path);
   const perms = useOrgPermissions(org);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      await call('POST', `/organizations/${encodeURIComponent(org)}/workspaces`, doc('workspaces', { name }));
-      navigate(appPath(org, 'workspaces', name));
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  const create = async () => {
+    await write('POST', `/organizations/${encodeURIComponent(org)}/workspaces`, doc('workspaces', { name }));
+    navigate(appPath(org, 'workspaces', name));
   };
   const submitSearch = (e: FormEvent) => {
     e.preventDefault();
@@ -109,15 +89,11 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
       {perms['can-create-workspace'] && (
         <details className="card">
           <summary>Create a workspace</summary>
-          <form onSubmit={(e) => void create(e)} className="form">
+          <Form submit="Create workspace" onSubmit={create}>
             <Field label="Workspace name">
               <input required value={name} onChange={(e) => setName(e.target.value)} />
             </Field>
-            {error && <ErrorMessage error={error} />}
-            <button type="submit" className="btn primary">
-              Create workspace
-            </button>
-          </form>
+          </Form>
         </details>
       )}
     </Page>
