@@ -98,15 +98,18 @@ const urlOf = (path: string) => (path.startsWith('/api/') || path.startsWith('/v
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/vnd.api+json, application/json' };
   if (method !== 'GET' && method !== 'HEAD') headers['X-CSRF-Token'] = csrfToken();
-  // The console's own endpoints take plain JSON; the API takes JSON:API.
-  if (body !== undefined)
+  // A file (an archive to upload) is sent as its bytes; the console's own endpoints take plain
+  // JSON, and the API takes JSON:API.
+  const raw = body instanceof Blob;
+  if (raw) headers['Content-Type'] = 'application/octet-stream';
+  else if (body !== undefined)
     headers['Content-Type'] = path.startsWith('/api/console/') ? 'application/json' : 'application/vnd.api+json';
   let res: Response;
   try {
     res = await fetch(urlOf(path), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: raw ? body : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
     });
   } catch {

@@ -8,6 +8,12 @@ const webUrl = (url: string): string | null => (/^https?:\/\//i.test(url) ? url 
 const schema = { ...defaultSchema, protocols: { ...defaultSchema.protocols, href: ['http', 'https'] } };
 
 const components: Components = {
+  // Headings sit under the page's own (its h1 and the section's h2).
+  h1: 'h3',
+  h2: 'h4',
+  h3: 'h5',
+  h4: 'h6',
+  h5: 'h6',
   // A link whose address was refused keeps its words, as text.
   a: ({ href, children }) =>
     href ? (

@@ -306,6 +306,55 @@ export function Field({ label, children, hint }: { label: string; children: Reac
   );
 }
 
+/** A labeled checkbox, so every page of the console writes its checkboxes one way. */
+export function Checkbox({
+  label,
+  checked,
+  onChange,
+  disabled,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="check">
+      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />{' '}
+      {label}
+    </label>
+  );
+}
+
+/** A labeled choice among fixed options, so every page of the console writes its selects one way. */
+export function Select({
+  label,
+  value,
+  options,
+  onChange,
+  hint,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  options: readonly (readonly [value: string, text: string])[];
+  onChange: (value: string) => void;
+  hint?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <Field label={label} hint={hint}>
+      <select value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, t]) => (
+          <option key={v} value={v}>
+            {t}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 /** A table that scrolls sideways on a narrow screen instead of overflowing the page. */
 export function Table({ head, children, caption }: { head: string[]; children: ReactNode; caption: string }) {
   return (

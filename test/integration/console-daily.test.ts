@@ -2,10 +2,20 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { api, doc } from '../helpers/api.js';
-import { createOrg, createUser, createWorkspace, memberWithAccess, uniq, type TestUser } from '../helpers/fixtures.js';
+import {
+  createOrg,
+  createTeam,
+  createUser,
+  createWorkspace,
+  memberWithAccess,
+  tarGz,
+  uniq,
+  type TestUser,
+} from '../helpers/fixtures.js';
+import { startReceiver, type NotificationReceiver } from '../helpers/notification-receiver.js';
 import { harness } from '../helpers/harness.js';
 import { givePassword } from '../helpers/console.js';
-import { spawnWorkers, workersReady, type WorkerProcess } from '../helpers/processes.js';
+import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import { startRun, terraformAvailable, uploadConfig, waitForRun } from '../helpers/terraform.js';
 import { policyRuntimeEnv, regoPolicy } from '../helpers/policy-runtimes.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
@@ -59,6 +69,7 @@ describe('console for daily work (Chromium)', function () {
   let owner: ConsoleBrowser;
   let reader: ConsoleBrowser;
   let integration: TaskIntegration;
+  let receiver: NotificationReceiver;
   const sent: SentCallback[] = [];
   let org: { name: string; owner: TestUser };
   let token: string;
@@ -67,12 +78,16 @@ describe('console for daily work (Chromium)', function () {
 
   before(async function () {
     if (!terraformAvailable() || !chromiumAvailable()) this.skip();
-    workers = spawnWorkers(['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'verification'], {
-      RECONCILE_INTERVAL_MS: '2000',
-      ...(await policyRuntimeEnv()),
-    });
+    workers = spawnWorkers(
+      ['run-pipeline', 'deadline-expiry', 'run-task-dispatch', 'verification', 'notification-delivery'],
+      {
+        RECONCILE_INTERVAL_MS: '2000',
+        ...(await policyRuntimeEnv()),
+      },
+    );
     await workersReady(workers);
     integration = await startTaskIntegration(null);
+    receiver = await startReceiver(null);
     integration.reply = answerThenCallBack(
       [{ status: 'passed', message: 'one finding', outcomes: [outcome('MD-1', { body: MARKDOWN })] }],
       sent,
@@ -102,6 +117,7 @@ describe('console for daily work (Chromium)', function () {
     await reader?.close();
     await workers?.stop();
     await integration?.close();
+    await receiver?.close();
   });
 
   afterEach(() => {
@@ -306,6 +322,132 @@ describe('console for daily work (Chromium)', function () {
     await waitForRun(id, token, ['planned', 'post_plan_completed', 'cost_estimated', 'policy_checked'], 60_000);
   });
 
+  it('creates a notification configuration to a receiver, verifies it and shows the delivery', async () => {
+    const { page } = owner;
+    await open(page, `${org.name}/workspaces/${ws.name}/notifications`);
+    await landed(page, ws.name, 'notifications');
+    await page.getByRole('button', { name: 'Create a notification' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a notification' });
+    await dialog.getByLabel('Name').fill('team hook');
+    await dialog.getByLabel('URL').fill(receiver.url);
+    await dialog.getByLabel('Errored').check();
+    await checkAtEveryWidth(page, 'new-notification-dialog');
+    await dialog.getByRole('button', { name: 'Create notification' }).click();
+    await page.getByRole('heading', { name: /team hook/ }).waitFor();
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Verify team hook' }).click();
+    await waitFor(async () => receiver.received.length > before, 'the verification to arrive', 30_000);
+    const verified = page.getByLabel('Last verification');
+    await verified.getByText('delivered').waitFor();
+    expect(await verified.textContent()).to.include('HTTP 200');
+    expect(receiver.received.at(-1)!.body.notifications[0].trigger).to.equal('verification');
+    await checkAtEveryWidth(page, 'workspace-notifications');
+    const configs = await api('GET', `/workspaces/${ws.id}/notification-configurations`, { token });
+    expect(configs.body.data[0].attributes).to.include({ name: 'team hook', url: receiver.url, enabled: true });
+    expect(configs.body.data[0].attributes.triggers).to.include('run:errored');
+
+    await page.getByRole('button', { name: 'Disable team hook' }).click();
+    await page.getByRole('button', { name: 'Enable team hook' }).waitFor();
+    const after = await api('GET', `/notification-configurations/${configs.body.data[0].id}`, { token });
+    expect(after.body.data.attributes.enabled).to.equal(false);
+  });
+
+  it('attaches a run task to the workspace', async () => {
+    const name = uniq('scanner');
+    await createTask(org.name, token, integration.url, { name });
+    const { page } = owner;
+    await open(page, `${org.name}/workspaces/${ws.name}/tasks`);
+    await landed(page, ws.name, 'run tasks');
+    await page.getByRole('button', { name: 'Attach a run task' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Attach a run task' });
+    await dialog.getByRole('combobox', { name: /^Run task/ }).selectOption({ label: name });
+    await dialog.getByRole('combobox', { name: /^Stage/ }).selectOption('pre_apply');
+    await dialog.getByRole('combobox', { name: /^Enforcement/ }).selectOption('mandatory');
+    await dialog.getByRole('button', { name: 'Attach run task' }).click();
+    await page.getByRole('table', { name: 'Attached run tasks' }).getByText(name).waitFor();
+    await checkAtEveryWidth(page, 'workspace-tasks');
+    const attached = await api('GET', `/workspaces/${ws.id}/tasks`, { token });
+    expect(attached.body.data).to.have.length(1);
+    expect(attached.body.data[0].attributes).to.include({ 'enforcement-level': 'mandatory' });
+    expect(attached.body.data[0].attributes.stages).to.deep.equal(['pre_apply']);
+  });
+
+  it('gives a team write access to the workspace', async () => {
+    const teamId = await createTeam(org, { name: uniq('platform') });
+    const team = await api('GET', `/teams/${teamId}`, { token });
+    const teamName: string = team.body.data.attributes.name;
+    const { page } = owner;
+    await open(page, `${org.name}/workspaces/${ws.name}/access`);
+    await landed(page, ws.name, 'team access');
+    await page.getByRole('button', { name: 'Add team access' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Give a team access' });
+    await dialog.getByRole('combobox', { name: /^Team/ }).selectOption({ label: teamName });
+    await dialog.getByRole('combobox', { name: /^Access/ }).selectOption('write');
+    await dialog.getByRole('button', { name: 'Give access' }).click();
+    await page.getByRole('combobox', { name: `Access of ${teamName}` }).waitFor();
+    await checkAtEveryWidth(page, 'workspace-team-access');
+    const grants = await api('GET', `/team-workspaces?filter[workspace][id]=${ws.id}`, { token });
+    const grant = grants.body.data.find(
+      (g: { relationships: { team: { data: { id: string } } } }) => g.relationships.team.data.id === teamId,
+    );
+    expect(grant.attributes.access).to.equal('write');
+  });
+
+  it('creates a policy set', async () => {
+    const { page } = owner;
+    await open(page, `${org.name}/policies`);
+    await landed(page, 'Policies', 'policies');
+    const name = uniq('guardrails');
+    await page.getByLabel('Policy set name').fill(name);
+    await page.getByLabel('Policy set description').fill('what every workspace must follow');
+    await page.getByRole('combobox', { name: /^Policy framework/ }).selectOption('opa');
+    await page.getByLabel('Mandatory failures may be overridden').check();
+    await page.getByRole('button', { name: 'Create policy set' }).click();
+    await page.getByRole('table', { name: 'Policy sets' }).getByText(name).waitFor();
+    await checkAtEveryWidth(page, 'policies');
+    const sets = await api('GET', `/organizations/${org.name}/policy-sets?search[name]=${name}`, { token });
+    expect(sets.body.data[0].attributes).to.include({ name, kind: 'opa', overridable: true, global: false });
+  });
+
+  it('adds a module, publishes a version from an archive, and shows its usage, README, inputs and outputs', async () => {
+    const archive = await tarGz({
+      'main.tf': [
+        'variable "bucket_name" {\n  type        = string\n  description = "Name of the bucket"\n}',
+        'variable "versioning" {\n  type    = bool\n  default = true\n}',
+        'output "bucket_arn" {\n  value       = "arn:${var.bucket_name}"\n  description = "The bucket ARN"\n}',
+      ].join('\n'),
+      'README.md': '# Storage bucket\n\nMakes a **bucket** with sane defaults.\n',
+    });
+    const { page } = owner;
+    await open(page, `${org.name}/registry`);
+    await landed(page, 'Module registry', 'registry');
+    await page.getByLabel('Module name').fill('bucket');
+    await page.getByLabel('Provider').fill('aws');
+    await page.getByRole('button', { name: 'Add module' }).click();
+    await landed(page, `${org.name}/bucket/aws`, 'module');
+    await page.getByRole('button', { name: 'Publish a version' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish a module version' });
+    await dialog.getByLabel('Version').fill('1.2.0');
+    await dialog
+      .getByLabel('Module archive (.tar.gz)')
+      .setInputFiles({ name: 'bucket.tar.gz', mimeType: 'application/gzip', buffer: archive });
+    await dialog.getByRole('button', { name: 'Publish version' }).click();
+    const version = page.getByRole('region', { name: 'Version 1.2.0' });
+    await version.getByRole('heading', { name: 'Storage bucket' }).waitFor();
+    await version.getByLabel('README').getByText('bucket', { exact: true }).waitFor();
+    const inputs = await version.getByRole('table', { name: 'Inputs' }).locator('tbody tr').allTextContents();
+    expect(inputs.find((r) => r.includes('bucket_name')))
+      .to.include('required')
+      .and.include('Name of the bucket');
+    expect(inputs.find((r) => r.includes('versioning')))
+      .to.include('bool')
+      .and.include('true');
+    await version.getByRole('table', { name: 'Outputs' }).getByText('The bucket ARN').waitFor();
+    const usage = await version.getByLabel('Usage').textContent();
+    expect(usage).to.include('module "bucket"').and.include('version = "1.2.0"').and.include('bucket_name');
+    await checkAtEveryWidth(page, 'module');
+  });
+
   it('a read-only member sees the same pages without the actions they cannot take', async () => {
     const { page } = reader;
     await open(page, `${org.name}/workspaces/${ws.name}`);
@@ -332,6 +474,31 @@ describe('console for daily work (Chromium)', function () {
     await open(page, `${org.name}/variable-sets`);
     await landed(page, 'Variable sets', 'variable sets (read-only)');
     expect(await page.getByRole('button', { name: 'Create variable set' }).count()).to.equal(0);
+
+    await open(page, `${org.name}/workspaces/${ws.name}/notifications`);
+    await landed(page, ws.name, 'notifications (read-only)');
+    await page.getByText('Only workspace admins see notification configurations.').waitFor();
+    expect(await page.getByRole('button', { name: 'Create a notification' }).count()).to.equal(0);
+
+    await open(page, `${org.name}/workspaces/${ws.name}/tasks`);
+    await landed(page, ws.name, 'run tasks (read-only)');
+    await page.getByRole('table', { name: 'Attached run tasks' }).waitFor();
+    expect(await page.getByRole('button', { name: /Attach|Detach/ }).count()).to.equal(0);
+
+    await open(page, `${org.name}/workspaces/${ws.name}/access`);
+    await landed(page, ws.name, 'team access (read-only)');
+    expect(await page.getByRole('button', { name: /Add team access|Remove/ }).count()).to.equal(0);
+    expect(await page.getByRole('combobox').count()).to.equal(0);
+
+    await open(page, `${org.name}/policies`);
+    await landed(page, 'Policies', 'policies (read-only)');
+    expect(await page.getByRole('button', { name: 'Create policy set' }).count()).to.equal(0);
+
+    await open(page, `${org.name}/registry/${org.name}/bucket/aws`);
+    await landed(page, `${org.name}/bucket/aws`, 'module (read-only)');
+    await page.getByRole('region', { name: 'Version 1.2.0' }).getByLabel('README').waitFor();
+    expect(await page.getByRole('button', { name: 'Publish a version' }).count()).to.equal(0);
+    await checkAtEveryWidth(page, 'module-read-only');
   });
 
   it('deletes a workspace from its settings', async () => {

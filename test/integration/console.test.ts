@@ -35,10 +35,10 @@ import { createModule, createTestRun, uploadTestConfig, waitForTestRun } from '.
 import {
   checkAccessibility,
   checkFitsWidth,
+  checkAtEveryWidth,
   chromiumAvailable,
   landed,
   openBrowser,
-  screenshot,
   type ConsoleBrowser,
 } from '../helpers/browser.js';
 
@@ -154,7 +154,7 @@ describe('web console (Chromium)', function () {
     await page.goto(`${harness().baseUrl}/`);
     await landed(page, 'Sign in', 'sign-in');
     expect(new URL(page.url()).pathname).to.equal('/app/sign-in');
-    await screenshot(page, 'sign-in');
+    await checkAtEveryWidth(page, 'sign-in');
 
     await page.getByLabel('Username or email').fill(user.username);
     await page.getByLabel('Password').fill('not-the-password');
@@ -171,7 +171,7 @@ describe('web console (Chromium)', function () {
     await page.getByRole('link', { name: orgName }).waitFor();
     // Not a site admin: no link to the site admin pages.
     expect(await page.getByRole('link', { name: 'Site admin' }).count()).to.equal(0);
-    await screenshot(page, 'organizations');
+    await checkAtEveryWidth(page, 'organizations');
   });
 
   let wsName: string;
@@ -196,7 +196,7 @@ describe('web console (Chromium)', function () {
     await page.goto(`${harness().baseUrl}/app/${orgName}/workspaces`);
     await landed(page, 'Workspaces', 'workspaces');
     await page.getByRole('link', { name: wsName }).waitFor();
-    await screenshot(page, 'workspaces');
+    await checkAtEveryWidth(page, 'workspaces');
   });
 
   let runId: string;
@@ -248,7 +248,7 @@ describe('web console (Chromium)', function () {
     const during = await api('GET', `/runs/${runId}`, { token });
     expect(during.body.data.attributes.status).to.equal('planning');
     expect(await planLog.getAttribute('data-following')).to.equal('yes');
-    await screenshot(page, 'run-planning');
+    await checkAtEveryWidth(page, 'run-planning');
 
     // The plan ends, the task reports its outcomes, the policy check soft-fails.
     await waitForRun(runId, token, ['policy_override', 'errored'], 120_000);
@@ -278,10 +278,10 @@ describe('web console (Chromium)', function () {
     // Not confirmable before the override: no such button.
     expect(await page.getByRole('button', { name: 'Confirm and apply' }).count()).to.equal(0);
     await checkAccessibility(page, 'run page (policy override)');
-    await screenshot(page, 'run-policy-override');
+    await checkAtEveryWidth(page, 'run-policy-override');
     await page.setViewportSize({ width: 390, height: 844 });
     await checkFitsWidth(page, 'run page at phone width');
-    await screenshot(page, 'run-phone');
+    await checkAtEveryWidth(page, 'run-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await check.getByRole('button', { name: 'Override and continue' }).click();
@@ -294,7 +294,7 @@ describe('web console (Chromium)', function () {
     // A finished run offers no actions.
     for (const name of ['Confirm and apply', 'Discard run', 'Cancel run', 'Force cancel run'])
       expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
-    await screenshot(page, 'run-applied');
+    await checkAtEveryWidth(page, 'run-applied');
   });
 
   it('opens the run from the URLs the service put in the task request and the notification', async () => {
@@ -319,7 +319,7 @@ describe('web console (Chromium)', function () {
     await resend.waitFor();
     await page.getByText('run:completed').first().waitFor();
     await page.getByRole('link', { name: runId }).first().waitFor();
-    await screenshot(page, 'workspace-notifications');
+    await checkAtEveryWidth(page, 'workspace-notifications');
     const before = receiver.received.length;
     await resend.click();
     await waitFor(() => receiver.received.length > before, 'the resent delivery to arrive', 30_000);
@@ -346,7 +346,7 @@ describe('web console (Chromium)', function () {
       await page.goto(`${base}${path}`);
       await landed(page, h1, name);
       await checkFitsWidth(page, name);
-      await screenshot(page, name);
+      await checkAtEveryWidth(page, name);
     }
     // The same pages at a phone's width: nothing wider than the screen (wide tables scroll in their box).
     await page.setViewportSize({ width: 390, height: 844 });
@@ -356,7 +356,7 @@ describe('web console (Chromium)', function () {
         await landed(page, h1, `${name} (phone)`);
         await checkFitsWidth(page, `${name} (phone)`);
       }
-      await screenshot(page, 'teams-phone');
+      await checkAtEveryWidth(page, 'teams-phone');
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
@@ -381,9 +381,9 @@ describe('web console (Chromium)', function () {
       'passed tests/greeting.tftest.hcl — run “passes”',
       'failed tests/greeting.tftest.hcl — run “fails”',
     ]);
-    await screenshot(page, 'module');
+    await checkAtEveryWidth(page, 'module');
     await page.goto(`${base}/workspaces/${wsName}/tasks`);
-    await page.getByRole('cell', { name: 'scanner' }).waitFor();
+    await page.getByRole('cell', { name: 'scanner', exact: true }).waitFor();
     await page.goto(`${base}/workspaces/${wsName}/policies`);
     await page.getByRole('link', { name: 'baseline' }).waitFor();
     await page.goto(`${base}/workspaces/${wsName}/states`);
@@ -404,7 +404,7 @@ describe('web console (Chromium)', function () {
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.getByLabel('New token').textContent())!.trim();
     expect((await api('GET', '/account/details', { token })).status).to.equal(200);
-    await screenshot(page, 'tokens');
+    await checkAtEveryWidth(page, 'tokens');
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Revoke laptop' }).click();
     await waitFor(
@@ -452,7 +452,7 @@ describe('web console (Chromium)', function () {
       await page.goto(url);
       await landed(page, 'Authorize Terraform CLI', 'consent');
       await page.getByText(user.username, { exact: true }).first().waitFor();
-      await screenshot(page, 'oauth-consent');
+      await checkAtEveryWidth(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow and create token' }).click();
       expect(
         await Promise.race([exited, new Promise((r) => setTimeout(() => r('still waiting'), 30_000))]),
@@ -535,12 +535,12 @@ describe('web console (Chromium)', function () {
     const link = (await page.getByLabel(`Password link for ${user.username}`).textContent())!;
     expect(new URL(link).pathname).to.equal('/app/reset-password');
     await page.getByRole('link', { name: 'Open the queue board' }).waitFor();
-    await screenshot(page, 'site-admin');
+    await checkAtEveryWidth(page, 'site-admin');
 
     // The link opens the console's reset page, which sets the password the user then signs in with.
     await page.goto(onService(link));
     await landed(page, 'Reset your password', 'reset password');
-    await screenshot(page, 'reset-password');
+    await checkAtEveryWidth(page, 'reset-password');
     const fresh = `new-${uniq('pw')}-long-enough`;
     await page.getByLabel('New password', { exact: true }).fill(fresh);
     await page.getByLabel('New password again').fill(fresh);
@@ -561,7 +561,7 @@ describe('web console (Chromium)', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await landed(page, 'Organizations', 'organizations (invited)');
     await page.getByText('You do not belong to any organization yet').waitFor();
-    await screenshot(page, 'organizations-invited');
+    await checkAtEveryWidth(page, 'organizations-invited');
     await page.getByRole('button', { name: `Accept the invitation to ${orgName}` }).click();
     await page.getByRole('link', { name: orgName }).waitFor();
     expect(await page.getByRole('button', { name: `Accept the invitation to ${orgName}` }).count()).to.equal(0);

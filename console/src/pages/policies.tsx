@@ -1,13 +1,66 @@
-import type { ListDoc } from '../api.js';
+import { useState } from 'react';
+import { doc, type ListDoc } from '../api.js';
 import { appPath } from '../router.js';
-import { Empty, Page, Show, Table, Time, str } from '../ui.js';
-import { useApi } from '../data.js';
+import { Checkbox, Empty, Field, Form, Page, Select, Show, Table, Time, str, useOrgPermissions } from '../ui.js';
+import { useApi, write } from '../data.js';
+
+/** Creates a policy set: Sentinel or OPA, for every workspace or for those it is later given. */
+function NewPolicySet({ org }: { org: string }) {
+  const [form, setForm] = useState({ name: '', description: '', kind: 'sentinel', global: false, overridable: false });
+  return (
+    <section className="card" aria-labelledby="new-set">
+      <h2 id="new-set">Create a policy set</h2>
+      <Form
+        submit="Create policy set"
+        done="Created."
+        onSubmit={async () => {
+          const { overridable, ...rest } = form;
+          await write(
+            'POST',
+            `/organizations/${encodeURIComponent(org)}/policy-sets`,
+            doc('policy-sets', { ...rest, ...(form.kind === 'opa' ? { overridable } : {}) }),
+          );
+          setForm({ ...form, name: '', description: '' });
+        }}
+      >
+        <Field label="Policy set name">
+          <input required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        </Field>
+        <Field label="Policy set description">
+          <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
+        </Field>
+        <Select
+          label="Policy framework"
+          value={form.kind}
+          options={[
+            ['sentinel', 'Sentinel'],
+            ['opa', 'Open Policy Agent'],
+          ]}
+          onChange={(kind) => setForm({ ...form, kind })}
+        />
+        <Checkbox
+          label="Enforce on every workspace"
+          checked={form.global}
+          onChange={(global) => setForm({ ...form, global })}
+        />
+        {form.kind === 'opa' && (
+          <Checkbox
+            label="Mandatory failures may be overridden"
+            checked={form.overridable}
+            onChange={(overridable) => setForm({ ...form, overridable })}
+          />
+        )}
+      </Form>
+    </section>
+  );
+}
 
 /** The organization's policies and policy sets. */
 export function PoliciesPage({ org }: { org: string }) {
   const base = `/organizations/${encodeURIComponent(org)}`;
   const policies = useApi<ListDoc>(`${base}/policies?page[size]=100`);
   const sets = useApi<ListDoc>(`${base}/policy-sets?page[size]=100`);
+  const perms = useOrgPermissions(org);
   return (
     <Page title="Policies" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
       <section className="card" aria-labelledby="sets">
@@ -70,6 +123,7 @@ export function PoliciesPage({ org }: { org: string }) {
           }
         </Show>
       </section>
+      {perms['can-manage-policies'] && <NewPolicySet org={org} />}
     </Page>
   );
 }

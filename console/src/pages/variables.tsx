@@ -2,7 +2,20 @@ import { useState } from 'react';
 import { doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
 import { useApi, write } from '../data.js';
 import { Link, appPath, navigate } from '../router.js';
-import { ActionButton, DialogButton, Empty, Field, Form, Page, Show, Table, str, useOrgPermissions } from '../ui.js';
+import {
+  ActionButton,
+  Checkbox,
+  DialogButton,
+  Empty,
+  Field,
+  Form,
+  Page,
+  Select,
+  Show,
+  Table,
+  str,
+  useOrgPermissions,
+} from '../ui.js';
 
 interface VariableFields {
   key: string;
@@ -69,24 +82,22 @@ function VariableForm({
       <Field label="Description">
         <input value={f.description} onChange={(e) => setF({ ...f, description: e.target.value })} />
       </Field>
-      <Field label="Category">
-        <select value={f.category} onChange={(e) => setF({ ...f, category: e.target.value })}>
-          <option value="terraform">Terraform variable</option>
-          <option value="env">Environment variable</option>
-        </select>
-      </Field>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={f.sensitive}
-          disabled={wasSensitive}
-          onChange={(e) => setF({ ...f, sensitive: e.target.checked })}
-        />{' '}
-        Sensitive (write-only once saved)
-      </label>
-      <label className="check">
-        <input type="checkbox" checked={f.hcl} onChange={(e) => setF({ ...f, hcl: e.target.checked })} /> HCL
-      </label>
+      <Select
+        label="Category"
+        value={f.category}
+        options={[
+          ['terraform', 'Terraform variable'],
+          ['env', 'Environment variable'],
+        ]}
+        onChange={(category) => setF({ ...f, category })}
+      />
+      <Checkbox
+        label="Sensitive (write-only once saved)"
+        checked={f.sensitive}
+        disabled={wasSensitive}
+        onChange={(sensitive) => setF({ ...f, sensitive })}
+      />
+      <Checkbox label="HCL" checked={f.hcl} onChange={(hcl) => setF({ ...f, hcl })} />
     </Form>
   );
 }
@@ -263,14 +274,11 @@ export function VariableSetsPage({ org }: { org: string }) {
             <Field label="Description">
               <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
             </Field>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={form.global}
-                onChange={(e) => setForm({ ...form, global: e.target.checked })}
-              />{' '}
-              Apply to every workspace of the organization
-            </label>
+            <Checkbox
+              label="Apply to every workspace of the organization"
+              checked={form.global}
+              onChange={(global) => setForm({ ...form, global })}
+            />
           </Form>
         </section>
       )}
@@ -310,15 +318,12 @@ function SetWorkspaces({ org, set, canEdit }: { org: string; set: Resource; canE
       )}
       {canEdit && others.length > 0 && (
         <Form submit="Apply to workspace" onSubmit={() => change('POST', pick || others[0].id)} className="inline">
-          <Field label="Workspace">
-            <select value={pick || others[0].id} onChange={(e) => setPick(e.target.value)}>
-              {others.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {str(w.attributes.name)}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <Select
+            label="Workspace"
+            value={pick || others[0].id}
+            options={others.map((w) => [w.id, str(w.attributes.name)] as const)}
+            onChange={setPick}
+          />
         </Form>
       )}
     </>

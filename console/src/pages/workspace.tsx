@@ -3,12 +3,14 @@ import { doc, relatedIds, samePath, type Doc, type ListDoc, type Resource } from
 import { Link, appPath, navigate } from '../router.js';
 import {
   ActionButton,
+  Checkbox,
   DialogButton,
   Empty,
   Field,
   Form,
   Page,
   Pager,
+  Select,
   Show,
   Status,
   Table,
@@ -18,6 +20,8 @@ import {
 } from '../ui.js';
 import { useApi, write } from '../data.js';
 import { WorkspaceVariables } from './variables.js';
+import { WorkspaceNotifications } from './notifications.js';
+import { TeamAccess, WorkspaceTasks } from './workspace-access.js';
 
 type Perms = Record<string, boolean>;
 
@@ -28,6 +32,7 @@ const TABS = [
   { id: 'notifications', label: 'Notifications' },
   { id: 'tasks', label: 'Run tasks' },
   { id: 'policies', label: 'Policy sets' },
+  { id: 'access', label: 'Team access' },
   { id: 'settings', label: 'Settings' },
 ];
 
@@ -158,133 +163,6 @@ function States({ id, perms }: { id: string; perms: Perms }) {
   );
 }
 
-function Deliveries({
-  org,
-  ws,
-  configId,
-  canResend,
-}: {
-  org: string;
-  ws: string;
-  configId: string;
-  canResend: boolean;
-}) {
-  const deliveries = useApi<ListDoc>(`/notification-configurations/${configId}/deliveries?page[size]=20`, 5000);
-  return (
-    <Show loaded={deliveries} what="Loading deliveries">
-      {(d) =>
-        d.data.length === 0 ? (
-          <Empty>Nothing delivered yet.</Empty>
-        ) : (
-          <Table head={['Trigger', 'Run', 'Status', 'Attempts', 'Last answer', 'Created', '']} caption="Delivery log">
-            {d.data.map((x) => (
-              <tr key={x.id}>
-                <td>{str(x.attributes.trigger)}</td>
-                <td>
-                  {relatedIds(x, 'run')[0] ? (
-                    <Link to={appPath(org, 'workspaces', ws, 'runs', relatedIds(x, 'run')[0])}>
-                      {relatedIds(x, 'run')[0]}
-                    </Link>
-                  ) : (
-                    <span className="muted">none (a test)</span>
-                  )}
-                </td>
-                <td>
-                  <Status value={x.attributes.status} />
-                </td>
-                <td>{str(x.attributes['attempt-count'])}</td>
-                <td>
-                  {x.attributes['last-status-code'] !== null ? `HTTP ${str(x.attributes['last-status-code'])}` : ''}{' '}
-                  {str(x.attributes['last-error'])}
-                </td>
-                <td>
-                  <Time at={x.attributes['created-at']} />
-                </td>
-                <td>
-                  {canResend && x.attributes.status !== 'pending' && x.attributes.status !== 'sending' && (
-                    <ActionButton
-                      label="Resend"
-                      name={`Resend the ${str(x.attributes.trigger)} delivery${relatedIds(x, 'run')[0] ? ` of ${relatedIds(x, 'run')[0]}` : ''}`}
-                      onAction={() => write('POST', `/notification-deliveries/${x.id}/actions/resend`)}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )
-      }
-    </Show>
-  );
-}
-
-function Notifications({ org, ws, id, perms }: { org: string; ws: string; id: string; perms: Perms }) {
-  const configs = useApi<ListDoc>(`/workspaces/${id}/notification-configurations`);
-  const manage = perms['can-manage-notification-configurations'] === true;
-  if (!manage) return <Empty>Only workspace admins see notification configurations.</Empty>;
-  return (
-    <Show loaded={configs} what="Loading notification configurations">
-      {(d) =>
-        d.data.length === 0 ? (
-          <Empty>No notification configurations.</Empty>
-        ) : (
-          <>
-            {d.data.map((c) => (
-              <section key={c.id} className="card" aria-labelledby={`nc-${c.id}`}>
-                <h2 id={`nc-${c.id}`}>
-                  {str(c.attributes.name)} <span className="muted small">{str(c.attributes['destination-type'])}</span>{' '}
-                  {c.attributes.enabled ? (
-                    <span className="pill">enabled</span>
-                  ) : (
-                    <span className="pill">disabled</span>
-                  )}
-                </h2>
-                <p className="muted small">
-                  {str(c.attributes.url)} · triggers:{' '}
-                  {Array.isArray(c.attributes.triggers) ? c.attributes.triggers.join(', ') : ''}
-                </p>
-                <h3>Delivery log</h3>
-                <Deliveries org={org} ws={ws} configId={c.id} canResend={manage} />
-              </section>
-            ))}
-          </>
-        )
-      }
-    </Show>
-  );
-}
-
-function Tasks({ org, id }: { org: string; id: string }) {
-  const attached = useApi<ListDoc>(`/workspaces/${id}/tasks`);
-  const tasks = useApi<ListDoc>(`/organizations/${encodeURIComponent(org)}/tasks?page[size]=100`);
-  return (
-    <Show loaded={attached} what="Loading run tasks">
-      {(d) =>
-        d.data.length === 0 ? (
-          <Empty>No run tasks are attached to this workspace.</Empty>
-        ) : (
-          <Table head={['Task', 'URL', 'Stages', 'Enforcement']} caption="Attached run tasks">
-            {d.data.map((wt) => {
-              const task = tasks.data?.data.find((t) => t.id === relatedIds(wt, 'task')[0]);
-              const stages = Array.isArray(wt.attributes.stages)
-                ? wt.attributes.stages.join(', ')
-                : str(wt.attributes.stage);
-              return (
-                <tr key={wt.id}>
-                  <td>{task ? str(task.attributes.name) : relatedIds(wt, 'task')[0]}</td>
-                  <td>{task ? str(task.attributes.url) : ''}</td>
-                  <td>{stages.replace(/_/g, '-')}</td>
-                  <td>{str(wt.attributes['enforcement-level'])}</td>
-                </tr>
-              );
-            })}
-          </Table>
-        )
-      }
-    </Show>
-  );
-}
-
 function PolicySets({ org, id }: { org: string; id: string }) {
   const sets = useApi<ListDoc>(`/organizations/${encodeURIComponent(org)}/policy-sets?page[size]=100`);
   return (
@@ -368,16 +246,17 @@ function Settings({ org, ws }: { org: string; ws: Resource }) {
             <Field label="Description">
               <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
             </Field>
-            <Field label="Execution mode" hint="Local: terraform runs on your machine and only the state is kept here.">
-              <select
-                value={form['execution-mode']}
-                onChange={(e) => setForm({ ...form, 'execution-mode': e.target.value })}
-              >
-                <option value="remote">Remote</option>
-                <option value="local">Local</option>
-                <option value="agent">Agent</option>
-              </select>
-            </Field>
+            <Select
+              label="Execution mode"
+              hint="Local: terraform runs on your machine and only the state is kept here."
+              value={form['execution-mode']}
+              options={[
+                ['remote', 'Remote'],
+                ['local', 'Local'],
+                ['agent', 'Agent'],
+              ]}
+              onChange={(v) => setForm({ ...form, 'execution-mode': v })}
+            />
             <Field label="Terraform version">
               <input
                 value={form['terraform-version']}
@@ -390,14 +269,11 @@ function Settings({ org, ws }: { org: string; ws: Resource }) {
                 onChange={(e) => setForm({ ...form, 'working-directory': e.target.value })}
               />
             </Field>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={form['auto-apply']}
-                onChange={(e) => setForm({ ...form, 'auto-apply': e.target.checked })}
-              />{' '}
-              Apply automatically after a successful plan
-            </label>
+            <Checkbox
+              label="Apply automatically after a successful plan"
+              checked={form['auto-apply']}
+              onChange={(v) => setForm({ ...form, 'auto-apply': v })}
+            />
           </Form>
         ) : (
           <dl className="facts">
@@ -568,8 +444,18 @@ export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: 
                 <WorkspaceVariables org={org} id={w.id} canEdit={perms['can-update-variable'] === true} />
               )}
               {active === 'states' && <States id={w.id} perms={perms} />}
-              {active === 'notifications' && <Notifications org={org} ws={ws} id={w.id} perms={perms} />}
-              {active === 'tasks' && <Tasks org={org} id={w.id} />}
+              {active === 'notifications' && (
+                <WorkspaceNotifications
+                  org={org}
+                  ws={ws}
+                  id={w.id}
+                  manage={perms['can-manage-notification-configurations'] === true}
+                />
+              )}
+              {active === 'tasks' && (
+                <WorkspaceTasks org={org} id={w.id} manage={perms['can-manage-run-tasks'] === true} />
+              )}
+              {active === 'access' && <TeamAccess org={org} id={w.id} manage={perms['can-update'] === true} />}
               {active === 'policies' && <PolicySets org={org} id={w.id} />}
               {active === 'settings' && <Settings org={org} ws={w} />}
             </>
