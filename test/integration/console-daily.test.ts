@@ -180,6 +180,16 @@ describe('console for daily work (Chromium)', function () {
     );
   });
 
+  it('lists the workspace with its current run, not a speculative plan made after it', async () => {
+    const plan = await startRun(ws.id, token, { 'plan-only': true, message: 'just looking' });
+    await waitForRun(plan, token, ['planned_and_finished', 'errored'], 120_000);
+    const { page } = owner;
+    await open(page, `${org.name}/workspaces`);
+    await landed(page, 'Workspaces', 'workspaces');
+    await page.getByRole('link', { name: `Current run of ${ws.name}: applied` }).waitFor();
+    await checkAtEveryWidth(page, 'workspaces');
+  });
+
   it('downloads the state version the apply wrote', async () => {
     const { page } = owner;
     await open(page, `${org.name}/workspaces/${ws.name}/states`);
@@ -452,7 +462,7 @@ describe('console for daily work (Chromium)', function () {
     const { page } = reader;
     await open(page, `${org.name}/workspaces/${ws.name}`);
     await landed(page, ws.name, 'workspace (read-only)');
-    await page.getByLabel('Workspace overview').getByText('Latest run').waitFor();
+    await page.getByLabel('Workspace overview').getByText('Current run').waitFor();
     expect(await page.getByRole('button', { name: 'New run' }).count()).to.equal(0);
     await checkAtEveryWidth(page, 'workspace-read-only');
 

@@ -365,16 +365,16 @@ function NewRun({ org, ws }: { org: string; ws: Resource }) {
   );
 }
 
-/** The workspace at a glance: its latest run, resources, execution mode, version, lock and tags. */
+/** The workspace at a glance: its current run (never a speculative plan), resources, execution mode, version, lock and tags. */
 function Overview({ org, ws }: { org: string; ws: Resource }) {
   const a = ws.attributes;
-  const latest = relatedIds(ws, 'latest-run')[0];
+  const latest = relatedIds(ws, 'current-run')[0];
   const run = useApi<Doc>(latest ? `/runs/${latest}` : null);
   const tags = Array.isArray(a['tag-names']) ? (a['tag-names'] as string[]) : [];
   return (
     <dl className="overview" aria-label="Workspace overview">
       <div>
-        <dt>Latest run</dt>
+        <dt>Current run</dt>
         <dd>
           {latest ? (
             <Link to={appPath(org, 'workspaces', str(a.name), 'runs', latest)}>

@@ -1,20 +1,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { doc, type ListDoc } from '../api.js';
+import { doc, related, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
 import { Empty, Pager, useOrgPermissions, Field, Form, Page, Show, Status, Table, Time, str } from '../ui.js';
 import { useApi, write } from '../data.js';
 
-/** A workspace's latest run: its status, linking to its page. */
-function LatestRun({ org, ws, id }: { org: string; ws: string; id: string }) {
-  const runs = useApi<ListDoc>(`/workspaces/${id}/runs?page[size]=1`);
-  if (runs.error) return <span className="muted">unavailable</span>;
-  if (!runs.data) return <span className="muted">…</span>;
-  const run = runs.data.data[0];
+/**
+ * A workspace's current run (its newest non-speculative one, as the API's `current-run` says), read
+ * from the list's own answer: a speculative plan is not the workspace's state.
+ */
+function CurrentRun({ org, ws, run }: { org: string; ws: string; run: Resource | undefined }) {
   if (!run) return <span className="muted">no runs yet</span>;
   return (
     <Link
       to={appPath(org, 'workspaces', ws, 'runs', run.id)}
-      aria-label={`Latest run of ${ws}: ${str(run.attributes.status).replace(/_/g, ' ')}`}
+      aria-label={`Current run of ${ws}: ${str(run.attributes.status).replace(/_/g, ' ')}`}
     >
       <Status value={run.attributes.status} />
     </Link>
@@ -26,7 +25,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
   const [query, setQuery] = useState(search);
   const [page, setPage] = useState(1);
   useEffect(() => setQuery(search), [search]);
-  const path = `/organizations/${encodeURIComponent(org)}/workspaces?page[size]=20&page[number]=${page}${search ? `&search[name]=${encodeURIComponent(search)}` : ''}`;
+  const path = `/organizations/${encodeURIComponent(org)}/workspaces?page[size]=20&page[number]=${page}&include=current_run${search ? `&search[name]=${encodeURIComponent(search)}` : ''}`;
   const list = useApi<ListDoc>(path);
   const perms = useOrgPermissions(org);
   const [name, setName] = useState('');
@@ -62,7 +61,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
                 : 'No workspaces yet. Terraform creates one on its first run, or create one here if you may.'}
             </Empty>
           ) : (
-            <Table head={['Name', 'Latest run', 'Terraform', 'Locked', 'Updated']} caption="Workspaces">
+            <Table head={['Name', 'Current run', 'Terraform', 'Locked', 'Updated']} caption="Workspaces">
               {d.data.map((w) => {
                 const name = str(w.attributes.name);
                 return (
@@ -71,7 +70,7 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
                       <Link to={appPath(org, 'workspaces', name)}>{name}</Link>
                     </td>
                     <td>
-                      <LatestRun org={org} ws={name} id={w.id} />
+                      <CurrentRun org={org} ws={name} run={related(d, w, 'current-run')} />
                     </td>
                     <td>{str(w.attributes['terraform-version'])}</td>
                     <td>{w.attributes.locked ? 'locked' : ''}</td>
