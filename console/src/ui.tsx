@@ -295,6 +295,45 @@ export function Tabs({
   );
 }
 
+/** A search box and its button; `onSearch` gets the words when the search is sent. */
+export function SearchForm({
+  label,
+  placeholder,
+  button,
+  initial = '',
+  onSearch,
+}: {
+  label: string;
+  placeholder: string;
+  button: string;
+  initial?: string;
+  onSearch: (words: string) => void;
+}) {
+  const [words, setWords] = useState(initial);
+  useEffect(() => setWords(initial), [initial]);
+  return (
+    <form
+      role="search"
+      className="row search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(words);
+      }}
+    >
+      <input
+        type="search"
+        aria-label={label}
+        placeholder={placeholder}
+        value={words}
+        onChange={(e) => setWords(e.target.value)}
+      />
+      <button type="submit" className="btn secondary">
+        {button}
+      </button>
+    </form>
+  );
+}
+
 /** A labeled form field. */
 export function Field({ label, children, hint }: { label: string; children: ReactNode; hint?: string }) {
   return (

@@ -7,6 +7,7 @@ import {
   findUserById,
   isActiveMemberOfAny,
   issueResetLink,
+  setUserSuspended,
   updateOwnAccount,
   type UserRow,
 } from '../../shared/identity/index.js';
@@ -14,7 +15,8 @@ import { isSiteAdmin, type Principal } from '../../shared/identity/access.querie
 import { paginate, readPageOrDefault, readParam, send, sendResource } from '../jsonapi.js';
 import { usersPage } from '../../shared/identity/users.queries.js';
 import { attributesOf, type Req } from './body.js';
-import { passwordResetLinkResource, userResource } from '../serializers/foundation.js';
+import { adminOrganizationResource, passwordResetLinkResource, userResource } from '../serializers/foundation.js';
+import { allOrganizationsPage } from '../../shared/organizations/queries.js';
 
 /**
  * Whether a principal may see a user: itself, a site admin, or someone sharing an organization in
@@ -82,6 +84,22 @@ export function userHandlers(deps: AppDeps) {
         data: rows.map((u) => userResource(u, config.organizationCreation, { self: true })),
         ...paginate(req, page, total),
       });
+    },
+
+    /** Site admin only: suspends a user (`actions/suspend`) or lifts it (`actions/unsuspend`). */
+    suspension: (suspended: boolean) => async (req: Req, res: Response) => {
+      const principal = res.locals.principal;
+      if (principal.kind !== 'user' || !isSiteAdmin(principal)) throw new NotFound();
+      const user = await setUserSuspended(deps, principal.user.id, req.params.id, suspended);
+      sendResource(res, 200, userResource(user, config.organizationCreation, { self: true }));
+    },
+
+    /** Site admin only: every organization of the service (`q` filters by name or email). */
+    async adminOrganizations(req: Req, res: Response) {
+      if (!isSiteAdmin(res.locals.principal)) throw new NotFound();
+      const page = readPageOrDefault(req);
+      const { rows, total } = await allOrganizationsPage(db, readParam(req, 'q')?.trim() || null, page);
+      send(res, 200, { data: rows.map(adminOrganizationResource), ...paginate(req, page, total) });
     },
 
     /** Site admin only: creates a user account. */

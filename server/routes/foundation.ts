@@ -40,6 +40,9 @@ export function foundationRoutes(deps: AppDeps): Router {
   r.get('/admin/users', users.adminList);
   r.post('/admin/users', validate('user.create'), users.adminCreate);
   r.post('/admin/users/:id/actions/reset-password', users.adminResetPassword);
+  r.post('/admin/users/:id/actions/suspend', users.suspension(true));
+  r.post('/admin/users/:id/actions/unsuspend', users.suspension(false));
+  r.get('/admin/organizations', users.adminOrganizations);
   r.post('/users/:id/authentication-tokens', tokens.createForUser);
   r.get('/users/:id/authentication-tokens', tokens.listForUser);
   r.get('/authentication-tokens/:id', tokens.show);

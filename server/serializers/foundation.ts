@@ -146,6 +146,8 @@ export function userResource(
       ...(opts.self ? { email: user.email, 'unconfirmed-email': user.unconfirmed_email ?? null } : {}),
       'is-service-account': false,
       'is-site-admin': user.is_admin,
+      // Only the site admin's list of users reads the suspension (TFE's admin users show it).
+      ...(user.suspended_at !== undefined ? { 'is-suspended': user.suspended_at !== null } : {}),
       'avatar-url': avatarUrl(user.id),
       'v2-only': true,
       'two-factor': { enabled: false, verified: false },
@@ -163,6 +165,14 @@ export function userResource(
  * The user of a membership not accepted yet, as anyone but that user sees it: the id the
  * membership names, nothing that identifies the person (no username, email or site-admin flag).
  */
+/** An organization as the site admin's list shows it: its name, contact email and creation. */
+export const adminOrganizationResource = (org: OrganizationRow): Resource => ({
+  type: 'organizations',
+  id: org.name,
+  attributes: { name: org.name, email: org.email, 'created-at': iso(org.created_at) },
+  links: { self: `/api/v2/organizations/${org.name}` },
+});
+
 /** A site admin's password reset link for a user (shown once, to that admin). */
 export function passwordResetLinkResource(
   link: { id: string; url: string; expiresAt: Date },

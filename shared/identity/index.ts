@@ -66,7 +66,7 @@ export {
 } from './tokens.repo.js';
 export { issueDescribedTeamToken, replaceToken } from './tokens.js';
 export { findUserById, type UserRow } from './users.repo.js';
-export { createUser, updateOwnAccount } from './users.js';
+export { createUser, setUserSuspended, updateOwnAccount } from './users.js';
 export {
   grantedRead,
   type GrantedRead,

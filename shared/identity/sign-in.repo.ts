@@ -4,7 +4,7 @@ import { sha256Hex } from '../platform/crypto.js';
 import type { UserRow } from './users.repo.js';
 
 /** A user as sign-in sees it: the account and its password hash (null: no password set yet). */
-export type UserWithPassword = UserRow & { password_hash: string | null };
+export type UserWithPassword = UserRow & { password_hash: string | null; suspended_at: Date | null };
 
 const USER_COLUMNS = ['id', 'username', 'email', 'is_admin', 'created_at'] as const;
 
@@ -14,7 +14,7 @@ export function findUserForSignIn(db: Db, login: string): Promise<UserWithPasswo
     .where({ username: login })
     .orWhereRaw('lower(email) = lower(?)', [login])
     .orderByRaw('(username = ?) desc', [login])
-    .first(...USER_COLUMNS, 'password_hash');
+    .first(...USER_COLUMNS, 'password_hash', 'suspended_at');
 }
 
 export const userHasPassword = async (db: Db, userId: string): Promise<boolean> =>
@@ -121,6 +121,7 @@ export async function findLiveSession(db: Db, secret: string): Promise<{ session
     .join('users as u', 'u.id', 's.user_id')
     .where('s.digest', sha256Hex(secret))
     .whereNull('s.revoked_at')
+    .whereNull('u.suspended_at')
     .where('s.expires_at', '>', db.fn.now())
     .first<
       (SessionRow & { u_username: string; u_email: string | null; u_is_admin: boolean; u_created_at: Date }) | undefined

@@ -58,7 +58,9 @@ export async function signIn(
   const found = await findUserForSignIn(rt.db, login);
   const ok = await verifier.verify(found?.password_hash ?? null, password);
   if (!found || !ok) throw signInFailed();
-  const { password_hash: _hash, ...user } = found;
+  // Said only to whoever knows the password: it tells nothing about an account to anyone else.
+  if (found.suspended_at) throw new Unauthorized('This account is suspended: ask a site admin.');
+  const { password_hash: _hash, suspended_at: _suspended, ...user } = found;
   const secret = newSecret();
   const csrf = newSecret();
   const session = await insertSession(rt.db, {

@@ -189,7 +189,7 @@ const LIVE_TOKEN_WITH_OWNER = `
     left join teams as tm on tm.id = t.team_id
     left join runs as r on r.id = t.run_id
     left join workspaces as rw on rw.id = r.workspace_id
-   where t.digest = ? and (t.expired_at is null or t.expired_at > now())
+   where t.digest = ? and (t.expired_at is null or t.expired_at > now()) and u.suspended_at is null
    limit 1`;
 
 /**

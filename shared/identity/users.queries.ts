@@ -7,7 +7,9 @@ const literal = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Every user, by username, optionally those whose username or email contains `q` (any case): the site admin's list. */
 export function usersPage(db: Db, q: string | null, page: Page): Promise<{ rows: UserRow[]; total: number }> {
-  const query = db<UserRow>('users').select('id', 'username', 'email', 'is_admin', 'created_at').orderBy('username');
+  const query = db<UserRow>('users')
+    .select('id', 'username', 'email', 'is_admin', 'created_at', 'suspended_at')
+    .orderBy('username');
   if (q) {
     const like = `%${literal(q.toLowerCase())}%`;
     query.where((w) =>

@@ -9,6 +9,8 @@ export interface UserRow {
   created_at: Date;
   /** An email change not confirmed yet; read only where the user sees their own account (not on authentication). */
   unconfirmed_email?: string | null;
+  /** When a site admin suspended the user; read where a site admin lists users. */
+  suspended_at?: Date | null;
 }
 
 const SITE_ADMIN_LOCK = 7_431_003;
@@ -21,6 +23,15 @@ export const lockSiteAdminSetup = (tx: Db) => tx.raw('select pg_advisory_xact_lo
 export const lockUserCreation = (tx: Db) => tx.raw('select pg_advisory_xact_lock(?)', [USER_CREATION_LOCK]);
 
 export const findUserById = (db: Db, id: string) => db<UserRow>('users').where({ id }).first();
+
+/** Suspends a user (now) or lifts it; the user as it then is, or undefined when there is none. */
+export async function setSuspended(db: Db, id: string, suspended: boolean): Promise<UserRow | undefined> {
+  const [row] = await db<UserRow>('users')
+    .where({ id })
+    .update({ suspended_at: suspended ? db.fn.now() : null } as Partial<UserRow>)
+    .returning(['id', 'username', 'email', 'is_admin', 'created_at', 'suspended_at']);
+  return row;
+}
 export const findUserByUsername = (db: Db, username: string) => db<UserRow>('users').where({ username }).first();
 export const findUserByEmail = (db: Db, email: string) =>
   db<UserRow>('users').whereRaw('lower(email) = lower(?)', [email]).first();

@@ -1,5 +1,5 @@
 import type { Runtime } from '../runtime.js';
-import { Unprocessable } from '../platform/errors.js';
+import { NotFound, Unprocessable } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db.js';
 import {
   findUserByEmail,
@@ -7,9 +7,11 @@ import {
   findUserByUsername,
   insertUser,
   lockUserCreation,
+  setSuspended,
   updateAccount,
   type UserRow,
 } from './users.repo.js';
+import { revokeSessionsOf } from './sign-in.repo.js';
 
 const usernameTaken = () => new Unprocessable('username has already been taken', { attribute: 'username' });
 const emailTaken = () => new Unprocessable('email has already been taken', { attribute: 'email' });
@@ -56,5 +58,25 @@ export async function updateOwnAccount(
       if (isUniqueViolation(err)) throw usernameTaken();
       throw err;
     }
+  });
+}
+
+/**
+ * A site admin suspends a user or lifts it (checked by the caller). A suspended user's tokens,
+ * sessions and password are refused until then; their sessions end at once. An admin cannot
+ * suspend themselves, which could leave no one to lift it.
+ */
+export async function setUserSuspended(
+  rt: Runtime,
+  adminId: string,
+  userId: string,
+  suspended: boolean,
+): Promise<UserRow> {
+  if (suspended && adminId === userId) throw new Unprocessable('a site admin cannot suspend themselves');
+  return rt.db.transaction(async (tx) => {
+    const user = await setSuspended(tx, userId, suspended);
+    if (!user) throw new NotFound('user not found');
+    if (suspended) await revokeSessionsOf(tx, userId);
+    return user;
   });
 }

@@ -1037,6 +1037,19 @@ const MATRIX: Record<string, Entry> = {
     access: 'site-admin',
     call: (w) => ({ path: `/api/v2/admin/users/${w.users.plan.id}/actions/reset-password` }),
   },
+  'POST /api/v2/admin/users/:id/actions/suspend': {
+    access: 'site-admin',
+    // A user of its own: suspending one the other cases act as would lock them out.
+    call: async () => ({ path: `/api/v2/admin/users/${(await createUser()).id}/actions/suspend` }),
+  },
+  'POST /api/v2/admin/users/:id/actions/unsuspend': {
+    access: 'site-admin',
+    call: (w) => ({ path: `/api/v2/admin/users/${w.users.plan.id}/actions/unsuspend` }),
+  },
+  'GET /api/v2/admin/organizations': {
+    access: 'site-admin',
+    call: () => ({ path: '/api/v2/admin/organizations?q=o' }),
+  },
   'POST /api/v2/admin/users': {
     access: 'site-admin',
     call: () => ({

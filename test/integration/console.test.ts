@@ -530,11 +530,27 @@ describe('web console (Chromium)', function () {
     await page.getByLabel('Search users by username or email').fill(user.username);
     await page.getByRole('button', { name: 'Search users' }).click();
     await page.getByRole('cell', { name: user.email }).waitFor();
-    expect(await page.getByRole('row').count()).to.equal(2);
+    expect(await page.getByRole('table', { name: 'Users' }).getByRole('row').count()).to.equal(2);
     await page.getByRole('button', { name: `Password link for ${user.username}` }).click();
     const link = (await page.getByLabel(`Password link for ${user.username}`).textContent())!;
     expect(new URL(link).pathname).to.equal('/app/reset-password');
     await page.getByRole('link', { name: 'Open the queue board' }).waitFor();
+
+    // Suspending a user stops their token at once; lifting it restores it.
+    const suspect = await createUser();
+    await page.getByLabel('Search users by username or email').fill(suspect.username);
+    await page.getByRole('button', { name: 'Search users' }).click();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Suspend ${suspect.username}` }).click();
+    await page.getByRole('button', { name: `Unsuspend ${suspect.username}` }).waitFor();
+    expect((await api('GET', '/account/details', { token: suspect.token })).status).to.equal(401);
+    await page.getByRole('button', { name: `Unsuspend ${suspect.username}` }).click();
+    await page.getByRole('button', { name: `Suspend ${suspect.username}` }).waitFor();
+    expect((await api('GET', '/account/details', { token: suspect.token })).status).to.equal(200);
+
+    await page.getByLabel('Search organizations by name or email').fill(orgName);
+    await page.getByRole('button', { name: 'Search organizations' }).click();
+    await page.getByRole('table', { name: 'All organizations' }).getByRole('link', { name: orgName }).waitFor();
     await checkAtEveryWidth(page, 'site-admin');
 
     // The link opens the console's reset page, which sets the password the user then signs in with.

@@ -1,8 +1,67 @@
 import { useState } from 'react';
 import { doc, type Doc, type ListDoc } from '../api.js';
 import { useSession } from '../session.js';
-import { ActionButton, Empty, Pager, ErrorMessage, Field, Form, Page, Show, Table, Time, str } from '../ui.js';
+import { Link, appPath } from '../router.js';
+import {
+  ActionButton,
+  Empty,
+  Pager,
+  ErrorMessage,
+  Field,
+  Form,
+  Page,
+  Show,
+  Table,
+  Time,
+  str,
+  SearchForm,
+} from '../ui.js';
 import { useApi, write } from '../data.js';
+
+/** Every organization of the service, searchable, for the site admin. */
+function Organizations() {
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const orgs = useApi<ListDoc>(
+    `/admin/organizations?page[size]=20&page[number]=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`,
+  );
+  return (
+    <section className="card" aria-labelledby="orgs">
+      <h2 id="orgs">Organizations</h2>
+      <SearchForm
+        label="Search organizations by name or email"
+        placeholder="Name or email"
+        button="Search organizations"
+        onSearch={(words) => {
+          setPage(1);
+          setQ(words);
+        }}
+      />
+      <Show loaded={orgs} what="Loading organizations">
+        {(d) =>
+          d.data.length === 0 ? (
+            <Empty>{q ? `No organization matches “${q}”.` : 'No organizations.'}</Empty>
+          ) : (
+            <Table head={['Name', 'Email', 'Created']} caption="All organizations">
+              {d.data.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <Link to={appPath(o.id, 'workspaces')}>{o.id}</Link>
+                  </td>
+                  <td>{str(o.attributes.email)}</td>
+                  <td>
+                    <Time at={o.attributes['created-at']} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          )
+        }
+      </Show>
+      <Pager list={orgs.data} setPage={setPage} label="Organization pages" />
+    </section>
+  );
+}
 
 /** A one-time password link for a user, shown to the site admin to pass on. */
 function ResetLink({ userId, username }: { userId: string; username: string }) {
@@ -31,7 +90,6 @@ function ResetLink({ userId, username }: { userId: string; username: string }) {
 /** Site administration: users (search, create, password links) and the queue board. */
 export function AdminUsersPage() {
   const { user } = useSession();
-  const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const users = useApi<ListDoc>(
@@ -57,42 +115,52 @@ export function AdminUsersPage() {
     <Page title="Site admin">
       <section className="card" aria-labelledby="users">
         <h2 id="users">Users</h2>
-        <form
-          role="search"
-          className="row search"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <SearchForm
+          label="Search users by username or email"
+          placeholder="Username or email"
+          button="Search users"
+          onSearch={(words) => {
             setPage(1);
-            setQ(search);
+            setQ(words);
           }}
-        >
-          <input
-            type="search"
-            aria-label="Search users by username or email"
-            placeholder="Username or email"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-          <button type="submit" className="btn secondary">
-            Search users
-          </button>
-        </form>
+        />
         <Show loaded={users} what="Loading users">
           {(d) =>
             d.data.length === 0 ? (
               <Empty>{q ? `No user matches “${q}”.` : 'No users.'}</Empty>
             ) : (
-              <Table head={['Username', 'Email', 'Site admin', 'Password']} caption="Users">
-                {d.data.map((u) => (
-                  <tr key={u.id}>
-                    <td>{str(u.attributes.username)}</td>
-                    <td>{str(u.attributes.email)}</td>
-                    <td>{u.attributes['is-site-admin'] ? 'yes' : ''}</td>
-                    <td>
-                      <ResetLink userId={u.id} username={str(u.attributes.username)} />
-                    </td>
-                  </tr>
-                ))}
+              <Table head={['Username', 'Email', 'Site admin', 'Password', 'Access']} caption="Users">
+                {d.data.map((u) => {
+                  const name = str(u.attributes.username);
+                  const suspended = u.attributes['is-suspended'] === true;
+                  return (
+                    <tr key={u.id}>
+                      <td>{name}</td>
+                      <td>{str(u.attributes.email)}</td>
+                      <td>{u.attributes['is-site-admin'] ? 'yes' : ''}</td>
+                      <td>
+                        <ResetLink userId={u.id} username={name} />
+                      </td>
+                      <td>
+                        {suspended && <span className="pill">suspended</span>}{' '}
+                        {u.id !== user.id && (
+                          <ActionButton
+                            kind={suspended ? 'secondary' : 'danger'}
+                            label={suspended ? 'Unsuspend' : 'Suspend'}
+                            name={`${suspended ? 'Unsuspend' : 'Suspend'} ${name}`}
+                            confirm={suspended ? undefined : `Suspend ${name}? Their tokens and sessions stop working.`}
+                            onAction={() =>
+                              write(
+                                'POST',
+                                `/admin/users/${encodeURIComponent(u.id)}/actions/${suspended ? 'unsuspend' : 'suspend'}`,
+                              )
+                            }
+                          />
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
               </Table>
             )
           }
@@ -119,6 +187,7 @@ export function AdminUsersPage() {
           {created && <p role="status">Created user {created}.</p>}
         </details>
       </section>
+      <Organizations />
       <section className="card" aria-labelledby="queues">
         <h2 id="queues">Background jobs</h2>
         <p>

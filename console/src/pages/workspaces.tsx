@@ -1,7 +1,20 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { doc, related, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
-import { Empty, Pager, useOrgPermissions, Field, Form, Page, Show, Status, Table, Time, str } from '../ui.js';
+import {
+  Empty,
+  Pager,
+  useOrgPermissions,
+  Field,
+  Form,
+  Page,
+  Show,
+  Status,
+  Table,
+  Time,
+  str,
+  SearchForm,
+} from '../ui.js';
 import { useApi, write } from '../data.js';
 
 /**
@@ -22,9 +35,7 @@ function CurrentRun({ org, ws, run }: { org: string; ws: string; run: Resource |
 
 /** An organization's workspaces, searchable by name, with each one's latest run. */
 export function WorkspacesPage({ org, search }: { org: string; search: string }) {
-  const [query, setQuery] = useState(search);
   const [page, setPage] = useState(1);
-  useEffect(() => setQuery(search), [search]);
   const path = `/organizations/${encodeURIComponent(org)}/workspaces?page[size]=20&page[number]=${page}&include=current_run${search ? `&search[name]=${encodeURIComponent(search)}` : ''}`;
   const list = useApi<ListDoc>(path);
   const perms = useOrgPermissions(org);
@@ -33,25 +44,18 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
     await write('POST', `/organizations/${encodeURIComponent(org)}/workspaces`, doc('workspaces', { name }));
     navigate(appPath(org, 'workspaces', name));
   };
-  const submitSearch = (e: FormEvent) => {
-    e.preventDefault();
-    setPage(1);
-    navigate(`${appPath(org, 'workspaces')}${query ? `?search=${encodeURIComponent(query)}` : ''}`, true);
-  };
   return (
     <Page title="Workspaces" crumbs={[{ label: org, to: appPath(org, 'workspaces') }]}>
-      <form role="search" onSubmit={submitSearch} className="row search">
-        <input
-          type="search"
-          aria-label="Search workspaces by name"
-          placeholder="Search by name"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-        />
-        <button type="submit" className="btn secondary">
-          Search
-        </button>
-      </form>
+      <SearchForm
+        label="Search workspaces by name"
+        placeholder="Search by name"
+        button="Search"
+        initial={search}
+        onSearch={(query) => {
+          setPage(1);
+          navigate(`${appPath(org, 'workspaces')}${query ? `?search=${encodeURIComponent(query)}` : ''}`, true);
+        }}
+      />
       <Show loaded={list} what="Loading workspaces">
         {(d) =>
           d.data.length === 0 ? (
