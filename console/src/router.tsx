@@ -1,52 +1,13 @@
-import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
+import { createBrowserHistory } from '@tanstack/react-router';
+import type { AnchorHTMLAttributes, MouseEvent, ReactNode } from 'react';
 
-/** Client-side navigation within the console (history API); the service answers every /app URL with the console. */
+/** The browser history the console's router follows (see routes.tsx); pages move through it. */
+export const history = createBrowserHistory();
+
+/** Client-side navigation within the console; the service answers every /app URL with the console. */
 export function navigate(to: string, replace = false): void {
-  if (replace) window.history.replaceState(null, '', to);
-  else window.history.pushState(null, '', to);
-  window.dispatchEvent(new PopStateEvent('popstate'));
-  window.scrollTo(0, 0);
-}
-
-export interface Location {
-  path: string;
-  query: URLSearchParams;
-  href: string;
-}
-
-const current = (): Location => ({
-  path: window.location.pathname.replace(/\/+$/, '') || '/',
-  query: new URLSearchParams(window.location.search),
-  href: `${window.location.pathname}${window.location.search}`,
-});
-
-export function useLocation(): Location {
-  const [loc, setLoc] = useState(current);
-  useEffect(() => {
-    const on = () => setLoc(current());
-    window.addEventListener('popstate', on);
-    return () => window.removeEventListener('popstate', on);
-  }, []);
-  return loc;
-}
-
-/** Matches `path` against a pattern such as `/app/:org/workspaces/:ws`; returns the decoded parameters. */
-export function match(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split('/');
-  const got = path.split('/');
-  if (want.length !== got.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < want.length; i++) {
-    if (want[i].startsWith(':')) {
-      if (!got[i]) return null;
-      try {
-        params[want[i].slice(1)] = decodeURIComponent(got[i]);
-      } catch {
-        return null;
-      }
-    } else if (want[i] !== got[i]) return null;
-  }
-  return params;
+  if (replace) history.replace(to);
+  else history.push(to);
 }
 
 /** Builds a console path from segments (each encoded). */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { doc, relatedIds, samePath, type Doc, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
 import {
@@ -25,7 +25,7 @@ import { TeamAccess, WorkspaceTasks } from './workspace-access.js';
 
 type Perms = Record<string, boolean>;
 
-const TABS = [
+export const TABS = [
   { id: 'runs', label: 'Runs' },
   { id: 'variables', label: 'Variables' },
   { id: 'states', label: 'States' },
@@ -34,7 +34,7 @@ const TABS = [
   { id: 'policies', label: 'Policy sets' },
   { id: 'access', label: 'Team access' },
   { id: 'settings', label: 'Settings' },
-];
+] as const;
 
 function Runs({ org, ws, id }: { org: string; ws: string; id: string }) {
   const [page, setPage] = useState(1);
@@ -417,10 +417,27 @@ function Overview({ org, ws }: { org: string; ws: Resource }) {
   );
 }
 
-/** A workspace: its overview, runs, variables, states, notifications, run tasks, policy sets, settings and lock. */
-export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: string }) {
+/** The workspace the tabs below the layout are about (read once by the layout). */
+const WorkspaceContext = createContext<Resource | null>(null);
+
+export type WorkspaceTabId = (typeof TABS)[number]['id'];
+
+/**
+ * A workspace's layout: its overview, the New run button and the tabs, around the tab's own route
+ * (`children`), which reads the workspace the layout read.
+ */
+export function WorkspaceLayout({
+  org,
+  ws,
+  tab,
+  children,
+}: {
+  org: string;
+  ws: string;
+  tab: WorkspaceTabId;
+  children: ReactNode;
+}) {
   const found = useApi<Doc>(`/organizations/${encodeURIComponent(org)}/workspaces/${encodeURIComponent(ws)}`);
-  const active = TABS.some((t) => t.id === tab) ? tab : 'runs';
   return (
     <Page
       title={ws}
@@ -430,38 +447,45 @@ export function WorkspacePage({ org, ws, tab }: { org: string; ws: string; tab: 
       {found.data && <Overview org={org} ws={found.data.data} />}
       <Tabs
         label="Workspace sections"
-        active={active}
+        active={tab}
         tabs={TABS.map((t) => ({ ...t, to: appPath(org, 'workspaces', ws, t.id) }))}
       />
       <Show loaded={found} what="Loading workspace">
-        {(d) => {
-          const w = d.data;
-          const perms = (w.attributes.permissions ?? {}) as Perms;
-          return (
-            <>
-              {active === 'runs' && <Runs org={org} ws={ws} id={w.id} />}
-              {active === 'variables' && (
-                <WorkspaceVariables org={org} id={w.id} canEdit={perms['can-update-variable'] === true} />
-              )}
-              {active === 'states' && <States id={w.id} perms={perms} />}
-              {active === 'notifications' && (
-                <WorkspaceNotifications
-                  org={org}
-                  ws={ws}
-                  id={w.id}
-                  manage={perms['can-manage-notification-configurations'] === true}
-                />
-              )}
-              {active === 'tasks' && (
-                <WorkspaceTasks org={org} id={w.id} manage={perms['can-manage-run-tasks'] === true} />
-              )}
-              {active === 'access' && <TeamAccess org={org} id={w.id} manage={perms['can-update'] === true} />}
-              {active === 'policies' && <PolicySets org={org} id={w.id} />}
-              {active === 'settings' && <Settings org={org} ws={w} />}
-            </>
-          );
-        }}
+        {(d) => <WorkspaceContext.Provider value={d.data}>{children}</WorkspaceContext.Provider>}
       </Show>
     </Page>
   );
+}
+
+/** One tab of a workspace, inside its layout. */
+export function WorkspaceTab({ org, tab }: { org: string; tab: WorkspaceTabId }) {
+  const w = useContext(WorkspaceContext);
+  if (!w) return null;
+  const ws = str(w.attributes.name);
+  const perms = (w.attributes.permissions ?? {}) as Perms;
+  switch (tab) {
+    case 'runs':
+      return <Runs org={org} ws={ws} id={w.id} />;
+    case 'variables':
+      return <WorkspaceVariables org={org} id={w.id} canEdit={perms['can-update-variable'] === true} />;
+    case 'states':
+      return <States id={w.id} perms={perms} />;
+    case 'notifications':
+      return (
+        <WorkspaceNotifications
+          org={org}
+          ws={ws}
+          id={w.id}
+          manage={perms['can-manage-notification-configurations'] === true}
+        />
+      );
+    case 'tasks':
+      return <WorkspaceTasks org={org} id={w.id} manage={perms['can-manage-run-tasks'] === true} />;
+    case 'policies':
+      return <PolicySets org={org} id={w.id} />;
+    case 'access':
+      return <TeamAccess org={org} id={w.id} manage={perms['can-update'] === true} />;
+    case 'settings':
+      return <Settings org={org} ws={w} />;
+  }
 }
