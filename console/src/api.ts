@@ -4,6 +4,8 @@
  * (`__Host-tfcsrf` over https).
  */
 
+import type { components } from './api-schema.js';
+
 export type Attrs = Record<string, unknown>;
 
 export interface Linkage {
@@ -134,8 +136,25 @@ export async function text(path: string): Promise<string> {
 
 export const get = <T>(path: string) => call<T>('GET', path);
 
-/** A JSON:API document for a create or update. */
-export const doc = (type: string, attributes: Attrs, relationships?: Record<string, unknown>, id?: string) => ({
+type Schemas = components['schemas'];
+/** The name of one of the service's request schemas (its OpenAPI document's components). */
+export type SchemaName = keyof Schemas;
+type Data<K extends SchemaName> = Schemas[K] extends { data: infer D } ? D : never;
+type Part<K extends SchemaName, F extends string> = Data<K> extends { [P in F]?: infer V } ? V : never;
+/** The attributes the request schema `K` takes, for typing a form's state. */
+export type AttributesOf<K extends SchemaName> = NonNullable<Part<K, 'attributes'>>;
+
+/**
+ * A JSON:API create or update document, checked against the service's own request schema `K`
+ * (console/src/api-schema.ts is generated from its /api/v2/openapi.json).
+ */
+export const doc = <K extends SchemaName>(
+  _schema: K,
+  type: Part<K, 'type'>,
+  attributes: Part<K, 'attributes'>,
+  relationships?: Part<K, 'relationships'>,
+  id?: string,
+) => ({
   data: { type, ...(id ? { id } : {}), attributes, ...(relationships ? { relationships } : {}) },
 });
 

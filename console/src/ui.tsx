@@ -366,7 +366,7 @@ export function Checkbox({
 }
 
 /** A labeled choice among fixed options, so every page of the console writes its selects one way. */
-export function Select({
+export function Select<V extends string>({
   label,
   value,
   options,
@@ -375,15 +375,16 @@ export function Select({
   disabled,
 }: {
   label: string;
-  value: string;
-  options: readonly (readonly [value: string, text: string])[];
-  onChange: (value: string) => void;
+  value: V;
+  options: readonly (readonly [value: V, text: string])[];
+  onChange: (value: V) => void;
   hint?: string;
   disabled?: boolean;
 }) {
   return (
     <Field label={label} hint={hint}>
-      <select value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
+      {/* The value is one of `options`, so it has their type. */}
+      <select value={value} disabled={disabled} onChange={(e) => onChange(e.target.value as V)}>
         {options.map(([v, t]) => (
           <option key={v} value={v}>
             {t}

@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import * as prettier from 'prettier';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { harness } from '../helpers/harness.js';
@@ -79,5 +83,23 @@ describe('API reference (GET /api/v2/openapi.json)', function () {
     expect(
       validate({ data: { type: 'organizations', attributes: { name: 'acme', email: 'ops@example.test' } } }),
     ).to.equal(true);
+  });
+
+  it("is the source of the console's API types (console/src/api-schema.ts), which are up to date", async () => {
+    const file = join(process.cwd(), 'console', 'src', 'api-schema.ts');
+    const generated = astToString(
+      await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0]),
+    );
+    const header = '// Generated from GET /api/v2/openapi.json by the API reference test: do not edit.\n';
+    const wanted = await prettier.format(header + generated, {
+      ...(await prettier.resolveConfig(file)),
+      filepath: file,
+    });
+    // WRITE_API_TYPES=1 writes the file anew after an API change.
+    if (process.env.WRITE_API_TYPES === '1') await writeFile(file, wanted);
+    const current = await readFile(file, 'utf8').catch(() => '');
+    expect(current === wanted, 'console/src/api-schema.ts is stale: run this test with WRITE_API_TYPES=1').to.equal(
+      true,
+    );
   });
 });

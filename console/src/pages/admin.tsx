@@ -107,7 +107,7 @@ export function AdminUsersPage() {
     );
   }
   const create = async () => {
-    const body = await write<Doc>('POST', '/admin/users', doc('users', form));
+    const body = await write<Doc>('POST', '/admin/users', doc('user.create', 'users', form));
     setCreated(`${str(body.data.attributes.username)} (${body.data.id})`);
     setForm({ username: '', email: '' });
   };

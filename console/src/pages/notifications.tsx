@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
+import { doc, type AttributesOf, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
 import { useApi, write } from '../data.js';
 import { Link, appPath } from '../router.js';
 import {
@@ -17,8 +17,12 @@ import {
   str,
 } from '../ui.js';
 
+type NotificationAttributes = AttributesOf<'notification.create'>;
+type Destination = NotificationAttributes['destination-type'];
+type Trigger = NonNullable<NotificationAttributes['triggers']>[number];
+
 /** The run events a notification can be sent for, as TFE names them, in the words its UI uses. */
-const RUN_TRIGGERS: [string, string][] = [
+const RUN_TRIGGERS: [Trigger, string][] = [
   ['run:created', 'Created'],
   ['run:planning', 'Planning'],
   ['run:needs_attention', 'Needs attention'],
@@ -30,7 +34,7 @@ const RUN_TRIGGERS: [string, string][] = [
   ['assessment:failed', 'Health assessment failed'],
 ];
 
-const DESTINATIONS: [string, string][] = [
+const DESTINATIONS: [Destination, string][] = [
   ['generic', 'Webhook'],
   ['slack', 'Slack'],
   ['microsoft-teams', 'Microsoft Teams'],
@@ -38,10 +42,10 @@ const DESTINATIONS: [string, string][] = [
 
 interface ConfigFields {
   name: string;
-  'destination-type': string;
+  'destination-type': Destination;
   url: string;
   token: string;
-  triggers: string[];
+  triggers: Trigger[];
   enabled: boolean;
 }
 
@@ -54,11 +58,11 @@ function ConfigForm({
 }: {
   initial: ConfigFields;
   submit: string;
-  onSave: (attrs: Record<string, unknown>) => Promise<unknown>;
+  onSave: (attrs: NotificationAttributes) => Promise<unknown>;
   editing?: boolean;
 }) {
   const [f, setF] = useState(initial);
-  const toggle = (t: string) =>
+  const toggle = (t: Trigger) =>
     setF({ ...f, triggers: f.triggers.includes(t) ? f.triggers.filter((x) => x !== t) : [...f.triggers, t] });
   return (
     <Form
@@ -107,10 +111,10 @@ function ConfigForm({
 
 const fieldsOf = (c: Resource): ConfigFields => ({
   name: str(c.attributes.name),
-  'destination-type': str(c.attributes['destination-type']),
+  'destination-type': str(c.attributes['destination-type']) as Destination,
   url: str(c.attributes.url),
   token: '',
-  triggers: Array.isArray(c.attributes.triggers) ? (c.attributes.triggers as string[]) : [],
+  triggers: Array.isArray(c.attributes.triggers) ? (c.attributes.triggers as Trigger[]) : [],
   enabled: c.attributes.enabled === true,
 });
 
@@ -146,11 +150,11 @@ function Verification({ responses }: { responses: unknown }) {
 function Configuration({ org, ws, config }: { org: string; ws: string; config: Resource }) {
   const a = config.attributes;
   const name = str(a.name);
-  const patch = (attrs: Record<string, unknown>) =>
+  const patch = (attrs: AttributesOf<'notification.update'>) =>
     write(
       'PATCH',
       `/notification-configurations/${config.id}`,
-      doc('notification-configurations', attrs, undefined, config.id),
+      doc('notification.update', 'notification-configurations', attrs, undefined, config.id),
     );
   return (
     <section className="card" aria-labelledby={`nc-${config.id}`}>
@@ -238,7 +242,7 @@ export function WorkspaceNotifications({
               await write<Doc>(
                 'POST',
                 `/workspaces/${id}/notification-configurations`,
-                doc('notification-configurations', attrs),
+                doc('notification.create', 'notification-configurations', attrs),
               );
               close();
             }}

@@ -12,7 +12,7 @@ export function OrganizationsPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const create = async () => {
-    await write('POST', '/organizations', doc('organizations', { name, email }));
+    await write('POST', '/organizations', doc('organization.create', 'organizations', { name, email }));
     navigate(appPath(name, 'workspaces'));
   };
   return (

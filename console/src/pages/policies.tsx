@@ -1,12 +1,16 @@
 import { useState } from 'react';
-import { doc, type ListDoc } from '../api.js';
+import { doc, type AttributesOf, type ListDoc } from '../api.js';
 import { appPath } from '../router.js';
 import { Checkbox, Empty, Field, Form, Page, Select, Show, Table, Time, str, useOrgPermissions } from '../ui.js';
 import { useApi, write } from '../data.js';
 
 /** Creates a policy set: Sentinel or OPA, for every workspace or for those it is later given. */
 function NewPolicySet({ org }: { org: string }) {
-  const [form, setForm] = useState({ name: '', description: '', kind: 'sentinel', global: false, overridable: false });
+  const [form, setForm] = useState<
+    Required<Pick<AttributesOf<'policy-set.create'>, 'name' | 'kind' | 'global' | 'overridable'>> & {
+      description: string;
+    }
+  >({ name: '', description: '', kind: 'sentinel', global: false, overridable: false });
   return (
     <section className="card" aria-labelledby="new-set">
       <h2 id="new-set">Create a policy set</h2>
@@ -18,7 +22,7 @@ function NewPolicySet({ org }: { org: string }) {
           await write(
             'POST',
             `/organizations/${encodeURIComponent(org)}/policy-sets`,
-            doc('policy-sets', { ...rest, ...(form.kind === 'opa' ? { overridable } : {}) }),
+            doc('policy-set.create', 'policy-sets', { ...rest, ...(form.kind === 'opa' ? { overridable } : {}) }),
           );
           setForm({ ...form, name: '', description: '' });
         }}

@@ -61,7 +61,7 @@ function NewModule({ org }: { org: string }) {
           await write(
             'POST',
             `/organizations/${encodeURIComponent(org)}/registry-modules`,
-            doc('registry-modules', { ...form, 'registry-name': 'private' }),
+            doc('registry-module.create', 'registry-modules', { ...form, 'registry-name': 'private' }),
           );
           navigate(appPath(org, 'registry', org, form.name, form.provider));
         }}
@@ -133,7 +133,11 @@ function PublishVersion({ base, onPublished }: { base: string; onPublished: (ver
           submit="Publish version"
           onSubmit={async () => {
             if (!file) throw new ApiFailure(422, 'Choose the module archive (.tar.gz) to publish.');
-            const made = await write<Doc>('POST', `${base}/versions`, doc('registry-module-versions', { version }));
+            const made = await write<Doc>(
+              'POST',
+              `${base}/versions`,
+              doc('registry-module-version.create', 'registry-module-versions', { version }),
+            );
             const upload = made.data.links?.upload;
             if (!upload) throw new ApiFailure(500, 'The service gave no upload address for the version.');
             await write('PUT', samePath(upload), file);

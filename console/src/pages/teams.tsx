@@ -12,7 +12,11 @@ export function TeamsPage({ org }: { org: string }) {
   const perms = useOrgPermissions(org);
   const [email, setEmail] = useState('');
   const invite = async () => {
-    await write('POST', `${base}/organization-memberships`, doc('organization-memberships', { email }));
+    await write(
+      'POST',
+      `${base}/organization-memberships`,
+      doc('membership.create', 'organization-memberships', { email }),
+    );
     setEmail('');
   };
   return (

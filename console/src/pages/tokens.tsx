@@ -14,7 +14,7 @@ export function TokensPage() {
     const body = await write<Doc>(
       'POST',
       `/users/${encodeURIComponent(user.id)}/authentication-tokens`,
-      doc('authentication-tokens', { description }),
+      doc('token.create', 'authentication-tokens', { description }),
     );
     setCreated(str(body.data.attributes.token));
     setDescription('');

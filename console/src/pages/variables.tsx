@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { doc, relatedIds, type Doc, type ListDoc, type Resource } from '../api.js';
+import { doc, relatedIds, type AttributesOf, type Doc, type ListDoc, type Resource } from '../api.js';
 import { useApi, write } from '../data.js';
 import { Link, appPath, navigate } from '../router.js';
 import {
@@ -17,14 +17,11 @@ import {
   useOrgPermissions,
 } from '../ui.js';
 
-interface VariableFields {
-  key: string;
+/** A variable's fields in a form, as the variable schemas name and type them. */
+type VariableFields = Required<Pick<AttributesOf<'variable.create'>, 'key' | 'category' | 'sensitive' | 'hcl'>> & {
   value: string;
   description: string;
-  category: string;
-  sensitive: boolean;
-  hcl: boolean;
-}
+};
 
 const BLANK: VariableFields = {
   key: '',
@@ -39,7 +36,7 @@ const fieldsOf = (v: Resource): VariableFields => ({
   key: str(v.attributes.key),
   value: str(v.attributes.value),
   description: str(v.attributes.description),
-  category: str(v.attributes.category),
+  category: v.attributes.category === 'env' ? 'env' : 'terraform',
   sensitive: v.attributes.sensitive === true,
   hcl: v.attributes.hcl === true,
 });
@@ -56,20 +53,20 @@ function VariableForm({
 }: {
   initial: VariableFields;
   submit: string;
-  onSave: (fields: Partial<VariableFields>) => Promise<unknown>;
+  /** Gets every field, and those that changed from `initial` (what an edit sends). */
+  onSave: (fields: VariableFields, changed: AttributesOf<'variable.update'>) => Promise<unknown>;
   editing?: boolean;
 }) {
   const [f, setF] = useState(initial);
   const wasSensitive = editing && initial.sensitive;
   const save = () => {
-    if (!editing) return onSave(f);
-    // Only what changed is sent, so an untouched sensitive value is kept as it is.
-    const changed = Object.fromEntries(
+    // Only what changed is sent on an edit, so an untouched sensitive value is kept as it is.
+    const changed: AttributesOf<'variable.update'> = Object.fromEntries(
       (Object.keys(f) as (keyof VariableFields)[])
         .filter((k) => f[k] !== initial[k] && !(k === 'value' && wasSensitive && f.value === ''))
         .map((k) => [k, f[k]]),
     );
-    return onSave(changed);
+    return onSave(f, changed);
   };
   return (
     <Form submit={submit} onSubmit={save}>
@@ -139,8 +136,12 @@ function VariableList({ base, canEdit, caption }: { base: string; canEdit: boole
                                 editing
                                 initial={fieldsOf(v)}
                                 submit="Save variable"
-                                onSave={async (changed) => {
-                                  await write('PATCH', `${base}/${v.id}`, doc('vars', changed, undefined, v.id));
+                                onSave={async (_fields, changed) => {
+                                  await write(
+                                    'PATCH',
+                                    `${base}/${v.id}`,
+                                    doc('variable.update', 'vars', changed, undefined, v.id),
+                                  );
                                   close();
                                 }}
                               />
@@ -169,7 +170,7 @@ function VariableList({ base, canEdit, caption }: { base: string; canEdit: boole
               initial={BLANK}
               submit="Add variable"
               onSave={async (fields) => {
-                await write('POST', base, doc('vars', fields));
+                await write('POST', base, doc('variable.create', 'vars', fields));
                 close();
               }}
             />
@@ -263,7 +264,7 @@ export function VariableSetsPage({ org }: { org: string }) {
               const made = await write<Doc>(
                 'POST',
                 `/organizations/${encodeURIComponent(org)}/varsets`,
-                doc('varsets', form),
+                doc('varset.create', 'varsets', form),
               );
               navigate(appPath(org, 'variable-sets', made.data.id));
             }}

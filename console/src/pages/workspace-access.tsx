@@ -1,9 +1,13 @@
 import { useState } from 'react';
-import { doc, relatedIds, type ListDoc } from '../api.js';
+import { doc, relatedIds, type AttributesOf, type ListDoc } from '../api.js';
 import { messageOf, useApi, write } from '../data.js';
 import { ActionButton, DialogButton, Empty, Form, Select, Show, Table, str } from '../ui.js';
 
-const STAGES: [string, string][] = [
+type Stage = NonNullable<AttributesOf<'workspace-task.create'>['stages']>[number];
+type Enforcement = AttributesOf<'workspace-task.create'>['enforcement-level'];
+type Access = NonNullable<AttributesOf<'team-workspace.create'>['access']>;
+
+const STAGES: [Stage, string][] = [
   ['pre_plan', 'Pre-plan'],
   ['post_plan', 'Post-plan'],
   ['pre_apply', 'Pre-apply'],
@@ -16,7 +20,11 @@ export function WorkspaceTasks({ org, id, manage }: { org: string; id: string; m
   const tasks = useApi<ListDoc>(`/organizations/${encodeURIComponent(org)}/tasks?page[size]=100`);
   const taken = (attached.data?.data ?? []).map((wt) => relatedIds(wt, 'task')[0]);
   const free = (tasks.data?.data ?? []).filter((t) => !taken.includes(t.id));
-  const [form, setForm] = useState({ task: '', stage: 'post_plan', 'enforcement-level': 'advisory' });
+  const [form, setForm] = useState<{ task: string; stage: Stage; 'enforcement-level': Enforcement }>({
+    task: '',
+    stage: 'post_plan',
+    'enforcement-level': 'advisory',
+  });
   return (
     <>
       <Show loaded={attached} what="Loading run tasks">
@@ -65,6 +73,7 @@ export function WorkspaceTasks({ org, id, manage }: { org: string; id: string; m
                   'POST',
                   `/workspaces/${id}/tasks`,
                   doc(
+                    'workspace-task.create',
                     'workspace-tasks',
                     { 'enforcement-level': attrs['enforcement-level'], stages: [attrs.stage] },
                     {
@@ -104,7 +113,7 @@ export function WorkspaceTasks({ org, id, manage }: { org: string; id: string; m
   );
 }
 
-const ACCESS: [string, string][] = [
+const ACCESS: [Access, string][] = [
   ['read', 'Read'],
   ['plan', 'Plan'],
   ['write', 'Write'],
@@ -114,13 +123,13 @@ const ACCESS: [string, string][] = [
 /** A team's access level, changed as soon as another is chosen (the service's refusal shown beside it). */
 function AccessChoice({ grantId, team, access }: { grantId: string; team: string; access: string }) {
   const [error, setError] = useState<string | null>(null);
-  const choose = async (value: string) => {
+  const choose = async (value: Access) => {
     setError(null);
     try {
       await write(
         'PATCH',
         `/team-workspaces/${grantId}`,
-        doc('team-workspaces', { access: value }, undefined, grantId),
+        doc('team-workspace.update', 'team-workspaces', { access: value }, undefined, grantId),
       );
     } catch (err) {
       setError(messageOf(err));
@@ -128,7 +137,7 @@ function AccessChoice({ grantId, team, access }: { grantId: string; team: string
   };
   return (
     <>
-      <select aria-label={`Access of ${team}`} value={access} onChange={(e) => void choose(e.target.value)}>
+      <select aria-label={`Access of ${team}`} value={access} onChange={(e) => void choose(e.target.value as Access)}>
         {ACCESS.map(([v, label]) => (
           <option key={v} value={v}>
             {label}
@@ -152,7 +161,7 @@ export function TeamAccess({ org, id, manage }: { org: string; id: string; manag
   const teamName = (teamId: string) => str(teams.data?.data.find((t) => t.id === teamId)?.attributes.name) || teamId;
   const granted = (grants.data?.data ?? []).map((g) => relatedIds(g, 'team')[0]);
   const others = (teams.data?.data ?? []).filter((t) => !granted.includes(t.id));
-  const [form, setForm] = useState({ team: '', access: 'write' });
+  const [form, setForm] = useState<{ team: string; access: Access }>({ team: '', access: 'write' });
   return (
     <>
       <Show loaded={grants} what="Loading team access">
@@ -200,6 +209,7 @@ export function TeamAccess({ org, id, manage }: { org: string; id: string; manag
                   'POST',
                   '/team-workspaces',
                   doc(
+                    'team-workspace.create',
                     'team-workspaces',
                     { access: form.access },
                     {

@@ -1,5 +1,5 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
-import { doc, relatedIds, samePath, type Doc, type ListDoc, type Resource } from '../api.js';
+import { doc, relatedIds, samePath, type AttributesOf, type Doc, type ListDoc, type Resource } from '../api.js';
 import { Link, appPath, navigate } from '../router.js';
 import {
   ActionButton,
@@ -24,6 +24,13 @@ import { WorkspaceNotifications } from './notifications.js';
 import { TeamAccess, WorkspaceTasks } from './workspace-access.js';
 
 type Perms = Record<string, boolean>;
+type ExecutionMode = NonNullable<AttributesOf<'workspace.update'>['execution-mode']>;
+/** The settings the console edits, as the workspace update schema names and types them. */
+type SettingsForm = Required<Pick<AttributesOf<'workspace.update'>, 'auto-apply' | 'execution-mode'>> & {
+  description: string;
+  'terraform-version': string;
+  'working-directory': string;
+};
 
 export const TABS = [
   { id: 'runs', label: 'Runs' },
@@ -199,10 +206,10 @@ function Settings({ org, ws }: { org: string; ws: Resource }) {
   const perms = (a.permissions ?? {}) as Perms;
   const locked = a.locked === true;
   const name = str(a.name);
-  const [form, setForm] = useState({
+  const [form, setForm] = useState<SettingsForm>({
     description: str(a.description),
     'auto-apply': a['auto-apply'] === true,
-    'execution-mode': str(a['execution-mode']) || 'remote',
+    'execution-mode': (str(a['execution-mode']) || 'remote') as ExecutionMode,
     'terraform-version': str(a['terraform-version']),
     'working-directory': str(a['working-directory']),
   });
@@ -241,7 +248,7 @@ function Settings({ org, ws }: { org: string; ws: Resource }) {
           <Form
             submit="Save settings"
             done="Saved."
-            onSubmit={() => write('PATCH', `/workspaces/${ws.id}`, doc('workspaces', form))}
+            onSubmit={() => write('PATCH', `/workspaces/${ws.id}`, doc('workspace.update', 'workspaces', form))}
           >
             <Field label="Description">
               <input value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
@@ -333,6 +340,7 @@ function NewRun({ org, ws }: { org: string; ws: Resource }) {
               'POST',
               '/runs',
               doc(
+                'run.create',
                 'runs',
                 { ...chosen.attrs, ...(message ? { message } : {}) },
                 { workspace: { data: { type: 'workspaces', id: ws.id } } },

@@ -41,7 +41,11 @@ export function WorkspacesPage({ org, search }: { org: string; search: string })
   const perms = useOrgPermissions(org);
   const [name, setName] = useState('');
   const create = async () => {
-    await write('POST', `/organizations/${encodeURIComponent(org)}/workspaces`, doc('workspaces', { name }));
+    await write(
+      'POST',
+      `/organizations/${encodeURIComponent(org)}/workspaces`,
+      doc('workspace.create', 'workspaces', { name }),
+    );
     navigate(appPath(org, 'workspaces', name));
   };
   return (
