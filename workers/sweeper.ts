@@ -9,6 +9,7 @@ import {
 import { sweepAutoDestroy } from '../shared/auto-destroy/index.js';
 import { sweepAssessments } from '../shared/assessments/engine.js';
 import { sweepSignIn } from '../shared/identity/index.js';
+import { deleteEndedSignInRequests } from '../shared/sso/index.js';
 import { sweepDataRetention } from '../shared/retention/index.js';
 import { handOnAbandonedRuns } from '../shared/runs/index.js';
 import { settleAnsweredTaskDispatches } from '../shared/run-tasks/index.js';
@@ -52,6 +53,7 @@ const SWEEP_STEPS: readonly SweepStep[] = [
   { name: 'auto-destroy', run: (deps) => sweepAutoDestroy(deps) },
   { name: 'assessments', run: (deps) => sweepAssessments(deps) },
   { name: 'sign-in', run: async (deps) => void (await sweepSignIn(deps)) },
+  { name: 'provider-sign-ins', run: async (deps) => void (await deleteEndedSignInRequests(deps.db)) },
   {
     name: 'abandoned-runs',
     async run(deps) {

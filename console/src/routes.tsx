@@ -29,10 +29,14 @@ const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPag
 const signIn = createRoute({
   getParentRoute: () => root,
   path: '/app/sign-in',
-  validateSearch: search('next') as (s: Record<string, unknown>) => { next: string },
+  validateSearch: (s: Record<string, unknown>) =>
+    ({ ...search('next')(s), ...search('error')(s) }) as {
+      next: string;
+      error: string;
+    },
   component: function SignInRoute() {
-    const { next } = signIn.useSearch();
-    return <SignInPage next={next || null} onSignedIn={rememberUser} />;
+    const { next, error } = signIn.useSearch();
+    return <SignInPage next={next || null} refused={error || null} onSignedIn={rememberUser} />;
   },
 });
 

@@ -8,6 +8,7 @@ import {
   signIn,
   signOut,
 } from '../../shared/identity/index.js';
+import { finishProviderSignIn, ProviderSignInRefused, startProviderSignIn } from '../../shared/sso/index.js';
 import { clientAddress, enforceLimit, signInAttempt } from '../rate-limit.js';
 import { send } from '../jsonapi.js';
 import { userResource } from '../serializers/foundation.js';
@@ -104,6 +105,52 @@ export function consoleHandlers(deps: AppDeps) {
       });
       res.set('Cache-Control', 'no-store');
       res.status(200).json(out);
+    },
+
+    /** The identity providers the sign-in page offers, and whether passwords are for site admins only. */
+    async providers(_req: Request, res: Response) {
+      res.status(200).json({
+        providers: config.oidcProviders.map((p) => ({
+          name: p.name,
+          label: p.label,
+          start: `/api/console/sso/${p.name}/start`,
+        })),
+        'password-sign-in': config.passwordSignIn,
+      });
+    },
+
+    /** Sends the browser to the provider, to come back to `callback` (`next`: where to go once signed in). */
+    async startSso(req: Request<{ provider: string }>, res: Response) {
+      await enforceLimit(rateLimits, 'sign-in', clientAddress(req));
+      const next = typeof req.query.next === 'string' ? req.query.next : null;
+      try {
+        res.set('Cache-Control', 'no-store');
+        res.redirect(303, await startProviderSignIn(deps, req.params.provider, next));
+      } catch (err) {
+        if (!(err instanceof ProviderSignInRefused)) throw err;
+        res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
+      }
+    },
+
+    /**
+     * The provider's redirect back: a session and its cookies when the sign-in holds, then on to the
+     * page it started from; otherwise the sign-in page with the reason, and no session.
+     */
+    async ssoCallback(req: Request<{ provider: string }>, res: Response) {
+      await enforceLimit(rateLimits, 'sign-in', clientAddress(req));
+      res.set('Cache-Control', 'no-store');
+      try {
+        const signedIn = await finishProviderSignIn(
+          deps,
+          req.params.provider,
+          new URL(req.originalUrl, config.baseUrl),
+        );
+        setSessionCookies(res, config, signedIn.secret, signedIn.csrf);
+        res.redirect(303, signedIn.next);
+      } catch (err) {
+        if (!(err instanceof ProviderSignInRefused)) throw err;
+        res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
+      }
     },
   };
 }

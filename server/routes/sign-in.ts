@@ -17,6 +17,9 @@ export function consoleRoutes(deps: AppDeps): Router {
   r.delete('/session', c.session, c.signOut);
   r.post('/password', validate('console.password'), c.setPassword);
   r.post('/oauth/authorize', c.session, validate('console.oauth-authorize'), c.authorize);
+  r.get('/sso', c.providers);
+  r.get('/sso/:provider/start', c.startSso);
+  r.get('/sso/:provider/callback', c.ssoCallback);
   return r;
 }
 

@@ -24,13 +24,14 @@ export {
   WORKSPACE_PERMISSION_VALUES,
   type WorkspacePermissions,
 } from './permissions.rules.js';
-export { findLiveSession, touchSession } from './sign-in.repo.js';
+export { findLiveSession, revokeSessionsOf, touchSession } from './sign-in.repo.js';
 export { signInAllowance } from './sign-in.rules.js';
 export {
   authorizeTerraformLogin,
   exchangeAuthorizationCode,
   issueResetLink,
   OAuthError,
+  openSession,
   setPasswordWithLink,
   signIn,
   signOut,
@@ -65,8 +66,9 @@ export {
   revokeRunToken,
 } from './tokens.repo.js';
 export { issueDescribedTeamToken, replaceToken } from './tokens.js';
-export { findUserById, type UserRow } from './users.repo.js';
-export { createUser, setUserSuspended, updateOwnAccount } from './users.js';
+export { findUserByEmail, findUserById, type UserRow } from './users.repo.js';
+export { createUser, createUserFromProvider, setUserSuspended, updateOwnAccount } from './users.js';
+export { syncTeamsWithGroups, type TeamChanges } from './group-teams.js';
 export {
   grantedRead,
   type GrantedRead,

@@ -61,15 +61,22 @@ export async function signIn(
   // Said only to whoever knows the password: it tells nothing about an account to anyone else.
   if (found.suspended_at) throw new Unauthorized('This account is suspended: ask a site admin.');
   const { password_hash: _hash, suspended_at: _suspended, ...user } = found;
+  if (rt.config.passwordSignIn === 'site-admins' && !user.is_admin)
+    throw new Unauthorized('Sign in through your identity provider: password sign-in is for site admins only.');
+  return { user, ...(await openSession(rt, user.id)) };
+}
+
+/** A new console session of a user: its cookie secret and CSRF token, each shown once. */
+export async function openSession(rt: Pick<Runtime, 'db' | 'config'>, userId: string): Promise<Omit<SignedIn, 'user'>> {
   const secret = newSecret();
   const csrf = newSecret();
   const session = await insertSession(rt.db, {
-    userId: user.id,
+    userId,
     secret,
     csrf,
     expiresAt: new Date(Date.now() + rt.config.sessionTtlSeconds * 1000),
   });
-  return { user, session, secret, csrf };
+  return { session, secret, csrf };
 }
 
 /** The live session a cookie names, with its user; null when unknown, expired or revoked. */

@@ -52,13 +52,11 @@ export async function makeAdmin(db: Db, id: string): Promise<void> {
 }
 
 /** A free username derived from an email's local part (for users created by invitation). */
-export async function freeUsernameFor(db: Db, email: string): Promise<string> {
-  const base = (
-    email
-      .split('@')[0]
-      .replace(/[^A-Za-z0-9_-]/g, '-')
-      .replace(/^-+|-+$/g, '') || 'user'
-  ).slice(0, 40);
+export const freeUsernameFor = (db: Db, email: string): Promise<string> => freeUsername(db, email.split('@')[0]);
+
+/** `wanted` made a valid username, or with the first free `-2`, `-3`... suffix when it is taken. */
+export async function freeUsername(db: Db, wanted: string): Promise<string> {
+  const base = (wanted.replace(/^-+|-+$/g, '') || 'user').slice(0, 40);
   const taken = new Set(
     (await db('users').where('username', base).orWhere('username', 'like', `${base}-%`).pluck('username')) as string[],
   );

@@ -5,6 +5,7 @@ import {
   findUserByEmail,
   findUserById,
   findUserByUsername,
+  freeUsername,
   insertUser,
   lockUserCreation,
   setSuspended,
@@ -78,5 +79,21 @@ export async function setUserSuspended(
     if (!user) throw new NotFound('user not found');
     if (suspended) await revokeSessionsOf(tx, userId);
     return user;
+  });
+}
+
+/**
+ * The account a first sign-in through an identity provider creates: the username it asked for,
+ * or the first free one after it (`alice-2`); its email, which must not be another account's
+ * (linking to that account is the caller's choice to make, see shared/sso).
+ */
+export async function createUserFromProvider(
+  rt: Pick<Runtime, 'db'>,
+  attrs: { wantedUsername: string; email: string | null },
+): Promise<UserRow> {
+  return rt.db.transaction(async (tx) => {
+    await lockUserCreation(tx);
+    if (attrs.email && (await findUserByEmail(tx, attrs.email))) throw emailTaken();
+    return insertUser(tx, { username: await freeUsername(tx, attrs.wantedUsername), email: attrs.email });
   });
 }

@@ -181,6 +181,31 @@ export interface Config {
   readonly metricsPort: number | null;
   /** Address the metrics listener binds (an internal one; loopback by default). */
   readonly metricsHost: string;
+  /** The OpenID Connect providers people may sign in with (OIDC_PROVIDERS_FILE or OIDC_PROVIDERS). */
+  readonly oidcProviders: readonly OidcProvider[];
+  /** Who may sign in with a password: everyone, or only site admins once sign-in goes through providers (break-glass). */
+  readonly passwordSignIn: 'everyone' | 'site-admins';
+}
+
+/** An OpenID Connect provider, as the operator configures it. */
+export interface OidcProvider {
+  /** Its name in URLs (`/api/console/sso/<name>/start`): lower-case letters, digits and dashes. */
+  readonly name: string;
+  /** What the sign-in page calls it ("Sign in with <label>"). */
+  readonly label: string;
+  readonly issuer: string;
+  readonly clientId: string;
+  /** null: a public client (PKCE alone). */
+  readonly clientSecret: string | null;
+  readonly scopes: readonly string[];
+  /** The ID token claim a new account's username comes from. */
+  readonly usernameClaim: string;
+  /** The claim that lists the person's groups (null: no team sync). */
+  readonly groupsClaim: string | null;
+  /** Whether a first sign-in may take over an existing account with the same, verified, email. */
+  readonly linkByEmail: boolean;
+  /** The organizations whose teams follow this provider's groups (none: its groups change no team). */
+  readonly teamOrganizations: readonly string[];
 }
 
 /** Jobs one worker process runs at once on each queue that calls user-supplied URLs (verification, run-task-dispatch, notification-delivery). */
@@ -301,6 +326,9 @@ const schema = {
     METRICS_TOKEN: { type: 'string', minLength: 16 },
     METRICS_PORT: { type: 'string', pattern: '^[0-9]{1,5}$' },
     METRICS_HOST: { type: 'string', pattern: '^[0-9A-Za-z.:_-]{1,255}$' },
+    OIDC_PROVIDERS: { type: 'string', minLength: 2 },
+    OIDC_PROVIDERS_FILE: { type: 'string', minLength: 1 },
+    PASSWORD_SIGN_IN: { enum: ['everyone', 'site-admins'] },
   },
 } as const;
 
@@ -350,6 +378,90 @@ function parseTrustProxy(value: string | undefined): { trust: Config['trustProxy
   return { trust: Object.freeze(entries) };
 }
 
+const providerSchema = {
+  type: 'array',
+  maxItems: 20,
+  items: {
+    type: 'object',
+    required: ['name', 'issuer', 'clientId'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' },
+      label: { type: 'string', minLength: 1, maxLength: 100 },
+      issuer: { type: 'string', pattern: '^https?://[^\\s]+$' },
+      clientId: { type: 'string', minLength: 1, maxLength: 500 },
+      clientSecret: { type: 'string', minLength: 1, maxLength: 2000 },
+      clientSecretFile: { type: 'string', minLength: 1 },
+      scopes: { type: 'array', maxItems: 20, items: { type: 'string', pattern: '^[!#-\\[\\]-~]+$' } },
+      usernameClaim: { type: 'string', minLength: 1, maxLength: 100 },
+      groupsClaim: { oneOf: [{ type: 'null' }, { type: 'string', minLength: 1, maxLength: 100 }] },
+      linkByEmail: { type: 'boolean' },
+      teamOrganizations: { type: 'array', maxItems: 1000, items: { type: 'string', minLength: 1 } },
+    },
+  },
+} as const;
+
+/**
+ * The OIDC providers of OIDC_PROVIDERS_FILE (a JSON file) or OIDC_PROVIDERS (the same JSON inline):
+ * a list of {name, label, issuer, clientId, clientSecret or clientSecretFile, scopes, usernameClaim,
+ * groupsClaim, linkByEmail, teamOrganizations}. Plain http is accepted only for an issuer on loopback (tests, a local IdP).
+ */
+function parseOidcProviders(env: Record<string, string>): { providers: OidcProvider[] } | { problem: string } {
+  let text = env.OIDC_PROVIDERS;
+  if (env.OIDC_PROVIDERS_FILE) {
+    try {
+      text = readFileSync(resolve(env.OIDC_PROVIDERS_FILE), 'utf8');
+    } catch (err) {
+      return { problem: `OIDC_PROVIDERS_FILE cannot be read: ${(err as Error).message}` };
+    }
+  }
+  if (!text) return { providers: [] };
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    return { problem: 'OIDC providers: not JSON' };
+  }
+  const validate = new Ajv({ allErrors: true }).compile(providerSchema);
+  if (!validate(list))
+    return {
+      problem: `OIDC providers: ${(validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`).join(', ')}`,
+    };
+  const providers: OidcProvider[] = [];
+  for (const p of list as Record<string, unknown>[]) {
+    const issuer = new URL(String(p.issuer));
+    if (issuer.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname))
+      return { problem: `OIDC provider ${String(p.name)}: the issuer must be https (http only on loopback)` };
+    let secret = typeof p.clientSecret === 'string' ? p.clientSecret : null;
+    if (typeof p.clientSecretFile === 'string') {
+      try {
+        secret = readFileSync(resolve(p.clientSecretFile), 'utf8').trim();
+      } catch (err) {
+        return {
+          problem: `OIDC provider ${String(p.name)}: clientSecretFile cannot be read: ${(err as Error).message}`,
+        };
+      }
+    }
+    providers.push(
+      Object.freeze({
+        name: String(p.name),
+        label: typeof p.label === 'string' ? p.label : String(p.name),
+        issuer: String(p.issuer),
+        clientId: String(p.clientId),
+        clientSecret: secret,
+        scopes: Object.freeze(Array.isArray(p.scopes) ? (p.scopes as string[]) : ['openid', 'profile', 'email']),
+        usernameClaim: typeof p.usernameClaim === 'string' ? p.usernameClaim : 'preferred_username',
+        groupsClaim: p.groupsClaim === null ? null : typeof p.groupsClaim === 'string' ? p.groupsClaim : 'groups',
+        linkByEmail: p.linkByEmail === true,
+        teamOrganizations: Object.freeze(Array.isArray(p.teamOrganizations) ? (p.teamOrganizations as string[]) : []),
+      }),
+    );
+  }
+  if (new Set(providers.map((p) => p.name)).size !== providers.length)
+    return { problem: 'OIDC providers: two providers have the same name' };
+  return { providers };
+}
+
 /** Reads, validates and freezes configuration from an environment map. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset so `FOO= npm start` behaves like no FOO at all.
@@ -375,6 +487,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if ('problem' in trustProxy) problems.push(`TRUST_PROXY: ${trustProxy.problem}`);
   if (!env.TLS_CERT_FILE !== !env.TLS_KEY_FILE)
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE go together: set both (https) or neither (http)');
+  const oidc = parseOidcProviders(env);
+  if ('problem' in oidc) problems.push(oidc.problem);
   if (problems.length) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 
   const port = Number(env.PORT ?? '8080');
@@ -502,6 +616,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN ?? null,
     metricsPort: env.METRICS_PORT === undefined ? null : Number(env.METRICS_PORT),
     metricsHost: env.METRICS_HOST ?? '127.0.0.1',
+    oidcProviders: Object.freeze('providers' in oidc ? oidc.providers : []),
+    passwordSignIn: (env.PASSWORD_SIGN_IN ?? 'everyone') as Config['passwordSignIn'],
   });
 }
 

@@ -123,11 +123,12 @@ export async function flushQueueKeys(h: Harness, queuePrefix = h.config.queuePre
 /** A second API process on this run's database and queues, with extra environment (e.g. another edition). */
 export async function startSecondApp(
   env: Record<string, string>,
+  port = 0,
 ): Promise<{ baseUrl: string; api: string; close: () => Promise<void> }> {
   // A Redis of its own (REDIS_URL) replaces the run's cluster, if any.
   const config = loadConfig({ ...harness().childEnv, ...(env.REDIS_URL ? { REDIS_CLUSTER_NODES: '' } : {}), ...env });
   const rt = openRuntime(config, createRunLifecycle(config), createLogger(config.logLevel));
-  const web = await startWeb(rt, 0);
+  const web = await startWeb(rt, port);
   const baseUrl = `http://127.0.0.1:${web.port}`;
   return {
     baseUrl,

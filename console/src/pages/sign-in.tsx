@@ -3,7 +3,7 @@ import { call } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { userOf, type User } from '../session.js';
 import { ErrorMessage, Field } from '../ui.js';
-import { messageOf } from '../data.js';
+import { messageOf, useApi } from '../data.js';
 
 /** Only a path inside the console is followed after sign-in (never another site). */
 export function safeNext(next: string | null): string {
@@ -12,7 +12,45 @@ export function safeNext(next: string | null): string {
     : '/app/organizations';
 }
 
-export function SignInPage({ next, onSignedIn }: { next: string | null; onSignedIn: (user: User) => void }) {
+interface Providers {
+  providers: { name: string; label: string; start: string }[];
+  'password-sign-in': 'everyone' | 'site-admins';
+}
+
+/** Sign-in buttons of the identity providers the operator configured (none: nothing shown). */
+function ProviderButtons({ next }: { next: string | null }) {
+  const found = useApi<Providers>('/api/console/sso');
+  const providers = found.data?.providers ?? [];
+  if (!providers.length) return null;
+  return (
+    <section className="card" aria-labelledby="providers">
+      <h2 id="providers">With your organization&apos;s account</h2>
+      <ul className="plain">
+        {providers.map((p) => (
+          <li key={p.name}>
+            <a className="btn primary" href={`${p.start}?next=${encodeURIComponent(safeNext(next))}`}>
+              Sign in with {p.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+      {found.data?.['password-sign-in'] === 'site-admins' && (
+        <p className="muted small">Password sign-in below is for site admins only.</p>
+      )}
+    </section>
+  );
+}
+
+export function SignInPage({
+  next,
+  refused,
+  onSignedIn,
+}: {
+  next: string | null;
+  /** Why a sign-in through a provider did not succeed (the service sends the browser back with it). */
+  refused: string | null;
+  onSignedIn: (user: User) => void;
+}) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -41,7 +79,9 @@ export function SignInPage({ next, onSignedIn }: { next: string | null; onSigned
   return (
     <main className="page narrow">
       <h1>Sign in</h1>
-      <form onSubmit={(e) => void submit(e)} className="card form">
+      {refused && <ErrorMessage error={refused} />}
+      <ProviderButtons next={next} />
+      <form onSubmit={(e) => void submit(e)} className="card form" aria-label="Sign in with a password">
         <Field label="Username or email">
           <input
             name="username"
