@@ -1,7 +1,7 @@
 import { createRootRoute, createRoute, createRouter, Outlet, redirect, useRouterState } from '@tanstack/react-router';
 import { history } from './router.js';
 import { NotFoundPage, rememberUser, SignedInLayout } from './shell.js';
-import { SignInPage, SetPasswordPage } from './pages/sign-in.js';
+import { ForgotPasswordPage, SignInPage, SetPasswordPage } from './pages/sign-in.js';
 import { RunPage } from './pages/run.js';
 import { OrganizationsPage } from './pages/organizations.js';
 import { WorkspacesPage } from './pages/workspaces.js';
@@ -58,6 +58,12 @@ const resetPassword = createRoute({
   component: function ResetRoute() {
     return <SetPasswordPage token={resetPassword.useSearch().token} kind="reset" />;
   },
+});
+
+const forgotPassword = createRoute({
+  getParentRoute: () => root,
+  path: '/app/forgot-password',
+  component: ForgotPasswordPage,
 });
 
 const signedIn = createRoute({ getParentRoute: () => root, id: 'signed-in', component: SignedInLayout });
@@ -216,6 +222,7 @@ const tree = root.addChildren([
   signIn,
   acceptInvitation,
   resetPassword,
+  forgotPassword,
   signedIn.addChildren([
     home,
     organizations,

@@ -4,6 +4,7 @@ import { Unauthorized } from '../../shared/platform/errors.js';
 import {
   authorizeTerraformLogin,
   PasswordVerifier,
+  requestPasswordReset,
   setPasswordWithLink,
   signIn,
   signOut,
@@ -82,6 +83,14 @@ export function consoleHandlers(deps: AppDeps) {
       const { token, password } = req.body as { token: string; password: string };
       await setPasswordWithLink(deps, token, password);
       res.status(204).end();
+    },
+
+    /** Forgot password: a one-time link by email, if there is such an account; the answer is the same either way. */
+    async requestReset(req: Request, res: Response) {
+      assertSameOrigin(req, config);
+      await enforceLimit(rateLimits, 'sign-in', clientAddress(req));
+      await requestPasswordReset(deps, (req.body as { email: string }).email);
+      res.status(202).json({ message: 'If an account has this email, a link to reset its password is on its way.' });
     },
 
     /** The consent button of `terraform login`: a code for the CLI's redirect URI. */

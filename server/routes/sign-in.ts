@@ -16,6 +16,7 @@ export function consoleRoutes(deps: AppDeps): Router {
   r.get('/session', c.session, c.show);
   r.delete('/session', c.session, c.signOut);
   r.post('/password', validate('console.password'), c.setPassword);
+  r.post('/password-reset', validate('console.password-reset'), c.requestReset);
   r.post('/oauth/authorize', c.session, validate('console.oauth-authorize'), c.authorize);
   r.get('/sso', c.providers);
   r.get('/sso/:provider/start', c.startSso);

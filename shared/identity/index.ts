@@ -30,6 +30,7 @@ export {
   authorizeTerraformLogin,
   exchangeAuthorizationCode,
   issueResetLink,
+  requestPasswordReset,
   OAuthError,
   openSession,
   setPasswordWithLink,

@@ -78,6 +78,28 @@ export const findUsablePasswordLink = (db: Db, secret: string) =>
 export const markPasswordLinkUsed = async (db: Db, id: string): Promise<boolean> =>
   (await db('password_links').where({ id }).whereNull('used_at').update({ used_at: db.fn.now() })) === 1;
 
+/** Whether the user was sent a reset link of their own asking within the last `seconds`. */
+export const askedForResetWithin = async (db: Db, userId: string, seconds: number): Promise<boolean> =>
+  Boolean(
+    await db('password_links')
+      .where({ user_id: userId, purpose: 'reset' })
+      .whereNull('created_by_id')
+      .where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [seconds]))
+      .first('id'),
+  );
+
+/** Locks the user's row, so two resets asked for at once send one mail. */
+export async function lockPasswordLinksOf(db: Db, userId: string): Promise<void> {
+  await db('users').where({ id: userId }).forUpdate().first('id');
+}
+
+/** A user with a password, by email, as a password reset asks for one. */
+export const findPasswordUserByEmail = (db: Db, email: string) =>
+  db<UserWithPassword>('users')
+    .whereRaw('lower(email) = lower(?)', [email])
+    .whereNotNull('password_hash')
+    .first(...USER_COLUMNS, 'password_hash', 'suspended_at');
+
 /** Ends a user's other unused reset links (a new one replaces them; a used one ends them all). */
 export async function expireResetLinksOf(db: Db, userId: string): Promise<void> {
   await db('password_links')

@@ -15,6 +15,8 @@ import {
 import { findUserById, type UserRow } from './users.repo.js';
 import { activateMembership } from './memberships.repo.js';
 import { issueToken } from './tokens.repo.js';
+import { insertMail } from '../mail/index.js';
+import { enqueueAfterCommit, jobs } from '../platform/queues.js';
 import {
   claimOAuthCode,
   deleteEndedSignInRows,
@@ -22,6 +24,9 @@ import {
   findLiveSession,
   findUsablePasswordLink,
   findUserForSignIn,
+  askedForResetWithin,
+  findPasswordUserByEmail,
+  lockPasswordLinksOf,
   insertOAuthCode,
   insertPasswordLink,
   insertSession,
@@ -133,6 +138,48 @@ export async function issueResetLink(
     });
   });
   return { id: link.id, url: passwordLinkUrl(rt.config.baseUrl, 'reset', secret), expiresAt: link.expires_at };
+}
+
+/** A person asks for a reset link at most this often; more asking sends nothing more. */
+export const RESET_REQUEST_INTERVAL_SECONDS = 300;
+
+/**
+ * A person who forgot their password asks for a link by email. The answer never says whether the
+ * account exists: a mail with a one-time reset link is queued only for an account with a password
+ * that may sign in with it (not suspended; a site admin when passwords are for site admins only),
+ * and at most once in RESET_REQUEST_INTERVAL_SECONDS. Returns the mail's id, or null.
+ */
+export async function requestPasswordReset(rt: Runtime, email: string): Promise<string | null> {
+  const mailId = await rt.db.transaction(async (tx) => {
+    const user = await findPasswordUserByEmail(tx, email);
+    if (!user?.email || user.suspended_at) return null;
+    if (rt.config.passwordSignIn === 'site-admins' && !user.is_admin) return null;
+    await lockPasswordLinksOf(tx, user.id);
+    if (await askedForResetWithin(tx, user.id, RESET_REQUEST_INTERVAL_SECONDS)) return null;
+    const secret = newSecret();
+    await expireResetLinksOf(tx, user.id);
+    await insertPasswordLink(tx, {
+      userId: user.id,
+      purpose: 'reset',
+      secret,
+      expiresAt: new Date(Date.now() + rt.config.passwordResetTtlSeconds * 1000),
+    });
+    const mail = await insertMail(tx, {
+      kind: 'password-reset',
+      refId: user.id,
+      to: user.email,
+      subject: 'Reset your password',
+      body:
+        `Someone asked to reset the password of ${user.username}.\n\n` +
+        `To choose a new one, open ${passwordLinkUrl(rt.config.baseUrl, 'reset', secret)}\n` +
+        `(the link can be used once). If it was not you, ignore this mail: your password stays as it is.\n`,
+      // The link is a credential: the mail is stored encrypted until it is sent.
+      sealWith: rt.config.encryptionKey,
+    });
+    return mail.id;
+  });
+  if (mailId) await enqueueAfterCommit(rt.queues, jobs.mailDelivery(mailId), rt.logger);
+  return mailId;
 }
 
 // ---- terraform login (OAuth 2.0 authorization code with PKCE) ----

@@ -13,6 +13,11 @@ export const signInSchemas = {
     required: ['token', 'password'],
     properties: { token: STRING(200), password: { type: 'string', maxLength: 4096 } },
   },
+  'console.password-reset': {
+    type: 'object',
+    required: ['email'],
+    properties: { email: { type: 'string', minLength: 3, maxLength: 254 } },
+  },
   'console.oauth-authorize': {
     type: 'object',
     required: ['client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'response_type'],

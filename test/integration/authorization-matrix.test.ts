@@ -164,6 +164,10 @@ const EXEMPT: Record<string, string> = {
   'GET /metrics': 'metrics scrape token',
   // A redirect to the console, whatever the caller (console tests).
   'GET /': 'redirect to the web console',
+  // Single sign-on: redirects to and from an identity provider, which this run configures none of
+  // (the sso tests sign in through a real provider, and try forged states and tokens there).
+  'GET /api/console/sso/:provider/start': 'redirect to an identity provider',
+  'GET /api/console/sso/:provider/callback': "an identity provider's redirect back",
   // Providers' webhook deliveries: the provider's signature over the body, not an API token
   // (forged and unknown deliveries are refused in vcs-workflow).
   'POST /webhooks/vcs/:hookId': 'provider-signed webhook',
@@ -878,6 +882,16 @@ const MATRIX: Record<string, Entry> = {
     call: async () => ({
       path: '/api/console/password',
       body: { token: await resetToken((await createUser()).id), password: 'matrix-password' },
+      headers: { 'Content-Type': 'application/json' },
+    }),
+  },
+  'GET /api/console/sso': { access: 'public', call: () => ({ path: '/api/console/sso' }) },
+  'POST /api/console/password-reset': {
+    // The same answer for every caller and every address: whether an account exists is not told.
+    access: 'public',
+    call: () => ({
+      path: '/api/console/password-reset',
+      body: { email: `${uniq('nobody')}@example.test` },
       headers: { 'Content-Type': 'application/json' },
     }),
   },

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { call } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { userOf, type User } from '../session.js';
-import { ErrorMessage, Field } from '../ui.js';
+import { ErrorMessage, Field, Form } from '../ui.js';
 import { messageOf, useApi } from '../data.js';
 
 /** Only a path inside the console is followed after sign-in (never another site). */
@@ -107,7 +107,8 @@ export function SignInPage({
         </button>
       </form>
       <p className="muted">
-        Invited? Open the link in your invitation to choose a password. Forgot it? Ask a site admin for a reset link.
+        Invited? Open the link in your invitation to choose a password.{' '}
+        <Link to="/app/forgot-password">Forgot your password?</Link>
       </p>
     </main>
   );
@@ -169,6 +170,36 @@ export function SetPasswordPage({ token, kind }: { token: string; kind: 'invitat
           </button>
         </form>
       )}
+    </main>
+  );
+}
+
+/** Forgot password: asks for a one-time link by email (the answer does not say whether the account exists). */
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  useEffect(() => {
+    document.title = 'Reset your password · Console';
+  }, []);
+  return (
+    <main className="page narrow">
+      <h1>Forgot your password?</h1>
+      <Form
+        className="card"
+        submit="Send me a link"
+        onSubmit={async () => {
+          const answer = await call<{ message: string }>('POST', '/api/console/password-reset', { email });
+          setSent(answer.message);
+        }}
+      >
+        <Field label="Email">
+          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </Field>
+      </Form>
+      {sent && <p role="status">{sent}</p>}
+      <p>
+        <Link to="/app/sign-in">Back to sign-in</Link>
+      </p>
     </main>
   );
 }
