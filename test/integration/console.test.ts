@@ -1,8 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { api, doc } from '../helpers/api.js';
 import { createOrg, createUser, joinOrg, uniq, type TestUser } from '../helpers/fixtures.js';
@@ -10,17 +6,16 @@ import { harness } from '../helpers/harness.js';
 import { givePassword, signIn } from '../helpers/console.js';
 import { spawnWorkers, waitFor, workersReady, type WorkerProcess } from '../helpers/processes.js';
 import {
-  CLI_HOST,
   startRun,
   startSlowStateServer,
   slowPlanConfig,
-  terraform,
   terraformAvailable,
   uploadConfig,
   waitForRun,
   type SlowStateServer,
 } from '../helpers/terraform.js';
 import { policyRuntimeEnv, sentinelPolicy } from '../helpers/policy-runtimes.js';
+import { planWithStoredToken, terraformLogin } from '../helpers/terraform-login.js';
 import { createPolicy, createPolicySet, linkages, uploadCode } from '../helpers/policy-fixtures.js';
 import { attachTask, createTask } from '../helpers/run-task-fixtures.js';
 import {
@@ -415,82 +410,25 @@ describe('web console (Chromium)', function () {
 
   it('terraform login: the CLI prints the consent page, the signed-in user allows it, and terraform plan uses the token', async () => {
     const { page } = browser;
-    const dir = await mkdtemp(join(tmpdir(), 'console-login-'));
-    let stopLogin: (() => void) | undefined;
-    try {
-      const base = harness().baseUrl;
-      // The host's services as discovery would answer them, on this test's port (the CLI needs https for discovery itself).
-      await writeFile(
-        join(dir, 'cli.tfrc'),
-        `host "${CLI_HOST}" {\n  services = {\n    "tfe.v2" = "${base}/api/v2/"\n    "login.v1" = {\n      client = "terraform-cli"\n      grant_types = ["authz_code"]\n      authz = "${base}/app/oauth/authorize"\n      token = "${base}/oauth/token"\n      ports = [10000, 10010]\n    }\n  }\n}\n`,
-      );
-      // Where terraform login stores the token (it does not create the directory itself).
-      await mkdir(join(dir, '.terraform.d'));
-      const env = {
-        PATH: process.env.PATH,
-        HOME: dir,
-        TF_CLI_CONFIG_FILE: join(dir, 'cli.tfrc'),
-        CHECKPOINT_DISABLE: '1',
-        BROWSER: '/bin/false',
-      };
-      const login = spawn('terraform', ['login', CLI_HOST], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let output = '';
-      // The answer to "Do you want to proceed?", read when the CLI asks.
-      login.stdin.write('yes\n');
-      login.stdout.on('data', (d: Buffer) => (output += d.toString()));
-      login.stderr.on('data', (d: Buffer) => (output += d.toString()));
-      const exited = new Promise<number | null>((resolve) => login.on('exit', (code) => resolve(code)));
-      stopLogin = () => void login.kill('SIGKILL');
-      const url = await waitFor(
-        () => /Open the following URL[^\n]*\n\s*(http\S+)/.exec(output)?.[1] ?? '',
-        "the consent URL in terraform login's output",
-        30_000,
-      ).catch((err: Error) => {
-        throw new Error(`${err.message}:\n${output}`);
-      });
-
+    const login = await terraformLogin(harness().baseUrl, async (url) => {
       await page.goto(url);
       await landed(page, 'Authorize Terraform CLI', 'consent');
       await page.getByText(user.username, { exact: true }).first().waitFor();
       await checkAtEveryWidth(page, 'oauth-consent');
       await page.getByRole('button', { name: 'Allow and create token' }).click();
-      expect(
-        await Promise.race([exited, new Promise((r) => setTimeout(() => r('still waiting'), 30_000))]),
-        output,
-      ).to.equal(0);
-      expect(output).to.match(/Success|Retrieved token/i);
-
-      // The token terraform login stored. With TF_CLI_CONFIG_FILE set (how these tests name the host's
-      // services), terraform reads no other CLI configuration, its credentials file included: the
-      // plan's configuration names the stored token itself.
-      const stored = JSON.parse(await readFile(join(dir, '.terraform.d', 'credentials.tfrc.json'), 'utf8')) as {
-        credentials: Record<string, { token: string }>;
-      };
-      const token = stored.credentials[CLI_HOST].token;
-      expect((await api('GET', '/account/details', { token })).body.data.attributes.username).to.equal(user.username);
-      await writeFile(
-        join(dir, 'cli.tfrc'),
-        `host "${CLI_HOST}" {\n  services = { "tfe.v2" = "${base}/api/v2/" }\n}\ncredentials "${CLI_HOST}" {\n  token = "${token}"\n}\n`,
-      );
+    });
+    try {
+      const me = await api('GET', '/account/details', { token: login.token });
+      expect(me.body.data.attributes.username).to.equal(user.username);
       // A plan in a fresh organization (no policies) with only the credentials terraform login stored.
-      const other = await createOrg(user);
-      await writeFile(
-        join(dir, 'main.tf'),
-        `terraform {\n  cloud {\n    hostname     = "${CLI_HOST}"\n    organization = "${other.name}"\n    workspaces { name = "${uniq('login')}" }\n  }\n}\nresource "terraform_data" "a" { input = "x" }\n`,
-      );
-      const init = await terraform(dir, { ...env, TF_IN_AUTOMATION: '1' }, ['init', '-input=false', '-no-color']);
-      expect(init.code, init.output).to.equal(0);
-      const plan = await terraform(dir, { ...env, TF_IN_AUTOMATION: '1' }, ['plan', '-input=false', '-no-color']);
-      expect(plan.code, plan.output).to.equal(0);
-      expect(plan.output).to.include('1 to add');
+      const output = await planWithStoredToken(login, (await createOrg(user)).name);
       // The run the CLI started opens in the console at the URL the CLI printed.
-      const printed = /(http\S+\/app\/\S+\/runs\/run-\w+)/.exec(plan.output)?.[1];
-      expect(printed, plan.output).to.be.a('string');
+      const printed = /(http\S+\/app\/\S+\/runs\/run-\w+)/.exec(output)?.[1];
+      expect(printed, output).to.be.a('string');
       await page.goto(onService(printed!));
       await landed(page, /^Run run-/, 'run page from the CLI');
     } finally {
-      stopLogin?.();
-      await rm(dir, { recursive: true, force: true });
+      await login.close();
     }
   });
 

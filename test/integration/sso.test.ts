@@ -5,6 +5,9 @@ import { createOrg, createTeam, createUser, uniq, type TestUser } from '../helpe
 import { freePort, startSecondApp } from '../helpers/harness.js';
 import { chromiumAvailable, openBrowser, type ConsoleBrowser } from '../helpers/browser.js';
 import { startTestIdp, type TestIdp } from '../helpers/oidc-provider.js';
+import { spawnWorkers, workersReady } from '../helpers/processes.js';
+import { terraformAvailable } from '../helpers/terraform.js';
+import { planWithStoredToken, terraformLogin } from '../helpers/terraform-login.js';
 
 /*
  * Single sign-on through a real OpenID provider (oidc-provider on loopback), driven in Chromium as
@@ -36,7 +39,12 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
       port,
     );
     const idpOrigin = new URL(idp.issuer).origin;
-    browser = await openBrowser(base, { allow: (u) => u.origin === idpOrigin });
+    browser = await openBrowser(base, {
+      // The provider's pages, and terraform login's own listener for the consent's redirect.
+      allow: (u) =>
+        u.origin === idpOrigin ||
+        (u.hostname === 'localhost' && u.pathname === '/login' && Number(u.port) >= 10000 && Number(u.port) <= 10010),
+    });
   });
 
   after(async () => {
@@ -45,9 +53,12 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
     await idp?.close();
   });
 
-  /** Signs in through the provider's own login (and consent) pages; resolves once back on the service. */
-  async function throughProvider(page: Page, sub: string): Promise<void> {
-    await page.goto(`${app.baseUrl}/app/sign-in`);
+  /**
+   * Signs in through the provider's own login (and consent) pages, from the sign-in page (the one
+   * the browser is on, or the service's own); resolves once back on the service.
+   */
+  async function throughProvider(page: Page, sub: string, fromCurrentPage = false): Promise<void> {
+    if (!fromCurrentPage) await page.goto(`${app.baseUrl}/app/sign-in`);
     await page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
     await page.waitForURL((u) => u.origin === new URL(idp.issuer).origin);
     await page.locator('input[name=login]').fill(sub);
@@ -197,6 +208,31 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
       .getByText(/unknown, used or expired/)
       .waitFor();
     expect(await sessionOf(page)).to.equal(null);
+  });
+
+  it('terraform login through the provider, then a remote plan with the token it saved', async function () {
+    if (!terraformAvailable()) this.skip();
+    const workers = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000' });
+    await workersReady(workers);
+    const { page } = browser;
+    await signOut(page);
+    const login = await terraformLogin(app.baseUrl, async (url) => {
+      // Signed out: the consent page sends the browser to sign in first, and back afterwards.
+      await page.goto(url);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await throughProvider(page, alice.sub, true);
+      await page.getByRole('heading', { level: 1, name: 'Authorize Terraform CLI' }).waitFor();
+      await page.getByRole('button', { name: 'Allow and create token' }).click();
+    });
+    try {
+      const me = await api('GET', '/account/details', { token: login.token });
+      expect(me.body.data.id).to.equal(alice.id);
+      const own = await createOrg({ id: alice.id, username: alice.username, email: '', token: login.token });
+      await planWithStoredToken(login, own.name);
+    } finally {
+      await login.close();
+      await workers.stop();
+    }
   });
 
   it('lists the providers for the sign-in page, and answers 404 for one that is not configured', async () => {
