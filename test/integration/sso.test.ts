@@ -20,6 +20,7 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
   let app: Awaited<ReturnType<typeof startSecondApp>>;
   let browser: ConsoleBrowser;
   let org: { name: string; owner: TestUser };
+  let ownedOrg: { name: string; owner: TestUser };
   const teams: Record<string, string> = {};
 
   before(async function () {
@@ -31,10 +32,11 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
     for (const name of ['developers', 'operators', 'readers']) teams[name] = await createTeam(org, { name });
     // A team that follows a group of another name (its SSO team id).
     teams.platform = await createTeam(org, { name: 'platform', 'sso-team-id': 'ops-group' });
+    ownedOrg = await createOrg();
     app = await startSecondApp(
       {
         BASE_URL: base,
-        OIDC_PROVIDERS: JSON.stringify([idp.providerConfig({ teamOrganizations: [org.name] })]),
+        OIDC_PROVIDERS: JSON.stringify([idp.providerConfig({ teamOrganizations: [org.name, ownedOrg.name] })]),
       },
       port,
     );
@@ -162,6 +164,43 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
       .getByText(/An account with this email exists already/)
       .waitFor();
     expect(await sessionOf(page)).to.equal(null);
+  });
+
+  it("never takes the owners team's last member away, even when the groups stop naming it", async () => {
+    const { page } = browser;
+    const owners = (
+      await api('GET', `/organizations/${ownedOrg.name}/teams?filter[names]=owners`, { token: ownedOrg.owner.token })
+    ).body.data[0].id as string;
+    const members = async () =>
+      (
+        (await api('GET', `/teams/${owners}?include=users`, { token: ownedOrg.owner.token })).body.data.relationships
+          .users.data as { id: string }[]
+      ).map((u) => u.id);
+    const sub = uniq('sub');
+    const username = uniq('dana');
+    idp.accounts.set(sub, {
+      sub,
+      preferred_username: username,
+      email: `${username}@example.test`,
+      email_verified: true,
+      groups: ['owners'],
+    });
+    await signOut(page);
+    await throughProvider(page, sub);
+    await page.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    const dana = (await sessionOf(page))!.id;
+    expect(await members()).to.include(dana);
+    // The creator leaves: the person the group put there is the owners team's one member.
+    const leave = await api('DELETE', `/teams/${owners}/relationships/users`, {
+      token: ownedOrg.owner.token,
+      body: { data: [{ type: 'users', id: ownedOrg.owner.username }] },
+    });
+    expect(leave.status, leave.text).to.equal(204);
+    idp.accounts.get(sub)!.groups = [];
+    await signOut(page);
+    await throughProvider(page, sub);
+    await page.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    expect(await members()).to.deep.equal([dana]);
   });
 
   for (const fault of ['tamper', 'expire', 'audience'] as const) {
