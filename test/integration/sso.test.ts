@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { api } from '../helpers/api.js';
 import { createOrg, createTeam, createUser, uniq, type TestUser } from '../helpers/fixtures.js';
 import { freePort, startSecondApp } from '../helpers/harness.js';
-import { chromiumAvailable, openBrowser, type ConsoleBrowser } from '../helpers/browser.js';
+import { checkAtEveryWidth, chromiumAvailable, landed, openBrowser, type ConsoleBrowser } from '../helpers/browser.js';
 import { startTestIdp, type TestIdp } from '../helpers/oidc-provider.js';
 import { spawnWorkers, workersReady } from '../helpers/processes.js';
 import { terraformAvailable } from '../helpers/terraform.js';
@@ -272,6 +272,24 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
       await login.close();
       await workers.stop();
     }
+  });
+
+  it('shows the providers on the sign-in page and the forgotten-password page, accessibly at both widths', async () => {
+    const { page } = browser;
+    await signOut(page);
+    await page.goto(`${app.baseUrl}/app/sign-in`);
+    await landed(page, 'Sign in', 'sign-in with providers');
+    await page.getByRole('link', { name: 'Sign in with Test IdP' }).waitFor();
+    await checkAtEveryWidth(page, 'sign-in-providers');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await landed(page, 'Forgot your password?', 'forgot password');
+    await page.getByLabel('Email').fill(`${uniq('someone')}@example.test`);
+    await page.getByRole('button', { name: 'Send me a link' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/If an account has this email/)
+      .waitFor();
+    await checkAtEveryWidth(page, 'forgot-password');
   });
 
   it('lists the providers for the sign-in page, and answers 404 for one that is not configured', async () => {
