@@ -81,7 +81,7 @@ export function SignInPage({
       <h1>Sign in</h1>
       {refused && <ErrorMessage error={refused} />}
       <ProviderButtons next={next} />
-      <form onSubmit={(e) => void submit(e)} className="card form" aria-label="Sign in with a password">
+      <form onSubmit={(e) => void submit(e)} className="card form">
         <Field label="Username or email">
           <input
             name="username"
