@@ -60,6 +60,21 @@ export function setSessionCookies(
   res.cookie(names.csrf, csrf, { ...common, httpOnly: false });
 }
 
+/**
+ * The cookie that ties a sign-in through an identity provider to the browser that started it:
+ * HttpOnly, SameSite=Lax (the provider's redirect back is a top-level navigation from its site),
+ * for as long as the sign-in may take.
+ */
+const SSO_COOKIE_SECONDS = 600;
+export const ssoCookieName = (config: Pick<Config, 'baseUrl'>) => (secure(config) ? '__Host-tfsso' : 'tfsso');
+
+/** Sets the sign-in's browser key, or (null) clears it. */
+export function setSsoCookie(res: Response, config: Pick<Config, 'baseUrl'>, browserKey: string | null): void {
+  const options = { path: '/', sameSite: 'lax' as const, secure: secure(config), httpOnly: true };
+  if (browserKey === null) res.clearCookie(ssoCookieName(config), options);
+  else res.cookie(ssoCookieName(config), browserKey, { ...options, maxAge: SSO_COOKIE_SECONDS * 1000 });
+}
+
 /** Clears both cookies (same attributes, expired). */
 export function clearSessionCookies(res: Response, config: Pick<Config, 'baseUrl'>): void {
   const common = { path: '/', sameSite: 'lax' as const, secure: secure(config) };

@@ -14,7 +14,16 @@ import { clientAddress, enforceLimit, signInAttempt } from '../rate-limit.js';
 import { send } from '../jsonapi.js';
 import { userResource } from '../serializers/foundation.js';
 import { sessionPrincipal } from '../auth.js';
-import { assertSameOrigin, clearSessionCookies, cookieNames, CSRF_HEADER, setSessionCookies } from '../session.js';
+import {
+  assertSameOrigin,
+  clearSessionCookies,
+  cookieNames,
+  CSRF_HEADER,
+  setSessionCookies,
+  readCookies,
+  setSsoCookie,
+  ssoCookieName,
+} from '../session.js';
 
 /** The console's sign-in endpoints under /api/console (JSON bodies, session cookie). */
 export function consoleHandlers(deps: AppDeps) {
@@ -134,7 +143,9 @@ export function consoleHandlers(deps: AppDeps) {
       const next = typeof req.query.next === 'string' ? req.query.next : null;
       try {
         res.set('Cache-Control', 'no-store');
-        res.redirect(303, await startProviderSignIn(deps, req.params.provider, next));
+        const started = await startProviderSignIn(deps, req.params.provider, next);
+        setSsoCookie(res, config, started.browserKey);
+        res.redirect(303, started.url);
       } catch (err) {
         if (!(err instanceof ProviderSignInRefused)) throw err;
         res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
@@ -148,11 +159,14 @@ export function consoleHandlers(deps: AppDeps) {
     async ssoCallback(req: Request<{ provider: string }>, res: Response) {
       await enforceLimit(rateLimits, 'sign-in', clientAddress(req));
       res.set('Cache-Control', 'no-store');
+      const browserKey = readCookies(req).get(ssoCookieName(config)) ?? '';
+      setSsoCookie(res, config, null);
       try {
         const signedIn = await finishProviderSignIn(
           deps,
           req.params.provider,
           new URL(req.originalUrl, config.baseUrl),
+          browserKey,
         );
         setSessionCookies(res, config, signedIn.secret, signedIn.csrf);
         res.redirect(303, signedIn.next);

@@ -10,13 +10,24 @@ export interface SignInRequestRow {
   expires_at: Date;
 }
 
-/** Records a sign-in under way by its `state` (stored as its digest). */
+/** A sign-in's key: its `state` and the key its browser holds, digested together. */
+const keyOf = (state: string, browserKey: string) => sha256Hex(`${state}\n${browserKey}`);
+
+/** Records a sign-in under way by its `state` and its browser's key (stored as their digest). */
 export async function insertSignInRequest(
   db: Db,
-  r: { state: string; provider: string; verifierSealed: string; nonce: string; next: string; expiresAt: Date },
+  r: {
+    state: string;
+    browserKey: string;
+    provider: string;
+    verifierSealed: string;
+    nonce: string;
+    next: string;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db('sso_requests').insert({
-    id: sha256Hex(r.state),
+    id: keyOf(r.state, r.browserKey),
     provider: r.provider,
     verifier_sealed: r.verifierSealed,
     nonce: r.nonce,
@@ -25,10 +36,17 @@ export async function insertSignInRequest(
   });
 }
 
-/** Takes the sign-in a `state` names, once: the row is gone afterwards, whether it was still live or not. */
-export async function takeSignInRequest(db: Db, state: string): Promise<SignInRequestRow | undefined> {
+/**
+ * Takes the sign-in a `state` names in the browser that started it, once: the row is gone
+ * afterwards, whether it was still live or not. Another browser's key finds nothing.
+ */
+export async function takeSignInRequest(
+  db: Db,
+  state: string,
+  browserKey: string,
+): Promise<SignInRequestRow | undefined> {
   const [row] = await db<SignInRequestRow>('sso_requests')
-    .where({ id: sha256Hex(state) })
+    .where({ id: keyOf(state, browserKey) })
     .del()
     .returning('*');
   return row;

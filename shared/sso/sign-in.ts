@@ -1,6 +1,6 @@
 import type { Runtime } from '../runtime.js';
 import type { OidcProvider } from '../platform/config.js';
-import { decryptSecret, encryptSecret } from '../platform/crypto.js';
+import { decryptSecret, encryptSecret, newSecret } from '../platform/crypto.js';
 import { NotFound } from '../platform/errors.js';
 import { isUniqueViolation } from '../platform/db.js';
 import {
@@ -27,10 +27,20 @@ export function providerNamed(rt: Pick<Runtime, 'config'>, name: string): OidcPr
   return p;
 }
 
-/** Starts a sign-in: remembers its state, nonce and PKCE verifier (sealed), and answers the provider's URL to go to. */
-export async function startProviderSignIn(rt: Runtime, name: string, next: string | null): Promise<string> {
+/**
+ * Starts a sign-in: remembers its state, nonce and PKCE verifier (sealed), and answers the
+ * provider's URL to go to and the key the browser must keep (a cookie) for the sign-in to finish
+ * there: a callback URL taken to another browser (a forced sign-in into someone else's account)
+ * finds nothing.
+ */
+export async function startProviderSignIn(
+  rt: Runtime,
+  name: string,
+  next: string | null,
+): Promise<{ url: string; browserKey: string }> {
   const p = providerNamed(rt, name);
   const secrets = newSignInSecrets();
+  const browserKey = newSecret();
   let url: string;
   try {
     url = await authorizationUrl(p, callbackUrlOf(rt.config.baseUrl, p.name), secrets);
@@ -40,13 +50,14 @@ export async function startProviderSignIn(rt: Runtime, name: string, next: strin
   }
   await insertSignInRequest(rt.db, {
     state: secrets.state,
+    browserKey,
     provider: p.name,
     verifierSealed: encryptSecret(rt.config.encryptionKey, secrets.verifier),
     nonce: secrets.nonce,
     next: safeNext(next),
     expiresAt: new Date(Date.now() + SIGN_IN_WINDOW_SECONDS * 1000),
   });
-  return url;
+  return { url, browserKey };
 }
 
 /**
@@ -87,17 +98,22 @@ export interface ProviderSignedIn {
 }
 
 /**
- * Finishes a sign-in from the provider's redirect: the state must name a sign-in under way (each is
- * used once), the code is exchanged and the ID token validated; then the account is found or made,
- * its teams follow its groups, and a session is opened.
+ * Finishes a sign-in from the provider's redirect: the state must name a sign-in under way that
+ * this browser started (each is used once), the code is exchanged and the ID token validated; then
+ * the account is found or made, its teams follow its groups, and a session is opened.
  */
-export async function finishProviderSignIn(rt: Runtime, name: string, callbackUrl: URL): Promise<ProviderSignedIn> {
+export async function finishProviderSignIn(
+  rt: Runtime,
+  name: string,
+  callbackUrl: URL,
+  browserKey: string,
+): Promise<ProviderSignedIn> {
   const p = providerNamed(rt, name);
   const q = callbackUrl.searchParams;
   if (q.get('error'))
     throw new ProviderSignInRefused(`${p.label} did not sign you in: ${q.get('error_description') || q.get('error')}.`);
   const state = q.get('state');
-  const request = state ? await takeSignInRequest(rt.db, state) : undefined;
+  const request = state ? await takeSignInRequest(rt.db, state, browserKey) : undefined;
   if (!state || !request || request.provider !== p.name || request.expires_at.getTime() < Date.now())
     throw new ProviderSignInRefused('This sign-in is unknown, used or expired: start it again.');
   let claims: Record<string, unknown>;

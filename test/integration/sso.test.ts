@@ -249,6 +249,52 @@ describe('single sign-on with an OpenID Connect provider (Chromium)', function (
     expect(await sessionOf(page)).to.equal(null);
   });
 
+  it("refuses a callback taken from another person's browser (a forced sign-in into the attacker's account)", async () => {
+    // The attacker signs in with their own account and keeps the provider's redirect back, unused.
+    const attacker = await openBrowser(app.baseUrl, { allow: (u) => u.origin === new URL(idp.issuer).origin });
+    try {
+      const sub = uniq('mallory');
+      idp.accounts.set(sub, {
+        sub,
+        preferred_username: sub,
+        email: `${sub}@example.test`,
+        email_verified: true,
+        groups: [],
+      });
+      await attacker.page.goto(`${app.baseUrl}/app/sign-in`);
+      await attacker.page.getByRole('link', { name: 'Sign in with Test IdP' }).click();
+      await attacker.page.locator('input[name=login]').fill(sub);
+      await attacker.page.locator('input[name=password]').fill('any password');
+      await attacker.page.getByRole('button', { name: 'Sign-in' }).click();
+      // Consent is given by hand, and the redirects that follow are read, not followed, up to the service's.
+      const action = await attacker.page
+        .locator('form', { has: attacker.page.getByRole('button', { name: 'Continue' }) })
+        .getAttribute('action');
+      let answer = await attacker.page.request.post(new URL(action!, attacker.page.url()).href, {
+        form: { prompt: 'consent' },
+        maxRedirects: 0,
+      });
+      let taken = answer.headers().location ?? '';
+      while (taken && !taken.startsWith(app.baseUrl)) {
+        answer = await attacker.page.request.get(new URL(taken, idp.issuer).href, { maxRedirects: 0 });
+        taken = answer.headers().location ?? '';
+      }
+      expect(taken).to.include('/api/console/sso/test-idp/callback?code=');
+
+      // The victim's browser is made to open it: no session, and the attacker's account is not theirs.
+      const { page } = browser;
+      await signOut(page);
+      await page.goto(taken);
+      await page
+        .getByRole('alert')
+        .getByText(/unknown, used or expired/)
+        .waitFor();
+      expect(await sessionOf(page)).to.equal(null);
+    } finally {
+      await attacker.close();
+    }
+  });
+
   it('terraform login through the provider, then a remote plan with the token it saved', async function () {
     if (!terraformAvailable()) this.skip();
     const workers = spawnWorkers(['run-pipeline', 'deadline-expiry'], { RECONCILE_INTERVAL_MS: '2000' });
