@@ -24,7 +24,7 @@ export {
   WORKSPACE_PERMISSION_VALUES,
   type WorkspacePermissions,
 } from './permissions.rules.js';
-export { findLiveSession, revokeSessionsOf, touchSession } from './sign-in.repo.js';
+export { findLiveSession, touchSession } from './sign-in.repo.js';
 export { signInAllowance } from './sign-in.rules.js';
 export {
   authorizeTerraformLogin,
