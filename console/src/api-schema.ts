@@ -138,6 +138,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/console/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create or add password-reset */
+    post: operations['post_api_console_password_reset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/console/oauth/authorize': {
     parameters: {
       query?: never;
@@ -149,6 +166,57 @@ export interface paths {
     put?: never;
     /** Create or add authorize */
     post: operations['post_api_console_oauth_authorize'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/console/sso': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read sso */
+    get: operations['get_api_console_sso'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/console/sso/{provider}/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read start */
+    get: operations['get_api_console_sso_provider_start'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/console/sso/{provider}/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read callback */
+    get: operations['get_api_console_sso_provider_callback'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -4510,6 +4578,9 @@ export interface components {
       token: string;
       password: string;
     };
+    'console.password-reset': {
+      email: string;
+    };
     'console.oauth-authorize': {
       client_id: string;
       redirect_uri: string;
@@ -5299,6 +5370,30 @@ export interface operations {
       };
     };
   };
+  post_api_console_password_reset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['console.password-reset'];
+      };
+    };
+    responses: {
+      /** @description A JSON:API document, or a JSON:API error document */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.api+json': components['schemas']['document'];
+        };
+      };
+    };
+  };
   post_api_console_oauth_authorize: {
     parameters: {
       query?: never;
@@ -5311,6 +5406,70 @@ export interface operations {
         'application/json': components['schemas']['console.oauth-authorize'];
       };
     };
+    responses: {
+      /** @description A JSON:API document, or a JSON:API error document */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.api+json': components['schemas']['document'];
+        };
+      };
+    };
+  };
+  get_api_console_sso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A JSON:API document, or a JSON:API error document */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.api+json': components['schemas']['document'];
+        };
+      };
+    };
+  };
+  get_api_console_sso_provider_start: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A JSON:API document, or a JSON:API error document */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.api+json': components['schemas']['document'];
+        };
+      };
+    };
+  };
+  get_api_console_sso_provider_callback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
     responses: {
       /** @description A JSON:API document, or a JSON:API error document */
       default: {
