@@ -63,16 +63,19 @@ export function setSessionCookies(
 /**
  * The cookie that ties a sign-in through an identity provider to the browser that started it:
  * HttpOnly, SameSite=Lax (the provider's redirect back is a top-level navigation from its site),
- * for as long as the sign-in may take.
+ * until the sign-in expires.
  */
-const SSO_COOKIE_SECONDS = 600;
 export const ssoCookieName = (config: Pick<Config, 'baseUrl'>) => (secure(config) ? '__Host-tfsso' : 'tfsso');
 
-/** Sets the sign-in's browser key, or (null) clears it. */
-export function setSsoCookie(res: Response, config: Pick<Config, 'baseUrl'>, browserKey: string | null): void {
+/** Sets the sign-in's browser key until the sign-in expires, or (null) clears it. */
+export function setSsoCookie(
+  res: Response,
+  config: Pick<Config, 'baseUrl'>,
+  key: { browserKey: string; expiresAt: Date } | null,
+): void {
   const options = { path: '/', sameSite: 'lax' as const, secure: secure(config), httpOnly: true };
-  if (browserKey === null) res.clearCookie(ssoCookieName(config), options);
-  else res.cookie(ssoCookieName(config), browserKey, { ...options, maxAge: SSO_COOKIE_SECONDS * 1000 });
+  if (key === null) res.clearCookie(ssoCookieName(config), options);
+  else res.cookie(ssoCookieName(config), key.browserKey, { ...options, expires: key.expiresAt });
 }
 
 /** Clears both cookies (same attributes, expired). */

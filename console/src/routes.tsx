@@ -22,25 +22,24 @@ import { ConsentPage } from './pages/oauth.js';
  */
 
 /** Search parameters are kept as the strings they are (OAuth's state, a token, a search). */
-const search = (key: string) => (s: Record<string, unknown>) => ({ [key]: typeof s[key] === 'string' ? s[key] : '' });
+const search =
+  <K extends string>(...keys: K[]) =>
+  (s: Record<string, unknown>) =>
+    Object.fromEntries(keys.map((k) => [k, typeof s[k] === 'string' ? s[k] : ''])) as Record<K, string>;
 
 const root = createRootRoute({ component: Outlet, notFoundComponent: NotFoundPage });
 
 const signIn = createRoute({
   getParentRoute: () => root,
   path: '/app/sign-in',
-  validateSearch: (s: Record<string, unknown>) =>
-    ({ ...search('next')(s), ...search('error')(s) }) as {
-      next: string;
-      error: string;
-    },
+  validateSearch: search('next', 'error'),
   component: function SignInRoute() {
     const { next, error } = signIn.useSearch();
     return <SignInPage next={next || null} refused={error || null} onSignedIn={rememberUser} />;
   },
 });
 
-const tokenSearch = search('token') as (s: Record<string, unknown>) => { token: string };
+const tokenSearch = search('token');
 
 const acceptInvitation = createRoute({
   getParentRoute: () => root,
@@ -94,7 +93,7 @@ const organization = createRoute({
 const workspaces = createRoute({
   getParentRoute: under,
   path: '/app/$org/workspaces',
-  validateSearch: search('search') as (s: Record<string, unknown>) => { search: string },
+  validateSearch: search('search'),
   component: function WorkspacesRoute() {
     const { org } = workspaces.useParams();
     return <WorkspacesPage org={org} search={workspaces.useSearch().search} />;

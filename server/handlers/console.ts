@@ -49,6 +49,12 @@ export function consoleHandlers(deps: AppDeps) {
     return { session: res.locals.session, user: res.locals.principal.user };
   }
 
+  /** A sign-in through a provider that was refused: back to the sign-in page, which shows why. */
+  const backToSignIn = (res: Response, err: unknown) => {
+    if (!(err instanceof ProviderSignInRefused)) throw err;
+    res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
+  };
+
   return {
     /** Middleware: 401 unless a live session cookie authenticates the request (403 when a change fails the CSRF rule). */
     async session(req: Request, res: Response, next: NextFunction) {
@@ -144,11 +150,10 @@ export function consoleHandlers(deps: AppDeps) {
       try {
         res.set('Cache-Control', 'no-store');
         const started = await startProviderSignIn(deps, req.params.provider, next);
-        setSsoCookie(res, config, started.browserKey);
+        setSsoCookie(res, config, started);
         res.redirect(303, started.url);
       } catch (err) {
-        if (!(err instanceof ProviderSignInRefused)) throw err;
-        res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
+        backToSignIn(res, err);
       }
     },
 
@@ -171,8 +176,7 @@ export function consoleHandlers(deps: AppDeps) {
         setSessionCookies(res, config, signedIn.secret, signedIn.csrf);
         res.redirect(303, signedIn.next);
       } catch (err) {
-        if (!(err instanceof ProviderSignInRefused)) throw err;
-        res.redirect(303, `/app/sign-in?error=${encodeURIComponent(err.message)}`);
+        backToSignIn(res, err);
       }
     },
   };

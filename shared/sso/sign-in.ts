@@ -37,7 +37,7 @@ export async function startProviderSignIn(
   rt: Runtime,
   name: string,
   next: string | null,
-): Promise<{ url: string; browserKey: string }> {
+): Promise<{ url: string; browserKey: string; expiresAt: Date }> {
   const p = providerNamed(rt, name);
   const secrets = newSignInSecrets();
   const browserKey = newSecret();
@@ -48,6 +48,7 @@ export async function startProviderSignIn(
     rt.logger.warn('identity provider unreachable', { provider: p.name, error: (err as Error).message });
     throw new ProviderSignInRefused(`${p.label} cannot be reached just now: try again in a moment.`);
   }
+  const expiresAt = new Date(Date.now() + SIGN_IN_WINDOW_SECONDS * 1000);
   await insertSignInRequest(rt.db, {
     state: secrets.state,
     browserKey,
@@ -55,9 +56,9 @@ export async function startProviderSignIn(
     verifierSealed: encryptSecret(rt.config.encryptionKey, secrets.verifier),
     nonce: secrets.nonce,
     next: safeNext(next),
-    expiresAt: new Date(Date.now() + SIGN_IN_WINDOW_SECONDS * 1000),
+    expiresAt,
   });
-  return { url, browserKey };
+  return { url, browserKey, expiresAt };
 }
 
 /**
