@@ -323,7 +323,9 @@ export async function prepareWorkdir(
   const keep = () => void (kept = true);
   const cleanup = async () => {
     place.release?.();
-    if (!kept) await rm(root, { recursive: true, force: true });
+    // An unpacking that failed may still be finishing a file's write as the removal walks the
+    // tree (ENOTEMPTY): the removal tries again rather than hide the failure's own reason.
+    if (!kept) await rm(root, { recursive: true, force: true, maxRetries: 5 });
   };
   try {
     const config = join(root, 'config');
